@@ -1,0 +1,5 @@
+import sys
+
+from skullcam.cli import main
+
+sys.exit(main())
