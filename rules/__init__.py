@@ -1,1 +1,63 @@
-"""Package marker; see the module docstrings."""
+"""skullcam.rules: the Skull King rules engine (standard library only, no I/O).
+
+The contract other packages use (docs/architecture.md): cards and their ids, settings,
+follow-suit legality, trick resolution with a readable explanation, game records and scoring.
+"""
+
+from .cards import (
+    BASE_DECK_SIZE,
+    CARD_IDS,
+    DECK,
+    FACES,
+    MERMAID_NAMES,
+    PIRATE_NAMES,
+    SUITS,
+    Card,
+    Kind,
+    Suit,
+    find_duplicate,
+    full_deck,
+    parse_card,
+)
+from .errors import GameRecordError, IllegalPlayError, InvalidCardError, RulesError
+from .settings import DEFAULT_SETTINGS, Settings
+from .table import cards_dealt, dealer_of_round, first_leader
+from .trick import (
+    TrickResult,
+    WinReason,
+    check_trick,
+    follow_suit,
+    legal_plays,
+    resolve_trick,
+)
+
+__all__ = [
+    "BASE_DECK_SIZE",
+    "CARD_IDS",
+    "DECK",
+    "DEFAULT_SETTINGS",
+    "FACES",
+    "MERMAID_NAMES",
+    "PIRATE_NAMES",
+    "SUITS",
+    "Card",
+    "GameRecordError",
+    "IllegalPlayError",
+    "InvalidCardError",
+    "Kind",
+    "RulesError",
+    "Settings",
+    "Suit",
+    "TrickResult",
+    "WinReason",
+    "cards_dealt",
+    "check_trick",
+    "dealer_of_round",
+    "find_duplicate",
+    "first_leader",
+    "follow_suit",
+    "full_deck",
+    "legal_plays",
+    "parse_card",
+    "resolve_trick",
+]

@@ -1,0 +1,23 @@
+"""The rules engine's errors: every one a ``ValueError`` that names the bad input and where it is.
+
+The CLI prints ``str(err)`` as its one line on stderr, so each message says what was wrong and,
+where it helps, what to write instead.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Input the rules cannot accept: a bad card id, an illegal trick, a broken game record."""
+
+
+class InvalidCardError(RulesError):
+    """Text that is not a card id (``green-15``, ``joker``)."""
+
+
+class IllegalPlayError(RulesError):
+    """A play the table could not have made: a duplicate card, an undeclared Tigress, ..."""
+
+
+class GameRecordError(RulesError):
+    """A ``skullcam-game/1`` record that breaks the rules; the message names round/trick/play."""

@@ -1,0 +1,43 @@
+"""Who deals, who leads, how many cards: the seating arithmetic every round starts from.
+
+Players are seat indices ``0..n-1`` clockwise; "left of" a seat is the next index.
+"""
+
+from __future__ import annotations
+
+from .cards import BASE_DECK_SIZE
+from .errors import RulesError
+from .trick import MAX_PLAYERS, MIN_PLAYERS
+
+
+def _check_players(n_players: int) -> None:
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise RulesError(
+            f"Skull King is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}"
+        )
+
+
+def cards_dealt(round_number: int, n_players: int) -> int:
+    """Cards each player gets in round ``round_number`` (1-based).
+
+    The round number, capped by the 70-card base deck with or without the expansion cards
+    (rules.md): 8 players get 8 cards in rounds 9 and 10.
+    """
+    _check_players(n_players)
+    if round_number < 1:
+        raise RulesError(f"rounds are numbered from 1, got {round_number}")
+    return min(round_number, BASE_DECK_SIZE // n_players)
+
+
+def dealer_of_round(first_dealer: int, round_number: int, n_players: int) -> int:
+    """The dealer moves one seat left each round."""
+    _check_players(n_players)
+    return (first_dealer + round_number - 1) % n_players
+
+
+def first_leader(dealer: int, n_players: int) -> int:
+    """The player left of the dealer leads the round's first trick."""
+    _check_players(n_players)
+    if not 0 <= dealer < n_players:
+        raise RulesError(f"dealer must be a seat 0..{n_players - 1}, got {dealer}")
+    return (dealer + 1) % n_players

@@ -1,0 +1,417 @@
+"""Following suit and resolving one trick, with the sentence a player reads at the table.
+
+``resolve_trick`` checks the rules of ``rules.md`` in a fixed priority order (like
+python-chess's ``Board.outcome()``): which of Kraken / White Whale takes effect, then the
+character cards (mermaid + Skull King, Skull King, pirates, mermaids), then trump, then the suit
+led, then "only escapes". The ``WinReason`` it records is what a dispute replay shows.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, Kind, Suit, find_duplicate, suit_role
+from .errors import IllegalPlayError
+from .settings import DEFAULT_SETTINGS, Settings
+
+logger = logging.getLogger(__name__)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+class WinReason(enum.Enum):
+    """Why a trick went the way it did (the first matching rule, in this priority order)."""
+
+    #: The Kraken took effect: nobody wins, cards and bonuses are lost (rule 8).
+    KRAKEN = "kraken"
+    #: The White Whale took effect and the highest number won, whatever its suit (rule 9).
+    WHITE_WHALE_HIGHEST = "white_whale_highest"
+    #: The White Whale took effect over a trick of specials only: discarded (rule 9).
+    WHITE_WHALE_DISCARDED = "white_whale_discarded"
+    #: Pirate, Skull King and mermaid met: the first mermaid wins (rule 4).
+    MERMAID_OVER_ALL = "mermaid_over_all"
+    #: A mermaid captured the Skull King (rule 3).
+    MERMAID_CAPTURES_SKULL_KING = "mermaid_captures_skull_king"
+    #: The Skull King beat everything else (rule 2).
+    SKULL_KING = "skull_king"
+    #: The first pirate (or Tigress-as-pirate) beat numbers and mermaids (rules 1, 5).
+    PIRATE = "pirate"
+    #: The first mermaid beat the numbered cards (rules 3, 5).
+    MERMAID = "mermaid"
+    #: The highest black (trump) card won (rule 6).
+    TRUMP = "trump"
+    #: The highest card of the suit led won (rule 6).
+    SUIT_LED = "suit_led"
+    #: Only escapes, Tigress-as-escape and Loot: the first card played wins (rule 7).
+    ONLY_ESCAPES = "only_escapes"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    """The verdict on one trick; play indices are positions in play order (0 led).
+
+    ``bonus`` is the capture bonus the winner collects if their bid is exact (14s and character
+    captures; Loot alliances are listed in ``loot_alliances`` and paid by the scorer, because
+    they depend on two players' bids).
+    """
+
+    cards: tuple[Card, ...]
+    winner: int | None
+    winning_card: Card | None
+    lead_suit: Suit | None
+    next_leader: int
+    bonus: int
+    loot_alliances: tuple[tuple[int, int], ...]
+    explanation: str
+    warnings: tuple[str, ...]
+    reason: WinReason
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``skullcam trick --json`` object of ``interfaces.md``."""
+        out: dict[str, Any] = {
+            "winner": self.winner,
+            "winning_card": None if self.winning_card is None else str(self.winning_card),
+            "lead_suit": None if self.lead_suit is None else self.lead_suit.value,
+            "next_leader": self.next_leader,
+            "bonus": self.bonus,
+            "loot_alliances": [list(pair) for pair in self.loot_alliances],
+            "explanation": self.explanation,
+        }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+
+def follow_suit(trick_so_far: Sequence[Card]) -> Suit | None:
+    """The suit later players must follow, fixed as the cards land.
+
+    The first numbered card sets it; escapes, Tigress-as-escape and Loot pass the choice on; a
+    character before any number (even a Kraken or Whale that later acts as an escape) means no
+    suit for this trick.
+    """
+    for card in trick_so_far:
+        role = suit_role(card)
+        if role is not False:
+            return role if isinstance(role, Suit) else None
+    return None
+
+
+def legal_plays(hand: Sequence[Card], trick_so_far: Sequence[Card]) -> list[Card]:
+    """The cards of ``hand`` that may be played next (hand order kept).
+
+    A player holding the suit to follow must play it or a special; otherwise anything goes.
+    """
+    suit = follow_suit(trick_so_far)
+    if suit is None or not any(card.suit is suit for card in hand):
+        return list(hand)
+    return [card for card in hand if card.is_special or card.suit is suit]
+
+
+def check_trick(cards: Sequence[Card]) -> None:
+    """Raise ``IllegalPlayError`` if no table could have played ``cards`` as one trick."""
+    if not MIN_PLAYERS <= len(cards) <= MAX_PLAYERS:
+        raise IllegalPlayError(
+            f"a trick has one card per player, {MIN_PLAYERS} to {MAX_PLAYERS}, got {len(cards)}"
+        )
+    duplicate = find_duplicate(cards)
+    if duplicate is not None:
+        index, card = duplicate
+        raise IllegalPlayError(f"play {index}: {card} {_too_many(card)} in this trick")
+    for index, card in enumerate(cards):
+        if card.kind is Kind.TIGRESS and card.declared is None:
+            raise IllegalPlayError(
+                f"play {index}: the Tigress must be declared:"
+                " write tigress:pirate or tigress:escape"
+            )
+
+
+def _too_many(card: Card) -> str:
+    if card.kind is Kind.ESCAPE:
+        return "is one escape too many (the deck has 5)"
+    if card.kind is Kind.LOOT:
+        return "is one loot too many (the deck has 2)"
+    if card.kind is Kind.PIRATE and card.name is None:
+        return "is one pirate too many (the deck has 5)"
+    if card.kind is Kind.MERMAID and card.name is None:
+        return "is one mermaid too many (the deck has 2)"
+    return "is played twice (the deck has one)"
+
+
+def resolve_trick(
+    cards: Sequence[Card],
+    settings: Settings | None = None,
+    players: Sequence[str] | None = None,
+) -> TrickResult:
+    """Resolve a complete trick, ``cards`` in play order (index 0 led).
+
+    ``players`` optionally names each play for the explanation (default ``play 0``, ...).
+    An expansion card is resolved by its rule even when its setting is off; the result then
+    carries a warning. Raises ``IllegalPlayError`` for a trick no deck could produce.
+    """
+    settings = settings or DEFAULT_SETTINGS
+    check_trick(cards)
+    labels = list(players) if players is not None else [f"play {i}" for i in range(len(cards))]
+    if len(labels) != len(cards):
+        raise IllegalPlayError(f"{len(labels)} player names for {len(cards)} cards")
+    return _Resolver(tuple(cards), settings, labels).resolve()
+
+
+class _Resolver:
+    """One resolution; a class only so the helpers share the trick, settings and labels."""
+
+    def __init__(self, cards: tuple[Card, ...], settings: Settings, labels: list[str]) -> None:
+        self.cards = cards
+        self.settings = settings
+        self.labels = labels
+        self.roles = [card.role for card in cards]
+
+    def who(self, index: int) -> str:
+        return f"{self.cards[index].title} ({self.labels[index]})"
+
+    def resolve(self) -> TrickResult:
+        cards, roles = self.cards, self.roles
+        warnings = self._warnings()
+        kraken = _find(roles, Kind.KRAKEN)
+        whale = _find(roles, Kind.WHITE_WHALE)
+        prefix = ""
+        if kraken is not None and whale is not None:
+            second, first = (kraken, whale) if kraken > whale else (whale, kraken)
+            prefix = (
+                f"{_cap(cards[first].title)} and {cards[second].title} meet: the one played"
+                f" second, {cards[second].title}, takes effect and"
+                f" {cards[first].title} plays as an escape. "
+            )
+            if second == kraken:
+                whale = None
+            else:
+                kraken = None
+        lead_suit = follow_suit(cards)
+        if kraken is not None:
+            return self._kraken(kraken, whale, lead_suit, prefix, warnings)
+        if whale is not None:
+            return self._white_whale(whale, lead_suit, prefix, warnings)
+        winner, reason = _judge(cards, roles)
+        return self._won(winner, reason, lead_suit, prefix, warnings)
+
+    def _warnings(self) -> tuple[str, ...]:
+        out: list[str] = []
+        seen: set[Kind] = set()
+        for card in self.cards:
+            if not card.is_expansion or card.kind in seen:
+                continue
+            seen.add(card.kind)
+            key = "loot" if card.kind is Kind.LOOT else "kraken_and_white_whale"
+            if not getattr(self.settings, key):
+                out.append(
+                    f"{card} was played but the {key!r} setting is off:"
+                    " resolved by its rule anyway; check the card or turn the setting on"
+                )
+        return tuple(out)
+
+    def _kraken(
+        self,
+        kraken: int,
+        whale: int | None,
+        lead_suit: Suit | None,
+        prefix: str,
+        warnings: tuple[str, ...],
+    ) -> TrickResult:
+        text = (
+            prefix
+            + "The Kraken destroys the trick: nobody wins it; its cards and bonuses are lost."
+        )
+        if self.settings.kraken_next_leader == "left_of_kraken":
+            next_leader = (kraken + 1) % len(self.cards)
+            text += f" {_cap(self.labels[next_leader])}, left of the Kraken's player, leads next."
+        else:
+            rest = [i for i in range(len(self.cards)) if i not in (kraken, whale)]
+            if rest:
+                sub_cards = tuple(self.cards[i] for i in rest)
+                sub_winner, _ = _judge(sub_cards, [self.roles[i] for i in rest])
+                next_leader = rest[sub_winner]
+                text += f" {_cap(self.who(next_leader))} would have won it and leads next."
+            else:
+                next_leader = 0
+                text += f" No other card was played: {self.labels[0]} leads again."
+        return TrickResult(
+            self.cards, None, None, lead_suit, next_leader, 0, (), text, warnings, WinReason.KRAKEN
+        )
+
+    def _white_whale(
+        self, whale: int, lead_suit: Suit | None, prefix: str, warnings: tuple[str, ...]
+    ) -> TrickResult:
+        text = prefix + "The White Whale strips every special card of its power"
+        numbers = [i for i, role in enumerate(self.roles) if role is Kind.NUMBER]
+        if not numbers:
+            text += (
+                f"; only specials were played, so the trick is discarded and"
+                f" {self.labels[whale]}, who played the White Whale, leads next."
+            )
+            return TrickResult(
+                self.cards,
+                None,
+                None,
+                lead_suit,
+                whale,
+                0,
+                (),
+                text,
+                warnings,
+                WinReason.WHITE_WHALE_DISCARDED,
+            )
+        winner = max(numbers, key=lambda i: _rank(self.cards[i]))
+        top = _rank(self.cards[winner])
+        tied = sum(1 for i in numbers if _rank(self.cards[i]) == top) > 1
+        text += f": {self.who(winner)} wins as the highest number, whatever its suit"
+        text += f" (the first of the tied {top}s)." if tied else "."
+        return self._finish(winner, WinReason.WHITE_WHALE_HIGHEST, lead_suit, text, warnings)
+
+    def _won(
+        self,
+        winner: int,
+        reason: WinReason,
+        lead_suit: Suit | None,
+        prefix: str,
+        warnings: tuple[str, ...],
+    ) -> TrickResult:
+        count = {kind: self.roles.count(kind) for kind in (Kind.PIRATE, Kind.MERMAID)}
+        who = _cap(self.who(winner))
+        if reason is WinReason.MERMAID_OVER_ALL:
+            why = f"{who} wins: when a pirate, the Skull King and a mermaid meet, the mermaid wins"
+        elif reason is WinReason.MERMAID_CAPTURES_SKULL_KING:
+            why = f"{who} captures the Skull King: a mermaid beats the Skull King"
+        elif reason is WinReason.SKULL_KING:
+            why = f"{who} wins: the Skull King beats every pirate and every numbered card"
+        elif reason is WinReason.PIRATE:
+            why = f"{who} wins: a pirate beats every numbered card and every mermaid"
+        elif reason is WinReason.MERMAID:
+            why = f"{who} wins: a mermaid beats every numbered card"
+        elif reason is WinReason.TRUMP:
+            why = f"{who} wins: black is trump and this is the highest black card"
+        elif reason is WinReason.SUIT_LED:
+            assert lead_suit is not None
+            why = f"{who} wins: the highest {lead_suit.value} card, the suit led"
+        else:
+            why = f"{who} wins: only escapes were played, so the first card played wins"
+        if reason in (WinReason.PIRATE,) and count[Kind.PIRATE] > 1:
+            why += "; among several pirates the first played wins"
+        if reason in (WinReason.MERMAID, WinReason.MERMAID_OVER_ALL) and count[Kind.MERMAID] > 1:
+            why += "; among the mermaids the first played wins"
+        return self._finish(winner, reason, lead_suit, prefix + why + ".", warnings)
+
+    def _finish(
+        self,
+        winner: int,
+        reason: WinReason,
+        lead_suit: Suit | None,
+        text: str,
+        warnings: tuple[str, ...],
+    ) -> TrickResult:
+        items = self._bonus_items(winner, reason)
+        bonus = sum(points for points, _ in items)
+        if self.settings.scoring == "no_bonus":
+            if items:
+                text += " No capture bonus under no-bonus scoring."
+            bonus = 0
+        elif items:
+            text += " " + "; ".join(f"+{points} for {what}" for points, what in items)
+            text += " (if the bid is exact)."
+        if reason is WinReason.MERMAID_OVER_ALL and self.settings.scoring != "no_bonus":
+            text += " The pirate does not count."
+        alliances = tuple(
+            (i, winner)
+            for i, card in enumerate(self.cards)
+            if card.kind is Kind.LOOT and i != winner
+        )
+        for loot, _ in alliances:
+            text += (
+                f" Loot alliance: {self.labels[loot]} and {self.labels[winner]}"
+                f" (+{self.settings.loot_alliance_bonus} each if both bids are exact)."
+            )
+        return TrickResult(
+            self.cards,
+            winner,
+            self.cards[winner],
+            lead_suit,
+            winner,
+            bonus,
+            alliances,
+            text,
+            warnings,
+            reason,
+        )
+
+    def _bonus_items(self, winner: int, reason: WinReason) -> list[tuple[int, str]]:
+        """(points, what) for every capture the winner collects, zero-point items left out."""
+        s = self.settings
+        items: list[tuple[int, str]] = []
+        for card in self.cards:
+            if card.rank == 14:
+                points = s.black_fourteen_bonus if card.suit is Suit.BLACK else s.fourteen_bonus
+                items.append((points, card.title))
+        if reason in (WinReason.MERMAID_OVER_ALL, WinReason.MERMAID_CAPTURES_SKULL_KING):
+            items.append((s.mermaid_captures_skull_king, "capturing the Skull King"))
+        elif reason is WinReason.SKULL_KING:
+            items += [
+                (s.skull_king_captures_pirate, f"capturing {card.title}")
+                for card, role in zip(self.cards, self.roles, strict=True)
+                if role is Kind.PIRATE
+            ]
+        elif reason is WinReason.PIRATE:
+            items += [
+                (s.pirate_captures_mermaid, f"capturing {card.title}")
+                for card, role in zip(self.cards, self.roles, strict=True)
+                if role is Kind.MERMAID
+            ]
+        return [(points, what) for points, what in items if points]
+
+
+def _judge(cards: Sequence[Card], roles: Sequence[Kind]) -> tuple[int, WinReason]:
+    """Winner index and reason of a trick in which no Kraken or White Whale takes effect.
+
+    A Kraken or Whale present here acts as an escape (rule 10, or the Kraken's "would have
+    won" trick), which is what not matching it below means.
+    """
+    first: dict[Kind, int] = {}
+    for index, role in enumerate(roles):
+        first.setdefault(role, index)
+    if Kind.SKULL_KING in first and Kind.MERMAID in first:
+        if Kind.PIRATE in first:
+            return first[Kind.MERMAID], WinReason.MERMAID_OVER_ALL
+        return first[Kind.MERMAID], WinReason.MERMAID_CAPTURES_SKULL_KING
+    if Kind.SKULL_KING in first:
+        return first[Kind.SKULL_KING], WinReason.SKULL_KING
+    if Kind.PIRATE in first:
+        return first[Kind.PIRATE], WinReason.PIRATE
+    if Kind.MERMAID in first:
+        return first[Kind.MERMAID], WinReason.MERMAID
+    if Kind.NUMBER not in first:
+        return 0, WinReason.ONLY_ESCAPES
+    numbers = [i for i, role in enumerate(roles) if role is Kind.NUMBER]
+    trumps = [i for i in numbers if cards[i].suit is Suit.BLACK]
+    if trumps:
+        return max(trumps, key=lambda i: _rank(cards[i])), WinReason.TRUMP
+    led = cards[numbers[0]].suit
+    followers = [i for i in numbers if cards[i].suit is led]
+    return max(followers, key=lambda i: _rank(cards[i])), WinReason.SUIT_LED
+
+
+def _find(roles: Sequence[Kind], kind: Kind) -> int | None:
+    for index, role in enumerate(roles):
+        if role is kind:
+            return index
+    return None
+
+
+def _rank(card: Card) -> int:
+    assert card.rank is not None
+    return card.rank
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
