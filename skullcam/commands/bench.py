@@ -1,16 +1,68 @@
-"""`skullcam bench`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam bench``: recognizer latency, FPS and memory beside the yolo11n@640 reference."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
+from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("bench", help="(not built yet)")
+    parser = sub.add_parser(
+        "bench",
+        help="benchmark the recognizer (latency, FPS, memory)",
+        description="Per-frame latency (median, p95) of the whole recognizer at its working "
+        "size on 1 and on all cores, beside a yolo11n ONNX at 640 px in the same run.",
+    )
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        default=None,
+        help="scene folder to take frames from (default: bundled samples)",
+    )
+    parser.add_argument("--split", default="test")
+    parser.add_argument("--frames", type=int, default=20, help="distinct frames to cycle")
+    parser.add_argument("--repeats", type=int, default=60, help="timed calls per configuration")
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "skullcam")
+    parser.add_argument("--json", action="store_true")
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam bench' is not built yet in this version")
+    from skullcam.vision.benchmark import run_benchmark
+    from skullcam.vision.crop_dataset import read_scene_index
+    from skullcam.vision.image_io import read_image
+
+    dataset = (
+        args.dataset or Path(__file__).resolve().parents[2] / "datasets" / "samples" / "scenes"
+    )
+    if not dataset.exists():
+        raise UserError(f"no frames to benchmark: {dataset} missing; pass --dataset")
+    scenes = read_scene_index(dataset, args.split)[: args.frames]
+    frames = [read_image(path) for path, _ in scenes]
+    report = run_benchmark(args.model, frames, args.repeats, args.cache, data_dir=args.data)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"model {report['model']}  input {report['input_hw']}  frames {report['frame_size']}"
+        f"  cores {report['cores']}"
+    )
+    for key, value in report.items():
+        if isinstance(value, dict):
+            extra = (
+                f"  detector {value['detector_median_ms']:.1f} ms"
+                if "detector_median_ms" in value
+                else ""
+            )
+            print(
+                f"  {key:<24} median {value['median_ms']:6.1f} ms  p95 {value['p95_ms']:6.1f} ms"
+                f"  {value['fps']:6.1f} fps{extra}"
+            )
+    print(f"  max RSS {report['max_rss_mb']} MB (growth during bench {report['rss_growth_mb']} MB)")
+    return 0

@@ -1,16 +1,71 @@
-"""`skullcam eval`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam eval``: precision, recall, mAP and scene accuracy on a labelled scene split."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
-from skullcam.errors import UserError
+from skullcam.cli import add_data_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("eval", help="(not built yet)")
+    parser = sub.add_parser(
+        "eval",
+        help="evaluate the recognizer on labelled scenes",
+        description="Per-card precision/recall, mAP50, mAP50-95, scene accuracy (every card "
+        "right, nothing extra), a confusion-matrix image and the worst scenes annotated.",
+    )
+    parser.add_argument(
+        "--dataset",
+        "--scenes",
+        dest="dataset",
+        type=Path,
+        required=True,
+        help="scene dataset folder (from 'skullcam synth scenes')",
+    )
+    parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
+    parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
+    parser.add_argument("--out", type=Path, default=Path("runs/eval"), help="report folder")
+    parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N scenes")
+    parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam eval' is not built yet in this version")
+    from skullcam.vision.crop_dataset import read_scene_index
+    from skullcam.vision.evaluate import evaluate
+    from skullcam.vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(args.model, data_dir=args.data)
+    scenes = read_scene_index(args.dataset, args.split)
+    if args.limit:
+        scenes = scenes[: args.limit]
+    summary = evaluate(recognizer, scenes, recognizer.manifest.classes, out_dir=args.out)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"model {recognizer.version} on {summary['scenes']} scenes, {summary['cards']} cards")
+    for key in (
+        "precision",
+        "recall",
+        "mAP50",
+        "mAP50-95",
+        "scene_accuracy",
+        "scene_accuracy_overlapped",
+    ):
+        print(f"  {key:<26} {float(summary[key]):.4f}")  # type: ignore[arg-type]
+    per_card = summary["per_card"]
+    assert isinstance(per_card, dict)
+    weakest = sorted(per_card.items(), key=lambda kv: min(kv[1]["precision"], kv[1]["recall"]))
+    print(
+        "  weakest cards: "
+        + ", ".join(f"{face} P={v['precision']:.3f} R={v['recall']:.3f}" for face, v in weakest[:5])
+    )
+    confusions = summary["confusions"]
+    assert isinstance(confusions, list)
+    if confusions:
+        print("  confusions: " + "; ".join(f"{t} -> {p} x{n}" for t, p, n in confusions[:8]))
+    print(f"  report, confusion matrix and worst cases in {args.out}")
+    return 0

@@ -1,16 +1,52 @@
-"""`skullcam train`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam train``: train the recognizer (detector + classifier) from generated scenes."""
 
 from __future__ import annotations
 
 import argparse
-
-from skullcam.errors import UserError
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("train", help="(not built yet)")
+    parser = sub.add_parser(
+        "train",
+        help="train the card recognizer on a scene dataset",
+        description="Train the one-class card detector (ultralytics, offline, from a .yaml) and "
+        "the face classifier on a dataset written by 'skullcam synth scenes', export both to "
+        "ONNX and write the model folder (default: the shipped models/ folder).",
+    )
+    parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
+    parser.add_argument("--out", type=Path, default=None, help="model folder to write")
+    parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
+    parser.add_argument("--detector-epochs", type=int, default=8)
+    parser.add_argument("--classifier-epochs", type=int, default=12)
+    parser.add_argument("--imgsz", type=int, default=320, help="detector training size")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--max-classifier-scenes", type=int, default=4000)
+    parser.add_argument("--resume", action="store_true", help="resume an interrupted detector run")
+    parser.add_argument(
+        "--skip-detector",
+        action="store_true",
+        help="keep the existing detector, retrain the classifier",
+    )
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam train' is not built yet in this version")
+    from skullcam.vision.recognizer import shipped_model_dir
+    from skullcam.vision.training import TrainPlan, train_recognizer
+
+    plan = TrainPlan(
+        dataset=args.dataset,
+        out=args.out or shipped_model_dir(),
+        work_dir=args.work,
+        detector_epochs=args.detector_epochs,
+        classifier_epochs=args.classifier_epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        max_classifier_scenes=args.max_classifier_scenes,
+        resume=args.resume,
+        skip_detector=args.skip_detector,
+    )
+    manifest = train_recognizer(plan)
+    print(f"wrote recognizer {manifest.version} to {manifest.folder}")
+    return 0

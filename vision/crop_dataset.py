@@ -1,0 +1,181 @@
+"""Training crops for the face classifier, cut from labelled scenes the way inference cuts them.
+
+Each labelled card is warped from slightly perturbed corners (the detector is never exact),
+so the classifier learns the crops it will really get; random quads of table, hands and
+half-hidden cards become the ``none`` class that rejects the detector's stray boxes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from skullcam.errors import UserError
+from skullcam.vision.crops import CROP_H, CROP_W, order_long_side_vertical, rectify
+from skullcam.vision.obb import corners as obb_corners
+from skullcam.vision.recognizer import NOT_A_CARD
+
+
+@dataclass
+class CropSet:
+    """Crops (N, H, W, 3) BGR uint8 and their class indices into ``classes``."""
+
+    images: np.ndarray
+    labels: np.ndarray
+    classes: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+@dataclass(frozen=True)
+class LabelledCard:
+    face: str
+    corners: np.ndarray  # (4, 2) pixels
+    visible_fraction: float
+
+
+def read_scene_index(dataset: Path, split: str) -> list[tuple[Path, list[LabelledCard]]]:
+    """Scenes of one split from ``scenes.jsonl`` (the generator's per-scene ground truth)."""
+    candidates = [
+        dataset / split / "scenes.jsonl",
+        dataset / f"scenes_{split}.jsonl",
+        dataset / "scenes" / f"{split}.jsonl",
+        dataset / "labels" / split / "scenes.jsonl",
+    ]
+    index = next((p for p in candidates if p.is_file()), None)
+    if index is None:
+        raise UserError(
+            f"no scenes.jsonl for split '{split}' under {dataset}; "
+            "generate one with 'skullcam synth scenes'"
+        )
+    scenes = []
+    for line in index.read_text().splitlines():
+        if not line.strip():
+            continue
+        raw = json.loads(line)
+        image = raw.get("image") or raw.get("file") or raw.get("path")
+        image_path = Path(image)
+        if not image_path.is_absolute():
+            image_path = next(
+                (
+                    base / image_path
+                    for base in (dataset, index.parent)
+                    if (base / image_path).is_file()
+                ),
+                dataset / image_path,
+            )
+        cards = [
+            LabelledCard(
+                face=str(c.get("card") or c.get("face")),
+                corners=np.asarray(c["corners"], np.float32).reshape(4, 2),
+                visible_fraction=float(c.get("visible_fraction", 1.0)),
+            )
+            for c in raw.get("cards", [])
+        ]
+        scenes.append((image_path, cards))
+    return scenes
+
+
+def _jitter_quad(quad: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """Move a card quad as a detector error would: shift, scale, turn, and per-corner noise."""
+    centre = quad.mean(axis=0)
+    size = float(np.linalg.norm(quad[2] - quad[0]))
+    angle = rng.normal(0, 0.04 * strength)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    scale = 1 + rng.normal(0, 0.03 * strength)
+    shift = rng.normal(0, 0.025 * strength * size, 2)
+    out = (quad - centre) @ rot.T * scale + centre + shift
+    return (out + rng.normal(0, 0.008 * strength * size, (4, 2))).astype(np.float32)
+
+
+def _random_background_quad(
+    shape: tuple[int, ...], cards: list[LabelledCard], rng: np.random.Generator
+) -> np.ndarray | None:
+    """A card-sized quad that is not mostly over any one visible card, or None."""
+    h, w = shape[:2]
+    long_side = rng.uniform(60, 130)
+    for _ in range(10):
+        box = np.array(
+            [
+                [
+                    rng.uniform(0, w),
+                    rng.uniform(0, h),
+                    long_side,
+                    long_side * 56 / 87,
+                    rng.uniform(0, np.pi),
+                ]
+            ],
+            np.float32,
+        )
+        quad = obb_corners(box)[0]
+        centre = quad.mean(axis=0)
+        near = any(
+            cv2.pointPolygonTest(c.corners.reshape(-1, 1, 2), tuple(map(float, centre)), True)
+            > -long_side * 0.25
+            for c in cards
+        )
+        if not near:
+            return quad
+    return None
+
+
+def crops_from_scenes(
+    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    classes: tuple[str, ...],
+    copies: int = 2,
+    min_visible: float = 0.5,
+    none_per_scene: float = 0.5,
+    seed: int = 0,
+    jitter: float = 1.0,
+) -> CropSet:
+    """Cut ``copies`` jittered crops per labelled card plus some ``none`` crops per scene."""
+    rng = np.random.default_rng(seed)
+    index = {name: i for i, name in enumerate(classes)}
+    images: list[np.ndarray] = []
+    labels: list[int] = []
+    for image_path, cards in scenes:
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UserError(f"cannot read scene image {image_path}")
+        for crop, label in _crops_of_scene(frame, cards, index, copies, min_visible, rng, jitter):
+            images.append(crop)
+            labels.append(label)
+        if NOT_A_CARD in index and rng.random() < none_per_scene:
+            quad = _random_background_quad(frame.shape, cards, rng)
+            if quad is not None:
+                images.append(rectify(frame, order_long_side_vertical(quad)))
+                labels.append(index[NOT_A_CARD])
+    if not images:
+        raise UserError("no labelled cards found to train the classifier on")
+    return CropSet(np.stack(images), np.asarray(labels, np.int64), classes)
+
+
+def _crops_of_scene(
+    frame: np.ndarray,
+    cards: list[LabelledCard],
+    index: dict[str, int],
+    copies: int,
+    min_visible: float,
+    rng: np.random.Generator,
+    jitter: float,
+) -> Iterator[tuple[np.ndarray, int]]:
+    for card in cards:
+        if card.visible_fraction < min_visible or card.face not in index:
+            continue
+        for copy in range(copies):
+            quad = (
+                card.corners
+                if copy == 0 and jitter == 0
+                else _jitter_quad(card.corners, rng, jitter)
+            )
+            yield rectify(frame, order_long_side_vertical(quad)), index[card.face]
+
+
+def crop_shape() -> tuple[int, int, int]:
+    return (CROP_H, CROP_W, 3)

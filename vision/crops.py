@@ -1,0 +1,50 @@
+"""Cut each detected card out of the frame and warp it upright for the face classifier.
+
+The detector's oriented box says where the card is but not which short edge is its top, so
+crops are warped with the long side vertical and the classifier is trained on both 0 and 180
+degree turns. Warping from the full-resolution frame (not the detector's small input) keeps
+the corner numbers legible.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Crop size fed to the classifier: width x height, the card's 56 x 87 mm proportions.
+CROP_W, CROP_H = 64, 96
+
+
+def order_long_side_vertical(corners: np.ndarray) -> np.ndarray:
+    """Reorder four corners so edge 0->1 is a short edge and 1->2 a long one.
+
+    Of the two equivalent orders (the card turned 180 degrees) the one whose first corner is
+    nearer the image top-left is taken, so equal inputs give equal crops.
+    """
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)
+    alt = np.roll(pts, -2, axis=0)
+    if alt[0].sum() < pts[0].sum():
+        pts = alt
+    return pts
+
+
+def rectify(
+    frame: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
+) -> np.ndarray:
+    """Perspective-warp the quadrilateral ``corners`` (TL, TR, BR, BL) to an upright crop."""
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32).reshape(4, 2), dst)
+    return cv2.warpPerspective(
+        frame, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops -> float32 NCHW RGB batch in [0, 1] for the classifier."""
+    if not crops:
+        return np.zeros((0, 3, CROP_H, CROP_W), np.float32)
+    batch = np.stack(crops)[:, :, :, ::-1].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(batch, dtype=np.float32) / 255.0

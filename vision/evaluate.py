@@ -1,0 +1,286 @@
+"""Evaluate a recognizer on labelled scenes: the numbers the model card promises.
+
+A labelled card counts as "must be found" when at least half of it is visible; a card mostly
+hidden under others or a hand is "don't care": finding it is neither credit nor fault, since
+the generator's labels and a human annotator would both skip it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from skullcam.vision.crop_dataset import LabelledCard
+from skullcam.vision.detection import Detection
+
+IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
+MIN_VISIBLE = 0.5
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex quadrilaterals (4 x 2 pixel corners)."""
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    if inter <= 0:
+        return 0.0
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+@dataclass
+class SceneOutcome:
+    image: Path
+    truth: list[LabelledCard]
+    detections: list[Detection]
+    ious: np.ndarray  # (n_det, n_truth)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def correct(self) -> bool:
+        return not self.errors
+
+
+def _match(
+    ious: np.ndarray,
+    dets: Sequence[Detection],
+    truth: Sequence[LabelledCard],
+    threshold: float,
+    same_class: bool,
+) -> list[int | None]:
+    """Greedy by confidence: each detection takes the best still-free truth card above IoU."""
+    taken: set[int] = set()
+    matches: list[int | None] = [None] * len(dets)
+    for d in sorted(range(len(dets)), key=lambda i: -dets[i].confidence):
+        best, best_iou = None, threshold
+        for t in range(len(truth)):
+            if t in taken or ious[d, t] < best_iou:
+                continue
+            if same_class and truth[t].face != dets[d].card:
+                continue
+            best, best_iou = t, ious[d, t]
+        if best is not None:
+            taken.add(best)
+            matches[d] = best
+    return matches
+
+
+def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -> SceneOutcome:
+    ious = np.array([[polygon_iou(d.corners, t.corners) for t in truth] for d in dets])
+    ious = ious.reshape(len(dets), len(truth))
+    outcome = SceneOutcome(image, truth, dets, ious)
+    matches = _match(ious, dets, truth, 0.5, same_class=False)
+    found = {m for m in matches if m is not None}
+    for d, m in enumerate(matches):
+        if m is None:
+            outcome.errors.append(f"extra {dets[d].card} ({dets[d].confidence:.2f})")
+        elif dets[d].card != truth[m].face and truth[m].visible_fraction >= MIN_VISIBLE:
+            outcome.errors.append(f"{truth[m].face} read as {dets[d].card}")
+    for t, card in enumerate(truth):
+        if t not in found and card.visible_fraction >= MIN_VISIBLE:
+            outcome.errors.append(f"missed {card.face} ({card.visible_fraction:.0%} visible)")
+    return outcome
+
+
+def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
+    """COCO's 101-point interpolated AP."""
+    mrec = np.concatenate(([0.0], recall, [1.0]))
+    mpre = np.concatenate(([1.0], precision, [0.0]))
+    mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+    points = np.linspace(0, 1, 101)
+    return float(np.mean(np.interp(points, mrec, mpre)))
+
+
+def mean_average_precision(outcomes: Sequence[SceneOutcome]) -> dict[float, float]:
+    """Class-aware mAP at each IoU threshold, over classes that have must-find cards."""
+    result = {}
+    for thr in IOU_THRESHOLDS:
+        scored: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+        positives: dict[str, int] = defaultdict(int)
+        for o in outcomes:
+            for t in o.truth:
+                if t.visible_fraction >= MIN_VISIBLE:
+                    positives[t.face] += 1
+            matches = _match(o.ious, o.detections, o.truth, float(thr), same_class=True)
+            for d, m in enumerate(matches):
+                det = o.detections[d]
+                if m is not None and o.truth[m].visible_fraction < MIN_VISIBLE:
+                    continue  # a don't-care card: neither credit nor fault
+                scored[det.card].append((det.confidence, m is not None))
+        aps = []
+        for face, n_pos in positives.items():
+            hits = sorted(scored.get(face, []), key=lambda s: -s[0])
+            tp = np.cumsum([h for _, h in hits]) if hits else np.zeros(0)
+            fp = np.cumsum([not h for _, h in hits]) if hits else np.zeros(0)
+            recall = tp / n_pos if hits else np.zeros(0)
+            precision = tp / np.maximum(tp + fp, 1) if hits else np.zeros(0)
+            aps.append(average_precision(recall, precision))
+        result[float(thr)] = float(np.mean(aps)) if aps else 0.0
+    return result
+
+
+def per_card_counts(outcomes: Sequence[SceneOutcome]) -> dict[str, dict[str, int]]:
+    """TP/FP/FN per face at IoU 0.5 with the recognizer's own output (its operating point)."""
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0})
+    for o in outcomes:
+        matches = _match(o.ious, o.detections, o.truth, 0.5, same_class=False)
+        found = set()
+        for d, m in enumerate(matches):
+            det = o.detections[d]
+            if m is None:
+                counts[det.card]["fp"] += 1
+                continue
+            found.add(m)
+            truth = o.truth[m]
+            if truth.visible_fraction < MIN_VISIBLE:
+                continue
+            if det.card == truth.face:
+                counts[det.card]["tp"] += 1
+            else:
+                counts[det.card]["fp"] += 1
+                counts[truth.face]["fn"] += 1
+        for t, card in enumerate(o.truth):
+            if t not in found and card.visible_fraction >= MIN_VISIBLE:
+                counts[card.face]["fn"] += 1
+    return dict(counts)
+
+
+def confusion_pairs(outcomes: Sequence[SceneOutcome]) -> dict[tuple[str, str], int]:
+    """(true face, predicted face or 'missed'/'extra') -> count."""
+    pairs: dict[tuple[str, str], int] = defaultdict(int)
+    for o in outcomes:
+        matches = _match(o.ious, o.detections, o.truth, 0.5, same_class=False)
+        found = set()
+        for d, m in enumerate(matches):
+            if m is None:
+                pairs[("extra", o.detections[d].card)] += 1
+            else:
+                found.add(m)
+                if o.truth[m].visible_fraction >= MIN_VISIBLE:
+                    pairs[(o.truth[m].face, o.detections[d].card)] += 1
+        for t, card in enumerate(o.truth):
+            if t not in found and card.visible_fraction >= MIN_VISIBLE:
+                pairs[(card.face, "missed")] += 1
+    return dict(pairs)
+
+
+def draw_confusion(pairs: dict[tuple[str, str], int], classes: Sequence[str], path: Path) -> None:
+    """A confusion-matrix heat map with 'missed' and 'extra' as extra row/column."""
+    labels = [*classes, "missed"]
+    rows = [*classes, "extra"]
+    cell = 12
+    margin = 110
+    img = np.full(
+        (margin + cell * len(rows) + 10, margin + cell * len(labels) + 10, 3), 255, np.uint8
+    )
+    matrix = np.zeros((len(rows), len(labels)))
+    for (true, pred), n in pairs.items():
+        if true in rows and pred in labels:
+            matrix[rows.index(true), labels.index(pred)] += n
+    norm = matrix / np.maximum(matrix.sum(axis=1, keepdims=True), 1)
+    for r in range(len(rows)):
+        for c in range(len(labels)):
+            if matrix[r, c] == 0:
+                continue
+            shade = int(255 * (1 - norm[r, c]))
+            colour = (shade, shade, 255) if r != c else (shade, 255, shade)
+            y, x = margin + r * cell, margin + c * cell
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+    for i, name in enumerate(rows):
+        cv2.putText(
+            img, name[:14], (2, margin + i * cell + 9), cv2.FONT_HERSHEY_PLAIN, 0.6, (0, 0, 0), 1
+        )
+    for i, name in enumerate(labels):
+        x = margin + i * cell + 9
+        for j, ch in enumerate(name[:12]):
+            cv2.putText(img, ch, (x - 7, 8 + j * 8), cv2.FONT_HERSHEY_PLAIN, 0.55, (0, 0, 0), 1)
+    cv2.imwrite(str(path), img)
+
+
+def annotate(frame: np.ndarray, outcome: SceneOutcome) -> np.ndarray:
+    """Truth in green outlines, detections in blue (right) or red (wrong), errors listed."""
+    img = frame.copy()
+    for t in outcome.truth:
+        colour = (0, 200, 0) if t.visible_fraction >= MIN_VISIBLE else (0, 120, 0)
+        cv2.polylines(img, [t.corners.astype(np.int32)], True, colour, 1)
+    matches = _match(outcome.ious, outcome.detections, outcome.truth, 0.5, same_class=False)
+    for d, m in zip(outcome.detections, matches, strict=True):
+        ok = m is not None and outcome.truth[m].face == d.card
+        colour = (255, 120, 0) if ok else (0, 0, 255)
+        cv2.polylines(img, [np.asarray(d.corners, np.int32)], True, colour, 2)
+        x, y = int(d.box[0]), max(10, int(d.box[1]) - 3)
+        cv2.putText(
+            img,
+            f"{d.card} {d.confidence:.2f}",
+            (x, y),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.4,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )
+    for i, err in enumerate(outcome.errors[:6]):
+        cv2.putText(
+            img, err, (5, 15 + 15 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 255), 1, cv2.LINE_AA
+        )
+    return img
+
+
+def evaluate(
+    recognize: Callable[[np.ndarray], list[Detection]],
+    scenes: Sequence[tuple[Path, list[LabelledCard]]],
+    classes: Sequence[str],
+    out_dir: Path | None = None,
+    worst: int = 12,
+    progress: bool = True,
+) -> dict[str, object]:
+    """Run ``recognize`` over every scene and summarise; write images when ``out_dir`` is set."""
+    outcomes = []
+    for image_path, truth in tqdm(scenes, desc="evaluating", unit="scene", disable=not progress):
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        outcomes.append(judge_scene(image_path, truth, recognize(frame)))
+    counts = per_card_counts(outcomes)
+    tp = sum(c["tp"] for c in counts.values())
+    fp = sum(c["fp"] for c in counts.values())
+    fn = sum(c["fn"] for c in counts.values())
+    maps = mean_average_precision(outcomes)
+    overlapped = [o for o in outcomes if any(t.visible_fraction < 0.999 for t in o.truth)]
+    summary: dict[str, object] = {
+        "scenes": len(outcomes),
+        "cards": tp + fn,
+        "precision": tp / max(1, tp + fp),
+        "recall": tp / max(1, tp + fn),
+        "mAP50": maps[0.5],
+        "mAP50-95": float(np.mean(list(maps.values()))),
+        "scene_accuracy": sum(o.correct for o in outcomes) / max(1, len(outcomes)),
+        "scene_accuracy_overlapped": sum(o.correct for o in overlapped) / max(1, len(overlapped)),
+        "overlapped_scenes": len(overlapped),
+        "per_card": {
+            face: {
+                "precision": c["tp"] / max(1, c["tp"] + c["fp"]),
+                "recall": c["tp"] / max(1, c["tp"] + c["fn"]),
+                **c,
+            }
+            for face, c in sorted(counts.items())
+        },
+        "confusions": sorted(
+            ([t, p, n] for (t, p), n in confusion_pairs(outcomes).items() if t != p),
+            key=lambda row: -int(row[2]),
+        )[:20],
+    }
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")
+        draw_confusion(confusion_pairs(outcomes), classes, out_dir / "confusion.png")
+        bad = sorted((o for o in outcomes if not o.correct), key=lambda o: -len(o.errors))
+        for i, o in enumerate(bad[:worst]):
+            frame = cv2.imread(str(o.image), cv2.IMREAD_COLOR)
+            cv2.imwrite(str(out_dir / f"worst_{i:02d}_{o.image.stem}.jpg"), annotate(frame, o))
+    return summary

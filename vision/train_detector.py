@@ -1,0 +1,104 @@
+"""Train the one-class oriented-box card detector with ultralytics, offline, and export ONNX.
+
+From a model ``.yaml`` (no pretrained weights can be had here). Augmentation suits a
+top-down table camera: any rotation, flips allowed (the detector only says "card"), small
+hue shifts. The export is a fixed ``(height, width)`` input sized for 4:3 camera frames, so no
+compute is spent on letterbox padding.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from skullcam.errors import UserError
+from skullcam.vision.ultralytics_offline import import_ultralytics
+
+DETECTOR_YAML = "yolo11n-obb.yaml"
+
+
+def train_detector(
+    data_yaml: Path,
+    project: Path,
+    name: str = "detector",
+    epochs: int = 8,
+    imgsz: int = 320,
+    batch: int = 16,
+    workers: int = 2,
+    resume: bool = False,
+    fraction: float = 1.0,
+    patience: int = 50,
+    device: str = "cpu",
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Train (or resume) and return the path of the best ``.pt`` checkpoint."""
+    import_ultralytics()
+    from ultralytics import YOLO
+
+    if not data_yaml.is_file():
+        raise UserError(
+            f"dataset description {data_yaml} not found; make one with 'skullcam synth scenes'"
+        )
+    run_dir = project.resolve() / name
+    last = run_dir / "weights" / "last.pt"
+    if resume and last.is_file():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    else:
+        if run_dir.exists() and not resume:
+            shutil.rmtree(run_dir)
+        model = YOLO(DETECTOR_YAML)
+        model.train(
+            data=str(data_yaml.resolve()),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            workers=workers,
+            device=device,
+            project=str(project.resolve()),
+            name=name,
+            exist_ok=True,
+            pretrained=False,
+            amp=False,
+            plots=False,
+            verbose=False,
+            degrees=180.0,
+            fliplr=0.5,
+            flipud=0.5,
+            hsv_h=0.01,
+            mosaic=1.0,
+            close_mosaic=max(1, epochs // 4),
+            patience=patience,
+            fraction=fraction,
+            seed=0,
+            deterministic=True,
+            **(extra or {}),
+        )
+    best = run_dir / "weights" / "best.pt"
+    if not best.is_file():
+        best = last
+    if not best.is_file():
+        raise UserError(f"training produced no weights under {run_dir}")
+    return best
+
+
+def export_detector(weights: Path, out: Path, input_hw: tuple[int, int]) -> Path:
+    """Export to ONNX at a fixed (height, width) and move it to ``out``."""
+    import_ultralytics()
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    exported = Path(
+        model.export(
+            format="onnx",
+            imgsz=list(input_hw),
+            simplify=True,
+            dynamic=False,
+            opset=17,
+            verbose=False,
+        )
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(exported), out)
+    return out

@@ -1,0 +1,133 @@
+"""Train a whole recognizer (detector + classifier) from a generated scene dataset.
+
+The output folder gets the two ONNX files, the classifier's torch checkpoint (the starting
+point ``skullcam enroll`` fine-tunes from) and, last, the manifest: a folder whose manifest
+is present is always complete.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision.crop_dataset import crops_from_scenes, read_scene_index
+from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest
+
+CLASSES: tuple[str, ...] = (*FACES, NOT_A_CARD)
+DETECTOR_FILE = "card-detector.onnx"
+CLASSIFIER_FILE = "card-classifier.onnx"
+CHECKPOINT_FILE = "card-classifier.pt"
+
+
+@dataclass
+class TrainPlan:
+    dataset: Path
+    out: Path
+    work_dir: Path
+    detector_epochs: int = 8
+    classifier_epochs: int = 12
+    imgsz: int = 320
+    input_hw: tuple[int, int] = (256, 320)
+    batch: int = 16
+    crop_copies: int = 2
+    max_classifier_scenes: int = 4000
+    resume: bool = False
+    skip_detector: bool = False
+    detector_fraction: float = 1.0
+
+
+def _data_yaml(dataset: Path) -> Path:
+    path = dataset / "data.yaml"
+    if not path.is_file():
+        raise UserError(f"{dataset} has no data.yaml; generate scenes with 'skullcam synth scenes'")
+    return path
+
+
+def train_recognizer(plan: TrainPlan) -> ModelManifest:
+    from skullcam.vision.train_classifier import (
+        export_classifier,
+        save_checkpoint,
+        train_classifier,
+    )
+    from skullcam.vision.train_detector import export_detector, train_detector
+
+    plan.out.mkdir(parents=True, exist_ok=True)
+    staging = plan.work_dir / "staging"
+    staging.mkdir(parents=True, exist_ok=True)
+    if plan.skip_detector and (plan.out / DETECTOR_FILE).is_file():
+        shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
+    else:
+        best = train_detector(
+            _data_yaml(plan.dataset),
+            plan.work_dir,
+            epochs=plan.detector_epochs,
+            imgsz=plan.imgsz,
+            batch=plan.batch,
+            resume=plan.resume,
+            fraction=plan.detector_fraction,
+        )
+        export_detector(best, staging / DETECTOR_FILE, plan.input_hw)
+
+    train_scenes = read_scene_index(plan.dataset, "train")[: plan.max_classifier_scenes]
+    val_scenes = read_scene_index(plan.dataset, "val")[: max(50, plan.max_classifier_scenes // 8)]
+    train_set = crops_from_scenes(
+        tqdm(train_scenes, desc="classifier crops (train)", unit="scene"),
+        CLASSES,
+        copies=plan.crop_copies,
+        seed=1,
+    )
+    val_set = crops_from_scenes(
+        tqdm(val_scenes, desc="classifier crops (val)", unit="scene"),
+        CLASSES,
+        copies=1,
+        seed=2,
+        jitter=0.5,
+    )
+    bar = tqdm(total=plan.classifier_epochs, desc="classifier", unit="epoch")
+
+    def report(epoch: int, total: int, loss: float, acc: float) -> None:
+        bar.set_postfix(loss=f"{loss:.3f}", val_acc=f"{acc:.4f}")
+        bar.update(1)
+
+    result = train_classifier(train_set, val_set, epochs=plan.classifier_epochs, progress=report)
+    bar.close()
+    export_classifier(result.model, staging / CLASSIFIER_FILE)
+    save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
+
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
+        shutil.move(str(staging / name), plan.out / name)
+    manifest = ModelManifest(
+        folder=plan.out,
+        version=f"skullcam-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}",
+        detector=DETECTOR_FILE,
+        classifier=CLASSIFIER_FILE,
+        detector_input=plan.input_hw,
+        classes=CLASSES,
+    )
+    manifest.write()
+    (plan.out / "training.json").write_text(
+        json.dumps(
+            {
+                "dataset": str(plan.dataset),
+                "detector_epochs": plan.detector_epochs,
+                "classifier_epochs": plan.classifier_epochs,
+                "imgsz": plan.imgsz,
+                "input_hw": list(plan.input_hw),
+                "classifier_train_crops": len(train_set),
+                "classifier_val_crops": len(val_set),
+                "classifier_val_accuracy": round(result.val_accuracy, 5),
+                "classifier_seconds": round(result.seconds, 1),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    assert (plan.out / MANIFEST).is_file()
+    return manifest

@@ -1,0 +1,52 @@
+"""Make ultralytics run with no network: it must be imported through :func:`import_ultralytics`.
+
+ultralytics decides whether it is online at import time, writes settings to HOME, and looks
+for a font on the internet whenever it checks a dataset. Each of those stalls or fails on a
+machine with no internet (see shared notes "ultralytics-offline"), so the environment is set up
+before the first import, in a config folder of our own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+
+def _config_dir() -> Path:
+    base = os.environ.get("SKULLCAM_YOLO_CONFIG")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "skullcam" / "yolo"
+
+
+def _install_font(config_dir: Path) -> None:
+    """ultralytics' dataset check fetches Arial.ttf unless a file of that name is present."""
+    target = config_dir / "Ultralytics" / "Arial.ttf"
+    if target.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import matplotlib
+
+        font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        shutil.copyfile(font, target)
+    except (ImportError, OSError):
+        target.write_bytes(b"")  # an empty file still stops the download attempt
+
+
+def import_ultralytics() -> Any:
+    """Import ultralytics offline, with sync and auto-install off; returns the module."""
+    config_dir = _config_dir()
+    config_dir.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(config_dir))
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ.setdefault("YOLO_VERBOSE", "False")
+    _install_font(Path(os.environ["YOLO_CONFIG_DIR"]))
+    import ultralytics
+    from ultralytics.utils import SETTINGS
+
+    SETTINGS.update({"sync": False})
+    return ultralytics
