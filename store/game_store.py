@@ -1,0 +1,1502 @@
+"""SQLite game store shared by the live recorder and the web app.
+
+Why SQLite in WAL mode: the recorder thread writes a trick while several web threads read the
+scoreboard; WAL lets readers proceed during a write, and every write here is one transaction so
+a crash loses at most the trick in progress. Each thread gets its own connection (sqlite3
+connections must not be shared across threads); writes in this process are serialised by one
+lock per database file so they never fight over SQLite's write lock.
+
+Scores are never stored. :meth:`GameStore.score` builds the ``skullcam-game/1`` record from the
+rows and hands it to :func:`skullcam.rules.score_game`, so a settings change or a correction
+recomputes every round at once.
+
+Every change appends a row to ``events`` (strictly increasing ids, never reused); the web's
+server-sent-event stream tails that table and a reconnecting page resumes with ``Last-Event-ID``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skullcam.errors import UserError
+
+from .schema import ensure_schema
+
+logger = logging.getLogger(__name__)
+
+GAME_FORMAT = "skullcam-game/1"
+
+#: Prompt kinds the pipeline (or the web) may raise, and the answers each accepts.
+PROMPT_KINDS = ("tigress", "rosie", "rascal_bet", "harry", "flagged")
+_ABILITY_PIRATE = {"rosie": "pirate-rosie", "rascal_bet": "pirate-rascal", "harry": "pirate-harry"}
+
+#: Event kinds written to the ``events`` table (the web relays them as SSE ``event:`` names).
+EVENT_KINDS = (
+    "game_created",
+    "game_finished",
+    "bids",
+    "live",
+    "trick",
+    "correction",
+    "settings",
+    "prompt",
+    "prompt_answered",
+    "imported",
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's fixed facts: players in seating order (clockwise), first dealer, settings."""
+
+    id: int
+    players: list[str]
+    first_dealer: int
+    settings: dict[str, Any]
+    status: str
+    created_at: float
+    finished_at: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "settings": dict(self.settings),
+            "status": self.status,
+            "created_at": self.created_at,
+            "finished_at": self.finished_at,
+        }
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A recorded trick. ``plays`` is the current version, ``original_plays`` the camera's."""
+
+    id: int
+    game_id: int
+    round: int
+    trick: int
+    plays: list[dict[str, Any]]
+    original_plays: list[dict[str, Any]]
+    completion_image: str | None
+    annotated_image: str | None
+    detections: Any
+    resolution: Any
+    model_version: str | None
+    flags: list[str]
+    recorded_at: float
+
+    @property
+    def corrected(self) -> bool:
+        return _strip(self.plays) != _strip(self.original_plays)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game_id": self.game_id,
+            "round": self.round,
+            "trick": self.trick,
+            "plays": self.plays,
+            "original_plays": self.original_plays,
+            "completion_image": self.completion_image,
+            "annotated_image": self.annotated_image,
+            "detections": self.detections,
+            "resolution": self.resolution,
+            "model_version": self.model_version,
+            "flags": self.flags,
+            "recorded_at": self.recorded_at,
+            "corrected": self.corrected,
+        }
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One audit-trail entry: what changed, from what, to what, and when."""
+
+    id: int
+    game_id: int
+    trick_id: int | None
+    kind: str
+    before: Any
+    after: Any
+    note: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game_id": self.game_id,
+            "trick_id": self.trick_id,
+            "kind": self.kind,
+            "before": self.before,
+            "after": self.after,
+            "note": self.note,
+            "at": self.at,
+        }
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question for the table; ``payload`` carries what the pages need to ask it."""
+
+    id: int
+    game_id: int
+    kind: str
+    round: int
+    trick: int | None
+    player: int | None
+    payload: dict[str, Any]
+    status: str
+    answer: Any
+    created_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game_id": self.game_id,
+            "kind": self.kind,
+            "round": self.round,
+            "trick": self.trick,
+            "player": self.player,
+            "payload": self.payload,
+            "status": self.status,
+            "answer": self.answer,
+            "created_at": self.created_at,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the ``events`` table; ``id`` is the SSE event id."""
+
+    id: int
+    game_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game_id": self.game_id,
+            "kind": self.kind,
+            "payload": self.payload,
+            "at": self.at,
+        }
+
+
+@dataclass
+class _Shared:
+    """Per-database-file state shared by every GameStore on that file in this process."""
+
+    write_lock: threading.Lock = field(default_factory=threading.Lock)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    last_event_id: int = 0
+
+
+_SHARED: dict[str, _Shared] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_for(path: Path) -> _Shared:
+    key = str(path.resolve())
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = _Shared()
+        return _SHARED[key]
+
+
+def _strip(plays: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    return [(int(p["player"]), str(p["card"])) for p in plays]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class GameStore:
+    """All persistent state of a data folder: ``<data>/skullcam.db`` and ``<data>/games/<id>/``.
+
+    Safe to share one instance between threads: each thread lazily opens its own connection.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UserError(
+                f"cannot create data folder {self.data_dir}: {err.strerror}; pick another --data"
+            ) from err
+        self.path = self.data_dir / "skullcam.db"
+        self._local = threading.local()
+        self._shared = _shared_for(self.path)
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        with self._shared.write_lock:
+            conn = self._conn()
+            with conn:
+                ensure_schema(conn)
+        self._shared.last_event_id = max(self._shared.last_event_id, self.last_event_id())
+
+    # ----------------------------------------------------------------------------- plumbing
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+            except sqlite3.Error as err:
+                raise UserError(f"cannot open game database {self.path}: {err}") from err
+            conn.row_factory = sqlite3.Row
+            conn.isolation_level = None  # explicit BEGIN/COMMIT below
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=10000")
+            self._local.conn = conn
+            with self._connections_lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all or nothing, serialised with this process's other writers."""
+        conn = self._conn()
+        with self._shared.write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            newest = conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]
+        with self._shared.changed:
+            if newest > self._shared.last_event_id:
+                self._shared.last_event_id = newest
+            self._shared.changed.notify_all()
+
+    def _emit(
+        self, conn: sqlite3.Connection, game_id: int | None, kind: str, payload: Mapping[str, Any]
+    ) -> int:
+        cur = conn.execute(
+            "INSERT INTO events (game_id, kind, payload, at) VALUES (?, ?, ?, ?)",
+            (game_id, kind, _dumps(dict(payload)), time.time()),
+        )
+        return int(cur.lastrowid or 0)
+
+    def close(self) -> None:
+        """Close every connection this store opened (call once, at shutdown)."""
+        with self._connections_lock:
+            for conn in self._connections:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    def game_dir(self, game_id: int) -> Path:
+        """``<data>/games/<id>/``, created on demand: where a game's trick images live."""
+        path = self.data_dir / "games" / str(int(game_id))
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def image_path(self, stored: str | None) -> Path | None:
+        """The absolute path of an image path stored on a trick (stored relative to data)."""
+        if not stored:
+            return None
+        path = Path(stored)
+        return path if path.is_absolute() else self.data_dir / path
+
+    def _relative(self, path: str | Path | None) -> str | None:
+        if path is None:
+            return None
+        p = Path(path)
+        try:
+            return p.resolve().relative_to(self.data_dir.resolve()).as_posix()
+        except ValueError:
+            return str(p)
+
+    # -------------------------------------------------------------------------------- games
+    def create_game(
+        self,
+        players: Sequence[str],
+        first_dealer: int = 0,
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Start a game: 2..8 distinct non-empty names in seating order (clockwise)."""
+        names = _check_players(players)
+        if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+            raise UserError(
+                f"first dealer must be a player number 0..{len(names) - 1}, got {first_dealer!r}"
+            )
+        clean = _check_settings(settings or {})
+        now = time.time()
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (created_at, players, first_dealer, settings) VALUES (?,?,?,?)",
+                (now, _dumps(names), first_dealer, _dumps(clean)),
+            )
+            game_id = int(cur.lastrowid or 0)
+            for name in names:
+                conn.execute(
+                    "INSERT INTO player_names (name, last_used) VALUES (?, ?) "
+                    "ON CONFLICT(name) DO UPDATE SET last_used = excluded.last_used",
+                    (name, now),
+                )
+            self._emit(conn, game_id, "game_created", {"players": names})
+        return game_id
+
+    def game(self, game_id: int) -> Game:
+        """The game, or UserError naming the id when there is none."""
+        row = self._conn().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UserError(f"no game {game_id}; see the games list")
+        return _game(row)
+
+    def games(self, status: str | None = None) -> list[Game]:
+        """All games, newest first; ``status`` 'active' or 'finished' filters."""
+        if status is None:
+            rows = self._conn().execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        else:
+            rows = (
+                self._conn()
+                .execute("SELECT * FROM games WHERE status = ? ORDER BY id DESC", (status,))
+                .fetchall()
+            )
+        return [_game(r) for r in rows]
+
+    def active_game(self) -> Game | None:
+        """The newest unfinished game: the one the camera records into and the TV shows."""
+        row = (
+            self._conn()
+            .execute("SELECT * FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1")
+            .fetchone()
+        )
+        return _game(row) if row else None
+
+    def finish_game(self, game_id: int) -> None:
+        """Mark a game finished (done automatically when its last trick is recorded)."""
+        self.game(game_id)
+        with self._write() as conn:
+            self._finish(conn, game_id)
+
+    def _finish(self, conn: sqlite3.Connection, game_id: int) -> None:
+        cur = conn.execute(
+            "UPDATE games SET status = 'finished', finished_at = ? "
+            "WHERE id = ? AND status != 'finished'",
+            (time.time(), game_id),
+        )
+        if cur.rowcount:
+            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+            self._emit(conn, game_id, "game_finished", {})
+
+    def remembered_names(self, limit: int = 30) -> list[str]:
+        """Player names used before, most recent first (the setup page offers them)."""
+        rows = (
+            self._conn()
+            .execute("SELECT name FROM player_names ORDER BY last_used DESC LIMIT ?", (limit,))
+            .fetchall()
+        )
+        return [r["name"] for r in rows]
+
+    # --------------------------------------------------------------------------------- bids
+    def set_bids(
+        self,
+        game_id: int,
+        round_number: int,
+        bids: Sequence[int | None],
+        cannonball: Sequence[bool] | None = None,
+    ) -> None:
+        """Set a round's bids at once (``None`` = not bid yet); each 0..cards dealt."""
+        game = self.game(game_id)
+        n = len(game.players)
+        self._check_round(game, round_number)
+        if len(bids) != n:
+            raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
+        cards = _cards_dealt(round_number, n)
+        clean: list[int | None] = []
+        for i, bid in enumerate(bids):
+            clean.append(None if bid is None else _check_bid(bid, cards, game.players[i]))
+        balls = None
+        if cannonball is not None:
+            if len(cannonball) != n or not all(isinstance(b, bool) for b in cannonball):
+                raise UserError(f"cannonball needs one true/false per player ({n})")
+            balls = list(cannonball)
+        with self._write() as conn:
+            row = self._round_row(conn, game_id, round_number)
+            if balls is None and row is not None and row["cannonball"]:
+                balls = json.loads(row["cannonball"])
+            self._put_round(conn, game_id, round_number, clean, balls)
+            self._emit(conn, game_id, "bids", {"round": round_number, "bids": clean})
+
+    def set_bid(
+        self,
+        game_id: int,
+        round_number: int,
+        player: int,
+        bid: int | None,
+        cannonball: bool | None = None,
+    ) -> None:
+        """Set one player's bid (a phone per player); other players' bids are kept."""
+        game = self.game(game_id)
+        n = len(game.players)
+        self._check_round(game, round_number)
+        _check_player(player, n)
+        cards = _cards_dealt(round_number, n)
+        value = None if bid is None else _check_bid(bid, cards, game.players[player])
+        with self._write() as conn:
+            row = self._round_row(conn, game_id, round_number)
+            bids = json.loads(row["bids"]) if row else [None] * n
+            balls = json.loads(row["cannonball"]) if row and row["cannonball"] else None
+            bids[player] = value
+            if cannonball is not None:
+                balls = balls or [False] * n
+                balls[player] = bool(cannonball)
+            self._put_round(conn, game_id, round_number, bids, balls)
+            self._emit(
+                conn,
+                game_id,
+                "bids",
+                {"round": round_number, "bids": bids, "player": player},
+            )
+
+    def bids(self, game_id: int, round_number: int) -> list[int | None]:
+        """A round's bids, ``None`` for a player who has not bid."""
+        n = len(self.game(game_id).players)
+        row = self._round_row(self._conn(), game_id, round_number)
+        return json.loads(row["bids"]) if row else [None] * n
+
+    def cannonball(self, game_id: int, round_number: int) -> list[bool] | None:
+        row = self._round_row(self._conn(), game_id, round_number)
+        return json.loads(row["cannonball"]) if row and row["cannonball"] else None
+
+    def _round_row(
+        self, conn: sqlite3.Connection, game_id: int, round_number: int
+    ) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = conn.execute(
+            "SELECT * FROM rounds WHERE game_id = ? AND round = ?", (game_id, round_number)
+        ).fetchone()
+        return row
+
+    def _put_round(
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        round_number: int,
+        bids: list[int | None],
+        cannonball: list[bool] | None,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO rounds (game_id, round, bids, cannonball) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(game_id, round) DO UPDATE SET bids = excluded.bids, "
+            "cannonball = excluded.cannonball",
+            (
+                game_id,
+                round_number,
+                _dumps(bids),
+                None if cannonball is None else _dumps(cannonball),
+            ),
+        )
+
+    def _check_round(self, game: Game, round_number: int) -> None:
+        rounds = int(_full_settings(game.settings)["rounds"])
+        if not isinstance(round_number, int) or not 1 <= round_number <= rounds:
+            raise UserError(f"round must be 1..{rounds}, got {round_number!r}")
+
+    # ------------------------------------------------------------------------------- tricks
+    def record_trick(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Mapping[str, Any]],
+        *,
+        completion_image: str | Path | None = None,
+        annotated_image: str | Path | None = None,
+        detections: Any = None,
+        resolution: Mapping[str, Any] | None = None,
+        model_version: str | None = None,
+        flags: Sequence[str] = (),
+    ) -> int:
+        """Record a completed trick in one transaction and clear the live trick.
+
+        ``plays`` are in play order: ``[{"player": 1, "card": "green-5", "confidence": 0.97}]``.
+        ``resolution`` is the pipeline's ``TrickResult.to_json()`` (with ``explanation``); when
+        omitted the store resolves the trick itself. Recording the last trick of the last
+        round finishes the game. Returns the trick's id.
+        """
+        game = self.game(game_id)
+        self._check_round(game, round_number)
+        n = len(game.players)
+        cards = _cards_dealt(round_number, n)
+        if not isinstance(trick_index, int) or not 0 <= trick_index < cards:
+            raise UserError(
+                f"round {round_number} has tricks 0..{cards - 1}, got trick {trick_index!r}"
+            )
+        clean = _check_plays(plays, n)
+        if resolution is None:
+            resolution = _resolve(clean, game.settings, game.players)
+        with self._write() as conn:
+            try:
+                cur = conn.execute(
+                    "INSERT INTO tricks (game_id, round, trick, plays, original_plays, "
+                    "completion_image, annotated_image, detections, resolution, model_version, "
+                    "flags, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        game_id,
+                        round_number,
+                        trick_index,
+                        _dumps(clean),
+                        _dumps(clean),
+                        self._relative(completion_image),
+                        self._relative(annotated_image),
+                        _dumps(detections),
+                        _dumps(dict(resolution)),
+                        model_version,
+                        _dumps(list(flags)),
+                        time.time(),
+                    ),
+                )
+            except sqlite3.IntegrityError as err:
+                raise UserError(
+                    f"round {round_number} trick {trick_index} is already recorded in game "
+                    f"{game_id}; correct it on its replay page instead"
+                ) from err
+            trick_id = int(cur.lastrowid or 0)
+            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+            winner = _winner_player(clean, resolution)
+            self._emit(
+                conn,
+                game_id,
+                "trick",
+                {
+                    "round": round_number,
+                    "trick": trick_index,
+                    "trick_id": trick_id,
+                    "winner": winner,
+                    "bonus": resolution.get("bonus"),
+                    "explanation": resolution.get("explanation"),
+                    "flags": list(flags),
+                },
+            )
+            total_rounds = int(_full_settings(game.settings)["rounds"])
+            if round_number == total_rounds and trick_index == cards - 1:
+                done = conn.execute(
+                    "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
+                    (game_id, round_number),
+                ).fetchone()[0]
+                if done == cards:
+                    self._finish(conn, game_id)
+        return trick_id
+
+    def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:
+        """A recorded trick, or UserError naming what is missing."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT * FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+                (game_id, round_number, trick_index),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise UserError(
+                f"game {game_id} has no recorded trick {trick_index} in round {round_number}"
+            )
+        return _trick(row)
+
+    def tricks(self, game_id: int, round_number: int | None = None) -> list[Trick]:
+        """Recorded tricks in order (one round's when ``round_number`` is given)."""
+        sql = "SELECT * FROM tricks WHERE game_id = ?"
+        args: tuple[Any, ...] = (game_id,)
+        if round_number is not None:
+            sql += " AND round = ?"
+            args += (round_number,)
+        rows = self._conn().execute(sql + " ORDER BY round, trick", args).fetchall()
+        return [_trick(r) for r in rows]
+
+    # --------------------------------------------------------------------------------- live
+    def set_live(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Mapping[str, Any]],
+        winner: int | None = None,
+        leader: int | None = None,
+    ) -> None:
+        """Publish the trick on the table now (cards recognised so far, current winner).
+
+        Not a recorded trick: it is replaced on every call and cleared by :meth:`record_trick`.
+        ``winner`` and ``leader`` are player numbers.
+        """
+        game = self.game(game_id)
+        n = len(game.players)
+        clean = _check_plays(plays, n, partial=True)
+        payload = {
+            "round": round_number,
+            "trick": trick_index,
+            "plays": clean,
+            "winner": winner,
+            "leader": leader,
+        }
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO live (game_id, payload, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(game_id) DO UPDATE SET payload = excluded.payload, "
+                "updated_at = excluded.updated_at",
+                (game_id, _dumps(payload), time.time()),
+            )
+            self._emit(conn, game_id, "live", payload)
+
+    def clear_live(self, game_id: int) -> None:
+        """Forget the trick on the table (e.g. the cards were swept without completing it)."""
+        with self._write() as conn:
+            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+            self._emit(conn, game_id, "live", {"plays": []})
+
+    def live(self, game_id: int) -> dict[str, Any] | None:
+        """The trick on the table as last published, or None."""
+        sql = "SELECT payload FROM live WHERE game_id = ?"
+        row = self._conn().execute(sql, (game_id,)).fetchone()
+        return json.loads(row["payload"]) if row else None
+
+    # -------------------------------------------------------------------------- corrections
+    def correct_play(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        play_index: int,
+        *,
+        card: str | None = None,
+        player: int | None = None,
+        note: str = "",
+    ) -> Trick:
+        """Change one play's card and/or player; re-resolves the trick, keeps the original.
+
+        A player change swaps seats with whichever play had that player, so the trick still
+        has one card per player. Unknown cards and players raise UserError.
+        """
+        plan = self._plan_correction(
+            game_id, round_number, trick_index, play_index, card=card, player=player
+        )
+        if plan is not None:
+            with self._write() as conn:
+                self._apply_correction(conn, plan, note)
+        return self.trick(game_id, round_number, trick_index)
+
+    def _plan_correction(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        play_index: int,
+        *,
+        card: str | None = None,
+        player: int | None = None,
+    ) -> dict[str, Any] | None:
+        """Validate a correction (reads only); None when it changes nothing."""
+        game = self.game(game_id)
+        old = self.trick(game_id, round_number, trick_index)
+        n = len(game.players)
+        if isinstance(play_index, bool) or not isinstance(play_index, int):
+            raise UserError(f"play must be a number 0..{len(old.plays) - 1}, got {play_index!r}")
+        if not 0 <= play_index < len(old.plays):
+            raise UserError(f"play must be 0..{len(old.plays) - 1}, got {play_index!r}")
+        plays = [dict(p) for p in old.plays]
+        changes: list[tuple[str, Any, Any]] = []
+        if card is not None:
+            new_card = _parse_card_id(card)
+            was = str(plays[play_index]["card"])
+            if new_card != was:
+                both_tigress = new_card.startswith("tigress") and was.startswith("tigress")
+                changes.append(("tigress" if both_tigress else "card", was, new_card))
+                plays[play_index]["card"] = new_card
+                plays[play_index]["confidence"] = None
+        if player is not None:
+            _check_player(player, n)
+            current = plays[play_index]["player"]
+            if player != current:
+                for other in plays:
+                    if other["player"] == player:
+                        other["player"] = current
+                plays[play_index]["player"] = player
+                changes.append(("player", current, player))
+        if not changes:
+            return None
+        clean = _check_plays(plays, n)
+        return {
+            "game_id": game_id,
+            "round": round_number,
+            "trick": trick_index,
+            "trick_id": old.id,
+            "play": play_index,
+            "plays": clean,
+            "resolution": _resolve(clean, game.settings, game.players),
+            "changes": changes,
+        }
+
+    def _apply_correction(self, conn: sqlite3.Connection, plan: dict[str, Any], note: str) -> None:
+        conn.execute(
+            "UPDATE tricks SET plays = ?, resolution = ? WHERE id = ?",
+            (_dumps(plan["plays"]), _dumps(plan["resolution"]), plan["trick_id"]),
+        )
+        for kind, before, after in plan["changes"]:
+            self._audit(
+                conn,
+                plan["game_id"],
+                plan["trick_id"],
+                kind,
+                {"play": plan["play"], "value": before},
+                {"play": plan["play"], "value": after},
+                note,
+            )
+        self._emit(
+            conn,
+            plan["game_id"],
+            "correction",
+            {
+                "round": plan["round"],
+                "trick": plan["trick"],
+                "trick_id": plan["trick_id"],
+                "play": plan["play"],
+                "changes": [{"kind": k, "before": b, "after": a} for k, b, a in plan["changes"]],
+            },
+        )
+
+    def _plan_tigress(
+        self, game_id: int, round_number: int, trick_index: int, as_: str
+    ) -> dict[str, Any] | None:
+        if as_ not in ("pirate", "escape"):
+            raise UserError(f"the Tigress is played as 'pirate' or 'escape', not {as_!r}")
+        old = self.trick(game_id, round_number, trick_index)
+        for i, play in enumerate(old.plays):
+            if str(play["card"]).startswith("tigress"):
+                return self._plan_correction(
+                    game_id, round_number, trick_index, i, card=f"tigress:{as_}"
+                )
+        raise UserError(
+            f"round {round_number} trick {trick_index} has no Tigress; correct the card instead"
+        )
+
+    def redeclare_tigress(
+        self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""
+    ) -> Trick:
+        """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited)."""
+        plan = self._plan_tigress(game_id, round_number, trick_index, as_)
+        if plan is not None:
+            with self._write() as conn:
+                self._apply_correction(conn, plan, note)
+        return self.trick(game_id, round_number, trick_index)
+
+    def confirm_trick(
+        self, game_id: int, round_number: int, trick_index: int, note: str = ""
+    ) -> None:
+        """The table confirms a flagged trick as recorded: clears its flags (audited)."""
+        old = self.trick(game_id, round_number, trick_index)
+        with self._write() as conn:
+            self._confirm(conn, old, note)
+
+    def _confirm(self, conn: sqlite3.Connection, old: Trick, note: str) -> None:
+        conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (old.id,))
+        self._audit(conn, old.game_id, old.id, "confirm", old.flags, [], note)
+        self._emit(
+            conn,
+            old.game_id,
+            "correction",
+            {"round": old.round, "trick": old.trick, "trick_id": old.id, "confirmed": True},
+        )
+
+    def audit(self, game_id: int, trick_id: int | None = None) -> list[Correction]:
+        """The audit trail (oldest first): a trick's when ``trick_id`` is given, else the game's."""
+        if trick_id is None:
+            rows = (
+                self._conn()
+                .execute("SELECT * FROM corrections WHERE game_id = ? ORDER BY id", (game_id,))
+                .fetchall()
+            )
+        else:
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT * FROM corrections WHERE game_id = ? AND trick_id = ? ORDER BY id",
+                    (game_id, trick_id),
+                )
+                .fetchall()
+            )
+        return [
+            Correction(
+                id=r["id"],
+                game_id=r["game_id"],
+                trick_id=r["trick_id"],
+                kind=r["kind"],
+                before=json.loads(r["before"]),
+                after=json.loads(r["after"]),
+                note=r["note"],
+                at=r["at"],
+            )
+            for r in rows
+        ]
+
+    def _audit(
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        trick_id: int | None,
+        kind: str,
+        before: Any,
+        after: Any,
+        note: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO corrections (game_id, trick_id, kind, before, after, note, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, trick_id, kind, _dumps(before), _dumps(after), str(note)[:500], time.time()),
+        )
+
+    # ----------------------------------------------------------------------------- settings
+    def update_settings(self, game_id: int, changes: Mapping[str, Any], note: str = "") -> dict:
+        """Change house rules mid-game; scores recompute from the record. Returns the settings.
+
+        A key set to ``None`` goes back to its default.
+        """
+        game = self.game(game_id)
+        merged = dict(game.settings)
+        for key, value in changes.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        clean = _check_settings(merged)
+        rounds = int(_full_settings(clean)["rounds"])
+        played = (
+            self._conn()
+            .execute("SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,))
+            .fetchone()[0]
+        )
+        if rounds < played:
+            raise UserError(
+                f"this game already has tricks in round {played}; rounds cannot be set to {rounds}"
+            )
+        if clean == game.settings:
+            return clean
+        with self._write() as conn:
+            conn.execute("UPDATE games SET settings = ? WHERE id = ?", (_dumps(clean), game_id))
+            self._audit(conn, game_id, None, "settings", game.settings, clean, note)
+            self._emit(conn, game_id, "settings", {"settings": clean})
+        return clean
+
+    # ------------------------------------------------------------------------------ prompts
+    def create_prompt(
+        self,
+        game_id: int,
+        kind: str,
+        round_number: int,
+        trick_index: int | None = None,
+        player: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Ask the table something; pages show it until answered. Returns the prompt id.
+
+        Kinds: ``tigress`` (answer 'pirate'/'escape'), ``rosie`` (answer: next leader, a player
+        number), ``rascal_bet`` (0, 10 or 20), ``harry`` (-1, 0 or +1), ``flagged`` ('confirm'
+        or 'correct'). ``player`` is whom it concerns (the pirate's or Tigress's player).
+        """
+        if kind not in PROMPT_KINDS:
+            raise UserError(f"unknown prompt kind {kind!r}; one of {', '.join(PROMPT_KINDS)}")
+        game = self.game(game_id)
+        if player is not None:
+            _check_player(player, len(game.players))
+        data = dict(payload or {})
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO prompts (game_id, kind, round, trick, player, payload, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, kind, round_number, trick_index, player, _dumps(data), time.time()),
+            )
+            prompt_id = int(cur.lastrowid or 0)
+            self._emit(
+                conn,
+                game_id,
+                "prompt",
+                {
+                    "prompt_id": prompt_id,
+                    "kind": kind,
+                    "round": round_number,
+                    "trick": trick_index,
+                    "player": player,
+                },
+            )
+        return prompt_id
+
+    def prompt(self, prompt_id: int) -> Prompt:
+        row = self._conn().execute("SELECT * FROM prompts WHERE id = ?", (prompt_id,)).fetchone()
+        if row is None:
+            raise UserError(f"no prompt {prompt_id}; it may have been answered on another page")
+        return _prompt(row)
+
+    def prompts(self, game_id: int, status: str | None = "open") -> list[Prompt]:
+        """A game's prompts (open ones by default), oldest first."""
+        if status is None:
+            rows = (
+                self._conn()
+                .execute("SELECT * FROM prompts WHERE game_id = ? ORDER BY id", (game_id,))
+                .fetchall()
+            )
+        else:
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT * FROM prompts WHERE game_id = ? AND status = ? ORDER BY id",
+                    (game_id, status),
+                )
+                .fetchall()
+            )
+        return [_prompt(r) for r in rows]
+
+    def answer_prompt(self, prompt_id: int, answer: Any) -> Prompt:
+        """Answer a prompt and apply it: re-declare the Tigress, record a pirate ability's
+        choice in the round's ``abilities``, or confirm a flagged trick."""
+        prompt = self.prompt(prompt_id)
+        if prompt.status != "open":
+            raise UserError(f"prompt {prompt_id} was already {prompt.status}")
+        game = self.game(prompt.game_id)
+        n = len(game.players)
+        kind = prompt.kind
+        value: Any
+        if kind == "tigress":
+            if answer not in ("pirate", "escape"):
+                raise UserError("answer the Tigress with 'pirate' or 'escape'")
+            value = answer
+        elif kind == "rosie":
+            value = _as_int(answer, "Rosie's next leader")
+            _check_player(value, n)
+        elif kind == "rascal_bet":
+            value = _as_int(answer, "Rascal's bet")
+            if value not in (0, 10, 20):
+                raise UserError(f"Rascal's bet is 0, 10 or 20, not {value}")
+        elif kind == "harry":
+            value = _as_int(answer, "Harry's bid change")
+            if value not in (-1, 0, 1):
+                raise UserError(f"Harry changes the bid by -1, 0 or +1, not {value}")
+        else:  # flagged
+            if answer not in ("confirm", "correct"):
+                raise UserError("answer a flagged trick with 'confirm' or 'correct'")
+            value = answer
+        plan = None
+        confirm: Trick | None = None
+        if kind == "tigress" and prompt.trick is not None:
+            plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
+        if kind == "flagged" and value == "confirm" and prompt.trick is not None:
+            confirm = self.trick(game.id, prompt.round, prompt.trick)
+        with self._write() as conn:
+            if plan is not None:
+                self._apply_correction(conn, plan, f"prompt {prompt_id}")
+            if confirm is not None:
+                self._confirm(conn, confirm, f"prompt {prompt_id}")
+            cur = conn.execute(
+                "UPDATE prompts SET status = 'answered', answer = ?, answered_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (_dumps(value), time.time(), prompt_id),
+            )
+            if not cur.rowcount:
+                raise UserError(f"prompt {prompt_id} was answered on another page meanwhile")
+            if kind in _ABILITY_PIRATE and prompt.trick is not None:
+                self._set_ability(conn, game, prompt.round, prompt.trick, kind, value)
+            self._emit(
+                conn,
+                game.id,
+                "prompt_answered",
+                {"prompt_id": prompt_id, "kind": kind, "answer": value, "round": prompt.round},
+            )
+        return self.prompt(prompt_id)
+
+    def dismiss_prompt(self, prompt_id: int) -> None:
+        """Close a prompt without applying anything (asked by mistake)."""
+        prompt = self.prompt(prompt_id)
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE prompts SET status = 'dismissed', answered_at = ? WHERE id = ?",
+                (time.time(), prompt_id),
+            )
+            self._emit(
+                conn,
+                prompt.game_id,
+                "prompt_answered",
+                {"prompt_id": prompt_id, "kind": prompt.kind, "answer": None},
+            )
+
+    def _set_ability(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        round_number: int,
+        trick_index: int,
+        kind: str,
+        choice: int,
+    ) -> None:
+        row = self._round_row(conn, game.id, round_number)
+        if row is None:
+            self._put_round(conn, game.id, round_number, [None] * len(game.players), None)
+            abilities: list[dict[str, Any]] = []
+        else:
+            abilities = json.loads(row["abilities"])
+        pirate = _ABILITY_PIRATE[kind]
+        abilities = [
+            a for a in abilities if not (a["trick"] == trick_index and a["pirate"] == pirate)
+        ]
+        abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
+        abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
+        conn.execute(
+            "UPDATE rounds SET abilities = ? WHERE game_id = ? AND round = ?",
+            (_dumps(abilities), game.id, round_number),
+        )
+
+    def abilities(self, game_id: int, round_number: int) -> list[dict[str, Any]]:
+        row = self._round_row(self._conn(), game_id, round_number)
+        return json.loads(row["abilities"]) if row else []
+
+    # ------------------------------------------------------------------------ record/score
+    def export_record(self, game_id: int) -> dict[str, Any]:
+        """The game as a ``skullcam-game/1`` record (interfaces.md).
+
+        Rounds are exported from round 1 while every player has bid; a round whose bids are
+        incomplete (and everything after it) is left out, because the record format has no
+        "not bid yet". Confidences, images and flags stay in the store.
+        """
+        game = self.game(game_id)
+        conn = self._conn()
+        rows = {
+            r["round"]: r
+            for r in conn.execute("SELECT * FROM rounds WHERE game_id = ?", (game_id,)).fetchall()
+        }
+        tricks: dict[int, list[Trick]] = {}
+        for t in self.tricks(game_id):
+            tricks.setdefault(t.round, []).append(t)
+        rounds_out: list[dict[str, Any]] = []
+        total = int(_full_settings(game.settings)["rounds"])
+        for r in range(1, total + 1):
+            row = rows.get(r)
+            if row is None:
+                break
+            bids = json.loads(row["bids"])
+            if any(b is None for b in bids):
+                break
+            entry: dict[str, Any] = {
+                "bids": bids,
+                "tricks": [
+                    {"plays": [{"player": p["player"], "card": p["card"]} for p in t.plays]}
+                    for t in tricks.get(r, [])
+                ],
+            }
+            if row["cannonball"]:
+                entry["cannonball"] = json.loads(row["cannonball"])
+            abilities = json.loads(row["abilities"])
+            if abilities:
+                entry["abilities"] = abilities
+            rounds_out.append(entry)
+        return {
+            "format": GAME_FORMAT,
+            "players": list(game.players),
+            "settings": dict(game.settings),
+            "first_dealer": game.first_dealer,
+            "rounds": rounds_out,
+        }
+
+    def import_record(self, record: Any) -> int:
+        """Store a ``skullcam-game/1`` record as a new game (validated by the rules engine)."""
+        from skullcam.rules import GameRecord, RulesError
+
+        if not isinstance(record, dict):
+            raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
+        if record.get("format") != GAME_FORMAT:
+            raise UserError(
+                f"not a skullcam game record (format {record.get('format')!r}, "
+                f"expected {GAME_FORMAT!r})"
+            )
+        try:
+            GameRecord.from_dict(record)
+        except (RulesError, TypeError, KeyError, ValueError) as err:
+            raise UserError(f"invalid game record: {err}") from err
+        players = list(record["players"])
+        settings = dict(record.get("settings") or {})
+        n = len(players)
+        game_id = self.create_game(players, int(record.get("first_dealer", 0)), settings)
+        total = int(_full_settings(settings)["rounds"])
+        complete = len(record["rounds"]) == total
+        with self._write() as conn:
+            now = time.time()
+            for r, rnd in enumerate(record["rounds"], start=1):
+                self._put_round(conn, game_id, r, list(rnd["bids"]), rnd.get("cannonball"))
+                if rnd.get("abilities"):
+                    conn.execute(
+                        "UPDATE rounds SET abilities = ? WHERE game_id = ? AND round = ?",
+                        (_dumps(rnd["abilities"]), game_id, r),
+                    )
+                for t, trick in enumerate(rnd.get("tricks", [])):
+                    plays = [
+                        {"player": int(p["player"]), "card": str(p["card"]), "confidence": None}
+                        for p in trick["plays"]
+                    ]
+                    conn.execute(
+                        "INSERT INTO tricks (game_id, round, trick, plays, original_plays, "
+                        "resolution, recorded_at) VALUES (?,?,?,?,?,?,?)",
+                        (
+                            game_id,
+                            r,
+                            t,
+                            _dumps(plays),
+                            _dumps(plays),
+                            _dumps(_resolve(plays, settings, players)),
+                            now,
+                        ),
+                    )
+                if len(rnd.get("tricks", [])) < _cards_dealt(r, n):
+                    complete = False
+            if complete:
+                self._finish(conn, game_id)
+            self._emit(conn, game_id, "imported", {"rounds": len(record["rounds"])})
+        return game_id
+
+    def score(self, game_id: int) -> dict[str, Any]:
+        """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.
+
+        Returns ``{"ok": True, "score": <GameScore.to_json()>}``, or ``{"ok": False, "error":
+        msg}`` when the recorded game breaks the rules (e.g. a misread card played twice), so
+        pages can show what to correct instead of failing.
+        """
+        from skullcam.rules import GameRecord, RulesError, score_game
+
+        record = self.export_record(game_id)
+        try:
+            result = score_game(GameRecord.from_dict(record)).to_json()
+        except (RulesError, TypeError, KeyError, ValueError) as err:
+            return {"ok": False, "error": str(err), "record": record}
+        return {"ok": True, "score": result, "record": record}
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        """Everything a page needs in one read: the game, the current round (bids, tricks,
+        dealer, leader), the live trick, open prompts, scores and the last event id."""
+        from skullcam.rules import first_leader
+
+        last_event = self.last_event_id()
+        game = self.game(game_id)
+        n = len(game.players)
+        settings = _full_settings(game.settings)
+        total = int(settings["rounds"])
+        all_tricks = self.tricks(game_id)
+        by_round: dict[int, list[Trick]] = {}
+        for t in all_tricks:
+            by_round.setdefault(t.round, []).append(t)
+        current = total
+        for r in range(1, total + 1):
+            if len(by_round.get(r, [])) < _cards_dealt(r, n):
+                current = r
+                break
+        cards = _cards_dealt(current, n)
+        dealer = (game.first_dealer + current - 1) % n
+        round_tricks = by_round.get(current, [])
+        abilities = self.abilities(game_id, current)
+        leader: int | None = first_leader(dealer, n)
+        won = [0] * n
+        trick_list = []
+        for t in round_tricks:
+            res = _resolve(t.plays, game.settings, game.players)
+            winner = _winner_player(t.plays, res)
+            if winner is not None:
+                won[winner] += 1
+            nxt = res.get("next_leader")
+            leader = t.plays[nxt]["player"] if isinstance(nxt, int) else leader
+            for a in abilities:
+                if a["trick"] == t.trick and a["pirate"] == "pirate-rosie":
+                    leader = int(a["choice"])
+            trick_list.append(
+                {
+                    "trick": t.trick,
+                    "plays": t.plays,
+                    "winner": winner,
+                    "flags": t.flags,
+                    "corrected": t.corrected,
+                    "explanation": res.get("explanation"),
+                    "bonus": res.get("bonus"),
+                }
+            )
+        finished = game.status == "finished" or len(round_tricks) >= cards
+        score = self.score(game_id)
+        score.pop("record", None)
+        return {
+            "game": game.to_json(),
+            "settings": settings,
+            "round": current,
+            "rounds": total,
+            "cards": cards,
+            "dealer": dealer,
+            "leader": None if finished else leader,
+            "next_trick": len(round_tricks),
+            "bids": self.bids(game_id, current),
+            "cannonball": self.cannonball(game_id, current),
+            "tricks": trick_list,
+            "tricks_won": won,
+            "live": self.live(game_id),
+            "prompts": [p.to_json() for p in self.prompts(game_id)],
+            "score": score,
+            "finished": game.status == "finished",
+            "last_event_id": last_event,
+        }
+
+    # ------------------------------------------------------------------------------- events
+    def last_event_id(self) -> int:
+        """The newest event id (0 when none): a page's starting point for the SSE stream."""
+        return int(self._conn().execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+
+    def events_since(
+        self, after_id: int, game_id: int | None = None, limit: int = 200
+    ) -> list[Event]:
+        """Events with id > ``after_id``, oldest first (a game's, plus game-less ones)."""
+        if game_id is None:
+            rows = (
+                self._conn()
+                .execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit))
+                .fetchall()
+            )
+        else:
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT * FROM events WHERE id > ? AND (game_id = ? OR game_id IS NULL) "
+                    "ORDER BY id LIMIT ?",
+                    (after_id, game_id, limit),
+                )
+                .fetchall()
+            )
+        return [
+            Event(
+                id=r["id"],
+                game_id=r["game_id"],
+                kind=r["kind"],
+                payload=json.loads(r["payload"]),
+                at=r["at"],
+            )
+            for r in rows
+        ]
+
+    def wait_for_event(self, after_id: int, timeout: float) -> bool:
+        """Block until an event newer than ``after_id`` may exist, or ``timeout`` seconds.
+
+        Writes from this process wake waiters at once; writes from another process (a
+        separate recorder) are noticed by re-reading the newest id when the wait times out,
+        so callers should pass a short timeout (the web uses 0.25 s).
+        """
+        with self._shared.changed:
+            if self._shared.last_event_id > after_id:
+                return True
+            self._shared.changed.wait(timeout)
+            if self._shared.last_event_id > after_id:
+                return True
+        newest = self.last_event_id()
+        if newest > after_id:
+            with self._shared.changed:
+                self._shared.last_event_id = max(self._shared.last_event_id, newest)
+            return True
+        return False
+
+
+# ---------------------------------------------------------------------------------- helpers
+def _game(row: sqlite3.Row) -> Game:
+    return Game(
+        id=row["id"],
+        players=json.loads(row["players"]),
+        first_dealer=row["first_dealer"],
+        settings=json.loads(row["settings"]),
+        status=row["status"],
+        created_at=row["created_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _trick(row: sqlite3.Row) -> Trick:
+    return Trick(
+        id=row["id"],
+        game_id=row["game_id"],
+        round=row["round"],
+        trick=row["trick"],
+        plays=json.loads(row["plays"]),
+        original_plays=json.loads(row["original_plays"]),
+        completion_image=row["completion_image"],
+        annotated_image=row["annotated_image"],
+        detections=json.loads(row["detections"]),
+        resolution=json.loads(row["resolution"]),
+        model_version=row["model_version"],
+        flags=json.loads(row["flags"]),
+        recorded_at=row["recorded_at"],
+    )
+
+
+def _prompt(row: sqlite3.Row) -> Prompt:
+    return Prompt(
+        id=row["id"],
+        game_id=row["game_id"],
+        kind=row["kind"],
+        round=row["round"],
+        trick=row["trick"],
+        player=row["player"],
+        payload=json.loads(row["payload"]),
+        status=row["status"],
+        answer=None if row["answer"] is None else json.loads(row["answer"]),
+        created_at=row["created_at"],
+    )
+
+
+def _check_players(players: Sequence[str]) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise UserError("players must be a list of names in seating order")
+    names = [str(p).strip() for p in players]
+    if not 2 <= len(names) <= 8:
+        raise UserError(f"Skull King needs 2 to 8 players, got {len(names)}")
+    if any(not n for n in names):
+        raise UserError("every player needs a name")
+    if any(len(n) > 40 for n in names):
+        raise UserError("player names are at most 40 characters")
+    lowered = [n.casefold() for n in names]
+    dupes = sorted({n for n in names if lowered.count(n.casefold()) > 1})
+    if dupes:
+        raise UserError(f"player names must differ: {', '.join(dupes)} appears twice")
+    return names
+
+
+def _check_player(player: Any, n: int) -> None:
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise UserError(f"player must be a number 0..{n - 1}, got {player!r}")
+
+
+def _check_bid(bid: Any, cards: int, name: str) -> int:
+    if isinstance(bid, bool) or not isinstance(bid, int):
+        raise UserError(f"{name}'s bid must be a whole number 0..{cards}, got {bid!r}")
+    if not 0 <= bid <= cards:
+        raise UserError(f"{name}'s bid must be 0..{cards} (cards dealt this round), got {bid}")
+    return bid
+
+
+def _as_int(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise UserError(f"{what} must be a number, got {value!r}")
+    try:
+        return int(value)
+    except (TypeError, ValueError) as err:
+        raise UserError(f"{what} must be a number, got {value!r}") from err
+
+
+def _parse_card_id(text: Any) -> str:
+    """The canonical card id of ``text``, or UserError naming it (unknown card)."""
+    from skullcam.rules import RulesError, parse_card
+
+    if not isinstance(text, str) or not text.strip():
+        raise UserError(f"unknown card {text!r}; use an id like green-7, skull-king, escape")
+    try:
+        return str(parse_card(text.strip()))
+    except RulesError as err:
+        raise UserError(f"unknown card {text!r}: {err}") from err
+
+
+def _check_plays(
+    plays: Sequence[Mapping[str, Any]], n: int, partial: bool = False
+) -> list[dict[str, Any]]:
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
+        raise UserError("plays must be a list of {player, card, confidence}")
+    if not partial and len(plays) != n:
+        raise UserError(f"a trick needs one card per player ({n}), got {len(plays)}")
+    if len(plays) > n:
+        raise UserError(f"at most {n} cards in a trick, got {len(plays)}")
+    clean: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for i, play in enumerate(plays):
+        if not isinstance(play, Mapping) or "player" not in play or "card" not in play:
+            raise UserError(f"play {i} needs a player and a card")
+        player = play["player"]
+        _check_player(player, n)
+        if player in seen:
+            raise UserError(f"player {player} plays twice in one trick (play {i})")
+        seen.add(player)
+        conf = play.get("confidence")
+        if conf is not None:
+            try:
+                conf = float(conf)
+            except (TypeError, ValueError) as err:
+                raise UserError(f"play {i}: confidence must be a number") from err
+        clean.append({"player": player, "card": _parse_card_id(play["card"]), "confidence": conf})
+    return clean
+
+
+def _settings_obj(settings: Mapping[str, Any]) -> Any:
+    from skullcam.rules import RulesError, Settings
+
+    try:
+        return Settings.from_dict(dict(settings))
+    except (RulesError, TypeError, ValueError) as err:
+        raise UserError(f"invalid settings: {err}") from err
+
+
+def _check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(settings, Mapping):
+        raise UserError("settings must be a JSON object of the keys in rules.md")
+    _settings_obj(settings)
+    return dict(settings)
+
+
+def _full_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Every setting with its default filled in (for display and for round counts)."""
+    import dataclasses
+
+    obj = _settings_obj(settings)
+    to_dict = getattr(obj, "to_dict", None)
+    if callable(to_dict):
+        return dict(to_dict())
+    return dataclasses.asdict(obj)
+
+
+def _cards_dealt(round_number: int, n: int) -> int:
+    from skullcam.rules import cards_dealt
+
+    return int(cards_dealt(round_number, n))
+
+
+def _resolve(
+    plays: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """``resolve_trick(...).to_json()`` for plays in play order (indices are play indices).
+
+    ``names`` (seat order) lets the explanation say "Ana" instead of "play 0". A trick no
+    deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
+    still be stored and then corrected.
+    """
+    from skullcam.rules import RulesError, parse_card, resolve_trick
+
+    labels = None if names is None else [names[int(p["player"])] for p in plays]
+    try:
+        cards = [parse_card(p["card"]) for p in plays]
+        result = resolve_trick(cards, _settings_obj(settings), labels)
+    except RulesError as err:
+        return {"error": str(err)}
+    out: dict[str, Any] = dict(result.to_json())
+    return out
+
+
+def _winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, Any]) -> int | None:
+    idx = resolution.get("winner")
+    if isinstance(idx, int) and 0 <= idx < len(plays):
+        return int(plays[idx]["player"])
+    return None

@@ -1,0 +1,359 @@
+"""GameStore: games, bids, tricks, live state, corrections with audit, prompts, events."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    s = GameStore(tmp_path / "data")
+    yield s
+    s.close()
+
+
+def plays(*pairs: tuple[int, str]) -> list[dict]:
+    return [{"player": p, "card": c, "confidence": 0.9} for p, c in pairs]
+
+
+def new_game(store: GameStore, settings: dict | None = None) -> int:
+    return store.create_game(["Ana", "Ben", "Cai"], 0, settings or {})
+
+
+def test_create_game_and_read_back(store: GameStore) -> None:
+    gid = new_game(store, {"loot": True})
+    game = store.game(gid)
+    assert game.players == ["Ana", "Ben", "Cai"]
+    assert game.settings == {"loot": True}
+    assert game.status == "active"
+    assert store.active_game().id == gid
+    assert set(store.remembered_names()) == {"Ana", "Ben", "Cai"}
+
+
+@pytest.mark.parametrize(
+    ("players", "dealer", "settings", "message"),
+    [
+        (["Ana"], 0, {}, "2 to 8 players"),
+        ([f"P{i}" for i in range(9)], 0, {}, "2 to 8 players"),
+        (["Ana", "ana"], 0, {}, "must differ"),
+        (["Ana", " "], 0, {}, "needs a name"),
+        (["Ana", "Ben"], 2, {}, "first dealer"),
+        (["Ana", "Ben"], 0, {"rounds": 11}, "invalid settings"),
+        (["Ana", "Ben"], 0, {"colour": "red"}, "unknown setting"),
+    ],
+)
+def test_create_game_rejects_bad_input(
+    store: GameStore, players: list[str], dealer: int, settings: dict, message: str
+) -> None:
+    with pytest.raises(UserError, match=message):
+        store.create_game(players, dealer, settings)
+
+
+def test_unknown_game(store: GameStore) -> None:
+    with pytest.raises(UserError, match="no game 42"):
+        store.game(42)
+
+
+def test_bids_range_and_partial_entry(store: GameStore) -> None:
+    gid = new_game(store)
+    store.set_bid(gid, 2, 1, 2)
+    assert store.bids(gid, 2) == [None, 2, None]
+    with pytest.raises(UserError, match=r"0\.\.2"):
+        store.set_bid(gid, 2, 0, 3)
+    with pytest.raises(UserError, match="whole number"):
+        store.set_bid(gid, 2, 0, "1")  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="round must be"):
+        store.set_bids(gid, 11, [0, 0, 0])
+    with pytest.raises(UserError, match="needs 3 bids"):
+        store.set_bids(gid, 1, [0, 0])
+    with pytest.raises(UserError, match="player must be"):
+        store.set_bid(gid, 1, 5, 0)
+
+
+def test_record_trick_state_and_export(store: GameStore) -> None:
+    gid = new_game(store)
+    store.set_bids(gid, 1, [1, 0, 1])
+    state = store.state(gid)
+    assert (state["round"], state["dealer"], state["leader"], state["cards"]) == (1, 0, 1, 1)
+    tid = store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "tigress:pirate"), (0, "escape")))
+    trick = store.trick(gid, 1, 0)
+    assert trick.id == tid
+    assert trick.resolution["winner"] == 1
+    assert "Cai" in trick.resolution["explanation"]
+    record = store.export_record(gid)
+    assert record == {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "settings": {},
+        "first_dealer": 0,
+        "rounds": [
+            {
+                "bids": [1, 0, 1],
+                "tricks": [
+                    {
+                        "plays": [
+                            {"player": 1, "card": "green-5"},
+                            {"player": 2, "card": "tigress:pirate"},
+                            {"player": 0, "card": "escape"},
+                        ]
+                    }
+                ],
+            }
+        ],
+    }
+    state = store.state(gid)
+    # Round 1 is done, so the state moves on to round 2: Ben deals, Cai leads.
+    assert (state["round"], state["dealer"], state["leader"]) == (2, 1, 2)
+
+
+def test_record_trick_rejects_bad_tricks(store: GameStore) -> None:
+    gid = new_game(store)
+    with pytest.raises(UserError, match="one card per player"):
+        store.record_trick(gid, 1, 0, plays((1, "green-5")))
+    with pytest.raises(UserError, match="unknown card"):
+        store.record_trick(gid, 1, 0, plays((1, "green-15"), (2, "escape"), (0, "escape")))
+    with pytest.raises(UserError, match="plays twice"):
+        store.record_trick(gid, 1, 0, plays((1, "green-5"), (1, "escape"), (0, "escape")))
+    with pytest.raises(UserError, match=r"tricks 0\.\.0"):
+        store.record_trick(gid, 1, 1, plays((1, "green-5"), (2, "escape"), (0, "escape")))
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "escape"), (0, "escape")))
+    with pytest.raises(UserError, match="already recorded"):
+        store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "escape"), (0, "escape")))
+
+
+def test_live_is_replaced_and_cleared_by_recording(store: GameStore) -> None:
+    gid = new_game(store)
+    store.set_live(gid, 1, 0, plays((1, "green-5")), winner=1, leader=1)
+    store.set_live(gid, 1, 0, plays((1, "green-5"), (2, "black-2")), winner=2, leader=1)
+    live = store.live(gid)
+    assert live is not None and live["winner"] == 2 and len(live["plays"]) == 2
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "black-2"), (0, "escape")))
+    assert store.live(gid) is None
+
+
+def test_correction_keeps_original_and_audits(store: GameStore) -> None:
+    gid = new_game(store)
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    before = store.score(gid)
+    assert before["ok"] and before["score"]["totals"] == [10, -10, -10]
+    trick = store.correct_play(gid, 1, 0, 1, card="green-3", note="it was a 3")
+    assert trick.plays[1]["card"] == "green-3"
+    assert trick.original_plays[1]["card"] == "green-9"
+    assert trick.corrected
+    assert trick.resolution["winner"] == 0
+    after = store.score(gid)
+    assert after["score"]["totals"] == [10, 20, 10]
+    (entry,) = store.audit(gid, trick.id)
+    assert (entry.kind, entry.before["value"], entry.after["value"], entry.note) == (
+        "card",
+        "green-9",
+        "green-3",
+        "it was a 3",
+    )
+    with pytest.raises(UserError, match="unknown card"):
+        store.correct_play(gid, 1, 0, 1, card="purple-99")
+    with pytest.raises(UserError, match="play must be"):
+        store.correct_play(gid, 1, 0, 7, card="green-1")
+
+
+def test_player_correction_swaps_seats(store: GameStore) -> None:
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    trick = store.correct_play(gid, 1, 0, 1, player=0)
+    assert [p["player"] for p in trick.plays] == [1, 0, 2]
+    assert [c.kind for c in store.audit(gid, trick.id)] == ["player"]
+
+
+def test_tigress_prompt_redeclares(store: GameStore) -> None:
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "tigress:pirate"), (0, "escape")))
+    pid = store.create_prompt(gid, "tigress", 1, 0, player=2)
+    assert [p.id for p in store.prompts(gid)] == [pid]
+    with pytest.raises(UserError, match="'pirate' or 'escape'"):
+        store.answer_prompt(pid, "maybe")
+    store.answer_prompt(pid, "escape")
+    assert store.trick(gid, 1, 0).plays[1]["card"] == "tigress:escape"
+    assert store.prompts(gid) == []
+    with pytest.raises(UserError, match="already answered"):
+        store.answer_prompt(pid, "pirate")
+    assert [c.kind for c in store.audit(gid)] == ["tigress"]
+
+
+def test_ability_prompts_write_round_abilities(store: GameStore) -> None:
+    gid = new_game(store, {"pirate_abilities": True})
+    pid = store.create_prompt(gid, "rascal_bet", 1, 0, player=1)
+    with pytest.raises(UserError, match="0, 10 or 20"):
+        store.answer_prompt(pid, 5)
+    store.answer_prompt(pid, "10")
+    assert store.abilities(gid, 1) == [{"trick": 0, "pirate": "pirate-rascal", "choice": 10}]
+    harry = store.create_prompt(gid, "harry", 1, 0, player=1)
+    with pytest.raises(UserError, match="-1, 0 or \\+1"):
+        store.answer_prompt(harry, 2)
+    rosie = store.create_prompt(gid, "rosie", 1, 0, player=1)
+    with pytest.raises(UserError, match="player must be"):
+        store.answer_prompt(rosie, 9)
+    store.answer_prompt(rosie, 2)
+    assert {a["pirate"] for a in store.abilities(gid, 1)} == {"pirate-rascal", "pirate-rosie"}
+    with pytest.raises(UserError, match="unknown prompt kind"):
+        store.create_prompt(gid, "bendt", 1)
+
+
+def test_flagged_prompt_confirm_clears_flags(store: GameStore) -> None:
+    gid = new_game(store)
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")), flags=["low_confidence"]
+    )
+    pid = store.create_prompt(gid, "flagged", 1, 0)
+    store.answer_prompt(pid, "confirm")
+    assert store.trick(gid, 1, 0).flags == []
+    assert store.audit(gid)[0].kind == "confirm"
+
+
+def test_settings_change_recomputes_scores(store: GameStore) -> None:
+    gid = new_game(store)
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    assert store.score(gid)["score"]["totals"] == [10, -10, -10]
+    store.update_settings(gid, {"zero_bid_points": 20, "miss_penalty_per_trick": 5})
+    assert store.score(gid)["score"]["totals"] == [20, -5, -20]
+    store.update_settings(gid, {"zero_bid_points": None})
+    assert store.game(gid).settings == {"miss_penalty_per_trick": 5}
+    with pytest.raises(UserError, match="invalid settings"):
+        store.update_settings(gid, {"points_per_trick": 500})
+    assert [c.kind for c in store.audit(gid)] == ["settings", "settings"]
+
+
+def test_settings_cannot_cut_rounds_already_played(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    store.set_bids(gid, 1, [0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (0, "green-9")))
+    store.set_bids(gid, 2, [0, 0])
+    store.record_trick(gid, 2, 0, plays((1, "green-1"), (0, "green-2")))
+    with pytest.raises(UserError, match="round 2"):
+        store.update_settings(gid, {"rounds": 1})
+
+
+def test_import_export_round_trip_and_finish(store: GameStore) -> None:
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben"],
+        "settings": {"rounds": 1},
+        "first_dealer": 1,
+        "rounds": [
+            {
+                "bids": [1, 0],
+                "tricks": [
+                    {"plays": [{"player": 0, "card": "black-3"}, {"player": 1, "card": "green-14"}]}
+                ],
+            }
+        ],
+    }
+    gid = store.import_record(record)
+    assert store.export_record(gid) == record
+    assert store.game(gid).status == "finished"
+    assert store.score(gid)["score"]["totals"] == [20, 10]
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ([], "JSON object"),
+        ({"format": "other"}, "not a skullcam game record"),
+        ({"format": "skullcam-game/1", "players": ["A"], "rounds": []}, "invalid game record"),
+        (
+            {
+                "format": "skullcam-game/1",
+                "players": ["A", "B"],
+                "rounds": [{"bids": [9, 0], "tricks": []}],
+            },
+            "invalid game record",
+        ),
+    ],
+)
+def test_import_rejects_bad_records(store: GameStore, record: object, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        store.import_record(record)
+    assert store.games() == []
+
+
+def test_last_trick_finishes_game(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (0, "green-9")))
+    assert store.game(gid).status == "finished"
+    assert store.active_game() is None
+    assert store.events_since(0)[-1].kind == "game_finished"
+
+
+def test_events_strictly_increase_and_filter_by_game(store: GameStore) -> None:
+    a = new_game(store)
+    b = new_game(store)
+    store.set_bid(a, 1, 0, 1)
+    store.set_bid(b, 1, 0, 0)
+    events = store.events_since(0)
+    ids = [e.id for e in events]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert {e.game_id for e in store.events_since(0, game_id=a)} == {a}
+    assert store.events_since(ids[-1]) == []
+    assert store.last_event_id() == ids[-1]
+
+
+def test_wait_for_event_wakes_on_write_from_other_thread(store: GameStore) -> None:
+    gid = new_game(store)
+    last = store.last_event_id()
+    threading.Timer(0.05, lambda: store.set_bid(gid, 1, 0, 1)).start()
+    assert store.wait_for_event(last, timeout=5.0)
+    assert store.events_since(last)[0].kind == "bids"
+    assert not store.wait_for_event(store.last_event_id(), timeout=0.01)
+
+
+def test_second_store_on_same_folder_sees_writes(tmp_path: Path) -> None:
+    one = GameStore(tmp_path)
+    two = GameStore(tmp_path)
+    gid = one.create_game(["Ana", "Ben"], 1)
+    assert two.game(gid).first_dealer == 1
+    assert (tmp_path / "skullcam.db").exists()
+    one.close()
+    two.close()
+
+
+def test_concurrent_writers_from_threads(store: GameStore) -> None:
+    gid = store.create_game([f"P{i}" for i in range(8)], 0, {})
+    errors: list[BaseException] = []
+
+    def bid(player: int) -> None:
+        try:
+            for _ in range(10):
+                store.set_bid(gid, 1, player, 1)
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=bid, args=(p,)) for p in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert store.bids(gid, 1) == [1] * 8
+    assert len(store.events_since(0, game_id=gid)) == 1 + 80
+
+
+def test_game_dir_and_relative_image_paths(store: GameStore) -> None:
+    gid = new_game(store)
+    folder = store.game_dir(gid)
+    assert folder == store.data_dir / "games" / str(gid) and folder.is_dir()
+    image = folder / "r1t0.jpg"
+    image.write_bytes(b"jpeg")
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")), completion_image=image
+    )
+    stored = store.trick(gid, 1, 0).completion_image
+    assert stored == f"games/{gid}/r1t0.jpg"
+    assert store.image_path(stored) == image
