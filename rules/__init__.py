@@ -20,6 +20,8 @@ from .cards import (
     parse_card,
 )
 from .errors import GameRecordError, IllegalPlayError, InvalidCardError, RulesError
+from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord
+from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_game
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
 from .trick import (
@@ -40,15 +42,24 @@ __all__ = [
     "MERMAID_NAMES",
     "PIRATE_NAMES",
     "SUITS",
+    "Ability",
     "Card",
+    "GameRecord",
     "GameRecordError",
+    "GameScore",
     "IllegalPlayError",
     "InvalidCardError",
     "Kind",
+    "Play",
+    "Revoke",
+    "RoundRecord",
+    "RoundScore",
     "RulesError",
     "Settings",
     "Suit",
+    "TrickRecord",
     "TrickResult",
+    "TrickScore",
     "WinReason",
     "cards_dealt",
     "check_trick",
@@ -60,4 +71,5 @@ __all__ = [
     "legal_plays",
     "parse_card",
     "resolve_trick",
+    "score_game",
 ]

@@ -1,0 +1,242 @@
+"""The ``skullcam-game/1`` game record: what was bid and played, nothing derived.
+
+A record holds only facts seen at the table (bids, plays, declarations, pirate-ability
+choices); every score is recomputed from it under a ``Settings``, which is why changing a house
+rule rescores a whole game. ``GameRecord.from_dict`` checks the JSON's shape here and then plays
+the game through (``scoring.score_game``) so that turn order, duplicate cards and bids are
+checked by the same code that scores them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeGuard
+
+from .cards import Card, parse_card
+from .errors import GameRecordError, RulesError
+from .settings import Settings
+from .trick import MAX_PLAYERS, MIN_PLAYERS
+
+FORMAT = "skullcam-game/1"
+ABILITY_PIRATES = ("pirate-rosie", "pirate-rascal", "pirate-harry")
+RASCAL_BETS = (0, 10, 20)
+HARRY_CHANGES = (-1, 0, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One card put down by one player (a seat index into ``GameRecord.players``)."""
+
+    player: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """The plays of one trick in play order (the first one led)."""
+
+    plays: tuple[Play, ...]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(play.card for play in self.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """A pirate ability used by the player who won trick ``trick`` (0-based) with ``pirate``.
+
+    ``choice``: the next leader's seat (Rosie), the bet 0/10/20 (Rascal of Roatan) or the bid
+    change -1/0/+1 (Harry).
+    """
+
+    trick: int
+    pirate: str
+    choice: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round: bids (one per seat), the tricks played so far, optional variant choices."""
+
+    bids: tuple[int, ...]
+    tricks: tuple[TrickRecord, ...] = ()
+    cannonball: tuple[bool, ...] | None = None
+    abilities: tuple[Ability, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game as recorded: players seated clockwise, the first dealer, the rounds."""
+
+    players: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+    first_dealer: int = 0
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Parse and fully validate a record; ``GameRecordError`` names round/trick/play."""
+        record = _parse(data)
+        from .scoring import score_game  # scoring imports this module
+
+        score_game(record)
+        return record
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as ``skullcam-game/1`` JSON (only non-default settings are written)."""
+        rounds: list[dict[str, Any]] = []
+        for rnd in self.rounds:
+            out: dict[str, Any] = {
+                "bids": list(rnd.bids),
+                "tricks": [
+                    {"plays": [{"player": p.player, "card": str(p.card)} for p in trick.plays]}
+                    for trick in rnd.tricks
+                ],
+            }
+            if rnd.cannonball is not None:
+                out["cannonball"] = list(rnd.cannonball)
+            if rnd.abilities:
+                out["abilities"] = [
+                    {"trick": a.trick, "pirate": a.pirate, "choice": a.choice}
+                    for a in rnd.abilities
+                ]
+            rounds.append(out)
+        return {
+            "format": FORMAT,
+            "players": list(self.players),
+            "settings": self.settings.changes(),
+            "first_dealer": self.first_dealer,
+            "rounds": rounds,
+        }
+
+    def with_settings(self, settings: Settings) -> GameRecord:
+        """The same game under other house rules (score it again to see the effect)."""
+        return replace(self, settings=settings)
+
+
+def _parse(data: Any) -> GameRecord:
+    if not isinstance(data, Mapping):
+        raise GameRecordError(f"a game record is a JSON object, got {_kind(data)}")
+    if data.get("format") != FORMAT:
+        raise GameRecordError(
+            f"not a {FORMAT} record: 'format' is {data.get('format')!r}, expected {FORMAT!r}"
+        )
+    unknown = sorted(set(data) - {"format", "players", "settings", "first_dealer", "rounds"})
+    if unknown:
+        raise GameRecordError(f"unknown key {unknown[0]!r} in the game record")
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS
+        or not all(isinstance(name, str) and name.strip() for name in players)
+    ):
+        raise GameRecordError(
+            f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names, got {players!r}"
+        )
+    n = len(players)
+    try:
+        settings = Settings.from_dict(data.get("settings") or {})
+    except RulesError as err:
+        raise GameRecordError(f"settings: {err}") from None
+    first_dealer = data.get("first_dealer", 0)
+    if not _is_int(first_dealer) or not 0 <= first_dealer < n:
+        raise GameRecordError(f"'first_dealer' must be a seat 0..{n - 1}, got {first_dealer!r}")
+    rounds_data = data.get("rounds", [])
+    if not isinstance(rounds_data, list):
+        raise GameRecordError(f"'rounds' must be a list, got {_kind(rounds_data)}")
+    rounds = tuple(
+        _parse_round(rnd, number, players) for number, rnd in enumerate(rounds_data, start=1)
+    )
+    return GameRecord(tuple(players), rounds, settings, first_dealer)
+
+
+def _parse_round(data: Any, number: int, players: Sequence[str]) -> RoundRecord:
+    where = f"round {number}"
+    n = len(players)
+    if not isinstance(data, Mapping):
+        raise GameRecordError(f"{where}: a round is a JSON object, got {_kind(data)}")
+    unknown = sorted(set(data) - {"bids", "tricks", "cannonball", "abilities"})
+    if unknown:
+        raise GameRecordError(f"{where}: unknown key {unknown[0]!r}")
+    bids = data.get("bids")
+    if not isinstance(bids, list) or len(bids) != n or not all(_is_int(b) for b in bids):
+        raise GameRecordError(f"{where}: 'bids' must be {n} whole numbers, one per player")
+    tricks_data = data.get("tricks", [])
+    if not isinstance(tricks_data, list):
+        raise GameRecordError(f"{where}: 'tricks' must be a list, got {_kind(tricks_data)}")
+    tricks = tuple(
+        _parse_trick(trick, f"{where}, trick {t}", players)
+        for t, trick in enumerate(tricks_data, start=1)
+    )
+    cannonball = data.get("cannonball")
+    if cannonball is not None and (
+        not isinstance(cannonball, list)
+        or len(cannonball) != n
+        or not all(isinstance(c, bool) for c in cannonball)
+    ):
+        raise GameRecordError(f"{where}: 'cannonball' must be {n} true/false values")
+    abilities_data = data.get("abilities", [])
+    if not isinstance(abilities_data, list):
+        raise GameRecordError(f"{where}: 'abilities' must be a list")
+    abilities = tuple(
+        _parse_ability(a, f"{where}, abilities[{i}]") for i, a in enumerate(abilities_data)
+    )
+    return RoundRecord(
+        tuple(bids), tricks, None if cannonball is None else tuple(cannonball), abilities
+    )
+
+
+def _parse_trick(data: Any, where: str, players: Sequence[str]) -> TrickRecord:
+    if not isinstance(data, Mapping) or not isinstance(data.get("plays"), list):
+        raise GameRecordError(f'{where}: a trick is a JSON object {{"plays": [...]}}')
+    plays: list[Play] = []
+    for p, play in enumerate(data["plays"], start=1):
+        here = f"{where}, play {p}"
+        if not isinstance(play, Mapping):
+            raise GameRecordError(f'{here}: a play is {{"player": SEAT, "card": ID}}')
+        player = play.get("player")
+        if not _is_int(player) or not 0 <= player < len(players):
+            raise GameRecordError(
+                f"{here}: 'player' must be a seat 0..{len(players) - 1}, got {player!r}"
+            )
+        card = play.get("card")
+        if not isinstance(card, str):
+            raise GameRecordError(f"{here}: 'card' must be a card id, got {card!r}")
+        try:
+            plays.append(Play(player, parse_card(card)))
+        except RulesError as err:
+            raise GameRecordError(f"{here} ({players[player]}): {err}") from None
+    return TrickRecord(tuple(plays))
+
+
+def _parse_ability(data: Any, where: str) -> Ability:
+    if not isinstance(data, Mapping):
+        raise GameRecordError(f'{where}: expected {{"trick": T, "pirate": ID, "choice": C}}')
+    trick, pirate, choice = data.get("trick"), data.get("pirate"), data.get("choice")
+    if not _is_int(trick) or trick < 0:
+        raise GameRecordError(f"{where}: 'trick' must be the trick's index in the round (0..)")
+    if pirate not in ABILITY_PIRATES:
+        raise GameRecordError(
+            f"{where}: 'pirate' must be one of " + ", ".join(ABILITY_PIRATES) + f", got {pirate!r}"
+        )
+    if not _is_int(choice):
+        raise GameRecordError(f"{where}: 'choice' must be a whole number, got {choice!r}")
+    if pirate == "pirate-rascal" and choice not in RASCAL_BETS:
+        raise GameRecordError(f"{where}: Rascal of Roatan bets 0, 10 or 20, got {choice}")
+    if pirate == "pirate-harry" and choice not in HARRY_CHANGES:
+        raise GameRecordError(f"{where}: Harry changes his bid by -1, 0 or +1, got {choice}")
+    return Ability(trick, str(pirate), choice)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)

@@ -1,0 +1,476 @@
+"""Scoring a recorded game: play it through, resolve every trick, score every round.
+
+``score_game`` is the one place a game's facts become points, so the live scoreboard, the CLI
+and a dispute replay all agree, and a changed setting (``score_game(record, settings)``)
+recomputes everything from the plays. Playing the game through is also how a record is
+validated: turn order depends on who won the previous trick.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, Kind, Suit, find_duplicate
+from .errors import GameRecordError, RulesError
+from .record import GameRecord, RoundRecord
+from .settings import Settings
+from .table import cards_dealt, dealer_of_round, first_leader
+from .trick import TrickResult, follow_suit, resolve_trick
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickScore:
+    """One resolved trick of a game, with seats instead of play indices."""
+
+    round: int
+    index: int
+    players: tuple[int, ...]
+    result: TrickResult
+    winner: int | None
+    next_leader: int
+
+    @property
+    def leader(self) -> int:
+        return self.players[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke:
+    """A proven revoke: ``player`` did not follow ``suit`` and later showed they held it."""
+
+    round: int
+    trick: int
+    play: int
+    player: int
+    card: Card
+    suit: Suit
+    proof_trick: int
+    proof_card: Card
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "trick": self.trick,
+            "play": self.play,
+            "player": self.player,
+            "card": str(self.card),
+            "suit": self.suit.value,
+            "proof_trick": self.proof_trick,
+            "proof_card": str(self.proof_card),
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """One round's outcome per seat; ``bonus`` is what capture and Loot bonuses added."""
+
+    number: int
+    dealer: int
+    cards_dealt: int
+    bids: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    points: tuple[int, ...]
+    bonus: tuple[int, ...]
+    tricks: tuple[TrickScore, ...]
+    complete: bool
+    explanations: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    """Every round's score, the running totals and who leads (ties share the lead)."""
+
+    players: tuple[str, ...]
+    settings: Settings
+    rounds: tuple[RoundScore, ...]
+    totals: tuple[int, ...]
+    leaders: tuple[int, ...]
+    revokes: tuple[Revoke, ...]
+    warnings: tuple[str, ...]
+    finished: bool
+
+    def to_json(self, detail: bool = False) -> dict[str, Any]:
+        """The ``skullcam score --json`` object; ``detail`` adds tricks and explanations.
+
+        ``revokes`` and ``warnings`` appear only when there are some, and a round still being
+        played carries ``"in_progress": true`` (its points are 0 until it ends).
+        """
+        rounds: list[dict[str, Any]] = []
+        for rnd in self.rounds:
+            out: dict[str, Any] = {
+                "points": list(rnd.points),
+                "tricks_won": list(rnd.tricks_won),
+                "bonus": list(rnd.bonus),
+            }
+            if not rnd.complete:
+                out["in_progress"] = True
+            if detail:
+                out.update(
+                    round=rnd.number,
+                    dealer=rnd.dealer,
+                    cards_dealt=rnd.cards_dealt,
+                    bids=list(rnd.bids),
+                    explanations=list(rnd.explanations),
+                    tricks=[
+                        {
+                            "players": list(t.players),
+                            "cards": [str(card) for card in t.result.cards],
+                            "winner": t.winner,
+                            "next_leader": t.next_leader,
+                            "bonus": t.result.bonus,
+                            "explanation": t.result.explanation,
+                        }
+                        for t in rnd.tricks
+                    ],
+                )
+            rounds.append(out)
+        result: dict[str, Any] = {
+            "rounds": rounds,
+            "totals": list(self.totals),
+            "leaders": list(self.leaders),
+        }
+        if self.revokes:
+            result["revokes"] = [revoke.to_json() for revoke in self.revokes]
+        if self.warnings:
+            result["warnings"] = list(self.warnings)
+        if detail:
+            result["finished"] = self.finished
+        return result
+
+
+def score_game(record: GameRecord, settings: Settings | None = None) -> GameScore:
+    """Score ``record`` under ``settings`` (default: the record's own settings).
+
+    Raises ``GameRecordError`` naming round, trick and play for a record that breaks the rules.
+    """
+    settings = settings or record.settings
+    n = len(record.players)
+    totals = [0] * n
+    rounds: list[RoundScore] = []
+    revokes: list[Revoke] = []
+    warnings: list[str] = []
+    for number, rnd in enumerate(record.rounds, start=1):
+        where = f"round {number}"
+        is_last = number == len(record.rounds)
+        if number > settings.rounds:
+            tied = totals.count(max(totals)) > 1
+            if settings.tie != "extra_round" or not tied:
+                raise GameRecordError(
+                    f"{where}: the game has {settings.rounds} rounds (setting 'rounds');"
+                    " an extra round is played only on a tie with the setting tie=extra_round"
+                )
+        dealt = cards_dealt(min(number, settings.rounds), n)
+        state = _RoundPlay(record, settings, number, rnd, dealt)
+        score = state.play(is_last)
+        revokes += state.revokes
+        warnings += [f"{where}: {w}" for w in state.warnings]
+        rounds.append(score)
+        totals = [t + p for t, p in zip(totals, score.points, strict=True)]
+    best = max(totals)
+    leaders = tuple(i for i, total in enumerate(totals) if total == best)
+    regular_done = len(rounds) >= settings.rounds and all(r.complete for r in rounds)
+    finished = regular_done and (settings.tie == "shared" or len(leaders) == 1)
+    if regular_done and not finished:
+        warnings.append("the lead is tied after the last round: play one more round (tie setting)")
+    return GameScore(
+        record.players,
+        settings,
+        tuple(rounds),
+        tuple(totals),
+        leaders,
+        tuple(revokes),
+        tuple(dict.fromkeys(warnings)),
+        finished,
+    )
+
+
+class _RoundPlay:
+    """Plays one round through: turn order, duplicates, abilities, revokes, then points."""
+
+    def __init__(
+        self, record: GameRecord, settings: Settings, number: int, rnd: RoundRecord, dealt: int
+    ) -> None:
+        self.record = record
+        self.settings = settings
+        self.number = number
+        self.rnd = rnd
+        self.dealt = dealt
+        self.n = len(record.players)
+        self.names = record.players
+        self.dealer = dealer_of_round(record.first_dealer, number, self.n)
+        self.revokes: list[Revoke] = []
+        self.warnings: list[str] = []
+
+    def where(self, trick: int | None = None, play: int | None = None) -> str:
+        text = f"round {self.number}"
+        if trick is not None:
+            text += f", trick {trick + 1}"
+        if play is not None:
+            text += f", play {play + 1}"
+        return text
+
+    def play(self, is_last: bool) -> RoundScore:
+        rnd, n, dealt = self.rnd, self.n, self.dealt
+        for seat, bid in enumerate(rnd.bids):
+            if not 0 <= bid <= dealt:
+                raise GameRecordError(
+                    f"{self.where()}: {self.names[seat]}'s bid {bid} is out of range:"
+                    f" bids are 0..{dealt} with {dealt} card{'s' if dealt != 1 else ''} dealt"
+                )
+        if len(rnd.tricks) > dealt:
+            raise GameRecordError(
+                f"{self.where()}: {len(rnd.tricks)} tricks recorded but only {dealt} can be"
+                f" played with {dealt} cards dealt"
+            )
+        complete = len(rnd.tricks) == dealt
+        if not complete and not is_last:
+            raise GameRecordError(
+                f"{self.where()}: only {len(rnd.tricks)} of {dealt} tricks recorded; only the"
+                " last round of a record may be unfinished"
+            )
+        abilities = self._abilities()
+        leader = first_leader(self.dealer, n)
+        tricks_won = [0] * n
+        capture = [0] * n
+        alliances: list[tuple[int, int]] = []
+        bets = [0] * n
+        bid_change = [0] * n
+        played: list[tuple[int, int, Card]] = []  # (trick, play, card) for duplicate checks
+        tricks: list[TrickScore] = []
+        for t, trick in enumerate(rnd.tricks):
+            if len(trick.plays) != n:
+                raise GameRecordError(
+                    f"{self.where(t)}: {len(trick.plays)} plays, expected one per player ({n})"
+                )
+            seats = tuple((leader + k) % n for k in range(n))
+            for k, play in enumerate(trick.plays):
+                if play.player != seats[k]:
+                    raise GameRecordError(
+                        f"{self.where(t, k)}: {self.names[play.player]} played out of turn;"
+                        f" it was {self.names[seats[k]]}'s turn"
+                        + (f" ({self.names[leader]} leads this trick)" if k == 0 else "")
+                    )
+                played.append((t, k, play.card))
+            duplicate = find_duplicate(card for _, _, card in played)
+            if duplicate is not None:
+                dt, dk, card = played[duplicate[0]]
+                raise GameRecordError(
+                    f"{self.where(dt, dk)}: {card} was already played this round"
+                    " (a card can be played only once per round)"
+                )
+            try:
+                result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])
+            except RulesError as err:
+                raise GameRecordError(f"{self.where(t)}: {err}") from None
+            self.warnings += result.warnings
+            winner = None if result.winner is None else seats[result.winner]
+            next_leader = seats[result.next_leader]
+            if winner is not None:
+                tricks_won[winner] += 1
+                capture[winner] += result.bonus
+                alliances += [(seats[loot], winner) for loot, _ in result.loot_alliances]
+            ability = abilities.get(t)
+            if ability is not None:
+                pirate, choice = ability
+                if result.winning_card is None or str(result.winning_card) != pirate:
+                    raise GameRecordError(
+                        f"{self.where(t)}: an ability of {pirate} is recorded, but that pirate"
+                        " did not win this trick"
+                    )
+                assert winner is not None
+                if pirate == "pirate-rosie":
+                    if not 0 <= choice < n:
+                        raise GameRecordError(
+                            f"{self.where(t)}: Rosie's choice must be a seat 0..{n - 1},"
+                            f" got {choice}"
+                        )
+                    next_leader = choice
+                elif pirate == "pirate-rascal":
+                    bets[winner] = choice
+                else:
+                    bid_change[winner] = choice
+            tricks.append(TrickScore(self.number, t, seats, result, winner, next_leader))
+            leader = next_leader
+        self._find_revokes(tricks)
+        bids = tuple(b + c for b, c in zip(rnd.bids, bid_change, strict=True))
+        for seat, bid in enumerate(bids):
+            if bid_change[seat] and not 0 <= bid <= dealt:
+                raise GameRecordError(
+                    f"{self.where()}: Harry cannot move {self.names[seat]}'s bid to {bid}"
+                    f" (bids are 0..{dealt})"
+                )
+        if not complete:
+            zeros = (0,) * n
+            return RoundScore(
+                self.number,
+                self.dealer,
+                dealt,
+                bids,
+                tuple(tricks_won),
+                zeros,
+                zeros,
+                tuple(tricks),
+                False,
+                (f"Round {self.number} in progress: {len(tricks)} of {dealt} tricks played.",),
+            )
+        points, bonus, lines = self._points(bids, tricks_won, capture, alliances, bets)
+        return RoundScore(
+            self.number,
+            self.dealer,
+            dealt,
+            bids,
+            tuple(tricks_won),
+            points,
+            bonus,
+            tuple(tricks),
+            True,
+            lines,
+        )
+
+    def _abilities(self) -> dict[int, tuple[str, int]]:
+        """Ability choices by trick index, or none when the setting is off (with a warning)."""
+        if not self.rnd.abilities:
+            return {}
+        if not self.settings.pirate_abilities:
+            self.warnings.append(
+                "pirate abilities are recorded but the 'pirate_abilities' setting is off:"
+                " they are ignored"
+            )
+            return {}
+        out: dict[int, tuple[str, int]] = {}
+        for i, ability in enumerate(self.rnd.abilities):
+            if ability.trick in out:
+                raise GameRecordError(
+                    f"{self.where()}, abilities[{i}]: trick {ability.trick} already has an ability"
+                )
+            out[ability.trick] = (ability.pirate, ability.choice)
+        if out and max(out) >= len(self.rnd.tricks):
+            raise GameRecordError(
+                f"{self.where()}: an ability names trick {max(out)}, but the round has only"
+                f" {len(self.rnd.tricks)} trick(s) recorded (tricks are counted from 0)"
+            )
+        return out
+
+    def _find_revokes(self, tricks: Sequence[TrickScore]) -> None:
+        """Flag each off-suit numbered card whose player later plays the suit they skipped."""
+        pending: list[tuple[int, int, int, Card, Suit]] = []  # trick, play, seat, card, suit
+        for trick in tricks:
+            cards = trick.result.cards
+            for k, card in enumerate(cards):
+                seat = trick.players[k]
+                if card.kind is Kind.NUMBER:
+                    for item in list(pending):
+                        t, p, s, bad, skipped = item
+                        if s == seat and card.suit is skipped:
+                            pending.remove(item)
+                            self.revokes.append(
+                                Revoke(
+                                    self.number,
+                                    t,
+                                    p,
+                                    seat,
+                                    bad,
+                                    skipped,
+                                    trick.index,
+                                    card,
+                                    f"{self.where(t, p)}: {self.names[seat]} played {bad.title}"
+                                    f" when {skipped.value} was led, but later played {card.title}"
+                                    f" (trick {trick.index + 1}): a revoke.",
+                                )
+                            )
+                suit = follow_suit(cards[:k])
+                if suit is not None and card.kind is Kind.NUMBER and card.suit is not suit:
+                    pending.append((trick.index, k, seat, card, suit))
+
+    def _points(
+        self,
+        bids: tuple[int, ...],
+        won: list[int],
+        capture: list[int],
+        alliances: list[tuple[int, int]],
+        bets: list[int],
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]:
+        s = self.settings
+        exact = [w == b for w, b in zip(won, bids, strict=True)]
+        loot = [0] * self.n
+        if s.scoring != "no_bonus":
+            for a, b in alliances:
+                if exact[a] and exact[b]:
+                    loot[a] += s.loot_alliance_bonus
+                    loot[b] += s.loot_alliance_bonus
+        cannon = self.rnd.cannonball
+        if cannon is not None and s.scoring != "rascal":
+            self.warnings.append("cannonball declarations are ignored outside Rascal's scoring")
+        points: list[int] = []
+        bonuses: list[int] = []
+        lines: list[str] = []
+        for seat in range(self.n):
+            if s.scoring == "rascal":
+                base, bonus, how = _rascal(
+                    bids[seat], won[seat], self.dealt, capture[seat], bool(cannon and cannon[seat])
+                )
+            else:
+                base, bonus, how = _standard(s, bids[seat], won[seat], self.dealt, capture[seat])
+            bonus += loot[seat]
+            if loot[seat]:
+                how += f", Loot alliance +{loot[seat]}"
+            bet = bets[seat] if exact[seat] else -bets[seat]
+            if bets[seat]:
+                how += f", Rascal of Roatan bet {'+' if bet > 0 else ''}{bet}"
+            total = base + bonus + bet
+            points.append(total)
+            bonuses.append(bonus)
+            lines.append(
+                f"{self.names[seat]} bid {bids[seat]}, won {won[seat]}: {how};"
+                f" round total {'+' if total > 0 else ''}{total}."
+            )
+        return tuple(points), tuple(bonuses), tuple(lines)
+
+
+def _standard(s: Settings, bid: int, won: int, dealt: int, capture: int) -> tuple[int, int, str]:
+    """(points before Loot/bets, capture bonus paid, readable working) for one seat."""
+    exact = bid == won
+    if bid == 0:
+        value = s.zero_bid_points * (dealt if s.zero_bid_mode == "per_card" else 1)
+        base = value if exact else -value
+        how = f"zero bid {'made' if exact else 'missed'} {'+' if exact else '-'}{value}"
+    elif exact:
+        base = s.points_per_trick * bid
+        how = f"exact, {bid} x {s.points_per_trick} = {base}"
+    else:
+        base = -s.miss_penalty_per_trick * abs(won - bid)
+        how = f"missed by {abs(won - bid)}, {base}"
+    paid = capture if s.scoring != "no_bonus" and (exact or s.keep_bonus_on_miss) else 0
+    if paid:
+        how += f", bonus +{paid}"
+    elif capture and s.scoring != "no_bonus":
+        how += f", bonus {capture} lost"
+    return base, paid, how
+
+
+def _rascal(bid: int, won: int, dealt: int, capture: int, cannonball: bool) -> tuple[int, int, str]:
+    """Rascal's scoring: a potential of 10 x cards dealt (15 with a cannonball)."""
+    off = abs(won - bid)
+    if cannonball:
+        potential = 15 * dealt
+        if off == 0:
+            return potential, capture, f"cannonball made +{potential}, bonus +{capture}"
+        return 0, 0, "cannonball missed 0"
+    potential = 10 * dealt
+    if off == 0:
+        return potential, capture, f"exact, potential +{potential}, bonus +{capture}"
+    if off == 1:
+        half = capture // 2
+        return (
+            potential // 2,
+            half,
+            f"off by 1, half the potential +{potential // 2}, half bonus +{half}",
+        )
+    return 0, 0, f"off by {off}, 0"
