@@ -1,0 +1,392 @@
+"""Camera sources behind one interface: every source yields timestamped BGR frames.
+
+Four kinds, chosen by :func:`open_source` from one string (the ``--camera`` / ``SOURCE`` value):
+
+* ``picamera`` (or ``pi``): the Raspberry Pi camera through picamera2, imported only when asked
+  for (it exists only on Raspberry Pi OS, from apt), configured at the recognizer's working size;
+* an integer (``0``) or a URL (``rtsp://...``, ``http://...``): anything ``cv2.VideoCapture`` opens;
+* a video file: read at the rate the file says, or at ``fps`` when it says none;
+* a folder of images (``frame_000000.jpg`` ...) read in name order at ``fps`` (default 10); a
+  generated game folder (``frames/`` + ``meta.json``) works too and uses the rate in its meta.
+
+File sources are *recorded* time: their timestamps are ``index / fps``, so a replay gives the same
+output every time whatever the machine's speed. :func:`paced` plays them at real speed when a
+viewer should see it happen (``skullcam run`` without a camera). Live sources stamp frames with
+the monotonic clock, and :class:`LatestFrameReader` reads them in a thread keeping only the newest
+frame, so a slow recognizer drops frames instead of falling behind.
+
+Every failure a user can fix (no such file, unplugged camera, unreadable image) is a
+:class:`~skullcam.errors.UserError` naming the source and what to do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skullcam.errors import UserError
+
+logger = logging.getLogger(__name__)
+
+WORKING_SIZE = (640, 480)
+"""The recognizer's working resolution (width, height): what the Pi camera is configured for."""
+
+DEFAULT_FPS = 10.0
+"""Frame rate of a folder of frames when nothing says otherwise (interfaces.md)."""
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: BGR pixels, seconds since the source started, and its index in the source."""
+
+    image: np.ndarray
+    timestamp: float
+    index: int
+
+
+class FrameSource:
+    """The interface every source implements: iterate :meth:`frames`, then :meth:`close`.
+
+    ``fps`` is the nominal rate (``None`` when unknown); ``live`` says whether frames come from a
+    clock (a camera) rather than from a recording, which decides whether pacing makes sense.
+    """
+
+    name: str = "source"
+    fps: float | None = None
+    live: bool = False
+
+    def frames(self) -> Iterator[Frame]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the device or file; safe to call twice."""
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ImageFolderSource(FrameSource):
+    """A folder of images read in name order, ``index / fps`` seconds apart."""
+
+    def __init__(self, folder: Path, fps: float | None = None, start: int = 0) -> None:
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise UserError(f"{folder} is not a folder of frames; give a video file or a folder")
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise UserError(
+                f"{folder} holds no .jpg/.png frames; give a folder of frames or a video file"
+            )
+        self.name = str(folder)
+        self.fps = float(fps) if fps else DEFAULT_FPS
+        self.start = start
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def frames(self) -> Iterator[Frame]:
+        import cv2
+
+        assert self.fps is not None
+        for index in range(self.start, len(self.paths)):
+            path = self.paths[index]
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise UserError(f"cannot read image {path}; remove it or replace it with a frame")
+            yield Frame(image=image, timestamp=index / self.fps, index=index)
+
+
+class VideoFileSource(FrameSource):
+    """A video file (any container OpenCV reads); timestamps follow the file's own frame rate."""
+
+    def __init__(self, path: Path, fps: float | None = None, start: int = 0) -> None:
+        import cv2
+
+        path = Path(path)
+        if not path.is_file():
+            raise UserError(f"no video file {path}; check the path")
+        self.name = str(path)
+        self._cap = cv2.VideoCapture(str(path))
+        if not self._cap.isOpened():
+            raise UserError(
+                f"cannot open {path} as a video; give a video OpenCV reads (.mp4, .avi)"
+            )
+        own = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        # The video's own rate wins (interfaces.md); --fps only fills in for files without one.
+        self.fps = own if 1.0 <= own <= 240.0 else (float(fps) if fps else DEFAULT_FPS)
+        self.start = start
+
+    def frames(self) -> Iterator[Frame]:
+        assert self.fps is not None
+        index = 0
+        while True:
+            ok, image = self._cap.read()
+            if not ok or image is None:
+                if index == 0:
+                    raise UserError(f"{self.name} holds no readable frame; is the file complete?")
+                return
+            if index >= self.start:
+                yield Frame(image=image, timestamp=index / self.fps, index=index)
+            index += 1
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class OpenCVCameraSource(FrameSource):
+    """A USB webcam (an index) or a network stream (a URL) through ``cv2.VideoCapture``."""
+
+    live = True
+
+    def __init__(self, spec: int | str, fps: float | None = None, retries: int = 20) -> None:
+        import cv2
+
+        self.name = f"camera {spec}"
+        self._cap = cv2.VideoCapture(spec)
+        if not self._cap.isOpened():
+            what = "is it plugged in?" if isinstance(spec, int) else "is the URL right and up?"
+            raise UserError(f"cannot open {self.name}: {what} (or pass another --camera)")
+        width, height = WORKING_SIZE
+        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        own = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = own if own > 0 else fps
+        self.retries = retries
+
+    def frames(self) -> Iterator[Frame]:
+        start = time.monotonic()
+        index = 0
+        failures = 0
+        while True:
+            ok, image = self._cap.read()
+            if not ok or image is None:
+                failures += 1
+                if failures > self.retries:
+                    raise UserError(
+                        f"{self.name} stopped delivering frames: check its cable or stream"
+                    )
+                time.sleep(0.05)
+                continue
+            failures = 0
+            yield Frame(image=image, timestamp=time.monotonic() - start, index=index)
+            index += 1
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class PiCameraSource(FrameSource):
+    """The Raspberry Pi camera via picamera2 (imported here, not at module load).
+
+    Configured as a video stream at the recognizer's working size in ``RGB888``, which picamera2
+    delivers as BGR in memory: exactly what OpenCV and the recognizer expect, no conversion.
+    Timestamps come from the sensor (``SensorTimestamp``, nanoseconds) when the request carries
+    one, so frame spacing is the camera's, not the Python loop's.
+    """
+
+    live = True
+
+    def __init__(self, size: tuple[int, int] = WORKING_SIZE, fps: float = 15.0) -> None:
+        try:
+            module = importlib.import_module("picamera2")
+        except ImportError as err:
+            raise UserError(
+                "picamera2 is not installed: on Raspberry Pi OS run "
+                "'sudo apt install python3-picamera2' and use a venv with "
+                "--system-site-packages (docs/pi.md), or pass --camera"
+            ) from err
+        try:
+            self._cam: Any = module.Picamera2()
+        except Exception as err:  # picamera2 raises IndexError/RuntimeError with no camera
+            raise UserError(
+                f"no Raspberry Pi camera found ({err}): check the ribbon cable, or pass --camera"
+            ) from err
+        self.name = "picamera2"
+        self.fps = float(fps)
+        config = self._cam.create_video_configuration(
+            main={"size": tuple(size), "format": "RGB888"},
+            controls={"FrameRate": float(fps)},
+            buffer_count=4,
+        )
+        self._cam.configure(config)
+        self._cam.start()
+        self._closed = False
+
+    def frames(self) -> Iterator[Frame]:
+        start_ns: int | None = None
+        start_clock = time.monotonic()
+        index = 0
+        while not self._closed:
+            request = self._cam.capture_request()
+            try:
+                image = request.make_array("main")
+                metadata = request.get_metadata() or {}
+            finally:
+                request.release()
+            sensor_ns = metadata.get("SensorTimestamp")
+            if isinstance(sensor_ns, int):
+                start_ns = sensor_ns if start_ns is None else start_ns
+                stamp = (sensor_ns - start_ns) / 1e9
+            else:
+                stamp = time.monotonic() - start_clock
+            yield Frame(image=np.ascontiguousarray(image[:, :, :3]), timestamp=stamp, index=index)
+            index += 1
+
+    def close(self) -> None:
+        if not getattr(self, "_closed", True):
+            self._closed = True
+            self._cam.stop()
+            self._cam.close()
+
+
+def picamera_available() -> bool:
+    """True when picamera2 imports and reports at least one camera (``skullcam run``'s choice)."""
+    try:
+        module = importlib.import_module("picamera2")
+    except ImportError:
+        return False
+    try:
+        return bool(module.Picamera2.global_camera_info())
+    except Exception:
+        return False
+
+
+def game_folder_meta(path: Path) -> dict[str, Any] | None:
+    """``meta.json`` of a generated/recorded game folder (``frames/`` + ``meta.json``), if any."""
+    meta = Path(path) / "meta.json"
+    if not meta.is_file():
+        return None
+    try:
+        data = json.loads(meta.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise UserError(f"cannot read {meta}: {err}; fix or delete it") from err
+    return data if isinstance(data, dict) else None
+
+
+def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> FrameSource:
+    """Open a source from its command-line spelling (see the module docstring).
+
+    ``start`` skips recorded frames before that index (resuming a replay where it stopped).
+    """
+    text = str(spec)
+    if text in ("picamera", "picamera2", "pi"):
+        return PiCameraSource()
+    if text.isdigit():
+        return OpenCVCameraSource(int(text), fps=fps)
+    if "://" in text:
+        return OpenCVCameraSource(text, fps=fps)
+    path = Path(text)
+    if path.is_dir():
+        meta = game_folder_meta(path)
+        if meta is not None and fps is None and meta.get("fps"):
+            fps = float(meta["fps"])
+        if (path / "frames").is_dir():
+            return ImageFolderSource(path / "frames", fps=fps, start=start)
+        videos = sorted(path.glob("game.*"))
+        videos = [v for v in videos if v.suffix.lower() in (".mp4", ".avi", ".mkv", ".mov")]
+        if videos and not any(p.suffix.lower() in IMAGE_SUFFIXES for p in path.iterdir()):
+            return VideoFileSource(videos[0], fps=fps, start=start)
+        return ImageFolderSource(path, fps=fps, start=start)
+    if path.is_file():
+        return VideoFileSource(path, fps=fps, start=start)
+    raise UserError(
+        f"no camera or recording named {text!r}: give a camera index (0), a URL, "
+        "'picamera', a video file or a folder of frames"
+    )
+
+
+def paced(frames: Iterator[Frame], speed: float = 1.0, drop_late: bool = True) -> Iterator[Frame]:
+    """Play recorded frames at real speed (``speed`` x): sleep until each frame is due.
+
+    With ``drop_late`` a frame already more than one frame period late is skipped, so a slow
+    consumer falls back to the recording's clock instead of drifting behind it (what a live
+    camera would do); callers see the skipped indices as gaps in ``Frame.index``.
+    """
+    wall0: float | None = None
+    t0 = 0.0
+    period = 0.0
+    last_stamp: float | None = None
+    for frame in frames:
+        if wall0 is None:
+            wall0, t0 = time.monotonic(), frame.timestamp
+        if last_stamp is not None:
+            period = max(period, frame.timestamp - last_stamp)
+        last_stamp = frame.timestamp
+        due = wall0 + (frame.timestamp - t0) / speed
+        now = time.monotonic()
+        if now < due:
+            time.sleep(due - now)
+        elif drop_late and period > 0 and now - due > period / speed:
+            continue
+        yield frame
+
+
+class LatestFrameReader:
+    """Reads a live source in a thread and hands out only the newest frame.
+
+    The recognizer may be slower than the camera; instead of queueing frames (latency grows, memory
+    grows) the reader overwrites the pending frame and counts what it dropped. ``frames()``
+    yields each new frame once; it ends when the source ends or :meth:`close` is called, and
+    re-raises the source's error (an unplugged camera) in the consumer's thread.
+    """
+
+    def __init__(self, source: FrameSource) -> None:
+        self.source = source
+        self.dropped = 0
+        self._frame: Frame | None = None
+        self._error: BaseException | None = None
+        self._done = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="camera-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.source.frames():
+                with self._cond:
+                    if self._frame is not None:
+                        self.dropped += 1
+                    self._frame = frame
+                    self._cond.notify_all()
+                    if self._done:
+                        break
+        except BaseException as err:
+            with self._cond:
+                self._error = err
+        finally:
+            with self._cond:
+                self._done = True
+                self._cond.notify_all()
+
+    def frames(self) -> Iterator[Frame]:
+        while True:
+            with self._cond:
+                while self._frame is None and not self._done:
+                    self._cond.wait(timeout=0.5)
+                frame, self._frame = self._frame, None
+                if frame is None:
+                    if self._error is not None:
+                        raise self._error
+                    return
+            yield frame
+
+    def close(self) -> None:
+        with self._cond:
+            self._done = True
+            self._cond.notify_all()
+        self.source.close()
+        self._thread.join(timeout=2.0)

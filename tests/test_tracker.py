@@ -1,0 +1,126 @@
+"""Tracker unit tests on scripted detections: identity, voting, occlusion, nudges, take-backs."""
+
+from __future__ import annotations
+
+import math
+
+from skullcam.device.scripted import card_detection
+from skullcam.vision.tracker import Tracker, TrackerConfig
+
+FPS = 10.0
+
+
+def run(tracker: Tracker, frames: list[list], t0: float = 0.0) -> list:
+    gone = []
+    for i, dets in enumerate(frames):
+        gone.extend(tracker.update(dets, t0 + i / FPS))
+    return gone
+
+
+def test_a_still_card_becomes_stable_after_settle_time() -> None:
+    tracker = Tracker(TrackerConfig(settle_s=0.35, min_hits=3))
+    det = card_detection("green-7", (320, 340))
+    run(tracker, [[det]] * 3)
+    (track,) = tracker.tracks.values()
+    assert not track.stable
+    run(tracker, [[det]] * 2, t0=0.3)
+    assert track.stable
+    assert track.arrival == 0.0
+    assert track.card == "green-7"
+
+
+def test_one_frame_wrong_class_is_outvoted() -> None:
+    tracker = Tracker()
+    good = card_detection("yellow-12", (300, 300))
+    bad = card_detection("yellow-2", (300, 300), confidence=0.99)
+    run(tracker, [[good]] * 4 + [[bad]] + [[good]] * 4)
+    (track,) = tracker.tracks.values()
+    assert track.card == "yellow-12"
+    assert len(tracker.tracks) == 1
+
+
+def test_two_boxes_on_one_card_are_one_card() -> None:
+    tracker = Tracker()
+    a = card_detection("purple-3", (300, 300), confidence=0.9)
+    b = card_detection("purple-8", (302, 301), confidence=0.6)
+    run(tracker, [[a, b]] * 6)
+    assert len(tracker.tracks) == 1
+    assert next(iter(tracker.tracks.values())).card == "purple-3"
+
+
+def test_occlusion_shorter_than_lost_time_keeps_identity() -> None:
+    tracker = Tracker(TrackerConfig(lost_s=1.5))
+    det = card_detection("black-14", (320, 150))
+    gone = run(tracker, [[det]] * 6 + [[]] * 12 + [[det]] * 3)
+    assert gone == []
+    (track,) = tracker.tracks.values()
+    assert track.id == 1 and track.stable
+
+
+def test_missed_frames_here_and_there_do_not_break_a_track() -> None:
+    tracker = Tracker()
+    det = card_detection("escape", (200, 240))
+    frames = [[det] if i % 3 else [] for i in range(30)]
+    assert run(tracker, frames) == []
+    assert len(tracker.tracks) == 1
+
+
+def test_card_removed_is_reported_gone_after_lost_time() -> None:
+    tracker = Tracker(TrackerConfig(lost_s=1.0))
+    det = card_detection("mermaid-alyra", (320, 330))
+    gone = run(tracker, [[det]] * 6 + [[]] * 12)
+    assert [tr.card for tr in gone] == ["mermaid-alyra"]
+    assert tracker.tracks == {}
+
+
+def test_one_frame_false_positive_never_becomes_a_track() -> None:
+    tracker = Tracker()
+    ghost = card_detection("kraken", (100, 100))
+    gone = run(tracker, [[ghost]] + [[]] * 10)
+    assert gone == [] and tracker.tracks == {}
+
+
+def test_nudge_keeps_identity_and_arrival() -> None:
+    tracker = Tracker()
+    before = card_detection("skull-king", (320, 340))
+    after = card_detection("skull-king", (335, 352))  # about a third of a card away
+    run(tracker, [[before]] * 8)
+    (track,) = tracker.tracks.values()
+    arrival = track.arrival
+    run(tracker, [[after]] * 8, t0=0.8)
+    assert len(tracker.tracks) == 1
+    assert track.arrival == arrival and track.nudges == 1
+
+
+def test_nudge_while_hidden_keeps_identity() -> None:
+    tracker = Tracker()
+    before = card_detection("pirate-rosie", (320, 340))
+    after = card_detection("pirate-rosie", (345, 360))
+    run(tracker, [[before]] * 8 + [[]] * 5 + [[after]] * 5)
+    assert list(tracker.tracks) == [1]
+
+
+def test_two_neighbouring_cards_keep_their_own_identities() -> None:
+    tracker = Tracker()
+    a = card_detection("green-1", (300, 300))
+    b = card_detection("green-2", (345, 300))
+    run(tracker, [[a, b]] * 6 + [[b]] * 3 + [[a, b]] * 3)
+    cards = sorted(tr.card for tr in tracker.tracks.values())
+    assert cards == ["green-1", "green-2"]
+
+
+def test_arrival_order_is_when_cards_came_to_rest() -> None:
+    tracker = Tracker()
+    a = card_detection("green-1", (320, 380))
+    b = card_detection("green-2", (200, 240))
+    run(tracker, [[a]] * 5 + [[a, b]] * 6)
+    order = [tr.card for tr in tracker.stable_tracks()]
+    assert order == ["green-1", "green-2"]
+
+
+def test_mean_angle_averages_over_half_turns() -> None:
+    tracker = Tracker()
+    frames = [[card_detection("tigress", (300, 300), angle=a)] for a in (0.02, math.pi - 0.02)]
+    run(tracker, frames * 3)
+    (track,) = tracker.tracks.values()
+    assert min(track.mean_angle, math.pi - track.mean_angle) < 0.05

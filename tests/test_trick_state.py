@@ -1,0 +1,259 @@
+"""Trick state machine on scripted detections: play order, seats, completion, clearing, flags."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from skullcam.device.scripted import card_detection
+from skullcam.vision.seats import SeatLayout
+from skullcam.vision.tracker import Tracker
+from skullcam.vision.trick_state import (
+    CardPlayed,
+    CardTakenBack,
+    MotionMeter,
+    Phase,
+    TableCleared,
+    TrickCompleted,
+    TrickStateMachine,
+)
+
+FPS = 10.0
+LAYOUT = SeatLayout.default(3)
+
+
+def spot(seat: int, radius: float = 95.0) -> tuple[float, float]:
+    a = LAYOUT.angles[seat]
+    return (320 + radius * math.cos(a), 240 + radius * math.sin(a))
+
+
+def det(card: str, seat: int, crosswise: bool = False, **kw):
+    angle = LAYOUT.angles[seat] + (math.pi / 2 if crosswise else 0.0)
+    return card_detection(card, spot(seat), angle=angle % math.pi, **kw)
+
+
+class Bench:
+    def __init__(self, leader: int = 0) -> None:
+        self.tracker = Tracker()
+        self.machine = TrickStateMachine(LAYOUT, leader=leader)
+        self.t = 0.0
+        self.events: list = []
+
+    def frames(self, dets: list, count: int = 1, motion: float | None = None) -> None:
+        for _ in range(count):
+            gone = self.tracker.update(dets, self.t)
+            self.events.extend(self.machine.update(self.tracker, gone, self.t, motion))
+            self.t += 1 / FPS
+
+    def completed(self) -> list:
+        return [e.trick for e in self.events if isinstance(e, TrickCompleted)]
+
+
+def test_three_cards_in_turn_complete_a_trick_then_table_clears() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("black-2", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 3)
+    assert b.completed() == []  # the last card has not settled yet
+    b.frames([a, c, d], 6)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"]
+    assert trick.players == (0, 1, 2)
+    assert trick.flags == ()
+    assert [e.index for e in b.events if isinstance(e, CardPlayed)] == [1, 2, 3]
+    assert b.machine.phase is Phase.CLEARING
+    b.frames([], 20)
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    assert b.machine.phase is Phase.COLLECTING
+
+
+def test_completion_waits_less_than_a_second_after_the_last_card_settles() -> None:
+    b = Bench()
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    start = b.t
+    b.frames([a, c, d], 15)
+    (trick,) = b.completed()
+    assert trick.completed_at - start < 1.0
+
+
+def test_hand_hiding_earlier_cards_does_not_disturb_the_trick() -> None:
+    b = Bench(leader=1)
+    a, c, d = det("yellow-3", 1), det("yellow-7", 2), det("pirate-harry", 0)
+    b.frames([a], 8)
+    b.frames([c], 6)  # a hand over the first card while the second is laid
+    b.frames([a, c], 4)
+    b.frames([d], 5)  # and over both while the third is laid
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["yellow-3", "yellow-7", "pirate-harry"]
+    assert trick.players == (1, 2, 0)
+    assert trick.flags == ()
+
+
+def test_a_taken_back_card_leaves_the_trick_and_is_flagged() -> None:
+    b = Bench(leader=0)
+    a, wrong, right, d = det("green-5", 0), det("purple-4", 1), det("green-2", 1), det("kraken", 2)
+    b.frames([a], 8)
+    b.frames([a, wrong], 8)
+    b.frames([a], 20)  # taken back: gone longer than the tracker's lost time
+    assert [e.face for e in b.events if isinstance(e, CardTakenBack)] == ["purple-4"]
+    b.frames([a, right], 8)
+    b.frames([a, right, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-2", "kraken"]
+    assert any("taken back" in f and "purple-4" in f for f in trick.flags)
+
+
+def test_nudged_card_keeps_its_place_in_the_order() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    x, y = spot(0)
+    nudged = card_detection("green-5", (x + 12, y - 10), angle=LAYOUT.angles[0] % math.pi)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([nudged, c], 8)
+    b.frames([nudged, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.flags == ()
+
+
+def test_one_frame_wrong_class_and_missed_frames_do_not_change_the_trick() -> None:
+    b = Bench(leader=2)
+    a, c, d = det("mermaid-sirena", 2), det("skull-king", 0), det("pirate-bendt", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 3)
+    b.frames([a, det("skull-king", 0).__class__.from_corners("black-13", 0.99, c.corners)])
+    b.frames([a, c], 4)
+    b.frames([a, c, d], 2)
+    b.frames([a, d], 1)  # a missed detection
+    b.frames([a, c, d], 6)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["mermaid-sirena", "skull-king", "pirate-bendt"]
+    assert trick.players == (2, 0, 1)
+
+
+def test_order_and_seat_disagreement_is_flagged_and_plays_follow_seats() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 1), det("green-9", 0), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert trick.arrival_seats == (1, 0, 2)
+    assert trick.players == (0, 1, 2)
+    assert [p.card for p in trick.plays] == ["green-9", "green-5", "green-1"]
+    assert any("disagree" in f for f in trick.flags)
+
+
+def test_two_cards_in_one_seat_zone_are_flagged_not_guessed() -> None:
+    b = Bench(leader=0)
+    x, y = spot(1)
+    a, c = det("green-5", 0), det("green-9", 1)
+    d = card_detection("green-1", (x + 50, y - 30))
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert trick.players == (0, 1, 2)
+    assert any("do not name every player" in f for f in trick.flags)
+
+
+def test_tigress_crosswise_is_an_escape_and_lengthwise_a_pirate() -> None:
+    for crosswise, expected in ((True, "tigress:escape"), (False, "tigress:pirate")):
+        b = Bench(leader=0)
+        a, c, d = det("green-5", 0), det("tigress", 1, crosswise=crosswise), det("green-1", 2)
+        b.frames([a], 8)
+        b.frames([a, c], 8)
+        b.frames([a, c, d], 8)
+        (trick,) = b.completed()
+        assert trick.plays[1].card == expected
+        assert trick.flags == ()
+
+
+def test_a_unique_card_cannot_be_two_cards() -> None:
+    b = Bench(leader=0)
+    a = det("skull-king", 0)
+    c = det("skull-king", 1, confidence=0.7)
+    c_alt = c.__class__.from_corners("pirate-rascal", 0.6, c.corners)
+    d = det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c_alt], 1)
+    b.frames([a, c], 7)
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["skull-king", "pirate-rascal", "green-1"]
+    assert any("looked like skull-king" in f for f in trick.flags)
+
+
+def test_escapes_may_appear_several_times() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("escape", 0), det("escape", 1), det("escape", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["escape"] * 3 and trick.flags == ()
+
+
+def test_scene_motion_holds_completion_until_still_or_max_wait() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8, motion=30.0)
+    assert b.completed() == []
+    b.frames([a, c, d], 1, motion=1.0)
+    assert len(b.completed()) == 1
+    b2 = Bench(leader=0)
+    b2.frames([a], 8)
+    b2.frames([a, c], 8)
+    b2.frames([a, c, d], 25, motion=30.0)  # a restless scene: max_wait_s ends the wait
+    assert len(b2.completed()) == 1
+
+
+def test_next_trick_cards_laid_before_the_table_is_clear_join_the_next_trick() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8)
+    assert len(b.completed()) == 1
+    b.machine.set_leader(1)
+    lead = det("purple-9", 1)
+    x, y = spot(1)
+    lead = card_detection("purple-9", (x - 30, y + 25), angle=LAYOUT.angles[1] % math.pi)
+    b.frames([a, d, lead], 8)  # winner leads while two old cards are still there
+    b.frames([lead], 20)
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    e, f = det("purple-2", 2), det("purple-1", 0)
+    b.frames([lead, e], 8)
+    b.frames([lead, e, f], 8)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-9", "purple-2", "purple-1"]
+    assert second.players == (1, 2, 0)
+
+
+def test_more_cards_than_players_is_flagged() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    x, y = spot(0)
+    extra = card_detection("green-3", (x, y - 70))
+    b.frames([a, extra, c, d], 8)  # e.g. the camera started with a trick on the table
+    (trick,) = b.completed()
+    assert any("more cards than players" in f for f in trick.flags)
+    assert len(trick.plays) == 3
+
+
+def test_motion_meter_sees_change_and_stillness() -> None:
+    meter = MotionMeter()
+    still = np.full((480, 640, 3), 90, dtype=np.uint8)
+    moved = still.copy()
+    moved[100:300, 100:400] = 250
+    assert meter(still) == 0.0
+    assert meter(still) == 0.0
+    assert meter(moved) > 10.0

@@ -1,0 +1,200 @@
+"""Seat zones: which player a card on the table belongs to, from where it lies.
+
+Players sit around the table; each lays their card in front of them, between themselves and the
+table centre. So a card's *direction* from the table centre names its seat: the seat whose
+direction is nearest. A :class:`SeatLayout` is the table centre plus one direction per seat,
+clockwise as seen from above.
+
+Angles are in image coordinates (``atan2(dy, dx)`` with y pointing down), so 0 is the right
+edge, pi/2 the bottom, pi the left and 3pi/2 the top. Going bottom -> left -> top -> right is
+clockwise on the image, which is clockwise seen from above a table filmed from above.
+
+The default layout (interfaces.md): players evenly spaced around the image centre, player 0 at
+the bottom centre, then clockwise. ``skullcam calibrate`` replaces it with measured seat
+directions (:meth:`SeatLayout.from_points`) or a turned start (:meth:`SeatLayout.evenly`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skullcam.errors import UserError
+
+TAU = 2.0 * math.pi
+BOTTOM = math.pi / 2.0
+
+DIRECTIONS = {"right": 0.0, "bottom": math.pi / 2.0, "left": math.pi, "top": 1.5 * math.pi}
+"""Named directions for ``--first-seat`` (image coordinates, y down)."""
+
+FORMAT = "skullcam-seats/1"
+
+
+def angle_of(point: Sequence[float], centre: Sequence[float]) -> float:
+    """Direction of ``point`` seen from ``centre``, in ``[0, 2 pi)``, image coordinates."""
+    return math.atan2(point[1] - centre[1], point[0] - centre[0]) % TAU
+
+
+def angular_distance(a: float, b: float) -> float:
+    """Smallest absolute difference between two directions, in ``[0, pi]``."""
+    d = (a - b) % TAU
+    return min(d, TAU - d)
+
+
+def parse_direction(text: str) -> float:
+    """``bottom``/``left``/``top``/``right`` or a number of degrees (image coordinates)."""
+    key = text.strip().lower()
+    if key in DIRECTIONS:
+        return DIRECTIONS[key]
+    try:
+        return math.radians(float(key)) % TAU
+    except ValueError:
+        raise UserError(
+            f"unknown seat direction {text!r}: use bottom, left, top, right or degrees"
+        ) from None
+
+
+@dataclass(frozen=True)
+class SeatLayout:
+    """Table centre (pixels) and each seat's direction from it, seats in clockwise order."""
+
+    centre: tuple[float, float]
+    angles: tuple[float, ...]
+
+    @property
+    def n_players(self) -> int:
+        return len(self.angles)
+
+    @classmethod
+    def evenly(
+        cls, n_players: int, size: tuple[int, int] = (640, 480), first: float = BOTTOM
+    ) -> SeatLayout:
+        """``n_players`` evenly spaced around the image centre, seat 0 towards ``first``."""
+        if not 2 <= n_players <= 8:
+            raise UserError(f"{n_players} players: Skull King is played by 2 to 8")
+        width, height = size
+        step = TAU / n_players
+        angles = tuple((first + k * step) % TAU for k in range(n_players))
+        return cls(centre=(width / 2.0, height / 2.0), angles=angles)
+
+    @classmethod
+    def default(cls, n_players: int, size: tuple[int, int] = (640, 480)) -> SeatLayout:
+        """The layout of interfaces.md: seat 0 at the bottom centre, then clockwise."""
+        return cls.evenly(n_players, size, BOTTOM)
+
+    @classmethod
+    def from_points(
+        cls,
+        points: Sequence[Sequence[float]],
+        centre: Sequence[float] | None = None,
+        first: float = BOTTOM,
+    ) -> SeatLayout:
+        """Seats from one card (or marker) in front of each player, as seen in one frame.
+
+        The centre defaults to the points' mean. Seats are numbered clockwise starting with the
+        point whose direction is nearest ``first`` (the bottom of the image unless told).
+        """
+        if not 2 <= len(points) <= 8:
+            raise UserError(
+                f"found {len(points)} seat positions; calibration needs one card in front of "
+                "each of 2 to 8 players"
+            )
+        if centre is None:
+            centre = (
+                sum(p[0] for p in points) / len(points),
+                sum(p[1] for p in points) / len(points),
+            )
+        c = (float(centre[0]), float(centre[1]))
+        angles = sorted(angle_of(p, c) for p in points)
+        start = min(range(len(angles)), key=lambda i: angular_distance(angles[i], first))
+        ordered = tuple(angles[(start + k) % len(angles)] for k in range(len(angles)))
+        return cls(centre=c, angles=ordered)
+
+    def seat_of(self, point: Sequence[float]) -> int:
+        """The seat whose direction is nearest the point's direction from the centre."""
+        a = angle_of(point, self.centre)
+        return min(range(len(self.angles)), key=lambda i: angular_distance(a, self.angles[i]))
+
+    def seat_margin(self, point: Sequence[float]) -> float:
+        """How clearly a point is in its seat: the gap (radians) between nearest and runner-up."""
+        a = angle_of(point, self.centre)
+        d = sorted(angular_distance(a, s) for s in self.angles)
+        return d[1] - d[0] if len(d) > 1 else math.pi
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "players": self.n_players,
+            "centre": [round(self.centre[0], 2), round(self.centre[1], 2)],
+            "angles_degrees": [round(math.degrees(a), 3) for a in self.angles],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatLayout:
+        try:
+            if data.get("format") != FORMAT:
+                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+            centre = (float(data["centre"][0]), float(data["centre"][1]))
+            angles = tuple(math.radians(float(a)) % TAU for a in data["angles_degrees"])
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise UserError(
+                f"bad seat calibration ({err}); run 'skullcam calibrate' again"
+            ) from err
+        if not 2 <= len(angles) <= 8:
+            raise UserError("bad seat calibration: 2 to 8 seats; run 'skullcam calibrate' again")
+        return cls(centre=centre, angles=angles)
+
+    def save(self, path: Path) -> None:
+        """Write atomically (temp file + rename) so a crash never leaves half a calibration."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> SeatLayout:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as err:
+            raise UserError(f"cannot read seat calibration {path}: {err}") from err
+        if not isinstance(data, dict):
+            raise UserError(f"bad seat calibration {path}; run 'skullcam calibrate' again")
+        return cls.from_json(data)
+
+
+CALIBRATION_FILE = "seats.json"
+
+
+def layout_for(
+    n_players: int, data_dir: Path | None = None, size: tuple[int, int] = (640, 480)
+) -> SeatLayout:
+    """The calibrated layout in ``data_dir`` when it matches ``n_players``, else the default."""
+    if data_dir is not None:
+        path = Path(data_dir) / CALIBRATION_FILE
+        if path.is_file():
+            layout = SeatLayout.load(path)
+            if layout.n_players == n_players:
+                return layout
+    return SeatLayout.default(n_players, size)
+
+
+def is_crosswise(angle: float, point: Sequence[float], centre: Sequence[float]) -> bool:
+    """The Tigress convention (architecture.md): is a card laid across its line to the centre?
+
+    ``angle`` is the card's long axis (radians, any half-turn). Crosswise means the long axis is
+    within 45 degrees of perpendicular to the line from the card to the table centre; such a
+    Tigress is played as an escape, otherwise as a pirate.
+    """
+    return crosswise_degrees(angle, point, centre) > 45.0
+
+
+def crosswise_degrees(angle: float, point: Sequence[float], centre: Sequence[float]) -> float:
+    """Angle in degrees (0..90) between a card's long axis and its line to the centre."""
+    radial = math.atan2(centre[1] - point[1], centre[0] - point[0])
+    d = (angle - radial) % math.pi
+    return math.degrees(min(d, math.pi - d))

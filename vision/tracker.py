@@ -1,0 +1,251 @@
+"""The card tracker: one identity per physical card across frames.
+
+The recognizer sees each frame alone; a hand covers a card, a detection is missed, a card is
+named wrongly for one frame, a card is nudged. The tracker turns those noisy per-frame
+detections into tracks:
+
+* **matching**: each detection goes to the nearest track within ``match_distance`` card
+  diagonals; a track of the *same* face may be farther (``nudge_distance``), which is how a
+  nudged card, or one moved while a hand hid it, keeps its identity. One detection feeds at most
+  one track and one track takes at most one detection per frame: a card cannot be two cards.
+  Duplicate boxes on one card (heavy overlap) are merged before matching.
+* **voting**: a track's face is the face with the largest sum of confidences over its frames,
+  so a one-frame wrong class is outvoted.
+* **occlusion**: an unseen track lives on for ``lost_s`` seconds (a hand over it); only after
+  that is it reported gone: taken back, or the table cleared.
+* **stability**: a confirmed track (``min_hits`` detections) that has not moved more than
+  ``still_fraction`` of its diagonal for ``settle_s`` seconds is *stable*: the moment the
+  trick state machine counts it as played. ``arrival`` is when it came to rest, which gives play
+  order, and is kept through later nudges.
+
+Pure Python + numpy; time is whatever the frames say, so replays are deterministic.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skullcam.vision.detection import Detection
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Tuning of the tracker; times in seconds, distances in card diagonals."""
+
+    match_distance: float = 0.45
+    """A detection this close to a track's centre (in the track's diagonals) may continue it."""
+    nudge_distance: float = 1.0
+    """Same-face detections may continue a track up to this far (a nudge, a hidden move)."""
+    min_hits: int = 3
+    """Detections a track needs before it counts at all (filters one-frame false positives)."""
+    still_fraction: float = 0.08
+    """Movement below this fraction of the diagonal is jitter, not motion."""
+    settle_s: float = 0.35
+    """A confirmed card still for this long is stable (played)."""
+    lost_s: float = 1.5
+    """A confirmed track unseen this long is gone (hands hide cards for less than this)."""
+    tentative_lost_s: float = 0.35
+    """An unconfirmed track unseen this long is dropped (a false positive, a card in flight)."""
+    merge_iou: float = 0.6
+    """Two detections overlapping more than this are one card seen twice: keep the surer one."""
+    min_confidence: float = 0.25
+    """Detections below this confidence are ignored."""
+
+
+@dataclass
+class Track:
+    """One physical card as followed across frames."""
+
+    id: int
+    center: np.ndarray
+    box: tuple[float, float, float, float]
+    corners: np.ndarray
+    angle: float
+    diag: float
+    first_seen: float
+    last_seen: float
+    hits: int = 1
+    votes: dict[str, float] = field(default_factory=dict)
+    frames_by_face: dict[str, int] = field(default_factory=dict)
+    still_since: float = 0.0
+    anchor: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    stable_at: float | None = None
+    arrival: float | None = None
+    nudges: int = 0
+    axis: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    """Sum of (cos 2a, sin 2a) of the long-axis angle: a half-turn-proof average direction."""
+
+    @property
+    def card(self) -> str:
+        """The voted face: the largest sum of confidences."""
+        return max(self.votes.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+    @property
+    def confidence(self) -> float:
+        """Share of the votes that went to the voted face, times its mean confidence."""
+        total = sum(self.votes.values())
+        face = self.card
+        if total <= 0:
+            return 0.0
+        share = self.votes[face] / total
+        mean = self.votes[face] / max(1, self.frames_by_face.get(face, 1))
+        return float(share * mean)
+
+    def ranked_faces(self) -> list[tuple[str, float]]:
+        """Faces by vote, best first (the runner-up settles two tracks claiming one card)."""
+        return sorted(self.votes.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    @property
+    def mean_angle(self) -> float:
+        """Average long-axis direction in ``[0, pi)``."""
+        if not self.axis.any():
+            return self.angle % math.pi
+        return (math.atan2(float(self.axis[1]), float(self.axis[0])) / 2.0) % math.pi
+
+    @property
+    def stable(self) -> bool:
+        return self.stable_at is not None
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _diag(det: Detection) -> float:
+    pts = np.asarray(det.corners, dtype=np.float64).reshape(-1, 2)
+    if pts.shape[0] == 4:
+        # The card's own diagonal (corner 0 to corner 2), independent of rotation.
+        d = float(np.hypot(*(pts[2] - pts[0])))
+        if d > 1.0:
+            return d
+    x1, y1, x2, y2 = det.box
+    return max(1.0, math.hypot(x2 - x1, y2 - y1))
+
+
+def merge_duplicates(detections: Sequence[Detection], iou: float) -> list[Detection]:
+    """Drop a detection that overlaps a more confident one by more than ``iou``."""
+    kept: list[Detection] = []
+    for det in sorted(detections, key=lambda d: -d.confidence):
+        if all(_iou(det.box, k.box) <= iou for k in kept):
+            kept.append(det)
+    return kept
+
+
+class Tracker:
+    """Feeds on ``update(detections, t)`` once per frame; holds the live tracks."""
+
+    def __init__(self, config: TrackerConfig | None = None) -> None:
+        self.config = config or TrackerConfig()
+        self.tracks: dict[int, Track] = {}
+        self._next_id = 1
+
+    def confirmed(self, track: Track) -> bool:
+        return track.stable_at is not None or track.hits >= self.config.min_hits
+
+    def visible(self, track: Track, t: float) -> bool:
+        return track.last_seen >= t - 1e-9
+
+    def update(self, detections: Sequence[Detection], t: float) -> list[Track]:
+        """Match this frame's detections; returns the confirmed tracks that are now gone."""
+        cfg = self.config
+        dets = merge_duplicates(
+            [d for d in detections if d.confidence >= cfg.min_confidence], cfg.merge_iou
+        )
+        centers = [np.asarray(d.center, dtype=np.float64) for d in dets]
+        pairs: list[tuple[float, int, int]] = []
+        for tid, track in self.tracks.items():
+            best_face = track.card
+            for j, det in enumerate(dets):
+                dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
+                same = det.card == best_face
+                if dist <= cfg.match_distance or (same and dist <= cfg.nudge_distance):
+                    # Same face is preferred at equal distance; stable cards before new ones.
+                    cost = dist - (0.25 if same else 0.0) - (0.05 if track.stable else 0.0)
+                    pairs.append((cost, tid, j))
+        pairs.sort()
+        used_tracks: set[int] = set()
+        used_dets: set[int] = set()
+        for _cost, tid, j in pairs:
+            if tid in used_tracks or j in used_dets:
+                continue
+            used_tracks.add(tid)
+            used_dets.add(j)
+            self._feed(self.tracks[tid], dets[j], centers[j], t)
+        for j, det in enumerate(dets):
+            if j not in used_dets:
+                self._spawn(det, centers[j], t)
+        gone: list[Track] = []
+        for tid in list(self.tracks):
+            track = self.tracks[tid]
+            if track.last_seen >= t:
+                continue
+            if self.confirmed(track):
+                if t - track.last_seen > cfg.lost_s:
+                    gone.append(self.tracks.pop(tid))
+            elif t - track.last_seen > cfg.tentative_lost_s:
+                del self.tracks[tid]
+        return gone
+
+    def _spawn(self, det: Detection, center: np.ndarray, t: float) -> None:
+        track = Track(
+            id=self._next_id,
+            center=center.copy(),
+            box=det.box,
+            corners=np.asarray(det.corners, dtype=np.float64).reshape(-1, 2),
+            angle=det.angle,
+            diag=_diag(det),
+            first_seen=t,
+            last_seen=t,
+            hits=1,
+            votes={det.card: det.confidence},
+            frames_by_face={det.card: 1},
+            still_since=t,
+            anchor=center.copy(),
+            axis=np.array([math.cos(2 * det.angle), math.sin(2 * det.angle)]),
+        )
+        self._next_id += 1
+        self.tracks[track.id] = track
+
+    def _feed(self, track: Track, det: Detection, center: np.ndarray, t: float) -> None:
+        cfg = self.config
+        moved = float(np.hypot(*(center - track.anchor))) / track.diag
+        if moved > cfg.still_fraction:
+            # It moved: a card in flight, or a nudge of a card already played.
+            track.still_since = t
+            track.anchor = center.copy()
+            track.axis = np.zeros(2)
+            if track.stable:
+                track.nudges += 1
+        track.center = center
+        track.box = det.box
+        track.corners = np.asarray(det.corners, dtype=np.float64).reshape(-1, 2)
+        track.angle = det.angle
+        track.diag = 0.8 * track.diag + 0.2 * _diag(det)
+        track.axis = track.axis + np.array([math.cos(2 * det.angle), math.sin(2 * det.angle)])
+        track.last_seen = t
+        track.hits += 1
+        track.votes[det.card] = track.votes.get(det.card, 0.0) + det.confidence
+        track.frames_by_face[det.card] = track.frames_by_face.get(det.card, 0) + 1
+        if (
+            track.stable_at is None
+            and track.hits >= cfg.min_hits
+            and t - track.still_since >= cfg.settle_s - 1e-9
+        ):
+            track.stable_at = t
+            track.arrival = track.still_since
+
+    def stable_tracks(self) -> list[Track]:
+        """Stable tracks in arrival order."""
+        out = [tr for tr in self.tracks.values() if tr.stable]
+        return sorted(out, key=lambda tr: (tr.arrival or 0.0, tr.id))

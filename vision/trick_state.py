@@ -1,0 +1,344 @@
+"""The trick state machine: stable tracks in, played cards and completed tricks out.
+
+Phases, one trick at a time:
+
+``COLLECTING``
+    Every track that becomes stable (see :mod:`skullcam.vision.tracker`) is a played card; its
+    arrival (when it came to rest) gives the play order. A played card that disappears for good
+    before the trick completes was *taken back*: it leaves the trick and the event says so.
+    The trick is complete when as many cards as players are played, each is in view and has not
+    moved for ``still_s``, and the scene is still (frame motion under ``motion_threshold``; after
+    ``max_wait_s`` a restless scene no longer holds the trick back).
+``CLEARING``
+    Every card on the table at completion belongs to the finished trick. When all of them are gone
+    the table is clear and the next trick starts. Cards played for the next trick before the old
+    ones are all gone are kept and join it in their arrival order.
+
+Seats check order: the leader is known (from the game), play goes clockwise, and each card's
+position gives its seat (:class:`~skullcam.vision.seats.SeatLayout`). When arrival order and
+seats disagree the trick is *flagged*; the plays follow the seats when they name every player
+exactly once (positions are what a person checks on the annotated image), else arrival order.
+Nothing is silently guessed: every such choice leaves a flag on the trick.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from skullcam.vision.seats import SeatLayout, crosswise_degrees
+from skullcam.vision.tracker import Track, Tracker
+
+logger = logging.getLogger(__name__)
+
+COPIES = {"escape": 5, "loot": 2}
+"""Faces with more than one physical card (every other face is unique in the deck)."""
+
+
+class Phase(enum.Enum):
+    COLLECTING = "collecting"
+    """Cards of the current trick are being played."""
+    CLEARING = "clearing"
+    """The trick is complete; waiting for its cards to leave the table."""
+
+
+@dataclass(frozen=True)
+class TrickConfig:
+    """Tuning of trick completion; times in seconds."""
+
+    still_s: float = 0.2
+    """Every card of the trick unmoved for this long before the trick completes."""
+    visible_s: float = 0.25
+    """A card counts as in view when seen this recently (a hand may hide it briefly)."""
+    motion_threshold: float = 6.0
+    """Mean absolute frame difference (0-255, on a small grey copy) that means 'moving'."""
+    max_wait_s: float = 1.5
+    """After the last card settled, complete even if the scene still moves."""
+    tigress_doubt_degrees: float = 10.0
+    """A Tigress within this many degrees of the 45-degree line is flagged for a person."""
+    low_confidence: float = 0.5
+    """A card named with less confidence than this is flagged for a person."""
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """One card of a trick, as seen."""
+
+    track_id: int
+    card: str
+    """Card id for the rules: the face, or ``tigress:pirate`` / ``tigress:escape``."""
+    face: str
+    confidence: float
+    seat: int
+    arrival: float
+    settled_at: float
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    angle: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card,
+            "face": self.face,
+            "confidence": round(self.confidence, 4),
+            "seat": self.seat,
+            "arrival": round(self.arrival, 3),
+            "box": [round(v, 1) for v in self.box],
+            "angle": round(self.angle, 4),
+        }
+
+
+@dataclass(frozen=True)
+class TrickObservation:
+    """A completed trick as the camera saw it: plays in play order, with their players."""
+
+    plays: tuple[PlayedCard, ...]
+    players: tuple[int, ...]
+    leader: int
+    arrival_seats: tuple[int, ...]
+    """Seats in arrival order (what the play order says, for the flag and the audit)."""
+    flags: tuple[str, ...]
+    taken_back: tuple[str, ...]
+    last_settled_at: float
+    completed_at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "plays": [
+                {"player": p, **c.to_json()} for p, c in zip(self.players, self.plays, strict=True)
+            ],
+            "leader": self.leader,
+            "arrival_seats": list(self.arrival_seats),
+            "flags": list(self.flags),
+            "taken_back": list(self.taken_back),
+            "last_settled_at": round(self.last_settled_at, 3),
+            "completed_at": round(self.completed_at, 3),
+        }
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    track_id: int
+    face: str
+    seat: int
+    index: int
+
+
+@dataclass(frozen=True)
+class CardTakenBack:
+    track_id: int
+    face: str
+
+
+@dataclass(frozen=True)
+class TrickCompleted:
+    trick: TrickObservation
+
+
+@dataclass(frozen=True)
+class TableCleared:
+    pass
+
+
+Event = CardPlayed | CardTakenBack | TrickCompleted | TableCleared
+
+
+def assign_faces(tracks: Sequence[Track]) -> tuple[list[str], list[str]]:
+    """Voted faces for tracks of one trick, so that no unique card is claimed twice.
+
+    The track with the stronger vote keeps a contested face; the other falls back to its
+    best uncontested runner-up face. Returns the faces and a flag per contest.
+    """
+    faces = [tr.card for tr in tracks]
+    flags: list[str] = []
+    order = sorted(range(len(tracks)), key=lambda i: -tracks[i].votes[faces[i]])
+    taken: dict[str, int] = {}
+    for i in order:
+        face = faces[i]
+        if taken.get(face, 0) < COPIES.get(face, 1):
+            taken[face] = taken.get(face, 0) + 1
+            continue
+        for alt, vote in tracks[i].ranked_faces():
+            if vote > 0 and taken.get(alt, 0) < COPIES.get(alt, 1):
+                flags.append(f"two cards looked like {face}; the weaker one read as {alt}")
+                faces[i] = alt
+                taken[alt] = taken.get(alt, 0) + 1
+                break
+        else:
+            flags.append(f"{face} seen twice in one trick")
+    return faces, flags
+
+
+class TrickStateMachine:
+    """Turns tracker state into trick events; one instance follows a whole game."""
+
+    def __init__(
+        self, layout: SeatLayout, config: TrickConfig | None = None, leader: int | None = 0
+    ) -> None:
+        self.layout = layout
+        self.n_players = layout.n_players
+        self.config = config or TrickConfig()
+        self.phase = Phase.COLLECTING
+        self.leader = leader
+        self.members: list[int] = []
+        self.previous: set[int] = set()
+        self.taken_back: list[str] = []
+        self._settled: dict[int, float] = {}
+
+    def set_leader(self, leader: int | None) -> None:
+        """The leader of the next (or current) trick; ``None``: read it from the first card."""
+        self.leader = leader
+
+    def update(
+        self, tracker: Tracker, gone: Sequence[Track], t: float, motion: float | None = None
+    ) -> list[Event]:
+        """Advance on one frame: ``gone`` is what ``tracker.update`` just returned."""
+        events: list[Event] = []
+        gone_ids = {tr.id for tr in gone}
+        for tr in gone:
+            if tr.id in self.previous:
+                self.previous.discard(tr.id)
+            elif tr.id in self.members:
+                self.members.remove(tr.id)
+                self.taken_back.append(tr.card)
+                events.append(CardTakenBack(tr.id, tr.card))
+        self.previous &= set(tracker.tracks)
+        if self.phase is Phase.CLEARING and not self.previous:
+            self.phase = Phase.COLLECTING
+            self.taken_back = []
+            events.append(TableCleared())
+            for k, tid in enumerate(self.members):  # played early, before the table was clear
+                tr = tracker.tracks[tid]
+                events.append(CardPlayed(tid, tr.card, self.layout.seat_of(tr.center), k + 1))
+        for tr in tracker.stable_tracks():
+            if tr.id in self.previous or tr.id in self.members or tr.id in gone_ids:
+                continue
+            self.members.append(tr.id)
+            self._settled[tr.id] = t
+            self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
+            if self.phase is Phase.COLLECTING:
+                events.append(
+                    CardPlayed(tr.id, tr.card, self.layout.seat_of(tr.center), len(self.members))
+                )
+        if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
+            trick = self._observe(tracker, t)
+            events.append(TrickCompleted(trick))
+            self.phase = Phase.CLEARING
+            self.previous = set(tracker.tracks)
+            self.members = []
+            self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
+        return events
+
+    def _complete(self, tracker: Tracker, t: float, motion: float | None) -> bool:
+        cfg = self.config
+        if len(self.members) < self.n_players:
+            return False
+        for tid in self.members:
+            tr = tracker.tracks[tid]
+            if t - tr.last_seen > cfg.visible_s or t - tr.still_since < cfg.still_s:
+                return False
+        if motion is None or motion <= cfg.motion_threshold:
+            return True
+        last = max(self._settled.get(tid, t) for tid in self.members)
+        return t - last >= cfg.max_wait_s
+
+    def _observe(self, tracker: Tracker, t: float) -> TrickObservation:
+        cfg = self.config
+        n = self.n_players
+        tracks = [tracker.tracks[tid] for tid in self.members]
+        flags: list[str] = []
+        if len(tracks) > n:
+            extra = ", ".join(tr.card for tr in tracks[n:])
+            flags.append(f"more cards than players: {len(tracks)} cards (ignored: {extra})")
+            tracks = tracks[:n]
+        faces, face_flags = assign_faces(tracks)
+        flags.extend(face_flags)
+        plays: list[PlayedCard] = []
+        for tr, face in zip(tracks, faces, strict=True):
+            center = (float(tr.center[0]), float(tr.center[1]))
+            card = face
+            if face == "tigress":
+                degrees = crosswise_degrees(tr.mean_angle, center, self.layout.centre)
+                card = "tigress:escape" if degrees > 45.0 else "tigress:pirate"
+                if abs(degrees - 45.0) < cfg.tigress_doubt_degrees:
+                    flags.append(f"Tigress laid at {degrees:.0f} degrees: pirate or escape?")
+            confidence = tr.confidence if face == tr.card else 0.0
+            if confidence < cfg.low_confidence:
+                flags.append(f"{card} read with low confidence ({confidence:.2f})")
+            plays.append(
+                PlayedCard(
+                    track_id=tr.id,
+                    card=card,
+                    face=face,
+                    confidence=confidence,
+                    seat=self.layout.seat_of(center),
+                    arrival=float(tr.arrival or 0.0),
+                    settled_at=self._settled.get(tr.id, t),
+                    center=center,
+                    box=tuple(float(v) for v in tr.box),  # type: ignore[arg-type]
+                    angle=tr.mean_angle,
+                    alternatives=tuple(tr.ranked_faces()[1:3]),
+                )
+            )
+        arrival_seats = tuple(p.seat for p in plays)
+        leader = self.leader if self.leader is not None else arrival_seats[0]
+        expected = tuple((leader + k) % n for k in range(len(plays)))
+        if len(set(arrival_seats)) == n == len(plays):
+            ordered = sorted(plays, key=lambda p: (p.seat - leader) % n)
+            if arrival_seats != expected:
+                flags.append(
+                    "play order and seats disagree: cards arrived from seats "
+                    f"{list(arrival_seats)}, clockwise from leader {leader} expects "
+                    f"{list(expected)}; plays follow the seats"
+                )
+            plays_out = tuple(ordered)
+            players = tuple(p.seat for p in ordered)
+        else:
+            if len(plays) == n:
+                flags.append(
+                    f"seats {list(arrival_seats)} do not name every player once; "
+                    "plays follow the arrival order"
+                )
+            plays_out = tuple(plays)
+            players = expected
+        if len(plays) < n:
+            flags.append(f"only {len(plays)} cards for {n} players")
+        if self.taken_back:
+            flags.append("taken back before the trick completed: " + ", ".join(self.taken_back))
+        return TrickObservation(
+            plays=plays_out,
+            players=players,
+            leader=leader,
+            arrival_seats=arrival_seats,
+            flags=tuple(flags),
+            taken_back=tuple(self.taken_back),
+            last_settled_at=max(p.settled_at for p in plays),
+            completed_at=t,
+        )
+
+
+@dataclass
+class MotionMeter:
+    """Mean absolute difference between consecutive small grey frames: is anything moving?
+
+    Cheap (an 80 x 60 copy) and independent of the recognizer, so a hand hovering over the table
+    holds a trick back even when it hides no card.
+    """
+
+    size: tuple[int, int] = (80, 60)
+    _last: object = field(default=None, repr=False)
+
+    def __call__(self, image: object) -> float:
+        import cv2
+        import numpy as np
+
+        small = cv2.resize(np.asarray(image), self.size, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        grey = grey.astype(np.int16)
+        last, self._last = self._last, grey
+        if last is None or getattr(last, "shape", None) != grey.shape:
+            return 0.0
+        return float(np.mean(np.abs(grey - last)))
