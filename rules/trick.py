@@ -121,7 +121,7 @@ def check_trick(cards: Sequence[Card]) -> None:
     duplicate = find_duplicate(cards)
     if duplicate is not None:
         index, card = duplicate
-        raise IllegalPlayError(f"play {index}: {card} {_too_many(card)} in this trick")
+        raise IllegalPlayError(f"play {index} ({card}): {_too_many(card)}")
     for index, card in enumerate(cards):
         if card.kind is Kind.TIGRESS and card.declared is None:
             raise IllegalPlayError(
@@ -132,14 +132,14 @@ def check_trick(cards: Sequence[Card]) -> None:
 
 def _too_many(card: Card) -> str:
     if card.kind is Kind.ESCAPE:
-        return "is one escape too many (the deck has 5)"
+        return "one escape too many in this trick (the deck has 5)"
     if card.kind is Kind.LOOT:
-        return "is one loot too many (the deck has 2)"
+        return "one loot too many in this trick (the deck has 2)"
     if card.kind is Kind.PIRATE and card.name is None:
-        return "is one pirate too many (the deck has 5)"
+        return "one pirate too many in this trick (the deck has 5)"
     if card.kind is Kind.MERMAID and card.name is None:
-        return "is one mermaid too many (the deck has 2)"
-    return "is played twice (the deck has one)"
+        return "one mermaid too many in this trick (the deck has 2)"
+    return f"{card.face} is already in this trick (the deck has one)"
 
 
 def resolve_trick(

@@ -1,16 +1,111 @@
-"""`skullcam score`: placeholder until its issue lands (replaced by the real command)."""
+"""`skullcam score GAME.json [--json]`: score a recorded game and print the score table.
+
+Extra options beyond the interface contract: ``--settings FILE`` rescores the game under other
+house rules (the record's own settings are overridden, key by key), and ``--explain`` prints
+every trick's verdict and every player's working, as a dispute replay would show them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+from typing import Any
 
+from skullcam.commands.trick import read_json
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("score", help="(not built yet)")
+    parser = sub.add_parser(
+        "score",
+        help="score a game record (skullcam-game/1 JSON)",
+        description=(
+            "Score a skullcam-game/1 record. Bad records are refused with one line naming the"
+            " round, trick and play (counted from 1) and what is wrong."
+        ),
+    )
+    parser.add_argument("game", type=Path, metavar="GAME.json", help="game record ('-' = stdin)")
+    parser.add_argument("--json", action="store_true", help="print the documented JSON object")
+    parser.add_argument(
+        "--settings",
+        type=Path,
+        metavar="FILE",
+        help="JSON object of house rules applied over the record's own settings",
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="also print every trick's verdict and each score"
+    )
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam score' is not built yet in this version")
+    from skullcam.rules import GameRecord, RulesError, score_game
+
+    data = read_json(args.game, "game record")
+    if args.settings is not None:
+        overrides = read_json(args.settings, "settings file")
+        if not isinstance(overrides, dict):
+            raise UserError(f"{args.settings}: settings must be a JSON object")
+        if isinstance(data, dict):
+            data = {**data, "settings": {**(data.get("settings") or {}), **overrides}}
+    try:
+        record = GameRecord.from_dict(data)
+        score = score_game(record)
+    except RulesError as err:
+        raise UserError(f"{args.game}: {err}") from None
+    if args.json:
+        print(json.dumps(score.to_json(detail=args.explain)))
+        return 0
+    print(format_table(score))
+    if args.explain:
+        print()
+        print(format_explanations(score))
+    return 0
+
+
+def format_table(score: Any) -> str:
+    """The plain score table: one row per round (points and bid/won), totals, the lead."""
+    names = list(score.players)
+    width = max(12, *(len(name) + 2 for name in names))
+    lines = ["Round " + "".join(name.rjust(width) for name in names)]
+    for rnd in score.rounds:
+        cells = []
+        for seat in range(len(names)):
+            cell = f"{rnd.points[seat]:+d} ({rnd.bids[seat]}/{rnd.tricks_won[seat]})"
+            cells.append(cell.rjust(width))
+        label = f"{rnd.number:>5}" + ("*" if not rnd.complete else " ")
+        lines.append(label + "".join(cells))
+    lines.append("Total " + "".join(f"{total:+d}".rjust(width) for total in score.totals))
+    lines.append("")
+    lines.append(
+        "Cells: points (bid/won). "
+        + ("* round in progress. " if any(not r.complete for r in score.rounds) else "")
+    )
+    leaders = " and ".join(names[i] for i in score.leaders)
+    verb = "wins" if score.finished else "leads"
+    if len(score.leaders) > 1:
+        verb = "share the win" if score.finished else "share the lead"
+    lines.append(f"{leaders} {verb} with {score.totals[score.leaders[0]]}.")
+    for revoke in score.revokes:
+        lines.append(f"Revoke: {revoke.explanation}")
+    for warning in score.warnings:
+        lines.append(f"Warning: {warning}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def format_explanations(score: Any) -> str:
+    """Every trick's explanation and every player's working, round by round."""
+    lines: list[str] = []
+    for rnd in score.rounds:
+        dealer = score.players[rnd.dealer]
+        lines.append(f"Round {rnd.number} ({rnd.cards_dealt} cards, {dealer} deals):")
+        for trick in rnd.tricks:
+            plays = ", ".join(
+                f"{score.players[seat]} {card}"
+                for seat, card in zip(trick.players, trick.result.cards, strict=True)
+            )
+            lines.append(f"  trick {trick.index + 1}: {plays}")
+            lines.append(f"    {trick.result.explanation}")
+        lines += [f"  {line}" for line in rnd.explanations]
+    return "\n".join(lines)

@@ -1,16 +1,93 @@
-"""`skullcam trick`: placeholder until its issue lands (replaced by the real command)."""
+"""`skullcam trick CARD... [--settings FILE] [--json]`: resolve one trick from the command line.
+
+Cards are given in play order (the first led); the verdict is the rules engine's, with the
+same explanation a dispute replay shows.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
 
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("trick", help="(not built yet)")
+    parser = sub.add_parser(
+        "trick",
+        help="resolve one trick, cards in play order (first = leader)",
+        description=(
+            "Resolve one trick. Cards are ids like green-7, black-14, escape, pirate-rosie,"
+            " tigress:pirate, tigress:escape, skull-king, mermaid-alyra, loot, kraken,"
+            " white-whale (case-insensitive), in play order: the first card led. Plays are"
+            " numbered from 0."
+        ),
+    )
+    parser.add_argument("cards", nargs="+", metavar="CARD", help="card ids in play order")
+    parser.add_argument(
+        "--settings", type=Path, metavar="FILE", help="JSON object of house rules (rules.md)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the documented JSON object")
     parser.set_defaults(func=_run)
 
 
+def load_settings(path: Path | None) -> Any:
+    """The ``Settings`` in a JSON file (defaults when ``path`` is None); UserError if bad."""
+    from skullcam.rules import RulesError, Settings
+
+    if path is None:
+        return Settings()
+    data = read_json(path, "settings file")
+    try:
+        return Settings.from_dict(data)
+    except RulesError as err:
+        raise UserError(f"{path}: {err}") from None
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Parsed JSON from ``path`` (``-`` reads stdin), or a one-line UserError saying why not."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: {what} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UserError(
+            f"{path}: {what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
+
+
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam trick' is not built yet in this version")
+    from skullcam.rules import RulesError, parse_card, resolve_trick
+
+    settings = load_settings(args.settings)
+    cards = []
+    for index, text in enumerate(args.cards):
+        try:
+            cards.append(parse_card(text))
+        except RulesError as err:
+            raise UserError(f"play {index}: {err}") from None
+    try:
+        result = resolve_trick(cards, settings)
+    except RulesError as err:
+        raise UserError(str(err)) from None
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    if result.winner is None:
+        print(f"Nobody wins this trick; play {result.next_leader} leads next.")
+    else:
+        line = f"Play {result.winner} wins with {result.winning_card}"
+        if result.bonus:
+            line += f" (+{result.bonus} bonus if the bid is exact)"
+        print(line + ".")
+    print(result.explanation)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
