@@ -461,16 +461,17 @@ def _rascal(bid: int, won: int, dealt: int, capture: int, cannonball: bool) -> t
     if cannonball:
         potential = 15 * dealt
         if off == 0:
-            return potential, capture, f"cannonball made +{potential}, bonus +{capture}"
+            return potential, capture, f"cannonball made +{potential}" + _bonus_text(capture)
         return 0, 0, "cannonball missed 0"
     potential = 10 * dealt
     if off == 0:
-        return potential, capture, f"exact, potential +{potential}, bonus +{capture}"
+        return potential, capture, f"exact, potential +{potential}" + _bonus_text(capture)
     if off == 1:
         half = capture // 2
-        return (
-            potential // 2,
-            half,
-            f"off by 1, half the potential +{potential // 2}, half bonus +{half}",
-        )
+        how = f"off by 1, half the potential +{potential // 2}"
+        return potential // 2, half, how + (f", half the bonus +{half}" if half else "")
     return 0, 0, f"off by {off}, 0"
+
+
+def _bonus_text(bonus: int) -> str:
+    return f", bonus +{bonus}" if bonus else ""

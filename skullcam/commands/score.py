@@ -78,10 +78,10 @@ def format_table(score: Any) -> str:
         lines.append(label + "".join(cells))
     lines.append("Total " + "".join(f"{total:+d}".rjust(width) for total in score.totals))
     lines.append("")
-    lines.append(
-        "Cells: points (bid/won). "
-        + ("* round in progress. " if any(not r.complete for r in score.rounds) else "")
-    )
+    legend = "Cells: points (bid/won)."
+    if any(not rnd.complete for rnd in score.rounds):
+        legend += " * round in progress (scored when it ends)."
+    lines.append(legend)
     leaders = " and ".join(names[i] for i in score.leaders)
     verb = "wins" if score.finished else "leads"
     if len(score.leaders) > 1:
