@@ -1,16 +1,133 @@
-"""`skullcam replay`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam replay SOURCE --players N``: the full pipeline over a recorded game.
+
+Runs exactly what ``skullcam run`` runs (recognizer, tracker, trick state machine, rules) over a
+video file or a folder of frames, as fast as the machine allows, and prints the trick log and
+the scores; ``--json`` prints the recognized ``skullcam-game/1`` record instead. Decisions use
+the recording's timestamps only, so the same input gives the same output every time.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 
+from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("replay", help="(not built yet)")
+    parser = sub.add_parser(
+        "replay",
+        help="run the full pipeline over a recorded video or folder of frames",
+        description="Run the camera pipeline over a recorded game and print tricks and scores.",
+    )
+    parser.add_argument(
+        "source", metavar="SOURCE", help="video file, folder of frames, or game folder"
+    )
+    parser.add_argument("--players", type=int, required=True, metavar="N", help="players (2-8)")
+    parser.add_argument(
+        "--first-dealer", type=int, default=0, metavar="K", help="seat of the first dealer (0)"
+    )
+    parser.add_argument(
+        "--bids",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="JSON list of per-round bid lists (without it every bid counts as 0)",
+    )
+    parser.add_argument(
+        "--settings", type=Path, default=None, metavar="FILE", help="house rules JSON"
+    )
+    parser.add_argument("--json", action="store_true", help="print the recognized game record")
+    parser.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        metavar="F",
+        help="frame rate of a folder of frames (default 10; a video's own rate wins)",
+    )
+    parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
+    parser.add_argument(
+        "--seats",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="seat calibration from 'skullcam calibrate' (default: the data folder's, if any)",
+    )
+    parser.add_argument(
+        "--names", default=None, metavar="A,B,...", help="player names, clockwise from seat 0"
+    )
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
+def player_names(names: str | None, n: int) -> list[str]:
+    if not 2 <= n <= 8:
+        raise UserError(f"--players {n}: Skull King is played by 2 to 8 players")
+    if names is None:
+        return [f"Player {i + 1}" for i in range(n)]
+    out = [s.strip() for s in names.split(",")]
+    if len(out) != n or not all(out) or len(set(out)) != n:
+        raise UserError(f"--names needs {n} distinct comma-separated names, got {names!r}")
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam replay' is not built yet in this version")
+    from skullcam.device.game import Referee
+    from skullcam.device.pipeline import trick_log_lines
+    from skullcam.device.replay import (
+        load_bids,
+        load_settings,
+        open_replay_source,
+        replay_source,
+    )
+    from skullcam.vision.seats import CALIBRATION_FILE
+
+    names = player_names(args.names, args.players)
+    if not 0 <= args.first_dealer < args.players:
+        raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
+    if args.fps is not None and not 0 < args.fps <= 240:
+        raise UserError("--fps must be between 0 and 240")
+    settings = load_settings(args.settings)
+    bids = load_bids(args.bids, args.players)
+    seats = args.seats
+    if seats is None and args.data is not None:
+        candidate = Path(args.data) / CALIBRATION_FILE
+        seats = candidate if candidate.is_file() else None
+        if seats is not None:
+            from skullcam.vision.seats import SeatLayout
+
+            if SeatLayout.load(seats).n_players != args.players:
+                seats = None  # calibrated for another table size: use the default
+    source = open_replay_source(args.source, args.fps)
+    from skullcam.vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(args.model, data_dir=args.data)
+    referee = Referee(names, args.first_dealer, settings, bids)
+    with source:
+        pipeline = replay_source(source, args.source, recognizer, referee, seats=seats)
+    record = referee.record()
+    if args.json:
+        print(json.dumps(record, indent=2))
+        return 0
+    for line in trick_log_lines(pipeline.outcomes, names):
+        print(line)
+    if not pipeline.outcomes:
+        print("no completed trick was recognized")
+    score = referee.score()
+    if bids is None:
+        print("(no --bids given: every bid counts as 0 in these scores)")
+    if "error" in score:
+        print(f"scores: cannot score the recognized game: {score['error']}")
+        return 0
+    for number, rnd in enumerate(score["rounds"], start=1):
+        points = "  ".join(f"{n} {p:+d}" for n, p in zip(names, rnd["points"], strict=True))
+        print(f"round {number}: {points}")
+    totals = "  ".join(f"{n} {p}" for n, p in zip(names, score["totals"], strict=True))
+    print(f"totals: {totals}")
+    flagged = sum(1 for o in pipeline.outcomes if o.flags)
+    if flagged:
+        print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
+    return 0

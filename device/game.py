@@ -1,0 +1,236 @@
+"""Game state for the pipeline: whose lead, which round, and each observed trick resolved.
+
+The camera knows where cards lie and in which order they came; the *game* knows who leads
+(left of the dealer, then each trick's winner), how many tricks a round has, and which cards
+already fell this round. :class:`Referee` joins the two: it hands the trick state machine the
+leader of each trick, resolves every completed trick with ``skullcam.rules``, flags what a
+person must confirm (a card seen twice in a round, an expansion card whose setting is off, a
+trick no deck can produce), and builds the ``skullcam-game/1`` record.
+
+It is rebuilt from a record (:meth:`Referee.from_record`), which is how a restarted recorder
+resumes a game from the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skullcam.rules import (
+    GameRecord,
+    RulesError,
+    Settings,
+    TrickResult,
+    cards_dealt,
+    dealer_of_round,
+    first_leader,
+    parse_card,
+    resolve_trick,
+    score_game,
+)
+from skullcam.vision.trick_state import TrickObservation
+
+logger = logging.getLogger(__name__)
+
+GAME_FORMAT = "skullcam-game/1"
+
+
+@dataclass(frozen=True)
+class TrickOutcome:
+    """One recorded trick: where it sits in the game, its plays, resolution and flags."""
+
+    round: int
+    trick: int
+    plays: tuple[tuple[int, str], ...]
+    """(player, card id) in play order."""
+    result: TrickResult | None
+    winner: int | None
+    """Winning *player* (not play index), ``None`` for a destroyed/discarded trick."""
+    next_leader: int | None
+    flags: tuple[str, ...]
+    observation: TrickObservation | None = None
+
+    def plays_json(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for k, (player, card) in enumerate(self.plays):
+            play: dict[str, Any] = {"player": player, "card": card}
+            if self.observation is not None:
+                play["confidence"] = round(self.observation.plays[k].confidence, 4)
+            out.append(play)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "trick": self.trick,
+            "plays": self.plays_json(),
+            "winner": self.winner,
+            "next_leader": self.next_leader,
+            "explanation": None if self.result is None else self.result.explanation,
+            "flags": list(self.flags),
+        }
+
+
+@dataclass
+class Referee:
+    """Follows one game trick by trick; players are seat indices ``0..n-1`` clockwise."""
+
+    players: list[str]
+    first_dealer: int = 0
+    settings: Settings = field(default_factory=Settings)
+    bids: list[list[int]] | None = None
+    rounds: list[list[TrickOutcome]] = field(default_factory=list)
+    abilities: list[list[dict[str, Any]]] = field(default_factory=list)
+    _pending_rosie: tuple[int, int] | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def round(self) -> int:
+        """The round being played (1-based); past the last round when the game is over."""
+        if not self.rounds:
+            return 1
+        last = len(self.rounds)
+        return last + 1 if len(self.rounds[-1]) >= self.tricks_in(last) else last
+
+    @property
+    def trick(self) -> int:
+        """Index (0-based) of the next trick within :attr:`round`."""
+        r = self.round
+        return len(self.rounds[r - 1]) if r <= len(self.rounds) else 0
+
+    @property
+    def finished(self) -> bool:
+        return self.round > self.settings.rounds
+
+    def tricks_in(self, round_number: int) -> int:
+        return cards_dealt(min(round_number, self.settings.rounds), self.n)
+
+    def leader(self) -> int | None:
+        """Who leads the next trick; ``None`` when only the table knows (Rosie's choice)."""
+        r = self.round
+        if r > len(self.rounds) or not self.rounds[r - 1]:
+            return first_leader(dealer_of_round(self.first_dealer, r, self.n), self.n)
+        return self.rounds[r - 1][-1].next_leader
+
+    def add(self, observation: TrickObservation) -> TrickOutcome:
+        """Resolve an observed trick and append it to the game."""
+        plays = tuple(
+            (player, play.card)
+            for player, play in zip(observation.players, observation.plays, strict=True)
+        )
+        return self.add_plays(plays, list(observation.flags), observation)
+
+    def add_plays(
+        self,
+        plays: Sequence[tuple[int, str]],
+        flags: list[str] | None = None,
+        observation: TrickObservation | None = None,
+    ) -> TrickOutcome:
+        """Append a trick given as (player, card) pairs in play order."""
+        if self.finished:
+            raise RulesError(f"the game is over after {self.settings.rounds} rounds")
+        flags = list(flags or [])
+        r, t = self.round, self.trick
+        if r > len(self.rounds):
+            self.rounds.append([])
+            self.abilities.append([])
+        if self._pending_rosie is not None and plays:
+            rt, choice_trick = self._pending_rosie
+            self.abilities[rt - 1].append(
+                {"trick": choice_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
+            )
+            self._pending_rosie = None
+        seen = {card for outcome in self.rounds[r - 1] for _, card in outcome.plays}
+        for _, card in plays:
+            base = card.split(":")[0]
+            if base not in ("escape", "loot") and (card in seen or base in seen):
+                flags.append(f"{card} already played this round")
+        result: TrickResult | None = None
+        winner: int | None = None
+        next_leader: int | None = None
+        try:
+            cards = [parse_card(card) for _, card in plays]
+            names = [self.players[p] for p, _ in plays]
+            result = resolve_trick(cards, self.settings, names)
+        except RulesError as err:
+            flags.append(f"cannot resolve: {err}")
+        if result is not None:
+            winner = None if result.winner is None else plays[result.winner][0]
+            next_leader = plays[result.next_leader][0]
+            flags.extend(result.warnings)
+            if self.settings.pirate_abilities and result.winning_card is not None:
+                name = str(result.winning_card)
+                if name == "pirate-rosie":
+                    # Rosie picks the next leader; the camera learns it from the next first card.
+                    self._pending_rosie = (r, t)
+                    next_leader = None
+                elif name in ("pirate-rascal", "pirate-harry"):
+                    flags.append(f"{name} ability: ask the table (recorded as no change)")
+                    choice = 0
+                    self.abilities[r - 1].append({"trick": t, "pirate": name, "choice": choice})
+        outcome = TrickOutcome(
+            round=r,
+            trick=t,
+            plays=tuple(plays),
+            result=result,
+            winner=winner,
+            next_leader=next_leader,
+            flags=tuple(dict.fromkeys(flags)),
+            observation=observation,
+        )
+        self.rounds[r - 1].append(outcome)
+        return outcome
+
+    def bids_for(self, round_number: int) -> list[int]:
+        if self.bids is not None and round_number <= len(self.bids):
+            return list(self.bids[round_number - 1])
+        return [0] * self.n
+
+    def record(self) -> dict[str, Any]:
+        """The ``skullcam-game/1`` record seen so far (bids from :attr:`bids`, else zeros)."""
+        rounds: list[dict[str, Any]] = []
+        for number, tricks in enumerate(self.rounds, start=1):
+            rnd: dict[str, Any] = {
+                "bids": self.bids_for(number),
+                "tricks": [
+                    {"plays": [{"player": p, "card": c} for p, c in o.plays]} for o in tricks
+                ],
+            }
+            if self.abilities[number - 1]:
+                rnd["abilities"] = list(self.abilities[number - 1])
+            rounds.append(rnd)
+        return {
+            "format": GAME_FORMAT,
+            "players": list(self.players),
+            "settings": self.settings.changes(),
+            "first_dealer": self.first_dealer,
+            "rounds": rounds,
+        }
+
+    def score(self) -> dict[str, Any]:
+        """``skullcam score --json`` of the record, or ``{"error": ...}`` if it breaks the rules."""
+        try:
+            return score_game(GameRecord.from_dict(self.record())).to_json()
+        except RulesError as err:
+            return {"error": str(err)}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Referee:
+        """Rebuild the state of a game recorded so far (resuming after a restart)."""
+        settings = Settings.from_dict(record.get("settings") or {})
+        ref = cls(
+            players=list(record["players"]),
+            first_dealer=int(record.get("first_dealer", 0)),
+            settings=settings,
+            bids=[list(r.get("bids") or []) for r in record.get("rounds", [])] or None,
+        )
+        for rnd in record.get("rounds", []):
+            for trick in rnd.get("tricks", []):
+                plays = [(int(p["player"]), str(p["card"])) for p in trick["plays"]]
+                ref.add_plays(plays)
+        return ref

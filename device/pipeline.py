@@ -1,0 +1,202 @@
+"""One frame at a time: recognize, track, follow the trick, resolve, record.
+
+:class:`Pipeline` is the same for ``skullcam replay`` (a recording, as fast as possible, no
+store) and ``skullcam run`` (a camera or the bundled game at real speed, recording into the
+store): only the frame source and the listener differ. Replays are deterministic because every
+decision uses frame timestamps, never the wall clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from skullcam.device.game import Referee, TrickOutcome
+from skullcam.device.sources import Frame
+from skullcam.vision.detection import Detection
+from skullcam.vision.seats import SeatLayout
+from skullcam.vision.tracker import Tracker, TrackerConfig
+from skullcam.vision.trick_state import (
+    CardPlayed,
+    CardTakenBack,
+    Event,
+    MotionMeter,
+    TableCleared,
+    TrickCompleted,
+    TrickConfig,
+    TrickStateMachine,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class RecognizerLike(Protocol):
+    def __call__(self, frame_bgr: np.ndarray) -> list[Detection]: ...
+
+
+class Listener(Protocol):
+    """What the pipeline tells the outside world (the store recorder, a log printer)."""
+
+    def on_trick(
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]
+    ) -> None: ...
+
+    def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None: ...
+
+
+@dataclass
+class PipelineStats:
+    """Counters a benchmark or the live loop's log reads."""
+
+    frames: int = 0
+    tricks: int = 0
+    recognize_s: float = 0.0
+    track_s: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    """Per trick: wall seconds from the frame that completed it to the listener returning."""
+
+
+class Pipeline:
+    """Recognizer + tracker + trick state machine + referee (+ an optional listener)."""
+
+    def __init__(
+        self,
+        recognizer: RecognizerLike | Callable[[np.ndarray], list[Detection]],
+        referee: Referee,
+        layout: SeatLayout,
+        listener: Listener | None = None,
+        tracker_config: TrackerConfig | None = None,
+        trick_config: TrickConfig | None = None,
+        motion: bool = True,
+    ) -> None:
+        if layout.n_players != referee.n:
+            raise ValueError(f"seat layout has {layout.n_players} seats for {referee.n} players")
+        self.recognizer = recognizer
+        self.referee = referee
+        self.layout = layout
+        self.listener = listener
+        self.tracker = Tracker(tracker_config)
+        self.machine = TrickStateMachine(layout, trick_config, leader=referee.leader())
+        self.motion = MotionMeter() if motion else None
+        self.outcomes: list[TrickOutcome] = []
+        self.stats = PipelineStats()
+        self.last_frame_index = -1
+
+    @property
+    def model_version(self) -> str:
+        for attr in ("version", "model_version"):
+            value = getattr(self.recognizer, attr, None)
+            if isinstance(value, str):
+                return value
+        return "unknown"
+
+    def process(self, frame: Frame) -> list[TrickOutcome]:
+        """Feed one frame; returns the tricks it completed (usually none)."""
+        t0 = time.perf_counter()
+        detections = list(self.recognizer(frame.image))
+        t1 = time.perf_counter()
+        gone = self.tracker.update(detections, frame.timestamp)
+        motion = self.motion(frame.image) if self.motion is not None else None
+        events = self.machine.update(self.tracker, gone, frame.timestamp, motion)
+        self.stats.recognize_s += t1 - t0
+        self.stats.track_s += time.perf_counter() - t1
+        self.stats.frames += 1
+        self.last_frame_index = frame.index
+        done: list[TrickOutcome] = []
+        for event in events:
+            outcome = self._handle(event, frame, detections, t0)
+            if outcome is not None:
+                done.append(outcome)
+        return done
+
+    def _handle(
+        self, event: Event, frame: Frame, detections: list[Detection], t0: float
+    ) -> TrickOutcome | None:
+        if isinstance(event, TrickCompleted):
+            if self.referee.finished:
+                logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
+                return None
+            outcome = self.referee.add(event.trick)
+            self.machine.set_leader(self.referee.leader())
+            self.outcomes.append(outcome)
+            self.stats.tricks += 1
+            if self.listener is not None:
+                self.listener.on_trick(outcome, frame, detections)
+            self.stats.latencies.append(time.perf_counter() - t0)
+            return outcome
+        if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
+            self.listener.on_live(self.live_plays(), self.machine.leader, frame)
+        return None
+
+    def live_plays(self) -> list[dict[str, Any]]:
+        """The cards of the trick on the table now, in arrival order, with their seats."""
+        out: list[dict[str, Any]] = []
+        for tid in self.machine.members:
+            tr = self.tracker.tracks.get(tid)
+            if tr is None:
+                continue
+            center = (float(tr.center[0]), float(tr.center[1]))
+            out.append(
+                {
+                    "player": self.layout.seat_of(center),
+                    "card": tr.card,
+                    "confidence": round(tr.confidence, 3),
+                }
+            )
+        return out
+
+    def run(
+        self, frames: Iterable[Frame], stop: Callable[[], bool] | None = None
+    ) -> list[TrickOutcome]:
+        """Process frames until they end, ``stop()`` says so, or the game is over."""
+        for frame in frames:
+            self.process(frame)
+            if self.referee.finished or (stop is not None and stop()):
+                break
+        return self.outcomes
+
+
+def annotate(
+    image: np.ndarray, outcome: TrickOutcome, players: list[str] | None = None
+) -> np.ndarray:
+    """A copy of the completion frame with each card's box, name, play order and the winner."""
+    import cv2
+
+    out = image.copy()
+    obs = outcome.observation
+    if obs is None:
+        return out
+    for k, (play, player) in enumerate(zip(obs.plays, obs.players, strict=True)):
+        won = outcome.winner is not None and player == outcome.winner
+        colour = (0, 200, 255) if won else (60, 220, 60)
+        x1, y1, x2, y2 = (round(v) for v in play.box)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, 3 if won else 2)
+        name = players[player] if players and player < len(players) else f"P{player}"
+        label = f"{k + 1}. {play.card} ({name})"
+        cv2.putText(out, label, (x1, max(12, y1 - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
+        cv2.putText(out, label, (x1, max(12, y1 - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
+    if outcome.result is not None:
+        text = outcome.result.explanation[:90]
+        cv2.putText(out, text, (6, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
+        cv2.putText(
+            out, text, (6, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1
+        )
+    return out
+
+
+def trick_log_lines(outcomes: Iterable[TrickOutcome], players: list[str]) -> list[str]:
+    """The human trick log of ``skullcam replay``: one line per trick, flags indented."""
+    lines: list[str] = []
+    for o in outcomes:
+        plays = ", ".join(f"{players[p]} {c}" for p, c in o.plays)
+        who = "nobody" if o.winner is None else players[o.winner]
+        lines.append(f"round {o.round} trick {o.trick + 1}: {plays} -> {who}")
+        if o.result is not None:
+            lines.append(f"    {o.result.explanation}")
+        lines.extend(f"    ! {flag}" for flag in o.flags)
+    return lines

@@ -1,0 +1,137 @@
+"""``skullcam replay``: the live pipeline over a recording, deterministic, no store.
+
+Shared by the command and the tests: :func:`load_bids`, :func:`load_settings` and
+:func:`layout_for_source` read the command's inputs with one-line errors;
+:func:`replay_source` runs every frame through :class:`~skullcam.device.pipeline.Pipeline`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from skullcam.device.game import Referee
+from skullcam.device.pipeline import Listener, Pipeline
+from skullcam.device.sources import FrameSource, game_folder_meta, open_source
+from skullcam.errors import UserError
+from skullcam.rules import RulesError, Settings
+from skullcam.vision.seats import SeatLayout
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as err:
+        raise UserError(f"cannot read {what} file {path}: {err.strerror or err}") from err
+    except json.JSONDecodeError as err:
+        raise UserError(
+            f"{what} file {path} is not valid JSON ({err.msg}, line {err.lineno})"
+        ) from None
+
+
+def load_settings(path: Path | None) -> Settings:
+    """``--settings FILE``: a JSON object of the settings keys in interfaces.md."""
+    if path is None:
+        return Settings()
+    data = _read_json(path, "settings")
+    if not isinstance(data, dict):
+        raise UserError(f"settings file {path} must hold a JSON object of settings")
+    try:
+        return Settings.from_dict(data)
+    except RulesError as err:
+        raise UserError(f"settings file {path}: {err}") from err
+
+
+def load_bids(path: Path | None, n_players: int) -> list[list[int]] | None:
+    """``--bids FILE``: a JSON list of per-round bid lists (or a game record's rounds)."""
+    if path is None:
+        return None
+    data = _read_json(path, "bids")
+    if isinstance(data, dict) and isinstance(data.get("rounds"), list):
+        data = [r.get("bids") for r in data["rounds"] if isinstance(r, dict)]
+    if not isinstance(data, list) or not all(
+        isinstance(r, list) and len(r) == n_players and all(isinstance(b, int) for b in r)
+        for r in data
+    ):
+        raise UserError(
+            f"bids file {path} must be a JSON list of rounds, each a list of {n_players} "
+            "whole numbers (one bid per player)"
+        )
+    return [list(r) for r in data]
+
+
+def layout_for_source(
+    source_path: str | Path, n_players: int, size: tuple[int, int], seats: Path | None = None
+) -> SeatLayout:
+    """``--seats FILE`` (from ``skullcam calibrate``), else the game folder's meta, else default."""
+    if seats is not None:
+        layout = SeatLayout.load(seats)
+    else:
+        layout = SeatLayout.default(n_players, size)
+        path = Path(source_path)
+        meta = game_folder_meta(path) if path.is_dir() else None
+        if meta is not None:
+            layout = _layout_from_meta(meta, n_players, size) or layout
+    if layout.n_players != n_players:
+        raise UserError(
+            f"the seat calibration has {layout.n_players} seats but --players is {n_players}; "
+            "run 'skullcam calibrate' again or fix --players"
+        )
+    return layout
+
+
+def _layout_from_meta(meta: dict[str, Any], n: int, size: tuple[int, int]) -> SeatLayout | None:
+    """A recorded game's own seat layout: our calibration format, or centre + angles."""
+    seats = meta.get("seats") or meta.get("seat_layout")
+    if not isinstance(seats, dict):
+        return None
+    if seats.get("format"):
+        return SeatLayout.from_json(seats)
+    try:
+        centre = seats.get("centre") or seats.get("center") or [size[0] / 2, size[1] / 2]
+        if "angles_degrees" in seats:
+            angles = [math.radians(float(a)) for a in seats["angles_degrees"]]
+        elif "angles" in seats:
+            angles = [float(a) for a in seats["angles"]]
+        else:
+            return None
+        return SeatLayout((float(centre[0]), float(centre[1])), tuple(a % math.tau for a in angles))
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def replay_source(
+    source: FrameSource,
+    source_path: str | Path,
+    recognizer: Callable[..., Any],
+    referee: Referee,
+    seats: Path | None = None,
+    listener: Listener | None = None,
+    frames: Any = None,
+) -> Pipeline:
+    """Run every frame of ``source`` through a new pipeline; returns it (outcomes, stats)."""
+    iterator = iter(frames if frames is not None else source.frames())
+    try:
+        first = next(iterator)
+    except StopIteration:
+        raise UserError(f"{source_path} holds no frames") from None
+    height, width = first.image.shape[:2]
+    layout = layout_for_source(source_path, referee.n, (width, height), seats)
+    pipeline = Pipeline(recognizer, referee, layout, listener=listener)
+    pipeline.process(first)
+    pipeline.run(iterator)
+    return pipeline
+
+
+def open_replay_source(spec: str, fps: float | None) -> FrameSource:
+    """Open a recording for replay: cameras are not recordings."""
+    text = str(spec)
+    if text.isdigit() or "://" in text or text in ("picamera", "picamera2", "pi"):
+        raise UserError(
+            f"{text!r} is a camera; replay takes a video file or a folder of frames "
+            "(use 'skullcam run --camera' for a live game)"
+        )
+    return open_source(text, fps=fps)

@@ -1,0 +1,150 @@
+"""The whole pipeline on scripted detections: whole games reproduce their records."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from skullcam.cli import main
+from skullcam.device.game import Referee
+from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
+from skullcam.device.scripted import ScriptedRecognizer, simulate_game
+from skullcam.device.sources import Frame
+from skullcam.rules import GameRecord, Settings, score_game
+from skullcam.rules.simulate import random_game
+from skullcam.vision.seats import SeatLayout
+
+BLANK = np.zeros((8, 8, 3), np.uint8)
+
+
+def game(seed: int, n: int, rounds: int = 3, settings: Settings | None = None) -> dict:
+    players = [f"P{i}" for i in range(n)]
+    rng = random.Random(seed)
+    return random_game(rng, players, settings or Settings(), seed % n, rounds).to_dict()
+
+
+def run_script(record: dict, seed: int, **kw) -> tuple[Referee, Pipeline]:
+    n = len(record["players"])
+    sg = simulate_game(record, seed=seed, **kw)
+    ref = Referee(
+        record["players"],
+        record["first_dealer"],
+        Settings.from_dict(record.get("settings") or {}),
+        [r["bids"] for r in record["rounds"]],
+    )
+    pipe = Pipeline(ScriptedRecognizer(sg.script), ref, SeatLayout.default(n), motion=False)
+    for i in range(len(sg.script)):
+        pipe.process(Frame(BLANK, i / sg.fps, i))
+    return ref, pipe
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_scripted_game_with_hands_nudges_misses_and_flicker_reproduces_record(n: int) -> None:
+    record = game(seed=n, n=n)
+    ref, pipe = run_script(record, seed=n)
+    assert ref.record()["rounds"] == record["rounds"]
+    truth = score_game(GameRecord.from_dict(record)).to_json()
+    assert ref.score()["totals"] == truth["totals"]
+    assert pipe.stats.tricks == sum(len(r["tricks"]) for r in record["rounds"])
+
+
+def test_same_input_gives_same_output() -> None:
+    record = game(seed=11, n=4, rounds=2)
+    a, pa = run_script(record, seed=3)
+    b, pb = run_script(record, seed=3)
+    assert a.record() == b.record()
+    assert [o.to_json() for o in pa.outcomes] == [o.to_json() for o in pb.outcomes]
+
+
+def test_trick_log_names_players_winner_and_flags() -> None:
+    record = game(seed=2, n=3, rounds=2)
+    ref, pipe = run_script(record, seed=2)
+    lines = trick_log_lines(pipe.outcomes, ref.players)
+    assert lines[0].startswith("round 1 trick 1: ")
+    assert sum(1 for line in lines if line.startswith("round ")) == 3
+
+
+def test_annotated_image_draws_on_a_copy() -> None:
+    record = game(seed=5, n=3, rounds=1)
+    _ref, pipe = run_script(record, seed=5)
+    image = np.zeros((480, 640, 3), np.uint8)
+    out = annotate(image, pipe.outcomes[0], ["a", "b", "c"])
+    assert out.shape == image.shape and out.any() and not image.any()
+
+
+def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_rosie() -> None:
+    short = Referee(["a", "b", "c"], first_dealer=2).add_plays([(0, "green-3")])
+    assert any("cannot resolve" in f for f in short.flags)
+    ref2 = Referee(["a", "b", "c"], first_dealer=2)
+    ref2.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
+    assert ref2.round == 2 and ref2.leader() == 1  # round 2: left of the dealer (seat 0)
+    ref2.add_plays([(1, "skull-king"), (2, "pirate-rosie"), (0, "escape")])
+    dup = ref2.add_plays([(1, "skull-king"), (2, "green-2"), (0, "green-9")])
+    assert any("already played this round" in f for f in dup.flags)
+    ref3 = Referee(["a", "b", "c"], settings=Settings(pirate_abilities=True))
+    ref3.add_plays([(1, "green-3"), (2, "green-5"), (0, "green-1")])
+    ref3.add_plays([(1, "pirate-rosie"), (2, "green-5"), (0, "green-1")])
+    assert ref3.leader() is None
+    ref3.add_plays([(0, "green-2"), (1, "green-7"), (2, "green-8")])
+    assert ref3.record()["rounds"][1]["abilities"] == [
+        {"trick": 0, "pirate": "pirate-rosie", "choice": 0}
+    ]
+
+
+def test_referee_resumes_from_its_own_record() -> None:
+    record = game(seed=7, n=4, rounds=2)
+    ref, _ = run_script(record, seed=7)
+    again = Referee.from_record(ref.record())
+    assert (again.round, again.trick, again.leader()) == (ref.round, ref.trick, ref.leader())
+
+
+def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> None:
+    record = game(seed=4, n=3, rounds=2)
+    sg = simulate_game(record, seed=4)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    img = np.full((48, 64, 3), 60, np.uint8)
+    for i in range(len(sg.script)):
+        cv2.imwrite(str(frames / f"frame_{i:06d}.png"), img)
+    bids = tmp_path / "bids.json"
+    bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
+    from skullcam.vision import recognizer as recognizer_module
+
+    def fake_load(*args, **kwargs):
+        return ScriptedRecognizer(sg.script)
+
+    monkeypatch.setattr(recognizer_module.Recognizer, "load", staticmethod(fake_load))
+    argv = ["replay", str(frames), "--players", "3", "--first-dealer", str(record["first_dealer"])]
+    argv += ["--bids", str(bids), "--data", str(tmp_path / "data"), "--names", "P0,P1,P2"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == record | {"settings": {}}
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "round 2 trick 2:" in text and "totals:" in text
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--players", "9"], "2 to 8"),
+        (["--players", "3", "--bids", "missing.json"], "cannot read bids"),
+        (["--players", "3", "--first-dealer", "3"], "--first-dealer"),
+    ],
+)
+def test_replay_bad_input_is_one_line(tmp_path: Path, capsys, extra, message) -> None:
+    (tmp_path / "f").mkdir()
+    cv2.imwrite(str(tmp_path / "f" / "frame_000000.png"), BLANK)
+    assert main(["replay", str(tmp_path / "f"), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_replay_refuses_a_camera(capsys) -> None:
+    assert main(["replay", "0", "--players", "3"]) == 2
+    assert "is a camera" in capsys.readouterr().err

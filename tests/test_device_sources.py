@@ -1,0 +1,235 @@
+"""Camera sources: files and folders for real, picamera2 through a fake module."""
+
+from __future__ import annotations
+
+import sys
+import time
+import types
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from skullcam.device import sources
+from skullcam.device.sources import (
+    Frame,
+    FrameSource,
+    ImageFolderSource,
+    LatestFrameReader,
+    PiCameraSource,
+    open_source,
+    paced,
+)
+from skullcam.errors import UserError
+
+
+def write_frames(folder: Path, count: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        img = np.full((48, 64, 3), i * 20, dtype=np.uint8)
+        cv2.imwrite(str(folder / f"frame_{i:06d}.png"), img)
+
+
+def test_image_folder_in_name_order_with_timestamps(tmp_path: Path) -> None:
+    write_frames(tmp_path, 4)
+    with open_source(tmp_path, fps=5) as src:
+        frames = list(src.frames())
+    assert [f.index for f in frames] == [0, 1, 2, 3]
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.2, 0.4, 0.6])
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 20, 40, 60]
+
+
+def test_folder_default_rate_is_ten(tmp_path: Path) -> None:
+    write_frames(tmp_path, 2)
+    src = open_source(tmp_path)
+    assert src.fps == 10.0
+
+
+def test_game_folder_uses_frames_subfolder_and_meta_fps(tmp_path: Path) -> None:
+    write_frames(tmp_path / "frames", 3)
+    (tmp_path / "meta.json").write_text('{"fps": 4, "players": 3}')
+    src = open_source(tmp_path, start=1)
+    assert src.fps == 4.0
+    assert [f.index for f in src.frames()] == [1, 2]
+
+
+def test_video_file_uses_its_own_rate(tmp_path: Path) -> None:
+    path = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 8.0, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), i * 40, dtype=np.uint8))
+    writer.release()
+    with open_source(path, fps=25) as src:
+        frames = list(src.frames())
+    assert src.fps == pytest.approx(8.0)
+    assert len(frames) == 5
+    assert frames[-1].timestamp == pytest.approx(4 / 8.0)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: p / "missing.mp4",
+        lambda p: (p / "empty").mkdir() or p / "empty",
+        lambda p: (p / "junk.mp4").write_bytes(b"not a video") and p / "junk.mp4",
+    ],
+)
+def test_unusable_recordings_are_user_errors(tmp_path: Path, make) -> None:
+    with pytest.raises(UserError):
+        src = open_source(make(tmp_path))
+        list(src.frames())
+
+
+def test_unreadable_image_in_folder_names_the_file(tmp_path: Path) -> None:
+    write_frames(tmp_path, 1)
+    (tmp_path / "frame_000001.jpg").write_bytes(b"broken")
+    with pytest.raises(UserError, match=r"frame_000001\.jpg"):
+        list(ImageFolderSource(tmp_path).frames())
+
+
+def test_unplugged_camera_index_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="camera 57"):
+        open_source("57")
+
+
+def test_paced_plays_at_real_speed_and_drops_when_late() -> None:
+    frames = [Frame(np.zeros((2, 2, 3), np.uint8), i * 0.05, i) for i in range(5)]
+    start = time.monotonic()
+    out = list(paced(iter(frames)))
+    assert time.monotonic() - start >= 0.19
+    assert [f.index for f in out] == [0, 1, 2, 3, 4]
+
+    def slow():
+        for f in paced(iter(frames)):
+            time.sleep(0.12)
+            yield f
+
+    assert len(list(slow())) < 5
+
+
+class FakeRequest:
+    def __init__(self, cam: FakePicamera2, n: int) -> None:
+        self.cam, self.n = cam, n
+
+    def make_array(self, stream: str) -> np.ndarray:
+        w, h = self.cam.config["main"]["size"]
+        return np.full((h, w, 3), self.n % 256, dtype=np.uint8)
+
+    def get_metadata(self) -> dict:
+        return {"SensorTimestamp": 5_000_000_000 + self.n * 100_000_000}
+
+    def release(self) -> None:
+        self.cam.released += 1
+
+
+class FakePicamera2:
+    instances: list[FakePicamera2] = []  # noqa: RUF012
+
+    def __init__(self) -> None:
+        self.config: dict = {}
+        self.started = self.stopped = self.closed = False
+        self.released = 0
+        self.n = 0
+        FakePicamera2.instances.append(self)
+
+    @staticmethod
+    def global_camera_info() -> list:
+        return [{"Model": "imx708"}]
+
+    def create_video_configuration(self, main: dict, controls: dict, buffer_count: int) -> dict:
+        return {"main": main, "controls": controls}
+
+    def configure(self, config: dict) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_request(self) -> FakeRequest:
+        self.n += 1
+        return FakeRequest(self, self.n - 1)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.instances.clear()
+    return FakePicamera2
+
+
+def test_picamera_configured_at_working_size_bgr_with_sensor_timestamps(fake_picamera2) -> None:
+    assert sources.picamera_available()
+    src = open_source("picamera")
+    assert isinstance(src, PiCameraSource)
+    cam = fake_picamera2.instances[0]
+    assert cam.config["main"] == {"size": (640, 480), "format": "RGB888"}
+    assert cam.started
+    it = src.frames()
+    frames = [next(it) for _ in range(3)]
+    assert frames[0].image.shape == (480, 640, 3)
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    assert cam.released == 3
+    src.close()
+    src.close()
+    assert cam.stopped and cam.closed
+
+
+def test_picamera_missing_module_or_camera_is_a_user_error(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    assert not sources.picamera_available()
+    with pytest.raises(UserError, match="python3-picamera2"):
+        PiCameraSource()
+    module = types.ModuleType("picamera2")
+
+    def no_camera() -> None:
+        raise IndexError("list index out of range")
+
+    module.Picamera2 = no_camera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    with pytest.raises(UserError, match="no Raspberry Pi camera"):
+        PiCameraSource()
+
+
+class CountingSource(FrameSource):
+    live = True
+
+    def __init__(self, count: int, period: float) -> None:
+        self.count, self.period = count, period
+
+    def frames(self):
+        for i in range(self.count):
+            time.sleep(self.period)
+            yield Frame(np.zeros((2, 2, 3), np.uint8), i * self.period, i)
+
+
+def test_latest_frame_reader_drops_instead_of_queueing() -> None:
+    reader = LatestFrameReader(CountingSource(20, 0.005))
+    seen = []
+    for frame in reader.frames():
+        seen.append(frame.index)
+        time.sleep(0.03)
+    reader.close()
+    assert seen[-1] == 19
+    assert len(seen) < 20 and reader.dropped == 20 - len(seen)
+    assert seen == sorted(seen)
+
+
+def test_latest_frame_reader_reraises_source_errors() -> None:
+    class Broken(FrameSource):
+        def frames(self):
+            yield Frame(np.zeros((2, 2, 3), np.uint8), 0.0, 0)
+            raise UserError("camera 0 stopped delivering frames")
+
+    reader = LatestFrameReader(Broken())
+    with pytest.raises(UserError, match="stopped"):
+        for _ in reader.frames():
+            time.sleep(0.05)
