@@ -1,0 +1,204 @@
+"""Writing scenes as an ultralytics OBB dataset, in parallel and reproducibly.
+
+Layout (docs/architecture.md)::
+
+    OUT/images/{train,val,test}/<split>_000000.jpg
+    OUT/labels/{train,val,test}/<split>_000000.txt   # "0 x1 y1 x2 y2 x3 y3 x4 y4", normalized
+    OUT/labels/{train,val,test}/scenes.jsonl          # one JSON object per scene, in index order
+    OUT/data.yaml                                     # absolute path:, names {0: card}
+
+Scene ``i`` of split ``s`` is rendered from ``SeedSequence([seed, s, i])``, so the output is the
+same for any number of workers, and no two scenes (within or across splits) share a seed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing as mp
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from skullcam.datasets.deck import load_deck
+from skullcam.datasets.scenes import (
+    PreparedDeck,
+    SceneConfig,
+    obb_label_line,
+    prepare,
+    render_scene,
+)
+from skullcam.errors import UserError
+
+logger = logging.getLogger(__name__)
+
+SPLITS = ("train", "val", "test")
+_SPLIT_CODE = {"train": 0, "val": 1, "test": 2}
+
+
+def scene_rng(seed: int, split: str, index: int) -> np.random.Generator:
+    """The generator of one scene: independent of worker count and of the other scenes."""
+    return np.random.default_rng(np.random.SeedSequence([seed, _SPLIT_CODE[split], index]))
+
+
+def split_counts(count: int, val_fraction: float, test_fraction: float) -> dict[str, int]:
+    """How many scenes each split gets (val and test rounded, train the rest)."""
+    if count < 1:
+        raise UserError(f"--count must be at least 1, got {count}")
+    for name, frac in (("--val-fraction", val_fraction), ("--test-fraction", test_fraction)):
+        if not 0.0 <= frac < 1.0:
+            raise UserError(f"{name} must be in [0, 1), got {frac}")
+    if val_fraction + test_fraction >= 1.0:
+        raise UserError("--val-fraction plus --test-fraction must leave some scenes for train")
+    n_val = round(count * val_fraction)
+    n_test = round(count * test_fraction)
+    return {"train": count - n_val - n_test, "val": n_val, "test": n_test}
+
+
+@dataclass(frozen=True)
+class _Job:
+    split: str
+    index: int
+
+
+_WORKER: dict[str, object] = {}
+
+
+def _init_worker(
+    deck_dir: str, config: SceneConfig, seed: int, out: str, jpeg_quality: int
+) -> None:
+    cv2.setNumThreads(1)
+    _WORKER.update(
+        deck=prepare(load_deck(Path(deck_dir))),
+        config=config,
+        seed=seed,
+        out=Path(out),
+        q=jpeg_quality,
+    )
+
+
+def _render_one(job: _Job) -> str:
+    deck = _WORKER["deck"]
+    config = _WORKER["config"]
+    assert isinstance(deck, PreparedDeck) and isinstance(config, SceneConfig)
+    out = _WORKER["out"]
+    assert isinstance(out, Path)
+    scene = render_scene(deck, scene_rng(int(_WORKER["seed"]), job.split, job.index), config)  # type: ignore[arg-type]
+    name = f"{job.split}_{job.index:06d}"
+    cv2.imwrite(
+        str(out / "images" / job.split / f"{name}.jpg"),
+        scene.image,
+        [cv2.IMWRITE_JPEG_QUALITY, int(_WORKER["q"])],
+    )  # type: ignore[call-overload]
+    lines = [obb_label_line(c, config.width, config.height) for c in scene.labelled]
+    (out / "labels" / job.split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
+    record = {
+        "file": f"images/{job.split}/{name}.jpg",
+        "split": job.split,
+        "index": job.index,
+        "width": config.width,
+        "height": config.height,
+        "meta": scene.meta,
+        "cards": [c.to_json() for c in scene.cards],
+    }
+    return json.dumps(record, separators=(",", ":"))
+
+
+def _iterate(jobs: list[_Job], workers: int, initargs: tuple[object, ...]) -> Iterator[str]:
+    if workers <= 1:
+        _init_worker(*initargs)  # type: ignore[arg-type]
+        for job in jobs:
+            yield _render_one(job)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
+        yield from pool.imap(_render_one, jobs, chunksize=8)
+
+
+def write_scenes(
+    deck_dir: Path,
+    out: Path,
+    counts: dict[str, int],
+    seed: int = 0,
+    config: SceneConfig | None = None,
+    workers: int = 1,
+    progress: bool = True,
+    jpeg_quality: int = 95,
+) -> dict[str, int]:
+    """Render ``counts[split]`` scenes per split into ``out``; returns the labelled-card count per
+    split. Re-running with the same arguments rewrites the same files."""
+    cfg = config or SceneConfig()
+    load_deck(Path(deck_dir))  # fail early, in this process, on a bad deck
+    out = Path(out).resolve()
+    for split in counts:
+        if split not in SPLITS:
+            raise UserError(f"unknown split {split!r}: choose one of {', '.join(SPLITS)}")
+    try:
+        for split, n in counts.items():
+            if n > 0:
+                (out / "images" / split).mkdir(parents=True, exist_ok=True)
+                (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UserError(f"cannot write to {out}: {err.strerror}; pick a writable --out") from None
+    jobs = [_Job(split, i) for split, n in counts.items() for i in range(n)]
+    initargs = (str(deck_dir), cfg, int(seed), str(out), int(jpeg_quality))
+    labelled = dict.fromkeys(counts, 0)
+    files = {
+        split: (out / "labels" / split / "scenes.jsonl").open("w")
+        for split, n in counts.items()
+        if n > 0
+    }
+    try:
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(jobs), unit="scene", desc="scenes")
+        for job, line in zip(jobs, _iterate(jobs, max(1, workers), initargs), strict=True):
+            files[job.split].write(line + "\n")
+            labelled[job.split] += line.count('"labelled":true')
+            if bar is not None:
+                bar.update(1)
+        if bar is not None:
+            bar.close()
+    finally:
+        for fh in files.values():
+            fh.close()
+    write_data_yaml(out)
+    return labelled
+
+
+def write_data_yaml(out: Path) -> Path:
+    """``data.yaml`` for ultralytics: absolute ``path``, the splits present, ``names: {0: card}``.
+
+    ultralytics needs ``train`` and ``val``; a split that was not written falls back to the
+    train images so a one-split folder still loads (the file says so in a comment).
+    """
+    out = Path(out).resolve()
+    present = [s for s in SPLITS if (out / "images" / s).is_dir()]
+    lines = ["# written by 'skullcam synth scenes'", f"path: {out}"]
+    for split in SPLITS:
+        if split in present:
+            lines.append(f"{split}: images/{split}")
+        elif split in ("train", "val") and present:
+            lines.append(f"{split}: images/{present[0]}  # no {split} split written")
+    lines += ["names:", "  0: card", ""]
+    path = out / "data.yaml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def read_scenes(out: Path, split: str) -> list[dict[str, object]]:
+    """The scene records of one split, in index order."""
+    path = Path(out) / "labels" / split / "scenes.jsonl"
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def config_with(config: SceneConfig, **changes: object) -> SceneConfig:
+    """``config`` with some fields replaced (a typed helper for the CLI)."""
+    return replace(config, **changes)  # type: ignore[arg-type]
