@@ -21,7 +21,7 @@ from .cards import (
 )
 from .errors import GameRecordError, IllegalPlayError, InvalidCardError, RulesError
 from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord
-from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_game
+from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
 from .trick import (
@@ -71,5 +71,6 @@ __all__ = [
     "legal_plays",
     "parse_card",
     "resolve_trick",
+    "score_bid",
     "score_game",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from .cards import Card, Kind, Suit, find_duplicate
 from .errors import GameRecordError, RulesError
 from .record import GameRecord, RoundRecord
-from .settings import Settings
+from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
 from .trick import TrickResult, follow_suit, resolve_trick
 
@@ -412,12 +412,14 @@ class _RoundPlay:
         bonuses: list[int] = []
         lines: list[str] = []
         for seat in range(self.n):
-            if s.scoring == "rascal":
-                base, bonus, how = _rascal(
-                    bids[seat], won[seat], self.dealt, capture[seat], bool(cannon and cannon[seat])
-                )
-            else:
-                base, bonus, how = _standard(s, bids[seat], won[seat], self.dealt, capture[seat])
+            base, bonus, how = score_bid(
+                bids[seat],
+                won[seat],
+                self.dealt,
+                capture[seat],
+                s,
+                cannonball=bool(cannon and cannon[seat]),
+            )
             bonus += loot[seat]
             if loot[seat]:
                 how += f", Loot alliance +{loot[seat]}"
@@ -434,8 +436,30 @@ class _RoundPlay:
         return tuple(points), tuple(bonuses), tuple(lines)
 
 
+def score_bid(
+    bid: int,
+    won: int,
+    dealt: int,
+    capture: int = 0,
+    settings: Settings | None = None,
+    cannonball: bool = False,
+) -> tuple[int, int, str]:
+    """One player's round: (points, capture bonus paid, readable working).
+
+    ``capture`` is the capture bonus in the tricks the player won (sum of ``TrickResult.bonus``).
+    Loot alliances and Rascal-of-Roatan bets depend on other players or abilities and are added
+    by ``score_game``. Also what a manual score sheet (bids and tricks typed in) needs.
+    """
+    settings = settings or DEFAULT_SETTINGS
+    if bid < 0 or won < 0 or bid > dealt or won > dealt:
+        raise RulesError(f"bid {bid} and tricks won {won} must be 0..{dealt} (cards dealt)")
+    if settings.scoring == "rascal":
+        return _rascal(bid, won, dealt, capture, cannonball)
+    return _standard(settings, bid, won, dealt, capture)
+
+
 def _standard(s: Settings, bid: int, won: int, dealt: int, capture: int) -> tuple[int, int, str]:
-    """(points before Loot/bets, capture bonus paid, readable working) for one seat."""
+    """Standard and no-bonus scoring, with the house rules' numbers."""
     exact = bid == won
     if bid == 0:
         value = s.zero_bid_points * (dealt if s.zero_bid_mode == "per_card" else 1)

@@ -1,0 +1,157 @@
+"""Cards, ids and the deck: the vocabulary every other package relies on."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from skullcam.rules import (
+    CARD_IDS,
+    DECK,
+    FACES,
+    Card,
+    InvalidCardError,
+    Kind,
+    RulesError,
+    Suit,
+    find_duplicate,
+    full_deck,
+    parse_card,
+)
+
+
+def test_faces_are_69_distinct_ids_in_the_documented_order() -> None:
+    assert len(FACES) == 69
+    assert len(set(FACES)) == 69
+    assert FACES[:14] == tuple(f"green-{r}" for r in range(1, 15))
+    assert FACES[14] == "yellow-1" and FACES[28] == "purple-1" and FACES[42] == "black-1"
+    assert FACES[55:] == (
+        "black-14",
+        "escape",
+        "pirate-rosie",
+        "pirate-bendt",
+        "pirate-rascal",
+        "pirate-juanita",
+        "pirate-harry",
+        "tigress",
+        "skull-king",
+        "mermaid-alyra",
+        "mermaid-sirena",
+        "loot",
+        "kraken",
+        "white-whale",
+    )
+
+
+def test_deck_has_74_cards_and_70_without_the_expansion() -> None:
+    assert len(DECK) == 74
+    assert len(full_deck(expansion=False)) == 70
+    counts = Counter(card.face for card in DECK)
+    assert counts["escape"] == 5
+    assert counts["loot"] == 2
+    assert sum(1 for card in DECK if card.kind is Kind.PIRATE) == 5
+    assert sum(1 for card in DECK if card.kind is Kind.NUMBER) == 56
+    assert set(counts) == set(FACES)
+    assert not any(card.is_expansion for card in full_deck(expansion=False))
+
+
+@pytest.mark.parametrize("text", CARD_IDS)
+def test_parse_of_str_is_identity_for_every_id(text: str) -> None:
+    card = parse_card(text)
+    assert str(card) == text
+    assert parse_card(str(card)) == card
+    assert eval(repr(card), {"parse_card": parse_card}) == card
+
+
+@pytest.mark.parametrize("card", sorted(set(DECK), key=str), ids=str)
+def test_every_deck_card_round_trips(card: Card) -> None:
+    assert parse_card(str(card)) == card
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("GREEN-7", Card(Kind.NUMBER, Suit.GREEN, 7)),
+        ("  Skull-King ", Card(Kind.SKULL_KING)),
+        ("Tigress:Escape", Card(Kind.TIGRESS, declared=Kind.ESCAPE)),
+        ("pirate", Card(Kind.PIRATE)),
+        ("MERMAID-Sirena", Card(Kind.MERMAID, name="sirena")),
+    ],
+)
+def test_parse_is_case_insensitive(text: str, expected: Card) -> None:
+    assert parse_card(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("green-15", "numbered cards run green-1 .. green-14"),
+        ("black-0", "numbered cards run black-1 .. black-14"),
+        ("pirate-jack", "the pirates are pirate-rosie"),
+        ("mermaid-ariel", "the mermaids are mermaid-alyra"),
+        ("tigress:mermaid", "tigress:pirate or tigress:escape"),
+        ("joker", "expected a card id"),
+        ("", "expected a card id"),
+    ],
+)
+def test_parse_rejects_unknown_text_naming_it(text: str, hint: str) -> None:
+    with pytest.raises(InvalidCardError) as info:
+        parse_card(text)
+    assert f"unknown card {text!r}" in str(info.value)
+    assert hint in str(info.value)
+    assert isinstance(info.value, RulesError) and isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"kind": Kind.NUMBER, "suit": Suit.GREEN},
+        {"kind": Kind.NUMBER, "suit": Suit.GREEN, "rank": 15},
+        {"kind": Kind.ESCAPE, "suit": Suit.GREEN, "rank": 3},
+        {"kind": Kind.PIRATE, "name": "alyra"},
+        {"kind": Kind.PIRATE, "declared": Kind.PIRATE},
+        {"kind": Kind.TIGRESS, "declared": Kind.MERMAID},
+    ],
+)
+def test_impossible_cards_cannot_be_built(kwargs: dict[str, object]) -> None:
+    with pytest.raises(InvalidCardError):
+        Card(**kwargs)  # type: ignore[arg-type]
+
+
+def test_tigress_role_needs_a_declaration() -> None:
+    assert parse_card("tigress:pirate").role is Kind.PIRATE
+    assert parse_card("tigress:escape").role is Kind.ESCAPE
+    assert parse_card("tigress:pirate").face == "tigress"
+    with pytest.raises(RulesError, match="declared"):
+        _ = parse_card("tigress").role
+
+
+@pytest.mark.parametrize(
+    ("cards", "index"),
+    [
+        ("green-3 green-3", 1),
+        ("escape escape escape escape escape", None),
+        ("escape escape escape escape escape escape", 5),
+        ("loot loot", None),
+        ("loot escape loot loot", 3),
+        ("tigress:pirate tigress:escape", 1),
+        ("pirate-rosie pirate", None),
+        ("pirate pirate-rosie pirate-bendt pirate-rascal pirate-juanita pirate-harry", 5),
+        ("mermaid mermaid", None),
+        ("mermaid-alyra mermaid mermaid", 2),
+        ("skull-king kraken white-whale skull-king", 3),
+    ],
+)
+def test_find_duplicate_knows_how_many_of_each_card_the_deck_holds(
+    cards: str, index: int | None
+) -> None:
+    found = find_duplicate(parse_card(c) for c in cards.split())
+    assert (None if found is None else found[0]) == index
+
+
+def test_titles_read_like_a_sentence() -> None:
+    assert parse_card("pirate-rosie").title == "Rosie D' Laney"
+    assert parse_card("black-14").title == "the black 14"
+    assert parse_card("tigress:escape").title == "the Tigress as an escape"
+    assert parse_card("mermaid").title == "a mermaid"
