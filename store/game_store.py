@@ -1256,6 +1256,12 @@ class GameStore:
             "last_event_id": last_event,
         }
 
+    def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Resolve ``plays`` under the game's *current* settings (the replay page's verdict;
+        the stored ``resolution`` is the one made when the trick was recorded or corrected)."""
+        game = self.game(game_id)
+        return _resolve(plays, game.settings, game.players)
+
     # ------------------------------------------------------------------------------- events
     def last_event_id(self) -> int:
         """The newest event id (0 when none): a page's starting point for the SSE stream."""

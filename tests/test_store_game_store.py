@@ -258,7 +258,8 @@ def test_import_export_round_trip_and_finish(store: GameStore) -> None:
     gid = store.import_record(record)
     assert store.export_record(gid) == record
     assert store.game(gid).status == "finished"
-    assert store.score(gid)["score"]["totals"] == [20, 10]
+    # Ana leads (left of dealer Ben), trumps the green 14: 20 + 10 bonus.
+    assert store.score(gid)["score"]["totals"] == [30, 10]
 
 
 @pytest.mark.parametrize(

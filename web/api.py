@@ -1,0 +1,278 @@
+"""JSON API: the state pages render from, and every write (PIN-checked, validated here and in
+the store). Pages call these with ``fetch``; a bad input answers 400 ``{"error": "..."}`` with a
+one-line message the page shows as is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session
+
+from skullcam.errors import UserError
+
+from .app import check_pin, get_store, try_pin
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object, or UserError saying what was wrong with it."""
+    if not request.is_json:
+        raise UserError("send JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(request.get_data(as_text=True) or "null")
+    except ValueError as err:
+        raise UserError(f"malformed JSON: {err}") from err
+    if not isinstance(data, dict):
+        raise UserError("the request body must be a JSON object")
+    return data
+
+
+def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    if key not in data or data[key] is None:
+        if optional:
+            return None
+        raise UserError(f"missing {key!r}")
+    value = data[key]
+    if isinstance(value, bool):
+        raise UserError(f"{key!r} must be a whole number, got {value!r}")
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if not isinstance(value, int):
+        raise UserError(f"{key!r} must be a whole number, got {value!r}")
+    return value
+
+
+@bp.before_request
+def _guard_writes() -> None:
+    if request.method in ("POST", "PUT", "DELETE", "PATCH") and request.endpoint != "api.pin":
+        check_pin()
+
+
+@bp.post("/pin")
+def pin() -> Any:
+    """A phone proves it knows the table PIN once; the signed session cookie remembers it."""
+    data = _body()
+    given = str(data.get("pin", "")).strip()
+    if not current_app.config["PIN_REQUIRED"]:
+        return jsonify({"ok": True, "required": False})
+    if not try_pin(given):
+        return jsonify({"error": "wrong PIN", "pin": True}), 403
+    session["pin"] = given
+    session.permanent = True
+    return jsonify({"ok": True, "required": True})
+
+
+@bp.get("/games")
+def games() -> Any:
+    store = get_store()
+    return jsonify(
+        {
+            "games": [g.to_json() for g in store.games()],
+            "active": (a.id if (a := store.active_game()) else None),
+            "names": store.remembered_names(),
+        }
+    )
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    data = _body()
+    players = data.get("players")
+    if not isinstance(players, list):
+        raise UserError("players must be a list of 2 to 8 names in seating order")
+    dealer = _int(data, "first_dealer", optional=True) or 0
+    settings = data.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise UserError("settings must be a JSON object")
+    game_id = get_store().create_game(players, dealer, settings)
+    return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
+
+
+@bp.get("/game/<int:game_id>/state")
+def state(game_id: int) -> Any:
+    return jsonify(get_store().state(game_id))
+
+
+@bp.get("/tv/state")
+def tv_state() -> Any:
+    """The active game's state (the TV follows whichever game is in progress)."""
+    store = get_store()
+    active = store.active_game()
+    if active is None:
+        latest = store.games()
+        if not latest:
+            return jsonify({"game": None, "last_event_id": store.last_event_id()})
+        return jsonify(store.state(latest[0].id))
+    return jsonify(store.state(active.id))
+
+
+@bp.post("/game/<int:game_id>/bids")
+def bids(game_id: int) -> Any:
+    """``{"round": r, "player": p, "bid": b}`` for one player, or ``{"round": r, "bids": [...]}``;
+    ``cannonball`` (bool, or a list for all) for Rascal's scoring."""
+    data = _body()
+    store = get_store()
+    round_number = _int(data, "round")
+    assert round_number is not None
+    if "bids" in data:
+        bids = data["bids"]
+        if not isinstance(bids, list):
+            raise UserError("bids must be a list, one per player")
+        balls = data.get("cannonball")
+        store.set_bids(game_id, round_number, bids, balls)
+    else:
+        player = _int(data, "player")
+        assert player is not None
+        bid = _int(data, "bid", optional=True)
+        ball = data.get("cannonball")
+        if ball is not None and not isinstance(ball, bool):
+            raise UserError("cannonball must be true or false")
+        store.set_bid(game_id, round_number, player, bid, ball)
+    return jsonify({"ok": True, "bids": store.bids(game_id, round_number)})
+
+
+@bp.get("/game/<int:game_id>/round/<int:round_number>/bids")
+def round_bids(game_id: int, round_number: int) -> Any:
+    store = get_store()
+    return jsonify(
+        {
+            "round": round_number,
+            "bids": store.bids(game_id, round_number),
+            "cannonball": store.cannonball(game_id, round_number),
+        }
+    )
+
+
+@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/correct")
+def correct(game_id: int, round_number: int, trick: int) -> Any:
+    """``{"play": i, "card": "green-7"}`` and/or ``{"player": p}``; ``note`` optional."""
+    data = _body()
+    play = _int(data, "play")
+    assert play is not None
+    card = data.get("card")
+    if card is not None and not isinstance(card, str):
+        raise UserError(f"unknown card {card!r}; use an id like green-7")
+    player = _int(data, "player", optional=True)
+    if card is None and player is None:
+        raise UserError("say what to correct: a card, a player, or both")
+    note = str(data.get("note") or "")
+    updated = get_store().correct_play(
+        game_id, round_number, trick, play, card=card, player=player, note=note
+    )
+    return jsonify({"ok": True, "trick": updated.to_json()})
+
+
+@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/tigress")
+def tigress(game_id: int, round_number: int, trick: int) -> Any:
+    """``{"as": "pirate" | "escape"}``: re-declare the Tigress."""
+    data = _body()
+    updated = get_store().redeclare_tigress(game_id, round_number, trick, str(data.get("as")))
+    return jsonify({"ok": True, "trick": updated.to_json()})
+
+
+@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/confirm")
+def confirm(game_id: int, round_number: int, trick: int) -> Any:
+    _body()
+    get_store().confirm_trick(game_id, round_number, trick)
+    return jsonify({"ok": True})
+
+
+@bp.post("/game/<int:game_id>/settings")
+def settings(game_id: int) -> Any:
+    """``{"settings": {key: value, ...}}``: only the keys to change (null = default)."""
+    data = _body()
+    changes = data.get("settings")
+    if not isinstance(changes, dict):
+        raise UserError('send {"settings": {...}} with the settings to change')
+    clean = get_store().update_settings(game_id, changes)
+    return jsonify({"ok": True, "settings": clean})
+
+
+@bp.post("/game/<int:game_id>/finish")
+def finish(game_id: int) -> Any:
+    _body()
+    get_store().finish_game(game_id)
+    return jsonify({"ok": True})
+
+
+@bp.post("/prompt/<int:prompt_id>/answer")
+def answer(prompt_id: int) -> Any:
+    data = _body()
+    if "answer" not in data:
+        raise UserError("missing 'answer'")
+    prompt = get_store().answer_prompt(prompt_id, data["answer"])
+    return jsonify({"ok": True, "prompt": prompt.to_json()})
+
+
+@bp.post("/prompt/<int:prompt_id>/dismiss")
+def dismiss(prompt_id: int) -> Any:
+    _body()
+    get_store().dismiss_prompt(prompt_id)
+    return jsonify({"ok": True})
+
+
+@bp.post("/import")
+def import_record() -> Any:
+    """The body is a ``skullcam-game/1`` record (the JSON export)."""
+    record = _body()
+    game_id = get_store().import_record(record)
+    return jsonify({"id": game_id, "url": f"/game/{game_id}/tricks"}), 201
+
+
+@bp.get("/game/<int:game_id>/audit")
+def audit(game_id: int) -> Any:
+    store = get_store()
+    store.game(game_id)
+    return jsonify({"audit": [c.to_json() for c in store.audit(game_id)]})
+
+
+# ------------------------------------------------------------------------------ exports
+def export_json(game_id: int) -> Response:
+    record = get_store().export_record(game_id)
+    body = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="skullcam-game-{game_id}.json"'},
+    )
+
+
+def export_csv(game_id: int) -> Response:
+    """One row per player per round: bid, tricks won, bonus, points, running total."""
+    store = get_store()
+    game = store.game(game_id)
+    result = store.score(game_id)
+    if not result["ok"]:
+        raise UserError(f"cannot score this game yet: {result['error']}; correct that trick first")
+    score = result["score"]
+    record = result["record"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "player", "name", "bid", "tricks_won", "bonus", "points", "total"])
+    running = [0] * len(game.players)
+    for r, rnd in enumerate(score["rounds"], start=1):
+        bids = record["rounds"][r - 1]["bids"]
+        for p, name in enumerate(game.players):
+            running[p] += rnd["points"][p]
+            writer.writerow(
+                [
+                    r,
+                    p,
+                    name,
+                    bids[p],
+                    rnd["tricks_won"][p],
+                    rnd["bonus"][p],
+                    rnd["points"][p],
+                    running[p],
+                ]
+            )
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="skullcam-game-{game_id}.csv"'},
+    )

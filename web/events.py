@@ -1,0 +1,104 @@
+"""Server-sent events: every change in the store, pushed to every open page.
+
+The stream tails the store's ``events`` table, so the event id *is* the table's id: a page
+that reconnects sends ``Last-Event-ID`` (browsers do this by themselves) and receives exactly
+what it missed, then carries on. Pages never poll: each event either carries what changed (the
+live trick) or prompts one fetch of ``/api/game/<id>/state``.
+
+Each open stream holds one waitress worker thread and wakes when the store signals a write
+(at once for writes in this process, within ``SSE_WAIT_SECONDS`` for another process's). A
+comment line every ``SSE_KEEPALIVE_SECONDS`` keeps proxies from closing the connection and lets
+waitress notice a page that has gone away, which frees the thread.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+
+from skullcam.errors import UserError
+
+from .app import get_store
+
+bp = Blueprint("events", __name__)
+
+BATCH = 200
+
+
+def format_event(event_id: int, kind: str, payload: Any) -> str:
+    """One SSE message; ``data`` is a single JSON line."""
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n"
+
+
+def _start_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise UserError(f"Last-Event-ID must be a number, got {raw!r}") from err
+    if value < 0:
+        raise UserError(f"Last-Event-ID must be 0 or more, got {value}")
+    return value
+
+
+@bp.get("/events")
+def stream() -> Response:
+    """``/events?game=<id>``: that game's events (plus game-less ones); without ``game``,
+    every event (the TV, which follows whichever game is active)."""
+    store = get_store()
+    game_raw = request.args.get("game")
+    game_id: int | None = None
+    if game_raw:
+        if not game_raw.isdigit():
+            raise UserError(f"game must be a number, got {game_raw!r}")
+        game_id = int(game_raw)
+        store.game(game_id)
+    start = _start_id()
+    last = store.last_event_id() if start is None else start
+    config = current_app.config
+    wait = float(config["SSE_WAIT_SECONDS"])
+    keepalive = float(config["SSE_KEEPALIVE_SECONDS"])
+    max_seconds = config["SSE_MAX_SECONDS"]
+    disconnected = request.environ.get("waitress.client_disconnected")
+
+    def generate() -> Iterator[str]:
+        nonlocal last
+        began = time.monotonic()
+        quiet_since = began
+        yield f"retry: 2000\n: connected at event {last}\n\n"
+        while True:
+            newest = store.last_event_id()
+            events = store.events_since(last, game_id, limit=BATCH)
+            for event in events:
+                last = event.id
+                payload = dict(event.payload)
+                payload["game_id"] = event.game_id
+                yield format_event(event.id, event.kind, payload)
+            if len(events) < BATCH:
+                # Other games' events are skipped, not waited on again.
+                last = max(last, newest)
+            now = time.monotonic()
+            if events:
+                quiet_since = now
+            elif now - quiet_since >= keepalive:
+                quiet_since = now
+                yield ": keepalive\n\n"
+            if max_seconds is not None and now - began >= float(max_seconds):
+                return
+            if disconnected is not None and disconnected():
+                return
+            if not events:
+                store.wait_for_event(last, wait)
+
+    return Response(
+        generate(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,613 @@
+"""UI strings in English, Spanish, Italian and Danish, and card names as those editions say them.
+
+Terms follow the users' rule sheets (shared/seeds): Spanish *baza*, *apuesta*, *Huida*, *Loro*,
+*Cofre del Tesoro*, *Mapa del Tesoro*; Italian *presa*, *puntata*, *mazziere*, *Fuga*, *Tigre*,
+*Re dei Teschi*, *Pappagallo*, *Forziere*; Danish *stik*, *bud*, *flugtkort*, *havfrue*,
+*byttekort*, *Den Hvide Hval*, and the twelve house-rule names of the Danish score sheet
+(»Antal runder«, »Point pr. stik ved holdt bud«, ...).
+
+A flat table (key -> language -> text) keeps a missing translation easy to spot: the tests
+check that every key has all four languages.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "es", "it", "da")
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "it": "Italiano", "da": "Dansk"}
+
+STRINGS: dict[str, dict[str, str]] = {
+    "app_name": {"en": "skullcam", "es": "skullcam", "it": "skullcam", "da": "skullcam"},
+    "home": {"en": "Home", "es": "Inicio", "it": "Inizio", "da": "Start"},
+    "new_game": {"en": "New game", "es": "Nueva partida", "it": "Nuova partita", "da": "Nyt spil"},
+    "current_game": {
+        "en": "Game in progress",
+        "es": "Partida en curso",
+        "it": "Partita in corso",
+        "da": "Spil i gang",
+    },
+    "no_game": {
+        "en": "No game in progress. Start one from a phone.",
+        "es": "No hay partida en curso. Empieza una desde un móvil.",
+        "it": "Nessuna partita in corso. Iniziane una da un telefono.",
+        "da": "Intet spil i gang. Start et fra en telefon.",
+    },
+    "players": {"en": "Players", "es": "Jugadores", "it": "Giocatori", "da": "Spillere"},
+    "player": {"en": "Player", "es": "Jugador", "it": "Giocatore", "da": "Spiller"},
+    "seating_hint": {
+        "en": "In seating order, clockwise (2 to 8).",
+        "es": "En orden de asiento, en sentido horario (de 2 a 8).",
+        "it": "In ordine di posto, in senso orario (da 2 a 8).",
+        "da": "I siddeorden, med uret (2 til 8).",
+    },
+    "add_player": {
+        "en": "Add player",
+        "es": "Añadir jugador",
+        "it": "Aggiungi giocatore",
+        "da": "Tilføj spiller",
+    },
+    "remove": {"en": "Remove", "es": "Quitar", "it": "Rimuovi", "da": "Fjern"},
+    "first_dealer": {
+        "en": "First dealer",
+        "es": "Primer repartidor",
+        "it": "Primo mazziere",
+        "da": "Første giver",
+    },
+    "dealer": {"en": "Dealer", "es": "Reparte", "it": "Mazziere", "da": "Giver"},
+    "leads": {"en": "Leads", "es": "Sale", "it": "Guida", "da": "Spiller ud"},
+    "house_rules": {
+        "en": "House rules and variants",
+        "es": "Reglas de la casa y variantes",
+        "it": "Regole della casa e varianti",
+        "da": "Husregler og varianter",
+    },
+    "start_game": {
+        "en": "Start game",
+        "es": "Empezar partida",
+        "it": "Inizia partita",
+        "da": "Start spillet",
+    },
+    "round": {"en": "Round", "es": "Ronda", "it": "Round", "da": "Runde"},
+    "of": {"en": "of", "es": "de", "it": "di", "da": "af"},
+    "trick": {"en": "Trick", "es": "Baza", "it": "Presa", "da": "Stik"},
+    "tricks": {"en": "Tricks", "es": "Bazas", "it": "Prese", "da": "Stik"},
+    "bid": {"en": "Bid", "es": "Apuesta", "it": "Puntata", "da": "Bud"},
+    "bids": {"en": "Bids", "es": "Apuestas", "it": "Puntate", "da": "Bud"},
+    "enter_bids": {
+        "en": "Enter bids",
+        "es": "Anotar apuestas",
+        "it": "Inserisci puntate",
+        "da": "Indtast bud",
+    },
+    "cards_dealt": {
+        "en": "cards dealt",
+        "es": "cartas repartidas",
+        "it": "carte distribuite",
+        "da": "kort givet",
+    },
+    "total_bids": {
+        "en": "Total of bids",
+        "es": "Total de apuestas",
+        "it": "Totale puntate",
+        "da": "Bud i alt",
+    },
+    "tricks_available": {
+        "en": "tricks available",
+        "es": "bazas en juego",
+        "it": "prese in gioco",
+        "da": "stik i runden",
+    },
+    "cannonball": {
+        "en": "Cannonball",
+        "es": "Bala de cañón",
+        "it": "Palla di cannone",
+        "da": "Kanonkugle",
+    },
+    "won": {"en": "Won", "es": "Ganadas", "it": "Vinte", "da": "Vundet"},
+    "total": {"en": "Total", "es": "Total", "it": "Totale", "da": "Total"},
+    "points": {"en": "Points", "es": "Puntos", "it": "Punti", "da": "Point"},
+    "bonus": {"en": "Bonus", "es": "Bonus", "it": "Bonus", "da": "Bonus"},
+    "ranking": {"en": "Ranking", "es": "Clasificación", "it": "Classifica", "da": "Stilling"},
+    "scoreboard": {"en": "Scoreboard", "es": "Marcador", "it": "Punteggi", "da": "Pointtavle"},
+    "on_the_table": {
+        "en": "On the table",
+        "es": "En la mesa",
+        "it": "Sul tavolo",
+        "da": "På bordet",
+    },
+    "winning_now": {
+        "en": "winning now",
+        "es": "gana ahora",
+        "it": "vince ora",
+        "da": "vinder nu",
+    },
+    "trick_won_by": {
+        "en": "Trick won by {name}",
+        "es": "Baza para {name}",
+        "it": "Presa vinta da {name}",
+        "da": "Stikket går til {name}",
+    },
+    "bonus_if_made": {
+        "en": "+{bonus} bonus if bid made",
+        "es": "+{bonus} de bonus si cumple la apuesta",
+        "it": "+{bonus} di bonus se indovina la puntata",
+        "da": "+{bonus} i bonus hvis buddet holder",
+    },
+    "no_winner": {
+        "en": "Nobody wins this trick",
+        "es": "Nadie gana esta baza",
+        "it": "Nessuno vince questa presa",
+        "da": "Ingen vinder dette stik",
+    },
+    "score_chart": {
+        "en": "Score over rounds",
+        "es": "Puntos por ronda",
+        "it": "Punteggio per round",
+        "da": "Point pr. runde",
+    },
+    "game_over": {
+        "en": "Game over",
+        "es": "Fin de la partida",
+        "it": "Fine partita",
+        "da": "Spillet er slut",
+    },
+    "winner_is": {
+        "en": "Captain of the Seven Seas: {names}",
+        "es": "Capitán de los Siete Mares: {names}",
+        "it": "Capitano dei Sette Mari: {names}",
+        "da": "De syv haves kaptajn: {names}",
+    },
+    "replay": {"en": "Replay", "es": "Repetición", "it": "Replay", "da": "Genafspilning"},
+    "round_list": {
+        "en": "Rounds and tricks",
+        "es": "Rondas y bazas",
+        "it": "Round e prese",
+        "da": "Runder og stik",
+    },
+    "play_order": {
+        "en": "Play order",
+        "es": "Orden de juego",
+        "it": "Ordine di gioco",
+        "da": "Spillerækkefølge",
+    },
+    "card": {"en": "Card", "es": "Carta", "it": "Carta", "da": "Kort"},
+    "confidence": {"en": "Confidence", "es": "Confianza", "it": "Confidenza", "da": "Sikkerhed"},
+    "explanation": {
+        "en": "Why",
+        "es": "Por qué",
+        "it": "Perché",
+        "da": "Hvorfor",
+    },
+    "correct": {"en": "Correct", "es": "Corregir", "it": "Correggi", "da": "Ret"},
+    "correct_card": {
+        "en": "Correct this card or player",
+        "es": "Corregir esta carta o jugador",
+        "it": "Correggi questa carta o giocatore",
+        "da": "Ret dette kort eller spiller",
+    },
+    "save": {"en": "Save", "es": "Guardar", "it": "Salva", "da": "Gem"},
+    "cancel": {"en": "Cancel", "es": "Cancelar", "it": "Annulla", "da": "Annuller"},
+    "audit_trail": {
+        "en": "Audit trail",
+        "es": "Historial de cambios",
+        "it": "Registro modifiche",
+        "da": "Ændringslog",
+    },
+    "original": {
+        "en": "As recorded",
+        "es": "Como se grabó",
+        "it": "Come registrato",
+        "da": "Som optaget",
+    },
+    "no_image": {
+        "en": "No image recorded for this trick.",
+        "es": "No hay imagen grabada de esta baza.",
+        "it": "Nessuna immagine registrata per questa presa.",
+        "da": "Intet billede optaget for dette stik.",
+    },
+    "tigress_as": {
+        "en": "Tigress played as",
+        "es": "Tigresa jugada como",
+        "it": "Tigre giocata come",
+        "da": "Tigress spillet som",
+    },
+    "as_pirate": {"en": "Pirate", "es": "Pirata", "it": "Pirata", "da": "Pirat"},
+    "as_escape": {"en": "Escape", "es": "Huida", "it": "Fuga", "da": "Flugtkort"},
+    "flagged": {
+        "en": "Check this trick",
+        "es": "Revisa esta baza",
+        "it": "Controlla questa presa",
+        "da": "Tjek dette stik",
+    },
+    "confirm": {"en": "Confirm", "es": "Confirmar", "it": "Conferma", "da": "Bekræft"},
+    "prompts": {"en": "Questions", "es": "Preguntas", "it": "Domande", "da": "Spørgsmål"},
+    "prompt_tigress": {
+        "en": "{name}: Tigress as pirate or escape?",
+        "es": "{name}: ¿Tigresa como pirata o como huida?",
+        "it": "{name}: Tigre come pirata o come fuga?",
+        "da": "{name}: Tigress som pirat eller flugtkort?",
+    },
+    "prompt_rosie": {
+        "en": "{name} won with Rosie: who leads next?",
+        "es": "{name} ganó con Rosie: ¿quién sale ahora?",
+        "it": "{name} ha vinto con Rosie: chi guida la prossima presa?",
+        "da": "{name} vandt med Rosie: hvem spiller ud næste gang?",
+    },
+    "prompt_rascal_bet": {
+        "en": "{name} won with Rascal: bet 0, 10 or 20?",
+        "es": "{name} ganó con Rascal: ¿apuesta 0, 10 o 20?",
+        "it": "{name} ha vinto con il Furfante: scommetti 0, 10 o 20?",
+        "da": "{name} vandt med Rascal: sats 0, 10 eller 20?",
+    },
+    "prompt_harry": {
+        "en": "{name} won with Harry: change the bid by -1, 0 or +1?",
+        "es": "{name} ganó con Harry: ¿cambiar la apuesta en -1, 0 o +1?",
+        "it": "{name} ha vinto con Harry: cambiare la puntata di -1, 0 o +1?",
+        "da": "{name} vandt med Harry: ændr buddet med -1, 0 eller +1?",
+    },
+    "prompt_flagged": {
+        "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
+        "es": "Ronda {round}, baza {trick} es dudosa: confírmala o corrígela.",
+        "it": "Round {round}, presa {trick} è dubbia: confermala o correggila.",
+        "da": "Runde {round}, stik {trick} er tvivlsomt: bekræft eller ret det.",
+    },
+    "dismiss": {"en": "Dismiss", "es": "Descartar", "it": "Ignora", "da": "Afvis"},
+    "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
+    "settings_recompute": {
+        "en": "Changing a setting recomputes every round already played.",
+        "es": "Cambiar un ajuste recalcula todas las rondas ya jugadas.",
+        "it": "Cambiare un'impostazione ricalcola tutti i round già giocati.",
+        "da": "Ændrer du en indstilling, bliver alle spillede runder regnet om.",
+    },
+    "saved": {"en": "Saved", "es": "Guardado", "it": "Salvato", "da": "Gemt"},
+    "history": {"en": "History", "es": "Historial", "it": "Storico", "da": "Historik"},
+    "finished_games": {
+        "en": "Games",
+        "es": "Partidas",
+        "it": "Partite",
+        "da": "Spil",
+    },
+    "export_json": {
+        "en": "Game record (JSON)",
+        "es": "Registro (JSON)",
+        "it": "Registro (JSON)",
+        "da": "Spilregistrering (JSON)",
+    },
+    "export_csv": {
+        "en": "Score sheet (CSV)",
+        "es": "Hoja de puntos (CSV)",
+        "it": "Foglio punti (CSV)",
+        "da": "Pointskema (CSV)",
+    },
+    "import": {
+        "en": "Import a game record",
+        "es": "Importar un registro",
+        "it": "Importa un registro",
+        "da": "Importér en spilregistrering",
+    },
+    "finished": {"en": "finished", "es": "terminada", "it": "finita", "da": "slut"},
+    "in_progress": {"en": "in progress", "es": "en curso", "it": "in corso", "da": "i gang"},
+    "pin": {"en": "Table PIN", "es": "PIN de la mesa", "it": "PIN del tavolo", "da": "Bordets PIN"},
+    "pin_hint": {
+        "en": "Enter the PIN shown where skullcam was started.",
+        "es": "Escribe el PIN que muestra skullcam al arrancar.",
+        "it": "Inserisci il PIN mostrato all'avvio di skullcam.",
+        "da": "Indtast den PIN, skullcam viste ved start.",
+    },
+    "ok": {"en": "OK", "es": "OK", "it": "OK", "da": "OK"},
+    "connection_lost": {
+        "en": "Reconnecting…",
+        "es": "Reconectando…",
+        "it": "Riconnessione…",
+        "da": "Genopretter forbindelse…",
+    },
+    "tv": {"en": "TV", "es": "TV", "it": "TV", "da": "TV"},
+    "language": {"en": "Language", "es": "Idioma", "it": "Lingua", "da": "Sprog"},
+    "yes": {"en": "Yes", "es": "Sí", "it": "Sì", "da": "Ja"},
+    "no": {"en": "No", "es": "No", "it": "No", "da": "Nej"},
+    "finish_game": {
+        "en": "Finish game",
+        "es": "Terminar partida",
+        "it": "Termina partita",
+        "da": "Afslut spillet",
+    },
+    "score_error": {
+        "en": "The scores cannot be computed until this is corrected:",
+        "es": "Los puntos no se pueden calcular hasta corregir esto:",
+        "it": "I punti non si possono calcolare finché non si corregge:",
+        "da": "Pointene kan ikke regnes ud, før dette er rettet:",
+    },
+    "model": {"en": "Model", "es": "Modelo", "it": "Modello", "da": "Model"},
+    "not_found": {
+        "en": "Not found",
+        "es": "No encontrado",
+        "it": "Non trovato",
+        "da": "Ikke fundet",
+    },
+    # Settings labels (rules.md keys). Danish are the score sheet's own names.
+    "set_rounds": {
+        "en": "Number of rounds",
+        "es": "Número de rondas",
+        "it": "Numero di round",
+        "da": "Antal runder",
+    },
+    "set_points_per_trick": {
+        "en": "Points per trick on an exact bid",
+        "es": "Puntos por baza con apuesta exacta",
+        "it": "Punti per presa con puntata esatta",
+        "da": "Point pr. stik ved holdt bud",
+    },
+    "set_miss_penalty_per_trick": {
+        "en": "Penalty per trick off",
+        "es": "Penalización por baza de diferencia",
+        "it": "Penalità per presa di differenza",
+        "da": "Straf pr. stik ved siden af",
+    },
+    "set_zero_bid_points": {
+        "en": "Zero bid: points per card",
+        "es": "Apuesta cero: puntos por carta",
+        "it": "Puntata zero: punti per carta",
+        "da": "Nul-bud, point pr. runde",
+    },
+    "set_zero_bid_mode": {
+        "en": "Zero bid scoring",
+        "es": "Cálculo de la apuesta cero",
+        "it": "Calcolo della puntata zero",
+        "da": "Regnemåde for nul-bud",
+    },
+    "set_keep_bonus_on_miss": {
+        "en": "Keep bonuses on a missed bid",
+        "es": "Conservar bonus con apuesta fallada",
+        "it": "Tieni i bonus con puntata sbagliata",
+        "da": "Behold bonusser ved misset bud",
+    },
+    "set_mermaid_captures_skull_king": {
+        "en": "Mermaid captures Skull King",
+        "es": "Sirena captura al Skull King",
+        "it": "Sirena cattura il Re dei Teschi",
+        "da": "Havfrue fanger Skull King",
+    },
+    "set_skull_king_captures_pirate": {
+        "en": "Skull King captures a pirate",
+        "es": "Skull King captura un pirata",
+        "it": "Re dei Teschi cattura un pirata",
+        "da": "Skull King fanger en pirat",
+    },
+    "set_pirate_captures_mermaid": {
+        "en": "Pirate captures a mermaid",
+        "es": "Pirata captura una sirena",
+        "it": "Pirata cattura una sirena",
+        "da": "Pirat fanger en havfrue",
+    },
+    "set_fourteen_bonus": {
+        "en": "Each coloured 14",
+        "es": "Cada 14 de color",
+        "it": "Ogni 14 colorato",
+        "da": "Hver farvet 14'er",
+    },
+    "set_black_fourteen_bonus": {
+        "en": "The black 14",
+        "es": "El 14 negro",
+        "it": "Il 14 nero",
+        "da": "Den sorte 14'er",
+    },
+    "set_loot": {"en": "Loot cards", "es": "Cartas de Botín", "it": "Bottino", "da": "Byttekort"},
+    "set_loot_alliance_bonus": {
+        "en": "Loot alliance bonus",
+        "es": "Bonus de alianza del Botín",
+        "it": "Bonus alleanza del Bottino",
+        "da": "Bonus for byttealliance",
+    },
+    "set_kraken_and_white_whale": {
+        "en": "Kraken and White Whale",
+        "es": "Kraken y Ballena Blanca",
+        "it": "Kraken e Balena Bianca",
+        "da": "Kraken og Den Hvide Hval",
+    },
+    "set_kraken_next_leader": {
+        "en": "After the Kraken, who leads",
+        "es": "Tras el Kraken, quién sale",
+        "it": "Dopo il Kraken, chi guida",
+        "da": "Efter Kraken spiller ud",
+    },
+    "set_pirate_abilities": {
+        "en": "Pirate abilities",
+        "es": "Habilidades de los piratas",
+        "it": "Abilità dei pirati",
+        "da": "Piraternes evner",
+    },
+    "set_scoring": {"en": "Scoring", "es": "Puntuación", "it": "Punteggio", "da": "Pointgivning"},
+    "set_tie": {
+        "en": "On a tie",
+        "es": "En caso de empate",
+        "it": "In caso di parità",
+        "da": "Ved uafgjort",
+    },
+    # Setting choices.
+    "opt_per_card": {
+        "en": "times the cards dealt",
+        "es": "por las cartas repartidas",
+        "it": "per le carte distribuite",
+        "da": "gang med rundenummeret",
+    },
+    "opt_fixed": {"en": "fixed", "es": "fijo", "it": "fisso", "da": "fast"},
+    "opt_would_have_won": {
+        "en": "who would have won",
+        "es": "quien habría ganado",
+        "it": "chi avrebbe vinto",
+        "da": "den, der ville have vundet",
+    },
+    "opt_left_of_kraken": {
+        "en": "player left of the Kraken",
+        "es": "el jugador a la izquierda del Kraken",
+        "it": "il giocatore a sinistra del Kraken",
+        "da": "spilleren til venstre for Kraken",
+    },
+    "opt_standard": {"en": "standard", "es": "estándar", "it": "standard", "da": "standard"},
+    "opt_rascal": {
+        "en": "Rascal's scoring",
+        "es": "Puntuación de Rascal",
+        "it": "Punteggio del Furfante",
+        "da": "Rascal scoring",
+    },
+    "opt_no_bonus": {
+        "en": "no bonuses",
+        "es": "sin bonus",
+        "it": "senza bonus",
+        "da": "ingen bonusser",
+    },
+    "opt_shared": {
+        "en": "shared win",
+        "es": "victoria compartida",
+        "it": "vittoria condivisa",
+        "da": "delt sejr",
+    },
+    "opt_extra_round": {
+        "en": "one more round",
+        "es": "una ronda más",
+        "it": "un round in più",
+        "da": "en runde mere",
+    },
+}
+
+# Card names per edition. Suits: Parrot / Treasure Chest / Treasure Map / Jolly Roger.
+_SUITS = {
+    "en": {
+        "green": "Parrot",
+        "yellow": "Treasure Chest",
+        "purple": "Treasure Map",
+        "black": "Jolly Roger",
+    },
+    "es": {
+        "green": "Loro",
+        "yellow": "Cofre del Tesoro",
+        "purple": "Mapa del Tesoro",
+        "black": "Jolly Roger",
+    },
+    "it": {
+        "green": "Pappagallo",
+        "yellow": "Forziere",
+        "purple": "Mappa del Tesoro",
+        "black": "Jolly Roger",
+    },
+    "da": {"green": "Grøn", "yellow": "Gul", "purple": "Lilla", "black": "Jolly Roger"},
+}
+_SPECIALS = {
+    "en": {
+        "escape": "Escape",
+        "pirate": "Pirate",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt the Bandit",
+        "pirate-rascal": "Rascal of Roatan",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry the Giant",
+        "tigress": "Tigress",
+        "tigress:pirate": "Tigress (pirate)",
+        "tigress:escape": "Tigress (escape)",
+        "skull-king": "Skull King",
+        "mermaid": "Mermaid",
+        "mermaid-alyra": "Mermaid Alyra",
+        "mermaid-sirena": "Mermaid Sirena",
+        "loot": "Loot",
+        "kraken": "Kraken",
+        "white-whale": "White Whale",
+    },
+    "es": {
+        "escape": "Huida",
+        "pirate": "Pirata",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt el Bandido",
+        "pirate-rascal": "Rascal de Roatán",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry el Gigante",
+        "tigress": "Tigresa",
+        "tigress:pirate": "Tigresa (pirata)",
+        "tigress:escape": "Tigresa (huida)",
+        "skull-king": "Skull King",
+        "mermaid": "Sirena",
+        "mermaid-alyra": "Sirena Alyra",
+        "mermaid-sirena": "Sirena Sirena",
+        "loot": "Botín",
+        "kraken": "Kraken",
+        "white-whale": "Ballena Blanca",
+    },
+    "it": {
+        "escape": "Fuga",
+        "pirate": "Pirata",
+        "pirate-rosie": "Rosie D'Laney",
+        "pirate-bendt": "Bendt il Bandito",
+        "pirate-rascal": "Furfante di Roatán",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry il Gigante",
+        "tigress": "Tigre",
+        "tigress:pirate": "Tigre (pirata)",
+        "tigress:escape": "Tigre (fuga)",
+        "skull-king": "Re dei Teschi",
+        "mermaid": "Sirena",
+        "mermaid-alyra": "Sirena Alyra",
+        "mermaid-sirena": "Sirena Sirena",
+        "loot": "Bottino",
+        "kraken": "Kraken",
+        "white-whale": "Balena Bianca",
+    },
+    "da": {
+        "escape": "Flugtkort",
+        "pirate": "Pirat",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt the Bandit",
+        "pirate-rascal": "Rascal of Roatan",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry the Giant",
+        "tigress": "Tigress",
+        "tigress:pirate": "Tigress (pirat)",
+        "tigress:escape": "Tigress (flugtkort)",
+        "skull-king": "Skull King",
+        "mermaid": "Havfrue",
+        "mermaid-alyra": "Havfrue Alyra",
+        "mermaid-sirena": "Havfrue Sirena",
+        "loot": "Byttekort",
+        "kraken": "Kraken",
+        "white-whale": "Den Hvide Hval",
+    },
+}
+
+
+def pick_language(requested: str | None, accept: list[tuple[str, float]] | None = None) -> str:
+    """``requested`` if supported, else the best of the browser's Accept-Language, else English."""
+    if requested and requested in LANGUAGES:
+        return requested
+    for code, _quality in accept or []:
+        short = code.split("-")[0].lower()
+        if short in LANGUAGES:
+            return short
+    return "en"
+
+
+def translate(key: str, lang: str, **fields: object) -> str:
+    """The string ``key`` in ``lang`` (English when missing), with ``{fields}`` filled in."""
+    entry = STRINGS.get(key)
+    text = key if entry is None else entry.get(lang) or entry["en"]
+    return text.format(**fields) if fields else text
+
+
+def card_name(card_id: str, lang: str) -> str:
+    """``green-7`` -> "Parrot 7" / "Loro 7" / "Pappagallo 7" / "Grøn 7"; unknown ids unchanged."""
+    lang = lang if lang in LANGUAGES else "en"
+    specials = _SPECIALS[lang]
+    if card_id in specials:
+        return specials[card_id]
+    suit, _, rank = card_id.partition("-")
+    if suit in _SUITS[lang] and rank.isdigit():
+        return f"{_SUITS[lang][suit]} {rank}"
+    return card_id
+
+
+def js_strings(lang: str) -> dict[str, str]:
+    """Every UI string in ``lang`` for the page scripts (rendered once into the page)."""
+    return {key: translate(key, lang) for key in STRINGS}
+
+
+def js_cards(lang: str) -> dict[str, str]:
+    """Every card id's display name in ``lang`` (for the page scripts and correction menus)."""
+    from skullcam.rules import CARD_IDS
+
+    return {cid: card_name(cid, lang) for cid in CARD_IDS}

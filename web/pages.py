@@ -1,0 +1,238 @@
+"""HTML pages. Each page is rendered with its initial data and then kept live by
+``static/app.js`` from the event stream; the replay page is rendered whole on the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, g, redirect, render_template, send_file, url_for
+
+from skullcam.errors import UserError
+
+from . import i18n
+from .api import export_csv, export_json
+from .app import get_store
+
+bp = Blueprint("pages", __name__)
+
+#: Setting keys in the order the setup and settings pages show them, with their input kind.
+SETTING_FIELDS: list[tuple[str, str, tuple[Any, ...]]] = [
+    ("rounds", "int", (1, 10, 1)),
+    ("points_per_trick", "int", (5, 50, 5)),
+    ("miss_penalty_per_trick", "int", (0, 30, 5)),
+    ("zero_bid_points", "int", (0, 30, 5)),
+    ("zero_bid_mode", "choice", ("per_card", "fixed")),
+    ("keep_bonus_on_miss", "bool", ()),
+    ("mermaid_captures_skull_king", "int", (0, 100, 10)),
+    ("skull_king_captures_pirate", "int", (0, 100, 10)),
+    ("pirate_captures_mermaid", "int", (0, 100, 10)),
+    ("fourteen_bonus", "int", (0, 100, 5)),
+    ("black_fourteen_bonus", "int", (0, 100, 5)),
+    ("loot", "bool", ()),
+    ("loot_alliance_bonus", "int", (0, 100, 10)),
+    ("kraken_and_white_whale", "bool", ()),
+    ("kraken_next_leader", "choice", ("would_have_won", "left_of_kraken")),
+    ("pirate_abilities", "bool", ()),
+    ("scoring", "choice", ("standard", "rascal", "no_bonus")),
+    ("tie", "choice", ("shared", "extra_round")),
+]
+
+
+def _page(template: str, **context: Any) -> str:
+    lang = g.lang
+    return render_template(
+        template,
+        strings=i18n.js_strings(lang),
+        cards=i18n.js_cards(lang),
+        **context,
+    )
+
+
+def _defaults() -> dict[str, Any]:
+    from skullcam.rules import Settings
+
+    return Settings().to_dict()
+
+
+@bp.get("/")
+def home() -> Any:
+    store = get_store()
+    return _page("home.html", active=store.active_game(), games=store.games()[:5])
+
+
+@bp.get("/setup")
+def setup() -> Any:
+    store = get_store()
+    return _page(
+        "setup.html",
+        names=store.remembered_names(),
+        fields=SETTING_FIELDS,
+        defaults=_defaults(),
+    )
+
+
+@bp.get("/tv")
+def tv() -> Any:
+    return _page("tv.html", game_id=None)
+
+
+@bp.get("/game/<int:game_id>/tv")
+def game_tv(game_id: int) -> Any:
+    get_store().game(game_id)
+    return _page("tv.html", game_id=game_id)
+
+
+@bp.get("/game/<int:game_id>")
+def game(game_id: int) -> Any:
+    get_store().game(game_id)
+    return redirect(url_for("pages.bids", game_id=game_id))
+
+
+@bp.get("/game/<int:game_id>/bids")
+def bids(game_id: int) -> Any:
+    store = get_store()
+    return _page("bids.html", game=store.game(game_id), state=store.state(game_id))
+
+
+@bp.get("/game/<int:game_id>/prompts")
+def prompts(game_id: int) -> Any:
+    store = get_store()
+    return _page("prompts.html", game=store.game(game_id), state=store.state(game_id))
+
+
+@bp.get("/game/<int:game_id>/settings")
+def settings(game_id: int) -> Any:
+    store = get_store()
+    game = store.game(game_id)
+    values = {**_defaults(), **game.settings}
+    return _page("settings.html", game=game, fields=SETTING_FIELDS, values=values)
+
+
+@bp.get("/game/<int:game_id>/tricks")
+def tricks(game_id: int) -> Any:
+    store = get_store()
+    game = store.game(game_id)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for trick in store.tricks(game_id):
+        res = store.resolve(game_id, trick.plays)
+        winner = res.get("winner")
+        rounds.setdefault(trick.round, []).append(
+            {
+                "trick": trick,
+                "winner": trick.plays[winner]["player"] if isinstance(winner, int) else None,
+            }
+        )
+    return _page("tricks.html", game=game, rounds=rounds, score=store.score(game_id))
+
+
+@bp.get("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick_index>")
+def replay(game_id: int, round_number: int, trick_index: int) -> Any:
+    store = get_store()
+    game = store.game(game_id)
+    try:
+        trick = store.trick(game_id, round_number, trick_index)
+    except UserError:
+        abort(404)
+    resolution = store.resolve(game_id, trick.plays)
+    winner_index = resolution.get("winner")
+    neighbours = [t for t in store.tricks(game_id)]
+    position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
+    prev_trick = neighbours[position - 1] if position > 0 else None
+    next_trick = neighbours[position + 1] if position + 1 < len(neighbours) else None
+    return _page(
+        "replay.html",
+        game=game,
+        trick=trick,
+        resolution=resolution,
+        winner_index=winner_index if isinstance(winner_index, int) else None,
+        overlay=_overlay(trick),
+        audit=store.audit(game_id, trick.id),
+        prev_trick=prev_trick,
+        next_trick=next_trick,
+        has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
+        image_kind=_image_kind(trick),
+    )
+
+
+def _image_kind(trick: Any) -> str | None:
+    """Prefer the plain completion frame (boxes are drawn live from the current plays, so a
+    correction shows at once); fall back to the pipeline's annotated image."""
+    if trick.completion_image:
+        return "completion"
+    if trick.annotated_image:
+        return "annotated"
+    return None
+
+
+def _overlay(trick: Any) -> dict[str, Any] | None:
+    """Boxes to draw over the completion frame, labelled with the *current* card of each play.
+
+    Detections are matched to plays by player when given, else by the card the camera saw.
+    """
+    det = trick.detections
+    if not trick.completion_image or not isinstance(det, dict):
+        return None
+    size = det.get("image_size")
+    cards = det.get("cards")
+    if not (isinstance(size, list) and len(size) == 2 and isinstance(cards, list)):
+        return None
+    boxes = []
+    for d in cards:
+        if not isinstance(d, dict) or not isinstance(d.get("box"), list) or len(d["box"]) != 4:
+            continue
+        index = None
+        for i, orig in enumerate(trick.original_plays):
+            if d.get("player") is not None and orig["player"] == d.get("player"):
+                index = i
+                break
+            if d.get("player") is None and orig["card"] == d.get("card"):
+                index = i
+                break
+        play = trick.plays[index] if index is not None else None
+        x1, y1, x2, y2 = (float(v) for v in d["box"])
+        boxes.append(
+            {
+                "x": x1,
+                "y": y1,
+                "w": x2 - x1,
+                "h": y2 - y1,
+                "card": play["card"] if play else str(d.get("card")),
+                "player": play["player"] if play else None,
+                "confidence": d.get("confidence"),
+                "corrected": bool(play) and play["card"] != d.get("card"),
+            }
+        )
+    return {"width": float(size[0]), "height": float(size[1]), "boxes": boxes}
+
+
+@bp.get("/game/<int:game_id>/trick/<int:trick_id>/image/<kind>")
+def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
+    store = get_store()
+    match = [t for t in store.tricks(game_id) if t.id == trick_id]
+    if not match or kind not in ("completion", "annotated"):
+        abort(404)
+    stored = match[0].completion_image if kind == "completion" else match[0].annotated_image
+    path = store.image_path(stored)
+    if path is None:
+        abort(404)
+    data_dir = Path(store.data_dir).resolve()
+    resolved = path.resolve()
+    if data_dir not in resolved.parents or not resolved.is_file():
+        abort(404)
+    return send_file(resolved, max_age=86400)
+
+
+@bp.get("/history")
+def history() -> Any:
+    return _page("history.html", games=get_store().games())
+
+
+@bp.get("/game/<int:game_id>/export.json")
+def game_export_json(game_id: int) -> Any:
+    return export_json(game_id)
+
+
+@bp.get("/game/<int:game_id>/export.csv")
+def game_export_csv(game_id: int) -> Any:
+    return export_csv(game_id)

@@ -1,0 +1,525 @@
+/* skullcam table app: one small hand-written script, no framework, nothing from a CDN.
+ * Every page renders from the server's JSON and stays live through one EventSource
+ * (/events); pages never poll. Writes are JSON fetches; a 403 with {pin: true} asks for
+ * the table's PIN once and retries. */
+"use strict";
+
+const SK = (() => {
+  const strings = JSON.parse(document.getElementById("i18n").textContent);
+  const cardNames = JSON.parse(document.getElementById("card-names").textContent);
+  const dataEl = document.getElementById("page-data");
+  const pageData = dataEl ? JSON.parse(dataEl.textContent) : {};
+
+  function t(key, fields) {
+    let text = strings[key] || key;
+    for (const [k, v] of Object.entries(fields || {})) text = text.split("{" + k + "}").join(String(v));
+    return text;
+  }
+  const card = (id) => cardNames[id] || id;
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "class") el.className = v;
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else el.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  function toast(text, bad) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast" + (bad ? " bad" : "");
+    el.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { el.hidden = true; }, 2500);
+  }
+
+  function askPin() {
+    const dlg = document.getElementById("pin-dialog");
+    const form = document.getElementById("pin-form");
+    const input = document.getElementById("pin-input");
+    const err = document.getElementById("pin-error");
+    return new Promise((resolve) => {
+      err.textContent = "";
+      input.value = "";
+      const cancel = () => { dlg.close(); resolve(false); };
+      document.getElementById("pin-cancel").onclick = cancel;
+      form.onsubmit = async (ev) => {
+        ev.preventDefault();
+        const res = await fetch("/api/pin", {
+          method: "POST", headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({pin: input.value}), credentials: "same-origin",
+        });
+        const body = await res.json().catch(() => ({}));
+        if (res.ok) { dlg.close(); resolve(true); } else { err.textContent = body.error || res.statusText; }
+      };
+      dlg.showModal();
+      input.focus();
+    });
+  }
+
+  /* POST JSON; resolves to the body, or throws Error(message) for the page to show. */
+  async function api(url, body, retried) {
+    const res = await fetch(url, {
+      method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(body || {}), credentials: "same-origin",
+    });
+    const data = await res.json().catch(() => ({error: res.statusText}));
+    if (res.status === 403 && data.pin && !retried) {
+      if (await askPin()) return api(url, body, true);
+    }
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    return data;
+  }
+
+  async function getJSON(url) {
+    const res = await fetch(url, {credentials: "same-origin"});
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    return data;
+  }
+
+  /* One EventSource per page; onChange(kind, data) for every event. The browser resends
+   * Last-Event-ID on reconnect, so nothing is missed; onOpen refreshes the state anyway. */
+  function stream(gameId, onChange, onOpen) {
+    const url = gameId ? "/events?game=" + gameId : "/events";
+    const es = new EventSource(url);
+    const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
+      "settings", "prompt", "prompt_answered", "imported"];
+    for (const k of kinds) {
+      es.addEventListener(k, (ev) => {
+        window.SK_LAST_EVENT = Number(ev.lastEventId);
+        onChange(k, JSON.parse(ev.data));
+      });
+    }
+    es.onopen = () => { setOffline(false); if (onOpen) onOpen(); };
+    es.onerror = () => setOffline(true);
+    window.SK_STREAM = es;
+    return es;
+  }
+  function setOffline(off) {
+    const el = document.getElementById("tv-offline");
+    if (el) el.hidden = !off;
+    document.body.classList.toggle("offline", off);
+  }
+
+  function showError(err) {
+    const el = document.getElementById("form-error");
+    if (el) el.textContent = err ? (err.message || String(err)) : "";
+    if (err) toast(err.message || String(err), true);
+  }
+
+  function fmtTimes() {
+    for (const el of document.querySelectorAll("time[data-ts]")) {
+      const d = new Date(Number(el.dataset.ts) * 1000);
+      el.textContent = d.toLocaleString(document.documentElement.lang);
+    }
+  }
+
+  /* Prompts: phones answer them; the TV shows them read-only. */
+  function promptText(p, players) {
+    const name = p.player !== null && p.player !== undefined ? players[p.player] : "";
+    if (p.kind === "flagged") return t("prompt_flagged", {round: p.round, trick: (p.trick || 0) + 1});
+    return t("prompt_" + p.kind, {name: name});
+  }
+  function promptChoices(p, players) {
+    switch (p.kind) {
+      case "tigress": return [["pirate", t("as_pirate")], ["escape", t("as_escape")]];
+      case "rosie": return players.map((n, i) => [i, n]);
+      case "rascal_bet": return [[0, "0"], [10, "10"], [20, "20"]];
+      case "harry": return [[-1, "−1"], [0, "0"], [1, "+1"]];
+      default: return [["confirm", t("confirm")], ["correct", t("correct")]];
+    }
+  }
+  function renderPrompts(container, state, readOnly) {
+    if (!container) return;
+    const players = state.game.players;
+    container.replaceChildren(...(state.prompts || []).map((p) => {
+      const buttons = readOnly ? [] : promptChoices(p, players).map(([value, label]) =>
+        h("button", {type: "button", class: "big prompt-answer", dataset: {prompt: p.id, answer: value},
+          onclick: async () => {
+            try {
+              await api("/api/prompt/" + p.id + "/answer", {answer: value});
+              if (p.kind === "flagged" && value === "correct" && p.trick !== null) {
+                location.href = "/game/" + p.game_id + "/round/" + p.round + "/trick/" + p.trick;
+              }
+            } catch (e) { showError(e); }
+          }}, label));
+      return h("div", {class: "prompt", dataset: {kind: p.kind}},
+        h("p", {class: "prompt-text"}, promptText(p, players)), h("div", {class: "row"}, buttons));
+    }));
+  }
+
+  return {t, card, h, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
+})();
+
+/* ------------------------------------------------------------------ setup */
+function initSetup() {
+  const {h, t, api, pageData, showError} = SK;
+  const list = document.getElementById("player-list");
+  const dealer = document.getElementById("first-dealer");
+  const rows = () => [...list.querySelectorAll("input.player-name")];
+  function refreshDealer() {
+    const keep = dealer.value;
+    dealer.replaceChildren(...rows().map((inp, i) =>
+      h("option", {value: i}, inp.value.trim() || t("player") + " " + (i + 1))));
+    if (keep && Number(keep) < rows().length) dealer.value = keep;
+  }
+  function addRow(name) {
+    if (rows().length >= 8) return;
+    const input = h("input", {class: "player-name", list: "known-names", maxlength: 40, value: name || "",
+      placeholder: t("player") + " " + (rows().length + 1), oninput: refreshDealer, autocomplete: "off"});
+    const li = h("li", {}, input, h("button", {type: "button", class: "remove", "aria-label": t("remove"),
+      onclick: () => { if (rows().length > 2) { li.remove(); refreshDealer(); } }}, "✕"));
+    list.append(li);
+    refreshDealer();
+    return input;
+  }
+  for (let i = 0; i < 3; i++) addRow("");
+  document.getElementById("add-player").onclick = () => { const inp = addRow(""); if (inp) inp.focus(); };
+  document.getElementById("setup-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    const players = rows().map((r) => r.value.trim()).filter((v) => v);
+    const settings = readSettings(pageData.defaults);
+    try {
+      const res = await api("/api/games", {players, first_dealer: Number(dealer.value || 0), settings});
+      location.href = res.url;
+    } catch (e) { showError(e); }
+  };
+}
+
+/* Settings inputs -> only the keys that differ from `base`. */
+function readSettings(base) {
+  const out = {};
+  for (const el of document.querySelectorAll("[data-setting]")) {
+    const key = el.dataset.setting;
+    let value;
+    if (el.dataset.kind === "bool") value = el.checked;
+    else if (el.dataset.kind === "int") value = el.value === "" ? NaN : Number(el.value);
+    else value = el.value;
+    if (el.dataset.kind === "int" && !Number.isInteger(value)) value = el.value;
+    if (value !== base[key]) out[key] = value;
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ settings */
+function initSettings() {
+  const {api, pageData, showError, toast, t} = SK;
+  const gameId = document.body.dataset.game;
+  let values = pageData.values;
+  document.getElementById("settings-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    const changes = readSettings(values);
+    try {
+      const res = await api("/api/game/" + gameId + "/settings", {settings: changes});
+      values = Object.assign({}, values, res.settings, changes);
+      const state = await SK.getJSON("/api/game/" + gameId + "/state");
+      const tot = document.getElementById("saved-totals");
+      if (state.score.ok) {
+        tot.textContent = t("saved") + " · " + state.game.players.map((n, i) =>
+          n + " " + state.score.score.totals[i]).join(" · ");
+      } else tot.textContent = t("saved");
+      toast(t("saved"));
+    } catch (e) { showError(e); }
+  };
+  document.getElementById("finish-game").onclick = async () => {
+    try { await api("/api/game/" + gameId + "/finish", {}); location.href = "/game/" + gameId + "/tricks"; }
+    catch (e) { showError(e); }
+  };
+}
+
+/* ------------------------------------------------------------------ bids (phone) */
+function initBids() {
+  const {h, t, api, getJSON, stream, renderPrompts, showError, pageData} = SK;
+  const gameId = document.body.dataset.game;
+  let state = pageData.state;
+  let shownRound = state.round;
+  let roundBids = null; // bids of a round other than the current one
+
+  function cardsFor(r) {
+    const n = state.game.players.length;
+    return Math.min(r, Math.floor(70 / n));
+  }
+  async function loadRound(r) {
+    shownRound = r;
+    if (r === state.round) { roundBids = null; render(); return; }
+    const res = await getJSON("/api/game/" + gameId + "/round/" + r + "/bids");
+    roundBids = res.bids;
+    render();
+  }
+  function render() {
+    const cards = cardsFor(shownRound);
+    const bids = shownRound === state.round ? state.bids : roundBids;
+    document.getElementById("round-title").textContent =
+      t("round") + " " + shownRound + " " + t("of") + " " + state.rounds + " · " + cards + " " + t("cards_dealt");
+    document.getElementById("prev-round").disabled = shownRound <= 1;
+    document.getElementById("next-round").disabled = shownRound >= state.round;
+    const total = bids.reduce((a, b) => a + (b || 0), 0);
+    const missing = bids.filter((b) => b === null).length;
+    const cls = total > cards ? "over" : total < cards ? "under" : "even";
+    document.getElementById("bid-total").replaceChildren(
+      h("span", {class: "big-number " + cls, id: "bid-total-number"}, String(total)),
+      h("span", {class: "slash"}, " / "),
+      h("span", {class: "big-number"}, String(cards)),
+      h("span", {class: "label"}, " " + t("total_bids") + " · " + t("tricks_available") +
+        (missing ? " · " + missing + " ?" : "")));
+    const rascal = state.settings.scoring === "rascal";
+    const balls = state.cannonball || [];
+    const rowsEl = document.getElementById("bid-rows");
+    rowsEl.replaceChildren(...state.game.players.map((name, p) => {
+      const buttons = [];
+      for (let b = 0; b <= cards; b++) {
+        buttons.push(h("button", {type: "button", class: "bid-button" + (bids[p] === b ? " on" : ""),
+          dataset: {player: p, bid: b}, "aria-pressed": bids[p] === b ? "true" : "false",
+          onclick: () => setBid(p, bids[p] === b ? null : b)}, String(b)));
+      }
+      const extras = [];
+      if (p === state.dealer && shownRound === state.round) extras.push(h("span", {class: "tag"}, t("dealer")));
+      if (p === state.leader && shownRound === state.round) extras.push(h("span", {class: "tag lead"}, t("leads")));
+      if (rascal && shownRound === state.round) {
+        extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p],
+          onchange: (ev) => setBid(p, bids[p], ev.target.checked)}), " " + t("cannonball")));
+      }
+      return h("div", {class: "bid-row", dataset: {player: p}},
+        h("div", {class: "bid-name"}, name, " ", extras),
+        h("div", {class: "bid-buttons"}, buttons));
+    }));
+    renderPrompts(document.getElementById("prompts"), state, false);
+    const se = document.getElementById("score-error");
+    se.textContent = state.score.ok ? "" : t("score_error") + " " + state.score.error;
+  }
+  async function setBid(player, bid, cannonball) {
+    showError(null);
+    const body = {round: shownRound, player, bid};
+    if (cannonball !== undefined) body.cannonball = cannonball;
+    try {
+      const res = await api("/api/game/" + gameId + "/bids", body);
+      if (shownRound === state.round) state.bids = res.bids; else roundBids = res.bids;
+      render();
+    } catch (e) { showError(e); }
+  }
+  async function refresh() {
+    try {
+      const fresh = await getJSON("/api/game/" + gameId + "/state");
+      const moved = fresh.round !== state.round;
+      state = fresh;
+      if (moved || shownRound === state.round) { shownRound = state.round; roundBids = null; }
+      render();
+    } catch (e) { showError(e); }
+  }
+  document.getElementById("prev-round").onclick = () => loadRound(shownRound - 1).catch(showError);
+  document.getElementById("next-round").onclick = () => loadRound(shownRound + 1).catch(showError);
+  render();
+  stream(gameId, (kind) => { if (kind !== "live") refresh(); }, refresh);
+}
+
+/* ------------------------------------------------------------------ prompts page */
+function initPrompts() {
+  const {getJSON, stream, renderPrompts, pageData} = SK;
+  const gameId = document.body.dataset.game;
+  let state = pageData.state;
+  const render = () => renderPrompts(document.getElementById("prompts"), state, false);
+  const refresh = async () => { state = await getJSON("/api/game/" + gameId + "/state"); render(); };
+  render();
+  stream(gameId, (kind) => { if (kind.startsWith("prompt") || kind === "correction") refresh(); }, refresh);
+}
+
+/* ------------------------------------------------------------------ TV */
+const PALETTE = ["#ffd166", "#06d6a0", "#4cc9f0", "#f72585", "#ff8c42", "#b8f2e6", "#c77dff", "#e9ff70"];
+
+function chartSVG(state) {
+  const {h} = SK;
+  const NS = "http://www.w3.org/2000/svg";
+  const s = (tag, attrs, ...kids) => {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    for (const k of kids) el.append(k instanceof Node ? k : document.createTextNode(String(k)));
+    return el;
+  };
+  const players = state.game.players;
+  const rounds = state.score.ok ? state.score.score.rounds : [];
+  const W = 800, H = 360, L = 60, R = 20, T = 16, B = 34;
+  const series = players.map((_, p) => {
+    let sum = 0;
+    return [0].concat(rounds.map((r) => (sum += r.points[p])));
+  });
+  const all = series.flat();
+  let lo = Math.min(0, ...all), hi = Math.max(10, ...all);
+  if (hi === lo) hi = lo + 10;
+  const n = Math.max(state.rounds, 1);
+  const x = (i) => L + (W - L - R) * i / n;
+  const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
+  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img"});
+  svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
+  for (const v of [lo, hi]) svg.append(s("text", {x: L - 8, y: y(v) + 6, "text-anchor": "end", class: "axis"}, Math.round(v)));
+  for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
+  series.forEach((pts, p) => {
+    const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    svg.append(s("path", {d, stroke: PALETTE[p % 8], class: "line"}));
+    const last = pts.length - 1;
+    svg.append(s("circle", {cx: x(last), cy: y(pts[last]), r: 6, fill: PALETTE[p % 8]}));
+  });
+  return h("div", {}, svg);
+}
+
+function initTV() {
+  const {h, t, card, getJSON, stream, renderPrompts} = SK;
+  const fixedGame = document.body.dataset.game;
+  let state = null;
+  let bannerTimer = null;
+
+  function ranking() {
+    const totals = state.score.ok ? state.score.score.totals : state.game.players.map(() => 0);
+    const order = state.game.players.map((_, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
+    const rank = [];
+    order.forEach((p, i) => { rank[p] = i > 0 && totals[p] === totals[order[i - 1]] ? rank[order[i - 1]] : i + 1; });
+    return {totals, order, rank};
+  }
+  function render() {
+    const empty = !state || !state.game;
+    document.getElementById("tv-empty").hidden = !empty;
+    document.getElementById("tv-board").hidden = empty;
+    if (empty) return;
+    const players = state.game.players;
+    document.getElementById("tv-round").textContent = state.finished
+      ? t("game_over") : t("round") + " " + state.round + " / " + state.rounds;
+    document.getElementById("tv-dealer").textContent = t("dealer") + ": " + players[state.dealer];
+    document.getElementById("tv-leader").textContent = state.leader !== null ? t("leads") + ": " + players[state.leader] : "";
+    const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
+    document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
+    const {totals, order, rank} = ranking();
+    const live = state.live && state.live.plays ? state.live : null;
+    const tbody = document.querySelector("#tv-table tbody");
+    tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
+      h("td", {class: "rank"}, rank[p]),
+      h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), players[p],
+        p === state.dealer ? h("span", {class: "tag"}, "D") : null),
+      h("td", {class: "bid"}, state.bids[p] === null ? "–" : state.bids[p]),
+      h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, state.tricks_won[p]),
+      h("td", {class: "total"}, totals[p]))));
+    const liveList = document.getElementById("tv-live-cards");
+    liveList.replaceChildren(...(live ? live.plays : []).map((pl) =>
+      h("li", {class: live.winner === pl.player ? "winning" : ""},
+        h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
+        live.winner === pl.player ? h("span", {class: "tag"}, t("winning_now")) : null)));
+    if (state.finished && state.score.ok) {
+      const names = (state.score.score.leaders || []).map((i) => players[i]).join(", ");
+      liveList.replaceChildren(h("li", {class: "winning"}, t("winner_is", {names})));
+    }
+    document.getElementById("tv-chart").replaceChildren(chartSVG(state));
+    renderPrompts(document.getElementById("tv-prompts"), state, true);
+    const err = document.getElementById("tv-error");
+    err.hidden = state.score.ok;
+    err.textContent = state.score.ok ? "" : t("score_error") + " " + state.score.error;
+  }
+  function banner(ev) {
+    if (!state || !state.game) return;
+    const el = document.getElementById("tv-banner");
+    const name = ev.winner !== null && ev.winner !== undefined ? state.game.players[ev.winner] : null;
+    el.replaceChildren(
+      h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
+      ev.bonus ? h("div", {class: "banner-bonus"}, t("bonus_if_made", {bonus: ev.bonus})) : null);
+    el.hidden = false;
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => { el.hidden = true; }, 5000);
+  }
+  async function refresh() {
+    state = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
+    render();
+    window.SK_TV_STATE = state;
+  }
+  refresh();
+  stream(fixedGame || null, (kind, data) => {
+    if (kind === "live" && state && state.game && data.game_id === state.game.id) {
+      state.live = data.plays && data.plays.length ? data : null;
+      render();
+      return;
+    }
+    if (kind === "trick" && state && state.game && data.game_id === state.game.id) banner(data);
+    refresh();
+  }, refresh);
+}
+
+/* ------------------------------------------------------------------ replay */
+function initReplay() {
+  const {h, t, card, api, stream, pageData, showError} = SK;
+  const gameId = document.body.dataset.game;
+  const base = "/api/game/" + gameId + "/round/" + pageData.round + "/trick/" + pageData.trick;
+  const form = document.getElementById("correct-form");
+  const cardSel = document.getElementById("correct-card");
+  const playerSel = document.getElementById("correct-player");
+  const ids = JSON.parse(document.getElementById("card-names").textContent);
+  cardSel.replaceChildren(...Object.keys(ids).map((id) => h("option", {value: id}, card(id) + "  (" + id + ")")));
+  let which = null;
+  for (const btn of document.querySelectorAll(".correct-button")) {
+    btn.onclick = () => {
+      which = Number(btn.dataset.play);
+      const play = pageData.plays[which];
+      cardSel.value = play.card;
+      playerSel.value = String(play.player);
+      document.getElementById("correct-which").textContent = "#" + (which + 1);
+      form.hidden = false;
+      cardSel.focus();
+    };
+  }
+  document.getElementById("correct-cancel").onclick = () => { form.hidden = true; };
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    const play = pageData.plays[which];
+    const body = {play: which};
+    if (cardSel.value !== play.card) body.card = cardSel.value;
+    if (Number(playerSel.value) !== play.player) body.player = Number(playerSel.value);
+    if (body.card === undefined && body.player === undefined) { form.hidden = true; return; }
+    try { await api(base + "/correct", body); location.reload(); } catch (e) { showError(e); }
+  };
+  for (const btn of document.querySelectorAll(".tigress-button")) {
+    btn.onclick = async () => {
+      try { await api(base + "/tigress", {as: btn.dataset.as}); location.reload(); } catch (e) { showError(e); }
+    };
+  }
+  const confirmBtn = document.getElementById("confirm-trick");
+  if (confirmBtn) confirmBtn.onclick = async () => {
+    try { await api(base + "/confirm", {}); location.reload(); } catch (e) { showError(e); }
+  };
+  stream(gameId, (kind, data) => {
+    if ((kind === "correction" || kind === "settings") && (data.trick_id === pageData.trick_id || kind === "settings")) {
+      if (form.hidden) location.reload();
+    }
+  });
+}
+
+/* ------------------------------------------------------------------ history */
+function initHistory() {
+  const {api, showError} = SK;
+  document.getElementById("import-button").onclick = async () => {
+    showError(null);
+    const file = document.getElementById("import-file").files[0];
+    if (!file) { showError(new Error("choose a .json game record first")); return; }
+    let record;
+    try { record = JSON.parse(await file.text()); }
+    catch (e) { showError(new Error("malformed JSON: " + e.message)); return; }
+    try { const res = await api("/api/import", record); location.href = res.url; } catch (e) { showError(e); }
+  };
+}
+
+function initTricks() {
+  const gameId = document.body.dataset.game;
+  SK.stream(gameId, (kind) => { if (kind === "trick" || kind === "correction" || kind === "settings") location.reload(); });
+}
+
+SK.fmtTimes();
+({setup: initSetup, settings: initSettings, bids: initBids, prompts: initPrompts, tv: initTV,
+  replay: initReplay, history: initHistory, tricks: initTricks}[document.body.dataset.page] || (() => {}))();
