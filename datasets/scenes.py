@@ -595,6 +595,26 @@ def photometric(
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
 
 
+def compose(
+    deck: dict[str, np.ndarray] | PreparedDeck,
+    camera: Camera,
+    background: np.ndarray,
+    placements: list[Placement],
+    occluders: tuple[Callable[[np.ndarray, np.ndarray], object], ...] = (),
+    min_visible: float = 0.5,
+    rng: np.random.Generator | None = None,
+) -> tuple[np.ndarray, list[PlacedCard]]:
+    """Lay ``placements`` (in order: later ones on top) on a copy of ``background``, then draw
+    ``occluders``; returns the image (before any photometric effect) and the face-up cards with
+    their visibility. The building block of scenes, game frames and the geometry tests."""
+    canvas = Canvas(background.copy(), camera, prepare(deck))
+    for pl in placements:
+        canvas.add_card(pl, rng)
+    for draw in occluders:
+        canvas.add_occluder(draw)
+    return canvas.image, canvas.placed_cards(min_visible)
+
+
 # ---------------------------------------------------------------------------------- the scene
 
 
