@@ -86,6 +86,9 @@ class Pipeline:
         self.outcomes: list[TrickOutcome] = []
         self.stats = PipelineStats()
         self.last_frame_index = -1
+        self.resume_cards: list[str] | None = None
+        """After a restart: the last recorded trick's cards. If the first trick seen holds
+        exactly these, it is that trick still on the table, not a new one, and is skipped."""
 
     @property
     def model_version(self) -> str:
@@ -117,7 +120,14 @@ class Pipeline:
     def _handle(
         self, event: Event, frame: Frame, detections: list[Detection], t0: float
     ) -> TrickOutcome | None:
+        if isinstance(event, TableCleared):
+            self.resume_cards = None
         if isinstance(event, TrickCompleted):
+            seen = sorted(p.card for p in event.trick.plays)
+            guard, self.resume_cards = self.resume_cards, None
+            if guard is not None and sorted(guard) == seen:
+                logger.info("the last recorded trick is still on the table; not recorded again")
+                return None
             if self.referee.finished:
                 logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
                 return None

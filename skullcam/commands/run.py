@@ -1,16 +1,119 @@
-"""`skullcam run`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam run``: the main job. Camera -> recognition -> tricks -> scoreboard.
+
+Picks the camera: ``--camera SRC`` when given, else the Raspberry Pi camera when picamera2
+finds one, else no camera at all, in which case it replays the bundled recorded game at real
+speed through the real recognizer, so the scoreboard shows recognition really running. The web
+app (``skullcam.web``) is served from the same process; the pipeline runs in a background
+thread and records every completed trick into the data folder's store.
+
+``--max-seconds`` and ``--exit-when-done`` make a run finite (tests, benchmarks, a kiosk that
+restarts it); without them it serves until Ctrl-C.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import threading
+from pathlib import Path
 
+from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
+
+logger = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("run", help="(not built yet)")
+    parser = sub.add_parser(
+        "run",
+        help="the main job: camera -> recognition -> scoreboard (no camera: a bundled game)",
+        description="Watch the table and serve the scoreboard. With no camera it replays a "
+        "bundled recorded game at real speed.",
+    )
+    parser.add_argument(
+        "--camera",
+        default=None,
+        metavar="SRC",
+        help="camera index (0), stream URL, 'picamera', or a video/folder to play as if live "
+        "(default: the Pi camera if present, else the bundled game)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on (8000)")
+    parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
+    parser.add_argument(
+        "--demo",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="recorded game folder to replay when there is no camera (default: the bundled one)",
+    )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="demo playback speed (1 = real time; 0 = as fast as possible)",
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=None, help="stop after this many seconds"
+    )
+    parser.add_argument(
+        "--exit-when-done",
+        action="store_true",
+        help="exit when the game (or the demo) is over instead of serving on",
+    )
+    parser.add_argument("--no-web", action="store_true", help="record only; serve no pages")
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam run' is not built yet in this version")
+    from skullcam.device.live import DemoGame, LiveLoop, run_for
+    from skullcam.device.sources import picamera_available
+    from skullcam.store import GameStore
+    from skullcam.vision.recognizer import Recognizer
+
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port} is not a port number (1-65535)")
+    if args.speed < 0:
+        raise UserError("--speed must be 0 (as fast as possible) or more")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    camera = args.camera
+    demo = None
+    if camera is None and picamera_available():
+        camera = "picamera"
+    if camera is None:
+        demo = DemoGame.load(args.demo)
+        logger.info("no camera: replaying the recorded game in %s", demo.folder)
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    recognizer = Recognizer.load(args.model, data_dir=data)
+    store = GameStore(data)
+    loop = LiveLoop(store, recognizer, camera, demo, data_dir=data, speed=args.speed)
+    loop.loop_demo = not args.exit_when_done
+    server = None
+    if not args.no_web:
+        from skullcam.web import create_app
+        from skullcam.web.app import make_server
+
+        app = create_app(data, store=store)
+        try:
+            server = make_server(app, args.host, args.port)
+        except OSError as err:
+            raise UserError(
+                f"cannot listen on {args.host}:{args.port}: {err.strerror}; try another --port"
+            ) from err
+        threading.Thread(target=server.run, name="web", daemon=True).start()
+        logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
+    try:
+        run_for(loop, args.max_seconds)
+        if not (args.exit_when_done or args.max_seconds is not None) and server is not None:
+            logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
+            threading.Event().wait()
+    finally:
+        loop.stop.set()
+        if server is not None:
+            server.close()
+    tricks = sum(p.stats.tricks for p in loop.pipelines)
+    frames = sum(p.stats.frames for p in loop.pipelines)
+    print(f"recorded {tricks} trick(s) from {frames} frame(s) into {data}")
+    return 0

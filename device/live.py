@@ -1,0 +1,247 @@
+"""The live loop of ``skullcam run``: camera (or the bundled game) -> pipeline -> store.
+
+One process (style guide): the web server's threads serve pages from the store while this loop
+runs in its own thread, reading frames, recognizing, tracking and recording each completed trick
+into the same store. A live camera is read through
+:class:`~skullcam.device.sources.LatestFrameReader`, so a slow recognizer drops frames instead
+of building a backlog; the bundled demo game is paced at its real frame rate so the scoreboard
+fills in at the speed of a real table, with the real recognizer running on every frame.
+
+Restarting resumes: the active game's recorded tricks rebuild the referee, a demo replay
+continues after the frame of its last recorded trick, and the last trick's cards, if still on
+the table, are not recorded twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skullcam.device.pipeline import Pipeline
+from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source, paced
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+from skullcam.vision.seats import SeatLayout, layout_for
+
+logger = logging.getLogger(__name__)
+
+DEMO_SOURCE = "demo"
+
+
+def bundled_demo_dir() -> Path:
+    """Where the package ships its recorded demo game (``datasets/samples/demo_game``)."""
+    import skullcam.datasets
+
+    return Path(skullcam.datasets.__file__).resolve().parent / "samples" / "demo_game"
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """A recorded game folder: frames (or a video) plus its record for players, dealer, bids."""
+
+    folder: Path
+    record: dict[str, Any]
+
+    @classmethod
+    def load(cls, folder: Path | None = None) -> DemoGame:
+        folder = Path(folder) if folder is not None else bundled_demo_dir()
+        game_json = folder / "game.json"
+        if not game_json.is_file():
+            raise UserError(
+                f"no recorded demo game at {folder} (game.json missing): "
+                "connect a camera and pass --camera, or pass --demo DIR"
+            )
+        try:
+            record = json.loads(game_json.read_text())
+        except (OSError, json.JSONDecodeError) as err:
+            raise UserError(f"cannot read {game_json}: {err}") from err
+        if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+            raise UserError(f"{game_json} is not a skullcam-game/1 record")
+        return cls(folder, record)
+
+    @property
+    def players(self) -> list[str]:
+        return [str(p) for p in self.record["players"]]
+
+
+def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[str] | None]:
+    """The game the demo records into, the frame to start from, and the resume guard.
+
+    An unfinished game with the demo's players whose tricks came from the demo is resumed after
+    its last recorded frame; otherwise a new game is created with the demo's bids entered (in a
+    real game the phones enter them).
+    """
+    active = store.active_game()
+    if active is not None and list(active.players) == demo.players:
+        tricks = store.tricks(active.id)
+        if not tricks:
+            return active.id, 0, None
+        last = tricks[-1]
+        info = last.detections if isinstance(last.detections, dict) else {}
+        if info.get("source") == DEMO_SOURCE and isinstance(info.get("frame_index"), int):
+            return active.id, int(info["frame_index"]) + 1, [p["card"] for p in last.plays]
+    rec = demo.record
+    game_id = store.create_game(
+        demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
+    )
+    for number, rnd in enumerate(rec.get("rounds", []), start=1):
+        if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
+            store.set_bids(game_id, number, list(rnd["bids"]))
+    return game_id, 0, None
+
+
+def wait_for_game(store: GameStore, stop: threading.Event) -> int | None:
+    """A live camera records into the active game; wait until the web page starts one."""
+    announced = False
+    while not stop.is_set():
+        game = store.active_game()
+        if game is not None:
+            return game.id
+        if not announced:
+            logger.info("waiting for a game to be set up on the web page")
+            announced = True
+        stop.wait(1.0)
+    return None
+
+
+class LiveLoop:
+    """Runs the pipeline on a source until it ends, the game ends, or :attr:`stop` is set."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        recognizer: Callable[..., Any],
+        camera: str | None,
+        demo: DemoGame | None,
+        data_dir: Path | None = None,
+        speed: float = 1.0,
+        loop_demo: bool = False,
+    ) -> None:
+        if camera is None and demo is None:
+            raise UserError("nothing to watch: give --camera or a demo game")
+        self.store = store
+        self.recognizer = recognizer
+        self.camera = camera
+        self.demo = demo
+        self.data_dir = data_dir
+        self.speed = speed
+        self.loop_demo = loop_demo
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.pipelines: list[Pipeline] = []
+        self.dropped = 0
+        self._thread: threading.Thread | None = None
+
+    @property
+    def model_version(self) -> str:
+        for attr in ("version", "model_version"):
+            value = getattr(self.recognizer, attr, None)
+            if isinstance(value, str):
+                return value
+        return "unknown"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._guarded, name="live-loop", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the loop; True when it has ended."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _guarded(self) -> None:
+        try:
+            self.run()
+        except BaseException as err:  # reported by the command in the main thread
+            logger.error("live loop stopped: %s", err)
+            self.error = err
+
+    def run(self) -> None:
+        """The loop itself (runs in the caller's thread when called directly)."""
+        while not self.stop.is_set():
+            if self.demo is not None and self.camera is None:
+                finished = self._run_demo(self.demo)
+                if not (finished and self.loop_demo):
+                    return
+                self.stop.wait(10.0)  # the final scores stay up a while, then a new game
+                continue
+            self._run_camera(self.camera or "")
+            return
+
+    def _run_demo(self, demo: DemoGame) -> bool:
+        game_id, start, guard = start_demo_game(self.store, demo)
+        source = open_source(demo.folder, start=start)
+        frames: Iterator[Frame] = source.frames()
+        if self.speed > 0:
+            frames = paced(frames, self.speed)
+        with source:
+            pipeline = self._pipeline(game_id, source, frames, DEMO_SOURCE, guard)
+        return pipeline is not None and pipeline.referee.finished
+
+    def _run_camera(self, camera: str) -> None:
+        source = open_source(camera)
+        reader = LatestFrameReader(source)
+        try:
+            game_id = wait_for_game(self.store, self.stop)
+            if game_id is None:
+                return
+            tricks = self.store.tricks(game_id)
+            guard = [p["card"] for p in tricks[-1].plays] if tricks else None
+            self._pipeline(game_id, source, reader.frames(), camera, guard)
+        finally:
+            self.dropped = reader.dropped
+            reader.close()
+
+    def _pipeline(
+        self,
+        game_id: int,
+        source: FrameSource,
+        frames: Iterator[Frame],
+        source_name: str,
+        guard: list[str] | None,
+    ) -> Pipeline | None:
+        referee = referee_from_store(self.store, game_id)
+        if referee.finished:
+            return None
+        recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
+        pipeline: Pipeline | None = None
+        for frame in frames:
+            if pipeline is None:
+                height, width = frame.image.shape[:2]
+                layout = self._layout(referee.n, (width, height), source)
+                pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
+                pipeline.resume_cards = guard
+                self.pipelines.append(pipeline)
+            pipeline.process(frame)
+            if referee.finished or self.stop.is_set():
+                break
+        return pipeline
+
+    def _layout(self, n: int, size: tuple[int, int], source: FrameSource) -> SeatLayout:
+        if self.camera is None and self.demo is not None:
+            from skullcam.device.replay import layout_for_source
+
+            return layout_for_source(self.demo.folder, n, size)
+        return layout_for(n, self.data_dir, size)
+
+
+def run_for(loop: LiveLoop, max_seconds: float | None) -> None:
+    """Run the loop in its thread until it ends or ``max_seconds`` pass; re-raise its error."""
+    loop.start()
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    while not loop.join(0.2):
+        if deadline is not None and time.monotonic() >= deadline:
+            loop.stop.set()
+            loop.join(5.0)
+            break
+    if loop.error is not None:
+        raise loop.error

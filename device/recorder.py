@@ -1,0 +1,171 @@
+"""Recording completed tricks into the game store, crash-safely, and resuming a game.
+
+Order of writes for each trick (the style guide's Frigate pattern): the completion frame and
+the annotated image go to ``<data>/games/<id>/`` first, each written to a temporary name and
+renamed (a rename is atomic), then one SQLite transaction records the trick. A power cut or a
+``kill -9`` at any moment therefore leaves either a recorded trick with both images, or no
+trick at all (at worst two orphan images that the next attempt overwrites): the trick in
+progress is all that can be lost.
+
+On restart :func:`referee_from_store` rebuilds the game state from the recorded tricks
+(corrections included, since the store keeps the corrected plays), and the pipeline's resume
+guard recognizes the last recorded trick if its cards are still on the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skullcam.device.game import Referee, TrickOutcome
+from skullcam.device.pipeline import annotate
+from skullcam.device.sources import Frame
+from skullcam.errors import UserError
+from skullcam.rules import Settings
+from skullcam.store import GameStore
+from skullcam.vision.detection import Detection
+
+logger = logging.getLogger(__name__)
+
+
+def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None:
+    """Encode to JPEG, write under a temporary name, fsync, rename over ``path``."""
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise UserError(f"cannot encode image for {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data.tobytes())
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def referee_from_store(store: GameStore, game_id: int) -> Referee:
+    """The game's state as recorded: players, settings and every recorded trick in order."""
+    game = store.game(game_id)
+    ref = Referee(
+        players=list(game.players),
+        first_dealer=game.first_dealer,
+        settings=Settings.from_dict(dict(game.settings)),
+    )
+    for trick in store.tricks(game_id):
+        if (trick.round, trick.trick) != (ref.round, ref.trick):
+            logger.warning(
+                "recorded tricks skip from round %d trick %d to round %d trick %d",
+                ref.round,
+                ref.trick,
+                trick.round,
+                trick.trick,
+            )
+            break
+        ref.add_plays([(int(p["player"]), str(p["card"])) for p in trick.plays])
+        rosie = [
+            a
+            for a in store.abilities(game_id, trick.round)
+            if a["trick"] == trick.trick and a["pirate"] == "pirate-rosie"
+        ]
+        if rosie:
+            last = ref.rounds[-1][-1]
+            ref.rounds[-1][-1] = TrickOutcome(
+                last.round,
+                last.trick,
+                last.plays,
+                last.result,
+                last.winner,
+                int(rosie[0]["choice"]),
+                last.flags,
+            )
+            ref._pending_rosie = None
+    return ref
+
+
+class StoreRecorder:
+    """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts."""
+
+    def __init__(
+        self, store: GameStore, game_id: int, model_version: str, source_name: str = ""
+    ) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.model_version = model_version
+        self.source_name = source_name
+        self.players = list(store.game(game_id).players)
+        self.recorded = 0
+
+    def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
+        ref_state = self.store.state(self.game_id)
+        try:
+            self.store.set_live(
+                self.game_id, ref_state["round"], ref_state["next_trick"], plays, leader=leader
+            )
+        except UserError as err:  # e.g. two cards in one seat zone: the live view just waits
+            logger.debug("live trick not published: %s", err)
+
+    def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> None:
+        folder = self.store.game_dir(self.game_id)
+        stem = f"r{outcome.round:02d}t{outcome.trick:02d}"
+        completion = folder / f"{stem}.jpg"
+        boxes = folder / f"{stem}-boxes.jpg"
+        write_image_atomic(completion, frame.image)
+        write_image_atomic(boxes, annotate(frame.image, outcome, self.players))
+        height, width = frame.image.shape[:2]
+        obs = outcome.observation
+        cards = []
+        if obs is not None:
+            for play, player in zip(obs.plays, obs.players, strict=True):
+                cards.append({**play.to_json(), "player": player})
+        payload = {
+            "image_size": [width, height],
+            "cards": cards,
+            "all_detections": [d.to_json() for d in detections],
+            "frame_index": frame.index,
+            "timestamp": round(frame.timestamp, 3),
+            "source": self.source_name,
+            "arrival_seats": list(obs.arrival_seats) if obs is not None else [],
+        }
+        resolution = outcome.result.to_json() if outcome.result is not None else None
+        try:
+            self.store.record_trick(
+                self.game_id,
+                outcome.round,
+                outcome.trick,
+                outcome.plays_json(),
+                completion_image=completion,
+                annotated_image=boxes,
+                detections=payload,
+                resolution=resolution,
+                model_version=self.model_version,
+                flags=list(outcome.flags),
+            )
+        except UserError as err:
+            logger.error("round %d trick %d not recorded: %s", outcome.round, outcome.trick, err)
+            return
+        self.recorded += 1
+        self._prompts(outcome)
+
+    def _prompts(self, outcome: TrickOutcome) -> None:
+        """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""
+        r, t = outcome.round, outcome.trick
+        for flag in outcome.flags:
+            if flag.startswith("Tigress laid"):
+                player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
+                self.store.create_prompt(self.game_id, "tigress", r, t, player=player)
+        if outcome.flags and not any(f.startswith("Tigress laid") for f in outcome.flags):
+            self.store.create_prompt(
+                self.game_id, "flagged", r, t, payload={"flags": list(outcome.flags)}
+            )
+        card = outcome.result.winning_card if outcome.result is not None else None
+        settings = self.store.game(self.game_id).settings
+        if card is not None and settings.get("pirate_abilities"):
+            kind = {"pirate-rosie": "rosie", "pirate-rascal": "rascal_bet"}.get(str(card))
+            kind = kind or ("harry" if str(card) == "pirate-harry" else None)
+            if kind is not None:
+                self.store.create_prompt(self.game_id, kind, r, t, player=outcome.winner)

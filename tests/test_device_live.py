@@ -1,0 +1,151 @@
+"""The live loop: recording into the store, kill -9 and resume, and ``skullcam run`` end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from skullcam.cli import main
+from skullcam.device.live import DemoGame, LiveLoop
+from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
+from skullcam.errors import UserError
+from skullcam.rules import Settings
+from skullcam.rules.simulate import random_game
+from skullcam.store import GameStore
+
+SEED = 21
+
+
+def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
+    players = [f"P{i}" for i in range(n)]
+    settings = Settings(rounds=rounds)
+    record = random_game(random.Random(SEED), players, settings, 1).to_dict()
+    sg = simulate_game(record, seed=SEED)
+    write_keyed_frames(folder / "frames", len(sg.script))
+    (folder / "game.json").write_text(json.dumps(record))
+    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n}))
+    return record, sg.script
+
+
+def recorded_rounds(store: GameStore, game_id: int) -> list[list[list]]:
+    rounds: dict[int, list] = {}
+    for t in store.tricks(game_id):
+        rounds.setdefault(t.round, []).append([(p["player"], p["card"]) for p in t.plays])
+    return [rounds[r] for r in sorted(rounds)]
+
+
+def truth_rounds(record: dict) -> list[list[list]]:
+    return [
+        [[(p["player"], p["card"]) for p in t["plays"]] for t in r["tricks"]]
+        for r in record["rounds"]
+    ]
+
+
+def test_demo_game_is_recorded_trick_by_trick_with_images(tmp_path: Path) -> None:
+    record, script = make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), None, DemoGame.load(tmp_path / "demo"))
+    loop.speed = 0
+    loop.run()
+    (game,) = store.games()
+    assert recorded_rounds(store, game.id) == truth_rounds(record)
+    assert store.game(game.id).status == "finished"
+    trick = store.tricks(game.id)[0]
+    assert store.image_path(trick.completion_image).is_file()
+    assert store.image_path(trick.annotated_image).is_file()
+    assert trick.model_version == "scripted-keyed"
+    assert trick.detections["source"] == "demo" and trick.detections["cards"]
+    assert store.score(game.id)["ok"]
+    assert store.export_record(game.id)["rounds"] == record["rounds"]
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from skullcam.device.live import DemoGame, LiveLoop
+    from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game
+    from skullcam.store import GameStore
+
+    demo = DemoGame.load(Path(sys.argv[1]))
+    script = simulate_game(demo.record, seed=int(sys.argv[4])).script
+    loop = LiveLoop(GameStore(Path(sys.argv[2])), FrameKeyedRecognizer(script), None, demo)
+    loop.speed = float(sys.argv[3])
+    loop.run()
+    """
+)
+
+
+def test_kill_9_mid_game_then_restart_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
+    record, _ = make_demo(tmp_path / "demo")
+    child = tmp_path / "child.py"
+    child.write_text(CHILD)
+    data = tmp_path / "data"
+    args = [sys.executable, str(child), str(tmp_path / "demo"), str(data)]
+    proc = subprocess.Popen([*args, "8", str(SEED)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        recorded = 0
+        while time.monotonic() < deadline and recorded < 3:
+            time.sleep(0.2)
+            if (data / "skullcam.db").exists():
+                store = GameStore(data)
+                games = store.games()
+                recorded = len(store.tricks(games[0].id)) if games else 0
+                store.close()
+        assert recorded >= 3, "the child recorded too little before the kill"
+        time.sleep(random.Random(SEED).uniform(0.0, 0.6))  # anywhere in the next trick
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(10)
+    assert proc.returncode == -signal.SIGKILL
+    store = GameStore(data)
+    before = len(store.tricks(store.games()[0].id))
+    assert before < sum(len(r["tricks"]) for r in record["rounds"])
+    store.close()
+    subprocess.run([*args, "0", str(SEED)], check=True, timeout=120, stderr=subprocess.DEVNULL)
+    store = GameStore(data)
+    (game,) = store.games()
+    assert recorded_rounds(store, game.id) == truth_rounds(record)
+    assert store.game(game.id).status == "finished"
+
+
+def test_skullcam_run_replays_a_demo_and_serves_then_exits(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    record, script = make_demo(tmp_path / "demo", n=4, rounds=2)
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
+    argv += ["--port", "0", "--speed", "0", "--exit-when-done"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "recorded 3 trick(s)" in out
+    store = GameStore(tmp_path / "data")
+    (game,) = store.games()
+    assert recorded_rounds(store, game.id) == truth_rounds(record)
+
+
+def test_run_without_camera_or_demo_is_a_user_error(tmp_path: Path, capsys) -> None:
+    argv = ["run", "--demo", str(tmp_path / "nothing"), "--data", str(tmp_path / "d")]
+    assert main(argv) == 2
+    assert "no recorded demo game" in capsys.readouterr().err
+
+
+def test_loop_needs_a_source(tmp_path: Path) -> None:
+    with pytest.raises(UserError):
+        LiveLoop(GameStore(tmp_path), lambda f: [], None, None)
