@@ -1,16 +1,121 @@
-"""`skullcam calibrate`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam calibrate``: where the players sit around the table (seat zones).
+
+Two ways, both saved to ``<data>/seats.json`` and used by ``run`` and ``replay``:
+
+* ``skullcam calibrate --players 5 --first-seat left``: players evenly spaced around the image
+  centre, player 0 towards the given side (or angle), then clockwise;
+* ``skullcam calibrate --players 5 --image table.jpg`` (or ``--camera 0``): each player lays one
+  card in front of themselves; the cards found in that one frame give every seat's direction
+  (player 0 is the card nearest ``--first-seat``, default bottom).
+
+``--show`` prints the layout in use, ``--reset`` goes back to the default of interfaces.md.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+from pathlib import Path
 
+from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("calibrate", help="(not built yet)")
+    parser = sub.add_parser(
+        "calibrate",
+        help="seat calibration: where each player sits around the table",
+        description="Set the seat zones used to tell which player played each card.",
+    )
+    parser.add_argument("--players", type=int, default=None, metavar="N", help="players (2-8)")
+    parser.add_argument(
+        "--first-seat",
+        default="bottom",
+        metavar="SIDE",
+        help="where player 0 sits: bottom, left, top, right or degrees (default bottom)",
+    )
+    parser.add_argument("--center", default=None, metavar="X,Y", help="table centre in pixels")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--image", type=Path, default=None, help="a frame with one card per seat")
+    source.add_argument("--camera", default=None, metavar="SRC", help="grab that frame from SRC")
+    parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
+    parser.add_argument("--show", action="store_true", help="print the layout in use and exit")
+    parser.add_argument("--reset", action="store_true", help="forget the calibration")
+    parser.add_argument("--json", action="store_true", help="print the saved layout as JSON")
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
+def _centre(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UserError(f"--center wants X,Y in pixels (e.g. 320,240), got {text!r}") from None
+    return (x, y)
+
+
+def _frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    if args.image is not None:
+        from skullcam.vision.image_io import read_image
+
+        if not args.image.is_file():
+            raise UserError(f"image {args.image} does not exist")
+        return read_image(args.image)
+    from skullcam.device.sources import open_source
+
+    with open_source(args.camera) as source:
+        for frame in source.frames():
+            return frame.image
+    raise UserError(f"{args.camera} gave no frame")
+
+
+def _describe(layout) -> str:  # type: ignore[no-untyped-def]
+    cx, cy = layout.centre
+    seats = ", ".join(f"{k}: {math.degrees(a):.0f} deg" for k, a in enumerate(layout.angles))
+    return f"{layout.n_players} seats around ({cx:.0f}, {cy:.0f}), clockwise: {seats}"
+
+
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam calibrate' is not built yet in this version")
+    from skullcam.vision.seats import CALIBRATION_FILE, SeatLayout, parse_direction
+
+    path = Path(args.data) / CALIBRATION_FILE
+    if args.reset:
+        path.unlink(missing_ok=True)
+        print(f"seat calibration removed; the default layout applies ({path})")
+        return 0
+    if args.show:
+        if not path.is_file():
+            print("no calibration: players evenly spaced, player 0 at the bottom, clockwise")
+            return 0
+        layout = SeatLayout.load(path)
+        print(json.dumps(layout.to_json()) if args.json else _describe(layout))
+        return 0
+    first = parse_direction(args.first_seat)
+    centre = _centre(args.center)
+    if args.image is None and args.camera is None:
+        if args.players is None:
+            raise UserError("give --players N (and --first-seat), or --image/--camera")
+        layout = SeatLayout.evenly(args.players, first=first)
+        if centre is not None:
+            layout = SeatLayout(centre, layout.angles)
+    else:
+        from skullcam.vision.recognizer import Recognizer
+
+        image = _frame(args)
+        cards = Recognizer.load(args.model, data_dir=args.data)(image)
+        if args.players is not None and len(cards) != args.players:
+            raise UserError(
+                f"found {len(cards)} card(s) for --players {args.players}: lay exactly one card "
+                "in front of each player, clear the rest of the table, and try again"
+            )
+        height, width = image.shape[:2]
+        layout = SeatLayout.from_points(
+            [c.center for c in cards], centre or (width / 2.0, height / 2.0), first
+        )
+    layout.save(path)
+    print(json.dumps(layout.to_json()) if args.json else _describe(layout))
+    print(f"saved to {path}")
+    return 0
