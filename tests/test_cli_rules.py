@@ -1,0 +1,196 @@
+"""`skullcam trick` and `skullcam score` through a subprocess, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "datasets" / "examples" / "game.json"
+
+
+def skullcam(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "skullcam", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_trick_plain_verdict() -> None:
+    out = skullcam("trick", "pirate-rosie", "skull-king", "mermaid-alyra")
+    assert out.returncode == 0, out.stderr
+    assert (
+        out.stdout.splitlines()[0]
+        == "Play 2 wins with mermaid-alyra (+40 bonus if the bid is exact)."
+    )
+    assert "The pirate does not count." in out.stdout
+
+
+def test_trick_json_is_the_documented_object() -> None:
+    out = skullcam("trick", "Pirate-Rosie", "SKULL-KING", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert {k: data[k] for k in data if k != "explanation"} == {
+        "winner": 1,
+        "winning_card": "skull-king",
+        "lead_suit": None,
+        "next_leader": 1,
+        "bonus": 30,
+        "loot_alliances": [],
+    }
+    assert "Skull King" in data["explanation"]
+
+
+def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
+    settings = tmp_path / "house.json"
+    settings.write_text(json.dumps({"mermaid_captures_skull_king": 50}))
+    out = skullcam("trick", "skull-king", "mermaid-sirena", "--settings", str(settings), "--json")
+    assert json.loads(out.stdout)["bonus"] == 50
+    out = skullcam("trick", "loot", "green-3", "--json")
+    data = json.loads(out.stdout)
+    assert data["loot_alliances"] == [[0, 1]]
+    assert "'loot' setting is off" in data["warnings"][0]
+    plain = skullcam("trick", "kraken", "green-3")
+    assert plain.returncode == 0
+    assert plain.stdout.startswith("Nobody wins this trick; play 1 leads next.")
+    assert "warning:" in plain.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["trick", "green-15"], "play 0: unknown card 'green-15'"),
+        (["trick", "green-7", "green-15"], "play 1: unknown card 'green-15'"),
+        (["trick", "green-7", "GREEN-7"], "play 1 (green-7): green-7 is already in this trick"),
+        (["trick", "green-7"], "a trick has one card per player, 2 to 8, got 1"),
+        (["trick", "tigress", "green-2"], "write tigress:pirate or tigress:escape"),
+        (
+            ["trick", "green-1", "green-2", "--settings", "/nonexistent.json"],
+            "cannot read settings",
+        ),
+    ],
+    ids=["unknown-card", "unknown-second-card", "duplicate", "one-card", "tigress", "no-settings"],
+)
+def test_trick_bad_input_is_one_line_without_traceback(args: list[str], message: str) -> None:
+    out = skullcam(*args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_score_example_table() -> None:
+    out = skullcam("score", str(EXAMPLE))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["Round", "Ana", "Ben", "Cai", "Dee"]
+    assert len([line for line in lines if line[:6].strip().isdigit()]) == 10
+    assert any(line.startswith("Total") for line in lines)
+    assert "wins with" in out.stdout
+
+
+def test_score_json_matches_the_engine() -> None:
+    from skullcam.rules import GameRecord, score_game
+
+    out = skullcam("score", str(EXAMPLE), "--json")
+    assert out.returncode == 0, out.stderr
+    expected = score_game(GameRecord.from_dict(json.loads(EXAMPLE.read_text()))).to_json()
+    assert json.loads(out.stdout) == expected
+    assert set(expected) == {"rounds", "totals", "leaders"}
+
+
+def test_score_stdin_settings_override_and_explain(tmp_path: Path) -> None:
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "rounds": [
+            {
+                "bids": [1, 0, 1],
+                "tricks": [
+                    {
+                        "plays": [
+                            {"player": 1, "card": "green-5"},
+                            {"player": 2, "card": "tigress:pirate"},
+                            {"player": 0, "card": "escape"},
+                        ]
+                    }
+                ],
+            }
+        ],
+    }
+    out = skullcam("score", "-", "--json", stdin=json.dumps(record))
+    assert json.loads(out.stdout)["totals"] == [-10, 10, 20]
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"points_per_trick": 30, "zero_bid_mode": "fixed"}))
+    out = skullcam("score", "-", "--json", "--settings", str(house), stdin=json.dumps(record))
+    assert json.loads(out.stdout)["totals"] == [-10, 10, 30]
+    out = skullcam("score", "-", "--explain", stdin=json.dumps(record))
+    assert "The Tigress as a pirate (Cai) wins" in out.stdout
+    assert "Cai bid 1, won 1" in out.stdout
+
+
+def _record(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    return str(path)
+
+
+def _game(**changes: object) -> str:
+    data = json.loads(EXAMPLE.read_text())
+    for path, value in changes.items():
+        target = data
+        keys = path.split("__")
+        for key in keys[:-1]:
+            target = target[int(key[1:]) if key.startswith("i") else key]
+        last = keys[-1]
+        target[int(last[1:]) if last.startswith("i") else last] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "is not valid JSON (line 1, column 2"),
+        ("[]", "a game record is a JSON object"),
+        (
+            _game(rounds__i2__tricks__i1__plays__i0__card="green-15"),
+            "round 3, trick 2, play 1 (Cai): unknown card 'green-15'",
+        ),
+        (
+            _game(rounds__i0__tricks__i0__plays__i1__player=3),
+            "round 1, trick 1, play 2: Dee played out of turn; it was Cai's turn",
+        ),
+        (_game(rounds__i0__bids=[2, 0, 1, 1]), "round 1: Ana's bid 2 is out of range"),
+        (
+            _game(rounds__i1__tricks__i1__plays__i3__card="purple-12"),
+            "round 2, trick 2, play 4: purple-12 was already played this round",
+        ),
+    ],
+    ids=["malformed-json", "not-an-object", "unknown-card", "out-of-turn", "bid", "card-twice"],
+)
+def test_score_bad_records_are_one_line(tmp_path: Path, text: str, message: str) -> None:
+    out = skullcam("score", _record(tmp_path, text))
+    assert out.returncode == 2
+    assert message in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_score_missing_file() -> None:
+    out = skullcam("score", "/nonexistent/game.json")
+    assert out.returncode == 2
+    assert "cannot read game record /nonexistent/game.json" in out.stderr
+
+
+def test_help_lists_both_commands() -> None:
+    for command in ("trick", "score"):
+        out = skullcam(command, "--help")
+        assert out.returncode == 0 and "--json" in out.stdout
