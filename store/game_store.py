@@ -1135,10 +1135,11 @@ class GameStore:
         n = len(players)
         game_id = self.create_game(players, int(record.get("first_dealer", 0)), settings)
         total = int(_full_settings(settings)["rounds"])
-        complete = len(record["rounds"]) == total
+        rounds = list(record.get("rounds") or [])
+        complete = len(rounds) == total
         with self._write() as conn:
             now = time.time()
-            for r, rnd in enumerate(record["rounds"], start=1):
+            for r, rnd in enumerate(rounds, start=1):
                 self._put_round(conn, game_id, r, list(rnd["bids"]), rnd.get("cannonball"))
                 if rnd.get("abilities"):
                     conn.execute(
@@ -1167,7 +1168,7 @@ class GameStore:
                     complete = False
             if complete:
                 self._finish(conn, game_id)
-            self._emit(conn, game_id, "imported", {"rounds": len(record["rounds"])})
+            self._emit(conn, game_id, "imported", {"rounds": len(rounds)})
         return game_id
 
     def score(self, game_id: int) -> dict[str, Any]:

@@ -86,7 +86,8 @@ def create_game() -> Any:
     if not isinstance(players, list):
         raise UserError("players must be a list of 2 to 8 names in seating order")
     dealer = _int(data, "first_dealer", optional=True) or 0
-    settings = data.get("settings") or {}
+    settings = data.get("settings")
+    settings = {} if settings is None else settings
     if not isinstance(settings, dict):
         raise UserError("settings must be a JSON object")
     game_id = get_store().create_game(players, dealer, settings)

@@ -160,7 +160,15 @@ def _error_response(message: str, status: int, pin: bool = False) -> Any:
         if pin:
             body["pin"] = True
         return jsonify(body), status
-    return render_template("error.html", message=message, status=status), status
+    lang = getattr(g, "lang", "en")
+    page = render_template(
+        "error.html",
+        message=message,
+        status=status,
+        strings=i18n.js_strings(lang),
+        cards=i18n.js_cards(lang),
+    )
+    return page, status
 
 
 def _secret_key(data_dir: Path) -> bytes:

@@ -1,0 +1,519 @@
+"""The table app through Flask's test client: every route, every bad input, the PIN, SSE."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from skullcam.store import GameStore
+from skullcam.web import create_app, get_store
+from skullcam.web.app import is_loopback, make_server
+from skullcam.web.i18n import LANGUAGES, STRINGS, card_name, pick_language
+
+REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app(tmp_path / "data", test_config={"SSE_MAX_SECONDS": 0.3, "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app: Flask) -> GameStore:
+    return get_store(app)
+
+
+def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
+    return [{"player": p, "card": c, "confidence": 0.91} for p, c in pairs]
+
+
+def game_with_trick(store: GameStore, tmp_path: Path | None = None) -> int:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    image = None
+    if tmp_path is not None:
+        image = store.game_dir(gid) / "r01t00.jpg"
+        image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+    store.record_trick(
+        gid,
+        1,
+        0,
+        plays((1, "green-5"), (2, "green-9"), (0, "tigress:escape")),
+        completion_image=image,
+        detections={
+            "image_size": [640, 480],
+            "cards": [
+                {"card": "green-5", "confidence": 0.91, "box": [10, 20, 110, 170], "player": 1},
+                {"card": "green-9", "confidence": 0.55, "box": [200, 20, 300, 170], "player": 2},
+            ],
+        },
+        model_version="test-model",
+        flags=["low_confidence"],
+    )
+    return gid
+
+
+# ------------------------------------------------------------------------- pages
+@pytest.mark.parametrize("path", ["/", "/setup", "/tv", "/history"])
+def test_pages_without_game(client: FlaskClient, path: str) -> None:
+    res = client.get(path)
+    assert res.status_code == 200
+    assert b"/static/app.js" in res.data
+    assert b"https://" not in res.data  # nothing from a CDN
+
+
+def test_game_pages(client: FlaskClient, store: GameStore, tmp_path: Path) -> None:
+    gid = game_with_trick(store, tmp_path)
+    for path in ["bids", "tv", "tricks", "settings", "prompts"]:
+        res = client.get(f"/game/{gid}/{path}")
+        assert res.status_code == 200, path
+    assert client.get(f"/game/{gid}").status_code == 302
+    home = client.get("/").get_data(as_text=True)
+    assert "Ana, Ben, Cai" in home
+    tricks = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert f"/game/{gid}/round/1/trick/0" in tricks
+    assert "Check this trick" in tricks
+
+
+def test_replay_page_shows_image_boxes_explanation(
+    client: FlaskClient, store: GameStore, tmp_path: Path
+) -> None:
+    gid = game_with_trick(store, tmp_path)
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    trick = store.trick(gid, 1, 0)
+    assert f"/game/{gid}/trick/{trick.id}/image/completion" in page
+    assert "<rect" in page and "Parrot 9" in page  # box labelled with the card name
+    assert "55%" in page  # detection confidence
+    assert "Cai" in page and "wins" in page  # the engine's explanation names the player
+    assert "test-model" in page
+    image = client.get(f"/game/{gid}/trick/{trick.id}/image/completion")
+    assert image.status_code == 200 and image.data.startswith(b"\xff\xd8")
+    assert client.get(f"/game/{gid}/trick/{trick.id}/image/annotated").status_code == 404
+    assert client.get(f"/game/{gid}/trick/{trick.id}/image/secret").status_code == 404
+    assert client.get(f"/game/{gid}/round/1/trick/5").status_code == 404
+
+
+def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-3"}
+    )
+    assert res.status_code == 200, res.json
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "Audit trail" in page and "Parrot 9 → Parrot 3" in page
+    assert "As recorded" in page
+
+
+def test_unknown_game_is_404_page(client: FlaskClient) -> None:
+    res = client.get("/game/99/bids")
+    assert res.status_code == 400 or res.status_code == 404
+    assert b"no game 99" in res.data
+    assert client.get("/nowhere").status_code == 404
+    assert client.get("/api/nowhere").json == {"error": "not found: check the address"}
+
+
+def test_languages(client: FlaskClient) -> None:
+    es = client.get("/setup?lang=es")
+    assert "Nueva partida" in es.get_data(as_text=True)
+    assert "lang=es" in es.headers.get("Set-Cookie", "")
+    assert "Nueva partida" in client.get("/setup").get_data(as_text=True)  # cookie remembered
+    it = client.get("/setup", headers={"Accept-Language": "it-IT,it;q=0.9"}, query_string={})
+    assert it.status_code == 200
+    fresh = client.application.test_client()
+    da = fresh.get("/setup", headers={"Accept-Language": "da,en;q=0.5"}).get_data(as_text=True)
+    assert "Antal runder" in da and "Nyt spil" in da
+
+
+def test_every_string_has_every_language() -> None:
+    for key, entry in STRINGS.items():
+        assert set(entry) == set(LANGUAGES), key
+        assert all(entry[lang].strip() for lang in LANGUAGES), key
+
+
+@pytest.mark.parametrize(
+    ("card", "lang", "name"),
+    [
+        ("green-7", "es", "Loro 7"),
+        ("yellow-14", "it", "Forziere 14"),
+        ("escape", "da", "Flugtkort"),
+        ("skull-king", "it", "Re dei Teschi"),
+        ("white-whale", "es", "Ballena Blanca"),
+        ("loot", "da", "Byttekort"),
+        ("tigress:escape", "it", "Tigre (fuga)"),
+        ("mermaid-alyra", "da", "Havfrue Alyra"),
+        ("black-1", "en", "Jolly Roger 1"),
+    ],
+)
+def test_card_names(card: str, lang: str, name: str) -> None:
+    assert card_name(card, lang) == name
+
+
+def test_pick_language() -> None:
+    assert pick_language("da") == "da"
+    assert pick_language("xx", [("es-ES", 1.0)]) == "es"
+    assert pick_language(None, [("fr", 1.0)]) == "en"
+
+
+# --------------------------------------------------------------------------- API
+def test_create_game_and_state(client: FlaskClient) -> None:
+    res = client.post(
+        "/api/games",
+        json={"players": ["Ana", "Ben"], "first_dealer": 1, "settings": {"loot": True}},
+    )
+    assert res.status_code == 201
+    gid = res.json["id"]
+    state = client.get(f"/api/game/{gid}/state").json
+    assert state["game"]["players"] == ["Ana", "Ben"]
+    assert state["settings"]["loot"] is True and state["settings"]["rounds"] == 10
+    assert (state["round"], state["dealer"], state["leader"]) == (1, 1, 0)
+    assert client.get("/api/tv/state").json["game"]["id"] == gid
+    listing = client.get("/api/games").json
+    assert listing["active"] == gid and set(listing["names"]) == {"Ana", "Ben"}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"players": ["Ana"]}, "2 to 8 players"),
+        ({"players": "Ana,Ben"}, "list of 2 to 8 names"),
+        ({"players": ["Ana", "Ben"], "first_dealer": 5}, "first dealer"),
+        ({"players": ["Ana", "Ben"], "first_dealer": "x"}, "whole number"),
+        ({"players": ["Ana", "Ben"], "settings": {"rounds": 0}}, "rounds"),
+        ({"players": ["Ana", "Ben"], "settings": []}, "settings must be"),
+    ],
+)
+def test_create_game_bad_input(client: FlaskClient, body: dict, message: str) -> None:
+    res = client.post("/api/games", json=body)
+    assert res.status_code == 400
+    assert message in res.json["error"]
+
+
+def test_writes_need_json(client: FlaskClient) -> None:
+    res = client.post("/api/games", data="players=Ana")
+    assert res.status_code == 400 and "JSON" in res.json["error"]
+    res = client.post("/api/games", data="{not json", content_type="application/json")
+    assert res.status_code == 400 and "malformed JSON" in res.json["error"]
+    res = client.post("/api/games", data="[1]", content_type="application/json")
+    assert res.status_code == 400 and "JSON object" in res.json["error"]
+    assert client.get("/api/games", method="DELETE").status_code in (200, 405)
+    assert client.delete("/api/games").status_code == 405
+
+
+def test_bids(client: FlaskClient, store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    ok = client.post(f"/api/game/{gid}/bids", json={"round": 3, "player": 1, "bid": 2})
+    assert ok.status_code == 200 and ok.json["bids"] == [None, 2, None]
+    allb = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": [0, 1, 0]})
+    assert allb.json["bids"] == [0, 1, 0]
+    assert client.get(f"/api/game/{gid}/round/3/bids").json["bids"] == [None, 2, None]
+    cleared = client.post(f"/api/game/{gid}/bids", json={"round": 3, "player": 1, "bid": None})
+    assert cleared.json["bids"] == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"round": 1, "player": 0, "bid": 2}, "0..1"),
+        ({"round": 1, "player": 0, "bid": -1}, "0..1"),
+        ({"round": 0, "player": 0, "bid": 0}, "round must be"),
+        ({"round": 11, "player": 0, "bid": 0}, "round must be"),
+        ({"round": 1, "player": 3, "bid": 0}, "player must be"),
+        ({"round": 1, "player": 0, "bid": "lots"}, "whole number"),
+        ({"round": 1, "player": 0, "bid": True}, "whole number"),
+        ({"player": 0, "bid": 0}, "missing 'round'"),
+        ({"round": 1, "bids": [0, 0]}, "needs 3 bids"),
+        ({"round": 1, "bids": "000"}, "bids must be a list"),
+        ({"round": 1, "player": 0, "bid": 0, "cannonball": "yes"}, "true or false"),
+    ],
+)
+def test_bid_out_of_range_and_bad_input(
+    client: FlaskClient, store: GameStore, body: dict, message: str
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    res = client.post(f"/api/game/{gid}/bids", json=body)
+    assert res.status_code == 400
+    assert message in res.json["error"]
+
+
+def test_bids_unknown_game(client: FlaskClient) -> None:
+    res = client.post("/api/game/7/bids", json={"round": 1, "player": 0, "bid": 0})
+    assert res.status_code == 400 and "no game 7" in res.json["error"]
+
+
+def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    before = client.get(f"/api/game/{gid}/state").json["score"]["score"]
+    # Round 1 is complete: Cai's green 9 won, so Cai (bid 0) misses and Ben (bid 1) misses.
+    assert before["totals"] == [10, -10, -10]
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-2"}
+    )
+    assert res.status_code == 200
+    assert res.json["trick"]["original_plays"][1]["card"] == "green-9"
+    after = client.get(f"/api/game/{gid}/state").json["score"]["score"]
+    assert after["totals"] == [10, 20, 10]
+    audit = client.get(f"/api/game/{gid}/audit").json["audit"]
+    assert audit[0]["kind"] == "card" and audit[0]["before"]["value"] == "green-9"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"play": 1, "card": "green-15"}, "unknown card"),
+        ({"play": 1, "card": "dragon"}, "unknown card"),
+        ({"play": 1, "card": 7}, "unknown card"),
+        ({"play": 9, "card": "green-1"}, "play must be"),
+        ({"play": 1, "player": 8}, "player must be"),
+        ({"play": 1}, "say what to correct"),
+        ({"card": "green-1"}, "missing 'play'"),
+    ],
+)
+def test_correction_bad_input(
+    client: FlaskClient, store: GameStore, body: dict, message: str
+) -> None:
+    gid = game_with_trick(store)
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/correct", json=body)
+    assert res.status_code == 400
+    assert message in res.json["error"]
+    assert store.audit(gid) == []
+
+
+def test_correct_unrecorded_trick(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 0, "card": "green-1"}
+    )
+    assert res.status_code == 400 and "no recorded trick" in res.json["error"]
+
+
+def test_tigress_and_confirm(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    bad = client.post(f"/api/game/{gid}/round/1/trick/0/tigress", json={"as": "mermaid"})
+    assert bad.status_code == 400 and "'pirate' or 'escape'" in bad.json["error"]
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/tigress", json={"as": "pirate"})
+    assert res.json["trick"]["plays"][2]["card"] == "tigress:pirate"
+    # The Tigress as a pirate now takes the trick for Ana, who bid 0.
+    assert client.get(f"/api/game/{gid}/state").json["score"]["score"]["totals"] == [-10, -10, 10]
+    assert client.post(f"/api/game/{gid}/round/1/trick/0/confirm", json={}).status_code == 200
+    assert store.trick(gid, 1, 0).flags == []
+
+
+def test_settings_recompute(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    res = client.post(f"/api/game/{gid}/settings", json={"settings": {"zero_bid_points": 30}})
+    assert res.status_code == 200 and res.json["settings"] == {"zero_bid_points": 30}
+    assert client.get(f"/api/game/{gid}/state").json["score"]["score"]["totals"] == [30, -10, -30]
+    for body, message in [
+        ({"settings": {"zero_bid_points": 999}}, "zero_bid_points"),
+        ({"settings": {"scoring": "chaos"}}, "scoring"),
+        ({"settings": {"nonsense": 1}}, "unknown setting"),
+        ({"settings": "loot"}, "settings"),
+        ({}, "settings"),
+    ]:
+        bad = client.post(f"/api/game/{gid}/settings", json=body)
+        assert bad.status_code == 400 and message in bad.json["error"], body
+
+
+def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    pid = store.create_prompt(gid, "tigress", 1, 0, player=0)
+    state = client.get(f"/api/game/{gid}/state").json
+    assert [p["id"] for p in state["prompts"]] == [pid]
+    page = client.get(f"/game/{gid}/prompts").get_data(as_text=True)
+    assert '"kind": "tigress"' in page or '"kind":"tigress"' in page
+    bad = client.post(f"/api/prompt/{pid}/answer", json={"answer": "both"})
+    assert bad.status_code == 400
+    assert client.post(f"/api/prompt/{pid}/answer", json={}).status_code == 400
+    ok = client.post(f"/api/prompt/{pid}/answer", json={"answer": "pirate"})
+    assert ok.status_code == 200 and ok.json["prompt"]["status"] == "answered"
+    again = client.post(f"/api/prompt/{pid}/answer", json={"answer": "pirate"})
+    assert again.status_code == 400 and "already answered" in again.json["error"]
+    other = store.create_prompt(gid, "flagged", 1, 0)
+    assert client.post(f"/api/prompt/{other}/dismiss", json={}).status_code == 200
+    assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 400
+
+
+def test_finish_game(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
+    assert store.game(gid).status == "finished"
+    assert client.get("/api/tv/state").json["game"]["id"] == gid  # TV shows the last game
+
+
+# ----------------------------------------------------------------- export/import
+def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    res = client.get(f"/game/{gid}/export.json")
+    assert res.status_code == 200 and "attachment" in res.headers["Content-Disposition"]
+    record = json.loads(res.data)
+    assert record["format"] == "skullcam-game/1" and record["players"] == ["Ana", "Ben", "Cai"]
+    csv_text = client.get(f"/game/{gid}/export.csv").get_data(as_text=True)
+    lines = csv_text.strip().splitlines()
+    assert lines[0] == "round,player,name,bid,tricks_won,bonus,points,total"
+    assert lines[1:] == ["1,0,Ana,0,0,0,10,10", "1,1,Ben,1,0,0,-10,-10", "1,2,Cai,0,1,0,-10,-10"]
+    assert client.get("/game/42/export.json").status_code == 400
+
+
+def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_trick(store)
+    record = client.get(f"/game/{gid}/export.json").json
+    res = client.post("/api/import", json=record)
+    assert res.status_code == 201
+    assert client.get(f"/game/{res.json['id']}/export.json").json == record
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ("{broken", "malformed JSON"),
+        ('"a string"', "JSON object"),
+        ('{"format": "other/1"}', "not a skullcam game record"),
+        ('{"format": "skullcam-game/1", "players": ["A"], "rounds": []}', "invalid game record"),
+        (
+            '{"format": "skullcam-game/1", "players": ["A", "B"], "rounds": '
+            '[{"bids": [0, 0], "tricks": [{"plays": [{"player": 1, "card": "green-99"}, '
+            '{"player": 0, "card": "escape"}]}]}]}',
+            "invalid game record",
+        ),
+    ],
+)
+def test_import_malformed(
+    client: FlaskClient, store: GameStore, payload: str, message: str
+) -> None:
+    res = client.post("/api/import", data=payload, content_type="application/json")
+    assert res.status_code == 400
+    assert message in res.json["error"]
+    assert store.games() == []
+
+
+# ---------------------------------------------------------------------------- PIN
+def test_pin_required_for_remote_writes(tmp_path: Path) -> None:
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    client = app.test_client()
+    body = {"players": ["Ana", "Ben"]}
+    missing = client.post("/api/games", json=body, environ_base=REMOTE)
+    assert missing.status_code == 403 and missing.json["pin"] is True
+    wrong = client.post(
+        "/api/games", json=body, environ_base=REMOTE, headers={"X-Skullcam-Pin": "0000"}
+    )
+    assert wrong.status_code == 403
+    right = client.post(
+        "/api/games", json=body, environ_base=REMOTE, headers={"X-Skullcam-Pin": "4821"}
+    )
+    assert right.status_code == 201
+    # Reading stays open: the TV needs no PIN.
+    assert client.get("/api/tv/state", environ_base=REMOTE).status_code == 200
+    assert client.get("/tv", environ_base=REMOTE).status_code == 200
+    # The machine itself needs no PIN.
+    assert client.post("/api/games", json=body | {"players": ["C", "D"]}).status_code == 201
+
+
+def test_pin_session_and_lockout(tmp_path: Path) -> None:
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    client = app.test_client()
+    bad = client.post("/api/pin", json={"pin": "1111"}, environ_base=REMOTE)
+    assert bad.status_code == 403 and bad.json["error"] == "wrong PIN"
+    ok = client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE)
+    assert ok.status_code == 200
+    res = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
+    assert res.status_code == 201  # the session cookie carries the PIN
+    other = app.test_client()
+    for _ in range(5):
+        other.post("/api/pin", json={"pin": "0000"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    locked = other.post("/api/pin", json={"pin": "4821"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert locked.status_code == 403 and "too many wrong PINs" in locked.json["error"]
+
+
+def test_pin_not_needed_on_localhost_only_server(client: FlaskClient) -> None:
+    res = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
+    assert res.status_code == 201
+    assert client.post("/api/pin", json={"pin": "x"}).json == {"ok": True, "required": False}
+
+
+def test_make_server_turns_pin_on_beyond_localhost(tmp_path: Path, capsys: Any) -> None:
+    local = create_app(tmp_path / "a")
+    make_server(local, "127.0.0.1", 0).close()
+    assert local.config["PIN_REQUIRED"] is False
+    public = create_app(tmp_path / "b")
+    make_server(public, "0.0.0.0", 0).close()
+    assert public.config["PIN_REQUIRED"] is True
+    assert len(public.config["PIN"]) == 4 and public.config["PIN"] in capsys.readouterr().out
+    given = create_app(tmp_path / "c", pin="9999")
+    make_server(given, "0.0.0.0", 0).close()
+    assert given.config["PIN"] == "9999"
+
+
+def test_is_loopback() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("192.168.0.2") and not is_loopback("0.0.0.0") and not is_loopback(None)
+
+
+# ---------------------------------------------------------------------------- SSE
+def _sse(raw: str) -> list[dict[str, Any]]:
+    events = []
+    for block in raw.split("\n\n"):
+        fields: dict[str, Any] = {}
+        for line in block.splitlines():
+            if line.startswith(":") or ":" not in line:
+                continue
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+        if "event" in fields:
+            fields["data"] = json.loads(fields["data"])
+            events.append(fields)
+    return events
+
+
+def test_sse_replays_from_last_event_id(client: FlaskClient, store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    first = store.last_event_id()
+    store.set_bid(gid, 1, 0, 1)
+    store.set_live(gid, 1, 0, plays((1, "green-3")), winner=1, leader=1)
+    res = client.get(f"/events?game={gid}", headers={"Last-Event-ID": str(first)})
+    assert res.mimetype == "text/event-stream"
+    events = _sse(res.get_data(as_text=True))
+    assert [e["event"] for e in events] == ["bids", "live"]
+    assert [int(e["id"]) for e in events] == [first + 1, first + 2]
+    assert events[1]["data"]["plays"][0]["card"] == "green-3"
+    assert events[1]["data"]["game_id"] == gid
+    # Without Last-Event-ID a page starts from now: nothing old is replayed.
+    assert _sse(client.get(f"/events?game={gid}").get_data(as_text=True)) == []
+    # Resuming from the newest id gives nothing; from 0 gives the whole game.
+    everything = _sse(client.get(f"/events?game={gid}&last_event_id=0").get_data(as_text=True))
+    assert [e["event"] for e in everything] == ["game_created", "bids", "live"]
+
+
+def test_sse_filters_other_games(client: FlaskClient, store: GameStore) -> None:
+    a = store.create_game(["Ana", "Ben"], 0, {})
+    b = store.create_game(["Cai", "Dan"], 0, {})
+    store.set_bid(b, 1, 0, 1)
+    store.set_bid(a, 1, 0, 0)
+    events = _sse(client.get(f"/events?game={a}&last_event_id=0").get_data(as_text=True))
+    assert {e["data"]["game_id"] for e in events} == {a}
+    everything = _sse(client.get("/events?last_event_id=0").get_data(as_text=True))
+    assert len(everything) == 4
+
+
+@pytest.mark.parametrize(
+    ("query", "headers", "message"),
+    [
+        ("?game=abc", {}, "game must be a number"),
+        ("?game=77", {}, "no game 77"),
+        ("", {"Last-Event-ID": "x1"}, "Last-Event-ID must be a number"),
+        ("?last_event_id=-4", {}, "must be 0 or more"),
+    ],
+)
+def test_sse_bad_input(client: FlaskClient, query: str, headers: dict, message: str) -> None:
+    res = client.get("/events" + query, headers=headers)
+    assert res.status_code == 400
+    assert message in res.get_data(as_text=True)
