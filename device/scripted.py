@@ -213,3 +213,28 @@ class FrameKeyedRecognizer:
         b, g, r = (int(v) for v in frame_bgr[0, 0])
         index = b | (g << 8) | (r << 16)
         return list(self.script[index]) if index < len(self.script) else []
+
+
+def oracle_script(game_folder: Any, min_visible: float = 0.5) -> list[list[Detection]]:
+    """Per-frame detections from a generated game's ``frames.jsonl`` (its ground truth).
+
+    What a perfect recognizer would report: every card at least ``min_visible`` visible, named
+    right. Feeds :class:`ScriptedRecognizer` to test tracking and trick logic on the generator's
+    real timing (hands, nudges, sweeps) apart from recognition errors.
+    """
+    import json
+
+    path = Path(game_folder) / "frames.jsonl"
+    script: list[list[Detection]] = []
+    with path.open() as fh:
+        for line in fh:
+            row = json.loads(line)
+            dets = [
+                Detection.from_corners(
+                    str(c["face"]), 0.97, np.asarray(c["corners"], dtype=np.float32)
+                )
+                for c in row.get("cards", [])
+                if float(c.get("visible_fraction", 1.0)) >= min_visible
+            ]
+            script.append(dets)
+    return script

@@ -41,8 +41,11 @@ class TrackerConfig:
 
     match_distance: float = 0.45
     """A detection this close to a track's centre (in the track's diagonals) may continue it."""
-    nudge_distance: float = 1.0
+    nudge_distance: float = 0.75
     """Same-face detections may continue a track up to this far (a nudge, a hidden move)."""
+    nudge_recent_s: float = 1.0
+    """...but only a track seen this recently: a stale track (a swept card whose detections
+    stopped) must not capture the next trick's card of the same face (escapes, loot)."""
     min_hits: int = 3
     """Detections a track needs before it counts at all (filters one-frame false positives)."""
     still_fraction: float = 0.08
@@ -169,7 +172,8 @@ class Tracker:
             for j, det in enumerate(dets):
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
                 same = det.card == best_face
-                if dist <= cfg.match_distance or (same and dist <= cfg.nudge_distance):
+                recent = t - track.last_seen <= cfg.nudge_recent_s
+                if dist <= cfg.match_distance or (same and recent and dist <= cfg.nudge_distance):
                     # Same face is preferred at equal distance; stable cards before new ones.
                     cost = dist - (0.25 if same else 0.0) - (0.05 if track.stable else 0.0)
                     pairs.append((cost, tid, j))
