@@ -244,6 +244,7 @@ class _RoundPlay:
         bid_change = [0] * n
         played: list[tuple[int, int, Card]] = []  # (trick, play, card) for duplicate checks
         tricks: list[TrickScore] = []
+        notes: list[str] = []  # pirate abilities used, for the round's explanation
         for t, trick in enumerate(rnd.tricks):
             if len(trick.plays) != n:
                 raise GameRecordError(
@@ -285,6 +286,7 @@ class _RoundPlay:
                         " did not win this trick"
                     )
                 assert winner is not None
+                who = self.names[winner]
                 if pirate == "pirate-rosie":
                     if not 0 <= choice < n:
                         raise GameRecordError(
@@ -292,10 +294,16 @@ class _RoundPlay:
                             f" got {choice}"
                         )
                     next_leader = choice
+                    notes.append(
+                        f"Trick {t + 1}: {who} uses Rosie D' Laney:"
+                        f" {self.names[choice]} leads next."
+                    )
                 elif pirate == "pirate-rascal":
                     bets[winner] = choice
+                    notes.append(f"Trick {t + 1}: {who} bets {choice} with Rascal of Roatan.")
                 else:
                     bid_change[winner] = choice
+                    notes.append(f"Trick {t + 1}: {who} uses Harry the Giant: bid {choice:+d}.")
             tricks.append(TrickScore(self.number, t, seats, result, winner, next_leader))
             leader = next_leader
         self._find_revokes(tricks)
@@ -321,6 +329,7 @@ class _RoundPlay:
                 (f"Round {self.number} in progress: {len(tricks)} of {dealt} tricks played.",),
             )
         points, bonus, lines = self._points(bids, tricks_won, capture, alliances, bets)
+        lines = (*notes, *lines)
         return RoundScore(
             self.number,
             self.dealer,
@@ -363,6 +372,13 @@ class _RoundPlay:
         pending: list[tuple[int, int, int, Card, Suit]] = []  # trick, play, seat, card, suit
         for trick in tricks:
             cards = trick.result.cards
+            if (
+                self.settings.pirate_abilities
+                and trick.result.winning_card is not None
+                and str(trick.result.winning_card) == "pirate-bendt"
+            ):
+                # Bendt the Bandit draws 2 cards: a suit shown after that proves nothing.
+                pending = [item for item in pending if item[2] != trick.winner]
             for k, card in enumerate(cards):
                 seat = trick.players[k]
                 if card.kind is Kind.NUMBER:

@@ -485,3 +485,34 @@ def test_ability_must_match_the_trick_winner() -> None:
 def test_not_an_object_is_refused() -> None:
     with pytest.raises(GameRecordError, match="a game record is a JSON object, got a list"):
         GameRecord.from_dict([])
+
+
+def test_bendt_draw_voids_a_later_proof_of_revoke() -> None:
+    # Round 4: Ben revokes green in trick 1, wins trick 2 with Bendt (draws 2), then shows green.
+    rounds = [
+        ([1, 0], ["green-1 green-2"]),
+        ([1, 1], ["green-3 green-4", "green-5 green-6"]),
+        ([2, 1], ["purple-1 purple-2", "purple-3 purple-4", "purple-5 purple-6"]),
+        (
+            [2, 2],
+            ["green-8 yellow-9", "yellow-3 pirate-bendt", "green-11 green-10", "escape black-1"],
+        ),
+    ]
+    plain = score_game(GameRecord.from_dict(build(["Ana", "Ben"], rounds)))
+    assert [(r.round, r.trick, r.player) for r in plain.revokes] == [(4, 0, 1)]
+    with_bendt = score_game(
+        GameRecord.from_dict(build(["Ana", "Ben"], rounds, {"pirate_abilities": True}))
+    )
+    assert with_bendt.revokes == ()
+
+
+def test_abilities_appear_in_the_round_explanation() -> None:
+    record = build(
+        ["Ana", "Ben"],
+        [([1, 0], ["green-1 pirate-rascal"])],
+        {"pirate_abilities": True},
+        abilities={1: [{"trick": 0, "pirate": "pirate-rascal", "choice": 10}]},
+    )
+    lines = score_game(GameRecord.from_dict(record)).rounds[0].explanations
+    assert lines[0] == "Trick 1: Ana bets 10 with Rascal of Roatan."
+    assert "Rascal of Roatan bet +10" in lines[1]
