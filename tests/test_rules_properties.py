@@ -90,7 +90,7 @@ tricks = st.integers(2, 8).flatmap(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tricks)
 def test_random_tricks_have_exactly_one_outcome(cards: list[Card]) -> None:
     check_one_outcome(cards)
@@ -105,7 +105,7 @@ def _rotate_suits(card: Card) -> Card:
     return Card(Kind.NUMBER, _SWAP[card.suit], card.rank)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tricks, st.permutations(["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"]))
 def test_resolution_depends_only_on_order_and_cards(cards: list[Card], names: list[str]) -> None:
     plain = resolve_trick(cards, EXPANSION)
@@ -125,7 +125,7 @@ def test_resolution_depends_only_on_order_and_cards(cards: list[Card], names: li
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(PLAYABLE), min_size=1, max_size=10, unique=True), tricks)
 def test_legal_plays_is_a_nonempty_subset_that_keeps_specials(
     hand: list[Card], trick: list[Card]
@@ -153,7 +153,7 @@ SETTINGS = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 8), SETTINGS)
 def test_random_legal_games_score_without_crashing(seed: int, n: int, rules: Settings) -> None:
     players = [f"P{i}" for i in range(n)]
