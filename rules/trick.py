@@ -298,7 +298,7 @@ class _Resolver:
             why = f"{who} wins: the highest {lead_suit.value} card, the suit led"
         else:
             why = f"{who} wins: only escapes were played, so the first card played wins"
-        if reason in (WinReason.PIRATE,) and count[Kind.PIRATE] > 1:
+        if reason is WinReason.PIRATE and count[Kind.PIRATE] > 1:
             why += "; among several pirates the first played wins"
         if reason in (WinReason.MERMAID, WinReason.MERMAID_OVER_ALL) and count[Kind.MERMAID] > 1:
             why += "; among the mermaids the first played wins"
