@@ -404,7 +404,7 @@ function initTV() {
     const tbody = document.querySelector("#tv-table tbody");
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
-      h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), players[p],
+      h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), h("span", {class: "pname"}, players[p]),
         p === state.dealer ? h("span", {class: "tag"}, "D") : null),
       h("td", {class: "bid"}, state.bids[p] === null ? "–" : state.bids[p]),
       h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, state.tricks_won[p]),

@@ -1,0 +1,253 @@
+"""Real-browser test: headless Debian chromium drives the app served by waitress.
+
+Set up a game on a phone-sized screen, enter bids, push tricks the way the recorder does
+(through the store), watch the TV update live over server-sent events, open the replay,
+correct a card and see the score change. Screenshots go to docs/img/ (tv.png, replay.png,
+bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skullcam.store import GameStore
+from skullcam.web import create_app, get_store, make_server
+
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+if not (Path(CHROMEDRIVER).exists() and Path(CHROMIUM).exists()):
+    pytest.skip(
+        "chromium/chromedriver missing: apt-get install chromium chromium-driver",
+        allow_module_level=True,
+    )
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+DECK = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yellow")]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
+    app = create_app(tmp_path / "data")
+    srv = make_server(app, "127.0.0.1", 0, threads=16)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
+    srv.close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(arg)
+    options.add_argument("--lang=en-US")
+    try:
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    except Exception as err:  # pragma: no cover - depends on the machine
+        pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def shot_dir(tmp_path: Path) -> Path:
+    if os.environ.get("SKULLCAM_SCREENSHOTS") == "1":
+        DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        return DOCS_IMG
+    return tmp_path
+
+
+def fake_frame(path: Path, cards: list[str]) -> dict[str, Any]:
+    """A 640x480 'table' with the trick's cards drawn as labelled rectangles."""
+    import cv2
+    import numpy as np
+
+    image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    spots = [(270, 330), (60, 170), (270, 20), (480, 170)]
+    dets = []
+    for i, card in enumerate(cards):
+        x, y = spots[i % 4]
+        cv2.rectangle(image, (x, y), (x + 92, y + 134), (235, 235, 230), -1)
+        cv2.putText(image, card.split(":")[0][:10], (x + 4, y + 70), 0, 0.45, (20, 20, 20), 1)
+        dets.append({"card": card, "confidence": 0.97 - 0.1 * i, "box": [x, y, x + 92, y + 134]})
+    cv2.imwrite(str(path), image)
+    return {"image_size": [640, 480], "cards": dets}
+
+
+def play_trick(store: GameStore, gid: int, cards: list[str], image_dir: Path | None = None) -> None:
+    """Record the next trick the way the recorder does: live updates, then the completed trick."""
+    state = store.state(gid)
+    n = len(state["game"]["players"])
+    order = [(state["leader"] + i) % n for i in range(n)]
+    plays = [
+        {"player": p, "card": c, "confidence": round(0.99 - 0.07 * i, 2)}
+        for i, (p, c) in enumerate(zip(order, cards, strict=True))
+    ]
+    for k in range(1, n):
+        store.set_live(gid, state["round"], state["next_trick"], plays[:k], leader=order[0])
+    extra: dict[str, Any] = {}
+    if image_dir is not None:
+        frame = image_dir / f"r{state['round']:02d}t{state['next_trick']:02d}.jpg"
+        extra = {
+            "completion_image": frame,
+            "detections": fake_frame(frame, cards),
+            "model_version": "cards-test",
+        }
+        for det, play in zip(extra["detections"]["cards"], plays, strict=True):
+            det["player"] = play["player"]
+    store.record_trick(gid, state["round"], state["next_trick"], plays, **extra)
+
+
+def wait(driver: Any, seconds: float = 10) -> WebDriverWait:
+    return WebDriverWait(driver, seconds)
+
+
+def test_setup_bids_live_tv_replay_correction(
+    server: tuple[str, GameStore], browser: Any, tmp_path: Path
+) -> None:
+    base, store = server
+    shots = shot_dir(tmp_path)
+
+    # --- a phone sets up the game
+    browser.set_window_size(412, 915)
+    browser.get(base + "/setup")
+    names = ["Ana", "Ben", "Cai", "Dee"]
+    browser.find_element(By.ID, "add-player").click()
+    inputs = browser.find_elements(By.CSS_SELECTOR, "input.player-name")
+    assert len(inputs) == 4
+    for box, name in zip(inputs, names, strict=True):
+        box.send_keys(name)
+    Select(browser.find_element(By.ID, "first-dealer")).select_by_visible_text("Dee")
+    browser.find_element(By.CSS_SELECTOR, ".settings-box summary").click()
+    browser.find_element(By.ID, "start-game").click()
+    wait(browser).until(ec.url_contains("/bids"))
+    gid = int(browser.current_url.split("/game/")[1].split("/")[0])
+    assert store.game(gid).players == names and store.game(gid).first_dealer == 3
+
+    # --- bids on the phone: big buttons, the total against the tricks available
+    wait(browser).until(ec.presence_of_element_located((By.CSS_SELECTOR, ".bid-button")))
+    first = browser.find_element(By.CSS_SELECTOR, ".bid-button")
+    assert first.size["height"] >= 48 and first.size["width"] >= 48  # touch targets
+    for player, bid in [(0, 1), (1, 0), (2, 0), (3, 1)]:
+        # The rows re-render on every event, so find the button afresh each time.
+        wait(browser).until(lambda d, p=player, b=bid: _click(d, p, b))
+        wait(browser).until(lambda d, p=player, b=bid: store.bids(gid, 1)[p] == b)
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "bid-total-number"), "2"))
+    browser.save_screenshot(str(shots / "bids.png"))
+
+    # --- the TV, in a second window at 1080p
+    phone = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    browser.set_window_size(1920, 1200)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    tv = browser.current_window_handle
+
+    # Round 1 (Ana leads: left of dealer Dee): Dee trumps with the black 14 (+20 bonus).
+    play_trick(store, gid, ["green-4", "green-2", "green-3", "black-14"], store.game_dir(gid))
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-banner"), "Trick won by Dee"))
+    assert "+20 bonus if bid made" in browser.find_element(By.ID, "tv-banner").text
+    # Rounds 2 and 3, recorded as the camera would.
+    store.set_bids(gid, 2, [1, 0, 1, 0])
+    play_trick(store, gid, ["yellow-9", "yellow-3", "yellow-12", "yellow-1"])
+    play_trick(store, gid, ["purple-2", "purple-11", "purple-5", "purple-7"])
+    store.set_bids(gid, 3, [1, 1, 0, 1])
+    for cards in (
+        ["green-13", "green-12", "green-11", "green-10"],
+        ["skull-king", "pirate-rosie", "escape", "yellow-5"],
+        ["purple-13", "mermaid-alyra", "purple-4", "purple-6"],
+    ):
+        play_trick(store, gid, cards, store.game_dir(gid))
+    store.set_bids(gid, 4, [2, 1, 0, 1])
+    state = store.state(gid)
+    leader = state["leader"]
+    live = [
+        {"player": leader, "card": "yellow-10", "confidence": 0.98},
+        {"player": (leader + 1) % 4, "card": "black-3", "confidence": 0.95},
+    ]
+    store.set_live(gid, 4, 0, live, winner=(leader + 1) % 4, leader=leader)
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 4"))
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-live-cards"), "Jolly Roger 3"))
+    totals_before = _tv_totals(browser)
+    assert totals_before == dict(zip(names, store.score(gid)["score"]["totals"], strict=True))
+    # 8 players would still fit; 4 certainly must not scroll.
+    assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
+    wait(browser, 8).until(lambda d: not d.find_element(By.ID, "tv-banner").is_displayed())
+    browser.save_screenshot(str(shots / "tv.png"))
+
+    # --- replay of round 3 trick 1 (the Skull King takes Rosie)
+    browser.switch_to.window(phone)
+    browser.set_window_size(1280, 900)
+    browser.get(f"{base}/game/{gid}/round/3/trick/1")
+    wait(browser).until(
+        lambda d: (
+            d.execute_script("return document.getElementById('trick-image').naturalWidth") == 640
+        )
+    )
+    page = browser.find_element(By.TAG_NAME, "main").text
+    assert "Skull King" in page and "Play order" in page and "Why" in page
+    assert "+30" in page
+    assert browser.find_elements(By.CSS_SELECTOR, "svg.overlay rect")
+    browser.save_screenshot(str(shots / "replay.png"))
+
+    # --- correct round 1: Dee's black 14 was really the black 13 (Dee loses the +20 bonus)
+    browser.get(f"{base}/game/{gid}/round/1/trick/0")
+    browser.find_elements(By.CSS_SELECTOR, ".correct-button")[3].click()
+    Select(browser.find_element(By.ID, "correct-card")).select_by_value("black-13")
+    browser.find_element(By.ID, "correct-save").click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
+    assert "Jolly Roger 14 → Jolly Roger 13" in browser.find_element(By.ID, "audit").text
+    trick = store.trick(gid, 1, 0)
+    assert trick.original_plays[3]["card"] == "black-14"
+    assert trick.plays[3]["card"] == "black-13"
+
+    # --- the TV recomputed the game live
+    browser.switch_to.window(tv)
+    expected = dict(zip(names, store.score(gid)["score"]["totals"], strict=True))
+    assert expected != totals_before
+    wait(browser).until(lambda d: _tv_totals(d) == expected)
+
+
+def _click(driver: Any, player: int, bid: int) -> bool:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        driver.find_element(
+            By.CSS_SELECTOR, f'.bid-button[data-player="{player}"][data-bid="{bid}"]'
+        ).click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
+def _tv_totals(driver: Any) -> dict[str, int]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")
+    out = {}
+    for row in rows:
+        name = row.find_element(By.CSS_SELECTOR, "td.name .pname").text
+        out[name] = int(row.find_element(By.CSS_SELECTOR, "td.total").text)
+    return out
