@@ -1,0 +1,148 @@
+"""Server-sent-event latency and memory with many open pages (issue 6 targets).
+
+Targets: an event reaches an open TV page in < 200 ms; 50 open pages (TV, phones) held with
+no growth in memory over 10 minutes of events.
+
+What it does: serves the real app with waitress on a free port, opens ``--pages`` event
+streams (raw HTTP, as a browser's EventSource does), then writes a live-trick event through the
+store every ``1/--rate`` seconds for ``--duration`` seconds, the way the recorder does. Each
+stream timestamps every event it receives; latency is receive time minus the moment the
+store's write returned. Memory is this process's RSS (server + clients), sampled every few
+seconds; growth is reported after a warm-up.
+
+    python benchmarks/bench_web.py                    # 50 pages, 30 s
+    python benchmarks/bench_web.py --duration 600     # the 10-minute memory check
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from skullcam.web import create_app, get_store, make_server
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Page(threading.Thread):
+    """One open page: an EventSource-like reader that timestamps each event id."""
+
+    def __init__(self, port: int, game_id: int, received: dict[int, float]) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.game_id = game_id
+        self.received = received
+        self.connected = threading.Event()
+        self.stop = False
+
+    def run(self) -> None:
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        sock.sendall(
+            f"GET /events?game={self.game_id} HTTP/1.1\r\nHost: x\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        buf = b""
+        sock.settimeout(1.0)
+        while not self.stop:
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            now = time.perf_counter()
+            buf += chunk
+            if b"connected at event" in buf:
+                self.connected.set()
+            while b"\n\n" in buf:
+                block, buf = buf.split(b"\n\n", 1)
+                for line in block.split(b"\n"):
+                    if line.startswith(b"id: "):
+                        self.received[int(line[4:])] = now
+        sock.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of events")
+    parser.add_argument("--rate", type=float, default=5.0, help="events per second")
+    args = parser.parse_args()
+
+    data = Path(tempfile.mkdtemp(prefix="skullcam-bench-web-"))
+    app = create_app(data)
+    store = get_store(app)
+    server = make_server(app, "127.0.0.1", 0, threads=args.pages + 16)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    game_id = store.create_game(["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"], 0)
+
+    pages = []
+    for _ in range(args.pages):
+        page = Page(port, game_id, {})
+        page.start()
+        pages.append(page)
+    for page in pages:
+        if not page.connected.wait(10):
+            raise SystemExit("a page did not connect within 10 s")
+
+    sent: dict[int, float] = {}
+    memory: list[tuple[float, float]] = []
+    start = time.perf_counter()
+    next_sample = start
+    cards = ["green-3", "black-7", "pirate-rosie", "mermaid-alyra", "escape", "yellow-14"]
+    i = 0
+    while time.perf_counter() - start < args.duration:
+        plays = [
+            {"player": p, "card": cards[(i + p) % len(cards)], "confidence": 0.9}
+            for p in range(1 + i % 5)
+        ]
+        store.set_live(game_id, 1, 0, plays, winner=0, leader=0)
+        sent[store.last_event_id()] = time.perf_counter()
+        i += 1
+        now = time.perf_counter()
+        if now >= next_sample:
+            memory.append((now - start, rss_mb()))
+            next_sample = now + max(2.0, args.duration / 60)
+        time.sleep(max(0.0, 1.0 / args.rate - (time.perf_counter() - now)))
+    time.sleep(1.0)
+    for page in pages:
+        page.stop = True
+    server.close()
+
+    latencies = [
+        (page.received[eid] - t0) * 1000
+        for page in pages
+        for eid, t0 in sent.items()
+        if eid in page.received
+    ]
+    expected = len(sent) * len(pages)
+    latencies.sort()
+    q = statistics.quantiles(latencies, n=100)
+    warm = [m for t, m in memory if t >= min(10.0, args.duration / 3)]
+    growth = (warm[-1] - warm[0]) if len(warm) >= 2 else float("nan")
+    print(f"pages: {args.pages}  events written: {len(sent)}  duration: {args.duration:.0f} s")
+    print(f"delivered: {len(latencies)}/{expected} ({100 * len(latencies) / expected:.1f} %)")
+    print(
+        f"latency ms: p50 {q[49]:.1f}  p95 {q[94]:.1f}  p99 {q[98]:.1f}  max {latencies[-1]:.1f}"
+        "  (target < 200)"
+    )
+    print(
+        f"RSS MB: start {memory[0][1]:.1f}  end {memory[-1][1]:.1f}  "
+        f"growth after warm-up {growth:+.1f}  ({len(memory)} samples)"
+    )
+    print(f"threads alive: {threading.active_count()}")
+
+
+if __name__ == "__main__":
+    main()
