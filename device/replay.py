@@ -86,6 +86,8 @@ def layout_for_source(
 def _layout_from_meta(meta: dict[str, Any], n: int, size: tuple[int, int]) -> SeatLayout | None:
     """A recorded game's own seat layout: our calibration format, or centre + angles."""
     seats = meta.get("seats") or meta.get("seat_layout")
+    if not isinstance(seats, dict) and isinstance(meta.get("seat_angles_deg"), list):
+        seats = {"angles_degrees": meta["seat_angles_deg"]}  # skullcam synth game's meta.json
     if not isinstance(seats, dict):
         return None
     if seats.get("format"):

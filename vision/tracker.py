@@ -46,6 +46,9 @@ class TrackerConfig:
     nudge_recent_s: float = 1.0
     """...but only a track seen this recently: a stale track (a swept card whose detections
     stopped) must not capture the next trick's card of the same face (escapes, loot)."""
+    reacquire_s: float = 0.5
+    """A track unseen longer than this is continued only by its own face: a new card laid where
+    a swept one was (the same seat, the next trick) must not inherit the old card's identity."""
     min_hits: int = 3
     """Detections a track needs before it counts at all (filters one-frame false positives)."""
     still_fraction: float = 0.08
@@ -172,8 +175,11 @@ class Tracker:
             for j, det in enumerate(dets):
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
                 same = det.card == best_face
-                recent = t - track.last_seen <= cfg.nudge_recent_s
-                if dist <= cfg.match_distance or (same and recent and dist <= cfg.nudge_distance):
+                unseen = t - track.last_seen
+                if not same and unseen > cfg.reacquire_s:
+                    continue
+                near = dist <= cfg.match_distance
+                if near or (same and unseen <= cfg.nudge_recent_s and dist <= cfg.nudge_distance):
                     # Same face is preferred at equal distance; stable cards before new ones.
                     cost = dist - (0.25 if same else 0.0) - (0.05 if track.stable else 0.0)
                     pairs.append((cost, tid, j))

@@ -1,0 +1,158 @@
+"""Pipeline benchmark on generated games: accuracy, latency, speed, memory. Prints figures.
+
+    python -m skullcam.device.bench GAME_DIR... [--oracle | --model PATH] [--realtime] [--store]
+
+For each game folder written by ``skullcam synth game`` it replays the frames through the
+pipeline and compares with ``game.json`` / ``truth.json``:
+
+* tricks whose plays (player, card, order) are exactly right, and whole games whose final
+  scores equal the truth's (targets: >= 99 % of tricks, >= 95 % of games);
+* latency from the frame at which the last card of a trick settled (``truth.json``) to the
+  trick being recorded: in recording time, and with ``--realtime`` in wall-clock time while
+  frames are paced at the real frame rate (target: <= 1 s), ``--store`` recording into a
+  temporary store exactly as ``skullcam run`` does (images, SQLite);
+* frames per second processed, and the process's peak memory.
+
+``--oracle`` uses the generator's per-frame truth as the recognizer (tracking and trick logic
+alone); the default uses the active/shipped model (the product path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from skullcam.device.game import Referee, TrickOutcome
+from skullcam.device.pipeline import Pipeline
+from skullcam.device.replay import layout_for_source
+from skullcam.device.scripted import ScriptedRecognizer, oracle_script
+from skullcam.device.sources import Frame, open_source, paced
+from skullcam.rules import GameRecord, Settings, score_game
+
+
+class _Clock:
+    """Listener that notes the wall time each trick was recorded (after the store, if any)."""
+
+    def __init__(self, inner: Any = None) -> None:
+        self.inner = inner
+        self.done: list[float] = []
+
+    def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Any]) -> None:
+        if self.inner is not None:
+            self.inner.on_trick(outcome, frame, detections)
+        self.done.append(time.monotonic())
+
+    def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
+        if self.inner is not None:
+            self.inner.on_live(plays, leader, frame)
+
+
+def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> dict[str, Any]:
+    record = json.loads((folder / "game.json").read_text())
+    truth = json.loads((folder / "truth.json").read_text())
+    settings = Settings.from_dict(record.get("settings") or {})
+    referee = Referee(
+        record["players"], record["first_dealer"], settings, [r["bids"] for r in record["rounds"]]
+    )
+    inner = None
+    tmp = None
+    if store:
+        from skullcam.device.recorder import StoreRecorder
+        from skullcam.store import GameStore
+
+        tmp = tempfile.TemporaryDirectory()
+        gs = GameStore(Path(tmp.name))
+        game_id = gs.create_game(record["players"], record["first_dealer"], record.get("settings"))
+        for number, rnd in enumerate(record["rounds"], start=1):
+            gs.set_bids(game_id, number, rnd["bids"])
+        inner = StoreRecorder(gs, game_id, "bench", "bench")
+    clock = _Clock(inner)
+    source = open_source(folder)
+    frames = iter(source.frames())
+    first = next(frames)
+    height, width = first.image.shape[:2]
+    layout = layout_for_source(folder, referee.n, (width, height))
+    pipeline = Pipeline(recognizer, referee, layout, listener=clock)
+    wall0 = time.monotonic()
+    stream = paced(iter([first, *frames])) if realtime else iter([first, *frames])
+    for frame in stream:
+        pipeline.process(frame)
+        if referee.finished:
+            break
+    elapsed = time.monotonic() - wall0
+    got = [t for r in referee.record()["rounds"] for t in r["tricks"]]
+    want = [t for r in record["rounds"] for t in r["tricks"]]
+    exact = sum(1 for a, b in zip(got, want, strict=False) if a == b)
+    truth_totals = list(score_game(GameRecord.from_dict(record)).totals)
+    score = referee.score()
+    fps = float(truth["fps"])
+    rec_latency: list[float] = []
+    wall_latency: list[float] = []
+    for k, (outcome, trick) in enumerate(zip(pipeline.outcomes, truth["tricks"], strict=False)):
+        settled = max(p["settled_frame"] for p in trick["plays"]) / fps
+        if outcome.observation is not None:
+            rec_latency.append(outcome.observation.completed_at - settled)
+        if realtime:
+            wall_latency.append(clock.done[k] - (wall0 + settled - first.timestamp))
+    if tmp is not None:
+        tmp.cleanup()
+    return {
+        "game": str(folder),
+        "players": len(record["players"]),
+        "tricks": len(want),
+        "recognized": len(got),
+        "exact": exact,
+        "flagged": sum(1 for o in pipeline.outcomes if o.flags),
+        "scores_equal": score.get("totals") == truth_totals,
+        "frames": pipeline.stats.frames,
+        "fps": pipeline.stats.frames / elapsed if elapsed > 0 else 0.0,
+        "latency_recording_max": max(rec_latency, default=0.0),
+        "latency_wall_max": max(wall_latency, default=0.0) if realtime else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m skullcam.device.bench")
+    parser.add_argument("games", nargs="+", type=Path)
+    parser.add_argument("--oracle", action="store_true", help="generator truth as recognizer")
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--realtime", action="store_true", help="pace frames at the real rate")
+    parser.add_argument("--store", action="store_true", help="record into a temporary store")
+    args = parser.parse_args(argv)
+    rows = []
+    for folder in args.games:
+        if args.oracle:
+            recognizer: Any = ScriptedRecognizer(oracle_script(folder))
+        else:
+            from skullcam.vision.recognizer import Recognizer
+
+            recognizer = Recognizer.load(args.model)
+        row = bench_game(folder, recognizer, args.realtime, args.store)
+        rows.append(row)
+        wall = row["latency_wall_max"]
+        print(
+            f"{row['game']}: {row['players']} players, {row['exact']}/{row['tricks']} tricks "
+            f"exact ({row['recognized']} recognized, {row['flagged']} flagged), scores "
+            f"{'equal' if row['scores_equal'] else 'DIFFER'}, {row['fps']:.1f} frames/s, "
+            f"latency max {row['latency_recording_max']:.2f} s recording time"
+            + ("" if wall is None else f", {wall:.2f} s wall")
+        )
+    tricks = sum(r["tricks"] for r in rows)
+    exact = sum(r["exact"] for r in rows)
+    games_ok = sum(1 for r in rows if r["scores_equal"])
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"total: {exact}/{tricks} tricks exact ({100 * exact / max(1, tricks):.1f} %), "
+        f"{games_ok}/{len(rows)} games with equal scores, peak memory {peak_mb:.0f} MB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
