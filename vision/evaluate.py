@@ -90,7 +90,9 @@ def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
-    """COCO's 101-point interpolated AP."""
+    """COCO's 101-point interpolated AP; no detections at all is an AP of zero."""
+    if len(recall) == 0:
+        return 0.0
     mrec = np.concatenate(([0.0], recall, [1.0]))
     mpre = np.concatenate(([1.0], precision, [0.0]))
     mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))

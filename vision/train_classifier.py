@@ -99,7 +99,7 @@ def train_classifier(
             loss.backward()
             optimizer.step()
             schedule.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         accuracy = evaluate(model, x_val, y_val)
         if progress is not None:
             progress(epoch + 1, epochs, total / len(order), accuracy)

@@ -1,0 +1,92 @@
+"""Train -> export -> ONNX inference -> eval, end to end on a tiny generated dataset.
+
+The model trained here is deliberately useless (one short epoch); what is tested is that every
+stage runs and that the files it writes load and evaluate. Post-processing is compared with
+ultralytics in tests/test_vision_obb.py and, on the shipped model, tests/test_vision_shipped.py.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ultralytics")
+pytestmark = pytest.mark.slow
+
+from skullcam.errors import UserError  # noqa: E402
+from skullcam.vision.recognizer import Recognizer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiny_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from skullcam.datasets.dataset import write_data_yaml, write_scenes
+    from skullcam.datasets.deck import write_deck
+
+    root = tmp_path_factory.mktemp("tiny")
+    deck = write_deck(root / "deck", style="classic")
+    write_scenes(deck, root / "scenes", {"train": 20, "val": 4}, seed=3, progress=False)
+    write_data_yaml(root / "scenes")
+    return root / "scenes"
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from skullcam.vision.training import TrainPlan, train_recognizer
+
+    work = tmp_path_factory.mktemp("train")
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=work / "model",
+        work_dir=work / "runs",
+        detector_epochs=1,
+        classifier_epochs=1,
+        imgsz=128,
+        batch=8,
+    )
+    train_recognizer(plan)
+    return work / "model"
+
+
+def test_training_writes_a_complete_model_folder(tiny_model: Path) -> None:
+    manifest = json.loads((tiny_model / "recognizer.json").read_text())
+    assert manifest["classes"][-1] == "none" and len(manifest["classes"]) == 70
+    for name in (manifest["detector"], manifest["classifier"], "card-classifier.pt"):
+        assert (tiny_model / name).is_file()
+    recognizer = Recognizer.load(tiny_model)
+    assert recognizer.manifest.detector_input == (256, 320)
+
+
+def test_eval_reports_every_metric_and_writes_its_images(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.crop_dataset import read_scene_index
+    from skullcam.vision.evaluate import evaluate
+
+    recognizer = Recognizer.load(tiny_model)
+    scenes = read_scene_index(tiny_dataset, "train")[:6]
+    summary = evaluate(
+        recognizer, scenes, recognizer.manifest.classes, out_dir=tmp_path, progress=False
+    )
+    for key in ("precision", "recall", "mAP50", "mAP50-95", "scene_accuracy"):
+        assert 0.0 <= float(summary[key]) <= 1.0  # type: ignore[arg-type]
+    assert summary["scenes"] == 6
+    assert (tmp_path / "confusion.png").is_file()
+    assert json.loads((tmp_path / "metrics.json").read_text())["scenes"] == 6
+
+
+def test_corrupt_or_missing_model_files_give_a_clear_error(
+    tiny_model: Path, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny_model, broken)
+    (broken / "card-detector.onnx").write_bytes(b"not an onnx file")
+    with pytest.raises(UserError, match="corrupt"):
+        Recognizer.load(broken)
+    (broken / "card-detector.onnx").unlink()
+    with pytest.raises(UserError, match="missing"):
+        Recognizer.load(broken)
+    with pytest.raises(UserError, match="no recognizer model"):
+        Recognizer.load(tmp_path / "nowhere")
