@@ -20,6 +20,7 @@ alone); the default uses the active/shipped model (the product path).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import sys
@@ -80,7 +81,9 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     layout = layout_for_source(folder, referee.n, (width, height))
     pipeline = Pipeline(recognizer, referee, layout, listener=clock)
     wall0 = time.monotonic()
-    stream = paced(iter([first, *frames])) if realtime else iter([first, *frames])
+    stream = itertools.chain([first], frames)  # lazily: a whole game's frames never in memory
+    if realtime:
+        stream = paced(stream)
     for frame in stream:
         pipeline.process(frame)
         if referee.finished:
@@ -122,13 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="+", type=Path)
     parser.add_argument("--oracle", action="store_true", help="generator truth as recognizer")
     parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument(
+        "--noise", type=float, default=0.0, help="with --oracle: miss and wrong-class rate"
+    )
     parser.add_argument("--realtime", action="store_true", help="pace frames at the real rate")
     parser.add_argument("--store", action="store_true", help="record into a temporary store")
     args = parser.parse_args(argv)
     rows = []
     for folder in args.games:
         if args.oracle:
-            recognizer: Any = ScriptedRecognizer(oracle_script(folder))
+            script = oracle_script(
+                folder, miss_rate=args.noise, wrong_rate=args.noise, jitter_px=2 * args.noise * 10
+            )
+            recognizer: Any = ScriptedRecognizer(script)
         else:
             from skullcam.vision.recognizer import Recognizer
 

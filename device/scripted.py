@@ -215,26 +215,42 @@ class FrameKeyedRecognizer:
         return list(self.script[index]) if index < len(self.script) else []
 
 
-def oracle_script(game_folder: Any, min_visible: float = 0.5) -> list[list[Detection]]:
+def oracle_script(
+    game_folder: Any,
+    min_visible: float = 0.5,
+    miss_rate: float = 0.0,
+    wrong_rate: float = 0.0,
+    jitter_px: float = 0.0,
+    seed: int = 0,
+) -> list[list[Detection]]:
     """Per-frame detections from a generated game's ``frames.jsonl`` (its ground truth).
 
     What a perfect recognizer would report: every card at least ``min_visible`` visible, named
     right. Feeds :class:`ScriptedRecognizer` to test tracking and trick logic on the generator's
-    real timing (hands, nudges, sweeps) apart from recognition errors.
+    real timing (hands, nudges, sweeps) apart from recognition errors. ``miss_rate``,
+    ``wrong_rate`` (a random other face) and ``jitter_px`` (corner noise) degrade it on purpose
+    to measure how much recognition noise the tracker absorbs.
     """
     import json
 
+    rng = random.Random(seed)
     path = Path(game_folder) / "frames.jsonl"
     script: list[list[Detection]] = []
     with path.open() as fh:
         for line in fh:
             row = json.loads(line)
-            dets = [
-                Detection.from_corners(
-                    str(c["face"]), 0.97, np.asarray(c["corners"], dtype=np.float32)
-                )
-                for c in row.get("cards", [])
-                if float(c.get("visible_fraction", 1.0)) >= min_visible
-            ]
+            dets = []
+            for c in row.get("cards", []):
+                if float(c.get("visible_fraction", 1.0)) < min_visible or rng.random() < miss_rate:
+                    continue
+                face = str(c["face"])
+                confidence = 0.97
+                if rng.random() < wrong_rate:
+                    face, confidence = rng.choice(ALL_FACES), rng.uniform(0.4, 0.9)
+                corners = np.asarray(c["corners"], dtype=np.float32)
+                if jitter_px:
+                    noise = [rng.gauss(0, jitter_px) for _ in range(8)]
+                    corners = corners + np.asarray(noise, dtype=np.float32).reshape(4, 2)
+                dets.append(Detection.from_corners(face, confidence, corners))
             script.append(dets)
     return script
