@@ -243,6 +243,8 @@ class GameStore:
         self._local = threading.local()
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
+        self._score_cache: dict[int, tuple[str, dict[str, Any]]] = {}
+        self._score_lock = threading.Lock()
         self._connections_lock = threading.Lock()
         with self._shared.write_lock:
             conn = self._conn()
@@ -1181,11 +1183,24 @@ class GameStore:
         from skullcam.rules import GameRecord, RulesError, score_game
 
         record = self.export_record(game_id)
+        # Scoring a whole game takes tens of ms and every open page asks after every event;
+        # the record fully determines the score, so the last result per game is reused
+        # while the record is unchanged.
+        key = json.dumps(record, sort_keys=True, separators=(",", ":"))
+        with self._score_lock:
+            cached = self._score_cache.get(game_id)
+        if cached is not None and cached[0] == key:
+            return {**cached[1], "record": record}
         try:
             result = score_game(GameRecord.from_dict(record)).to_json()
+            out: dict[str, Any] = {"ok": True, "score": result}
         except (RulesError, TypeError, KeyError, ValueError) as err:
-            return {"ok": False, "error": str(err), "record": record}
-        return {"ok": True, "score": result, "record": record}
+            out = {"ok": False, "error": str(err)}
+        with self._score_lock:
+            self._score_cache[game_id] = (key, out)
+            while len(self._score_cache) > 16:
+                self._score_cache.pop(next(iter(self._score_cache)))
+        return {**out, "record": record}
 
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the current round (bids, tricks,
