@@ -67,16 +67,13 @@ class _Job:
 _WORKER: dict[str, object] = {}
 
 
-def _init_worker(
-    deck_dir: str, config: SceneConfig, seed: int, out: str, jpeg_quality: int
-) -> None:
+def _init_worker(deck_dir: str, config: SceneConfig, seed: int, out: str) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(
         deck=prepare(load_deck(Path(deck_dir))),
         config=config,
         seed=seed,
         out=Path(out),
-        q=jpeg_quality,
     )
 
 
@@ -91,8 +88,8 @@ def _render_one(job: _Job) -> str:
     cv2.imwrite(
         str(out / "images" / job.split / f"{name}.jpg"),
         scene.image,
-        [cv2.IMWRITE_JPEG_QUALITY, int(_WORKER["q"])],
-    )  # type: ignore[call-overload]
+        [cv2.IMWRITE_JPEG_QUALITY, int(scene.meta["jpeg_quality"])],  # type: ignore[call-overload]
+    )
     lines = [obb_label_line(c, config.width, config.height) for c in scene.labelled]
     (out / "labels" / job.split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
     record = {
@@ -126,11 +123,11 @@ def write_scenes(
     config: SceneConfig | None = None,
     workers: int = 1,
     progress: bool = True,
-    jpeg_quality: int = 95,
 ) -> dict[str, int]:
     """Render ``counts[split]`` scenes per split into ``out``; returns the labelled-card count per
-    split. Re-running with the same arguments rewrites the same files."""
-    cfg = config or SceneConfig()
+    split. Re-running with the same arguments rewrites the same files. Each JPEG is written once,
+    at the quality the scene drew (its compression artefacts are part of the augmentation)."""
+    cfg = replace(config or SceneConfig(), jpeg_round_trip=False)
     load_deck(Path(deck_dir))  # fail early, in this process, on a bad deck
     out = Path(out).resolve()
     for split in counts:
@@ -144,7 +141,7 @@ def write_scenes(
     except OSError as err:
         raise UserError(f"cannot write to {out}: {err.strerror}; pick a writable --out") from None
     jobs = [_Job(split, i) for split, n in counts.items() for i in range(n)]
-    initargs = (str(deck_dir), cfg, int(seed), str(out), int(jpeg_quality))
+    initargs = (str(deck_dir), cfg, int(seed), str(out))
     labelled = dict.fromkeys(counts, 0)
     files = {
         split: (out / "labels" / split / "scenes.jsonl").open("w")
