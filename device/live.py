@@ -138,6 +138,8 @@ class LiveLoop:
         self.pipelines: list[Pipeline] = []
         self.dropped = 0
         self._thread: threading.Thread | None = None
+        self.record_frames: Path | None = None
+        """With a live camera: also save every processed frame here, for a later replay."""
 
     @property
     def model_version(self) -> str:
@@ -189,17 +191,27 @@ class LiveLoop:
 
     def _run_camera(self, camera: str) -> None:
         source = open_source(camera)
-        reader = LatestFrameReader(source)
+        reader = LatestFrameReader(source) if source.live else None
         try:
             game_id = wait_for_game(self.store, self.stop)
             if game_id is None:
                 return
             tricks = self.store.tricks(game_id)
             guard = [p["card"] for p in tricks[-1].plays] if tricks else None
-            self._pipeline(game_id, source, reader.frames(), camera, guard)
+            frames: Iterator[Frame]
+            if reader is not None:
+                frames = reader.frames()
+            else:  # a recording played as if it were a camera: at its real rate
+                frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
+            if self.record_frames is not None:
+                frames = save_frames(frames, self.record_frames / f"game-{game_id}")
+            self._pipeline(game_id, source, frames, camera, guard)
         finally:
-            self.dropped = reader.dropped
-            reader.close()
+            if reader is not None:
+                self.dropped = reader.dropped
+                reader.close()
+            else:
+                source.close()
 
     def _pipeline(
         self,
@@ -232,6 +244,27 @@ class LiveLoop:
 
             return layout_for_source(self.demo.folder, n, size)
         return layout_for(n, self.data_dir, size)
+
+
+def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
+    """Pass frames through, writing each as ``frame_NNNNNN.jpg`` (a folder ``replay`` reads).
+
+    Numbering continues after frames already in the folder, so a restarted game appends. The
+    real frame rate is noted in ``meta.json`` for ``skullcam replay`` (``--fps`` overrides).
+    """
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    start = len(list(folder.glob("frame_*.jpg")))
+    first: float | None = None
+    for k, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"frame_{start + k:06d}.jpg"), frame.image)
+        if first is None:
+            first = frame.timestamp
+        elif k == 50:
+            rate = 50 / max(1e-6, frame.timestamp - first)
+            (folder / "meta.json").write_text(json.dumps({"fps": round(rate, 2)}) + "\n")
+        yield frame
 
 
 def run_for(loop: LiveLoop, max_seconds: float | None) -> None:

@@ -21,6 +21,7 @@ from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.rules.simulate import random_game
 from skullcam.store import GameStore
+from skullcam.vision.seats import SeatLayout
 
 SEED = 21
 
@@ -30,9 +31,11 @@ def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
     settings = Settings(rounds=rounds)
     record = random_game(random.Random(SEED), players, settings, 1).to_dict()
     sg = simulate_game(record, seed=SEED)
-    write_keyed_frames(folder / "frames", len(sg.script))
+    # Small frames keep the test fast; the seats (in 640 x 480 detection pixels) come from meta.
+    write_keyed_frames(folder / "frames", len(sg.script), size=(64, 48))
     (folder / "game.json").write_text(json.dumps(record))
-    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n}))
+    seats = SeatLayout.default(n).to_json()
+    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n, "seats": seats}))
     return record, sg.script
 
 
@@ -149,3 +152,29 @@ def test_run_without_camera_or_demo_is_a_user_error(tmp_path: Path, capsys) -> N
 def test_loop_needs_a_source(tmp_path: Path) -> None:
     with pytest.raises(UserError):
         LiveLoop(GameStore(tmp_path), lambda f: [], None, None)
+
+
+def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_frames(
+    tmp_path: Path, monkeypatch
+) -> None:
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    data = tmp_path / "data"
+    store = GameStore(data)
+    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
+    store.close()
+    SeatLayout.default(3).save(data / "seats.json")  # as 'skullcam calibrate' would
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    argv = ["run", "--camera", str(tmp_path / "demo" / "frames"), "--data", str(data)]
+    argv += ["--no-web", "--speed", "0", "--exit-when-done", "--record-frames"]
+    assert main(argv) == 0
+    store = GameStore(data)
+    assert recorded_rounds(store, game_id) == truth_rounds(record)
+    assert all(t.flags == [] for t in store.tricks(game_id))
+    saved = sorted((data / "recordings" / f"game-{game_id}").glob("frame_*.jpg"))
+    assert len(saved) > 100

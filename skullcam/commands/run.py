@@ -62,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="exit when the game (or the demo) is over instead of serving on",
     )
     parser.add_argument("--no-web", action="store_true", help="record only; serve no pages")
+    parser.add_argument(
+        "--record-frames",
+        action="store_true",
+        help="with a camera: also save every frame under DATA/recordings/ for 'skullcam replay'",
+    )
     add_data_argument(parser)
     parser.set_defaults(func=_run)
 
@@ -90,6 +95,8 @@ def _run(args: argparse.Namespace) -> int:
     store = GameStore(data)
     loop = LiveLoop(store, recognizer, camera, demo, data_dir=data, speed=args.speed)
     loop.loop_demo = not args.exit_when_done
+    if args.record_frames:
+        loop.record_frames = data / "recordings"
     server = None
     if not args.no_web:
         from skullcam.web import create_app
