@@ -31,6 +31,7 @@ def generated_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     deck, game = root / "deck", root / "game"
     assert main(["synth", "deck", "--out", str(deck)]) == 0
     argv = ["synth", "game", "--deck", str(deck), "--players", "3", "--rounds", "2"]
+    argv += ["--fps", "5"]  # half the frames to render; the pipeline works at 5 fps too
     assert main([*argv, "--out", str(game), "--seed", "3", "--no-progress"]) == 0
     return game
 
