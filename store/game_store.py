@@ -1088,7 +1088,9 @@ class GameStore:
         for t in self.tricks(game_id):
             tricks.setdefault(t.round, []).append(t)
         rounds_out: list[dict[str, Any]] = []
-        total = int(_full_settings(game.settings)["rounds"])
+        full = _full_settings(game.settings)
+        total = int(full["rounds"])
+        abilities_on = bool(full["pirate_abilities"])
         for r in range(1, total + 1):
             row = rows.get(r)
             if row is None:
@@ -1106,7 +1108,9 @@ class GameStore:
             if row["cannonball"]:
                 entry["cannonball"] = json.loads(row["cannonball"])
             abilities = json.loads(row["abilities"])
-            if abilities:
+            if abilities and abilities_on:
+                # Kept in the store when the setting is turned off, so turning it back on
+                # restores them; the record only carries them while they count.
                 entry["abilities"] = abilities
             rounds_out.append(entry)
         return {

@@ -358,3 +358,29 @@ def test_game_dir_and_relative_image_paths(store: GameStore) -> None:
     stored = store.trick(gid, 1, 0).completion_image
     assert stored == f"games/{gid}/r1t0.jpg"
     assert store.image_path(stored) == image
+
+
+def test_abilities_follow_the_setting(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-rascal"), (0, "green-2")))
+    store.answer_prompt(store.create_prompt(gid, "rascal_bet", 1, 0, player=1), 20)
+    assert store.export_record(gid)["rounds"][0]["abilities"] == [
+        {"trick": 0, "pirate": "pirate-rascal", "choice": 20}
+    ]
+    with_bet = store.score(gid)["score"]["totals"]
+    store.update_settings(gid, {"pirate_abilities": False})
+    assert "abilities" not in store.export_record(gid)["rounds"][0]
+    assert store.score(gid)["ok"]
+    store.update_settings(gid, {"pirate_abilities": True})
+    assert store.score(gid)["score"]["totals"] == with_bet
+
+
+def test_cannonball_kept_with_bids(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {"scoring": "rascal"})
+    store.set_bid(gid, 1, 0, 1, cannonball=True)
+    store.set_bid(gid, 1, 1, 0)
+    assert store.cannonball(gid, 1) == [True, False]
+    assert store.export_record(gid)["rounds"][0]["cannonball"] == [True, False]
+    with pytest.raises(UserError, match="cannonball"):
+        store.set_bids(gid, 1, [1, 0], cannonball=[True])
