@@ -27,6 +27,7 @@ import enum
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from skullcam.vision.seats import SeatLayout, crosswise_degrees
 from skullcam.vision.tracker import Track, Tracker
@@ -329,9 +330,9 @@ class MotionMeter:
     """
 
     size: tuple[int, int] = (80, 60)
-    _last: object = field(default=None, repr=False)
+    _last: Any = field(default=None, repr=False)
 
-    def __call__(self, image: object) -> float:
+    def __call__(self, image: Any) -> float:
         import cv2
         import numpy as np
 
