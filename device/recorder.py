@@ -158,10 +158,9 @@ class StoreRecorder:
             if flag.startswith("Tigress laid"):
                 player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
                 self.store.create_prompt(self.game_id, "tigress", r, t, player=player)
-        if outcome.flags and not any(f.startswith("Tigress laid") for f in outcome.flags):
-            self.store.create_prompt(
-                self.game_id, "flagged", r, t, payload={"flags": list(outcome.flags)}
-            )
+        others = [f for f in outcome.flags if not f.startswith("Tigress laid")]
+        if others:
+            self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
         card = outcome.result.winning_card if outcome.result is not None else None
         settings = self.store.game(self.game_id).settings
         if card is not None and settings.get("pirate_abilities"):

@@ -178,3 +178,54 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     assert all(t.flags == [] for t in store.tricks(game_id))
     saved = sorted((data / "recordings" / f"game-{game_id}").glob("frame_*.jpg"))
     assert len(saved) > 100
+
+
+def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
+    tmp_path: Path,
+) -> None:
+    import numpy as np
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+    from skullcam.vision.trick_state import PlayedCard, TrickObservation
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 2, {"loot": False})
+    ref = referee_from_store(store, game_id)
+
+    def played(card: str, seat: int) -> PlayedCard:
+        return PlayedCard(
+            seat,
+            card,
+            card.split(":")[0],
+            0.9,
+            seat,
+            0.1 * seat,
+            1.0,
+            (100.0 * seat, 100.0),
+            (0, 0, 10, 10),
+            0.0,
+        )
+
+    obs = TrickObservation(
+        plays=(played("green-3", 0), played("tigress:pirate", 1), played("loot", 2)),
+        players=(0, 1, 2),
+        leader=0,
+        arrival_seats=(0, 1, 2),
+        flags=("Tigress laid at 50 degrees: pirate or escape?",),
+        taken_back=(),
+        last_settled_at=1.0,
+        completed_at=1.2,
+    )
+    outcome = ref.add(obs)
+    assert any("loot" in f.lower() for f in outcome.flags)  # expansion card, setting off
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    recorder.on_trick(outcome, Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12), [])
+    kinds = sorted(p.kind for p in store.prompts(game_id))
+    assert kinds == ["flagged", "tigress"]
+    (trick,) = store.tricks(game_id)
+    assert trick.flags and trick.model_version == "m1"
+    assert [p["card"] for p in trick.plays] == ["green-3", "tigress:pirate", "loot"]
+    assert store.image_path(trick.annotated_image).is_file()
+    again = referee_from_store(store, game_id)
+    assert (again.round, again.trick) == (2, 0)
