@@ -27,7 +27,7 @@ from skullcam.datasets.deck import load_deck
 from skullcam.datasets.scenes import (
     PreparedDeck,
     SceneConfig,
-    obb_label_line,
+    label_lines,
     prepare,
     render_scene,
 )
@@ -67,13 +67,14 @@ class _Job:
 _WORKER: dict[str, object] = {}
 
 
-def _init_worker(deck_dir: str, config: SceneConfig, seed: int, out: str) -> None:
+def _init_worker(deck_dir: str, config: SceneConfig, seed: int, out: str, marks: bool) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(
         deck=prepare(load_deck(Path(deck_dir))),
         config=config,
         seed=seed,
         out=Path(out),
+        marks=marks,
     )
 
 
@@ -90,7 +91,9 @@ def _render_one(job: _Job) -> str:
         scene.image,
         [cv2.IMWRITE_JPEG_QUALITY, int(scene.meta["jpeg_quality"])],  # type: ignore[call-overload]
     )
-    lines = [obb_label_line(c, config.width, config.height) for c in scene.labelled]
+    lines = label_lines(
+        scene.cards, config.width, config.height, config.min_visible, bool(_WORKER["marks"])
+    )
     (out / "labels" / job.split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
     record = {
         "file": f"images/{job.split}/{name}.jpg",
@@ -123,9 +126,11 @@ def write_scenes(
     config: SceneConfig | None = None,
     workers: int = 1,
     progress: bool = True,
+    marks: bool = False,
 ) -> dict[str, int]:
     """Render ``counts[split]`` scenes per split into ``out``; returns the labelled-card count per
-    split. Re-running with the same arguments rewrites the same files. Each JPEG is written once,
+    split. With ``marks``, corner marks are labelled too (class 1). Re-running with the same
+    arguments rewrites the same files. Each JPEG is written once,
     at the quality the scene drew (its compression artefacts are part of the augmentation)."""
     cfg = replace(config or SceneConfig(), jpeg_round_trip=False)
     load_deck(Path(deck_dir))  # fail early, in this process, on a bad deck
@@ -141,7 +146,7 @@ def write_scenes(
     except OSError as err:
         raise UserError(f"cannot write to {out}: {err.strerror}; pick a writable --out") from None
     jobs = [_Job(split, i) for split, n in counts.items() for i in range(n)]
-    initargs = (str(deck_dir), cfg, int(seed), str(out))
+    initargs = (str(deck_dir), cfg, int(seed), str(out), bool(marks))
     labelled = dict.fromkeys(counts, 0)
     files = {
         split: (out / "labels" / split / "scenes.jsonl").open("w")
@@ -164,11 +169,11 @@ def write_scenes(
     finally:
         for fh in files.values():
             fh.close()
-    write_data_yaml(out)
+    write_data_yaml(out, marks=marks)
     return labelled
 
 
-def write_data_yaml(out: Path) -> Path:
+def write_data_yaml(out: Path, marks: bool = False) -> Path:
     """``data.yaml`` for ultralytics: absolute ``path``, the splits present, ``names: {0: card}``.
 
     ultralytics needs ``train`` and ``val``; a split that was not written falls back to the
@@ -182,7 +187,7 @@ def write_data_yaml(out: Path) -> Path:
             lines.append(f"{split}: images/{split}")
         elif split in ("train", "val") and present:
             lines.append(f"{split}: images/{present[0]}  # no {split} split written")
-    lines += ["names:", "  0: card", ""]
+    lines += ["names:", "  0: card", *(["  1: mark"] if marks else []), ""]
     path = out / "data.yaml"
     path.write_text("\n".join(lines))
     return path

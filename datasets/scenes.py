@@ -95,6 +95,7 @@ class PlacedCard:
     order: int | None = None  # play order within the trick
     crosswise: bool = False
     labelled: bool = False
+    marks: tuple[np.ndarray, ...] = ()  # the two corner-mark regions (4, 2) in image px
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -108,6 +109,7 @@ class PlacedCard:
             "order": self.order,
             "crosswise": self.crosswise,
             "labelled": self.labelled,
+            "marks": [[[round(float(x), 2), round(float(y), 2)] for x, y in m] for m in self.marks],
         }
 
 
@@ -464,6 +466,7 @@ class Canvas:
             rounding = (4 - math.pi) * (CORNER_RADIUS_MM * cam.px_per_mm) ** 2
             visible = min(1.0, counts[label + 2] / max(area - rounding, 1.0))
             marks = []
+            mark_quads = []
             for fx0, fy0, fx1, fy1 in CORNER_MARK_REGIONS:
                 A = pl.face_to_table(FACE_W, FACE_H)
                 reg = np.array(
@@ -477,6 +480,7 @@ class Canvas:
                 )
                 reg_px = cam.project((A @ reg.T).T[:, :2])
                 marks.append(self._visible_in(reg_px, label))
+                mark_quads.append(reg_px.astype(np.float32))
             x1, y1 = corners.min(axis=0)
             x2, y2 = corners.max(axis=0)
             box = (
@@ -497,6 +501,7 @@ class Canvas:
                     order=pl.order,
                     crosswise=pl.crosswise,
                     labelled=bool(visible >= min_visible),
+                    marks=tuple(mark_quads),
                 )
             )
         return out
@@ -772,13 +777,13 @@ def render_scene(
     return Scene(image=image, cards=cards, meta=meta)
 
 
-def obb_label_line(card: PlacedCard, width: int, height: int) -> str:
-    """The YOLO OBB label line (class 0) of a card, corners normalized to [0, 1].
+def obb_line(cls: int, corners: np.ndarray, width: int, height: int) -> str:
+    """A YOLO OBB label line: class and four corners normalized to [0, 1].
 
-    A card that leaves the frame is labelled by the minimum-area rectangle around its visible
+    A quad that leaves the frame is labelled by the minimum-area rectangle around its visible
     part (ultralytics refuses coordinates outside [0, 1]).
     """
-    pts = card.corners.astype(np.float32)
+    pts = np.asarray(corners, np.float32)
     inside = (
         (pts[:, 0] >= 0).all()
         and (pts[:, 0] <= width).all()
@@ -793,4 +798,23 @@ def obb_label_line(card: PlacedCard, width: int, height: int) -> str:
         pts = np.clip(pts, 0, [width, height])
     norm = pts / np.array([width, height], np.float32)
     norm = np.clip(norm, 0.0, 1.0)
-    return "0 " + " ".join(f"{v:.6f}" for v in norm.ravel())
+    return f"{cls} " + " ".join(f"{v:.6f}" for v in norm.ravel())
+
+
+def obb_label_line(card: PlacedCard, width: int, height: int) -> str:
+    """The label line of a whole card (class 0)."""
+    return obb_line(0, card.corners, width, height)
+
+
+def label_lines(
+    cards: list[PlacedCard], width: int, height: int, min_visible: float, marks: bool
+) -> list[str]:
+    """The label file of a scene: class 0 for each labelled card and, with ``marks``, class 1 for
+    each corner mark (number/letter and suit mark) at least ``min_visible`` visible."""
+    lines = [obb_label_line(c, width, height) for c in cards if c.labelled]
+    if marks:
+        for c in cards:
+            for quad, vis in zip(c.marks, c.corner_visible, strict=True):
+                if vis >= min_visible:
+                    lines.append(obb_line(1, quad, width, height))
+    return lines

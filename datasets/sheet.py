@@ -17,8 +17,9 @@ logger = logging.getLogger(__name__)
 
 
 def draw_labels(image: np.ndarray, label_text: str, record: dict[str, object] | None) -> np.ndarray:
-    """The image with each YOLO OBB label drawn in green (its top-left corner dotted) and each
-    unlabelled (too covered) card of the record outlined thin red."""
+    """The image with each YOLO OBB card label drawn in green (its top-left corner dotted), each
+    corner-mark label (class 1) in yellow, and each unlabelled (too covered) card of the record
+    outlined thin red."""
     out = image.copy()
     h, w = out.shape[:2]
     for line in label_text.splitlines():
@@ -26,7 +27,10 @@ def draw_labels(image: np.ndarray, label_text: str, record: dict[str, object] | 
         if len(parts) != 9:
             continue
         pts = (np.asarray([float(v) for v in parts[1:]]).reshape(4, 2) * [w, h]).astype(np.int32)
-        cv2.polylines(out, [pts], True, (0, 255, 0), 2, cv2.LINE_AA)
+        if parts[0] == "0":
+            cv2.polylines(out, [pts], True, (0, 255, 0), 2, cv2.LINE_AA)
+        else:  # corner marks (class 1)
+            cv2.polylines(out, [pts], True, (0, 230, 255), 1, cv2.LINE_AA)
     if record is not None:
         for card in record.get("cards", []):  # type: ignore[union-attr]
             corners = np.asarray(card["corners"], np.float32)

@@ -22,6 +22,7 @@ from skullcam.datasets.scenes import (
     Placement,
     SceneConfig,
     compose,
+    label_lines,
     obb_label_line,
     render_scene,
 )
@@ -163,6 +164,20 @@ def test_min_visible_threshold_is_a_parameter(deck: dict[str, np.ndarray]) -> No
 # ---------------------------------------------------------------------------------- labels
 
 
+def test_corner_mark_labels_follow_their_visibility(deck: dict[str, np.ndarray]) -> None:
+    cam = top_down(100.0)
+    under = Placement("green-3", (0.0, 0.0), -math.pi / 2)
+    half = Placement(
+        "black-9", (CARD_W_MM * 0.6, 0.0), -math.pi / 2
+    )  # hides the BR mark of "under"
+    _, cards = compose(deck, cam, plain(), [under, half])
+    lines = label_lines(cards, W, H, 0.5, marks=True)
+    assert [line.split()[0] for line in lines] == ["0", "0", "1", "1", "1"]
+    tl_mark = np.array([float(v) for v in lines[2].split()[1:]]).reshape(4, 2) * [W, H]
+    assert tl_mark == pytest.approx(cards[0].marks[0], abs=0.01)
+    assert label_lines(cards, W, H, 0.5, marks=False) == lines[:2]
+
+
 def _card(corners: list[list[float]]) -> PlacedCard:
     pts = np.asarray(corners, np.float32)
     return PlacedCard("escape", pts, (0, 0, 0, 0), 1.0, (1.0, 1.0), labelled=True)
@@ -292,6 +307,35 @@ def test_cli_scenes_one_split(
     assert not (out / "images" / "train").exists()
     assert "train: images/val" in (out / "data.yaml").read_text()
     assert "wrote val 2 scenes" in capsys.readouterr().out
+
+
+def test_cli_scenes_with_marks(deck_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "marks"
+    argv = [
+        "synth",
+        "scenes",
+        "--deck",
+        str(deck_dir),
+        "--count",
+        "3",
+        "--out",
+        str(out),
+        "--split",
+        "train",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--labels",
+        "card+marks",
+    ]
+    assert main(argv) == 0
+    assert "  1: mark" in (out / "data.yaml").read_text()
+    for rec in read_scenes(out, "train"):
+        label = out / rec["file"].replace("images/", "labels/").replace(".jpg", ".txt")
+        classes = [line.split()[0] for line in label.read_text().splitlines()]
+        marks = sum(v >= 0.5 for c in rec["cards"] for v in c["corner_visible"])
+        assert classes.count("1") == marks
+        assert classes.count("0") == sum(c["labelled"] for c in rec["cards"])
 
 
 @pytest.mark.parametrize(

@@ -76,6 +76,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="label a card only if at least this fraction is visible (0.5)",
     )
     scenes.add_argument(
+        "--labels",
+        choices=("card", "card+marks"),
+        default="card",
+        help="card: one OBB per card (class 0, default); card+marks: also each visible corner "
+        "mark (class 1)",
+    )
+    scenes.add_argument(
         "--backgrounds",
         type=Path,
         default=None,
@@ -159,6 +166,7 @@ def _scenes(args: argparse.Namespace) -> int:
         config=config,
         workers=args.workers,
         progress=not args.no_progress,
+        marks=args.labels == "card+marks",
     )
     parts = ", ".join(
         f"{split} {n} scenes / {labelled[split]} labelled cards" for split, n in counts.items()
