@@ -1,0 +1,392 @@
+"""Find the one card in an enrollment photo, rectify it to a deck face, and judge the shot.
+
+Classical CV first (edges and thresholds, then the largest convex four-cornered outline of a
+card's proportions) because it needs no model and works on any art: the enrolled deck is by
+definition one the recognizer has not learned. The deck-independent card detector is the
+fallback for photos where the outline does not close (a card on a surface of its own colour).
+
+Each check returns a :class:`PhotoCheck` whose ``problem`` is one of :data:`PROBLEMS` and whose
+``message`` tells the user what to do; nothing here raises for a bad photo.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from skullcam.datasets.deck import FACE_H, FACE_W
+from skullcam.vision.crops import order_long_side_vertical, rectify
+
+logger = logging.getLogger(__name__)
+
+PROBLEMS = ("no-card", "two-cards", "too-small", "blurred", "glare", "wrong-card")
+CARD_ASPECT = FACE_H / FACE_W  # 1.55
+ASPECT_RANGE = (1.2, 2.0)  # perspective and a tilted phone stretch the outline
+WORK_SIDE = 800  # photos are searched at most this large (a phone's 4000 px buys nothing)
+MIN_SHORT_SIDE_PX = 48  # below this the corner numbers are a few pixels tall
+# Edge steepness (see sharpness()). Calibrated on rendered photos of both stand-in decks: sharp
+# shots score 0.24-0.5, a shot blurred by 4% of the card's width ~0.13 (or loses its outline).
+MIN_SHARPNESS = 0.16
+# Fraction of the face's inner area that is clipped white (all channels >= 250).
+MAX_GLARE = 0.12
+
+Detector = Callable[[np.ndarray], np.ndarray]
+"""Frame -> card corners (K, 4, 2) in frame pixels: ``Recognizer.detect_boxes`` minus scores."""
+
+
+@dataclass
+class PhotoCheck:
+    """The verdict on one photo: the rectified face when one card was found, and any problem."""
+
+    problem: str | None
+    message: str
+    face: np.ndarray | None = None  # FACE_H x FACE_W BGR, long side vertical
+    corners: np.ndarray | None = None  # (4, 2) photo pixels, in the face's TL, TR, BR, BL order
+    sharpness: float = 0.0
+    glare: float = 0.0
+    method: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def _signed_area(quad: np.ndarray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def portrait_order(quad: np.ndarray) -> np.ndarray:
+    """Clockwise corners, short edge first: warping them gives an upright, unmirrored face."""
+    pts = np.asarray(quad, np.float32).reshape(4, 2)
+    if _signed_area(pts) < 0:
+        pts = pts[::-1].copy()
+    return order_long_side_vertical(pts)
+
+
+def _aspect(quad: np.ndarray) -> float:
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    short = (sides[0] + sides[2]) / 2
+    long = (sides[1] + sides[3]) / 2
+    if short > long:
+        short, long = long, short
+    return long / max(short, 1e-6)
+
+
+def _refine_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Intersect lines fitted to each side's outline points: rounded corners cut no corner off."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 4:
+            return quad
+        t = ((pts - a) @ ab) / length**2
+        dist = np.abs(np.cross(ab, pts - a)) / length
+        near = pts[(t > 0.15) & (t < 0.85) & (dist < max(3.0, 0.03 * length))]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[0] * (-d2[1]) - d1[1] * (-d2[0])
+        if abs(det) < 1e-6:
+            return quad
+        s = ((p2 - p1)[0] * (-d2[1]) - (p2 - p1)[1] * (-d2[0])) / det
+        out.append(p1 + s * d1)
+    refined = np.asarray(out, np.float32)
+    # A refinement that moves a corner by more than a tenth of the card is a bad fit: keep the
+    # polygon's corners instead.
+    if np.max(np.linalg.norm(refined - quad, axis=1)) > 0.1 * np.linalg.norm(quad[2] - quad[0]):
+        return quad
+    return refined
+
+
+def _quad_of(
+    contour: np.ndarray, image_area: float, edge_distance: np.ndarray
+) -> tuple[np.ndarray, float] | None:
+    """The card-shaped quadrilateral a contour outlines, with its area; None if it is not one."""
+    hull = cv2.convexHull(contour)
+    hull_area = float(cv2.contourArea(hull))
+    if hull_area < 0.01 * image_area:
+        return None
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.015, 0.025, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            if float(cv2.contourArea(quad)) < 0.9 * hull_area:
+                return None
+            aspect = _aspect(quad)
+            if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+                return None
+            # The outline must run along (nearly) all four sides: a ragged blob (a hand, the
+            # shadow of clutter) has a four-cornered hull too, but its edges stray from it.
+            quad = _refine_corners(contour, quad)
+            if _support(edge_distance, quad) < 0.85:
+                return None
+            return quad, hull_area
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _support(
+    edge_distance: np.ndarray, quad: np.ndarray, samples: int = 160, tol: float | None = None
+) -> float:
+    """Share of points along the quad's sides that have an image edge within a few pixels.
+
+    An outline broken by a low-contrast stretch still scores high (it need not close), so a
+    cream card on a pale table is found; a blob whose hull only happens to have four corners
+    (a hand, the shadow of clutter) scores low. ``edge_distance`` is the distance transform of
+    the edge map (pixels to the nearest edge).
+    """
+    if tol is None:
+        tol = max(3.0, 0.012 * float(np.linalg.norm(quad[2] - quad[0])))
+    t = np.linspace(0, 1, samples // 4, endpoint=False, dtype=np.float32)[:, None]
+    along = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+    h, w = edge_distance.shape[:2]
+    idx = np.round(along).astype(int)
+    idx[:, 0] = idx[:, 0].clip(0, w - 1)
+    idx[:, 1] = idx[:, 1].clip(0, h - 1)
+    return float((edge_distance[idx[:, 1], idx[:, 0]] <= tol).mean())
+
+
+def _touches_border(quad: np.ndarray, shape: tuple[int, ...], margin: float = 2.0) -> bool:
+    h, w = shape[:2]
+    return bool(
+        (quad[:, 0] < margin).any()
+        or (quad[:, 1] < margin).any()
+        or (quad[:, 0] > w - 1 - margin).any()
+        or (quad[:, 1] > h - 1 - margin).any()
+    )
+
+
+def _background_mask(image: np.ndarray) -> np.ndarray:
+    """Pixels unlike the photo's edges: the card, when the surface around it fills the border.
+
+    The border's colours are clustered (a check cloth or wood has several) and each pixel is
+    measured against the nearest cluster, so a patterned surface drops out as a whole.
+    """
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(4, min(h, w) // 40)
+    border = np.concatenate(
+        [
+            lab[:b].reshape(-1, 3),
+            lab[-b:].reshape(-1, 3),
+            lab[:, :b].reshape(-1, 3),
+            lab[:, -b:].reshape(-1, 3),
+        ]
+    )
+    border = border[:: max(1, len(border) // 4000)]
+    k = 6
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    dist = np.min(np.stack([np.linalg.norm(lab - c, axis=2) for c in centres]), axis=0)
+    mask = (dist > 18).astype(np.uint8) * 255
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+
+
+def _candidate_masks(image: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Binary maps whose contours may outline the card, the edge map to check them on (fine
+    and coarse edges) and the fine edges alone."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey, (5, 5), 0)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    edges = cv2.Canny(grey, 30, 90) | cv2.Canny(sat, 30, 90)
+    # A soft (slightly blurred) photo loses its fine edges; at a quarter of the size its
+    # outline is crisp again.
+    h, w = grey.shape[:2]
+    coarse = np.zeros_like(grey)
+    for factor in (4, 8):
+        small = cv2.resize(grey, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+        coarse |= cv2.resize(cv2.Canny(small, 15, 45), (w, h), interpolation=cv2.INTER_NEAREST)
+    masks = [cv2.dilate(edges, kernel, iterations=2), _background_mask(image)]
+    _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for m in (light, 255 - light):
+        masks.append(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel, iterations=2))
+    return masks, edges | coarse, edges
+
+
+def find_card_quads(image: np.ndarray) -> list[np.ndarray]:
+    """Card outlines (K, 4, 2) in ``image`` pixels, largest first, nested outlines dropped."""
+    area = float(image.shape[0] * image.shape[1])
+    found: list[tuple[np.ndarray, float]] = []
+    masks, edges, fine = _candidate_masks(image)
+    edge_distance = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            if len(contour) < 20:
+                continue
+            quad_area = _quad_of(contour, area, edge_distance)
+            if quad_area is None or _touches_border(quad_area[0], image.shape):
+                continue
+            found.append(quad_area)
+    found.sort(key=lambda qa: -qa[1])
+    fine_distance = cv2.distanceTransform(255 - fine, cv2.DIST_L2, 3)
+    kept: list[tuple[np.ndarray, float]] = []
+    for quad, quad_area in found:
+        centre = tuple(map(float, quad.mean(axis=0)))
+        # Inside an already kept (larger) outline: the same card's outline found twice, its
+        # border line or its art.
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), centre, False) >= 0 for k, _ in kept):
+            continue
+        # Of the near-equal outlines of this card (the colour mask includes the card's shadow,
+        # the edges do not), keep the one that sits best on the fine edges.
+        twins = [
+            (q, a)
+            for q, a in found
+            if a >= 0.8 * quad_area
+            and cv2.pointPolygonTest(
+                quad.reshape(-1, 1, 2), tuple(map(float, q.mean(axis=0))), False
+            )
+            >= 0
+        ]
+        scores = [_support(fine_distance, q, tol=2.0) for q, _ in twins]
+        top = max(scores)
+        # The largest of those that sit (nearly) as well as the best: the card, not its inner
+        # print frame.
+        best = max(
+            (qa for qa, score in zip(twins, scores, strict=True) if score >= top - 0.08),
+            key=lambda qa: qa[1],
+        )
+        kept.append(best)
+    # Far smaller outlines beside the card are clutter (a coin, a die), not a second card.
+    if kept:
+        biggest = kept[0][1]
+        kept = [(q, a) for q, a in kept if a >= 0.35 * biggest]
+    return [q for q, _ in kept]
+
+
+def sharpness(face: np.ndarray) -> float:
+    """Steepness of the face's strongest edges at 128 x 192: ~1 when sharp, ~0.1 when smeared.
+
+    The 99.5th percentile of the gradient divided by the face's contrast range, so a dim or
+    low-contrast photo is not called blurred; a blur of sigma s pixels scales it by ~1/s.
+    """
+    grey = cv2.cvtColor(
+        cv2.resize(face, (128, 192), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+    ).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+    grad = np.sqrt(gx**2 + gy**2)
+    lo, hi = np.percentile(grey, (2, 98))
+    return float(np.percentile(grad, 99.5) / max(hi - lo, 10.0))
+
+
+def glare_fraction(face: np.ndarray) -> float:
+    """Share of the face inside its border that is clipped white (a reflection, not print)."""
+    h, w = face.shape[:2]
+    my, mx = int(0.06 * h), int(0.06 * w)
+    inner = face[my : h - my, mx : w - mx]
+    return float((inner.min(axis=2) >= 250).mean())
+
+
+def inspect_photo(
+    image: np.ndarray,
+    detector: Detector | None = None,
+    min_sharpness: float = MIN_SHARPNESS,
+    max_glare: float = MAX_GLARE,
+) -> PhotoCheck:
+    """Find the single card in ``image`` and rectify it, or say what is wrong with the photo."""
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = (
+        cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else image
+    )
+    quads = find_card_quads(small)
+    method = "outline"
+    if not quads:
+        h, w = small.shape[:2]
+        if abs(max(h, w) / min(h, w) - CARD_ASPECT) < 0.12 and _is_scan(small):
+            # A scan cropped to the card: the whole picture is the face.
+            quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)]
+            method = "whole image"
+        elif detector is not None:
+            quads = [np.asarray(q, np.float32) for q in detector(small)]
+            method = "detector"
+    if not quads:
+        # A photo washed out by a reflection loses the card's outline: say why, not just
+        # that no card was found.
+        if float((small.min(axis=2) >= 250).mean()) > 0.03:
+            return PhotoCheck(
+                "glare",
+                "a reflection washes out the picture: tilt the card or move the light and retake",
+            )
+        return PhotoCheck(
+            "no-card",
+            "no card found: lay the card face up on a plain, contrasting surface, the whole "
+            "card in the picture",
+        )
+    if len(quads) > 1:
+        return PhotoCheck(
+            "two-cards",
+            f"{len(quads)} cards in the picture: photograph one card at a time",
+            method=method,
+        )
+    corners = portrait_order(quads[0]) / scale
+    short = min(
+        float(np.linalg.norm(corners[1] - corners[0])),
+        float(np.linalg.norm(corners[3] - corners[2])),
+    )
+    if short < MIN_SHORT_SIDE_PX:
+        return PhotoCheck(
+            "too-small",
+            f"the card is only {short:.0f} px wide in the picture: move closer so it fills "
+            "more of the frame",
+            corners=corners,
+            method=method,
+        )
+    face = rectify(image, corners, size=(FACE_W, FACE_H))
+    check = PhotoCheck(
+        None,
+        "ok",
+        face=face,
+        corners=corners,
+        sharpness=sharpness(face),
+        glare=glare_fraction(face),
+        method=method,
+    )
+    if check.sharpness < min_sharpness:
+        check.problem = "blurred"
+        check.message = (
+            f"the card is blurred (sharpness {check.sharpness:.2f}, needs {min_sharpness:.2f}): "
+            "hold still, focus on the card and retake"
+        )
+    elif check.glare > max_glare:
+        check.problem = "glare"
+        check.message = (
+            f"a reflection washes out {check.glare:.0%} of the card: tilt the card or move "
+            "the light and retake"
+        )
+    return check
+
+
+def _is_scan(image: np.ndarray) -> bool:
+    """A picture with no background at its edges: its border pixels vary like card print."""
+    h, w = image.shape[:2]
+    border = np.concatenate(
+        [
+            image[:3].reshape(-1, 3),
+            image[-3:].reshape(-1, 3),
+            image[:, :3].reshape(-1, 3),
+            image[:, -3:].reshape(-1, 3),
+        ]
+    ).astype(np.float32)
+    # A card's printed border is one even colour; a table seen edge to edge is not even.
+    return float(border.std(axis=0).mean()) < 25.0 and h > 0 and w > 0

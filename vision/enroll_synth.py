@@ -1,0 +1,139 @@
+"""Photo-like pictures of single deck faces: the stand-in for a user's phone photos or scans.
+
+No photographs of real cards exist on these machines, so enrollment is tested (and benchmarked)
+on faces of a deck folder rendered the way a phone sees one card on a table: a random surface,
+the card at any angle with some perspective, uneven light, a soft shadow, a little blur, noise
+and JPEG. The same renderer makes the bad inputs the enrollment must refuse: a blurred shot,
+a glare spot, two cards in one photo, an empty table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from skullcam.datasets.deck import CORNER_RADIUS_MM, FACE_H, FACE_W, PX_PER_MM, rounded_mask
+from skullcam.datasets.props import table_texture
+
+PHOTO_SIZE = (960, 720)  # width, height: small enough for fast tests, larger than the camera's
+
+
+def _card_quad(
+    rng: np.random.Generator, size: tuple[int, int], long_px: float, centre: tuple[float, float]
+) -> np.ndarray:
+    """Corners (TL, TR, BR, BL of the upright face) of a card turned at random, with perspective."""
+    short_px = long_px * FACE_W / FACE_H
+    angle = rng.uniform(0, 2 * math.pi)
+    cos, sin = math.cos(angle), math.sin(angle)
+    half = np.array(
+        [
+            [-short_px / 2, -long_px / 2],
+            [short_px / 2, -long_px / 2],
+            [short_px / 2, long_px / 2],
+            [-short_px / 2, long_px / 2],
+        ],
+        np.float32,
+    )
+    # Perspective: a phone held not quite flat shrinks the far edge of the card.
+    tilt = rng.uniform(-0.12, 0.12)
+    half[:2, 0] *= 1 - tilt
+    half[2:, 0] *= 1 + tilt
+    half += rng.normal(0, 0.015 * long_px, half.shape).astype(np.float32)
+    rot = np.array([[cos, -sin], [sin, cos]], np.float32)
+    return half @ rot.T + np.asarray(centre, np.float32)
+
+
+def _paste(photo: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
+    """Warp ``face`` onto ``quad`` with its rounded corners and a soft shadow beneath."""
+    h, w = photo.shape[:2]
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    radius = CORNER_RADIUS_MM * PX_PER_MM * fw / FACE_W
+    mask = cv2.warpPerspective(rounded_mask(fw, fh, radius), matrix, (w, h)).astype(np.float32)
+    shadow = cv2.GaussianBlur(
+        np.roll(mask, (int(0.01 * h) + 2, int(0.01 * w) + 2), axis=(0, 1)), (0, 0), 6
+    )
+    photo[:] = (photo * (1 - 0.35 * shadow[..., None] / 255)).astype(np.uint8)
+    warped = cv2.warpPerspective(face, matrix, (w, h), flags=cv2.INTER_LINEAR)
+    alpha = mask[..., None] / 255
+    photo[:] = (warped * alpha + photo * (1 - alpha)).astype(np.uint8)
+
+
+def render_photo(
+    faces: Iterable[np.ndarray],
+    rng: np.random.Generator,
+    size: tuple[int, int] = PHOTO_SIZE,
+    blur: float = 0.0,
+    glare: bool = False,
+    exposure: float | None = None,
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A photo of the given faces (usually one, none for an empty table) and their corners.
+
+    ``blur`` is the Gaussian sigma as a fraction of the card's short side (0.02 is a slightly
+    soft phone shot, 0.08 is a shot to retake); ``glare`` puts a washed-out reflection over
+    the first card.
+    """
+    faces = list(faces)
+    w, h = size
+    photo = table_texture(rng, w, h, px_per_mm=float(rng.uniform(2.0, 5.0)))
+    quads: list[np.ndarray] = []
+    if len(faces) == 1:
+        long_px = rng.uniform(0.5, 0.78) * h
+        margin = long_px * 0.6
+        centre = (rng.uniform(margin, w - margin), rng.uniform(margin, max(margin, h - margin)))
+        quads.append(_card_quad(rng, size, long_px, centre))
+    elif faces:
+        long_px = rng.uniform(0.4, 0.5) * h
+        for i in range(len(faces)):
+            centre = ((i + 0.5) * w / len(faces), h / 2 + rng.uniform(-0.05, 0.05) * h)
+            quads.append(_card_quad(rng, size, long_px, centre))
+    for face, quad in zip(faces, quads, strict=True):
+        _paste(photo, face, quad)
+    # Uneven light: a gain ramp across the photo, a slight colour cast.
+    gain = exposure if exposure is not None else rng.uniform(0.75, 0.97)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    direction = rng.uniform(0, 2 * math.pi)
+    ramp = 1 + 0.15 * ((xx / w - 0.5) * math.cos(direction) + (yy / h - 0.5) * math.sin(direction))
+    tint = rng.uniform(0.92, 1.05, 3).astype(np.float32)
+    image = photo.astype(np.float32) * gain * ramp[..., None] * tint
+    if glare and quads:
+        centre = quads[0].mean(axis=0)
+        short = float(np.linalg.norm(quads[0][1] - quads[0][0]))
+        spot = np.exp(
+            -(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (0.45 * short) ** 2))
+        )
+        image += 400 * spot[..., None]
+    if blur > 0 and quads:
+        short = float(np.linalg.norm(quads[0][1] - quads[0][0]))
+        image = cv2.GaussianBlur(image, (0, 0), blur * short)
+    image += rng.normal(0, 3.0, image.shape).astype(np.float32)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR), quads
+
+
+def write_photo_folder(
+    faces: dict[str, np.ndarray],
+    out: Path,
+    seed: int = 0,
+    names: Iterable[str] | None = None,
+    size: tuple[int, int] = PHOTO_SIZE,
+) -> Path:
+    """One ``<card-id>.jpg`` photo per face into ``out``: what a user's phone folder looks like."""
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    for name in names if names is not None else faces:
+        photo, _ = render_photo([faces[name]], rng, size=size, blur=rng.uniform(0, 0.01))
+        cv2.imwrite(str(out / f"{name}.jpg"), photo)
+    return out
+
+
+def face_size() -> tuple[int, int]:
+    """The deck folder's face size (width, height) every enrolled face is rectified to."""
+    return (FACE_W, FACE_H)
