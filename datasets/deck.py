@@ -1051,20 +1051,32 @@ def read_manifest(deck_dir: Path) -> dict[str, object]:
     return manifest
 
 
+FACE_EXTENSIONS = (".png", ".jpg", ".jpeg")
+
+
+def _face_path(deck_dir: Path, face: str) -> Path | None:
+    return next((p for ext in FACE_EXTENSIONS if (p := deck_dir / f"{face}{ext}").is_file()), None)
+
+
 def load_deck(deck_dir: Path, size: tuple[int, int] = (FACE_W, FACE_H)) -> dict[str, np.ndarray]:
     """Every face of a deck folder as a BGR image of ``size`` (w, h), keyed by face id.
 
     Photos of a user's deck may have any size; they are resized so downstream code can rely on one
-    shape. A missing or unreadable face is a UserError naming the file.
+    shape. A folder of face images without ``manifest.json`` (a user's scans) is accepted too.
+    A missing or unreadable face is a UserError naming the file.
     """
     deck_dir = Path(deck_dir)
-    read_manifest(deck_dir)
+    if not deck_dir.is_dir() or (deck_dir / "manifest.json").exists():
+        read_manifest(deck_dir)  # names the problem: no folder, bad manifest
+    elif not any(_face_path(deck_dir, face) for face in FACES):
+        raise UserError(
+            f"{deck_dir} is not a deck (no manifest.json and no <card-id>.png/.jpg faces): "
+            "create one with 'skullcam synth deck'"
+        )
     faces: dict[str, np.ndarray] = {}
     missing = []
     for face in FACES:
-        path = next(
-            (p for p in (deck_dir / f"{face}.png", deck_dir / f"{face}.jpg") if p.is_file()), None
-        )
+        path = _face_path(deck_dir, face)
         if path is None:
             missing.append(face)
             continue

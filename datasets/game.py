@@ -438,7 +438,8 @@ def write_game(
     """Simulate, render and write one game; returns a one-line summary."""
     config.check()
     deck = prepare(load_deck(Path(deck_dir)))
-    manifest = read_manifest(Path(deck_dir))
+    has_manifest = (Path(deck_dir) / "manifest.json").is_file()
+    deck_name = read_manifest(Path(deck_dir)).get("name") if has_manifest else Path(deck_dir).name
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -517,7 +518,7 @@ def write_game(
             "tilt_deg": round(camera.tilt_deg, 2),
             "px_per_mm": round(camera.px_per_mm, 4),
         },
-        "deck": manifest.get("name"),
+        "deck": deck_name,
         "seed": seed,
         "video": "game.mp4" if video else None,
         "frames_dir": "frames" if frames else None,
