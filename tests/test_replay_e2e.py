@@ -62,12 +62,12 @@ def test_oracle_replay_of_a_generated_game_reproduces_record_scores_and_latency(
 
 def shipped_model() -> Path | None:
     try:
-        from skullcam.vision.recognizer import shipped_model_dir
+        from skullcam.vision.recognizer import MANIFEST, shipped_model_dir
 
         folder = shipped_model_dir()
     except Exception:
         return None
-    return folder if (folder / "manifest.json").is_file() else None
+    return folder if (folder / MANIFEST).is_file() else None
 
 
 @pytest.mark.slow
