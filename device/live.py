@@ -136,6 +136,7 @@ class LiveLoop:
         self.stop = threading.Event()
         self.error: BaseException | None = None
         self.pipelines: list[Pipeline] = []
+        """The current game's pipeline and the one before (a looping demo keeps no more)."""
         self.dropped = 0
         self._thread: threading.Thread | None = None
         self.record_frames: Path | None = None
@@ -232,7 +233,7 @@ class LiveLoop:
                 layout = self._layout(referee.n, (width, height), source)
                 pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
                 pipeline.resume_cards = guard
-                self.pipelines.append(pipeline)
+                self.pipelines = [*self.pipelines[-1:], pipeline]
             pipeline.process(frame)
             if referee.finished or self.stop.is_set():
                 break
