@@ -259,3 +259,41 @@ def _tv_totals(driver: Any) -> dict[str, int]:
         " [r.querySelector('.pname').textContent, r.querySelector('td.total').textContent])"
     )
     return {name: int(total) for name, total in pairs}
+
+
+def test_tv_eight_players_spanish_prompt_answered_on_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    names = ["Ana", "Ben", "Cai", "Dee", "Eva", "Fede", "Gio", "Hanne-Marie"]
+    gid = store.create_game(names, 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
+    cards = [f"green-{r}" for r in range(1, 8)]
+    play_trick(store, gid, [*cards, "tigress:pirate"])
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    browser.set_window_size(1920, 1200)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.get(base + "/tv?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Ronda 2"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
+    # The TV shows the question read-only (no buttons) ...
+    prompt = browser.find_element(By.CSS_SELECTOR, "#tv-prompts .prompt")
+    assert "¿Tigresa como pirata o como huida?" in prompt.text
+    assert not prompt.find_elements(By.TAG_NAME, "button")
+    # ... and fits a 1080p screen without scrolling.
+    assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
+    # A phone answers it; the TV drops the question live.
+    tv = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    wait(browser).until(
+        ec.element_to_be_clickable((By.CSS_SELECTOR, '.prompt-answer[data-answer="escape"]'))
+    ).click()
+    wait(browser).until(lambda d: store.prompts(gid) == [])
+    assert store.trick(gid, 1, 0).plays[7]["card"] == "tigress:escape"
+    browser.switch_to.window(tv)
+    wait(browser).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt"))
