@@ -10,6 +10,7 @@ a glare spot, two cards in one photo, an empty table.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -137,3 +138,67 @@ def write_photo_folder(
 def face_size() -> tuple[int, int]:
     """The deck folder's face size (width, height) every enrolled face is rectified to."""
     return (FACE_W, FACE_H)
+
+
+def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 2) -> Path:
+    """A small but real model folder for tests and benchmarks when no trained model exists.
+
+    The classifier is really trained (briefly, on ``scenes`` scenes of ``deck_dir``); the
+    detector is a stand-in ONNX graph of the right input and output layout that finds no card,
+    since training a real one takes many minutes. Written like ``training.py`` does: weights
+    first, manifest last.
+    """
+    import torch
+    from torch import nn
+
+    from skullcam.datasets.dataset import write_scenes
+    from skullcam.vision.crop_dataset import crops_from_scenes, read_scene_index
+    from skullcam.vision.recognizer import ModelManifest
+    from skullcam.vision.train_classifier import (
+        export_classifier,
+        save_checkpoint,
+        train_classifier,
+    )
+    from skullcam.vision.training import (
+        CHECKPOINT_FILE,
+        CLASSES,
+        CLASSIFIER_FILE,
+        DETECTOR_FILE,
+    )
+
+    out.mkdir(parents=True, exist_ok=True)
+    data = out / "scenes"
+    write_scenes(deck_dir, data, {"train": scenes, "val": max(4, scenes // 6)}, progress=False)
+    train = crops_from_scenes(read_scene_index(data, "train"), CLASSES, copies=2, seed=1)
+    val = crops_from_scenes(read_scene_index(data, "val"), CLASSES, copies=1, seed=2)
+    result = train_classifier(train, val, epochs=epochs, lr=4e-3)
+    export_classifier(result.model, out / CLASSIFIER_FILE)
+    save_checkpoint(result.model, CLASSES, out / CHECKPOINT_FILE)
+
+    class NoCards(nn.Module):
+        """(1, 3, H, W) -> (1, 4 + 1 + 1, N) of zeros: the OBB head layout, every score 0."""
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            cells = nn.functional.avg_pool2d(x, 32).flatten(2) * 0.0  # (1, 3, N)
+            return torch.cat([cells, cells], dim=1)
+
+    input_hw = (256, 320)
+    torch.onnx.export(
+        NoCards(),
+        torch.zeros(1, 3, *input_hw),
+        str(out / DETECTOR_FILE),
+        dynamo=False,
+        input_names=["images"],
+        output_names=["output0"],
+        opset_version=17,
+    )
+    shutil.rmtree(data)
+    ModelManifest(
+        folder=out,
+        version="tiny-test-model",
+        detector=DETECTOR_FILE,
+        classifier=CLASSIFIER_FILE,
+        detector_input=input_hw,
+        classes=CLASSES,
+    ).write()
+    return out

@@ -1,0 +1,557 @@
+"""Enroll a physical deck: its 69 faces in, an adapted recognizer out, made active safely.
+
+The steps, each leaving its result on disk so an interrupted enrollment resumes:
+
+1. collect: one photo (folder) or capture (camera page) per face; the card is found and
+   rectified (``enroll_photo``), bad shots are refused with a reason, and a face the current
+   classifier confidently reads as another card is flagged ("green-7.jpg looks like green-1").
+   Accepted faces go to ``<data>/enroll/<name>/faces/`` one by one, with ``state.json``.
+2. deck: the faces are written as a deck folder (``<data>/decks/<name>/``, the scene
+   generator's format, manifest last).
+3. adapt: scenes of that deck, crops, a fine-tune of the active model's classifier
+   (``adapt.py``), with progress bars and time-left estimates.
+4. check: fresh test scenes of the deck, evaluated (``enroll_check.py``).
+5. install: ``<data>/models/<name>-<timestamp>/`` is assembled in a hidden staging folder,
+   its manifest written last, renamed into place, and only then does ``<data>/active_model``
+   point at it (``os.replace``): a half-written model can never become active, and the
+   previous one stays on disk, selectable with ``skullcam enroll --activate``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision.adapt import AdaptPlan, Say, adapt_classifier, generate_scenes
+from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
+from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
+from skullcam.vision.recognizer import MANIFEST, ModelManifest, active_model_dir, shipped_model_dir
+from skullcam.vision.training import CHECKPOINT_FILE, CLASSIFIER_FILE
+
+logger = logging.getLogger(__name__)
+
+STATE_FORMAT = "skullcam-enroll/1"
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# "Looks like another card": the current classifier is this sure of another face and gives the
+# named one almost nothing. High on purpose: on a deck it never saw, the classifier is unsure
+# of many faces, and only a confident contradiction is worth stopping the user for.
+MISMATCH_CONFIDENCE = 0.9
+MISMATCH_EXPECTED_MAX = 0.02
+# A new classifier that names fewer cards right than this on their true outlines is not
+# activated: it would make the game worse than the model it replaces.
+MIN_ACTIVATE_ACCURACY = 0.9
+
+FaceClassifier = Callable[[np.ndarray], dict[str, float]]
+"""A rectified face (BGR, any size) -> probability per face id, from the current model."""
+
+
+def check_name(name: str) -> str:
+    if not NAME_RE.match(name):
+        raise UserError(
+            f"deck name {name!r} is not usable as a folder name: use letters, digits, '-', "
+            "'_' or '.' (up to 64)"
+        )
+    return name
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+# ------------------------------------------------------------------------------ classifier
+
+
+def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
+    """The model folder's classifier as a :data:`FaceClassifier` (for the wrong-card check)."""
+    from skullcam.vision.crops import CROP_H, CROP_W, crops_to_batch
+    from skullcam.vision.recognizer import _session
+
+    manifest = ModelManifest.read(model_dir)
+    session = _session(model_dir / manifest.classifier, threads=2)
+    name = session.get_inputs()[0].name
+
+    def classify(face: np.ndarray) -> dict[str, float]:
+        crop = cv2.resize(face, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+        turned = crop[::-1, ::-1]  # both 180-degree turns: a scan may be upside down
+        (logits,) = session.run(None, {name: crops_to_batch([crop, np.ascontiguousarray(turned)])})
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs = (probs / probs.sum(axis=1, keepdims=True)).mean(axis=0)
+        return {c: float(p) for c, p in zip(manifest.classes, probs, strict=True)}
+
+    return classify
+
+
+def onnx_detector(model_dir: Path) -> Detector:
+    """The model folder's card detector as a fallback for ``inspect_photo``."""
+    from skullcam.vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(model_dir, threads=2)
+
+    def detect(image: np.ndarray) -> np.ndarray:
+        quads, _ = recognizer.detect_boxes(image)
+        return quads
+
+    return detect
+
+
+def check_face(
+    face_id: str, check: PhotoCheck, classify: FaceClassifier | None, label: str
+) -> PhotoCheck:
+    """Add the wrong-card verdict to a good photo when the classifier contradicts its name."""
+    if not check.ok or classify is None or check.face is None:
+        return check
+    probs = classify(check.face)
+    best = max(probs, key=lambda k: probs[k])
+    if (
+        best != face_id
+        and best in FACES
+        and probs[best] >= MISMATCH_CONFIDENCE
+        and probs.get(face_id, 0.0) <= MISMATCH_EXPECTED_MAX
+    ):
+        check.problem = "wrong-card"
+        check.message = (
+            f"{label} looks like {best} ({card_name(best)}), not {face_id}: check the card "
+            "and retake, or accept it if it really is that card"
+        )
+    return check
+
+
+# ----------------------------------------------------------------------------------- state
+
+
+@dataclass
+class Enrollment:
+    """One deck's enrollment under ``<data>/enroll/<name>/``; every method keeps it on disk."""
+
+    data_dir: Path
+    name: str
+    faces: dict[str, dict[str, object]] = field(default_factory=dict)
+    stage: str = "collect"
+    model: str | None = None
+
+    @property
+    def work_dir(self) -> Path:
+        return self.data_dir / "enroll" / self.name
+
+    @property
+    def faces_dir(self) -> Path:
+        return self.work_dir / "faces"
+
+    @property
+    def deck_dir(self) -> Path:
+        return self.data_dir / "decks" / self.name
+
+    @classmethod
+    def open(cls, data_dir: Path, name: str) -> Enrollment:
+        """The enrollment named ``name`` in ``data_dir``, resumed if one was started."""
+        enrollment = cls(Path(data_dir), check_name(name))
+        path = enrollment.work_dir / "state.json"
+        if path.is_file():
+            try:
+                raw = json.loads(path.read_text())
+                if raw.get("format") != STATE_FORMAT:
+                    raise ValueError("unknown format")
+                enrollment.faces = {
+                    str(k): dict(v) for k, v in raw.get("faces", {}).items() if k in FACES
+                }
+                enrollment.stage = str(raw.get("stage", "collect"))
+                enrollment.model = raw.get("model")
+            except (ValueError, AttributeError, TypeError) as err:
+                raise UserError(
+                    f"{path} is damaged ({err}); delete {enrollment.work_dir} to start this "
+                    "enrollment over"
+                ) from err
+        # A face whose image went missing is not enrolled, whatever the state says.
+        enrollment.faces = {
+            f: v
+            for f, v in enrollment.faces.items()
+            if (enrollment.faces_dir / f"{f}.png").is_file()
+        }
+        return enrollment
+
+    def save(self) -> None:
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        state = {
+            "format": STATE_FORMAT,
+            "name": self.name,
+            "stage": self.stage,
+            "model": self.model,
+            "faces": self.faces,
+        }
+        _write_atomic(self.work_dir / "state.json", json.dumps(state, indent=2) + "\n")
+
+    def missing(self) -> list[str]:
+        return [f for f in FACES if f not in self.faces]
+
+    def next_face(self) -> str | None:
+        missing = self.missing()
+        return missing[0] if missing else None
+
+    def accept(self, face_id: str, face: np.ndarray, **info: object) -> None:
+        """Keep one rectified face (image first, then the state that names it)."""
+        if face_id not in FACES:
+            raise UserError(f"unknown card {face_id!r}: expected one of the 69 face ids")
+        self.faces_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.faces_dir / f"{face_id}.tmp.png"
+        if not cv2.imwrite(str(tmp), face):
+            raise UserError(f"cannot write {tmp}: is the data folder writable?")
+        os.replace(tmp, self.faces_dir / f"{face_id}.png")
+        self.faces[face_id] = {"at": _now(), **info}
+        if self.stage != "collect":
+            self.stage = "collect"  # a retaken face invalidates the deck and what follows
+            self.model = None
+            shutil.rmtree(self.work_dir / "adapt", ignore_errors=True)
+        self.save()
+
+    def forget(self, face_id: str) -> None:
+        self.faces.pop(face_id, None)
+        (self.faces_dir / f"{face_id}.png").unlink(missing_ok=True)
+        self.save()
+
+    def face_image(self, face_id: str) -> np.ndarray | None:
+        path = self.faces_dir / f"{face_id}.png"
+        return cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+
+    # ------------------------------------------------------------------------ deck and model
+
+    def write_deck(self) -> Path:
+        """The enrolled faces as a deck folder (manifest last: a deck with one is complete)."""
+        from skullcam.datasets.deck import DECK_FORMAT, PX_PER_MM, SIZE_MM
+
+        missing = self.missing()
+        if missing:
+            raise UserError(
+                f"{len(missing)} face(s) not enrolled yet: {', '.join(missing[:8])}"
+                f"{' ...' if len(missing) > 8 else ''}; add them first"
+            )
+        deck = self.deck_dir
+        deck.mkdir(parents=True, exist_ok=True)
+        (deck / "manifest.json").unlink(missing_ok=True)
+        for face in FACES:
+            shutil.copyfile(self.faces_dir / f"{face}.png", deck / f"{face}.png")
+        manifest = {
+            "format": DECK_FORMAT,
+            "name": self.name,
+            "style": "enrolled",
+            "faces": list(FACES),
+            "size_mm": list(SIZE_MM),
+            "px_per_mm": PX_PER_MM,
+        }
+        _write_atomic(deck / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+        self.stage = "adapt"
+        self.save()
+        return deck
+
+
+@dataclass
+class EnrollOutcome:
+    model_dir: Path
+    check: CheckResult
+    activated: bool
+    seconds: dict[str, float]
+
+
+def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str]]:
+    """``<card-id>.jpg|png`` files by face id, and the names that are no card id."""
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder: give the folder holding one photo per face")
+    found: dict[str, Path] = {}
+    unknown: list[str] = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in PHOTO_SUFFIXES or path.name.startswith("."):
+            continue
+        face = path.stem.lower()
+        if face in FACES:
+            if face in found:
+                unknown.append(f"{path.name} (a second photo of {face})")
+            else:
+                found[face] = path
+        else:
+            unknown.append(path.name)
+    return found, unknown
+
+
+def collect_from_folder(
+    enrollment: Enrollment,
+    folder: Path,
+    classify: FaceClassifier | None = None,
+    detector: Detector | None = None,
+    say: Say = print,
+    progress: bool = True,
+) -> list[str]:
+    """Enroll every good photo of ``folder``; returns one message per problem (empty: all good).
+
+    Photos already enrolled from the same file contents are skipped, so re-running after
+    fixing a few photos only looks at those.
+    """
+    from tqdm import tqdm
+
+    from skullcam.vision.image_io import read_image
+
+    files, unknown = _photo_files(folder)
+    problems = [
+        f"{name}: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, skull-king.png)"
+        for name in unknown
+    ]
+    todo = []
+    for face, path in files.items():
+        digest = _file_digest(path)
+        if enrollment.faces.get(face, {}).get("digest") == digest:
+            continue
+        todo.append((face, path, digest))
+    if len(files) - len(todo):
+        say(f"{len(files) - len(todo)} face(s) already enrolled from these photos: kept")
+    for face, path, digest in tqdm(todo, desc="photos", unit="photo", disable=not progress):
+        try:
+            image = read_image(path)
+        except UserError as err:
+            problems.append(f"{path.name}: {err}")
+            continue
+        check = check_face(face, inspect_photo(image, detector=detector), classify, path.name)
+        if check.ok and check.face is not None:
+            enrollment.accept(
+                face,
+                check.face,
+                source=path.name,
+                digest=digest,
+                sharpness=round(check.sharpness, 3),
+                method=check.method,
+            )
+        else:
+            problems.append(f"{path.name}: {check.message}")
+    missing = [f for f in enrollment.missing() if f not in files]
+    if missing:
+        problems.append(
+            f"missing {len(missing)} face(s): "
+            + ", ".join(f"{f}.jpg" for f in missing)
+            + " (escape and loot once each)"
+        )
+    return problems
+
+
+def _install_model(
+    data_dir: Path,
+    name: str,
+    base_model: Path,
+    classifier_dir: Path,
+    extra: dict[str, object],
+) -> Path:
+    """Assemble ``<data>/models/<name>-<ts>/`` in a staging folder, manifest last, then rename."""
+    base = ModelManifest.read(base_model)
+    models = data_dir / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    final = models / f"{name}-{_now()}"
+    staging = models / f".staging-{final.name}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    shutil.copyfile(base_model / base.detector, staging / base.detector)
+    shutil.copyfile(classifier_dir / CLASSIFIER_FILE, staging / CLASSIFIER_FILE)
+    shutil.copyfile(classifier_dir / CHECKPOINT_FILE, staging / CHECKPOINT_FILE)
+    _write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
+    ModelManifest(
+        folder=staging,
+        version=f"enrolled-{final.name}",
+        detector=base.detector,
+        classifier=CLASSIFIER_FILE,
+        detector_input=base.detector_input,
+        classes=base.classes,
+        detector_conf=base.detector_conf,
+        detector_iou=base.detector_iou,
+        min_confidence=base.min_confidence,
+    ).write()
+    os.rename(staging, final)
+    return final
+
+
+def activate(data_dir: Path, model: str | Path | None) -> Path:
+    """Point ``<data>/active_model`` at a model folder (``None`` or 'shipped': the shipped one).
+
+    The pointer is replaced atomically; a folder without a manifest is refused.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pointer = data_dir / "active_model"
+    if model is None or str(model) == "shipped":
+        pointer.unlink(missing_ok=True)
+        return shipped_model_dir()
+    folder = Path(model)
+    if not folder.is_absolute():
+        folder = data_dir / "models" / folder
+    if not (folder / MANIFEST).is_file():
+        known = ", ".join(m["name"] for m in list_models(data_dir))
+        raise UserError(f"no complete model named {model!r}: choose one of {known}")
+    ModelManifest.read(folder)
+    relative = folder.relative_to(data_dir) if folder.is_relative_to(data_dir) else folder
+    _write_atomic(pointer, f"{relative}\n")
+    return folder
+
+
+def list_models(data_dir: Path) -> list[dict[str, object]]:
+    """The shipped model and every complete enrolled one, the active one marked."""
+    active = active_model_dir(data_dir).resolve()
+    rows: list[dict[str, object]] = []
+    shipped = shipped_model_dir()
+    rows.append(
+        {
+            "name": "shipped",
+            "path": str(shipped),
+            "active": active == shipped.resolve(),
+            "complete": (shipped / MANIFEST).is_file(),
+            "check": None,
+        }
+    )
+    models = data_dir / "models"
+    for folder in sorted(models.iterdir()) if models.is_dir() else []:
+        if folder.name.startswith(".") or not (folder / MANIFEST).is_file():
+            continue
+        info = {}
+        if (folder / "enroll.json").is_file():
+            info = json.loads((folder / "enroll.json").read_text())
+        check = info.get("check") if isinstance(info, dict) else None
+        rows.append(
+            {
+                "name": folder.name,
+                "path": str(folder),
+                "active": folder.resolve() == active,
+                "complete": True,
+                "check": check.get("sentence") if isinstance(check, dict) else None,
+            }
+        )
+    return rows
+
+
+class ActiveModelWatcher:
+    """Tells a running server when ``<data>/active_model`` changed, so it can reload.
+
+    Cheap enough to call once per frame (one ``stat``); the game server swaps its recognizer
+    when :meth:`changed` returns a folder, with no restart.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._seen = self._key()
+
+    def _key(self) -> tuple[int, int] | None:
+        try:
+            st = (self.data_dir / "active_model").stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_ino)
+
+    def changed(self) -> Path | None:
+        key = self._key()
+        if key == self._seen:
+            return None
+        self._seen = key
+        return active_model_dir(self.data_dir)
+
+
+def adapt_and_install(
+    enrollment: Enrollment,
+    plan: AdaptPlan,
+    test_scenes: int = 500,
+    say: Say = print,
+    min_accuracy: float = MIN_ACTIVATE_ACCURACY,
+    base_model: Path | None = None,
+) -> EnrollOutcome:
+    """Steps 2-5: deck, adaptation, self-check, install and (if good enough) activation."""
+    import time
+
+    from skullcam.vision.crop_dataset import read_scene_index
+
+    seconds: dict[str, float] = {}
+    base = base_model or active_model_dir(enrollment.data_dir)
+    if base.resolve().is_relative_to((enrollment.data_dir / "models").resolve()):
+        # Fine-tune from the model this one was adapted from, not from an earlier enrollment
+        # of possibly another deck.
+        info_path = base / "enroll.json"
+        if info_path.is_file():
+            origin = Path(str(json.loads(info_path.read_text()).get("base_model", "")))
+            if (origin / MANIFEST).is_file() and (origin / CHECKPOINT_FILE).is_file():
+                base = origin
+    t0 = time.perf_counter()
+    deck = enrollment.write_deck()
+    work = enrollment.work_dir / "adapt"
+    result = adapt_classifier(deck, base, work, plan, say=say)
+    seconds["adapt"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    say(f"self-check: rendering {test_scenes} new test scenes of the deck")
+    test_dir = generate_scenes(
+        deck,
+        work / "test_scenes",
+        {"test": test_scenes},
+        seed=plan.seed + TEST_SEED_OFFSET,
+        workers=plan.workers,
+        progress=plan.progress,
+    )
+    # Check the model exactly as it will be installed: a staging copy with its manifest.
+    candidate = work / "candidate"
+    shutil.rmtree(candidate, ignore_errors=True)
+    base_manifest = ModelManifest.read(base)
+    candidate.mkdir()
+    shutil.copyfile(base / base_manifest.detector, candidate / base_manifest.detector)
+    shutil.copyfile(result.onnx, candidate / CLASSIFIER_FILE)
+    ModelManifest(
+        folder=candidate,
+        version="candidate",
+        detector=base_manifest.detector,
+        classifier=CLASSIFIER_FILE,
+        detector_input=base_manifest.detector_input,
+        classes=base_manifest.classes,
+        detector_conf=base_manifest.detector_conf,
+        detector_iou=base_manifest.detector_iou,
+        min_confidence=base_manifest.min_confidence,
+    ).write()
+    check = self_check(candidate, read_scene_index(test_dir, "test"), progress=plan.progress)
+    seconds["check"] = time.perf_counter() - t1
+    model_dir = _install_model(
+        enrollment.data_dir,
+        enrollment.name,
+        base,
+        result.checkpoint.parent,
+        {
+            "deck": str(deck),
+            "base_model": str(base),
+            "base_version": base_manifest.version,
+            "val_accuracy": round(result.val_accuracy, 5),
+            "check": check.to_json(),
+            "seconds": {k: round(v, 1) for k, v in seconds.items()},
+        },
+    )
+    shutil.rmtree(candidate, ignore_errors=True)
+    activated = check.classifier_accuracy >= min_accuracy
+    if activated:
+        activate(enrollment.data_dir, model_dir)
+    enrollment.stage = "done"
+    enrollment.model = model_dir.name
+    enrollment.save()
+    return EnrollOutcome(model_dir, check, activated, seconds)
+
+
+def missing_message(faces: Iterable[str]) -> str:
+    faces = list(faces)
+    return f"{len(faces)} face(s) missing: " + ", ".join(faces)
