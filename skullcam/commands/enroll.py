@@ -1,16 +1,154 @@
-"""`skullcam enroll`: placeholder until its issue lands (replaced by the real command)."""
+"""``skullcam enroll``: teach skullcam a physical deck, from a folder of photos or the camera.
+
+With ``--from DIR`` the photos are checked one by one (any problem is listed per file and the
+good ones are kept, so the next run only looks at the fixed photos), then the classifier is
+adapted and the new model activated. Without it, a web page guides a camera enrollment.
+``--list`` and ``--activate`` choose among the shipped and enrolled models.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
+from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("enroll", help="(not built yet)")
+    parser = sub.add_parser(
+        "enroll",
+        help="learn your own deck from photos (or the camera) and make it the active model",
+        description="Learn a physical deck: one photo or scan per face (69; escape and loot "
+        "once each), named <card-id>.jpg or .png, any orientation and background. The card "
+        "is found and rectified in each photo, the face classifier is adapted to the deck on "
+        "this machine's CPU, checked on generated test scenes, and the new model becomes the "
+        "active one for detect, replay and run. Interrupted runs resume. Without --from, a "
+        "web page guides you through the faces with the camera.",
+    )
+    parser.add_argument("--from", dest="source", type=Path, help="folder of face photos")
+    parser.add_argument("--name", default="my-deck", help="name of the enrolled deck")
+    parser.add_argument("--list", action="store_true", help="list the models you can activate")
+    parser.add_argument(
+        "--activate", metavar="NAME", help="make NAME (from --list, or 'shipped') the active model"
+    )
+    parser.add_argument(
+        "--camera", default="picamera", help="camera for the web enrollment (default: picamera)"
+    )
+    parser.add_argument("--host", default="0.0.0.0", help="web enrollment address")
+    parser.add_argument("--port", type=int, default=8001, help="web enrollment port")
+    parser.add_argument(
+        "--trust-names",
+        action="store_true",
+        help="skip the check that each photo looks like the card its name says",
+    )
+    parser.add_argument("--scenes", type=int, default=1200, help="training scenes to render")
+    parser.add_argument("--epochs", type=int, default=4, help="fine-tuning epochs")
+    parser.add_argument("--test-scenes", type=int, default=500, help="self-check scenes")
+    parser.add_argument("--workers", type=int, default=2, help="scene rendering processes")
+    add_data_argument(parser)
     parser.set_defaults(func=_run)
 
 
+def _plan(args: argparse.Namespace) -> object:
+    from skullcam.vision.adapt import AdaptPlan
+
+    for flag in ("scenes", "epochs", "test_scenes", "workers"):
+        if getattr(args, flag) < 1:
+            raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
+    return AdaptPlan(
+        train_scenes=args.scenes,
+        val_scenes=max(20, args.scenes // 8),
+        epochs=args.epochs,
+        workers=args.workers,
+    )
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def _run(args: argparse.Namespace) -> int:
-    raise UserError("'skullcam enroll' is not built yet in this version")
+    data: Path = args.data
+    if args.list:
+        from skullcam.vision.enroll import list_models
+
+        for row in list_models(data):
+            mark = "*" if row["active"] else " "
+            check = f"  ({row['check']})" if row["check"] else ""
+            missing = "" if row["complete"] else "  (not installed)"
+            print(f"{mark} {row['name']}{missing}{check}")
+        return 0
+    if args.activate:
+        from skullcam.vision.enroll import activate
+
+        folder = activate(data, args.activate)
+        print(f"active model: {args.activate} ({folder})")
+        return 0
+    if args.source is None:
+        from skullcam.device.enroll_web import serve
+
+        return serve(args, _plan(args))
+    return _enroll_folder(args)
+
+
+def _enroll_folder(args: argparse.Namespace) -> int:
+    from skullcam.vision.enroll import (
+        Enrollment,
+        adapt_and_install,
+        collect_from_folder,
+        onnx_detector,
+        onnx_face_classifier,
+    )
+    from skullcam.vision.recognizer import active_model_dir
+
+    plan = _plan(args)
+    enrollment = Enrollment.open(args.data, args.name)
+    base = active_model_dir(args.data)
+    classify = None if args.trust_names else onnx_face_classifier(base)
+    try:
+        detector = onnx_detector(base)
+    except UserError:
+        detector = None  # the outline search alone still works
+    _say(f"enrolling deck '{args.name}' from {args.source}")
+    before = dict(enrollment.faces)
+    problems = collect_from_folder(enrollment, args.source, classify, detector, say=_say)
+    models = args.data / "models"
+    if (
+        not problems
+        and enrollment.faces == before
+        and enrollment.stage == "done"
+        and enrollment.model
+        and (models / enrollment.model).is_dir()
+    ):
+        print(
+            f"deck '{args.name}' is already enrolled from these photos as {enrollment.model}; "
+            f"make it active with: skullcam enroll --activate {enrollment.model}"
+        )
+        return 0
+    if problems:
+        for line in problems:
+            _say(f"  {line}")
+        kept = len(enrollment.faces)
+        raise UserError(
+            f"{len(problems)} problem(s) above; fix them and run the same command again "
+            f"({kept} good face(s) are kept; --trust-names skips the looks-like check)"
+        )
+    outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)  # type: ignore[arg-type]
+    check = outcome.check
+    print(f"self-check: {check.sentence()}")
+    print(
+        f"  precision {check.precision:.1%}, recall {check.recall:.1%}; classifier alone on "
+        f"the true card outlines {check.classifier_accuracy:.1%}"
+    )
+    weakest = ", ".join(f"{f} P={p:.2f} R={r:.2f}" for f, p, r in check.weakest())
+    print(f"  weakest cards: {weakest}")
+    if outcome.activated:
+        print(f"active model: {outcome.model_dir.name} (the previous one: skullcam enroll --list)")
+        return 0
+    raise UserError(
+        f"the adapted model names only {check.classifier_accuracy:.1%} of test cards right, so "
+        f"it was kept ({outcome.model_dir.name}) but not activated; retake the weakest faces "
+        "or run again with more --scenes/--epochs"
+    )

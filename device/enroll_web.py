@@ -1,0 +1,348 @@
+"""The guided camera enrollment: a small Flask page of its own, started by ``skullcam enroll``.
+
+One face at a time: the page shows the camera and says "place the Green 7 face up in the
+frame"; Capture finds and rectifies the card in the current frame (``vision.enroll_photo``)
+and shows the result to Accept or Retake, with the reason when the shot is bad (no card, two
+cards, blurred, glare, or the card looks like another one). Each accepted face is saved at
+once (``vision.enroll.Enrollment``), so closing the page or the program loses nothing: the next
+start resumes at the first missing face. When all 69 are in, Adapt runs the adaptation in a
+background thread and the page shows its progress and the self-check sentence.
+
+The camera is any ``device.sources`` frame source. A live one is read by a thread that keeps
+the newest frame; a recorded one (a folder of images: the file-backed camera of the tests)
+advances one frame per capture, so a folder of photos in prompt order drives the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision.adapt import AdaptPlan
+from skullcam.vision.enroll import (
+    Enrollment,
+    FaceClassifier,
+    adapt_and_install,
+    check_face,
+)
+from skullcam.vision.enroll_check import card_name
+from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
+
+logger = logging.getLogger(__name__)
+
+TEMPLATES = Path(__file__).resolve().parent / "enroll_templates"
+
+
+class CameraFeed:
+    """The frame the page shows and captures: newest of a live source, current of a recording."""
+
+    def __init__(self, source: FrameSource) -> None:
+        self.source = source
+        self._lock = threading.Lock()
+        self._reader: LatestFrameReader | None = None
+        self._frames: Iterator[Frame]
+        if source.live:
+            self._reader = LatestFrameReader(source)
+            self._frames = self._reader.frames()
+        else:
+            self._frames = source.frames()
+        self._current: np.ndarray | None = None
+        self._ended = False
+
+    def _pull(self) -> None:
+        if self._ended:
+            return
+        try:
+            self._current = next(self._frames).image
+        except StopIteration:
+            self._ended = True
+            self._current = None
+
+    def current(self) -> np.ndarray | None:
+        """The frame on screen now (a live source: its newest frame)."""
+        with self._lock:
+            if self._reader is not None or self._current is None:
+                self._pull()
+            return self._current
+
+    def capture(self) -> np.ndarray | None:
+        """The frame to enroll from; a recorded source then moves on to its next frame."""
+        with self._lock:
+            if self._reader is not None or self._current is None:
+                self._pull()
+            frame = self._current
+            if self._reader is None:
+                self._current = None  # the next view/capture reads the next recorded frame
+            return frame
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+        else:
+            self.source.close()
+
+
+class EnrollSession:
+    """What the page drives: the enrollment, the pending capture and the adaptation thread."""
+
+    def __init__(
+        self,
+        enrollment: Enrollment,
+        feed: CameraFeed,
+        plan: AdaptPlan,
+        classify: FaceClassifier | None = None,
+        detector: Detector | None = None,
+        test_scenes: int = 500,
+        min_accuracy: float | None = None,
+        base_model: Path | None = None,
+    ) -> None:
+        self.enrollment = enrollment
+        self.feed = feed
+        self.plan = plan
+        self.classify = classify
+        self.detector = detector
+        self.test_scenes = test_scenes
+        self.min_accuracy = min_accuracy
+        self.base_model = base_model
+        self.target: str | None = None  # a face chosen for retaking; else the next missing one
+        self.pending: tuple[str, PhotoCheck] | None = None
+        self.lock = threading.Lock()
+        self.adapt_thread: threading.Thread | None = None
+        self.adapt_status: dict[str, Any] = {"state": "idle", "log": []}
+
+    def face(self) -> str | None:
+        return self.target or self.enrollment.next_face()
+
+    def state(self) -> dict[str, Any]:
+        face = self.face()
+        pending = None
+        if self.pending is not None:
+            pending_face, check = self.pending
+            pending = {
+                "face": pending_face,
+                "ok": check.ok,
+                "problem": check.problem,
+                "message": check.message,
+                "has_preview": check.face is not None,
+            }
+        return {
+            "name": self.enrollment.name,
+            "face": face,
+            "face_name": card_name(face) if face else None,
+            "prompt": (
+                f"place the {card_name(face)} face up in the frame"
+                if face
+                else "all faces are in: adapt the recognizer to your deck"
+            ),
+            "done": len(self.enrollment.faces),
+            "total": len(FACES),
+            "enrolled": sorted(self.enrollment.faces, key=FACES.index),
+            "missing": self.enrollment.missing(),
+            "pending": pending,
+            "adapt": {k: v for k, v in self.adapt_status.items() if k != "log"}
+            | {"log": self.adapt_status["log"][-8:]},
+        }
+
+    def capture(self) -> dict[str, Any]:
+        face = self.face()
+        if face is None:
+            raise UserError("every face is enrolled already; choose one to retake first")
+        frame = self.feed.capture()
+        if frame is None:
+            raise UserError("the camera gave no picture; check it is connected and retry")
+        check = check_face(
+            face, inspect_photo(frame, detector=self.detector), self.classify, "this card"
+        )
+        self.pending = (face, check)
+        return self.state()
+
+    def accept(self, force: bool = False) -> dict[str, Any]:
+        if self.pending is None:
+            raise UserError("nothing captured yet: capture the card first")
+        face, check = self.pending
+        acceptable = check.ok or (force and check.problem == "wrong-card")
+        if not acceptable or check.face is None:
+            raise UserError(f"this capture cannot be used ({check.message})")
+        self.enrollment.accept(
+            face, check.face, source="camera", sharpness=round(check.sharpness, 3)
+        )
+        self.pending = None
+        self.target = None
+        return self.state()
+
+    def retake(self, face: str | None = None) -> dict[str, Any]:
+        if face is not None and face not in FACES:
+            raise UserError(f"unknown card {face!r}")
+        self.pending = None
+        self.target = face
+        return self.state()
+
+    def start_adapt(self) -> dict[str, Any]:
+        if self.enrollment.missing():
+            raise UserError(f"{len(self.enrollment.missing())} face(s) still missing")
+        if self.adapt_thread is not None and self.adapt_thread.is_alive():
+            return self.state()
+        self.adapt_status = {"state": "running", "log": []}
+
+        def say(text: str) -> None:
+            self.adapt_status["log"].append(text)
+            logger.info("%s", text)
+
+        def run() -> None:
+            try:
+                kwargs: dict[str, Any] = {}
+                if self.min_accuracy is not None:
+                    kwargs["min_accuracy"] = self.min_accuracy
+                outcome = adapt_and_install(
+                    self.enrollment,
+                    self.plan,
+                    test_scenes=self.test_scenes,
+                    say=say,
+                    base_model=self.base_model,
+                    **kwargs,
+                )
+                self.adapt_status.update(
+                    state="done",
+                    sentence=outcome.check.sentence(),
+                    model=outcome.model_dir.name,
+                    activated=outcome.activated,
+                )
+            except UserError as err:
+                self.adapt_status.update(state="failed", error=str(err))
+            except Exception as err:  # shown on the page; the traceback goes to the log
+                logger.error("adaptation failed: %s", traceback.format_exc())
+                self.adapt_status.update(state="failed", error=f"{type(err).__name__}: {err}")
+
+        self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
+        self.adapt_thread.start()
+        return self.state()
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        raise UserError("cannot encode the picture")
+    return bytes(data)
+
+
+def create_enroll_app(session: EnrollSession) -> Any:
+    """The Flask app of the enrollment page (its own app: it never touches the game server)."""
+    from flask import Flask, Response, jsonify, render_template, request
+
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
+    app.config["SESSION"] = session
+
+    @app.errorhandler(UserError)
+    def user_error(err: UserError) -> Any:
+        return jsonify({"error": str(err)}), 400
+
+    @app.get("/")
+    def index() -> Any:
+        return render_template("enroll.html", name=session.enrollment.name)
+
+    @app.get("/api/state")
+    def state() -> Any:
+        return jsonify(session.state())
+
+    @app.get("/camera.jpg")
+    def camera() -> Any:
+        frame = session.feed.current()
+        if frame is None:
+            frame = np.zeros((480, 640, 3), np.uint8)
+            cv2.putText(
+                frame,
+                "no camera picture",
+                (180, 240),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                1,
+                (255, 255, 255),
+                2,
+            )
+        return Response(_jpeg(frame), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/preview.jpg")
+    def preview() -> Any:
+        if session.pending is None or session.pending[1].face is None:
+            return jsonify({"error": "no preview: capture a card first"}), 404
+        return Response(
+            _jpeg(session.pending[1].face),
+            mimetype="image/jpeg",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @app.get("/face/<face>.jpg")
+    def face_image(face: str) -> Any:
+        image = session.enrollment.face_image(face) if face in FACES else None
+        if image is None:
+            return jsonify({"error": f"{face} is not enrolled"}), 404
+        return Response(_jpeg(image), mimetype="image/jpeg")
+
+    @app.post("/api/capture")
+    def capture() -> Any:
+        with session.lock:
+            return jsonify(session.capture())
+
+    @app.post("/api/accept")
+    def accept() -> Any:
+        body = request.get_json(silent=True) or {}
+        with session.lock:
+            return jsonify(session.accept(force=bool(body.get("force"))))
+
+    @app.post("/api/retake")
+    def retake() -> Any:
+        body = request.get_json(silent=True) or {}
+        face = body.get("face")
+        with session.lock:
+            return jsonify(session.retake(str(face).lower() if face else None))
+
+    @app.post("/api/adapt")
+    def adapt() -> Any:
+        with session.lock:
+            return jsonify(session.start_adapt())
+
+    return app
+
+
+def serve(args: argparse.Namespace, plan: object) -> int:
+    """``skullcam enroll`` without ``--from``: open the camera and serve the page until Ctrl-C."""
+    from waitress import serve as waitress_serve
+
+    from skullcam.device.sources import open_source
+    from skullcam.vision.enroll import onnx_detector, onnx_face_classifier
+    from skullcam.vision.recognizer import active_model_dir
+
+    assert isinstance(plan, AdaptPlan)
+    enrollment = Enrollment.open(args.data, args.name)
+    base = active_model_dir(args.data)
+    classify = None if args.trust_names else onnx_face_classifier(base)
+    try:
+        detector = onnx_detector(base)
+    except UserError:
+        detector = None
+    feed = CameraFeed(open_source(args.camera))
+    session = EnrollSession(
+        enrollment, feed, plan, classify=classify, detector=detector, test_scenes=args.test_scenes
+    )
+    app = create_enroll_app(session)
+    host = "localhost" if args.host in ("0.0.0.0", "") else args.host
+    print(
+        f"enrollment of '{args.name}': open http://{host}:{args.port}/ "
+        f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
+        flush=True,
+    )
+    try:
+        waitress_serve(app, host=args.host, port=args.port, threads=4)
+    finally:
+        feed.close()
+    return 0
