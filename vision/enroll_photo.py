@@ -88,7 +88,8 @@ def _refine_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
         if length < 4:
             return quad
         t = ((pts - a) @ ab) / length**2
-        dist = np.abs(np.cross(ab, pts - a)) / length
+        rel = pts - a
+        dist = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
         near = pts[(t > 0.15) & (t < 0.85) & (dist < max(3.0, 0.03 * length))]
         if len(near) < 5:
             return quad
@@ -309,17 +310,26 @@ def inspect_photo(
         if scale < 1
         else image
     )
-    quads = find_card_quads(small)
-    method = "outline"
+    h, w = small.shape[:2]
+    quads: list[np.ndarray] = []
+    method = ""
+    if abs(max(h, w) / min(h, w) - CARD_ASPECT) < 0.12 and _is_scan(small):
+        # A scan cropped to the card (no phone camera has the card's 1.55 aspect ratio): the
+        # whole picture is the face; searching it would find the print's inner frame instead.
+        quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)]
+        method = "whole image"
     if not quads:
-        h, w = small.shape[:2]
-        if abs(max(h, w) / min(h, w) - CARD_ASPECT) < 0.12 and _is_scan(small):
-            # A scan cropped to the card: the whole picture is the face.
-            quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)]
-            method = "whole image"
-        elif detector is not None:
-            quads = [np.asarray(q, np.float32) for q in detector(small)]
-            method = "detector"
+        quads, method = find_card_quads(small), "outline"
+    if not quads:
+        # A soft photo loses its edges at full size; shrunk, its outline is crisp again. The
+        # face is still cut from the full photo and then judged blurred or not.
+        tiny_scale = 240 / max(h, w)
+        tiny = cv2.resize(small, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
+        quads = [q / tiny_scale for q in find_card_quads(tiny)]
+        method = "outline (shrunk)"
+    if not quads and detector is not None:
+        quads = [np.asarray(q, np.float32) for q in detector(small)]
+        method = "detector"
     if not quads:
         # A photo washed out by a reflection loses the card's outline: say why, not just
         # that no card was found.
@@ -331,7 +341,7 @@ def inspect_photo(
         return PhotoCheck(
             "no-card",
             "no card found: lay the card face up on a plain, contrasting surface, the whole "
-            "card in the picture",
+            "card in the picture, hold still and retake",
         )
     if len(quads) > 1:
         return PhotoCheck(

@@ -143,7 +143,8 @@ def face_size() -> tuple[int, int]:
 def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 2) -> Path:
     """A small but real model folder for tests and benchmarks when no trained model exists.
 
-    The classifier is really trained (briefly, on ``scenes`` scenes of ``deck_dir``); the
+    The classifier is really trained (briefly, on ``scenes`` scenes of ``deck_dir``; with 0 it
+    keeps its random initial weights); the
     detector is a stand-in ONNX graph of the right input and output layout that finds no card,
     since training a real one takes many minutes. Written like ``training.py`` does: weights
     first, manifest last.
@@ -152,6 +153,7 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
     from torch import nn
 
     from skullcam.datasets.dataset import write_scenes
+    from skullcam.vision.classifier_net import CardClassifier
     from skullcam.vision.crop_dataset import crops_from_scenes, read_scene_index
     from skullcam.vision.recognizer import ModelManifest
     from skullcam.vision.train_classifier import (
@@ -168,12 +170,15 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
 
     out.mkdir(parents=True, exist_ok=True)
     data = out / "scenes"
-    write_scenes(deck_dir, data, {"train": scenes, "val": max(4, scenes // 6)}, progress=False)
-    train = crops_from_scenes(read_scene_index(data, "train"), CLASSES, copies=2, seed=1)
-    val = crops_from_scenes(read_scene_index(data, "val"), CLASSES, copies=1, seed=2)
-    result = train_classifier(train, val, epochs=epochs, lr=4e-3)
-    export_classifier(result.model, out / CLASSIFIER_FILE)
-    save_checkpoint(result.model, CLASSES, out / CHECKPOINT_FILE)
+    model = CardClassifier(len(CLASSES))
+    if scenes > 0:
+        write_scenes(deck_dir, data, {"train": scenes, "val": max(4, scenes // 6)}, progress=False)
+        train = crops_from_scenes(read_scene_index(data, "train"), CLASSES, copies=2, seed=1)
+        val = crops_from_scenes(read_scene_index(data, "val"), CLASSES, copies=1, seed=2)
+        model = train_classifier(train, val, epochs=epochs, lr=4e-3).model
+        shutil.rmtree(data)
+    export_classifier(model, out / CLASSIFIER_FILE)
+    save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)
 
     class NoCards(nn.Module):
         """(1, 3, H, W) -> (1, 4 + 1 + 1, N) of zeros: the OBB head layout, every score 0."""
@@ -192,7 +197,6 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
         output_names=["output0"],
         opset_version=17,
     )
-    shutil.rmtree(data)
     ModelManifest(
         folder=out,
         version="tiny-test-model",

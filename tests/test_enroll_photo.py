@@ -1,0 +1,119 @@
+"""Finding, rectifying and judging the one card in an enrollment photo (rendered photos)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from skullcam.datasets.deck import FACE_H, FACE_W, render_face
+from skullcam.vision.enroll_photo import inspect_photo, portrait_order, sharpness
+from skullcam.vision.enroll_synth import render_photo
+
+SIZE = (640, 480)
+
+
+def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance, allowing the 180-degree turn a portrait order cannot tell."""
+    return min(
+        float(np.linalg.norm(np.roll(found, k, axis=0) - truth, axis=1).max()) for k in (0, 2)
+    )
+
+
+def _likeness(a: np.ndarray, b: np.ndarray) -> float:
+    """Normalised correlation of two faces in grey, the better of the two 180-degree turns."""
+    ga = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(float)
+    ga -= ga.mean()
+    best = -1.0
+    for turned in (b, b[::-1, ::-1]):
+        gb = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY).astype(float)
+        gb -= gb.mean()
+        best = max(best, float((ga * gb).sum() / np.sqrt((ga * ga).sum() * (gb * gb).sum())))
+    return best
+
+
+@pytest.mark.parametrize("style", ["alt", "classic"])
+def test_a_good_photo_gives_the_rectified_face_with_corners_on_the_card(style: str) -> None:
+    rng = np.random.default_rng(11)
+    errors = []
+    for face_id in ("green-7", "black-14", "pirate-harry", "escape", "white-whale"):
+        face = render_face(face_id, style)
+        photo, (truth,) = render_photo([face], rng, size=SIZE)
+        check = inspect_photo(photo)
+        assert check.ok, (face_id, check.message)
+        assert check.face is not None and check.face.shape == (FACE_H, FACE_W, 3)
+        assert check.corners is not None
+        errors.append(_corner_error(check.corners, truth) / np.linalg.norm(truth[2] - truth[0]))
+        # The rectified face looks like the printed one (either way up), more than like any
+        # other face.
+        same = _likeness(check.face, face)
+        assert same > 0.75, (face_id, same)
+        assert same > _likeness(check.face, render_face("green-8", style)) or face_id == "green-7"
+    # Corners within a few percent of the card's diagonal on average.
+    assert float(np.mean(errors)) < 0.04, errors
+
+
+def test_a_photo_of_an_empty_table_has_no_card() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        photo, _ = render_photo([], rng, size=SIZE)
+        check = inspect_photo(photo)
+        assert check.problem == "no-card"
+        assert "no card found" in check.message
+
+
+def test_two_cards_in_one_photo_are_refused() -> None:
+    rng = np.random.default_rng(5)
+    faces = [render_face("green-7", "alt"), render_face("purple-2", "alt")]
+    problems = [inspect_photo(render_photo(faces, rng, size=SIZE)[0]).problem for _ in range(4)]
+    assert problems.count("two-cards") >= 3, problems
+    assert None not in problems  # never taken as one good card
+
+
+def test_a_blurred_shot_is_refused_never_accepted() -> None:
+    rng = np.random.default_rng(7)
+    face = render_face("yellow-9", "alt")
+    checks = [inspect_photo(render_photo([face], rng, size=SIZE, blur=0.035)[0]) for _ in range(4)]
+    assert all(not c.ok for c in checks)
+    assert sum(c.problem == "blurred" and "retake" in c.message for c in checks) >= 3
+    # The same card, sharp, passes.
+    assert inspect_photo(render_photo([face], rng, size=SIZE)[0]).ok
+
+
+def test_a_glare_ruined_shot_asks_for_a_retake() -> None:
+    rng = np.random.default_rng(9)
+    face = render_face("mermaid-sirena", "alt")
+    checks = [inspect_photo(render_photo([face], rng, size=SIZE, glare=True)[0]) for _ in range(3)]
+    assert [c.problem for c in checks] == ["glare"] * 3
+    assert all("retake" in c.message for c in checks)
+
+
+def test_sharpness_falls_with_blur() -> None:
+    face = render_face("green-7", "alt")
+    sharp = sharpness(face)
+    soft = sharpness(cv2.GaussianBlur(face, (0, 0), 6))
+    assert sharp > 0.3 > soft
+
+
+def test_a_scan_cropped_to_the_card_is_taken_whole() -> None:
+    face = render_face("skull-king", "alt")
+    check = inspect_photo(face)
+    assert check.ok and check.method == "whole image"
+    assert check.face is not None and _likeness(check.face, face) > 0.99
+
+
+def test_a_card_too_small_in_the_frame_is_refused() -> None:
+    face = cv2.resize(render_face("green-3", "alt"), (30, 46))
+    photo = np.full((480, 640, 3), 60, np.uint8)
+    photo[200:246, 300:330] = face
+    check = inspect_photo(photo)
+    assert check.problem in ("too-small", "no-card")
+
+
+def test_portrait_order_is_clockwise_with_a_short_edge_first() -> None:
+    # A landscape card given counter-clockwise: the result must not mirror the face.
+    quad = np.array([[0, 0], [0, 56], [87, 56], [87, 0]], np.float32)
+    out = portrait_order(quad)
+    x, y = out[:, 0], out[:, 1]
+    assert float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0  # clockwise on screen
+    assert np.linalg.norm(out[1] - out[0]) < np.linalg.norm(out[2] - out[1])
