@@ -73,6 +73,7 @@ def train_detector(
             fraction=fraction,
             seed=0,
             deterministic=True,
+            cache="ram",  # decode and resize each scene once, not once per epoch
             **(extra or {}),
         )
     best = run_dir / "weights" / "best.pt"
