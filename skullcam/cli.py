@@ -75,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"skullcam {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `skullcam score game.json | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as err:  # rules errors are ValueErrors that carry their own message
         from skullcam.rules import RulesError
 

@@ -33,7 +33,7 @@ def train_detector(
     extra: dict[str, Any] | None = None,
 ) -> Path:
     """Train (or resume) and return the path of the best ``.pt`` checkpoint."""
-    import_ultralytics()
+    import_ultralytics(verbose=True)
     from ultralytics import YOLO
 
     if not data_yaml.is_file():

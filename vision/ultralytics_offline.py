@@ -36,14 +36,18 @@ def _install_font(config_dir: Path) -> None:
         target.write_bytes(b"")  # an empty file still stops the download attempt
 
 
-def import_ultralytics() -> Any:
-    """Import ultralytics offline, with sync and auto-install off; returns the module."""
+def import_ultralytics(verbose: bool = False) -> Any:
+    """Import ultralytics offline, with sync and auto-install off; returns the module.
+
+    ``verbose`` (decided at first import) keeps ultralytics' epoch progress bars: wanted by
+    ``skullcam train``, noise everywhere else.
+    """
     config_dir = _config_dir()
     config_dir.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("YOLO_CONFIG_DIR", str(config_dir))
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
-    os.environ.setdefault("YOLO_VERBOSE", "False")
+    os.environ.setdefault("YOLO_VERBOSE", "True" if verbose else "False")
     _install_font(Path(os.environ["YOLO_CONFIG_DIR"]))
     import ultralytics
     from ultralytics.utils import SETTINGS
