@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 PROBLEMS = ("no-card", "two-cards", "too-small", "blurred", "glare", "wrong-card")
 CARD_ASPECT = FACE_H / FACE_W  # 1.55
-ASPECT_RANGE = (1.2, 2.0)  # perspective and a tilted phone stretch the outline
+ASPECT_RANGE = (1.25, 1.85)  # perspective and a tilted phone stretch the outline
 WORK_SIDE = 800  # photos are searched at most this large (a phone's 4000 px buys nothing)
 MIN_SHORT_SIDE_PX = 48  # below this the corner numbers are a few pixels tall
 # Edge steepness (see sharpness()). Calibrated on rendered photos of both stand-in decks: sharp
@@ -112,7 +112,10 @@ def _refine_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def _quad_of(
-    contour: np.ndarray, image_area: float, edge_distance: np.ndarray
+    contour: np.ndarray,
+    image_area: float,
+    edge_distance: np.ndarray,
+    fine_distance: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float] | None:
     """The card-shaped quadrilateral a contour outlines, with its area; None if it is not one."""
     hull = cv2.convexHull(contour)
@@ -132,6 +135,10 @@ def _quad_of(
             # The outline must run along (nearly) all four sides: a ragged blob (a hand, the
             # shadow of clutter) has a four-cornered hull too, but its edges stray from it.
             quad = _refine_corners(contour, quad)
+            if not _card_like(quad):
+                return None
+            if fine_distance is not None:
+                quad = _snap_sides(quad, fine_distance)
             if _support(edge_distance, quad) < 0.85:
                 return None
             return quad, hull_area
@@ -159,6 +166,62 @@ def _support(
     idx[:, 0] = idx[:, 0].clip(0, w - 1)
     idx[:, 1] = idx[:, 1].clip(0, h - 1)
     return float((edge_distance[idx[:, 1], idx[:, 0]] <= tol).mean())
+
+
+def _card_like(quad: np.ndarray) -> bool:
+    """Roughly a rectangle seen at an angle: corners near square, opposite sides near equal."""
+    sides = [quad[(i + 1) % 4] - quad[i] for i in range(4)]
+    lengths = [float(np.linalg.norm(v)) for v in sides]
+    if min(lengths) < 1:
+        return False
+    for i in range(4):
+        a, b = -sides[i - 1], sides[i]
+        cos = float(a @ b) / (lengths[i - 1] * lengths[i])
+        if abs(cos) > 0.5:  # interior angle outside 60..120 degrees
+            return False
+    return min(lengths[0], lengths[2]) >= 0.65 * max(lengths[0], lengths[2]) and min(
+        lengths[1], lengths[3]
+    ) >= 0.65 * max(lengths[1], lengths[3])
+
+
+def _snap_sides(quad: np.ndarray, fine_distance: np.ndarray, reach: float = 0.04) -> np.ndarray:
+    """Move each side along its normal onto the nearest line of fine edges (within ``reach``
+    of the card's diagonal), then re-intersect: an outline from the colour mask includes the
+    card's shadow, the card's real edge is a few pixels inside it."""
+    h, w = fine_distance.shape[:2]
+    diag = float(np.linalg.norm(quad[2] - quad[0]))
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-reach * diag, reach * diag + 0.5, 1.0, dtype=np.float32)
+    t = np.linspace(0.1, 0.9, 40, dtype=np.float32)[:, None]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n = np.array([-d[1], d[0]], np.float32)
+        if float((a - centre) @ n) < 0:
+            n = -n  # outward
+        pts = a + t * (b - a)
+        best, best_score = 0.0, -1.0
+        for off in offsets:
+            idx = np.round(pts + off * n).astype(int)
+            idx[:, 0] = idx[:, 0].clip(0, w - 1)
+            idx[:, 1] = idx[:, 1].clip(0, h - 1)
+            # Prefer the nearest of equally good lines: a small penalty for moving.
+            score = float((fine_distance[idx[:, 1], idx[:, 0]] <= 1.5).mean()) - 0.002 * abs(off)
+            if score > best_score:
+                best, best_score = float(off), score
+        if best_score < 0.5:
+            best = 0.0  # no clear edge line near this side: leave it
+        lines.append((a + best * n, d))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[0] * (-d2[1]) - d1[1] * (-d2[0])
+        if abs(det) < 1e-6:
+            return quad
+        s = ((p2 - p1)[0] * (-d2[1]) - (p2 - p1)[1] * (-d2[0])) / det
+        out.append(p1 + s * d1)
+    return np.asarray(out, np.float32)
 
 
 def _touches_border(quad: np.ndarray, shape: tuple[int, ...], margin: float = 2.0) -> bool:
@@ -222,23 +285,24 @@ def _candidate_masks(image: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, n
     return masks, edges | coarse, edges
 
 
-def find_card_quads(image: np.ndarray) -> list[np.ndarray]:
-    """Card outlines (K, 4, 2) in ``image`` pixels, largest first, nested outlines dropped."""
+def find_card_quads(image: np.ndarray) -> list[np.ndarray] | None:
+    """Card outlines (K, 4, 2) in ``image`` pixels, largest first, nested outlines dropped;
+    None when only pieces of one card's print were outlined (its edge does not show)."""
     area = float(image.shape[0] * image.shape[1])
     found: list[tuple[np.ndarray, float]] = []
     masks, edges, fine = _candidate_masks(image)
     edge_distance = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
+    fine_distance = cv2.distanceTransform(255 - fine, cv2.DIST_L2, 3)
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             if len(contour) < 20:
                 continue
-            quad_area = _quad_of(contour, area, edge_distance)
+            quad_area = _quad_of(contour, area, edge_distance, fine_distance)
             if quad_area is None or _touches_border(quad_area[0], image.shape):
                 continue
             found.append(quad_area)
     found.sort(key=lambda qa: -qa[1])
-    fine_distance = cv2.distanceTransform(255 - fine, cv2.DIST_L2, 3)
     kept: list[tuple[np.ndarray, float]] = []
     for quad, quad_area in found:
         centre = tuple(map(float, quad.mean(axis=0)))
@@ -270,7 +334,31 @@ def find_card_quads(image: np.ndarray) -> list[np.ndarray]:
     if kept:
         biggest = kept[0][1]
         kept = [(q, a) for q, a in kept if a >= 0.35 * biggest]
-    return [q for q, _ in kept]
+    quads = [q for q, _ in kept]
+    if len(quads) > 1 and _touching(quads):
+        # Outlines that share an edge are the print panels of one card whose own edge did not
+        # show (a cream border on a pale table): take their joint outline if it is card-shaped,
+        # else admit that no clear card outline was found rather than call it two cards.
+        hull = cv2.convexHull(np.concatenate(quads).reshape(-1, 1, 2))
+        joint = _quad_of(hull, area, edge_distance)
+        return [joint[0]] if joint is not None else None
+    return quads
+
+
+def _touching(quads: list[np.ndarray]) -> bool:
+    """Whether every outline touches another one (within 3% of its size)."""
+    for i, quad in enumerate(quads):
+        tol = 0.03 * float(np.linalg.norm(quad[2] - quad[0]))
+        near = False
+        for j, other in enumerate(quads):
+            if i == j:
+                continue
+            poly = other.reshape(-1, 1, 2)
+            dist = max(cv2.pointPolygonTest(poly, tuple(map(float, p)), True) for p in quad)
+            near = near or dist > -tol
+        if not near:
+            return False
+    return True
 
 
 def sharpness(face: np.ndarray) -> float:
@@ -318,14 +406,17 @@ def inspect_photo(
         # whole picture is the face; searching it would find the print's inner frame instead.
         quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)]
         method = "whole image"
+    unclear = False
     if not quads:
-        quads, method = find_card_quads(small), "outline"
-    if not quads:
+        found, method = find_card_quads(small), "outline"
+        unclear = found is None
+        quads = found or []
+    if not quads and not unclear:
         # A soft photo loses its edges at full size; shrunk, its outline is crisp again. The
         # face is still cut from the full photo and then judged blurred or not.
         tiny_scale = 240 / max(h, w)
         tiny = cv2.resize(small, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
-        quads = [q / tiny_scale for q in find_card_quads(tiny)]
+        quads = [q / tiny_scale for q in find_card_quads(tiny) or []]
         method = "outline (shrunk)"
     if not quads and detector is not None:
         quads = [np.asarray(q, np.float32) for q in detector(small)]
@@ -333,6 +424,12 @@ def inspect_photo(
     if not quads:
         # A photo washed out by a reflection loses the card's outline: say why, not just
         # that no card was found.
+        if unclear:
+            return PhotoCheck(
+                "no-card",
+                "the card's edge does not stand out from the surface: put it on a plain "
+                "surface of another colour and retake",
+            )
         if float((small.min(axis=2) >= 250).mean()) > 0.03:
             return PhotoCheck(
                 "glare",

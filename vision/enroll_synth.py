@@ -72,19 +72,26 @@ def render_photo(
     blur: float = 0.0,
     glare: bool = False,
     exposure: float | None = None,
+    plain: bool = False,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """A photo of the given faces (usually one, none for an empty table) and their corners.
 
     ``blur`` is the Gaussian sigma as a fraction of the card's short side (0.02 is a slightly
-    soft phone shot, 0.08 is a shot to retake); ``glare`` puts a washed-out reflection over
-    the first card.
+    soft phone shot, 0.04 is a shot to retake); ``glare`` puts a washed-out reflection over
+    the first card. ``plain`` lays the card on an even surface (what the guide asks for)
+    instead of any table, checked cloth included.
     """
     faces = list(faces)
     w, h = size
-    photo = table_texture(rng, w, h, px_per_mm=float(rng.uniform(2.0, 5.0)))
+    if plain:
+        colour = rng.integers(20, 236, 3).astype(np.float32)
+        shade = cv2.resize(rng.uniform(0.85, 1.1, (3, 4)).astype(np.float32), (w, h))
+        photo = np.clip(colour * shade[..., None], 0, 255).astype(np.uint8)
+    else:
+        photo = table_texture(rng, w, h, px_per_mm=float(rng.uniform(2.0, 5.0)))
     quads: list[np.ndarray] = []
     if len(faces) == 1:
-        long_px = rng.uniform(0.5, 0.78) * h
+        long_px = rng.uniform(0.45, 0.7) * h
         margin = long_px * 0.6
         centre = (rng.uniform(margin, w - margin), rng.uniform(margin, max(margin, h - margin)))
         quads.append(_card_quad(rng, size, long_px, centre))
@@ -125,12 +132,16 @@ def write_photo_folder(
     seed: int = 0,
     names: Iterable[str] | None = None,
     size: tuple[int, int] = PHOTO_SIZE,
+    plain: bool = True,
 ) -> Path:
-    """One ``<card-id>.jpg`` photo per face into ``out``: what a user's phone folder looks like."""
+    """One ``<card-id>.jpg`` photo per face into ``out``: what a user's phone folder looks like
+    when they follow the guide (one card on a plain surface; ``plain=False``: any table)."""
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     for name in names if names is not None else faces:
-        photo, _ = render_photo([faces[name]], rng, size=size, blur=rng.uniform(0, 0.01))
+        photo, _ = render_photo(
+            [faces[name]], rng, size=size, blur=rng.uniform(0, 0.01), plain=plain
+        )
         cv2.imwrite(str(out / f"{name}.jpg"), photo)
     return out
 

@@ -1,0 +1,357 @@
+"""Enrollment from a folder: end to end at a tiny scale, bad input, resuming, safe activation."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from skullcam.cli import main
+from skullcam.datasets.deck import load_deck, render_face, write_deck
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision import enroll as enroll_mod
+from skullcam.vision.adapt import AdaptPlan, adapt_classifier
+from skullcam.vision.enroll import (
+    ActiveModelWatcher,
+    Enrollment,
+    activate,
+    adapt_and_install,
+    collect_from_folder,
+    list_models,
+)
+from skullcam.vision.enroll_check import CheckResult, card_name
+from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
+from skullcam.vision.recognizer import MANIFEST, Recognizer, active_model_dir
+
+PHOTO = (640, 480)
+TINY_PLAN = AdaptPlan(train_scenes=16, val_scenes=4, epochs=2, workers=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("decks")
+    return {style: write_deck(root / style, style) for style in ("classic", "alt")}
+
+
+@pytest.fixture(scope="module")
+def base_model(decks: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A classifier briefly trained on the classic deck (the stand-in for the shipped model)."""
+    return write_tiny_model(tmp_path_factory.mktemp("model") / "base", decks["classic"], 8, 1)
+
+
+@pytest.fixture(scope="module")
+def alt_photos(decks: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One photo-like picture per face of the alt deck, the art the base model never saw."""
+    out = tmp_path_factory.mktemp("photos") / "alt"
+    return write_photo_folder(load_deck(decks["alt"]), out, seed=3, size=PHOTO)
+
+
+def _subset(photos: Path, dest: Path, faces: list[str]) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for face in faces:
+        shutil.copyfile(photos / f"{face}.jpg", dest / f"{face}.jpg")
+    return dest
+
+
+@pytest.mark.slow
+def test_folder_of_alt_deck_photos_enrolls_end_to_end(
+    tmp_path: Path, alt_photos: Path, base_model: Path
+) -> None:
+    data = tmp_path / "data"
+    enrollment = Enrollment.open(data, "alt-deck")
+    problems = collect_from_folder(enrollment, alt_photos, progress=False)
+    assert problems == []
+    assert enrollment.missing() == []
+    messages: list[str] = []
+    outcome = adapt_and_install(
+        enrollment,
+        TINY_PLAN,
+        test_scenes=4,
+        say=messages.append,
+        base_model=base_model,
+        min_accuracy=0.0,
+    )
+    # The deck folder is in the generator's format and loads.
+    deck = load_deck(data / "decks" / "alt-deck")
+    assert list(deck) == list(FACES)
+    # The new model is complete, active, and what Recognizer.load picks up from the data folder.
+    assert (outcome.model_dir / MANIFEST).is_file()
+    assert outcome.model_dir.parent == data / "models"
+    assert active_model_dir(data) == outcome.model_dir
+    recognizer = Recognizer.load(data_dir=data)
+    assert recognizer.version.startswith("enrolled-alt-deck-")
+    assert recognizer(np.zeros((480, 640, 3), np.uint8)) == []
+    info = json.loads((outcome.model_dir / "enroll.json").read_text())
+    assert info["base_model"] == str(base_model)
+    assert info["check"]["scenes"] == 4
+    assert outcome.check.sentence().endswith(("not found", "confused once", "false alarms"))
+    assert "test scenes" in outcome.check.sentence()
+    assert any("fine-tuning" in m for m in messages)
+    rows = list_models(data)
+    assert [r["name"] for r in rows] == ["shipped", outcome.model_dir.name]
+    assert [r["active"] for r in rows] == [False, True]
+    assert Enrollment.open(data, "alt-deck").stage == "done"
+
+
+def test_a_weak_adapted_model_is_installed_but_not_activated(
+    tmp_path: Path, decks: dict[str, Path], base_model: Path
+) -> None:
+    data = tmp_path / "data"
+    enrollment = Enrollment.open(data, "weak")
+    for face, image in load_deck(decks["alt"]).items():
+        enrollment.accept(face, image)
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
+    outcome = adapt_and_install(
+        enrollment,
+        plan,
+        test_scenes=2,
+        say=lambda _: None,
+        base_model=base_model,
+        min_accuracy=1.01,
+    )
+    assert not outcome.activated
+    assert (outcome.model_dir / MANIFEST).is_file()
+    assert not (data / "active_model").exists()  # still the shipped model
+
+
+def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: Path) -> None:
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-1", "green-2"])
+    (folder / "IMG_0001.jpg").write_bytes((alt_photos / "green-3.jpg").read_bytes())
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    problems = collect_from_folder(enrollment, folder, progress=False)
+    assert problems[0].startswith("IMG_0001.jpg: not a card id")
+    assert problems[-1].startswith("missing 67 face(s): green-3.jpg, green-4.jpg")
+    assert "white-whale.jpg" in problems[-1]
+    assert sorted(enrollment.faces) == ["green-1", "green-2"]
+
+
+def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    rng = np.random.default_rng(4)
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-4"])
+    blurred, _ = render_photo([render_face("green-1", "alt")], rng, PHOTO, blur=0.035)
+    two, _ = render_photo(
+        [render_face("green-2", "alt"), render_face("green-5", "alt")], rng, PHOTO
+    )
+    empty, _ = render_photo([], rng, PHOTO)
+    glare, _ = render_photo([render_face("black-7", "alt")], rng, PHOTO, glare=True)
+    for name, image in (
+        ("green-1", blurred),
+        ("green-2", two),
+        ("green-3", empty),
+        ("black-7", glare),
+    ):
+        cv2.imwrite(str(folder / f"{name}.png"), image)
+    (folder / "green-6.jpg").write_bytes(b"not a jpeg")
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    problems = {p.split(":")[0]: p for p in collect_from_folder(enrollment, folder, progress=False)}
+    assert "retake" in problems["green-1.png"]
+    assert "cards in the picture" in problems["green-2.png"]
+    assert "no card found" in problems["green-3.png"]
+    assert "reflection" in problems["black-7.png"]
+    assert "not a readable image" in problems["green-6.jpg"]
+    assert list(enrollment.faces) == ["green-4"]
+
+
+def test_a_photo_the_classifier_reads_as_another_card_is_flagged(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-7", "green-8"])
+
+    def classify(face: np.ndarray) -> dict[str, float]:
+        # Confident that everything is green-1 (as if green-7.jpg showed the Green 1).
+        return {f: (0.97 if f == "green-1" else 0.03 / 69) for f in FACES}
+
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    problems = collect_from_folder(enrollment, folder, classify=classify, progress=False)
+    assert problems[0].startswith("green-7.jpg: green-7.jpg looks like green-1 (Green 1)")
+    assert problems[1].startswith("green-8.jpg: green-8.jpg looks like green-1")
+    assert enrollment.faces == {}
+
+    def unsure(face: np.ndarray) -> dict[str, float]:
+        return {f: (0.6 if f == "green-1" else 0.4 / 69) for f in FACES}
+
+    problems = collect_from_folder(enrollment, folder, classify=unsure, progress=False)
+    assert not any("looks like" in p for p in problems)  # an unsure model stops nobody
+    assert sorted(enrollment.faces) == ["green-7", "green-8"]
+
+
+def test_an_interrupted_collection_resumes_where_it_stopped(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    faces = ["green-1", "green-2", "green-3", "green-4", "green-5"]
+    folder = _subset(alt_photos, tmp_path / "photos", faces)
+    seen: list[int] = []
+
+    def interrupting(face: np.ndarray) -> dict[str, float]:
+        seen.append(1)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return dict.fromkeys(FACES, 1 / 69)
+
+    data = tmp_path / "data"
+    with pytest.raises(KeyboardInterrupt):
+        collect_from_folder(Enrollment.open(data, "deck"), folder, interrupting, progress=False)
+    resumed = Enrollment.open(data, "deck")
+    assert sorted(resumed.faces) == faces[:2]
+    assert resumed.next_face() == "green-3"
+    looked_at: list[int] = []
+
+    def counting(face: np.ndarray) -> dict[str, float]:
+        looked_at.append(1)
+        return dict.fromkeys(FACES, 1 / 69)
+
+    said: list[str] = []
+    collect_from_folder(resumed, folder, counting, say=said.append, progress=False)
+    assert len(looked_at) == 3  # the two kept faces were not looked at again
+    assert said == ["2 face(s) already enrolled from these photos: kept"]
+    assert sorted(Enrollment.open(data, "deck").faces) == faces
+
+
+def test_an_interrupted_fine_tune_resumes_from_its_last_epoch(
+    tmp_path: Path, decks: dict[str, Path], base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skullcam.vision import train_classifier
+
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=2, workers=1, progress=False)
+    real = train_classifier.evaluate
+    calls: list[int] = []
+
+    def interrupt_second_epoch(*args: object) -> float:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_classifier, "evaluate", interrupt_second_epoch)
+    work = tmp_path / "work"
+    with pytest.raises(KeyboardInterrupt):
+        adapt_classifier(decks["alt"], base_model, work, plan, say=lambda _: None)
+    assert not (work / "classifier").exists()
+    scenes_done = (work / "scenes" / "done.json").stat().st_mtime_ns
+    calls.clear()
+    result = adapt_classifier(decks["alt"], base_model, work, plan, say=lambda _: None)
+    assert len(calls) == 1  # only the second epoch ran again
+    assert (work / "scenes" / "done.json").stat().st_mtime_ns == scenes_done  # not re-rendered
+    assert result.onnx.is_file() and result.checkpoint.is_file()
+
+
+def test_a_half_written_model_never_becomes_active(
+    tmp_path: Path, decks: dict[str, Path], base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "data"
+    enrollment = Enrollment.open(data, "deck")
+    for face, image in load_deck(decks["alt"]).items():
+        enrollment.accept(face, image)
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
+    real_install = enroll_mod._install_model
+
+    def crash_before_manifest(*args: object, **kwargs: object) -> Path:
+        def boom(self: object) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(enroll_mod.ModelManifest, "write", boom)
+        return real_install(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(enroll_mod, "_install_model", crash_before_manifest)
+    with pytest.raises(OSError, match="disk full"):
+        adapt_and_install(
+            enrollment,
+            plan,
+            test_scenes=2,
+            say=lambda _: None,
+            base_model=base_model,
+            min_accuracy=0.0,
+        )
+    assert not (data / "active_model").exists()
+    staged = [p for p in (data / "models").iterdir()]
+    assert len(staged) == 1 and staged[0].name.startswith(".staging-")
+    assert [r["name"] for r in list_models(data)] == ["shipped"]
+    with pytest.raises(UserError, match="no complete model"):
+        activate(data, staged[0].name)
+
+
+def test_activate_switches_models_and_the_watcher_notices(tmp_path: Path, base_model: Path) -> None:
+    data = tmp_path / "data"
+    for name in ("deck-a", "deck-b"):
+        shutil.copytree(base_model, data / "models" / name)
+    watcher = ActiveModelWatcher(data)
+    assert watcher.changed() is None
+    activate(data, "deck-a")
+    assert active_model_dir(data) == data / "models" / "deck-a"
+    assert (data / "active_model").read_text().strip() == "models/deck-a"
+    assert watcher.changed() == data / "models" / "deck-a"
+    assert watcher.changed() is None
+    activate(data, "deck-b")
+    assert watcher.changed() == data / "models" / "deck-b"
+    activate(data, "shipped")
+    assert not (data / "active_model").exists()
+    with pytest.raises(UserError, match="no complete model named 'nope'"):
+        activate(data, "nope")
+
+
+def test_cli_list_activate_and_bad_input(
+    tmp_path: Path, base_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "mine-1")
+    assert main(["enroll", "--activate", "mine-1", "--data", str(data)]) == 0
+    assert main(["enroll", "--list", "--data", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "* mine-1" in out and "  shipped" in out
+    assert main(["enroll", "--activate", "other", "--data", str(data)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("skullcam enroll: error: no complete model named 'other'")
+    assert "\n" not in err
+    code = main(
+        ["enroll", "--from", str(tmp_path / "absent"), "--trust-names", "--data", str(data)]
+    )
+    assert code == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert main(["enroll", "--from", str(tmp_path), "--name", "../x", "--data", str(data)]) == 2
+    assert "not usable as a folder name" in capsys.readouterr().err
+
+
+def test_cli_from_folder_lists_problems_and_keeps_good_faces(
+    tmp_path: Path, alt_photos: Path, base_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "base")
+    activate(data, "base")
+    folder = _subset(alt_photos, tmp_path / "photos", ["skull-king"])
+    code = main(["enroll", "--from", str(folder), "--trust-names", "--data", str(data)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "missing 68 face(s)" in err
+    assert err.strip().splitlines()[-1].startswith("skullcam enroll: error: 1 problem(s) above")
+    assert list(Enrollment.open(data, "my-deck").faces) == ["skull-king"]
+
+
+def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:
+    work = tmp_path / "enroll" / "deck"
+    work.mkdir(parents=True)
+    (work / "state.json").write_text("{not json")
+    with pytest.raises(UserError, match="damaged"):
+        Enrollment.open(tmp_path, "deck")
+
+
+def test_the_self_check_sentence_reads_plainly() -> None:
+    check = CheckResult(
+        scenes=500,
+        cards=2100,
+        recall=0.997,
+        precision=0.998,
+        classifier_accuracy=0.999,
+        confusions=[("pirate-harry", "pirate-rosie", 2), ("green-1", "missed", 3)],
+    )
+    assert check.sentence() == (
+        "99.7% of cards right on 500 test scenes; Pirate Harry and Pirate Rosie confused "
+        "twice; 3 cards not found"
+    )
+    assert card_name("skull-king") == "Skull King"
