@@ -22,6 +22,7 @@ import statistics
 import tempfile
 import threading
 import time
+import tracemalloc
 from array import array
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of events")
     parser.add_argument("--rate", type=float, default=5.0, help="events per second")
+    parser.add_argument("--trace", action="store_true", help="report Python allocation growth")
     args = parser.parse_args()
 
     data = Path(tempfile.mkdtemp(prefix="skullcam-bench-web-"))
@@ -106,6 +108,9 @@ def main() -> None:
             raise SystemExit("a page did not connect within 10 s")
 
     memory: list[tuple[float, float]] = []
+    if args.trace:
+        tracemalloc.start(12)
+    snap = None
     start = time.perf_counter()
     next_sample = start
     cards = ["green-3", "black-7", "pirate-rosie", "mermaid-alyra", "escape", "yellow-14"]
@@ -124,6 +129,8 @@ def main() -> None:
         now = time.perf_counter()
         if now >= next_sample:
             memory.append((now - start, rss_mb()))
+            if args.trace and snap is None and now - start > args.duration / 3:
+                snap = tracemalloc.take_snapshot()
             next_sample = now + max(2.0, args.duration / 60)
         time.sleep(max(0.0, 1.0 / args.rate - (time.perf_counter() - now)))
     time.sleep(1.0)
@@ -147,7 +154,13 @@ def main() -> None:
         f"RSS MB: start {memory[0][1]:.1f}  end {memory[-1][1]:.1f}  "
         f"growth after warm-up {growth:+.1f}  ({len(memory)} samples)"
     )
+    quarters = [memory[min(len(memory) - 1, k * len(memory) // 4)] for k in range(1, 4)]
+    print("RSS MB over time: " + "  ".join(f"{t:.0f}s {m:.1f}" for t, m in [*quarters, memory[-1]]))
     print(f"threads alive: {threading.active_count()}")
+    if args.trace and snap is not None:
+        print("largest Python allocation growth since the first third:")
+        for stat in tracemalloc.take_snapshot().compare_to(snap, "traceback")[:5]:
+            print(f"  {stat.size_diff / 1024:+.0f} KiB  {stat.traceback.format()[-1].strip()}")
 
 
 if __name__ == "__main__":

@@ -96,6 +96,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "prese in gioco",
         "da": "stik i runden",
     },
+    "still_to_bid": {
+        "en": "{n} still to bid",
+        "es": "faltan {n} por apostar",
+        "it": "{n} devono ancora puntare",
+        "da": "{n} mangler at byde",
+    },
+    "last_trick": {
+        "en": "Last trick",
+        "es": "Última baza",
+        "it": "Ultima presa",
+        "da": "Sidste stik",
+    },
     "cannonball": {
         "en": "Cannonball",
         "es": "Bala de cañón",

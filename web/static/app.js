@@ -274,7 +274,7 @@ function initBids() {
       h("span", {class: "slash"}, " / "),
       h("span", {class: "big-number"}, String(cards)),
       h("span", {class: "label"}, " " + t("total_bids") + " · " + t("tricks_available") +
-        (missing ? " · " + missing + " ?" : "")));
+        (missing ? " · " + t("still_to_bid", {n: missing}) : "")));
     const rascal = state.settings.scoring === "rascal";
     const balls = state.cannonball || [];
     const rowsEl = document.getElementById("bid-rows");
@@ -410,10 +410,15 @@ function initTV() {
       h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, state.tricks_won[p]),
       h("td", {class: "total"}, totals[p]))));
     const liveList = document.getElementById("tv-live-cards");
-    liveList.replaceChildren(...(live ? live.plays : []).map((pl) =>
-      h("li", {class: live.winner === pl.player ? "winning" : ""},
+    // With nothing on the table, show the last trick of this round (dimmed) and its winner.
+    const last = !live && state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
+    const shown = live || (last ? {plays: last.plays, winner: last.winner} : null);
+    liveList.classList.toggle("past", !live && !!last);
+    liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
+      h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
-        live.winner === pl.player ? h("span", {class: "tag"}, t("winning_now")) : null)));
+        shown.winner === pl.player ? h("span", {class: "tag"}, live ? t("winning_now") : "★") : null)));
+    if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " " + (last.trick + 1)));
     if (state.finished && state.score.ok) {
       const names = (state.score.score.leaders || []).map((i) => players[i]).join(", ");
       liveList.replaceChildren(h("li", {class: "winning"}, t("winner_is", {names})));
