@@ -28,7 +28,7 @@ from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
 from skullcam.vision.recognizer import MANIFEST, Recognizer, active_model_dir
 
-PHOTO = (640, 480)
+PHOTO = (480, 360)
 TINY_PLAN = AdaptPlan(train_scenes=16, val_scenes=4, epochs=2, workers=1, progress=False)
 
 
