@@ -40,6 +40,7 @@ class CheckResult:
     precision: float
     classifier_accuracy: float  # the new classifier alone, on the true card outlines
     per_card: dict[str, dict[str, float]] = field(default_factory=dict)
+    classifier_per_card: dict[str, dict[str, float]] = field(default_factory=dict)
     confusions: list[tuple[str, str, int]] = field(default_factory=list)  # (a, b, count)
 
     def sentence(self) -> str:
@@ -73,6 +74,7 @@ class CheckResult:
             "classifier_accuracy": round(self.classifier_accuracy, 5),
             "sentence": self.sentence(),
             "per_card": self.per_card,
+            "classifier_per_card": self.classifier_per_card,
             "confusions": [list(c) for c in self.confusions],
         }
 
@@ -87,12 +89,14 @@ def merge_confusions(rows: Sequence[Sequence[object]]) -> list[tuple[str, str, i
     return [(a, b, n) for (a, b), n in merged.most_common()]
 
 
-def classifier_accuracy(
+def classifier_on_outlines(
     classify: Callable[[np.ndarray, np.ndarray], np.ndarray],
     scenes: Sequence[tuple[Path, list[LabelledCard]]],
     classes: Sequence[str],
-) -> float:
-    """Share of must-find cards the classifier names right when given their true outline."""
+) -> tuple[float, dict[str, dict[str, float]]]:
+    """The classifier alone, given each must-find card's true outline: the share named right,
+    and per face its precision and recall (what enrollment changed, free of detector errors)."""
+    counts: dict[str, Counter[str]] = {}
     right = total = 0
     for image_path, truth in scenes:
         cards = [t for t in truth if t.visible_fraction >= MIN_VISIBLE and t.face in classes]
@@ -101,9 +105,21 @@ def classifier_accuracy(
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         probs = classify(frame, np.stack([c.corners for c in cards]))
         for card, p in zip(cards, probs, strict=True):
-            right += classes[int(np.argmax(p))] == card.face
+            named = classes[int(np.argmax(p))]
+            hit = named == card.face
+            right += hit
             total += 1
-    return right / max(1, total)
+            counts.setdefault(card.face, Counter())["tp" if hit else "fn"] += 1
+            if not hit:
+                counts.setdefault(named, Counter())["fp"] += 1
+    per_card = {
+        face: {
+            "precision": c["tp"] / max(1, c["tp"] + c["fp"]),
+            "recall": c["tp"] / max(1, c["tp"] + c["fn"]),
+        }
+        for face, c in sorted(counts.items())
+    }
+    return right / max(1, total), per_card
 
 
 def self_check(
@@ -121,12 +137,14 @@ def self_check(
     assert isinstance(per_card, dict)
     confusions = summary["confusions"]
     assert isinstance(confusions, list)
+    accuracy, outline_per_card = classifier_on_outlines(recognizer.classify, scenes, classes)
     return CheckResult(
         scenes=int(summary["scenes"]),  # type: ignore[call-overload]
         cards=int(summary["cards"]),  # type: ignore[call-overload]
         recall=float(summary["recall"]),  # type: ignore[arg-type]
         precision=float(summary["precision"]),  # type: ignore[arg-type]
-        classifier_accuracy=classifier_accuracy(recognizer.classify, scenes, classes),
+        classifier_accuracy=accuracy,
+        classifier_per_card=outline_per_card,
         per_card={
             face: {"precision": float(v["precision"]), "recall": float(v["recall"])}
             for face, v in per_card.items()
