@@ -40,8 +40,9 @@ def decks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def base_model(decks: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A classifier briefly trained on the classic deck (the stand-in for the shipped model)."""
-    return write_tiny_model(tmp_path_factory.mktemp("model") / "base", decks["classic"], 8, 1)
+    """A model folder of the shipped layout; its classifier is untrained (speed: the tests
+    prove the path, not the accuracy, which the benchmark measures)."""
+    return write_tiny_model(tmp_path_factory.mktemp("model") / "base", decks["classic"], 0)
 
 
 @pytest.fixture(scope="module")

@@ -101,6 +101,14 @@ def _crops(
     return crops
 
 
+def _training_args(plan: AdaptPlan) -> dict[str, object]:
+    """The plan fields that shape the fine-tune (not the display or process count)."""
+    args = asdict(plan)
+    for key in ("progress", "workers"):
+        args.pop(key)
+    return args
+
+
 def fine_tune(
     train: CropSet,
     val: CropSet,
@@ -138,7 +146,7 @@ def fine_tune(
     start_epoch, accuracy = 0, 0.0
     if state_path.is_file():
         saved = torch.load(state_path, map_location="cpu", weights_only=False)
-        if saved.get("plan") == asdict(plan) and saved.get("n_train") == len(y_train):
+        if saved.get("plan") == _training_args(plan) and saved.get("n_train") == len(y_train):
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             schedule.load_state_dict(saved["schedule"])
@@ -169,7 +177,7 @@ def fine_tune(
         tmp = state_path.with_suffix(".tmp")
         torch.save(
             {
-                "plan": asdict(plan),
+                "plan": _training_args(plan),
                 "n_train": len(y_train),
                 "epoch": epoch + 1,
                 "accuracy": accuracy,

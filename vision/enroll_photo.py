@@ -306,10 +306,10 @@ def find_card_quads(image: np.ndarray) -> list[np.ndarray] | None:
         for contour in contours:
             if len(contour) < 20:
                 continue
-            quad_area = _quad_of(contour, area, edge_distance, fine_distance)
-            if quad_area is None or _touches_border(quad_area[0], image.shape):
+            candidate = _quad_of(contour, area, edge_distance, fine_distance)
+            if candidate is None or _touches_border(candidate[0], image.shape):
                 continue
-            found.append(quad_area)
+            found.append(candidate)
     found.sort(key=lambda qa: -qa[1])
     kept: list[tuple[np.ndarray, float]] = []
     for quad, quad_area in found:
