@@ -155,6 +155,7 @@ class EnrollSession:
         }
 
     def capture(self) -> dict[str, Any]:
+        self._not_while_adapting()
         face = self.face()
         if face is None:
             raise UserError("every face is enrolled already; choose one to retake first")
@@ -167,7 +168,12 @@ class EnrollSession:
         self.pending = (face, check)
         return self.state()
 
+    def _not_while_adapting(self) -> None:
+        if self.adapt_thread is not None and self.adapt_thread.is_alive():
+            raise UserError("the recognizer is being adapted to the faces: wait until it is done")
+
     def accept(self, force: bool = False) -> dict[str, Any]:
+        self._not_while_adapting()
         if self.pending is None:
             raise UserError("nothing captured yet: capture the card first")
         face, check = self.pending
