@@ -257,3 +257,15 @@ def test_motion_meter_sees_change_and_stillness() -> None:
     assert meter(still) == 0.0
     assert meter(still) == 0.0
     assert meter(moved) > 10.0
+
+
+def test_a_consistent_trick_led_by_an_unexpected_seat_follows_the_camera_and_is_flagged() -> None:
+    b = Bench(leader=0)  # e.g. the wrong --first-dealer was given
+    a, c, d = det("green-5", 1), det("green-9", 2), det("green-1", 0)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert trick.players == (1, 2, 0) and trick.leader == 1
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert any("expected seat 0 to lead" in f for f in trick.flags)

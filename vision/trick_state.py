@@ -287,7 +287,17 @@ class TrickStateMachine:
         arrival_seats = tuple(p.seat for p in plays)
         leader = self.leader if self.leader is not None else arrival_seats[0]
         expected = tuple((leader + k) % n for k in range(len(plays)))
-        if len(set(arrival_seats)) == n == len(plays):
+        clockwise = tuple((arrival_seats[0] + k) % n for k in range(len(plays)))
+        if len(set(arrival_seats)) == n == len(plays) and arrival_seats == clockwise != expected:
+            # Order and seats agree with each other, only not with the expected leader (a wrong
+            # dealer given, a correction upstream): the camera's consistent view wins, flagged.
+            flags.append(
+                f"seat {arrival_seats[0]} led, but the game expected seat {leader} to lead"
+            )
+            leader = arrival_seats[0]
+            plays_out = tuple(plays)
+            players = arrival_seats
+        elif len(set(arrival_seats)) == n == len(plays):
             ordered = sorted(plays, key=lambda p: (p.seat - leader) % n)
             if arrival_seats != expected:
                 flags.append(
