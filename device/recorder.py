@@ -87,6 +87,26 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
     return ref
 
 
+def live_winner(plays: list[dict[str, Any]], settings: dict[str, Any]) -> int | None:
+    """Who would win the trick on the table if it ended now (the TV shows it as it builds).
+
+    A lone Tigress counts as a pirate until the trick completes; a partial trick the rules
+    cannot judge (one card) has no winner yet.
+    """
+    from skullcam.rules import RulesError, parse_card, resolve_trick
+
+    if len(plays) < 2:
+        return None
+    try:
+        cards = [
+            parse_card("tigress:pirate" if p["card"] == "tigress" else p["card"]) for p in plays
+        ]
+        result = resolve_trick(cards, Settings.from_dict(settings))
+    except (RulesError, KeyError, TypeError):
+        return None
+    return None if result.winner is None else int(plays[result.winner]["player"])
+
+
 class StoreRecorder:
     """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts."""
 
@@ -102,9 +122,15 @@ class StoreRecorder:
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         ref_state = self.store.state(self.game_id)
+        winner = live_winner(plays, dict(self.store.game(self.game_id).settings))
         try:
             self.store.set_live(
-                self.game_id, ref_state["round"], ref_state["next_trick"], plays, leader=leader
+                self.game_id,
+                ref_state["round"],
+                ref_state["next_trick"],
+                plays,
+                winner=winner,
+                leader=leader,
             )
         except UserError as err:  # e.g. two cards in one seat zone: the live view just waits
             logger.debug("live trick not published: %s", err)

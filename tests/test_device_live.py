@@ -229,3 +229,12 @@ def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
     assert store.image_path(trick.annotated_image).is_file()
     again = referee_from_store(store, game_id)
     assert (again.round, again.trick) == (2, 0)
+
+
+def test_live_winner_of_a_partial_trick() -> None:
+    from skullcam.device.recorder import live_winner
+
+    plays = [{"player": 2, "card": "green-3"}, {"player": 0, "card": "skull-king"}]
+    assert live_winner(plays, {}) == 0
+    assert live_winner(plays[:1], {}) is None
+    assert live_winner([{"player": 1, "card": "tigress"}, *plays], {}) == 0
