@@ -30,9 +30,14 @@ def train_detector(
     fraction: float = 1.0,
     patience: int = 50,
     device: str = "cpu",
+    init: Path | None = None,
     extra: dict[str, Any] | None = None,
 ) -> Path:
-    """Train (or resume) and return the path of the best ``.pt`` checkpoint."""
+    """Train (or resume) and return the path of the best ``.pt`` checkpoint.
+
+    ``init`` continues from a checkpoint of our own (a longer schedule in several sittings,
+    which is how the shipped model was trained on a 2-core CPU) with a short, gentle warm-up.
+    """
     import_ultralytics(verbose=True)
     from ultralytics import YOLO
 
@@ -48,7 +53,9 @@ def train_detector(
     else:
         if run_dir.exists() and not resume:
             shutil.rmtree(run_dir)
-        model = YOLO(DETECTOR_YAML)
+        model = YOLO(str(init) if init is not None else DETECTOR_YAML)
+        if init is not None:
+            extra = {"warmup_epochs": 0.0, "lr0": 0.004, **(extra or {})}
         model.train(
             data=str(data_yaml.resolve()),
             epochs=epochs,

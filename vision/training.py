@@ -41,6 +41,7 @@ class TrainPlan:
     resume: bool = False
     skip_detector: bool = False
     detector_fraction: float = 1.0
+    init_detector: Path | None = None
 
 
 def _data_yaml(dataset: Path) -> Path:
@@ -72,6 +73,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             batch=plan.batch,
             resume=plan.resume,
             fraction=plan.detector_fraction,
+            init=plan.init_detector,
         )
         export_detector(best, staging / DETECTOR_FILE, plan.input_hw)
 

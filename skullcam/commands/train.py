@@ -28,6 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="keep the existing detector, retrain the classifier",
     )
+    parser.add_argument(
+        "--init-detector",
+        type=Path,
+        default=None,
+        help="continue training from this detector checkpoint (.pt) instead of from scratch",
+    )
     parser.set_defaults(func=_run)
 
 
@@ -46,6 +52,7 @@ def _run(args: argparse.Namespace) -> int:
         max_classifier_scenes=args.max_classifier_scenes,
         resume=args.resume,
         skip_detector=args.skip_detector,
+        init_detector=args.init_detector,
     )
     manifest = train_recognizer(plan)
     print(f"wrote recognizer {manifest.version} to {manifest.folder}")
