@@ -8,7 +8,7 @@ half-hidden cards become the ``none`` class that rejects the detector's stray bo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.vision.crops import CROP_H, CROP_W, order_long_side_vertical, rectify
+from skullcam.vision.crops import CROP_H, CROP_W, card_crop
 from skullcam.vision.obb import corners as obb_corners
 from skullcam.vision.recognizer import NOT_A_CARD
 
@@ -149,7 +149,7 @@ def crops_from_scenes(
         if NOT_A_CARD in index and rng.random() < none_per_scene:
             quad = _random_background_quad(frame.shape, cards, rng)
             if quad is not None:
-                images.append(rectify(frame, order_long_side_vertical(quad)))
+                images.append(card_crop(frame, quad))
                 labels.append(index[NOT_A_CARD])
     if not images:
         raise UserError("no labelled cards found to train the classifier on")
@@ -174,7 +174,56 @@ def _crops_of_scene(
                 if copy == 0 and jitter == 0
                 else _jitter_quad(card.corners, rng, jitter)
             )
-            yield rectify(frame, order_long_side_vertical(quad)), index[card.face]
+            yield card_crop(frame, quad), index[card.face]
+
+
+def crops_from_detector(
+    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    classes: tuple[str, ...],
+    detect: Callable[[np.ndarray], np.ndarray],
+) -> CropSet:
+    """Crops cut where the trained detector really puts its boxes, labelled by the truth.
+
+    The classifier then learns the exact misalignments it will meet at inference. A box on a
+    must-find card takes that card's face; a box on nothing (a hand, clutter) is ``none``;
+    a box on a mostly hidden card is left out (either answer would be defensible).
+    """
+    from skullcam.vision.evaluate import polygon_iou
+
+    index = {name: i for i, name in enumerate(classes)}
+    images: list[np.ndarray] = []
+    labels: list[int] = []
+    for image_path, cards in scenes:
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UserError(f"cannot read scene image {image_path}")
+        for quad in detect(frame):
+            ious = [polygon_iou(quad, c.corners) for c in cards]
+            best = int(np.argmax(ious)) if ious else -1
+            if best >= 0 and ious[best] >= 0.5:
+                card = cards[best]
+                if card.visible_fraction < 0.5 or card.face not in index:
+                    continue
+                label = index[card.face]
+            elif (not ious or max(ious) < 0.2) and NOT_A_CARD in index:
+                label = index[NOT_A_CARD]
+            else:
+                continue
+            images.append(card_crop(frame, quad))
+            labels.append(label)
+    return CropSet(
+        np.stack(images) if images else np.zeros((0, *crop_shape()), np.uint8),
+        np.asarray(labels, np.int64),
+        classes,
+    )
+
+
+def merge(*sets: CropSet) -> CropSet:
+    return CropSet(
+        np.concatenate([s.images for s in sets]),
+        np.concatenate([s.labels for s in sets]),
+        sets[0].classes,
+    )
 
 
 def crop_shape() -> tuple[int, int, int]:

@@ -23,7 +23,7 @@ import numpy as np
 from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision import obb
-from skullcam.vision.crops import crops_to_batch, order_long_side_vertical, rectify
+from skullcam.vision.crops import card_crop, crops_to_batch, order_long_side_vertical
 from skullcam.vision.detection import Detection
 
 MANIFEST = "recognizer.json"
@@ -61,7 +61,7 @@ class ModelManifest:
     classifier: str
     detector_input: tuple[int, int]
     classes: tuple[str, ...]
-    detector_conf: float = 0.35
+    detector_conf: float = 0.2
     detector_iou: float = 0.5
     min_confidence: float = 0.5
 
@@ -82,7 +82,7 @@ class ModelManifest:
                 classifier=str(raw["classifier"]),
                 detector_input=(int(raw["detector_input"][0]), int(raw["detector_input"][1])),
                 classes=tuple(str(c) for c in raw["classes"]),
-                detector_conf=float(raw.get("detector_conf", 0.35)),
+                detector_conf=float(raw.get("detector_conf", 0.2)),
                 detector_iou=float(raw.get("detector_iou", 0.5)),
                 min_confidence=float(raw.get("min_confidence", 0.5)),
             )
@@ -133,15 +133,45 @@ def _session(path: Path, threads: int) -> Any:
         ) from err
 
 
+class CardDetector:
+    """Stage 1 alone: where the cards are. Training uses it to cut realistic classifier crops."""
+
+    def __init__(
+        self,
+        path: Path,
+        input_hw: tuple[int, int],
+        conf: float = 0.35,
+        iou: float = 0.5,
+        threads: int = 0,
+    ) -> None:
+        self.input_hw = input_hw
+        self.conf = conf
+        self.iou = iou
+        self._session = _session(path, threads or min(4, os.cpu_count() or 1))
+        self._input = self._session.get_inputs()[0].name
+
+    def __call__(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Card corners (K, 4, 2) in frame pixels and their detector scores."""
+        image, fit = obb.letterbox(frame, self.input_hw)
+        (raw,) = self._session.run(None, {self._input: obb.to_input_tensor(image)})
+        boxes, scores, _ = obb.decode(raw, self.conf, self.iou)
+        return fit.to_frame(obb.corners(boxes)), scores
+
+
 class Recognizer:
     """Frame in, cards out. Thread-compatible: one instance per thread that calls it."""
 
     def __init__(self, manifest: ModelManifest, threads: int = 0) -> None:
         self.manifest = manifest
         threads = threads or min(4, os.cpu_count() or 1)
-        self._detector = _session(manifest.folder / manifest.detector, threads)
+        self.detector = CardDetector(
+            manifest.folder / manifest.detector,
+            manifest.detector_input,
+            manifest.detector_conf,
+            manifest.detector_iou,
+            threads,
+        )
         self._classifier = _session(manifest.folder / manifest.classifier, threads)
-        self._det_input = self._detector.get_inputs()[0].name
         self._cls_input = self._classifier.get_inputs()[0].name
 
     @classmethod
@@ -160,14 +190,11 @@ class Recognizer:
 
     def detect_boxes(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage 1: card corners (K, 4, 2) in frame pixels and their detector scores."""
-        image, fit = obb.letterbox(frame, self.manifest.detector_input)
-        (raw,) = self._detector.run(None, {self._det_input: obb.to_input_tensor(image)})
-        boxes, scores, _ = obb.decode(raw, self.manifest.detector_conf, self.manifest.detector_iou)
-        return fit.to_frame(obb.corners(boxes)), scores
+        return self.detector(frame)
 
     def classify(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Stage 2: class probabilities (K, n_classes) for each card quadrilateral."""
-        crops = [rectify(frame, order_long_side_vertical(q)) for q in quads]
+        crops = [card_crop(frame, q) for q in quads]
         if not crops:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
         (logits,) = self._classifier.run(None, {self._cls_input: crops_to_batch(crops)})

@@ -53,7 +53,7 @@ def train_detector(
     else:
         if run_dir.exists() and not resume:
             shutil.rmtree(run_dir)
-        model = YOLO(str(init) if init is not None else DETECTOR_YAML)
+        model = YOLO(DETECTOR_YAML)
         if init is not None:
             extra = {"warmup_epochs": 0.0, "lr0": 0.004, **(extra or {})}
         model.train(
@@ -66,7 +66,8 @@ def train_detector(
             project=str(project.resolve()),
             name=name,
             exist_ok=True,
-            pretrained=False,
+            # Our own checkpoint to continue from; never a hub name (that would download).
+            pretrained=str(init) if init is not None else False,
             amp=False,
             plots=False,
             verbose=False,

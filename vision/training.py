@@ -17,8 +17,13 @@ from tqdm import tqdm
 
 from skullcam.errors import UserError
 from skullcam.rules import FACES
-from skullcam.vision.crop_dataset import crops_from_scenes, read_scene_index
-from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest
+from skullcam.vision.crop_dataset import (
+    crops_from_detector,
+    crops_from_scenes,
+    merge,
+    read_scene_index,
+)
+from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, CardDetector, ModelManifest
 
 CLASSES: tuple[str, ...] = (*FACES, NOT_A_CARD)
 DETECTOR_FILE = "card-detector.onnx"
@@ -85,6 +90,14 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         copies=plan.crop_copies,
         seed=1,
     )
+    # Plus the crops the new detector itself cuts: the misalignments met at inference.
+    detector = CardDetector(staging / DETECTOR_FILE, plan.input_hw, conf=0.2)
+    detected = crops_from_detector(
+        tqdm(train_scenes, desc="classifier crops (detector)", unit="scene"),
+        CLASSES,
+        lambda frame: detector(frame)[0],
+    )
+    train_set = merge(train_set, detected)
     val_set = crops_from_scenes(
         tqdm(val_scenes, desc="classifier crops (val)", unit="scene"),
         CLASSES,

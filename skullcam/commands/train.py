@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--imgsz", type=int, default=320, help="detector training size")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--max-classifier-scenes", type=int, default=4000)
+    parser.add_argument(
+        "--crop-copies", type=int, default=1, help="jittered crops per labelled card"
+    )
     parser.add_argument("--resume", action="store_true", help="resume an interrupted detector run")
     parser.add_argument(
         "--skip-detector",
@@ -50,6 +53,7 @@ def _run(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         batch=args.batch,
         max_classifier_scenes=args.max_classifier_scenes,
+        crop_copies=args.crop_copies,
         resume=args.resume,
         skip_detector=args.skip_detector,
         init_detector=args.init_detector,
