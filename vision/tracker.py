@@ -49,6 +49,9 @@ class TrackerConfig:
     reacquire_s: float = 0.5
     """A track unseen longer than this is continued only by its own face: a new card laid where
     a swept one was (the same seat, the next trick) must not inherit the old card's identity."""
+    reacquire_share: float = 0.2
+    """...or by a face that got at least this share of the track's votes (a classifier that
+    wavers between two faces of one card must not split it into two cards)."""
     min_hits: int = 3
     """Detections a track needs before it counts at all (filters one-frame false positives)."""
     still_fraction: float = 0.08
@@ -176,7 +179,7 @@ class Tracker:
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
                 same = det.card == best_face
                 unseen = t - track.last_seen
-                if not same and unseen > cfg.reacquire_s:
+                if not same and unseen > cfg.reacquire_s and not self._voted(track, det.card):
                     continue
                 near = dist <= cfg.match_distance
                 if near or (same and unseen <= cfg.nudge_recent_s and dist <= cfg.nudge_distance):
@@ -206,6 +209,11 @@ class Tracker:
             elif t - track.last_seen > cfg.tentative_lost_s:
                 del self.tracks[tid]
         return gone
+
+    def _voted(self, track: Track, face: str) -> bool:
+        """Has this track been read as ``face`` often enough that it may be that card?"""
+        total = sum(track.votes.values())
+        return total > 0 and track.votes.get(face, 0.0) >= self.config.reacquire_share * total
 
     def _spawn(self, det: Detection, center: np.ndarray, t: float) -> None:
         track = Track(
