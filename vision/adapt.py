@@ -17,6 +17,8 @@ import logging
 import math
 import os
 import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -74,7 +76,33 @@ def generate_scenes(
         return out
     if out.exists():
         shutil.rmtree(out)  # a half-written set from an interrupted run: redo it whole
-    write_scenes(deck_dir, out, counts, seed=seed, workers=workers, progress=progress)
+    if workers <= 1:
+        write_scenes(deck_dir, out, counts, seed=seed, workers=1, progress=progress)
+    else:
+        # The generator forks its workers. Forking a process that already runs ONNX Runtime,
+        # torch or OpenCV thread pools (the photo checks and the self-check do) can deadlock
+        # the children, so the rendering runs in a fresh interpreter.
+        call = (
+            "import json, sys; from pathlib import Path; "
+            "from skullcam.datasets.dataset import write_scenes; "
+            "a = json.loads(sys.argv[1]); "
+            "write_scenes(Path(a['deck']), Path(a['out']), a['counts'], seed=a['seed'], "
+            "workers=a['workers'], progress=a['progress'])"
+        )
+        args = {
+            "deck": str(deck_dir),
+            "out": str(out),
+            "counts": counts,
+            "seed": seed,
+            "workers": workers,
+            "progress": progress,
+        }
+        result = subprocess.run([sys.executable, "-c", call, json.dumps(args)], check=False)
+        if result.returncode != 0:
+            raise UserError(
+                f"rendering scenes of {deck_dir} failed (exit {result.returncode}, see above); "
+                "run the same command again to retry"
+            )
     _write_json_atomic(done, wanted)
     return out
 
