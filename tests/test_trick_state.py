@@ -64,7 +64,7 @@ def test_three_cards_in_turn_complete_a_trick_then_table_clears() -> None:
     assert trick.flags == ()
     assert [e.index for e in b.events if isinstance(e, CardPlayed)] == [1, 2, 3]
     assert b.machine.phase is Phase.CLEARING
-    b.frames([], 20)
+    b.frames([], 30)
     assert any(isinstance(e, TableCleared) for e in b.events)
     assert b.machine.phase is Phase.COLLECTING
 
@@ -99,7 +99,7 @@ def test_a_taken_back_card_leaves_the_trick_and_is_flagged() -> None:
     a, wrong, right, d = det("green-5", 0), det("purple-4", 1), det("green-2", 1), det("kraken", 2)
     b.frames([a], 8)
     b.frames([a, wrong], 8)
-    b.frames([a], 20)  # taken back: gone longer than the tracker's lost time
+    b.frames([a], 30)  # taken back: gone longer than the tracker's lost time
     assert [e.face for e in b.events if isinstance(e, CardTakenBack)] == ["purple-4"]
     b.frames([a, right], 8)
     b.frames([a, right, d], 8)
@@ -228,7 +228,7 @@ def test_next_trick_cards_laid_before_the_table_is_clear_join_the_next_trick() -
     x, y = spot(1)
     lead = card_detection("purple-9", (x - 30, y + 25), angle=LAYOUT.angles[1] % math.pi)
     b.frames([a, d, lead], 8)  # winner leads while two old cards are still there
-    b.frames([lead], 20)
+    b.frames([lead], 30)
     assert any(isinstance(e, TableCleared) for e in b.events)
     e, f = det("purple-2", 2), det("purple-1", 0)
     b.frames([lead, e], 8)
@@ -269,3 +269,17 @@ def test_a_consistent_trick_led_by_an_unexpected_seat_follows_the_camera_and_is_
     assert trick.players == (1, 2, 0) and trick.leader == 1
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
     assert any("expected seat 0 to lead" in f for f in trick.flags)
+
+
+def test_a_card_the_detector_missed_for_long_comes_back_in_its_place() -> None:
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a], 30)  # the second card unseen longer than the lost time
+    assert any(isinstance(e, CardTakenBack) for e in b.events)
+    b.frames([a, c], 5)  # ...but it is back, where it was
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.flags == ()

@@ -58,8 +58,9 @@ class TrackerConfig:
     """Movement below this fraction of the diagonal is jitter, not motion."""
     settle_s: float = 0.35
     """A confirmed card still for this long is stable (played)."""
-    lost_s: float = 1.5
-    """A confirmed track unseen this long is gone (hands hide cards for less than this)."""
+    lost_s: float = 2.5
+    """A confirmed track unseen this long is gone (hands hide cards, and a detector may miss a
+    card, for less than this; measured misses on generated games reach 2 s)."""
     tentative_lost_s: float = 0.35
     """An unconfirmed track unseen this long is dropped (a false positive, a card in flight)."""
     merge_iou: float = 0.6
@@ -262,6 +263,21 @@ class Tracker:
         ):
             track.stable_at = t
             track.arrival = track.still_since
+
+    def revive(self, old: Track, new_id: int) -> None:
+        """A card reported gone is back: the new track ``new_id`` was it all along.
+
+        The old identity (id, arrival, stability) continues with the new track's latest
+        position and both tracks' votes.
+        """
+        new = self.tracks.pop(new_id)
+        for face, vote in new.votes.items():
+            old.votes[face] = old.votes.get(face, 0.0) + vote
+            old.frames_by_face[face] = old.frames_by_face.get(face, 0) + new.frames_by_face[face]
+        old.center, old.box, old.corners, old.angle = new.center, new.box, new.corners, new.angle
+        old.last_seen = new.last_seen
+        old.hits += new.hits
+        self.tracks[old.id] = old
 
     def stable_tracks(self) -> list[Track]:
         """Stable tracks in arrival order."""

@@ -187,6 +187,7 @@ class TrickStateMachine:
         self.members: list[int] = []
         self.previous: set[int] = set()
         self.taken_back: list[str] = []
+        self._taken: list[Track] = []
         self._settled: dict[int, float] = {}
 
     def set_leader(self, leader: int | None) -> None:
@@ -205,11 +206,14 @@ class TrickStateMachine:
             elif tr.id in self.members:
                 self.members.remove(tr.id)
                 self.taken_back.append(tr.card)
+                self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
         self.previous &= set(tracker.tracks)
+        self._revive(tracker, events)
         if self.phase is Phase.CLEARING and not self.previous:
             self.phase = Phase.COLLECTING
             self.taken_back = []
+            self._taken = []
             events.append(TableCleared())
             for k, tid in enumerate(self.members):  # played early, before the table was clear
                 tr = tracker.tracks[tid]
@@ -232,6 +236,29 @@ class TrickStateMachine:
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         return events
+
+    def _revive(self, tracker: Tracker, events: list[Event]) -> None:
+        """A card of this trick thought taken back reappears where it lay, named the same: the
+        detector had only missed it. It returns with its original arrival (its place in the
+        order) and the take-back is forgotten."""
+        for old in list(self._taken):
+            for tr in list(tracker.tracks.values()):
+                if (
+                    tr.id in self.members
+                    or tr.id in self.previous
+                    or tr.first_seen <= old.last_seen
+                ):
+                    continue
+                dist = float(((tr.center - old.center) ** 2).sum() ** 0.5) / old.diag
+                if tr.card == old.card and dist <= tracker.config.match_distance:
+                    tracker.revive(old, tr.id)
+                    self._taken.remove(old)
+                    self.taken_back.remove(old.card)
+                    self.members.append(old.id)
+                    self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
+                    seat = self.layout.seat_of((float(old.center[0]), float(old.center[1])))
+                    events.append(CardPlayed(old.id, old.card, seat, len(self.members)))
+                    break
 
     def _complete(self, tracker: Tracker, t: float, motion: float | None) -> bool:
         cfg = self.config
