@@ -120,6 +120,20 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     }
 
 
+def cached(folder: Path, recognizer: Any) -> Any:
+    """The recognizer's detections for every frame of ``folder``, computed once and pickled."""
+    import pickle
+
+    path = folder / f"detections-{getattr(recognizer, 'version', 'model')}.pkl"
+    if path.is_file():
+        with path.open("rb") as fh:
+            return ScriptedRecognizer(pickle.load(fh))
+    script = [recognizer(frame.image) for frame in open_source(folder).frames()]
+    with path.open("wb") as fh:
+        pickle.dump(script, fh)
+    return ScriptedRecognizer(script)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skullcam.device.bench")
     parser.add_argument("games", nargs="+", type=Path)
@@ -130,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--realtime", action="store_true", help="pace frames at the real rate")
     parser.add_argument("--store", action="store_true", help="record into a temporary store")
+    parser.add_argument(
+        "--cache",
+        action="store_true",
+        help="keep the model's detections in GAME/detections-VERSION.pkl and reuse them "
+        "(tune tracking without re-running recognition; frames/s then measures tracking only)",
+    )
     args = parser.parse_args(argv)
     rows = []
     for folder in args.games:
@@ -142,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             from skullcam.vision.recognizer import Recognizer
 
             recognizer = Recognizer.load(args.model)
+            if args.cache:
+                recognizer = cached(folder, recognizer)
         row = bench_game(folder, recognizer, args.realtime, args.store)
         rows.append(row)
         wall = row["latency_wall_max"]
