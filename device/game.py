@@ -153,12 +153,20 @@ class Referee:
         result: TrickResult | None = None
         winner: int | None = None
         next_leader: int | None = None
+        if len(plays) != self.n:
+            # A short trick (cards missed): no resolution is better than a wrong one; the next
+            # leader is read from the next trick's first card.
+            flags.append(f"cannot resolve: {len(plays)} cards for {self.n} players")
+            plays = tuple(plays)
         try:
+            if len(plays) != self.n:
+                raise RulesError("short trick")
             cards = [parse_card(card) for _, card in plays]
             names = [self.players[p] for p, _ in plays]
             result = resolve_trick(cards, self.settings, names)
         except RulesError as err:
-            flags.append(f"cannot resolve: {err}")
+            if len(plays) == self.n:
+                flags.append(f"cannot resolve: {err}")
         if result is not None:
             winner = None if result.winner is None else plays[result.winner][0]
             next_leader = plays[result.next_leader][0]

@@ -231,7 +231,9 @@ class LiveLoop:
             if pipeline is None:
                 height, width = frame.image.shape[:2]
                 layout = self._layout(referee.n, (width, height), source)
-                pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
+                pipeline = Pipeline(
+                    self.recognizer, referee, layout, listener=recorder, keep_swept=False
+                )
                 pipeline.resume_cards = guard
                 self.pipelines = [*self.pipelines[-1:], pipeline]
             pipeline.process(frame)

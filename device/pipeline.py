@@ -29,6 +29,7 @@ from skullcam.vision.trick_state import (
     TableCleared,
     TrickCompleted,
     TrickConfig,
+    TrickObservation,
     TrickStateMachine,
 )
 
@@ -73,6 +74,7 @@ class Pipeline:
         tracker_config: TrackerConfig | None = None,
         trick_config: TrickConfig | None = None,
         motion: bool = True,
+        keep_swept: bool = True,
     ) -> None:
         if layout.n_players != referee.n:
             raise ValueError(f"seat layout has {layout.n_players} seats for {referee.n} players")
@@ -86,6 +88,12 @@ class Pipeline:
         self.outcomes: list[TrickOutcome] = []
         self.stats = PipelineStats()
         self.last_frame_index = -1
+        self.last_frame: Frame | None = None
+        self.keep_swept = keep_swept
+        """Count a trick swept off with cards missing as a (short, flagged) trick of the game:
+        keeps a replay in step. The live loop says no: the store holds only whole tricks, and the
+        table fixes the record on the web page."""
+        self.swept: list[TrickObservation] = []
         self.resume_cards: list[str] | None = None
         """After a restart: the last recorded trick's cards. If the first trick seen holds
         exactly these, it is that trick still on the table, not a new one, and is skipped."""
@@ -131,6 +139,11 @@ class Pipeline:
             if self.referee.finished:
                 logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
                 return None
+            if event.trick.swept and not self.keep_swept:
+                logger.warning("a trick was swept with a card missed (frame %d)", frame.index)
+                self.swept.append(event.trick)
+                self.machine.set_leader(None)  # whoever leads next shows by playing first
+                return None
             outcome = self.referee.add(event.trick)
             self.machine.set_leader(self.referee.leader())
             self.outcomes.append(outcome)
@@ -166,9 +179,23 @@ class Pipeline:
         """Process frames until they end, ``stop()`` says so, or the game is over."""
         for frame in frames:
             self.process(frame)
+            self.last_frame = frame
             if self.referee.finished or (stop is not None and stop()):
                 break
         return self.outcomes
+
+    def finish(self, frame: Frame | None = None) -> list[TrickOutcome]:
+        """End of a recording: report a trick left incomplete on the table (short, flagged)."""
+        t = frame.timestamp if frame is not None else 0.0
+        done: list[TrickOutcome] = []
+        if self.referee.finished:
+            return done
+        for event in self.machine.flush(self.tracker, t):
+            if frame is not None:
+                outcome = self._handle(event, frame, [], time.perf_counter())
+                if outcome is not None:
+                    done.append(outcome)
+        return done
 
 
 def annotate(

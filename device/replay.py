@@ -124,7 +124,10 @@ def replay_source(
     layout = layout_for_source(source_path, referee.n, (width, height), seats)
     pipeline = Pipeline(recognizer, referee, layout, listener=listener)
     pipeline.process(first)
+    pipeline.last_frame = first
     pipeline.run(iterator)
+    if pipeline.keep_swept:
+        pipeline.finish(pipeline.last_frame)
     return pipeline
 
 

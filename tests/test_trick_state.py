@@ -283,3 +283,27 @@ def test_a_card_the_detector_missed_for_long_comes_back_in_its_place() -> None:
     (trick,) = b.completed()
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
     assert trick.flags == ()
+
+
+def test_a_trick_swept_away_with_a_card_never_seen_is_reported_short_and_flagged() -> None:
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)  # the third card is never detected
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 5)  # swept
+    lead = det("purple-2", 1)
+    b.frames([lead], 30)  # the next trick starts before the sweep is noticed
+    (short,) = b.completed()
+    assert short.swept and short.players == (0, 1)
+    assert [p.card for p in short.plays] == ["green-5", "green-9"]
+    assert any("swept away with 2 of 3" in f for f in short.flags)
+    assert b.machine.members  # the new lead belongs to the next trick
+
+
+def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
+    b = Bench(leader=2)
+    b.frames([det("green-5", 2)], 8)
+    assert b.machine.flush(b.tracker, b.t) == []  # one card is not a trick
+    b.frames([det("green-5", 2), det("green-9", 0)], 8)
+    (event,) = b.machine.flush(b.tracker, b.t)
+    assert event.trick.swept and event.trick.players == (2, 0)

@@ -23,6 +23,7 @@ Nothing is silently guessed: every such choice leaves a flag on the trick.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import logging
 from collections.abc import Sequence
@@ -105,9 +106,12 @@ class TrickObservation:
     taken_back: tuple[str, ...]
     last_settled_at: float
     completed_at: float
+    swept: bool = False
+    """Swept off the table before completing (fewer cards than players were seen)."""
 
     def to_json(self) -> dict[str, object]:
         return {
+            "swept": self.swept,
             "plays": [
                 {"player": p, **c.to_json()} for p, c in zip(self.players, self.plays, strict=True)
             ],
@@ -228,6 +232,19 @@ class TrickStateMachine:
                 events.append(
                     CardPlayed(tr.id, tr.card, self.layout.seat_of(tr.center), len(self.members))
                 )
+        if self.phase is Phase.COLLECTING and self._swept(tracker):
+            # Everything was swept off before the trick completed: a card the camera never
+            # saw (or lost). Reported as a short, flagged trick so the game stays in step.
+            tracks = sorted(self._taken, key=lambda tr: (tr.arrival or 0.0, tr.id))
+            self.taken_back = []
+            self._taken = []
+            trick = self._observe(tracker, t, tracks)
+            flag = (
+                f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen: "
+                "a card was missed"
+            )
+            trick = dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True)
+            events.append(TrickCompleted(trick))
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
@@ -236,6 +253,31 @@ class TrickStateMachine:
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         return events
+
+    def flush(self, tracker: Tracker, t: float) -> list[Event]:
+        """The recording ended: a trick of two or more cards still being collected is reported
+        as a short, flagged trick (what was seen is better kept than dropped)."""
+        if self.phase is not Phase.COLLECTING:
+            return []
+        tracks = [tracker.tracks[m] for m in self.members] + self._taken
+        if len(tracks) < 2 or len(self.members) >= self.n_players:
+            return []
+        tracks.sort(key=lambda tr: (tr.arrival or 0.0, tr.id))
+        trick = self._observe(tracker, t, tracks)
+        flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
+        self.members, self._taken, self.taken_back = [], [], []
+        return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
+
+    def _swept(self, tracker: Tracker) -> bool:
+        """Were two or more cards of this trick taken away with nothing of it left on the table?
+
+        Cards on the table that arrived after the gone cards were last seen belong to the next
+        trick (its leader may play while the sweep is still being noticed).
+        """
+        if len(self._taken) < 2:
+            return False
+        vanished = min(tr.last_seen for tr in self._taken)
+        return all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
 
     def _revive(self, tracker: Tracker, events: list[Event]) -> None:
         """A card of this trick thought taken back reappears where it lay, named the same: the
@@ -273,10 +315,13 @@ class TrickStateMachine:
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
 
-    def _observe(self, tracker: Tracker, t: float) -> TrickObservation:
+    def _observe(
+        self, tracker: Tracker, t: float, tracks: list[Track] | None = None
+    ) -> TrickObservation:
         cfg = self.config
         n = self.n_players
-        tracks = [tracker.tracks[tid] for tid in self.members]
+        if tracks is None:
+            tracks = [tracker.tracks[tid] for tid in self.members]
         flags: list[str] = []
         if len(tracks) > n:
             extra = ", ".join(tr.card for tr in tracks[n:])
@@ -334,6 +379,9 @@ class TrickStateMachine:
                 )
             plays_out = tuple(ordered)
             players = tuple(p.seat for p in ordered)
+        elif len(plays) < n and len(set(arrival_seats)) == len(plays):
+            plays_out = tuple(plays)  # a short trick: each card's own seat, in arrival order
+            players = arrival_seats
         else:
             if len(plays) == n:
                 flags.append(
