@@ -23,6 +23,7 @@ import argparse
 import itertools
 import json
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -117,6 +118,8 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         "fps": pipeline.stats.frames / elapsed if elapsed > 0 else 0.0,
         "latency_recording_max": max(rec_latency, default=0.0),
         "latency_wall_max": max(wall_latency, default=0.0) if realtime else None,
+        "latency_recording_median": statistics.median(rec_latency) if rec_latency else 0.0,
+        "within_1s": sum(1 for x in (wall_latency if realtime else rec_latency) if x <= 1.0),
     }
 
 
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['game']}: {row['players']} players, {row['exact']}/{row['tricks']} tricks "
             f"exact ({row['recognized']} recognized, {row['flagged']} flagged), scores "
             f"{'equal' if row['scores_equal'] else 'DIFFER'}, {row['fps']:.1f} frames/s, "
-            f"latency max {row['latency_recording_max']:.2f} s recording time"
+            f"latency median {row['latency_recording_median']:.2f} s, max "
+            f"{row['latency_recording_max']:.2f} s recording time, {row['within_1s']} tricks <= 1 s"
             + ("" if wall is None else f", {wall:.2f} s wall")
         )
     tricks = sum(r["tricks"] for r in rows)
