@@ -52,8 +52,8 @@ class TrickConfig:
 
     still_s: float = 0.2
     """Every card of the trick unmoved for this long before the trick completes."""
-    visible_s: float = 0.25
-    """A card counts as in view when seen this recently (a hand may hide it briefly)."""
+    visible_s: float = 1.0
+    """A card counts as in view when seen this recently (hands hide cards, detectors miss)."""
     motion_threshold: float = 6.0
     """Mean absolute frame difference (0-255, on a small grey copy) that means 'moving'."""
     max_wait_s: float = 1.5
@@ -239,9 +239,8 @@ class TrickStateMachine:
             self.taken_back = []
             self._taken = []
             trick = self._observe(tracker, t, tracks)
-            flag = (
-                f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen: "
-                "a card was missed"
+            flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
+                ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
             )
             trick = dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True)
             events.append(TrickCompleted(trick))
