@@ -38,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(default: the Pi camera if present, else the bundled game)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
+    parser.add_argument(
+        "--pin",
+        default=None,
+        help="table PIN phones must give to write (default: a random one, printed, when --host "
+        "is beyond localhost)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port to serve on (8000)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument(
@@ -102,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         from skullcam.web import create_app
         from skullcam.web.app import make_server
 
-        app = create_app(data, store=store)
+        app = create_app(data, store=store, pin=args.pin)
         try:
             server = make_server(app, args.host, args.port)
         except OSError as err:
