@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skullcam.device.pipeline import Pipeline
+from skullcam.device.pipeline import Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source, paced
 from skullcam.errors import UserError
@@ -144,11 +144,7 @@ class LiveLoop:
 
     @property
     def model_version(self) -> str:
-        for attr in ("version", "model_version"):
-            value = getattr(self.recognizer, attr, None)
-            if isinstance(value, str):
-                return value
-        return "unknown"
+        return model_version_of(self.recognizer)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._guarded, name="live-loop", daemon=True)

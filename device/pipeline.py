@@ -36,6 +36,15 @@ from skullcam.vision.trick_state import (
 logger = logging.getLogger(__name__)
 
 
+def model_version_of(recognizer: object) -> str:
+    """The recognizer's model version for the trick record; scripted fakes may have none."""
+    for attr in ("version", "model_version"):
+        value = getattr(recognizer, attr, None)
+        if isinstance(value, str):
+            return value
+    return "unknown"
+
+
 class RecognizerLike(Protocol):
     def __call__(self, frame_bgr: np.ndarray) -> list[Detection]: ...
 
@@ -100,11 +109,7 @@ class Pipeline:
 
     @property
     def model_version(self) -> str:
-        for attr in ("version", "model_version"):
-            value = getattr(self.recognizer, attr, None)
-            if isinstance(value, str):
-                return value
-        return "unknown"
+        return model_version_of(self.recognizer)
 
     def process(self, frame: Frame) -> list[TrickOutcome]:
         """Feed one frame; returns the tricks it completed (usually none)."""

@@ -82,6 +82,13 @@ def read_scene_index(dataset: Path, split: str) -> list[tuple[Path, list[Labelle
     return scenes
 
 
+def _read_frame(path: Path) -> np.ndarray:
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise UserError(f"cannot read scene image {path}")
+    return frame
+
+
 def _jitter_quad(quad: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
     """Move a card quad as a detector error would: shift, scale, turn, and per-corner noise."""
     centre = quad.mean(axis=0)
@@ -140,9 +147,7 @@ def crops_from_scenes(
     images: list[np.ndarray] = []
     labels: list[int] = []
     for image_path, cards in scenes:
-        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise UserError(f"cannot read scene image {image_path}")
+        frame = _read_frame(image_path)
         for crop, label in _crops_of_scene(frame, cards, index, copies, min_visible, rng, jitter):
             images.append(crop)
             labels.append(label)
@@ -194,9 +199,7 @@ def crops_from_detector(
     images: list[np.ndarray] = []
     labels: list[int] = []
     for image_path, cards in scenes:
-        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise UserError(f"cannot read scene image {image_path}")
+        frame = _read_frame(image_path)
         for quad in detect(frame):
             ious = [polygon_iou(quad, c.corners) for c in cards]
             best = int(np.argmax(ious)) if ious else -1
