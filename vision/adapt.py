@@ -41,8 +41,8 @@ class AdaptPlan:
 
     train_scenes: int = 1200
     val_scenes: int = 150
-    epochs: int = 4
-    lr: float = 2e-3
+    epochs: int = 6
+    lr: float = 3e-3
     batch_size: int = 128
     crop_copies: int = 2
     workers: int = 2

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="skip the check that each photo looks like the card its name says",
     )
     parser.add_argument("--scenes", type=int, default=1200, help="training scenes to render")
-    parser.add_argument("--epochs", type=int, default=4, help="fine-tuning epochs")
+    parser.add_argument("--epochs", type=int, default=6, help="fine-tuning epochs")
     parser.add_argument("--test-scenes", type=int, default=500, help="self-check scenes")
     parser.add_argument("--workers", type=int, default=2, help="scene rendering processes")
     add_data_argument(parser)
