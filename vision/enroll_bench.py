@@ -47,6 +47,49 @@ def _report(label: str, check: CheckResult) -> dict[str, object]:
     }
 
 
+def photo_check_rates(seeds: tuple[int, ...] = (100, 200)) -> None:
+    """How often a good photo is accepted, and how close its found corners are, per surface."""
+    import numpy as np
+
+    from skullcam.datasets.deck import render_face
+    from skullcam.rules import FACES
+    from skullcam.vision.enroll_photo import inspect_photo
+    from skullcam.vision.enroll_synth import render_photo
+
+    for plain in (True, False):
+        accepted = total = far = 0
+        errors: list[float] = []
+        start = time.perf_counter()
+        for style in ("alt", "classic"):
+            for seed in seeds:
+                rng = np.random.default_rng(seed)
+                for face in FACES:
+                    photo, (truth,) = render_photo(
+                        [render_face(face, style)],
+                        rng,
+                        size=(640, 480),
+                        blur=rng.uniform(0, 0.01),
+                        plain=plain,
+                    )
+                    check = inspect_photo(photo)
+                    total += 1
+                    if not check.ok or check.corners is None:
+                        continue
+                    accepted += 1
+                    err = min(
+                        float(np.linalg.norm(np.roll(check.corners, k, 0) - truth, axis=1).max())
+                        for k in (0, 2)
+                    ) / float(np.linalg.norm(truth[2] - truth[0]))
+                    errors.append(err)
+                    far += err > 0.05
+        print(
+            f"{'plain surface' if plain else 'any table'}: {accepted}/{total} accepted, "
+            f"{far} of them with a corner off by > 5% of the diagonal; corner error median "
+            f"{np.median(errors):.2%}, p95 {np.percentile(errors, 95):.2%}; "
+            f"{(time.perf_counter() - start) / total:.2f} s per photo (render + check)"
+        )
+
+
 def main() -> None:
     from skullcam.datasets.deck import load_deck, write_deck
     from skullcam.vision.crop_dataset import read_scene_index
@@ -68,7 +111,13 @@ def main() -> None:
     parser.add_argument("--eval-scenes", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument(
+        "--photo-check", action="store_true", help="only measure the photo checks and exit"
+    )
     args = parser.parse_args()
+    if args.photo_check:
+        photo_check_rates()
+        return
 
     base = args.base or active_model_dir(None)
     out: Path = args.out
