@@ -87,7 +87,7 @@ def _file_digest(path: Path) -> str:
 
 def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
     """The model folder's classifier as a :data:`FaceClassifier` (for the wrong-card check)."""
-    from skullcam.vision.crops import CROP_H, CROP_W, crops_to_batch
+    from skullcam.vision.crops import card_crop, crops_to_batch
     from skullcam.vision.recognizer import _session
 
     manifest = ModelManifest.read(model_dir)
@@ -95,7 +95,11 @@ def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
     name = session.get_inputs()[0].name
 
     def classify(face: np.ndarray) -> dict[str, float]:
-        crop = cv2.resize(face, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+        h, w = face.shape[:2]
+        # The same view the recognizer takes of a card on the table (with its margin).
+        crop = card_crop(
+            face, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        )
         turned = crop[::-1, ::-1]  # both 180-degree turns: a scan may be upside down
         (logits,) = session.run(None, {name: crops_to_batch([crop, np.ascontiguousarray(turned)])})
         logits = logits - logits.max(axis=1, keepdims=True)
