@@ -253,6 +253,7 @@ def _background_mask(image: np.ndarray) -> np.ndarray:
     border = border[:: max(1, len(border) // 4000)]
     k = 6
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # k-means++ draws from OpenCV's global generator: same photo, same answer
     _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     # Distance to the nearest border colour through a 32^3 table of Lab bins: one lookup per
     # pixel instead of one float pass per cluster.
