@@ -104,8 +104,17 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     from skullcam.vision.recognizer import active_model_dir
 
     plan = _plan(args)
+    if not args.source.is_dir():
+        raise UserError(
+            f"{args.source} is not a folder: give the folder holding one photo per face"
+        )
     enrollment = Enrollment.open(args.data, args.name)
     base = active_model_dir(args.data)
+    if not (base / "recognizer.json").is_file():
+        raise UserError(
+            f"enrollment adapts the active recognizer, and none is installed ({base} has no "
+            "model): reinstall skullcam, or make a model active with skullcam enroll --activate"
+        )
     classify = None if args.trust_names else onnx_face_classifier(base)
     try:
         detector = onnx_detector(base)
