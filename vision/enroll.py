@@ -26,7 +26,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -554,8 +554,3 @@ def adapt_and_install(
     enrollment.model = model_dir.name
     enrollment.save()
     return EnrollOutcome(model_dir, check, activated, seconds)
-
-
-def missing_message(faces: Iterable[str]) -> str:
-    faces = list(faces)
-    return f"{len(faces)} face(s) missing: " + ", ".join(faces)

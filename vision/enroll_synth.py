@@ -146,11 +146,6 @@ def write_photo_folder(
     return out
 
 
-def face_size() -> tuple[int, int]:
-    """The deck folder's face size (width, height) every enrolled face is rectified to."""
-    return (FACE_W, FACE_H)
-
-
 def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 2) -> Path:
     """A small but real model folder for tests and benchmarks when no trained model exists.
 
