@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import shutil
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -194,15 +195,17 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
             return torch.cat([cells, cells], dim=1)
 
     input_hw = (256, 320)
-    torch.onnx.export(
-        NoCards(),
-        torch.zeros(1, 3, *input_hw),
-        str(out / DETECTOR_FILE),
-        dynamo=False,
-        input_names=["images"],
-        output_names=["output0"],
-        opset_version=17,
-    )
+    with warnings.catch_warnings():  # the legacy exporter's deprecation notice, as training's
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            NoCards(),
+            torch.zeros(1, 3, *input_hw),
+            str(out / DETECTOR_FILE),
+            dynamo=False,
+            input_names=["images"],
+            output_names=["output0"],
+            opset_version=17,
+        )
     ModelManifest(
         folder=out,
         version="tiny-test-model",
