@@ -1,0 +1,87 @@
+"""The shipped recognizer on committed held-out sample scenes (never used in training).
+
+Thresholds sit a little under the measured figures of models/README.md so a regression
+(a broken export, a pre-processing change, a wrong class order) fails loudly, while the
+random draw of 40 scenes does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision.crop_dataset import read_scene_index
+from skullcam.vision.evaluate import evaluate
+from skullcam.vision.recognizer import Recognizer, shipped_model_dir
+
+SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer.load(shipped_model_dir(), threads=2)
+
+
+def test_shipped_model_names_only_rules_faces(recognizer: Recognizer) -> None:
+    assert set(recognizer.manifest.classes) - {"none"} == set(FACES)
+    assert recognizer.manifest.classes[: len(FACES)] == FACES
+
+
+def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer) -> None:
+    scenes = read_scene_index(SAMPLES, "test")
+    assert len(scenes) == 40
+    summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
+    assert float(summary["recall"]) >= 0.85  # type: ignore[arg-type]
+    assert float(summary["precision"]) >= 0.9  # type: ignore[arg-type]
+
+
+def test_empty_table_gives_no_cards(recognizer: Recognizer) -> None:
+    table = np.full((480, 640, 3), (40, 80, 120), np.uint8)
+    assert recognizer(table) == []
+
+
+def test_any_frame_size_and_colour_format_is_accepted(recognizer: Recognizer) -> None:
+    frame = np.full((300, 500), 90, np.uint8)
+    assert recognizer(frame) == []  # grey
+    assert recognizer(np.zeros((720, 1280, 4), np.uint8)) == []  # BGRA, 720p
+    with pytest.raises(UserError, match="not an image"):
+        recognizer(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_detect_command_prints_the_documented_json(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    image = sorted((SAMPLES / "images" / "test").glob("*.jpg"))[0]
+    out = subprocess.run(
+        [sys.executable, "-m", "skullcam", "detect", str(image), "--json", "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    payload = json.loads(out.stdout)
+    assert payload["images"][0]["path"] == str(image)
+    for card in payload["images"][0]["cards"]:
+        assert card["card"] in FACES
+        x1, y1, x2, y2 = card["box"]
+        assert 0 <= card["confidence"] <= 1 and x1 < x2 and y1 < y2
+
+
+def test_detect_command_on_a_corrupt_image_is_one_clear_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\xff\xd8 not really a jpeg")
+    out = subprocess.run(
+        [sys.executable, "-m", "skullcam", "detect", str(bad), "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0 and "not a readable image" in out.stderr
