@@ -131,7 +131,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         json.dumps(
             {
                 "dataset": str(plan.dataset),
-                "detector_epochs": plan.detector_epochs,
+                "detector_epochs": "kept" if plan.skip_detector else plan.detector_epochs,
                 "classifier_epochs": plan.classifier_epochs,
                 "imgsz": plan.imgsz,
                 "input_hw": list(plan.input_hw),
