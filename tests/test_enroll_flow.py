@@ -349,10 +349,14 @@ def test_the_self_check_sentence_reads_plainly() -> None:
         recall=0.997,
         precision=0.998,
         classifier_accuracy=0.999,
-        confusions=[("pirate-harry", "pirate-rosie", 2), ("green-1", "missed", 3)],
+        confusions=[
+            ("extra", "escape", 4),
+            ("pirate-harry", "pirate-rosie", 2),
+            ("green-1", "missed", 3),
+        ],
     )
     assert check.sentence() == (
         "99.7% of cards right on 500 test scenes; Pirate Harry and Pirate Rosie confused "
-        "twice; 3 cards not found"
+        "twice; 3 cards not found; 4 false alarms"
     )
     assert card_name("skull-king") == "Skull King"

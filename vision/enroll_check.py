@@ -46,7 +46,7 @@ class CheckResult:
     def sentence(self) -> str:
         """The plain result: '99.7% of cards right on 500 test scenes; X and Y confused twice'."""
         text = f"{self.recall:.1%} of cards right on {self.scenes} test scenes"
-        pairs = [c for c in self.confusions if c[1] not in ("missed", "extra")]
+        pairs = [c for c in self.confusions if c[1] != "missed" and c[0] != "extra"]
         if pairs:
             parts = [
                 f"{card_name(a)} and {card_name(b)} confused {times(n)}" for a, b, n in pairs[:2]
