@@ -123,11 +123,15 @@ class LiveLoop:
         data_dir: Path | None = None,
         speed: float = 1.0,
         loop_demo: bool = False,
+        reload_model: Callable[[], Any] | None = None,
     ) -> None:
         if camera is None and demo is None:
             raise UserError("nothing to watch: give --camera or a demo game")
         self.store = store
         self.recognizer = recognizer
+        self.reload_model = reload_model
+        """Called once a frame; returns a new recognizer when the active model changed
+        (``skullcam enroll`` finished), so the game goes on with it, no restart."""
         self.camera = camera
         self.demo = demo
         self.data_dir = data_dir
@@ -232,6 +236,10 @@ class LiveLoop:
                 )
                 pipeline.resume_cards = guard
                 self.pipelines = [*self.pipelines[-1:], pipeline]
+            if self.reload_model is not None and (fresh := self.reload_model()) is not None:
+                self.recognizer = pipeline.recognizer = fresh
+                recorder.model_version = self.model_version
+                logger.info("switched to the newly active model %s", self.model_version)
             pipeline.process(frame)
             if referee.finished or self.stop.is_set():
                 break

@@ -238,3 +238,33 @@ def test_live_winner_of_a_partial_trick() -> None:
     assert live_winner(plays, {}) == 0
     assert live_winner(plays[:1], {}) is None
     assert live_winner([{"player": 1, "card": "tigress"}, *plays], {}) == 0
+
+
+def test_a_newly_activated_model_takes_over_mid_game_without_a_restart(tmp_path: Path) -> None:
+    """What `skullcam enroll` relies on: the loop asks once a frame, swaps, and records the
+    new model's version on the tricks that follow."""
+    record, script = make_demo(tmp_path / "demo")
+
+    class Enrolled(FrameKeyedRecognizer):
+        version = "enrolled-deck"
+
+    calls = {"n": 0}
+
+    def reload_model() -> FrameKeyedRecognizer | None:
+        calls["n"] += 1
+        return Enrolled(script) if calls["n"] == 120 else None
+
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(
+        store,
+        FrameKeyedRecognizer(script),
+        None,
+        DemoGame.load(tmp_path / "demo"),
+        reload_model=reload_model,
+    )
+    loop.speed = 0
+    loop.run()
+    (game,) = store.games()
+    versions = [t.model_version for t in store.tricks(game.id)]
+    assert versions[0] == "scripted-keyed" and versions[-1] == "enrolled-deck"
+    assert store.export_record(game.id)["rounds"] == record["rounds"]

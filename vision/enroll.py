@@ -38,7 +38,13 @@ from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, Say, adapt_classifier, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
-from skullcam.vision.recognizer import MANIFEST, ModelManifest, active_model_dir, shipped_model_dir
+from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
+    MANIFEST,
+    ActiveModelWatcher,
+    ModelManifest,
+    active_model_dir,
+    shipped_model_dir,
+)
 from skullcam.vision.training import CHECKPOINT_FILE, CLASSIFIER_FILE
 
 logger = logging.getLogger(__name__)
@@ -446,32 +452,6 @@ def list_models(data_dir: Path) -> list[dict[str, object]]:
             }
         )
     return rows
-
-
-class ActiveModelWatcher:
-    """Tells a running server when ``<data>/active_model`` changed, so it can reload.
-
-    Cheap enough to call once per frame (one ``stat``); the game server swaps its recognizer
-    when :meth:`changed` returns a folder, with no restart.
-    """
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self._seen = self._key()
-
-    def _key(self) -> tuple[int, int] | None:
-        try:
-            st = (self.data_dir / "active_model").stat()
-        except FileNotFoundError:
-            return None
-        return (st.st_mtime_ns, st.st_ino)
-
-    def changed(self) -> Path | None:
-        key = self._key()
-        if key == self._seen:
-            return None
-        self._seen = key
-        return active_model_dir(self.data_dir)
 
 
 def adapt_and_install(

@@ -240,3 +240,29 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
     if frame.shape[2] != 3:
         raise UserError(f"frame has {frame.shape[2]} channels; expected 1, 3 or 4")
     return frame
+
+
+class ActiveModelWatcher:
+    """Tells a running server when ``<data>/active_model`` changed, so it can reload.
+
+    Cheap enough to call once per frame (one ``stat``); the game server swaps its recognizer
+    when :meth:`changed` returns a folder, with no restart.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._seen = self._key()
+
+    def _key(self) -> tuple[int, int] | None:
+        try:
+            st = (self.data_dir / "active_model").stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_ino)
+
+    def changed(self) -> Path | None:
+        key = self._key()
+        if key == self._seen:
+            return None
+        self._seen = key
+        return active_model_dir(self.data_dir)

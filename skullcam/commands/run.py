@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
@@ -99,7 +101,15 @@ def _run(args: argparse.Namespace) -> int:
     data.mkdir(parents=True, exist_ok=True)
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
-    loop = LiveLoop(store, recognizer, camera, demo, data_dir=data, speed=args.speed)
+    loop = LiveLoop(
+        store,
+        recognizer,
+        camera,
+        demo,
+        data_dir=data,
+        speed=args.speed,
+        reload_model=None if args.model is not None else _active_model_reloader(data),
+    )
     loop.loop_demo = not args.exit_when_done
     if args.record_frames:
         loop.record_frames = data / "recordings"
@@ -130,3 +140,17 @@ def _run(args: argparse.Namespace) -> int:
     frames = sum(p.stats.frames for p in loop.pipelines)
     print(f"recorded {tricks} trick(s) from {frames} frame(s) into {data}")
     return 0
+
+
+def _active_model_reloader(data: Path) -> Callable[[], Any]:
+    """A new Recognizer whenever ``skullcam enroll`` (or ``--activate``) switched the active
+    model of this data folder; ``None`` otherwise. One ``stat`` a frame."""
+    from skullcam.vision.recognizer import ActiveModelWatcher, Recognizer
+
+    watcher = ActiveModelWatcher(data)
+
+    def reload() -> Any:
+        folder = watcher.changed()
+        return None if folder is None else Recognizer.load(folder)
+
+    return reload
