@@ -28,7 +28,6 @@ from skullcam.vision.detection import Detection
 
 MANIFEST = "recognizer.json"
 NOT_A_CARD = "none"
-SHIPPED_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 def shipped_model_dir() -> Path:
