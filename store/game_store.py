@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -102,22 +102,7 @@ class Trick:
         return _strip(self.plays) != _strip(self.original_plays)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game_id": self.game_id,
-            "round": self.round,
-            "trick": self.trick,
-            "plays": self.plays,
-            "original_plays": self.original_plays,
-            "completion_image": self.completion_image,
-            "annotated_image": self.annotated_image,
-            "detections": self.detections,
-            "resolution": self.resolution,
-            "model_version": self.model_version,
-            "flags": self.flags,
-            "recorded_at": self.recorded_at,
-            "corrected": self.corrected,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -134,16 +119,7 @@ class Correction:
     at: float
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game_id": self.game_id,
-            "trick_id": self.trick_id,
-            "kind": self.kind,
-            "before": self.before,
-            "after": self.after,
-            "note": self.note,
-            "at": self.at,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -162,18 +138,7 @@ class Prompt:
     created_at: float
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game_id": self.game_id,
-            "kind": self.kind,
-            "round": self.round,
-            "trick": self.trick,
-            "player": self.player,
-            "payload": self.payload,
-            "status": self.status,
-            "answer": self.answer,
-            "created_at": self.created_at,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -187,13 +152,7 @@ class Event:
     at: float
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game_id": self.game_id,
-            "kind": self.kind,
-            "payload": self.payload,
-            "at": self.at,
-        }
+        return asdict(self)
 
 
 @dataclass
