@@ -37,26 +37,7 @@ def draw_labels(image: np.ndarray, label_text: str, record: dict[str, object] | 
             if card["labelled"]:
                 tl = tuple(int(v) for v in corners[0])
                 cv2.circle(out, tl, 4, (255, 80, 0), -1, cv2.LINE_AA)
-                cv2.putText(
-                    out,
-                    card["face"],
-                    (tl[0] + 4, tl[1] - 4),
-                    cv2.FONT_HERSHEY_SIMPLEX,
-                    0.4,
-                    (255, 255, 255),
-                    2,
-                    cv2.LINE_AA,
-                )
-                cv2.putText(
-                    out,
-                    card["face"],
-                    (tl[0] + 4, tl[1] - 4),
-                    cv2.FONT_HERSHEY_SIMPLEX,
-                    0.4,
-                    (20, 20, 20),
-                    1,
-                    cv2.LINE_AA,
-                )
+                _haloed_text(out, card["face"], (tl[0] + 4, tl[1] - 4))
             else:
                 cv2.polylines(out, [corners.astype(np.int32)], True, (0, 0, 255), 1, cv2.LINE_AA)
     return out
@@ -101,3 +82,9 @@ def write_contact_sheet(
     if not cv2.imwrite(str(out), sheet):
         raise UserError(f"cannot write {out}: use a .png path in a writable folder")
     return out
+
+
+def _haloed_text(img: np.ndarray, text: str, org: tuple[int, int]) -> None:
+    """Dark text on a white halo: legible on any table and card colour."""
+    for colour, thickness in (((255, 255, 255), 2), ((20, 20, 20), 1)):
+        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, thickness, cv2.LINE_AA)
