@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -37,6 +38,18 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
     assert float(summary["recall"]) >= 0.85  # type: ignore[arg-type]
     assert float(summary["precision"]) >= 0.9  # type: ignore[arg-type]
+
+
+def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) -> None:
+    image, truth = read_scene_index(SAMPLES, "test")[0]
+    frame = cv2.imread(str(image))
+    h, w = frame.shape[:2]
+    quads = np.stack([card.corners for card in truth])
+    turned_frame = np.ascontiguousarray(frame[::-1, ::-1])
+    turned_quads = np.stack([(w - 1, h - 1)] * 4)[None] - quads
+    probs = recognizer.classify(frame, quads)
+    turned = recognizer.classify(turned_frame, turned_quads)
+    assert np.allclose(probs, turned, atol=1e-4)
 
 
 def test_empty_table_gives_no_cards(recognizer: Recognizer) -> None:

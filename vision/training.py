@@ -47,6 +47,8 @@ class TrainPlan:
     skip_detector: bool = False
     detector_fraction: float = 1.0
     init_detector: Path | None = None
+    init_classifier: Path | None = None
+    classifier_lr: float = 4e-3
 
 
 def _data_yaml(dataset: Path) -> Path:
@@ -59,11 +61,17 @@ def _data_yaml(dataset: Path) -> Path:
 def train_recognizer(plan: TrainPlan) -> ModelManifest:
     from skullcam.vision.train_classifier import (
         export_classifier,
+        load_checkpoint,
         save_checkpoint,
         train_classifier,
     )
     from skullcam.vision.train_detector import export_detector, train_detector
 
+    if plan.init_classifier is not None and not plan.init_classifier.is_file():
+        raise UserError(
+            f"classifier checkpoint {plan.init_classifier} not found; "
+            "give the card-classifier.pt of a trained model folder"
+        )
     plan.out.mkdir(parents=True, exist_ok=True)
     staging = plan.work_dir / "staging"
     staging.mkdir(parents=True, exist_ok=True)
@@ -111,7 +119,19 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         bar.set_postfix(loss=f"{loss:.3f}", val_acc=f"{acc:.4f}")
         bar.update(1)
 
-    result = train_classifier(train_set, val_set, epochs=plan.classifier_epochs, progress=report)
+    init = None
+    if plan.init_classifier is not None:
+        init, init_classes = load_checkpoint(plan.init_classifier)
+        if init_classes != CLASSES:
+            init.replace_head(len(CLASSES))
+    result = train_classifier(
+        train_set,
+        val_set,
+        epochs=plan.classifier_epochs,
+        lr=plan.classifier_lr,
+        init=init,
+        progress=report,
+    )
     bar.close()
     export_classifier(result.model, staging / CLASSIFIER_FILE)
     save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
@@ -133,6 +153,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
                 "dataset": str(plan.dataset),
                 "detector_epochs": "kept" if plan.skip_detector else plan.detector_epochs,
                 "classifier_epochs": plan.classifier_epochs,
+                "classifier_init": str(plan.init_classifier) if plan.init_classifier else None,
+                "classifier_lr": plan.classifier_lr,
                 "imgsz": plan.imgsz,
                 "input_hw": list(plan.input_hw),
                 "classifier_train_crops": len(train_set),

@@ -37,6 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="continue training from this detector checkpoint (.pt) instead of from scratch",
     )
+    parser.add_argument(
+        "--init-classifier",
+        type=Path,
+        default=None,
+        help="fine-tune from this classifier checkpoint (card-classifier.pt) instead of from "
+        "scratch",
+    )
+    parser.add_argument(
+        "--classifier-lr", type=float, default=4e-3, help="peak classifier learning rate"
+    )
     parser.set_defaults(func=_run)
 
 
@@ -57,6 +67,8 @@ def _run(args: argparse.Namespace) -> int:
         resume=args.resume,
         skip_detector=args.skip_detector,
         init_detector=args.init_detector,
+        init_classifier=args.init_classifier,
+        classifier_lr=args.classifier_lr,
     )
     manifest = train_recognizer(plan)
     print(f"wrote recognizer {manifest.version} to {manifest.folder}")
