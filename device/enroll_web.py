@@ -8,6 +8,10 @@ once (``vision.enroll.Enrollment``), so closing the page or the program loses no
 start resumes at the first missing face. When all 69 are in, Adapt runs the adaptation in a
 background thread and the page shows its progress and the self-check sentence.
 
+"Check on real tricks" (``device.enroll_tricks_page``) lets the user photograph real tricks,
+correct the recognizer's reading by tapping, and see how the active model does on them; the
+saved photos are checked again after every adaptation.
+
 The camera is any ``device.sources`` frame source. A live one is read by a thread that keeps
 the newest frame; a recorded one (a folder of images: the file-backed camera of the tests)
 advances one frame per capture, so a folder of photos in prompt order drives the page.
@@ -26,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError
 from skullcam.rules import FACES
@@ -106,6 +111,7 @@ class EnrollSession:
         test_scenes: int = 500,
         min_accuracy: float | None = None,
         base_model: Path | None = None,
+        tricks: TrickChecker | None = None,
     ) -> None:
         self.enrollment = enrollment
         self.feed = feed
@@ -120,6 +126,7 @@ class EnrollSession:
         self.lock = threading.Lock()
         self.adapt_thread: threading.Thread | None = None
         self.adapt_status: dict[str, Any] = {"state": "idle", "log": []}
+        self.tricks = tricks or TrickChecker(enrollment.data_dir, enrollment.work_dir / "tricks")
 
     def face(self) -> str | None:
         return self.target or self.enrollment.next_face()
@@ -152,7 +159,12 @@ class EnrollSession:
             "pending": pending,
             "adapt": {k: v for k, v in self.adapt_status.items() if k != "log"}
             | {"log": self.adapt_status["log"][-8:]},
+            "tricks": self.tricks.state(),
         }
+
+    def camera_frame(self) -> np.ndarray | None:
+        """A frame for a photo of a real trick: taken from the camera as Capture takes one."""
+        return self.feed.capture()
 
     def capture(self) -> dict[str, Any]:
         self._not_while_adapting()
@@ -224,6 +236,7 @@ class EnrollSession:
                     model=outcome.model_dir.name,
                     activated=outcome.activated,
                 )
+                self._recheck_tricks(say)
             except UserError as err:
                 self.adapt_status.update(state="failed", error=str(err))
             except Exception as err:  # shown on the page; the traceback goes to the log
@@ -233,6 +246,16 @@ class EnrollSession:
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()
         return self.state()
+
+    def _recheck_tricks(self, say: Any) -> None:
+        """After an adaptation, the saved photos of real tricks are read by the active model."""
+        if not self.tricks.saved():
+            return
+        say("checking the saved photos of real tricks with the active model")
+        try:
+            say(self.tricks.recheck()["check"]["sentence"])
+        except Exception:  # the adaptation stands; the page can ask for the check again
+            logger.error("real-trick check failed: %s", traceback.format_exc())
 
 
 def _jpeg(image: np.ndarray) -> bytes:
@@ -316,6 +339,8 @@ def create_enroll_app(session: EnrollSession) -> Any:
     def adapt() -> Any:
         with session.lock:
             return jsonify(session.start_adapt())
+
+    add_trick_routes(app, session, _jpeg)
 
     return app
 

@@ -2,67 +2,38 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from browser_support import require_browser
 
 from skullcam.datasets.deck import render_face
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import ImageFolderSource
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import Enrollment
+from skullcam.vision.enroll_check import card_name
 from skullcam.vision.enroll_synth import render_photo
-
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-if not (Path(CHROMEDRIVER).exists() and Path(CHROMIUM).exists()):
-    pytest.skip(
-        "chromium/chromedriver missing: apt-get install chromium chromium-driver",
-        allow_module_level=True,
-    )
+require_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    try:
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    except Exception as err:  # pragma: no cover - depends on the machine
-        pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def page(tmp_path: Path) -> Iterator[tuple[str, EnrollSession]]:
+@contextmanager
+def _serve(tmp_path: Path, shots: list[np.ndarray]) -> Iterator[tuple[str, EnrollSession]]:
+    """The enrollment page on a free port, its camera a folder of ``shots``."""
     from waitress.server import create_server
 
-    rng = np.random.default_rng(1)
-    shots = [
-        render_photo([render_face("green-1", "alt")], rng, (640, 480))[0],
-        render_photo([render_face("green-2", "alt")], rng, (640, 480), blur=0.04)[0],
-        render_photo([render_face("green-2", "alt")], rng, (640, 480))[0],
-    ]
     camera = tmp_path / "camera"
     camera.mkdir()
     for i, shot in enumerate(shots):
@@ -75,9 +46,23 @@ def page(tmp_path: Path) -> Iterator[tuple[str, EnrollSession]]:
     server = create_server(create_enroll_app(session), host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/", session
-    server.close()
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}/", session
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[tuple[str, EnrollSession]]:
+    rng = np.random.default_rng(1)
+    shots = [
+        render_photo([render_face("green-1", "alt")], rng, (640, 480))[0],
+        render_photo([render_face("green-2", "alt")], rng, (640, 480), blur=0.04)[0],
+        render_photo([render_face("green-2", "alt")], rng, (640, 480))[0],
+    ]
+    with _serve(tmp_path, shots) as served:
+        yield served
 
 
 def _text(driver: Any, element_id: str) -> str:
@@ -113,3 +98,48 @@ def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     browser.find_element(By.ID, "accept").click()
     wait.until(lambda d: "Green 3" in _text(d, "prompt"))
     assert sorted(session.enrollment.faces) == ["green-1", "green-2"]
+
+
+SCENE = (
+    Path(__file__).resolve().parent.parent / "datasets/samples/scenes/images/test/test_000000.jpg"
+)
+
+
+def test_tap_a_found_card_pick_its_face_add_a_missed_one_and_save(
+    browser: Any, tmp_path: Path
+) -> None:
+    with _serve(tmp_path, [cv2.imread(str(SCENE))]) as (url, session):
+        browser.set_window_size(412, 915)  # a phone's screen
+        wait = WebDriverWait(browser, 30)
+        browser.get(url)
+        wait.until(lambda d: _text(d, "trick-model"))
+        browser.find_element(By.ID, "trick-capture").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trick-boxes text"))
+        found = session.tricks.pending
+        assert found is not None and len(found.detections) >= 2
+        n = len(found.detections)
+        first = found.detections[0].card
+        other = "kraken" if first != "kraken" else "loot"
+
+        browser.find_elements(By.CSS_SELECTOR, "#trick-boxes text")[0].click()
+        wait.until(lambda d: d.find_element(By.ID, "trick-picker").is_displayed())
+        Select(browser.find_element(By.ID, "trick-pick")).select_by_value(other)
+        wait.until(lambda d: not d.find_element(By.ID, "trick-picker").is_displayed())
+        label = browser.find_elements(By.CSS_SELECTOR, "#trick-boxes text")[0].text
+        assert label == f"{card_name(other)} (read {card_name(first)})"
+        assert "changed" in browser.find_element(
+            By.CSS_SELECTOR, "#trick-boxes polygon"
+        ).get_attribute("class")
+
+        Select(browser.find_element(By.ID, "trick-add-face")).select_by_value("white-whale")
+        browser.find_element(By.ID, "trick-add").click()
+        assert "White Whale" in _text(browser, "trick-missed")
+        browser.find_element(By.ID, "trick-save").click()
+        wait.until(lambda d: "real tricks" in _text(d, "trick-result"))
+        assert _text(browser, "trick-result").startswith(
+            f"On 1 photo of real tricks: {n - 1} of {n + 1} cards right; "
+            f"{card_name(other)} read as {card_name(first)} once; 1 card not found (White Whale)"
+        )
+        assert not browser.find_element(By.ID, "trick-pending").is_displayed()
+        folder = tmp_path / "data" / "enroll" / "browser-deck" / "tricks"
+        assert sorted(p.name for p in folder.iterdir()) == ["001.jpg", "001.json"]

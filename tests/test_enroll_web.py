@@ -7,22 +7,29 @@ empty table, a retake, then the rest of the deck.
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
+from skullcam.device.enroll_tricks_page import TrickChecker
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import ImageFolderSource
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
+from skullcam.vision.detection import Detection
 from skullcam.vision.enroll import Enrollment
+from skullcam.vision.enroll_check import card_name
 from skullcam.vision.enroll_synth import render_photo, write_tiny_model
-from skullcam.vision.recognizer import active_model_dir
+from skullcam.vision.enroll_tricks import BoxLabel, TrickLabels, save_trick
+from skullcam.vision.recognizer import active_model_dir, shipped_model_dir
 
 PHOTO = (640, 480)
 
@@ -142,6 +149,9 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     for face, image in load_deck(alt_deck).items():
         if face != "white-whale":
             session.enrollment.accept(face, image)
+    # A photo of a real trick was labelled earlier: the adaptation checks it with the new model.
+    trick = TrickLabels((BoxLabel((100.0, 100.0, 160.0, 190.0), "green-3"),))
+    save_trick(session.tricks.folder, np.zeros((480, 640, 3), np.uint8), trick)
     client = create_enroll_app(session).test_client()
     state = client.get("/api/state").get_json()
     assert state["face"] == "white-whale" and state["done"] == 68
@@ -162,6 +172,13 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     data = tmp_path / "data"
     assert active_model_dir(data).name == state["adapt"]["model"]
     assert any("fine-tuning" in line for line in state["adapt"]["log"])
+    # The tiny model's stand-in detector finds no card: the real trick's card is not found.
+    sentence = "on 1 photo of real tricks: 0 of 1 card right; 1 card not found (Green 3)"
+    assert state["adapt"]["log"][-1] == sentence
+    assert state["tricks"]["check"]["sentence"] == sentence
+    assert state["tricks"]["check"]["model"] == state["tricks"]["model"]  # the new one
+    assert state["tricks"]["model"].endswith(state["adapt"]["model"])
+    assert state["tricks"]["stale"] is False
 
 
 def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:
@@ -185,3 +202,177 @@ def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:
     finally:
         feed.close()
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ check on real tricks
+
+SCENES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
+
+
+def _scene(index: int) -> tuple[bytes, set[str]]:
+    """A rendered trick scene's JPEG bytes and the faces really in it."""
+    name = f"test_{index:06d}.jpg"
+    with open(SCENES / "labels" / "test" / "scenes.jsonl") as fh:
+        truth = [json.loads(line) for line in fh]
+    faces = {c["face"] for s in truth if s["file"].endswith(name) for c in s["cards"]}
+    return (SCENES / "images" / "test" / name).read_bytes(), faces
+
+
+def _upload(client: Any, data: bytes, filename: str = "trick.jpg") -> Any:
+    return client.post(
+        "/api/trick/upload",
+        data={"photo": (io.BytesIO(data), filename)},
+        content_type="multipart/form-data",
+    )
+
+
+def _other_face(face: str) -> str:
+    return "kraken" if face != "kraken" else "loot"
+
+
+def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: Path) -> None:
+    jpeg, truth = _scene(0)
+    camera_shot = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    session = _session(tmp_path, [camera_shot])
+    client = create_enroll_app(session).test_client()
+    tricks = client.get("/api/state").get_json()["tricks"]
+    assert (tricks["saved"], tricks["pending"], tricks["check"]) == (0, None, None)
+    assert b"Check on real tricks" in client.get("/").data
+    assert client.get("/trick.jpg").status_code == 404
+
+    # Upload: the active model (none enrolled here: the shipped one) reads the photo.
+    state = _upload(client, jpeg).get_json()
+    pending = state["tricks"]["pending"]
+    cards = pending["cards"]
+    assert (pending["width"], pending["height"], pending["source"]) == (640, 480, "upload")
+    assert len(cards) >= 2 and {c["card"] for c in cards} & truth
+    assert all(c["card"] in FACES and len(c["corners"]) == 4 and c["name"] for c in cards)
+    photo = cv2.imdecode(np.frombuffer(client.get("/trick.jpg").data, np.uint8), 1)
+    assert photo.shape == (480, 640, 3)
+
+    # The user corrects the first card, says the second is no card, and adds a missed one.
+    labels = [c["card"] for c in cards]
+    labels[0] = _other_face(cards[0]["card"])
+    labels[1] = "none"
+    state = client.post(
+        "/api/trick/save", json={"labels": labels, "missed": ["white-whale"]}
+    ).get_json()
+    n = len(cards)
+    check = state["tricks"]["check"]
+    assert (check["photos"], check["cards"], check["right"]) == (1, n, n - 2)
+    assert check["misreads"] == [[labels[0], cards[0]["card"], 1]]
+    assert check["missed"] == [["white-whale", 1]]
+    assert check["false_alarms"] == [[cards[1]["card"], 1]]
+    assert check["sentence"] == (
+        f"on 1 photo of real tricks: {n - 2} of {n} cards right; "
+        f"{card_name(labels[0])} read as {card_name(cards[0]['card'])} once; "
+        "1 card not found (White Whale); 1 false alarm"
+    )
+    tricks = state["tricks"]
+    assert (tricks["saved"], tricks["pending"], tricks["stale"]) == (1, None, False)
+    folder = tmp_path / "data" / "enroll" / "table-deck" / "tricks"
+    record = json.loads((folder / "001.json").read_text())
+    assert [c["label"] for c in record["cards"]] == labels and record["missed"] == ["white-whale"]
+    assert cv2.imread(str(folder / "001.jpg")).shape == (480, 640, 3)
+
+    # A photo from the page's camera, then thrown away: nothing more is saved.
+    state = client.post("/api/trick/capture").get_json()
+    assert state["tricks"]["pending"]["source"] == "camera"
+    assert len(state["tricks"]["pending"]["cards"]) == n
+    state = client.post("/api/trick/discard").get_json()
+    assert state["tricks"]["pending"] is None and state["tricks"]["saved"] == 1
+
+    # Another model becomes active (here: the same weights in an enrolled model's folder):
+    # the result is marked stale until the page asks, then the photo is checked again.
+    copy = tmp_path / "data" / "models" / "copy"
+    copy.mkdir(parents=True)
+    for item in shipped_model_dir().iterdir():
+        if item.is_file():
+            (copy / item.name).symlink_to(item)
+    (tmp_path / "data" / "active_model").write_text("models/copy\n")
+    assert client.get("/api/state").get_json()["tricks"]["stale"] is True
+    state = client.post("/api/trick/check").get_json()
+    assert state["tricks"]["stale"] is False
+    assert state["tricks"]["check"]["sentence"] == check["sentence"]
+    assert session.tricks._model_dir == copy
+
+
+class FakeRecognizer:
+    """Always finds the same two cards: the endpoint tests need no model."""
+
+    def __call__(self, frame: np.ndarray) -> list[Detection]:
+        quad = np.array([[10, 10], [70, 10], [70, 100], [10, 100]], np.float32)
+        return [
+            Detection.from_corners("green-7", 0.9, quad),
+            Detection.from_corners("pirate-harry", 0.8, quad + 200),
+        ]
+
+
+def _fake_session(tmp_path: Path) -> EnrollSession:
+    data = tmp_path / "data"
+    checker = TrickChecker(
+        data, data / "enroll" / "table-deck" / "tricks", load=lambda d: FakeRecognizer()
+    )
+    return _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)], tricks=checker)
+
+
+def test_bad_real_trick_input_gets_a_clear_error_and_writes_nothing(tmp_path: Path) -> None:
+    session = _fake_session(tmp_path)
+    app = create_enroll_app(session)
+    client = app.test_client()
+
+    def error(response: Any, status: int = 400) -> str:
+        assert response.status_code == status, response.data
+        return str(response.get_json()["error"])
+
+    assert "no photo to save" in error(client.post("/api/trick/save", json={"labels": []}))
+    jpeg, _ = _scene(1)
+    assert "not a readable image" in error(_upload(client, b"just some text", "notes.txt"))
+    assert "not a readable image" in error(_upload(client, jpeg[: len(jpeg) // 2]))
+    assert "empty" in error(_upload(client, b""))
+    assert "form field 'photo'" in error(client.post("/api/trick/upload"))
+    assert session.tricks.pending is None
+
+    assert len(_upload(client, jpeg).get_json()["tricks"]["pending"]["cards"]) == 2
+    save = "/api/trick/save"
+    bad_json = client.post(save, data="{labels: [", content_type="application/json")
+    assert "not a JSON object" in error(bad_json)
+    assert "not a JSON object" in error(client.post(save, json=["green-7", "none"]))
+    assert "expected a list of 2" in error(client.post(save, json={"labels": ["green-7"]}))
+    assert "expected a list of 2" in error(client.post(save, json={"missed": []}))
+    unknown = client.post(save, json={"labels": ["green-7", "green-15"]})
+    assert error(unknown).startswith("labels[1]: 'green-15' is not a card")
+    none_missed = client.post(save, json={"labels": ["green-7", "none"], "missed": ["none"]})
+    assert error(none_missed).startswith("missed[0]: 'none' is not a card")
+    assert "missed: expected a list" in error(
+        client.post(save, json={"labels": ["green-7", "none"], "missed": "kraken"})
+    )
+    folder = tmp_path / "data" / "enroll" / "table-deck" / "tricks"
+    assert not folder.exists()  # nothing half-written, nothing written at all
+
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    assert "larger than" in error(_upload(client, jpeg), 413)
+    app.config["MAX_CONTENT_LENGTH"] = 25 * 1024 * 1024
+
+    # The pending photo survived the refusals: good labels save it.
+    state = client.post(save, json={"labels": ["Green-7", "pirate-rosie"]}).get_json()
+    assert state["tricks"]["check"]["sentence"] == (
+        "on 1 photo of real tricks: 1 of 2 cards right; Pirate Rosie read as Pirate Harry once"
+    )
+    assert sorted(p.name for p in folder.iterdir()) == ["001.jpg", "001.json"]
+
+
+def test_an_adaptation_checks_the_saved_photos_again(tmp_path: Path) -> None:
+    session = _fake_session(tmp_path)
+    client = create_enroll_app(session).test_client()
+    _upload(client, _scene(1)[0])
+    client.post("/api/trick/save", json={"labels": ["green-7", "pirate-harry"]})
+    session.tricks.check = None  # as after a restart: nothing checked with this model yet
+    assert client.get("/api/state").get_json()["tricks"]["stale"] is True
+    log: list[str] = []
+    session._recheck_tricks(log.append)
+    assert log == [
+        "checking the saved photos of real tricks with the active model",
+        "on 1 photo of real tricks: 2 of 2 cards right",
+    ]
+    assert client.get("/api/state").get_json()["tricks"]["stale"] is False

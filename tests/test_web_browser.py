@@ -9,28 +9,20 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import require_browser
 
 from skullcam.store import GameStore
 from skullcam.web import create_app, get_store, make_server
 
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-if not (Path(CHROMEDRIVER).exists() and Path(CHROMIUM).exists()):
-    pytest.skip(
-        "chromium/chromedriver missing: apt-get install chromium chromium-driver",
-        allow_module_level=True,
-    )
+require_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
@@ -49,25 +41,6 @@ def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
     yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
     srv.close()
     thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    options.add_argument("--lang=en-US")
-    try:
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    except Exception as err:  # pragma: no cover - depends on the machine
-        pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
 
 
 def shot_dir(tmp_path: Path) -> Path:

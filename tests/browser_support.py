@@ -1,0 +1,47 @@
+"""Headless Debian chromium for the browser tests: one setup shared by every browser test.
+
+A module that drives a browser calls :func:`require_browser` before it imports selenium's
+helpers, so a machine without selenium or chromium skips it with the reason (and the fix)
+instead of failing to import; the ``browser`` fixture of ``conftest.py`` starts the browser.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")
+
+
+def require_browser() -> None:
+    """Skip the calling test module when selenium or chromium/chromedriver is missing."""
+    pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    if not (Path(CHROMEDRIVER).exists() and Path(CHROMIUM).exists()):
+        pytest.skip(
+            "chromium/chromedriver missing: apt-get install chromium chromium-driver",
+            allow_module_level=True,
+        )
+
+
+def start_chromium(lang: str = "en-US") -> Any:
+    """A headless chromium driven by chromedriver (the test is skipped if it cannot start)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in FLAGS:
+        options.add_argument(arg)
+    options.add_argument(f"--lang={lang}")
+    try:
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    except Exception as err:  # pragma: no cover - depends on the machine
+        pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
+    driver.set_page_load_timeout(30)
+    return driver
