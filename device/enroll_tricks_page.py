@@ -108,13 +108,13 @@ class TrickChecker:
         stale = saved > 0 and (
             self.check is None
             or self.check["model_dir"] != str(model_dir)
-            or self.check["photos"] != saved
+            or self.check["saved"] != saved
         )
         return {
             "saved": saved,
             "model": _model_version(model_dir),
             "pending": self.pending.to_json() if self.pending else None,
-            "check": {k: v for k, v in self.check.items() if k != "model_dir"}
+            "check": {k: v for k, v in self.check.items() if k not in ("model_dir", "saved")}
             if self.check
             else None,
             "stale": stale,
@@ -181,6 +181,7 @@ class TrickChecker:
 
     def recheck(self) -> dict[str, Any]:
         """Check every saved photo with the model active now."""
+        saved = self.saved()  # a damaged photo is skipped, and not checked again and again
         tricks = load_tricks(self.folder) if self.folder.is_dir() else []
         with self.lock:
             recognize, model_dir = self._recognizer()
@@ -188,6 +189,7 @@ class TrickChecker:
         self.check = result.to_json() | {
             "model": _model_version(model_dir),
             "model_dir": str(model_dir),
+            "saved": saved,
         }
         return self.state()
 

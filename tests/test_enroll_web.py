@@ -376,3 +376,8 @@ def test_an_adaptation_checks_the_saved_photos_again(tmp_path: Path) -> None:
         "on 1 photo of real tricks: 2 of 2 cards right",
     ]
     assert client.get("/api/state").get_json()["tricks"]["stale"] is False
+    # A damaged label file is skipped, and does not leave the result stale forever.
+    (session.tricks.folder / "002.json").write_text("{ damaged")
+    assert client.get("/api/state").get_json()["tricks"]["stale"] is True
+    state = client.post("/api/trick/check").get_json()
+    assert state["tricks"]["stale"] is False and state["tricks"]["check"]["photos"] == 1
