@@ -28,6 +28,7 @@ from skullcam.datasets.scenes import (
     PreparedDeck,
     SceneConfig,
     label_lines,
+    obb_line,
     prepare,
     render_scene,
 )
@@ -204,3 +205,52 @@ def read_scenes(out: Path, split: str) -> list[dict[str, object]]:
 def config_with(config: SceneConfig, **changes: object) -> SceneConfig:
     """``config`` with some fields replaced (a typed helper for the CLI)."""
     return replace(config, **changes)  # type: ignore[arg-type]
+
+
+def relabel_scenes(out: Path, min_visible: float) -> dict[str, int]:
+    """Redraw the card label files of a written dataset at another visibility threshold.
+
+    Why: the detector learns "card" only from labelled cards, so the threshold for *training*
+    labels need not be the must-find threshold of evaluation (0.5). Labelling cards down to a
+    third visible stops the detector from learning a hard edge at exactly half hidden, where
+    it cannot tell 45 % from 55 %. ``scenes.jsonl`` keeps every card's outline and visible
+    fraction, so no scene is rendered again. Returns the labelled-card count per split.
+    """
+    out = Path(out)
+    yaml_path = out / "data.yaml"
+    if yaml_path.is_file() and "1: mark" in yaml_path.read_text():
+        raise UserError(
+            f"{out} has corner-mark labels, which scenes.jsonl cannot redraw; "
+            "render it again with 'skullcam synth scenes --min-visible'"
+        )
+    labelled: dict[str, int] = {}
+    for split in SPLITS:
+        records = read_scenes(out, split)
+        if not records:
+            continue
+        labelled[split] = 0
+        for record in records:
+            width, height = int(record["width"]), int(record["height"])  # type: ignore[call-overload]
+            lines = []
+            for card in record["cards"]:  # type: ignore[attr-defined]
+                card["labelled"] = card["visible_fraction"] >= min_visible
+                if card["labelled"]:
+                    lines.append(obb_line(0, np.asarray(card["corners"]), width, height))
+            labelled[split] += len(lines)
+            name = Path(str(record["file"])).stem
+            _write_atomic(out / "labels" / split / f"{name}.txt", "".join(f"{x}\n" for x in lines))
+        index = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+        _write_atomic(out / "labels" / split / "scenes.jsonl", index)
+        # ultralytics' label cache would otherwise keep serving the old boxes.
+        (out / "labels" / f"{split}.cache").unlink(missing_ok=True)
+    if not labelled:
+        raise UserError(
+            f"no scenes.jsonl under {out}/labels: is it a 'skullcam synth scenes' folder?"
+        )
+    return labelled
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from skullcam.cli import main
-from skullcam.datasets.dataset import read_scenes, split_counts, write_scenes
+from skullcam.datasets.dataset import read_scenes, relabel_scenes, split_counts, write_scenes
 from skullcam.datasets.deck import render_face, write_deck
 from skullcam.datasets.faces import FACES
 from skullcam.datasets.scenes import (
@@ -265,6 +265,44 @@ def test_dataset_files_agree(deck_dir: Path, tmp_path: Path) -> None:
             assert c["face"] in FACES
         total += len(lines)
     assert labelled["train"] == total
+
+
+def _label_rows(out: Path, split: str) -> list[np.ndarray]:
+    return [
+        np.array([[float(v) for v in line.split()] for line in path.read_text().splitlines()])
+        for path in sorted((out / "labels" / split).glob("*.txt"))
+    ]
+
+
+def test_relabel_redraws_labels_at_a_new_threshold_without_rendering(
+    deck_dir: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "ds"
+    write_scenes(deck_dir, out, {"train": 6}, seed=5, progress=False)
+    original = _label_rows(out, "train")
+    images = {p.name: p.stat().st_mtime_ns for p in (out / "images" / "train").iterdir()}
+
+    # The generator's own threshold gives back its own files (corners kept to 0.01 px).
+    relabel_scenes(out, 0.5)
+    for before, after in zip(original, _label_rows(out, "train"), strict=True):
+        assert before.shape == after.shape and np.allclose(before, after, atol=1e-4)
+
+    counts = relabel_scenes(out, 0.2)
+    records = read_scenes(out, "train")
+    wanted = [c for r in records for c in r["cards"] if c["visible_fraction"] >= 0.2]
+    assert counts == {"train": len(wanted)}
+    assert counts["train"] > sum(len(rows) for rows in original)  # half-hidden cards now count
+    assert all(c["labelled"] == (c["visible_fraction"] >= 0.2) for r in records for c in r["cards"])
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "images" / "train").iterdir()} == images
+
+
+def test_relabel_refuses_what_it_cannot_redraw(deck_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"no scenes\.jsonl"):
+        relabel_scenes(tmp_path, 0.3)
+    out = tmp_path / "marks"
+    write_scenes(deck_dir, out, {"train": 1}, seed=5, progress=False, marks=True)
+    with pytest.raises(UserError, match="corner-mark labels"):
+        relabel_scenes(out, 0.3)
 
 
 def test_split_counts() -> None:

@@ -39,8 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Generate a stand-in deck, labelled trick scenes (YOLO OBB) or a whole "
         "recorded game (frames/video + true game record). See docs/synth.md.",
     )
-    parser.set_defaults(func=lambda args: parser.error("choose one of: deck, scenes, game, sheet"))
-    ssub = parser.add_subparsers(dest="synth_command", metavar="{deck,scenes,game,sheet}")
+    parser.set_defaults(
+        func=lambda args: parser.error("choose one of: deck, scenes, relabel, game, sheet")
+    )
+    ssub = parser.add_subparsers(dest="synth_command", metavar="{deck,scenes,relabel,game,sheet}")
 
     deck = ssub.add_parser("deck", help="write a stand-in deck (69 <card-id>.png + manifest.json)")
     deck.add_argument("--out", type=Path, required=True, help="deck folder to write")
@@ -97,6 +99,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     scenes.add_argument("--no-progress", action="store_true", help="no progress bar")
     scenes.set_defaults(func=_scenes)
 
+    relabel = ssub.add_parser(
+        "relabel",
+        help="redraw a scene dataset's card labels at another visibility threshold",
+        description="Rewrite the YOLO label files (and the labelled flags of scenes.jsonl) of a "
+        "dataset written by 'skullcam synth scenes', labelling each card at least MIN_VISIBLE "
+        "visible, without rendering the scenes again.",
+    )
+    relabel.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
+    relabel.add_argument("--min-visible", type=_fraction, required=True)
+    relabel.set_defaults(func=_relabel)
+
     game = ssub.add_parser(
         "game",
         help="a whole legal game rendered frame by frame, with its true record",
@@ -138,6 +151,15 @@ def _deck(args: argparse.Namespace) -> int:
     get_style(args.style)
     out = write_deck(args.out, style=args.style, name=args.name)
     print(f"wrote a {args.style} deck of 69 faces to {out}")
+    return 0
+
+
+def _relabel(args: argparse.Namespace) -> int:
+    from skullcam.datasets.dataset import relabel_scenes
+
+    labelled = relabel_scenes(args.dataset, args.min_visible)
+    parts = ", ".join(f"{split} {n} labelled cards" for split, n in labelled.items())
+    print(f"relabelled {args.dataset} at min visible {args.min_visible}: {parts}")
     return 0
 
 
