@@ -1,0 +1,45 @@
+"""The NCNN benchmark's conversion computes what ONNX Runtime computes (else its timing is moot).
+
+Only the classifier is converted here (seconds); the detector's conversion goes through
+ultralytics and is checked by the benchmark itself. Skipped without the optional ``ncnn`` and
+``pnnx`` packages, which skullcam does not depend on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("ncnn")
+pytest.importorskip("pnnx")
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _bench() -> ModuleType:
+    """benchmarks/ is a folder of scripts, not a package: load the script by path."""
+    spec = importlib.util.spec_from_file_location("bench_ncnn", REPO / "benchmarks/bench_ncnn.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow  # ~10 s: torch trace + pnnx conversion
+def test_classifier_ncnn_matches_onnx_runtime(tmp_path: Path) -> None:
+    bench = _bench()
+    onnx_path, param = bench.convert_classifier(REPO / "models/card-classifier.pt", tmp_path)
+    _, crops = bench.sample_inputs()
+    assert crops.shape == (bench.CLASSIFIER_BATCH, 3, 96, 64)
+
+    expected = bench.ort_runner(onnx_path, threads=1)(crops)
+    got = bench.ncnn_runner(param, threads=1)(crops)
+
+    assert got.shape == expected.shape
+    assert np.abs(got - expected).max() < 1e-2
+    np.testing.assert_array_equal(got.argmax(axis=1), expected.argmax(axis=1))
