@@ -36,8 +36,9 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     scenes = read_scene_index(SAMPLES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
-    assert float(summary["recall"]) >= 0.85  # type: ignore[arg-type]
-    assert float(summary["precision"]) >= 0.9  # type: ignore[arg-type]
+    # Measured on these 40 scenes with skullcam-20261130-031000: recall 0.948, precision 0.982.
+    assert float(summary["recall"]) >= 0.92  # type: ignore[arg-type]
+    assert float(summary["precision"]) >= 0.96  # type: ignore[arg-type]
 
 
 def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) -> None:
