@@ -20,6 +20,7 @@ import torch  # noqa: E402
 
 from skullcam.errors import UserError  # noqa: E402
 from skullcam.vision.recognizer import Recognizer  # noqa: E402
+from skullcam.vision.training import TrainPlan  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def tiny_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_model(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from skullcam.vision.training import TrainPlan, train_recognizer
+    from skullcam.vision.training import train_recognizer
 
     work = tmp_path_factory.mktemp("train")
     plan = TrainPlan(
@@ -94,52 +95,47 @@ def test_corrupt_or_missing_model_files_give_a_clear_error(
         Recognizer.load(tmp_path / "nowhere")
 
 
-def test_classifier_fine_tunes_from_a_checkpoint_and_keeps_the_detector(
-    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
-) -> None:
-    from skullcam.vision.train_classifier import load_checkpoint
-    from skullcam.vision.training import TrainPlan, train_recognizer
-
+def _fine_tune_plan(tiny_model: Path, tiny_dataset: Path, tmp_path: Path, init: Path) -> TrainPlan:
+    """A classifier-only run into a fresh folder holding the tiny model's detector."""
     out = tmp_path / "tuned"
     out.mkdir()
     shutil.copyfile(tiny_model / "card-detector.onnx", out / "card-detector.onnx")
-    plan = TrainPlan(
+    return TrainPlan(
         dataset=tiny_dataset,
         out=out,
         work_dir=tmp_path / "runs",
         classifier_epochs=1,
         skip_detector=True,
-        init_classifier=tiny_model / "card-classifier.pt",
+        init_classifier=init,
         classifier_lr=1e-9,  # so small that the weights must stay those of the checkpoint
     )
+
+
+def test_classifier_fine_tunes_from_a_checkpoint_and_keeps_the_detector(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.train_classifier import load_checkpoint
+    from skullcam.vision.training import train_recognizer
+
+    start_pt = tiny_model / "card-classifier.pt"
+    plan = _fine_tune_plan(tiny_model, tiny_dataset, tmp_path, start_pt)
     train_recognizer(plan)
-    start, _ = load_checkpoint(tiny_model / "card-classifier.pt")
-    tuned, _ = load_checkpoint(out / "card-classifier.pt")
+    start, _ = load_checkpoint(start_pt)
+    tuned, _ = load_checkpoint(plan.out / "card-classifier.pt")
     weights = "features.0.0.weight"
     assert torch.allclose(start.state_dict()[weights], tuned.state_dict()[weights], atol=1e-6)
-    assert (out / "card-detector.onnx").read_bytes() == (
-        tiny_model / "card-detector.onnx"
-    ).read_bytes()
-    assert json.loads((out / "training.json").read_text())["classifier_init"] == str(
-        tiny_model / "card-classifier.pt"
-    )
+    detector = (plan.out / "card-detector.onnx").read_bytes()
+    assert detector == (tiny_model / "card-detector.onnx").read_bytes()
+    training = json.loads((plan.out / "training.json").read_text())
+    assert training["classifier_init"] == str(start_pt)
 
 
 def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:
-    from skullcam.vision.training import TrainPlan, train_recognizer
+    from skullcam.vision.training import train_recognizer
 
-    out = tmp_path / "tuned"
-    out.mkdir()
-    shutil.copyfile(tiny_model / "card-detector.onnx", out / "card-detector.onnx")
-    plan = TrainPlan(
-        dataset=tiny_dataset,
-        out=out,
-        work_dir=tmp_path / "runs",
-        skip_detector=True,
-        init_classifier=tmp_path / "nope.pt",
-    )
+    plan = _fine_tune_plan(tiny_model, tiny_dataset, tmp_path, tmp_path / "nope.pt")
     with pytest.raises(UserError, match=r"nope\.pt not found"):
         train_recognizer(plan)
-    assert not (out / "recognizer.json").exists()
+    assert not (plan.out / "recognizer.json").exists()
