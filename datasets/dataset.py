@@ -33,6 +33,7 @@ from skullcam.datasets.scenes import (
     render_scene,
 )
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -238,9 +239,9 @@ def relabel_scenes(out: Path, min_visible: float) -> dict[str, int]:
                     lines.append(obb_line(0, np.asarray(card["corners"]), width, height))
             labelled[split] += len(lines)
             name = Path(str(record["file"])).stem
-            _write_atomic(out / "labels" / split / f"{name}.txt", "".join(f"{x}\n" for x in lines))
+            write_atomic(out / "labels" / split / f"{name}.txt", "".join(f"{x}\n" for x in lines))
         index = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
-        _write_atomic(out / "labels" / split / "scenes.jsonl", index)
+        write_atomic(out / "labels" / split / "scenes.jsonl", index)
         # ultralytics' label cache would otherwise keep serving the old boxes.
         (out / "labels" / f"{split}.cache").unlink(missing_ok=True)
     if not labelled:
@@ -248,9 +249,3 @@ def relabel_scenes(out: Path, min_visible: float) -> dict[str, int]:
             f"no scenes.jsonl under {out}/labels: is it a 'skullcam synth scenes' folder?"
         )
     return labelled
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 from skullcam.vision.crop_dataset import CropSet, crops_from_scenes, read_scene_index
 from skullcam.vision.training import CHECKPOINT_FILE, CLASSIFIER_FILE
 
@@ -59,9 +60,7 @@ class AdaptResult:
 
 
 def _write_json_atomic(path: Path, data: object) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def generate_scenes(

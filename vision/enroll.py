@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, Say, adapt_classifier, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
@@ -76,12 +77,6 @@ def check_name(name: str) -> str:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def _file_digest(path: Path) -> str:
@@ -213,7 +208,7 @@ class Enrollment:
             "model": self.model,
             "faces": self.faces,
         }
-        _write_atomic(self.work_dir / "state.json", json.dumps(state, indent=2) + "\n")
+        write_atomic(self.work_dir / "state.json", json.dumps(state, indent=2) + "\n")
 
     def missing(self) -> list[str]:
         return [f for f in FACES if f not in self.faces]
@@ -272,7 +267,7 @@ class Enrollment:
             "size_mm": list(SIZE_MM),
             "px_per_mm": PX_PER_MM,
         }
-        _write_atomic(deck / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+        write_atomic(deck / "manifest.json", json.dumps(manifest, indent=2) + "\n")
         self.stage = "adapt"
         self.save()
         return deck
@@ -382,7 +377,7 @@ def _install_model(
     shutil.copyfile(base_model / base.detector, staging / base.detector)
     shutil.copyfile(classifier_dir / CLASSIFIER_FILE, staging / CLASSIFIER_FILE)
     shutil.copyfile(classifier_dir / CHECKPOINT_FILE, staging / CHECKPOINT_FILE)
-    _write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
+    write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
     ModelManifest(
         folder=staging,
         version=f"enrolled-{final.name}",
@@ -416,7 +411,7 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
         raise UserError(f"no complete model named {model!r}: choose one of {known}")
     ModelManifest.read(folder)
     relative = folder.relative_to(data_dir) if folder.is_relative_to(data_dir) else folder
-    _write_atomic(pointer, f"{relative}\n")
+    write_atomic(pointer, f"{relative}\n")
     return folder
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +27,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.detection import Detection
 from skullcam.vision.enroll_check import card_name, times
@@ -286,15 +286,6 @@ def labels_from_json(raw: dict[str, object]) -> TrickLabels:
     return TrickLabels(boxes, tuple(check_label(f, "missed", allow_none=False) for f in missed))
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
 def save_trick(folder: Path, image: np.ndarray, labels: TrickLabels, **info: object) -> Path:
     """Keep a labelled photo as ``NNN.jpg`` + ``NNN.json``; returns the json's path.
 
@@ -308,7 +299,7 @@ def save_trick(folder: Path, image: np.ndarray, labels: TrickLabels, **info: obj
     if not ok:
         raise UserError("cannot encode the photo as JPEG")
     name = f"{number:03d}"
-    _write_atomic(folder / f"{name}.jpg", bytes(jpeg))
+    write_atomic(folder / f"{name}.jpg", bytes(jpeg))
     h, w = image.shape[:2]
     record = {
         "format": LABELS_FORMAT,
@@ -320,7 +311,7 @@ def save_trick(folder: Path, image: np.ndarray, labels: TrickLabels, **info: obj
         **labels_to_json(labels),
     }
     path = folder / f"{name}.json"
-    _write_atomic(path, (json.dumps(record, indent=2) + "\n").encode())
+    write_atomic(path, (json.dumps(record, indent=2) + "\n").encode())
     return path
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 
 TAU = 2.0 * math.pi
 BOTTOM = math.pi / 2.0
@@ -152,9 +153,7 @@ class SeatLayout:
         """Write atomically (temp file + rename) so a crash never leaves half a calibration."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n")
-        tmp.replace(path)
+        write_atomic(path, json.dumps(self.to_json(), indent=2) + "\n")
 
     @classmethod
     def load(cls, path: Path) -> SeatLayout:
