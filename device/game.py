@@ -221,9 +221,12 @@ class Referee:
         }
 
     def score(self) -> dict[str, Any]:
-        """``skullcam score --json`` of the record, or ``{"error": ...}`` if it breaks the rules."""
+        """``skullcam score --json --as-played`` of the record, or ``{"error": ...}`` if it
+        breaks the rules. As played: the camera records the order the table really played in,
+        and a trick led by the wrong player still happened (the trick is flagged for that)."""
         try:
-            return score_game(GameRecord.from_dict(self.record())).to_json()
+            record = GameRecord.from_dict(self.record(), as_played=True)
+            return score_game(record, as_played=True).to_json()
         except RulesError as err:
             return {"error": str(err)}
 

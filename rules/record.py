@@ -76,12 +76,15 @@ class GameRecord:
     first_dealer: int = 0
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
-        """Parse and fully validate a record; ``GameRecordError`` names round/trick/play."""
+    def from_dict(cls, data: Any, *, as_played: bool = False) -> GameRecord:
+        """Parse and fully validate a record; ``GameRecordError`` names round/trick/play.
+
+        ``as_played`` accepts tricks led out of turn as the table played them (see
+        :func:`~skullcam.rules.scoring.score_game`)."""
         record = _parse(data)
         from .scoring import score_game  # scoring imports this module
 
-        score_game(record)
+        score_game(record, as_played=as_played)
         return record
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate
 from .errors import GameRecordError, RulesError
-from .record import GameRecord, RoundRecord
+from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
 from .trick import TrickResult, follow_suit, resolve_trick
@@ -145,10 +145,18 @@ class GameScore:
         return result
 
 
-def score_game(record: GameRecord, settings: Settings | None = None) -> GameScore:
+def score_game(
+    record: GameRecord, settings: Settings | None = None, *, as_played: bool = False
+) -> GameScore:
     """Score ``record`` under ``settings`` (default: the record's own settings).
 
     Raises ``GameRecordError`` naming round, trick and play for a record that breaks the rules.
+
+    ``as_played``: a trick led by someone other than the rules' leader, whose plays then go
+    clockwise from that player, stands as played (with a warning naming it) instead of being
+    refused. A dispute settled after the fact (an earlier trick's winner corrected) changes who
+    *should* have led tricks the table has already played; those tricks happened, and a
+    referee re-scores them rather than throwing the game away.
     """
     settings = settings or record.settings
     n = len(record.players)
@@ -167,7 +175,7 @@ def score_game(record: GameRecord, settings: Settings | None = None) -> GameScor
                     " an extra round is played only on a tie with the setting tie=extra_round"
                 )
         dealt = cards_dealt(min(number, settings.rounds), n)
-        state = _RoundPlay(record, settings, number, rnd, dealt)
+        state = _RoundPlay(record, settings, number, rnd, dealt, as_played)
         score = state.play(is_last)
         revokes += state.revokes
         warnings += [f"{where}: {w}" for w in state.warnings]
@@ -195,9 +203,16 @@ class _RoundPlay:
     """Plays one round through: turn order, duplicates, abilities, revokes, then points."""
 
     def __init__(
-        self, record: GameRecord, settings: Settings, number: int, rnd: RoundRecord, dealt: int
+        self,
+        record: GameRecord,
+        settings: Settings,
+        number: int,
+        rnd: RoundRecord,
+        dealt: int,
+        as_played: bool = False,
     ) -> None:
         self.record = record
+        self.as_played = as_played
         self.settings = settings
         self.number = number
         self.rnd = rnd
@@ -250,7 +265,7 @@ class _RoundPlay:
                 raise GameRecordError(
                     f"{self.where(t)}: {len(trick.plays)} plays, expected one per player ({n})"
                 )
-            seats = tuple((leader + k) % n for k in range(n))
+            seats = self._turn_order(t, trick, leader)
             for k, play in enumerate(trick.plays):
                 if play.player != seats[k]:
                     raise GameRecordError(
@@ -342,6 +357,23 @@ class _RoundPlay:
             True,
             lines,
         )
+
+    def _turn_order(self, t: int, trick: TrickRecord, leader: int) -> tuple[int, ...]:
+        """The seats in play order: clockwise from the rules' leader, or, scoring as played,
+        from whoever led when the whole trick goes clockwise from them (warned)."""
+        n = self.n
+        seats = tuple((leader + k) % n for k in range(n))
+        first = trick.plays[0].player
+        if not self.as_played or first == leader or not 0 <= first < n:
+            return seats
+        played = tuple((first + k) % n for k in range(n))
+        if tuple(play.player for play in trick.plays) != played:
+            return seats  # not a clockwise trick either: refused with the usual message
+        self.warnings.append(
+            f"trick {t + 1}: {self.names[first]} led, but by the rules {self.names[leader]}"
+            " leads it; scored as played"
+        )
+        return played
 
     def _abilities(self) -> dict[int, tuple[str, int]]:
         """Ability choices by trick index, or none when the setting is off (with a warning)."""

@@ -1092,7 +1092,7 @@ class GameStore:
                 f"expected {GAME_FORMAT!r})"
             )
         try:
-            GameRecord.from_dict(record)
+            GameRecord.from_dict(record, as_played=True)
         except (RulesError, TypeError, KeyError, ValueError) as err:
             raise UserError(f"invalid game record: {err}") from err
         players = list(record["players"])
@@ -1155,7 +1155,10 @@ class GameStore:
         if cached is not None and cached[0] == key:
             return {**cached[1], "record": record}
         try:
-            result = score_game(GameRecord.from_dict(record)).to_json()
+            # The table's play stands: a corrected winner earlier in a round must not make
+            # the tricks already played after it unscoreable (they are warned about instead).
+            game = GameRecord.from_dict(record, as_played=True)
+            result = score_game(game, as_played=True).to_json()
             out: dict[str, Any] = {"ok": True, "score": result}
         except (RulesError, TypeError, KeyError, ValueError) as err:
             out = {"ok": False, "error": str(err)}

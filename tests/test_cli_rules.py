@@ -184,6 +184,45 @@ def test_score_bad_records_are_one_line(tmp_path: Path, text: str, message: str)
     assert "Traceback" not in out.stderr
 
 
+DISPUTED = {
+    "format": "skullcam-game/1",
+    "players": ["Ana", "Ben", "Cai"],
+    "first_dealer": 0,
+    "rounds": [
+        {
+            "bids": [1, 0, 0],
+            "tricks": [{"plays": [[1, "green-1"], [2, "green-2"], [0, "green-3"]]}],
+        },
+        {
+            "bids": [0, 2, 0],
+            "tricks": [
+                # Ben's Tigress (settled later as a pirate) won, but Ana led the next trick.
+                {"plays": [[2, "green-5"], [0, "green-9"], [1, "tigress:pirate"]]},
+                {"plays": [[0, "yellow-3"], [1, "yellow-7"], [2, "yellow-1"]]},
+            ],
+        },
+    ],
+}
+for _round in DISPUTED["rounds"]:
+    for _trick in _round["tricks"]:
+        _trick["plays"] = [{"player": p, "card": c} for p, c in _trick["plays"]]
+
+
+def test_score_as_played_lets_a_trick_led_out_of_turn_stand(tmp_path: Path) -> None:
+    path = _record(tmp_path, json.dumps(DISPUTED))
+    refused = skullcam("score", path)
+    assert refused.returncode == 2
+    assert "Ana played out of turn; it was Ben's turn" in refused.stderr
+    assert "--as-played" in refused.stderr
+    out = skullcam("score", path, "--json", "--as-played")
+    assert out.returncode == 0, out.stderr
+    score = json.loads(out.stdout)
+    assert score["totals"] == [40, 50, 30]
+    assert score["warnings"] == [
+        "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
+    ]
+
+
 def test_score_missing_file() -> None:
     out = skullcam("score", "/nonexistent/game.json")
     assert out.returncode == 2

@@ -475,6 +475,43 @@ def test_bad_records_are_refused_naming_round_trick_play(
     assert message in str(info.value)
 
 
+def _disputed_round() -> dict[str, Any]:
+    """Round 2 as the table played it: Ana took trick 1 and led trick 2. The dispute settles
+    that Ben's card was the Tigress played as a pirate, so Ben won trick 1 and, by the rules,
+    should have led trick 2, which was already played."""
+    record = build(
+        ["Ana", "Ben", "Cai"],
+        [
+            ([1, 0, 0], ["green-1 green-2 green-3"]),
+            ([0, 2, 0], ["green-5 green-9 green-2", "yellow-3 yellow-7 yellow-1"]),
+        ],
+    )
+    assert [p["player"] for p in record["rounds"][1]["tricks"][1]["plays"]] == [0, 1, 2]
+    record["rounds"][1]["tricks"][0]["plays"][2]["card"] = "tigress:pirate"
+    return record
+
+
+def test_a_trick_led_out_of_turn_is_refused_unless_scored_as_played() -> None:
+    record = _disputed_round()
+    with pytest.raises(GameRecordError, match="round 2, trick 2, play 1: Ana played out of turn"):
+        GameRecord.from_dict(record)
+    score = score_game(GameRecord.from_dict(record, as_played=True), as_played=True)
+    assert score.rounds[1].tricks_won == (0, 2, 0)
+    assert score.rounds[1].points == (20, 40, 20)
+    assert score.rounds[1].tricks[1].leader == 0
+    assert score.warnings == (
+        "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played",
+    )
+
+
+def test_scoring_as_played_still_refuses_a_trick_that_is_not_clockwise() -> None:
+    record = _disputed_round()
+    plays = record["rounds"][1]["tricks"][1]["plays"]
+    plays[1]["player"], plays[2]["player"] = 2, 1  # Ana, Cai, Ben: nobody's clockwise order
+    with pytest.raises(GameRecordError, match="round 2, trick 2, play 1: Ana played out of turn"):
+        GameRecord.from_dict(record, as_played=True)
+
+
 def test_ability_must_match_the_trick_winner() -> None:
     record = build(["Ana", "Ben"], [([0, 1], ["green-1 pirate-bendt"])], {"pirate_abilities": True})
     record["rounds"][0]["abilities"] = [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}]

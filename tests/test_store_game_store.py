@@ -163,6 +163,27 @@ def test_correction_keeps_original_and_audits(store: GameStore) -> None:
         store.correct_play(gid, 1, 0, 7, card="green-1")
 
 
+def test_correcting_a_winner_keeps_the_tricks_played_after_it_scoreable(
+    store: GameStore,
+) -> None:
+    """A dispute settled after the fact: Ben's card was the Tigress as a pirate, so he won
+    round 2's first trick, but Ana (the winner as read) had already led the second one."""
+    gid = new_game(store)
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 2, 0])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.record_trick(gid, 2, 1, plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    assert store.score(gid)["score"]["totals"] == [0, 0, 30]
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate", note="it was the Tigress")
+    after = store.score(gid)
+    assert after["ok"], after.get("error")
+    assert after["score"]["totals"] == [40, 50, 30]
+    assert after["score"]["warnings"] == [
+        "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
+    ]
+
+
 def test_player_correction_swaps_seats(store: GameStore) -> None:
     gid = new_game(store)
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))

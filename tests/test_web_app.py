@@ -266,6 +266,25 @@ def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None
     assert audit[0]["kind"] == "card" and audit[0]["before"]["value"] == "green-9"
 
 
+def test_a_corrected_winner_leaves_the_next_trick_scored_as_played(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 2, 0])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.record_trick(gid, 2, 1, plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 2, "card": "tigress:pirate"}
+    )
+    assert res.status_code == 200
+    score = client.get(f"/api/game/{gid}/state").json["score"]
+    assert score["ok"] and score["score"]["totals"] == [40, 50, 30]
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert "trick 2: Ana led, but by the rules Ben leads it; scored as played" in page
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -2,7 +2,8 @@
 
 Extra options beyond the interface contract: ``--settings FILE`` rescores the game under other
 house rules (the record's own settings are overridden, key by key), and ``--explain`` prints
-every trick's verdict and every player's working, as a dispute replay would show them.
+every trick's verdict and every player's working, as a dispute replay would show them, and
+``--as-played`` lets tricks led out of turn stand (a store export after a corrected winner).
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--explain", action="store_true", help="also print every trick's verdict and each score"
     )
+    parser.add_argument(
+        "--as-played",
+        action="store_true",
+        help=(
+            "let a trick led out of turn stand as the table played it, with a warning (after an"
+            " earlier trick's winner was corrected); without it such a record is refused"
+        ),
+    )
     parser.set_defaults(func=_run)
 
 
@@ -50,10 +59,13 @@ def _run(args: argparse.Namespace) -> int:
         if isinstance(data, dict):
             data = {**data, "settings": {**(data.get("settings") or {}), **overrides}}
     try:
-        record = GameRecord.from_dict(data)
-        score = score_game(record)
+        record = GameRecord.from_dict(data, as_played=args.as_played)
+        score = score_game(record, as_played=args.as_played)
     except RulesError as err:
-        raise UserError(f"{args.game}: {err}") from None
+        hint = ""
+        if "out of turn" in str(err) and not args.as_played:
+            hint = " (if the table really played it so, score it as played with --as-played)"
+        raise UserError(f"{args.game}: {err}{hint}") from None
     if args.json:
         print(json.dumps(score.to_json(detail=args.explain)))
         return 0
