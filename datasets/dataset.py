@@ -115,7 +115,11 @@ def _iterate(jobs: list[_Job], workers: int, initargs: tuple[object, ...]) -> It
         for job in jobs:
             yield _render_one(job)
         return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    # Not "fork": a parent that already runs ONNX Runtime or torch thread pools (training cuts
+    # crops, enroll renders scenes) can fork a child while another thread holds a lock, and
+    # that child waits forever. A fork server is a clean single-threaded parent for workers.
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    ctx = mp.get_context(method)
     with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
         yield from pool.imap(_render_one, jobs, chunksize=8)
 

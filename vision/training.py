@@ -99,7 +99,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         seed=1,
     )
     # Plus the crops the new detector itself cuts: the misalignments met at inference.
-    detector = CardDetector(staging / DETECTOR_FILE, plan.input_hw, conf=0.2)
+    detector = CardDetector(staging / DETECTOR_FILE, plan.input_hw)
     detected = crops_from_detector(
         tqdm(train_scenes, desc="classifier crops (detector)", unit="scene"),
         CLASSES,
