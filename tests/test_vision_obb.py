@@ -10,6 +10,7 @@ import pytest
 from skullcam.vision import obb
 from skullcam.vision.crops import CROP_H, CROP_W, order_long_side_vertical, rectify
 from skullcam.vision.detection import Detection
+from skullcam.vision.recognizer import DETECTOR_IOU, drop_duplicate_readings
 
 
 def test_letterbox_4_3_frame_into_256x320_needs_no_padding_sideways() -> None:
@@ -149,3 +150,32 @@ def test_letterbox_matches_ultralytics() -> None:
         theirs = LetterBox(size, auto=False, stride=32)(image=frame)
         assert ours.shape == theirs.shape
         assert np.abs(ours.astype(int) - theirs.astype(int)).max() <= 1
+
+
+def _reading(card: str, confidence: float, cx: float, cy: float) -> Detection:
+    quad = obb.corners(np.array([[cx, cy, 60, 90, 0.0]], np.float32))[0]
+    return Detection.from_corners(card, confidence, quad)
+
+
+def test_two_readings_of_one_face_on_one_spot_are_one_card() -> None:
+    kept = drop_duplicate_readings(
+        [_reading("green-7", 0.6, 100, 100), _reading("green-7", 0.9, 104, 103)]
+    )
+    assert [(d.card, d.confidence) for d in kept] == [("green-7", 0.9)]
+
+
+def test_different_faces_in_a_pile_and_separate_copies_are_all_kept() -> None:
+    pile = [_reading("green-7", 0.9, 100, 100), _reading("pirate-harry", 0.5, 100, 120)]
+    escapes = [_reading("escape", 0.9, 100, 300), _reading("escape", 0.8, 200, 300)]
+    kept = drop_duplicate_readings(pile + escapes)
+    assert sorted(d.card for d in kept) == ["escape", "escape", "green-7", "pirate-harry"]
+
+
+def test_the_detector_threshold_keeps_boxes_that_overlap_as_a_pile_does() -> None:
+    # Two card-sized candidates overlapping about as much as a half-hidden card under another
+    # (probiou ~0.6): the old 0.5 threshold dropped the lower one; the shipped one keeps it.
+    boxes = np.array([[100, 100, 90, 60, 0.0], [100, 120, 90, 60, 0.0]], np.float32)
+    assert 0.5 < obb.probiou(boxes[:1], boxes[1:])[0, 0] < DETECTOR_IOU
+    raw = np.concatenate([boxes[:, :4], [[0.9], [0.6]], boxes[:, 4:]], axis=1).T[None]
+    assert len(obb.decode(raw, 0.2, 0.5)[0]) == 1
+    assert len(obb.decode(raw, 0.2, DETECTOR_IOU)[0]) == 2

@@ -193,7 +193,7 @@ def crops_from_detector(
     must-find card takes that card's face; a box on nothing (a hand, clutter) is ``none``;
     a box on a mostly hidden card is left out (either answer would be defensible).
     """
-    from skullcam.vision.evaluate import polygon_iou
+    from skullcam.vision.obb import polygon_iou
 
     index = {name: i for i, name in enumerate(classes)}
     images: list[np.ndarray] = []

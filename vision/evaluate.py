@@ -19,20 +19,10 @@ from tqdm import tqdm
 
 from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.detection import Detection
+from skullcam.vision.obb import polygon_iou
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 MIN_VISIBLE = 0.5
-
-
-def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """IoU of two convex quadrilaterals (4 x 2 pixel corners)."""
-    pa = np.asarray(a, np.float32).reshape(-1, 2)
-    pb = np.asarray(b, np.float32).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    if inter <= 0:
-        return 0.0
-    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 @dataclass

@@ -156,3 +156,14 @@ def decode(
     shifted[:, :2] += classes[:, None] * 7680.0
     keep = nms_rotated(shifted, scores, iou_threshold)[:max_det]
     return regularize(boxes[keep]), scores[keep].astype(np.float32), classes[keep]
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex quadrilaterals (4 x 2 pixel corners)."""
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    if inter <= 0:
+        return 0.0
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0
