@@ -89,7 +89,9 @@ CHILD = textwrap.dedent(
 
 
 def test_kill_9_mid_game_then_restart_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
-    record, _ = make_demo(tmp_path / "demo")
+    # Four rounds (10 tricks): the kill comes after 3, and a loaded machine that polls late
+    # must still find the game unfinished (with 6 tricks the child sometimes finished first).
+    record, _ = make_demo(tmp_path / "demo", rounds=4)
     child = tmp_path / "child.py"
     child.write_text(CHILD)
     data = tmp_path / "data"
