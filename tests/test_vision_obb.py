@@ -165,10 +165,20 @@ def test_two_readings_of_one_face_on_one_spot_are_one_card() -> None:
 
 
 def test_different_faces_in_a_pile_and_separate_copies_are_all_kept() -> None:
-    pile = [_reading("green-7", 0.9, 100, 100), _reading("pirate-harry", 0.5, 100, 120)]
+    # The second card lies half under the first: its outline overlaps the first's by IoU 1/3.
+    pile = [_reading("green-7", 0.9, 100, 100), _reading("pirate-harry", 0.5, 100, 145)]
     escapes = [_reading("escape", 0.9, 100, 300), _reading("escape", 0.8, 200, 300)]
     kept = drop_duplicate_readings(pile + escapes)
     assert sorted(d.card for d in kept) == ["escape", "escape", "green-7", "pirate-harry"]
+
+
+def test_two_faces_read_on_almost_one_outline_are_one_card() -> None:
+    # A card under another with less than a third showing cannot be read; a second reading of
+    # nearly the same outline is the top card read twice, the surer reading wins.
+    kept = drop_duplicate_readings(
+        [_reading("green-7", 0.9, 100, 100), _reading("kraken", 0.3, 100, 115)]
+    )
+    assert [d.card for d in kept] == ["green-7"]
 
 
 def test_the_detector_threshold_keeps_boxes_that_overlap_as_a_pile_does() -> None:
