@@ -51,3 +51,11 @@ skullcam train --dataset "$RUNS/scenes" --out "$RUNS/detector5" --work "$RUNS/tr
 cp "$RUNS/cls5/card-classifier.onnx" "$RUNS/cls5/card-classifier.pt" models/
 cp "$RUNS/detector5/card-detector.onnx" models/card-detector.onnx
 skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$RUNS/eval_test"
+# 7. Session 3 changed no weights: the manifest's detector_iou went from 0.5 to 0.9 (the default
+#    every training run above now writes) and the
+#    Recognizer now merges readings that overlap as one card does); the version was bumped so
+#    recorded tricks say which behaviour read them. Tried and not shipped (models/README.md):
+#    8 more detector epochs from step 6 (runs/train6) and a classifier fine-tune on the step-6
+#    detector's crops (runs/cls6). A larger validation set for that selection:
+#    skullcam synth scenes --deck "$RUNS/deck_classic" --count 1000 --split val \
+#      --out "$RUNS/scenes_val2" --seed 4242

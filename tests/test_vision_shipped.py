@@ -36,7 +36,7 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     scenes = read_scene_index(SAMPLES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
-    # Measured on these 40 scenes with skullcam-20261130-031000: recall 0.948, precision 0.982.
+    # Measured on these 40 scenes with skullcam-20261130-050000: recall 0.948, precision 0.982.
     assert float(summary["recall"]) >= 0.92  # type: ignore[arg-type]
     assert float(summary["precision"]) >= 0.96  # type: ignore[arg-type]
 

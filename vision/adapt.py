@@ -28,7 +28,13 @@ import numpy as np
 
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
-from skullcam.vision.crop_dataset import CropSet, crops_from_scenes, read_scene_index
+from skullcam.vision.crop_dataset import (
+    CropSet,
+    crops_from_detector,
+    crops_from_scenes,
+    merge,
+    read_scene_index,
+)
 from skullcam.vision.training import CHECKPOINT_FILE, CLASSIFIER_FILE
 
 logger = logging.getLogger(__name__)
@@ -121,6 +127,46 @@ def _crops(
         tqdm(scenes, desc=f"crops ({split})", unit="scene", disable=not progress),
         classes,
         **kw,  # type: ignore[arg-type]
+    )
+    tmp = cache.with_suffix(".tmp.npz")
+    np.savez(tmp, images=crops.images, labels=crops.labels)
+    os.replace(tmp, cache)
+    return crops
+
+
+def _detector_crops(
+    dataset: Path,
+    split: str,
+    cache: Path,
+    base_model: Path,
+    classes: tuple[str, ...],
+    progress: bool,
+) -> CropSet:
+    """Crops cut by the base model's own detector, cached like :func:`_crops`.
+
+    The detector is not retrained, so its boxes sit on the new deck's cards with the same
+    misalignments as ever; a classifier that has seen only true outlines reads those worse
+    (alt deck: 97.1 % on true outlines, about 94 % in the pipeline before this was added).
+    """
+    if cache.is_file():
+        with np.load(cache) as data:
+            return CropSet(data["images"], data["labels"], classes)
+    from tqdm import tqdm
+
+    from skullcam.vision.recognizer import CardDetector, ModelManifest
+
+    manifest = ModelManifest.read(base_model)
+    detector = CardDetector(
+        manifest.folder / manifest.detector,
+        manifest.detector_input,
+        manifest.detector_conf,
+        manifest.detector_iou,
+    )
+    scenes = read_scene_index(dataset, split)
+    crops = crops_from_detector(
+        tqdm(scenes, desc=f"detector crops ({split})", unit="scene", disable=not progress),
+        classes,
+        lambda frame: detector(frame)[0],
     )
     tmp = cache.with_suffix(".tmp.npz")
     np.savez(tmp, images=crops.images, labels=crops.labels)
@@ -269,6 +315,11 @@ def adapt_classifier(
         jitter=0.5,
         progress=plan.progress,
     )
+    say("cutting crops where the detector puts its boxes")
+    detected = _detector_crops(
+        scenes, "train", work_dir / "crops_detector.npz", base_model, CLASSES, plan.progress
+    )
+    train = merge(train, detected)
     say(f"fine-tuning the face classifier on {len(train)} crops, {plan.epochs} epochs")
     model, accuracy = fine_tune(train, val, init, work_dir / "finetune_state.pt", plan)
     out = work_dir / "classifier"
