@@ -3,7 +3,9 @@
 The detector only says "card" and does not care about the art, so enrollment retrains only the
 classifier (see ``models/README.md``). Starting from the active model's weights, a few epochs
 on crops cut from scenes the generator renders with the user's own faces are enough: the
-features (colour fields, corner numbers, pictures) carry over; only their look changes.
+features (colour fields, corner numbers, pictures) carry over; only their look changes. The
+crops are cut both on the true outlines and where the unchanged detector puts its boxes, the
+misaligned crops the classifier meets in a game.
 
 Every stage leaves its result in the work folder and is skipped when that result is already
 there, and the fine-tune saves its full state after each epoch, so an interrupted adaptation
