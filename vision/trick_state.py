@@ -26,17 +26,20 @@ from __future__ import annotations
 import dataclasses
 import enum
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from skullcam.rules import DECK
 from skullcam.vision.seats import SeatLayout, crosswise_degrees
 from skullcam.vision.tracker import Track, Tracker
 
 logger = logging.getLogger(__name__)
 
-COPIES = {"escape": 5, "loot": 2}
-"""Faces with more than one physical card (every other face is unique in the deck)."""
+COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
+"""Faces with more than one physical card (escape 5, loot 2; every other face is unique),
+counted from the rules' deck so the two can never disagree."""
 
 
 class Phase(enum.Enum):
