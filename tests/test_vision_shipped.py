@@ -99,3 +99,40 @@ def test_detect_command_on_a_corrupt_image_is_one_clear_line(tmp_path: Path) -> 
     )
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "not a readable image" in out.stderr
+
+
+def test_each_error_is_put_down_to_its_cause(recognizer: Recognizer) -> None:
+    from skullcam.vision.crop_dataset import LabelledCard
+    from skullcam.vision.detection import Detection
+    from skullcam.vision.error_causes import (
+        EXTRA_HIDDEN_RIGHT,
+        EXTRA_NOTHING,
+        MISS_MERGED,
+        MISS_NO_BOX,
+        explain_errors,
+    )
+    from skullcam.vision.evaluate import judge_scene
+
+    image, truth = read_scene_index(SAMPLES, "test")[0]
+    frame = cv2.imread(str(image))
+    found = recognizer(frame)
+    outcome = judge_scene(image, truth, found)
+    assert outcome.correct, outcome.errors  # a scene the model gets right, then spoiled
+    dropped = found[0]  # read and kept by the model, then taken out of its answer
+
+    def box(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 60, y], [x + 60, y + 90], [x, y + 90]], np.float32)
+
+    # Truth the camera cannot see (off the frame): never boxed. A card under half visible
+    # off the frame, and a reading that half overlaps it; a reading on nothing at all.
+    unseen = LabelledCard("white-whale", box(-500, -500), 1.0)
+    hidden = LabelledCard("kraken", box(-900, -500), 0.3)
+    on_hidden = Detection.from_corners("kraken", 0.8, box(-870, -500))
+    on_nothing = Detection.from_corners("loot", 0.8, box(-2000, -2000))
+    spoiled = judge_scene(image, [*truth, unseen, hidden], [*found[1:], on_hidden, on_nothing])
+    assert explain_errors(recognizer, frame, spoiled) == {
+        MISS_MERGED: 1,
+        MISS_NO_BOX: 1,
+        EXTRA_HIDDEN_RIGHT: 1,
+        EXTRA_NOTHING: 1,
+    }, dropped.card

@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("ultralytics")
 pytestmark = pytest.mark.slow
 
+import cv2  # noqa: E402
 import torch  # noqa: E402
 
 from skullcam.errors import UserError  # noqa: E402
@@ -66,16 +67,32 @@ def test_eval_reports_every_metric_and_writes_its_images(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:
     from skullcam.vision.crop_dataset import read_scene_index
-    from skullcam.vision.evaluate import evaluate
+    from skullcam.vision.error_causes import explain_errors
+    from skullcam.vision.evaluate import evaluate, judge_scene
 
     recognizer = Recognizer.load(tiny_model)
     scenes = read_scene_index(tiny_dataset, "train")[:6]
     summary = evaluate(
-        recognizer, scenes, recognizer.manifest.classes, out_dir=tmp_path, progress=False
+        recognizer,
+        scenes,
+        recognizer.manifest.classes,
+        out_dir=tmp_path,
+        progress=False,
+        explain=lambda frame, outcome: explain_errors(recognizer, frame, outcome),
     )
     for key in ("precision", "recall", "mAP50", "mAP50-95", "scene_accuracy"):
         assert 0.0 <= float(summary[key]) <= 1.0  # type: ignore[arg-type]
     assert summary["scenes"] == 6
+    # Every miss and false alarm (the tiny model makes plenty) has exactly one cause.
+    errors = [
+        e
+        for image, truth in scenes
+        for e in judge_scene(image, truth, recognizer(cv2.imread(str(image)))).errors
+        if e.startswith(("missed", "extra"))
+    ]
+    causes = summary["error_causes"]
+    assert isinstance(causes, dict)
+    assert sum(causes.values()) == len(errors) > 0
     assert (tmp_path / "confusion.png").is_file()
     assert json.loads((tmp_path / "metrics.json").read_text())["scenes"] == 6
 

@@ -8,7 +8,7 @@ the generator's labels and a human annotator would both skip it.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +32,8 @@ class SceneOutcome:
     detections: list[Detection]
     ious: np.ndarray  # (n_det, n_truth)
     errors: list[str] = field(default_factory=list)
+    matches: list[int | None] = field(default_factory=list)
+    """Per detection, the truth card it was matched to (any face, IoU >= 0.5), or None."""
 
     @property
     def correct(self) -> bool:
@@ -65,8 +67,8 @@ def _match(
 def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -> SceneOutcome:
     ious = np.array([[polygon_iou(d.corners, t.corners) for t in truth] for d in dets])
     ious = ious.reshape(len(dets), len(truth))
-    outcome = SceneOutcome(image, truth, dets, ious)
     matches = _match(ious, dets, truth, 0.5, same_class=False)
+    outcome = SceneOutcome(image, truth, dets, ious, matches=matches)
     found = {m for m in matches if m is not None}
     for d, m in enumerate(matches):
         if m is None:
@@ -232,12 +234,21 @@ def evaluate(
     out_dir: Path | None = None,
     worst: int = 12,
     progress: bool = True,
+    explain: Callable[[np.ndarray, SceneOutcome], Counter[str]] | None = None,
 ) -> dict[str, object]:
-    """Run ``recognize`` over every scene and summarise; write images when ``out_dir`` is set."""
+    """Run ``recognize`` over every scene and summarise; write images when ``out_dir`` is set.
+
+    ``explain`` (see :mod:`skullcam.vision.error_causes`) is asked about each scene with
+    errors; its counts are summed under ``error_causes``.
+    """
     outcomes = []
+    causes: Counter[str] = Counter()
     for image_path, truth in tqdm(scenes, desc="evaluating", unit="scene", disable=not progress):
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        outcomes.append(judge_scene(image_path, truth, recognize(frame)))
+        outcome = judge_scene(image_path, truth, recognize(frame))
+        outcomes.append(outcome)
+        if explain is not None and not outcome.correct:
+            causes += explain(frame, outcome)
     counts = per_card_counts(outcomes)
     tp = sum(c["tp"] for c in counts.values())
     fp = sum(c["fp"] for c in counts.values())
@@ -267,6 +278,8 @@ def evaluate(
             key=lambda row: -int(row[2]),
         )[:20],
     }
+    if explain is not None:
+        summary["error_causes"] = dict(causes.most_common())
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -170,9 +170,17 @@ class CardDetector:
 
     def __call__(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Card corners (K, 4, 2) in frame pixels and their detector scores."""
+        return self._boxes(frame, self.iou, max_det=50)
+
+    def candidates(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every box above the confidence threshold before NMS: what NMS chose from. For
+        error analysis (was a missed card never seen, or seen and suppressed?)."""
+        return self._boxes(frame, iou=1.0, max_det=100_000)
+
+    def _boxes(self, frame: np.ndarray, iou: float, max_det: int) -> tuple[np.ndarray, np.ndarray]:
         image, fit = obb.letterbox(frame, self.input_hw)
         (raw,) = self._session.run(None, {self._input: obb.to_input_tensor(image)})
-        boxes, scores, _ = obb.decode(raw, self.conf, self.iou)
+        boxes, scores, _ = obb.decode(raw, self.conf, iou, max_det)
         return fit.to_frame(obb.corners(boxes)), scores
 
 

@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "eval",
         help="evaluate the recognizer on labelled scenes",
         description="Per-card precision/recall, mAP50, mAP50-95, scene accuracy (every card "
-        "right, nothing extra), a confusion-matrix image and the worst scenes annotated.",
+        "right, nothing extra), the cause of each miss and false alarm, a confusion-matrix "
+        "image and the worst scenes annotated.",
     )
     parser.add_argument(
         "--dataset",
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.crop_dataset import read_scene_index
+    from skullcam.vision.error_causes import explain_errors
     from skullcam.vision.evaluate import evaluate
     from skullcam.vision.recognizer import Recognizer
 
@@ -42,7 +44,13 @@ def _run(args: argparse.Namespace) -> int:
     scenes = read_scene_index(args.dataset, args.split)
     if args.limit:
         scenes = scenes[: args.limit]
-    summary = evaluate(recognizer, scenes, recognizer.manifest.classes, out_dir=args.out)
+    summary = evaluate(
+        recognizer,
+        scenes,
+        recognizer.manifest.classes,
+        out_dir=args.out,
+        explain=lambda frame, outcome: explain_errors(recognizer, frame, outcome),
+    )
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -67,5 +75,9 @@ def _run(args: argparse.Namespace) -> int:
     assert isinstance(confusions, list)
     if confusions:
         print("  confusions: " + "; ".join(f"{t} -> {p} x{n}" for t, p, n in confusions[:8]))
+    causes = summary["error_causes"]
+    assert isinstance(causes, dict)
+    for cause, n in causes.items():
+        print(f"  {cause}: {n}")
     print(f"  report, confusion matrix and worst cases in {args.out}")
     return 0

@@ -1,0 +1,85 @@
+"""Why the recognizer got a scene wrong: each miss and false alarm put down to one cause.
+
+Scene accuracy says how often; the next change needs to know where. A missed card was never
+boxed by the detector, boxed but the box lost in NMS to a neighbour's, or boxed and then
+dropped because the classifier could not read it (or its reading merged into another). A false
+alarm is usually a real card under half visible (not a must-find card, so evaluation cannot
+credit it) read rightly or wrongly, or something that is no card at all. These counts are what
+the model card's error analyses are made of (``skullcam eval`` prints them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from skullcam.vision.evaluate import MIN_VISIBLE, SceneOutcome
+from skullcam.vision.obb import polygon_iou
+from skullcam.vision.recognizer import NOT_A_CARD, Recognizer
+
+MISS_NO_BOX = "missed: no box"
+MISS_SUPPRESSED = "missed: box lost in NMS"
+MISS_UNREAD = "missed: classifier unsure or says not a card"
+MISS_MERGED = "missed: read, then merged or matched elsewhere"
+EXTRA_HIDDEN_RIGHT = "extra: a card under half visible, right face"
+EXTRA_HIDDEN_WRONG = "extra: a card under half visible, other face"
+EXTRA_POOR_BOX = "extra: a visible card, box off"
+EXTRA_NOTHING = "extra: no card there"
+MATCH_IOU = 0.5
+
+
+def explain_errors(
+    recognizer: Recognizer, frame: np.ndarray, outcome: SceneOutcome
+) -> Counter[str]:
+    """One cause per missed must-find card and per false alarm of ``outcome``."""
+    causes: Counter[str] = Counter()
+    found = {m for m in outcome.matches if m is not None}
+    missed = [
+        card
+        for t, card in enumerate(outcome.truth)
+        if t not in found and card.visible_fraction >= MIN_VISIBLE
+    ]
+    if missed:
+        candidates, _ = recognizer.detector.candidates(frame)
+        kept, _ = recognizer.detect_boxes(frame)
+        probs = recognizer.classify(frame, kept)
+        for card in missed:
+            causes[_miss_cause(recognizer, card.corners, candidates, kept, probs)] += 1
+    for d, match in enumerate(outcome.matches):
+        if match is None:
+            causes[_extra_cause(outcome, d)] += 1
+    return causes
+
+
+def _miss_cause(
+    recognizer: Recognizer,
+    corners: np.ndarray,
+    candidates: np.ndarray,
+    kept: np.ndarray,
+    probs: np.ndarray,
+) -> str:
+    if not any(polygon_iou(q, corners) >= MATCH_IOU for q in candidates):
+        return MISS_NO_BOX
+    overlaps = [polygon_iou(q, corners) for q in kept]
+    if not overlaps or max(overlaps) < MATCH_IOU:
+        return MISS_SUPPRESSED
+    p = probs[int(np.argmax(overlaps))]
+    best = int(p.argmax())
+    unsure = p[best] < recognizer.manifest.min_confidence
+    if recognizer.manifest.classes[best] == NOT_A_CARD or unsure:
+        return MISS_UNREAD
+    return MISS_MERGED
+
+
+def _extra_cause(outcome: SceneOutcome, d: int) -> str:
+    if not outcome.truth:
+        return EXTRA_NOTHING
+    t = int(np.argmax(outcome.ious[d]))
+    if outcome.ious[d, t] < 0.1:
+        return EXTRA_NOTHING
+    card = outcome.truth[t]
+    if card.visible_fraction < MIN_VISIBLE:
+        right = outcome.detections[d].card == card.face
+        return EXTRA_HIDDEN_RIGHT if right else EXTRA_HIDDEN_WRONG
+    return EXTRA_POOR_BOX
