@@ -114,26 +114,35 @@ def generate_scenes(
     return out
 
 
-def _crops(
-    dataset: Path, split: str, cache: Path, classes: tuple[str, ...], **kw: object
-) -> CropSet:
-    """Crops of one split, cut once and cached as ``.npz`` (cutting is the slow part)."""
+def _cached(cache: Path, classes: tuple[str, ...], cut: Callable[[], CropSet]) -> CropSet:
+    """Crops cut once and cached as ``.npz`` (cutting is the slow part of a resumed run)."""
     if cache.is_file():
         with np.load(cache) as data:
             return CropSet(data["images"], data["labels"], classes)
-    from tqdm import tqdm
-
-    scenes = read_scene_index(dataset, split)
-    progress = bool(kw.pop("progress", True))
-    crops = crops_from_scenes(
-        tqdm(scenes, desc=f"crops ({split})", unit="scene", disable=not progress),
-        classes,
-        **kw,  # type: ignore[arg-type]
-    )
+    crops = cut()
     tmp = cache.with_suffix(".tmp.npz")
     np.savez(tmp, images=crops.images, labels=crops.labels)
     os.replace(tmp, cache)
     return crops
+
+
+def _crops(
+    dataset: Path, split: str, cache: Path, classes: tuple[str, ...], **kw: object
+) -> CropSet:
+    """Crops of one split on the true card outlines, cached."""
+    from tqdm import tqdm
+
+    progress = bool(kw.pop("progress", True))
+
+    def cut() -> CropSet:
+        scenes = read_scene_index(dataset, split)
+        return crops_from_scenes(
+            tqdm(scenes, desc=f"crops ({split})", unit="scene", disable=not progress),
+            classes,
+            **kw,  # type: ignore[arg-type]
+        )
+
+    return _cached(cache, classes, cut)
 
 
 def _detector_crops(
@@ -144,36 +153,26 @@ def _detector_crops(
     classes: tuple[str, ...],
     progress: bool,
 ) -> CropSet:
-    """Crops cut by the base model's own detector, cached like :func:`_crops`.
+    """Crops cut by the base model's own detector, cached.
 
     The detector is not retrained, so its boxes sit on the new deck's cards with the same
     misalignments as ever; a classifier that has seen only true outlines reads those worse
     (alt deck: 97.1 % on true outlines, about 94 % in the pipeline before this was added).
     """
-    if cache.is_file():
-        with np.load(cache) as data:
-            return CropSet(data["images"], data["labels"], classes)
     from tqdm import tqdm
 
     from skullcam.vision.recognizer import CardDetector, ModelManifest
 
-    manifest = ModelManifest.read(base_model)
-    detector = CardDetector(
-        manifest.folder / manifest.detector,
-        manifest.detector_input,
-        manifest.detector_conf,
-        manifest.detector_iou,
-    )
-    scenes = read_scene_index(dataset, split)
-    crops = crops_from_detector(
-        tqdm(scenes, desc=f"detector crops ({split})", unit="scene", disable=not progress),
-        classes,
-        lambda frame: detector(frame)[0],
-    )
-    tmp = cache.with_suffix(".tmp.npz")
-    np.savez(tmp, images=crops.images, labels=crops.labels)
-    os.replace(tmp, cache)
-    return crops
+    def cut() -> CropSet:
+        detector = CardDetector.from_manifest(ModelManifest.read(base_model))
+        scenes = read_scene_index(dataset, split)
+        return crops_from_detector(
+            tqdm(scenes, desc=f"detector crops ({split})", unit="scene", disable=not progress),
+            classes,
+            lambda frame: detector(frame)[0],
+        )
+
+    return _cached(cache, classes, cut)
 
 
 def _training_args(plan: AdaptPlan) -> dict[str, object]:

@@ -14,7 +14,7 @@ from collections import Counter
 
 import numpy as np
 
-from skullcam.vision.evaluate import MIN_VISIBLE, SceneOutcome
+from skullcam.vision.evaluate import MATCH_IOU, MIN_VISIBLE, SceneOutcome
 from skullcam.vision.obb import polygon_iou
 from skullcam.vision.recognizer import NOT_A_CARD, Recognizer
 
@@ -26,7 +26,6 @@ EXTRA_HIDDEN_RIGHT = "extra: a card under half visible, right face"
 EXTRA_HIDDEN_WRONG = "extra: a card under half visible, other face"
 EXTRA_POOR_BOX = "extra: a visible card, box off"
 EXTRA_NOTHING = "extra: no card there"
-MATCH_IOU = 0.5
 
 
 def explain_errors(

@@ -23,6 +23,8 @@ from skullcam.vision.obb import polygon_iou
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 MIN_VISIBLE = 0.5
+MATCH_IOU = 0.5
+"""Polygon IoU at which a reading and a labelled card are the same card on the table."""
 
 
 @dataclass
@@ -33,7 +35,7 @@ class SceneOutcome:
     ious: np.ndarray  # (n_det, n_truth)
     errors: list[str] = field(default_factory=list)
     matches: list[int | None] = field(default_factory=list)
-    """Per detection, the truth card it was matched to (any face, IoU >= 0.5), or None."""
+    """Per detection, the truth card it was matched to (any face, IoU >= MATCH_IOU), or None."""
 
     @property
     def correct(self) -> bool:
@@ -67,7 +69,7 @@ def _match(
 def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -> SceneOutcome:
     ious = np.array([[polygon_iou(d.corners, t.corners) for t in truth] for d in dets])
     ious = ious.reshape(len(dets), len(truth))
-    matches = _match(ious, dets, truth, 0.5, same_class=False)
+    matches = _match(ious, dets, truth, MATCH_IOU, same_class=False)
     outcome = SceneOutcome(image, truth, dets, ious, matches=matches)
     found = {m for m in matches if m is not None}
     for d, m in enumerate(matches):
@@ -121,12 +123,12 @@ def mean_average_precision(outcomes: Sequence[SceneOutcome]) -> dict[float, floa
 
 
 def per_card_counts(outcomes: Sequence[SceneOutcome]) -> dict[str, dict[str, int]]:
-    """TP/FP/FN per face at IoU 0.5 with the recognizer's own output (its operating point)."""
+    """TP/FP/FN per face at the scene's matches with the recognizer's own output (its
+    operating point)."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0})
     for o in outcomes:
-        matches = _match(o.ious, o.detections, o.truth, 0.5, same_class=False)
         found = set()
-        for d, m in enumerate(matches):
+        for d, m in enumerate(o.matches):
             det = o.detections[d]
             if m is None:
                 counts[det.card]["fp"] += 1
@@ -150,9 +152,8 @@ def confusion_pairs(outcomes: Sequence[SceneOutcome]) -> dict[tuple[str, str], i
     """(true face, predicted face or 'missed'/'extra') -> count."""
     pairs: dict[tuple[str, str], int] = defaultdict(int)
     for o in outcomes:
-        matches = _match(o.ious, o.detections, o.truth, 0.5, same_class=False)
         found = set()
-        for d, m in enumerate(matches):
+        for d, m in enumerate(o.matches):
             if m is None:
                 pairs[("extra", o.detections[d].card)] += 1
             else:
@@ -250,6 +251,7 @@ def evaluate(
         if explain is not None and not outcome.correct:
             causes += explain(frame, outcome)
     counts = per_card_counts(outcomes)
+    pairs = confusion_pairs(outcomes)
     tp = sum(c["tp"] for c in counts.values())
     fp = sum(c["fp"] for c in counts.values())
     fn = sum(c["fn"] for c in counts.values())
@@ -274,7 +276,7 @@ def evaluate(
             for face, c in sorted(counts.items())
         },
         "confusions": sorted(
-            ([t, p, n] for (t, p), n in confusion_pairs(outcomes).items() if t != p),
+            ([t, p, n] for (t, p), n in pairs.items() if t != p),
             key=lambda row: -int(row[2]),
         )[:20],
     }
@@ -283,7 +285,7 @@ def evaluate(
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")
-        draw_confusion(confusion_pairs(outcomes), classes, out_dir / "confusion.png")
+        draw_confusion(pairs, classes, out_dir / "confusion.png")
         bad = sorted((o for o in outcomes if not o.correct), key=lambda o: -len(o.errors))
         for i, o in enumerate(bad[:worst]):
             frame = cv2.imread(str(o.image), cv2.IMREAD_COLOR)

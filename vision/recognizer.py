@@ -168,6 +168,17 @@ class CardDetector:
         self._session = _session(path, threads or min(4, os.cpu_count() or 1))
         self._input = self._session.get_inputs()[0].name
 
+    @classmethod
+    def from_manifest(cls, manifest: ModelManifest, threads: int = 0) -> CardDetector:
+        """The detector of a model folder with the thresholds its manifest names."""
+        return cls(
+            manifest.folder / manifest.detector,
+            manifest.detector_input,
+            manifest.detector_conf,
+            manifest.detector_iou,
+            threads,
+        )
+
     def __call__(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Card corners (K, 4, 2) in frame pixels and their detector scores."""
         return self._boxes(frame, self.iou, max_det=50)
@@ -190,13 +201,7 @@ class Recognizer:
     def __init__(self, manifest: ModelManifest, threads: int = 0) -> None:
         self.manifest = manifest
         threads = threads or min(4, os.cpu_count() or 1)
-        self.detector = CardDetector(
-            manifest.folder / manifest.detector,
-            manifest.detector_input,
-            manifest.detector_conf,
-            manifest.detector_iou,
-            threads,
-        )
+        self.detector = CardDetector.from_manifest(manifest, threads)
         self._classifier = _session(manifest.folder / manifest.classifier, threads)
         self._cls_input = self._classifier.get_inputs()[0].name
 
