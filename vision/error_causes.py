@@ -3,9 +3,9 @@
 Scene accuracy says how often; the next change needs to know where. A missed card was never
 boxed by the detector, boxed but the box lost in NMS to a neighbour's, or boxed and then
 dropped because the classifier could not read it (or its reading merged into another). A false
-alarm is usually a real card under half visible (not a must-find card, so evaluation cannot
-credit it) read rightly or wrongly, or something that is no card at all. These counts are what
-the model card's error analyses are made of (``skullcam eval`` prints them).
+alarm is usually a real card under half visible read as another face (or read twice, or with a
+box half off it), a visible card whose box is off, or something that is no card at all. These
+counts are what the model card's error analyses are made of (``skullcam eval`` prints them).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MISS_NO_BOX = "missed: no box"
 MISS_SUPPRESSED = "missed: box lost in NMS"
 MISS_UNREAD = "missed: classifier unsure or says not a card"
 MISS_MERGED = "missed: read, then merged or matched elsewhere"
-EXTRA_HIDDEN_RIGHT = "extra: a card under half visible, right face"
+EXTRA_HIDDEN_RIGHT = "extra: a card under half visible, right face, read twice or box off it"
 EXTRA_HIDDEN_WRONG = "extra: a card under half visible, other face"
 EXTRA_POOR_BOX = "extra: a visible card, box off"
 EXTRA_NOTHING = "extra: no card there"
@@ -48,6 +48,11 @@ def explain_errors(
     for d, match in enumerate(outcome.matches):
         if match is None:
             causes[_extra_cause(outcome, d)] += 1
+        elif (
+            outcome.truth[match].visible_fraction < MIN_VISIBLE
+            and outcome.truth[match].face != outcome.detections[d].card
+        ):
+            causes[EXTRA_HIDDEN_WRONG] += 1
     return causes
 
 

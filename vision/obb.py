@@ -167,3 +167,18 @@ def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0
     union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def polygon_inside(a: np.ndarray, b: np.ndarray) -> float:
+    """The fraction of convex quadrilateral ``a``'s area that lies inside ``b``.
+
+    IoU cannot tell that a box around the visible third of a card lies on that card (its IoU
+    with the whole outline is about a third); this can.
+    """
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    area = cv2.contourArea(pa)
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(max(inter, 0.0) / area)

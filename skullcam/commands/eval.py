@@ -64,6 +64,10 @@ def _run(args: argparse.Namespace) -> int:
         "scene_accuracy_overlapped",
     ):
         print(f"  {key:<26} {float(summary[key]):.4f}")  # type: ignore[arg-type]
+    print(
+        f"  hidden cards read right     {summary['hidden_read_right']} "
+        "(under half visible: neither credit nor fault)"
+    )
     per_card = summary["per_card"]
     assert isinstance(per_card, dict)
     weakest = sorted(per_card.items(), key=lambda kv: min(kv[1]["precision"], kv[1]["recall"]))

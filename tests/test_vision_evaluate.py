@@ -1,0 +1,93 @@
+"""Evaluation's bookkeeping on hand-made scenes: what counts as found, missed and false alarm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skullcam.vision.crop_dataset import LabelledCard
+from skullcam.vision.detection import Detection
+from skullcam.vision.evaluate import (
+    confusion_pairs,
+    judge_scene,
+    mean_average_precision,
+    per_card_counts,
+)
+from skullcam.vision.obb import polygon_inside
+
+IMAGE = Path("scene.png")
+
+
+def box(x: float, y: float, w: float = 60, h: float = 90) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def card(face: str, x: float, y: float, visible: float = 1.0) -> LabelledCard:
+    return LabelledCard(face, box(x, y), visible)
+
+
+def reading(face: str, corners: np.ndarray, confidence: float = 0.9) -> Detection:
+    return Detection.from_corners(face, confidence, corners)
+
+
+def test_share_of_a_box_inside_another_is_hand_computed() -> None:
+    assert polygon_inside(box(0, 0, 30, 90), box(0, 0)) == pytest.approx(1.0)
+    assert polygon_inside(box(30, 0), box(0, 0)) == pytest.approx(0.5)
+    assert polygon_inside(box(100, 100), box(0, 0)) == 0.0
+
+
+def test_a_visible_card_read_right_is_found_and_a_missed_one_is_a_miss() -> None:
+    truth = [card("green-7", 0, 0), card("kraken", 200, 0)]
+    outcome = judge_scene(IMAGE, truth, [reading("green-7", box(2, 1))])
+    assert outcome.errors == ["missed kraken (100% visible)"]
+    counts = per_card_counts([outcome])
+    assert counts["green-7"] == {"tp": 1, "fp": 0, "fn": 0}
+    assert counts["kraken"] == {"tp": 0, "fp": 0, "fn": 1}
+
+
+def test_a_hidden_card_read_right_on_its_visible_part_is_neither_credit_nor_fault() -> None:
+    # Only the left third of the escape shows; the box fits that third, so its IoU with the
+    # whole outline is a third, yet the reading names a card that really lies there.
+    truth = [card("green-7", 100, 0), card("escape", 80, 0, visible=0.3)]
+    found = [reading("green-7", box(100, 0)), reading("escape", box(80, 0, 20, 90), 0.6)]
+    outcome = judge_scene(IMAGE, truth, found)
+    assert outcome.correct, outcome.errors
+    counts = per_card_counts([outcome])
+    assert "escape" not in counts
+    assert mean_average_precision([outcome])[0.5] == pytest.approx(1.0)
+
+
+def test_a_hidden_card_read_as_another_face_is_a_false_alarm() -> None:
+    truth = [card("green-7", 100, 0), card("escape", 80, 0, visible=0.3)]
+    found = [reading("green-7", box(100, 0)), reading("skull-king", box(80, 0, 20, 90), 0.6)]
+    outcome = judge_scene(IMAGE, truth, found)
+    assert outcome.errors == ["extra skull-king (0.60) on a hidden escape (30% visible)"]
+    assert per_card_counts([outcome])["skull-king"] == {"tp": 0, "fp": 1, "fn": 0}
+    assert confusion_pairs([outcome])[("extra", "skull-king")] == 1
+
+
+def test_a_hidden_card_read_twice_is_one_false_alarm() -> None:
+    truth = [card("escape", 80, 0, visible=0.3)]
+    thirds = box(80, 0, 20, 90)
+    outcome = judge_scene(IMAGE, truth, [reading("escape", thirds, 0.6), reading("escape", thirds)])
+    assert outcome.errors == ["extra escape (0.60)"]
+
+
+def test_a_box_mostly_off_a_hidden_card_does_not_lie_on_it() -> None:
+    truth = [card("escape", 80, 0, visible=0.3)]
+    outcome = judge_scene(IMAGE, truth, [reading("escape", box(110, 0))])
+    assert outcome.errors == ["extra escape (0.90)"]
+
+
+def test_average_precision_is_cocos_101_point_interpolation() -> None:
+    from skullcam.vision.evaluate import average_precision
+
+    assert average_precision(np.array([1.0]), np.array([1.0])) == pytest.approx(1.0)
+    # Half the cards found, all right: precision 1 at recall points 0..0.5 (51 of 101).
+    assert average_precision(np.array([0.5]), np.array([1.0])) == pytest.approx(51 / 101)
+    # Right, wrong, right over two cards: precision 1 up to recall 0.5, 2/3 up to 1.
+    recall, precision = np.array([0.5, 0.5, 1.0]), np.array([1.0, 0.5, 2 / 3])
+    assert average_precision(recall, precision) == pytest.approx((51 + 50 * 2 / 3) / 101)
+    assert average_precision(np.zeros(0), np.zeros(0)) == 0.0
