@@ -58,12 +58,20 @@ DETECTOR_IOU = 0.9
 purpose: cards stacked in a trick overlap a lot, and at 0.5 the top card's box suppressed the
 half-hidden card below it (15 of 25 missed cards on 300 validation scenes). The extra boxes a
 loose threshold lets through are removed after classification, where a second box on one card
-can be told from a different card underneath (:func:`drop_duplicate_readings`)."""
+can be told from a different card underneath (:func:`drop_overlapping_readings`)."""
 SAME_CARD_IOU = 0.3
 """Two readings of one face overlapping more than this (polygon IoU) are one card read twice."""
 ANY_CARD_IOU = 0.5
 """Two readings of any faces overlapping more than this are one card: the outline of a card
 under another overlaps it this much only when under a third of it shows, too little to read."""
+COVERED_SHARE = 0.3
+COVERED_MIN_CONFIDENCE = 0.2
+"""A reading whose box lies at least ``COVERED_SHARE`` inside a surer reading's box needs this
+confidence (classifier times detector) to stand. Such a box is a card mostly under another,
+and an unsure reading of one is usually a phantom face (on 1,300 validation scenes, 77 of the
+117 false alarms were readings of a card under half visible as another face, median
+confidence 0.16). Chosen there: scene accuracy 89.7 % -> 91.8 %, 49 false alarms fewer for 7
+missed cards more."""
 MIN_CONFIDENCE = 0.25
 
 
@@ -255,32 +263,42 @@ class Recognizer:
                     name, confidence, order_long_side_vertical(quad), float(det_score)
                 )
             )
-        return drop_duplicate_readings(found)
+        return drop_overlapping_readings(found)
 
 
-def drop_duplicate_readings(
+def drop_overlapping_readings(
     detections: list[Detection],
     same_face_iou: float = SAME_CARD_IOU,
     any_face_iou: float = ANY_CARD_IOU,
+    covered_share: float = COVERED_SHARE,
+    covered_min_confidence: float = COVERED_MIN_CONFIDENCE,
 ) -> list[Detection]:
-    """Keep the surest of readings that overlap as one card does: two boxes, one card.
+    """Going from the surest reading down, drop those that overlap a kept one as no second card
+    would: two boxes on one card, or an unsure reading of a card mostly covered by another.
 
     Readings of the same face merge at a small overlap, different faces only at a large one:
     two different faces overlapping moderately are two cards in a pile, the very case the
     loose detector threshold exists for. Measured on 1,300 validation scenes (NMS 0.5 and no
-    merging -> this): scene accuracy 90.9 % -> 92.7 %.
+    merging -> merging): scene accuracy 90.9 % -> 92.7 %. The covered rule: see
+    ``COVERED_MIN_CONFIDENCE``.
     """
     kept: list[Detection] = []
     for det in sorted(detections, key=lambda d: -d.confidence):
-        duplicate = False
-        for k in kept:
-            iou = obb.polygon_iou(k.corners, det.corners)
-            if iou > any_face_iou or (k.card == det.card and iou > same_face_iou):
-                duplicate = True
-                break
-        if not duplicate:
+        if not any(
+            _one_card(k, det, same_face_iou, any_face_iou)
+            or (
+                det.confidence < covered_min_confidence
+                and obb.polygon_inside(det.corners, k.corners) >= covered_share
+            )
+            for k in kept
+        ):
             kept.append(det)
     return kept
+
+
+def _one_card(kept: Detection, det: Detection, same_face_iou: float, any_face_iou: float) -> bool:
+    iou = obb.polygon_iou(kept.corners, det.corners)
+    return iou > any_face_iou or (kept.card == det.card and iou > same_face_iou)
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:
