@@ -15,7 +15,7 @@ from skullcam.datasets.deck import load_deck, render_face, write_deck
 from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision import enroll as enroll_mod
-from skullcam.vision.adapt import AdaptPlan, adapt_classifier
+from skullcam.vision.adapt import AdaptPlan, adapt_recognizer
 from skullcam.vision.enroll import (
     ActiveModelWatcher,
     Enrollment,
@@ -233,11 +233,11 @@ def test_an_interrupted_fine_tune_resumes_from_its_last_epoch(
     monkeypatch.setattr(train_classifier, "evaluate", interrupt_second_epoch)
     work = tmp_path / "work"
     with pytest.raises(KeyboardInterrupt):
-        adapt_classifier(decks["alt"], base_model, work, plan, say=lambda _: None)
+        adapt_recognizer(decks["alt"], base_model, work, plan, say=lambda _: None)
     assert not (work / "classifier").exists()
     scenes_done = (work / "scenes" / "done.json").stat().st_mtime_ns
     calls.clear()
-    result = adapt_classifier(decks["alt"], base_model, work, plan, say=lambda _: None)
+    result = adapt_recognizer(decks["alt"], base_model, work, plan, say=lambda _: None)
     assert len(calls) == 1  # only the second epoch ran again
     assert (work / "scenes" / "done.json").stat().st_mtime_ns == scenes_done  # not re-rendered
     assert result.onnx.is_file() and result.checkpoint.is_file()

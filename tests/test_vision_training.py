@@ -59,6 +59,7 @@ def test_training_writes_a_complete_model_folder(tiny_model: Path) -> None:
     assert manifest["classes"][-1] == "none" and len(manifest["classes"]) == 70
     for name in (manifest["detector"], manifest["classifier"], "card-classifier.pt"):
         assert (tiny_model / name).is_file()
+    assert (tiny_model / "card-detector.pt").is_file()  # what enrollment fine-tunes
     recognizer = Recognizer.load(tiny_model)
     assert recognizer.manifest.detector_input == (256, 320)
 
@@ -156,3 +157,47 @@ def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(
     with pytest.raises(UserError, match=r"nope\.pt not found"):
         train_recognizer(plan)
     assert not (plan.out / "recognizer.json").exists()
+
+
+def test_enrollment_fine_tunes_the_detector_and_installs_it(
+    tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skullcam.datasets.deck import load_deck, write_deck
+    from skullcam.vision import adapt
+    from skullcam.vision.adapt import AdaptPlan, adapt_detector
+    from skullcam.vision.enroll import Enrollment, adapt_and_install
+
+    deck = write_deck(tmp_path / "alt", style="alt")
+    enrollment = Enrollment.open(tmp_path / "data", "alt")
+    for face, image in load_deck(deck).items():
+        enrollment.accept(face, image)
+    plan = AdaptPlan(
+        train_scenes=8, val_scenes=2, epochs=1, detector_epochs=1, workers=1, progress=False
+    )
+    messages: list[str] = []
+    outcome = adapt_and_install(
+        enrollment,
+        plan,
+        test_scenes=2,
+        say=messages.append,
+        base_model=tiny_model,
+        min_accuracy=0.0,
+    )
+    assert any("fine-tuning the card detector" in m for m in messages)
+    installed = outcome.model_dir / "card-detector.onnx"
+    adapted = enrollment.work_dir / "adapt" / "detector" / "card-detector.onnx"
+    assert installed.read_bytes() == adapted.read_bytes()
+    assert installed.read_bytes() != (tiny_model / "card-detector.onnx").read_bytes()
+    assert (outcome.model_dir / "card-detector.pt").is_file()
+    assert json.loads((outcome.model_dir / "enroll.json").read_text())["detector_adapted"]
+    Recognizer.load(outcome.model_dir)  # a complete, loadable model folder
+
+    # A finished fine-tune is reused, not run again; no detector epochs keeps the base's.
+    def no_training(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the detector was trained again")
+
+    monkeypatch.setattr(adapt, "call_in_fresh_interpreter", no_training)
+    work, scenes = enrollment.work_dir / "adapt", enrollment.work_dir / "adapt" / "scenes"
+    assert adapt_detector(scenes, tiny_model, work, plan, say=print)[0] == adapted
+    kept = adapt_detector(scenes, tiny_model, work, AdaptPlan(detector_epochs=0), say=print)
+    assert kept[0] == tiny_model / "card-detector.onnx"

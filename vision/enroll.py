@@ -36,7 +36,7 @@ import numpy as np
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.rules import FACES
-from skullcam.vision.adapt import AdaptPlan, Say, adapt_classifier, generate_scenes
+from skullcam.vision.adapt import AdaptPlan, AdaptResult, Say, adapt_recognizer, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
@@ -46,7 +46,12 @@ from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-
     active_model_dir,
     shipped_model_dir,
 )
-from skullcam.vision.training import CHECKPOINT_FILE, CLASSIFIER_FILE
+from skullcam.vision.training import (
+    CHECKPOINT_FILE,
+    CLASSIFIER_FILE,
+    DETECTOR_CHECKPOINT_FILE,
+    DETECTOR_FILE,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -359,29 +364,21 @@ def collect_from_folder(
     return problems
 
 
-def _install_model(
-    data_dir: Path,
-    name: str,
-    base_model: Path,
-    classifier_dir: Path,
-    extra: dict[str, object],
-) -> Path:
-    """Assemble ``<data>/models/<name>-<ts>/`` in a staging folder, manifest last, then rename."""
+def _assemble_model(
+    folder: Path, version: str, base_model: Path, result: AdaptResult, with_checkpoints: bool
+) -> None:
+    """Write the adapted weights and then (last) a manifest with the base model's thresholds."""
     base = ModelManifest.read(base_model)
-    models = data_dir / "models"
-    models.mkdir(parents=True, exist_ok=True)
-    final = models / f"{name}-{_now()}"
-    staging = models / f".staging-{final.name}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
-    shutil.copyfile(base_model / base.detector, staging / base.detector)
-    shutil.copyfile(classifier_dir / CLASSIFIER_FILE, staging / CLASSIFIER_FILE)
-    shutil.copyfile(classifier_dir / CHECKPOINT_FILE, staging / CHECKPOINT_FILE)
-    write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
+    shutil.copyfile(result.detector, folder / DETECTOR_FILE)
+    shutil.copyfile(result.onnx, folder / CLASSIFIER_FILE)
+    if with_checkpoints:
+        shutil.copyfile(result.checkpoint, folder / CHECKPOINT_FILE)
+        if result.detector_checkpoint is not None:
+            shutil.copyfile(result.detector_checkpoint, folder / DETECTOR_CHECKPOINT_FILE)
     ModelManifest(
-        folder=staging,
-        version=f"enrolled-{final.name}",
-        detector=base.detector,
+        folder=folder,
+        version=version,
+        detector=DETECTOR_FILE,
         classifier=CLASSIFIER_FILE,
         detector_input=base.detector_input,
         classes=base.classes,
@@ -389,6 +386,24 @@ def _install_model(
         detector_iou=base.detector_iou,
         min_confidence=base.min_confidence,
     ).write()
+
+
+def _install_model(
+    data_dir: Path,
+    name: str,
+    base_model: Path,
+    result: AdaptResult,
+    extra: dict[str, object],
+) -> Path:
+    """Assemble ``<data>/models/<name>-<ts>/`` in a staging folder, manifest last, then rename."""
+    models = data_dir / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    final = models / f"{name}-{_now()}"
+    staging = models / f".staging-{final.name}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
+    _assemble_model(staging, f"enrolled-{final.name}", base_model, result, with_checkpoints=True)
     os.rename(staging, final)
     return final
 
@@ -475,7 +490,7 @@ def adapt_and_install(
     t0 = time.perf_counter()
     deck = enrollment.write_deck()
     work = enrollment.work_dir / "adapt"
-    result = adapt_classifier(deck, base, work, plan, say=say)
+    result = adapt_recognizer(deck, base, work, plan, say=say)
     seconds["adapt"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     say(f"self-check: rendering {test_scenes} new test scenes of the deck")
@@ -492,30 +507,20 @@ def adapt_and_install(
     shutil.rmtree(candidate, ignore_errors=True)
     base_manifest = ModelManifest.read(base)
     candidate.mkdir()
-    shutil.copyfile(base / base_manifest.detector, candidate / base_manifest.detector)
-    shutil.copyfile(result.onnx, candidate / CLASSIFIER_FILE)
-    ModelManifest(
-        folder=candidate,
-        version="candidate",
-        detector=base_manifest.detector,
-        classifier=CLASSIFIER_FILE,
-        detector_input=base_manifest.detector_input,
-        classes=base_manifest.classes,
-        detector_conf=base_manifest.detector_conf,
-        detector_iou=base_manifest.detector_iou,
-        min_confidence=base_manifest.min_confidence,
-    ).write()
+    _assemble_model(candidate, "candidate", base, result, with_checkpoints=False)
     check = self_check(candidate, read_scene_index(test_dir, "test"), progress=plan.progress)
     seconds["check"] = time.perf_counter() - t1
     model_dir = _install_model(
         enrollment.data_dir,
         enrollment.name,
         base,
-        result.checkpoint.parent,
+        result,
         {
             "deck": str(deck),
             "base_model": str(base),
             "base_version": base_manifest.version,
+            "detector_adapted": result.detector.resolve()
+            != (base / base_manifest.detector).resolve(),
             "val_accuracy": round(result.val_accuracy, 5),
             "check": check.to_json(),
             "seconds": {k: round(v, 1) for k, v in seconds.items()},

@@ -107,6 +107,7 @@ def main() -> None:
     parser.add_argument("--base", type=Path, default=None, help="model to adapt (default: active)")
     parser.add_argument("--scenes", type=int, default=AdaptPlan.train_scenes)
     parser.add_argument("--epochs", type=int, default=AdaptPlan.epochs)
+    parser.add_argument("--detector-epochs", type=int, default=AdaptPlan.detector_epochs)
     parser.add_argument("--test-scenes", type=int, default=500)
     parser.add_argument("--eval-scenes", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
@@ -146,6 +147,7 @@ def main() -> None:
         train_scenes=args.scenes,
         val_scenes=max(20, args.scenes // 8),
         epochs=args.epochs,
+        detector_epochs=args.detector_epochs,
         workers=args.workers,
     )
     data = out / "data"

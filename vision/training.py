@@ -29,6 +29,8 @@ CLASSES: tuple[str, ...] = (*FACES, NOT_A_CARD)
 DETECTOR_FILE = "card-detector.onnx"
 CLASSIFIER_FILE = "card-classifier.onnx"
 CHECKPOINT_FILE = "card-classifier.pt"
+DETECTOR_CHECKPOINT_FILE = "card-detector.pt"
+"""The detector's ultralytics weights, kept so that enrollment can fine-tune it for a deck."""
 
 
 @dataclass
@@ -75,6 +77,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     plan.out.mkdir(parents=True, exist_ok=True)
     staging = plan.work_dir / "staging"
     staging.mkdir(parents=True, exist_ok=True)
+    (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
     if plan.skip_detector and (plan.out / DETECTOR_FILE).is_file():
         shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
     else:
@@ -89,6 +92,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             init=plan.init_detector,
         )
         export_detector(best, staging / DETECTOR_FILE, plan.input_hw)
+        shutil.copyfile(best, staging / DETECTOR_CHECKPOINT_FILE)
 
     train_scenes = read_scene_index(plan.dataset, "train")[: plan.max_classifier_scenes]
     val_scenes = read_scene_index(plan.dataset, "val")[: max(50, plan.max_classifier_scenes // 8)]
@@ -136,8 +140,9 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     export_classifier(result.model, staging / CLASSIFIER_FILE)
     save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
 
-    for name in (DETECTOR_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
-        shutil.move(str(staging / name), plan.out / name)
+    for name in (DETECTOR_FILE, DETECTOR_CHECKPOINT_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
+        if (staging / name).is_file():  # no detector checkpoint when the detector was kept
+            shutil.move(str(staging / name), plan.out / name)
     manifest = ModelManifest(
         folder=plan.out,
         version=f"skullcam-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}",

@@ -44,7 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="skip the check that each photo looks like the card its name says",
     )
     parser.add_argument("--scenes", type=int, default=1200, help="training scenes to render")
-    parser.add_argument("--epochs", type=int, default=6, help="fine-tuning epochs")
+    parser.add_argument("--epochs", type=int, default=6, help="classifier fine-tuning epochs")
+    parser.add_argument(
+        "--detector-epochs",
+        type=int,
+        default=2,
+        help="detector fine-tuning epochs (0: keep the active model's detector; saves ~6 min)",
+    )
     parser.add_argument("--test-scenes", type=int, default=500, help="self-check scenes")
     parser.add_argument("--workers", type=int, default=2, help="scene rendering processes")
     add_data_argument(parser)
@@ -57,10 +63,13 @@ def _plan(args: argparse.Namespace) -> object:
     for flag in ("scenes", "epochs", "test_scenes", "workers"):
         if getattr(args, flag) < 1:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.detector_epochs < 0:
+        raise UserError("--detector-epochs must be 0 (keep the detector) or more")
     return AdaptPlan(
         train_scenes=args.scenes,
         val_scenes=max(20, args.scenes // 8),
         epochs=args.epochs,
+        detector_epochs=args.detector_epochs,
         workers=args.workers,
     )
 
