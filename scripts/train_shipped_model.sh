@@ -59,3 +59,8 @@ skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$
 #    detector's crops (runs/cls6). A larger validation set for that selection:
 #    skullcam synth scenes --deck "$RUNS/deck_classic" --count 1000 --split val \
 #      --out "$RUNS/scenes_val2" --seed 4242
+# 8. Session 4 changed no weights either: the Recognizer drops unsure readings lying inside a
+#    surer one (vision/recognizer.py, COVERED_MIN_CONFIDENCE), so the version was bumped again.
+#    The detector's ultralytics weights now ship beside the ONNX, for skullcam enroll's detector
+#    fine-tune (skullcam train now keeps them as card-detector.pt itself):
+cp "$RUNS/train5/detector/weights/best.pt" models/card-detector.pt
