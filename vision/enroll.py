@@ -27,7 +27,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -375,16 +375,8 @@ def _assemble_model(
         shutil.copyfile(result.checkpoint, folder / CHECKPOINT_FILE)
         if result.detector_checkpoint is not None:
             shutil.copyfile(result.detector_checkpoint, folder / DETECTOR_CHECKPOINT_FILE)
-    ModelManifest(
-        folder=folder,
-        version=version,
-        detector=DETECTOR_FILE,
-        classifier=CLASSIFIER_FILE,
-        detector_input=base.detector_input,
-        classes=base.classes,
-        detector_conf=base.detector_conf,
-        detector_iou=base.detector_iou,
-        min_confidence=base.min_confidence,
+    replace(
+        base, folder=folder, version=version, detector=DETECTOR_FILE, classifier=CLASSIFIER_FILE
     ).write()
 
 

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from skullcam.vision.crop_dataset import LabelledCard
+from skullcam.vision.crop_dataset import ON_HIDDEN_CARD, LabelledCard
 from skullcam.vision.detection import Detection
 from skullcam.vision.obb import polygon_inside, polygon_iou
 
@@ -28,8 +28,6 @@ IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 MIN_VISIBLE = 0.5
 MATCH_IOU = 0.5
 """Polygon IoU at which a reading and a labelled card are the same card on the table."""
-ON_HIDDEN_CARD = 0.8
-"""Share of a reading's box inside a don't-care card's outline for the reading to lie on it."""
 
 
 @dataclass
