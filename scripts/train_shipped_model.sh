@@ -59,8 +59,17 @@ skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$
 #    detector's crops (runs/cls6). A larger validation set for that selection:
 #    skullcam synth scenes --deck "$RUNS/deck_classic" --count 1000 --split val \
 #      --out "$RUNS/scenes_val2" --seed 4242
-# 8. Session 4 changed no weights either: the Recognizer drops unsure readings lying inside a
-#    surer one (vision/recognizer.py, COVERED_MIN_CONFIDENCE), so the version was bumped again.
+# 8. Session 4: the Recognizer drops unsure readings lying inside a surer one
+#    (vision/recognizer.py, COVERED_MIN_CONFIDENCE), and crops_from_detector teaches boxes on
+#    cards under 30 % visible as "none". The classifier was fine-tuned 5 epochs so from step 5's
+#    (models/ held it then), keeping the step-6 detector:
+mkdir -p "$RUNS/cls7"
+cp models/card-detector.onnx "$RUNS/cls7/"
+skullcam train --dataset "$RUNS/scenes" --out "$RUNS/cls7" --work "$RUNS/train_cls7" --skip-detector \
+  --init-classifier "$RUNS/cls5/card-classifier.pt" --classifier-epochs 5 --classifier-lr 1e-3 \
+  --crop-copies 2
+cp "$RUNS/cls7/card-classifier.onnx" "$RUNS/cls7/card-classifier.pt" models/
 #    The detector's ultralytics weights now ship beside the ONNX, for skullcam enroll's detector
 #    fine-tune (skullcam train now keeps them as card-detector.pt itself):
 cp "$RUNS/train5/detector/weights/best.pt" models/card-detector.pt
+skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$RUNS/eval_test"
