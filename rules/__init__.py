@@ -19,7 +19,13 @@ from .cards import (
     full_deck,
     parse_card,
 )
-from .errors import GameRecordError, IllegalPlayError, InvalidCardError, RulesError
+from .errors import (
+    GameRecordError,
+    IllegalPlayError,
+    InvalidCardError,
+    OutOfTurnError,
+    RulesError,
+)
 from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord
 from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
 from .settings import DEFAULT_SETTINGS, Settings
@@ -50,6 +56,7 @@ __all__ = [
     "IllegalPlayError",
     "InvalidCardError",
     "Kind",
+    "OutOfTurnError",
     "Play",
     "Revoke",
     "RoundRecord",

@@ -21,3 +21,11 @@ class IllegalPlayError(RulesError):
 
 class GameRecordError(RulesError):
     """A ``skullcam-game/1`` record that breaks the rules; the message names round/trick/play."""
+
+
+class OutOfTurnError(GameRecordError):
+    """A play made when, by the rules' turn order, another player was due.
+
+    Its own type because it is the one rule a table may knowingly break and keep (a winner
+    corrected after the next trick was led): callers can offer to score the game as played.
+    """

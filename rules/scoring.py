@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate
-from .errors import GameRecordError, RulesError
+from .errors import GameRecordError, OutOfTurnError, RulesError
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
@@ -268,7 +268,7 @@ class _RoundPlay:
             seats = self._turn_order(t, trick, leader)
             for k, play in enumerate(trick.plays):
                 if play.player != seats[k]:
-                    raise GameRecordError(
+                    raise OutOfTurnError(
                         f"{self.where(t, k)}: {self.names[play.player]} played out of turn;"
                         f" it was {self.names[seats[k]]}'s turn"
                         + (f" ({self.names[leader]} leads this trick)" if k == 0 else "")

@@ -11,6 +11,7 @@ import pytest
 from skullcam.rules import (
     GameRecord,
     GameRecordError,
+    OutOfTurnError,
     RulesError,
     Settings,
     cards_dealt,
@@ -493,7 +494,7 @@ def _disputed_round() -> dict[str, Any]:
 
 def test_a_trick_led_out_of_turn_is_refused_unless_scored_as_played() -> None:
     record = _disputed_round()
-    with pytest.raises(GameRecordError, match="round 2, trick 2, play 1: Ana played out of turn"):
+    with pytest.raises(OutOfTurnError, match="round 2, trick 2, play 1: Ana played out of turn"):
         GameRecord.from_dict(record)
     score = score_game(GameRecord.from_dict(record, as_played=True), as_played=True)
     assert score.rounds[1].tricks_won == (0, 2, 0)
@@ -553,3 +554,15 @@ def test_abilities_appear_in_the_round_explanation() -> None:
     lines = score_game(GameRecord.from_dict(record)).rounds[0].explanations
     assert lines[0] == "Trick 1: Ana bets 10 with Rascal of Roatan."
     assert "Rascal of Roatan bet +10" in lines[1]
+
+
+def test_an_out_of_turn_play_is_a_game_record_error_of_its_own_kind() -> None:
+    # Callers (skullcam score) offer --as-played for this error and no other.
+    record = _disputed_round()
+    with pytest.raises(GameRecordError) as caught:
+        GameRecord.from_dict(record)
+    assert isinstance(caught.value, OutOfTurnError)
+    record["rounds"][1]["tricks"][1]["plays"][0]["card"] = "green-99"
+    with pytest.raises(RulesError) as other:
+        GameRecord.from_dict(record)
+    assert not isinstance(other.value, OutOfTurnError)

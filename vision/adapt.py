@@ -34,6 +34,7 @@ import numpy as np
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.vision.crop_dataset import (
+    HIDDEN_IS_NONE_BELOW,
     CropSet,
     crops_from_detector,
     crops_from_scenes,
@@ -459,8 +460,9 @@ def adapt_recognizer(
     detected = _detector_crops(
         scenes,
         "train",
-        # Named by the detector's weights: crops of an earlier detector are not reused.
-        work_dir / f"crops_detector-{_digest(detector_onnx)}.npz",
+        # Named by the detector's weights and the labelling rule: crops of an earlier detector,
+        # or labelled by an earlier version of skullcam, are not reused.
+        work_dir / f"crops_detector-{_digest(detector_onnx)}-hidden{HIDDEN_IS_NONE_BELOW}.npz",
         ModelManifest.read(base_model),
         detector_onnx,
         CLASSES,

@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.rules import GameRecord, RulesError, score_game
+    from skullcam.rules import GameRecord, OutOfTurnError, RulesError, score_game
 
     data = read_json(args.game, "game record")
     if args.settings is not None:
@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
         score = score_game(record, as_played=args.as_played)
     except RulesError as err:
         hint = ""
-        if "out of turn" in str(err) and not args.as_played:
+        if isinstance(err, OutOfTurnError) and not args.as_played:
             hint = " (if the table really played it so, score it as played with --as-played)"
         raise UserError(f"{args.game}: {err}{hint}") from None
     if args.json:
