@@ -14,7 +14,7 @@ from collections import Counter
 
 import numpy as np
 
-from skullcam.vision.evaluate import MATCH_IOU, MIN_VISIBLE, SceneOutcome
+from skullcam.vision.evaluate import EXTRA, HIDDEN_WRONG, MATCH_IOU, MIN_VISIBLE, SceneOutcome
 from skullcam.vision.obb import polygon_iou
 from skullcam.vision.recognizer import NOT_A_CARD, Recognizer
 
@@ -33,25 +33,18 @@ def explain_errors(
 ) -> Counter[str]:
     """One cause per missed must-find card and per false alarm of ``outcome``."""
     causes: Counter[str] = Counter()
-    found = {m for m in outcome.matches if m is not None}
-    missed = [
-        card
-        for t, card in enumerate(outcome.truth)
-        if t not in found and card.visible_fraction >= MIN_VISIBLE
-    ]
+    missed = outcome.missed()
     if missed:
         candidates, _ = recognizer.detector.candidates(frame)
         kept, _ = recognizer.detect_boxes(frame)
         probs = recognizer.classify(frame, kept)
         for card in missed:
             causes[_miss_cause(recognizer, card.corners, candidates, kept, probs)] += 1
-    for d, match in enumerate(outcome.matches):
-        if match is None:
+    for d in range(len(outcome.detections)):
+        verdict = outcome.verdict(d)
+        if verdict == EXTRA:
             causes[_extra_cause(outcome, d)] += 1
-        elif (
-            outcome.truth[match].visible_fraction < MIN_VISIBLE
-            and outcome.truth[match].face != outcome.detections[d].card
-        ):
+        elif verdict == HIDDEN_WRONG:
             causes[EXTRA_HIDDEN_WRONG] += 1
     return causes
 

@@ -30,6 +30,18 @@ MATCH_IOU = 0.5
 """Polygon IoU at which a reading and a labelled card are the same card on the table."""
 
 
+RIGHT = "right"
+"""A must-find card read as its own face."""
+MISREAD = "misread"
+"""A must-find card read as another face: a false alarm and a miss."""
+EXTRA = "extra"
+"""A reading on no labelled card: a false alarm."""
+HIDDEN_RIGHT = "hidden right"
+"""A card under half visible read as its own face: neither credit nor fault."""
+HIDDEN_WRONG = "hidden wrong"
+"""A card under half visible read as another face: a false alarm (that card is not there)."""
+
+
 @dataclass
 class SceneOutcome:
     image: Path
@@ -44,6 +56,33 @@ class SceneOutcome:
     @property
     def correct(self) -> bool:
         return not self.errors
+
+    def verdict(self, d: int) -> str:
+        """What detection ``d`` is: ``RIGHT``, ``MISREAD``, ``EXTRA``, ``HIDDEN_RIGHT`` or
+        ``HIDDEN_WRONG``; the one place that says how a reading counts."""
+        m = self.matches[d]
+        if m is None:
+            return EXTRA
+        card = self.truth[m]
+        right = card.face == self.detections[d].card
+        if card.visible_fraction >= MIN_VISIBLE:
+            return RIGHT if right else MISREAD
+        return HIDDEN_RIGHT if right else HIDDEN_WRONG
+
+    def card_of(self, d: int) -> LabelledCard:
+        """The truth card detection ``d`` was matched to (it must have been)."""
+        m = self.matches[d]
+        assert m is not None, f"detection {d} matched no card"
+        return self.truth[m]
+
+    def missed(self) -> list[LabelledCard]:
+        """The must-find cards no detection was matched to."""
+        found = {m for m in self.matches if m is not None}
+        return [
+            card
+            for t, card in enumerate(self.truth)
+            if t not in found and card.visible_fraction >= MIN_VISIBLE
+        ]
 
 
 def _match(
@@ -109,23 +148,20 @@ def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -
     matches = _match(ious, dets, truth, MATCH_IOU, same_class=False)
     matches = _attach_to_hidden(matches, dets, truth, same_class=False)
     outcome = SceneOutcome(image, truth, dets, ious, matches=matches)
-    found = {m for m in matches if m is not None}
-    for d, m in enumerate(matches):
-        det = dets[d]
-        if m is None:
+    for d, det in enumerate(dets):
+        verdict = outcome.verdict(d)
+        if verdict == EXTRA:
             outcome.errors.append(f"extra {det.card} ({det.confidence:.2f})")
-        elif det.card == truth[m].face:
-            continue
-        elif truth[m].visible_fraction >= MIN_VISIBLE:
-            outcome.errors.append(f"{truth[m].face} read as {det.card}")
-        else:
+        elif verdict == MISREAD:
+            outcome.errors.append(f"{outcome.card_of(d).face} read as {det.card}")
+        elif verdict == HIDDEN_WRONG:
+            card = outcome.card_of(d)
             outcome.errors.append(
-                f"extra {det.card} ({det.confidence:.2f}) on a hidden {truth[m].face} "
-                f"({truth[m].visible_fraction:.0%} visible)"
+                f"extra {det.card} ({det.confidence:.2f}) on a hidden {card.face} "
+                f"({card.visible_fraction:.0%} visible)"
             )
-    for t, card in enumerate(truth):
-        if t not in found and card.visible_fraction >= MIN_VISIBLE:
-            outcome.errors.append(f"missed {card.face} ({card.visible_fraction:.0%} visible)")
+    for card in outcome.missed():
+        outcome.errors.append(f"missed {card.face} ({card.visible_fraction:.0%} visible)")
     return outcome
 
 
@@ -179,24 +215,16 @@ def per_card_counts(outcomes: Sequence[SceneOutcome]) -> dict[str, dict[str, int
     operating point)."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0})
     for o in outcomes:
-        found = set()
-        for d, m in enumerate(o.matches):
-            det = o.detections[d]
-            if m is None:
+        for d, det in enumerate(o.detections):
+            verdict = o.verdict(d)
+            if verdict == RIGHT:
+                counts[det.card]["tp"] += 1
+            elif verdict != HIDDEN_RIGHT:  # extra, misread, or a phantom on a hidden card
                 counts[det.card]["fp"] += 1
-                continue
-            found.add(m)
-            truth = o.truth[m]
-            if det.card == truth.face:
-                if truth.visible_fraction >= MIN_VISIBLE:
-                    counts[det.card]["tp"] += 1
-            else:
-                counts[det.card]["fp"] += 1
-                if truth.visible_fraction >= MIN_VISIBLE:
-                    counts[truth.face]["fn"] += 1
-        for t, card in enumerate(o.truth):
-            if t not in found and card.visible_fraction >= MIN_VISIBLE:
-                counts[card.face]["fn"] += 1
+            if verdict == MISREAD:
+                counts[o.card_of(d).face]["fn"] += 1
+        for card in o.missed():
+            counts[card.face]["fn"] += 1
     return dict(counts)
 
 
@@ -204,18 +232,14 @@ def confusion_pairs(outcomes: Sequence[SceneOutcome]) -> dict[tuple[str, str], i
     """(true face, predicted face or 'missed'/'extra') -> count."""
     pairs: dict[tuple[str, str], int] = defaultdict(int)
     for o in outcomes:
-        found = set()
-        for d, m in enumerate(o.matches):
-            card = o.detections[d].card
-            if m is not None:
-                found.add(m)
-            if m is None or (o.truth[m].visible_fraction < MIN_VISIBLE and o.truth[m].face != card):
-                pairs[("extra", card)] += 1
-            elif o.truth[m].visible_fraction >= MIN_VISIBLE:
-                pairs[(o.truth[m].face, card)] += 1
-        for t, card in enumerate(o.truth):
-            if t not in found and card.visible_fraction >= MIN_VISIBLE:
-                pairs[(card.face, "missed")] += 1
+        for d, det in enumerate(o.detections):
+            verdict = o.verdict(d)
+            if verdict in (EXTRA, HIDDEN_WRONG):
+                pairs[("extra", det.card)] += 1
+            elif verdict in (RIGHT, MISREAD):
+                pairs[(o.card_of(d).face, det.card)] += 1
+        for card in o.missed():
+            pairs[(card.face, "missed")] += 1
     return dict(pairs)
 
 
@@ -258,8 +282,8 @@ def annotate(frame: np.ndarray, outcome: SceneOutcome) -> np.ndarray:
     for t in outcome.truth:
         colour = (0, 200, 0) if t.visible_fraction >= MIN_VISIBLE else (0, 120, 0)
         cv2.polylines(img, [t.corners.astype(np.int32)], True, colour, 1)
-    for d, m in zip(outcome.detections, outcome.matches, strict=True):
-        ok = m is not None and outcome.truth[m].face == d.card
+    for i, d in enumerate(outcome.detections):
+        ok = outcome.verdict(i) in (RIGHT, HIDDEN_RIGHT)
         colour = (255, 120, 0) if ok else (0, 0, 255)
         cv2.polylines(img, [np.asarray(d.corners, np.int32)], True, colour, 2)
         x, y = int(d.box[0]), max(10, int(d.box[1]) - 3)
@@ -320,10 +344,7 @@ def evaluate(
         "scene_accuracy_overlapped": sum(o.correct for o in overlapped) / max(1, len(overlapped)),
         "overlapped_scenes": len(overlapped),
         "hidden_read_right": sum(
-            o.truth[m].visible_fraction < MIN_VISIBLE and o.truth[m].face == d.card
-            for o in outcomes
-            for d, m in zip(o.detections, o.matches, strict=True)
-            if m is not None
+            o.verdict(d) == HIDDEN_RIGHT for o in outcomes for d in range(len(o.detections))
         ),
         "per_card": {
             face: {
