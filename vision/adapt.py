@@ -263,18 +263,17 @@ def adapt_detector(
 
     runs = work_dir / "detector_runs"
     last = runs / "detector" / "weights" / "last.pt"
-    resume = False
-    if last.is_file():
-        # ultralytics marks a finished run's weights with epoch -1; only an unfinished one
-        # can (and must) be resumed. A run made for another plan is started again.
-        saved = torch.load(last, map_location="cpu", weights_only=False)
-        same_plan = (runs / "plan.json").is_file() and json.loads(
-            (runs / "plan.json").read_text()
-        ) == wanted
-        resume = same_plan and saved.get("epoch", -1) != -1
-        finished = same_plan and not resume
-    else:
-        finished = False
+    plan_file = runs / "plan.json"
+    # A run made for this plan is finished or resumed; one for another plan is started again.
+    # ultralytics marks a finished run's weights with epoch -1.
+    same_plan = (
+        last.is_file() and plan_file.is_file() and json.loads(plan_file.read_text()) == wanted
+    )
+    resume = (
+        same_plan
+        and torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) != -1
+    )
+    finished = same_plan and not resume
     if not finished:
         say(
             f"fine-tuning the card detector on {plan.train_scenes} scenes, "
@@ -282,7 +281,7 @@ def adapt_detector(
         )
         runs.mkdir(parents=True, exist_ok=True)
         if not resume:
-            _write_json_atomic(runs / "plan.json", wanted)
+            _write_json_atomic(plan_file, wanted)
         call_in_fresh_interpreter(
             "skullcam.vision.adapt:train_detector_job",
             {

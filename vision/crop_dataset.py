@@ -221,12 +221,11 @@ def crops_from_detector(
         for quad in detect(frame):
             ious = [polygon_iou(quad, c.corners) for c in cards]
             best = int(np.argmax(ious)) if ious else -1
-            hidden = _hidden_card_under(quad, cards, ious)
             if best >= 0 and ious[best] >= 0.5 and cards[best].visible_fraction >= 0.5:
                 if cards[best].face not in index:
                     continue
                 label = index[cards[best].face]
-            elif hidden is not None:
+            elif (hidden := _hidden_card_under(quad, cards, ious)) is not None:
                 if NOT_A_CARD not in index or hidden.visible_fraction >= hidden_is_none_below:
                     continue
                 label = index[NOT_A_CARD]

@@ -365,10 +365,9 @@ def collect_from_folder(
 
 
 def _assemble_model(
-    folder: Path, version: str, base_model: Path, result: AdaptResult, with_checkpoints: bool
+    folder: Path, version: str, base: ModelManifest, result: AdaptResult, with_checkpoints: bool
 ) -> None:
     """Write the adapted weights and then (last) a manifest with the base model's thresholds."""
-    base = ModelManifest.read(base_model)
     shutil.copyfile(result.detector, folder / DETECTOR_FILE)
     shutil.copyfile(result.onnx, folder / CLASSIFIER_FILE)
     if with_checkpoints:
@@ -383,7 +382,7 @@ def _assemble_model(
 def _install_model(
     data_dir: Path,
     name: str,
-    base_model: Path,
+    base: ModelManifest,
     result: AdaptResult,
     extra: dict[str, object],
 ) -> Path:
@@ -395,7 +394,7 @@ def _install_model(
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
-    _assemble_model(staging, f"enrolled-{final.name}", base_model, result, with_checkpoints=True)
+    _assemble_model(staging, f"enrolled-{final.name}", base, result, with_checkpoints=True)
     os.rename(staging, final)
     return final
 
@@ -499,13 +498,13 @@ def adapt_and_install(
     shutil.rmtree(candidate, ignore_errors=True)
     base_manifest = ModelManifest.read(base)
     candidate.mkdir()
-    _assemble_model(candidate, "candidate", base, result, with_checkpoints=False)
+    _assemble_model(candidate, "candidate", base_manifest, result, with_checkpoints=False)
     check = self_check(candidate, read_scene_index(test_dir, "test"), progress=plan.progress)
     seconds["check"] = time.perf_counter() - t1
     model_dir = _install_model(
         enrollment.data_dir,
         enrollment.name,
-        base,
+        base_manifest,
         result,
         {
             "deck": str(deck),
