@@ -243,6 +243,42 @@ def test_an_interrupted_fine_tune_resumes_from_its_last_epoch(
     assert result.onnx.is_file() and result.checkpoint.is_file()
 
 
+def test_a_saved_fine_tune_resumes_only_onto_the_crops_it_was_made_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skullcam.vision import train_classifier
+    from skullcam.vision.adapt import fine_tune
+    from skullcam.vision.classifier_net import CardClassifier
+    from skullcam.vision.crop_dataset import CropSet
+    from skullcam.vision.training import CLASSES
+
+    init = tmp_path / "init.pt"
+    train_classifier.save_checkpoint(CardClassifier(len(CLASSES)), CLASSES, init)
+    rng = np.random.default_rng(0)
+    crops = CropSet(
+        rng.integers(0, 256, (8, 96, 64, 3), dtype=np.uint8),
+        np.arange(8, dtype=np.int64),
+        CLASSES,
+    )
+    plan = AdaptPlan(epochs=1, batch_size=4, progress=False)
+    state = tmp_path / "state.pt"
+    epochs_run: list[int] = []
+    real = train_classifier.evaluate
+
+    def counting(*args: object) -> float:
+        epochs_run.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_classifier, "evaluate", counting)
+    fine_tune(crops, crops, init, state, plan)
+    fine_tune(crops, crops, init, state, plan)
+    assert len(epochs_run) == 1  # the finished state was resumed: nothing left to train
+    other = CropSet(crops.images.copy(), crops.labels, CLASSES)
+    other.images[0, 0, 0, 0] ^= 1  # as many crops, one pixel different
+    fine_tune(other, other, init, state, plan)
+    assert len(epochs_run) == 2  # other crops: trained again from the start
+
+
 def test_a_half_written_model_never_becomes_active(
     tmp_path: Path, decks: dict[str, Path], base_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -311,6 +311,23 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
+def _fine_tune_inputs(train: CropSet, val: CropSet, init_checkpoint: Path) -> str:
+    """A fingerprint of what a saved fine-tune state was trained on.
+
+    A state is resumed only onto the very crops and starting weights it was made from: the
+    crop count alone would let an upgrade that cuts other crops (or another base model)
+    silently continue a run on data it never started with.
+    """
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for crops in (train, val):
+        h.update(crops.images.tobytes())
+        h.update(crops.labels.tobytes())
+    h.update(init_checkpoint.read_bytes())
+    return h.hexdigest()
+
+
 def _training_args(plan: AdaptPlan) -> dict[str, object]:
     """The plan fields that shape the classifier fine-tune (not the display or process count;
     the detector's fields count through the crops it cuts)."""
@@ -355,9 +372,10 @@ def fine_tune(
         optimizer, max_lr=plan.lr, total_steps=plan.epochs * steps_per_epoch, pct_start=0.15
     )
     start_epoch, accuracy = 0, 0.0
+    inputs = _fine_tune_inputs(train, val, init_checkpoint)
     if state_path.is_file():
         saved = torch.load(state_path, map_location="cpu", weights_only=False)
-        if saved.get("plan") == _training_args(plan) and saved.get("n_train") == len(y_train):
+        if saved.get("plan") == _training_args(plan) and saved.get("inputs") == inputs:
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             schedule.load_state_dict(saved["schedule"])
@@ -389,7 +407,7 @@ def fine_tune(
         torch.save(
             {
                 "plan": _training_args(plan),
-                "n_train": len(y_train),
+                "inputs": inputs,
                 "epoch": epoch + 1,
                 "accuracy": accuracy,
                 "model": model.state_dict(),
