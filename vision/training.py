@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
@@ -24,6 +23,7 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, CardDetector, ModelManifest
+from skullcam.vision.train_plan import TrainPlan
 
 CLASSES: tuple[str, ...] = (*FACES, NOT_A_CARD)
 DETECTOR_FILE = "card-detector.onnx"
@@ -31,26 +31,6 @@ CLASSIFIER_FILE = "card-classifier.onnx"
 CHECKPOINT_FILE = "card-classifier.pt"
 DETECTOR_CHECKPOINT_FILE = "card-detector.pt"
 """The detector's ultralytics weights, kept so that enrollment can fine-tune it for a deck."""
-
-
-@dataclass
-class TrainPlan:
-    dataset: Path
-    out: Path
-    work_dir: Path
-    detector_epochs: int = 8
-    classifier_epochs: int = 12
-    imgsz: int = 320
-    input_hw: tuple[int, int] = (256, 320)
-    batch: int = 16
-    crop_copies: int = 2
-    max_classifier_scenes: int = 4000
-    resume: bool = False
-    skip_detector: bool = False
-    detector_fraction: float = 1.0
-    init_detector: Path | None = None
-    init_classifier: Path | None = None
-    classifier_lr: float = 4e-3
 
 
 def _data_yaml(dataset: Path) -> Path:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from skullcam.vision.train_plan import TrainPlan
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -12,18 +14,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the card recognizer on a scene dataset",
         description="Train the one-class card detector (ultralytics, offline, from a .yaml) and "
         "the face classifier on a dataset written by 'skullcam synth scenes', export both to "
-        "ONNX and write the model folder (default: the shipped models/ folder).",
+        "ONNX and write the model folder (default: the shipped models/ folder). The default "
+        "epochs are the measured two-hour recipe for a 2-core CPU (models/README.md).",
     )
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
     parser.add_argument("--out", type=Path, default=None, help="model folder to write")
     parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
-    parser.add_argument("--detector-epochs", type=int, default=8)
-    parser.add_argument("--classifier-epochs", type=int, default=12)
-    parser.add_argument("--imgsz", type=int, default=320, help="detector training size")
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--max-classifier-scenes", type=int, default=4000)
     parser.add_argument(
-        "--crop-copies", type=int, default=1, help="jittered crops per labelled card"
+        "--detector-epochs",
+        type=int,
+        default=TrainPlan.detector_epochs,
+        help="detector epochs (default %(default)s)",
+    )
+    parser.add_argument(
+        "--classifier-epochs",
+        type=int,
+        default=TrainPlan.classifier_epochs,
+        help="classifier epochs (default %(default)s)",
+    )
+    parser.add_argument("--imgsz", type=int, default=TrainPlan.imgsz, help="detector training size")
+    parser.add_argument("--batch", type=int, default=TrainPlan.batch)
+    parser.add_argument(
+        "--max-classifier-scenes", type=int, default=TrainPlan.max_classifier_scenes
+    )
+    parser.add_argument(
+        "--crop-copies",
+        type=int,
+        default=TrainPlan.crop_copies,
+        help="jittered crops per labelled card",
     )
     parser.add_argument("--resume", action="store_true", help="resume an interrupted detector run")
     parser.add_argument(
@@ -45,14 +63,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "scratch",
     )
     parser.add_argument(
-        "--classifier-lr", type=float, default=4e-3, help="peak classifier learning rate"
+        "--classifier-lr",
+        type=float,
+        default=TrainPlan.classifier_lr,
+        help="peak classifier learning rate",
     )
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.recognizer import shipped_model_dir
-    from skullcam.vision.training import TrainPlan, train_recognizer
+    from skullcam.vision.training import train_recognizer
 
     plan = TrainPlan(
         dataset=args.dataset,
