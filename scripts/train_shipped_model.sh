@@ -73,3 +73,5 @@ cp "$RUNS/cls7/card-classifier.onnx" "$RUNS/cls7/card-classifier.pt" models/
 #    fine-tune (skullcam train now keeps them as card-detector.pt itself):
 cp "$RUNS/train5/detector/weights/best.pt" models/card-detector.pt
 skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$RUNS/eval_test"
+# 9. Session 5 changed no weights. The one-command recipe that fits the two-hour budget is
+#    scripts/train_two_hours.sh (1 h 32 min, 86.9 % of test scenes against this model's 91.3 %).
