@@ -324,7 +324,7 @@ def _fine_tune_inputs(train: CropSet, val: CropSet, init_checkpoint: Path) -> st
     for crops in (train, val):
         h.update(crops.images.tobytes())
         h.update(crops.labels.tobytes())
-    h.update(init_checkpoint.read_bytes())
+    h.update(_digest(init_checkpoint).encode())
     return h.hexdigest()
 
 

@@ -182,6 +182,11 @@ def _crops_of_scene(
             yield card_crop(frame, quad), index[card.face]
 
 
+MIN_VISIBLE = 0.5
+"""The must-find line: a card at least this visible must be found and named; under it, a card
+is "don't care" in evaluation and is never taught as its face from a detector box."""
+MATCH_IOU = 0.5
+"""Polygon IoU at which a box (or reading) and a labelled card are the same card on the table."""
 ON_HIDDEN_CARD = 0.8
 """Share of a box inside a card's outline for the box to lie on that card: how a box around
 only the visible part of a mostly covered card is told to belong to it (IoU cannot: it is
@@ -221,7 +226,11 @@ def crops_from_detector(
         for quad in detect(frame):
             ious = [polygon_iou(quad, c.corners) for c in cards]
             best = int(np.argmax(ious)) if ious else -1
-            if best >= 0 and ious[best] >= 0.5 and cards[best].visible_fraction >= 0.5:
+            if (
+                best >= 0
+                and ious[best] >= MATCH_IOU
+                and cards[best].visible_fraction >= MIN_VISIBLE
+            ):
                 if cards[best].face not in index:
                     continue
                 label = index[cards[best].face]
@@ -251,10 +260,12 @@ def _hidden_card_under(
 
     best, best_inside = None, 0.0
     for card, iou in zip(cards, ious, strict=True):
-        if card.visible_fraction >= 0.5:
+        if card.visible_fraction >= MIN_VISIBLE:
             continue
         inside = polygon_inside(quad, card.corners)
-        if (iou >= 0.5 or inside >= ON_HIDDEN_CARD) and (best is None or inside > best_inside):
+        if (iou >= MATCH_IOU or inside >= ON_HIDDEN_CARD) and (
+            best is None or inside > best_inside
+        ):
             best, best_inside = card, inside
     return best
 

@@ -20,14 +20,11 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from skullcam.vision.crop_dataset import ON_HIDDEN_CARD, LabelledCard
+from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD, LabelledCard
 from skullcam.vision.detection import Detection
 from skullcam.vision.obb import polygon_inside, polygon_iou
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
-MIN_VISIBLE = 0.5
-MATCH_IOU = 0.5
-"""Polygon IoU at which a reading and a labelled card are the same card on the table."""
 
 
 RIGHT = "right"
