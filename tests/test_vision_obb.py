@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from training_stack import require_ultralytics
 
 from skullcam.vision import obb
 from skullcam.vision.crops import CROP_H, CROP_W, order_long_side_vertical, rectify
@@ -107,7 +108,7 @@ def test_detection_from_corners_gives_box_and_long_axis_angle() -> None:
 
 
 def _ultralytics_or_skip() -> None:
-    pytest.importorskip("ultralytics")
+    require_ultralytics()
     from skullcam.vision.ultralytics_offline import import_ultralytics
 
     import_ultralytics()

@@ -12,8 +12,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from training_stack import require_ultralytics
 
-pytest.importorskip("ultralytics")
+require_ultralytics()
 pytestmark = pytest.mark.slow
 
 import cv2  # noqa: E402
