@@ -32,7 +32,7 @@ import numpy as np
 
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
-from skullcam.errors import UserError
+from skullcam.errors import UserError, missing_training_package
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import (
@@ -239,6 +239,10 @@ class EnrollSession:
                 self._recheck_tricks(say)
             except UserError as err:
                 self.adapt_status.update(state="failed", error=str(err))
+            except ModuleNotFoundError as err:
+                logger.error("adaptation failed: %s", traceback.format_exc())
+                missing = missing_training_package(err)
+                self.adapt_status.update(state="failed", error=str(missing or repr(err)))
             except Exception as err:  # shown on the page; the traceback goes to the log
                 logger.error("adaptation failed: %s", traceback.format_exc())
                 self.adapt_status.update(state="failed", error=f"{type(err).__name__}: {err}")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from skullcam import __version__
-from skullcam.errors import UserError
+from skullcam.errors import UserError, missing_training_package
 
 COMMANDS = (
     "run",
@@ -71,6 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = args.func(args)
     except UserError as err:
         print(f"skullcam {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        missing = missing_training_package(err)
+        if missing is None:
+            raise
+        print(f"skullcam {args.command}: error: {missing}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"skullcam {args.command}: interrupted", file=sys.stderr)

@@ -10,3 +10,21 @@ from __future__ import annotations
 
 class UserError(Exception):
     """A problem the user can fix; ``str(err)`` names what was wrong and what to do."""
+
+
+# Not in the runtime install (the Pi runs on ONNX Runtime): training and enrollment need them.
+TRAINING_PACKAGES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "onnxslim"})
+
+
+def missing_training_package(err: ModuleNotFoundError) -> UserError | None:
+    """What to install, when ``err`` is a training package missing from a runtime install.
+
+    None for any other missing module: that is a broken install, and its traceback should show.
+    """
+    if err.name not in TRAINING_PACKAGES:
+        return None
+    return UserError(
+        f"this needs {err.name}, which is not installed. Training and enrollment need the "
+        "training stack: `pip install -e '.[train]'` on a workstation, or on a Raspberry Pi "
+        "see docs/pi.md (Enrolling on the Pi)"
+    )

@@ -54,7 +54,6 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             f"classifier checkpoint {plan.init_classifier} not found; "
             "give the card-classifier.pt of a trained model folder"
         )
-    plan.out.mkdir(parents=True, exist_ok=True)
     staging = plan.work_dir / "staging"
     staging.mkdir(parents=True, exist_ok=True)
     (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
@@ -120,6 +119,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     export_classifier(result.model, staging / CLASSIFIER_FILE)
     save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
 
+    plan.out.mkdir(parents=True, exist_ok=True)  # only now: a failed run leaves no empty model
     for name in (DETECTOR_FILE, DETECTOR_CHECKPOINT_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
         if (staging / name).is_file():  # no detector checkpoint when the detector was kept
             shutil.move(str(staging / name), plan.out / name)
