@@ -89,6 +89,25 @@ def test_decode_reads_the_ultralytics_obb_layout() -> None:
     np.testing.assert_allclose(boxes[0], [100, 50, 40, 20, 0.1 + math.pi / 2], atol=1e-5)
 
 
+def test_mirror_x_puts_a_box_found_in_the_mirror_image_back() -> None:
+    box = np.array([[10.0, 20.0, 30.0, 8.0, 0.3]], np.float32)
+    back = obb.mirror_x(box, width=100)
+    assert back[0, :4] == pytest.approx([90.0, 20.0, 30.0, 8.0])
+    assert back[0, 4] == pytest.approx(math.pi - 0.3)
+    # The same outline, corner for corner, as mirroring the corners themselves.
+    mirrored = obb.corners(box)[0] * [-1, 1] + [100, 0]
+    ours = obb.corners(back)[0]
+    assert np.allclose(ours[np.lexsort(ours.T)], mirrored[np.lexsort(mirrored.T)], atol=1e-3)
+    assert np.allclose(obb.mirror_x(back, 100), box, atol=1e-5)  # its own inverse
+
+
+def test_suppress_on_no_candidates_is_empty() -> None:
+    boxes, scores, classes = obb.suppress(
+        np.zeros((0, 5), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64), 0.5, 50
+    )
+    assert boxes.shape == (0, 5) and len(scores) == 0 and len(classes) == 0
+
+
 def test_rectify_turns_a_lying_card_upright_with_its_proportions() -> None:
     frame = np.zeros((200, 300, 3), np.uint8)
     frame[50:100, 100:200] = (0, 0, 255)  # a red card lying on its long side

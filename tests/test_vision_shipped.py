@@ -7,6 +7,7 @@ random draw of 40 scenes does not.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -52,6 +53,42 @@ def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) 
     probs = recognizer.classify(frame, quads)
     turned = recognizer.classify(turned_frame, turned_quads)
     assert np.allclose(probs, turned, atol=1e-4)
+
+
+def test_the_mirrored_detector_sees_a_mirrored_table_the_same(recognizer: Recognizer) -> None:
+    """With the mirror view on, a frame and its mirror image are one pair of views, so the
+    boxes found in either are each other's mirror: a wrong flip of the coordinates breaks it."""
+    assert recognizer.detector.mirror  # the shipped manifest leaves it on
+    image, _ = read_scene_index(SAMPLES, "test")[3]
+    frame = cv2.imread(str(image))
+    w = frame.shape[1]
+    quads, scores = recognizer.detect_boxes(frame)
+    m_quads, m_scores = recognizer.detect_boxes(np.ascontiguousarray(frame[:, ::-1]))
+    assert len(quads) >= 2 and len(m_quads) == len(quads)
+    order, m_order = np.argsort(-scores), np.argsort(-m_scores)
+    assert np.allclose(scores[order], m_scores[m_order], atol=1e-4)
+    for quad, m_quad in zip(quads[order], m_quads[m_order], strict=True):
+        back = m_quad * [-1, 1] + [w, 0]
+        assert np.allclose(quad[np.lexsort(quad.T)], back[np.lexsort(back.T)], atol=0.05)
+
+
+def test_one_view_finds_no_more_than_two(recognizer: Recognizer, tmp_path: Path) -> None:
+    """detector_mirror: false in a model's manifest turns the second view off."""
+    for name in ("card-detector.onnx", "card-classifier.onnx"):
+        (tmp_path / name).symlink_to(shipped_model_dir() / name)
+    raw = json.loads((shipped_model_dir() / "recognizer.json").read_text())
+    (tmp_path / "recognizer.json").write_text(json.dumps(raw | {"detector_mirror": False}))
+    one_view = Recognizer.load(tmp_path, threads=2)
+    assert not one_view.detector.mirror
+    found_once = found_twice = 0
+    for image, _ in read_scene_index(SAMPLES, "test")[:10]:
+        frame = cv2.imread(str(image))
+        found_once += len(one_view.detect_boxes(frame)[0])
+        found_twice += len(recognizer.detect_boxes(frame)[0])
+    assert 0 < found_once <= found_twice
+    (tmp_path / "recognizer.json").write_text(json.dumps(raw | {"detector_mirror": "false"}))
+    with pytest.raises(UserError, match="not a valid recognizer manifest"):
+        Recognizer.load(tmp_path)
 
 
 def test_empty_table_gives_no_cards(recognizer: Recognizer) -> None:

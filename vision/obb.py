@@ -135,6 +135,34 @@ def nms_rotated(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> 
     return order[keep]
 
 
+def candidates(
+    output: np.ndarray, conf_threshold: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raw OBB head output (1, 4 + nc + 1, N) -> every box above the threshold, before NMS:
+    (xywhr (K, 5), scores (K,), classes (K,)) in model-input pixels."""
+    pred = np.asarray(output)[0].T  # (N, 4 + nc + 1)
+    class_scores = pred[:, 4:-1]
+    classes = class_scores.argmax(axis=1)
+    scores = class_scores[np.arange(len(pred)), classes]
+    mask = scores > conf_threshold
+    pred, scores, classes = pred[mask], scores[mask], classes[mask]
+    boxes = np.concatenate([pred[:, :4], pred[:, -1:]], axis=1).astype(np.float32)
+    return boxes, scores.astype(np.float32), classes.astype(np.int64)
+
+
+def suppress(
+    boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray, iou_threshold: float, max_det: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class-aware rotated NMS over candidates; the kept boxes regularized, best first."""
+    if len(boxes) == 0:
+        return np.zeros((0, 5), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    # Class-aware NMS: offset boxes of different classes apart, as ultralytics does.
+    shifted = boxes.copy()
+    shifted[:, :2] += classes[:, None] * 7680.0
+    keep = nms_rotated(shifted, scores, iou_threshold)[:max_det]
+    return regularize(boxes[keep]), scores[keep], classes[keep]
+
+
 def decode(
     output: np.ndarray, conf_threshold: float, iou_threshold: float, max_det: int = 50
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -142,20 +170,19 @@ def decode(
 
     Coordinates stay in model-input pixels; the caller maps them back through the letterbox.
     """
-    pred = np.asarray(output)[0].T  # (N, 4 + nc + 1)
-    class_scores = pred[:, 4:-1]
-    classes = class_scores.argmax(axis=1)
-    scores = class_scores[np.arange(len(pred)), classes]
-    mask = scores > conf_threshold
-    pred, scores, classes = pred[mask], scores[mask], classes[mask]
-    if len(pred) == 0:
-        return np.zeros((0, 5), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    boxes = np.concatenate([pred[:, :4], pred[:, -1:]], axis=1)
-    # Class-aware NMS: offset boxes of different classes apart, as ultralytics does.
-    shifted = boxes.copy()
-    shifted[:, :2] += classes[:, None] * 7680.0
-    keep = nms_rotated(shifted, scores, iou_threshold)[:max_det]
-    return regularize(boxes[keep]), scores[keep].astype(np.float32), classes[keep]
+    return suppress(*candidates(output, conf_threshold), iou_threshold, max_det)
+
+
+def mirror_x(xywhr: np.ndarray, width: float) -> np.ndarray:
+    """Boxes found in a left-right mirrored image, put back into the unmirrored one.
+
+    The centre moves to ``width - x`` (box coordinates run over pixel edges, 0 to width); the
+    long axis at angle r turns to pi - r.
+    """
+    out = np.asarray(xywhr, dtype=np.float32).reshape(-1, 5).copy()
+    out[:, 0] = width - out[:, 0]
+    out[:, 4] = (np.pi - out[:, 4]) % np.pi
+    return out
 
 
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
