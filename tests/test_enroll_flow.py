@@ -61,9 +61,10 @@ def _subset(photos: Path, dest: Path, faces: list[str]) -> Path:
 
 @pytest.mark.slow
 def test_folder_of_alt_deck_photos_enrolls_end_to_end(
-    tmp_path: Path, alt_photos: Path, base_model: Path
+    tmp_path: Path, alt_photos: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = tmp_path / "data"
+    monkeypatch.chdir(tmp_path)
+    data = Path("data")  # relative, as `skullcam enroll --data data` gives it (activation broke)
     enrollment = Enrollment.open(data, "alt-deck")
     problems = collect_from_folder(enrollment, alt_photos, progress=False)
     assert problems == []

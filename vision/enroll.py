@@ -410,7 +410,7 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
         pointer.unlink(missing_ok=True)
         return shipped_model_dir()
     folder = Path(model)
-    if not folder.is_absolute():
+    if len(folder.parts) == 1:  # a bare name: one of <data>/models/; else a path as given
         folder = data_dir / "models" / folder
     if not (folder / MANIFEST).is_file():
         known = ", ".join(m["name"] for m in list_models(data_dir))
@@ -520,7 +520,7 @@ def adapt_and_install(
     shutil.rmtree(candidate, ignore_errors=True)
     activated = check.classifier_accuracy >= min_accuracy
     if activated:
-        activate(enrollment.data_dir, model_dir)
+        activate(enrollment.data_dir, model_dir.name)
     enrollment.stage = "done"
     enrollment.model = model_dir.name
     enrollment.save()
