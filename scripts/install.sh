@@ -45,8 +45,10 @@ if [ "$(id -u)" = 0 ] && ! command -v chromedriver >/dev/null 2>&1; then
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
 install_cpu_stack() {
-  echo "install.sh: $(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB:" \
-    "installing torch's CPU build without ultralytics (detector-training tests will skip)" >&2
+  local why="$(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB"
+  [ -n "${SKULLCAM_TRAIN_STACK:-}" ] && why="SKULLCAM_TRAIN_STACK=$SKULLCAM_TRAIN_STACK"
+  echo "install.sh: $why: installing torch's CPU build without ultralytics" \
+    "(detector-training tests will skip)" >&2
   # Pinned here, not in pyproject: a bare torch requirement pulls the 6 GB CUDA build.
   pip_install -e ".[dev]" "torch==2.13.0" "onnx>=1.16"
 }
