@@ -12,8 +12,8 @@
 #         enrollment's classifier fine-tune is tested; the few detector-training tests are
 #         skipped and say why.
 # `full` is taken when .venv already has it or the disk has FULL_STACK_FREE_GB free, and `cpu`
-# after a `full` install that ran out of disk (any other failure fails);
-# SKULLCAM_TRAIN_STACK=full|cpu forces one. pytest's header says which stack it runs on.
+# after a `full` install that ran out of disk (any other failure fails).
+# SKULLCAM_TRAIN_STACK=full|cpu forces one, with no fallback. pytest's header names the stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FULL_STACK_FREE_GB=8
@@ -45,9 +45,7 @@ if [ "$(id -u)" = 0 ] && ! command -v chromedriver >/dev/null 2>&1; then
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
 install_cpu_stack() {
-  local why="$(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB"
-  [ -n "${SKULLCAM_TRAIN_STACK:-}" ] && why="SKULLCAM_TRAIN_STACK=$SKULLCAM_TRAIN_STACK"
-  echo "install.sh: $why: installing torch's CPU build without ultralytics" \
+  echo "install.sh: $1: installing torch's CPU build without ultralytics" \
     "(detector-training tests will skip)" >&2
   # Pinned here, not in pyproject: a bare torch requirement pulls the 6 GB CUDA build.
   pip_install -e ".[dev]" "torch==2.13.0" "onnx>=1.16"
@@ -61,12 +59,11 @@ install_full_stack() {
     return 0
   fi
   grep -v "is ignored: it is neither a file nor a directory" "$log" >&2 || true
-  if grep -q "No space left on device" "$log"; then
+  if [ -z "${SKULLCAM_TRAIN_STACK:-}" ] && grep -q "No space left on device" "$log"; then
     rm -f "$log"
-    echo "install.sh: the disk filled up; starting .venv again with the CPU stack" >&2
     rm -rf .venv
     python3 -m venv .venv
-    install_cpu_stack
+    install_cpu_stack "the disk filled up during the full install; .venv started again"
     return 0
   fi
   rm -f "$log"
@@ -76,7 +73,13 @@ install_full_stack() {
 stack=$(choose_train_stack)
 case "$stack" in
   full) install_full_stack ;;
-  cpu) install_cpu_stack ;;
+  cpu)
+    if [ -n "${SKULLCAM_TRAIN_STACK:-}" ]; then
+      install_cpu_stack "SKULLCAM_TRAIN_STACK=cpu"
+    else
+      install_cpu_stack "$(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB"
+    fi
+    ;;
   *)
     echo "install.sh: SKULLCAM_TRAIN_STACK must be full or cpu, not '$stack'" >&2
     exit 2
