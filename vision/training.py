@@ -40,6 +40,21 @@ def _data_yaml(dataset: Path) -> Path:
     return path
 
 
+def move_weights_in(staging: Path, out: Path) -> None:
+    """Move a run's weights from ``staging`` into the model folder ``out``, manifest removed first.
+
+    The manifest is what makes a folder a model, and it is written last; so a run that dies
+    between two moves leaves a folder that refuses to load and says so, not one that quietly
+    pairs a new detector with the old classifier. ``out`` is made only now, so a run that
+    failed earlier leaves no empty model folder either.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MANIFEST).unlink(missing_ok=True)
+    for name in (DETECTOR_FILE, DETECTOR_CHECKPOINT_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
+        if (staging / name).is_file():  # no detector checkpoint when the detector was kept
+            shutil.move(str(staging / name), out / name)
+
+
 def train_recognizer(plan: TrainPlan) -> ModelManifest:
     from skullcam.vision.train_classifier import (
         export_classifier,
@@ -119,10 +134,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     export_classifier(result.model, staging / CLASSIFIER_FILE)
     save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
 
-    plan.out.mkdir(parents=True, exist_ok=True)  # only now: a failed run leaves no empty model
-    for name in (DETECTOR_FILE, DETECTOR_CHECKPOINT_FILE, CLASSIFIER_FILE, CHECKPOINT_FILE):
-        if (staging / name).is_file():  # no detector checkpoint when the detector was kept
-            shutil.move(str(staging / name), plan.out / name)
+    move_weights_in(staging, plan.out)
     manifest = ModelManifest(
         folder=plan.out,
         version=f"skullcam-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}",
