@@ -381,3 +381,28 @@ def test_an_adaptation_checks_the_saved_photos_again(tmp_path: Path) -> None:
     assert client.get("/api/state").get_json()["tricks"]["stale"] is True
     state = client.post("/api/trick/check").get_json()
     assert state["tricks"]["stale"] is False and state["tricks"]["check"]["photos"] == 1
+
+
+def test_adapting_without_the_training_stack_says_what_to_install(
+    tmp_path: Path, alt_deck: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a runtime-only install (a Pi without torch) the page says what is missing."""
+    import skullcam.device.enroll_web as enroll_web
+
+    def no_ultralytics(*args: object, **kwargs: object) -> None:
+        raise ModuleNotFoundError("No module named 'ultralytics'", name="ultralytics")
+
+    monkeypatch.setattr(enroll_web, "adapt_and_install", no_ultralytics)
+    table = np.full((*PHOTO[::-1], 3), 90, np.uint8)
+    session = _session(tmp_path, [table], base_model=base_model)
+    for face, image in load_deck(alt_deck).items():
+        session.enrollment.accept(face, image)
+    client = create_enroll_app(session).test_client()
+    assert client.post("/api/adapt").get_json()["adapt"]["state"] == "running"
+    assert session.adapt_thread is not None
+    session.adapt_thread.join(timeout=30)
+    adapt = client.get("/api/state").get_json()["adapt"]
+    assert adapt["state"] == "failed"
+    assert "needs ultralytics, which is not installed" in adapt["error"]
+    assert "docs/pi.md" in adapt["error"]
+    assert not (tmp_path / "data" / "active_model").exists()
