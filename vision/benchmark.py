@@ -104,6 +104,7 @@ def run_benchmark(
         recognizer = Recognizer.load(model, data_dir=data_dir, threads=threads)
         report["model"] = recognizer.version
         report["input_hw"] = list(recognizer.manifest.detector_input)
+        report["detector_views"] = 2 if recognizer.manifest.detector_mirror else 1
         stats = time_calls(recognizer, frames, repeats)
         stats["detector_median_ms"] = time_calls(recognizer.detect_boxes, frames, repeats)[
             "median_ms"

@@ -51,7 +51,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print(
         f"model {report['model']}  input {report['input_hw']}  frames {report['frame_size']}"
-        f"  cores {report['cores']}"
+        f"  detector views {report['detector_views']}  cores {report['cores']}"
     )
     for key, value in report.items():
         if isinstance(value, dict):
