@@ -44,6 +44,7 @@ if [ "$(id -u)" = 0 ] && ! command -v chromedriver >/dev/null 2>&1; then
   (apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null) \
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
+
 install_cpu_stack() {
   echo "install.sh: $1: installing torch's CPU build without ultralytics" \
     "(detector-training tests will skip)" >&2
