@@ -239,13 +239,13 @@ class EnrollSession:
                 self._recheck_tricks(say)
             except UserError as err:
                 self.adapt_status.update(state="failed", error=str(err))
-            except ModuleNotFoundError as err:
-                logger.error("adaptation failed: %s", traceback.format_exc())
-                missing = missing_training_package(err)
-                self.adapt_status.update(state="failed", error=str(missing or repr(err)))
             except Exception as err:  # shown on the page; the traceback goes to the log
                 logger.error("adaptation failed: %s", traceback.format_exc())
-                self.adapt_status.update(state="failed", error=f"{type(err).__name__}: {err}")
+                missing = (
+                    missing_training_package(err) if isinstance(err, ModuleNotFoundError) else None
+                )
+                error = str(missing) if missing else f"{type(err).__name__}: {err}"
+                self.adapt_status.update(state="failed", error=error)
 
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()

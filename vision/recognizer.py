@@ -226,20 +226,18 @@ class CardDetector:
 
     def _boxes(self, frame: np.ndarray, iou: float, max_det: int) -> tuple[np.ndarray, np.ndarray]:
         image, fit = obb.letterbox(frame, self.input_hw)
-        if self.mirror:
-            mirrored = np.ascontiguousarray(image[:, ::-1])
-            if self._side_by_side:  # ONNX Runtime releases the GIL while it runs
-                pending = self._mirror_thread().submit(self._candidates, mirrored)
-                boxes, scores, classes = self._candidates(image)
-                more, more_scores, more_classes = pending.result()
-            else:
-                boxes, scores, classes = self._candidates(image)
-                more, more_scores, more_classes = self._candidates(mirrored)
+        mirrored = np.ascontiguousarray(image[:, ::-1]) if self.mirror else None
+        pending = None
+        if mirrored is not None and self._side_by_side:  # ONNX Runtime releases the GIL
+            pending = self._mirror_thread().submit(self._candidates, mirrored)
+        boxes, scores, classes = self._candidates(image)
+        if mirrored is not None:
+            more, more_scores, more_classes = (
+                pending.result() if pending is not None else self._candidates(mirrored)
+            )
             boxes = np.concatenate([boxes, obb.mirror_x(more, image.shape[1])])
             scores = np.concatenate([scores, more_scores])
             classes = np.concatenate([classes, more_classes])
-        else:
-            boxes, scores, classes = self._candidates(image)
         boxes, scores, _ = obb.suppress(boxes, scores, classes, iou, max_det)
         return fit.to_frame(obb.corners(boxes)), scores
 
