@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from model_variants import shipped_model_with
 
 import skullcam.vision.benchmark as benchmark
 from skullcam.cli import main
@@ -22,15 +23,6 @@ BENCH = ["bench", "--frames", "2", "--repeats", "3"]
 @pytest.fixture(autouse=True)
 def no_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(benchmark, "reference_model", lambda cache: None)
-
-
-def _one_view_model(folder: Path) -> Path:
-    folder.mkdir()
-    for name in ("card-detector.onnx", "card-classifier.onnx"):
-        (folder / name).symlink_to(shipped_model_dir() / name)
-    raw = json.loads((shipped_model_dir() / "recognizer.json").read_text())
-    (folder / "recognizer.json").write_text(json.dumps(raw | {"detector_mirror": False}))
-    return folder
 
 
 def test_bench_json_has_latency_per_thread_count_and_the_views(
@@ -52,7 +44,7 @@ def test_bench_json_has_latency_per_thread_count_and_the_views(
 def test_bench_text_names_the_views_of_the_model_it_ran(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    model = _one_view_model(tmp_path / "one-view")
+    model = shipped_model_with(tmp_path / "one-view", detector_mirror=False)
     assert main([*BENCH, "--cache", str(tmp_path), "--model", str(model)]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "detector views 1" in header and "input [256, 320]" in header

@@ -7,12 +7,12 @@ random draw of 40 scenes does not.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from model_variants import shipped_model_with
 
 from skullcam.errors import UserError
 from skullcam.rules import FACES
@@ -74,11 +74,7 @@ def test_the_mirrored_detector_sees_a_mirrored_table_the_same(recognizer: Recogn
 
 def test_one_view_finds_no_more_than_two(recognizer: Recognizer, tmp_path: Path) -> None:
     """detector_mirror: false in a model's manifest turns the second view off."""
-    for name in ("card-detector.onnx", "card-classifier.onnx"):
-        (tmp_path / name).symlink_to(shipped_model_dir() / name)
-    raw = json.loads((shipped_model_dir() / "recognizer.json").read_text())
-    (tmp_path / "recognizer.json").write_text(json.dumps(raw | {"detector_mirror": False}))
-    one_view = Recognizer.load(tmp_path, threads=2)
+    one_view = Recognizer.load(shipped_model_with(tmp_path, detector_mirror=False), threads=2)
     assert not one_view.detector.mirror
     found_once = found_twice = 0
     for image, _ in read_scene_index(SAMPLES, "test")[:10]:
@@ -86,7 +82,7 @@ def test_one_view_finds_no_more_than_two(recognizer: Recognizer, tmp_path: Path)
         found_once += len(one_view.detect_boxes(frame)[0])
         found_twice += len(recognizer.detect_boxes(frame)[0])
     assert 0 < found_once <= found_twice
-    (tmp_path / "recognizer.json").write_text(json.dumps(raw | {"detector_mirror": "false"}))
+    shipped_model_with(tmp_path, detector_mirror="false")
     with pytest.raises(UserError, match="not a valid recognizer manifest"):
         Recognizer.load(tmp_path)
 
