@@ -7,6 +7,7 @@ names, so one id travels through the whole system unchanged.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import logging
 from collections import Counter
@@ -226,6 +227,11 @@ def parse_card(text: str) -> Card:
             "expected a card id like green-7, black-14, escape, pirate-rosie, tigress:pirate,"
             " skull-king, mermaid-alyra, loot, kraken or white-whale"
         )
+        # A typo of a special card ("skull-kong", "kracken") is the commonest slip at the
+        # table; numbered cards are left to the hint above, as "green-15" is not "green-1".
+        close = difflib.get_close_matches(key, _IDS, n=1, cutoff=0.75)
+        if close:
+            hint = f"did you mean {close[0]}? ({hint})"
     raise InvalidCardError(f"unknown card {text!r}: {hint}")
 
 

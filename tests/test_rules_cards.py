@@ -93,6 +93,10 @@ def test_parse_is_case_insensitive(text: str, expected: Card) -> None:
         ("tigress:mermaid", "tigress:pirate or tigress:escape"),
         ("joker", "expected a card id"),
         ("", "expected a card id"),
+        ("skull-kong", "did you mean skull-king?"),
+        ("Kracken", "did you mean kraken?"),
+        ("white-wale", "did you mean white-whale?"),
+        ("escpae", "did you mean escape?"),
     ],
 )
 def test_parse_rejects_unknown_text_naming_it(text: str, hint: str) -> None:
@@ -101,6 +105,13 @@ def test_parse_rejects_unknown_text_naming_it(text: str, hint: str) -> None:
     assert f"unknown card {text!r}" in str(info.value)
     assert hint in str(info.value)
     assert isinstance(info.value, RulesError) and isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("text", ["joker", "green-15", "pirate-jack", "dragon-king"])
+def test_parse_suggests_nothing_for_text_close_to_no_card(text: str) -> None:
+    with pytest.raises(InvalidCardError) as info:
+        parse_card(text)
+    assert "did you mean" not in str(info.value)
 
 
 @pytest.mark.parametrize(
