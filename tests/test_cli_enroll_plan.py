@@ -1,0 +1,49 @@
+"""`skullcam enroll`'s plan flags: the default, --thorough, and explicit counts over both."""
+
+from __future__ import annotations
+
+import pytest
+
+from skullcam.cli import build_parser
+from skullcam.commands.enroll import _plan
+from skullcam.errors import UserError
+from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan
+
+
+def plan_for(*flags: str) -> AdaptPlan:
+    plan = _plan(build_parser().parse_args(["enroll", *flags]))
+    assert isinstance(plan, AdaptPlan)
+    return plan
+
+
+def test_default_plan_is_the_quick_one() -> None:
+    plan = plan_for()
+    assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (1200, 6, 150)
+    assert plan.detector_epochs == 2
+
+
+def test_thorough_takes_the_longer_measured_plan() -> None:
+    plan = plan_for("--thorough")
+    assert plan.train_scenes == THOROUGH_PLAN["train_scenes"] == 1800
+    assert plan.epochs == THOROUGH_PLAN["epochs"] == 9
+    assert plan.val_scenes == 225
+
+
+def test_explicit_counts_win_over_either_plan() -> None:
+    plan = plan_for("--thorough", "--epochs", "4")
+    assert (plan.train_scenes, plan.epochs) == (1800, 4)
+    plan = plan_for("--scenes", "300")
+    assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (300, 6, 37)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--scenes", "0"], "--scenes must be at least 1"),
+        (["--thorough", "--epochs", "0"], "--epochs must be at least 1"),
+        (["--detector-epochs", "-1"], "--detector-epochs must be 0"),
+    ],
+)
+def test_bad_counts_are_refused_naming_the_flag(flags: list[str], message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        plan_for(*flags)
