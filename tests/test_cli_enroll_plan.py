@@ -24,8 +24,8 @@ def test_default_plan_is_the_quick_one() -> None:
 
 def test_thorough_takes_the_longer_measured_plan() -> None:
     plan = plan_for("--thorough")
-    assert plan.train_scenes == THOROUGH_PLAN["train_scenes"] == 1800
-    assert plan.epochs == THOROUGH_PLAN["epochs"] == 9
+    assert plan.train_scenes == THOROUGH_PLAN.train_scenes == 1800
+    assert plan.epochs == THOROUGH_PLAN.epochs == 9
     assert plan.val_scenes == 225
 
 

@@ -72,7 +72,7 @@ class AdaptPlan:
     progress: bool = True
 
 
-THOROUGH_PLAN = {"train_scenes": 1800, "epochs": 9}
+THOROUGH_PLAN = AdaptPlan(train_scenes=1800, val_scenes=225, epochs=9)
 """The longer plan (``skullcam enroll --thorough``): the most the 20-minute budget holds on 2
 cores with the detector fine-tune. Measured on the alt deck (docs/enroll.md, session 7): 18.0
 min, 95.6 % recall / 98.1 % precision, against the default's 11 min and 94.7 % / 97.3 %."""

@@ -71,12 +71,10 @@ def _plan(args: argparse.Namespace) -> object:
     """The adaptation plan: the default or ``--thorough`` one, then any --scenes/--epochs."""
     from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan
 
-    base = THOROUGH_PLAN if args.thorough else {}
+    base = THOROUGH_PLAN if args.thorough else AdaptPlan()
     counts = {
-        "scenes": base.get("train_scenes", AdaptPlan.train_scenes)
-        if args.scenes is None
-        else args.scenes,
-        "epochs": base.get("epochs", AdaptPlan.epochs) if args.epochs is None else args.epochs,
+        "scenes": base.train_scenes if args.scenes is None else args.scenes,
+        "epochs": base.epochs if args.epochs is None else args.epochs,
         "test_scenes": args.test_scenes,
         "workers": args.workers,
     }
