@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,15 @@ class AdaptPlan:
     progress: bool = True
 
 
-THOROUGH_PLAN = AdaptPlan(train_scenes=1800, val_scenes=225, epochs=9)
+def sized_plan(train_scenes: int, epochs: int, **rest: Any) -> AdaptPlan:
+    """A plan of ``train_scenes`` scenes with the validation share that goes with it: an eighth,
+    at least 20 (the defaults' 150 for 1,200)."""
+    return AdaptPlan(
+        train_scenes=train_scenes, val_scenes=max(20, train_scenes // 8), epochs=epochs, **rest
+    )
+
+
+THOROUGH_PLAN = sized_plan(1800, 9)
 """The longer plan (``skullcam enroll --thorough``): the most the 20-minute budget holds on 2
 cores with the detector fine-tune. Measured on the alt deck (docs/enroll.md, session 7): 18.0
 min, 95.6 % recall / 98.1 % precision, against the default's 11 min and 94.7 % / 97.3 %."""

@@ -18,7 +18,7 @@ import shutil
 import time
 from pathlib import Path
 
-from skullcam.vision.adapt import AdaptPlan, generate_scenes
+from skullcam.vision.adapt import AdaptPlan, generate_scenes, sized_plan
 from skullcam.vision.enroll_check import CheckResult, self_check
 
 BENCH_SEED = 424242  # the evaluation scenes' seed: shared with neither fine-tune nor self-check
@@ -143,12 +143,8 @@ def main() -> None:
             self_check(base, eval_scenes, progress=False),
         )
 
-    plan = AdaptPlan(
-        train_scenes=args.scenes,
-        val_scenes=max(20, args.scenes // 8),
-        epochs=args.epochs,
-        detector_epochs=args.detector_epochs,
-        workers=args.workers,
+    plan = sized_plan(
+        args.scenes, args.epochs, detector_epochs=args.detector_epochs, workers=args.workers
     )
     data = out / "data"
     t0 = time.perf_counter()

@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _plan(args: argparse.Namespace) -> object:
     """The adaptation plan: the default or ``--thorough`` one, then any --scenes/--epochs."""
-    from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan
+    from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan, sized_plan
 
     base = THOROUGH_PLAN if args.thorough else AdaptPlan()
     counts = {
@@ -83,10 +83,9 @@ def _plan(args: argparse.Namespace) -> object:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     if args.detector_epochs < 0:
         raise UserError("--detector-epochs must be 0 (keep the detector) or more")
-    return AdaptPlan(
-        train_scenes=counts["scenes"],
-        val_scenes=max(20, counts["scenes"] // 8),
-        epochs=counts["epochs"],
+    return sized_plan(
+        counts["scenes"],
+        counts["epochs"],
         detector_epochs=args.detector_epochs,
         workers=args.workers,
     )
