@@ -20,15 +20,17 @@ FULL_STACK_FREE_GB=8
 
 free_gb() { df -Pk . | awk 'NR == 2 { print int($4 / 1048576) }'; }
 
+# Sets `stack` (full|cpu) and `why`; SKULLCAM_TRAIN_STACK is read here and nowhere else.
+forced=${SKULLCAM_TRAIN_STACK:-}
 choose_train_stack() {
-  if [ -n "${SKULLCAM_TRAIN_STACK:-}" ]; then
-    echo "$SKULLCAM_TRAIN_STACK"
+  if [ -n "$forced" ]; then
+    stack=$forced why="SKULLCAM_TRAIN_STACK=$forced"
   elif .venv/bin/python -c "import importlib.metadata as m; m.version('torchvision')" 2>/dev/null; then
-    echo full
+    stack=full why=".venv already has it"
   elif [ "$(free_gb)" -ge "$FULL_STACK_FREE_GB" ]; then
-    echo full
+    stack=full why="$(free_gb) GB free"
   else
-    echo cpu
+    stack=cpu why="$(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB"
   fi
 }
 
@@ -60,7 +62,7 @@ install_full_stack() {
     return 0
   fi
   grep -v "is ignored: it is neither a file nor a directory" "$log" >&2 || true
-  if [ -z "${SKULLCAM_TRAIN_STACK:-}" ] && grep -q "No space left on device" "$log"; then
+  if [ -z "$forced" ] && grep -q "No space left on device" "$log"; then
     rm -f "$log"
     rm -rf .venv
     python3 -m venv .venv
@@ -71,16 +73,10 @@ install_full_stack() {
   return 1
 }
 
-stack=$(choose_train_stack)
+choose_train_stack
 case "$stack" in
   full) install_full_stack ;;
-  cpu)
-    if [ -n "${SKULLCAM_TRAIN_STACK:-}" ]; then
-      install_cpu_stack "SKULLCAM_TRAIN_STACK=cpu"
-    else
-      install_cpu_stack "$(free_gb) GB free, the full training stack needs ${FULL_STACK_FREE_GB} GB"
-    fi
-    ;;
+  cpu) install_cpu_stack "$why" ;;
   *)
     echo "install.sh: SKULLCAM_TRAIN_STACK must be full or cpu, not '$stack'" >&2
     exit 2
