@@ -19,9 +19,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -39,6 +41,7 @@ GAME_FORMAT = "skullcam-game/1"
 #: Prompt kinds the pipeline (or the web) may raise, and the answers each accepts.
 PROMPT_KINDS = ("tigress", "rosie", "rascal_bet", "harry", "flagged")
 _ABILITY_PIRATE = {"rosie": "pirate-rosie", "rascal_bet": "pirate-rascal", "harry": "pirate-harry"}
+_ABILITY_KIND = {pirate: kind for kind, pirate in _ABILITY_PIRATE.items()}
 
 #: Event kinds written to the ``events`` table (the web relays them as SSE ``event:`` names).
 EVENT_KINDS = (
@@ -297,25 +300,31 @@ class GameStore:
     ) -> int:
         """Start a game: 2..8 distinct non-empty names in seating order (clockwise)."""
         names = _check_players(players)
-        if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
-            raise UserError(
-                f"first dealer must be a player number 0..{len(names) - 1}, got {first_dealer!r}"
-            )
+        _check_first_dealer(first_dealer, len(names))
         clean = _check_settings(settings or {})
-        now = time.time()
         with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO games (created_at, players, first_dealer, settings) VALUES (?,?,?,?)",
-                (now, _dumps(names), first_dealer, _dumps(clean)),
+            return self._insert_game(conn, names, first_dealer, clean)
+
+    def _insert_game(
+        self,
+        conn: sqlite3.Connection,
+        names: list[str],
+        first_dealer: int,
+        settings: dict[str, Any],
+    ) -> int:
+        now = time.time()
+        cur = conn.execute(
+            "INSERT INTO games (created_at, players, first_dealer, settings) VALUES (?,?,?,?)",
+            (now, _dumps(names), first_dealer, _dumps(settings)),
+        )
+        game_id = int(cur.lastrowid or 0)
+        for name in names:
+            conn.execute(
+                "INSERT INTO player_names (name, last_used) VALUES (?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET last_used = excluded.last_used",
+                (name, now),
             )
-            game_id = int(cur.lastrowid or 0)
-            for name in names:
-                conn.execute(
-                    "INSERT INTO player_names (name, last_used) VALUES (?, ?) "
-                    "ON CONFLICT(name) DO UPDATE SET last_used = excluded.last_used",
-                    (name, now),
-                )
-            self._emit(conn, game_id, "game_created", {"players": names})
+        self._emit(conn, game_id, "game_created", {"players": names})
         return game_id
 
     def game(self, game_id: int) -> Game:
@@ -379,23 +388,36 @@ class GameStore:
         bids: Sequence[int | None],
         cannonball: Sequence[bool] | None = None,
     ) -> None:
-        """Set a round's bids at once (``None`` = not bid yet); each 0..cards dealt."""
-        game = self.game(game_id)
-        n = len(game.players)
-        self._check_round(game, round_number)
-        if len(bids) != n:
-            raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
-        cards = _cards_dealt(round_number, n)
-        clean: list[int | None] = []
-        for i, bid in enumerate(bids):
-            clean.append(None if bid is None else _check_bid(bid, cards, game.players[i]))
-        balls = None
-        if cannonball is not None:
-            if len(cannonball) != n or not all(isinstance(b, bool) for b in cannonball):
-                raise UserError(f"cannonball needs one true/false per player ({n})")
-            balls = list(cannonball)
+        """Set a round's bids at once (``None`` = not bid yet); each 0..cards dealt.
+
+        A bid already made cannot be cleared once the round has recorded tricks (see
+        :meth:`_keep_bids`).
+        """
         with self._write() as conn:
+            game = self.game(game_id)
+            n = len(game.players)
+            self._check_round(game, round_number)
+            if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence):
+                raise UserError(f"bids must be a list, one per player ({n})")
+            if len(bids) != n:
+                raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
+            cards = _cards_dealt(round_number, n)
+            clean: list[int | None] = []
+            for i, bid in enumerate(bids):
+                clean.append(None if bid is None else _check_bid(bid, cards, game.players[i]))
+            balls = None
+            if cannonball is not None:
+                if (
+                    isinstance(cannonball, (str, bytes))
+                    or not isinstance(cannonball, Sequence)
+                    or len(cannonball) != n
+                    or not all(isinstance(b, bool) for b in cannonball)
+                ):
+                    raise UserError(f"cannonball needs one true/false per player ({n})")
+                balls = list(cannonball)
             row = self._round_row(conn, game_id, round_number)
+            if row is not None:
+                self._keep_bids(conn, game, round_number, json.loads(row["bids"]), clean)
             if balls is None and row is not None and row["cannonball"]:
                 balls = json.loads(row["cannonball"])
             self._put_round(conn, game_id, round_number, clean, balls)
@@ -410,17 +432,19 @@ class GameStore:
         cannonball: bool | None = None,
     ) -> None:
         """Set one player's bid (a phone per player); other players' bids are kept."""
-        game = self.game(game_id)
-        n = len(game.players)
-        self._check_round(game, round_number)
-        _check_player(player, n)
-        cards = _cards_dealt(round_number, n)
-        value = None if bid is None else _check_bid(bid, cards, game.players[player])
         with self._write() as conn:
+            game = self.game(game_id)
+            n = len(game.players)
+            self._check_round(game, round_number)
+            _check_player(player, n)
+            cards = _cards_dealt(round_number, n)
+            value = None if bid is None else _check_bid(bid, cards, game.players[player])
             row = self._round_row(conn, game_id, round_number)
-            bids = json.loads(row["bids"]) if row else [None] * n
+            old = json.loads(row["bids"]) if row else [None] * n
             balls = json.loads(row["cannonball"]) if row and row["cannonball"] else None
+            bids = list(old)
             bids[player] = value
+            self._keep_bids(conn, game, round_number, old, bids)
             if cannonball is not None:
                 balls = balls or [False] * n
                 balls[player] = bool(cannonball)
@@ -431,6 +455,37 @@ class GameStore:
                 "bids",
                 {"round": round_number, "bids": bids, "player": player},
             )
+
+    def _keep_bids(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        round_number: int,
+        old: Sequence[int | None],
+        new: Sequence[int | None],
+    ) -> None:
+        """Refuse clearing a bid in a round with recorded tricks.
+
+        The record format has no "not bid yet", so a cleared bid would drop that round and
+        every later one from the score and the exports (on a phone, tapping the lit bid
+        button clears it). Changing the bid is the correction a table means.
+        """
+        pairs = enumerate(zip(old, new, strict=True))
+        cleared = [i for i, (was, now) in pairs if was is not None and now is None]
+        if not cleared:
+            return
+        played = conn.execute(
+            "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
+            (game.id, round_number),
+        ).fetchone()[0]
+        if played:
+            what = (
+                f"{game.players[cleared[0]]}'s bid instead of clearing it"
+                if len(cleared) == 1
+                else f"the bids of {', '.join(game.players[i] for i in cleared)} instead of "
+                "clearing them"
+            )
+            raise UserError(f"round {round_number} has recorded tricks; change {what}")
 
     def bids(self, game_id: int, round_number: int) -> list[int | None]:
         """A round's bids, ``None`` for a player who has not bid."""
@@ -472,8 +527,12 @@ class GameStore:
 
     def _check_round(self, game: Game, round_number: int) -> None:
         rounds = int(_full_settings(game.settings)["rounds"])
-        if not isinstance(round_number, int) or not 1 <= round_number <= rounds:
-            raise UserError(f"round must be 1..{rounds}, got {round_number!r}")
+        if (
+            isinstance(round_number, bool)
+            or not isinstance(round_number, int)
+            or not 1 <= round_number <= rounds
+        ):
+            raise UserError(f"round must be 1..{rounds}, got {_echo(round_number)}")
 
     # ------------------------------------------------------------------------------- tricks
     def record_trick(
@@ -497,18 +556,25 @@ class GameStore:
         omitted the store resolves the trick itself. Recording the last trick of the last
         round finishes the game. Returns the trick's id.
         """
-        game = self.game(game_id)
-        self._check_round(game, round_number)
-        n = len(game.players)
-        cards = _cards_dealt(round_number, n)
-        if not isinstance(trick_index, int) or not 0 <= trick_index < cards:
-            raise UserError(
-                f"round {round_number} has tricks 0..{cards - 1}, got trick {trick_index!r}"
-            )
-        clean = _check_plays(plays, n)
-        if resolution is None:
-            resolution = _resolve(clean, game.settings, game.players)
         with self._write() as conn:
+            # Read inside the write: a settings change committed a moment ago (fewer rounds)
+            # is the one this trick is checked against.
+            game = self.game(game_id)
+            self._check_round(game, round_number)
+            n = len(game.players)
+            cards = _cards_dealt(round_number, n)
+            if (
+                isinstance(trick_index, bool)
+                or not isinstance(trick_index, int)
+                or not 0 <= trick_index < cards
+            ):
+                raise UserError(
+                    f"round {round_number} has tricks 0..{cards - 1}, "
+                    f"got trick {_echo(trick_index)}"
+                )
+            clean = _check_plays(plays, n)
+            if resolution is None:
+                resolution = _resolve(clean, game.settings, game.players)
             try:
                 cur = conn.execute(
                     "INSERT INTO tricks (game_id, round, trick, plays, original_plays, "
@@ -648,13 +714,16 @@ class GameStore:
         """Change one play's card and/or player; re-resolves the trick, keeps the original.
 
         A player change swaps seats with whichever play had that player, so the trick still
-        has one card per player. Unknown cards and players raise UserError.
+        has one card per player. Unknown cards and players raise UserError. The trick is
+        read and changed in one write transaction, so two pages correcting the same trick at
+        once both land (one after the other) instead of the later undoing the earlier.
         """
-        plan = self._plan_correction(
-            game_id, round_number, trick_index, play_index, card=card, player=player
-        )
-        if plan is not None:
-            with self._write() as conn:
+        note = _check_note(note)
+        with self._write() as conn:
+            plan = self._plan_correction(
+                game_id, round_number, trick_index, play_index, card=card, player=player
+            )
+            if plan is not None:
                 self._apply_correction(conn, plan, note)
         return self.trick(game_id, round_number, trick_index)
 
@@ -668,18 +737,27 @@ class GameStore:
         card: str | None = None,
         player: int | None = None,
     ) -> dict[str, Any] | None:
-        """Validate a correction (reads only); None when it changes nothing."""
+        """Validate a correction (reads only); None when it changes nothing.
+
+        Call it inside :meth:`_write`: what it reads must be what the correction replaces.
+        """
         game = self.game(game_id)
         old = self.trick(game_id, round_number, trick_index)
         n = len(game.players)
+        last = len(old.plays) - 1
         if isinstance(play_index, bool) or not isinstance(play_index, int):
-            raise UserError(f"play must be a number 0..{len(old.plays) - 1}, got {play_index!r}")
-        if not 0 <= play_index < len(old.plays):
-            raise UserError(f"play must be 0..{len(old.plays) - 1}, got {play_index!r}")
+            raise UserError(f"play must be a number 0..{last}, got {_echo(play_index)}")
+        if not 0 <= play_index <= last:
+            raise UserError(f"play must be 0..{last}, got {_echo(play_index)}")
         plays = [dict(p) for p in old.plays]
         changes: list[tuple[str, Any, Any]] = []
         if card is not None:
             new_card = _parse_card_id(card)
+            if new_card == "tigress":
+                # An undeclared Tigress cannot be judged: the score would stop at this trick.
+                raise UserError(
+                    "say how the Tigress was played: choose tigress:pirate or tigress:escape"
+                )
             was = str(plays[play_index]["card"])
             if new_card != was:
                 both_tigress = new_card.startswith("tigress") and was.startswith("tigress")
@@ -706,6 +784,7 @@ class GameStore:
             "play": play_index,
             "plays": clean,
             "resolution": _resolve(clean, game.settings, game.players),
+            "winning_before": _resolve(old.plays, game.settings).get("winning_card"),
             "changes": changes,
         }
 
@@ -724,24 +803,81 @@ class GameStore:
                 {"play": plan["play"], "value": after},
                 note,
             )
-        self._emit(
-            conn,
-            plan["game_id"],
-            "correction",
-            {
-                "round": plan["round"],
-                "trick": plan["trick"],
-                "trick_id": plan["trick_id"],
-                "play": plan["play"],
-                "changes": [{"kind": k, "before": b, "after": a} for k, b, a in plan["changes"]],
-            },
-        )
+        dropped = self._reconcile_abilities(conn, plan)
+        payload: dict[str, Any] = {
+            "round": plan["round"],
+            "trick": plan["trick"],
+            "trick_id": plan["trick_id"],
+            "play": plan["play"],
+            "changes": [{"kind": k, "before": b, "after": a} for k, b, a in plan["changes"]],
+        }
+        if dropped:
+            payload["abilities_dropped"] = dropped
+        self._emit(conn, plan["game_id"], "correction", payload)
+
+    def _reconcile_abilities(
+        self, conn: sqlite3.Connection, plan: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Make a corrected trick's pirate abilities follow its new winner; returns those dropped.
+
+        A choice recorded for a pirate that no longer wins the trick (Rosie's next leader, say)
+        would make the whole game unscoreable, with no way left to remove it; so it is dropped
+        (kept in the audit trail), an open question about it is closed, and when the
+        correction made a pirate with an ability the winner (setting on), the table is asked.
+        Runs whatever the setting, since abilities stay stored while it is off.
+        """
+        game = self.game(plan["game_id"])
+        r, t = plan["round"], plan["trick"]
+        winning = plan["resolution"].get("winning_card")
+        row = self._round_row(conn, game.id, r)
+        abilities: list[dict[str, Any]] = json.loads(row["abilities"]) if row else []
+        dropped = [a for a in abilities if a["trick"] == t and a["pirate"] != winning]
+        if dropped:
+            kept = [a for a in abilities if a not in dropped]
+            conn.execute(
+                "UPDATE rounds SET abilities = ? WHERE game_id = ? AND round = ?",
+                (_dumps(kept), game.id, r),
+            )
+            for a in dropped:
+                self._audit(
+                    conn,
+                    game.id,
+                    plan["trick_id"],
+                    "ability",
+                    a,
+                    None,
+                    f"{a['pirate']} no longer wins round {r} trick {t}: "
+                    "its ability no longer counts",
+                )
+        asked: set[str] = set()
+        for prow in conn.execute(
+            "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? "
+            "AND status = 'open'",
+            (game.id, r, t),
+        ).fetchall():
+            prompt = _prompt(prow)
+            if prompt.kind not in _ABILITY_PIRATE:
+                continue
+            if _ABILITY_PIRATE[prompt.kind] == winning:
+                asked.add(prompt.kind)
+                continue
+            self._close_prompt(conn, prompt, "dismissed", None)
+        kind = _ABILITY_KIND.get(str(winning))
+        recorded = any(a["trick"] == t and a["pirate"] == winning for a in abilities)
+        on = bool(_full_settings(game.settings)["pirate_abilities"])
+        changed = winning != plan["winning_before"]  # a question declined is not re-asked
+        if kind is not None and on and changed and not recorded and kind not in asked:
+            winner = _winner_player(plan["plays"], plan["resolution"])
+            self._insert_prompt(conn, game.id, kind, r, t, winner, {})
+        return dropped
 
     def _plan_tigress(
-        self, game_id: int, round_number: int, trick_index: int, as_: str
+        self, game_id: int, round_number: int, trick_index: int, as_: Any
     ) -> dict[str, Any] | None:
+        if as_ is None:
+            raise UserError("say how the Tigress was played: 'pirate' or 'escape'")
         if as_ not in ("pirate", "escape"):
-            raise UserError(f"the Tigress is played as 'pirate' or 'escape', not {as_!r}")
+            raise UserError(f"the Tigress is played as 'pirate' or 'escape', not {_echo(as_)}")
         old = self.trick(game_id, round_number, trick_index)
         for i, play in enumerate(old.plays):
             if str(play["card"]).startswith("tigress"):
@@ -756,9 +892,10 @@ class GameStore:
         self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""
     ) -> Trick:
         """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited)."""
-        plan = self._plan_tigress(game_id, round_number, trick_index, as_)
-        if plan is not None:
-            with self._write() as conn:
+        note = _check_note(note)
+        with self._write() as conn:
+            plan = self._plan_tigress(game_id, round_number, trick_index, as_)
+            if plan is not None:
                 self._apply_correction(conn, plan, note)
         return self.trick(game_id, round_number, trick_index)
 
@@ -766,9 +903,9 @@ class GameStore:
         self, game_id: int, round_number: int, trick_index: int, note: str = ""
     ) -> None:
         """The table confirms a flagged trick as recorded: clears its flags (audited)."""
-        old = self.trick(game_id, round_number, trick_index)
+        note = _check_note(note)
         with self._write() as conn:
-            self._confirm(conn, old, note)
+            self._confirm(conn, self.trick(game_id, round_number, trick_index), note)
 
     def _confirm(self, conn: sqlite3.Connection, old: Trick, note: str) -> None:
         conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (old.id,))
@@ -831,33 +968,63 @@ class GameStore:
     def update_settings(self, game_id: int, changes: Mapping[str, Any], note: str = "") -> dict:
         """Change house rules mid-game; scores recompute from the record. Returns the settings.
 
-        A key set to ``None`` goes back to its default.
+        A key set to ``None`` goes back to its default. The settings are read and written in
+        one transaction, so two pages changing different keys at once both keep their change.
+
+        Changing the number of rounds re-decides whether the game is over: cut to the rounds
+        already played, it finishes; raised on a game that ended by playing its last round,
+        it is active again (the camera can record the added rounds). A game the table ended
+        early, with rounds unplayed, stays finished.
         """
-        game = self.game(game_id)
-        merged = dict(game.settings)
-        for key, value in changes.items():
-            if value is None:
-                merged.pop(key, None)
-            else:
-                merged[key] = value
-        clean = _check_settings(merged)
-        rounds = int(_full_settings(clean)["rounds"])
-        played = (
-            self._conn()
-            .execute("SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,))
-            .fetchone()[0]
-        )
-        if rounds < played:
-            raise UserError(
-                f"this game already has tricks in round {played}; rounds cannot be set to {rounds}"
-            )
-        if clean == game.settings:
-            return clean
+        note = _check_note(note)
+        if not isinstance(changes, Mapping):
+            raise UserError("settings must be a JSON object of the keys in rules.md")
         with self._write() as conn:
+            game = self.game(game_id)
+            merged = dict(game.settings)
+            for key, value in changes.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            clean = _check_settings(merged)
+            rounds = int(_full_settings(clean)["rounds"])
+            played = conn.execute(
+                "SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
+            if rounds < played:
+                raise UserError(
+                    f"this game already has tricks in round {played}; "
+                    f"rounds cannot be set to {rounds}"
+                )
+            if clean == game.settings:
+                return clean
             conn.execute("UPDATE games SET settings = ? WHERE id = ?", (_dumps(clean), game_id))
             self._audit(conn, game_id, None, "settings", game.settings, clean, note)
             self._emit(conn, game_id, "settings", {"settings": clean})
+            old_rounds = int(_full_settings(game.settings)["rounds"])
+            if rounds != old_rounds:
+                self._restatus(conn, game, old_rounds, rounds)
         return clean
+
+    def _played_out(self, conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
+        """Whether every trick of rounds 1..``rounds`` is recorded."""
+        n = len(game.players)
+        counts = dict(
+            conn.execute(
+                "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
+            ).fetchall()
+        )
+        return all(counts.get(r, 0) >= _cards_dealt(r, n) for r in range(1, rounds + 1))
+
+    def _restatus(self, conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
+        """Finish or reopen a game whose number of rounds changed (see update_settings)."""
+        if self._played_out(conn, game, rounds):
+            self._finish(conn, game.id)
+        elif game.status == "finished" and self._played_out(conn, game, old_rounds):
+            conn.execute(
+                "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
+            )
 
     # ------------------------------------------------------------------------------ prompts
     def create_prompt(
@@ -876,30 +1043,42 @@ class GameStore:
         or 'correct'). ``player`` is whom it concerns (the pirate's or Tigress's player).
         """
         if kind not in PROMPT_KINDS:
-            raise UserError(f"unknown prompt kind {kind!r}; one of {', '.join(PROMPT_KINDS)}")
+            raise UserError(f"unknown prompt kind {_echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
         game = self.game(game_id)
         if player is not None:
             _check_player(player, len(game.players))
         data = dict(payload or {})
         with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO prompts (game_id, kind, round, trick, player, payload, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, kind, round_number, trick_index, player, _dumps(data), time.time()),
-            )
-            prompt_id = int(cur.lastrowid or 0)
-            self._emit(
-                conn,
-                game_id,
-                "prompt",
-                {
-                    "prompt_id": prompt_id,
-                    "kind": kind,
-                    "round": round_number,
-                    "trick": trick_index,
-                    "player": player,
-                },
-            )
+            return self._insert_prompt(conn, game_id, kind, round_number, trick_index, player, data)
+
+    def _insert_prompt(
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        kind: str,
+        round_number: int,
+        trick_index: int | None,
+        player: int | None,
+        payload: dict[str, Any],
+    ) -> int:
+        cur = conn.execute(
+            "INSERT INTO prompts (game_id, kind, round, trick, player, payload, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, kind, round_number, trick_index, player, _dumps(payload), time.time()),
+        )
+        prompt_id = int(cur.lastrowid or 0)
+        self._emit(
+            conn,
+            game_id,
+            "prompt",
+            {
+                "prompt_id": prompt_id,
+                "kind": kind,
+                "round": round_number,
+                "trick": trick_index,
+                "player": player,
+            },
+        )
         return prompt_id
 
     def prompt(self, prompt_id: int) -> Prompt:
@@ -929,75 +1108,103 @@ class GameStore:
 
     def answer_prompt(self, prompt_id: int, answer: Any) -> Prompt:
         """Answer a prompt and apply it: re-declare the Tigress, record a pirate ability's
-        choice in the round's ``abilities``, or confirm a flagged trick."""
-        prompt = self.prompt(prompt_id)
-        if prompt.status != "open":
-            raise UserError(f"prompt {prompt_id} was already {prompt.status}")
-        game = self.game(prompt.game_id)
-        n = len(game.players)
-        kind = prompt.kind
-        value: Any
-        if kind == "tigress":
-            if answer not in ("pirate", "escape"):
-                raise UserError("answer the Tigress with 'pirate' or 'escape'")
-            value = answer
-        elif kind == "rosie":
-            value = _as_int(answer, "Rosie's next leader")
-            _check_player(value, n)
-        elif kind == "rascal_bet":
-            value = _as_int(answer, "Rascal's bet")
-            if value not in (0, 10, 20):
-                raise UserError(f"Rascal's bet is 0, 10 or 20, not {value}")
-        elif kind == "harry":
-            value = _as_int(answer, "Harry's bid change")
-            if value not in (-1, 0, 1):
-                raise UserError(f"Harry changes the bid by -1, 0 or +1, not {value}")
-        else:  # flagged
-            if answer not in ("confirm", "correct"):
-                raise UserError("answer a flagged trick with 'confirm' or 'correct'")
-            value = answer
-        plan = None
-        confirm: Trick | None = None
-        if kind == "tigress" and prompt.trick is not None:
-            plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
-        if kind == "flagged" and value == "confirm" and prompt.trick is not None:
-            confirm = self.trick(game.id, prompt.round, prompt.trick)
+        choice in the round's ``abilities``, or confirm a flagged trick.
+
+        Read, checked and applied in one write transaction, like a correction."""
         with self._write() as conn:
-            if plan is not None:
-                self._apply_correction(conn, plan, f"prompt {prompt_id}")
-            if confirm is not None:
+            prompt = self.prompt(prompt_id)
+            if prompt.status != "open":
+                raise UserError(f"prompt {prompt_id} was already {prompt.status}")
+            game = self.game(prompt.game_id)
+            n = len(game.players)
+            kind = prompt.kind
+            value: Any
+            if kind == "tigress":
+                if answer not in ("pirate", "escape"):
+                    raise UserError("answer the Tigress with 'pirate' or 'escape'")
+                value = answer
+            elif kind == "rosie":
+                value = _as_int(answer, "Rosie's next leader")
+                _check_player(value, n)
+            elif kind == "rascal_bet":
+                value = _as_int(answer, "Rascal's bet")
+                if value not in (0, 10, 20):
+                    raise UserError(f"Rascal's bet is 0, 10 or 20, not {_echo(value)}")
+            elif kind == "harry":
+                value = _as_int(answer, "Harry's bid change")
+                if value not in (-1, 0, 1):
+                    raise UserError(f"Harry changes the bid by -1, 0 or +1, not {_echo(value)}")
+            else:  # flagged
+                if answer not in ("confirm", "correct"):
+                    raise UserError("answer a flagged trick with 'confirm' or 'correct'")
+                value = answer
+            if kind in _ABILITY_PIRATE and prompt.trick is not None:
+                self._check_ability_applies(game, prompt)
+            if kind == "tigress" and prompt.trick is not None:
+                plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
+                if plan is not None:
+                    self._apply_correction(conn, plan, f"prompt {prompt_id}")
+            if kind == "flagged" and value == "confirm" and prompt.trick is not None:
+                confirm = self.trick(game.id, prompt.round, prompt.trick)
                 self._confirm(conn, confirm, f"prompt {prompt_id}")
-            cur = conn.execute(
-                "UPDATE prompts SET status = 'answered', answer = ?, answered_at = ? "
-                "WHERE id = ? AND status = 'open'",
-                (_dumps(value), time.time(), prompt_id),
-            )
-            if not cur.rowcount:
-                raise UserError(f"prompt {prompt_id} was answered on another page meanwhile")
+            self._close_prompt(conn, prompt, "answered", value)
             if kind in _ABILITY_PIRATE and prompt.trick is not None:
                 self._set_ability(conn, game, prompt.round, prompt.trick, kind, value)
-            self._emit(
-                conn,
-                game.id,
-                "prompt_answered",
-                {"prompt_id": prompt_id, "kind": kind, "answer": value, "round": prompt.round},
-            )
         return self.prompt(prompt_id)
 
+    def _check_ability_applies(self, game: Game, prompt: Prompt) -> None:
+        """Refuse an ability choice for a recorded trick its pirate does not win (any more):
+        recorded, it would make the whole game unscoreable."""
+        assert prompt.trick is not None
+        row = (
+            self._conn()
+            .execute(
+                "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+                (game.id, prompt.round, prompt.trick),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return
+        pirate = _ABILITY_PIRATE[prompt.kind]
+        winning = _resolve(json.loads(row["plays"]), game.settings).get("winning_card")
+        if winning != pirate:
+            raise UserError(
+                f"round {prompt.round} trick {prompt.trick} is not won by {pirate} as "
+                "recorded now, so its ability does not apply; dismiss this question "
+                "(or correct the trick first)"
+            )
+
     def dismiss_prompt(self, prompt_id: int) -> None:
-        """Close a prompt without applying anything (asked by mistake)."""
-        prompt = self.prompt(prompt_id)
+        """Close an open prompt without applying anything (asked by mistake).
+
+        An answered prompt has been applied (a Tigress re-declared, an ability recorded):
+        dismissing it would hide that, so it is refused; correct the trick instead."""
         with self._write() as conn:
-            conn.execute(
-                "UPDATE prompts SET status = 'dismissed', answered_at = ? WHERE id = ?",
-                (time.time(), prompt_id),
-            )
-            self._emit(
-                conn,
-                prompt.game_id,
-                "prompt_answered",
-                {"prompt_id": prompt_id, "kind": prompt.kind, "answer": None},
-            )
+            prompt = self.prompt(prompt_id)
+            if prompt.status != "open":
+                raise UserError(
+                    f"prompt {prompt_id} was already {prompt.status}; there is nothing to "
+                    "dismiss (to change what it did, correct the trick)"
+                )
+            self._close_prompt(conn, prompt, "dismissed", None)
+
+    def _close_prompt(
+        self, conn: sqlite3.Connection, prompt: Prompt, status: str, answer: Any
+    ) -> None:
+        cur = conn.execute(
+            "UPDATE prompts SET status = ?, answer = ?, answered_at = ? "
+            "WHERE id = ? AND status = 'open'",
+            (status, None if answer is None else _dumps(answer), time.time(), prompt.id),
+        )
+        if not cur.rowcount:
+            raise UserError(f"prompt {prompt.id} was closed on another page meanwhile")
+        self._emit(
+            conn,
+            prompt.game_id,
+            "prompt_answered",
+            {"prompt_id": prompt.id, "kind": prompt.kind, "answer": answer, "round": prompt.round},
+        )
 
     def _set_ability(
         self,
@@ -1034,10 +1241,21 @@ class GameStore:
         """The game as a ``skullcam-game/1`` record (interfaces.md).
 
         Rounds are exported from round 1 while every player has bid; a round whose bids are
-        incomplete (and everything after it) is left out, because the record format has no
-        "not bid yet". Confidences, images and flags stay in the store.
+        incomplete (the round being bid or played) is left out with everything after it,
+        because the record format has no "not bid yet". When that would leave out recorded
+        play (a finished round, or tricks of a later round) the export is refused with what
+        to enter, instead of quietly dropping those rounds. Confidences, images and flags
+        stay in the store.
         """
+        record, problem = self._record(game_id)
+        if problem is not None:
+            raise UserError(f"cannot export game {game_id}: {problem}")
+        return record
+
+    def _record(self, game_id: int) -> tuple[dict[str, Any], str | None]:
+        """The exportable record, and why recorded rounds are missing from it (or None)."""
         game = self.game(game_id)
+        n = len(game.players)
         conn = self._conn()
         rows = {
             r["round"]: r
@@ -1050,12 +1268,12 @@ class GameStore:
         full = _full_settings(game.settings)
         total = int(full["rounds"])
         abilities_on = bool(full["pirate_abilities"])
+        problem: str | None = None
         for r in range(1, total + 1):
             row = rows.get(r)
-            if row is None:
-                break
-            bids = json.loads(row["bids"])
-            if any(b is None for b in bids):
+            bids = json.loads(row["bids"]) if row is not None else [None] * n
+            if row is None or any(b is None for b in bids):
+                problem = _missing_bids_problem(game, r, bids, tricks)
                 break
             entry: dict[str, Any] = {
                 "bids": bids,
@@ -1072,50 +1290,79 @@ class GameStore:
                 # restores them; the record only carries them while they count.
                 entry["abilities"] = abilities
             rounds_out.append(entry)
-        return {
+        record = {
             "format": GAME_FORMAT,
             "players": list(game.players),
             "settings": dict(game.settings),
             "first_dealer": game.first_dealer,
             "rounds": rounds_out,
         }
+        return record, problem
 
     def import_record(self, record: Any) -> int:
-        """Store a ``skullcam-game/1`` record as a new game (validated by the rules engine)."""
+        """Store a ``skullcam-game/1`` record as a new game (validated by the rules engine).
+
+        Card ids are stored canonical (``GREEN-5`` becomes ``green-5``), as the camera and
+        corrections store them. An unfinished record becomes the game in progress only when
+        no other game is: importing an old record to settle a dispute must not move the TV
+        and the camera off tonight's game, so it is then kept as finished (the audit trail
+        says so). All of it is one transaction: no half-imported game.
+        """
         from skullcam.rules import GameRecord, RulesError
 
         if not isinstance(record, dict):
             raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
         if record.get("format") != GAME_FORMAT:
             raise UserError(
-                f"not a skullcam game record (format {record.get('format')!r}, "
+                f"not a skullcam game record (format {_echo(record.get('format'))}, "
                 f"expected {GAME_FORMAT!r})"
             )
         try:
             GameRecord.from_dict(record, as_played=True)
         except (RulesError, TypeError, KeyError, ValueError) as err:
             raise UserError(f"invalid game record: {err}") from err
-        players = list(record["players"])
-        settings = dict(record.get("settings") or {})
+        players = _check_players(record["players"])
+        first_dealer = record.get("first_dealer", 0)
+        _check_first_dealer(first_dealer, len(players))
+        settings = _check_settings(dict(record.get("settings") or {}))
         n = len(players)
-        game_id = self.create_game(players, int(record.get("first_dealer", 0)), settings)
         total = int(_full_settings(settings)["rounds"])
         rounds = list(record.get("rounds") or [])
+        if len(rounds) > total:
+            # A tie-break round (tie=extra_round) is valid in a record, but the store keeps
+            # rounds 1..rounds only: refused rather than imported with that round dropped.
+            raise UserError(
+                f"this record has {len(rounds)} rounds but its settings play {total}; the "
+                "scoreboard cannot store a tie-break round: import it without that round"
+            )
+        stored: list[tuple[dict[str, Any], list[list[dict[str, Any]]]]] = []
         complete = len(rounds) == total
+        for r, rnd in enumerate(rounds, start=1):
+            tricks = []
+            for t, trick in enumerate(rnd.get("tricks") or []):
+                try:
+                    tricks.append(_check_plays(trick["plays"], n))
+                except UserError as err:
+                    where = f"round {r}, trick {t + 1}"
+                    raise UserError(f"invalid game record: {where}: {err}") from err
+            if len(tricks) < _cards_dealt(r, n):
+                complete = False
+            stored.append((rnd, tricks))
         with self._write() as conn:
+            game_id = self._insert_game(conn, players, first_dealer, settings)
             now = time.time()
-            for r, rnd in enumerate(rounds, start=1):
+            for r, (rnd, tricks) in enumerate(stored, start=1):
                 self._put_round(conn, game_id, r, list(rnd["bids"]), rnd.get("cannonball"))
-                if rnd.get("abilities"):
+                abilities = [
+                    {"trick": a["trick"], "pirate": a["pirate"], "choice": a["choice"]}
+                    for a in rnd.get("abilities") or []
+                ]
+                if abilities:
                     conn.execute(
                         "UPDATE rounds SET abilities = ? WHERE game_id = ? AND round = ?",
-                        (_dumps(rnd["abilities"]), game_id, r),
+                        (_dumps(abilities), game_id, r),
                     )
-                for t, trick in enumerate(rnd.get("tricks", [])):
-                    plays = [
-                        {"player": int(p["player"]), "card": str(p["card"]), "confidence": None}
-                        for p in trick["plays"]
-                    ]
+                for t, plays in enumerate(tricks):
                     conn.execute(
                         "INSERT INTO tricks (game_id, round, trick, plays, original_plays, "
                         "resolution, recorded_at) VALUES (?,?,?,?,?,?,?)",
@@ -1129,23 +1376,45 @@ class GameStore:
                             now,
                         ),
                     )
-                if len(rnd.get("tricks", [])) < _cards_dealt(r, n):
-                    complete = False
+            in_progress = conn.execute(
+                "SELECT id FROM games WHERE status = 'active' AND id != ? ORDER BY id DESC",
+                (game_id,),
+            ).fetchone()
             if complete:
                 self._finish(conn, game_id)
-            self._emit(conn, game_id, "imported", {"rounds": len(rounds)})
+            elif in_progress is not None:
+                self._finish(conn, game_id)
+                self._audit(
+                    conn,
+                    game_id,
+                    None,
+                    "import",
+                    None,
+                    {"status": "finished"},
+                    f"imported unfinished while game {in_progress['id']} was in progress; "
+                    "kept as finished so that game stays on the TV and the camera",
+                )
+            self._emit(
+                conn,
+                game_id,
+                "imported",
+                {"rounds": len(rounds), "active": not complete and in_progress is None},
+            )
         return game_id
 
     def score(self, game_id: int) -> dict[str, Any]:
         """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.
 
         Returns ``{"ok": True, "score": <GameScore.to_json()>}``, or ``{"ok": False, "error":
-        msg}`` when the recorded game breaks the rules (e.g. a misread card played twice), so
-        pages can show what to correct instead of failing.
+        msg}`` when the recorded game breaks the rules (e.g. a misread card played twice) or
+        recorded rounds cannot be scored yet (a missing bid), so pages can show what to
+        correct instead of failing or showing totals that leave rounds out.
         """
         from skullcam.rules import GameRecord, RulesError, score_game
 
-        record = self.export_record(game_id)
+        record, problem = self._record(game_id)
+        if problem is not None:
+            return {"ok": False, "error": problem, "record": record}
         # Scoring a whole game takes tens of ms and every open page asks after every event;
         # the record fully determines the score, so the last result per game is reused
         # while the record is unchanged.
@@ -1191,6 +1460,9 @@ class GameStore:
         dealer = (game.first_dealer + current - 1) % n
         round_tricks = by_round.get(current, [])
         abilities = self.abilities(game_id, current)
+        # Rosie's choice leads only while abilities count and Rosie really won that trick
+        # (scoring ignores it otherwise, and the camera must expect the right leader).
+        abilities_on = bool(settings["pirate_abilities"])
         leader: int | None = first_leader(dealer, n)
         won = [0] * n
         trick_list = []
@@ -1201,9 +1473,10 @@ class GameStore:
                 won[winner] += 1
             nxt = res.get("next_leader")
             leader = t.plays[nxt]["player"] if isinstance(nxt, int) else leader
-            for a in abilities:
-                if a["trick"] == t.trick and a["pirate"] == "pirate-rosie":
-                    leader = int(a["choice"])
+            if abilities_on and res.get("winning_card") == "pirate-rosie":
+                for a in abilities:
+                    if a["trick"] == t.trick and a["pirate"] == "pirate-rosie":
+                        leader = int(a["choice"])
             trick_list.append(
                 {
                     "trick": t.trick,
@@ -1347,12 +1620,34 @@ def _prompt(row: sqlite3.Row) -> Prompt:
     )
 
 
+def _echo(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error names the bad input without
+    echoing a thousand-digit number or a whole pasted document back to the page."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _has_control(text: str) -> bool:
+    """Control characters (NUL, newline, ...) and lone surrogates: invisible on every page,
+    and a surrogate cannot even be stored as UTF-8."""
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
 def _check_players(players: Sequence[str]) -> list[str]:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise UserError("players must be a list of names in seating order")
-    names = [str(p).strip() for p in players]
-    if not 2 <= len(names) <= 8:
-        raise UserError(f"Skull King needs 2 to 8 players, got {len(names)}")
+    if not 2 <= len(players) <= 8:
+        raise UserError(f"Skull King needs 2 to 8 players, got {len(players)}")
+    for i, p in enumerate(players):
+        # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
+        if not isinstance(p, str):
+            raise UserError(f"player {i + 1}'s name must be text, got {_echo(p)}")
+    names = [p.strip() for p in players]
+    for i, name in enumerate(names):
+        if _has_control(name):
+            raise UserError(
+                f"player {i + 1}'s name {_echo(name)} holds a control character; type it again"
+            )
     if any(not n for n in names):
         raise UserError("every player needs a name")
     if any(len(n) > 40 for n in names):
@@ -1364,38 +1659,91 @@ def _check_players(players: Sequence[str]) -> list[str]:
     return names
 
 
+def _check_note(note: Any) -> str:
+    """An audit note is text (a JSON object would be stored as its Python repr)."""
+    if not isinstance(note, str):
+        raise UserError(f"a note must be text, got {_echo(note)}")
+    return note[:500]
+
+
+def _missing_bids_problem(
+    game: Game, r: int, bids: Sequence[int | None], tricks: Mapping[int, Sequence[Trick]]
+) -> str | None:
+    """Why stopping the record at round ``r`` (bids missing) would leave out recorded play,
+    or None when round ``r`` is just the round being bid or played."""
+    n = len(game.players)
+    missing = ", ".join(game.players[i] for i, b in enumerate(bids) if b is None)
+    later = sorted(k for k in tricks if k > r)
+    if later:
+        return (
+            f"round {r} has no bid for {missing}, but round {later[-1]} has recorded tricks; "
+            f"enter the missing bid for round {r} to score the rounds after it"
+        )
+    if len(tricks.get(r, [])) >= _cards_dealt(r, n):
+        return (
+            f"round {r} has all its tricks recorded but no bid for {missing}; "
+            f"enter the missing bid for round {r} to score it"
+        )
+    return None
+
+
+def _check_first_dealer(first_dealer: Any, n: int) -> None:
+    if (
+        isinstance(first_dealer, bool)
+        or not isinstance(first_dealer, int)
+        or not 0 <= first_dealer < n
+    ):
+        raise UserError(
+            f"first dealer must be a player number 0..{n - 1}, got {_echo(first_dealer)}"
+        )
+
+
 def _check_player(player: Any, n: int) -> None:
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise UserError(f"player must be a number 0..{n - 1}, got {player!r}")
+        raise UserError(f"player must be a number 0..{n - 1}, got {_echo(player)}")
 
 
 def _check_bid(bid: Any, cards: int, name: str) -> int:
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise UserError(f"{name}'s bid must be a whole number 0..{cards}, got {bid!r}")
+        raise UserError(f"{name}'s bid must be a whole number 0..{cards}, got {_echo(bid)}")
     if not 0 <= bid <= cards:
-        raise UserError(f"{name}'s bid must be 0..{cards} (cards dealt this round), got {bid}")
+        raise UserError(
+            f"{name}'s bid must be 0..{cards} (cards dealt this round), got {_echo(bid)}"
+        )
     return bid
 
 
+_WHOLE = re.compile(r"\s*[+-]?[0-9]{1,6}\s*")
+
+
 def _as_int(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise UserError(f"{what} must be a number, got {value!r}")
-    try:
+    """A whole number from a JSON answer: an int, or digits as text ("10", "-1").
+
+    ``int()`` alone would read 1.7 as 1 and true as 1, recording a choice nobody made.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value):
         return int(value)
-    except (TypeError, ValueError) as err:
-        raise UserError(f"{what} must be a number, got {value!r}") from err
+    raise UserError(f"{what} must be a whole number, got {_echo(value)}")
 
 
 def _parse_card_id(text: Any) -> str:
     """The canonical card id of ``text``, or UserError naming it (unknown card)."""
     from skullcam.rules import RulesError, parse_card
 
+    hint = "use an id like green-7, skull-king, escape"
     if not isinstance(text, str) or not text.strip():
-        raise UserError(f"unknown card {text!r}; use an id like green-7, skull-king, escape")
+        raise UserError(f"unknown card {_echo(text)}; {hint}")
+    if len(text) > 40:
+        raise UserError(f"unknown card {_echo(text)}; {hint}")
     try:
         return str(parse_card(text.strip()))
     except RulesError as err:
-        raise UserError(f"unknown card {text!r}: {err}") from err
+        message = str(err)  # the rules already say "unknown card 'x': ..." for most inputs
+        if not message.startswith("unknown card"):
+            message = f"unknown card {_echo(text)}: {message}"
+        raise UserError(message) from err
 
 
 def _check_plays(
