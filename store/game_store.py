@@ -183,6 +183,17 @@ def _strip(plays: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
     return [(int(p["player"]), str(p["card"])) for p in plays]
 
 
+def _loads(text: str) -> Any:
+    """A JSON column of a row; a damaged one is a clear error, not a traceback mid-game."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise UserError(
+            f"a record in the game database (skullcam.db) is damaged: {err}. Restore a backup "
+            "of skullcam.db, or move it aside to start a fresh one"
+        ) from err
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -210,11 +221,22 @@ class GameStore:
         self._connections_lock = threading.Lock()
         with self._shared.write_lock:
             conn = self._conn()
-            with conn:
-                ensure_schema(conn)
+            try:
+                with conn:
+                    ensure_schema(conn)
+            except sqlite3.DatabaseError as err:
+                raise self._damaged(err) from err
         self._shared.last_event_id = max(self._shared.last_event_id, self.last_event_id())
 
     # ----------------------------------------------------------------------------- plumbing
+    def _damaged(self, err: sqlite3.DatabaseError) -> UserError:
+        """Say which file is broken and how to go on; the file itself is left untouched."""
+        return UserError(
+            f"the game database {self.path} cannot be read ({err}). Restore a backup of it, or "
+            "move it aside to start a fresh one; the trick images under "
+            f"{self.data_dir / 'games'} are kept"
+        )
+
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
@@ -224,7 +246,11 @@ class GameStore:
                 raise UserError(f"cannot open game database {self.path}: {err}") from err
             conn.row_factory = sqlite3.Row
             conn.isolation_level = None  # explicit BEGIN/COMMIT below
-            conn.execute("PRAGMA journal_mode=WAL")
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.DatabaseError as err:  # the first statement that reads the file
+                conn.close()
+                raise self._damaged(err) from err
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=10000")
@@ -417,9 +443,9 @@ class GameStore:
                 balls = list(cannonball)
             row = self._round_row(conn, game_id, round_number)
             if row is not None:
-                self._keep_bids(conn, game, round_number, json.loads(row["bids"]), clean)
+                self._keep_bids(conn, game, round_number, _loads(row["bids"]), clean)
             if balls is None and row is not None and row["cannonball"]:
-                balls = json.loads(row["cannonball"])
+                balls = _loads(row["cannonball"])
             self._put_round(conn, game_id, round_number, clean, balls)
             self._emit(conn, game_id, "bids", {"round": round_number, "bids": clean})
 
@@ -440,8 +466,8 @@ class GameStore:
             cards = _cards_dealt(round_number, n)
             value = None if bid is None else _check_bid(bid, cards, game.players[player])
             row = self._round_row(conn, game_id, round_number)
-            old = json.loads(row["bids"]) if row else [None] * n
-            balls = json.loads(row["cannonball"]) if row and row["cannonball"] else None
+            old = _loads(row["bids"]) if row else [None] * n
+            balls = _loads(row["cannonball"]) if row and row["cannonball"] else None
             bids = list(old)
             bids[player] = value
             self._keep_bids(conn, game, round_number, old, bids)
@@ -491,11 +517,11 @@ class GameStore:
         """A round's bids, ``None`` for a player who has not bid."""
         n = len(self.game(game_id).players)
         row = self._round_row(self._conn(), game_id, round_number)
-        return json.loads(row["bids"]) if row else [None] * n
+        return _loads(row["bids"]) if row else [None] * n
 
     def cannonball(self, game_id: int, round_number: int) -> list[bool] | None:
         row = self._round_row(self._conn(), game_id, round_number)
-        return json.loads(row["cannonball"]) if row and row["cannonball"] else None
+        return _loads(row["cannonball"]) if row and row["cannonball"] else None
 
     def _round_row(
         self, conn: sqlite3.Connection, game_id: int, round_number: int
@@ -697,7 +723,7 @@ class GameStore:
         """The trick on the table as last published, or None."""
         sql = "SELECT payload FROM live WHERE game_id = ?"
         row = self._conn().execute(sql, (game_id,)).fetchone()
-        return json.loads(row["payload"]) if row else None
+        return _loads(row["payload"]) if row else None
 
     # -------------------------------------------------------------------------- corrections
     def correct_play(
@@ -830,7 +856,7 @@ class GameStore:
         r, t = plan["round"], plan["trick"]
         winning = plan["resolution"].get("winning_card")
         row = self._round_row(conn, game.id, r)
-        abilities: list[dict[str, Any]] = json.loads(row["abilities"]) if row else []
+        abilities: list[dict[str, Any]] = _loads(row["abilities"]) if row else []
         dropped = [a for a in abilities if a["trick"] == t and a["pirate"] != winning]
         if dropped:
             kept = [a for a in abilities if a not in dropped]
@@ -940,8 +966,8 @@ class GameStore:
                 game_id=r["game_id"],
                 trick_id=r["trick_id"],
                 kind=r["kind"],
-                before=json.loads(r["before"]),
-                after=json.loads(r["after"]),
+                before=_loads(r["before"]),
+                after=_loads(r["after"]),
                 note=r["note"],
                 at=r["at"],
             )
@@ -1167,7 +1193,7 @@ class GameStore:
         if row is None:
             return
         pirate = _ABILITY_PIRATE[prompt.kind]
-        winning = _resolve(json.loads(row["plays"]), game.settings).get("winning_card")
+        winning = _resolve(_loads(row["plays"]), game.settings).get("winning_card")
         if winning != pirate:
             raise UserError(
                 f"round {prompt.round} trick {prompt.trick} is not won by {pirate} as "
@@ -1220,7 +1246,7 @@ class GameStore:
             self._put_round(conn, game.id, round_number, [None] * len(game.players), None)
             abilities: list[dict[str, Any]] = []
         else:
-            abilities = json.loads(row["abilities"])
+            abilities = _loads(row["abilities"])
         pirate = _ABILITY_PIRATE[kind]
         abilities = [
             a for a in abilities if not (a["trick"] == trick_index and a["pirate"] == pirate)
@@ -1234,7 +1260,7 @@ class GameStore:
 
     def abilities(self, game_id: int, round_number: int) -> list[dict[str, Any]]:
         row = self._round_row(self._conn(), game_id, round_number)
-        return json.loads(row["abilities"]) if row else []
+        return _loads(row["abilities"]) if row else []
 
     # ------------------------------------------------------------------------ record/score
     def export_record(self, game_id: int) -> dict[str, Any]:
@@ -1271,7 +1297,7 @@ class GameStore:
         problem: str | None = None
         for r in range(1, total + 1):
             row = rows.get(r)
-            bids = json.loads(row["bids"]) if row is not None else [None] * n
+            bids = _loads(row["bids"]) if row is not None else [None] * n
             if row is None or any(b is None for b in bids):
                 problem = _missing_bids_problem(game, r, bids, tricks)
                 break
@@ -1283,8 +1309,8 @@ class GameStore:
                 ],
             }
             if row["cannonball"]:
-                entry["cannonball"] = json.loads(row["cannonball"])
-            abilities = json.loads(row["abilities"])
+                entry["cannonball"] = _loads(row["cannonball"])
+            abilities = _loads(row["abilities"])
             if abilities and abilities_on:
                 # Kept in the store when the setting is turned off, so turning it back on
                 # restores them; the record only carries them while they count.
@@ -1547,7 +1573,7 @@ class GameStore:
                 id=r["id"],
                 game_id=r["game_id"],
                 kind=r["kind"],
-                payload=json.loads(r["payload"]),
+                payload=_loads(r["payload"]),
                 at=r["at"],
             )
             for r in rows
@@ -1578,9 +1604,9 @@ class GameStore:
 def _game(row: sqlite3.Row) -> Game:
     return Game(
         id=row["id"],
-        players=json.loads(row["players"]),
+        players=_loads(row["players"]),
         first_dealer=row["first_dealer"],
-        settings=json.loads(row["settings"]),
+        settings=_loads(row["settings"]),
         status=row["status"],
         created_at=row["created_at"],
         finished_at=row["finished_at"],
@@ -1593,14 +1619,14 @@ def _trick(row: sqlite3.Row) -> Trick:
         game_id=row["game_id"],
         round=row["round"],
         trick=row["trick"],
-        plays=json.loads(row["plays"]),
-        original_plays=json.loads(row["original_plays"]),
+        plays=_loads(row["plays"]),
+        original_plays=_loads(row["original_plays"]),
         completion_image=row["completion_image"],
         annotated_image=row["annotated_image"],
-        detections=json.loads(row["detections"]),
-        resolution=json.loads(row["resolution"]),
+        detections=_loads(row["detections"]),
+        resolution=_loads(row["resolution"]),
         model_version=row["model_version"],
-        flags=json.loads(row["flags"]),
+        flags=_loads(row["flags"]),
         recorded_at=row["recorded_at"],
     )
 
@@ -1613,9 +1639,9 @@ def _prompt(row: sqlite3.Row) -> Prompt:
         round=row["round"],
         trick=row["trick"],
         player=row["player"],
-        payload=json.loads(row["payload"]),
+        payload=_loads(row["payload"]),
         status=row["status"],
-        answer=None if row["answer"] is None else json.loads(row["answer"]),
+        answer=None if row["answer"] is None else _loads(row["answer"]),
         created_at=row["created_at"],
     )
 

@@ -1,0 +1,50 @@
+"""A damaged game database is a clear message naming the file, never a traceback mid-game,
+and the damaged file is left as it was for the user to restore or move aside."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+
+
+def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    junk = bytes(range(256)) * 20
+    (data / "skullcam.db").write_bytes(junk)
+    with pytest.raises(UserError, match=r"skullcam\.db cannot be read .*move it aside"):
+        GameStore(data)
+    assert (data / "skullcam.db").read_bytes() == junk
+
+
+def test_a_truncated_database_is_named(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "data")
+    for i in range(40):
+        store.create_game([f"A{i}", f"B{i}"], 0, {})
+    store.close()
+    db = tmp_path / "data" / "skullcam.db"
+    for extra in db.parent.glob("skullcam.db-*"):  # the WAL is checkpointed on close
+        extra.unlink()
+    db.write_bytes(db.read_bytes()[: 3 * 4096])
+    with pytest.raises(UserError, match=r"skullcam\.db cannot be read"):
+        store = GameStore(tmp_path / "data")
+        store.list_games()
+
+
+def test_a_damaged_row_is_a_clear_error(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(
+        gid, 1, 0, [{"player": 1, "card": "green-3"}, {"player": 0, "card": "green-4"}]
+    )
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE tricks SET plays = '[{\"player\": 1,' WHERE game_id = ?", (gid,))
+    with pytest.raises(UserError, match=r"record in the game database .* is damaged"):
+        store.state(gid)
+    store.close()
