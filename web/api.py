@@ -8,15 +8,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
 from skullcam.errors import UserError
 
-from .app import check_pin, get_store, try_pin
+from .app import check_pin, echo, get_store, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: Whole numbers in a body (rounds, players, bids, plays) are small; a bigger one is refused
+#: here, before the store and before it is quoted back in a message.
+INT_LIMIT = 10**9
 
 
 def _body() -> dict[str, Any]:
@@ -25,26 +30,49 @@ def _body() -> dict[str, Any]:
         raise UserError("send JSON (Content-Type: application/json)")
     try:
         data = json.loads(request.get_data(as_text=True) or "null")
-    except ValueError as err:
+    except json.JSONDecodeError as err:
         raise UserError(f"malformed JSON: {err}") from err
+    except ValueError as err:  # json reads ints through int(), which caps their digits
+        raise UserError("malformed JSON: a number has too many digits") from err
+    except RecursionError as err:  # '[' * 100000: the decoder recurses once per level
+        raise UserError("malformed JSON: nested too deeply") from err
     if not isinstance(data, dict):
         raise UserError("the request body must be a JSON object")
     return data
 
 
 def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    """A whole number: a JSON integer, or a string of ASCII digits with an optional '-'.
+
+    ``str.isdigit`` also accepts '²' (which ``int`` refuses: a 500) and '١' (which ``int``
+    reads as 1), so strings are matched against ``[0-9]`` instead.
+    """
     if key not in data or data[key] is None:
         if optional:
             return None
         raise UserError(f"missing {key!r}")
     value = data[key]
-    if isinstance(value, bool):
-        raise UserError(f"{key!r} must be a whole number, got {value!r}")
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    if not isinstance(value, int):
-        raise UserError(f"{key!r} must be a whole number, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"-?[0-9]+", text):
+            raise UserError(f"{key!r} must be a whole number, got {echo(value)}")
+        if len(text.lstrip("-").lstrip("0")) > len(str(INT_LIMIT)):
+            raise UserError(f"{key!r} is far out of range, got {echo(value)}")
+        value = int(text)
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{key!r} must be a whole number, got {echo(value)}")
+    if abs(value) >= INT_LIMIT:
+        raise UserError(f"{key!r} is far out of range, got {echo(value)}")
     return value
+
+
+def _round_in_range(game_id: int, round_number: int) -> None:
+    """UserError unless the game has this round (the store only checks it on writes)."""
+    from skullcam.rules import Settings
+
+    rounds = Settings.from_dict(dict(get_store().game(game_id).settings)).rounds
+    if not 1 <= round_number <= rounds:
+        raise UserError(f"round must be 1..{rounds}, got {round_number}")
 
 
 @bp.before_request
@@ -94,7 +122,7 @@ def create_game() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 
 
-@bp.get("/game/<int:game_id>/state")
+@bp.get("/game/<id:game_id>/state")
 def state(game_id: int) -> Any:
     return jsonify(get_store().state(game_id))
 
@@ -112,7 +140,7 @@ def tv_state() -> Any:
     return jsonify(store.state(active.id))
 
 
-@bp.post("/game/<int:game_id>/bids")
+@bp.post("/game/<id:game_id>/bids")
 def bids(game_id: int) -> Any:
     """``{"round": r, "player": p, "bid": b}`` for one player, or ``{"round": r, "bids": [...]}``;
     ``cannonball`` (bool, or a list for all) for Rascal's scoring."""
@@ -125,6 +153,12 @@ def bids(game_id: int) -> Any:
         if not isinstance(bids, list):
             raise UserError("bids must be a list, one per player")
         balls = data.get("cannonball")
+        if balls is not None and not (
+            isinstance(balls, list) and all(isinstance(b, bool) for b in balls)
+        ):
+            raise UserError(
+                "with all bids, cannonball must be a list of true/false, one per player"
+            )
         store.set_bids(game_id, round_number, bids, balls)
     else:
         player = _int(data, "player")
@@ -137,9 +171,10 @@ def bids(game_id: int) -> Any:
     return jsonify({"ok": True, "bids": store.bids(game_id, round_number)})
 
 
-@bp.get("/game/<int:game_id>/round/<int:round_number>/bids")
+@bp.get("/game/<id:game_id>/round/<id:round_number>/bids")
 def round_bids(game_id: int, round_number: int) -> Any:
     store = get_store()
+    _round_in_range(game_id, round_number)
     return jsonify(
         {
             "round": round_number,
@@ -149,7 +184,7 @@ def round_bids(game_id: int, round_number: int) -> Any:
     )
 
 
-@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/correct")
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/correct")
 def correct(game_id: int, round_number: int, trick: int) -> Any:
     """``{"play": i, "card": "green-7"}`` and/or ``{"player": p}``; ``note`` optional."""
     data = _body()
@@ -168,7 +203,7 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
     return jsonify({"ok": True, "trick": updated.to_json()})
 
 
-@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/tigress")
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/tigress")
 def tigress(game_id: int, round_number: int, trick: int) -> Any:
     """``{"as": "pirate" | "escape"}``: re-declare the Tigress."""
     data = _body()
@@ -176,14 +211,14 @@ def tigress(game_id: int, round_number: int, trick: int) -> Any:
     return jsonify({"ok": True, "trick": updated.to_json()})
 
 
-@bp.post("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick>/confirm")
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/confirm")
 def confirm(game_id: int, round_number: int, trick: int) -> Any:
     _body()
     get_store().confirm_trick(game_id, round_number, trick)
     return jsonify({"ok": True})
 
 
-@bp.post("/game/<int:game_id>/settings")
+@bp.post("/game/<id:game_id>/settings")
 def settings(game_id: int) -> Any:
     """``{"settings": {key: value, ...}}``: only the keys to change (null = default)."""
     data = _body()
@@ -194,14 +229,14 @@ def settings(game_id: int) -> Any:
     return jsonify({"ok": True, "settings": clean})
 
 
-@bp.post("/game/<int:game_id>/finish")
+@bp.post("/game/<id:game_id>/finish")
 def finish(game_id: int) -> Any:
     _body()
     get_store().finish_game(game_id)
     return jsonify({"ok": True})
 
 
-@bp.post("/prompt/<int:prompt_id>/answer")
+@bp.post("/prompt/<id:prompt_id>/answer")
 def answer(prompt_id: int) -> Any:
     data = _body()
     if "answer" not in data:
@@ -210,7 +245,7 @@ def answer(prompt_id: int) -> Any:
     return jsonify({"ok": True, "prompt": prompt.to_json()})
 
 
-@bp.post("/prompt/<int:prompt_id>/dismiss")
+@bp.post("/prompt/<id:prompt_id>/dismiss")
 def dismiss(prompt_id: int) -> Any:
     _body()
     get_store().dismiss_prompt(prompt_id)
@@ -225,7 +260,7 @@ def import_record() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/tricks"}), 201
 
 
-@bp.get("/game/<int:game_id>/audit")
+@bp.get("/game/<id:game_id>/audit")
 def audit(game_id: int) -> Any:
     store = get_store()
     store.game(game_id)
@@ -233,6 +268,18 @@ def audit(game_id: int) -> Any:
 
 
 # ------------------------------------------------------------------------------ exports
+#: A spreadsheet runs a text cell starting with one of these as a formula ("CSV injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula (a player named ``=HYPERLINK(...)``)
+    gets a leading ``'``, the usual neutraliser; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_json(game_id: int) -> Response:
     record = get_store().export_record(game_id)
     body = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
@@ -260,18 +307,17 @@ def export_csv(game_id: int) -> Response:
         bids = record["rounds"][r - 1]["bids"]
         for p, name in enumerate(game.players):
             running[p] += rnd["points"][p]
-            writer.writerow(
-                [
-                    r,
-                    p,
-                    name,
-                    bids[p],
-                    rnd["tricks_won"][p],
-                    rnd["bonus"][p],
-                    rnd["points"][p],
-                    running[p],
-                ]
-            )
+            row = [
+                r,
+                p,
+                name,
+                bids[p],
+                rnd["tricks_won"][p],
+                rnd["bonus"][p],
+                rnd["points"][p],
+                running[p],
+            ]
+            writer.writerow([_csv_cell(v) for v in row])
     return Response(
         out.getvalue(),
         mimetype="text/csv",

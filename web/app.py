@@ -8,7 +8,11 @@ Why these choices:
   without a CSRF token dance.
 - The PIN protects writes once the server listens beyond localhost (phones on the table's
   Wi-Fi); a phone enters it once and keeps it in a signed session cookie. Requests from the
-  machine itself (loopback) never need it; the TV view is read-only anyway.
+  machine itself (loopback) never need it; the TV view is read-only anyway. Wrong PINs count
+  per address whether typed on a phone or sent as ``X-Skullcam-Pin``: four digits are only
+  10 000 guesses, so five wrong ones lock the address for 30 s.
+- Every error answers in the page's own terms: ``{"error": "..."}`` under ``/api/``, the error
+  page elsewhere, a 500 included; a traceback only ever goes to the log.
 - waitress holds each server-sent-event stream on one worker thread, so ``serve`` sizes the
   pool for dozens of open pages; the Flask dev server is never used.
 """
@@ -18,13 +22,18 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import math
+import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, jsonify, request, session
+from flask import Flask, Response, g, jsonify, request, session
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
@@ -37,6 +46,32 @@ logger = logging.getLogger(__name__)
 DEFAULT_THREADS = 96
 PIN_MAX_FAILURES = 5
 PIN_LOCK_SECONDS = 30.0
+#: Digits an id may have in a URL or a query: SQLite integers are 64-bit, so a longer one
+#: (which would overflow) can name nothing that exists.
+ID_MAX_DIGITS = 18
+ID_MAX = 10**ID_MAX_DIGITS - 1
+#: User input quoted back in a message is cut to this many characters.
+ECHO_LIMIT = 40
+#: An error message is one line of at most this many characters.
+MESSAGE_LIMIT = 600
+
+
+class IdConverter(BaseConverter):
+    """``<id:game_id>``: a game, round, trick or prompt number in a URL.
+
+    Only ASCII digits, at most :data:`ID_MAX_DIGITS` of them: Werkzeug's ``int`` takes any
+    Unicode digit and any length, and an id past SQLite's 64-bit range raised OverflowError
+    (a 500) instead of answering 404.
+    """
+
+    regex = rf"[0-9]{{1,{ID_MAX_DIGITS}}}"
+    part_isolating = True
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: Any) -> str:
+        return str(int(value))
 
 
 def create_app(
@@ -52,7 +87,8 @@ def create_app(
     ``pin``: the table's PIN for write actions; ``require_pin`` turns the check on (``serve``
     does so itself when the host is not loopback). ``store`` shares an already open
     :class:`GameStore` (the live loop's). ``test_config`` overrides Flask config keys, e.g.
-    ``SSE_MAX_SECONDS`` to end event streams in tests.
+    ``SSE_MAX_SECONDS`` to end event streams in tests. ``app.extensions["skullcam_clock"]``
+    is the clock the PIN lockout reads (``time.monotonic``; tests replace it).
     """
     data_dir = Path(data_dir)
     app = Flask(__name__, static_folder="static", template_folder="templates")
@@ -75,6 +111,8 @@ def create_app(
     app.extensions["skullcam_store"] = store or GameStore(data_dir)
     app.extensions["skullcam_pin_failures"] = {}
     app.extensions["skullcam_pin_lock"] = threading.Lock()
+    app.extensions["skullcam_clock"] = time.monotonic
+    app.url_map.converters["id"] = IdConverter
 
     from .api import bp as api_bp
     from .events import bp as events_bp
@@ -135,6 +173,20 @@ def create_app(
     def _too_large(err: Any) -> Any:
         return _error_response("upload too large (4 MB at most)", 413)
 
+    @app.errorhandler(500)
+    def _server_error(err: Any) -> Any:
+        # Flask has logged the original exception with its traceback; the answer names none.
+        return _error_response(
+            "the server failed on this request (the details are in its log); "
+            "try again, and report it if it keeps happening",
+            500,
+        )
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException) -> Any:
+        """Any other HTTP error (400 from Werkzeug, 416, ...) in the same shape as ours."""
+        return _error_response(err.description or err.name, err.code or 500)
+
     return app
 
 
@@ -147,9 +199,38 @@ def get_store(app: Flask | None = None) -> GameStore:
     return store
 
 
+def echo(value: object) -> str:
+    """``repr(value)`` cut to :data:`ECHO_LIMIT` characters, for quoting input in a message."""
+    text = repr(value)
+    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "…"
+
+
+def clip_message(message: str) -> str:
+    """One readable line: long unbroken runs (a 5000-digit number or a pasted blob quoted back
+    by a check) are cut, keeping the advice around them, and the whole is capped."""
+    text = " ".join(str(message).split())
+    text = re.sub(rf"\S{{{ECHO_LIMIT + 1},}}", lambda m: m[0][:ECHO_LIMIT] + "…", text)
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+def parse_id(raw: str, what: str) -> int:
+    """A number from a query string or header: ASCII digits only (``'²'.isdigit()`` is true
+    and ``int('١')`` is 1), else UserError. One longer than any stored id can be comes back
+    as ``ID_MAX + 1`` (never read whole: 5000 digits would not even convert), so the caller
+    never hands SQLite a number it overflows on."""
+    text = raw.strip()
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise UserError(f"{what} must be a number, got {echo(raw)}")
+    if text.startswith("-"):
+        raise UserError(f"{what} must be 0 or more, got {echo(raw)}")
+    digits = text.lstrip("0")
+    return ID_MAX + 1 if len(digits) > ID_MAX_DIGITS else int(text)
+
+
 def _error_response(message: str, status: int, pin: bool = False) -> Any:
     from flask import render_template
 
+    message = clip_message(message)
     wants_json = (
         request.path.startswith("/api/")
         or request.is_json
@@ -161,13 +242,17 @@ def _error_response(message: str, status: int, pin: bool = False) -> Any:
             body["pin"] = True
         return jsonify(body), status
     lang = getattr(g, "lang", "en")
-    page = render_template(
-        "error.html",
-        message=message,
-        status=status,
-        strings=i18n.js_strings(lang),
-        cards=i18n.js_cards(lang),
-    )
+    try:
+        page = render_template(
+            "error.html",
+            message=message,
+            status=status,
+            strings=i18n.js_strings(lang),
+            cards=i18n.js_cards(lang),
+        )
+    except Exception:  # the error page itself failed: still answer, in plain text
+        logger.exception("error page failed to render")
+        return Response(f"{status}: {message}\n", status, mimetype="text/plain")
     return page, status
 
 
@@ -203,6 +288,9 @@ def is_loopback(address: str | None) -> bool:
 def check_pin() -> None:
     """Refuse a write unless PINs are off, the caller is local, or it carries the PIN.
 
+    A PIN in the ``X-Skullcam-Pin`` header counts towards the same lockout as one typed on a
+    phone (:func:`try_pin`), or a script could try all 10 000 in a minute. The session's PIN
+    was checked when it was stored and is signed, so it is compared without counting.
     Raises ``PinError`` (403); the pages answer it by asking for the PIN.
     """
     from flask import current_app
@@ -212,36 +300,55 @@ def check_pin() -> None:
     pin = current_app.config["PIN"]
     if pin is None:
         raise PinError("this table has no PIN set; restart skullcam run with --pin")
-    given = request.headers.get("X-Skullcam-Pin") or session.get("pin")
-    if given is not None and hmac.compare_digest(str(given), pin):
+    header = request.headers.get("X-Skullcam-Pin")
+    if header:
+        if try_pin(header):
+            return
+        raise PinError(
+            "wrong PIN in X-Skullcam-Pin: send the table's PIN shown where skullcam was started"
+        )
+    remembered = session.get("pin")
+    if remembered is not None and _same_pin(remembered, pin):
         return
     raise PinError("wrong or missing PIN: enter the table's PIN shown where skullcam was started")
 
 
 def try_pin(given: str) -> bool:
-    """Check a PIN typed on a phone; too many wrong tries lock that address for a while."""
+    """Check a PIN typed on a phone or sent in a header; too many wrong tries lock that
+    address for a while (raises ``PinError`` while locked, whatever the PIN).
+
+    The count is read, checked and written under one lock, so parallel guesses cannot slip
+    past the limit.
+    """
     from flask import current_app
 
     failures: dict[str, tuple[int, float]] = current_app.extensions["skullcam_pin_failures"]
     lock: threading.Lock = current_app.extensions["skullcam_pin_lock"]
-    who = request.remote_addr or "?"
-    now = time.monotonic()
-    with lock:
-        count, since = failures.get(who, (0, now))
-        if count >= PIN_MAX_FAILURES and now - since < PIN_LOCK_SECONDS:
-            raise PinError(
-                f"too many wrong PINs; wait {int(PIN_LOCK_SECONDS - (now - since)) + 1} s"
-            )
-        if count >= PIN_MAX_FAILURES:
-            count = 0
+    clock: Callable[[], float] = current_app.extensions["skullcam_clock"]
     pin = current_app.config["PIN"]
-    ok = pin is not None and hmac.compare_digest(str(given), pin)
+    who = request.remote_addr or "?"
     with lock:
+        now = clock()
+        count, since = failures.get(who, (0, now))
+        if count >= PIN_MAX_FAILURES:
+            left = PIN_LOCK_SECONDS - (now - since)
+            if left > 0:
+                raise PinError(f"too many wrong PINs; wait {math.ceil(left)} s and try again")
+            count = 0
+        ok = pin is not None and _same_pin(given, pin)
         if ok:
             failures.pop(who, None)
         else:
             failures[who] = (count + 1, now)
     return ok
+
+
+def _same_pin(given: object, pin: str) -> bool:
+    """Constant-time comparison of the UTF-8 bytes: ``compare_digest`` refuses ``str`` with
+    non-ASCII characters (a 500 for a PIN like 'é')."""
+    return hmac.compare_digest(
+        str(given).encode("utf-8", "surrogatepass"), pin.encode("utf-8", "surrogatepass")
+    )
 
 
 class PinError(UserError):

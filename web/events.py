@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, request
 
 from skullcam.errors import UserError
 
-from .app import get_store
+from .app import ID_MAX, get_store, parse_id
 
 bp = Blueprint("events", __name__)
 
@@ -36,32 +36,33 @@ def format_event(event_id: int, kind: str, payload: Any) -> str:
 
 
 def _start_id() -> int | None:
+    """The id a reconnecting page last saw (``Last-Event-ID``, or ``?last_event_id=``)."""
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError as err:
-        raise UserError(f"Last-Event-ID must be a number, got {raw!r}") from err
-    if value < 0:
-        raise UserError(f"Last-Event-ID must be 0 or more, got {value}")
-    return value
+    return parse_id(raw, "Last-Event-ID")
 
 
 @bp.get("/events")
 def stream() -> Response:
     """``/events?game=<id>``: that game's events (plus game-less ones); without ``game``,
-    every event (the TV, which follows whichever game is active)."""
+    every event (the TV, which follows whichever game is active).
+
+    A ``Last-Event-ID`` above the newest event cannot have come from this database (it was
+    reset or replaced while a TV stayed open): the stream starts from now, as without one,
+    instead of waiting for ids that may never come.
+    """
     store = get_store()
     game_raw = request.args.get("game")
     game_id: int | None = None
     if game_raw:
-        if not game_raw.isdigit():
-            raise UserError(f"game must be a number, got {game_raw!r}")
-        game_id = int(game_raw)
+        game_id = parse_id(game_raw, "game")
+        if game_id > ID_MAX:
+            raise UserError(f"no game {game_raw.strip()}; see the games list")
         store.game(game_id)
     start = _start_id()
-    last = store.last_event_id() if start is None else start
+    newest = store.last_event_id()
+    last = newest if start is None or start > newest else start
     config = current_app.config
     wait = float(config["SSE_WAIT_SECONDS"])
     keepalive = float(config["SSE_KEEPALIVE_SECONDS"])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -77,31 +78,31 @@ def tv() -> Any:
     return _page("tv.html", game_id=None)
 
 
-@bp.get("/game/<int:game_id>/tv")
+@bp.get("/game/<id:game_id>/tv")
 def game_tv(game_id: int) -> Any:
     get_store().game(game_id)
     return _page("tv.html", game_id=game_id)
 
 
-@bp.get("/game/<int:game_id>")
+@bp.get("/game/<id:game_id>")
 def game(game_id: int) -> Any:
     get_store().game(game_id)
     return redirect(url_for("pages.bids", game_id=game_id))
 
 
-@bp.get("/game/<int:game_id>/bids")
+@bp.get("/game/<id:game_id>/bids")
 def bids(game_id: int) -> Any:
     store = get_store()
     return _page("bids.html", game=store.game(game_id), state=store.state(game_id))
 
 
-@bp.get("/game/<int:game_id>/prompts")
+@bp.get("/game/<id:game_id>/prompts")
 def prompts(game_id: int) -> Any:
     store = get_store()
     return _page("prompts.html", game=store.game(game_id), state=store.state(game_id))
 
 
-@bp.get("/game/<int:game_id>/settings")
+@bp.get("/game/<id:game_id>/settings")
 def settings(game_id: int) -> Any:
     store = get_store()
     game = store.game(game_id)
@@ -109,7 +110,7 @@ def settings(game_id: int) -> Any:
     return _page("settings.html", game=game, fields=SETTING_FIELDS, values=values)
 
 
-@bp.get("/game/<int:game_id>/tricks")
+@bp.get("/game/<id:game_id>/tricks")
 def tricks(game_id: int) -> Any:
     store = get_store()
     game = store.game(game_id)
@@ -126,7 +127,7 @@ def tricks(game_id: int) -> Any:
     return _page("tricks.html", game=game, rounds=rounds, score=store.score(game_id))
 
 
-@bp.get("/game/<int:game_id>/round/<int:round_number>/trick/<int:trick_index>")
+@bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")
 def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     store = get_store()
     game = store.game(game_id)
@@ -168,7 +169,8 @@ def _image_kind(trick: Any) -> str | None:
 def _overlay(trick: Any) -> dict[str, Any] | None:
     """Boxes to draw over the completion frame, labelled with the *current* card of each play.
 
-    Detections are matched to plays by player when given, else by the card the camera saw.
+    Detections are stored as any JSON (the recorder's), so a malformed box is skipped and an
+    unusable image size drops the overlay: the replay page still renders, with the image.
     """
     det = trick.detections
     if not trick.completion_image or not isinstance(det, dict):
@@ -177,20 +179,19 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
     cards = det.get("cards")
     if not (isinstance(size, list) and len(size) == 2 and isinstance(cards, list)):
         return None
+    width, height = (_number(v) for v in size)
+    if width is None or height is None or width <= 0 or height <= 0:
+        return None
     boxes = []
+    matched: set[int] = set()
     for d in cards:
         if not isinstance(d, dict) or not isinstance(d.get("box"), list) or len(d["box"]) != 4:
             continue
-        index = None
-        for i, orig in enumerate(trick.original_plays):
-            if d.get("player") is not None and orig["player"] == d.get("player"):
-                index = i
-                break
-            if d.get("player") is None and orig["card"] == d.get("card"):
-                index = i
-                break
+        x1, y1, x2, y2 = (_number(v) for v in d["box"])
+        if x1 is None or y1 is None or x2 is None or y2 is None or x2 <= x1 or y2 <= y1:
+            continue
+        index = _match_play(d, trick.original_plays, matched)
         play = trick.plays[index] if index is not None else None
-        x1, y1, x2, y2 = (float(v) for v in d["box"])
         boxes.append(
             {
                 "x": x1,
@@ -199,14 +200,40 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
                 "h": y2 - y1,
                 "card": play["card"] if play else str(d.get("card")),
                 "player": play["player"] if play else None,
-                "confidence": d.get("confidence"),
-                "corrected": bool(play) and play["card"] != d.get("card"),
+                "confidence": _number(d.get("confidence")),
+                "corrected": play is not None and play["card"] != d.get("card"),
             }
         )
-    return {"width": float(size[0]), "height": float(size[1]), "boxes": boxes}
+    return {"width": width, "height": height, "boxes": boxes}
 
 
-@bp.get("/game/<int:game_id>/trick/<int:trick_id>/image/<kind>")
+def _match_play(detection: dict[str, Any], plays: list[Any], matched: set[int]) -> int | None:
+    """The index of the play a detection shows: by player when the camera named one, else by
+    the card it saw. Each play is matched once, so two Escapes (Ben's and Ana's) label two
+    players, not the first one twice."""
+    player, card = detection.get("player"), detection.get("card")
+    for i, orig in enumerate(plays):
+        if i in matched:
+            continue
+        same = orig["player"] == player if player is not None else orig["card"] == card
+        if same:
+            matched.add(i)
+            return i
+    return None
+
+
+def _number(value: Any) -> float | None:
+    """A finite float from stored JSON, or None (null, text, true/false, NaN, 1e400)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+@bp.get("/game/<id:game_id>/trick/<id:trick_id>/image/<kind>")
 def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
     store = get_store()
     match = [t for t in store.tricks(game_id) if t.id == trick_id]
@@ -228,11 +255,11 @@ def history() -> Any:
     return _page("history.html", games=get_store().games())
 
 
-@bp.get("/game/<int:game_id>/export.json")
+@bp.get("/game/<id:game_id>/export.json")
 def game_export_json(game_id: int) -> Any:
     return export_json(game_id)
 
 
-@bp.get("/game/<int:game_id>/export.csv")
+@bp.get("/game/<id:game_id>/export.csv")
 def game_export_csv(game_id: int) -> Any:
     return export_csv(game_id)

@@ -40,7 +40,8 @@ const SK = (() => {
     el.className = "toast" + (bad ? " bad" : "");
     el.hidden = false;
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => { el.hidden = true; }, 2500);
+    // An error stays long enough to be read at the table; the page's form-error keeps it.
+    toast.timer = setTimeout(() => { el.hidden = true; }, bad ? 6000 : 2500);
   }
 
   function askPin() {
@@ -67,24 +68,33 @@ const SK = (() => {
     });
   }
 
-  /* POST JSON; resolves to the body, or throws Error(message) for the page to show. */
+  /* The JSON body of an answer; an answer that is not JSON (a proxy's error page, a dropped
+   * connection) becomes {error: "<status> <text>"} so the page can still say what happened. */
+  async function readBody(res) {
+    const data = await res.json().catch(() => null);
+    if (data && typeof data === "object") return data;
+    return res.ok ? {} : {error: (res.status + " " + res.statusText).trim()};
+  }
+
+  /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
+   * refused write (400) carries the server's one-line reason in {"error": ...}. */
   async function api(url, body, retried) {
     const res = await fetch(url, {
       method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body || {}), credentials: "same-origin",
     });
-    const data = await res.json().catch(() => ({error: res.statusText}));
+    const data = await readBody(res);
     if (res.status === 403 && data.pin && !retried) {
       if (await askPin()) return api(url, body, true);
     }
-    if (!res.ok) throw new Error(data.error || res.statusText);
+    if (!res.ok) throw new Error(data.error || (res.status + " " + res.statusText).trim());
     return data;
   }
 
   async function getJSON(url) {
     const res = await fetch(url, {credentials: "same-origin"});
-    const data = await res.json();
-    if (!res.ok) throw new Error(data.error || res.statusText);
+    const data = await readBody(res);
+    if (!res.ok) throw new Error(data.error || (res.status + " " + res.statusText).trim());
     return data;
   }
 
@@ -308,7 +318,12 @@ function initBids() {
       const res = await api("/api/game/" + gameId + "/bids", body);
       if (shownRound === state.round) state.bids = res.bids; else roundBids = res.bids;
       render();
-    } catch (e) { showError(e); }
+    } catch (e) {
+      // Refused (e.g. clearing a bid once the round has tricks): the rows go back to what the
+      // server holds (a ticked cannonball box unticks) and its reason stays on the page.
+      render();
+      showError(e);
+    }
   }
   async function refresh() {
     try {

@@ -1,0 +1,96 @@
+"""Real-browser test of the phone's bids page when the server refuses a change: the player
+reads the server's reason, and the page goes back to the bids the server holds.
+
+The store is about to refuse clearing a bid in a round that has recorded tricks (tapping the
+lit bid button clears it); here its ``set_bid`` refuses every change, so the test does not
+depend on which refusals the store makes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import require_browser
+
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+from skullcam.web import create_app, get_store, make_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_browser()
+
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+REFUSAL = "Ana's bid in round 1 cannot be cleared: the round has recorded tricks"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
+    app = create_app(tmp_path / "data")
+    srv = make_server(app, "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
+    srv.close()
+    thread.join(timeout=5)
+
+
+def wait(driver: Any) -> WebDriverWait:
+    """Rows re-render on every event (and when the stream opens): retry stale lookups."""
+    return WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException])
+
+
+def click(driver: Any, css: str) -> None:
+    """Click ``css``, finding it afresh if a re-render replaced it in between."""
+
+    def attempt(d: Any) -> bool:
+        d.find_element(By.CSS_SELECTOR, css).click()
+        return True
+
+    wait(driver).until(attempt)
+
+
+def test_refused_bid_change_shows_the_servers_reason(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
+    store.set_bids(gid, 1, [1, 0, 0])
+
+    calls: list[tuple[Any, ...]] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        calls.append(args)
+        raise UserError(REFUSAL)
+
+    store.set_bid = refuse  # type: ignore[method-assign]
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    lit = '.bid-button[data-player="0"][data-bid="1"]'
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+
+    # Tapping the lit button asks to clear Ana's bid; the server says no, and why.
+    click(browser, lit)
+    wait(browser).until(lambda d: d.find_element(By.ID, "form-error").text == REFUSAL)
+    assert browser.find_element(By.ID, "toast").text == REFUSAL
+    wait(browser).until(
+        lambda d: "on" in d.find_element(By.CSS_SELECTOR, lit).get_attribute("class").split()
+    )
+    assert store.bids(gid, 1) == [1, 0, 0] and calls == [(gid, 1, 0, None, None)]
+
+    # A refused cannonball tick is undone on the page, not left looking accepted.
+    box = '.bid-row[data-player="1"] .cannon input'
+    click(browser, box)  # the error toast lets taps through to the rows under it
+    wait(browser).until(lambda d: len(calls) == 2)
+    wait(browser).until(lambda d: not d.find_element(By.CSS_SELECTOR, box).is_selected())
+    assert browser.find_element(By.ID, "form-error").text == REFUSAL
+    assert store.cannonball(gid, 1) is None

@@ -1,0 +1,385 @@
+"""The table app against hostile or broken input: PIN guessing, the causes of 500s, stale
+event ids, the replay overlay and the CSV export (a review's findings, one test each)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from skullcam.store import GameStore
+from skullcam.web import create_app, get_store
+from skullcam.web.app import MESSAGE_LIMIT, clip_message
+
+REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
+BIG = "99999999999999999999"  # above 2**63: SQLite cannot even compare with it
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app(tmp_path / "data", test_config={"SSE_MAX_SECONDS": 0.3, "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app: Flask) -> GameStore:
+    return get_store(app)
+
+
+@pytest.fixture
+def gid(store: GameStore) -> int:
+    return store.create_game(["Ana", "Ben", "Cai"], 0, {})
+
+
+def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
+    return [{"player": p, "card": c, "confidence": 0.9} for p, c in pairs]
+
+
+def trick_with(store: GameStore, gid: int, cards: list[tuple[int, str]], detections: Any) -> str:
+    """Record round 1's trick with a completion image and ``detections``; its replay URL."""
+    store.set_bids(gid, 1, [0, 1, 0])
+    image = store.game_dir(gid) / "r01t00.jpg"
+    image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+    store.record_trick(gid, 1, 0, plays(*cards), completion_image=image, detections=detections)
+    return f"/game/{gid}/round/1/trick/0"
+
+
+# ----------------------------------------------------------------------- 1. PIN guessing
+def test_header_pin_guesses_lock_the_address(tmp_path: Path) -> None:
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    client = app.test_client()
+    body = {"players": ["Ana", "Ben"]}
+
+    def post(pin: str, remote: dict[str, str] = REMOTE) -> Any:
+        return client.post(
+            "/api/games", json=body, environ_base=remote, headers={"X-Skullcam-Pin": pin}
+        )
+
+    for guess in ["0000", "0001", "0002", "0003", "0004"]:
+        wrong = post(guess)
+        assert wrong.status_code == 403 and wrong.json["pin"] is True
+        assert "wrong PIN in X-Skullcam-Pin" in wrong.json["error"]
+    locked = post("4821")  # the right PIN, but this address is locked now
+    assert locked.status_code == 403
+    assert locked.json["error"] == "too many wrong PINs; wait 30 s and try again"
+    # The phone's PIN form at the same address counts in the same lock.
+    typed = client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE)
+    assert typed.status_code == 403 and "too many wrong PINs" in typed.json["error"]
+    # Another address is not locked out.
+    assert post("4821", {"REMOTE_ADDR": "192.168.1.51"}).status_code == 201
+    now[0] += 29.5
+    assert "wait 1 s" in post("4821").json["error"]
+    now[0] += 1.0
+    assert post("4821").status_code == 201
+    assert get_store(app).games()[0].players == ["Ana", "Ben"]
+
+
+def test_header_pin_failures_reset_after_a_right_one(tmp_path: Path) -> None:
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    app.extensions["skullcam_clock"] = lambda: 50.0
+    client = app.test_client()
+    headers = {"X-Skullcam-Pin": "1111"}
+    for _ in range(4):
+        client.post("/api/games", json={}, environ_base=REMOTE, headers=headers)
+    ok = client.post(
+        "/api/games",
+        json={"players": ["Ana", "Ben"]},
+        environ_base=REMOTE,
+        headers={"X-Skullcam-Pin": "4821"},
+    )
+    assert ok.status_code == 201
+    for _ in range(4):  # four more wrong ones: still under the limit, since the count restarted
+        res = client.post("/api/games", json={}, environ_base=REMOTE, headers=headers)
+        assert "wrong PIN" in res.json["error"]
+
+
+@pytest.mark.parametrize("pin", ["é", "4821é", "\u0661\u0662"])
+def test_non_ascii_pin_is_just_wrong(tmp_path: Path, pin: str) -> None:
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    client = app.test_client()
+    typed = client.post("/api/pin", json={"pin": pin}, environ_base=REMOTE)
+    assert typed.status_code == 403 and typed.json == {"error": "wrong PIN", "pin": True}
+    # HTTP headers arrive as latin-1 text: the UTF-8 bytes of 'é' read as 'Ã©'.
+    header = pin.encode("utf-8").decode("latin-1")
+    sent = client.post(
+        "/api/games", json={}, environ_base=REMOTE, headers={"X-Skullcam-Pin": header}
+    )
+    assert sent.status_code == 403 and "wrong PIN" in sent.json["error"]
+
+
+def test_non_ascii_table_pin_still_matches(tmp_path: Path) -> None:
+    client = create_app(tmp_path, pin="ñ42", require_pin=True).test_client()
+    assert client.post("/api/pin", json={"pin": "ñ42"}, environ_base=REMOTE).status_code == 200
+
+
+# ------------------------------------------------------------------- 2. 500s, and causes
+def test_unexpected_error_answers_json_under_api_without_traceback(tmp_path: Path) -> None:
+    app = create_app(tmp_path, test_config={"TESTING": False, "PROPAGATE_EXCEPTIONS": False})
+    store = get_store(app)
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+
+    def broken(game_id: int) -> dict[str, Any]:
+        raise RuntimeError("secret detail /home/table/skullcam.db")
+
+    store.state = broken  # type: ignore[method-assign]
+    client = app.test_client()
+    res = client.get(f"/api/game/{gid}/state")
+    assert res.status_code == 500 and res.mimetype == "application/json"
+    assert "try again" in res.json["error"] and "log" in res.json["error"]
+    assert "secret" not in res.get_data(as_text=True)
+    page = client.get(f"/game/{gid}/bids")
+    assert page.status_code == 500 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert "try again" in text and "secret" not in text and "Traceback" not in text
+
+
+def test_other_http_errors_answer_json_under_api(app: Flask, client: FlaskClient) -> None:
+    from werkzeug.exceptions import ImATeapot
+
+    def teapot() -> Any:
+        raise ImATeapot()
+
+    app.add_url_rule("/api/teapot", view_func=teapot)
+    res = client.get("/api/teapot")
+    assert res.status_code == 418 and res.mimetype == "application/json"
+    assert "teapot" in res.json["error"]
+
+
+@pytest.mark.parametrize("balls", [True, 5, "yes", [True, "no", False]])
+def test_all_bids_with_a_bad_cannonball(
+    client: FlaskClient, store: GameStore, gid: int, balls: Any
+) -> None:
+    res = client.post(
+        f"/api/game/{gid}/bids", json={"round": 1, "bids": [1, 0, 0], "cannonball": balls}
+    )
+    assert res.status_code == 400
+    assert "cannonball must be a list of true/false, one per player" in res.json["error"]
+    assert store.bids(gid, 1) == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("bid", "message"),
+    [
+        ("²", "'bid' must be a whole number, got '²'"),
+        ("\u0661", "'bid' must be a whole number"),  # Arabic-Indic one: not read as 1
+        ("9" * 5000, "'bid' is far out of range"),
+        (10**30, "'bid' is far out of range"),
+        ("+1", "'bid' must be a whole number"),
+    ],
+)
+def test_bid_text_must_be_ascii_digits(
+    client: FlaskClient, store: GameStore, gid: int, bid: Any, message: str
+) -> None:
+    res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "player": 0, "bid": bid})
+    assert res.status_code == 400 and message in res.json["error"]
+    assert len(res.json["error"]) < 120  # the 5000 digits are not echoed back
+    assert store.bids(gid, 1) == [None, None, None]
+
+
+def test_ascii_digit_strings_still_read(client: FlaskClient, gid: int) -> None:
+    res = client.post(f"/api/game/{gid}/bids", json={"round": "2", "player": " 1", "bid": "-0"})
+    assert res.status_code == 200 and res.json["bids"] == [None, 0, None]
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", f"/api/game/{BIG}/state"),
+        ("get", f"/api/game/1/round/{BIG}/bids"),
+        ("get", "/api/game/\u0661/state"),  # Werkzeug's int took any Unicode digit
+        ("post", f"/api/game/1/round/{BIG}/trick/0/correct"),
+        ("post", f"/api/game/{BIG}/bids"),
+        ("post", f"/api/prompt/{BIG}/answer"),
+    ],
+)
+def test_ids_beyond_sqlite_are_not_found(
+    client: FlaskClient, gid: int, method: str, path: str
+) -> None:
+    res = getattr(client, method)(path, json={"answer": 1, "play": 0, "card": "green-1"})
+    assert res.status_code == 404
+    assert res.json == {"error": "not found: check the address"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [f"/game/{BIG}/bids", f"/game/1/round/{BIG}/trick/0", f"/game/1/trick/{BIG}/image/completion"],
+)
+def test_pages_with_ids_beyond_sqlite_are_not_found(
+    client: FlaskClient, gid: int, path: str
+) -> None:
+    res = client.get(path)
+    assert res.status_code == 404 and "not found" in res.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (f"?game={BIG}", f"no game {BIG}"),
+        ("?game=²", "game must be a number, got &#39;²&#39;"),
+        ("?game=\u0661", "game must be a number"),
+        ("?last_event_id=²", "Last-Event-ID must be a number"),
+    ],
+)
+def test_sse_bad_numbers(client: FlaskClient, gid: int, query: str, message: str) -> None:
+    res = client.get("/events" + query)
+    assert res.status_code == 400
+    assert message in res.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000])
+def test_deeply_nested_json_is_malformed(client: FlaskClient, body: str) -> None:
+    res = client.post("/api/games", data=body, content_type="application/json")
+    assert res.status_code == 400
+    assert res.json == {"error": "malformed JSON: nested too deeply"}
+
+
+def test_json_number_with_too_many_digits(client: FlaskClient) -> None:
+    body = '{"players": ["Ana", "Ben"], "first_dealer": ' + "9" * 5000 + "}"
+    res = client.post("/api/games", data=body, content_type="application/json")
+    assert res.status_code == 400
+    assert res.json == {"error": "malformed JSON: a number has too many digits"}
+
+
+@pytest.mark.parametrize(
+    "detections",
+    [
+        {"image_size": [640, None], "cards": [{"card": "green-5", "box": [1, 2, 30, 40]}]},
+        {"image_size": ["wide", 480], "cards": []},
+        {"image_size": [0, 480], "cards": []},
+        {"image_size": [640, 480, 3], "cards": []},
+        {"image_size": [640, 480], "cards": "none"},
+        ["not", "a", "dict"],
+    ],
+)
+def test_replay_renders_without_overlay_for_a_bad_image_size(
+    client: FlaskClient, store: GameStore, gid: int, detections: Any
+) -> None:
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], detections)
+    res = client.get(url)
+    assert res.status_code == 200
+    page = res.get_data(as_text=True)
+    assert "/image/completion" in page and '<svg class="overlay"' not in page
+
+
+def test_replay_skips_malformed_boxes(client: FlaskClient, store: GameStore, gid: int) -> None:
+    detections = {
+        "image_size": [640, 480],
+        "cards": [
+            {"card": "green-5", "box": [None, 1, 2, 3], "player": 1},
+            {"card": "green-5", "box": [1, 2, "x", 4], "player": 1},
+            {"card": "green-5", "box": [1, 2, 1e400, 4], "player": 1},
+            {"card": "green-5", "box": [50, 50, 10, 10], "player": 1},  # x2 < x1
+            {"card": "green-5", "box": [True, 2, 3, 4], "player": 1},
+            {"card": "green-9", "box": [200, 20, 300, 170], "player": 2, "confidence": "high"},
+            {"card": "green-2", "box": [400, 20, 500, 170], "player": 0, "confidence": 0.5},
+        ],
+    }
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], detections)
+    res = client.get(url)
+    assert res.status_code == 200
+    page = res.get_data(as_text=True)
+    assert page.count("<rect") == 2
+    assert "Parrot 9 · Cai</text>" in page  # a confidence that is not a number is left out
+    assert "Parrot 2 · Ana 50%</text>" in page
+
+
+# -------------------------------------------------------------------- 3. stale event ids
+@pytest.mark.parametrize("last_seen", ["500", BIG])
+def test_sse_last_event_id_above_newest_starts_from_now(
+    client: FlaskClient, store: GameStore, gid: int, last_seen: str
+) -> None:
+    newest = store.last_event_id()
+    res = client.get(f"/events?game={gid}", headers={"Last-Event-ID": last_seen}, buffered=False)
+    chunks = iter(res.response)
+    assert next(chunks).decode() == f"retry: 2000\n: connected at event {newest}\n\n"
+    store.set_bid(gid, 1, 0, 1)  # after the page connected (the TV open across a reset)
+    rest = b"".join(chunks).decode()
+    res.close()
+    assert f"id: {newest + 1}\nevent: bids\n" in rest
+
+
+# -------------------------------------------------------------------- 4. overlay players
+def test_replay_overlay_labels_repeated_cards_with_their_own_players(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    detections = {
+        "image_size": [640, 480],
+        "cards": [
+            {"card": "escape", "confidence": 0.9, "box": [0, 0, 100, 150]},
+            {"card": "green-6", "confidence": 0.9, "box": [200, 0, 300, 150]},
+            {"card": "escape", "confidence": 0.8, "box": [400, 0, 500, 150]},
+        ],
+    }
+    url = trick_with(store, gid, [(1, "escape"), (2, "green-6"), (0, "escape")], detections)
+    page = client.get(url).get_data(as_text=True)
+    assert "Escape · Ben 90%</text>" in page
+    assert "Escape · Ana 80%</text>" in page
+    assert "Parrot 6 · Cai 90%</text>" in page
+
+
+# -------------------------------------------------------------------------- 5. CSV export
+def test_csv_export_neutralises_formulas(client: FlaskClient, store: GameStore) -> None:
+    names = ['=HYPERLINK("http://evil.example","x")', "@Ben", "-Cai", "+Dan"]
+    gid = store.create_game(names, 0, {})
+    store.set_bids(gid, 1, [0, 0, 0, 1])
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (3, "green-2"), (0, "green-3"))
+    )
+    text = client.get(f"/game/{gid}/export.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert [r[2] for r in rows[1:]] == ["'" + n for n in names]
+    # Cai's green 9 won: a missed zero bid, whose -10 stays a number.
+    assert rows[3][2:] == ["'-Cai", "0", "1", "0", "-10", "-10"]
+
+
+# ------------------------------------------------------------ 6. round range, long echoes
+def test_bids_of_a_round_the_game_does_not_have(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    for r in (0, 11, 99):
+        res = client.get(f"/api/game/{gid}/round/{r}/bids")
+        assert res.status_code == 400 and res.json == {"error": f"round must be 1..10, got {r}"}
+    short = store.create_game(["Dee", "Eve"], 0, {"rounds": 3})
+    assert client.get(f"/api/game/{short}/round/3/bids").status_code == 200
+    assert "round must be 1..3" in client.get(f"/api/game/{short}/round/4/bids").json["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "start"),
+    [
+        ("/settings", {"settings": {"scoring": "x" * 5000}}, "invalid settings: setting 'scoring'"),
+        ("/settings", {"settings": {"x" * 5000: 1}}, "invalid settings: unknown setting 'xxx"),
+        ("/bids", {"round": 1, "player": 0, "bid": "x" * 5000}, "'bid' must be a whole number"),
+        ("/bids", {"round": "9" * 3000, "player": 0, "bid": 0}, "'round' is far out of range"),
+        ("/round/1/trick/0/correct", {"play": 0, "card": "x" * 10_000}, "unknown card 'xxx"),
+    ],
+)
+def test_long_user_input_is_not_echoed_whole(
+    client: FlaskClient, store: GameStore, gid: int, path: str, body: dict, start: str
+) -> None:
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-2")))
+    res = client.post(f"/api/game/{gid}{path}", json=body)
+    assert res.status_code == 400
+    error = res.json["error"]
+    assert error.startswith(start) and len(error) <= MESSAGE_LIMIT
+    assert "x" * 41 not in error and "9" * 41 not in error  # the input is cut, with "…"
+
+
+def test_clip_message_keeps_the_advice() -> None:
+    message = "round must be 1..10, got " + "9" * 3000 + " - pick a round of this game"
+    clipped = clip_message(message)
+    assert clipped == "round must be 1..10, got " + "9" * 40 + "… - pick a round of this game"
+    assert len(clip_message("word " * 1000)) == MESSAGE_LIMIT
+    assert clip_message("two\nlines") == "two lines"
