@@ -383,3 +383,17 @@ def test_clip_message_keeps_the_advice() -> None:
     assert clipped == "round must be 1..10, got " + "9" * 40 + "… - pick a round of this game"
     assert len(clip_message("word " * 1000)) == MESSAGE_LIMIT
     assert clip_message("two\nlines") == "two lines"
+
+
+# ------------------------------------------------------------ 7. values passed as sent
+def test_tigress_and_note_reach_the_store_as_sent(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    trick_with(store, gid, [(1, "green-5"), (2, "tigress:escape"), (0, "green-7")], [])
+    base = f"/api/game/{gid}/round/1/trick/0"
+    missing = client.post(f"{base}/tigress", json={})
+    assert missing.status_code == 400
+    assert "say how the Tigress was played" in missing.json["error"]
+    note = client.post(f"{base}/correct", json={"play": 0, "card": "green-8", "note": {"x": 1}})
+    assert note.status_code == 400 and "a note must be text" in note.json["error"]
+    assert store.trick(gid, 1, 0).plays[0]["card"] == "green-5"  # nothing applied

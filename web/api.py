@@ -196,7 +196,8 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
     player = _int(data, "player", optional=True)
     if card is None and player is None:
         raise UserError("say what to correct: a card, a player, or both")
-    note = str(data.get("note") or "")
+    # Passed as sent: the store refuses a note that is not text (str() would store a repr).
+    note = data.get("note") or ""
     updated = get_store().correct_play(
         game_id, round_number, trick, play, card=card, player=player, note=note
     )
@@ -207,7 +208,7 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
 def tigress(game_id: int, round_number: int, trick: int) -> Any:
     """``{"as": "pirate" | "escape"}``: re-declare the Tigress."""
     data = _body()
-    updated = get_store().redeclare_tigress(game_id, round_number, trick, str(data.get("as")))
+    updated = get_store().redeclare_tigress(game_id, round_number, trick, data.get("as"))
     return jsonify({"ok": True, "trick": updated.to_json()})
 
 
@@ -296,7 +297,7 @@ def export_csv(game_id: int) -> Response:
     game = store.game(game_id)
     result = store.score(game_id)
     if not result["ok"]:
-        raise UserError(f"cannot score this game yet: {result['error']}; correct that trick first")
+        raise UserError(f"cannot score this game yet: {result['error']}")
     score = result["score"]
     record = result["record"]
     out = io.StringIO()
