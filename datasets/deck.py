@@ -33,6 +33,7 @@ import numpy as np
 
 from skullcam.datasets.faces import FACES, split_number
 from skullcam.errors import UserError
+from skullcam.files import make_folder
 
 logger = logging.getLogger(__name__)
 
@@ -1008,13 +1009,7 @@ def render_face(face: str, style: str | Style = "classic") -> np.ndarray:
 def write_deck(out: Path, style: str = "classic", name: str | None = None) -> Path:
     """Write the 69 faces of a stand-in deck and its manifest into ``out``; returns ``out``."""
     st = get_style(style)
-    out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UserError(
-            f"cannot create deck folder {out}: {err.strerror}; pick a writable --out"
-        ) from None
+    out = make_folder(Path(out), "deck folder")
     for face in FACES:
         cv2.imwrite(str(out / f"{face}.png"), render_face(face, st))
     manifest = {
@@ -1033,6 +1028,11 @@ def read_manifest(deck_dir: Path) -> dict[str, object]:
     """The deck's manifest (a clear UserError when the folder is not a deck)."""
     deck_dir = Path(deck_dir)
     path = deck_dir / "manifest.json"
+    if deck_dir.exists() and not deck_dir.is_dir():
+        raise UserError(
+            f"{deck_dir} is a file, not a deck folder: give the folder written by "
+            "'skullcam synth deck' (or skullcam enroll)"
+        )
     if not deck_dir.is_dir():
         raise UserError(
             f"deck folder {deck_dir} does not exist: "

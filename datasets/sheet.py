@@ -52,7 +52,9 @@ def write_contact_sheet(
     scale: float = 0.5,
 ) -> Path:
     """Write a PNG grid of the first ``count`` scenes of ``split`` with labels drawn."""
-    dataset = Path(dataset)
+    dataset, out = Path(dataset), Path(out)
+    if not cv2.haveImageWriter(str(out)):  # else cv2.imwrite raises "could not find a writer"
+        raise UserError(f"cannot write {out}: give an image name ending .png, .jpg or .webp")
     records = read_scenes(dataset, split)
     if not records:
         raise UserError(f"{dataset} has no {split} scenes: write some with 'skullcam synth scenes'")
@@ -77,7 +79,6 @@ def write_contact_sheet(
         sheet[
             4 + r * (th + 4) : 4 + r * (th + 4) + th, 4 + c * (tw + 4) : 4 + c * (tw + 4) + tw
         ] = tile
-    out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), sheet):
         raise UserError(f"cannot write {out}: use a .png path in a writable folder")

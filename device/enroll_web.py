@@ -32,7 +32,7 @@ import numpy as np
 
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
-from skullcam.errors import UserError, missing_training_package
+from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import (
@@ -351,7 +351,7 @@ def create_enroll_app(session: EnrollSession) -> Any:
 
 def serve(args: argparse.Namespace, plan: object) -> int:
     """``skullcam enroll`` without ``--from``: open the camera and serve the page until Ctrl-C."""
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
     from skullcam.device.sources import open_source
     from skullcam.vision.enroll import onnx_detector, onnx_face_classifier
@@ -366,18 +366,27 @@ def serve(args: argparse.Namespace, plan: object) -> int:
     except UserError:
         detector = None
     feed = CameraFeed(open_source(args.camera))
-    session = EnrollSession(
-        enrollment, feed, plan, classify=classify, detector=detector, test_scenes=args.test_scenes
-    )
-    app = create_enroll_app(session)
-    host = "localhost" if args.host in ("0.0.0.0", "") else args.host
-    print(
-        f"enrollment of '{args.name}': open http://{host}:{args.port}/ "
-        f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
-        flush=True,
-    )
     try:
-        waitress_serve(app, host=args.host, port=args.port, threads=4)
+        session = EnrollSession(
+            enrollment,
+            feed,
+            plan,
+            classify=classify,
+            detector=detector,
+            test_scenes=args.test_scenes,
+        )
+        app = create_enroll_app(session)
+        try:
+            server = create_server(app, host=args.host, port=args.port, threads=4)
+        except OSError as err:
+            raise cannot_listen(args.host, args.port, err) from None
+        host = "localhost" if args.host in ("0.0.0.0", "") else args.host
+        print(
+            f"enrollment of '{args.name}': open http://{host}:{server.effective_port}/ "
+            f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
+            flush=True,
+        )
+        server.run()
     finally:
         feed.close()
     return 0

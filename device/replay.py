@@ -7,7 +7,6 @@ Shared by the command and the tests: :func:`load_bids`, :func:`load_settings` an
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -17,26 +16,16 @@ from skullcam.device.game import Referee
 from skullcam.device.pipeline import Listener, Pipeline
 from skullcam.device.sources import FrameSource, game_folder_meta, open_source
 from skullcam.errors import UserError
-from skullcam.rules import RulesError, Settings
+from skullcam.files import read_json
+from skullcam.rules import RulesError, Settings, cards_dealt
 from skullcam.vision.seats import SeatLayout
-
-
-def _read_json(path: Path, what: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text())
-    except OSError as err:
-        raise UserError(f"cannot read {what} file {path}: {err.strerror or err}") from err
-    except json.JSONDecodeError as err:
-        raise UserError(
-            f"{what} file {path} is not valid JSON ({err.msg}, line {err.lineno})"
-        ) from None
 
 
 def load_settings(path: Path | None) -> Settings:
     """``--settings FILE``: a JSON object of the settings keys in interfaces.md."""
     if path is None:
         return Settings()
-    data = _read_json(path, "settings")
+    data = read_json(path, "settings file")
     if not isinstance(data, dict):
         raise UserError(f"settings file {path} must hold a JSON object of settings")
     try:
@@ -45,22 +34,50 @@ def load_settings(path: Path | None) -> Settings:
         raise UserError(f"settings file {path}: {err}") from err
 
 
-def load_bids(path: Path | None, n_players: int) -> list[list[int]] | None:
-    """``--bids FILE``: a JSON list of per-round bid lists (or a game record's rounds)."""
+def load_bids(
+    path: Path | None,
+    names: list[str],
+    settings: Settings | None = None,
+) -> list[list[int]] | None:
+    """``--bids FILE``: a JSON list of per-round bid lists (or a game record's rounds).
+
+    Checked here against the players and the rounds, by the rules' own arithmetic of cards
+    dealt, so a bad file is refused before minutes of replay, not after in the record.
+    """
     if path is None:
         return None
-    data = _read_json(path, "bids")
+    settings = settings or Settings()
+    n_players = len(names)
+    data = read_json(path, "bids file")
     if isinstance(data, dict) and isinstance(data.get("rounds"), list):
         data = [r.get("bids") for r in data["rounds"] if isinstance(r, dict)]
     if not isinstance(data, list) or not all(
-        isinstance(r, list) and len(r) == n_players and all(isinstance(b, int) for b in r)
-        for r in data
+        isinstance(r, list) and len(r) == n_players and all(_is_bid(b) for b in r) for r in data
     ):
         raise UserError(
             f"bids file {path} must be a JSON list of rounds, each a list of {n_players} "
             "whole numbers (one bid per player)"
         )
+    rounds = settings.rounds + (1 if settings.tie == "extra_round" else 0)
+    if len(data) > rounds:
+        raise UserError(
+            f"bids file {path} has bids for {len(data)} rounds, but the game has {rounds} "
+            "(setting 'rounds'); remove the extra rounds"
+        )
+    for number, bids in enumerate(data, start=1):
+        dealt = cards_dealt(min(number, settings.rounds), n_players)
+        for name, bid in zip(names, bids, strict=True):
+            if not 0 <= bid <= dealt:
+                raise UserError(
+                    f"bids file {path}: round {number}: {name}'s bid {bid} is out of range: "
+                    f"bids are 0..{dealt} with {dealt} card(s) dealt"
+                )
     return [list(r) for r in data]
+
+
+def _is_bid(value: object) -> bool:
+    """A whole number: JSON true is a bool to Python's ``int`` check, not a bid of 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def layout_for_source(
@@ -134,6 +151,8 @@ def replay_source(
 def open_replay_source(spec: str, fps: float | None) -> FrameSource:
     """Open a recording for replay: cameras are not recordings."""
     text = str(spec)
+    if not text.strip():
+        raise UserError("no recording given: SOURCE is a video file or a folder of frames")
     if text.isdigit() or "://" in text or text in ("picamera", "picamera2", "pi"):
         raise UserError(
             f"{text!r} is a camera; replay takes a video file or a folder of frames "

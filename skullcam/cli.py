@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from skullcam import __version__
 from skullcam.errors import UserError, missing_training_package
+
+T = TypeVar("T")
 
 COMMANDS = (
     "run",
@@ -36,6 +40,65 @@ def default_data_dir() -> Path:
     """``$SKULLCAM_DATA`` or ``~/.local/share/skullcam``: the interface spec's default."""
     env = os.environ.get("SKULLCAM_DATA")
     return Path(env) if env else Path.home() / ".local" / "share" / "skullcam"
+
+
+def whole_number(text: str) -> int:
+    """An argparse type for an int, with the message the other types below share."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def finite_float(text: str) -> float:
+    """An argparse type for a finite number: nan and inf are refused, as every comparison
+    with nan is false and would slip past a later range check."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _in_range(
+    parse: Callable[[str], T], ok: Callable[[T], bool], wanted: str
+) -> Callable[[str], T]:
+    """An argparse type: ``parse`` the text, then refuse values that are not ``ok``, so a bad
+    count is caught when the command line is read, not minutes later deep in a library."""
+
+    def convert(text: str) -> T:
+        value = parse(text)
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{wanted}, got {text!r}")
+        return value
+
+    return convert
+
+
+positive_int = _in_range(whole_number, lambda v: v >= 1, "must be at least 1")
+"""Counts: frames, repeats, epochs, scenes."""
+non_negative_int = _in_range(whole_number, lambda v: v >= 0, "must be 0 or more")
+"""Seeds (numpy refuses negative ones) and limits where 0 means none."""
+non_negative_float = _in_range(finite_float, lambda v: v >= 0, "must be 0 or more")
+"""A playback speed (0: as fast as possible)."""
+positive_float = _in_range(finite_float, lambda v: v > 0, "must be more than 0")
+"""A time limit, a learning rate."""
+port_number = _in_range(
+    whole_number, lambda v: 0 <= v <= 65535, "not a port number (1-65535, or 0 for any free one)"
+)
+"""A TCP port; out of range, the OS would wrap it (99999 listens on 34463) or refuse it."""
+
+
+def check_data_dir(path: Path) -> None:
+    """``--data`` must be a folder (or not exist yet): a file there would fail later, in
+    whichever command first opens something inside it, with an OS error instead of this."""
+    if path.exists() and not path.is_dir():
+        raise UserError(
+            f"data folder {path} is a file, not a folder: give --data a folder "
+            "(it is created if missing)"
+        )
 
 
 def add_data_argument(parser: argparse.ArgumentParser) -> None:
@@ -68,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "data", "absent") is None:
         args.data = default_data_dir()
     try:
+        if isinstance(getattr(args, "data", None), Path):
+            check_data_dir(args.data)
         result = args.func(args)
     except UserError as err:
         print(f"skullcam {args.command}: error: {err}", file=sys.stderr)

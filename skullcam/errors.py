@@ -28,3 +28,9 @@ def missing_training_package(err: ModuleNotFoundError) -> UserError | None:
         "training stack: `pip install -e '.[train]'` on a workstation, or on a Raspberry Pi "
         "see docs/pi.md (Enrolling on the Pi)"
     )
+
+
+def cannot_listen(host: str, port: int, err: OSError) -> UserError:
+    """Why a web page could not be served (port taken, address not on this machine), for
+    ``run`` and ``enroll`` alike."""
+    return UserError(f"cannot listen on {host}:{port}: {err.strerror or err}; try another --port")

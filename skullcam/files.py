@@ -1,13 +1,21 @@
-"""Writing a file so that a crash leaves either the old contents or the new, never half of both.
+"""Files in and out: one place for how skullcam reads, writes and creates them.
 
-One helper for every small file skullcam keeps (labels, enrollment state, calibrations,
-labelled trick photos): the recorded game and a user's enrollment must survive a power cut.
+Writing goes through :func:`write_atomic`, so a crash leaves either the old contents or the
+new, never half of both (labels, enrollment state, calibrations, labelled trick photos: the
+recorded game and a user's enrollment must survive a power cut). Reading a file a user names
+and creating a folder go through :func:`read_text`, :func:`read_json` and :func:`make_folder`,
+which turn every way that can fail into one line naming the file and what to do.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
+from typing import Any
+
+from skullcam.errors import UserError
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -22,3 +30,49 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of ``path`` (``-`` reads stdin), or a one-line UserError saying why not.
+
+    Every file a user hands skullcam goes through here, so a missing file, a folder, a
+    permission problem or a binary file reads the same way wherever it is given.
+    """
+    try:
+        if str(path) == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise UserError(f"{what} {path} is a folder; give the file") from None
+    except OSError as err:
+        raise UserError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: {what} is not UTF-8 text") from None
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Parsed JSON from ``path`` (``-`` reads stdin), or a one-line UserError saying why not."""
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UserError(
+            f"{path}: {what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
+    except RecursionError:
+        raise UserError(f"{path}: {what} is nested too deeply to be a skullcam file") from None
+
+
+def make_folder(path: Path, what: str) -> Path:
+    """Create ``path`` (and its parents) if missing, or a one-line UserError saying why not:
+    a file in the way, no permission, a read-only or virtual file system."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{what} {path} is a file, not a folder; give a folder path")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UserError(
+            f"cannot create {what} {path}: {err.strerror or err}; give a folder you can write"
+        ) from None
+    return path

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError
-from skullcam.files import write_atomic
+from skullcam.files import make_folder, read_json, write_atomic
 
 TAU = 2.0 * math.pi
 BOTTOM = math.pi / 2.0
@@ -52,11 +52,12 @@ def parse_direction(text: str) -> float:
     if key in DIRECTIONS:
         return DIRECTIONS[key]
     try:
-        return math.radians(float(key)) % TAU
+        degrees = float(key)
     except ValueError:
-        raise UserError(
-            f"unknown seat direction {text!r}: use bottom, left, top, right or degrees"
-        ) from None
+        degrees = math.nan
+    if not math.isfinite(degrees):  # nan and inf parse as floats but name no direction
+        raise UserError(f"unknown seat direction {text!r}: use bottom, left, top, right or degrees")
+    return math.radians(degrees) % TAU
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,8 @@ class SeatLayout:
                 raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
             centre = (float(data["centre"][0]), float(data["centre"][1]))
             angles = tuple(math.radians(float(a)) % TAU for a in data["angles_degrees"])
+            if not all(math.isfinite(v) for v in (*centre, *angles)):
+                raise ValueError("a centre or angle is not a finite number")
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise UserError(
                 f"bad seat calibration ({err}); run 'skullcam calibrate' again"
@@ -152,15 +155,12 @@ class SeatLayout:
     def save(self, path: Path) -> None:
         """Write atomically (temp file + rename) so a crash never leaves half a calibration."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent, "data folder")
         write_atomic(path, json.dumps(self.to_json(), indent=2) + "\n")
 
     @classmethod
     def load(cls, path: Path) -> SeatLayout:
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise UserError(f"cannot read seat calibration {path}: {err}") from err
+        data = read_json(path, "seat calibration")
         if not isinstance(data, dict):
             raise UserError(f"bad seat calibration {path}; run 'skullcam calibrate' again")
         return cls.from_json(data)

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from skullcam.cli import add_data_argument
+from skullcam.cli import add_data_argument, positive_int
 from skullcam.errors import UserError
 
 
@@ -24,8 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="scene folder to take frames from (default: bundled samples)",
     )
     parser.add_argument("--split", default="test")
-    parser.add_argument("--frames", type=int, default=20, help="distinct frames to cycle")
-    parser.add_argument("--repeats", type=int, default=60, help="timed calls per configuration")
+    parser.add_argument("--frames", type=positive_int, default=20, help="distinct frames to cycle")
+    parser.add_argument(
+        "--repeats", type=positive_int, default=60, help="timed calls per configuration"
+    )
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "skullcam")
     parser.add_argument("--json", action="store_true")
@@ -44,6 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     if not dataset.exists():
         raise UserError(f"no frames to benchmark: {dataset} missing; pass --dataset")
     scenes = read_scene_index(dataset, args.split)[: args.frames]
+    if not scenes:
+        raise UserError(f"no frames to benchmark: {dataset} has no {args.split!r} scenes")
     frames = [read_image(path) for path, _ in scenes]
     report = run_benchmark(args.model, frames, args.repeats, args.cache, data_dir=args.data)
     if args.json:

@@ -53,7 +53,9 @@ def _centre(text: str | None) -> tuple[float, float] | None:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise UserError(f"--center wants X,Y in pixels (e.g. 320,240), got {text!r}") from None
+        x = y = math.nan
+    if not (math.isfinite(x) and math.isfinite(y)):  # nan/inf would be saved as invalid JSON
+        raise UserError(f"--center wants X,Y in pixels (e.g. 320,240), got {text!r}")
     return (x, y)
 
 
@@ -61,8 +63,6 @@ def _frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.image is not None:
         from skullcam.vision.image_io import read_image
 
-        if not args.image.is_file():
-            raise UserError(f"image {args.image} does not exist")
         return read_image(args.image)
     from skullcam.device.sources import open_source
 

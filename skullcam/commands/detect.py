@@ -20,16 +20,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.vision.image_io import read_image
+    from skullcam.vision.image_io import check_image_file, read_image
     from skullcam.vision.recognizer import Recognizer
 
     for path in args.images:  # check every path before loading the model
-        if not path.is_file():
-            raise UserError(f"image {path} does not exist")
+        check_image_file(path)
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
     for path in args.images:
-        cards = recognizer(read_image(path))
+        try:
+            cards = recognizer(read_image(path))
+        except UserError as err:
+            raise UserError(f"{path}: {err}") from None
         results.append({"path": str(path), "cards": [c.to_json() for c in cards]})
     if args.json:
         print(json.dumps({"images": results, "model": recognizer.version}))

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from skullcam.cli import add_data_argument
+from skullcam.cli import add_data_argument, port_number
 from skullcam.errors import UserError
 
 
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--camera", default="picamera", help="camera for the web enrollment (default: picamera)"
     )
     parser.add_argument("--host", default="0.0.0.0", help="web enrollment address")
-    parser.add_argument("--port", type=int, default=8001, help="web enrollment port")
+    parser.add_argument("--port", type=port_number, default=8001, help="web enrollment port")
     parser.add_argument(
         "--trust-names",
         action="store_true",
@@ -106,7 +106,7 @@ def _run(args: argparse.Namespace) -> int:
             missing = "" if row["complete"] else "  (not installed)"
             print(f"{mark} {row['name']}{missing}{check}")
         return 0
-    if args.activate:
+    if args.activate is not None:
         from skullcam.vision.enroll import activate
 
         folder = activate(data, args.activate)

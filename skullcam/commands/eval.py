@@ -6,7 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from skullcam.cli import add_data_argument
+from skullcam.cli import add_data_argument, non_negative_int
+from skullcam.files import make_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument("--out", type=Path, default=Path("runs/eval"), help="report folder")
-    parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N scenes")
+    parser.add_argument(
+        "--limit",
+        type=non_negative_int,
+        default=0,
+        help="evaluate only the first N scenes (0: all)",
+    )
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_data_argument(parser)
     parser.set_defaults(func=_run)
@@ -40,6 +46,7 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.evaluate import evaluate
     from skullcam.vision.recognizer import Recognizer
 
+    make_folder(args.out, "report folder")  # before minutes of evaluation, not after
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     scenes = read_scene_index(args.dataset, args.split)
     if args.limit:

@@ -91,7 +91,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.fps is not None and not 0 < args.fps <= 240:
         raise UserError("--fps must be between 0 and 240")
     settings = load_settings(args.settings)
-    bids = load_bids(args.bids, args.players)
+    bids = load_bids(args.bids, names, settings)
     seats = args.seats
     if seats is None and args.data is not None:
         candidate = Path(args.data) / CALIBRATION_FILE

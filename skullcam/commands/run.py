@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from skullcam.cli import add_data_argument
-from skullcam.errors import UserError
+from skullcam.cli import add_data_argument, non_negative_float, port_number, positive_float
+from skullcam.errors import cannot_listen
+from skullcam.files import make_folder
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="table PIN phones must give to write (default: a random one, printed, when --host "
         "is beyond localhost)",
     )
-    parser.add_argument("--port", type=int, default=8000, help="port to serve on (8000)")
+    parser.add_argument("--port", type=port_number, default=8000, help="port to serve on (8000)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument(
         "--demo",
@@ -57,12 +58,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--speed",
-        type=float,
+        type=non_negative_float,
         default=1.0,
         help="demo playback speed (1 = real time; 0 = as fast as possible)",
     )
     parser.add_argument(
-        "--max-seconds", type=float, default=None, help="stop after this many seconds"
+        "--max-seconds", type=positive_float, default=None, help="stop after this many seconds"
     )
     parser.add_argument(
         "--exit-when-done",
@@ -85,10 +86,6 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.store import GameStore
     from skullcam.vision.recognizer import Recognizer
 
-    if not 0 <= args.port <= 65535:
-        raise UserError(f"--port {args.port} is not a port number (1-65535)")
-    if args.speed < 0:
-        raise UserError("--speed must be 0 (as fast as possible) or more")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     camera = args.camera
     demo = None
@@ -97,8 +94,7 @@ def _run(args: argparse.Namespace) -> int:
     if camera is None:
         demo = DemoGame.load(args.demo)
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
-    data = Path(args.data)
-    data.mkdir(parents=True, exist_ok=True)
+    data = make_folder(Path(args.data), "data folder")
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
     loop = LiveLoop(
@@ -112,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     loop.loop_demo = not args.exit_when_done
     if args.record_frames:
-        loop.record_frames = data / "recordings"
+        loop.record_frames = make_folder(data / "recordings", "recordings folder")
     server = None
     if not args.no_web:
         from skullcam.web import create_app
@@ -122,9 +118,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             server = make_server(app, args.host, args.port)
         except OSError as err:
-            raise UserError(
-                f"cannot listen on {args.host}:{args.port}: {err.strerror}; try another --port"
-            ) from err
+            raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
         logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
     try:

@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from skullcam.commands.trick import read_json
 from skullcam.errors import UserError
+from skullcam.files import read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -9,17 +9,8 @@ import argparse
 import os
 from pathlib import Path
 
+from skullcam.cli import non_negative_int, positive_int
 from skullcam.errors import UserError
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def _fraction(text: str) -> float:
@@ -60,9 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     scenes.add_argument(
         "--deck", type=Path, required=True, help="deck folder (skullcam synth deck)"
     )
-    scenes.add_argument("--count", type=_positive, required=True, help="number of scenes")
+    scenes.add_argument("--count", type=positive_int, required=True, help="number of scenes")
     scenes.add_argument("--out", type=Path, required=True, help="dataset folder to write")
-    scenes.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    scenes.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     scenes.add_argument("--val-fraction", type=_fraction, default=0.1, help="share for val (0.1)")
     scenes.add_argument("--test-fraction", type=_fraction, default=0.1, help="share for test (0.1)")
     scenes.add_argument(
@@ -92,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     scenes.add_argument(
         "--workers",
-        type=_positive,
+        type=positive_int,
         default=min(2, os.cpu_count() or 1),
         help="parallel worker processes (default: min(2, CPUs))",
     )
@@ -120,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     game.add_argument("--deck", type=Path, required=True, help="deck folder (skullcam synth deck)")
     game.add_argument("--players", type=int, required=True, help="number of players (2..8)")
     game.add_argument("--out", type=Path, required=True, help="output folder")
-    game.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    game.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     game.add_argument("--rounds", type=int, default=10, help="rounds to play (1..10, default 10)")
     game.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
     game.add_argument("--video", action="store_true", help="also write game.mp4")
@@ -139,8 +130,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     sheet.add_argument("--dataset", type=Path, required=True, help="dataset folder (synth scenes)")
     sheet.add_argument("--out", type=Path, required=True, help="PNG file to write")
     sheet.add_argument("--split", default="train", help="split to show (train)")
-    sheet.add_argument("--count", type=_positive, default=12, help="scenes to show (12)")
-    sheet.add_argument("--columns", type=_positive, default=4, help="columns (4)")
+    sheet.add_argument("--count", type=positive_int, default=12, help="scenes to show (12)")
+    sheet.add_argument("--columns", type=positive_int, default=4, help="columns (4)")
     sheet.add_argument("--scale", type=float, default=0.5, help="scene scale in the sheet (0.5)")
     sheet.set_defaults(func=_sheet)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from skullcam.cli import positive_float, positive_int
 from skullcam.vision.train_plan import TrainPlan
 
 
@@ -22,24 +23,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
     parser.add_argument(
         "--detector-epochs",
-        type=int,
+        type=positive_int,
         default=TrainPlan.detector_epochs,
         help="detector epochs (default %(default)s)",
     )
     parser.add_argument(
         "--classifier-epochs",
-        type=int,
+        type=positive_int,
         default=TrainPlan.classifier_epochs,
         help="classifier epochs (default %(default)s)",
     )
-    parser.add_argument("--imgsz", type=int, default=TrainPlan.imgsz, help="detector training size")
-    parser.add_argument("--batch", type=int, default=TrainPlan.batch)
     parser.add_argument(
-        "--max-classifier-scenes", type=int, default=TrainPlan.max_classifier_scenes
+        "--imgsz", type=positive_int, default=TrainPlan.imgsz, help="detector training size"
+    )
+    parser.add_argument("--batch", type=positive_int, default=TrainPlan.batch)
+    parser.add_argument(
+        "--max-classifier-scenes", type=positive_int, default=TrainPlan.max_classifier_scenes
     )
     parser.add_argument(
         "--crop-copies",
-        type=int,
+        type=positive_int,
         default=TrainPlan.crop_copies,
         help="jittered crops per labelled card",
     )
@@ -64,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--classifier-lr",
-        type=float,
+        type=positive_float,
         default=TrainPlan.classifier_lr,
         help="peak classifier learning rate",
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError
+from skullcam.files import read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,22 +46,6 @@ def load_settings(path: Path | None) -> Any:
         return Settings.from_dict(data)
     except RulesError as err:
         raise UserError(f"{path}: {err}") from None
-
-
-def read_json(path: Path, what: str) -> Any:
-    """Parsed JSON from ``path`` (``-`` reads stdin), or a one-line UserError saying why not."""
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {what} {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: {what} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UserError(
-            f"{path}: {what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
-        ) from None
 
 
 def _run(args: argparse.Namespace) -> int:
