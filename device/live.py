@@ -27,6 +27,8 @@ from skullcam.device.pipeline import Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source, paced
 from skullcam.errors import UserError
+from skullcam.files import make_folder, read_json
+from skullcam.rules import GameRecord, RulesError
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout, layout_for
 
@@ -58,12 +60,11 @@ class DemoGame:
                 f"no recorded demo game at {folder} (game.json missing): "
                 "connect a camera and pass --camera, or pass --demo DIR"
             )
-        try:
-            record = json.loads(game_json.read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise UserError(f"cannot read {game_json}: {err}") from err
-        if not isinstance(record, dict) or not isinstance(record.get("players"), list):
-            raise UserError(f"{game_json} is not a skullcam-game/1 record")
+        record = read_json(game_json, "demo game record")
+        try:  # all of it now: a bad bid found later would leave a half-made game in the store
+            GameRecord.from_dict(record)
+        except RulesError as err:
+            raise UserError(f"{game_json}: {err}; fix the record or pass another --demo") from None
         return cls(folder, record)
 
     @property
@@ -236,7 +237,7 @@ class LiveLoop:
                 )
                 pipeline.resume_cards = guard
                 self.pipelines = [*self.pipelines[-1:], pipeline]
-            if self.reload_model is not None and (fresh := self.reload_model()) is not None:
+            if (fresh := self._fresh_model()) is not None:
                 self.recognizer = pipeline.recognizer = fresh
                 recorder.model_version = self.model_version
                 logger.info("switched to the newly active model %s", self.model_version)
@@ -244,6 +245,20 @@ class LiveLoop:
             if referee.finished or self.stop.is_set():
                 break
         return pipeline
+
+    def _fresh_model(self) -> Any:
+        """The newly active recognizer, if the active model changed and loads. A model that
+        does not load is logged and the game goes on with the current one: a bad
+        ``enroll --activate`` must not stop the recording of a game in progress."""
+        if self.reload_model is None:
+            return None
+        try:
+            return self.reload_model()
+        except UserError as err:
+            logger.error(
+                "the newly active model was not loaded, still using %s: %s", self.model_version, err
+            )
+            return None
 
     def _layout(self, n: int, size: tuple[int, int], source: FrameSource) -> SeatLayout:
         if self.camera is None and self.demo is not None:
@@ -261,7 +276,7 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
     """
     import cv2
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder, "recordings folder")
     start = len(list(folder.glob("frame_*.jpg")))
     first: float | None = None
     for k, frame in enumerate(frames):

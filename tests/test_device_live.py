@@ -270,3 +270,39 @@ def test_a_newly_activated_model_takes_over_mid_game_without_a_restart(tmp_path:
     versions = [t.model_version for t in store.tricks(game.id)]
     assert versions[0] == "scripted-keyed" and versions[-1] == "enrolled-deck"
     assert store.export_record(game.id)["rounds"] == record["rounds"]
+
+
+def test_a_newly_active_model_that_does_not_load_is_logged_and_the_game_goes_on(
+    tmp_path: Path, caplog
+) -> None:
+    """`enroll --activate` of a broken folder mid-game (or a pointer written by hand) must not
+    stop the recording: the loop keeps the model it has and says why."""
+    from skullcam.commands.run import _active_model_reloader
+
+    record, script = make_demo(tmp_path / "demo")
+    data = tmp_path / "data"
+    store = GameStore(data)
+    loop = LiveLoop(
+        store,
+        FrameKeyedRecognizer(script),
+        None,
+        DemoGame.load(tmp_path / "demo"),
+        reload_model=_active_model_reloader(data),
+    )
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    from skullcam.vision.recognizer import shipped_model_dir
+
+    (broken / "recognizer.json").write_text((shipped_model_dir() / "recognizer.json").read_text())
+    (broken / "card-detector.onnx").write_bytes(b"not a model")
+    (broken / "card-classifier.onnx").write_bytes(b"not a model")
+    (data / "active_model").write_text(f"{broken}\n")
+    loop.speed = 0
+    with caplog.at_level("ERROR", logger="skullcam.device.live"):
+        loop.run()
+    assert loop.error is None
+    assert "the newly active model was not loaded" in caplog.text
+    assert "card-detector.onnx cannot be loaded" in caplog.text
+    (game,) = store.games()
+    assert store.export_record(game.id)["rounds"] == record["rounds"]
+    assert {t.model_version for t in store.tricks(game.id)} == {"scripted-keyed"}

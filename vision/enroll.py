@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import write_atomic
+from skullcam.files import make_folder, write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, AdaptResult, Say, adapt_recognizer, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
@@ -94,10 +94,10 @@ def _file_digest(path: Path) -> str:
 def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
     """The model folder's classifier as a :data:`FaceClassifier` (for the wrong-card check)."""
     from skullcam.vision.crops import card_crop, crops_to_batch
-    from skullcam.vision.recognizer import _session
+    from skullcam.vision.recognizer import classifier_session
 
     manifest = ModelManifest.read(model_dir)
-    session = _session(model_dir / manifest.classifier, threads=2)
+    session = classifier_session(manifest, threads=2)
     name = session.get_inputs()[0].name
 
     def classify(face: np.ndarray) -> dict[str, float]:
@@ -287,23 +287,28 @@ class EnrollOutcome:
 
 
 def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str]]:
-    """``<card-id>.jpg|png`` files by face id, and the names that are no card id."""
+    """``<card-id>.jpg|png`` files by face id, and one problem line per photo name that
+    cannot be used (no card id, a second photo of a face, a folder)."""
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder: give the folder holding one photo per face")
     found: dict[str, Path] = {}
-    unknown: list[str] = []
+    problems: list[str] = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in PHOTO_SUFFIXES or path.name.startswith("."):
             continue
         face = path.stem.lower()
-        if face in FACES:
-            if face in found:
-                unknown.append(f"{path.name} (a second photo of {face})")
-            else:
-                found[face] = path
+        if not path.is_file():
+            problems.append(f"{path.name}: a folder, not a photo (move the photo out of it)")
+        elif face not in FACES:
+            problems.append(
+                f"{path.name}: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, "
+                "skull-king.png)"
+            )
+        elif face in found:
+            problems.append(f"{path.name}: a second photo of {face} (keep one)")
         else:
-            unknown.append(path.name)
-    return found, unknown
+            found[face] = path
+    return found, problems
 
 
 def collect_from_folder(
@@ -323,11 +328,7 @@ def collect_from_folder(
 
     from skullcam.vision.image_io import read_image
 
-    files, unknown = _photo_files(folder)
-    problems = [
-        f"{name}: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, skull-king.png)"
-        for name in unknown
-    ]
+    files, problems = _photo_files(folder)
     todo = []
     for face, path in files.items():
         digest = _file_digest(path)
@@ -402,9 +403,12 @@ def _install_model(
 def activate(data_dir: Path, model: str | Path | None) -> Path:
     """Point ``<data>/active_model`` at a model folder (``None`` or 'shipped': the shipped one).
 
-    The pointer is replaced atomically; a folder without a manifest is refused.
+    The pointer is replaced atomically; a folder without a manifest, or whose files do not
+    load as the manifest says, is refused: ``skullcam run`` would switch to it mid-game.
     """
-    data_dir.mkdir(parents=True, exist_ok=True)
+    from skullcam.vision.recognizer import Recognizer
+
+    make_folder(data_dir, "data folder")
     pointer = data_dir / "active_model"
     if model is None or str(model) == "shipped":
         pointer.unlink(missing_ok=True)
@@ -412,10 +416,13 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
     folder = Path(model)
     if len(folder.parts) == 1:  # a bare name: one of <data>/models/; else a path as given
         folder = data_dir / "models" / folder
-    if not (folder / MANIFEST).is_file():
+    if not str(model).strip() or not (folder / MANIFEST).is_file():
         known = ", ".join(m["name"] for m in list_models(data_dir))
         raise UserError(f"no complete model named {model!r}: choose one of {known}")
-    ModelManifest.read(folder)
+    try:
+        Recognizer(ModelManifest.read(folder), threads=1)
+    except UserError as err:
+        raise UserError(f"model {model!r} not activated: {err}") from None
     relative = folder.relative_to(data_dir) if folder.is_relative_to(data_dir) else folder
     write_atomic(pointer, f"{relative}\n")
     return folder

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import read_text
 from skullcam.rules import FACES
 from skullcam.vision import obb
 from skullcam.vision.crops import card_crop, crops_to_batch, order_long_side_vertical
@@ -43,7 +44,14 @@ def active_model_dir(data_dir: Path | None) -> Path:
     if data_dir is not None:
         pointer = data_dir / "active_model"
         if pointer.is_file():
-            target = Path(pointer.read_text().strip())
+            again = "choose the model again with 'skullcam enroll --activate NAME' (or shipped)"
+            try:
+                text = read_text(pointer, "active model pointer").strip()
+            except UserError as err:
+                raise UserError(f"{err}; {again}") from None
+            if "\0" in text:  # no path holds a NUL: a damaged file, not a model name
+                raise UserError(f"{pointer} is damaged; {again}")
+            target = Path(text)
             if not target.is_absolute():
                 target = data_dir / target
             if (target / MANIFEST).is_file():
@@ -176,6 +184,42 @@ def _session(path: Path, threads: int) -> Any:
         ) from err
 
 
+def classifier_session(manifest: ModelManifest, threads: int) -> Any:
+    """The manifest's face classifier, checked to take card crops and name its classes."""
+    from skullcam.vision.crops import CROP_H, CROP_W
+
+    session = _session(manifest.folder / manifest.classifier, threads)
+    tensor, output = session.get_inputs()[0], session.get_outputs()[0]
+    _check_shape(manifest, manifest.classifier, "input", tensor.shape, (None, 3, CROP_H, CROP_W))
+    n_classes = len(manifest.classes)
+    _check_shape(manifest, manifest.classifier, "output", output.shape, (None, n_classes))
+    return session
+
+
+def _check_shape(
+    manifest: ModelManifest,
+    file: str,
+    which: str,
+    shape: list[Any],
+    expected: tuple[int | None, ...],
+) -> None:
+    """A UserError when an ONNX file's fixed tensor shape disagrees with what the manifest
+    makes the recognizer feed it or read from it (None, or a named dimension: any size).
+    Checked at load, so a mismatched model is refused in one line, not a crash mid-game."""
+    fits = len(shape) == len(expected) and all(
+        want is None or not isinstance(have, int) or have == want
+        for have, want in zip(shape, expected, strict=True)
+    )
+    if not fits:
+        want = "x".join("N" if d is None else str(d) for d in expected)
+        have = "x".join(str(d) for d in shape)
+        raise UserError(
+            f"model {manifest.folder} doesn't match its {MANIFEST}: {file} has {which} "
+            f"{have}, the manifest needs {want} (detector_input {list(manifest.detector_input)}, "
+            f"{len(manifest.classes)} classes); retrain, re-enroll or reinstall the model"
+        )
+
+
 class CardDetector:
     """Stage 1 alone: where the cards are. Training uses it to cut realistic classifier crops."""
 
@@ -206,7 +250,7 @@ class CardDetector:
     @classmethod
     def from_manifest(cls, manifest: ModelManifest, threads: int = 0) -> CardDetector:
         """The detector of a model folder with the thresholds and views its manifest names."""
-        return cls(
+        detector = cls(
             manifest.folder / manifest.detector,
             manifest.detector_input,
             manifest.detector_conf,
@@ -214,6 +258,11 @@ class CardDetector:
             threads,
             manifest.detector_mirror,
         )
+        tensor, output = detector._session.get_inputs()[0], detector._session.get_outputs()[0]
+        expected = (None, 3, *manifest.detector_input)
+        _check_shape(manifest, manifest.detector, "input", tensor.shape, expected)
+        _check_shape(manifest, manifest.detector, "output", output.shape, (None, None, None))
+        return detector
 
     def __call__(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Card corners (K, 4, 2) in frame pixels and their detector scores."""
@@ -259,7 +308,7 @@ class Recognizer:
         self.manifest = manifest
         threads = threads or min(4, os.cpu_count() or 1)
         self.detector = CardDetector.from_manifest(manifest, threads)
-        self._classifier = _session(manifest.folder / manifest.classifier, threads)
+        self._classifier = classifier_session(manifest, threads)
         self._cls_input = self._classifier.get_inputs()[0].name
 
     @classmethod
@@ -269,6 +318,11 @@ class Recognizer:
         """Load a model folder (or a manifest file); default: the data folder's active model."""
         folder = Path(path) if path is not None else active_model_dir(data_dir)
         if folder.is_file():
+            if folder.name != MANIFEST:
+                raise UserError(
+                    f"model {folder} is a file: give a model folder (holding {MANIFEST}) "
+                    f"or its {MANIFEST}"
+                )
             folder = folder.parent
         return cls(ModelManifest.read(folder), threads=threads)
 
@@ -350,10 +404,25 @@ def _one_card(kept: Detection, det: Detection, same_face_iou: float, any_face_io
     return iou > any_face_iou or (kept.card == det.card and iou > same_face_iou)
 
 
+MIN_FRAME_SIDE = 32
+MAX_FRAME_RATIO = 10
+"""Frames outside these are refused: a sliver has no card in it, and letterboxing a 2 x 3000
+image to the detector's input would shrink its short side to no pixels at all."""
+
+
 def _as_bgr(frame: np.ndarray) -> np.ndarray:
     """Accept grey, BGR or BGRA uint8 frames; anything else is a clear error, not a crash."""
     if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
         raise UserError("frame is not an image array (expected H x W x 3 uint8 BGR)")
+    height, width = frame.shape[:2]
+    if min(height, width) < MIN_FRAME_SIDE or max(height, width) > MAX_FRAME_RATIO * min(
+        height, width
+    ):
+        raise UserError(
+            f"the image is {width}x{height} pixels, too small or too thin to show cards "
+            f"(at least {MIN_FRAME_SIDE} pixels each way, at most {MAX_FRAME_RATIO}:1); "
+            "give a photo of the table"
+        )
     import cv2
 
     if frame.dtype != np.uint8:

@@ -1,0 +1,345 @@
+"""Bad input on the command line: one line naming what was wrong and what to do, exit code 2,
+no traceback and nothing recorded or saved half-way."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from model_variants import shipped_model_with
+
+from skullcam.cli import main
+from skullcam.vision.recognizer import MANIFEST, shipped_model_dir
+
+NOT_UTF8 = b"\xff\xfe\x00\x81 binary"
+
+
+def fails(argv: list[str], capsys: pytest.CaptureFixture[str], *needles: str) -> str:
+    """Run the CLI; it must exit 2 with one error line holding every needle."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err, err
+    return err
+
+
+def refused_by_parser(argv: list[str], capsys: pytest.CaptureFixture[str], needle: str) -> None:
+    """An out-of-range option is refused by argparse (usage + one error line, exit 2)."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err.strip().splitlines()[-1], err
+
+
+@pytest.fixture
+def image(tmp_path: Path) -> Path:
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), np.full((480, 640, 3), 90, np.uint8))
+    return path
+
+
+@pytest.fixture
+def frames(tmp_path: Path) -> Path:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "frame_000000.png"), np.zeros((48, 64, 3), np.uint8))
+    return folder
+
+
+# --- item 2/3: models that do not load, or do not match their manifest ----------------------
+
+
+def test_activate_refuses_a_model_whose_files_are_missing(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "half"
+    folder.mkdir()
+    (folder / MANIFEST).write_text((shipped_model_dir() / MANIFEST).read_text())
+    (folder / "card-detector.onnx").symlink_to(shipped_model_dir() / "card-detector.onnx")
+    data = tmp_path / "data"
+    fails(
+        ["enroll", "--activate", str(folder), "--data", str(data)],
+        capsys,
+        "not activated",
+        "card-classifier.onnx is missing",
+    )
+    assert not (data / "active_model").exists()
+
+
+def test_activate_refuses_an_empty_name(tmp_path: Path, capsys) -> None:
+    fails(["enroll", "--activate", "", "--data", str(tmp_path)], capsys, "no complete model")
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"detector_input": [100, 100]}, "card-detector.onnx has input 1x3x256x320"),
+        ({"classes": "first ten"}, "card-classifier.onnx has output nx70, the manifest needs Nx10"),
+        (
+            {"detector": "card-classifier.onnx", "classifier": "card-detector.onnx"},
+            "card-classifier.onnx has input nx3x96x64",
+        ),
+    ],
+)
+def test_a_model_that_does_not_match_its_manifest_is_refused_at_load(
+    tmp_path: Path, image: Path, capsys, change: dict, needle: str
+) -> None:
+    if change.get("classes") == "first ten":
+        classes = json.loads((shipped_model_dir() / MANIFEST).read_text())["classes"]
+        change = {"classes": classes[:10]}
+    model = shipped_model_with(tmp_path / "model", **change)
+    fails(
+        ["detect", str(image), "--model", str(model)],
+        capsys,
+        f"model {model} doesn't match its recognizer.json",
+        needle,
+    )
+
+
+def test_model_given_as_a_file_that_is_no_manifest(tmp_path: Path, image: Path, capsys) -> None:
+    fails(["detect", str(image), "--model", str(image)], capsys, f"model {image} is a file")
+
+
+# --- item 4: non-finite seat directions -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra", [["--first-seat", "nan"], ["--first-seat", "inf"], ["--center", "nan,inf"]]
+)
+def test_calibrate_refuses_non_finite_numbers(tmp_path: Path, capsys, extra: list[str]) -> None:
+    data = tmp_path / "data"
+    fails(["calibrate", "--players", "4", *extra, "--data", str(data)], capsys, repr(extra[1]))
+    assert not (data / "seats.json").exists()
+
+
+def test_a_non_finite_saved_calibration_is_refused(tmp_path: Path, capsys) -> None:
+    (tmp_path / "seats.json").write_text(
+        '{"format": "skullcam-seats/1", "centre": [NaN, 1], "angles_degrees": [0, 180]}'
+    )
+    fails(["calibrate", "--show", "--data", str(tmp_path)], capsys, "bad seat calibration")
+
+
+# --- item 5: the enrollment web page's port -------------------------------------------------
+
+
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_enroll_refuses_a_port_out_of_range(tmp_path: Path, capsys, port: str) -> None:
+    refused_by_parser(
+        ["enroll", "--port", port, "--data", str(tmp_path)], capsys, "not a port number"
+    )
+
+
+def test_enroll_says_when_the_port_is_taken(tmp_path: Path, frames: Path, capsys) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["enroll", "--camera", str(frames), "--host", "127.0.0.1", "--port", str(port)]
+        fails([*argv, "--trust-names", "--data", str(tmp_path)], capsys, "cannot listen")
+
+
+# --- item 6: bids checked before the replay -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bids", "needle"),
+    [
+        ([[-5, 0, 0, 0]], "round 1: Player 1's bid -5 is out of range: bids are 0..1"),
+        ([[1, 0, 0, 0], [0, 99, 0, 0]], "round 2: Player 2's bid 99 is out of range"),
+        ([[1, 0, 0, 0], [True, 0, 0, 0]], "4 whole numbers"),
+        ([[0, 0, 0, 0]] * 12, "bids for 12 rounds, but the game has 10"),
+    ],
+)
+def test_replay_checks_bids_before_the_pipeline(
+    tmp_path: Path, frames: Path, monkeypatch, capsys, bids: list, needle: str
+) -> None:
+    from skullcam.vision import recognizer as recognizer_module
+
+    def no_pipeline(*a: object, **k: object) -> None:
+        raise AssertionError("the bids must be refused before the model loads")
+
+    monkeypatch.setattr(recognizer_module.Recognizer, "load", staticmethod(no_pipeline))
+    path = tmp_path / "bids.json"
+    path.write_text(json.dumps(bids))
+    fails(["replay", str(frames), "--players", "4", "--bids", str(path)], capsys, needle)
+
+
+# --- item 7: files that are not UTF-8 -------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["--bids", "--settings"])
+def test_replay_binary_json_files(tmp_path: Path, frames: Path, capsys, option: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(NOT_UTF8)
+    fails(["replay", str(frames), "--players", "4", option, str(path)], capsys, "not UTF-8")
+
+
+def test_binary_seat_calibration(tmp_path: Path, frames: Path, capsys) -> None:
+    (tmp_path / "seats.json").write_bytes(NOT_UTF8)
+    fails(["calibrate", "--show", "--data", str(tmp_path)], capsys, "seats.json", "not UTF-8")
+    argv = ["replay", str(frames), "--players", "4", "--data", str(tmp_path)]
+    fails(argv, capsys, "seats.json", "not UTF-8")
+
+
+def test_binary_active_model_pointer(tmp_path: Path, image: Path, capsys) -> None:
+    (tmp_path / "active_model").write_bytes(NOT_UTF8)
+    for argv in (["detect", str(image)], ["enroll", "--list"]):
+        fails([*argv, "--data", str(tmp_path)], capsys, "active_model", "enroll --activate")
+
+
+def test_binary_demo_game(tmp_path: Path, capsys) -> None:
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "game.json").write_bytes(NOT_UTF8)
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--no-web", "--data", str(tmp_path / "d")]
+    fails(argv, capsys, "game.json", "not UTF-8")
+
+
+def test_score_of_a_deeply_nested_file(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000)
+    fails(["score", str(path)], capsys, "nested too deeply")
+
+
+# --- item 8: --data that is a file or cannot be created -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--no-web", "--max-seconds", "1"],
+        ["calibrate", "--players", "4"],
+        ["calibrate", "--reset"],
+        ["enroll", "--activate", "shipped"],
+    ],
+)
+def test_data_folder_that_is_a_file(image: Path, capsys, argv: list[str]) -> None:
+    fails([*argv, "--data", str(image)], capsys, f"data folder {image} is a file")
+    assert image.is_file()
+
+
+def test_data_folder_that_cannot_be_created(tmp_path: Path, capsys) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    data = blocked / "data"
+    fails(
+        ["run", "--no-web", "--max-seconds", "1", "--data", str(data)],
+        capsys,
+        f"cannot create data folder {data}",
+    )
+    fails(
+        ["calibrate", "--players", "4", "--data", str(data)],
+        capsys,
+        f"cannot create data folder {data}",
+    )
+
+
+def test_record_frames_when_recordings_is_a_file(
+    tmp_path: Path, frames: Path, monkeypatch, capsys
+) -> None:
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(recognizer_module.Recognizer, "load", staticmethod(lambda *a, **k: None))
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "recordings").write_text("not a folder")
+    argv = ["run", "--camera", str(frames), "--record-frames", "--no-web", "--data", str(data)]
+    fails(argv, capsys, "recordings folder", "is a file")
+
+
+# --- item 9: numbers and paths checked before work starts ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["synth", "scenes", "--deck", "d", "--count", "2", "--out", "o", "--seed", "-1"], "0 or"),
+        (["synth", "game", "--deck", "d", "--players", "3", "--out", "o", "--seed", "-1"], "0 or"),
+        (["bench", "--frames", "0"], "at least 1"),
+        (["bench", "--repeats", "0"], "at least 1"),
+        (["train", "--dataset", "d", "--classifier-epochs", "0"], "at least 1"),
+        (["train", "--dataset", "d", "--classifier-epochs", "-1"], "at least 1"),
+        (["eval", "--dataset", "d", "--limit", "-1"], "0 or more"),
+        (["run", "--max-seconds", "-1"], "more than 0"),
+        (["run", "--speed", "nan"], "finite"),
+        (["run", "--port", "99999"], "not a port number"),
+    ],
+)
+def test_numbers_out_of_range_are_refused_by_the_parser(
+    capsys, argv: list[str], needle: str
+) -> None:
+    refused_by_parser(argv, capsys, needle)
+
+
+def test_eval_report_folder_that_is_a_file(image: Path, capsys) -> None:
+    fails(["eval", "--dataset", "d", "--out", str(image)], capsys, "report folder", "is a file")
+
+
+def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) -> None:
+    argv = ["synth", "sheet", "--dataset", str(tmp_path), "--out", str(tmp_path / "s.txt")]
+    fails(argv, capsys, "s.txt", ".png")
+
+
+def test_detect_refuses_an_image_too_thin_to_hold_cards(tmp_path: Path, capsys) -> None:
+    thin = tmp_path / "thin.png"
+    cv2.imwrite(str(thin), np.zeros((2, 3000, 3), np.uint8))
+    fails(["detect", str(thin)], capsys, str(thin), "3000x2 pixels", "too small or too thin")
+
+
+# --- item 10: a folder named like a photo ----------------------------------------------------
+
+
+def test_enroll_lists_a_folder_named_like_a_photo_as_a_problem(tmp_path: Path, capsys) -> None:
+    photos = tmp_path / "photos"
+    (photos / "green-3.jpg").mkdir(parents=True)
+    argv = ["enroll", "--from", str(photos), "--trust-names", "--data", str(tmp_path / "d")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "green-3.jpg: a folder, not a photo" in err
+    assert "Traceback" not in err
+
+
+# --- item 11: messages that say what was really wrong --------------------------------------
+
+
+def test_a_folder_given_as_an_image(tmp_path: Path, capsys) -> None:
+    fails(["detect", str(tmp_path)], capsys, f"{tmp_path} is a folder, not an image")
+    argv = ["calibrate", "--image", str(tmp_path), "--data", str(tmp_path / "d")]
+    fails(argv, capsys, f"{tmp_path} is a folder, not an image")
+
+
+def test_a_file_given_as_a_deck(tmp_path: Path, image: Path, capsys) -> None:
+    argv = ["synth", "scenes", "--deck", str(image), "--count", "2", "--out", str(tmp_path / "o")]
+    fails(argv, capsys, f"{image} is a file, not a deck folder")
+
+
+def test_replay_of_an_empty_source(capsys) -> None:
+    fails(["replay", "", "--players", "4"], capsys, "no recording given")
+
+
+def test_a_demo_with_a_bad_bid_names_the_file_and_round_and_records_nothing(
+    tmp_path: Path, capsys
+) -> None:
+    demo = tmp_path / "demo"
+    demo.mkdir()
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "rounds": [{"bids": [9, 0, 0], "tricks": []}],
+    }
+    (demo / "game.json").write_text(json.dumps(record))
+    data = tmp_path / "data"
+    fails(
+        ["run", "--demo", str(demo), "--no-web", "--speed", "0", "--data", str(data)],
+        capsys,
+        str(demo / "game.json"),
+        "round 1: Ana's bid 9 is out of range",
+    )
+    if (data / "skullcam.db").exists():
+        from skullcam.store import GameStore
+
+        assert GameStore(data).games() == []
