@@ -67,12 +67,14 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
             )
             break
         ref.add_plays([(int(p["player"]), str(p["card"])) for p in trick.plays])
+        # A choice recorded while abilities were on stays in the store (turning them back on
+        # restores it) but, like the score, the turn order ignores it while they are off.
         rosie = [
             a
             for a in store.abilities(game_id, trick.round)
             if a["trick"] == trick.trick and a["pirate"] == "pirate-rosie"
         ]
-        if rosie:
+        if rosie and ref.settings.pirate_abilities:
             last = ref.rounds[-1][-1]
             ref.rounds[-1][-1] = TrickOutcome(
                 last.round,

@@ -233,6 +233,24 @@ def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
     assert (again.round, again.trick) == (2, 0)
 
 
+def test_rosies_choice_leads_only_while_abilities_are_on(tmp_path: Path) -> None:
+    from skullcam.device.recorder import referee_from_store
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {"pirate_abilities": True})
+    store.set_bids(game_id, 1, [0, 1, 0])
+    played = [(1, "green-3"), (2, "green-2"), (0, "green-1")]
+    store.record_trick(game_id, 1, 0, [{"player": p, "card": c} for p, c in played])
+    store.set_bids(game_id, 2, [1, 0, 0])
+    played = [(2, "green-3"), (0, "pirate-rosie"), (1, "green-9")]  # c leads round 2
+    store.record_trick(game_id, 2, 0, [{"player": p, "card": c} for p, c in played])
+    prompt = store.create_prompt(game_id, "rosie", 2, 0, player=0)
+    store.answer_prompt(prompt, 1)
+    assert referee_from_store(store, game_id).leader() == 1  # Rosie's choice
+    store.update_settings(game_id, {"pirate_abilities": False})
+    assert referee_from_store(store, game_id).leader() == 0  # Rosie's player, the winner
+
+
 def test_live_winner_of_a_partial_trick() -> None:
     from skullcam.device.recorder import live_winner
 
