@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask.testing import FlaskClient
+
+    from skullcam.store import GameStore
 
 
 def pytest_report_header() -> str:
@@ -30,3 +38,39 @@ def browser() -> Iterator[Any]:
     driver = start_chromium()
     yield driver
     driver.quit()
+
+
+# ------------------------------------------------------- the table app (web tests)
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    """The table app on a fresh data folder; event streams end quickly so tests do not hang."""
+    from skullcam.web import create_app
+
+    return create_app(tmp_path / "data", test_config={"SSE_MAX_SECONDS": 0.3, "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app: Flask) -> GameStore:
+    """The app's own store (store tests define their own ``store`` without an app)."""
+    from skullcam.web import get_store
+
+    return get_store(app)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
+    """The table app served for real on a free port (browser tests): its URL and store."""
+    from skullcam.web import create_app, get_store, make_server
+
+    app = create_app(tmp_path / "data")
+    srv = make_server(app, "127.0.0.1", 0, threads=16)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
+    srv.close()
+    thread.join(timeout=5)

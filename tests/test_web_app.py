@@ -7,30 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from skullcam.store import GameStore
-from skullcam.web import create_app, get_store
+from skullcam.web import create_app
 from skullcam.web.app import is_loopback, make_server
 from skullcam.web.i18n import LANGUAGES, STRINGS, card_name, pick_language
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app(tmp_path / "data", test_config={"SSE_MAX_SECONDS": 0.3, "TESTING": True})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-@pytest.fixture
-def store(app: Flask) -> GameStore:
-    return get_store(app)
 
 
 def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:

@@ -8,9 +8,6 @@ depend on which refusals the store makes.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +15,6 @@ from browser_support import require_browser
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
-from skullcam.web import create_app, get_store, make_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,17 +25,6 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 REFUSAL = "Ana's bid in round 1 cannot be cleared: the round has recorded tricks"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
-    app = create_app(tmp_path / "data")
-    srv = make_server(app, "127.0.0.1", 0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
-    srv.close()
-    thread.join(timeout=5)
 
 
 def wait(driver: Any) -> WebDriverWait:

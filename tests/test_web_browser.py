@@ -9,8 +9,6 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,6 @@ import pytest
 from browser_support import require_browser
 
 from skullcam.store import GameStore
-from skullcam.web import create_app, get_store, make_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,17 +27,6 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 DECK = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yellow")]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
-    app = create_app(tmp_path / "data")
-    srv = make_server(app, "127.0.0.1", 0, threads=16)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
-    srv.close()
-    thread.join(timeout=5)
 
 
 def shot_dir(tmp_path: Path) -> Path:

@@ -21,21 +21,6 @@ BIG = "99999999999999999999"  # above 2**63: SQLite cannot even compare with it
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app(tmp_path / "data", test_config={"SSE_MAX_SECONDS": 0.3, "TESTING": True})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-@pytest.fixture
-def store(app: Flask) -> GameStore:
-    return get_store(app)
-
-
-@pytest.fixture
 def gid(store: GameStore) -> int:
     return store.create_game(["Ana", "Ben", "Cai"], 0, {})
 
