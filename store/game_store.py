@@ -430,7 +430,9 @@ class GameStore:
             cards = _cards_dealt(round_number, n)
             clean: list[int | None] = []
             for i, bid in enumerate(bids):
-                clean.append(None if bid is None else _check_bid(bid, cards, game.players[i]))
+                clean.append(
+                    None if bid is None else _check_bid(bid, cards, game.players[i], round_number)
+                )
             balls = None
             if cannonball is not None:
                 if (
@@ -464,7 +466,9 @@ class GameStore:
             self._check_round(game, round_number)
             _check_player(player, n)
             cards = _cards_dealt(round_number, n)
-            value = None if bid is None else _check_bid(bid, cards, game.players[player])
+            value = (
+                None if bid is None else _check_bid(bid, cards, game.players[player], round_number)
+            )
             row = self._round_row(conn, game_id, round_number)
             old = _loads(row["bids"]) if row else [None] * n
             balls = _loads(row["cannonball"]) if row and row["cannonball"] else None
@@ -1729,12 +1733,17 @@ def _check_player(player: Any, n: int) -> None:
         raise UserError(f"player must be a number 0..{n - 1}, got {_echo(player)}")
 
 
-def _check_bid(bid: Any, cards: int, name: str) -> int:
+def _check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
+    """A bid 0..cards dealt; the message names the round, since bids of several are sent."""
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise UserError(f"{name}'s bid must be a whole number 0..{cards}, got {_echo(bid)}")
+        raise UserError(
+            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, "
+            f"got {_echo(bid)}"
+        )
     if not 0 <= bid <= cards:
         raise UserError(
-            f"{name}'s bid must be 0..{cards} (cards dealt this round), got {_echo(bid)}"
+            f"round {round_number}: {name}'s bid must be 0..{cards} (cards dealt this round), "
+            f"got {_echo(bid)}"
         )
     return bid
 

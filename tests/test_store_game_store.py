@@ -64,7 +64,7 @@ def test_bids_range_and_partial_entry(store: GameStore) -> None:
     gid = new_game(store)
     store.set_bid(gid, 2, 1, 2)
     assert store.bids(gid, 2) == [None, 2, None]
-    with pytest.raises(UserError, match=r"0\.\.2"):
+    with pytest.raises(UserError, match=r"round 2: .*bid must be 0\.\.2"):
         store.set_bid(gid, 2, 0, 3)
     with pytest.raises(UserError, match="whole number"):
         store.set_bid(gid, 2, 0, "1")  # type: ignore[arg-type]
