@@ -382,3 +382,18 @@ def test_tigress_and_note_reach_the_store_as_sent(
     note = client.post(f"{base}/correct", json={"play": 0, "card": "green-8", "note": {"x": 1}})
     assert note.status_code == 400 and "a note must be text" in note.json["error"]
     assert store.trick(gid, 1, 0).plays[0]["card"] == "green-5"  # nothing applied
+
+
+def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
+    import socket
+
+    from skullcam.errors import UserError
+    from skullcam.web import create_app
+    from skullcam.web.app import serve
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}: .*another --port"):
+            serve(create_app(tmp_path / "data"), "127.0.0.1", port)

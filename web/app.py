@@ -35,7 +35,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, cannot_listen
 from skullcam.store import GameStore
 
 from . import i18n
@@ -379,13 +379,15 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8080, threads: 
 def serve(
     app: Flask, host: str = "127.0.0.1", port: int = 8080, threads: int | None = None
 ) -> None:
-    """Serve ``app`` with waitress until interrupted (what ``skullcam run`` calls)."""
-    server = make_server(app, host, port, threads)
-    logger.info("scoreboard on http://%s:%s/tv", host, port)
+    """Serve ``app`` with waitress until interrupted (for embedding; ``skullcam run`` makes
+    its own server with :func:`make_server` to run it beside the camera loop)."""
+    try:  # waitress binds the port here, not in run(): a port in use fails now
+        server = make_server(app, host, port, threads)
+    except OSError as err:
+        raise cannot_listen(host, port, err) from err
+    logger.info("scoreboard on http://%s:%s/tv", host, server.effective_port)
     try:
         server.run()
-    except OSError as err:  # pragma: no cover - depends on the machine
-        raise UserError(f"cannot listen on {host}:{port}: {err.strerror}; try --port") from err
     finally:
         server.close()
 
