@@ -518,12 +518,17 @@ class GameStore:
             raise UserError(f"round {round_number} has recorded tricks; change {what}")
 
     def bids(self, game_id: int, round_number: int) -> list[int | None]:
-        """A round's bids, ``None`` for a player who has not bid."""
-        n = len(self.game(game_id).players)
+        """A round's bids, ``None`` for a player who has not bid; a round the game does not
+        have is an error, not a row of ``None`` that reads like a round nobody bid in yet."""
+        game = self.game(game_id)
+        self._check_round(game, round_number)
         row = self._round_row(self._conn(), game_id, round_number)
-        return _loads(row["bids"]) if row else [None] * n
+        return _loads(row["bids"]) if row else [None] * len(game.players)
 
     def cannonball(self, game_id: int, round_number: int) -> list[bool] | None:
+        """A Rascal-scoring round's cannonball calls, ``None`` before any (round checked as
+        in :meth:`bids`)."""
+        self._check_round(self.game(game_id), round_number)
         row = self._round_row(self._conn(), game_id, round_number)
         return _loads(row["cannonball"]) if row and row["cannonball"] else None
 

@@ -434,3 +434,11 @@ def test_an_unfinished_import_resumes_when_no_game_is_in_progress(store: GameSto
     gid = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
     assert store.active_game() is not None and store.active_game().id == gid
     assert store.audit(gid) == []
+
+
+def test_reading_a_round_the_game_does_not_have_is_refused(store: GameStore) -> None:
+    gid = new_game(store, {"rounds": 3})
+    assert store.bids(gid, 3) == [None, None, None]
+    for read in (store.bids, store.cannonball):
+        with pytest.raises(UserError, match=r"round must be 1\.\.3, got 4"):
+            read(gid, 4)
