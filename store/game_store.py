@@ -562,11 +562,7 @@ class GameStore:
 
     def _check_round(self, game: Game, round_number: int) -> None:
         rounds = int(_full_settings(game.settings)["rounds"])
-        if (
-            isinstance(round_number, bool)
-            or not isinstance(round_number, int)
-            or not 1 <= round_number <= rounds
-        ):
+        if not _whole_in(round_number, 1, rounds):
             raise UserError(f"round must be 1..{rounds}, got {_echo(round_number)}")
 
     # ------------------------------------------------------------------------------- tricks
@@ -598,11 +594,7 @@ class GameStore:
             self._check_round(game, round_number)
             n = len(game.players)
             cards = _cards_dealt(round_number, n)
-            if (
-                isinstance(trick_index, bool)
-                or not isinstance(trick_index, int)
-                or not 0 <= trick_index < cards
-            ):
+            if not _whole_in(trick_index, 0, cards - 1):
                 raise UserError(
                     f"round {round_number} has tricks 0..{cards - 1}, "
                     f"got trick {_echo(trick_index)}"
@@ -1722,19 +1714,20 @@ def _missing_bids_problem(
     return None
 
 
+def _whole_in(value: Any, low: int, high: int) -> bool:
+    """An int from ``low`` to ``high``; ``True`` is an int to Python, never a number here."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def _check_first_dealer(first_dealer: Any, n: int) -> None:
-    if (
-        isinstance(first_dealer, bool)
-        or not isinstance(first_dealer, int)
-        or not 0 <= first_dealer < n
-    ):
+    if not _whole_in(first_dealer, 0, n - 1):
         raise UserError(
             f"first dealer must be a player number 0..{n - 1}, got {_echo(first_dealer)}"
         )
 
 
 def _check_player(player: Any, n: int) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+    if not _whole_in(player, 0, n - 1):
         raise UserError(f"player must be a number 0..{n - 1}, got {_echo(player)}")
 
 
