@@ -34,3 +34,14 @@ def cannot_listen(host: str, port: int, err: OSError) -> UserError:
     """Why a web page could not be served (port taken, address not on this machine), for
     ``run`` and ``enroll`` alike."""
     return UserError(f"cannot listen on {host}:{port}: {err.strerror or err}; try another --port")
+
+
+ECHO_LIMIT = 40
+"""User input quoted back in a message is cut to this many characters."""
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error names the bad input without
+    echoing a thousand-digit number or a whole pasted document back to the page."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

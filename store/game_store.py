@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, echo
 
 from .schema import ensure_schema
 
@@ -563,7 +563,7 @@ class GameStore:
     def _check_round(self, game: Game, round_number: int) -> None:
         rounds = int(_full_settings(game.settings)["rounds"])
         if not _whole_in(round_number, 1, rounds):
-            raise UserError(f"round must be 1..{rounds}, got {_echo(round_number)}")
+            raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
 
     # ------------------------------------------------------------------------------- tricks
     def record_trick(
@@ -596,8 +596,7 @@ class GameStore:
             cards = _cards_dealt(round_number, n)
             if not _whole_in(trick_index, 0, cards - 1):
                 raise UserError(
-                    f"round {round_number} has tricks 0..{cards - 1}, "
-                    f"got trick {_echo(trick_index)}"
+                    f"round {round_number} has tricks 0..{cards - 1}, got trick {echo(trick_index)}"
                 )
             clean = _check_plays(plays, n)
             if resolution is None:
@@ -773,9 +772,9 @@ class GameStore:
         n = len(game.players)
         last = len(old.plays) - 1
         if isinstance(play_index, bool) or not isinstance(play_index, int):
-            raise UserError(f"play must be a number 0..{last}, got {_echo(play_index)}")
+            raise UserError(f"play must be a number 0..{last}, got {echo(play_index)}")
         if not 0 <= play_index <= last:
-            raise UserError(f"play must be 0..{last}, got {_echo(play_index)}")
+            raise UserError(f"play must be 0..{last}, got {echo(play_index)}")
         plays = [dict(p) for p in old.plays]
         changes: list[tuple[str, Any, Any]] = []
         if card is not None:
@@ -904,7 +903,7 @@ class GameStore:
         if as_ is None:
             raise UserError("say how the Tigress was played: 'pirate' or 'escape'")
         if as_ not in ("pirate", "escape"):
-            raise UserError(f"the Tigress is played as 'pirate' or 'escape', not {_echo(as_)}")
+            raise UserError(f"the Tigress is played as 'pirate' or 'escape', not {echo(as_)}")
         old = self.trick(game_id, round_number, trick_index)
         for i, play in enumerate(old.plays):
             if str(play["card"]).startswith("tigress"):
@@ -1070,7 +1069,7 @@ class GameStore:
         or 'correct'). ``player`` is whom it concerns (the pirate's or Tigress's player).
         """
         if kind not in PROMPT_KINDS:
-            raise UserError(f"unknown prompt kind {_echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
+            raise UserError(f"unknown prompt kind {echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
         game = self.game(game_id)
         if player is not None:
             _check_player(player, len(game.players))
@@ -1156,11 +1155,11 @@ class GameStore:
             elif kind == "rascal_bet":
                 value = _as_int(answer, "Rascal's bet")
                 if value not in (0, 10, 20):
-                    raise UserError(f"Rascal's bet is 0, 10 or 20, not {_echo(value)}")
+                    raise UserError(f"Rascal's bet is 0, 10 or 20, not {echo(value)}")
             elif kind == "harry":
                 value = _as_int(answer, "Harry's bid change")
                 if value not in (-1, 0, 1):
-                    raise UserError(f"Harry changes the bid by -1, 0 or +1, not {_echo(value)}")
+                    raise UserError(f"Harry changes the bid by -1, 0 or +1, not {echo(value)}")
             else:  # flagged
                 if answer not in ("confirm", "correct"):
                     raise UserError("answer a flagged trick with 'confirm' or 'correct'")
@@ -1341,7 +1340,7 @@ class GameStore:
             raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
         if record.get("format") != GAME_FORMAT:
             raise UserError(
-                f"not a skullcam game record (format {_echo(record.get('format'))}, "
+                f"not a skullcam game record (format {echo(record.get('format'))}, "
                 f"expected {GAME_FORMAT!r})"
             )
         try:
@@ -1647,13 +1646,6 @@ def _prompt(row: sqlite3.Row) -> Prompt:
     )
 
 
-def _echo(value: Any, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters: an error names the bad input without
-    echoing a thousand-digit number or a whole pasted document back to the page."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _has_control(text: str) -> bool:
     """Control characters (NUL, newline, ...) and lone surrogates: invisible on every page,
     and a surrogate cannot even be stored as UTF-8."""
@@ -1668,12 +1660,12 @@ def _check_players(players: Sequence[str]) -> list[str]:
     for i, p in enumerate(players):
         # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
         if not isinstance(p, str):
-            raise UserError(f"player {i + 1}'s name must be text, got {_echo(p)}")
+            raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
     names = [p.strip() for p in players]
     for i, name in enumerate(names):
         if _has_control(name):
             raise UserError(
-                f"player {i + 1}'s name {_echo(name)} holds a control character; type it again"
+                f"player {i + 1}'s name {echo(name)} holds a control character; type it again"
             )
     if any(not n for n in names):
         raise UserError("every player needs a name")
@@ -1689,7 +1681,7 @@ def _check_players(players: Sequence[str]) -> list[str]:
 def _check_note(note: Any) -> str:
     """An audit note is text (a JSON object would be stored as its Python repr)."""
     if not isinstance(note, str):
-        raise UserError(f"a note must be text, got {_echo(note)}")
+        raise UserError(f"a note must be text, got {echo(note)}")
     return note[:500]
 
 
@@ -1722,26 +1714,25 @@ def _whole_in(value: Any, low: int, high: int) -> bool:
 def _check_first_dealer(first_dealer: Any, n: int) -> None:
     if not _whole_in(first_dealer, 0, n - 1):
         raise UserError(
-            f"first dealer must be a player number 0..{n - 1}, got {_echo(first_dealer)}"
+            f"first dealer must be a player number 0..{n - 1}, got {echo(first_dealer)}"
         )
 
 
 def _check_player(player: Any, n: int) -> None:
     if not _whole_in(player, 0, n - 1):
-        raise UserError(f"player must be a number 0..{n - 1}, got {_echo(player)}")
+        raise UserError(f"player must be a number 0..{n - 1}, got {echo(player)}")
 
 
 def _check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
     """A bid 0..cards dealt; the message names the round, since bids of several are sent."""
     if isinstance(bid, bool) or not isinstance(bid, int):
         raise UserError(
-            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, "
-            f"got {_echo(bid)}"
+            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, got {echo(bid)}"
         )
     if not 0 <= bid <= cards:
         raise UserError(
             f"round {round_number}: {name}'s bid must be 0..{cards} (cards dealt this round), "
-            f"got {_echo(bid)}"
+            f"got {echo(bid)}"
         )
     return bid
 
@@ -1758,7 +1749,7 @@ def _as_int(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value):
         return int(value)
-    raise UserError(f"{what} must be a whole number, got {_echo(value)}")
+    raise UserError(f"{what} must be a whole number, got {echo(value)}")
 
 
 def _parse_card_id(text: Any) -> str:
@@ -1767,15 +1758,15 @@ def _parse_card_id(text: Any) -> str:
 
     hint = "use an id like green-7, skull-king, escape"
     if not isinstance(text, str) or not text.strip():
-        raise UserError(f"unknown card {_echo(text)}; {hint}")
+        raise UserError(f"unknown card {echo(text)}; {hint}")
     if len(text) > 40:
-        raise UserError(f"unknown card {_echo(text)}; {hint}")
+        raise UserError(f"unknown card {echo(text)}; {hint}")
     try:
         return str(parse_card(text.strip()))
     except RulesError as err:
         message = str(err)  # the rules already say "unknown card 'x': ..." for most inputs
         if not message.startswith("unknown card"):
-            message = f"unknown card {_echo(text)}: {message}"
+            message = f"unknown card {echo(text)}: {message}"
         raise UserError(message) from err
 
 

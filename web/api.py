@@ -13,9 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, echo
 
-from .app import check_pin, echo, get_store, try_pin
+from .app import check_pin, get_store, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

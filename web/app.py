@@ -35,7 +35,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from skullcam.errors import UserError, cannot_listen
+from skullcam.errors import ECHO_LIMIT, UserError, cannot_listen, echo
 from skullcam.store import GameStore
 
 from . import i18n
@@ -50,8 +50,6 @@ PIN_LOCK_SECONDS = 30.0
 #: (which would overflow) can name nothing that exists.
 ID_MAX_DIGITS = 18
 ID_MAX = 10**ID_MAX_DIGITS - 1
-#: User input quoted back in a message is cut to this many characters.
-ECHO_LIMIT = 40
 #: An error message is one line of at most this many characters.
 MESSAGE_LIMIT = 600
 
@@ -197,12 +195,6 @@ def get_store(app: Flask | None = None) -> GameStore:
     target = app or current_app
     store: GameStore = target.extensions["skullcam_store"]
     return store
-
-
-def echo(value: object) -> str:
-    """``repr(value)`` cut to :data:`ECHO_LIMIT` characters, for quoting input in a message."""
-    text = repr(value)
-    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "…"
 
 
 def clip_message(message: str) -> str:
