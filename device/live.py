@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skullcam.device.pipeline import Pipeline, model_version_of
+from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source, paced
 from skullcam.errors import UserError
@@ -35,6 +35,11 @@ from skullcam.vision.seats import SeatLayout, layout_for
 logger = logging.getLogger(__name__)
 
 DEMO_SOURCE = "demo"
+
+FAILING_FRAMES_S = 10.0
+"""Seconds of frames the recognizer may fail on in a row before the loop stops. A frame it
+fails on is skipped like a missed detection (the tracker rides out 2.5 s of those); a
+recognizer that fails on everything is broken, and the table must be told, not left waiting."""
 
 
 def bundled_demo_dir() -> Path:
@@ -228,6 +233,7 @@ class LiveLoop:
             return None
         recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
         pipeline: Pipeline | None = None
+        failing: _FailingFrames = _FailingFrames()
         for frame in frames:
             if pipeline is None:
                 height, width = frame.image.shape[:2]
@@ -241,7 +247,12 @@ class LiveLoop:
                 self.recognizer = pipeline.recognizer = fresh
                 recorder.model_version = self.model_version
                 logger.info("switched to the newly active model %s", self.model_version)
-            pipeline.process(frame)
+            try:
+                pipeline.process(frame)
+            except FrameError as err:
+                failing.failed(frame, err)
+            else:
+                failing.recovered()
             if referee.finished or self.stop.is_set():
                 break
         return pipeline
@@ -266,6 +277,32 @@ class LiveLoop:
 
             return layout_for_source(self.demo.folder, n, size)
         return layout_for(n, self.data_dir, size)
+
+
+class _FailingFrames:
+    """Skips frames the recognizer failed on, and says when it has failed for too long."""
+
+    def __init__(self, limit_s: float = FAILING_FRAMES_S) -> None:
+        self.limit_s = limit_s
+        self.since: float | None = None
+        self.skipped = 0
+
+    def failed(self, frame: Frame, err: FrameError) -> None:
+        """Log the first failure of a run; raise once the run lasts ``limit_s`` seconds."""
+        if self.since is None:
+            self.since = frame.timestamp
+            logger.warning("%s; skipping the frame", err)
+        self.skipped += 1
+        if frame.timestamp - self.since >= self.limit_s:
+            raise UserError(
+                f"{err} (and on every frame for {self.limit_s:.0f} s). The tricks recorded so "
+                "far are kept: check the camera and the model (--model), then run again"
+            ) from err
+
+    def recovered(self) -> None:
+        if self.since is not None:
+            logger.info("recognition works again after %d skipped frame(s)", self.skipped)
+        self.since, self.skipped = None, 0
 
 
 def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:

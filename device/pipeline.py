@@ -18,6 +18,7 @@ import numpy as np
 
 from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.sources import Frame
+from skullcam.errors import UserError
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 from skullcam.vision.tracker import Tracker, TrackerConfig
@@ -43,6 +44,17 @@ def model_version_of(recognizer: object) -> str:
         if isinstance(value, str):
             return value
     return "unknown"
+
+
+class FrameError(UserError):
+    """The recognizer failed on one frame. Raised before the frame touched the tracker or the
+    trick state, so a caller may skip the frame and go on (the live loop does: one bad frame
+    must not end a game's recording), or stop with this message naming the frame."""
+
+    def __init__(self, frame: Frame, cause: BaseException) -> None:
+        what = str(cause) if isinstance(cause, UserError) else f"{type(cause).__name__}: {cause}"
+        super().__init__(f"cannot recognize cards in {frame.describe()}: {what}")
+        self.frame = frame
 
 
 class RecognizerLike(Protocol):
@@ -112,9 +124,14 @@ class Pipeline:
         return model_version_of(self.recognizer)
 
     def process(self, frame: Frame) -> list[TrickOutcome]:
-        """Feed one frame; returns the tricks it completed (usually none)."""
+        """Feed one frame; returns the tricks it completed (usually none).
+
+        A recognizer failure is a :class:`FrameError`, raised before any state changed."""
         t0 = time.perf_counter()
-        detections = list(self.recognizer(frame.image))
+        try:
+            detections = list(self.recognizer(frame.image))
+        except Exception as err:
+            raise FrameError(frame, err) from err
         t1 = time.perf_counter()
         gone = self.tracker.update(detections, frame.timestamp)
         motion = self.motion(frame.image) if self.motion is not None else None

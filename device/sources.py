@@ -48,11 +48,20 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 @dataclass(frozen=True)
 class Frame:
-    """One frame: BGR pixels, seconds since the source started, and its index in the source."""
+    """One frame: BGR pixels, seconds since the source started, and its index in the source.
+
+    ``origin`` says where a recorded frame came from (its file), so an error about one frame
+    can name the file to remove; empty for camera frames.
+    """
 
     image: np.ndarray
     timestamp: float
     index: int
+    origin: str = ""
+
+    def describe(self) -> str:
+        """The frame as an error message names it: its file, else its index."""
+        return self.origin or f"frame {self.index}"
 
 
 class FrameSource:
@@ -107,7 +116,7 @@ class ImageFolderSource(FrameSource):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise UserError(f"cannot read image {path}; remove it or replace it with a frame")
-            yield Frame(image=image, timestamp=index / self.fps, index=index)
+            yield Frame(image=image, timestamp=index / self.fps, index=index, origin=str(path))
 
 
 class VideoFileSource(FrameSource):

@@ -1,0 +1,114 @@
+"""Bad input and failures on the device's runtime paths: the recording survives them.
+
+Each test here reproduces a failure found by review (a recognizer raising on one frame, a store
+write failing, a damaged video, a camera that hangs, ...) and checks the project's standard:
+a clear error naming what was wrong and what to do, and no recorded data lost or corrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skullcam.device.game import Referee
+from skullcam.device.live import DemoGame, LiveLoop
+from skullcam.device.replay import replay_source
+from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
+from skullcam.device.sources import open_source
+from skullcam.errors import UserError
+from skullcam.rules import Settings
+from skullcam.rules.simulate import random_game
+from skullcam.store import GameStore
+from skullcam.vision.detection import Detection
+from skullcam.vision.seats import SeatLayout
+
+SEED = 21
+
+
+def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
+    """A small recorded game (keyed frames + record) the live loop can play as a demo."""
+    players = [f"P{i}" for i in range(n)]
+    record = random_game(random.Random(SEED), players, Settings(rounds=rounds), 1).to_dict()
+    sg = simulate_game(record, seed=SEED)
+    write_keyed_frames(folder / "frames", len(sg.script), size=(64, 48))
+    (folder / "game.json").write_text(json.dumps(record))
+    seats = SeatLayout.default(n).to_json()
+    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n, "seats": seats}))
+    return record, sg.script
+
+
+def recorded(store: GameStore, game_id: int) -> list[tuple[int, int]]:
+    return [(t.round, t.trick) for t in store.tricks(game_id)]
+
+
+def all_tricks(record: dict) -> list[tuple[int, int]]:
+    return [(r, t) for r, rnd in enumerate(record["rounds"], 1) for t in range(len(rnd["tricks"]))]
+
+
+class FailingRecognizer:
+    """The keyed script's detections, except that calls ``fail_from`` .. ``fail_to`` raise."""
+
+    version = "failing"
+
+    def __init__(self, script: list, fail_from: int, fail_to: int, error: Exception) -> None:
+        self.inner = FrameKeyedRecognizer(script)
+        self.fail_from, self.fail_to, self.error = fail_from, fail_to, error
+        self.calls = 0
+
+    def __call__(self, frame: np.ndarray) -> list[Detection]:
+        self.calls += 1
+        if self.fail_from <= self.calls <= self.fail_to:
+            raise self.error
+        return self.inner(frame)
+
+
+def demo_loop(tmp_path: Path, recognizer: object) -> tuple[LiveLoop, GameStore]:
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, recognizer, None, DemoGame.load(tmp_path / "demo"))  # type: ignore[arg-type]
+    loop.speed = 0
+    return loop, store
+
+
+# --------------------------------------------------------------------- the recognizer fails
+
+
+def test_a_recognizer_failure_on_one_frame_is_skipped_and_the_game_still_recorded(
+    tmp_path: Path,
+) -> None:
+    """Was: the exception ended the live loop (a traceback from ``skullcam run``) and the
+    trick on the table was lost."""
+    record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FailingRecognizer(script, 200, 200, RuntimeError("boom")))
+    loop.run()
+    (game,) = store.games()
+    assert recorded(store, game.id) == all_tricks(record)
+    assert store.game(game.id).status == "finished"
+
+
+def test_a_recognizer_that_keeps_failing_stops_with_a_clear_error_and_keeps_the_tricks(
+    tmp_path: Path,
+) -> None:
+    _record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FailingRecognizer(script, 200, 10**9, RuntimeError("boom")))
+    with pytest.raises(
+        UserError, match=r"frame_0+299\.png: RuntimeError: boom \(and on every frame for 10 s\)"
+    ):
+        loop.run()
+    (game,) = store.games()
+    assert recorded(store, game.id)  # what was recorded before the failures is still there
+    assert store.game(game.id).status == "active"
+
+
+def test_replay_names_the_frame_file_the_recognizer_refused(tmp_path: Path) -> None:
+    """Was: 'the image is 20x20 pixels, too small ...' with no word of which frame."""
+    _record, script = make_demo(tmp_path / "demo")
+    source = open_source(tmp_path / "demo")
+    error = UserError("the image is 20x20 pixels, too small")
+    recognizer = FailingRecognizer(script, 5, 5, error)
+    referee = Referee(["P0", "P1", "P2"], 0, Settings(rounds=3))
+    with pytest.raises(UserError, match=r"frame_000004\.png: the image is 20x20"):
+        replay_source(source, tmp_path / "demo", recognizer, referee)
