@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,15 @@ def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None
         raise UserError(f"cannot encode image for {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data.tobytes())
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.tobytes())
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk should not also keep a half image
+        raise
 
 
 def referee_from_store(store: GameStore, game_id: int) -> Referee:
@@ -136,8 +141,33 @@ class StoreRecorder:
             )
         except UserError as err:  # e.g. two cards in one seat zone: the live view just waits
             logger.debug("live trick not published: %s", err)
+        except sqlite3.Error as err:  # busy or full: the live view is redrawn on the next card
+            logger.warning("live trick not published: %s", err)
 
     def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> None:
+        """Record one trick; a full disk or a failing database stops the loop with a UserError.
+
+        Stopping, not skipping: the referee has already counted the trick, so going on would
+        leave a hole in the store that every later trick steps around. The store's one
+        transaction means nothing is half-written, and a restart resumes from what is there.
+        """
+        try:
+            if not self._record(outcome, frame, detections):
+                return
+        except (OSError, sqlite3.Error) as err:
+            raise UserError(
+                f"round {outcome.round} trick {outcome.trick + 1} could not be recorded in "
+                f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
+                "permissions, then run again; the tricks recorded before it are kept"
+            ) from err
+        self.recorded += 1
+        try:
+            self._prompts(outcome)
+        except sqlite3.Error as err:  # the trick is recorded, flags and all; only the ask is lost
+            logger.warning("the table was not asked about round %d: %s", outcome.round, err)
+
+    def _record(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> bool:
+        """Images, then the store's one transaction; False when the store refused the trick."""
         folder = self.store.game_dir(self.game_id)
         stem = f"r{outcome.round:02d}t{outcome.trick:02d}"
         completion = folder / f"{stem}.jpg"
@@ -175,9 +205,8 @@ class StoreRecorder:
             )
         except UserError as err:
             logger.error("round %d trick %d not recorded: %s", outcome.round, outcome.trick, err)
-            return
-        self.recorded += 1
-        self._prompts(outcome)
+            return False
+        return True
 
     def _prompts(self, outcome: TrickOutcome) -> None:
         """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""

@@ -7,13 +7,16 @@ a clear error naming what was wrong and what to do, and no recorded data lost or
 
 from __future__ import annotations
 
+import errno
 import json
 import random
+import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from skullcam.device import recorder as recorder_module
 from skullcam.device.game import Referee
 from skullcam.device.live import DemoGame, LiveLoop
 from skullcam.device.replay import replay_source
@@ -112,3 +115,68 @@ def test_replay_names_the_frame_file_the_recognizer_refused(tmp_path: Path) -> N
     referee = Referee(["P0", "P1", "P2"], 0, Settings(rounds=3))
     with pytest.raises(UserError, match=r"frame_000004\.png: the image is 20x20"):
         replay_source(source, tmp_path / "demo", recognizer, referee)
+
+
+# ------------------------------------------------------------------- the store write fails
+
+
+def test_a_failing_database_write_stops_with_a_clear_error_and_a_restart_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: sqlite3.OperationalError out of the live loop, a traceback from ``skullcam run``."""
+    record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+    real = store.record_trick
+    calls = []
+
+    def full_disk(*args: object, **kwargs: object) -> int:
+        calls.append(args)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "record_trick", full_disk)
+    with pytest.raises(UserError, match=r"could not be recorded .*disk is full.*free some disk"):
+        loop.run()
+    (game,) = store.games()
+    assert recorded(store, game.id) == all_tricks(record)[:1]
+    monkeypatch.setattr(store, "record_trick", real)
+    again, _ = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+    again.store = store
+    again.run()
+    assert recorded(store, game.id) == all_tricks(record)
+    assert store.game(game.id).status == "finished"
+
+
+def test_a_full_disk_while_writing_a_trick_image_is_a_clear_error_and_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: OSError out of the live loop, and the half-written ``.jpg.tmp`` left behind."""
+    _record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(recorder_module.os, "fsync", no_space)
+    with pytest.raises(UserError, match=r"round 1 trick 1 could not be recorded .*No space"):
+        loop.run()
+    (game,) = store.games()
+    assert recorded(store, game.id) == []
+    assert list(store.game_dir(game.id).glob("*.tmp")) == []
+
+
+def test_a_busy_database_for_the_live_view_does_not_stop_the_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: 'database is locked' while publishing the trick on the table ended the game."""
+    record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store, "set_live", locked)
+    loop.run()
+    (game,) = store.games()
+    assert recorded(store, game.id) == all_tricks(record)
