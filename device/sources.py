@@ -344,17 +344,32 @@ def paced(frames: Iterator[Frame], speed: float = 1.0, drop_late: bool = True) -
         yield frame
 
 
+STALL_S = 10.0
+"""A live source that delivers no frame for this long is reported lost. picamera2 waits for
+ever for the next frame of an unplugged camera (raspberrypi/picamera2 issues 962, 1065), so
+without this the live loop would hang silently; 10 s leaves room for a camera's warm-up."""
+
+CLOSE_S = 2.0
+"""How long :meth:`LatestFrameReader.close` waits for the source to let go: picamera2's
+``stop()`` can block for ever on an unplugged camera, and the error must still be reported."""
+
+
 class LatestFrameReader:
     """Reads a live source in a thread and hands out only the newest frame.
 
     The recognizer may be slower than the camera; instead of queueing frames (latency grows, memory
     grows) the reader overwrites the pending frame and counts what it dropped. ``frames()``
     yields each new frame once; it ends when the source ends or :meth:`close` is called, and
-    re-raises the source's error (an unplugged camera) in the consumer's thread.
+    re-raises the source's error (an unplugged camera) in the consumer's thread. A source that
+    goes silent for ``stall_s`` seconds (a hung camera) is a UserError too.
     """
 
-    def __init__(self, source: FrameSource) -> None:
+    def __init__(
+        self, source: FrameSource, stall_s: float = STALL_S, close_s: float = CLOSE_S
+    ) -> None:
         self.source = source
+        self.stall_s = stall_s
+        self.close_s = close_s
         self.dropped = 0
         self._frame: Frame | None = None
         self._error: BaseException | None = None
@@ -384,8 +399,16 @@ class LatestFrameReader:
     def frames(self) -> Iterator[Frame]:
         while True:
             with self._cond:
+                # Timed from when this wait began: a consumer that paused (the enrollment page
+                # between requests) must not find a healthy camera stalled.
+                waiting_since = time.monotonic()
                 while self._frame is None and not self._done:
-                    self._cond.wait(timeout=0.5)
+                    if time.monotonic() - waiting_since > self.stall_s:
+                        raise UserError(
+                            f"{self.source.name} delivered no frame for {self.stall_s:.0f} s: "
+                            "check its cable (or pass another --camera), then run again"
+                        )
+                    self._cond.wait(timeout=min(0.5, self.stall_s))
                 frame, self._frame = self._frame, None
                 if frame is None:
                     if self._error is not None:
@@ -397,5 +420,9 @@ class LatestFrameReader:
         with self._cond:
             self._done = True
             self._cond.notify_all()
-        self.source.close()
-        self._thread.join(timeout=2.0)
+        closing = threading.Thread(target=self.source.close, name="camera-close", daemon=True)
+        closing.start()
+        closing.join(timeout=self.close_s)
+        if closing.is_alive():
+            logger.warning("%s did not close; it may need unplugging or a reboot", self.source.name)
+        self._thread.join(timeout=self.close_s)

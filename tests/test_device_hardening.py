@@ -11,17 +11,20 @@ import errno
 import json
 import random
 import sqlite3
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from skullcam.device import live as live_module
 from skullcam.device import recorder as recorder_module
 from skullcam.device.game import Referee
 from skullcam.device.live import DemoGame, LiveLoop
 from skullcam.device.replay import replay_source
 from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
-from skullcam.device.sources import open_source
+from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source
 from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.rules.simulate import random_game
@@ -180,3 +183,56 @@ def test_a_busy_database_for_the_live_view_does_not_stop_the_recording(
     loop.run()
     (game,) = store.games()
     assert recorded(store, game.id) == all_tricks(record)
+
+
+# ------------------------------------------------------------------ a camera that goes away
+
+
+class HungCamera(FrameSource):
+    """A live camera that delivers two frames, then blocks for ever, as picamera2 does for an
+    unplugged camera; its ``close`` blocks too (picamera2's ``stop()`` on a lost camera)."""
+
+    live = True
+    name = "picamera2"
+
+    def __init__(self) -> None:
+        self.released = threading.Event()
+
+    def frames(self) -> Iterator[Frame]:
+        for i in range(2):
+            yield Frame(np.full((48, 64, 3), 70, np.uint8), i / 10, i)
+        self.released.wait()
+
+    def close(self) -> None:
+        self.released.wait()
+
+
+def test_a_camera_that_stops_delivering_frames_is_an_error_not_a_hang() -> None:
+    """Was: ``frames()`` waited for ever, so ``skullcam run`` sat silent with a dead camera."""
+    camera = HungCamera()
+    reader = LatestFrameReader(camera, stall_s=0.3, close_s=0.3)
+    seen = []
+    with pytest.raises(UserError, match=r"picamera2 delivered no frame for 0 s: check its cable"):
+        seen.extend(frame.index for frame in reader.frames())
+    assert seen == [0, 1] or seen == [1]  # the newest frame always arrives
+    reader.close()  # returns although the camera's close never does
+    camera.released.set()
+
+
+def test_the_live_loop_reports_a_hung_camera_and_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = GameStore(tmp_path / "data")
+    game_id = store.create_game(["A", "B", "C"], 0, {})
+    camera = HungCamera()
+    monkeypatch.setattr(live_module, "open_source", lambda spec: camera)
+    monkeypatch.setattr(
+        live_module,
+        "LatestFrameReader",
+        lambda source: LatestFrameReader(source, stall_s=0.3, close_s=0.3),
+    )
+    loop = LiveLoop(store, lambda frame: [], "picamera", None)
+    with pytest.raises(UserError, match="delivered no frame"):
+        loop.run()
+    camera.released.set()
+    assert store.game(game_id).status == "active"
