@@ -45,6 +45,9 @@ DEFAULT_FPS = 10.0
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
+MAX_BAD_READS = 100
+"""Undecodable video frames in a row that a file source skips before it calls the file ended."""
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -138,19 +141,44 @@ class VideoFileSource(FrameSource):
         # The video's own rate wins (interfaces.md); --fps only fills in for files without one.
         self.fps = own if 1.0 <= own <= 240.0 else (float(fps) if fps else DEFAULT_FPS)
         self.start = start
+        self.frame_count = max(0, int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
+        """Frames the container's header announces (0: it does not say)."""
 
     def frames(self) -> Iterator[Frame]:
+        """Decoded frames; a damaged stretch is skipped, and a short file is said, not hidden.
+
+        A frame the decoder refuses does not end the video while the header announces more:
+        the decoder picks up again after the damage (an mp4 damaged at half length otherwise
+        ended there, silently, and a replay scored half a game as the whole one). Each failed
+        read counts as one frame, so later timestamps stay close to the recording's.
+        """
         assert self.fps is not None
-        index = 0
+        index = decoded = failures = 0
         while True:
             ok, image = self._cap.read()
             if not ok or image is None:
-                if index == 0:
-                    raise UserError(f"{self.name} holds no readable frame; is the file complete?")
-                return
+                failures += 1
+                if index < self.frame_count and failures <= MAX_BAD_READS:
+                    index += 1
+                    continue
+                break
+            failures = 0
+            decoded += 1
             if index >= self.start:
                 yield Frame(image=image, timestamp=index / self.fps, index=index)
             index += 1
+        if decoded == 0:
+            raise UserError(f"{self.name} holds no readable frame; is the file complete?")
+        # Some containers estimate their frame count from the duration: a frame or two (1 %)
+        # short is that estimate, not damage.
+        if decoded < self.frame_count - max(2, self.frame_count // 100):
+            logger.warning(
+                "%s is damaged or cut short: %d of the %d frames its header announces could be "
+                "read; the play in the others is missing",
+                self.name,
+                decoded,
+                self.frame_count,
+            )
 
     def close(self) -> None:
         self._cap.release()

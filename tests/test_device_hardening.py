@@ -236,3 +236,51 @@ def test_the_live_loop_reports_a_hung_camera_and_keeps_the_game(
         loop.run()
     camera.released.set()
     assert store.game(game_id).status == "active"
+
+
+# ------------------------------------------------------------------- a damaged recording
+
+
+def write_video(path: Path, fourcc: str, count: int = 100) -> bytes:
+    """A small real video whose frame k is flat grey 2k (so a test can tell frames apart)."""
+    import cv2
+
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 10, (320, 240))
+    for k in range(count):
+        writer.write(np.full((240, 320, 3), 2 * k, np.uint8))
+    writer.release()
+    return path.read_bytes()
+
+
+def test_a_video_damaged_mid_way_is_read_past_the_damage_and_said_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: reading stopped at the damage (frame 51 of 100), silently, and a replay scored
+    the first half of the game as the whole game."""
+    data = bytearray(write_video(tmp_path / "clean.mp4", "mp4v"))
+    middle = len(data) // 2
+    data[middle : middle + 5000] = bytes(5000)
+    damaged = tmp_path / "damaged.mp4"
+    damaged.write_bytes(bytes(data))
+    with open_source(damaged) as source:
+        frames = list(source.frames())
+    assert len(frames) > 90
+    assert frames[-1].image[0, 0, 0] >= 2 * 95  # the end of the game is there
+    assert "damaged.mp4 is damaged or cut short" in caplog.text
+
+
+def test_a_video_cut_short_says_how_much_of_it_was_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: a file cut at half length ended as if the game had, with no word of it."""
+    data = write_video(tmp_path / "clean.avi", "MJPG")
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(data[: len(data) // 2])
+    with open_source(cut) as source:
+        frames = list(source.frames())
+    assert 0 < len(frames) < 60
+    assert "of the 100 frames its header announces" in caplog.text
+    caplog.clear()
+    with open_source(tmp_path / "clean.avi") as source:
+        assert len(list(source.frames())) == 100
+    assert "damaged" not in caplog.text
