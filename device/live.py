@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -314,10 +315,21 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
     import cv2
 
     make_folder(folder, "recordings folder")
-    start = len(list(folder.glob("frame_*.jpg")))
+    # After the highest number, not the count: with a frame removed (as replay asks of an
+    # unreadable one) the count would land on the last frame and overwrite it.
+    numbers = [int(p.stem[6:]) for p in folder.glob("frame_*.jpg") if p.stem[6:].isdigit()]
+    start = max(numbers, default=-1) + 1
     first: float | None = None
     for k, frame in enumerate(frames):
-        cv2.imwrite(str(folder / f"frame_{start + k:06d}.jpg"), frame.image)
+        path = folder / f"frame_{start + k:06d}.jpg"
+        tmp = path.with_name(path.name + ".tmp")  # not a frame name: replay skips it
+        data = cv2.imencode(".jpg", frame.image)[1]
+        try:
+            tmp.write_bytes(data.tobytes())
+            os.replace(tmp, path)  # a kill mid-write leaves no cut-off frame for replay
+        except OSError as err:  # the game's recording matters more than its frames
+            tmp.unlink(missing_ok=True)
+            logger.warning("frame %s not saved: %s", path, err)
         if first is None:
             first = frame.timestamp
         elif k == 50:

@@ -21,7 +21,7 @@ import pytest
 from skullcam.device import live as live_module
 from skullcam.device import recorder as recorder_module
 from skullcam.device.game import Referee
-from skullcam.device.live import DemoGame, LiveLoop
+from skullcam.device.live import DemoGame, LiveLoop, save_frames
 from skullcam.device.replay import replay_source
 from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source
@@ -284,3 +284,25 @@ def test_a_video_cut_short_says_how_much_of_it_was_read(
     with open_source(tmp_path / "clean.avi") as source:
         assert len(list(source.frames())) == 100
     assert "damaged" not in caplog.text
+
+
+# --------------------------------------------------------------- frames saved for a replay
+
+
+def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> None:
+    """Was: numbering restarted at the count of frames, so with one removed (as replay asks of
+    an unreadable frame) a restarted recording overwrote the last recorded frame."""
+    import cv2
+
+    def frames(values: list[int]) -> Iterator[Frame]:
+        return iter(
+            [Frame(np.full((48, 64, 3), v, np.uint8), k / 10, k) for k, v in enumerate(values)]
+        )
+
+    list(save_frames(frames([0, 40, 80, 120]), tmp_path))
+    (tmp_path / "frame_000001.jpg").unlink()
+    list(save_frames(frames([200]), tmp_path))
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [f"frame_00000{k}.jpg" for k in (0, 2, 3, 4)]
+    assert abs(int(cv2.imread(str(tmp_path / "frame_000003.jpg"))[0, 0, 0]) - 120) <= 3
+    assert abs(int(cv2.imread(str(tmp_path / "frame_000004.jpg"))[0, 0, 0]) - 200) <= 3
