@@ -20,6 +20,8 @@ def test_default_plan_is_the_quick_one() -> None:
     plan = plan_for()
     assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (1200, 6, 150)
     assert plan.detector_epochs == 2
+    assert plan.corner_epochs == 3
+    assert plan_for("--corner-epochs", "0").corner_epochs == 0
 
 
 def test_thorough_takes_the_longer_measured_plan() -> None:
@@ -42,6 +44,7 @@ def test_explicit_counts_win_over_either_plan() -> None:
         (["--scenes", "0"], "--scenes must be at least 1"),
         (["--thorough", "--epochs", "0"], "--epochs must be at least 1"),
         (["--detector-epochs", "-1"], "--detector-epochs must be 0"),
+        (["--corner-epochs", "-1"], "--corner-epochs must be 0"),
     ],
 )
 def test_bad_counts_are_refused_naming_the_flag(flags: list[str], message: str) -> None:

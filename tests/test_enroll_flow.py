@@ -26,7 +26,7 @@ from skullcam.vision.enroll import (
 )
 from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
-from skullcam.vision.recognizer import MANIFEST, Recognizer, active_model_dir
+from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer, active_model_dir
 
 PHOTO = (480, 360)
 TINY_PLAN = AdaptPlan(train_scenes=16, val_scenes=4, epochs=2, workers=1, progress=False)
@@ -119,6 +119,40 @@ def test_a_weak_adapted_model_is_installed_but_not_activated(
     assert not outcome.activated
     assert (outcome.model_dir / MANIFEST).is_file()
     assert not (data / "active_model").exists()  # still the shipped model
+
+
+@pytest.mark.parametrize("corner_epochs", [1, 0])
+def test_the_corner_reader_is_adapted_to_the_deck_or_left_out(
+    tmp_path: Path, decks: dict[str, Path], corner_epochs: int
+) -> None:
+    """A base model's corner reader knows its own deck's corner marks: the enrolled model gets
+    one fine-tuned on the new deck, or (with 0 epochs) none, never the base model's as it is."""
+    base = write_tiny_model(tmp_path / "base", decks["classic"], 0, corner=True)
+    data = tmp_path / "data"
+    enrollment = Enrollment.open(data, "corners")
+    for face, image in load_deck(decks["alt"]).items():
+        enrollment.accept(face, image)
+    plan = AdaptPlan(
+        train_scenes=4,
+        val_scenes=2,
+        epochs=1,
+        corner_epochs=corner_epochs,
+        workers=1,
+        progress=False,
+    )
+    outcome = adapt_and_install(
+        enrollment, plan, test_scenes=2, say=lambda _: None, base_model=base, min_accuracy=0.0
+    )
+    manifest = ModelManifest.read(outcome.model_dir)
+    reader = outcome.model_dir / "corner-reader.onnx"
+    if corner_epochs:
+        assert manifest.corner_reader == "corner-reader.onnx"
+        assert reader.read_bytes() != (base / "corner-reader.onnx").read_bytes()
+        assert (outcome.model_dir / "corner-reader.pt").is_file()
+    else:
+        assert manifest.corner_reader is None
+        assert not reader.exists()
+    Recognizer.load(outcome.model_dir)
 
 
 def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: Path) -> None:

@@ -48,6 +48,7 @@ def tiny_model(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         work_dir=work / "runs",
         detector_epochs=1,
         classifier_epochs=1,
+        corner_epochs=1,
         imgsz=128,
         batch=8,
     )
@@ -61,8 +62,51 @@ def test_training_writes_a_complete_model_folder(tiny_model: Path) -> None:
     for name in (manifest["detector"], manifest["classifier"], "card-classifier.pt"):
         assert (tiny_model / name).is_file()
     assert (tiny_model / "card-detector.pt").is_file()  # what enrollment fine-tunes
+    assert manifest["corner_reader"] == "corner-reader.onnx"
+    assert (tiny_model / "corner-reader.pt").is_file()
     recognizer = Recognizer.load(tiny_model)
     assert recognizer.manifest.detector_input == (256, 320)
+    assert recognizer.manifest.corner_reader == "corner-reader.onnx"
+
+
+def test_a_corner_reader_run_keeps_the_detector_and_the_classifier(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.training import train_recognizer
+
+    out = tmp_path / "model"
+    shutil.copytree(tiny_model, out)
+    (out / "corner-reader.onnx").unlink()
+    kept = {n: (out / n).read_bytes() for n in ("card-detector.onnx", "card-classifier.onnx")}
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        skip_detector=True,
+        skip_classifier=True,
+        corner_epochs=1,
+    )
+    manifest = train_recognizer(plan)
+    assert {n: (out / n).read_bytes() for n in kept} == kept
+    assert manifest.corner_reader == "corner-reader.onnx"
+    assert json.loads((out / "training.json").read_text())["classifier_epochs"] == "kept"
+    Recognizer.load(out)
+
+
+def test_keeping_a_classifier_the_out_folder_lacks_is_a_clear_error(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.training import train_recognizer
+
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=tmp_path / "empty",
+        work_dir=tmp_path / "runs",
+        skip_detector=True,
+        skip_classifier=True,
+    )
+    with pytest.raises(UserError, match="--skip-classifier"):
+        train_recognizer(plan)
 
 
 def test_eval_reports_every_metric_and_writes_its_images(
@@ -124,6 +168,7 @@ def _fine_tune_plan(tiny_model: Path, tiny_dataset: Path, tmp_path: Path, init: 
         out=out,
         work_dir=tmp_path / "runs",
         classifier_epochs=1,
+        corner_epochs=0,
         skip_detector=True,
         init_classifier=init,
         classifier_lr=1e-9,  # so small that the weights must stay those of the checkpoint

@@ -46,6 +46,8 @@ from skullcam.vision.recognizer import CardDetector, ModelManifest
 from skullcam.vision.training import (
     CHECKPOINT_FILE,
     CLASSIFIER_FILE,
+    CORNER_CHECKPOINT_FILE,
+    CORNER_FILE,
     DETECTOR_CHECKPOINT_FILE,
     DETECTOR_FILE,
 )
@@ -66,6 +68,9 @@ class AdaptPlan:
     detector_epochs: int = 2
     """0 keeps the active model's detector as it is (and so does a model without its .pt)."""
     detector_lr: float = 2e-3
+    corner_epochs: int = 3
+    """Fine-tune epochs of the base model's corner reader; 0 (or a base without one): the
+    enrolled model reads without a corner reader."""
     batch_size: int = 128
     crop_copies: int = 2
     workers: int = 2
@@ -95,6 +100,8 @@ class AdaptResult:
     detector_checkpoint: Path | None  # its card-detector.pt, when there is one
     val_accuracy: float
     seconds: float
+    corner: Path | None = None  # corner-reader.onnx, when the corner reader was adapted too
+    corner_checkpoint: Path | None = None  # its corner-reader.pt
 
 
 def _write_json_atomic(path: Path, data: object) -> None:
@@ -507,6 +514,7 @@ def adapt_recognizer(
     out.mkdir(exist_ok=True)
     export_classifier(model, out / CLASSIFIER_FILE)  # type: ignore[arg-type]
     save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)  # type: ignore[arg-type]
+    corner = adapt_corner_reader(scenes, base_model, out, plan, say)
     return AdaptResult(
         checkpoint=out / CHECKPOINT_FILE,
         onnx=out / CLASSIFIER_FILE,
@@ -514,4 +522,64 @@ def adapt_recognizer(
         detector_checkpoint=detector_pt,
         val_accuracy=accuracy,
         seconds=time.perf_counter() - start,
+        corner=out / CORNER_FILE if corner else None,
+        corner_checkpoint=out / CORNER_CHECKPOINT_FILE if corner else None,
     )
+
+
+def adapt_corner_reader(
+    scenes: Path, base_model: Path, out: Path, plan: AdaptPlan, say: Say
+) -> bool:
+    """Fine-tune the base model's corner reader on the enrolled deck's corner marks, into
+    ``out``; False (nothing written) when the plan or the base model has none to adapt."""
+    from skullcam.vision.corner_net import CornerReaderNet
+    from skullcam.vision.crop_dataset import corner_patches_from_scenes
+    from skullcam.vision.crops import PATCH_H, PATCH_W
+    from skullcam.vision.train_classifier import (
+        export_classifier,
+        load_checkpoint,
+        save_checkpoint,
+        train_classifier,
+    )
+    from skullcam.vision.training import CLASSES, CORNER_BATCH, CORNER_LR
+
+    init_path = base_model / CORNER_CHECKPOINT_FILE
+    if plan.corner_epochs <= 0 or not init_path.is_file():
+        return False
+    from tqdm import tqdm
+
+    init, classes = load_checkpoint(init_path, CornerReaderNet)
+    if classes != CLASSES:
+        init.replace_head(len(CLASSES))
+    train = corner_patches_from_scenes(
+        tqdm(
+            read_scene_index(scenes, "train"),
+            desc="corner patches",
+            unit="scene",
+            disable=not plan.progress,
+        ),
+        CLASSES,
+        seed=plan.seed + 5,
+    )
+    val = corner_patches_from_scenes(
+        read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
+    )
+    say(f"fine-tuning the corner reader on {len(train)} patches, {plan.corner_epochs} epochs")
+    bar = tqdm(
+        total=plan.corner_epochs, desc="corner reader", unit="epoch", disable=not plan.progress
+    )
+    result = train_classifier(
+        train,
+        val,
+        epochs=plan.corner_epochs,
+        batch_size=CORNER_BATCH,
+        lr=CORNER_LR / 3,  # a fine-tune: a third of the from-scratch rate
+        init=init,
+        progress=lambda *_: bar.update(1),
+        make_model=CornerReaderNet,
+        turn=False,
+    )
+    bar.close()
+    export_classifier(result.model, out / CORNER_FILE, (PATCH_H, PATCH_W))
+    save_checkpoint(result.model, CLASSES, out / CORNER_CHECKPOINT_FILE)
+    return True

@@ -16,7 +16,13 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.vision.crops import CROP_H, CROP_W, card_crop
+from skullcam.vision.crops import (
+    CROP_H,
+    CROP_W,
+    card_crop,
+    corner_patches,
+    order_long_side_vertical,
+)
 from skullcam.vision.obb import corners as obb_corners
 from skullcam.vision.recognizer import NOT_A_CARD
 
@@ -38,6 +44,7 @@ class LabelledCard:
     face: str
     corners: np.ndarray  # (4, 2) pixels
     visible_fraction: float
+    corner_visible: tuple[float, float] = (1.0, 1.0)  # the top-left and bottom-right marks
 
 
 def read_scene_index(dataset: Path, split: str) -> list[tuple[Path, list[LabelledCard]]]:
@@ -75,11 +82,17 @@ def read_scene_index(dataset: Path, split: str) -> list[tuple[Path, list[Labelle
                 face=str(c.get("card") or c.get("face")),
                 corners=np.asarray(c["corners"], np.float32).reshape(4, 2),
                 visible_fraction=float(c.get("visible_fraction", 1.0)),
+                corner_visible=_pair(c.get("corner_visible", (1.0, 1.0))),
             )
             for c in raw.get("cards", [])
         ]
         scenes.append((image_path, cards))
     return scenes
+
+
+def _pair(value: object) -> tuple[float, float]:
+    first, second = value  # type: ignore[misc]
+    return float(first), float(second)
 
 
 def _read_frame(path: Path) -> np.ndarray:
@@ -268,6 +281,62 @@ def _hidden_card_under(
         ):
             best, best_inside = card, inside
     return best
+
+
+MARK_SHOWS = 0.9
+"""A corner mark at least this visible is taught as its card's face to the corner reader."""
+MARK_HIDDEN = 0.35
+"""A corner mark less visible than this is taught as ``none``: the patch shows whatever covers
+it (often another card's body). Between the two the mark is part-read, and left out."""
+
+
+def corner_patches_from_scenes(
+    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    classes: tuple[str, ...],
+    copies: int = 2,
+    none_per_scene: float = 1.0,
+    seed: int = 0,
+) -> CropSet:
+    """Corner-mark patches for the corner reader, each labelled by its own mark's visibility.
+
+    Every card of a scene counts, however covered: a card half under another often still
+    shows one corner, and that corner is what the reader must learn to read. Crops are cut
+    from jittered outlines, as the classifier's are, then split into their two patches."""
+    rng = np.random.default_rng(seed)
+    index = {name: i for i, name in enumerate(classes)}
+    none = index[NOT_A_CARD]
+    images: list[np.ndarray] = []
+    labels: list[int] = []
+    for image_path, cards in scenes:
+        frame = _read_frame(image_path)
+        for card in cards:
+            if card.face not in index:
+                continue
+            for _ in range(copies):
+                quad = _jitter_quad(card.corners, rng, 1.0)
+                marks = _marks_in_crop_order(quad, card.corners)
+                for patch, mark in zip(corner_patches(card_crop(frame, quad)), marks, strict=True):
+                    shows = card.corner_visible[mark]
+                    if shows >= MARK_SHOWS or shows < MARK_HIDDEN:
+                        images.append(patch)
+                        labels.append(index[card.face] if shows >= MARK_SHOWS else none)
+        if rng.random() < none_per_scene:
+            quad = _random_background_quad(frame.shape, cards, rng)
+            if quad is not None:
+                images.extend(corner_patches(card_crop(frame, quad)))
+                labels.extend([none, none])
+    if not images:
+        raise UserError("no labelled cards found to train the corner reader on")
+    return CropSet(np.stack(images), np.asarray(labels, np.int64), classes)
+
+
+def _marks_in_crop_order(quad: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """Which of the card's marks (0 top-left, 1 bottom-right) each crop patch shows: the crop
+    puts the card either way up, so its top-left corner is the card's top-left or its
+    bottom-right."""
+    first = order_long_side_vertical(quad)[0]
+    nearest = int(np.argmin(np.linalg.norm(np.asarray(corners) - first, axis=1)))
+    return (0, 1) if nearest in (0, 1) else (1, 0)
 
 
 def merge(*sets: CropSet) -> CropSet:

@@ -54,6 +54,19 @@ def card_crop(frame: np.ndarray, quad: np.ndarray, margin: float = CROP_MARGIN) 
     return rectify(frame, centre + (pts - centre) * (1 + 2 * margin))
 
 
+# Corner-mark patches for the corner reader: the top-left of a crop (its card's corner mark and
+# some slack for a box a few pixels off), at the crop's own resolution. The classifier's strided
+# first layer halves the crop, so a corner number ~10 px tall reaches it at ~5 px; read here
+# at full size, "12" and "13" stay apart.
+PATCH_W, PATCH_H = 26, 36
+
+
+def corner_patches(crop: np.ndarray) -> np.ndarray:
+    """(2, PATCH_H, PATCH_W, 3): a crop's top-left corner and its bottom-right one turned 180
+    degrees. A card's two marks are 180-degree twins, so both patches look alike upright."""
+    return np.stack([crop[:PATCH_H, :PATCH_W], crop[-PATCH_H:, -PATCH_W:][::-1, ::-1]])
+
+
 def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 crops -> float32 NCHW RGB batch in [0, 1] for the classifier."""
     if not crops:

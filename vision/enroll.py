@@ -49,6 +49,8 @@ from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-
 from skullcam.vision.training import (
     CHECKPOINT_FILE,
     CLASSIFIER_FILE,
+    CORNER_CHECKPOINT_FILE,
+    CORNER_FILE,
     DETECTOR_CHECKPOINT_FILE,
     DETECTOR_FILE,
 )
@@ -375,8 +377,19 @@ def _assemble_model(
         shutil.copyfile(result.checkpoint, folder / CHECKPOINT_FILE)
         if result.detector_checkpoint is not None:
             shutil.copyfile(result.detector_checkpoint, folder / DETECTOR_CHECKPOINT_FILE)
+        if result.corner_checkpoint is not None:
+            shutil.copyfile(result.corner_checkpoint, folder / CORNER_CHECKPOINT_FILE)
+    if result.corner is not None:
+        shutil.copyfile(result.corner, folder / CORNER_FILE)
+    # The base model's corner reader learned the base deck's corner marks: an enrolled model
+    # that did not adapt it reads without one rather than misread the new deck.
     replace(
-        base, folder=folder, version=version, detector=DETECTOR_FILE, classifier=CLASSIFIER_FILE
+        base,
+        folder=folder,
+        version=version,
+        detector=DETECTOR_FILE,
+        classifier=CLASSIFIER_FILE,
+        corner_reader=CORNER_FILE if result.corner is not None else None,
     ).write()
 
 

@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=AdaptPlan.train_scenes)
     parser.add_argument("--epochs", type=int, default=AdaptPlan.epochs)
     parser.add_argument("--detector-epochs", type=int, default=AdaptPlan.detector_epochs)
+    parser.add_argument("--corner-epochs", type=int, default=AdaptPlan.corner_epochs)
     parser.add_argument("--test-scenes", type=int, default=500)
     parser.add_argument("--eval-scenes", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
@@ -144,7 +145,11 @@ def main() -> None:
         )
 
     plan = sized_plan(
-        args.scenes, args.epochs, detector_epochs=args.detector_epochs, workers=args.workers
+        args.scenes,
+        args.epochs,
+        detector_epochs=args.detector_epochs,
+        corner_epochs=args.corner_epochs,
+        workers=args.workers,
     )
     data = out / "data"
     t0 = time.perf_counter()

@@ -147,8 +147,11 @@ def write_photo_folder(
     return out
 
 
-def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 2) -> Path:
+def write_tiny_model(
+    out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 2, corner: bool = False
+) -> Path:
     """A small but real model folder for tests and benchmarks when no trained model exists.
+    With ``corner``, it also has an (untrained) corner reader, as the shipped model does.
 
     The classifier is really trained (briefly, on ``scenes`` scenes of ``deck_dir``; with 0 it
     keeps its random initial weights); the
@@ -172,6 +175,8 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
         CHECKPOINT_FILE,
         CLASSES,
         CLASSIFIER_FILE,
+        CORNER_CHECKPOINT_FILE,
+        CORNER_FILE,
         DETECTOR_FILE,
     )
 
@@ -186,6 +191,13 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
         shutil.rmtree(data)
     export_classifier(model, out / CLASSIFIER_FILE)
     save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)
+    if corner:
+        from skullcam.vision.corner_net import CornerReaderNet
+        from skullcam.vision.crops import PATCH_H, PATCH_W
+
+        reader = CornerReaderNet(len(CLASSES))
+        export_classifier(reader, out / CORNER_FILE, (PATCH_H, PATCH_W))
+        save_checkpoint(reader, CLASSES, out / CORNER_CHECKPOINT_FILE)
 
     class NoCards(nn.Module):
         """(1, 3, H, W) -> (1, 4 + 1 + 1, N) of zeros: the OBB head layout, every score 0."""
@@ -213,5 +225,6 @@ def write_tiny_model(out: Path, deck_dir: Path, scenes: int = 24, epochs: int = 
         classifier=CLASSIFIER_FILE,
         detector_input=input_hw,
         classes=CLASSES,
+        corner_reader=CORNER_FILE if corner else None,
     ).write()
     return out

@@ -25,7 +25,12 @@ from skullcam.errors import UserError
 from skullcam.files import read_text
 from skullcam.rules import FACES
 from skullcam.vision import obb
-from skullcam.vision.crops import card_crop, crops_to_batch, order_long_side_vertical
+from skullcam.vision.crops import (
+    card_crop,
+    corner_patches,
+    crops_to_batch,
+    order_long_side_vertical,
+)
 from skullcam.vision.detection import Detection
 
 MANIFEST = "recognizer.json"
@@ -90,6 +95,23 @@ detector pass (~15 ms a frame here). A slow Pi can set ``detector_mirror: false`
 model's recognizer.json. Views turned upside down added little more (94.7 % with all four)."""
 
 
+CORNER_MIN_CONFIDENCE = 0.6
+"""How sure the corner reader must be of a face to name a card the classifier would not (it
+said ``none`` or was below ``min_confidence``). The classifier sees the whole card at half
+resolution and gives up on a card half under another; the corner reader sees one corner mark at
+full resolution. Session 9, 1,300 validation scenes: 0.3 / 0.4 / 0.5 / 0.6 / 0.75 / 0.9 gave
+94.8 / 95.1 / 95.2 / 95.3 / 95.1 / 94.7 % of scenes right against 94.5 % without it."""
+
+
+def _optional_name(value: object) -> str | None:
+    """A file name or null: an optional part of the model (the corner reader)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"expected a file name or null, not {value!r}")
+    return value
+
+
 def _flag(value: object) -> bool:
     """A manifest switch must be JSON true or false: "false" as a string would read as on."""
     if not isinstance(value, bool):
@@ -113,6 +135,8 @@ class ModelManifest:
     # (models/README.md: P 0.980 R 0.840 at 0.5, P 0.938 R 0.877 at 0.25).
     min_confidence: float = MIN_CONFIDENCE
     detector_mirror: bool = DETECTOR_MIRROR
+    corner_reader: str | None = None
+    corner_min_confidence: float = CORNER_MIN_CONFIDENCE
 
     @classmethod
     def read(cls, folder: Path) -> ModelManifest:
@@ -135,6 +159,10 @@ class ModelManifest:
                 detector_iou=float(raw.get("detector_iou", DETECTOR_IOU)),
                 min_confidence=float(raw.get("min_confidence", MIN_CONFIDENCE)),
                 detector_mirror=_flag(raw.get("detector_mirror", DETECTOR_MIRROR)),
+                corner_reader=_optional_name(raw.get("corner_reader")),
+                corner_min_confidence=float(
+                    raw.get("corner_min_confidence", CORNER_MIN_CONFIDENCE)
+                ),
             )
         except (ValueError, KeyError, TypeError, IndexError) as err:
             raise UserError(
@@ -157,7 +185,14 @@ class ModelManifest:
             "detector_iou": self.detector_iou,
             "min_confidence": self.min_confidence,
             "detector_mirror": self.detector_mirror,
-        }
+        } | (
+            {
+                "corner_reader": self.corner_reader,
+                "corner_min_confidence": self.corner_min_confidence,
+            }
+            if self.corner_reader
+            else {}
+        )
 
     def write(self) -> None:
         """Write atomically, so a half-written manifest never becomes a model."""
@@ -193,6 +228,18 @@ def classifier_session(manifest: ModelManifest, threads: int) -> Any:
     _check_shape(manifest, manifest.classifier, "input", tensor.shape, (None, 3, CROP_H, CROP_W))
     n_classes = len(manifest.classes)
     _check_shape(manifest, manifest.classifier, "output", output.shape, (None, n_classes))
+    return session
+
+
+def corner_session(manifest: ModelManifest, threads: int) -> Any:
+    """The manifest's corner reader, checked to take corner patches and name its classes."""
+    from skullcam.vision.crops import PATCH_H, PATCH_W
+
+    name = str(manifest.corner_reader)
+    session = _session(manifest.folder / name, threads)
+    tensor, output = session.get_inputs()[0], session.get_outputs()[0]
+    _check_shape(manifest, name, "input", tensor.shape, (None, 3, PATCH_H, PATCH_W))
+    _check_shape(manifest, name, "output", output.shape, (None, len(manifest.classes)))
     return session
 
 
@@ -310,6 +357,8 @@ class Recognizer:
         self.detector = CardDetector.from_manifest(manifest, threads)
         self._classifier = classifier_session(manifest, threads)
         self._cls_input = self._classifier.get_inputs()[0].name
+        self._corner = corner_session(manifest, threads) if manifest.corner_reader else None
+        self._corner_input = self._corner.get_inputs()[0].name if self._corner else ""
 
     @classmethod
     def load(
@@ -350,23 +399,51 @@ class Recognizer:
         probs = np.exp(logits)
         return probs / probs.sum(axis=1, keepdims=True)
 
+    def read_corners(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        """The corner reader's class probabilities (K, n_classes) for each quadrilateral: those
+        of whichever of its two corner marks reads surer as a face (the other may be covered;
+        if both read ``none``, the first). Needs a model with a corner reader."""
+        if self._corner is None:
+            raise UserError(f"model {self.version} has no corner reader")
+        n_classes = len(self.manifest.classes)
+        if len(quads) == 0:
+            return np.zeros((0, n_classes), np.float32)
+        patches = np.concatenate([corner_patches(card_crop(frame, q)) for q in quads])
+        (logits,) = self._corner.run(None, {self._corner_input: crops_to_batch(list(patches))})
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs = (probs / probs.sum(axis=1, keepdims=True)).reshape(len(quads), 2, n_classes)
+        none = self.manifest.classes.index(NOT_A_CARD)
+        face_p = np.where(probs.argmax(axis=2) != none, probs.max(axis=2), 0.0)
+        return probs[np.arange(len(quads)), face_p.argmax(axis=1)]
+
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
         quads, det_scores = self.detect_boxes(frame)
         probs = self.classify(frame, quads)
         found: list[Detection] = []
-        for quad, det_score, p in zip(quads, det_scores, probs, strict=True):
+        unread: list[int] = []
+        for k, (quad, det_score, p) in enumerate(zip(quads, det_scores, probs, strict=True)):
             best = int(p.argmax())
             name = self.manifest.classes[best]
-            confidence = float(p[best]) * float(det_score)
-            if name == NOT_A_CARD or confidence < self.manifest.min_confidence * float(det_score):
+            if name == NOT_A_CARD or p[best] < self.manifest.min_confidence:
+                unread.append(k)
                 continue
-            found.append(
-                Detection.from_corners(
-                    name, confidence, order_long_side_vertical(quad), float(det_score)
-                )
-            )
+            found.append(_reading(name, float(p[best]), quad, float(det_score)))
+        if self._corner is not None and unread:
+            # A box the classifier gave up on is often a card half under another with one
+            # corner mark in view: let the corner reader name it when it is sure.
+            for k, p in zip(unread, self.read_corners(frame, quads[unread]), strict=True):
+                best = int(p.argmax())
+                name = self.manifest.classes[best]
+                if name != NOT_A_CARD and p[best] >= self.manifest.corner_min_confidence:
+                    found.append(_reading(name, float(p[best]), quads[k], float(det_scores[k])))
         return drop_overlapping_readings(found)
+
+
+def _reading(name: str, p: float, quad: np.ndarray, det_score: float) -> Detection:
+    """A card reading: its confidence is the reader's probability times the detector score."""
+    return Detection.from_corners(name, p * det_score, order_long_side_vertical(quad), det_score)
 
 
 def drop_overlapping_readings(

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -23,7 +24,7 @@ from skullcam.vision.crop_dataset import CropSet
 
 @dataclass
 class ClassifierResult:
-    model: CardClassifier
+    model: Any  # CardClassifier, or CornerReaderNet for the corner reader
     val_accuracy: float
     epochs: int
     seconds: float
@@ -36,10 +37,17 @@ def _to_tensor(images: np.ndarray) -> torch.Tensor:
     )
 
 
-def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def _augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.Tensor:
+    """Light, colour and noise changes; a whole crop also half the time turned 180 degrees (a
+    card is read both ways up), a corner patch instead shifted by up to 2 px (where the mark
+    sits in it depends on how well the box fits)."""
     n = x.shape[0]
-    turn = torch.rand(n, generator=gen) < 0.5
-    x = torch.where(turn[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
+    if turn:
+        turned = torch.rand(n, generator=gen) < 0.5
+        x = torch.where(turned[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
+    else:
+        dy, dx = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+        x = torch.roll(x, (dy, dx), dims=(2, 3))
     gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
     bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
     tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.12
@@ -67,13 +75,18 @@ def train_classifier(
     init: CardClassifier | None = None,
     seed: int = 0,
     progress: Callable[[int, int, float, float], None] | None = None,
+    make_model: Callable[[int], nn.Module] = CardClassifier,
+    turn: bool = True,
 ) -> ClassifierResult:
-    """Train from scratch, or fine-tune ``init`` (its head replaced when the classes differ)."""
+    """Train from scratch, or fine-tune ``init`` (its head replaced when the classes differ).
+
+    The corner reader trains here too: ``make_model`` builds its network, and ``turn=False``
+    since a corner patch is always upright."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     n_classes = len(train.classes)
     if init is None:
-        model = CardClassifier(n_classes)
+        model = make_model(n_classes)
     else:
         model = init
         if model.head[-1].out_features != n_classes:
@@ -94,7 +107,7 @@ def train_classifier(
         total = 0.0
         for i in range(0, len(order), batch_size):
             idx = order[i : i + batch_size]
-            loss = loss_fn(model(_augment(x_train[idx], gen)), y_train[idx])
+            loss = loss_fn(model(_augment(x_train[idx], gen, turn)), y_train[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -106,12 +119,16 @@ def train_classifier(
     return ClassifierResult(model, accuracy, epochs, time.perf_counter() - start)
 
 
-def export_classifier(model: CardClassifier, path: Path) -> None:
-    """ONNX with a dynamic batch axis: one run classifies every card of a frame at once."""
+def export_classifier(
+    model: nn.Module, path: Path, input_hw: tuple[int, int] | None = None
+) -> None:
+    """ONNX with a dynamic batch axis: one run classifies every card of a frame at once.
+    ``input_hw`` defaults to the card crop; the corner reader passes its patch size."""
     import warnings
 
     from skullcam.vision.crops import CROP_H, CROP_W
 
+    height, width = input_hw or (CROP_H, CROP_W)
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
@@ -119,7 +136,7 @@ def export_classifier(model: CardClassifier, path: Path) -> None:
         warnings.simplefilter("ignore")
         torch.onnx.export(
             model,
-            torch.zeros(1, 3, CROP_H, CROP_W),
+            torch.zeros(1, 3, height, width),
             str(tmp),
             dynamo=False,
             input_names=["crops"],
@@ -130,13 +147,17 @@ def export_classifier(model: CardClassifier, path: Path) -> None:
     tmp.replace(path)
 
 
-def save_checkpoint(model: CardClassifier, classes: tuple[str, ...], path: Path) -> None:
+def save_checkpoint(model: nn.Module, classes: tuple[str, ...], path: Path) -> None:
     torch.save({"state_dict": model.state_dict(), "classes": list(classes)}, path)
 
 
-def load_checkpoint(path: Path) -> tuple[CardClassifier, tuple[str, ...]]:
+def load_checkpoint(
+    path: Path, make_model: Callable[[int], nn.Module] = CardClassifier
+) -> tuple[Any, tuple[str, ...]]:
+    """A saved network (the classifier, or with ``make_model`` the corner reader) and its
+    class list."""
     raw = torch.load(path, map_location="cpu", weights_only=True)
     classes = tuple(raw["classes"])
-    model = CardClassifier(len(classes))
+    model = make_model(len(classes))
     model.load_state_dict(raw["state_dict"])
     return model, classes

@@ -32,3 +32,6 @@ class TrainPlan:
     init_detector: Path | None = None
     init_classifier: Path | None = None
     classifier_lr: float = 4e-3
+    skip_classifier: bool = False
+    # The corner reader (session 9): 10 epochs, about 11 minutes on these 2 cores.
+    corner_epochs: int = 10

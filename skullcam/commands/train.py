@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from skullcam.cli import positive_float, positive_int
+from skullcam.cli import non_negative_int, positive_float, positive_int
 from skullcam.vision.train_plan import TrainPlan
 
 
@@ -53,6 +53,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="keep the existing detector, retrain the classifier",
     )
     parser.add_argument(
+        "--skip-classifier",
+        action="store_true",
+        help="keep the --out model's classifier (with --skip-detector: train only the corner "
+        "reader)",
+    )
+    parser.add_argument(
+        "--corner-epochs",
+        type=non_negative_int,
+        default=TrainPlan.corner_epochs,
+        help="corner reader epochs, 0 for none (default %(default)s)",
+    )
+    parser.add_argument(
         "--init-detector",
         type=Path,
         default=None,
@@ -90,6 +102,8 @@ def _run(args: argparse.Namespace) -> int:
         crop_copies=args.crop_copies,
         resume=args.resume,
         skip_detector=args.skip_detector,
+        skip_classifier=args.skip_classifier,
+        corner_epochs=args.corner_epochs,
         init_detector=args.init_detector,
         init_classifier=args.init_classifier,
         classifier_lr=args.classifier_lr,
