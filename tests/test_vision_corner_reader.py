@@ -1,0 +1,146 @@
+"""The corner reader: its patches, its training labels, its manifest entry and the rule that
+lets it name a card the classifier gave up on. Needs no training stack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from model_variants import shipped_model_with
+
+from skullcam.errors import UserError
+from skullcam.vision.crop_dataset import (
+    LabelledCard,
+    _marks_in_crop_order,
+    corner_patches_from_scenes,
+    read_scene_index,
+)
+from skullcam.vision.crops import PATCH_H, PATCH_W, corner_patches
+from skullcam.vision.recognizer import NOT_A_CARD, Recognizer, shipped_model_dir
+
+SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
+UPRIGHT = np.array([[100, 100], [156, 100], [156, 187], [100, 187]], np.float32)
+
+
+def test_the_two_patches_are_the_crop_corners_the_second_turned_upright() -> None:
+    crop = np.zeros((96, 64, 3), np.uint8)
+    crop[0, 0] = (1, 2, 3)  # the crop's top-left pixel
+    crop[95, 63] = (4, 5, 6)  # its bottom-right one
+    patches = corner_patches(crop)
+    assert patches.shape == (2, PATCH_H, PATCH_W, 3)
+    assert tuple(patches[0, 0, 0]) == (1, 2, 3)
+    assert tuple(patches[1, 0, 0]) == (4, 5, 6)  # turned 180 degrees: now top-left too
+
+
+def test_a_crop_patch_is_matched_to_the_card_mark_it_shows() -> None:
+    # The crop's first corner is the card's top-left: patch 0 shows mark 0.
+    assert _marks_in_crop_order(UPRIGHT, UPRIGHT) == (0, 1)
+    # The same card lying upside down (its top-left corner now at the bottom right of the
+    # image): the crop's first corner is the card's bottom-right, so patch 0 shows mark 1.
+    upside_down = np.roll(UPRIGHT, 2, axis=0)
+    assert _marks_in_crop_order(upside_down, upside_down) == (1, 0)
+
+
+def test_patches_are_labelled_by_their_own_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.full((300, 300, 3), 90, np.uint8)
+    image = Path("unused.jpg")
+    cards = [
+        LabelledCard("green-7", UPRIGHT, 0.6, corner_visible=(1.0, 0.0)),
+        LabelledCard("kraken", UPRIGHT + 20, 0.6, corner_visible=(0.5, 0.5)),  # part-read
+    ]
+
+    monkeypatch.setattr("skullcam.vision.crop_dataset._read_frame", lambda _: frame)
+    patches = corner_patches_from_scenes(
+        [(image, cards)], ("green-7", "kraken", NOT_A_CARD), copies=3, none_per_scene=0
+    )
+    # green-7: per copy one patch of its shown mark and one of its hidden one; kraken: none.
+    assert sorted(patches.labels.tolist()) == [0, 0, 0, 2, 2, 2]
+
+
+def test_sample_scene_patches_hold_faces_and_covered_marks() -> None:
+    scenes = read_scene_index(SAMPLES, "test")[:10]
+    classes = (*sorted({c.face for _, cards in scenes for c in cards}), NOT_A_CARD)
+    patches = corner_patches_from_scenes(scenes, classes, copies=1, none_per_scene=0)
+    shown = sum(v >= 0.9 for _, cards in scenes for c in cards for v in c.corner_visible)
+    hidden = sum(v < 0.35 for _, cards in scenes for c in cards for v in c.corner_visible)
+    assert (patches.labels != len(classes) - 1).sum() == shown
+    assert (patches.labels == len(classes) - 1).sum() == hidden
+    assert patches.images.shape[1:] == (PATCH_H, PATCH_W, 3)
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer.load(shipped_model_dir(), threads=1)
+
+
+def test_the_shipped_model_has_a_corner_reader_that_reads_a_card(
+    recognizer: Recognizer,
+) -> None:
+    image, truth = read_scene_index(SAMPLES, "test")[0]
+    frame = cv2.imread(str(image))
+    seen = [c for c in truth if min(c.corner_visible) >= 0.9]
+    probs = recognizer.read_corners(frame, np.stack([c.corners for c in seen]))
+    assert probs.shape == (len(seen), len(recognizer.manifest.classes))
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    names = [recognizer.manifest.classes[int(p.argmax())] for p in probs]
+    assert sum(n == c.face for n, c in zip(names, seen, strict=True)) >= len(seen) - 1
+
+
+def _stub(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, corner_p: float) -> None:
+    """One box; the classifier says "not a card", the corner reader green-7 at ``corner_p``."""
+    classes = recognizer.manifest.classes
+
+    def one_hot(name: str, p: float) -> np.ndarray:
+        row = np.full((1, len(classes)), (1 - p) / (len(classes) - 1), np.float32)
+        row[0, classes.index(name)] = p
+        return row
+
+    monkeypatch.setattr(
+        recognizer, "detect_boxes", lambda frame: (UPRIGHT[None], np.array([0.8], np.float32))
+    )
+    monkeypatch.setattr(recognizer, "classify", lambda frame, quads: one_hot(NOT_A_CARD, 0.9))
+    monkeypatch.setattr(recognizer, "read_corners", lambda frame, q: one_hot("green-7", corner_p))
+
+
+def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stub(recognizer, monkeypatch, corner_p=0.9)
+    (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
+    assert found.card == "green-7"
+    assert found.confidence == pytest.approx(0.9 * 0.8)
+
+
+def test_an_unsure_corner_names_nothing(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threshold = recognizer.manifest.corner_min_confidence
+    _stub(recognizer, monkeypatch, corner_p=threshold - 0.05)
+    assert recognizer(np.zeros((480, 640, 3), np.uint8)) == []
+
+
+def test_a_model_without_a_corner_reader_reads_as_before(tmp_path: Path) -> None:
+    plain = Recognizer.load(shipped_model_with(tmp_path, corner_reader=None), threads=1)
+    assert "corner_reader" not in plain.manifest.to_json()
+    with pytest.raises(UserError, match="no corner reader"):
+        plain.read_corners(np.zeros((480, 640, 3), np.uint8), UPRIGHT[None])
+    image, _ = read_scene_index(SAMPLES, "test")[0]
+    assert plain(cv2.imread(str(image)))  # still recognizes cards
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("nowhere.onnx", "missing"),
+        ("card-classifier.onnx", "input"),  # a classifier is not a corner reader: shape refused
+        (5, "not a valid recognizer manifest"),
+        ("", "not a valid recognizer manifest"),
+    ],
+)
+def test_a_bad_corner_reader_entry_is_a_clear_error(
+    tmp_path: Path, entry: object, message: str
+) -> None:
+    with pytest.raises(UserError, match=message):
+        Recognizer.load(shipped_model_with(tmp_path, corner_reader=entry), threads=1)
