@@ -37,10 +37,11 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     scenes = read_scene_index(SAMPLES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
-    # Measured on these 40 scenes with skullcam-20261130-074500: recall 0.940, precision 0.973
-    # (a wrong face read on a card under half visible counts as a false alarm since session 4).
-    assert float(summary["recall"]) >= 0.92  # type: ignore[arg-type]
-    assert float(summary["precision"]) >= 0.94  # type: ignore[arg-type]
+    # Measured on these 40 scenes with skullcam-20261130-191644: recall 0.983, precision 0.983
+    # (without its corner reader 0.974 / 0.983; a wrong face read on a card under half visible
+    # counts as a false alarm since session 4).
+    assert float(summary["recall"]) >= 0.96  # type: ignore[arg-type]
+    assert float(summary["precision"]) >= 0.96  # type: ignore[arg-type]
 
 
 def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) -> None:
