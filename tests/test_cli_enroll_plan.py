@@ -29,6 +29,7 @@ def test_thorough_takes_the_longer_measured_plan() -> None:
     assert plan.train_scenes == THOROUGH_PLAN.train_scenes == 1800
     assert plan.epochs == THOROUGH_PLAN.epochs == 9
     assert plan.val_scenes == 225
+    assert plan.corner_epochs == THOROUGH_PLAN.corner_epochs == 1  # 3 would pass 20 minutes
 
 
 def test_explicit_counts_win_over_either_plan() -> None:

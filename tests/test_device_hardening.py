@@ -8,8 +8,6 @@ a clear error naming what was wrong and what to do, and no recorded data lost or
 from __future__ import annotations
 
 import errno
-import json
-import random
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -17,34 +15,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from demo_games import make_demo
 
 from skullcam.device import live as live_module
 from skullcam.device import recorder as recorder_module
 from skullcam.device.game import Referee
 from skullcam.device.live import DemoGame, LiveLoop, save_frames
 from skullcam.device.replay import replay_source
-from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
+from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source
 from skullcam.errors import UserError
 from skullcam.rules import Settings
-from skullcam.rules.simulate import random_game
 from skullcam.store import GameStore
 from skullcam.vision.detection import Detection
-from skullcam.vision.seats import SeatLayout
-
-SEED = 21
-
-
-def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
-    """A small recorded game (keyed frames + record) the live loop can play as a demo."""
-    players = [f"P{i}" for i in range(n)]
-    record = random_game(random.Random(SEED), players, Settings(rounds=rounds), 1).to_dict()
-    sg = simulate_game(record, seed=SEED)
-    write_keyed_frames(folder / "frames", len(sg.script), size=(64, 48))
-    (folder / "game.json").write_text(json.dumps(record))
-    seats = SeatLayout.default(n).to_json()
-    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n, "seats": seats}))
-    return record, sg.script
 
 
 def recorded(store: GameStore, game_id: int) -> list[tuple[int, int]]:

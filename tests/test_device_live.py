@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -13,30 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from demo_games import SEED, make_demo
 
 from skullcam.cli import main
 from skullcam.device.live import DemoGame, LiveLoop
-from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game, write_keyed_frames
+from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
-from skullcam.rules import Settings
-from skullcam.rules.simulate import random_game
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout
-
-SEED = 21
-
-
-def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
-    players = [f"P{i}" for i in range(n)]
-    settings = Settings(rounds=rounds)
-    record = random_game(random.Random(SEED), players, settings, 1).to_dict()
-    sg = simulate_game(record, seed=SEED)
-    # Small frames keep the test fast; the seats (in 640 x 480 detection pixels) come from meta.
-    write_keyed_frames(folder / "frames", len(sg.script), size=(64, 48))
-    (folder / "game.json").write_text(json.dumps(record))
-    seats = SeatLayout.default(n).to_json()
-    (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n, "seats": seats}))
-    return record, sg.script
 
 
 def recorded_rounds(store: GameStore, game_id: int) -> list[list[list]]:

@@ -86,10 +86,12 @@ def sized_plan(train_scenes: int, epochs: int, **rest: Any) -> AdaptPlan:
     )
 
 
-THOROUGH_PLAN = sized_plan(1800, 9)
+THOROUGH_PLAN = sized_plan(1800, 9, corner_epochs=1)
 """The longer plan (``skullcam enroll --thorough``): the most the 20-minute budget holds on 2
 cores with the detector fine-tune. Measured on the alt deck (docs/enroll.md, session 7): 18.0
-min, 95.6 % recall / 98.1 % precision, against the default's 11 min and 94.7 % / 97.3 %."""
+min, 95.6 % recall / 98.1 % precision, against the default's 11 min and 94.7 % / 97.3 %. The
+corner reader gets one epoch here, not the default's three: an epoch on 1,800 scenes' patches
+takes ~80 s, and three would take the plan past 20 minutes."""
 
 
 @dataclass

@@ -64,8 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--corner-epochs",
         type=int,
-        default=3,
-        help="corner reader fine-tuning epochs (0: the enrolled model reads without one)",
+        help="corner reader fine-tuning epochs (default 3; --thorough 1; 0: the enrolled model "
+        "reads without one)",
     )
     parser.add_argument("--test-scenes", type=int, default=500, help="self-check scenes")
     parser.add_argument("--workers", type=int, default=2, help="scene rendering processes")
@@ -89,13 +89,14 @@ def _plan(args: argparse.Namespace) -> object:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     if args.detector_epochs < 0:
         raise UserError("--detector-epochs must be 0 (keep the detector) or more")
-    if args.corner_epochs < 0:
+    corner_epochs = base.corner_epochs if args.corner_epochs is None else args.corner_epochs
+    if corner_epochs < 0:
         raise UserError("--corner-epochs must be 0 (no corner reader) or more")
     return sized_plan(
         counts["scenes"],
         counts["epochs"],
         detector_epochs=args.detector_epochs,
-        corner_epochs=args.corner_epochs,
+        corner_epochs=corner_epochs,
         workers=args.workers,
     )
 
