@@ -71,6 +71,10 @@ def move_weights_in(staging: Path, out: Path) -> None:
 
 
 def train_recognizer(plan: TrainPlan) -> ModelManifest:
+    # torch first: every step needs it, so a missing torch is the one to name (with both
+    # missing, as on a runtime-only install, the message must not depend on the step order).
+    import torch  # noqa: F401
+
     from skullcam.vision.train_detector import export_detector, train_detector
 
     if plan.init_classifier is not None and not plan.init_classifier.is_file():
