@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -153,6 +154,19 @@ def test_the_corner_reader_is_adapted_to_the_deck_or_left_out(
         assert manifest.corner_reader is None
         assert not reader.exists()
     Recognizer.load(outcome.model_dir)
+
+
+def test_old_corner_weights_a_base_does_not_read_with_are_not_adapted(
+    tmp_path: Path, decks: dict[str, Path]
+) -> None:
+    """A model folder may hold a corner-reader.pt its manifest no longer names (trained again
+    with --corner-epochs 0): enrollment must not revive it."""
+    base = write_tiny_model(tmp_path / "base", decks["classic"], 0, corner=True)
+    manifest = ModelManifest.read(base)
+    replace(manifest, corner_reader=None).write()
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
+    result = adapt_recognizer(decks["alt"], base, tmp_path / "work", plan, say=lambda _: None)
+    assert result.corner is None and result.corner_checkpoint is None
 
 
 def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: Path) -> None:

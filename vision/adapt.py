@@ -546,7 +546,9 @@ def adapt_corner_reader(
     from skullcam.vision.training import CLASSES, CORNER_BATCH, CORNER_LR
 
     init_path = base_model / CORNER_CHECKPOINT_FILE
-    if plan.corner_epochs <= 0 or not init_path.is_file():
+    # The base must read with a corner reader, not merely hold an old one's weights.
+    has_reader = ModelManifest.read(base_model).corner_reader is not None
+    if plan.corner_epochs <= 0 or not has_reader or not init_path.is_file():
         return False
     from tqdm import tqdm
 

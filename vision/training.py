@@ -112,7 +112,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     else:
         record = _train_classifier_step(plan, staging, train_scenes, val_scenes)
     corner = None
-    (staging / CORNER_FILE).unlink(missing_ok=True)  # left by an interrupted run
+    for name in (CORNER_FILE, CORNER_CHECKPOINT_FILE):  # left by an interrupted run
+        (staging / name).unlink(missing_ok=True)
     if plan.corner_epochs > 0:
         record |= _train_corner_step(plan, staging, train_scenes, val_scenes)
         corner = CORNER_FILE
