@@ -534,24 +534,23 @@ def adapt_corner_reader(
 ) -> bool:
     """Fine-tune the base model's corner reader on the enrolled deck's corner marks, into
     ``out``; False (nothing written) when the plan or the base model has none to adapt."""
+    from tqdm import tqdm
+
     from skullcam.vision.corner_net import CornerReaderNet
     from skullcam.vision.crop_dataset import corner_patches_from_scenes
-    from skullcam.vision.crops import PATCH_H, PATCH_W
-    from skullcam.vision.train_classifier import (
-        export_classifier,
-        load_checkpoint,
-        save_checkpoint,
-        train_classifier,
+    from skullcam.vision.train_classifier import load_checkpoint
+    from skullcam.vision.training import (
+        CLASSES,
+        CORNER_LR,
+        fit_corner_reader,
+        save_corner_reader,
     )
-    from skullcam.vision.training import CLASSES, CORNER_BATCH, CORNER_LR
 
     init_path = base_model / CORNER_CHECKPOINT_FILE
     # The base must read with a corner reader, not merely hold an old one's weights.
     has_reader = ModelManifest.read(base_model).corner_reader is not None
     if plan.corner_epochs <= 0 or not has_reader or not init_path.is_file():
         return False
-    from tqdm import tqdm
-
     init, classes = load_checkpoint(init_path, CornerReaderNet)
     if classes != CLASSES:
         init.replace_head(len(CLASSES))
@@ -569,21 +568,7 @@ def adapt_corner_reader(
         read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
     )
     say(f"fine-tuning the corner reader on {len(train)} patches, {plan.corner_epochs} epochs")
-    bar = tqdm(
-        total=plan.corner_epochs, desc="corner reader", unit="epoch", disable=not plan.progress
-    )
-    result = train_classifier(
-        train,
-        val,
-        epochs=plan.corner_epochs,
-        batch_size=CORNER_BATCH,
-        lr=CORNER_LR / 3,  # a fine-tune: a third of the from-scratch rate
-        init=init,
-        progress=lambda *_: bar.update(1),
-        make_model=CornerReaderNet,
-        turn=False,
-    )
-    bar.close()
-    export_classifier(result.model, out / CORNER_FILE, (PATCH_H, PATCH_W))
-    save_checkpoint(result.model, CLASSES, out / CORNER_CHECKPOINT_FILE)
+    # A fine-tune: a third of the from-scratch rate.
+    result = fit_corner_reader(train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress)
+    save_corner_reader(result.model, out)
     return True

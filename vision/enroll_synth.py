@@ -175,7 +175,6 @@ def write_tiny_model(
         CHECKPOINT_FILE,
         CLASSES,
         CLASSIFIER_FILE,
-        CORNER_CHECKPOINT_FILE,
         CORNER_FILE,
         DETECTOR_FILE,
     )
@@ -193,11 +192,9 @@ def write_tiny_model(
     save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)
     if corner:
         from skullcam.vision.corner_net import CornerReaderNet
-        from skullcam.vision.crops import PATCH_H, PATCH_W
+        from skullcam.vision.training import save_corner_reader
 
-        reader = CornerReaderNet(len(CLASSES))
-        export_classifier(reader, out / CORNER_FILE, (PATCH_H, PATCH_W))
-        save_checkpoint(reader, CLASSES, out / CORNER_CHECKPOINT_FILE)
+        save_corner_reader(CornerReaderNet(len(CLASSES)), out)
 
     class NoCards(nn.Module):
         """(1, 3, H, W) -> (1, 4 + 1 + 1, N) of zeros: the OBB head layout, every score 0."""
