@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing as mp
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from skullcam.datasets.scenes import (
 )
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
+from skullcam.parallel import worker_pool
 
 logger = logging.getLogger(__name__)
 
@@ -115,12 +115,7 @@ def _iterate(jobs: list[_Job], workers: int, initargs: tuple[object, ...]) -> It
         for job in jobs:
             yield _render_one(job)
         return
-    # Not "fork": a parent that already runs ONNX Runtime or torch thread pools (training cuts
-    # crops, enroll renders scenes) can fork a child while another thread holds a lock, and
-    # that child waits forever. A fork server is a clean single-threaded parent for workers.
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    ctx = mp.get_context(method)
-    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
+    with worker_pool(workers, _init_worker, initargs) as pool:
         yield from pool.imap(_render_one, jobs, chunksize=8)
 
 

@@ -1,5 +1,9 @@
+"""``python -m skullcam``. Guarded: worker processes started by spawn or a fork server import
+this module again, and must not run the command line a second time."""
+
 import sys
 
 from skullcam.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

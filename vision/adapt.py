@@ -378,7 +378,13 @@ def fine_tune(
     from torch import nn
     from tqdm import tqdm
 
-    from skullcam.vision.train_classifier import _augment, _to_tensor, evaluate, load_checkpoint
+    from skullcam.vision.train_classifier import (
+        augment,
+        evaluate,
+        load_checkpoint,
+        to_float_batch,
+        uint8_tensor,
+    )
 
     model, base_classes = load_checkpoint(init_checkpoint)
     if tuple(base_classes) != tuple(train.classes):
@@ -388,8 +394,9 @@ def fine_tune(
         )
     torch.manual_seed(plan.seed)
     gen = torch.Generator().manual_seed(plan.seed)
-    x_train, y_train = _to_tensor(train.images), torch.from_numpy(train.labels)
-    x_val, y_val = _to_tensor(val.images), torch.from_numpy(val.labels)
+    cpu = torch.device("cpu")
+    x_train, y_train = uint8_tensor(train.images, cpu), torch.from_numpy(train.labels)
+    x_val, y_val = uint8_tensor(val.images, cpu), torch.from_numpy(val.labels)
     steps_per_epoch = math.ceil(len(y_train) / plan.batch_size)
     optimizer = torch.optim.AdamW(model.parameters(), lr=plan.lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -418,7 +425,7 @@ def fine_tune(
         order = torch.randperm(len(y_train), generator=gen)
         for i in range(0, len(order), plan.batch_size):
             idx = order[i : i + plan.batch_size]
-            loss = loss_fn(model(_augment(x_train[idx], gen)), y_train[idx])
+            loss = loss_fn(model(augment(to_float_batch(x_train[idx]), gen)), y_train[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()

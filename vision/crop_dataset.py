@@ -8,14 +8,16 @@ half-hidden cards become the ``none`` class that rejects the detector's stray bo
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.parallel import worker_pool
 from skullcam.vision.crops import (
     CROP_H,
     CROP_W,
@@ -24,7 +26,7 @@ from skullcam.vision.crops import (
     order_long_side_vertical,
 )
 from skullcam.vision.obb import corners as obb_corners
-from skullcam.vision.recognizer import NOT_A_CARD
+from skullcam.vision.recognizer import NOT_A_CARD, CardDetector
 
 
 @dataclass
@@ -37,6 +39,11 @@ class CropSet:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+
+Seed = int | Sequence[int]
+"""A crop cutter's random seed: an int, or a sequence such as (seed, chunk) when scenes are cut
+in parallel, so each chunk draws its own stream."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +158,7 @@ def crops_from_scenes(
     copies: int = 2,
     min_visible: float = 0.5,
     none_per_scene: float = 0.5,
-    seed: int = 0,
+    seed: Seed = 0,
     jitter: float = 1.0,
 ) -> CropSet:
     """Cut ``copies`` jittered crops per labelled card plus some ``none`` crops per scene."""
@@ -295,7 +302,7 @@ def corner_patches_from_scenes(
     classes: tuple[str, ...],
     copies: int = 2,
     none_per_scene: float = 1.0,
-    seed: int = 0,
+    seed: Seed = 0,
 ) -> CropSet:
     """Corner-mark patches for the corner reader, each labelled by its own mark's visibility.
 
@@ -337,6 +344,105 @@ def _marks_in_crop_order(quad: np.ndarray, corners: np.ndarray) -> tuple[int, in
     first = order_long_side_vertical(quad)[0]
     nearest = int(np.argmin(np.linalg.norm(np.asarray(corners) - first, axis=1)))
     return (0, 1) if nearest in (0, 1) else (1, 0)
+
+
+@dataclass
+class DetectorBoxes:
+    """The training detector's boxes on a frame, as ``crops_from_detector`` asks for them.
+
+    A plain value (model path and input size) rather than an open session, so that worker
+    processes can be handed it: each opens its own ONNX Runtime session on first use."""
+
+    path: Path
+    input_hw: tuple[int, int]
+    threads: int = 0
+    _detector: CardDetector | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __call__(self, frame: np.ndarray) -> np.ndarray:
+        if self._detector is None:
+            self._detector = CardDetector(self.path, self.input_hw, threads=self.threads)
+        return self._detector(frame)[0]
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"path": self.path, "input_hw": self.input_hw, "threads": self.threads}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state, _detector=None)
+
+
+Scene = tuple[Path, list[LabelledCard]]
+PARALLEL_FROM = 100
+"""Fewer scenes than this are cut in this process: starting workers would take longer."""
+CHUNKS_PER_WORKER = 4
+"""Scenes go to workers in this many chunks each: enough for the progress bar to move and the
+load to even out, few enough that each chunk's crops travel back in one piece."""
+
+
+def cut_in_parallel(
+    cut: Callable[..., CropSet],
+    scenes: Sequence[Scene],
+    classes: tuple[str, ...],
+    workers: int = 1,
+    desc: str = "crops",
+    progress: bool = True,
+    **options: object,
+) -> CropSet:
+    """``cut(scenes, classes, **options)`` over ``workers`` processes, with a progress bar.
+
+    One worker cuts in this process, exactly as ``cut`` alone would. With more, each chunk of
+    scenes gets the seed ``(seed, chunk)``: the result then depends on the number of workers,
+    not on their timing. A GPU run renders ten thousand scenes or more, and cutting their
+    crops in one process took longer than training the classifier on them."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(scenes), desc=desc, unit="scene", disable=not progress)
+    if workers <= 1 or len(scenes) < PARALLEL_FROM:
+        try:
+            return cut(_counted(scenes, bar), classes, **options)
+        finally:
+            bar.close()
+    size = max(1, -(-len(scenes) // (workers * CHUNKS_PER_WORKER)))
+    jobs = [
+        (cut, list(scenes[i : i + size]), classes, _chunk_options(options, n))
+        for n, i in enumerate(range(0, len(scenes), size))
+    ]
+    parts: list[CropSet] = []
+    try:
+        with worker_pool(workers) as pool:
+            for job, part in zip(jobs, pool.imap(_cut_chunk, jobs), strict=True):
+                bar.update(len(job[1]))
+                if part is not None:
+                    parts.append(part)
+    finally:
+        bar.close()
+    if not parts:
+        raise UserError("no labelled cards found in these scenes to cut training crops from")
+    return merge(*parts)
+
+
+def _counted(scenes: Iterable[Scene], bar: Any) -> Iterator[Scene]:
+    for scene in scenes:
+        yield scene
+        bar.update(1)
+
+
+def _chunk_options(options: dict[str, object], chunk: int) -> dict[str, object]:
+    if "seed" not in options:
+        return options
+    seed = options["seed"]
+    base = list(seed) if isinstance(seed, Sequence) else [int(seed)]  # type: ignore[call-overload]
+    return {**options, "seed": (*base, chunk)}
+
+
+def _cut_chunk(
+    job: tuple[Callable[..., CropSet], list[Scene], tuple[str, ...], dict[str, object]],
+) -> CropSet | None:
+    """One chunk in a worker; None when it holds no card to cut (a small chunk may not)."""
+    cut, scenes, classes, options = job
+    try:
+        return cut(scenes, classes, **options)
+    except UserError:
+        return None
 
 
 def merge(*sets: CropSet) -> CropSet:

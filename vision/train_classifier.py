@@ -30,38 +30,40 @@ class ClassifierResult:
     seconds: float
 
 
-def _to_tensor(images: np.ndarray) -> torch.Tensor:
-    """BGR uint8 NHWC -> RGB float NCHW in [0, 1] (same as crops_to_batch at inference)."""
-    return (
-        torch.from_numpy(np.ascontiguousarray(images[..., ::-1])).permute(0, 3, 1, 2).float() / 255
-    )
+def to_float_batch(images: torch.Tensor) -> torch.Tensor:
+    """BGR uint8 NHWC -> RGB float NCHW in [0, 1] (same as crops_to_batch at inference).
+
+    Done a batch at a time, on the training device: a GPU run keeps the whole crop set there
+    as uint8, a quarter of its size in floats."""
+    return torch.flip(images, dims=(3,)).permute(0, 3, 1, 2).float() / 255
 
 
-def _augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.Tensor:
+def augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.Tensor:
     """Light, colour and noise changes; a whole crop also half the time turned 180 degrees (a
     card is read both ways up), a corner patch instead shifted by up to 2 px (where the mark
     sits in it depends on how well the box fits)."""
-    n = x.shape[0]
+    n, dev = x.shape[0], x.device
     if turn:
-        turned = torch.rand(n, generator=gen) < 0.5
+        turned = torch.rand(n, generator=gen, device=dev) < 0.5
         x = torch.where(turned[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
     else:
-        dy, dx = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+        dy, dx = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen, device=dev))
         x = torch.roll(x, (dy, dx), dims=(2, 3))
-    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
-    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.12
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen, device=dev) - 0.5) * 0.5
+    bias = (torch.rand(n, 1, 1, 1, generator=gen, device=dev) - 0.5) * 0.2
+    tint = 1 + (torch.rand(n, 3, 1, 1, generator=gen, device=dev) - 0.5) * 0.12
     x = x * gain * tint + bias
-    x = x + torch.randn(x.shape, generator=gen) * 0.03
+    x = x + torch.randn(x.shape, generator=gen, device=dev) * 0.03
     return x.clamp(0, 1)
 
 
 def evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor) -> float:
+    """Share of ``images`` (uint8 BGR NHWC, on the model's device) classified as ``labels``."""
     model.eval()
     correct = 0
     with torch.no_grad():
         for i in range(0, len(labels), 512):
-            pred = model(images[i : i + 512]).argmax(dim=1)
+            pred = model(to_float_batch(images[i : i + 512])).argmax(dim=1)
             correct += int((pred == labels[i : i + 512]).sum())
     return correct / max(1, len(labels))
 
@@ -77,13 +79,20 @@ def train_classifier(
     progress: Callable[[int, int, float, float], None] | None = None,
     make_model: Callable[[int], nn.Module] = CardClassifier,
     turn: bool = True,
+    device: str = "cpu",
+    seconds: float | None = None,
 ) -> ClassifierResult:
     """Train from scratch, or fine-tune ``init`` (its head replaced when the classes differ).
 
     The corner reader trains here too: ``make_model`` builds its network, and ``turn=False``
-    since a corner patch is always upright."""
+    since a corner patch is always upright. ``device`` is a torch device ("cpu", "cuda",
+    "cuda:1"). With ``seconds``, training runs for that long instead of ``epochs`` and the
+    one-cycle schedule follows the clock: on a GPU lent for a few minutes the speed is not
+    known beforehand, and a schedule cut short by a deadline would end at its peak rate.
+    The returned model is on the CPU, ready to export."""
+    dev = torch.device(device)
     torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
+    gen = torch.Generator(device=dev).manual_seed(seed)
     n_classes = len(train.classes)
     if init is None:
         model = make_model(n_classes)
@@ -91,32 +100,59 @@ def train_classifier(
         model = init
         if model.head[-1].out_features != n_classes:
             model.replace_head(n_classes)
-    x_train, y_train = _to_tensor(train.images), torch.from_numpy(train.labels)
-    x_val, y_val = _to_tensor(val.images), torch.from_numpy(val.labels)
+    model = model.to(dev)
+    x_train, y_train = uint8_tensor(train.images, dev), torch.from_numpy(train.labels).to(dev)
+    x_val, y_val = uint8_tensor(val.images, dev), torch.from_numpy(val.labels).to(dev)
     steps_per_epoch = math.ceil(len(y_train) / batch_size)
+    total_steps = CLOCK_STEPS if seconds else epochs * steps_per_epoch
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.15
+        optimizer, max_lr=lr, total_steps=total_steps, pct_start=0.15
     )
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.perf_counter()
-    accuracy = 0.0
-    for epoch in range(epochs):
+    accuracy, epoch, out_of_time = 0.0, 0, False
+    while not out_of_time and (seconds or epoch < epochs):
         model.train()
-        order = torch.randperm(len(y_train), generator=gen)
-        total = 0.0
+        order = torch.randperm(len(y_train), generator=gen, device=dev)
+        total, seen = 0.0, 0
         for i in range(0, len(order), batch_size):
             idx = order[i : i + batch_size]
-            loss = loss_fn(model(_augment(x_train[idx], gen, turn)), y_train[idx])
+            batch = augment(to_float_batch(x_train[idx]), gen, turn)
+            loss = loss_fn(model(batch), y_train[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            schedule.step()
+            if seconds:
+                out_of_time = _follow_clock(schedule, time.perf_counter() - start, seconds)
+            else:
+                schedule.step()
             total += loss.item() * len(idx)
+            seen += len(idx)
+            if out_of_time:
+                break
+        epoch += 1
         accuracy = evaluate(model, x_val, y_val)
         if progress is not None:
-            progress(epoch + 1, epochs, total / len(order), accuracy)
-    return ClassifierResult(model, accuracy, epochs, time.perf_counter() - start)
+            progress(epoch, 0 if seconds else epochs, total / max(1, seen), accuracy)
+    return ClassifierResult(model.cpu(), accuracy, epoch, time.perf_counter() - start)
+
+
+CLOCK_STEPS = 10_000
+"""Resolution of a clock-driven schedule: the one-cycle curve in this many steps, advanced to
+the share of the time budget spent after each batch."""
+
+
+def _follow_clock(schedule: Any, elapsed: float, seconds: float) -> bool:
+    """Advance ``schedule`` to where ``elapsed`` of ``seconds`` puts it; True once time is up."""
+    target = min(CLOCK_STEPS - 1, int(elapsed / seconds * CLOCK_STEPS))
+    while schedule.last_epoch < target:
+        schedule.step()
+    return elapsed >= seconds
+
+
+def uint8_tensor(images: np.ndarray, dev: torch.device) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(images)).to(dev)
 
 
 def export_classifier(

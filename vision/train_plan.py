@@ -35,3 +35,14 @@ class TrainPlan:
     skip_classifier: bool = False
     # The corner reader (session 9): 10 epochs, about 11 minutes on these 2 cores.
     corner_epochs: int = 10
+    # Where and how wide to run: "cpu", or "cuda" / "cuda:N" for a GPU (the detector, the
+    # classifier and the corner reader all train there); worker processes for the detector's
+    # data loading and for cutting crops.
+    device: str = "cpu"
+    workers: int = 2
+    # Time budgets in minutes, each replacing its epoch count when set: a GPU lent for a few
+    # minutes runs at a speed not known beforehand, so a run sized in epochs could overrun it.
+    detector_minutes: float | None = None
+    classifier_minutes: float | None = None
+    corner_minutes: float | None = None
+    classifier_batch: int = 128

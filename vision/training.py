@@ -21,14 +21,16 @@ from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision.crop_dataset import (
     CropSet,
+    DetectorBoxes,
     LabelledCard,
     corner_patches_from_scenes,
     crops_from_detector,
     crops_from_scenes,
+    cut_in_parallel,
     merge,
     read_scene_index,
 )
-from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, CardDetector, ModelManifest
+from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest
 from skullcam.vision.train_plan import TrainPlan
 
 if TYPE_CHECKING:  # torch is a training-stack package: imported only where a step needs it
@@ -101,9 +103,12 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             epochs=plan.detector_epochs,
             imgsz=plan.imgsz,
             batch=plan.batch,
+            workers=plan.workers,
             resume=plan.resume,
             fraction=plan.detector_fraction,
+            device=ultralytics_device(plan.device),
             init=plan.init_detector,
+            extra={"time": plan.detector_minutes / 60} if plan.detector_minutes else None,
         )
         export_detector(best, staging / DETECTOR_FILE, plan.input_hw)
         shutil.copyfile(best, staging / DETECTOR_CHECKPOINT_FILE)
@@ -138,7 +143,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         json.dumps(
             {
                 "dataset": str(plan.dataset),
-                "detector_epochs": "kept" if plan.skip_detector else plan.detector_epochs,
+                "detector_epochs": "kept" if plan.skip_detector else _detector_epochs_run(plan),
+                "detector_minutes": None if plan.skip_detector else plan.detector_minutes,
                 "imgsz": plan.imgsz,
                 "input_hw": list(plan.input_hw),
             }
@@ -149,6 +155,14 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     )
     assert (plan.out / MANIFEST).is_file()
     return manifest
+
+
+def _detector_epochs_run(plan: TrainPlan) -> int:
+    """Epochs the detector really trained: a time budget decides them as it goes."""
+    results = plan.work_dir / "detector" / "results.csv"
+    if plan.detector_minutes is None or not results.is_file():
+        return plan.detector_epochs
+    return max(0, len(results.read_text().strip().splitlines()) - 1)
 
 
 def _check_out_has(plan: TrainPlan, names: tuple[str, ...], what: str) -> None:
@@ -171,23 +185,35 @@ def _train_classifier_step(
         train_classifier,
     )
 
-    train_set = crops_from_scenes(
-        tqdm(train_scenes, desc="classifier crops (train)", unit="scene"),
+    workers = plan.workers
+    train_set = cut_in_parallel(
+        crops_from_scenes,
+        train_scenes,
         CLASSES,
+        workers,
+        "classifier crops (train)",
         copies=plan.crop_copies,
         seed=1,
     )
     # Plus the crops the new detector itself cuts: the misalignments met at inference.
-    detector = CardDetector(staging / DETECTOR_FILE, plan.input_hw)
-    detected = crops_from_detector(
-        tqdm(train_scenes, desc="classifier crops (detector)", unit="scene"),
+    detector = DetectorBoxes(
+        staging / DETECTOR_FILE, plan.input_hw, threads=0 if workers <= 1 else 1
+    )
+    detected = cut_in_parallel(
+        crops_from_detector,
+        train_scenes,
         CLASSES,
-        lambda frame: detector(frame)[0],
+        workers,
+        "classifier crops (detector)",
+        detect=detector,
     )
     train_set = merge(train_set, detected)
-    val_set = crops_from_scenes(
-        tqdm(val_scenes, desc="classifier crops (val)", unit="scene"),
+    val_set = cut_in_parallel(
+        crops_from_scenes,
+        val_scenes,
         CLASSES,
+        workers,
+        "classifier crops (val)",
         copies=1,
         seed=2,
         jitter=0.5,
@@ -197,19 +223,24 @@ def _train_classifier_step(
         init, init_classes = load_checkpoint(plan.init_classifier)
         if init_classes != CLASSES:
             init.replace_head(len(CLASSES))
-    with _epoch_bar(plan.classifier_epochs, "classifier") as report:
+    seconds = plan.classifier_minutes * 60 if plan.classifier_minutes else None
+    with _epoch_bar(None if seconds else plan.classifier_epochs, "classifier") as report:
         result = train_classifier(
             train_set,
             val_set,
             epochs=plan.classifier_epochs,
+            batch_size=plan.classifier_batch,
             lr=plan.classifier_lr,
             init=init,
             progress=report,
+            device=torch_device(plan.device),
+            seconds=seconds,
         )
     export_classifier(result.model, staging / CLASSIFIER_FILE)
     save_checkpoint(result.model, CLASSES, staging / CHECKPOINT_FILE)
     return {
-        "classifier_epochs": plan.classifier_epochs,
+        "classifier_epochs": result.epochs,
+        "classifier_minutes": plan.classifier_minutes,
         "classifier_init": str(plan.init_classifier) if plan.init_classifier else None,
         "classifier_lr": plan.classifier_lr,
         "classifier_train_crops": len(train_set),
@@ -228,16 +259,35 @@ def _train_corner_step(
 ) -> dict[str, object]:
     """The corner reader, from scratch: it is small and learns in minutes (session 9: 99.2 % of
     validation corner patches after 10 epochs, ~90 s an epoch on 2 cores)."""
-    train_set = corner_patches_from_scenes(
-        tqdm(train_scenes, desc="corner patches (train)", unit="scene"), CLASSES, seed=3
+    train_set = cut_in_parallel(
+        corner_patches_from_scenes,
+        train_scenes,
+        CLASSES,
+        plan.workers,
+        "corner patches (train)",
+        seed=3,
     )
-    val_set = corner_patches_from_scenes(
-        tqdm(val_scenes, desc="corner patches (val)", unit="scene"), CLASSES, copies=1, seed=4
+    val_set = cut_in_parallel(
+        corner_patches_from_scenes,
+        val_scenes,
+        CLASSES,
+        plan.workers,
+        "corner patches (val)",
+        copies=1,
+        seed=4,
     )
-    result = fit_corner_reader(train_set, val_set, plan.corner_epochs, CORNER_LR)
+    result = fit_corner_reader(
+        train_set,
+        val_set,
+        plan.corner_epochs,
+        CORNER_LR,
+        device=torch_device(plan.device),
+        seconds=plan.corner_minutes * 60 if plan.corner_minutes else None,
+    )
     save_corner_reader(result.model, staging)
     return {
-        "corner_epochs": plan.corner_epochs,
+        "corner_epochs": result.epochs,
+        "corner_minutes": plan.corner_minutes,
         "corner_train_patches": len(train_set),
         "corner_val_patches": len(val_set),
         "corner_val_accuracy": round(result.val_accuracy, 5),
@@ -252,13 +302,15 @@ def fit_corner_reader(
     lr: float,
     init: Any = None,
     progress: bool = True,
+    device: str = "cpu",
+    seconds: float | None = None,
 ) -> ClassifierResult:
     """Train the corner reader (from scratch, or on from ``init``) with an epoch bar: the one
     recipe ``skullcam train`` and enrollment's fine-tune share."""
     from skullcam.vision.corner_net import CornerReaderNet
     from skullcam.vision.train_classifier import train_classifier
 
-    with _epoch_bar(epochs, "corner reader", progress) as report:
+    with _epoch_bar(None if seconds else epochs, "corner reader", progress) as report:
         return train_classifier(
             train,
             val,
@@ -269,6 +321,8 @@ def fit_corner_reader(
             progress=report,
             make_model=CornerReaderNet,
             turn=False,
+            device=device,
+            seconds=seconds,
         )
 
 
@@ -282,11 +336,24 @@ def save_corner_reader(model: Any, folder: Path) -> None:
     save_checkpoint(model, CLASSES, folder / CORNER_CHECKPOINT_FILE)
 
 
+def torch_device(device: str) -> str:
+    """``--device`` as torch names it: "cpu", "cuda", "cuda:N" (a bare GPU number too)."""
+    return f"cuda:{device}" if device.isdigit() else device
+
+
+def ultralytics_device(device: str) -> str:
+    """``--device`` as ultralytics names it: "cpu", or the GPU's number."""
+    if device == "cpu":
+        return device
+    return device.removeprefix("cuda").removeprefix(":") or "0"
+
+
 @contextmanager
 def _epoch_bar(
-    epochs: int, what: str, shown: bool = True
+    epochs: int | None, what: str, shown: bool = True
 ) -> Iterator[Callable[[int, int, float, float], None]]:
-    """A progress bar with the loss and validation accuracy of each finished epoch."""
+    """A progress bar with the loss and validation accuracy of each finished epoch (counting
+    up, with no end, when training runs to a time budget)."""
     bar = tqdm(total=epochs, desc=what, unit="epoch", disable=not shown)
 
     def report(epoch: int, total: int, loss: float, acc: float) -> None:

@@ -83,7 +83,52 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=TrainPlan.classifier_lr,
         help="peak classifier learning rate",
     )
+    parser.add_argument(
+        "--device",
+        default=TrainPlan.device,
+        help="where to train: cpu (default), or cuda / cuda:N / N for a GPU",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=TrainPlan.workers,
+        help="worker processes for data loading and cutting crops (default %(default)s)",
+    )
+    for part in ("detector", "classifier", "corner"):
+        parser.add_argument(
+            f"--{part}-minutes",
+            type=positive_float,
+            default=None,
+            help=f"train the {part if part != 'corner' else 'corner reader'} for this long "
+            f"instead of --{part}-epochs (a GPU run's time budget)",
+        )
+    parser.add_argument(
+        "--classifier-batch",
+        type=positive_int,
+        default=TrainPlan.classifier_batch,
+        help="classifier batch size (default %(default)s)",
+    )
     parser.set_defaults(func=_run)
+
+
+def _device(name: str) -> str:
+    """Check --device before any training starts: a GPU that is not there is found now, not
+    after the scenes are cut."""
+    from skullcam.errors import UserError
+
+    if name == "cpu":
+        return name
+    if not (name.isdigit() or name == "cuda" or name.removeprefix("cuda:").isdigit()):
+        raise UserError(f"--device {name!r} is not a device: give cpu, cuda, cuda:N or N")
+    try:
+        import torch
+    except ImportError:
+        return name  # train_recognizer names the missing training stack
+    if not torch.cuda.is_available():
+        raise UserError(
+            f"--device {name}: torch sees no GPU on this machine; train with --device cpu"
+        )
+    return name
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -107,6 +152,12 @@ def _run(args: argparse.Namespace) -> int:
         init_detector=args.init_detector,
         init_classifier=args.init_classifier,
         classifier_lr=args.classifier_lr,
+        device=_device(args.device),
+        workers=args.workers,
+        detector_minutes=args.detector_minutes,
+        classifier_minutes=args.classifier_minutes,
+        corner_minutes=args.corner_minutes,
+        classifier_batch=args.classifier_batch,
     )
     manifest = train_recognizer(plan)
     print(f"wrote recognizer {manifest.version} to {manifest.folder}")
