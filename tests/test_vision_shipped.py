@@ -37,11 +37,11 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     scenes = read_scene_index(SAMPLES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
-    # Measured on these 40 scenes with skullcam-20261130-191644: recall 0.983, precision 0.983
-    # (without its corner reader 0.974 / 0.983; a wrong face read on a card under half visible
-    # counts as a false alarm since session 4).
-    assert float(summary["recall"]) >= 0.96  # type: ignore[arg-type]
-    assert float(summary["precision"]) >= 0.96  # type: ignore[arg-type]
+    # Measured on these 40 scenes with skullcam-20261130-211833 (session 10, one GPU run):
+    # recall 0.991, precision 0.991 (the session-9 model: 0.983 / 0.983; a wrong face read on
+    # a card under half visible counts as a false alarm since session 4).
+    assert float(summary["recall"]) >= 0.975  # type: ignore[arg-type]
+    assert float(summary["precision"]) >= 0.975  # type: ignore[arg-type]
 
 
 def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) -> None:
@@ -60,12 +60,13 @@ def test_the_mirrored_detector_sees_a_mirrored_table_the_same(recognizer: Recogn
     """With the mirror view on, a frame and its mirror image are one pair of views, so the
     boxes found in either are each other's mirror: a wrong flip of the coordinates breaks it."""
     assert recognizer.detector.mirror  # the shipped manifest leaves it on
-    image, _ = read_scene_index(SAMPLES, "test")[3]
-    frame = cv2.imread(str(image))
+    frames = (cv2.imread(str(image)) for image, _ in read_scene_index(SAMPLES, "test"))
+    frame, (quads, scores) = next(  # a table with several cards on it
+        (f, boxes) for f in frames if len((boxes := recognizer.detect_boxes(f))[0]) >= 3
+    )
     w = frame.shape[1]
-    quads, scores = recognizer.detect_boxes(frame)
     m_quads, m_scores = recognizer.detect_boxes(np.ascontiguousarray(frame[:, ::-1]))
-    assert len(quads) >= 2 and len(m_quads) == len(quads)
+    assert len(m_quads) == len(quads)
     order, m_order = np.argsort(-scores), np.argsort(-m_scores)
     assert np.allclose(scores[order], m_scores[m_order], atol=1e-4)
     for quad, m_quad in zip(quads[order], m_quads[m_order], strict=True):
