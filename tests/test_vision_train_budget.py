@@ -16,6 +16,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is part of the training stack")
 
+from skullcam.errors import UserError  # noqa: E402
 from skullcam.vision import crop_dataset  # noqa: E402
 from skullcam.vision.crop_dataset import (  # noqa: E402
     CropSet,
@@ -148,3 +149,16 @@ def test_asking_for_a_gpu_the_machine_lacks_is_a_clear_error() -> None:
     assert done.returncode != 0
     assert "torch sees no GPU on this machine; train with --device cpu" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_an_unreadable_scene_stops_a_parallel_cut_as_it_stops_one_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A worker must not drop a chunk quietly: only "no card in this chunk" is not an error."""
+    scenes = read_scene_index(SAMPLES, "test")[:8]
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+    scenes[5] = (broken, scenes[5][1])
+    monkeypatch.setattr(crop_dataset, "PARALLEL_FROM", 0)
+    with pytest.raises(UserError, match=r"cannot read scene image .*broken\.jpg"):
+        cut_in_parallel(crops_from_scenes, scenes, CLASSES, 2, seed=1)

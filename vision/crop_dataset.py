@@ -41,6 +41,11 @@ class CropSet:
         return len(self.labels)
 
 
+class NoCardsToCut(UserError):
+    """Scenes held no card to cut a crop from: an error for a whole dataset, but only an empty
+    share for one chunk of it cut by a worker."""
+
+
 Seed = int | Sequence[int]
 """A crop cutter's random seed: an int, or a sequence such as (seed, chunk) when scenes are cut
 in parallel, so each chunk draws its own stream."""
@@ -177,7 +182,7 @@ def crops_from_scenes(
                 images.append(card_crop(frame, quad))
                 labels.append(index[NOT_A_CARD])
     if not images:
-        raise UserError("no labelled cards found to train the classifier on")
+        raise NoCardsToCut("no labelled cards found to train the classifier on")
     return CropSet(np.stack(images), np.asarray(labels, np.int64), classes)
 
 
@@ -333,7 +338,7 @@ def corner_patches_from_scenes(
                 images.extend(corner_patches(card_crop(frame, quad)))
                 labels.extend([none, none])
     if not images:
-        raise UserError("no labelled cards found to train the corner reader on")
+        raise NoCardsToCut("no labelled cards found to train the corner reader on")
     return CropSet(np.stack(images), np.asarray(labels, np.int64), classes)
 
 
@@ -416,7 +421,7 @@ def cut_in_parallel(
     finally:
         bar.close()
     if not parts:
-        raise UserError("no labelled cards found in these scenes to cut training crops from")
+        raise NoCardsToCut("no labelled cards found in these scenes to cut training crops from")
     return merge(*parts)
 
 
@@ -437,11 +442,12 @@ def _chunk_options(options: dict[str, object], chunk: int) -> dict[str, object]:
 def _cut_chunk(
     job: tuple[Callable[..., CropSet], list[Scene], tuple[str, ...], dict[str, object]],
 ) -> CropSet | None:
-    """One chunk in a worker; None when it holds no card to cut (a small chunk may not)."""
+    """One chunk in a worker; None when it holds no card to cut (a small chunk may not). Any
+    other error (an unreadable image) ends the whole cut, as it would in one process."""
     cut, scenes, classes, options = job
     try:
         return cut(scenes, classes, **options)
-    except UserError:
+    except NoCardsToCut:
         return None
 
 

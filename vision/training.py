@@ -22,7 +22,7 @@ from skullcam.rules import FACES
 from skullcam.vision.crop_dataset import (
     CropSet,
     DetectorBoxes,
-    LabelledCard,
+    Scene,
     corner_patches_from_scenes,
     crops_from_detector,
     crops_from_scenes,
@@ -37,7 +37,6 @@ if TYPE_CHECKING:  # torch is a training-stack package: imported only where a st
     from skullcam.vision.train_classifier import ClassifierResult
 
 CLASSES: tuple[str, ...] = (*FACES, NOT_A_CARD)
-Scene = tuple[Path, list[LabelledCard]]
 DETECTOR_FILE = "card-detector.onnx"
 CLASSIFIER_FILE = "card-classifier.onnx"
 CHECKPOINT_FILE = "card-classifier.pt"
