@@ -107,10 +107,11 @@ def _stub(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, corner_p: flo
 def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _stub(recognizer, monkeypatch, corner_p=0.9)
+    sure = (1 + recognizer.manifest.corner_min_confidence) / 2  # above the shipped threshold
+    _stub(recognizer, monkeypatch, corner_p=sure)
     (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
     assert found.card == "green-7"
-    assert found.confidence == pytest.approx(0.9 * 0.8)
+    assert found.confidence == pytest.approx(sure * 0.8)
 
 
 def test_an_unsure_corner_names_nothing(
