@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import multiprocessing as mp
 from collections.abc import Callable
+from multiprocessing.context import BaseContext
 from multiprocessing.pool import Pool
 from typing import Any
+
+
+def worker_context() -> BaseContext:
+    """Workers that never inherit a parent's thread pools.
+
+    Not "fork": a parent that already runs ONNX Runtime or torch thread pools (training cuts
+    crops, enroll renders scenes) can fork a child while another thread holds a lock, and that
+    child waits forever. A fork server is a clean single-threaded parent for workers.
+    """
+    return mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
 
 
 def worker_pool(
@@ -13,11 +24,5 @@ def worker_pool(
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
 ) -> Pool:
-    """A process pool whose workers never inherit a parent's thread pools.
-
-    Not "fork": a parent that already runs ONNX Runtime or torch thread pools (training cuts
-    crops, enroll renders scenes) can fork a child while another thread holds a lock, and that
-    child waits forever. A fork server is a clean single-threaded parent for workers.
-    """
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    return mp.get_context(method).Pool(workers, initializer=initializer, initargs=initargs)
+    """A process pool of :func:`worker_context` workers."""
+    return worker_context().Pool(workers, initializer=initializer, initargs=initargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.parallel import worker_pool
+from skullcam.parallel import worker_context
 from skullcam.vision.crops import (
     CROP_H,
     CROP_W,
@@ -412,14 +413,20 @@ def cut_in_parallel(
         for n, i in enumerate(range(0, len(scenes), size))
     ]
     parts: list[CropSet] = []
-    try:
-        with worker_pool(workers) as pool:
-            for job, part in zip(jobs, pool.imap(_cut_chunk, jobs), strict=True):
+    # An executor, not a Pool: on an error, Pool.terminate() kills workers that may be halfway
+    # through sending a chunk's crops back, and then waits for ever on the broken pipe (seen in
+    # CI). The executor lets running chunks finish, drops the queued ones, and re-raises.
+    with ProcessPoolExecutor(workers, mp_context=worker_context()) as executor:
+        try:
+            for job, part in zip(jobs, executor.map(_cut_chunk, jobs), strict=True):
                 bar.update(len(job[1]))
                 if part is not None:
                     parts.append(part)
-    finally:
-        bar.close()
+        except BaseException:
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        finally:
+            bar.close()
     if not parts:
         raise NoCardsToCut("no labelled cards found in these scenes to cut training crops from")
     return merge(*parts)
