@@ -211,6 +211,11 @@ def _session(path: Path, threads: int) -> Any:
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # A frame runs several sessions in turn (the two detector views side by side, the
+    # classifier, the corner reader) with Python in between. A thread pool left spinning after
+    # its run, ONNX Runtime's default, holds a core the next step needs: at 2 threads on 2
+    # cores a whole frame took 35-38 ms spinning and 21-23 ms not (skullcam bench, session 10).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime raises its own types for corrupt files
