@@ -102,6 +102,34 @@ def test_any_frame_size_and_colour_format_is_accepted(recognizer: Recognizer) ->
         recognizer(np.zeros((0, 0, 3), np.uint8))
 
 
+def test_sixteen_bit_and_float_frames_read_as_their_eight_bit_selves(
+    recognizer: Recognizer,
+) -> None:
+    image, _ = read_scene_index(SAMPLES, "test")[0]
+    frame = cv2.imread(str(image))
+    expected = [(d.card, d.box) for d in recognizer(frame)]
+    assert expected
+    wide = frame.astype(np.uint16) * 257  # the same picture as a 16-bit PNG would hold it
+    assert [(d.card, d.box) for d in recognizer(wide)] == expected
+    unit = frame.astype(np.float32) / 255
+    assert [(d.card, d.box) for d in recognizer(unit)] == expected
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (np.full((480, 640, 3), np.nan, np.float32), "NaN or infinite"),
+        (np.full((480, 640, 3), 300.0), "expected 0..1 or 0..255"),
+        (np.full((480, 640, 3), -5, np.int32), "int32 values"),
+    ],
+)
+def test_frames_no_camera_gives_are_refused_clearly(
+    recognizer: Recognizer, frame: np.ndarray, message: str
+) -> None:
+    with pytest.raises(UserError, match=message):
+        recognizer(frame)
+
+
 def test_detect_command_prints_the_documented_json(tmp_path: Path) -> None:
     import json
     import subprocess

@@ -511,10 +511,7 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
         )
     import cv2
 
-    if frame.dtype != np.uint8:
-        if np.issubdtype(frame.dtype, np.floating) and frame.max() <= 1.0:
-            frame = (frame * 255).clip(0, 255)
-        frame = frame.clip(0, 255).astype(np.uint8)
+    frame = _as_uint8(frame)
     if frame.ndim == 2:
         return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     if frame.shape[2] == 4:
@@ -524,6 +521,32 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
     if frame.shape[2] != 3:
         raise UserError(f"frame has {frame.shape[2]} channels; expected 1, 3 or 4")
     return frame
+
+
+def _as_uint8(frame: np.ndarray) -> np.ndarray:
+    """8-bit pixels from the formats a camera or an image library gives: 16-bit (a PNG read
+    unchanged, a raw sensor) scaled down, floats in [0, 1] or [0, 255] scaled or cast.
+    Clipping a 16-bit frame to 255, as before, turned it white and found no cards, silently."""
+    if frame.dtype == np.uint8:
+        return frame
+    if frame.dtype == np.uint16:
+        return (frame >> 8).astype(np.uint8)
+    if np.issubdtype(frame.dtype, np.floating):
+        if not np.isfinite(frame).all():
+            raise UserError("the image has NaN or infinite pixel values; give a photo of the table")
+        top = 1.0 if frame.max() <= 1.0 else 255.0
+        if frame.min() < 0 or frame.max() > 255:
+            raise UserError(
+                f"the image's float pixels run from {frame.min():g} to {frame.max():g}; "
+                "expected 0..1 or 0..255"
+            )
+        return np.rint(frame * (255.0 / top)).astype(np.uint8)
+    if np.issubdtype(frame.dtype, np.integer) and frame.min() >= 0 and frame.max() <= 255:
+        return frame.astype(np.uint8)
+    raise UserError(
+        f"the image's pixels are {frame.dtype} values the camera formats do not give; "
+        "expected 8-bit (or 16-bit) BGR"
+    )
 
 
 class ActiveModelWatcher:
