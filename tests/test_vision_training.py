@@ -93,6 +93,31 @@ def test_a_corner_reader_run_keeps_the_detector_and_the_classifier(
     Recognizer.load(out)
 
 
+def test_a_time_budget_replaces_the_epoch_count_and_is_recorded(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """The plumbing a GPU run relies on: --corner-minutes reaches the trainer, and the epochs
+    it ran are what training.json says."""
+    from skullcam.vision.training import train_recognizer
+
+    out = tmp_path / "model"
+    shutil.copytree(tiny_model, out)
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        skip_detector=True,
+        skip_classifier=True,
+        corner_epochs=1,
+        corner_minutes=0.05,
+    )
+    train_recognizer(plan)
+    record = json.loads((out / "training.json").read_text())
+    assert record["corner_minutes"] == 0.05
+    assert record["corner_epochs"] >= 1 and record["corner_seconds"] >= 3.0
+    Recognizer.load(out)
+
+
 def test_keeping_a_classifier_the_out_folder_lacks_is_a_clear_error(
     tiny_dataset: Path, tmp_path: Path
 ) -> None:
