@@ -21,18 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
     parser.add_argument("--out", type=Path, default=None, help="model folder to write")
     parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
-    parser.add_argument(
-        "--detector-epochs",
-        type=positive_int,
-        default=TrainPlan.detector_epochs,
-        help="detector epochs (default %(default)s)",
-    )
-    parser.add_argument(
-        "--classifier-epochs",
-        type=positive_int,
-        default=TrainPlan.classifier_epochs,
-        help="classifier epochs (default %(default)s)",
-    )
+    for part in ("detector", "classifier"):
+        parser.add_argument(
+            f"--{part}-epochs",
+            type=positive_int,
+            default=getattr(TrainPlan, f"{part}_epochs"),
+            help=f"{part} epochs (default %(default)s)",
+        )
     parser.add_argument(
         "--imgsz", type=positive_int, default=TrainPlan.imgsz, help="detector training size"
     )
