@@ -110,11 +110,12 @@ def test_each_chunk_draws_its_own_random_stream(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_detector_travels_to_workers_without_its_session() -> None:
-    detect = DetectorBoxes(MODELS / "card-detector.onnx", (256, 320), threads=1)
+    detect = DetectorBoxes(MODELS / "card-detector.onnx", (256, 320))
     frame = np.zeros((480, 640, 3), np.uint8)
     detect(frame)  # opens a session
     copy = pickle.loads(pickle.dumps(detect))
     assert copy._detector is None and copy.path == detect.path
+    assert detect.threads == 0 and copy.threads == 1  # workers share the cores: one each
     assert copy(frame).shape[1:] == (4, 2)
 
 

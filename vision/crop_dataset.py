@@ -60,7 +60,11 @@ class LabelledCard:
     corner_visible: tuple[float, float] = (1.0, 1.0)  # the top-left and bottom-right marks
 
 
-def read_scene_index(dataset: Path, split: str) -> list[tuple[Path, list[LabelledCard]]]:
+Scene = tuple[Path, list[LabelledCard]]
+"""A scene image and the cards labelled in it, as ``read_scene_index`` gives them."""
+
+
+def read_scene_index(dataset: Path, split: str) -> list[Scene]:
     """Scenes of one split from ``scenes.jsonl`` (the generator's per-scene ground truth)."""
     candidates = [
         dataset / split / "scenes.jsonl",
@@ -159,7 +163,7 @@ def _random_background_quad(
 
 
 def crops_from_scenes(
-    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    scenes: Iterable[Scene],
     classes: tuple[str, ...],
     copies: int = 2,
     min_visible: float = 0.5,
@@ -230,7 +234,7 @@ validation scene accuracy 91.8 % -> 93.0 %, false alarms 68 -> 38 (cut at 0.35: 
 
 
 def crops_from_detector(
-    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    scenes: Iterable[Scene],
     classes: tuple[str, ...],
     detect: Callable[[np.ndarray], np.ndarray],
     hidden_is_none_below: float = HIDDEN_IS_NONE_BELOW,
@@ -304,7 +308,7 @@ it (often another card's body). Between the two the mark is part-read, and left 
 
 
 def corner_patches_from_scenes(
-    scenes: Iterable[tuple[Path, list[LabelledCard]]],
+    scenes: Iterable[Scene],
     classes: tuple[str, ...],
     copies: int = 2,
     none_per_scene: float = 1.0,
@@ -357,7 +361,9 @@ class DetectorBoxes:
     """The training detector's boxes on a frame, as ``crops_from_detector`` asks for them.
 
     A plain value (model path and input size) rather than an open session, so that worker
-    processes can be handed it: each opens its own ONNX Runtime session on first use."""
+    processes can be handed it: each opens its own ONNX Runtime session on first use, with one
+    thread, since the workers already share the cores between them. In the process that made
+    it, it runs on ``threads`` (0: the detector's default)."""
 
     path: Path
     input_hw: tuple[int, int]
@@ -373,10 +379,9 @@ class DetectorBoxes:
         return {"path": self.path, "input_hw": self.input_hw, "threads": self.threads}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state, _detector=None)
+        self.__dict__.update(state, threads=1, _detector=None)
 
 
-Scene = tuple[Path, list[LabelledCard]]
 PARALLEL_FROM = 100
 """Fewer scenes than this are cut in this process: starting workers would take longer."""
 CHUNKS_PER_WORKER = 4

@@ -363,9 +363,9 @@ class Recognizer:
         self.detector = CardDetector.from_manifest(manifest, threads)
         self._classifier = classifier_session(manifest, threads)
         self._cls_input = self._classifier.get_inputs()[0].name
-        # One thread: its batch is a few patches (2.2 ms a frame at 1 thread, 2.3 ms at 2), and
-        # a second pool of ONNX Runtime threads spinning after each run slowed the detector's
-        # next frame at 2 threads.
+        # One thread: its batch is a few patches (2.2 ms a frame at 1 thread, 2.3 ms at 2). In
+        # session 9 a pool of two also slowed the detector's next frame, by spinning after each
+        # run; sessions no longer spin (see _session), but a second thread still buys nothing.
         self._corner = corner_session(manifest, 1) if manifest.corner_reader else None
         self._corner_input = self._corner.get_inputs()[0].name if self._corner else ""
 
@@ -534,13 +534,12 @@ def _as_uint8(frame: np.ndarray) -> np.ndarray:
     if np.issubdtype(frame.dtype, np.floating):
         if not np.isfinite(frame).all():
             raise UserError("the image has NaN or infinite pixel values; give a photo of the table")
-        top = 1.0 if frame.max() <= 1.0 else 255.0
-        if frame.min() < 0 or frame.max() > 255:
+        low, high = float(frame.min()), float(frame.max())
+        if low < 0 or high > 255:
             raise UserError(
-                f"the image's float pixels run from {frame.min():g} to {frame.max():g}; "
-                "expected 0..1 or 0..255"
+                f"the image's float pixels run from {low:g} to {high:g}; expected 0..1 or 0..255"
             )
-        return np.rint(frame * (255.0 / top)).astype(np.uint8)
+        return np.rint(frame * (255.0 if high <= 1.0 else 1.0)).astype(np.uint8)
     if np.issubdtype(frame.dtype, np.integer) and frame.min() >= 0 and frame.max() <= 255:
         return frame.astype(np.uint8)
     raise UserError(

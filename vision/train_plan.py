@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from skullcam.errors import UserError
+
 
 @dataclass
 class TrainPlan:
@@ -46,3 +48,22 @@ class TrainPlan:
     classifier_minutes: float | None = None
     corner_minutes: float | None = None
     classifier_batch: int = 128
+
+
+def check_device(device: str) -> str:
+    """``--device`` as the user may write it: cpu, cuda, cuda:N or a bare GPU number N."""
+    if device == "cpu" or device == "cuda" or device.removeprefix("cuda:").isdigit():
+        return device
+    raise UserError(f"--device {device!r} is not a device: give cpu, cuda, cuda:N or N")
+
+
+def torch_device(device: str) -> str:
+    """``--device`` as torch names it: "cpu", "cuda", "cuda:N" (a bare GPU number too)."""
+    return f"cuda:{device}" if device.isdigit() else device
+
+
+def ultralytics_device(device: str) -> str:
+    """``--device`` as ultralytics names it: "cpu", or the GPU's number."""
+    if device == "cpu":
+        return device
+    return device.removeprefix("cuda").removeprefix(":") or "0"

@@ -31,7 +31,7 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest
-from skullcam.vision.train_plan import TrainPlan
+from skullcam.vision.train_plan import TrainPlan, torch_device, ultralytics_device
 
 if TYPE_CHECKING:  # torch is a training-stack package: imported only where a step needs it
     from skullcam.vision.train_classifier import ClassifierResult
@@ -195,9 +195,7 @@ def _train_classifier_step(
         seed=1,
     )
     # Plus the crops the new detector itself cuts: the misalignments met at inference.
-    detector = DetectorBoxes(
-        staging / DETECTOR_FILE, plan.input_hw, threads=0 if workers <= 1 else 1
-    )
+    detector = DetectorBoxes(staging / DETECTOR_FILE, plan.input_hw)
     detected = cut_in_parallel(
         crops_from_detector,
         train_scenes,
@@ -333,18 +331,6 @@ def save_corner_reader(model: Any, folder: Path) -> None:
 
     export_classifier(model, folder / CORNER_FILE, (PATCH_H, PATCH_W))
     save_checkpoint(model, CLASSES, folder / CORNER_CHECKPOINT_FILE)
-
-
-def torch_device(device: str) -> str:
-    """``--device`` as torch names it: "cpu", "cuda", "cuda:N" (a bare GPU number too)."""
-    return f"cuda:{device}" if device.isdigit() else device
-
-
-def ultralytics_device(device: str) -> str:
-    """``--device`` as ultralytics names it: "cpu", or the GPU's number."""
-    if device == "cpu":
-        return device
-    return device.removeprefix("cuda").removeprefix(":") or "0"
 
 
 @contextmanager

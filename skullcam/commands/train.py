@@ -110,11 +110,10 @@ def _device(name: str) -> str:
     """Check --device before any training starts: a GPU that is not there is found now, not
     after the scenes are cut."""
     from skullcam.errors import UserError
+    from skullcam.vision.train_plan import check_device
 
-    if name == "cpu":
+    if check_device(name) == "cpu":
         return name
-    if not (name.isdigit() or name == "cuda" or name.removeprefix("cuda:").isdigit()):
-        raise UserError(f"--device {name!r} is not a device: give cpu, cuda, cuda:N or N")
     try:
         import torch
     except ImportError:
