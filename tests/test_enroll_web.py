@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -389,7 +390,12 @@ def test_adapting_without_the_training_stack_says_what_to_install(
     """On a runtime-only install (a Pi without torch) the page says what is missing."""
     import skullcam.device.enroll_web as enroll_web
 
+    # Held until the page has said "running": a thread that fails at once could otherwise
+    # finish before the reply is built (seen on a busy machine), and the reply say "failed".
+    may_fail = threading.Event()
+
     def no_ultralytics(*args: object, **kwargs: object) -> None:
+        may_fail.wait(timeout=30)
         raise ModuleNotFoundError("No module named 'ultralytics'", name="ultralytics")
 
     monkeypatch.setattr(enroll_web, "adapt_and_install", no_ultralytics)
@@ -400,6 +406,7 @@ def test_adapting_without_the_training_stack_says_what_to_install(
     client = create_enroll_app(session).test_client()
     assert client.post("/api/adapt").get_json()["adapt"]["state"] == "running"
     assert session.adapt_thread is not None
+    may_fail.set()
     session.adapt_thread.join(timeout=30)
     adapt = client.get("/api/state").get_json()["adapt"]
     assert adapt["state"] == "failed"
