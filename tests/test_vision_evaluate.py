@@ -15,7 +15,7 @@ from skullcam.vision.evaluate import (
     mean_average_precision,
     per_card_counts,
 )
-from skullcam.vision.obb import polygon_inside
+from skullcam.vision.obb import polygon_inside, polygon_iou
 
 IMAGE = Path("scene.png")
 
@@ -79,6 +79,26 @@ def test_a_box_mostly_off_a_hidden_card_does_not_lie_on_it() -> None:
     truth = [card("escape", 80, 0, visible=0.3)]
     outcome = judge_scene(IMAGE, truth, [reading("escape", box(110, 0))])
     assert outcome.errors == ["extra escape (0.90)"]
+
+
+def test_a_right_reading_on_a_card_lying_on_a_hidden_one_is_that_card() -> None:
+    # The green-7 lies almost squarely on a hidden escape; the reading's box fits the escape's
+    # outline a little better (IoU 0.88 against 0.82) but names the green-7: it is the
+    # green-7 found, not a false alarm on the escape plus a missed green-7.
+    truth = [card("green-7", 100, 0), card("escape", 104, 4, visible=0.05)]
+    found = [reading("green-7", box(103, 3))]
+    ious = [polygon_iou(found[0].corners, t.corners) for t in truth]
+    assert ious[1] > ious[0] > 0.5
+    outcome = judge_scene(IMAGE, truth, found)
+    assert outcome.correct, outcome.errors
+
+
+def test_a_misread_still_takes_the_card_it_lies_on() -> None:
+    # Face-first matching must not hide a misread: a reading naming no card there is matched
+    # across faces afterwards.
+    truth = [card("green-7", 100, 0), card("escape", 104, 4, visible=0.05)]
+    outcome = judge_scene(IMAGE, truth, [reading("kraken", box(101, 1))])
+    assert outcome.errors == ["green-7 read as kraken"]
 
 
 def test_average_precision_is_cocos_101_point_interpolation() -> None:

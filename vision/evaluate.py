@@ -88,11 +88,17 @@ def _match(
     truth: Sequence[LabelledCard],
     threshold: float,
     same_class: bool,
+    matches: list[int | None] | None = None,
 ) -> list[int | None]:
-    """Greedy by confidence: each detection takes the best still-free truth card above IoU."""
-    taken: set[int] = set()
-    matches: list[int | None] = [None] * len(dets)
+    """Greedy by confidence: each detection takes the best still-free truth card above IoU.
+
+    ``matches`` are pairs already made: those detections keep their card, and their cards are
+    taken."""
+    matches = list(matches) if matches is not None else [None] * len(dets)
+    taken = {m for m in matches if m is not None}
     for d in sorted(range(len(dets)), key=lambda i: -dets[i].confidence):
+        if matches[d] is not None:
+            continue
         best, best_iou = None, threshold
         for t in range(len(truth)):
             if t in taken or ious[d, t] < best_iou:
@@ -140,9 +146,18 @@ def _attach_to_hidden(
 
 
 def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -> SceneOutcome:
+    """Match readings to cards and name every error of the scene.
+
+    Readings are matched to cards of their own face first, as COCO matches within a class,
+    and only then to any card, which is how a misread is found. Matching across faces at once
+    let a right reading of a card lying squarely on a hidden one take the hidden card, whose
+    outline it fits a little better, and counted it as a false alarm plus a missed card: 6 of
+    the shipped model's 1,300 validation scenes were failed that way (session 11).
+    """
     ious = np.array([[polygon_iou(d.corners, t.corners) for t in truth] for d in dets])
     ious = ious.reshape(len(dets), len(truth))
-    matches = _match(ious, dets, truth, MATCH_IOU, same_class=False)
+    matches = _match(ious, dets, truth, MATCH_IOU, same_class=True)
+    matches = _match(ious, dets, truth, MATCH_IOU, same_class=False, matches=matches)
     matches = _attach_to_hidden(matches, dets, truth, same_class=False)
     outcome = SceneOutcome(image, truth, dets, ious, matches=matches)
     for d, det in enumerate(dets):
