@@ -3,6 +3,8 @@ lets it name a card the classifier gave up on. Needs no training stack."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,7 +20,13 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.crops import PATCH_H, PATCH_W, corner_patches
-from skullcam.vision.recognizer import NOT_A_CARD, Recognizer, shipped_model_dir
+from skullcam.vision.recognizer import (
+    MANIFEST,
+    NOT_A_CARD,
+    SECOND_OPINION_BELOW,
+    Recognizer,
+    shipped_model_dir,
+)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
 UPRIGHT = np.array([[100, 100], [156, 100], [156, 187], [100, 187]], np.float32)
@@ -88,27 +96,53 @@ def test_the_shipped_model_has_a_corner_reader_that_reads_a_card(
     assert sum(n == c.face for n, c in zip(names, seen, strict=True)) >= len(seen) - 1
 
 
-def _stub(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, corner_p: float) -> None:
-    """One box; the classifier says "not a card", the corner reader green-7 at ``corner_p``."""
+def _probs(recognizer: Recognizer, **faces: float) -> np.ndarray:
+    """One row of class probabilities: the named faces (``green_7=0.4``) at their values, the
+    rest spread evenly."""
     classes = recognizer.manifest.classes
+    named = {name.replace("_", "-"): p for name, p in faces.items()}
+    rest = (1 - sum(named.values())) / (len(classes) - len(named))
+    row = np.full(len(classes), rest, np.float32)
+    for name, p in named.items():
+        row[classes.index(name)] = p
+    return row
 
-    def one_hot(name: str, p: float) -> np.ndarray:
-        row = np.full((1, len(classes)), (1 - p) / (len(classes) - 1), np.float32)
-        row[0, classes.index(name)] = p
-        return row
+
+def _stub(
+    recognizer: Recognizer,
+    monkeypatch: pytest.MonkeyPatch,
+    classifier: np.ndarray,
+    marks: np.ndarray,
+) -> list[int]:
+    """One box at detector score 0.8 that the classifier reads as ``classifier`` and whose two
+    corner marks read as ``marks``; returns a list that counts the corner reader's calls."""
+    calls: list[int] = []
+
+    def corner_readings(frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        calls.append(len(quads))
+        return np.stack([marks] * len(quads))
 
     monkeypatch.setattr(
         recognizer, "detect_boxes", lambda frame: (UPRIGHT[None], np.array([0.8], np.float32))
     )
-    monkeypatch.setattr(recognizer, "classify", lambda frame, quads: one_hot(NOT_A_CARD, 0.9))
-    monkeypatch.setattr(recognizer, "read_corners", lambda frame, q: one_hot("green-7", corner_p))
+    monkeypatch.setattr(recognizer, "classify", lambda frame, quads: classifier[None].copy())
+    monkeypatch.setattr(recognizer, "corner_readings", corner_readings)
+    return calls
+
+
+def _gave_up_and_corner(recognizer: Recognizer, corner_p: float) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier says "not a card"; one mark reads green-7 at ``corner_p``, the other is
+    covered."""
+    none = _probs(recognizer, none=0.9)
+    return np.stack([_probs(recognizer, green_7=corner_p), _probs(recognizer, none=0.99)]), none
 
 
 def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sure = (1 + recognizer.manifest.corner_min_confidence) / 2  # above the shipped threshold
-    _stub(recognizer, monkeypatch, corner_p=sure)
+    marks, none = _gave_up_and_corner(recognizer, sure)
+    _stub(recognizer, monkeypatch, none, marks)
     (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
     assert found.card == "green-7"
     assert found.confidence == pytest.approx(sure * 0.8)
@@ -117,9 +151,43 @@ def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
 def test_an_unsure_corner_names_nothing(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    threshold = recognizer.manifest.corner_min_confidence
-    _stub(recognizer, monkeypatch, corner_p=threshold - 0.05)
+    marks, none = _gave_up_and_corner(recognizer, recognizer.manifest.corner_min_confidence - 0.05)
+    _stub(recognizer, monkeypatch, none, marks)
     assert recognizer(np.zeros((480, 640, 3), np.uint8)) == []
+
+
+def test_an_unsure_classifier_takes_the_corner_readers_second_opinion(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Torn between green-7 and green-1; both corner marks read green-1 (not surely enough to
+    # name a card alone). Together they say green-1.
+    torn = _probs(recognizer, green_7=0.45, green_1=0.4)
+    marks = np.stack([_probs(recognizer, green_1=0.8)] * 2)
+    calls = _stub(recognizer, monkeypatch, torn, marks)
+    assert recognizer.manifest.corner_weight > 0
+    (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
+    assert found.card == "green-1" and calls == [1]
+    # Weighed at 0 (a model made before the second opinion), the classifier's word stands.
+    monkeypatch.setattr(recognizer, "manifest", replace(recognizer.manifest, corner_weight=0.0))
+    (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
+    assert found.card == "green-7" and found.confidence == pytest.approx(0.45 * 0.8)
+
+
+def test_a_sure_classifier_is_not_second_guessed(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sure = _probs(recognizer, green_7=SECOND_OPINION_BELOW + 0.01)
+    calls = _stub(recognizer, monkeypatch, sure, np.stack([_probs(recognizer, green_1=0.99)] * 2))
+    (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
+    assert found.card == "green-7" and calls == []
+
+
+def test_a_manifest_without_a_corner_weight_reads_as_before(tmp_path: Path) -> None:
+    folder = shipped_model_with(tmp_path)
+    raw = json.loads((folder / MANIFEST).read_text())
+    del raw["corner_weight"]
+    (folder / MANIFEST).write_text(json.dumps(raw))
+    assert Recognizer.load(folder, threads=1).manifest.corner_weight == 0.0
 
 
 def test_a_model_without_a_corner_reader_reads_as_before(tmp_path: Path) -> None:
