@@ -37,7 +37,7 @@ def explain_errors(
     if missed:
         candidates, _ = recognizer.detector.candidates(frame)
         kept, _ = recognizer.detect_boxes(frame)
-        probs, _ = recognizer.read_faces(frame, kept)
+        probs = recognizer.read_faces(frame, kept)
         for card in missed:
             causes[_miss_cause(recognizer, card.corners, candidates, kept, probs)] += 1
     for d in range(len(outcome.detections)):

@@ -448,66 +448,111 @@ class Recognizer:
         """The corner reader's class probabilities (K, n_classes) for each quadrilateral: those
         of whichever of its two corner marks reads surer as a face (the other may be covered;
         if both read ``none``, the first). Needs a model with a corner reader."""
-        return surer_corner(self.corner_readings(frame, quads), self._none)
+        return surer_corner(
+            self.corner_readings(frame, quads), self.manifest.classes.index(NOT_A_CARD)
+        )
 
-    def read_faces(self, frame: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per quadrilateral, the face probabilities its reading goes by, and the corner
-        reader's own reading (surer mark) for a card those give up on.
+    def evidence(
+        self,
+        frame: np.ndarray,
+        quads: np.ndarray,
+        det_scores: np.ndarray,
+        second_opinion: bool | None = None,
+    ) -> BoxEvidence:
+        """What the classifier and the corner reader say about the boxes ``quads``.
 
-        The classifier reads every box. Where it is unsure (``SECOND_OPINION_BELOW``) and the
-        model weighs the corner reader in (``corner_weight``), the two opinions are combined;
-        where it gives up, the corner reader may still name the card on its own (``__call__``).
-        Rows of the second array are zeros for boxes the corner reader was not asked about.
+        The classifier reads every box; the corner reader the boxes the classifier gives up on
+        and, with ``second_opinion`` (default: when the model weighs it in, ``corner_weight``
+        > 0), those it is unsure of (``SECOND_OPINION_BELOW``). Which boxes are asked does not
+        depend on the weight, so one pass serves every weight (``vision/reading_choice.py``).
         """
         probs = self.classify(frame, quads)
-        alone = np.zeros_like(probs)
-        if self._corner is None or len(quads) == 0:
-            return probs, alone
-        weight = self.manifest.corner_weight
-        unsure = (
-            probs.max(axis=1) < SECOND_OPINION_BELOW if weight > 0 else np.zeros(len(probs), bool)
+        n_classes = len(self.manifest.classes)
+        if second_opinion is None:
+            second_opinion = self.manifest.corner_weight > 0
+        asked = np.zeros(0, np.intp)
+        if self._corner is not None and len(quads):
+            unsure = probs.max(axis=1) < SECOND_OPINION_BELOW
+            asked = np.flatnonzero(gives_up(probs, self.manifest) | (unsure & second_opinion))
+        marks = (
+            self.corner_readings(frame, quads[asked])
+            if asked.size
+            else np.zeros((0, 2, n_classes), np.float32)
         )
-        asked = np.flatnonzero(unsure | self._gives_up(probs))
-        if asked.size == 0:
-            return probs, alone
-        marks = self.corner_readings(frame, quads[asked])
-        alone[asked] = surer_corner(marks, self._none)
-        fuse = unsure[asked]
-        probs[asked[fuse]] = combine_readings(probs[asked[fuse]], marks[fuse], weight)
-        return probs, alone
+        return BoxEvidence(quads, det_scores, probs, asked, marks)
 
-    @property
-    def _none(self) -> int:
-        return self.manifest.classes.index(NOT_A_CARD)
-
-    def _gives_up(self, probs: np.ndarray) -> np.ndarray:
-        """Per box: the reading names no card (``none``, or a face below ``min_confidence``)."""
-        return (probs.argmax(axis=1) == self._none) | (
-            probs.max(axis=1) < self.manifest.min_confidence
-        )
+    def read_faces(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        """Per quadrilateral, the face probabilities its reading goes by: the classifier's,
+        joined to the corner reader's where the classifier is unsure (``face_probabilities``)."""
+        evidence = self.evidence(frame, quads, np.ones(len(quads), np.float32))
+        return face_probabilities(evidence, self.manifest)[0]
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
         quads, det_scores = self.detect_boxes(frame)
-        probs, corner_alone = self.read_faces(frame, quads)
-        gives_up = self._gives_up(probs)
-        found: list[Detection] = []
-        for k, (quad, det_score, p) in enumerate(zip(quads, det_scores, probs, strict=True)):
-            best = int(p.argmax())
-            if not gives_up[k]:
-                found.append(
-                    _reading(self.manifest.classes[best], float(p[best]), quad, float(det_score))
-                )
-                continue
-            # A box the classifier gave up on is often a card half under another with one
-            # corner mark in view: let the corner reader name it when it is sure.
-            c = corner_alone[k]
-            best = int(c.argmax())
-            if best != self._none and c[best] >= self.manifest.corner_min_confidence:
-                found.append(
-                    _reading(self.manifest.classes[best], float(c[best]), quad, float(det_score))
-                )
-        return drop_overlapping_readings(found)
+        return read_cards(self.evidence(frame, quads, det_scores), self.manifest)
+
+
+@dataclass(frozen=True)
+class BoxEvidence:
+    """What the networks said about one frame's boxes, before any reading rule: kept apart
+    so that reading rules and their thresholds can be tried without running them again."""
+
+    quads: np.ndarray  # (K, 4, 2) frame pixels
+    det_scores: np.ndarray  # (K,)
+    classifier: np.ndarray  # (K, n_classes)
+    asked: np.ndarray  # indices of the boxes the corner reader read
+    marks: np.ndarray  # (len(asked), 2, n_classes): both corner marks of each of those
+
+
+def gives_up(probs: np.ndarray, manifest: ModelManifest) -> np.ndarray:
+    """Per box: the reading names no card (``none``, or a face below ``min_confidence``)."""
+    none = manifest.classes.index(NOT_A_CARD)
+    return (probs.argmax(axis=1) == none) | (probs.max(axis=1) < manifest.min_confidence)
+
+
+def face_probabilities(
+    evidence: BoxEvidence, manifest: ModelManifest
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per box, the face probabilities its reading goes by, and the corner reader's own
+    reading (its surer mark) for a card those give up on; zeros for a box it did not read.
+
+    Where the classifier is unsure (``SECOND_OPINION_BELOW``) and the model weighs the corner
+    reader in (``corner_weight``), the two opinions are combined (``combine_readings``).
+    """
+    probs = evidence.classifier.copy()
+    alone = np.zeros_like(probs)
+    asked = evidence.asked
+    if asked.size == 0:
+        return probs, alone
+    alone[asked] = surer_corner(evidence.marks, manifest.classes.index(NOT_A_CARD))
+    if manifest.corner_weight > 0:
+        fuse = probs[asked].max(axis=1) < SECOND_OPINION_BELOW
+        probs[asked[fuse]] = combine_readings(
+            probs[asked[fuse]], evidence.marks[fuse], manifest.corner_weight
+        )
+    return probs, alone
+
+
+def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection]:
+    """The cards a frame's evidence says are there, under the manifest's reading rules."""
+    probs, corner_alone = face_probabilities(evidence, manifest)
+    none = manifest.classes.index(NOT_A_CARD)
+    unread = gives_up(probs, manifest)
+    corner_read = np.zeros(len(probs), bool)
+    corner_read[evidence.asked] = True
+    found: list[Detection] = []
+    for k, (quad, det_score) in enumerate(zip(evidence.quads, evidence.det_scores, strict=True)):
+        # A box the classifier gave up on is often a card half under another with one corner
+        # mark in view: the corner reader names it on its own when it is sure.
+        p = corner_alone[k] if unread[k] else probs[k]
+        best = int(p.argmax())
+        if unread[k] and (
+            not corner_read[k] or best == none or p[best] < manifest.corner_min_confidence
+        ):
+            continue
+        found.append(_reading(manifest.classes[best], float(p[best]), quad, float(det_score)))
+    return drop_overlapping_readings(found)
 
 
 def surer_corner(marks: np.ndarray, none: int) -> np.ndarray:
