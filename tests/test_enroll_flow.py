@@ -27,6 +27,7 @@ from skullcam.vision.enroll import (
 )
 from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
+from skullcam.vision.reading_choice import CORNER_WEIGHTS
 from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer, active_model_dir
 
 PHOTO = (480, 360)
@@ -146,13 +147,20 @@ def test_the_corner_reader_is_adapted_to_the_deck_or_left_out(
     )
     manifest = ModelManifest.read(outcome.model_dir)
     reader = outcome.model_dir / "corner-reader.onnx"
+    info = json.loads((outcome.model_dir / "enroll.json").read_text())
     if corner_epochs:
         assert manifest.corner_reader == "corner-reader.onnx"
         assert reader.read_bytes() != (base / "corner-reader.onnx").read_bytes()
         assert (outcome.model_dir / "corner-reader.pt").is_file()
+        # Its weight was chosen on the adaptation's 2 validation scenes, and installed.
+        chosen = info["corner_weight"]
+        assert chosen["scenes"] == 2
+        assert [row["weight"] for row in chosen["scores"]] == list(CORNER_WEIGHTS)
+        assert manifest.corner_weight == chosen["weight"] in CORNER_WEIGHTS
     else:
         assert manifest.corner_reader is None
         assert not reader.exists()
+        assert info["corner_weight"] is None
     Recognizer.load(outcome.model_dir)
 
 

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from model_variants import shipped_model_with
+from reading_stubs import UPRIGHT, probs_of, stub_networks
 
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import (
@@ -29,7 +30,6 @@ from skullcam.vision.recognizer import (
 )
 
 SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
-UPRIGHT = np.array([[100, 100], [156, 100], [156, 187], [100, 187]], np.float32)
 
 
 def test_the_two_patches_are_the_crop_corners_the_second_turned_upright() -> None:
@@ -96,45 +96,11 @@ def test_the_shipped_model_has_a_corner_reader_that_reads_a_card(
     assert sum(n == c.face for n, c in zip(names, seen, strict=True)) >= len(seen) - 1
 
 
-def _probs(recognizer: Recognizer, **faces: float) -> np.ndarray:
-    """One row of class probabilities: the named faces (``green_7=0.4``) at their values, the
-    rest spread evenly."""
-    classes = recognizer.manifest.classes
-    named = {name.replace("_", "-"): p for name, p in faces.items()}
-    rest = (1 - sum(named.values())) / (len(classes) - len(named))
-    row = np.full(len(classes), rest, np.float32)
-    for name, p in named.items():
-        row[classes.index(name)] = p
-    return row
-
-
-def _stub(
-    recognizer: Recognizer,
-    monkeypatch: pytest.MonkeyPatch,
-    classifier: np.ndarray,
-    marks: np.ndarray,
-) -> list[int]:
-    """One box at detector score 0.8 that the classifier reads as ``classifier`` and whose two
-    corner marks read as ``marks``; returns a list that counts the corner reader's calls."""
-    calls: list[int] = []
-
-    def corner_readings(frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
-        calls.append(len(quads))
-        return np.stack([marks] * len(quads))
-
-    monkeypatch.setattr(
-        recognizer, "detect_boxes", lambda frame: (UPRIGHT[None], np.array([0.8], np.float32))
-    )
-    monkeypatch.setattr(recognizer, "classify", lambda frame, quads: classifier[None].copy())
-    monkeypatch.setattr(recognizer, "corner_readings", corner_readings)
-    return calls
-
-
 def _gave_up_and_corner(recognizer: Recognizer, corner_p: float) -> tuple[np.ndarray, np.ndarray]:
     """The classifier says "not a card"; one mark reads green-7 at ``corner_p``, the other is
     covered."""
-    none = _probs(recognizer, none=0.9)
-    return np.stack([_probs(recognizer, green_7=corner_p), _probs(recognizer, none=0.99)]), none
+    none = probs_of(recognizer, none=0.9)
+    return np.stack([probs_of(recognizer, green_7=corner_p), probs_of(recognizer, none=0.99)]), none
 
 
 def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
@@ -142,7 +108,7 @@ def test_a_sure_corner_names_a_card_the_classifier_gave_up_on(
 ) -> None:
     sure = (1 + recognizer.manifest.corner_min_confidence) / 2  # above the shipped threshold
     marks, none = _gave_up_and_corner(recognizer, sure)
-    _stub(recognizer, monkeypatch, none, marks)
+    stub_networks(recognizer, monkeypatch, none, marks)
     (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
     assert found.card == "green-7"
     assert found.confidence == pytest.approx(sure * 0.8)
@@ -152,7 +118,7 @@ def test_an_unsure_corner_names_nothing(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     marks, none = _gave_up_and_corner(recognizer, recognizer.manifest.corner_min_confidence - 0.05)
-    _stub(recognizer, monkeypatch, none, marks)
+    stub_networks(recognizer, monkeypatch, none, marks)
     assert recognizer(np.zeros((480, 640, 3), np.uint8)) == []
 
 
@@ -161,9 +127,9 @@ def test_an_unsure_classifier_takes_the_corner_readers_second_opinion(
 ) -> None:
     # Torn between green-7 and green-1; both corner marks read green-1 (not surely enough to
     # name a card alone). Together they say green-1.
-    torn = _probs(recognizer, green_7=0.45, green_1=0.4)
-    marks = np.stack([_probs(recognizer, green_1=0.8)] * 2)
-    calls = _stub(recognizer, monkeypatch, torn, marks)
+    torn = probs_of(recognizer, green_7=0.45, green_1=0.4)
+    marks = np.stack([probs_of(recognizer, green_1=0.8)] * 2)
+    calls = stub_networks(recognizer, monkeypatch, torn, marks)
     assert recognizer.manifest.corner_weight > 0
     (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
     assert found.card == "green-1" and calls == [1]
@@ -176,8 +142,9 @@ def test_an_unsure_classifier_takes_the_corner_readers_second_opinion(
 def test_a_sure_classifier_is_not_second_guessed(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sure = _probs(recognizer, green_7=SECOND_OPINION_BELOW + 0.01)
-    calls = _stub(recognizer, monkeypatch, sure, np.stack([_probs(recognizer, green_1=0.99)] * 2))
+    sure = probs_of(recognizer, green_7=SECOND_OPINION_BELOW + 0.01)
+    other = np.stack([probs_of(recognizer, green_1=0.99)] * 2)
+    calls = stub_networks(recognizer, monkeypatch, sure, other)
     (found,) = recognizer(np.zeros((480, 640, 3), np.uint8))
     assert found.card == "green-7" and calls == []
 

@@ -39,6 +39,7 @@ from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, AdaptResult, Say, adapt_recognizer, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
+from skullcam.vision.reading_choice import WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
     MANIFEST,
     ActiveModelWatcher,
@@ -475,6 +476,20 @@ def list_models(data_dir: Path) -> list[dict[str, object]]:
     return rows
 
 
+def _choose_corner_weight(candidate: Path, scenes: Path, plan: AdaptPlan, say: Say) -> WeightChoice:
+    """The enrolled model's corner weight, chosen on the adaptation's own validation scenes
+    (never the self-check's, which report on it): see ``vision/reading_choice.py``."""
+    from skullcam.vision.crop_dataset import read_scene_index
+    from skullcam.vision.recognizer import Recognizer
+
+    say("choosing how much the corner reader counts, on the validation scenes")
+    choice = choose_corner_weight(
+        Recognizer.load(candidate), read_scene_index(scenes, "val"), progress=plan.progress
+    )
+    say(choice.sentence())
+    return choice
+
+
 def adapt_and_install(
     enrollment: Enrollment,
     plan: AdaptPlan,
@@ -519,6 +534,11 @@ def adapt_and_install(
     base_manifest = ModelManifest.read(base)
     candidate.mkdir()
     _assemble_model(candidate, "candidate", base_manifest, result, with_checkpoints=False)
+    weight = None
+    if result.corner is not None:
+        weight = _choose_corner_weight(candidate, work / "scenes", plan, say)
+        base_manifest = replace(base_manifest, corner_weight=weight.weight)
+        replace(ModelManifest.read(candidate), corner_weight=weight.weight).write()
     check = self_check(candidate, read_scene_index(test_dir, "test"), progress=plan.progress)
     seconds["check"] = time.perf_counter() - t1
     model_dir = _install_model(
@@ -533,6 +553,7 @@ def adapt_and_install(
             "detector_adapted": result.detector.resolve()
             != (base / base_manifest.detector).resolve(),
             "val_accuracy": round(result.val_accuracy, 5),
+            "corner_weight": weight.to_json() if weight is not None else None,
             "check": check.to_json(),
             "seconds": {k: round(v, 1) for k, v in seconds.items()},
         },
