@@ -21,6 +21,7 @@ import cv2  # noqa: E402
 import torch  # noqa: E402
 
 from skullcam.errors import UserError  # noqa: E402
+from skullcam.vision.reading_choice import CORNER_WEIGHTS  # noqa: E402
 from skullcam.vision.recognizer import ModelManifest, Recognizer  # noqa: E402
 from skullcam.vision.training import TrainPlan  # noqa: E402
 
@@ -67,6 +68,10 @@ def test_training_writes_a_complete_model_folder(tiny_model: Path) -> None:
     recognizer = Recognizer.load(tiny_model)
     assert recognizer.manifest.detector_input == (256, 320)
     assert recognizer.manifest.corner_reader == "corner-reader.onnx"
+    # The corner reader's weight was chosen on the 4 validation scenes, and written.
+    chosen = json.loads((tiny_model / "training.json").read_text())["corner_weight"]
+    assert chosen["scenes"] == 4 and len(chosen["scores"]) == len(CORNER_WEIGHTS)
+    assert manifest["corner_weight"] == chosen["weight"] in CORNER_WEIGHTS
 
 
 def _corner_reader_run(

@@ -12,6 +12,7 @@ import json
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,8 @@ from skullcam.vision.crop_dataset import (
     merge,
     read_scene_index,
 )
-from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest
+from skullcam.vision.reading_choice import choose_corner_weight
+from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest, Recognizer
 from skullcam.vision.train_plan import TrainPlan, torch_device, ultralytics_device
 
 if TYPE_CHECKING:  # torch is a training-stack package: imported only where a step needs it
@@ -138,6 +140,13 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         corner_reader=corner,
     )
     manifest.write()
+    if corner is not None and val_scenes:
+        choice = choose_corner_weight(Recognizer(manifest), val_scenes)
+        print(choice.sentence())
+        # The manifest is a model's one atomic file: rewritten whole with the weight chosen.
+        manifest = replace(manifest, corner_weight=choice.weight)
+        manifest.write()
+        record["corner_weight"] = choice.to_json()
     (plan.out / "training.json").write_text(
         json.dumps(
             {
