@@ -180,3 +180,9 @@ def test_a_bad_corner_reader_entry_is_a_clear_error(
 ) -> None:
     with pytest.raises(UserError, match=message):
         Recognizer.load(shipped_model_with(tmp_path, corner_reader=entry), threads=1)
+
+
+@pytest.mark.parametrize("weight", [-0.5, "heavy", None, float("nan")])
+def test_a_bad_corner_weight_is_a_clear_error(tmp_path: Path, weight: object) -> None:
+    with pytest.raises(UserError, match="not a valid recognizer manifest"):
+        Recognizer.load(shipped_model_with(tmp_path, corner_weight=weight), threads=1)

@@ -109,7 +109,8 @@ CORNER_WEIGHT = 0.25
 ``SECOND_OPINION_BELOW``): the face probabilities become ``p(classifier) * p(corner) ** w``,
 renormalised, with ``p(corner)`` the mean of the card's two corner marks. 0 turns it off,
 which is what a manifest without ``corner_weight`` gets (``UNWEIGHED_CORNER``): models made
-before session 11 were never measured with it; new ones are written with this default.
+before session 11 were never measured with it. Training and enrollment choose a model's own
+weight on its validation scenes (``vision/reading_choice.py``); this is the shipped one.
 Session 11, the session-10 model on 1,300 validation scenes, the corner reader asked about
 every box: w 0 / 0.15 / 0.25 / 0.35 / 0.5 gave 96.85 / 97.69 / 98.00 / 98.00 / 97.85 % of
 scenes right; at 0.25 false alarms 23 -> 10 and missed cards 34 -> 26. The two readers err
@@ -129,6 +130,15 @@ def _optional_name(value: object) -> str | None:
     if not isinstance(value, str) or not value:
         raise TypeError(f"expected a file name or null, not {value!r}")
     return value
+
+
+def _weight(value: object) -> float:
+    """A weight is a number from 0 up: a negative one would turn the corner reader's opinion
+    upside down, favouring the faces it rules out."""
+    weight = float(value)  # type: ignore[arg-type]
+    if not weight >= 0:  # also NaN
+        raise ValueError(f"corner_weight must be 0 or more, not {value!r}")
+    return weight
 
 
 def _flag(value: object) -> bool:
@@ -183,7 +193,7 @@ class ModelManifest:
                 corner_min_confidence=float(
                     raw.get("corner_min_confidence", CORNER_MIN_CONFIDENCE)
                 ),
-                corner_weight=float(raw.get("corner_weight", UNWEIGHED_CORNER)),
+                corner_weight=_weight(raw.get("corner_weight", UNWEIGHED_CORNER)),
             )
         except (ValueError, KeyError, TypeError, IndexError) as err:
             raise UserError(
