@@ -11,7 +11,7 @@ import pytest
 from reading_stubs import UPRIGHT, probs_of, stub_networks
 
 from skullcam.vision.crop_dataset import LabelledCard
-from skullcam.vision.reading_choice import CORNER_WEIGHTS, choose_corner_weight
+from skullcam.vision.reading_choice import CORNER_WEIGHTS, WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import Recognizer, shipped_model_dir
 
 
@@ -27,14 +27,21 @@ def table(tmp_path: Path) -> Path:
     return image
 
 
+def _choose_on_a_torn_reading(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, table: Path, truth: str
+) -> WeightChoice:
+    """One scene, one card ``truth``: the classifier, torn, leans to green-7 (0.45) over
+    green-1 (0.4); both corner marks say green-1 (0.8)."""
+    torn = probs_of(recognizer, green_7=0.45, green_1=0.4)
+    stub_networks(recognizer, monkeypatch, torn, np.stack([probs_of(recognizer, green_1=0.8)] * 2))
+    scenes = [(table, [LabelledCard(truth, UPRIGHT, 1.0)])]
+    return choose_corner_weight(recognizer, scenes, progress=False)
+
+
 def test_a_deck_the_corner_reader_reads_better_gets_its_opinion(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, table: Path
 ) -> None:
-    # The card is a green-1; the classifier, torn, leans to green-7; both marks say green-1.
-    torn = probs_of(recognizer, green_7=0.45, green_1=0.4)
-    stub_networks(recognizer, monkeypatch, torn, np.stack([probs_of(recognizer, green_1=0.8)] * 2))
-    scenes = [(table, [LabelledCard("green-1", UPRIGHT, 1.0)])]
-    choice = choose_corner_weight(recognizer, scenes, progress=False)
+    choice = _choose_on_a_torn_reading(recognizer, monkeypatch, table, "green-1")
     right = {s.weight: s.scenes_right for s in choice.scores}
     assert right == {0.0: 0, 0.25: 1, 0.5: 1, 1.0: 1}
     assert choice.weight == 0.25  # a tie goes to the smaller weight
@@ -46,10 +53,7 @@ def test_when_the_classifier_is_right_the_corner_reader_is_not_weighed_in(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, table: Path
 ) -> None:
     # The same readings, but the card is the green-7 the classifier leans to.
-    torn = probs_of(recognizer, green_7=0.45, green_1=0.4)
-    stub_networks(recognizer, monkeypatch, torn, np.stack([probs_of(recognizer, green_1=0.8)] * 2))
-    scenes = [(table, [LabelledCard("green-7", UPRIGHT, 1.0)])]
-    choice = choose_corner_weight(recognizer, scenes, progress=False)
+    choice = _choose_on_a_torn_reading(recognizer, monkeypatch, table, "green-7")
     assert choice.weight == 0.0
     assert [s.weight for s in choice.scores] == list(CORNER_WEIGHTS)
 
