@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from reading_stubs import UPRIGHT, probs_of, stub_networks
 
+from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.reading_choice import CORNER_WEIGHTS, WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import Recognizer, shipped_model_dir
@@ -65,5 +66,5 @@ def test_no_or_unreadable_validation_scenes_are_refused(
         choose_corner_weight(recognizer, [], progress=False)
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not a jpeg")
-    with pytest.raises(ValueError, match="cannot read validation scene"):
+    with pytest.raises(UserError, match="cannot read validation scene"):
         choose_corner_weight(recognizer, [(broken, [])], progress=False)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import cv2
 from tqdm import tqdm
 
+from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import Scene
 from skullcam.vision.evaluate import judge_scene
 from skullcam.vision.recognizer import BoxEvidence, Recognizer, read_cards
@@ -72,7 +73,10 @@ def choose_corner_weight(
     for image, truth in tqdm(scenes, desc="corner weight", unit="scene", disable=not progress):
         frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
         if frame is None:
-            raise ValueError(f"cannot read validation scene {image}")
+            raise UserError(
+                f"cannot read validation scene {image}; it was rendered by this run: delete "
+                "its folder and run again to render it anew"
+            )
         quads, det_scores = recognizer.detect_boxes(frame)
         boxes = recognizer.evidence(frame, quads, det_scores, second_opinion=True)
         evidence.append(((image, truth), boxes))
