@@ -249,19 +249,40 @@ class PiCameraSource(FrameSource):
         try:
             self._cam: Any = module.Picamera2()
         except Exception as err:  # picamera2 raises IndexError/RuntimeError with no camera
+            if "acquire" in str(err):  # RuntimeError("Failed to acquire camera"): it is busy
+                raise UserError(
+                    f"the Raspberry Pi camera is in use by another program ({err}): stop it "
+                    "(another skullcam, rpicam-hello, a browser stream) or pass --camera"
+                ) from err
             raise UserError(
                 f"no Raspberry Pi camera found ({err}): check the ribbon cable, or pass --camera"
             ) from err
         self.name = "picamera2"
         self.fps = float(fps)
-        config = self._cam.create_video_configuration(
-            main={"size": tuple(size), "format": "RGB888"},
-            controls={"FrameRate": float(fps)},
-            buffer_count=4,
-        )
-        self._cam.configure(config)
-        self._cam.start()
+        try:
+            config = self._cam.create_video_configuration(
+                main={"size": tuple(size), "format": "RGB888"},
+                controls={"FrameRate": float(fps)},
+                buffer_count=4,
+            )
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as err:  # "Failed to configure camera", "Camera did not start properly"
+            self._release_after_failed_start()
+            raise UserError(
+                f"the Raspberry Pi camera was found but would not start ({err}): reseat its "
+                "ribbon cable with the Pi off, check that it streams with 'rpicam-hello' "
+                "(docs/pi.md), or pass --camera"
+            ) from err
         self._closed = False
+
+    def _release_after_failed_start(self) -> None:
+        """Close a camera that opened but did not start, so a retry can acquire it; an error
+        while closing must not hide the one that says why it did not start."""
+        try:
+            self._cam.close()
+        except Exception:  # the start error is the one to report
+            logger.debug("closing the camera after a failed start", exc_info=True)
 
     def frames(self) -> Iterator[Frame]:
         start_ns: int | None = None

@@ -199,6 +199,40 @@ def test_picamera_missing_module_or_camera_is_a_user_error(monkeypatch) -> None:
         PiCameraSource()
 
 
+@pytest.mark.parametrize(
+    ("step", "error"),
+    [
+        ("configure", RuntimeError("Failed to configure camera: Invalid argument")),
+        ("start", RuntimeError("Camera did not start properly.")),
+    ],
+)
+def test_a_camera_that_will_not_start_is_a_user_error_and_is_let_go(
+    fake_picamera2: type[FakePicamera2],
+    monkeypatch: pytest.MonkeyPatch,
+    step: str,
+    error: Exception,
+) -> None:
+    def fail(self: FakePicamera2, *args: object) -> None:
+        raise error
+
+    monkeypatch.setattr(fake_picamera2, step, fail)
+    with pytest.raises(UserError, match=r"would not start \(" + str(error)[:20]):
+        PiCameraSource()
+    assert fake_picamera2.instances[0].closed  # a retry can acquire it again
+
+
+def test_a_camera_held_by_another_program_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("picamera2")
+
+    def busy() -> None:
+        raise RuntimeError("Failed to acquire camera")
+
+    module.Picamera2 = busy  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    with pytest.raises(UserError, match="in use by another program"):
+        PiCameraSource()
+
+
 class CountingSource(FrameSource):
     live = True
 
