@@ -183,18 +183,23 @@ def test_picamera_configured_at_working_size_bgr_with_sensor_timestamps(fake_pic
     assert cam.stopped and cam.closed
 
 
+def _picamera2_that_raises(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """A picamera2 module whose ``Picamera2()`` raises ``error``, as the real one does."""
+    module = types.ModuleType("picamera2")
+
+    def open_camera() -> None:
+        raise error
+
+    module.Picamera2 = open_camera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+
+
 def test_picamera_missing_module_or_camera_is_a_user_error(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)
     assert not sources.picamera_available()
     with pytest.raises(UserError, match="python3-picamera2"):
         PiCameraSource()
-    module = types.ModuleType("picamera2")
-
-    def no_camera() -> None:
-        raise IndexError("list index out of range")
-
-    module.Picamera2 = no_camera  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "picamera2", module)
+    _picamera2_that_raises(monkeypatch, IndexError("list index out of range"))
     with pytest.raises(UserError, match="no Raspberry Pi camera"):
         PiCameraSource()
 
@@ -222,13 +227,7 @@ def test_a_camera_that_will_not_start_is_a_user_error_and_is_let_go(
 
 
 def test_a_camera_held_by_another_program_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("picamera2")
-
-    def busy() -> None:
-        raise RuntimeError("Failed to acquire camera")
-
-    module.Picamera2 = busy  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "picamera2", module)
+    _picamera2_that_raises(monkeypatch, RuntimeError("Failed to acquire camera"))
     with pytest.raises(UserError, match="in use by another program"):
         PiCameraSource()
 
