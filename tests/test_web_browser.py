@@ -78,7 +78,10 @@ def play_trick(store: GameStore, gid: int, cards: list[str], image_dir: Path | N
 
 
 def wait(driver: Any, seconds: float = 10) -> WebDriverWait:
-    return WebDriverWait(driver, seconds)
+    """Waits retry when a live re-render replaced the element a condition was looking at."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
 
 
 def test_setup_bids_live_tv_replay_correction(
@@ -105,8 +108,13 @@ def test_setup_bids_live_tv_replay_correction(
 
     # --- bids on the phone: big buttons, the total against the tricks available
     wait(browser).until(ec.presence_of_element_located((By.CSS_SELECTOR, ".bid-button")))
-    first = browser.find_element(By.CSS_SELECTOR, ".bid-button")
-    assert first.size["height"] >= 48 and first.size["width"] >= 48  # touch targets
+    # Measured in one script call: the rows re-render on every event, and a button found first
+    # and measured after could already be gone (a stale element, seen on a fresh CI clone).
+    width, height = browser.execute_script(
+        "const r = document.querySelector('.bid-button').getBoundingClientRect();"
+        "return [r.width, r.height];"
+    )
+    assert height >= 48 and width >= 48  # touch targets
     for player, bid in [(0, 1), (1, 0), (2, 0), (3, 1)]:
         # The rows re-render on every event, so find the button afresh each time.
         css = f'.bid-button[data-player="{player}"][data-bid="{bid}"]'
