@@ -97,7 +97,7 @@ def _file_digest(path: Path) -> str:
 def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
     """The model folder's classifier as a :data:`FaceClassifier` (for the wrong-card check)."""
     from skullcam.vision.crops import card_crop, crops_to_batch
-    from skullcam.vision.recognizer import classifier_session
+    from skullcam.vision.recognizer import classifier_session, softmax
 
     manifest = ModelManifest.read(model_dir)
     session = classifier_session(manifest, threads=2)
@@ -111,9 +111,7 @@ def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
         )
         turned = crop[::-1, ::-1]  # both 180-degree turns: a scan may be upside down
         (logits,) = session.run(None, {name: crops_to_batch([crop, np.ascontiguousarray(turned)])})
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        probs = (probs / probs.sum(axis=1, keepdims=True)).mean(axis=0)
+        probs = softmax(logits).mean(axis=0)
         return {c: float(p) for c, p in zip(manifest.classes, probs, strict=True)}
 
     return classify

@@ -434,10 +434,7 @@ class Recognizer:
         batch = crops_to_batch(crops)
         turned = np.ascontiguousarray(batch[:, :, ::-1, ::-1])
         (logits,) = self._classifier.run(None, {self._cls_input: np.concatenate([batch, turned])})
-        logits = (logits[: len(crops)] + logits[len(crops) :]) / 2
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        return probs / probs.sum(axis=1, keepdims=True)
+        return softmax((logits[: len(crops)] + logits[len(crops) :]) / 2)
 
     def corner_readings(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """The corner reader's class probabilities (K, 2, n_classes) for each quadrilateral's
@@ -450,9 +447,7 @@ class Recognizer:
             return np.zeros((0, 2, n_classes), np.float32)
         patches = np.concatenate([corner_patches(card_crop(frame, q)) for q in quads])
         (logits,) = self._corner.run(None, {self._corner_input: crops_to_batch(list(patches))})
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        return (probs / probs.sum(axis=1, keepdims=True)).reshape(len(quads), 2, n_classes)
+        return softmax(logits).reshape(len(quads), 2, n_classes)
 
     def read_corners(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """The corner reader's class probabilities (K, n_classes) for each quadrilateral: those
@@ -563,6 +558,13 @@ def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection
             continue
         found.append(_reading(manifest.classes[best], float(p[best]), quad, float(det_score)))
     return drop_overlapping_readings(found)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Class probabilities from a network's logits (N, C), row by row; the row's largest logit
+    is taken off first so that ``exp`` cannot overflow."""
+    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return probs / probs.sum(axis=1, keepdims=True)
 
 
 def surer_corner(marks: np.ndarray, none: int) -> np.ndarray:

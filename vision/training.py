@@ -139,14 +139,14 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         classes=CLASSES,
         corner_reader=corner,
     )
-    manifest.write()
     if corner is not None and val_scenes:
+        # Read from the weights now in place; the manifest, which makes the folder a model,
+        # is still written last, once, with the weight chosen.
         choice = choose_corner_weight(Recognizer(manifest), val_scenes)
         print(choice.sentence())
-        # The manifest is a model's one atomic file: rewritten whole with the weight chosen.
         manifest = replace(manifest, corner_weight=choice.weight)
-        manifest.write()
         record["corner_weight"] = choice.to_json()
+    manifest.write()
     (plan.out / "training.json").write_text(
         json.dumps(
             {
