@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skullcam.vision.recognizer import Recognizer
+from skullcam.vision.recognizer import DetectorBoxes, Recognizer
 
 UPRIGHT = np.array([[100, 100], [156, 100], [156, 187], [100, 187]], np.float32)
 
@@ -37,9 +37,10 @@ def stub_networks(
         calls.append(len(quads))
         return np.stack([marks] * len(quads))
 
-    monkeypatch.setattr(
-        recognizer, "detect_boxes", lambda frame: (UPRIGHT[None], np.array([0.8], np.float32))
+    one_box = DetectorBoxes(
+        UPRIGHT[None], np.array([0.8], np.float32), UPRIGHT[None], np.array([0.8], np.float32)
     )
+    monkeypatch.setattr(recognizer, "detect", lambda frame: one_box)
     monkeypatch.setattr(recognizer, "classify", lambda frame, quads: classifier[None].copy())
     monkeypatch.setattr(recognizer, "corner_readings", corner_readings)
     return calls

@@ -35,11 +35,10 @@ def explain_errors(
     causes: Counter[str] = Counter()
     missed = outcome.missed()
     if missed:
-        candidates, _ = recognizer.detector.candidates(frame)
-        kept, _ = recognizer.detect_boxes(frame)
-        probs = recognizer.read_faces(frame, kept)
+        boxes = recognizer.detect(frame)
+        probs = recognizer.read_faces(frame, boxes.quads)
         for card in missed:
-            causes[_miss_cause(recognizer, card.corners, candidates, kept, probs)] += 1
+            causes[_miss_cause(recognizer, card.corners, boxes.candidates, boxes.quads, probs)] += 1
     for d in range(len(outcome.detections)):
         verdict = outcome.verdict(d)
         if verdict == EXTRA:

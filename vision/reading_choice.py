@@ -7,6 +7,11 @@ weaker reader (96.7 % of true outlines) and 0.5-1.0 read more scenes right (500 
 scenes of the alt deck: 88.8 % at 0.25, 89.8 % at 0.5, 89.6 % at 1.0). So enrollment chooses
 the weight on the validation scenes it has rendered anyway, the way a threshold is chosen:
 the networks run once per scene, and each candidate weight is only a reading rule.
+
+The choice scores the first look only. The second look (``vision/second_look.py``) reads
+other boxes again where the first found nothing, and which boxes those are depends on the
+weight, so scoring it would mean running the networks again for every weight; it changes a
+few scenes in a thousand.
 """
 
 from __future__ import annotations
@@ -77,8 +82,8 @@ def choose_corner_weight(
                 f"cannot read validation scene {image}; it was rendered by this run: delete "
                 "its folder and run again to render it anew"
             )
-        quads, det_scores = recognizer.detect_boxes(frame)
-        boxes = recognizer.evidence(frame, quads, det_scores, second_opinion=True)
+        found = recognizer.detect(frame)
+        boxes = recognizer.evidence(frame, found.quads, found.scores, second_opinion=True)
         evidence.append(((image, truth), boxes))
     scores = []
     for weight in weights:
