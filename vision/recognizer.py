@@ -93,7 +93,9 @@ DETECTOR_MIRROR = True
 On 1,300 validation scenes (session 6) it found 20 of the 88 must-find cards one view missed:
 scenes right 93.5 % -> 94.5 %, recall 0.978 -> 0.983, precision 0.993 -> 0.991, for one more
 detector pass (~15 ms a frame here). A slow Pi can set ``detector_mirror: false`` in the
-model's recognizer.json. Views turned upside down added little more (94.7 % with all four)."""
+model's recognizer.json. Views turned upside down added little more (94.7 % with all four).
+Session 12, the shipped model: 98.00 % of validation scenes with it, 97.31 % without, for
+0.58 x against 0.33 x the yolo11n reference's time at 1 thread (0.63 x against 0.47 x at 2)."""
 
 
 CORNER_MIN_CONFIDENCE = 0.6
