@@ -7,6 +7,8 @@ a missing model, an unplugged camera). ``rules`` stays dependency-free and raise
 
 from __future__ import annotations
 
+import re
+
 
 class UserError(Exception):
     """A problem the user can fix; ``str(err)`` names what was wrong and what to do."""
@@ -45,3 +47,29 @@ def echo(value: object, limit: int = ECHO_LIMIT) -> str:
     echoing a thousand-digit number or a whole pasted document back to the page."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+WHOLE_NUMBER_LIMIT = 10**9
+"""Whole numbers a user sends (rounds, players, bids, answers) are small; a bigger one is
+refused before it reaches the store (SQLite cannot hold above 2**63) or a message."""
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def whole_number(value: object, what: str) -> int:
+    """A whole number from a JSON body or answer: an int, or ASCII digits as text ("10", " -1").
+
+    ``int()`` alone would read 1.7 and true as 1, recording a choice nobody made; and
+    ``str.isdigit`` accepts '²' (which ``int`` refuses) and '١' (which ``int`` reads as 1), so
+    text is matched against ``[0-9]``. Digits beyond the limit are refused before ``int``
+    reads them: a 5,000-digit string would otherwise cost a conversion and then a crash.
+    """
+    if isinstance(value, str) and _WHOLE.fullmatch(value):
+        digits = value.strip().lstrip("+-").lstrip("0")
+        if len(digits) > len(str(WHOLE_NUMBER_LIMIT)):
+            raise UserError(f"{what} is far out of range, got {echo(value)}")
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{what} must be a whole number, got {echo(value)}")
+    if abs(value) >= WHOLE_NUMBER_LIMIT:
+        raise UserError(f"{what} is far out of range, got {echo(value)}")
+    return value

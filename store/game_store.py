@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import sqlite3
 import threading
 import time
@@ -30,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skullcam.errors import UserError, echo
+from skullcam.errors import UserError, echo, whole_number
 
 from .schema import ensure_schema
 
@@ -1150,14 +1149,14 @@ class GameStore:
                     raise UserError("answer the Tigress with 'pirate' or 'escape'")
                 value = answer
             elif kind == "rosie":
-                value = _as_int(answer, "Rosie's next leader")
+                value = whole_number(answer, "Rosie's next leader")
                 _check_player(value, n)
             elif kind == "rascal_bet":
-                value = _as_int(answer, "Rascal's bet")
+                value = whole_number(answer, "Rascal's bet")
                 if value not in (0, 10, 20):
                     raise UserError(f"Rascal's bet is 0, 10 or 20, not {echo(value)}")
             elif kind == "harry":
-                value = _as_int(answer, "Harry's bid change")
+                value = whole_number(answer, "Harry's bid change")
                 if value not in (-1, 0, 1):
                     raise UserError(f"Harry changes the bid by -1, 0 or +1, not {echo(value)}")
             else:  # flagged
@@ -1735,21 +1734,6 @@ def _check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
             f"got {echo(bid)}"
         )
     return bid
-
-
-_WHOLE = re.compile(r"\s*[+-]?[0-9]{1,6}\s*")
-
-
-def _as_int(value: Any, what: str) -> int:
-    """A whole number from a JSON answer: an int, or digits as text ("10", "-1").
-
-    ``int()`` alone would read 1.7 as 1 and true as 1, recording a choice nobody made.
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _WHOLE.fullmatch(value):
-        return int(value)
-    raise UserError(f"{what} must be a whole number, got {echo(value)}")
 
 
 def _parse_card_id(text: Any) -> str:

@@ -315,6 +315,19 @@ def test_ability_answers_must_be_whole_numbers(store: GameStore, answer: object)
     assert store.abilities(gid, 1) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 2}]
 
 
+@pytest.mark.parametrize("answer", ["9" * 5000, 10**30])
+def test_an_ability_answer_far_out_of_range_is_refused_as_such(
+    store: GameStore, answer: object
+) -> None:
+    gid = new_game(store, {"pirate_abilities": True})
+    pid = store.create_prompt(gid, "harry", 1, 0, player=1)
+    with pytest.raises(UserError, match="Harry's bid change is far out of range") as err:
+        store.answer_prompt(pid, answer)
+    assert len(str(err.value)) < 100
+    store.answer_prompt(pid, "+1")  # what a player types for "one more"
+    assert store.abilities(gid, 1) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
+
+
 def test_only_an_open_prompt_can_be_dismissed(store: GameStore) -> None:
     gid = new_game(store, {"pirate_abilities": True})
     store.set_bids(gid, 1, [0, 1, 0])

@@ -160,7 +160,8 @@ def test_all_bids_with_a_bad_cannonball(
         ("\u0661", "'bid' must be a whole number"),  # Arabic-Indic one: not read as 1
         ("9" * 5000, "'bid' is far out of range"),
         (10**30, "'bid' is far out of range"),
-        ("+1", "'bid' must be a whole number"),
+        ("1.5", "'bid' must be a whole number"),
+        ("1 2", "'bid' must be a whole number"),
     ],
 )
 def test_bid_text_must_be_ascii_digits(
@@ -175,6 +176,9 @@ def test_bid_text_must_be_ascii_digits(
 def test_ascii_digit_strings_still_read(client: FlaskClient, gid: int) -> None:
     res = client.post(f"/api/game/{gid}/bids", json={"round": "2", "player": " 1", "bid": "-0"})
     assert res.status_code == 200 and res.json["bids"] == [None, 0, None]
+    # A sign reads as it does everywhere else a number is typed (Harry's "+1" included).
+    res = client.post(f"/api/game/{gid}/bids", json={"round": "2", "player": "0", "bid": "+2"})
+    assert res.status_code == 200 and res.json["bids"] == [2, 0, None]
 
 
 @pytest.mark.parametrize(

@@ -8,20 +8,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
-from skullcam.errors import UserError, echo
+from skullcam.errors import UserError, whole_number
 
 from .app import check_pin, get_store, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-#: Whole numbers in a body (rounds, players, bids, plays) are small; a bigger one is refused
-#: here, before the store and before it is quoted back in a message.
-INT_LIMIT = 10**9
 
 
 def _body() -> dict[str, Any]:
@@ -42,28 +37,12 @@ def _body() -> dict[str, Any]:
 
 
 def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
-    """A whole number: a JSON integer, or a string of ASCII digits with an optional '-'.
-
-    ``str.isdigit`` also accepts '²' (which ``int`` refuses: a 500) and '١' (which ``int``
-    reads as 1), so strings are matched against ``[0-9]`` instead.
-    """
+    """The body's whole number ``key`` (``whole_number``); None when optional and absent."""
     if key not in data or data[key] is None:
         if optional:
             return None
         raise UserError(f"missing {key!r}")
-    value = data[key]
-    if isinstance(value, str):
-        text = value.strip()
-        if not re.fullmatch(r"-?[0-9]+", text):
-            raise UserError(f"{key!r} must be a whole number, got {echo(value)}")
-        if len(text.lstrip("-").lstrip("0")) > len(str(INT_LIMIT)):
-            raise UserError(f"{key!r} is far out of range, got {echo(value)}")
-        value = int(text)
-    elif isinstance(value, bool) or not isinstance(value, int):
-        raise UserError(f"{key!r} must be a whole number, got {echo(value)}")
-    if abs(value) >= INT_LIMIT:
-        raise UserError(f"{key!r} is far out of range, got {echo(value)}")
-    return value
+    return whole_number(data[key], repr(key))
 
 
 @bp.before_request
