@@ -368,21 +368,20 @@ def fine_tune(
     state_path: Path,
     plan: AdaptPlan,
 ) -> tuple[object, float]:
-    """AdamW with a one-cycle schedule from ``init_checkpoint``; resumable per epoch.
+    """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch.
 
-    The loop is ``train_classifier``'s with two additions enrollment needs: a per-batch
-    progress bar whose time-left estimate covers the whole fine-tune, and the complete state
-    (weights, optimiser, schedule, epoch) saved after each epoch to ``state_path``.
+    Enrollment needs two things ``train_classifier`` does not do: a per-batch progress bar
+    whose time-left estimate covers the whole fine-tune, and the complete state (weights,
+    optimiser, schedule, epoch) saved after each epoch to ``state_path``.
     """
     import torch
-    from torch import nn
     from tqdm import tqdm
 
     from skullcam.vision.train_classifier import (
-        augment,
         evaluate,
         load_checkpoint,
-        to_float_batch,
+        one_cycle,
+        train_epoch,
         uint8_tensor,
     )
 
@@ -398,10 +397,7 @@ def fine_tune(
     x_train, y_train = uint8_tensor(train.images, cpu), torch.from_numpy(train.labels)
     x_val, y_val = uint8_tensor(val.images, cpu), torch.from_numpy(val.labels)
     steps_per_epoch = math.ceil(len(y_train) / plan.batch_size)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=plan.lr, weight_decay=5e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, max_lr=plan.lr, total_steps=plan.epochs * steps_per_epoch, pct_start=0.15
-    )
+    optimizer, schedule = one_cycle(model, plan.lr, plan.epochs * steps_per_epoch)
     start_epoch, accuracy = 0, 0.0
     inputs = _fine_tune_inputs(train, val, init_checkpoint)
     if state_path.is_file():
@@ -412,7 +408,6 @@ def fine_tune(
             schedule.load_state_dict(saved["schedule"])
             gen.set_state(saved["generator"])
             start_epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     bar = tqdm(
         total=plan.epochs * steps_per_epoch,
         initial=start_epoch * steps_per_epoch,
@@ -421,17 +416,14 @@ def fine_tune(
         disable=not plan.progress,
     )
     for epoch in range(start_epoch, plan.epochs):
-        model.train()
-        order = torch.randperm(len(y_train), generator=gen)
-        for i in range(0, len(order), plan.batch_size):
-            idx = order[i : i + plan.batch_size]
-            loss = loss_fn(model(augment(to_float_batch(x_train[idx]), gen)), y_train[idx])
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
+
+        def after_step(loss: float, epoch: int = epoch) -> bool:
             schedule.step()
             bar.update(1)
-            bar.set_postfix(epoch=f"{epoch + 1}/{plan.epochs}", loss=f"{loss.item():.3f}")
+            bar.set_postfix(epoch=f"{epoch + 1}/{plan.epochs}", loss=f"{loss:.3f}")
+            return False
+
+        train_epoch(model, x_train, y_train, plan.batch_size, optimizer, gen, after_step)
         accuracy = evaluate(model, x_val, y_val)
         bar.set_postfix(epoch=f"{epoch + 1}/{plan.epochs}", val_acc=f"{accuracy:.4f}")
         tmp = state_path.with_suffix(".tmp")

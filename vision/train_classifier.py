@@ -105,37 +105,71 @@ def train_classifier(
     x_val, y_val = uint8_tensor(val.images, dev), torch.from_numpy(val.labels).to(dev)
     steps_per_epoch = math.ceil(len(y_train) / batch_size)
     total_steps = CLOCK_STEPS if seconds else epochs * steps_per_epoch
+    optimizer, schedule = one_cycle(model, lr, total_steps)
+    start = time.perf_counter()
+    accuracy, epoch, out_of_time = 0.0, 0, False
+
+    def after_step(loss: float) -> bool:
+        nonlocal out_of_time
+        if seconds:
+            out_of_time = _follow_clock(schedule, time.perf_counter() - start, seconds)
+        else:
+            schedule.step()
+        return out_of_time
+
+    while not out_of_time and (seconds or epoch < epochs):
+        mean_loss = train_epoch(
+            model, x_train, y_train, batch_size, optimizer, gen, after_step, turn
+        )
+        epoch += 1
+        accuracy = evaluate(model, x_val, y_val)
+        if progress is not None:
+            progress(epoch, 0 if seconds else epochs, mean_loss, accuracy)
+    return ClassifierResult(model.cpu(), accuracy, epoch, time.perf_counter() - start)
+
+
+def one_cycle(model: nn.Module, lr: float, total_steps: int) -> tuple[Any, Any]:
+    """AdamW and a one-cycle schedule peaking at ``lr`` after 15 % of ``total_steps``: the
+    recipe every classifier and corner reader here trains or fine-tunes with."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, max_lr=lr, total_steps=total_steps, pct_start=0.15
     )
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    start = time.perf_counter()
-    accuracy, epoch, out_of_time = 0.0, 0, False
-    while not out_of_time and (seconds or epoch < epochs):
-        model.train()
-        order = torch.randperm(len(y_train), generator=gen, device=dev)
-        total, seen = 0.0, 0
-        for i in range(0, len(order), batch_size):
-            idx = order[i : i + batch_size]
-            batch = augment(to_float_batch(x_train[idx]), gen, turn)
-            loss = loss_fn(model(batch), y_train[idx])
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            if seconds:
-                out_of_time = _follow_clock(schedule, time.perf_counter() - start, seconds)
-            else:
-                schedule.step()
-            total += loss.item() * len(idx)
-            seen += len(idx)
-            if out_of_time:
-                break
-        epoch += 1
-        accuracy = evaluate(model, x_val, y_val)
-        if progress is not None:
-            progress(epoch, 0 if seconds else epochs, total / max(1, seen), accuracy)
-    return ClassifierResult(model.cpu(), accuracy, epoch, time.perf_counter() - start)
+    return optimizer, schedule
+
+
+LOSS = nn.CrossEntropyLoss(label_smoothing=0.05)
+
+
+def train_epoch(
+    model: nn.Module,
+    x_train: torch.Tensor,
+    y_train: torch.Tensor,
+    batch_size: int,
+    optimizer: Any,
+    gen: torch.Generator,
+    after_step: Callable[[float], bool],
+    turn: bool = True,
+) -> float:
+    """One pass over the crops in a random order, augmented; the mean loss.
+
+    ``after_step(loss)`` runs after each optimiser step: it advances the schedule (by step or
+    by the clock) and shows progress, and returns True to end the epoch early."""
+    model.train()
+    order = torch.randperm(len(y_train), generator=gen, device=y_train.device)
+    total, seen = 0.0, 0
+    for i in range(0, len(order), batch_size):
+        idx = order[i : i + batch_size]
+        batch = augment(to_float_batch(x_train[idx]), gen, turn)
+        loss = LOSS(model(batch), y_train[idx])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        total += loss.item() * len(idx)
+        seen += len(idx)
+        if after_step(loss.item()):
+            break
+    return total / max(1, seen)
 
 
 CLOCK_STEPS = 10_000
