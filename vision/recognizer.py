@@ -610,7 +610,7 @@ def box_names(evidence: BoxEvidence, manifest: ModelManifest) -> tuple[np.ndarra
     # A box the classifier gave up on is often a card half under another with one corner mark
     # in view: the corner reader names it on its own when it is sure.
     chosen = np.where(unread[:, None], corner_alone, probs)
-    names = chosen.argmax(axis=1) if len(chosen) else np.zeros(0, np.intp)
+    names = chosen.argmax(axis=1)
     p = chosen[np.arange(len(chosen)), names]
     named = ~unread | (corner_read & (names != none) & (p >= manifest.corner_min_confidence))
     return np.where(named, names, -1), np.where(named, p, 0.0)
@@ -621,7 +621,7 @@ def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection
     names, p = box_names(evidence, manifest)
     return drop_overlapping_readings(
         [
-            _reading(manifest.classes[name], float(p[k]), evidence.quads[k], score)
+            _reading(manifest.classes[name], float(p[k]), evidence.quads[k], float(score))
             for k, (name, score) in enumerate(zip(names, evidence.det_scores, strict=True))
             if name >= 0
         ]
