@@ -181,8 +181,8 @@ def test_the_manifest_switch_defaults_on_and_must_be_true_or_false(tmp_path: Pat
 def test_the_shipped_model_finds_a_card_in_a_sample_scene_only_with_a_second_look(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Sample test scene 20: the one card to find, a black-14 65 % visible over two mostly
-    # hidden cards. No reader names the box NMS kept for it; one of the boxes it passed over
+    # Sample test scene 20: the one card to find, a black-14 65 % visible under a hand, over two
+    # mostly hidden cards. No reader names the box NMS kept for it; one of those it passed over
     # reads black-14.
     (image, truth), *_ = [s for s in read_scene_index(SAMPLES, "test") if "_000020" in s[0].name]
     frame = cv2.imread(str(image))
