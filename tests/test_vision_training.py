@@ -272,3 +272,42 @@ def test_enrollment_fine_tunes_the_detector_and_installs_it(
     assert adapt_detector(scenes, tiny_model, work, plan, say=print)[0] == adapted
     kept = adapt_detector(scenes, tiny_model, work, AdaptPlan(detector_epochs=0), say=print)
     assert kept[0] == tiny_model / "card-detector.onnx"
+
+
+def test_ultralytics_leaves_torch_and_opencv_thread_counts_as_they_were(tmp_path: Path) -> None:
+    # Exporting chose the CPU and set torch to one thread fewer than the cores (one, on 2):
+    # enrollment's classifier fine-tune then ran a third slower.
+    from ultralytics.utils import NUM_THREADS
+
+    from skullcam.vision.train_detector import export_detector
+
+    before = torch.get_num_threads(), cv2.getNumThreads()
+    wanted = NUM_THREADS + 1
+    torch.set_num_threads(wanted)
+    cv2.setNumThreads(wanted)
+    try:
+        weights = tmp_path / "card-detector.pt"
+        shutil.copyfile(Path(__file__).resolve().parent.parent / "models" / weights.name, weights)
+        export_detector(weights, tmp_path / "detector.onnx", (256, 320))
+        assert (tmp_path / "detector.onnx").is_file()
+        assert torch.get_num_threads() == wanted
+        assert cv2.getNumThreads() == wanted
+    finally:
+        torch.set_num_threads(before[0])
+        cv2.setNumThreads(before[1])
+
+
+def test_exporting_weights_leaves_an_onnx_beside_them_alone(tmp_path: Path) -> None:
+    # ultralytics exports beside the weights, under their name: exporting a model folder's
+    # card-detector.pt in place overwrote its card-detector.onnx and then moved it away.
+    from skullcam.vision.train_detector import export_detector
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    shipped = Path(__file__).resolve().parent.parent / "models"
+    shutil.copyfile(shipped / "card-detector.pt", folder / "card-detector.pt")
+    (folder / "card-detector.onnx").write_bytes(b"the model's own detector")
+    export_detector(folder / "card-detector.pt", tmp_path / "out.onnx", (256, 320))
+    assert (folder / "card-detector.onnx").read_bytes() == b"the model's own detector"
+    assert sorted(p.name for p in folder.iterdir()) == ["card-detector.onnx", "card-detector.pt"]
+    assert (tmp_path / "out.onnx").stat().st_size > 1_000_000

@@ -9,15 +9,17 @@ compute is spent on letterbox padding.
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError
-from skullcam.vision.ultralytics_offline import import_ultralytics
+from skullcam.vision.ultralytics_offline import import_ultralytics, threads_kept
 
 DETECTOR_YAML = "yolo11n-obb.yaml"
 
 
+@threads_kept()
 def train_detector(
     data_yaml: Path,
     project: Path,
@@ -92,22 +94,30 @@ def train_detector(
     return best
 
 
+@threads_kept()
 def export_detector(weights: Path, out: Path, input_hw: tuple[int, int]) -> Path:
-    """Export to ONNX at a fixed (height, width) and move it to ``out``."""
+    """Export to ONNX at a fixed (height, width) and move it to ``out``.
+
+    ultralytics writes the ONNX beside the weights, under their name: exported in place,
+    ``models/card-detector.pt`` would overwrite ``models/card-detector.onnx`` and the move
+    would then take it away. So a copy of the weights is exported in a folder of its own.
+    """
     import_ultralytics()
     from ultralytics import YOLO
 
-    model = YOLO(str(weights))
-    exported = Path(
-        model.export(
-            format="onnx",
-            imgsz=list(input_hw),
-            simplify=True,
-            dynamic=False,
-            opset=17,
-            verbose=False,
+    with tempfile.TemporaryDirectory(prefix="skullcam-export-") as tmp:
+        copy = Path(tmp) / "detector.pt"
+        shutil.copyfile(weights, copy)
+        exported = Path(
+            YOLO(str(copy)).export(
+                format="onnx",
+                imgsz=list(input_hw),
+                simplify=True,
+                dynamic=False,
+                opset=17,
+                verbose=False,
+            )
         )
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(exported), out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(exported), out)
     return out
