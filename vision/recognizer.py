@@ -534,11 +534,11 @@ class Recognizer:
         return face_probabilities(evidence, self.manifest)[0]
 
     def second_look(
-        self, frame: np.ndarray, evidence: BoxEvidence, boxes: DetectorBoxes
+        self, frame: np.ndarray, evidence: BoxEvidence, boxes: DetectorBoxes, unnamed: np.ndarray
     ) -> list[Detection]:
         """Sure readings of the detector's other boxes around the boxes no reader could name
-        (``vision/second_look.py``); empty when every box was named."""
-        unnamed = box_names(evidence, self.manifest)[0] < 0
+        (``unnamed``, per box of ``evidence``; ``vision/second_look.py``); empty when every box
+        was named."""
         if not unnamed.any():
             return []
         lost, named = evidence.quads[unnamed], evidence.quads[~unnamed]
@@ -553,8 +553,11 @@ class Recognizer:
         frame = _as_bgr(frame)
         boxes = self.detect(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
-        found = read_cards(evidence, self.manifest)
-        more = self.second_look(frame, evidence, boxes) if self.manifest.second_look else []
+        names, p = box_names(evidence, self.manifest)
+        found = drop_overlapping_readings(named_readings(evidence, self.manifest, names, p))
+        if not self.manifest.second_look:
+            return found
+        more = self.second_look(frame, evidence, boxes, names < 0)
         return drop_overlapping_readings(found + more) if more else found
 
 
@@ -616,15 +619,22 @@ def box_names(evidence: BoxEvidence, manifest: ModelManifest) -> tuple[np.ndarra
     return np.where(named, names, -1), np.where(named, p, 0.0)
 
 
+def named_readings(
+    evidence: BoxEvidence, manifest: ModelManifest, names: np.ndarray, p: np.ndarray
+) -> list[Detection]:
+    """A reading of each box ``box_names`` named, not yet merged."""
+    return [
+        _reading(manifest.classes[name], float(p[k]), evidence.quads[k], float(score))
+        for k, (name, score) in enumerate(zip(names, evidence.det_scores, strict=True))
+        if name >= 0
+    ]
+
+
 def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection]:
-    """The cards a frame's evidence says are there, under the manifest's reading rules."""
-    names, p = box_names(evidence, manifest)
+    """The cards a frame's evidence says are there, under the manifest's reading rules (the
+    first look: ``Recognizer.__call__`` adds the second)."""
     return drop_overlapping_readings(
-        [
-            _reading(manifest.classes[name], float(p[k]), evidence.quads[k], float(score))
-            for k, (name, score) in enumerate(zip(names, evidence.det_scores, strict=True))
-            if name >= 0
-        ]
+        named_readings(evidence, manifest, *box_names(evidence, manifest))
     )
 
 

@@ -165,9 +165,10 @@ def train_epoch(
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
-        total += loss.item() * len(idx)
+        value = loss.item()
+        total += value * len(idx)
         seen += len(idx)
-        if after_step(loss.item()):
+        if after_step(value):
             break
     return total / max(1, seen)
 
