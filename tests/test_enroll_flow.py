@@ -18,6 +18,7 @@ from skullcam.rules import FACES
 from skullcam.vision import enroll as enroll_mod
 from skullcam.vision.adapt import AdaptPlan, adapt_recognizer
 from skullcam.vision.enroll import (
+    ENROLLED_DETECTOR_CONF,
     ActiveModelWatcher,
     Enrollment,
     activate,
@@ -90,6 +91,9 @@ def test_folder_of_alt_deck_photos_enrolls_end_to_end(
     recognizer = Recognizer.load(data_dir=data)
     assert recognizer.version.startswith("enrolled-alt-deck-")
     assert recognizer(np.zeros((480, 640, 3), np.uint8)) == []
+    # The base's detector reads a deck it never learned with a lower score threshold.
+    base_conf = ModelManifest.read(base_model).detector_conf
+    assert recognizer.manifest.detector_conf == min(base_conf, ENROLLED_DETECTOR_CONF) < 0.2
     info = json.loads((outcome.model_dir / "enroll.json").read_text())
     assert info["base_model"] == str(base_model)
     assert info["check"]["scenes"] == 4
