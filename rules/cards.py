@@ -259,6 +259,14 @@ def _copies_key(card: Card) -> str:
 
 
 _COPIES = Counter(_copies_key(card) for card in DECK)
+
+
+def copies_in_deck(face: str) -> int:
+    """How many cards of ``face`` (a ``FACES`` id) the full deck holds: 5 escapes, 2 loots,
+    one of every other face, 0 for an id that is no face."""
+    return _COPIES.get(face, 0)
+
+
 _GROUP_LIMITS = {Kind.PIRATE: len(PIRATE_NAMES), Kind.MERMAID: len(MERMAID_NAMES)}
 
 

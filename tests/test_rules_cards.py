@@ -15,6 +15,7 @@ from skullcam.rules import (
     Kind,
     RulesError,
     Suit,
+    copies_in_deck,
     find_duplicate,
     full_deck,
     parse_card,
@@ -159,6 +160,13 @@ def test_find_duplicate_knows_how_many_of_each_card_the_deck_holds(
 ) -> None:
     found = find_duplicate(parse_card(c) for c in cards.split())
     assert (None if found is None else found[0]) == index
+
+
+def test_copies_in_deck_counts_the_physical_deck() -> None:
+    counts = Counter(card.face for card in full_deck())
+    assert {face: copies_in_deck(face) for face in FACES} == counts
+    assert copies_in_deck("escape") == 5 and copies_in_deck("loot") == 2
+    assert copies_in_deck("green-15") == 0
 
 
 def test_titles_read_like_a_sentence() -> None:

@@ -192,6 +192,18 @@ def test_different_faces_in_a_pile_and_separate_copies_are_all_kept() -> None:
     assert sorted(d.card for d in kept) == ["escape", "escape", "green-7", "pirate-harry"]
 
 
+def test_a_frame_holds_no_more_of_a_face_than_the_deck_does() -> None:
+    # One deck on the table: a purple-2 read at two far-apart places is one misread, and the
+    # surer reading stays; five escapes and two loots are all real, a sixth and third are not.
+    twice = [_reading("purple-2", 0.4, 100, 100), _reading("purple-2", 0.8, 400, 300)]
+    assert [(d.card, d.confidence) for d in drop_overlapping_readings(twice)] == [("purple-2", 0.8)]
+    escapes = [_reading("escape", 0.9 - k / 100, 80 * k + 40, 60) for k in range(6)]
+    loots = [_reading("loot", 0.7 - k / 100, 80 * k + 40, 300) for k in range(3)]
+    kept = drop_overlapping_readings(escapes + loots)
+    assert sorted(d.card for d in kept) == ["escape"] * 5 + ["loot"] * 2
+    assert min(d.confidence for d in kept if d.card == "escape") == 0.86
+
+
 def test_two_faces_read_on_almost_one_outline_are_one_card() -> None:
     # A card under another with less than a third showing cannot be read; a second reading of
     # nearly the same outline is the top card read twice, the surer reading wins.
