@@ -121,7 +121,8 @@ def check_trick(cards: Sequence[Card]) -> None:
     duplicate = find_duplicate(cards)
     if duplicate is not None:
         index, card = duplicate
-        raise IllegalPlayError(f"play {index} ({card}): {_too_many(card)}")
+        earlier = {c.face for c in cards[:index]}
+        raise IllegalPlayError(f"play {index} ({card}): {_too_many(card, card.face in earlier)}")
     for index, card in enumerate(cards):
         if card.kind is Kind.TIGRESS and card.declared is None:
             raise IllegalPlayError(
@@ -130,14 +131,16 @@ def check_trick(cards: Sequence[Card]) -> None:
             )
 
 
-def _too_many(card: Card) -> str:
+def _too_many(card: Card, played_before: bool) -> str:
+    """Why ``card`` cannot be in the trick: its face was already played (``played_before``), or
+    its kind's copies ran out (a sixth pirate where one was played unnamed)."""
     if card.kind is Kind.ESCAPE:
         return "one escape too many in this trick (the deck has 5)"
     if card.kind is Kind.LOOT:
         return "one loot too many in this trick (the deck has 2)"
-    if card.kind is Kind.PIRATE and card.name is None:
+    if card.kind is Kind.PIRATE and (card.name is None or not played_before):
         return "one pirate too many in this trick (the deck has 5)"
-    if card.kind is Kind.MERMAID and card.name is None:
+    if card.kind is Kind.MERMAID and (card.name is None or not played_before):
         return "one mermaid too many in this trick (the deck has 2)"
     return f"{card.face} is already in this trick (the deck has one)"
 
@@ -186,12 +189,12 @@ class _Resolver:
                 f" second, {cards[second].title}, takes effect and"
                 f" {cards[first].title} plays as an escape. "
             )
-            if second == kraken:
-                whale = None
-            else:
+            if second == whale:
                 kraken = None
         lead_suit = follow_suit(cards)
         if kraken is not None:
+            # A Whale played before the Kraken stays out of the "who would have won" judgment
+            # too (rule 10: without either), not in it as an escape that could win it.
             return self._kraken(kraken, whale, lead_suit, prefix, warnings)
         if whale is not None:
             return self._white_whale(whale, lead_suit, prefix, warnings)

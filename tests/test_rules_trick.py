@@ -300,6 +300,18 @@ ROWS = [
         None,
     ),
     ("whale-then-kraken-nothing-else", "white-whale kraken", None, WinReason.KRAKEN, 0, 0, None),
+    # Without either, only the escape is left, and a trick of escapes goes to its first card:
+    # the escape's player leads next, not the Whale's (rule 10).
+    ("whale-then-kraken-escape", "white-whale escape kraken", None, WinReason.KRAKEN, 0, 1, None),
+    (
+        "whale-loot-escape-kraken",
+        "white-whale loot escape kraken",
+        None,
+        WinReason.KRAKEN,
+        0,
+        1,
+        None,
+    ),
     (
         "whale-then-kraken-specials-decide",
         "white-whale kraken green-3 pirate-rosie",
@@ -448,6 +460,13 @@ def test_to_json_is_the_documented_object() -> None:
         ("tigress:pirate tigress:escape", "play 1 (tigress:escape): tigress is already"),
         ("green-3 tigress", "play 1: the Tigress must be declared"),
         ("mermaid-alyra mermaid mermaid", "one mermaid too many"),
+        # A named card first seen after its group ran out: the group is what is short.
+        (
+            "pirate pirate-rosie pirate-bendt pirate-rascal pirate-juanita pirate-harry",
+            "play 5 (pirate-harry): one pirate too many",
+        ),
+        ("mermaid mermaid-alyra mermaid-sirena", "play 2 (mermaid-sirena): one mermaid too many"),
+        ("pirate-harry pirate-harry", "play 1 (pirate-harry): pirate-harry is already"),
     ],
 )
 def test_impossible_tricks_are_refused(trick: str, message: str) -> None:
