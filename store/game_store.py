@@ -1295,6 +1295,13 @@ class GameStore:
         abilities_on = bool(full["pirate_abilities"])
         problem: str | None = None
         for r in range(1, total + 1):
+            # After an unfinished round, bids entered ahead for the rounds after it (the demo
+            # enters them all at the start) are not yet part of the record, which may end with
+            # one unfinished round only. Tricks recorded after it still go in, so that the
+            # rules engine names the gap.
+            in_play = rounds_out and len(tricks.get(r - 1, [])) < _cards_dealt(r - 1, n)
+            if in_play and not any(tricks.get(later) for later in range(r, total + 1)):
+                break
             row = rows.get(r)
             bids = _loads(row["bids"]) if row is not None else [None] * n
             if row is None or any(b is None for b in bids):

@@ -112,6 +112,24 @@ def test_record_trick_state_and_export(store: GameStore) -> None:
     assert (state["round"], state["dealer"], state["leader"]) == (2, 1, 2)
 
 
+def test_bids_entered_ahead_do_not_stop_the_rounds_in_play_from_scoring(
+    store: GameStore,
+) -> None:
+    # The demo (and a table that writes all bids down first) enters every round's bids before
+    # play: a record may end with one unfinished round only, so the later ones wait.
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 3})
+    for r in (1, 2, 3):
+        store.set_bids(gid, r, [0, 1, 0])
+    assert store.score(gid)["ok"]
+    assert len(store.export_record(gid)["rounds"]) == 1
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-2"), (0, "green-3")))
+    store.record_trick(gid, 2, 0, plays((2, "yellow-5"), (0, "yellow-2"), (1, "yellow-9")))
+    score = store.score(gid)
+    assert score["ok"], score
+    assert [r["bids"] for r in score["record"]["rounds"]] == [[0, 1, 0], [0, 1, 0]]
+    assert score["score"]["totals"] == [10, 20, 10]
+
+
 def test_record_trick_rejects_bad_tricks(store: GameStore) -> None:
     gid = new_game(store)
     with pytest.raises(UserError, match="one card per player"):
