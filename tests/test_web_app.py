@@ -269,6 +269,27 @@ def test_a_corrected_winner_leaves_the_next_trick_scored_as_played(
     assert "trick 2: Ana led, but by the rules Ben leads it; scored as played" in page
 
 
+def test_a_correction_that_stops_the_score_is_kept_and_says_why(
+    client: FlaskClient, store: GameStore
+) -> None:
+    # Two misread cards swapped are fixed one at a time, through a trick holding one card
+    # twice: the first correction is kept, and the answer and the replay page say why the
+    # game no longer scores; the second one puts the score back.
+    gid = game_with_trick(store)
+    url = f"/api/game/{gid}/round/1/trick/0/correct"
+    first = client.post(url, json={"play": 0, "card": "green-9"})
+    assert first.status_code == 200
+    assert "green-9 was already played" in first.json["score_error"]
+    assert store.trick(gid, 1, 0).plays[0]["card"] == "green-9"
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert 'id="score-error"' in page and "green-9 was already played" in page
+    second = client.post(url, json={"play": 1, "card": "green-5"})
+    assert second.status_code == 200 and "score_error" not in second.json
+    assert client.get(f"/api/game/{gid}/state").json["score"]["ok"]
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert 'id="score-error"' not in page
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

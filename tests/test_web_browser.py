@@ -185,7 +185,10 @@ def test_setup_bids_live_tv_replay_correction(
     # --- correct round 1: Dee's black 14 was really the black 13 (Dee loses the +20 bonus)
     browser.get(f"{base}/game/{gid}/round/1/trick/0")
     browser.find_elements(By.CSS_SELECTOR, ".correct-button")[3].click()
-    Select(browser.find_element(By.ID, "correct-card")).select_by_value("black-13")
+    menu = Select(browser.find_element(By.ID, "correct-card"))
+    offered = {o.get_attribute("value") for o in menu.options}
+    assert {"tigress:pirate", "tigress:escape"} <= offered and "tigress" not in offered
+    menu.select_by_value("black-13")
     browser.find_element(By.ID, "correct-save").click()
     wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
     assert "Jolly Roger 14 → Jolly Roger 13" in browser.find_element(By.ID, "audit").text

@@ -167,10 +167,17 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
         raise UserError("say what to correct: a card, a player, or both")
     # Passed as sent: the store refuses a note that is not text (str() would store a repr).
     note = data.get("note") or ""
-    updated = get_store().correct_play(
+    store = get_store()
+    updated = store.correct_play(
         game_id, round_number, trick, play, card=card, player=player, note=note
     )
-    return jsonify({"ok": True, "trick": updated.to_json()})
+    # Kept even when the game then no longer scores: fixing two misread cards can pass through
+    # a state with one card twice. The page says why the score stopped.
+    score = store.score(game_id)
+    answer: dict[str, Any] = {"ok": True, "trick": updated.to_json()}
+    if not score["ok"]:
+        answer["score_error"] = score["error"]
+    return jsonify(answer)
 
 
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/tigress")

@@ -149,6 +149,9 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         winner_index=winner_index if isinstance(winner_index, int) else None,
         overlay=_overlay(trick),
         audit=store.audit(game_id, trick.id),
+        # A correction can leave the game unscoreable (a card twice in a round, a play out of
+        # turn): said here, where it was made, and not only on the TV.
+        score=store.score(game_id),
         prev_trick=prev_trick,
         next_trick=next_trick,
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),

@@ -481,7 +481,9 @@ function initReplay() {
   const cardSel = document.getElementById("correct-card");
   const playerSel = document.getElementById("correct-player");
   const ids = JSON.parse(document.getElementById("card-names").textContent);
-  cardSel.replaceChildren(...Object.keys(ids).map((id) => h("option", {value: id}, card(id) + "  (" + id + ")")));
+  // An undeclared Tigress cannot be judged (the server refuses it): offer her declared only.
+  const choices = Object.keys(ids).filter((id) => id !== "tigress");
+  cardSel.replaceChildren(...choices.map((id) => h("option", {value: id}, card(id) + "  (" + id + ")")));
   let which = null;
   for (const btn of document.querySelectorAll(".correct-button")) {
     btn.onclick = () => {
