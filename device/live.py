@@ -19,7 +19,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,18 +104,40 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     return game_id, 0, None
 
 
-def wait_for_game(store: GameStore, stop: threading.Event) -> int | None:
-    """A live camera records into the active game; wait until the web page starts one."""
+def wait_for_game(
+    store: GameStore, stop: threading.Event, done: Collection[int] = ()
+) -> int | None:
+    """A live camera records into the active game; wait until the web page starts one (other
+    than the games in ``done``, which the camera has already seen to their end)."""
     announced = False
     while not stop.is_set():
+        if (found := game_to_record(store, done)) is not None:
+            return found
         game = store.active_game()
-        if game is not None:
-            return game.id
         if not announced:
+            if game is not None and game.id not in done:
+                logger.info("game %d is the demo's, left unfinished: not recorded into", game.id)
             logger.info("waiting for a game to be set up on the web page")
             announced = True
         stop.wait(1.0)
     return None
+
+
+def game_to_record(store: GameStore, done: Collection[int] = ()) -> int | None:
+    """The game a camera records into now: the active one, unless it is in ``done`` or its
+    tricks came from the demo; None when there is none."""
+    game = store.active_game()
+    if game is None or game.id in done or _recorded_from_demo(store, game.id):
+        return None
+    return game.id
+
+
+def _recorded_from_demo(store: GameStore, game_id: int) -> bool:
+    """The game's tricks came from the bundled demo (a demo run stopped mid-game): a camera
+    must not add the table's tricks to it."""
+    tricks = store.tricks(game_id)
+    info = tricks[-1].detections if tricks else None
+    return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
 
 
 class LiveLoop:
@@ -129,7 +151,7 @@ class LiveLoop:
         demo: DemoGame | None,
         data_dir: Path | None = None,
         speed: float = 1.0,
-        loop_demo: bool = False,
+        next_games: bool = False,
         reload_model: Callable[[], Any] | None = None,
     ) -> None:
         if camera is None and demo is None:
@@ -143,7 +165,9 @@ class LiveLoop:
         self.demo = demo
         self.data_dir = data_dir
         self.speed = speed
-        self.loop_demo = loop_demo
+        self.next_games = next_games
+        """After a game ends, go on to the next: a new demo game, or with a camera the next
+        game set up on the web page (``skullcam run`` without ``--exit-when-done``)."""
         self.stop = threading.Event()
         self.error: BaseException | None = None
         self.pipelines: list[Pipeline] = []
@@ -180,7 +204,7 @@ class LiveLoop:
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
                 finished = self._run_demo(self.demo)
-                if not (finished and self.loop_demo):
+                if not (finished and self.next_games):
                     return
                 self.stop.wait(10.0)  # the final scores stay up a while, then a new game
                 continue
@@ -198,22 +222,38 @@ class LiveLoop:
         return pipeline is not None and pipeline.referee.finished
 
     def _run_camera(self, camera: str) -> None:
+        """Record the active game from the camera; when it ends (its last trick, or finished
+        or replaced on the web page), wait for the next one with the camera still open. Ends
+        when the frames do (a recording), on :attr:`stop`, or after one game without
+        :attr:`next_games`."""
         source = open_source(camera)
         reader = LatestFrameReader(source) if source.live else None
+        frames: Iterator[Frame]
+        if reader is not None:
+            frames = reader.frames()
+        else:  # a recording played as if it were a camera: at its real rate
+            frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
+        feed = _EndAware(frames)
+        done: set[int] = set()
+        on_table: list[str] | None = None  # the last trick of the game before, if any
         try:
-            game_id = wait_for_game(self.store, self.stop)
-            if game_id is None:
-                return
-            tricks = self.store.tricks(game_id)
-            guard = [p["card"] for p in tricks[-1].plays] if tricks else None
-            frames: Iterator[Frame]
-            if reader is not None:
-                frames = reader.frames()
-            else:  # a recording played as if it were a camera: at its real rate
-                frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
-            if self.record_frames is not None:
-                frames = save_frames(frames, self.record_frames / f"game-{game_id}")
-            self._pipeline(game_id, source, frames, camera, guard)
+            while (game_id := wait_for_game(self.store, self.stop, done)) is not None:
+                tricks = self.store.tricks(game_id)
+                # Cards of the trick last recorded may still lie there (a restart mid-game, or
+                # the game before's last trick not yet swept): not a new trick.
+                guard = [p["card"] for p in tricks[-1].plays] if tricks else on_table
+                game_frames: Iterator[Frame] = iter(feed)
+                if self.record_frames is not None:
+                    game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
+                self._pipeline(game_id, source, game_frames, camera, guard, follow_active=True)
+                if self.stop.is_set() or feed.ended:
+                    return
+                done.add(game_id)
+                ended = self.store.tricks(game_id)
+                on_table = [p["card"] for p in ended[-1].plays] if ended else None
+                logger.info("game %d is over", game_id)
+                if not self.next_games:
+                    return
         finally:
             if reader is not None:
                 self.dropped = reader.dropped
@@ -228,13 +268,18 @@ class LiveLoop:
         frames: Iterator[Frame],
         source_name: str,
         guard: list[str] | None,
+        follow_active: bool = False,
     ) -> Pipeline | None:
+        """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`; with
+        ``follow_active`` (a camera), also when the web page finishes the game or starts
+        another (the TV follows the newest game, so the camera must too)."""
         referee = referee_from_store(self.store, game_id)
         if referee.finished:
             return None
         recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
         pipeline: Pipeline | None = None
         failing: _FailingFrames = _FailingFrames()
+        current = _GameWatch(self._current if follow_active else lambda game_id: True)
         for frame in frames:
             if pipeline is None:
                 height, width = frame.image.shape[:2]
@@ -254,9 +299,14 @@ class LiveLoop:
                 failing.failed(frame, err)
             else:
                 failing.recovered()
-            if referee.finished or self.stop.is_set():
+            if referee.finished or self.stop.is_set() or not current.still(game_id):
                 break
         return pipeline
+
+    def _current(self, game_id: int) -> bool:
+        """The game is still the one to record: unfinished, and no newer game was started."""
+        active = self.store.active_game()
+        return active is not None and active.id == game_id
 
     def _fresh_model(self) -> Any:
         """The newly active recognizer, if the active model changed and loads. A model that
@@ -278,6 +328,40 @@ class LiveLoop:
 
             return layout_for_source(self.demo.folder, n, size)
         return layout_for(n, self.data_dir, size)
+
+
+class _EndAware:
+    """A camera's frames, shared by the games recorded one after another, noting when the
+    source has none left (a recording's end: nothing more to wait for)."""
+
+    def __init__(self, frames: Iterator[Frame]) -> None:
+        self.frames = frames
+        self.ended = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        # Not ``yield from``: closing one game's abandoned iterator would then close the
+        # camera's own frame generator too, and the next game would get no frames.
+        for frame in self.frames:  # noqa: UP028
+            yield frame
+        self.ended = True
+
+
+class _GameWatch:
+    """Asks at most once a second whether the game being recorded is still the one to record:
+    a game finished or replaced on the web page stops the camera's pipeline (a database read
+    every frame would cost more than the answer is worth)."""
+
+    def __init__(self, is_current: Callable[[int], bool], every_s: float = 1.0) -> None:
+        self.is_current = is_current
+        self.every_s = every_s
+        self.asked = time.monotonic()
+
+    def still(self, game_id: int) -> bool:
+        now = time.monotonic()
+        if now - self.asked < self.every_s:
+            return True
+        self.asked = now
+        return self.is_current(game_id)
 
 
 class _FailingFrames:

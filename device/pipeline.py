@@ -116,8 +116,9 @@ class Pipeline:
         table fixes the record on the web page."""
         self.swept: list[TrickObservation] = []
         self.resume_cards: list[str] | None = None
-        """After a restart: the last recorded trick's cards. If the first trick seen holds
-        exactly these, it is that trick still on the table, not a new one, and is skipped."""
+        """After a restart, or when a camera goes on to the next game: the last recorded
+        trick's cards (of the game before). If the first trick seen holds exactly these, it is
+        that trick still on the table, not a new one, and is skipped."""
 
     @property
     def model_version(self) -> str:

@@ -8,9 +8,11 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 from demo_games import SEED, make_demo
 
@@ -107,6 +109,41 @@ def test_kill_9_mid_game_then_restart_resumes_without_loss_or_duplicates(tmp_pat
     assert store.game(game.id).status == "finished"
 
 
+def test_ctrl_c_stops_skullcam_run_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
+    # The bundled demo and the shipped model, as the README's command runs them; Ctrl-C while
+    # frames are being read (it used to abort the process on its way out, exit -6).
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "skullcam", "run", "--speed", "0", "--no-web", "--data", str(data)]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        recorded = 0
+        while time.monotonic() < deadline and recorded < 1 and proc.poll() is None:
+            time.sleep(0.2)
+            if (data / "skullcam.db").exists():
+                store = GameStore(data)
+                games = store.games()
+                recorded = len(store.tricks(games[0].id)) if games else 0
+                store.close()
+        assert recorded >= 1, "no trick recorded before Ctrl-C"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "terminate called" not in err
+    assert "recorded" in out
+    store = GameStore(data)
+    (game,) = store.games()
+    assert store.tricks(game.id) and store.score(game.id)["ok"]
+
+
 def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
@@ -132,6 +169,16 @@ def test_run_without_camera_or_demo_is_a_user_error(tmp_path: Path, capsys) -> N
     argv = ["run", "--demo", str(tmp_path / "nothing"), "--data", str(tmp_path / "d")]
     assert main(argv) == 2
     assert "no recorded demo game" in capsys.readouterr().err
+
+
+def test_a_camera_without_web_pages_and_no_game_to_record_is_a_user_error(
+    tmp_path: Path, capsys
+) -> None:
+    # It would wait forever for a game set up on pages it does not serve.
+    make_demo(tmp_path / "demo", n=3, rounds=1)
+    argv = ["run", "--camera", str(tmp_path / "demo" / "frames"), "--no-web"]
+    assert main([*argv, "--data", str(tmp_path / "d")]) == 2
+    assert "no game in" in capsys.readouterr().err
 
 
 def test_loop_needs_a_source(tmp_path: Path) -> None:
@@ -163,6 +210,89 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     assert all(t.flags == [] for t in store.tricks(game_id))
     saved = sorted((data / "recordings" / f"game-{game_id}").glob("frame_*.jpg"))
     assert len(saved) > 100
+
+
+def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Path) -> None:
+    # An evening at the table: when a game ends, the next one set up on the web page is
+    # recorded by the same camera. A folder stands in for the camera: the first game's frames,
+    # an empty table, then the second game's.
+    import shutil
+
+    from skullcam.device.scripted import key_image
+
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    camera = tmp_path / "camera"
+    shutil.copytree(tmp_path / "demo" / "frames", camera)
+    for k in range(20):
+        cv2.imwrite(str(camera / f"gap_{k:03d}.png"), key_image(len(script) + 1, (64, 48)))
+    for frame in sorted((tmp_path / "demo" / "frames").iterdir()):
+        shutil.copyfile(frame, camera / f"second_{frame.name}")
+    data = tmp_path / "data"
+    store = GameStore(data)
+    SeatLayout.default(3).save(data / "seats.json")
+    first = store.create_game(record["players"], record["first_dealer"], record["settings"])
+    second: list[int] = []
+
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None, data_dir=data)
+
+    def until_finished(watcher: GameStore, game_id: int) -> None:
+        deadline = time.monotonic() + 60
+        while watcher.game(game_id).status != "finished" and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def set_up_the_next_game() -> None:
+        watcher = GameStore(data)
+        try:
+            until_finished(watcher, first)
+            second.append(
+                watcher.create_game(record["players"], record["first_dealer"], record["settings"])
+            )
+            until_finished(watcher, second[0])
+        finally:
+            loop.stop.set()  # the camera would wait for a third game
+
+    helper = threading.Thread(target=set_up_the_next_game, daemon=True)
+    helper.start()
+    loop.speed = 0
+    loop.next_games = True
+    loop.run()
+    helper.join(5)
+    assert loop.error is None
+    assert recorded_rounds(store, first) == truth_rounds(record)
+    assert recorded_rounds(store, second[0]) == truth_rounds(record)
+    assert store.game(second[0]).status == "finished"
+
+
+def test_a_camera_leaves_a_demo_game_stopped_mid_way_alone(tmp_path: Path) -> None:
+    # The README's demo was stopped with Ctrl-C mid-game; then a camera is plugged in. The
+    # table's tricks go into the game set up on the web page, not into the demo's.
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    data = tmp_path / "data"
+    store = GameStore(data)
+    SeatLayout.default(3).save(data / "seats.json")
+    demo_game = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    demo_plays = [
+        {"player": p, "card": c} for p, c in ((1, "green-5"), (2, "green-9"), (0, "escape"))
+    ]
+    store.record_trick(demo_game, 1, 0, demo_plays, detections={"source": "demo"})
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(tmp_path / "demo" / "frames"), None)
+    loop.data_dir, loop.speed = data, 0
+    table: list[int] = []
+
+    def set_up_a_game() -> None:
+        time.sleep(1.5)  # the camera is waiting by now
+        table.append(
+            GameStore(data).create_game(
+                record["players"], record["first_dealer"], record["settings"]
+            )
+        )
+
+    helper = threading.Thread(target=set_up_a_game, daemon=True)
+    helper.start()
+    loop.run()
+    helper.join(5)
+    assert recorded_rounds(store, table[0]) == truth_rounds(record)
+    assert len(store.tricks(demo_game)) == 1 and store.game(demo_game).status == "active"
 
 
 def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from skullcam.cli import add_data_argument, non_negative_float, port_number, positive_float
-from skullcam.errors import cannot_listen
+from skullcam.errors import UserError, cannot_listen
 from skullcam.files import make_folder
 
 logger = logging.getLogger(__name__)
@@ -81,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.device.live import DemoGame, LiveLoop, run_for
+    from skullcam.device.live import DemoGame, LiveLoop, game_to_record, run_for
     from skullcam.device.sources import picamera_available
     from skullcam.store import GameStore
     from skullcam.vision.recognizer import Recognizer
@@ -97,6 +99,11 @@ def _run(args: argparse.Namespace) -> int:
     data = make_folder(Path(args.data), "data folder")
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
+    if camera is not None and args.no_web and game_to_record(store) is None:
+        raise UserError(
+            f"no game in {data} to record into, and --no-web serves no page to set one up: "
+            "run without --no-web and start a game on the web page"
+        )
     loop = LiveLoop(
         store,
         recognizer,
@@ -106,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         speed=args.speed,
         reload_model=None if args.model is not None else _active_model_reloader(data),
     )
-    loop.loop_demo = not args.exit_when_done
+    loop.next_games = not args.exit_when_done
     if args.record_frames:
         loop.record_frames = make_folder(data / "recordings", "recordings folder")
     server = None
@@ -121,19 +128,59 @@ def _run(args: argparse.Namespace) -> int:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
         logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
+    stopping = _StopOnSignal(loop)
     try:
         run_for(loop, args.max_seconds)
-        if not (args.exit_when_done or args.max_seconds is not None) and server is not None:
+        done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
+        if not done and server is not None:
             logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
-            threading.Event().wait()
+            stopping.wait()
     finally:
+        stopping.restore()
         loop.stop.set()
+        loop.join(5.0)  # let the loop finish its frame
         if server is not None:
             server.close()
     tricks = sum(p.stats.tricks for p in loop.pipelines)
     frames = sum(p.stats.frames for p in loop.pipelines)
     print(f"recorded {tricks} trick(s) from {frames} frame(s) into {data}")
+    if stopping.signalled:
+        print("skullcam run: interrupted", file=sys.stderr)
+        return 130
     return 0
+
+
+class _StopOnSignal:
+    """Ctrl-C (SIGINT) and ``systemctl stop`` (SIGTERM) ask the live loop to stop after its
+    frame, instead of raising KeyboardInterrupt into the main thread.
+
+    With KeyboardInterrupt, the process aborted on its way out ("terminate called without an
+    active exception", exit -6) in 5 of 6 Ctrl-Cs sent while frames were being read, even
+    with the loop joined first; stopping through the loop's own flag exits with 130.
+    """
+
+    def __init__(self, loop: Any) -> None:
+        self.loop = loop
+        self.event = threading.Event()
+        self.previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():  # signals go to main only
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self._stop)
+
+    @property
+    def signalled(self) -> bool:
+        return self.event.is_set()
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        self.event.set()
+        self.loop.stop.set()
+
+    def wait(self) -> None:
+        self.event.wait()
+
+    def restore(self) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
 
 
 def _active_model_reloader(data: Path) -> Callable[[], Any]:
