@@ -196,7 +196,9 @@ class LiveLoop:
         try:
             self.run()
         except BaseException as err:  # reported by the command in the main thread
-            logger.error("live loop stopped: %s", err)
+            # A UserError is the command's one-line message; logged here too it read twice.
+            log = logger.debug if isinstance(err, UserError) else logger.error
+            log("live loop stopped: %s", err)
             self.error = err
 
     def run(self) -> None:

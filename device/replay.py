@@ -158,4 +158,6 @@ def open_replay_source(spec: str, fps: float | None) -> FrameSource:
             f"{text!r} is a camera; replay takes a video file or a folder of frames "
             "(use 'skullcam run --camera' for a live game)"
         )
+    if not Path(text).exists():
+        raise UserError(f"recording {text} does not exist: give a video file or a folder of frames")
     return open_source(text, fps=fps)

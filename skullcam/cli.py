@@ -16,6 +16,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+# OpenCV and its FFmpeg back end print their own lines ("moov atom not found", "camera index
+# out of range") beside the one-line message skullcam gives for the same failure. Set before
+# any command imports cv2; a developer can set either variable to see them again.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
 from skullcam import __version__
 from skullcam.errors import UserError, missing_training_package
 

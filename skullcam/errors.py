@@ -7,7 +7,9 @@ a missing model, an unplugged camera). ``rules`` stays dependency-free and raise
 
 from __future__ import annotations
 
+import errno
 import re
+import socket
 
 
 class UserError(Exception):
@@ -35,6 +37,11 @@ def missing_training_package(err: ModuleNotFoundError) -> UserError | None:
 def cannot_listen(host: str, port: int, err: OSError) -> UserError:
     """Why a web page could not be served (port taken, address not on this machine), for
     ``run`` and ``enroll`` alike."""
+    if err.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(err, socket.gaierror):
+        return UserError(
+            f"cannot listen on {host}:{port}: {host} is not an address of this machine; "
+            "use --host 0.0.0.0 (every network) or 127.0.0.1 (this machine only)"
+        )
     return UserError(f"cannot listen on {host}:{port}: {err.strerror or err}; try another --port")
 
 

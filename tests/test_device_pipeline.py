@@ -148,3 +148,10 @@ def test_replay_bad_input_is_one_line(tmp_path: Path, capsys, extra, message) ->
 def test_replay_refuses_a_camera(capsys) -> None:
     assert main(["replay", "0", "--players", "3"]) == 2
     assert "is a camera" in capsys.readouterr().err
+
+
+def test_replay_of_a_missing_recording_asks_only_for_recordings(tmp_path: Path, capsys) -> None:
+    assert main(["replay", str(tmp_path / "nope.mp4"), "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "nope.mp4 does not exist: give a video file or a folder of frames" in err
+    assert "camera index" not in err

@@ -403,6 +403,10 @@ def test_cli_list_activate_and_bad_input(
     assert main(["enroll", "--list", "--data", str(data)]) == 0
     out = capsys.readouterr().out
     assert "* mine-1" in out and "  shipped" in out
+    # A damaged enrollment record costs the model its self-check line, not the list.
+    (data / "models" / "mine-1" / "enroll.json").write_bytes(b'{"check": \xff')
+    assert main(["enroll", "--list", "--data", str(data)]) == 0
+    assert "self-check record unreadable" in capsys.readouterr().out
     assert main(["enroll", "--activate", "other", "--data", str(data)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("skullcam enroll: error: no complete model named 'other'")

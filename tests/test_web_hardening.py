@@ -401,3 +401,13 @@ def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}: .*another --port"):
             serve(create_app(tmp_path / "data"), "127.0.0.1", port)
+
+
+def test_serve_names_an_address_that_is_not_this_machines(tmp_path: Path) -> None:
+    from skullcam.errors import UserError
+    from skullcam.web import create_app
+    from skullcam.web.app import serve
+
+    # 192.0.2.0/24 is reserved for documentation: never an address of a real machine.
+    with pytest.raises(UserError, match="192.0.2.7 is not an address of this machine"):
+        serve(create_app(tmp_path / "data"), "192.0.2.7", 8000)

@@ -29,12 +29,13 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import make_folder, write_atomic
+from skullcam.files import make_folder, read_json, write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, AdaptResult, Say, adapt_recognizer, generate_scenes
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
@@ -470,9 +471,12 @@ def list_models(data_dir: Path) -> list[dict[str, object]]:
     for folder in sorted(models.iterdir()) if models.is_dir() else []:
         if folder.name.startswith(".") or not (folder / MANIFEST).is_file():
             continue
-        info = {}
+        info: Any = {}
         if (folder / "enroll.json").is_file():
-            info = json.loads((folder / "enroll.json").read_text())
+            try:
+                info = read_json(folder / "enroll.json", "enrollment record")
+            except UserError:  # the model still loads; only its self-check's words are lost
+                info = {"check": {"sentence": "self-check record unreadable"}}
         check = info.get("check") if isinstance(info, dict) else None
         rows.append(
             {
