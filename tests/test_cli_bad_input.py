@@ -247,6 +247,9 @@ def test_record_frames_when_recordings_is_a_file(
     data = tmp_path / "data"
     data.mkdir()
     (data / "recordings").write_text("not a folder")
+    from skullcam.store import GameStore
+
+    GameStore(data).create_game(["A", "B", "C"], 0, {})  # a game to record into
     argv = ["run", "--camera", str(frames), "--record-frames", "--no-web", "--data", str(data)]
     fails(argv, capsys, "recordings folder", "is a file")
 
