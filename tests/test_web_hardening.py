@@ -409,5 +409,5 @@ def test_serve_names_an_address_that_is_not_this_machines(tmp_path: Path) -> Non
     from skullcam.web.app import serve
 
     # 192.0.2.0/24 is reserved for documentation: never an address of a real machine.
-    with pytest.raises(UserError, match="192.0.2.7 is not an address of this machine"):
+    with pytest.raises(UserError, match=r"192\.0\.2\.7 is not an address of this machine"):
         serve(create_app(tmp_path / "data"), "192.0.2.7", 8000)
