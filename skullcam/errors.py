@@ -16,6 +16,10 @@ class UserError(Exception):
     """A problem the user can fix; ``str(err)`` names what was wrong and what to do."""
 
 
+class NotFoundError(UserError):
+    """What was asked for does not exist (a game or trick id): the web pages answer 404."""
+
+
 # Not in the runtime install (the Pi runs on ONNX Runtime): training and enrollment need them.
 TRAINING_PACKAGES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "onnxslim"})
 

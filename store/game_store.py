@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skullcam.errors import UserError, echo, whole_number
+from skullcam.errors import NotFoundError, UserError, echo, whole_number
 
 from .schema import ensure_schema
 
@@ -356,7 +356,7 @@ class GameStore:
         """The game, or UserError naming the id when there is none."""
         row = self._conn().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UserError(f"no game {game_id}; see the games list")
+            raise NotFoundError(f"no game {game_id}; see the games list")
         return _game(row)
 
     def games(self, status: str | None = None) -> list[Game]:
@@ -663,7 +663,7 @@ class GameStore:
             .fetchone()
         )
         if row is None:
-            raise UserError(
+            raise NotFoundError(
                 f"game {game_id} has no recorded trick {trick_index} in round {round_number}"
             )
         return _trick(row)

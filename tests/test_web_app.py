@@ -231,7 +231,7 @@ def test_bid_out_of_range_and_bad_input(
 
 def test_bids_unknown_game(client: FlaskClient) -> None:
     res = client.post("/api/game/7/bids", json={"round": 1, "player": 0, "bid": 0})
-    assert res.status_code == 400 and "no game 7" in res.json["error"]
+    assert res.status_code == 404 and "no game 7" in res.json["error"]
 
 
 def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None:
@@ -317,7 +317,7 @@ def test_correct_unrecorded_trick(client: FlaskClient, store: GameStore) -> None
     res = client.post(
         f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 0, "card": "green-1"}
     )
-    assert res.status_code == 400 and "no recorded trick" in res.json["error"]
+    assert res.status_code == 404 and "no recorded trick" in res.json["error"]
 
 
 def test_tigress_and_confirm(client: FlaskClient, store: GameStore) -> None:
@@ -385,7 +385,7 @@ def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     lines = csv_text.strip().splitlines()
     assert lines[0] == "round,player,name,bid,tricks_won,bonus,points,total"
     assert lines[1:] == ["1,0,Ana,0,0,0,10,10", "1,1,Ben,1,0,0,-10,-10", "1,2,Cai,0,1,0,-10,-10"]
-    assert client.get("/game/42/export.json").status_code == 400
+    assert client.get("/game/42/export.json").status_code == 404
 
 
 def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
@@ -529,15 +529,18 @@ def test_sse_filters_other_games(client: FlaskClient, store: GameStore) -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "headers", "message"),
+    ("query", "headers", "status", "message"),
     [
-        ("?game=abc", {}, "game must be a number"),
-        ("?game=77", {}, "no game 77"),
-        ("", {"Last-Event-ID": "x1"}, "Last-Event-ID must be a number"),
-        ("?last_event_id=-4", {}, "must be 0 or more"),
+        ("?game=abc", {}, 400, "game must be a number"),
+        ("?game=77", {}, 404, "no game 77"),
+        ("", {"Last-Event-ID": "x1"}, 400, "Last-Event-ID must be a number"),
+        ("?last_event_id=-4", {}, 400, "must be 0 or more"),
     ],
 )
-def test_sse_bad_input(client: FlaskClient, query: str, headers: dict, message: str) -> None:
+def test_sse_bad_input(
+    client: FlaskClient, query: str, headers: dict, status: int, message: str
+) -> None:
+    # An EventSource reads no HTML page: the error comes back as JSON.
     res = client.get("/events" + query, headers=headers)
-    assert res.status_code == 400
-    assert message in res.get_data(as_text=True)
+    assert res.status_code == status
+    assert message in res.json["error"]

@@ -35,7 +35,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from skullcam.errors import ECHO_LIMIT, UserError, cannot_listen, echo
+from skullcam.errors import ECHO_LIMIT, NotFoundError, UserError, cannot_listen, echo
 from skullcam.store import GameStore
 
 from . import i18n
@@ -157,7 +157,7 @@ def create_app(
 
     @app.errorhandler(UserError)
     def _user_error(err: UserError) -> Any:
-        return _error_response(str(err), 400)
+        return _error_response(str(err), 404 if isinstance(err, NotFoundError) else 400)
 
     @app.errorhandler(404)
     def _not_found(err: Any) -> Any:
@@ -225,6 +225,7 @@ def _error_response(message: str, status: int, pin: bool = False) -> Any:
     message = clip_message(message)
     wants_json = (
         request.path.startswith("/api/")
+        or request.path == "/events"  # an EventSource reads no HTML page
         or request.is_json
         or (request.accept_mimetypes.best == "application/json")
     )

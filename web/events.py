@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from skullcam.errors import UserError
+from skullcam.errors import NotFoundError
 
 from .app import ID_MAX, get_store, parse_id
 
@@ -58,7 +58,7 @@ def stream() -> Response:
     if game_raw:
         game_id = parse_id(game_raw, "game")
         if game_id > ID_MAX:
-            raise UserError(f"no game {game_raw.strip()}; see the games list")
+            raise NotFoundError(f"no game {game_raw.strip()}; see the games list")
         store.game(game_id)
     start = _start_id()
     newest = store.last_event_id()
