@@ -441,6 +441,8 @@ class GameStore:
                     or not all(isinstance(b, bool) for b in cannonball)
                 ):
                     raise UserError(f"cannonball needs one true/false per player ({n})")
+                if any(cannonball):
+                    _check_cannonball_counts(game)
                 balls = list(cannonball)
             row = self._round_row(conn, game_id, round_number)
             if row is not None:
@@ -475,6 +477,8 @@ class GameStore:
             bids[player] = value
             self._keep_bids(conn, game, round_number, old, bids)
             if cannonball is not None:
+                if cannonball:
+                    _check_cannonball_counts(game)
                 balls = balls or [False] * n
                 balls[player] = bool(cannonball)
             self._put_round(conn, game_id, round_number, bids, balls)
@@ -1689,6 +1693,17 @@ def _check_note(note: Any) -> str:
     if not isinstance(note, str):
         raise UserError(f"a note must be text, got {echo(note)}")
     return note[:500]
+
+
+def _check_cannonball_counts(game: Game) -> None:
+    """A cannonball call only counts under Rascal's scoring: one made under another would
+    sit in the record, ignored with a warning, until the setting changed."""
+    scoring = _full_settings(game.settings)["scoring"]
+    if scoring != "rascal":
+        raise UserError(
+            f"a cannonball is called only under Rascal's scoring; this game scores "
+            f"{scoring!r}: change its scoring in the game's settings first"
+        )
 
 
 def _missing_bids_problem(

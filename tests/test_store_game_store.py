@@ -423,3 +423,16 @@ def test_cannonball_kept_with_bids(store: GameStore) -> None:
     assert store.export_record(gid)["rounds"][0]["cannonball"] == [True, False]
     with pytest.raises(UserError, match="cannonball"):
         store.set_bids(gid, 1, [1, 0], cannonball=[True])
+
+
+def test_a_cannonball_is_called_only_under_rascals_scoring(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    with pytest.raises(UserError, match="only under Rascal's scoring; this game scores 'standard'"):
+        store.set_bid(gid, 1, 0, 1, cannonball=True)
+    with pytest.raises(UserError, match="only under Rascal's scoring"):
+        store.set_bids(gid, 1, [1, 0], cannonball=[False, True])
+    assert store.cannonball(gid, 1) is None
+    store.set_bids(gid, 1, [1, 0], cannonball=[False, False])  # no call: nothing to refuse
+    store.update_settings(gid, {"scoring": "rascal"})
+    store.set_bid(gid, 1, 0, 1, cannonball=True)
+    assert store.cannonball(gid, 1) == [True, False]
