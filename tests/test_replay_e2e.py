@@ -89,3 +89,11 @@ def test_skullcam_replay_with_the_shipped_model_reproduces_the_record(
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["rounds"] == record["rounds"]
+    # With the wrong first dealer, stdout is still the record alone, and stderr says the
+    # tricks led out of turn were flagged.
+    wrong = (record["first_dealer"] + 1) % len(record["players"])
+    argv[argv.index("--first-dealer") + 1] = str(wrong)
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["first_dealer"] == wrong
+    assert "flagged for a person to check" in captured.err

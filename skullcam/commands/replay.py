@@ -109,8 +109,19 @@ def _run(args: argparse.Namespace) -> int:
     with source:
         pipeline = replay_source(source, args.source, recognizer, referee, seats=seats)
     record = referee.record()
+    flagged = sum(1 for o in pipeline.outcomes if o.flags)
     if args.json:
         print(json.dumps(record, indent=2))
+        # stdout is the record alone (a program reads it); what a person should know before
+        # trusting it goes to stderr, as in the text output.
+        if "error" in (score := referee.score()):
+            print(
+                f"the recognized record does not score: {score['error']} "
+                "(check --first-dealer and --names)",
+                file=sys.stderr,
+            )
+        if flagged:
+            print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
         return 0
     for line in trick_log_lines(pipeline.outcomes, names):
         print(line)
@@ -127,7 +138,6 @@ def _run(args: argparse.Namespace) -> int:
         print(f"round {number}: {points}")
     totals = "  ".join(f"{n} {p}" for n, p in zip(names, score["totals"], strict=True))
     print(f"totals: {totals}")
-    flagged = sum(1 for o in pipeline.outcomes if o.flags)
     if flagged:
         print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
     return 0
