@@ -418,6 +418,15 @@ def test_cli_list_activate_and_bad_input(
     assert "is not a folder" in capsys.readouterr().err
     assert main(["enroll", "--from", str(tmp_path), "--name", "../x", "--data", str(data)]) == 2
     assert "not usable as a folder name" in capsys.readouterr().err
+    # The active model's folder lost its manifest: no quiet fall-back to the shipped model
+    # (another deck's art), but the list still shows what can be chosen.
+    (data / "models" / "mine-1" / MANIFEST).unlink()
+    with pytest.raises(UserError, match="mine-1 is missing or incomplete"):
+        Recognizer.load(data_dir=data)
+    assert main(["enroll", "--list", "--data", str(data)]) == 0
+    listed = capsys.readouterr()
+    assert "  shipped" in listed.out and "*" not in listed.out
+    assert "no active model" in listed.err and "--activate" in listed.err
 
 
 def test_cli_from_folder_lists_problems_and_keeps_good_faces(

@@ -454,8 +454,12 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
 
 
 def list_models(data_dir: Path) -> list[dict[str, object]]:
-    """The shipped model and every complete enrolled one, the active one marked."""
-    active = active_model_dir(data_dir).resolve()
+    """The shipped model and every complete enrolled one, the active one marked (none when
+    the active-model pointer names no model: the list is how a user finds one to choose)."""
+    try:
+        active: Path | None = active_model_dir(data_dir).resolve()
+    except UserError:
+        active = None
     rows: list[dict[str, object]] = []
     shipped = shipped_model_dir()
     rows.append(

@@ -47,7 +47,8 @@ def shipped_model_dir() -> Path:
 
 
 def active_model_dir(data_dir: Path | None) -> Path:
-    """The data folder's active model (set by ``skullcam enroll``), else the shipped one."""
+    """The data folder's active model (set by ``skullcam enroll``), else the shipped one; a
+    pointer to a folder that is no model is a UserError."""
     if data_dir is not None:
         pointer = data_dir / "active_model"
         if pointer.is_file():
@@ -61,8 +62,11 @@ def active_model_dir(data_dir: Path | None) -> Path:
             target = Path(text)
             if not target.is_absolute():
                 target = data_dir / target
-            if (target / MANIFEST).is_file():
-                return target
+            if not (target / MANIFEST).is_file():
+                # Not the shipped model in its place: that one learned another deck's art, and
+                # would misread this table's cards without a word.
+                raise UserError(f"the active model {target} is missing or incomplete; {again}")
+            return target
     return shipped_model_dir()
 
 

@@ -109,11 +109,19 @@ def _run(args: argparse.Namespace) -> int:
     if args.list:
         from skullcam.vision.enroll import list_models
 
-        for row in list_models(data):
+        rows = list_models(data)
+        for row in rows:
             mark = "*" if row["active"] else " "
             check = f"  ({row['check']})" if row["check"] else ""
             missing = "" if row["complete"] else "  (not installed)"
             print(f"{mark} {row['name']}{missing}{check}")
+        if not any(row["active"] for row in rows):
+            from skullcam.vision.recognizer import active_model_dir
+
+            try:
+                active_model_dir(data)
+            except UserError as err:
+                print(f"no active model: {err}", file=sys.stderr)
         return 0
     if args.activate is not None:
         from skullcam.vision.enroll import activate
