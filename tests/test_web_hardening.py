@@ -413,3 +413,22 @@ def test_serve_names_an_address_that_is_not_this_machines(tmp_path: Path) -> Non
     # 192.0.2.0/24 is reserved for documentation: never an address of a real machine.
     with pytest.raises(UserError, match=r"192\.0\.2\.7 is not an address of this machine"):
         serve(create_app(tmp_path / "data"), "192.0.2.7", 8000)
+
+
+def test_event_streams_beyond_the_limit_are_refused_until_one_closes(
+    app: Flask, client: FlaskClient
+) -> None:
+    # Each open page's stream holds a server thread: past the limit a page is told to try
+    # again (its script does, after 5 s), and the threads left serve every other request.
+    app.config["SSE_MAX_STREAMS"] = 2
+    first, second = client.get("/events"), client.get("/events")
+    assert first.status_code == second.status_code == 200
+    refused = client.get("/events")
+    assert refused.status_code == 503 and "tries again" in refused.json["error"]
+    assert client.get("/api/games").status_code == 200
+    first.close()
+    again = client.get("/events")
+    assert again.status_code == 200
+    for response in (second, again):
+        response.close()
+    assert app.extensions["skullcam_streams"].open == 0

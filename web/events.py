@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from werkzeug.exceptions import ServiceUnavailable
 
 from skullcam.errors import NotFoundError
 
-from .app import ID_MAX, get_store, parse_id
+from .app import ID_MAX, StreamCount, get_store, parse_id
 
 bp = Blueprint("events", __name__)
 
@@ -98,8 +99,15 @@ def stream() -> Response:
             if not events:
                 store.wait_for_event(last, wait)
 
-    return Response(
+    streams: StreamCount = current_app.extensions["skullcam_streams"]
+    if not streams.take(int(config["SSE_MAX_STREAMS"])):
+        raise ServiceUnavailable(
+            "too many pages are following the game; this page tries again in a few seconds"
+        )
+    response = Response(
         generate(),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    response.call_on_close(streams.give_back)  # when the server closes it, whatever the cause
+    return response

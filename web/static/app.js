@@ -100,8 +100,11 @@ const SK = (() => {
 
   /* One EventSource per page; onChange(kind, data) for every event. The browser resends
    * Last-Event-ID on reconnect, so nothing is missed; onOpen refreshes the state anyway. */
-  function stream(gameId, onChange, onOpen) {
-    const url = gameId ? "/events?game=" + gameId : "/events";
+  function stream(gameId, onChange, onOpen, lastEvent) {
+    const params = new URLSearchParams();
+    if (gameId) params.set("game", gameId);
+    if (lastEvent) params.set("last_event_id", lastEvent);
+    const url = "/events" + (params.toString() ? "?" + params : "");
     const es = new EventSource(url);
     const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
       "settings", "prompt", "prompt_answered", "imported"];
@@ -112,7 +115,14 @@ const SK = (() => {
       });
     }
     es.onopen = () => { setOffline(false); if (onOpen) onOpen(); };
-    es.onerror = () => setOffline(true);
+    es.onerror = () => {
+      setOffline(true);
+      // The browser retries a dropped stream by itself, but not one the server refused (503:
+      // too many pages open): try again a little later, from the last event seen.
+      if (es.readyState === EventSource.CLOSED) {
+        setTimeout(() => stream(gameId, onChange, onOpen, window.SK_LAST_EVENT), 5000);
+      }
+    };
     window.SK_STREAM = es;
     return es;
   }
