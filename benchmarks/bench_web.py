@@ -88,7 +88,9 @@ def main() -> None:
     args = parser.parse_args()
 
     data = Path(tempfile.mkdtemp(prefix="skullcam-bench-web-"))
-    app = create_app(data)
+    # One stream per page for the whole run, however long and however many pages: what is
+    # measured is delivery on a long-lived stream, not the server's renewal and page limits.
+    app = create_app(data, test_config={"SSE_MAX_SECONDS": None, "SSE_MAX_STREAMS": args.pages})
     store = get_store(app)
     server = make_server(app, "127.0.0.1", 0, threads=args.pages + 16)
     threading.Thread(target=server.run, daemon=True).start()
