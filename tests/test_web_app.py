@@ -217,6 +217,8 @@ def test_bids(client: FlaskClient, store: GameStore) -> None:
         ({"player": 0, "bid": 0}, "missing 'round'"),
         ({"round": 1, "bids": [0, 0]}, "needs 3 bids"),
         ({"round": 1, "bids": "000"}, "bids must be a list"),
+        ({"round": 1, "bids": [0, 1.5, 0]}, "bid 1 must be a whole number"),
+        ({"round": 1, "bids": [0, "2", 0]}, "0..1"),
         ({"round": 1, "player": 0, "bid": 0, "cannonball": "yes"}, "true or false"),
     ],
 )
@@ -227,6 +229,16 @@ def test_bid_out_of_range_and_bad_input(
     res = client.post(f"/api/game/{gid}/bids", json=body)
     assert res.status_code == 400
     assert message in res.json["error"]
+
+
+def test_bids_as_text_read_alike_for_one_player_and_for_all(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": ["1", 0, None]})
+    assert res.status_code == 200 and res.json["bids"] == [1, 0, None]
+    res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "player": "2", "bid": "0"})
+    assert res.status_code == 200 and res.json["bids"] == [1, 0, 0]
 
 
 def test_bids_unknown_game(client: FlaskClient) -> None:

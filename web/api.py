@@ -122,6 +122,9 @@ def bids(game_id: int) -> Any:
         bids = data["bids"]
         if not isinstance(bids, list):
             raise UserError("bids must be a list, one per player")
+        # Read as the one-player form reads its bid: digits as text count ("1"), null is
+        # "not bid yet"; the store checks each against the cards dealt.
+        bids = [None if b is None else whole_number(b, f"bid {k}") for k, b in enumerate(bids)]
         balls = data.get("cannonball")
         if balls is not None and not (
             isinstance(balls, list) and all(isinstance(b, bool) for b in balls)
