@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,14 +94,19 @@ def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameSto
         f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-3"}
     )
     assert res.status_code == 200, res.json
+    store.confirm_trick(gid, 1, 0)
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
-    assert "Audit trail" in page and "Parrot 9 → Parrot 3" in page
-    assert "As recorded" in page
+    assert "Audit trail" in page and "As recorded" in page
+    # Which play changed, in words, and what a confirmation settled (not a Python list).
+    trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
+    assert trail is not None
+    assert re.search(r"play 2, card:\s+Parrot 9 → Parrot 3", trail[1])
+    assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 
 def test_unknown_game_is_404_page(client: FlaskClient) -> None:
     res = client.get("/game/99/bids")
-    assert res.status_code == 400 or res.status_code == 404
+    assert res.status_code == 404
     assert b"no game 99" in res.data
     assert client.get("/nowhere").status_code == 404
     assert client.get("/api/nowhere").json == {"error": "not found: check the address"}

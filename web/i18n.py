@@ -204,6 +204,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Registro modifiche",
         "da": "Ændringslog",
     },
+    "audit_card": {"en": "card", "es": "carta", "it": "carta", "da": "kort"},
+    "audit_player": {"en": "player", "es": "jugador", "it": "giocatore", "da": "spiller"},
+    "audit_tigress": {
+        "en": "Tigress played as",
+        "es": "Tigresa jugada como",
+        "it": "Tigre giocata come",
+        "da": "Tigress spillet som",
+    },
+    "audit_confirm": {
+        "en": "confirmed as recorded",
+        "es": "confirmada como se grabó",
+        "it": "confermata come registrata",
+        "da": "bekræftet som optaget",
+    },
+    "audit_ability": {
+        "en": "pirate's ability dropped",
+        "es": "habilidad del pirata anulada",
+        "it": "abilità del pirata annullata",
+        "da": "piratens evne fjernet",
+    },
+    "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "udspil {n}"},
     "original": {
         "en": "As recorded",
         "es": "Como se grabó",
