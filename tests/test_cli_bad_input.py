@@ -188,8 +188,12 @@ def test_binary_seat_calibration(tmp_path: Path, frames: Path, capsys) -> None:
 
 def test_binary_active_model_pointer(tmp_path: Path, image: Path, capsys) -> None:
     (tmp_path / "active_model").write_bytes(NOT_UTF8)
-    for argv in (["detect", str(image)], ["enroll", "--list"]):
-        fails([*argv, "--data", str(tmp_path)], capsys, "active_model", "enroll --activate")
+    fails(["detect", str(image), "--data", str(tmp_path)], capsys, "active_model", "--activate")
+    # The list still lists: it is where a model to choose again is found.
+    assert main(["enroll", "--list", "--data", str(tmp_path)]) == 0
+    listed = capsys.readouterr()
+    assert "shipped" in listed.out
+    assert "active_model" in listed.err and "enroll --activate" in listed.err
 
 
 def test_binary_demo_game(tmp_path: Path, capsys) -> None:

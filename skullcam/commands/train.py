@@ -19,7 +19,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "epochs are the measured two-hour recipe for a 2-core CPU (models/README.md).",
     )
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
-    parser.add_argument("--out", type=Path, default=None, help="model folder to write")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="model folder to write (never implied: the installed models/ folder is every data "
+        "folder's shipped model, so replacing it is said by name, --out models)",
+    )
     parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
     for part in ("detector", "classifier"):
         parser.add_argument(
@@ -126,12 +132,11 @@ def _device(name: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.vision.recognizer import shipped_model_dir
     from skullcam.vision.training import train_recognizer
 
     plan = TrainPlan(
         dataset=args.dataset,
-        out=args.out or shipped_model_dir(),
+        out=args.out,
         work_dir=args.work,
         detector_epochs=args.detector_epochs,
         classifier_epochs=args.classifier_epochs,
