@@ -160,7 +160,10 @@ class SeatLayout:
 
     @classmethod
     def load(cls, path: Path) -> SeatLayout:
-        data = read_json(path, "seat calibration")
+        try:
+            data = read_json(path, "seat calibration")
+        except UserError as err:
+            raise UserError(f"{err}; run 'skullcam calibrate' again") from None
         if not isinstance(data, dict):
             raise UserError(f"bad seat calibration {path}; run 'skullcam calibrate' again")
         return cls.from_json(data)

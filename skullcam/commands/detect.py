@@ -28,9 +28,10 @@ def _run(args: argparse.Namespace) -> int:
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
     for path in args.images:
+        image = read_image(path)  # its errors name the file already
         try:
-            cards = recognizer(read_image(path))
-        except UserError as err:
+            cards = recognizer(image)
+        except UserError as err:  # the recognizer's do not
             raise UserError(f"{path}: {err}") from None
         results.append({"path": str(path), "cards": [c.to_json() for c in cards]})
     if args.json:

@@ -89,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
     if not 0 <= args.first_dealer < args.players:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
     if args.fps is not None and not 0 < args.fps <= 240:
-        raise UserError("--fps must be between 0 and 240")
+        raise UserError("--fps must be more than 0 and at most 240")
     settings = load_settings(args.settings)
     bids = load_bids(args.bids, names, settings)
     seats = args.seats
