@@ -36,9 +36,12 @@ choose_train_stack() {
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check --no-cache-dir "$@"; }
+# pip warns once per configured wheel folder that does not exist on this machine: noise on
+# every start, not a problem. Everything else it says is passed on.
+quiet() { grep -v "is ignored: it is neither a file nor a directory" >&2 || true; }
 
 if [ "${1:-}" != "dev" ]; then
-  pip_install -e .
+  pip_install -e . 2> >(quiet)
   exit 0
 fi
 
@@ -61,7 +64,7 @@ install_full_stack() {
     rm -f "$log"
     return 0
   fi
-  grep -v "is ignored: it is neither a file nor a directory" "$log" >&2 || true
+  quiet <"$log"
   if [ -z "$forced" ] && grep -q "No space left on device" "$log"; then
     rm -f "$log"
     rm -rf .venv
