@@ -56,6 +56,21 @@ def test_demo_game_is_recorded_trick_by_trick_with_images(tmp_path: Path) -> Non
     assert store.export_record(game.id)["rounds"] == record["rounds"]
 
 
+def wait_for_tricks(data: Path, proc: subprocess.Popen, count: int, timeout: float) -> int:
+    """Tricks the child process has recorded into the first game of ``data``, polled until
+    there are ``count``, it exits, or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    recorded = 0
+    while time.monotonic() < deadline and recorded < count and proc.poll() is None:
+        time.sleep(0.2)
+        if (data / "skullcam.db").exists():
+            store = GameStore(data)
+            games = store.games()
+            recorded = len(store.tricks(games[0].id)) if games else 0
+            store.close()
+    return recorded
+
+
 CHILD = textwrap.dedent(
     """
     import sys
@@ -83,15 +98,7 @@ def test_kill_9_mid_game_then_restart_resumes_without_loss_or_duplicates(tmp_pat
     args = [sys.executable, str(child), str(tmp_path / "demo"), str(data)]
     proc = subprocess.Popen([*args, "8", str(SEED)], stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        recorded = 0
-        while time.monotonic() < deadline and recorded < 3:
-            time.sleep(0.2)
-            if (data / "skullcam.db").exists():
-                store = GameStore(data)
-                games = store.games()
-                recorded = len(store.tricks(games[0].id)) if games else 0
-                store.close()
+        recorded = wait_for_tricks(data, proc, 3, timeout=60)
         assert recorded >= 3, "the child recorded too little before the kill"
         time.sleep(random.Random(SEED).uniform(0.0, 0.6))  # anywhere in the next trick
         os.kill(proc.pid, signal.SIGKILL)
@@ -122,16 +129,7 @@ def test_ctrl_c_stops_skullcam_run_cleanly_and_keeps_the_game(tmp_path: Path) ->
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
-        deadline = time.monotonic() + 120
-        recorded = 0
-        while time.monotonic() < deadline and recorded < 1 and proc.poll() is None:
-            time.sleep(0.2)
-            if (data / "skullcam.db").exists():
-                store = GameStore(data)
-                games = store.games()
-                recorded = len(store.tricks(games[0].id)) if games else 0
-                store.close()
-        assert recorded >= 1, "no trick recorded before Ctrl-C"
+        assert wait_for_tricks(data, proc, 1, timeout=120) >= 1, "no trick recorded before Ctrl-C"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
