@@ -41,7 +41,15 @@ pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check -
 quiet() { grep -v "is ignored: it is neither a file nor a directory" >&2 || true; }
 
 if [ "${1:-}" != "dev" ]; then
+  # The install is editable: code changes need no reinstall, only pyproject.toml's do. So
+  # `./scripts/run.sh` starts at once when the runtime was installed from this very file.
+  stamp=.venv/.skullcam-runtime-installed
+  wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  if [ -x .venv/bin/skullcam ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    exit 0
+  fi
   pip_install -e . 2> >(quiet)
+  echo "$wanted" >"$stamp"
   exit 0
 fi
 
