@@ -11,7 +11,16 @@ from skullcam.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("detect", help="card detections in still images")
+    parser = sub.add_parser(
+        "detect",
+        help="card detections in still images",
+        description=(
+            "Find the cards in still images with the active model (or --model): each card's id,"
+            " confidence, box and corners, in the images' own pixels. --json prints"
+            ' {"images": [{"path", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2],'
+            ' ...}]}], "model"} for other programs.'
+        ),
+    )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument("--json", action="store_true", help="print the documented JSON object")
