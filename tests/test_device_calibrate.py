@@ -106,6 +106,10 @@ def test_calibrate_from_an_image_of_one_card_per_seat(tmp_path: Path, monkeypatc
     assert [layout.seat_of(c.center) for c in cards] == [0, 1, 2]
     argv[4] = "4"  # --players 4 with three cards on the table
     assert main(argv) == 2
+    argv[4] = "3"
+    before = (tmp_path / "seats.json").read_text()
+    assert main([*argv, "--center", "99999,5"]) == 2  # off the image: nothing saved
+    assert (tmp_path / "seats.json").read_text() == before
 
 
 def test_calibrate_needs_players_or_a_frame(tmp_path: Path, capsys) -> None:

@@ -420,5 +420,5 @@ def _prepare_pin(app: Flask, host: str) -> None:
     app.config["PIN_REQUIRED"] = True
     if not app.config.get("PIN"):
         app.config["PIN"] = f"{secrets.randbelow(10000):04d}"
-        logger.warning("table PIN for phones: %s", app.config["PIN"])
+        # Printed, not logged as well: with logging on the terminal it read twice.
         print(f"skullcam: table PIN for phones: {app.config['PIN']}", flush=True)

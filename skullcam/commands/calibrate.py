@@ -112,6 +112,11 @@ def _run(args: argparse.Namespace) -> int:
                 "in front of each player, clear the rest of the table, and try again"
             )
         height, width = image.shape[:2]
+        if centre is not None and not (0 <= centre[0] <= width and 0 <= centre[1] <= height):
+            raise UserError(
+                f"--center {args.center} lies outside the {width} x {height} image; give the "
+                "table's centre in the image's pixels"
+            )
         layout = SeatLayout.from_points(
             [c.center for c in cards], centre or (width / 2.0, height / 2.0), first
         )
