@@ -16,7 +16,7 @@ from skullcam.datasets.deck import load_deck, render_face, write_deck
 from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision import enroll as enroll_mod
-from skullcam.vision.adapt import AdaptPlan, adapt_recognizer
+from skullcam.vision.adapt import AdaptPlan, adapt_recognizer, training_args
 from skullcam.vision.enroll import (
     ENROLLED_DETECTOR_CONF,
     ActiveModelWatcher,
@@ -25,6 +25,7 @@ from skullcam.vision.enroll import (
     adapt_and_install,
     collect_from_folder,
     list_models,
+    passed_with_plan,
 )
 from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
@@ -96,6 +97,7 @@ def test_folder_of_alt_deck_photos_enrolls_end_to_end(
     assert recognizer.manifest.detector_conf == min(base_conf, ENROLLED_DETECTOR_CONF) < 0.2
     info = json.loads((outcome.model_dir / "enroll.json").read_text())
     assert info["base_model"] == str(base_model)
+    assert info["plan"] == training_args(TINY_PLAN)
     assert info["check"]["scenes"] == 4
     assert outcome.check.sentence().endswith(("not found", "confused once", "false alarms"))
     assert "test scenes" in outcome.check.sentence()
@@ -442,6 +444,30 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     assert "missing 68 face(s)" in err
     assert err.strip().splitlines()[-1].startswith("skullcam enroll: error: 1 problem(s) above")
     assert list(Enrollment.open(data, "my-deck").faces) == ["skull-king"]
+
+
+def test_running_again_skips_only_a_model_that_passed_with_the_same_plan(tmp_path: Path) -> None:
+    # The CLI's shortcut ("already enrolled from these photos"): a model the self-check refused,
+    # or one made with another plan, is what "run again with more --scenes" is for.
+    model = tmp_path / "deck-1"
+    model.mkdir()
+
+    def made(accuracy: float, plan: AdaptPlan | None) -> None:
+        info: dict = {"check": {"classifier_accuracy": accuracy}}
+        if plan is not None:
+            info["plan"] = training_args(plan)
+        (model / "enroll.json").write_text(json.dumps(info))
+
+    made(0.97, TINY_PLAN)
+    assert passed_with_plan(model, TINY_PLAN)
+    assert not passed_with_plan(model, replace(TINY_PLAN, epochs=3))
+    assert passed_with_plan(model, replace(TINY_PLAN, progress=True, workers=2))
+    made(0.5, TINY_PLAN)  # kept, not activated
+    assert not passed_with_plan(model, TINY_PLAN)
+    made(0.97, None)  # made before plans were recorded
+    assert not passed_with_plan(model, TINY_PLAN)
+    (model / "enroll.json").write_text("{damaged")
+    assert not passed_with_plan(model, TINY_PLAN)
 
 
 def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -356,7 +356,7 @@ def _fine_tune_inputs(train: CropSet, val: CropSet, init_checkpoint: Path) -> st
     return h.hexdigest()
 
 
-def _training_args(plan: AdaptPlan) -> dict[str, object]:
+def training_args(plan: AdaptPlan) -> dict[str, object]:
     """The plan fields that shape the classifier fine-tune (not the display or process count;
     the detector's fields count through the crops it cuts)."""
     args = asdict(plan)
@@ -406,7 +406,7 @@ def fine_tune(
     inputs = _fine_tune_inputs(train, val, init_checkpoint)
     if state_path.is_file():
         saved = torch.load(state_path, map_location="cpu", weights_only=False)
-        if saved.get("plan") == _training_args(plan) and saved.get("inputs") == inputs:
+        if saved.get("plan") == training_args(plan) and saved.get("inputs") == inputs:
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             schedule.load_state_dict(saved["schedule"])
@@ -433,7 +433,7 @@ def fine_tune(
         tmp = state_path.with_suffix(".tmp")
         torch.save(
             {
-                "plan": _training_args(plan),
+                "plan": training_args(plan),
                 "inputs": inputs,
                 "epoch": epoch + 1,
                 "accuracy": accuracy,

@@ -37,7 +37,14 @@ import numpy as np
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json, write_atomic
 from skullcam.rules import FACES
-from skullcam.vision.adapt import AdaptPlan, AdaptResult, Say, adapt_recognizer, generate_scenes
+from skullcam.vision.adapt import (
+    AdaptPlan,
+    AdaptResult,
+    Say,
+    adapt_recognizer,
+    generate_scenes,
+    training_args,
+)
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.reading_choice import WeightChoice, choose_corner_weight
@@ -453,6 +460,23 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
     return folder
 
 
+def passed_with_plan(model_dir: Path, plan: AdaptPlan) -> bool:
+    """``model_dir`` was adapted with ``plan`` and passed its self-check: running the same plan
+    on the same photos again would only make it again. A model the check refused, or one made
+    with another plan (or before plans were recorded), is worth another run."""
+    try:
+        info = read_json(model_dir / "enroll.json", "enrollment record")
+    except UserError:
+        return False
+    check = info.get("check") if isinstance(info, dict) else None
+    accuracy = check.get("classifier_accuracy") if isinstance(check, dict) else None
+    return (
+        info.get("plan") == training_args(plan)
+        and isinstance(accuracy, (int, float))
+        and accuracy >= MIN_ACTIVATE_ACCURACY
+    )
+
+
 def list_models(data_dir: Path) -> list[dict[str, object]]:
     """The shipped model and every complete enrolled one, the active one marked (none when
     the active-model pointer names no model: the list is how a user finds one to choose)."""
@@ -576,6 +600,7 @@ def adapt_and_install(
             "val_accuracy": round(result.val_accuracy, 5),
             "corner_weight": weight.to_json() if weight is not None else None,
             "check": check.to_json(),
+            "plan": training_args(plan),
             "seconds": {k: round(v, 1) for k, v in seconds.items()},
         },
     )

@@ -143,6 +143,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         collect_from_folder,
         onnx_detector,
         onnx_face_classifier,
+        passed_with_plan,
     )
     from skullcam.vision.recognizer import active_model_dir
 
@@ -172,7 +173,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         and enrollment.faces == before
         and enrollment.stage == "done"
         and enrollment.model
-        and (models / enrollment.model).is_dir()
+        and passed_with_plan(models / enrollment.model, plan)
     ):
         print(
             f"deck '{args.name}' is already enrolled from these photos as {enrollment.model}; "
