@@ -21,9 +21,17 @@ from skullcam.rules import RulesError, Settings, cards_dealt
 from skullcam.vision.seats import SeatLayout
 
 
-def load_settings(path: Path | None) -> Settings:
-    """``--settings FILE``: a JSON object of the settings keys in interfaces.md."""
+def load_settings(path: Path | None, bids: Path | None = None) -> Settings:
+    """``--settings FILE``: a JSON object of the settings keys in interfaces.md. Without one, a
+    game record given as ``--bids`` brings its own settings (its number of rounds, say), so
+    the replayed record scores as that game did."""
     if path is None:
+        record = read_json(bids, "bids file") if bids is not None else None
+        if isinstance(record, dict) and isinstance(record.get("settings"), dict):
+            try:
+                return Settings.from_dict(record["settings"])
+            except RulesError as err:
+                raise UserError(f"bids file {bids}: its settings: {err}") from err
         return Settings()
     data = read_json(path, "settings file")
     if not isinstance(data, dict):
@@ -93,9 +101,14 @@ def layout_for_source(
         if meta is not None:
             layout = _layout_from_meta(meta, n_players, size) or layout
     if layout.n_players != n_players:
+        if seats is not None:
+            raise UserError(
+                f"the seat calibration {seats} has {layout.n_players} seats but --players is "
+                f"{n_players}; run 'skullcam calibrate' again or fix --players"
+            )
         raise UserError(
-            f"the seat calibration has {layout.n_players} seats but --players is {n_players}; "
-            "run 'skullcam calibrate' again or fix --players"
+            f"this recording was made with {layout.n_players} players (its meta.json), but "
+            f"--players is {n_players}; fix --players"
         )
     return layout
 

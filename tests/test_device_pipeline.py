@@ -15,6 +15,7 @@ from skullcam.device.game import Referee
 from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
 from skullcam.device.scripted import ScriptedRecognizer, simulate_game
 from skullcam.device.sources import Frame
+from skullcam.errors import UserError
 from skullcam.rules import GameRecord, Settings, score_game
 from skullcam.rules.simulate import random_game
 from skullcam.vision.seats import SeatLayout
@@ -127,6 +128,29 @@ def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> No
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "round 2 trick 2:" in text and "totals:" in text
+    # A game record as --bids brings its settings too (its rounds: the game then ends).
+    two_rounds = record | {"settings": {"rounds": 2}}
+    whole = tmp_path / "game.json"
+    whole.write_text(json.dumps(two_rounds))
+    argv[argv.index("--bids") + 1] = str(whole)
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == two_rounds
+
+
+def test_replay_names_where_a_wrong_seat_count_comes_from(tmp_path: Path, capsys) -> None:
+    from skullcam.device.replay import layout_for_source
+
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "meta.json").write_text(
+        json.dumps({"players": 4, "seats": SeatLayout.default(4).to_json()})
+    )
+    with pytest.raises(UserError, match=r"recording was made with 4 players .*fix --players"):
+        layout_for_source(folder, 5, (640, 480))
+    seats = tmp_path / "seats.json"
+    SeatLayout.default(3).save(seats)
+    with pytest.raises(UserError, match=r"seat calibration .*seats\.json has 3 seats"):
+        layout_for_source(folder, 5, (640, 480), seats)
 
 
 @pytest.mark.parametrize(

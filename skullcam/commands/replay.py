@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="JSON list of per-round bid lists (without it every bid counts as 0)",
+        help="JSON list of per-round bid lists, or a game record (its bids, and its settings "
+        "unless --settings is given); without it every bid counts as 0",
     )
     parser.add_argument(
         "--settings", type=Path, default=None, metavar="FILE", help="house rules JSON"
@@ -90,7 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
     if args.fps is not None and not 0 < args.fps <= 240:
         raise UserError("--fps must be more than 0 and at most 240")
-    settings = load_settings(args.settings)
+    settings = load_settings(args.settings, args.bids)
     bids = load_bids(args.bids, names, settings)
     seats = args.seats
     if seats is None and args.data is not None:
