@@ -86,7 +86,9 @@ def _run(args: argparse.Namespace) -> int:
         path.unlink(missing_ok=True)
         print(f"seat calibration removed; the default layout applies ({path})")
         return 0
-    if args.show:
+    # --json alone asks to see the saved layout, as its help says: nothing new is calibrated.
+    nothing_new = args.players is None and args.image is None and args.camera is None
+    if args.show or (args.json and nothing_new):
         if not path.is_file():
             print("no calibration: players evenly spaced, player 0 at the bottom, clockwise")
             return 0
