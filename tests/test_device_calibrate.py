@@ -83,6 +83,8 @@ def test_calibrate_evenly_show_and_reset(tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     assert main(["calibrate", "--show", *data]) == 0
     assert "6 seats" in capsys.readouterr().out
+    assert main(["calibrate", "--json", *data]) == 0  # alone: the saved layout, as JSON
+    assert json.loads(capsys.readouterr().out) == saved
     assert main(["calibrate", "--reset", *data]) == 0
     assert not (tmp_path / "seats.json").exists()
 
