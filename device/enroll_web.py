@@ -126,6 +126,9 @@ class EnrollSession:
         self.lock = threading.Lock()
         self.adapt_thread: threading.Thread | None = None
         self.adapt_status: dict[str, Any] = {"state": "idle", "log": []}
+        self.adapted_faces: dict[str, Any] | None = None
+        """The photos the finished adaptation learned: the same photos would only make the same
+        model again (a second click on Adapt installed a duplicate)."""
         self.tricks = tricks or TrickChecker(enrollment.data_dir, enrollment.work_dir / "tricks")
 
     def face(self) -> str | None:
@@ -211,6 +214,9 @@ class EnrollSession:
             raise UserError(f"{len(self.enrollment.missing())} face(s) still missing")
         if self.adapt_thread is not None and self.adapt_thread.is_alive():
             return self.state()
+        faces = dict(self.enrollment.faces)
+        if self.adapt_status.get("state") == "done" and self.adapted_faces == faces:
+            return self.state()  # retake a face first: then there is something new to learn
         self.adapt_status = {"state": "running", "log": []}
 
         def say(text: str) -> None:
@@ -230,6 +236,7 @@ class EnrollSession:
                     base_model=self.base_model,
                     **kwargs,
                 )
+                self.adapted_faces = faces
                 self.adapt_status.update(
                     state="done",
                     sentence=outcome.check.sentence(),

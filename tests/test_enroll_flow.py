@@ -127,6 +127,9 @@ def test_a_weak_adapted_model_is_installed_but_not_activated(
     assert not outcome.activated
     assert (outcome.model_dir / MANIFEST).is_file()
     assert not (data / "active_model").exists()  # still the shipped model
+    # Listed, and said to be refused before anyone activates it by hand.
+    (row,) = [r for r in list_models(data) if r["name"] == outcome.model_dir.name]
+    assert str(row["check"]).startswith("not activated: its self-check fell short")
 
 
 @pytest.mark.parametrize("corner_epochs", [1, 0])

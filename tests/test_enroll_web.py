@@ -180,6 +180,10 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     assert state["tricks"]["check"]["model"] == state["tricks"]["model"]  # the new one
     assert state["tricks"]["model"].endswith(state["adapt"]["model"])
     assert state["tricks"]["stale"] is False
+    # A second click on Adapt with the same photos installs no duplicate model.
+    again = client.post("/api/adapt").get_json()
+    assert again["adapt"]["state"] == "done" and again["adapt"]["model"] == state["adapt"]["model"]
+    assert len([p for p in (data / "models").iterdir() if not p.name.startswith(".")]) == 1
 
 
 def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:

@@ -468,13 +468,18 @@ def passed_with_plan(model_dir: Path, plan: AdaptPlan) -> bool:
         info = read_json(model_dir / "enroll.json", "enrollment record")
     except UserError:
         return False
+    return info.get("plan") == training_args(plan) and _passed(info)
+
+
+def _passed(info: Any) -> bool | None:
+    """Whether an enrolled model's self-check reached the accuracy its activation needed (its
+    own recorded bar, else the default); None when the record does not say."""
     check = info.get("check") if isinstance(info, dict) else None
     accuracy = check.get("classifier_accuracy") if isinstance(check, dict) else None
-    return (
-        info.get("plan") == training_args(plan)
-        and isinstance(accuracy, (int, float))
-        and accuracy >= MIN_ACTIVATE_ACCURACY
-    )
+    if not isinstance(accuracy, (int, float)):
+        return None
+    bar = info.get("min_accuracy", MIN_ACTIVATE_ACCURACY)
+    return accuracy >= (bar if isinstance(bar, (int, float)) else MIN_ACTIVATE_ACCURACY)
 
 
 def list_models(data_dir: Path) -> list[dict[str, object]]:
@@ -506,13 +511,17 @@ def list_models(data_dir: Path) -> list[dict[str, object]]:
             except UserError:  # the model still loads; only its self-check's words are lost
                 info = {"check": {"sentence": "self-check record unreadable"}}
         check = info.get("check") if isinstance(info, dict) else None
+        sentence = check.get("sentence") if isinstance(check, dict) else None
+        if _passed(info) is False:
+            # Kept for a look, but its own self-check refused it: say so before --activate.
+            sentence = f"not activated: its self-check fell short; {sentence}"
         rows.append(
             {
                 "name": folder.name,
                 "path": str(folder),
                 "active": folder.resolve() == active,
                 "complete": True,
-                "check": check.get("sentence") if isinstance(check, dict) else None,
+                "check": sentence,
             }
         )
     return rows
@@ -601,6 +610,7 @@ def adapt_and_install(
             "corner_weight": weight.to_json() if weight is not None else None,
             "check": check.to_json(),
             "plan": training_args(plan),
+            "min_accuracy": min_accuracy,  # what the self-check had to reach to activate it
             "seconds": {k: round(v, 1) for k, v in seconds.items()},
         },
     )
