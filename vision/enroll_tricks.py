@@ -31,6 +31,7 @@ from skullcam.files import write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.detection import Detection
 from skullcam.vision.enroll_check import card_name, times
+from skullcam.vision.image_io import decode_image
 
 logger = logging.getLogger(__name__)
 
@@ -222,7 +223,7 @@ def decode_photo(data: bytes) -> np.ndarray:
     """An uploaded file as a BGR image (large ones scaled down), or a UserError saying why not."""
     if not data:
         raise UserError("the uploaded file is empty: choose a photo (JPEG or PNG)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = decode_image(data, "the uploaded photo")
     if image is None:
         raise UserError(
             "the uploaded file is not a readable image (not a JPEG or PNG, or cut short): "
