@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -499,3 +505,50 @@ def test_the_self_check_sentence_reads_plainly() -> None:
         "twice; 3 cards not found; 4 false alarms"
     )
     assert card_name("skull-king") == "Skull King"
+
+
+def _children_of(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
+def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(tmp_path: Path) -> None:
+    # kill -9 of `skullcam enroll` mid-render used to leave the renderer writing on.
+    starter = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from skullcam.vision.adapt import call_in_fresh_interpreter as c; "
+            "c('subprocess:call', {'args': ['sleep', '60']}, 'a test job')",
+        ]
+    )
+    sleepers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while not (job := _children_of(starter.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert job, "the job never started"
+        time.sleep(1.0)  # the job is past its imports and watching
+        sleepers = _children_of(job[0])  # the job's own work: cleaned up below
+        starter.kill()
+        starter.wait(5)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{job[0]}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        status = Path(f"/proc/{job[0]}/stat")
+        gone = not status.exists() or status.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        assert gone, "the job outlived the process that started it"
+    finally:
+        starter.kill()
+        for pid in sleepers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

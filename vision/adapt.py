@@ -158,6 +158,7 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     module, function = target.split(":")
     code = (
         "import importlib, json, sys; "
+        "from skullcam.vision.adapt import exit_with_parent; exit_with_parent(); "
         f"getattr(importlib.import_module({module!r}), {function!r})(**json.loads(sys.argv[1]))"
     )
     result = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], check=False)
@@ -166,6 +167,25 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
             f"{what} failed (exit {result.returncode}, see above); run the same command again "
             "to go on from where it stopped"
         )
+
+
+def exit_with_parent(every_s: float = 1.0) -> None:
+    """In a job started by ``call_in_fresh_interpreter``: end, with the helper processes it
+    forked, once the process that started it is gone. Killed with kill -9 mid-enrollment, that
+    process left the scene renderer writing on into a folder the next run deletes."""
+    import multiprocessing
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        for child in multiprocessing.active_children():
+            child.terminate()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def render_scenes_job(
