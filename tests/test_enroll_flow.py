@@ -384,6 +384,15 @@ def test_a_half_written_model_never_becomes_active(
     assert [r["name"] for r in list_models(data)] == ["shipped"]
     with pytest.raises(UserError, match="no complete model"):
         activate(data, staged[0].name)
+    # The next install of this deck clears it away; another deck's staging is left alone.
+    other = data / "models" / ".staging-half-20261201-000000"
+    other.mkdir()
+    monkeypatch.undo()
+    outcome = adapt_and_install(
+        enrollment, plan, test_scenes=2, say=lambda _: None, base_model=base_model, min_accuracy=0.0
+    )
+    left = sorted(p.name for p in (data / "models").iterdir())
+    assert left == [other.name, outcome.model_dir.name]
 
 
 def test_activate_switches_models_and_the_watcher_notices(tmp_path: Path, base_model: Path) -> None:

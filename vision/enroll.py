@@ -424,7 +424,12 @@ def _install_model(
     models.mkdir(parents=True, exist_ok=True)
     final = models / f"{name}-{_now()}"
     staging = models / f".staging-{final.name}"
-    shutil.rmtree(staging, ignore_errors=True)
+    # An install of this deck killed half-way left its own staging folder (checkpoints and
+    # all) under an earlier timestamp: never a model, so it goes.
+    own = re.compile(rf"\.staging-{re.escape(name)}-\d{{8}}-\d{{6}}")
+    for left in models.iterdir():
+        if own.fullmatch(left.name):
+            shutil.rmtree(left, ignore_errors=True)
     staging.mkdir()
     write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
     _assemble_model(staging, f"enrolled-{final.name}", base, result, with_checkpoints=True)
