@@ -98,6 +98,31 @@ class CameraFeed:
             self.source.close()
 
 
+def step_progress() -> dict[str, Any] | None:
+    """The adaptation step under way, read from its progress bar: what it is doing, how far
+    it is, and about how long it has left, so the page can show what the terminal shows.
+
+    The adaptation's steps report through tqdm, in this process (rendering runs in a child
+    process and shows as the step before it until done); the newest bar still open is the
+    step running now."""
+    from tqdm import tqdm
+
+    bars = [b for b in list(getattr(tqdm, "_instances", ())) if not b.disable and b.total]
+    if not bars:
+        return None
+    bar = max(bars, key=lambda b: b.start_t)
+    info = bar.format_dict
+    done, total = int(info["n"]), int(info["total"])
+    rate = info.get("rate") or (done / info["elapsed"] if info["elapsed"] and done else None)
+    left = (total - done) / rate if rate else None
+    return {
+        "what": str(bar.desc or "working"),
+        "done": done,
+        "total": total,
+        "seconds_left": round(left) if left is not None else None,
+    }
+
+
 class EnrollSession:
     """What the page drives: the enrollment, the pending capture and the adaptation thread."""
 
@@ -161,7 +186,8 @@ class EnrollSession:
             "missing": self.enrollment.missing(),
             "pending": pending,
             "adapt": {k: v for k, v in self.adapt_status.items() if k != "log"}
-            | {"log": self.adapt_status["log"][-8:]},
+            | {"log": self.adapt_status["log"][-8:]}
+            | ({"step": step_progress()} if self.adapt_status.get("state") == "running" else {}),
             "tricks": self.tricks.state(),
         }
 

@@ -417,3 +417,23 @@ def test_adapting_without_the_training_stack_says_what_to_install(
     assert "needs ultralytics, which is not installed" in adapt["error"]
     assert "docs/pi.md" in adapt["error"]
     assert not (tmp_path / "data" / "active_model").exists()
+
+
+def test_the_page_reads_the_running_steps_progress_bar() -> None:
+    # What the terminal shows during an adaptation (tqdm bars), the page shows too: the step,
+    # how far it is, and about how long it has left.
+    from tqdm import tqdm
+
+    from skullcam.device.enroll_web import step_progress
+
+    with tqdm(total=100, desc="fine-tuning", disable=True):  # a bar nobody sees: not a step
+        assert step_progress() is None
+    with tqdm(total=200, desc="fine-tuning", file=io.StringIO(), mininterval=0) as bar:
+        bar.update(50)
+        time.sleep(0.05)
+        bar.update(50)
+        step = step_progress()
+    assert step is not None
+    assert (step["what"], step["done"], step["total"]) == ("fine-tuning", 100, 200)
+    assert step["seconds_left"] is not None and 0 <= step["seconds_left"] < 60
+    assert step_progress() is None  # closed: no step under way
