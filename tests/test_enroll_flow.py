@@ -203,6 +203,18 @@ def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: 
     assert sorted(enrollment.faces) == ["green-1", "green-2"]
 
 
+def test_two_photos_of_one_face_are_both_named_and_neither_used(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-1", "green-2"])
+    (folder / "Green-2.PNG").write_bytes((alt_photos / "green-2.jpg").read_bytes())
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    problems = collect_from_folder(enrollment, folder, progress=False)
+    assert "green-2: 2 photos (Green-2.PNG, green-2.jpg); keep one" in problems
+    assert problems[-1].startswith("missing 67 face(s): green-3.jpg")  # green-2 is not missing
+    assert sorted(enrollment.faces) == ["green-1"]
+
+
 def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     tmp_path: Path, alt_photos: Path
 ) -> None:

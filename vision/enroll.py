@@ -307,12 +307,14 @@ class EnrollOutcome:
     seconds: dict[str, float]
 
 
-def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str]]:
-    """``<card-id>.jpg|png`` files by face id, and one problem line per photo name that
-    cannot be used (no card id, a second photo of a face, a folder)."""
+def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
+    """``<card-id>.jpg|png`` files by face id, one problem line per photo name that cannot be
+    used (no card id, a folder, two photos of one face: neither is used, since which one the
+    user meant is theirs to say), and every face some photo was named for."""
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder: give the folder holding one photo per face")
     found: dict[str, Path] = {}
+    twice: dict[str, list[str]] = {}
     problems: list[str] = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in PHOTO_SUFFIXES or path.name.startswith("."):
@@ -325,11 +327,15 @@ def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str]]:
                 f"{path.name}: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, "
                 "skull-king.png)"
             )
-        elif face in found:
-            problems.append(f"{path.name}: a second photo of {face} (keep one)")
+        elif face in found or face in twice:
+            twice.setdefault(face, [found.pop(face).name] if face in found else []).append(
+                path.name
+            )
         else:
             found[face] = path
-    return found, problems
+    for face, names in twice.items():
+        problems.append(f"{face}: {len(names)} photos ({', '.join(names)}); keep one")
+    return found, problems, set(found) | set(twice)
 
 
 def collect_from_folder(
@@ -349,7 +355,7 @@ def collect_from_folder(
 
     from skullcam.vision.image_io import read_image
 
-    files, problems = _photo_files(folder)
+    files, problems, named = _photo_files(folder)
     todo = []
     for face, path in files.items():
         digest = _file_digest(path)
@@ -376,7 +382,7 @@ def collect_from_folder(
             )
         else:
             problems.append(f"{path.name}: {check.message}")
-    missing = [f for f in enrollment.missing() if f not in files]
+    missing = [f for f in enrollment.missing() if f not in named]
     if missing:
         problems.append(
             f"missing {len(missing)} face(s): "
