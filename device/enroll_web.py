@@ -33,6 +33,7 @@ import numpy as np
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
+from skullcam.files import read_json
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import (
@@ -43,6 +44,7 @@ from skullcam.vision.enroll import (
 )
 from skullcam.vision.enroll_check import card_name
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
+from skullcam.vision.recognizer import active_model_dir
 
 logger = logging.getLogger(__name__)
 
@@ -150,11 +152,36 @@ class EnrollSession:
         self.pending: tuple[str, PhotoCheck] | None = None
         self.lock = threading.Lock()
         self.adapt_thread: threading.Thread | None = None
-        self.adapt_status: dict[str, Any] = {"state": "idle", "log": []}
-        self.adapted_faces: dict[str, Any] | None = None
+        self.adapt_status: dict[str, Any] = self._last_adaptation() or {"state": "idle", "log": []}
+        self.adapted_faces: dict[str, Any] | None = (
+            dict(enrollment.faces) if self.adapt_status["state"] == "done" else None
+        )
         """The photos the finished adaptation learned: the same photos would only make the same
         model again (a second click on Adapt installed a duplicate)."""
         self.tricks = tricks or TrickChecker(enrollment.data_dir, enrollment.work_dir / "tricks")
+
+    def _last_adaptation(self) -> dict[str, Any] | None:
+        """The result of this deck's finished adaptation, from its model's enroll.json: after a
+        restart the page shows it again instead of an Adapt button that would redo it."""
+        model = self.enrollment.model
+        if self.enrollment.stage != "done" or not model:
+            return None
+        folder = self.enrollment.data_dir / "models" / model
+        try:
+            info = read_json(folder / "enroll.json", "enrollment record")
+            active = active_model_dir(self.enrollment.data_dir).resolve() == folder.resolve()
+        except UserError:
+            return None
+        check = info.get("check") if isinstance(info, dict) else None
+        if not isinstance(check, dict):
+            return None
+        return {
+            "state": "done",
+            "sentence": check.get("sentence"),
+            "model": model,
+            "activated": active,
+            "log": [],
+        }
 
     def face(self) -> str | None:
         return self.target or self.enrollment.next_face()
@@ -268,6 +295,7 @@ class EnrollSession:
                     sentence=outcome.check.sentence(),
                     model=outcome.model_dir.name,
                     activated=outcome.activated,
+                    weakest=[card_name(f) for f, _, _ in outcome.check.weakest()],
                 )
                 self._recheck_tricks(say)
             except UserError as err:

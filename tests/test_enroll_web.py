@@ -184,6 +184,17 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     again = client.post("/api/adapt").get_json()
     assert again["adapt"]["state"] == "done" and again["adapt"]["model"] == state["adapt"]["model"]
     assert len([p for p in (data / "models").iterdir() if not p.name.startswith(".")]) == 1
+    # After a restart of the enrollment server, the page shows that result again.
+    restarted = EnrollSession(
+        Enrollment.open(data, "table-deck"), session.feed, session.plan, base_model=base_model
+    )
+    shown = restarted.state()["adapt"]
+    assert (shown["state"], shown["model"], shown["activated"]) == (
+        "done",
+        state["adapt"]["model"],
+        True,
+    )
+    assert shown["sentence"] == state["adapt"]["sentence"]
 
 
 def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:
