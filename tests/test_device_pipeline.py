@@ -135,6 +135,14 @@ def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> No
     argv[argv.index("--bids") + 1] = str(whole)
     assert main([*argv, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == two_rounds
+    # Kept with the recording, the game's record gives the first dealer and names left out.
+    (frames / "game.json").write_text(json.dumps(record | {"players": ["Ana", "Ben", "Cai"]}))
+    bare = ["replay", str(frames), "--players", "3", "--bids", str(whole), "--json"]
+    assert main([*bare, "--data", str(tmp_path / "data")]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert (out["first_dealer"], out["players"]) == (record["first_dealer"], ["Ana", "Ben", "Cai"])
+    assert "first dealer" in captured.err and "game.json" in captured.err
 
 
 def test_replay_names_where_a_wrong_seat_count_comes_from(tmp_path: Path, capsys) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
+from skullcam.files import read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--players", type=int, required=True, metavar="N", help="players (2-8)")
     parser.add_argument(
-        "--first-dealer", type=int, default=0, metavar="K", help="seat of the first dealer (0)"
+        "--first-dealer",
+        type=int,
+        default=None,
+        metavar="K",
+        help="seat of the first dealer (default: the game folder's game.json says, else 0)",
     )
     parser.add_argument(
         "--bids",
@@ -58,7 +63,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seat calibration from 'skullcam calibrate' (default: the data folder's, if any)",
     )
     parser.add_argument(
-        "--names", default=None, metavar="A,B,...", help="player names, clockwise from seat 0"
+        "--names",
+        default=None,
+        metavar="A,B,...",
+        help="player names, clockwise from seat 0 (default: the game folder's game.json, else "
+        "Player 1, Player 2, ...)",
     )
     add_data_argument(parser)
     parser.set_defaults(func=_run)
@@ -75,6 +84,31 @@ def player_names(names: str | None, n: int) -> list[str]:
     return out
 
 
+def _defaults_from_game_folder(args: argparse.Namespace) -> None:
+    """Fill ``--first-dealer`` and ``--names`` left out from the game record kept with the
+    recording (a game folder, or its ``game.*`` video): with the wrong first dealer every
+    trick reads as led out of turn, and the record does not score."""
+    source = Path(args.source)
+    folder = source if source.is_dir() else source.parent if source.stem == "game" else None
+    record_path = folder / "game.json" if folder is not None else None
+    taken = []
+    if record_path is not None and record_path.is_file():
+        record = read_json(record_path, "game record")
+        players = record.get("players") if isinstance(record, dict) else None
+        if isinstance(players, list) and len(players) == args.players:
+            dealer = record.get("first_dealer", 0)
+            if args.first_dealer is None and isinstance(dealer, int):
+                args.first_dealer = dealer
+                taken.append(f"first dealer {dealer}")
+            if args.names is None and all(isinstance(p, str) and "," not in p for p in players):
+                args.names = ",".join(players)
+                taken.append("the players' names")
+    if taken:
+        print(f"replay: {' and '.join(taken)} from {record_path}", file=sys.stderr)
+    if args.first_dealer is None:
+        args.first_dealer = 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from skullcam.device.game import Referee
     from skullcam.device.pipeline import trick_log_lines
@@ -86,6 +120,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     from skullcam.vision.seats import CALIBRATION_FILE
 
+    _defaults_from_game_folder(args)
     names = player_names(args.names, args.players)
     if not 0 <= args.first_dealer < args.players:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
