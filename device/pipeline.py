@@ -104,7 +104,9 @@ class Pipeline:
         self.layout = layout
         self.listener = listener
         self.tracker = Tracker(tracker_config)
-        self.machine = TrickStateMachine(layout, trick_config, leader=referee.leader())
+        self.machine = TrickStateMachine(
+            layout, trick_config, leader=referee.leader(), seat_names=referee.players
+        )
         self.motion = MotionMeter() if motion else None
         self.outcomes: list[TrickOutcome] = []
         self.stats = PipelineStats()

@@ -34,9 +34,9 @@ def det(card: str, seat: int, crosswise: bool = False, **kw):
 
 
 class Bench:
-    def __init__(self, leader: int = 0) -> None:
+    def __init__(self, leader: int = 0, seat_names: list[str] | None = None) -> None:
         self.tracker = Tracker()
-        self.machine = TrickStateMachine(LAYOUT, leader=leader)
+        self.machine = TrickStateMachine(LAYOUT, leader=leader, seat_names=seat_names)
         self.t = 0.0
         self.events: list = []
 
@@ -269,6 +269,13 @@ def test_a_consistent_trick_led_by_an_unexpected_seat_follows_the_camera_and_is_
     assert trick.players == (1, 2, 0) and trick.leader == 1
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
     assert any("expected seat 0 to lead" in f for f in trick.flags)
+    # With the table's names (as the pipeline gives them), the flag says who.
+    named = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    named.frames([a], 8)
+    named.frames([a, c], 8)
+    named.frames([a, c, d], 8)
+    (trick,) = named.completed()
+    assert "Ben led, but the game expected Ana to lead" in trick.flags
 
 
 def test_a_card_the_detector_missed_for_long_comes_back_in_its_place() -> None:

@@ -184,9 +184,16 @@ class TrickStateMachine:
     """Turns tracker state into trick events; one instance follows a whole game."""
 
     def __init__(
-        self, layout: SeatLayout, config: TrickConfig | None = None, leader: int | None = 0
+        self,
+        layout: SeatLayout,
+        config: TrickConfig | None = None,
+        leader: int | None = 0,
+        seat_names: Sequence[str] | None = None,
     ) -> None:
         self.layout = layout
+        self.seat_names = list(seat_names) if seat_names is not None else None
+        """Who sits at each seat, for the flags a person reads ("Ana led, but the game
+        expected Ben to lead"); without them, seats by number, from 0 as calibration counts."""
         self.n_players = layout.n_players
         self.config = config or TrickConfig()
         self.phase = Phase.COLLECTING
@@ -196,6 +203,14 @@ class TrickStateMachine:
         self.taken_back: list[str] = []
         self._taken: list[Track] = []
         self._settled: dict[int, float] = {}
+
+    def _seat(self, seat: int) -> str:
+        if self.seat_names is not None and 0 <= seat < len(self.seat_names):
+            return self.seat_names[seat]
+        return f"seat {seat}"
+
+    def _seats(self, seats: Sequence[int]) -> str:
+        return ", ".join(self._seat(s) for s in seats)
 
     def set_leader(self, leader: int | None) -> None:
         """The leader of the next (or current) trick; ``None``: read it from the first card."""
@@ -366,7 +381,8 @@ class TrickStateMachine:
             # Order and seats agree with each other, only not with the expected leader (a wrong
             # dealer given, a correction upstream): the camera's consistent view wins, flagged.
             flags.append(
-                f"seat {arrival_seats[0]} led, but the game expected seat {leader} to lead"
+                f"{self._seat(arrival_seats[0])} led, but the game expected "
+                f"{self._seat(leader)} to lead"
             )
             leader = arrival_seats[0]
             plays_out = tuple(plays)
@@ -375,9 +391,9 @@ class TrickStateMachine:
             ordered = sorted(plays, key=lambda p: (p.seat - leader) % n)
             if arrival_seats != expected:
                 flags.append(
-                    "play order and seats disagree: cards arrived from seats "
-                    f"{list(arrival_seats)}, clockwise from leader {leader} expects "
-                    f"{list(expected)}; plays follow the seats"
+                    "play order and seats disagree: cards arrived from "
+                    f"{self._seats(arrival_seats)}, clockwise from {self._seat(leader)} the order "
+                    f"is {self._seats(expected)}; plays follow the seats"
                 )
             plays_out = tuple(ordered)
             players = tuple(p.seat for p in ordered)
@@ -387,8 +403,8 @@ class TrickStateMachine:
         else:
             if len(plays) == n:
                 flags.append(
-                    f"seats {list(arrival_seats)} do not name every player once; "
-                    "plays follow the arrival order"
+                    f"the cards' seats ({self._seats(arrival_seats)}) do not name every player "
+                    "once; plays follow the arrival order"
                 )
             plays_out = tuple(plays)
             players = expected
