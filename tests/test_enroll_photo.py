@@ -117,3 +117,23 @@ def test_portrait_order_is_clockwise_with_a_short_edge_first() -> None:
     x, y = out[:, 0], out[:, 1]
     assert float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0  # clockwise on screen
     assert np.linalg.norm(out[1] - out[0]) < np.linalg.norm(out[2] - out[1])
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_pieces_of_one_card_cut_by_a_reflection_are_glare_not_two_cards() -> None:
+    # The detector (or the outline search) can see a card cut in pieces by a reflection as
+    # several cards: side by side in a washed-out picture, that is glare to retake.
+    photo = np.full((480, 640, 3), 90, np.uint8)
+    cv2.circle(photo, (320, 240), 90, (255, 255, 255), -1)  # 8 % of the picture clipped white
+    pieces = [_rect(230, 120, 318, 360), _rect(324, 120, 410, 360)]
+    check = inspect_photo(photo, detector=lambda image: pieces)
+    assert check.problem == "glare" and "reflection" in check.message
+    # Two cards laid apart are two cards, reflection or not.
+    apart = [_rect(20, 120, 120, 360), _rect(520, 120, 620, 360)]
+    assert inspect_photo(photo, detector=lambda image: apart).problem == "two-cards"
+    # Side by side in a picture without glare: two cards.
+    plain = np.full((480, 640, 3), 90, np.uint8)
+    assert inspect_photo(plain, detector=lambda image: pieces).problem == "two-cards"

@@ -439,7 +439,7 @@ def inspect_photo(
                 "the card's edge does not stand out from the surface: put it on a plain "
                 "surface of another colour and retake",
             )
-        if float((small.min(axis=2) >= 250).mean()) > 0.03:
+        if _washed_out(small):
             return PhotoCheck(
                 "glare",
                 "a reflection washes out the picture: tilt the card or move the light and retake",
@@ -448,6 +448,14 @@ def inspect_photo(
             "no-card",
             "no card found: lay the card face up on a plain, contrasting surface, the whole "
             "card in the picture, hold still and retake",
+        )
+    if len(quads) > 1 and _washed_out(small) and _boxes_near(quads, max(small.shape[:2]) * 0.05):
+        # A reflection across one card can cut its outline in pieces that each look like a
+        # card: "5 cards in the picture" for one card under a lamp (1 of 21 glare renders).
+        return PhotoCheck(
+            "glare",
+            "a reflection cuts the card's outline: tilt the card or move the light and retake",
+            method=method,
         )
     if len(quads) > 1:
         return PhotoCheck(
@@ -491,6 +499,22 @@ def inspect_photo(
             "the light and retake"
         )
     return check
+
+
+def _washed_out(image: np.ndarray) -> bool:
+    """More than 3 % of the picture clipped white: a reflection, not print or a surface."""
+    return float((image.min(axis=2) >= 250).mean()) > 0.03
+
+
+def _boxes_near(quads: list[np.ndarray], gap: float) -> bool:
+    """Some two of the outlines' boxes overlap or lie within ``gap`` pixels: pieces of one
+    card, not two cards laid apart."""
+    boxes = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in quads]
+    return any(
+        a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+    )
 
 
 def _is_scan(image: np.ndarray) -> bool:
