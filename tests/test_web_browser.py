@@ -95,10 +95,15 @@ def test_setup_bids_live_tv_replay_correction(
     browser.get(base + "/setup")
     names = ["Ana", "Ben", "Cai", "Dee"]
     browser.find_element(By.ID, "add-player").click()
+    browser.find_element(By.ID, "add-player").click()
     inputs = browser.find_elements(By.CSS_SELECTOR, "input.player-name")
-    assert len(inputs) == 4
-    for box, name in zip(inputs, names, strict=True):
+    assert len(inputs) == 5
+    # A row left blank is dropped: the dealer is still Dee, not whoever sits after her.
+    for box, name in zip(inputs, ["Ana", "", "Ben", "Cai", "Dee"], strict=True):
         box.send_keys(name)
+    Select(browser.find_element(By.ID, "first-dealer")).select_by_visible_text("Player 2")
+    browser.find_element(By.ID, "start-game").click()
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "form-error"), "no name yet"))
     Select(browser.find_element(By.ID, "first-dealer")).select_by_visible_text("Dee")
     browser.find_element(By.CSS_SELECTOR, ".settings-box summary").click()
     browser.find_element(By.ID, "start-game").click()
@@ -142,6 +147,10 @@ def test_setup_bids_live_tv_replay_correction(
     # Rounds 2 and 3, recorded as the camera would.
     store.set_bids(gid, 2, [1, 0, 1, 0])
     play_trick(store, gid, ["yellow-9", "yellow-3", "yellow-12", "yellow-1"])
+    # Dee's yellow 12 wins again, with no bonus: the banner is that line alone (it once
+    # read "null" on a second line where the bonus would be).
+    banner = (By.ID, "tv-banner")
+    wait(browser).until(lambda d: d.find_element(*banner).text == "Trick won by Dee")
     play_trick(store, gid, ["purple-2", "purple-11", "purple-5", "purple-7"])
     store.set_bids(gid, 3, [1, 1, 0, 1])
     for cards in (

@@ -53,6 +53,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Første giver",
     },
     "dealer": {"en": "Dealer", "es": "Reparte", "it": "Mazziere", "da": "Giver"},
+    "dealer_short": {"en": "D", "es": "R", "it": "M", "da": "G"},
     "leads": {"en": "Leads", "es": "Sale", "it": "Guida", "da": "Spiller ud"},
     "house_rules": {
         "en": "House rules and variants",
@@ -152,9 +153,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "score_chart": {
         "en": "Score over rounds",
-        "es": "Puntos por ronda",
-        "it": "Punteggio per round",
-        "da": "Point pr. runde",
+        "es": "Puntuación acumulada",
+        "it": "Punteggio totale per round",
+        "da": "Samlet score pr. runde",
     },
     "game_over": {
         "en": "Game over",
@@ -203,6 +204,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": "Historial de cambios",
         "it": "Registro modifiche",
         "da": "Ændringslog",
+    },
+    "dealer_unnamed": {
+        "en": "The first dealer has no name yet: write it in, or choose another dealer.",
+        "es": "El primero en repartir aún no tiene nombre: escríbelo o elige otro.",
+        "it": "Chi distribuisce per primo non ha ancora un nome: scrivilo o scegline un altro.",
+        "da": "Den første giver har intet navn endnu: skriv det, eller vælg en anden.",
     },
     "audit_card": {"en": "card", "es": "carta", "it": "carta", "da": "kort"},
     "audit_player": {"en": "player", "es": "jugador", "it": "giocatore", "da": "spiller"},

@@ -189,6 +189,7 @@ function initSetup() {
   const dealer = document.getElementById("first-dealer");
   const rows = () => [...list.querySelectorAll("input.player-name")];
   function refreshDealer() {
+    rows().forEach((inp, i) => { inp.placeholder = t("player") + " " + (i + 1); });
     const keep = dealer.value;
     dealer.replaceChildren(...rows().map((inp, i) =>
       h("option", {value: i}, inp.value.trim() || t("player") + " " + (i + 1))));
@@ -209,10 +210,14 @@ function initSetup() {
   document.getElementById("setup-form").onsubmit = async (ev) => {
     ev.preventDefault();
     showError(null);
-    const players = rows().map((r) => r.value.trim()).filter((v) => v);
+    // Blank rows are dropped, so the dealer's place is counted among the named players only.
+    const named = rows().map((r, i) => [i, r.value.trim()]).filter(([, v]) => v);
+    const players = named.map(([, v]) => v);
+    const firstDealer = named.findIndex(([i]) => i === Number(dealer.value || 0));
+    if (firstDealer < 0) { showError(new Error(t("dealer_unnamed"))); return; }
     const settings = readSettings(pageData.defaults);
     try {
-      const res = await api("/api/games", {players, first_dealer: Number(dealer.value || 0), settings});
+      const res = await api("/api/games", {players, first_dealer: firstDealer, settings});
       location.href = res.url;
     } catch (e) { showError(e); }
   };
@@ -374,7 +379,8 @@ function chartSVG(state) {
     return el;
   };
   const players = state.game.players;
-  const rounds = state.score.ok ? state.score.score.rounds : [];
+  // The round being played scores 0 until it ends: drawn, it would flatten every line.
+  const rounds = (state.score.ok ? state.score.score.rounds : []).filter((r) => !r.in_progress);
   const W = 800, H = 360, L = 60, R = 20, T = 16, B = 34;
   const series = players.map((_, p) => {
     let sum = 0;
@@ -430,7 +436,7 @@ function initTV() {
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
       h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), h("span", {class: "pname"}, players[p]),
-        p === state.dealer ? h("span", {class: "tag"}, "D") : null),
+        p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
       h("td", {class: "bid"}, state.bids[p] === null ? "–" : state.bids[p]),
       h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, state.tricks_won[p]),
       h("td", {class: "total"}, totals[p]))));
@@ -458,9 +464,10 @@ function initTV() {
     if (!state || !state.game) return;
     const el = document.getElementById("tv-banner");
     const name = ev.winner !== null && ev.winner !== undefined ? state.game.players[ev.winner] : null;
+    // Only the parts there are: replaceChildren writes a null child as the text "null".
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
-      ev.bonus ? h("div", {class: "banner-bonus"}, t("bonus_if_made", {bonus: ev.bonus})) : null);
+      ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t("bonus_if_made", {bonus: ev.bonus}))] : []));
     el.hidden = false;
     clearTimeout(bannerTimer);
     bannerTimer = setTimeout(() => { el.hidden = true; }, 5000);
