@@ -79,6 +79,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Inserisci puntate",
         "da": "Indtast bud",
     },
+    "card_dealt": {
+        "en": "card dealt",
+        "es": "carta repartida",
+        "it": "carta distribuita",
+        "da": "kort givet",
+    },
     "cards_dealt": {
         "en": "cards dealt",
         "es": "cartas repartidas",
@@ -102,6 +108,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": "faltan {n} por apostar",
         "it": "{n} devono ancora puntare",
         "da": "{n} mangler at byde",
+    },
+    "one_still_to_bid": {
+        "en": "1 still to bid",
+        "es": "falta 1 por apostar",
+        "it": "1 deve ancora puntare",
+        "da": "1 mangler at byde",
     },
     "last_trick": {
         "en": "Last trick",

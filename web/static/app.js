@@ -288,7 +288,7 @@ function initBids() {
     const cards = cardsFor(shownRound);
     const bids = shownRound === state.round ? state.bids : roundBids;
     document.getElementById("round-title").textContent =
-      t("round") + " " + shownRound + " " + t("of") + " " + state.rounds + " · " + cards + " " + t("cards_dealt");
+      t("round") + " " + shownRound + " " + t("of") + " " + state.rounds + " · " + cards + " " + t(cards === 1 ? "card_dealt" : "cards_dealt");
     document.getElementById("prev-round").disabled = shownRound <= 1;
     document.getElementById("next-round").disabled = shownRound >= state.round;
     const total = bids.reduce((a, b) => a + (b || 0), 0);
@@ -299,7 +299,7 @@ function initBids() {
       h("span", {class: "slash"}, " / "),
       h("span", {class: "big-number"}, String(cards)),
       h("span", {class: "label"}, " " + t("total_bids") + " · " + t("tricks_available") +
-        (missing ? " · " + t("still_to_bid", {n: missing}) : "")));
+        (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : "")));
     const rascal = state.settings.scoring === "rascal";
     const balls = state.cannonball || [];
     const rowsEl = document.getElementById("bid-rows");
