@@ -144,6 +144,14 @@ def test_setup_bids_live_tv_replay_correction(
     play_trick(store, gid, ["green-4", "green-2", "green-3", "black-14"], store.game_dir(gid))
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-banner"), "Trick won by Dee"))
     assert "+20 bonus if bid made" in browser.find_element(By.ID, "tv-banner").text
+    # That trick ended round 1 (one card each): the banner keeps round 1's points in view
+    # while the board moves on to round 2.
+    round1 = store.score(gid)["score"]["rounds"][0]["points"]
+    shown = " · ".join(
+        f"{n} {'+' if v > 0 else '−' if v < 0 else ''}{abs(v)}"
+        for n, v in zip(names, round1, strict=True)
+    )
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-banner"), f"Round 1: {shown}"))
     # Rounds 2 and 3, recorded as the camera would.
     store.set_bids(gid, 2, [1, 0, 1, 0])
     play_trick(store, gid, ["yellow-9", "yellow-3", "yellow-12", "yellow-1"])
@@ -173,7 +181,7 @@ def test_setup_bids_live_tv_replay_correction(
     assert totals_before == dict(zip(names, store.score(gid)["score"]["totals"], strict=True))
     # 8 players would still fit; 4 certainly must not scroll.
     assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
-    wait(browser, 8).until(lambda d: not d.find_element(By.ID, "tv-banner").is_displayed())
+    wait(browser, 12).until(lambda d: not d.find_element(By.ID, "tv-banner").is_displayed())
     browser.save_screenshot(str(shots / "tv.png"))
 
     # --- replay of round 3 trick 1 (the Skull King takes Rosie)

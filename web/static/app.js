@@ -472,6 +472,19 @@ function initTV() {
     clearTimeout(bannerTimer);
     bannerTimer = setTimeout(() => { el.hidden = true; }, 5000);
   }
+  function roundResult(ev) {
+    // The trick that ends a round moves the board to the next one at once: the banner keeps
+    // the round just scored in view a while ("Round 1: Ana +20 · Ben −10 ...").
+    const scored = state && state.score && state.score.ok ? state.score.score.rounds[ev.round - 1] : null;
+    if (!scored || scored.in_progress) return;
+    const el = document.getElementById("tv-banner");
+    const sign = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+    const parts = state.game.players.map((name, p) => name + " " + sign(scored.points[p]));
+    el.append(h("div", {class: "banner-round"}, t("round") + " " + ev.round + ": " + parts.join(" · ")));
+    el.hidden = false;
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => { el.hidden = true; }, 9000);
+  }
   async function refresh() {
     state = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
     render();
@@ -484,7 +497,11 @@ function initTV() {
       render();
       return;
     }
-    if (kind === "trick" && state && state.game && data.game_id === state.game.id) banner(data);
+    if (kind === "trick" && state && state.game && data.game_id === state.game.id) {
+      banner(data);
+      refresh().then(() => roundResult(data));
+      return;
+    }
     refresh();
   }, refresh);
 }
