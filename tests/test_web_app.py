@@ -57,6 +57,12 @@ def test_pages_without_game(client: FlaskClient, path: str) -> None:
     assert b"https://" not in res.data  # nothing from a CDN
 
 
+def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskClient) -> None:
+    heading = re.search(r"<h1>(.*?)</h1>", client.get("/").get_data(as_text=True))
+    assert heading is not None and heading[1] == "No game in progress."
+    assert "Start one from a phone" in client.get("/tv").get_data(as_text=True)  # the TV's
+
+
 def test_game_pages(client: FlaskClient, store: GameStore, tmp_path: Path) -> None:
     gid = game_with_trick(store, tmp_path)
     for path in ["bids", "tv", "tricks", "settings", "prompts"]:

@@ -25,6 +25,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Partita in corso",
         "da": "Spil i gang",
     },
+    "no_game_here": {
+        "en": "No game in progress.",
+        "es": "No hay partida en curso.",
+        "it": "Nessuna partita in corso.",
+        "da": "Intet spil i gang.",
+    },
     "no_game": {
         "en": "No game in progress. Start one from a phone.",
         "es": "No hay partida en curso. Empieza una desde un móvil.",
