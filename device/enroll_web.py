@@ -33,7 +33,6 @@ import numpy as np
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
-from skullcam.files import read_json
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import (
@@ -41,6 +40,7 @@ from skullcam.vision.enroll import (
     FaceClassifier,
     adapt_and_install,
     check_face,
+    enroll_record,
 )
 from skullcam.vision.enroll_check import card_name
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
@@ -167,13 +167,13 @@ class EnrollSession:
         if self.enrollment.stage != "done" or not model:
             return None
         folder = self.enrollment.data_dir / "models" / model
+        info = enroll_record(folder)
+        check = info.get("check") if info is not None else None
+        if not isinstance(check, dict):
+            return None
         try:
-            info = read_json(folder / "enroll.json", "enrollment record")
             active = active_model_dir(self.enrollment.data_dir).resolve() == folder.resolve()
         except UserError:
-            return None
-        check = info.get("check") if isinstance(info, dict) else None
-        if not isinstance(check, dict):
             return None
         return {
             "state": "done",

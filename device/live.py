@@ -113,8 +113,8 @@ def wait_for_game(
     while not stop.is_set():
         if (found := game_to_record(store, done)) is not None:
             return found
-        game = store.active_game()
         if not announced:
+            game = store.active_game()
             if game is not None and game.id not in done:
                 logger.info("game %d is the demo's, left unfinished: not recorded into", game.id)
             logger.info("waiting for a game to be set up on the web page")
@@ -130,6 +130,13 @@ def game_to_record(store: GameStore, done: Collection[int] = ()) -> int | None:
     if game is None or game.id in done or _recorded_from_demo(store, game.id):
         return None
     return game.id
+
+
+def _last_trick_cards(store: GameStore, game_id: int) -> list[str] | None:
+    """The cards of the game's last recorded trick (they may still lie on the table), or None
+    before its first trick."""
+    tricks = store.tricks(game_id)
+    return [p["card"] for p in tricks[-1].plays] if tricks else None
 
 
 def _recorded_from_demo(store: GameStore, game_id: int) -> bool:
@@ -240,10 +247,9 @@ class LiveLoop:
         on_table: list[str] | None = None  # the last trick of the game before, if any
         try:
             while (game_id := wait_for_game(self.store, self.stop, done)) is not None:
-                tricks = self.store.tricks(game_id)
                 # Cards of the trick last recorded may still lie there (a restart mid-game, or
                 # the game before's last trick not yet swept): not a new trick.
-                guard = [p["card"] for p in tricks[-1].plays] if tricks else on_table
+                guard = _last_trick_cards(self.store, game_id) or on_table
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
@@ -251,8 +257,7 @@ class LiveLoop:
                 if self.stop.is_set() or feed.ended:
                     return
                 done.add(game_id)
-                ended = self.store.tricks(game_id)
-                on_table = [p["card"] for p in ended[-1].plays] if ended else None
+                on_table = _last_trick_cards(self.store, game_id)
                 logger.info("game %d is over", game_id)
                 if not self.next_games:
                     return

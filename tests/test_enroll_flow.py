@@ -498,6 +498,8 @@ def test_running_again_skips_only_a_model_that_passed_with_the_same_plan(tmp_pat
     assert not passed_with_plan(model, TINY_PLAN)
     (model / "enroll.json").write_text("{damaged")
     assert not passed_with_plan(model, TINY_PLAN)
+    (model / "enroll.json").write_text("[]")  # JSON, but no record: it once raised
+    assert not passed_with_plan(model, TINY_PLAN)
 
 
 def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:

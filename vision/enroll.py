@@ -471,15 +471,24 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
     return folder
 
 
+def enroll_record(model_dir: Path) -> dict[str, Any] | None:
+    """An enrolled model's ``enroll.json`` (its deck, plan and self-check), or None when it has
+    none or it is damaged: the model still loads, only what is known of its making is lost."""
+    if not (model_dir / "enroll.json").is_file():
+        return None
+    try:
+        info = read_json(model_dir / "enroll.json", "enrollment record")
+    except UserError:
+        return None
+    return info if isinstance(info, dict) else None
+
+
 def passed_with_plan(model_dir: Path, plan: AdaptPlan) -> bool:
     """``model_dir`` was adapted with ``plan`` and passed its self-check: running the same plan
     on the same photos again would only make it again. A model the check refused, or one made
     with another plan (or before plans were recorded), is worth another run."""
-    try:
-        info = read_json(model_dir / "enroll.json", "enrollment record")
-    except UserError:
-        return False
-    return info.get("plan") == training_args(plan) and _passed(info)
+    info = enroll_record(model_dir)
+    return info is not None and info.get("plan") == training_args(plan) and _passed(info) is True
 
 
 def _passed(info: Any) -> bool | None:
@@ -515,13 +524,10 @@ def list_models(data_dir: Path) -> list[dict[str, object]]:
     for folder in sorted(models.iterdir()) if models.is_dir() else []:
         if folder.name.startswith(".") or not (folder / MANIFEST).is_file():
             continue
-        info: Any = {}
-        if (folder / "enroll.json").is_file():
-            try:
-                info = read_json(folder / "enroll.json", "enrollment record")
-            except UserError:  # the model still loads; only its self-check's words are lost
-                info = {"check": {"sentence": "self-check record unreadable"}}
-        check = info.get("check") if isinstance(info, dict) else None
+        info = enroll_record(folder)
+        if info is None and (folder / "enroll.json").is_file():
+            info = {"check": {"sentence": "self-check record unreadable"}}
+        check = info.get("check") if info is not None else None
         sentence = check.get("sentence") if isinstance(check, dict) else None
         if _passed(info) is False:
             # Kept for a look, but its own self-check refused it: say so before --activate.
