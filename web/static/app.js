@@ -468,9 +468,12 @@ function initTV() {
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
       ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t("bonus_if_made", {bonus: ev.bonus}))] : []));
+    showBanner(el, 5000);
+  }
+  function showBanner(el, ms) {
     el.hidden = false;
     clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(() => { el.hidden = true; }, 5000);
+    bannerTimer = setTimeout(() => { el.hidden = true; }, ms);
   }
   function roundResult(ev) {
     // The trick that ends a round moves the board to the next one at once: the banner keeps
@@ -481,9 +484,7 @@ function initTV() {
     const sign = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
     const parts = state.game.players.map((name, p) => name + " " + sign(scored.points[p]));
     el.append(h("div", {class: "banner-round"}, t("round") + " " + ev.round + ": " + parts.join(" · ")));
-    el.hidden = false;
-    clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(() => { el.hidden = true; }, 9000);
+    showBanner(el, 9000);
   }
   async function refresh() {
     state = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
