@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate, suit_role
 from .errors import IllegalPlayError
+from .explain import CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
 
 logger = logging.getLogger(__name__)
@@ -67,9 +68,20 @@ class TrickResult:
     next_leader: int
     bonus: int
     loot_alliances: tuple[tuple[int, int], ...]
-    explanation: str
-    warnings: tuple[str, ...]
+    #: The explanation as phrases, for wording it in another language (``rules.explain``).
+    phrases: tuple[Phrase, ...]
+    warning_phrases: tuple[Phrase, ...]
     reason: WinReason
+
+    @property
+    def explanation(self) -> str:
+        """The English sentence a player reads at the table (``--json``'s ``explanation``)."""
+        return render(self.phrases)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """English warnings: an expansion card resolved while its setting is off."""
+        return tuple(render([phrase]) for phrase in self.warning_phrases)
 
     def to_json(self) -> dict[str, Any]:
         """The ``skullcam trick --json`` object of ``interfaces.md``."""
@@ -173,21 +185,19 @@ class _Resolver:
         self.labels = labels
         self.roles = [card.role for card in cards]
 
-    def who(self, index: int) -> str:
-        return f"{self.cards[index].title} ({self.labels[index]})"
+    def who(self, index: int) -> Who:
+        return Who(self.cards[index], self.labels[index])
 
     def resolve(self) -> TrickResult:
         cards, roles = self.cards, self.roles
         warnings = self._warnings()
         kraken = _find(roles, Kind.KRAKEN)
         whale = _find(roles, Kind.WHITE_WHALE)
-        prefix = ""
+        prefix: list[Phrase] = []
         if kraken is not None and whale is not None:
             second, first = (kraken, whale) if kraken > whale else (whale, kraken)
-            prefix = (
-                f"{_cap(cards[first].title)} and {cards[second].title} meet: the one played"
-                f" second, {cards[second].title}, takes effect and"
-                f" {cards[first].title} plays as an escape. "
+            prefix.append(
+                Phrase("kraken_meets_whale", {"first": cards[first], "second": cards[second]})
             )
             if second == whale:
                 kraken = None
@@ -201,8 +211,8 @@ class _Resolver:
         winner, reason = _judge(cards, roles)
         return self._won(winner, reason, lead_suit, prefix, warnings)
 
-    def _warnings(self) -> tuple[str, ...]:
-        out: list[str] = []
+    def _warnings(self) -> tuple[Phrase, ...]:
+        out: list[Phrase] = []
         seen: set[Kind] = set()
         for card in self.cards:
             if not card.is_expansion or card.kind in seen:
@@ -210,10 +220,8 @@ class _Resolver:
             seen.add(card.kind)
             key = "loot" if card.kind is Kind.LOOT else "kraken_and_white_whale"
             if not getattr(self.settings, key):
-                out.append(
-                    f"{card} was played but the {key!r} setting is off:"
-                    " resolved by its rule anyway; check the card or turn the setting on"
-                )
+                args = {"card": CardId(card), "setting": SettingName(key)}
+                out.append(Phrase("setting_off", args))
         return tuple(out)
 
     def _kraken(
@@ -221,40 +229,47 @@ class _Resolver:
         kraken: int,
         whale: int | None,
         lead_suit: Suit | None,
-        prefix: str,
-        warnings: tuple[str, ...],
+        prefix: list[Phrase],
+        warnings: tuple[Phrase, ...],
     ) -> TrickResult:
-        text = (
-            prefix
-            + "The Kraken destroys the trick: nobody wins it; its cards and bonuses are lost."
-        )
+        text = [*prefix, Phrase("kraken")]
         if self.settings.kraken_next_leader == "left_of_kraken":
             next_leader = (kraken + 1) % len(self.cards)
-            text += f" {_cap(self.labels[next_leader])}, left of the Kraken's player, leads next."
+            text.append(Phrase("kraken_left_leads", {"player": self.labels[next_leader]}))
         else:
             rest = [i for i in range(len(self.cards)) if i not in (kraken, whale)]
             if rest:
                 sub_cards = tuple(self.cards[i] for i in rest)
                 sub_winner, _ = _judge(sub_cards, [self.roles[i] for i in rest])
                 next_leader = rest[sub_winner]
-                text += f" {_cap(self.who(next_leader))} would have won it and leads next."
+                text.append(Phrase("kraken_would_have_won", {"who": self.who(next_leader)}))
             else:
                 next_leader = 0
-                text += f" No other card was played: {self.labels[0]} leads again."
+                text.append(Phrase("kraken_alone", {"player": self.labels[0]}))
         return TrickResult(
-            self.cards, None, None, lead_suit, next_leader, 0, (), text, warnings, WinReason.KRAKEN
+            self.cards,
+            None,
+            None,
+            lead_suit,
+            next_leader,
+            0,
+            (),
+            tuple(text),
+            warnings,
+            WinReason.KRAKEN,
         )
 
     def _white_whale(
-        self, whale: int, lead_suit: Suit | None, prefix: str, warnings: tuple[str, ...]
+        self,
+        whale: int,
+        lead_suit: Suit | None,
+        prefix: list[Phrase],
+        warnings: tuple[Phrase, ...],
     ) -> TrickResult:
-        text = prefix + "The White Whale strips every special card of its power"
+        text = [*prefix, Phrase("whale")]
         numbers = [i for i, role in enumerate(self.roles) if role is Kind.NUMBER]
         if not numbers:
-            text += (
-                f"; only specials were played, so the trick is discarded and"
-                f" {self.labels[whale]}, who played the White Whale, leads next."
-            )
+            text.append(Phrase("whale_discarded", {"player": self.labels[whale]}))
             return TrickResult(
                 self.cards,
                 None,
@@ -263,15 +278,15 @@ class _Resolver:
                 whale,
                 0,
                 (),
-                text,
+                tuple(text),
                 warnings,
                 WinReason.WHITE_WHALE_DISCARDED,
             )
         winner = max(numbers, key=lambda i: _rank(self.cards[i]))
         top = _rank(self.cards[winner])
         tied = sum(1 for i in numbers if _rank(self.cards[i]) == top) > 1
-        text += f": {self.who(winner)} wins as the highest number, whatever its suit"
-        text += f" (the first of the tied {top}s)." if tied else "."
+        text.append(Phrase("whale_highest", {"who": self.who(winner)}))
+        text.append(Phrase("whale_tied", {"rank": top}) if tied else Phrase("full_stop"))
         return self._finish(winner, WinReason.WHITE_WHALE_HIGHEST, lead_suit, text, warnings)
 
     def _won(
@@ -279,62 +294,58 @@ class _Resolver:
         winner: int,
         reason: WinReason,
         lead_suit: Suit | None,
-        prefix: str,
-        warnings: tuple[str, ...],
+        prefix: list[Phrase],
+        warnings: tuple[Phrase, ...],
     ) -> TrickResult:
         count = {kind: self.roles.count(kind) for kind in (Kind.PIRATE, Kind.MERMAID)}
-        who = _cap(self.who(winner))
-        if reason is WinReason.MERMAID_OVER_ALL:
-            why = f"{who} wins: when a pirate, the Skull King and a mermaid meet, the mermaid wins"
-        elif reason is WinReason.MERMAID_CAPTURES_SKULL_KING:
-            why = f"{who} captures the Skull King: a mermaid beats the Skull King"
-        elif reason is WinReason.SKULL_KING:
-            why = f"{who} wins: the Skull King beats every pirate and every numbered card"
-        elif reason is WinReason.PIRATE:
-            why = f"{who} wins: a pirate beats every numbered card and every mermaid"
-        elif reason is WinReason.MERMAID:
-            why = f"{who} wins: a mermaid beats every numbered card"
-        elif reason is WinReason.TRUMP:
-            why = f"{who} wins: black is trump and this is the highest black card"
-        elif reason is WinReason.SUIT_LED:
+        args: dict[str, Any] = {"who": self.who(winner)}
+        if reason is WinReason.SUIT_LED:
             assert lead_suit is not None
-            why = f"{who} wins: the highest {lead_suit.value} card, the suit led"
-        else:
-            why = f"{who} wins: only escapes were played, so the first card played wins"
+            args["suit"] = lead_suit
+        text = [*prefix, Phrase(reason.value, args)]
         if reason is WinReason.PIRATE and count[Kind.PIRATE] > 1:
-            why += "; among several pirates the first played wins"
+            text.append(Phrase("first_pirate_wins"))
         if reason in (WinReason.MERMAID, WinReason.MERMAID_OVER_ALL) and count[Kind.MERMAID] > 1:
-            why += "; among the mermaids the first played wins"
-        return self._finish(winner, reason, lead_suit, prefix + why + ".", warnings)
+            text.append(Phrase("first_mermaid_wins"))
+        text.append(Phrase("full_stop"))
+        return self._finish(winner, reason, lead_suit, text, warnings)
 
     def _finish(
         self,
         winner: int,
         reason: WinReason,
         lead_suit: Suit | None,
-        text: str,
-        warnings: tuple[str, ...],
+        text: list[Phrase],
+        warnings: tuple[Phrase, ...],
     ) -> TrickResult:
         items = self._bonus_items(winner, reason)
         bonus = sum(points for points, _ in items)
         if self.settings.scoring == "no_bonus":
             if items:
-                text += " No capture bonus under no-bonus scoring."
+                text.append(Phrase("no_bonus_scoring"))
             bonus = 0
         elif items:
-            text += " " + "; ".join(f"+{points} for {what}" for points, what in items)
-            text += " (if the bid is exact)."
+            text.append(Phrase("bonus_start"))
+            for n, (_, item) in enumerate(items):
+                text += [Phrase("bonus_separator"), item] if n else [item]
+            text.append(Phrase("bonus_end"))
         if reason is WinReason.MERMAID_OVER_ALL and self.settings.scoring != "no_bonus":
-            text += " The pirate does not count."
+            text.append(Phrase("pirate_does_not_count"))
         alliances = tuple(
             (i, winner)
             for i, card in enumerate(self.cards)
             if card.kind is Kind.LOOT and i != winner
         )
         for loot, _ in alliances:
-            text += (
-                f" Loot alliance: {self.labels[loot]} and {self.labels[winner]}"
-                f" (+{self.settings.loot_alliance_bonus} each if both bids are exact)."
+            text.append(
+                Phrase(
+                    "loot_alliance",
+                    {
+                        "loot_player": self.labels[loot],
+                        "winner_player": self.labels[winner],
+                        "points": self.settings.loot_alliance_bonus,
+                    },
+                )
             )
         return TrickResult(
             self.cards,
@@ -344,34 +355,39 @@ class _Resolver:
             winner,
             bonus,
             alliances,
-            text,
+            tuple(text),
             warnings,
             reason,
         )
 
-    def _bonus_items(self, winner: int, reason: WinReason) -> list[tuple[int, str]]:
-        """(points, what) for every capture the winner collects, zero-point items left out."""
+    def _bonus_items(self, winner: int, reason: WinReason) -> list[tuple[int, Phrase]]:
+        """(points, phrase) for every capture the winner collects, zero-point items left out."""
         s = self.settings
-        items: list[tuple[int, str]] = []
+        items: list[tuple[int, str, Card]] = []
         for card in self.cards:
             if card.rank == 14:
                 points = s.black_fourteen_bonus if card.suit is Suit.BLACK else s.fourteen_bonus
-                items.append((points, card.title))
+                items.append((points, "bonus_fourteen", card))
         if reason in (WinReason.MERMAID_OVER_ALL, WinReason.MERMAID_CAPTURES_SKULL_KING):
-            items.append((s.mermaid_captures_skull_king, "capturing the Skull King"))
+            king = self.cards[self.roles.index(Kind.SKULL_KING)]
+            items.append((s.mermaid_captures_skull_king, "bonus_capture", king))
         elif reason is WinReason.SKULL_KING:
             items += [
-                (s.skull_king_captures_pirate, f"capturing {card.title}")
+                (s.skull_king_captures_pirate, "bonus_capture", card)
                 for card, role in zip(self.cards, self.roles, strict=True)
                 if role is Kind.PIRATE
             ]
         elif reason is WinReason.PIRATE:
             items += [
-                (s.pirate_captures_mermaid, f"capturing {card.title}")
+                (s.pirate_captures_mermaid, "bonus_capture", card)
                 for card, role in zip(self.cards, self.roles, strict=True)
                 if role is Kind.MERMAID
             ]
-        return [(points, what) for points, what in items if points]
+        return [
+            (points, Phrase(key, {"points": points, "card": card}))
+            for points, key, card in items
+            if points
+        ]
 
 
 def _judge(cards: Sequence[Card], roles: Sequence[Kind]) -> tuple[int, WinReason]:
@@ -414,7 +430,3 @@ def _find(roles: Sequence[Kind], kind: Kind) -> int | None:
 def _rank(card: Card) -> int:
     assert card.rank is not None
     return card.rank
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]

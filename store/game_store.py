@@ -27,11 +27,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skullcam.errors import NotFoundError, UserError, echo, whole_number
 
 from .schema import ensure_schema
+
+if TYPE_CHECKING:
+    from skullcam.rules import TrickResult
 
 logger = logging.getLogger(__name__)
 
@@ -1553,6 +1556,17 @@ class GameStore:
         game = self.game(game_id)
         return _resolve(plays, game.settings, game.players)
 
+    def trick_result(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> TrickResult | None:
+        """The verdict of ``resolve`` as the rules engine's object (its explanation as phrases,
+        for a page to word in the reader's language); None for a trick no deck could produce."""
+        from skullcam.rules import RulesError
+
+        game = self.game(game_id)
+        try:
+            return _trick_result(plays, game.settings, game.players)
+        except RulesError:
+            return None
+
     # ------------------------------------------------------------------------------- events
     def last_event_id(self) -> int:
         """The newest event id (0 when none): a page's starting point for the SSE stream."""
@@ -1849,16 +1863,27 @@ def _resolve(
     deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
     still be stored and then corrected.
     """
-    from skullcam.rules import RulesError, parse_card, resolve_trick
+    from skullcam.rules import RulesError
 
-    labels = None if names is None else [names[int(p["player"])] for p in plays]
     try:
-        cards = [parse_card(p["card"]) for p in plays]
-        result = resolve_trick(cards, _settings_obj(settings), labels)
+        result = _trick_result(plays, settings, names)
     except RulesError as err:
         return {"error": str(err)}
     out: dict[str, Any] = dict(result.to_json())
     return out
+
+
+def _trick_result(
+    plays: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+) -> TrickResult:
+    """The rules engine's verdict on ``plays``; raises ``RulesError`` for an impossible trick."""
+    from skullcam.rules import parse_card, resolve_trick
+
+    labels = None if names is None else [names[int(p["player"])] for p in plays]
+    cards = [parse_card(p["card"]) for p in plays]
+    return resolve_trick(cards, _settings_obj(settings), labels)
 
 
 def _winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, Any]) -> int | None:

@@ -659,6 +659,11 @@ def card_name(card_id: str, lang: str) -> str:
     return card_id
 
 
+def suit_name(suit: str, lang: str) -> str:
+    """``green`` -> "Parrot" / "Loro" / "Pappagallo" / "Grøn"; unknown suits unchanged."""
+    return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)
+
+
 def js_strings(lang: str) -> dict[str, str]:
     """Every UI string in ``lang`` for the page scripts (rendered once into the page)."""
     return {key: translate(key, lang) for key in STRINGS}

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 
 from skullcam.errors import UserError
 
-from . import i18n
+from . import explain_i18n, i18n
 from .api import export_csv, export_json
 from .app import get_store
 
@@ -137,6 +137,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         abort(404)
     resolution = store.resolve(game_id, trick.plays)
     winner_index = resolution.get("winner")
+    verdict = store.trick_result(game_id, trick.plays)
     neighbours = [t for t in store.tricks(game_id)]
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
     prev_trick = neighbours[position - 1] if position > 0 else None
@@ -146,6 +147,14 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         game=game,
         trick=trick,
         resolution=resolution,
+        # Why the trick went that way, in the reader's language (a dispute is settled at the
+        # table, not in English); a trick no deck could produce has only the engine's error.
+        explanation=resolution.get("error")
+        if verdict is None
+        else explain_i18n.explain(verdict.phrases, g.lang),
+        warnings=[]
+        if verdict is None
+        else [explain_i18n.explain([w], g.lang) for w in verdict.warning_phrases],
         winner_index=winner_index if isinstance(winner_index, int) else None,
         overlay=_overlay(trick),
         audit=store.audit(game_id, trick.id),

@@ -1,0 +1,155 @@
+"""A trick's explanation kept as phrases (a key and its arguments), worded in English here.
+
+The rules engine decides *what* to say; the wording is a table of templates, so the web app
+can say the same thing in Spanish, Italian or Danish (``web/i18n.py``) without a second copy
+of the rules. The English table below is the one ``TrickResult.explanation`` and every
+``--json`` output use, word for word as before the phrases existed.
+
+A template is ``str.format`` text with two additions: an argument that is a ``Card`` or a
+``Suit`` is named by the caller's namer, and the format spec ``cap`` capitalises the first
+letter (a card or player named at the start of a sentence).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .cards import Card, Suit
+
+
+class Who(NamedTuple):
+    """A card and the player who played it: "the Skull King (Ana)"."""
+
+    card: Card
+    player: str
+
+
+class CardId(NamedTuple):
+    """A card named by its id in English ("kraken"), as a warning about the card names it."""
+
+    card: Card
+
+
+class SettingName(NamedTuple):
+    """A setting named by its key in English ("'loot'"), by its label in the web's languages."""
+
+    key: str
+
+
+Arg = Card | Suit | Who | CardId | SettingName | str | int
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One piece of an explanation: its template's key and the values it names."""
+
+    key: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+
+
+#: The English wording. Spacing and punctuation are part of each piece: the explanation is
+#: the pieces joined with nothing between them.
+ENGLISH: dict[str, str] = {
+    "kraken_meets_whale": (
+        "{first:cap} and {second} meet: the one played second, {second}, takes effect and"
+        " {first} plays as an escape. "
+    ),
+    "kraken": "The Kraken destroys the trick: nobody wins it; its cards and bonuses are lost.",
+    "kraken_left_leads": " {player:cap}, left of the Kraken's player, leads next.",
+    "kraken_would_have_won": " {who:cap} would have won it and leads next.",
+    "kraken_alone": " No other card was played: {player} leads again.",
+    "whale": "The White Whale strips every special card of its power",
+    "whale_discarded": (
+        "; only specials were played, so the trick is discarded and {player}, who played the"
+        " White Whale, leads next."
+    ),
+    "whale_highest": ": {who} wins as the highest number, whatever its suit",
+    "whale_tied": " (the first of the tied {rank}s).",
+    "full_stop": ".",
+    "mermaid_over_all": (
+        "{who:cap} wins: when a pirate, the Skull King and a mermaid meet, the mermaid wins"
+    ),
+    "mermaid_captures_skull_king": (
+        "{who:cap} captures the Skull King: a mermaid beats the Skull King"
+    ),
+    "skull_king": "{who:cap} wins: the Skull King beats every pirate and every numbered card",
+    "pirate": "{who:cap} wins: a pirate beats every numbered card and every mermaid",
+    "mermaid": "{who:cap} wins: a mermaid beats every numbered card",
+    "trump": "{who:cap} wins: black is trump and this is the highest black card",
+    "suit_led": "{who:cap} wins: the highest {suit} card, the suit led",
+    "only_escapes": "{who:cap} wins: only escapes were played, so the first card played wins",
+    "first_pirate_wins": "; among several pirates the first played wins",
+    "first_mermaid_wins": "; among the mermaids the first played wins",
+    "no_bonus_scoring": " No capture bonus under no-bonus scoring.",
+    "bonus_start": " ",
+    "bonus_separator": "; ",
+    "bonus_fourteen": "+{points} for {card}",
+    "bonus_capture": "+{points} for capturing {card}",
+    "bonus_end": " (if the bid is exact).",
+    "pirate_does_not_count": " The pirate does not count.",
+    "loot_alliance": (
+        " Loot alliance: {loot_player} and {winner_player} (+{points} each if both bids are exact)."
+    ),
+    "setting_off": (
+        "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
+        " check the card or turn the setting on"
+    ),
+}
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``cap`` spec."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "cap":
+            text = str(value)
+            return text[:1].upper() + text[1:]
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How one language words the phrases: its templates and how it names each kind of value."""
+
+    templates: Mapping[str, str] = field(default_factory=lambda: ENGLISH)
+    card: Callable[[Card], str] = lambda card: card.title
+    suit: Callable[[Suit], str] = lambda suit: suit.value
+    card_id: Callable[[Card], str] = str
+    setting: Callable[[str], str] = repr
+
+
+ENGLISH_WORDING = Wording()
+
+
+def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str:
+    """The phrases in ``wording``'s language; a key it lacks falls back to English."""
+
+    def named(value: Arg) -> str | int:
+        if isinstance(value, Who):
+            return f"{wording.card(value.card)} ({value.player})"
+        if isinstance(value, CardId):
+            return wording.card_id(value.card)
+        if isinstance(value, SettingName):
+            return wording.setting(value.key)
+        if isinstance(value, Card):
+            return wording.card(value)
+        if isinstance(value, Suit):
+            return wording.suit(value)
+        return value
+
+    out = []
+    for phrase in phrases:
+        template = wording.templates.get(phrase.key) or ENGLISH[phrase.key]
+        out.append(_FORMATTER.format(template, **{k: named(v) for k, v in phrase.args.items()}))
+    return "".join(out)
+
+
+def placeholders(template: str) -> set[str]:
+    """The argument names a template uses (the tests check translations use the same)."""
+    return {name for _, name, _, _ in _FORMATTER.parse(template) if name}

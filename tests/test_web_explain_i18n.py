@@ -1,0 +1,107 @@
+"""A trick's explanation in the table's language: every phrase translated; the replay page."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from skullcam.rules import CARD_IDS, RulesError, Settings, parse_card, resolve_trick
+from skullcam.rules.explain import ENGLISH, placeholders
+from skullcam.store import GameStore
+from skullcam.web.explain_i18n import TEMPLATES, explain
+
+PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
+SETTINGS = [
+    Settings(),
+    Settings(scoring="no_bonus"),
+    Settings(loot=False, kraken_and_white_whale=False, kraken_next_leader="left_of_kraken"),
+]
+
+
+@pytest.mark.parametrize("lang", sorted(TEMPLATES))
+def test_every_phrase_is_translated_with_the_same_blanks(lang: str) -> None:
+    table = TEMPLATES[lang]
+    assert set(table) == set(ENGLISH), "a phrase missing or left over in " + lang
+    for key, template in table.items():
+        assert placeholders(template) == placeholders(ENGLISH[key]), (lang, key)
+
+
+def random_tricks(count: int) -> list[tuple[list[str], Settings]]:
+    """``count`` tricks a deck could produce, the rare kinds first (only escapes; the Whale and
+    then the Kraken with nothing else, so nobody would have won)."""
+    rng = random.Random(7)
+    out = [(["escape", "loot"], Settings()), (["white-whale", "kraken"], Settings())]
+    while len(out) < count:
+        cards = rng.sample(PLAYABLE, rng.randint(2, 8))
+        settings = rng.choice(SETTINGS)
+        try:
+            resolve_trick([parse_card(c) for c in cards], settings)
+        except RulesError:
+            continue
+        out.append((cards, settings))
+    return out
+
+
+@pytest.mark.parametrize("lang", sorted(TEMPLATES))
+def test_any_trick_is_explained_in_the_language_with_every_player_named(lang: str) -> None:
+    names = ["Ana", "Ben", "Cai", "Dag", "Eva", "Fer", "Gil", "Hal"]
+    keys_seen: set[str] = set()
+    for cards, settings in random_tricks(3000):
+        result = resolve_trick([parse_card(c) for c in cards], settings, names[: len(cards)])
+        text = explain(result.phrases, lang)
+        keys_seen |= {p.key for p in result.phrases}
+        assert "{" not in text and "}" not in text
+        assert text != result.explanation
+        # Who won, or who leads next after a Kraken or a discarded trick, is named.
+        named = result.winner if result.winner is not None else result.next_leader
+        assert names[named] in text
+        for warning in result.warning_phrases:
+            assert "«" in explain([warning], lang)  # the setting's label, as on its page
+    assert keys_seen == set(ENGLISH) - {"setting_off"}  # a warning, not in the explanation
+
+
+def test_english_is_the_engines_own_text() -> None:
+    for cards, settings in random_tricks(300):
+        result = resolve_trick([parse_card(c) for c in cards], settings)
+        assert explain(result.phrases, "en") == result.explanation
+
+
+def test_spanish_sentence_reads_as_written() -> None:
+    result = resolve_trick(
+        [parse_card(c) for c in ("pirate-rosie", "skull-king", "yellow-14")],
+        players=["Ana", "Ben", "Cai"],
+    )
+    assert explain(result.phrases, "es") == (
+        "Gana Skull King (Ben): el Skull King vence a todos los piratas y a todas las cartas"
+        " numeradas. +10 por Cofre del Tesoro 14; +30 por capturar a Rosie D' Laney"
+        " (si se cumple la apuesta)."
+    )
+    assert result.explanation.startswith("The Skull King (Ben) wins")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("es", "Gana Loro 9 (Cai)"),
+        ("it", "Vince Pappagallo 9 (Cai)"),
+        ("da", "Grøn 9 (Cai) vinder"),
+    ],
+)
+def test_replay_page_explains_in_the_chosen_language(
+    client: FlaskClient, store: GameStore, lang: str, expected: str
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": False})
+    store.set_bids(gid, 1, [0, 1, 0])
+    plays = [("green-5", 1), ("green-9", 2), ("loot", 0)]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for c, p in plays])
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang={lang}").get_data(as_text=True)
+    explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert explanation is not None and explanation[1].startswith(expected)
+    assert "wins" not in explanation[1]
+    warning = re.search(r'class="warning">(.*?)</p>', page, re.S)
+    assert warning is not None and "«" in warning[1] and "setting is off" not in warning[1]
+    english = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
+    assert "The green 9 (Cai) wins: the highest green card, the suit led." in english

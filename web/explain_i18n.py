@@ -1,0 +1,204 @@
+"""A trick's explanation in Spanish, Italian and Danish, for the replay page of a rule dispute.
+
+The rules engine gives the explanation as phrases (``rules.explain``) and words them in
+English; this is the same table in the other three languages, naming cards as the UI does
+(``i18n.card_name``) and settings by their labels on the settings page. A player settling a
+dispute reads why the trick went that way in the language of the table, and the English
+``--json`` output stays word for word what other programs rely on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, render
+
+from . import i18n
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "es": {
+        "kraken_meets_whale": (
+            "Se encuentran {first} y {second}: tiene efecto la jugada en segundo lugar,"
+            " {second}, y {first} cuenta como una Huida. "
+        ),
+        "kraken": "El Kraken destruye la baza: nadie la gana; sus cartas y bonus se pierden.",
+        "kraken_left_leads": (
+            " {player:cap}, a la izquierda de quien jugó el Kraken, sale en la siguiente."
+        ),
+        "kraken_would_have_won": " {who:cap} la habría ganado y sale en la siguiente.",
+        "kraken_alone": " No se jugó ninguna otra carta: {player} vuelve a salir.",
+        "whale": "La Ballena Blanca quita su poder a todas las cartas especiales",
+        "whale_discarded": (
+            "; solo se jugaron cartas especiales, así que la baza se descarta y {player},"
+            " que jugó la Ballena Blanca, sale en la siguiente."
+        ),
+        "whale_highest": ": gana {who}, el número más alto, sea cual sea su palo",
+        "whale_tied": " (el primero de los {rank} empatados).",
+        "full_stop": ".",
+        "mermaid_over_all": (
+            "Gana {who}: cuando coinciden un pirata, el Skull King y una sirena, gana la sirena"
+        ),
+        "mermaid_captures_skull_king": (
+            "{who:cap} captura al Skull King: una sirena vence al Skull King"
+        ),
+        "skull_king": (
+            "Gana {who}: el Skull King vence a todos los piratas y a todas las cartas numeradas"
+        ),
+        "pirate": (
+            "Gana {who}: un pirata vence a todas las cartas numeradas y a todas las sirenas"
+        ),
+        "mermaid": "Gana {who}: una sirena vence a todas las cartas numeradas",
+        "trump": (
+            "Gana {who}: el negro (Jolly Roger) es triunfo y esta es la carta negra más alta"
+        ),
+        "suit_led": "Gana {who}: la carta más alta del palo de salida ({suit})",
+        "only_escapes": (
+            "Gana {who}: solo se jugaron Huidas, así que gana la primera carta jugada"
+        ),
+        "first_pirate_wins": "; entre varios piratas gana el primero que se jugó",
+        "first_mermaid_wins": "; entre las sirenas gana la primera que se jugó",
+        "no_bonus_scoring": " Sin bonus por capturas: la puntuación es sin bonus.",
+        "bonus_start": " ",
+        "bonus_separator": "; ",
+        "bonus_fourteen": "+{points} por {card}",
+        "bonus_capture": "+{points} por capturar a {card}",
+        "bonus_end": " (si se cumple la apuesta).",
+        "pirate_does_not_count": " El pirata no cuenta.",
+        "loot_alliance": (
+            " Alianza del Botín: {loot_player} y {winner_player}"
+            " (+{points} cada uno si los dos cumplen su apuesta)."
+        ),
+        "setting_off": (
+            "Se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
+            " con su regla; revisa la carta o activa el ajuste"
+        ),
+    },
+    "it": {
+        "kraken_meets_whale": (
+            "Si incontrano {first} e {second}: ha effetto quella giocata per seconda,"
+            " {second}, e {first} vale come una Fuga. "
+        ),
+        "kraken": (
+            "Il Kraken distrugge la presa: nessuno la vince; le sue carte e i bonus vanno persi."
+        ),
+        "kraken_left_leads": (
+            " {player:cap}, a sinistra di chi ha giocato il Kraken, apre la prossima presa."
+        ),
+        "kraken_would_have_won": " {who:cap} l'avrebbe vinta e apre la prossima presa.",
+        "kraken_alone": " Non è stata giocata nessun'altra carta: {player} apre di nuovo.",
+        "whale": "La Balena Bianca toglie il potere a tutte le carte speciali",
+        "whale_discarded": (
+            "; sono state giocate solo carte speciali, quindi la presa viene scartata e"
+            " {player}, che ha giocato la Balena Bianca, apre la prossima presa."
+        ),
+        "whale_highest": ": vince {who}, il numero più alto, qualunque sia il seme",
+        "whale_tied": " (il primo dei {rank} a pari merito).",
+        "full_stop": ".",
+        "mermaid_over_all": (
+            "Vince {who}: quando si incontrano un pirata, il Re dei Teschi e una sirena,"
+            " vince la sirena"
+        ),
+        "mermaid_captures_skull_king": (
+            "{who:cap} cattura il Re dei Teschi: una sirena batte il Re dei Teschi"
+        ),
+        "skull_king": (
+            "Vince {who}: il Re dei Teschi batte tutti i pirati e tutte le carte numerate"
+        ),
+        "pirate": "Vince {who}: un pirata batte tutte le carte numerate e tutte le sirene",
+        "mermaid": "Vince {who}: una sirena batte tutte le carte numerate",
+        "trump": (
+            "Vince {who}: il nero (Jolly Roger) è il seme superiore e questa è la carta nera"
+            " più alta"
+        ),
+        "suit_led": "Vince {who}: la carta più alta del seme da seguire ({suit})",
+        "only_escapes": (
+            "Vince {who}: sono state giocate solo Fughe, quindi vince la prima carta giocata"
+        ),
+        "first_pirate_wins": "; tra più pirati vince il primo giocato",
+        "first_mermaid_wins": "; tra le sirene vince la prima giocata",
+        "no_bonus_scoring": " Nessun bonus di cattura: il punteggio è senza bonus.",
+        "bonus_start": " ",
+        "bonus_separator": "; ",
+        "bonus_fourteen": "+{points} per {card}",
+        "bonus_capture": "+{points} per aver catturato {card}",
+        "bonus_end": " (se la puntata è esatta).",
+        "pirate_does_not_count": " Il pirata non conta.",
+        "loot_alliance": (
+            " Alleanza del Bottino: {loot_player} e {winner_player}"
+            " (+{points} ciascuno se entrambe le puntate sono esatte)."
+        ),
+        "setting_off": (
+            "È stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
+            " comunque con la sua regola; controlla la carta o attiva l'impostazione"
+        ),
+    },
+    "da": {
+        "kraken_meets_whale": (
+            "{first:cap} og {second} mødes: det af de to, der blev spillet sidst, {second},"
+            " virker, og {first} tæller som et flugtkort. "
+        ),
+        "kraken": "Kraken ødelægger stikket: ingen vinder det; dets kort og bonusser går tabt.",
+        "kraken_left_leads": (
+            " {player:cap}, til venstre for den, der spillede Kraken, spiller ud næste gang."
+        ),
+        "kraken_would_have_won": " {who:cap} ville have vundet det og spiller ud næste gang.",
+        "kraken_alone": " Der blev ikke spillet andre kort: {player} spiller ud igen.",
+        "whale": "Den Hvide Hval fratager alle specialkort deres kraft",
+        "whale_discarded": (
+            "; der blev kun spillet specialkort, så stikket kasseres, og {player}, der"
+            " spillede Den Hvide Hval, spiller ud næste gang."
+        ),
+        "whale_highest": ": {who} vinder som det højeste tal, uanset farve",
+        "whale_tied": " (det først spillede af de lige høje {rank}'ere).",
+        "full_stop": ".",
+        "mermaid_over_all": (
+            "{who:cap} vinder: når en pirat, Skull King og en havfrue mødes, vinder havfruen"
+        ),
+        "mermaid_captures_skull_king": "{who:cap} fanger Skull King: en havfrue slår Skull King",
+        "skull_king": "{who:cap} vinder: Skull King slår alle pirater og alle talkort",
+        "pirate": "{who:cap} vinder: en pirat slår alle talkort og alle havfruer",
+        "mermaid": "{who:cap} vinder: en havfrue slår alle talkort",
+        "trump": (
+            "{who:cap} vinder: sort (Jolly Roger) er trumf, og dette er det højeste sorte kort"
+        ),
+        "suit_led": "{who:cap} vinder: det højeste kort i den udspillede farve ({suit})",
+        "only_escapes": (
+            "{who:cap} vinder: der blev kun spillet flugtkort, så det først spillede kort vinder"
+        ),
+        "first_pirate_wins": "; blandt flere pirater vinder den først spillede",
+        "first_mermaid_wins": "; blandt havfruerne vinder den først spillede",
+        "no_bonus_scoring": " Ingen fangstbonus: der tælles uden bonusser.",
+        "bonus_start": " ",
+        "bonus_separator": "; ",
+        "bonus_fourteen": "+{points} for {card}",
+        "bonus_capture": "+{points} for at fange {card}",
+        "bonus_end": " (hvis buddet holder).",
+        "pirate_does_not_count": " Piraten tæller ikke.",
+        "loot_alliance": (
+            " Byttealliance: {loot_player} og {winner_player}"
+            " (+{points} hver, hvis begges bud holder)."
+        ),
+        "setting_off": (
+            "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
+            " kortets regel alligevel; tjek kortet eller slå indstillingen til"
+        ),
+    },
+}
+
+
+def wording(lang: str) -> Wording:
+    """How ``lang`` words an explanation; English is the rules engine's own wording."""
+    if lang not in TEMPLATES:
+        return ENGLISH_WORDING
+    return Wording(
+        templates=TEMPLATES[lang],
+        card=lambda card: i18n.card_name(str(card), lang),
+        suit=lambda suit: i18n.suit_name(suit.value, lang),
+        card_id=lambda card: i18n.card_name(str(card), lang),
+        setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
+    )
+
+
+def explain(phrases: Iterable[Phrase], lang: str) -> str:
+    """The phrases as one text in ``lang``."""
+    return render(phrases, wording(lang))
