@@ -107,7 +107,7 @@ class _Formatter(string.Formatter):
         if format_spec == "cap":
             text = str(value)
             return text[:1].upper() + text[1:]
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _Formatter()

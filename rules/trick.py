@@ -16,7 +16,7 @@ from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate, suit_role
 from .errors import IllegalPlayError
-from .explain import CardId, Phrase, SettingName, Who, render
+from .explain import Arg, CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
 
 logger = logging.getLogger(__name__)
@@ -220,7 +220,7 @@ class _Resolver:
             seen.add(card.kind)
             key = "loot" if card.kind is Kind.LOOT else "kraken_and_white_whale"
             if not getattr(self.settings, key):
-                args = {"card": CardId(card), "setting": SettingName(key)}
+                args: dict[str, Arg] = {"card": CardId(card), "setting": SettingName(key)}
                 out.append(Phrase("setting_off", args))
         return tuple(out)
 
