@@ -90,6 +90,8 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         if referee.finished:
             break
     elapsed = time.monotonic() - wall0
+    if inner is not None:
+        inner.close()
     got = [t for r in referee.record()["rounds"] for t in r["tricks"]]
     want = [t for r in record["rounds"] for t in r["tricks"]]
     exact = sum(1 for a, b in zip(got, want, strict=False) if a == b)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator
@@ -204,7 +205,7 @@ class LiveLoop:
             self.run()
         except BaseException as err:  # reported by the command in the main thread
             # A UserError is the command's one-line message; logged here too it read twice.
-            log = logger.debug if isinstance(err, UserError) else logger.error
+            log = logger.debug if isinstance(err, UserError | sqlite3.Error) else logger.error
             log("live loop stopped: %s", err)
             self.error = err
 
@@ -308,6 +309,7 @@ class LiveLoop:
                 failing.recovered()
             if referee.finished or self.stop.is_set() or not current.still(game_id):
                 break
+        recorder.close()  # a trick that waited for a busy database is written before the end
         return pipeline
 
     def _current(self, game_id: int) -> bool:

@@ -15,8 +15,11 @@ guard recognizes the last recorded trick if its cards are still on the table.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sqlite3
+import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.store import GameStore
+from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
 
 logger = logging.getLogger(__name__)
@@ -115,7 +119,21 @@ def live_winner(plays: list[dict[str, Any]], settings: dict[str, Any]) -> int | 
 
 
 class StoreRecorder:
-    """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts."""
+    """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts.
+
+    The camera loop never waits long on the database: while another program holds it, a
+    completed trick (its images already on disk) waits in :attr:`pending` and is written, in
+    order, as soon as the database is free, and the live view skips a redraw. Waiting the
+    store's full 10 s instead would stop the loop from watching the table, and the cards played
+    meanwhile would be missed, shifting every later trick to the wrong round.
+    """
+
+    #: How long one attempt waits for the database while the camera is running.
+    WAIT_S = 0.2
+    #: How long :meth:`close` keeps trying before it gives up on the waiting tricks.
+    CLOSE_WAIT_S = 120.0
+    #: How often the "still waiting" warning repeats.
+    WARN_EVERY_S = 10.0
 
     def __init__(
         self, store: GameStore, game_id: int, model_version: str, source_name: str = ""
@@ -126,19 +144,24 @@ class StoreRecorder:
         self.source_name = source_name
         self.players = list(store.game(game_id).players)
         self.recorded = 0
+        self.pending: deque[tuple[TrickOutcome, dict[str, Any]]] = deque()
+        self._warned_at = -math.inf
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
+        if not self.flush():  # the trick numbering would be stale: redraw once they are in
+            return
         ref_state = self.store.state(self.game_id)
         winner = live_winner(plays, dict(self.store.game(self.game_id).settings))
         try:
-            self.store.set_live(
-                self.game_id,
-                ref_state["round"],
-                ref_state["next_trick"],
-                plays,
-                winner=winner,
-                leader=leader,
-            )
+            with self.store.waiting_at_most(self.WAIT_S):
+                self.store.set_live(
+                    self.game_id,
+                    ref_state["round"],
+                    ref_state["next_trick"],
+                    plays,
+                    winner=winner,
+                    leader=leader,
+                )
         except UserError as err:  # e.g. two cards in one seat zone: the live view just waits
             logger.debug("live trick not published: %s", err)
         except sqlite3.Error as err:  # busy or full: the live view is redrawn on the next card
@@ -150,24 +173,82 @@ class StoreRecorder:
         Stopping, not skipping: the referee has already counted the trick, so going on would
         leave a hole in the store that every later trick steps around. The store's one
         transaction means nothing is half-written, and a restart resumes from what is there.
+        A database held by another program is not a failure: the trick waits its turn.
         """
         try:
-            if not self._record(outcome, frame, detections):
-                return
-        except (OSError, sqlite3.Error) as err:
-            raise UserError(
-                f"round {outcome.round} trick {outcome.trick + 1} could not be recorded in "
-                f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
-                "permissions, then run again; the tricks recorded before it are kept"
-            ) from err
-        self.recorded += 1
+            record = self._write_images(outcome, frame, detections)
+        except OSError as err:
+            raise self._failed(outcome, err) from err
+        self.pending.append((outcome, record))
+        self.flush()
+
+    def flush(self, wait_s: float | None = None) -> bool:
+        """Write the waiting tricks in order; False while the database is still held."""
+        while self.pending:
+            outcome, record = self.pending[0]
+            try:
+                with self.store.waiting_at_most(self.WAIT_S if wait_s is None else wait_s):
+                    self.store.record_trick(self.game_id, outcome.round, outcome.trick, **record)
+            except UserError as err:
+                logger.error(
+                    "round %d trick %d not recorded: %s", outcome.round, outcome.trick, err
+                )
+            except sqlite3.Error as err:
+                if not is_busy(err):
+                    raise self._failed(outcome, err) from err
+                self._say_waiting(err)
+                return False
+            else:
+                self.recorded += 1
+                self._ask(outcome)
+            self.pending.popleft()
+        return True
+
+    def close(self) -> None:
+        """Write what still waits before the run ends; say plainly what could not be."""
+        deadline = time.monotonic() + self.CLOSE_WAIT_S
+        while not self.flush(wait_s=1.0):
+            if time.monotonic() > deadline:
+                first, _ = self.pending[0]
+                raise UserError(
+                    f"the game database {self.store.path} stayed in use by another program for "
+                    f"{self.CLOSE_WAIT_S:.0f} s: {len(self.pending)} trick(s) from round "
+                    f"{first.round} trick {first.trick + 1} on were not recorded (their images "
+                    f"are in {self.store.game_dir(self.game_id)}); close the other program and "
+                    "correct them on the web page"
+                )
+
+    def _say_waiting(self, err: sqlite3.Error) -> None:
+        now = time.monotonic()
+        if now - self._warned_at >= self.WARN_EVERY_S:
+            self._warned_at = now
+            first, _ = self.pending[0]
+            logger.warning(
+                "the game database is in use by another program (%s): %d trick(s) from round %d"
+                " trick %d wait to be recorded; the camera keeps watching",
+                err,
+                len(self.pending),
+                first.round,
+                first.trick + 1,
+            )
+
+    def _failed(self, outcome: TrickOutcome, err: OSError | sqlite3.Error) -> UserError:
+        return UserError(
+            f"round {outcome.round} trick {outcome.trick + 1} could not be recorded in "
+            f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
+            "permissions, then run again; the tricks recorded before it are kept"
+        )
+
+    def _ask(self, outcome: TrickOutcome) -> None:
         try:
             self._prompts(outcome)
         except sqlite3.Error as err:  # the trick is recorded, flags and all; only the ask is lost
             logger.warning("the table was not asked about round %d: %s", outcome.round, err)
 
-    def _record(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> bool:
-        """Images, then the store's one transaction; False when the store refused the trick."""
+    def _write_images(
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]
+    ) -> dict[str, Any]:
+        """The trick's two images, on disk now; what ``record_trick`` needs besides them."""
         folder = self.store.game_dir(self.game_id)
         stem = f"r{outcome.round:02d}t{outcome.trick:02d}"
         completion = folder / f"{stem}.jpg"
@@ -189,24 +270,15 @@ class StoreRecorder:
             "source": self.source_name,
             "arrival_seats": list(obs.arrival_seats) if obs is not None else [],
         }
-        resolution = outcome.result.to_json() if outcome.result is not None else None
-        try:
-            self.store.record_trick(
-                self.game_id,
-                outcome.round,
-                outcome.trick,
-                outcome.plays_json(),
-                completion_image=completion,
-                annotated_image=boxes,
-                detections=payload,
-                resolution=resolution,
-                model_version=self.model_version,
-                flags=list(outcome.flags),
-            )
-        except UserError as err:
-            logger.error("round %d trick %d not recorded: %s", outcome.round, outcome.trick, err)
-            return False
-        return True
+        return {
+            "plays": outcome.plays_json(),
+            "completion_image": completion,
+            "annotated_image": boxes,
+            "detections": payload,
+            "resolution": outcome.result.to_json() if outcome.result is not None else None,
+            "model_version": self.model_version,
+            "flags": list(outcome.flags),
+        }
 
     def _prompts(self, outcome: TrickOutcome) -> None:
         """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import math
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -148,6 +149,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if missing is None:
             raise
         print(f"skullcam {args.command}: error: {missing}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as err:  # the game database failed after it opened (a damaged page)
+        from skullcam.store.game_store import database_error
+
+        data = getattr(args, "data", None)
+        if not isinstance(data, Path):
+            raise
+        problem = database_error(data / "skullcam.db", err)
+        print(f"skullcam {args.command}: error: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"skullcam {args.command}: interrupted", file=sys.stderr)

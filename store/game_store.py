@@ -60,6 +60,46 @@ EVENT_KINDS = (
 )
 
 
+#: How long a write waits for another connection's transaction before giving up.
+BUSY_TIMEOUT_MS = 10_000
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+
+
+def is_busy(err: BaseException) -> bool:
+    """The database is held by another connection: wait and retry, nothing is wrong with it."""
+    if not isinstance(err, sqlite3.OperationalError):
+        return False
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    return "locked" in str(err) or "busy" in str(err)
+
+
+def database_error(path: Path, err: sqlite3.Error) -> UserError:
+    """What went wrong with the game database ``path`` and what to do; the file is left as is.
+
+    A lock or a read-only folder is not damage: advice to restore a backup there would make a
+    table give up a healthy game.
+    """
+    text = str(err).lower()
+    if is_busy(err):
+        return UserError(
+            f"the game database {path} is in use by another program ({err}): close it (another "
+            "skullcam on the same --data folder, or a sqlite3 shell) and try again; nothing "
+            "was lost"
+        )
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return UserError(
+            f"the game database {path} cannot be opened for writing ({err}): make "
+            f"{path.parent} writable, or pass another --data; nothing was lost"
+        )
+    return UserError(
+        f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
+        "move it aside to start a fresh one; the trick images under "
+        f"{path.parent / 'games'} are kept"
+    )
+
+
 @dataclass(frozen=True)
 class Game:
     """A game's fixed facts: players in seating order (clockwise), first dealer, settings."""
@@ -231,21 +271,30 @@ class GameStore:
         self._shared.last_event_id = max(self._shared.last_event_id, self.last_event_id())
 
     # ----------------------------------------------------------------------------- plumbing
-    def _damaged(self, err: sqlite3.DatabaseError) -> UserError:
-        """Say which file is broken and how to go on; the file itself is left untouched."""
-        return UserError(
-            f"the game database {self.path} cannot be read ({err}). Restore a backup of it, or "
-            "move it aside to start a fresh one; the trick images under "
-            f"{self.data_dir / 'games'} are kept"
-        )
+    def _damaged(self, err: sqlite3.Error) -> UserError:
+        return database_error(self.path, err)
+
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """This thread's writes give up after ``seconds`` (not the usual 10 s) while another
+        program holds the database: the camera loop must not stop watching the table while it
+        waits, so it tries again later instead (``device.recorder``)."""
+        conn = self._conn()
+        conn.execute(f"PRAGMA busy_timeout={max(0, round(seconds * 1000))}")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             try:
-                conn = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+                conn = sqlite3.connect(
+                    self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+                )
             except sqlite3.Error as err:
-                raise UserError(f"cannot open game database {self.path}: {err}") from err
+                raise self._damaged(err) from err
             conn.row_factory = sqlite3.Row
             conn.isolation_level = None  # explicit BEGIN/COMMIT below
             try:
@@ -255,7 +304,7 @@ class GameStore:
                 raise self._damaged(err) from err
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=10000")
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             self._local.conn = conn
             with self._connections_lock:
                 self._connections.append(conn)

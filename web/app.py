@@ -25,6 +25,7 @@ import logging
 import math
 import re
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from werkzeug.routing import BaseConverter
 
 from skullcam.errors import ECHO_LIMIT, NotFoundError, UserError, cannot_listen, echo
 from skullcam.store import GameStore
+from skullcam.store.game_store import is_busy
 
 from . import i18n
 
@@ -189,6 +191,23 @@ def create_app(
             "try again, and report it if it keeps happening",
             500,
         )
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def _database_busy(err: sqlite3.OperationalError) -> Any:
+        """Another program held the database past the store's wait: nothing was written, and
+        the same request a moment later will go through."""
+        if not is_busy(err):
+            app.logger.exception("database failure", exc_info=err)
+            return _server_error(err)
+        response = app.make_response(
+            _error_response(
+                "the game database is busy (another program is writing to it); nothing was "
+                "changed: try again in a moment",
+                503,
+            )
+        )
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:

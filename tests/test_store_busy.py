@@ -1,0 +1,150 @@
+"""A database another program holds, or one that is damaged: no trick lost, plain messages."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+from flask.testing import FlaskClient
+
+from skullcam.cli import main
+from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.sources import Frame
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+from skullcam.store.game_store import database_error, is_busy
+from skullcam.vision.trick_state import PlayedCard, TrickObservation
+
+
+@contextmanager
+def held(path: Path) -> Iterator[None]:
+    """Another program's write transaction on the database, as a sqlite3 shell would hold it."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        other.execute("COMMIT")
+        other.close()
+
+
+def busy_error(path: Path) -> sqlite3.OperationalError:
+    with held(path):
+        conn = sqlite3.connect(path, timeout=0)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            return err
+        finally:
+            conn.close()
+    raise AssertionError("the database was not held")
+
+
+def test_a_held_database_is_not_called_damaged(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    err = busy_error(store.path)
+    assert is_busy(err)
+    text = str(database_error(store.path, err))
+    assert "in use by another program" in text and "Restore a backup" not in text
+    readonly = str(database_error(store.path, sqlite3.OperationalError("unable to open database")))
+    assert "cannot be opened for writing" in readonly and str(tmp_path) in readonly
+    damaged = str(database_error(store.path, sqlite3.DatabaseError("malformed")))
+    assert "Restore a backup" in damaged
+    assert not is_busy(sqlite3.DatabaseError("database disk image is malformed"))
+
+
+def trick(cards: list[str]) -> TrickObservation:
+    def played(card: str, seat: int) -> PlayedCard:
+        return PlayedCard(
+            seat, card, card, 0.9, seat, 0.1 * seat, 1.0, (100.0 * seat, 100.0), (0, 0, 9, 9), 0.0
+        )
+
+    return TrickObservation(
+        plays=tuple(played(c, s) for s, c in enumerate(cards)),
+        players=(0, 1, 2),
+        leader=0,
+        arrival_seats=(0, 1, 2),
+        flags=(),
+        taken_back=(),
+        last_settled_at=1.0,
+        completed_at=1.2,
+    )
+
+
+def test_tricks_wait_for_a_held_database_and_are_recorded_in_order(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 2, {})
+    store.set_bids(game_id, 1, [0, 1, 0])
+    store.set_bids(game_id, 2, [1, 1, 0])
+    ref = referee_from_store(store, game_id)
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+    first = ref.add(trick(["green-3", "green-9", "green-5"]))
+    second = ref.add(trick(["yellow-2", "yellow-4", "yellow-1"]))
+    with held(store.path):
+        recorder.on_trick(first, frame, [])  # returns after one short wait, not 10 s
+        recorder.on_live([], None, frame)
+        recorder.on_trick(second, frame, [])
+        assert len(recorder.pending) == 2 and recorder.recorded == 0
+        assert store.tricks(game_id) == []  # readers still read while the writer waits
+        assert store.image_path(f"games/{game_id}/r02t00.jpg").is_file()  # images first
+    recorder.on_live([], None, frame)  # the next card on the table writes what waited
+    assert not recorder.pending and recorder.recorded == 2
+    rounds = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]
+    assert rounds == [(1, 0, "green-3"), (2, 0, "yellow-2")]
+
+
+def test_close_says_which_tricks_a_still_held_database_kept_out(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 2, {})
+    store.set_bids(game_id, 1, [0, 1, 0])
+    ref = referee_from_store(store, game_id)
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    recorder.CLOSE_WAIT_S = 0.5
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+        with pytest.raises(UserError, match=r"1 trick\(s\) from round 1 trick 1 on were not"):
+            recorder.close()
+    recorder.close()  # free again: written now
+    assert len(store.tricks(game_id)) == 1
+
+
+def _frame() -> Frame:
+    return Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+
+
+def test_a_web_write_to_a_held_database_is_a_503_to_retry(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store._conn().execute("PRAGMA busy_timeout=100")  # the test client runs on this thread
+    with held(store.path):
+        res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": [0, 1, 0]})
+    assert res.status_code == 503 and res.headers["Retry-After"] == "5"
+    assert "busy" in res.get_json()["error"]
+    again = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": [0, 1, 0]})
+    assert again.status_code == 200
+
+
+def test_a_damaged_page_found_mid_run_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = GameStore(tmp_path)
+    for _ in range(30):
+        store.create_game(["a", "b", "c"], 0, {})
+    store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    root = store._conn().execute("SELECT rootpage FROM sqlite_master WHERE name='games'")
+    page = int(root.fetchone()[0])
+    store.close()
+    with open(store.path, "r+b") as db:  # the games table's page, after the schema opened fine
+        db.seek((page - 1) * 4096)
+        db.write(b"\xab" * 4096)
+    code = main(["run", "--data", str(tmp_path), "--no-web", "--speed", "0", "--exit-when-done"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cannot be read (database disk image is malformed)" in err
+    assert "Traceback" not in err
