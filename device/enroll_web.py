@@ -439,7 +439,7 @@ def serve(args: argparse.Namespace, plan: object) -> int:
         app = create_enroll_app(session)
         try:
             server = create_server(app, host=args.host, port=args.port, threads=4)
-        except OSError as err:
+        except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from None
         host = "localhost" if args.host in ("0.0.0.0", "") else args.host
         print(

@@ -135,7 +135,8 @@ class VideoFileSource(FrameSource):
         self._cap = cv2.VideoCapture(str(path))
         if not self._cap.isOpened():
             raise UserError(
-                f"cannot open {path} as a video; give a video OpenCV reads (.mp4, .avi)"
+                f"cannot open {path} as a video: it is cut short or damaged (a recording stopped"
+                " before it was closed), or not a format OpenCV reads (.mp4, .avi)"
             )
         own = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
         # The video's own rate wins (interfaces.md); --fps only fills in for files without one.
@@ -333,6 +334,12 @@ def game_folder_meta(path: Path) -> dict[str, Any] | None:
     except (OSError, json.JSONDecodeError) as err:
         raise UserError(f"cannot read {meta}: {err}; fix or delete it") from err
     return data if isinstance(data, dict) else None
+
+
+def names_live_camera(spec: str | Path) -> bool:
+    """``spec`` is a camera (Pi, index, URL), not a recording: opening it takes the device."""
+    text = str(spec)
+    return text in ("picamera", "picamera2", "pi") or text.isdigit() or "://" in text
 
 
 def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> FrameSource:

@@ -16,7 +16,17 @@ class InvalidCardError(RulesError):
 
 
 class IllegalPlayError(RulesError):
-    """A play the table could not have made: a duplicate card, an undeclared Tigress, ..."""
+    """A play the table could not have made: a duplicate card, an undeclared Tigress, ...
+
+    ``play`` is the play's index in the trick (0 led) when one play is at fault, and ``reason``
+    the message without its "play N" prefix, so a game's scorer can say "round 3, trick 2,
+    play 3 (Ana)" the way it counts everywhere else.
+    """
+
+    def __init__(self, message: str, play: int | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.play = play
+        self.reason = reason if reason is not None else message
 
 
 class GameRecordError(RulesError):

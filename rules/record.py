@@ -139,8 +139,14 @@ def _parse(data: Any) -> GameRecord:
             f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names, got {players!r}"
         )
     n = len(players)
+    raw_settings = data.get("settings")
+    if raw_settings is not None and not isinstance(raw_settings, Mapping):
+        raise GameRecordError(
+            f"'settings' must be a JSON object of setting names and values, got "
+            f"{_kind(raw_settings)}"
+        )
     try:
-        settings = Settings.from_dict(data.get("settings") or {})
+        settings = Settings.from_dict(raw_settings or {})
     except RulesError as err:
         raise GameRecordError(f"settings: {err}") from None
     first_dealer = data.get("first_dealer", 0)

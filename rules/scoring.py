@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate
-from .errors import GameRecordError, OutOfTurnError, RulesError
+from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesError
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
@@ -283,6 +283,11 @@ class _RoundPlay:
                 )
             try:
                 result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])
+            except IllegalPlayError as err:
+                if err.play is None:
+                    raise GameRecordError(f"{self.where(t)}: {err}") from None
+                who = self.names[seats[err.play]]
+                raise GameRecordError(f"{self.where(t, err.play)} ({who}): {err.reason}") from None
             except RulesError as err:
                 raise GameRecordError(f"{self.where(t)}: {err}") from None
             self.warnings += result.warnings

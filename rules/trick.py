@@ -134,13 +134,12 @@ def check_trick(cards: Sequence[Card]) -> None:
     if duplicate is not None:
         index, card = duplicate
         earlier = {c.face for c in cards[:index]}
-        raise IllegalPlayError(f"play {index} ({card}): {_too_many(card, card.face in earlier)}")
+        reason = _too_many(card, card.face in earlier)
+        raise IllegalPlayError(f"play {index} ({card}): {reason}", index, f"{card}: {reason}")
     for index, card in enumerate(cards):
         if card.kind is Kind.TIGRESS and card.declared is None:
-            raise IllegalPlayError(
-                f"play {index}: the Tigress must be declared:"
-                " write tigress:pirate or tigress:escape"
-            )
+            reason = "the Tigress must be declared: write tigress:pirate or tigress:escape"
+            raise IllegalPlayError(f"play {index}: {reason}", index, reason)
 
 
 def _too_many(card: Card, played_before: bool) -> str:

@@ -38,9 +38,14 @@ def missing_training_package(err: ModuleNotFoundError) -> UserError | None:
     )
 
 
-def cannot_listen(host: str, port: int, err: OSError) -> UserError:
-    """Why a web page could not be served (port taken, address not on this machine), for
-    ``run`` and ``enroll`` alike."""
+def cannot_listen(host: str, port: int, err: OSError | ValueError) -> UserError:
+    """Why a web page could not be served (port taken, address not on this machine, not an
+    address at all: waitress says ``ValueError``), for ``run`` and ``enroll`` alike."""
+    if isinstance(err, ValueError):
+        return UserError(
+            f"cannot listen on {host}:{port}: {host!r} is not an address; use --host 0.0.0.0 "
+            "(every network), 127.0.0.1 (this machine only) or one of this machine's addresses"
+        )
     if err.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(err, socket.gaierror):
         return UserError(
             f"cannot listen on {host}:{port}: {host} is not an address of this machine; "

@@ -22,14 +22,22 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     """Write ``data`` to a hidden temp file beside ``path``, flush it to disk, rename it over.
 
     The temp name starts with a dot so folder listings (``*.json``, ``*.txt``) never see it.
+    A write that fails is a ``UserError`` naming the file; the file keeps its old contents.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data.encode() if isinstance(data, str) else data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.encode() if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as err:  # a read-only card, a full disk: say which file, keep the old one
+        tmp.unlink(missing_ok=True)
+        raise UserError(
+            f"cannot write {path} ({err.strerror or err}): make {path.parent} writable or free "
+            "some disk space, or pass another --data / --out folder"
+        ) from err
 
 
 def read_text(path: Path, what: str) -> str:

@@ -350,3 +350,39 @@ def test_a_demo_with_a_bad_bid_names_the_file_and_round_and_records_nothing(
         from skullcam.store import GameStore
 
         assert GameStore(data).games() == []
+
+
+@pytest.mark.parametrize("centre", ["1e9,1e9", "-5,-5", "641,10"])
+def test_calibrate_refuses_a_centre_off_the_camera_frame(
+    tmp_path: Path, capsys, centre: str
+) -> None:
+    data = tmp_path / "data"
+    argv = ["calibrate", "--players", "4", f"--center={centre}", "--data", str(data)]
+    fails(argv, capsys, "outside the 640 x 480 camera frame")
+    assert not (data / "seats.json").exists()
+    assert main(["calibrate", "--players", "4", "--center=320,200", "--data", str(data)]) == 0
+
+
+def test_a_read_only_data_folder_is_one_line_naming_the_file(tmp_path: Path, capsys) -> None:
+    import os
+
+    if os.geteuid() == 0:  # root writes through a read-only mode; make the file a folder instead
+        (tmp_path / "seats.json").mkdir()
+        blocked = tmp_path / "seats.json"
+    else:
+        tmp_path.chmod(0o555)
+        blocked = tmp_path / "seats.json"
+    try:
+        fails(["calibrate", "--players", "4", "--data", str(tmp_path)], capsys, str(blocked))
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def test_a_host_that_is_no_address_is_one_line(tmp_path: Path, capsys) -> None:
+    argv = ["run", "--host", "999.1.1.1", "--data", str(tmp_path), "--speed", "0"]
+    fails(argv, capsys, "'999.1.1.1' is not an address")
+
+
+def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, capsys) -> None:
+    argv = ["run", "--no-web", "--camera", str(tmp_path / "gone.mp4"), "--data", str(tmp_path)]
+    fails(argv, capsys, "no camera or recording named", "gone.mp4")

@@ -434,10 +434,16 @@ BAD_RECORDS = [
         "round 2, trick 2: 2 plays, expected one per player (3)",
     ),
     (
+        "settings-a-list",
+        "settings",
+        [],
+        "'settings' must be a JSON object of setting names and values, got a list",
+    ),
+    (
         "undeclared-tigress",
         "rounds/0/tricks/0/plays/1/card",
         "tigress",
-        "round 1, trick 1: play 1: the Tigress must be declared",
+        "round 1, trick 1, play 2 (Cai): the Tigress must be declared",
     ),
     (
         "too-many-tricks",

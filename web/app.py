@@ -424,7 +424,7 @@ def serve(
     its own server with :func:`make_server` to run it beside the camera loop)."""
     try:  # waitress binds the port here, not in run(): a port in use fails now
         server = make_server(app, host, port, threads)
-    except OSError as err:
+    except (OSError, ValueError) as err:
         raise cannot_listen(host, port, err) from err
     logger.info("scoreboard on http://%s:%s/tv", host, server.effective_port)
     try:

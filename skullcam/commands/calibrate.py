@@ -59,6 +59,19 @@ def _centre(text: str | None) -> tuple[float, float] | None:
     return (x, y)
 
 
+def _check_centre(
+    text: str, centre: tuple[float, float], size: tuple[int, int], what: str
+) -> None:
+    """Refuse a centre off the picture: every card would then lie the same way from it, and
+    every trick would go to one or two seats."""
+    width, height = size
+    if not (0 <= centre[0] <= width and 0 <= centre[1] <= height):
+        raise UserError(
+            f"--center {text} lies outside the {width} x {height} {what}; give the table's "
+            f"centre in its pixels (0..{width}, 0..{height})"
+        )
+
+
 def _frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.image is not None:
         from skullcam.vision.image_io import read_image
@@ -100,8 +113,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.image is None and args.camera is None:
         if args.players is None:
             raise UserError("give --players N (and --first-seat), or --image/--camera")
+        from skullcam.device.sources import WORKING_SIZE
+
         layout = SeatLayout.evenly(args.players, first=first)
         if centre is not None:
+            _check_centre(args.center, centre, WORKING_SIZE, "camera frame")
             layout = SeatLayout(centre, layout.angles)
     else:
         from skullcam.vision.recognizer import Recognizer
@@ -114,11 +130,8 @@ def _run(args: argparse.Namespace) -> int:
                 "in front of each player, clear the rest of the table, and try again"
             )
         height, width = image.shape[:2]
-        if centre is not None and not (0 <= centre[0] <= width and 0 <= centre[1] <= height):
-            raise UserError(
-                f"--center {args.center} lies outside the {width} x {height} image; give the "
-                "table's centre in the image's pixels"
-            )
+        if centre is not None:
+            _check_centre(args.center, centre, (width, height), "image")
         layout = SeatLayout.from_points(
             [c.center for c in cards], centre or (width / 2.0, height / 2.0), first
         )

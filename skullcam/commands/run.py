@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from skullcam.device.live import DemoGame, LiveLoop, game_to_record, run_for
-    from skullcam.device.sources import picamera_available
+    from skullcam.device.sources import names_live_camera, open_source, picamera_available
     from skullcam.store import GameStore
     from skullcam.vision.recognizer import Recognizer
 
@@ -96,6 +96,8 @@ def _run(args: argparse.Namespace) -> int:
     if camera is None:
         demo = DemoGame.load(args.demo)
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
+    if camera is not None and not names_live_camera(camera):
+        open_source(camera).close()  # a recording's mistake is said first, not after the game's
     data = make_folder(Path(args.data), "data folder")
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
@@ -124,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
         app = create_app(data, store=store, pin=args.pin)
         try:
             server = make_server(app, args.host, args.port)
-        except OSError as err:
+        except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
         logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
