@@ -165,7 +165,10 @@ class StoreRecorder:
         except UserError as err:  # e.g. two cards in one seat zone: the live view just waits
             logger.debug("live trick not published: %s", err)
         except sqlite3.Error as err:  # busy or full: the live view is redrawn on the next card
-            logger.warning("live trick not published: %s", err)
+            if not is_busy(err):
+                logger.warning("live trick not published: %s", err)
+            elif self._time_to_warn():
+                logger.warning("live trick not published: the game database is in use (%s)", err)
 
     def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> None:
         """Record one trick; a full disk or a failing database stops the loop with a UserError.
@@ -218,10 +221,16 @@ class StoreRecorder:
                     "correct them on the web page"
                 )
 
-    def _say_waiting(self, err: sqlite3.Error) -> None:
+    def _time_to_warn(self) -> bool:
+        """True at most once every :attr:`WARN_EVERY_S`: a long lock is said, not shouted."""
         now = time.monotonic()
-        if now - self._warned_at >= self.WARN_EVERY_S:
-            self._warned_at = now
+        if now - self._warned_at < self.WARN_EVERY_S:
+            return False
+        self._warned_at = now
+        return True
+
+    def _say_waiting(self, err: sqlite3.Error) -> None:
+        if self._time_to_warn():
             first, _ = self.pending[0]
             logger.warning(
                 "the game database is in use by another program (%s): %d trick(s) from round %d"

@@ -386,3 +386,7 @@ def test_a_host_that_is_no_address_is_one_line(tmp_path: Path, capsys) -> None:
 def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, capsys) -> None:
     argv = ["run", "--no-web", "--camera", str(tmp_path / "gone.mp4"), "--data", str(tmp_path)]
     fails(argv, capsys, "no camera or recording named", "gone.mp4")
+
+
+def test_bench_cache_that_is_no_folder_is_one_line(capsys) -> None:
+    fails(["bench", "--cache", "/dev/null", "--frames", "1"], capsys, "--cache folder /dev/null")

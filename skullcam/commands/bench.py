@@ -8,6 +8,7 @@ from pathlib import Path
 
 from skullcam.cli import add_data_argument, positive_int
 from skullcam.errors import UserError
+from skullcam.files import make_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +50,8 @@ def _run(args: argparse.Namespace) -> int:
     if not scenes:
         raise UserError(f"no frames to benchmark: {dataset} has no {args.split!r} scenes")
     frames = [read_image(path) for path, _ in scenes]
-    report = run_benchmark(args.model, frames, args.repeats, args.cache, data_dir=args.data)
+    cache = make_folder(args.cache, "--cache folder")
+    report = run_benchmark(args.model, frames, args.repeats, cache, data_dir=args.data)
     if args.json:
         print(json.dumps(report))
         return 0
