@@ -59,9 +59,7 @@ def _centre(text: str | None) -> tuple[float, float] | None:
     return (x, y)
 
 
-def _check_centre(
-    text: str, centre: tuple[float, float], size: tuple[int, int], what: str
-) -> None:
+def _check_centre(text: str, centre: tuple[float, float], size: tuple[int, int], what: str) -> None:
     """Refuse a centre off the picture: every card would then lie the same way from it, and
     every trick would go to one or two seats."""
     width, height = size
