@@ -311,10 +311,17 @@ class GameStore:
         return conn
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all or nothing, serialised with this process's other writers."""
+    def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all or nothing, serialised with this process's other writers.
+
+        ``durable`` (every write but the live view's) syncs the log to disk at commit: in WAL
+        mode SQLite's NORMAL sync keeps the file whole through a power cut but may lose the
+        last commits, and a recorded trick or a bid is not to be lost. The live trick, redrawn
+        at every card, is the one write a power cut may drop.
+        """
         conn = self._conn()
         with self._shared.write_lock:
+            conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -759,7 +766,7 @@ class GameStore:
             "winner": winner,
             "leader": leader,
         }
-        with self._write() as conn:
+        with self._write(durable=False) as conn:
             conn.execute(
                 "INSERT INTO live (game_id, payload, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT(game_id) DO UPDATE SET payload = excluded.payload, "

@@ -436,3 +436,14 @@ def test_a_cannonball_is_called_only_under_rascals_scoring(store: GameStore) -> 
     store.update_settings(gid, {"scoring": "rascal"})
     store.set_bid(gid, 1, 0, 1, cannonball=True)
     assert store.cannonball(gid, 1) == [True, False]
+
+
+def test_a_recorded_trick_is_synced_to_disk_and_the_live_view_is_not(store: GameStore) -> None:
+    """SQLite's ``synchronous`` level of each write: FULL (2) survives a power cut, NORMAL (1)
+    may lose the last commits, which only the live view, redrawn at every card, can afford."""
+    gid = store.create_game(["a", "b", "c"], 0, {})
+    level = store._conn().execute
+    store.set_live(gid, 1, 0, [{"player": 1, "card": "green-3"}])
+    assert level("PRAGMA synchronous").fetchone()[0] == 1
+    store.set_bids(gid, 1, [0, 1, 0])
+    assert level("PRAGMA synchronous").fetchone()[0] == 2
