@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from skullcam.errors import UserError
 
@@ -24,12 +25,42 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     The temp name starts with a dot so folder listings (``*.json``, ``*.txt``) never see it.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = _temp_beside(path)
     with open(tmp, "wb") as fh:
         fh.write(data.encode() if isinstance(data, str) else data)
-        fh.flush()
-        os.fsync(fh.fileno())
+        _flush_to_disk(fh)
     os.replace(tmp, path)
+
+
+def copy_atomic(source: Path, path: Path) -> None:
+    """Copy ``source`` to ``path`` as :func:`write_atomic` writes, streamed (model weights and
+    checkpoints run to tens of MB): a plain copy sits in the page cache, and a power cut after
+    a pointer names its folder can leave a model of empty files behind."""
+    path = Path(path)
+    tmp = _temp_beside(path)
+    with open(source, "rb") as src, open(tmp, "wb") as fh:
+        shutil.copyfileobj(src, fh, 1 << 20)
+        _flush_to_disk(fh)
+    os.replace(tmp, path)
+
+
+def sync_folder(path: Path) -> None:
+    """Flush a folder's entries to disk: files written and renamed into it are then there after
+    a power cut, not only their contents. Needed before anything durable names the folder."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _temp_beside(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _flush_to_disk(fh: BinaryIO) -> None:
+    fh.flush()
+    os.fsync(fh.fileno())
 
 
 def read_text(path: Path, what: str) -> str:

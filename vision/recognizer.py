@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import read_text
+from skullcam.files import read_text, write_atomic
 from skullcam.rules import FACES, copies_in_deck
 from skullcam.vision import obb
 from skullcam.vision.crops import (
@@ -249,10 +249,9 @@ class ModelManifest:
         )
 
     def write(self) -> None:
-        """Write atomically, so a half-written manifest never becomes a model."""
-        tmp = self.folder / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n")
-        os.replace(tmp, self.folder / MANIFEST)
+        """Write atomically and flushed to disk, so a half-written manifest never becomes a
+        model, even after a power cut."""
+        write_atomic(self.folder / MANIFEST, json.dumps(self.to_json(), indent=2) + "\n")
 
 
 def _session(path: Path, threads: int) -> Any:
