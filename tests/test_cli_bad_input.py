@@ -91,7 +91,7 @@ def test_a_model_that_does_not_match_its_manifest_is_refused_at_load(
 ) -> None:
     if change.get("classes") == "first ten":
         classes = json.loads((shipped_model_dir() / MANIFEST).read_text())["classes"]
-        change = {"classes": classes[:10]}
+        change = {"classes": [*classes[:9], "none"]}
     model = shipped_model_with(tmp_path / "model", **change)
     fails(
         ["detect", str(image), "--model", str(model)],
@@ -99,6 +99,57 @@ def test_a_model_that_does_not_match_its_manifest_is_refused_at_load(
         f"model {model} doesn't match its recognizer.json",
         needle,
     )
+
+
+def _shipped_classes() -> list[str]:
+    return json.loads((shipped_model_dir() / MANIFEST).read_text())["classes"]
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (
+            {"classes": ["green-1", *_shipped_classes()[:-2], "none"]},
+            "lists green-1 more than once",
+        ),
+        ({"classes": _shipped_classes()[:-1]}, "classes has no 'none'"),
+        ({"detector_conf": 5}, "detector_conf is 5; it must be from 0 to 1"),
+        ({"detector_iou": 1.5}, "detector_iou is 1.5; it must be from 0 to 1"),
+        ({"min_confidence": -1}, "min_confidence is -1; it must be from 0 to 1"),
+        ({"corner_min_confidence": 2}, "corner_min_confidence is 2; it must be from 0 to 1"),
+        ({"min_confidence": "NaN"}, "min_confidence is nan; it must be from 0 to 1"),
+    ],
+)
+def test_a_manifest_with_a_face_twice_or_a_threshold_out_of_range_is_refused(
+    tmp_path: Path, image: Path, capsys, change: dict, needle: str
+) -> None:
+    model = shipped_model_with(tmp_path / "model", **change)
+    fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST), needle)
+    data = tmp_path / "data"
+    fails(
+        ["enroll", "--activate", str(model), "--data", str(data)], capsys, "not activated", needle
+    )
+    assert not (data / "active_model").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[1, 2]", "a JSON object with version, detector, classifier, detector_input, classes"),
+        ("[1, 2]", "expected, not array"),
+        (
+            '{"version": "v", "detector": "d"}',
+            "it has no 'classifier', 'detector_input', 'classes'",
+        ),
+        ("{oops", "recognizer manifest is not valid JSON (line 1, column 2"),
+    ],
+)
+def test_a_manifest_that_is_no_object_or_lacks_keys_says_what_it_needs(
+    tmp_path: Path, image: Path, capsys, text: str, needle: str
+) -> None:
+    model = shipped_model_with(tmp_path / "model")
+    (model / MANIFEST).write_text(text)
+    fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST), needle)
 
 
 def test_model_given_as_a_file_that_is_no_manifest(tmp_path: Path, image: Path, capsys) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import read_text, write_atomic
+from skullcam.files import read_json, read_text, write_atomic
 from skullcam.rules import FACES, copies_in_deck
 from skullcam.vision import obb
 from skullcam.vision.crops import (
@@ -167,6 +167,52 @@ def _flag(value: object) -> bool:
     return value
 
 
+REQUIRED_KEYS = ("version", "detector", "classifier", "detector_input", "classes")
+FRACTION_KEYS = ("detector_conf", "detector_iou", "min_confidence", "corner_min_confidence")
+"""Manifest settings that are a score or an overlap, so from 0 to 1: a detector_conf of 5
+would find no card at all, a min_confidence of -1 would name every stray box a card."""
+
+
+def _invalid(path: Path, why: str) -> UserError:
+    return UserError(
+        f"{path} is not a valid recognizer manifest ({why}); retrain or re-enroll to rewrite it"
+    )
+
+
+def _manifest_object(path: Path) -> dict[str, Any]:
+    """The manifest's JSON object, refused in one line when it is not JSON, not an object, or
+    lacks a key every model needs."""
+    raw = read_json(path, "recognizer manifest")
+    if not isinstance(raw, dict):
+        found = type(raw).__name__.replace("dict", "object").replace("list", "array")
+        raise _invalid(path, f"a JSON object with {', '.join(REQUIRED_KEYS)} expected, not {found}")
+    missing = [key for key in REQUIRED_KEYS if key not in raw]
+    if missing:
+        raise _invalid(path, f"it has no {', '.join(repr(key) for key in missing)}")
+    return raw
+
+
+def _check_fractions(manifest: ModelManifest, path: Path) -> None:
+    """A UserError naming the first threshold outside 0..1 (NaN included)."""
+    for key in FRACTION_KEYS:
+        value = getattr(manifest, key)
+        if not 0 <= value <= 1:
+            raise _invalid(path, f"{key} is {value:g}; it must be from 0 to 1")
+
+
+def _check_classes(classes: tuple[str, ...], path: Path) -> None:
+    """Each class once, ``none`` among them, all known to the rules: a face listed twice takes
+    another face's output, which the model would then never name, without a word."""
+    unknown = [c for c in classes if c not in FACES and c != NOT_A_CARD]
+    if unknown:
+        raise UserError(f"{path} names classes the rules engine does not know: {unknown}")
+    twice = sorted(face for face, n in Counter(classes).items() if n > 1)
+    if twice:
+        raise _invalid(path, f"classes lists {', '.join(twice)} more than once")
+    if NOT_A_CARD not in classes:
+        raise _invalid(path, f"classes has no {NOT_A_CARD!r}, the class of boxes that are no card")
+
+
 @dataclass(frozen=True)
 class ModelManifest:
     """What a model folder says about itself; read before any weights are touched."""
@@ -196,8 +242,8 @@ class ModelManifest:
                 f"no recognizer model at {folder} ({MANIFEST} missing); "
                 "pass --model with a model folder, or reinstall skullcam to restore the shipped one"
             )
+        raw = _manifest_object(path)
         try:
-            raw = json.loads(path.read_text())
             manifest = cls(
                 folder=folder,
                 version=str(raw["version"]),
@@ -217,13 +263,9 @@ class ModelManifest:
                 second_look=_flag(raw.get("second_look", SECOND_LOOK)),
             )
         except (ValueError, KeyError, TypeError, IndexError) as err:
-            raise UserError(
-                f"{path} is not a valid recognizer manifest ({err}); retrain or "
-                "re-enroll to rewrite it"
-            ) from err
-        unknown = [c for c in manifest.classes if c not in FACES and c != NOT_A_CARD]
-        if unknown:
-            raise UserError(f"{path} names classes the rules engine does not know: {unknown}")
+            raise _invalid(path, str(err)) from err
+        _check_fractions(manifest, path)
+        _check_classes(manifest.classes, path)
         return manifest
 
     def to_json(self) -> dict[str, Any]:
