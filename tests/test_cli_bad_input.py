@@ -337,6 +337,73 @@ def test_eval_report_folder_that_is_a_file(image: Path, capsys) -> None:
     fails(["eval", "--dataset", "d", "--out", str(image)], capsys, "report folder", "is a file")
 
 
+SAMPLE_SCENES = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "scenes"
+
+
+def scene_dataset(folder: Path, *lines: str) -> Path:
+    """A scene dataset whose test split's scenes.jsonl is ``lines``; ``{good}`` in a line
+    stands for a real label of the bundled samples (with its image copied alongside)."""
+    labels = folder / "labels" / "test"
+    (folder / "images" / "test").mkdir(parents=True)
+    labels.mkdir(parents=True)
+    good = (SAMPLE_SCENES / "labels" / "test" / "scenes.jsonl").read_text().splitlines()[0]
+    image = json.loads(good)["file"]
+    (folder / image).write_bytes((SAMPLE_SCENES / image).read_bytes())
+    (labels / "scenes.jsonl").write_text(
+        "".join(line.replace("{good}", good) + "\n" for line in lines)
+    )
+    return labels / "scenes.jsonl"
+
+
+def eval_and_bench(dataset: Path, out: Path) -> list[list[str]]:
+    return [
+        ["eval", "--dataset", str(dataset), "--out", str(out)],
+        ["bench", "--dataset", str(dataset), "--frames", "2", "--repeats", "1"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "needles"),
+    [
+        (["{good}", '{"file": "x.jpg", "cards": [}'], ["line 2 is not valid JSON", "column 29"]),
+        (["[1, 2]"], ["line 1 is not a scene label", "JSON object expected"]),
+        (['{"cards": []}'], ["line 1 is not a scene label", "no image file named"]),
+        (
+            [
+                '{"file": "a.jpg", "cards": [{"face": "blue-14", '
+                '"corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}]}'
+            ],
+            ["line 1 is not a scene label", "unknown card 'blue-14'"],
+        ),
+        (
+            ['{"file": "a.jpg", "cards": [{"face": "green-1"}]}'],
+            ["line 1", "card has no 'corners'"],
+        ),
+        (["", "  "], ["no scenes in", "it is empty"]),
+    ],
+)
+def test_eval_and_bench_name_the_file_and_line_of_a_bad_scene_label(
+    tmp_path: Path, capsys, lines: list[str], needles: list[str]
+) -> None:
+    index = scene_dataset(tmp_path / "scenes", *lines)
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        fails(argv, capsys, str(index), *needles)
+
+
+def test_eval_and_bench_name_a_scene_image_missing_or_corrupt(tmp_path: Path, capsys) -> None:
+    missing = '{"file": "images/test/gone.jpg", "cards": []}'
+    scene_dataset(tmp_path / "scenes", "{good}", missing)
+    gone = tmp_path / "scenes" / "images" / "test" / "gone.jpg"
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        fails(argv, capsys, f"image {gone} does not exist")
+    gone.write_bytes(b"\xff\xd8 not really a jpeg")
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        assert main(argv) == 2
+        err = capsys.readouterr().err  # eval's progress bar comes first
+        assert "Traceback" not in err
+        assert f"{gone} is not a readable image" in err.strip().splitlines()[-1], err
+
+
 def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) -> None:
     argv = ["synth", "sheet", "--dataset", str(tmp_path), "--out", str(tmp_path / "s.txt")]
     fails(argv, capsys, "s.txt", ".png")
