@@ -411,8 +411,43 @@ def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) ->
 
 def test_detect_refuses_an_image_too_thin_to_hold_cards(tmp_path: Path, capsys) -> None:
     thin = tmp_path / "thin.png"
-    cv2.imwrite(str(thin), np.zeros((2, 3000, 3), np.uint8))
+    cv2.imwrite(str(thin), np.full((2, 3000, 3), (40, 80, 120), np.uint8))
     fails(["detect", str(thin)], capsys, str(thin), "3000x2 pixels", "too small or too thin")
+
+
+def _grey_pictures(folder: Path) -> list[Path]:
+    """A sample scene as greyscale files: 8-bit and 16-bit single-channel PNGs, and a JPEG
+    whose three channels are the same."""
+    scene = cv2.imread(str(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"))
+    grey = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    pictures = {
+        "grey.png": grey,
+        "grey16.png": grey.astype(np.uint16) * 257,
+        "grey3.jpg": cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR),
+    }
+    for name, picture in pictures.items():
+        cv2.imwrite(str(folder / name), picture)
+    return [folder / name for name in pictures]
+
+
+def test_detect_refuses_a_picture_with_no_colour(tmp_path: Path, capsys) -> None:
+    for path in _grey_pictures(tmp_path):
+        fails(
+            ["detect", str(path), "--data", str(tmp_path)],
+            capsys,
+            f"{path} has no colour: card suits are told apart by colour; "
+            "use a colour photo or camera",
+        )
+
+
+def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:
+    index = scene_dataset(tmp_path / "scenes", "{good}")
+    image = tmp_path / "scenes" / json.loads(index.read_text())["file"]
+    grey = cv2.cvtColor(cv2.imread(str(image)), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(image), grey)
+    assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err  # after eval's progress bar
+    assert f"{image} has no colour" in err.strip().splitlines()[-1], err
 
 
 # --- item 10: a folder named like a photo ----------------------------------------------------

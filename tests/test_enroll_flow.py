@@ -234,6 +234,8 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     ):
         cv2.imwrite(str(folder / f"{name}.png"), image)
     (folder / "green-6.jpg").write_bytes(b"not a jpeg")
+    photo = cv2.imread(str(alt_photos / "green-4.jpg"))
+    cv2.imwrite(str(folder / "green-7.png"), cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = {p.split(":")[0]: p for p in collect_from_folder(enrollment, folder, progress=False)}
     assert "retake" in problems["green-1.png"]
@@ -241,6 +243,7 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     assert "no card found" in problems["green-3.png"]
     assert "reflection" in problems["black-7.png"]
     assert "not a readable image" in problems["green-6.jpg"]
+    assert "has no colour: card suits are told apart by colour" in problems["green-7.png"]
     assert list(enrollment.faces) == ["green-4"]
 
 

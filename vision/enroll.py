@@ -353,7 +353,7 @@ def collect_from_folder(
     """
     from tqdm import tqdm
 
-    from skullcam.vision.image_io import read_image
+    from skullcam.vision.image_io import read_colour_image
 
     files, problems, named = _photo_files(folder)
     todo = []
@@ -366,7 +366,7 @@ def collect_from_folder(
         say(f"{len(files) - len(todo)} face(s) already enrolled from these photos: kept")
     for face, path, digest in tqdm(todo, desc="photos", unit="photo", disable=not progress):
         try:
-            image = read_image(path)
+            image = read_colour_image(path)  # grey faces would teach grey cards
         except UserError as err:
             problems.append(f"{path.name}: {err}")
             continue

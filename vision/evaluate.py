@@ -23,7 +23,7 @@ from tqdm import tqdm
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD, LabelledCard
 from skullcam.vision.detection import Detection
-from skullcam.vision.image_io import read_image
+from skullcam.vision.image_io import read_colour_image
 from skullcam.vision.obb import polygon_inside, polygon_iou
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
@@ -335,7 +335,7 @@ def evaluate(
     outcomes = []
     causes: Counter[str] = Counter()
     for image_path, truth in tqdm(scenes, desc="evaluating", unit="scene", disable=not progress):
-        frame = read_image(image_path)  # its errors name the file
+        frame = read_colour_image(image_path)  # its errors name the file
         try:
             found = recognize(frame)
         except UserError as err:  # the recognizer's do not

@@ -13,6 +13,7 @@ classifier ONNX files it names. The shipped one is ``skullcam/models/`` (the rep
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -33,7 +34,10 @@ from skullcam.vision.crops import (
     order_long_side_vertical,
 )
 from skullcam.vision.detection import Detection
+from skullcam.vision.image_io import has_colour
 from skullcam.vision.second_look import boxes_worth_a_look, second_look_picks
+
+logger = logging.getLogger(__name__)
 
 MANIFEST = "recognizer.json"
 NOT_A_CARD = "none"
@@ -482,6 +486,7 @@ class Recognizer:
         # run; sessions no longer spin (see _session), but a second thread still buys nothing.
         self._corner = corner_session(manifest, 1) if manifest.corner_reader else None
         self._corner_input = self._corner.get_inputs()[0].name if self._corner else ""
+        self._warned_grey = False
 
     @classmethod
     def load(
@@ -597,6 +602,8 @@ class Recognizer:
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
+        if not self._warned_grey:
+            self._warned_grey = _looks_grey(frame)
         boxes = self.detect(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
         names, p = box_names(evidence, self.manifest)
@@ -777,6 +784,27 @@ MIN_FRAME_SIDE = 32
 MAX_FRAME_RATIO = 10
 """Frames outside these are refused: a sliver has no card in it, and letterboxing a 2 x 3000
 image to the detector's input would shrink its short side to no pixels at all."""
+
+
+GREY_CHECK_STRIDE = 16
+"""Every 16th row and column (1/256 of the pixels) is enough to see colour in a camera frame
+and costs next to nothing beside the networks."""
+
+
+def _looks_grey(frame: np.ndarray) -> bool:
+    """Whether a frame is a picture with no colour, logged as a warning when it is. A camera in
+    greyscale mode (some start in it, an infrared one always is) makes cards read as confident
+    wrong faces, since suits differ by colour; files are refused for it (``read_colour_image``)
+    but a live frame is not, which would stop a game over a camera setting. A frame without a
+    picture (black, the lens covered) is not judged."""
+    sample = frame[::GREY_CHECK_STRIDE, ::GREY_CHECK_STRIDE]
+    if has_colour(sample) or int(sample.max()) - int(sample.min()) < 32:
+        return False
+    logger.warning(
+        "the camera's picture has no colour: card suits are told apart by colour, so cards "
+        "will be misread; set the camera to colour"
+    )
+    return True
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.vision.image_io import check_image_file, read_image
+    from skullcam.vision.image_io import check_image_file, read_colour_image
     from skullcam.vision.recognizer import Recognizer
 
     for path in args.images:  # check every path before loading the model
@@ -37,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
     for path in args.images:
-        image = read_image(path)  # its errors name the file already
+        image = read_colour_image(path)  # its errors name the file already
         try:
             cards = recognizer(image)
         except UserError as err:  # the recognizer's do not
