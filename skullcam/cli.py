@@ -131,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def print_error(command: str, err: object) -> None:
+    """The one-line error every command prints for a problem the user can fix."""
+    print(f"skullcam {command}: error: {err}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -141,13 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_data_dir(args.data)
         result = args.func(args)
     except UserError as err:
-        print(f"skullcam {args.command}: error: {err}", file=sys.stderr)
+        print_error(args.command, err)
         return 2
     except ModuleNotFoundError as err:
         missing = missing_training_package(err)
         if missing is None:
             raise
-        print(f"skullcam {args.command}: error: {missing}", file=sys.stderr)
+        print_error(args.command, missing)
         return 2
     except KeyboardInterrupt:
         print(f"skullcam {args.command}: interrupted", file=sys.stderr)
@@ -160,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from skullcam.rules import RulesError
 
         if isinstance(err, RulesError):
-            print(f"skullcam {args.command}: error: {err}", file=sys.stderr)
+            print_error(args.command, err)
             return 2
         raise
     return int(result or 0)

@@ -450,6 +450,29 @@ def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:
     assert f"{image} has no colour" in err.strip().splitlines()[-1], err
 
 
+def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, capsys) -> None:
+    good = SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"
+    text = tmp_path / "text.jpg"
+    text.write_text("hello")
+    gone = tmp_path / "gone.jpg"
+    argv = ["detect", str(good), str(text), str(gone), str(good), "--data", str(tmp_path)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out.count(f"{good}: 6 card(s)") == 2 and "yellow-14" in out
+    assert err.splitlines() == [
+        f"skullcam detect: error: image {gone} does not exist",  # said before the model loads
+        f"skullcam detect: error: {text} is not a readable image (corrupt, empty or unknown "
+        "format)",
+    ]
+    assert main([*argv, "--json"]) == 2
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert [image["path"] for image in payload["images"]] == [str(good), str(good)]
+    assert len(payload["images"][0]["cards"]) == 6 and payload["model"]
+    assert len(err.splitlines()) == 2
+    assert main(["detect", str(good), "--json", "--data", str(tmp_path)]) == 0
+
+
 # --- item 10: a folder named like a photo ----------------------------------------------------
 
 
