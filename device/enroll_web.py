@@ -23,7 +23,7 @@ import argparse
 import logging
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +52,25 @@ TEMPLATES = Path(__file__).resolve().parent / "enroll_templates"
 
 
 class CameraFeed:
-    """The frame the page shows and captures: newest of a live source, current of a recording."""
+    """The frame the page shows and captures: newest of a live source, current of a recording.
 
-    def __init__(self, source: FrameSource) -> None:
-        self.source = source
+    A source that fails (a camera unplugged, a stream that ended, a corrupt frame in a folder)
+    leaves its frame generator finished for good; the error is said once, and the next frame
+    asked for opens the source again with ``reopen`` (a recording from the frame that failed),
+    so a reconnected camera or a replaced frame works without restarting the page.
+    """
+
+    def __init__(
+        self, source: FrameSource, reopen: Callable[[int], FrameSource] | None = None
+    ) -> None:
+        self._reopen_source = reopen
         self._lock = threading.Lock()
+        self._current: np.ndarray | None = None
+        self._next_index = 0  # of a recording: where a reopened one starts
+        self._start(source)
+
+    def _start(self, source: FrameSource) -> None:
+        self.source = source
         self._reader: LatestFrameReader | None = None
         self._frames: Iterator[Frame]
         if source.live:
@@ -64,17 +78,43 @@ class CameraFeed:
             self._frames = self._reader.frames()
         else:
             self._frames = source.frames()
-        self._current: np.ndarray | None = None
         self._ended = False
+        self._broken = False  # failed: to be opened again before the next frame
+        self._open = True
 
     def _pull(self) -> None:
+        if self._broken:
+            self._reopen()
         if self._ended:
             return
         try:
-            self._current = next(self._frames).image
+            frame = next(self._frames)
         except StopIteration:
             self._ended = True
+            self._broken = self.source.live  # a camera does not end: it was lost
             self._current = None
+            return
+        except Exception:
+            self._broken = True  # its generator is finished: only opening it again reads on
+            self._current = None
+            raise
+        self._current = frame.image
+        self._next_index = frame.index + 1
+
+    def _reopen(self) -> None:
+        """Open the failed source again, or a UserError saying why it could not be."""
+        self._close_source()
+        if self._reopen_source is None:
+            raise UserError(
+                f"{self.source.name} failed and cannot be opened again here: restart the page"
+            )
+        try:
+            source = self._reopen_source(self._next_index)
+        except UserError as err:
+            raise UserError(
+                f"the camera failed and could not be opened again ({err}); retry when it is back"
+            ) from None
+        self._start(source)
 
     def current(self) -> np.ndarray | None:
         """The frame on screen now (a live source: its newest frame)."""
@@ -94,6 +134,12 @@ class CameraFeed:
             return frame
 
     def close(self) -> None:
+        self._close_source()  # not under the lock: a read may be waiting on a stalled camera
+
+    def _close_source(self) -> None:
+        if not self._open:
+            return
+        self._open = False
         if self._reader is not None:
             self._reader.close()
         else:
@@ -426,7 +472,9 @@ def serve(args: argparse.Namespace, plan: object) -> int:
         detector = onnx_detector(base)
     except UserError:
         detector = None
-    feed = CameraFeed(open_source(args.camera))
+    feed = CameraFeed(
+        open_source(args.camera), reopen=lambda start: open_source(args.camera, start=start)
+    )
     try:
         session = EnrollSession(
             enrollment,

@@ -132,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def print_error(command: str, err: object) -> None:
+    """The one-line error every command prints for a problem the user can fix."""
+    print(f"skullcam {command}: error: {err}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -142,13 +147,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_data_dir(args.data)
         result = args.func(args)
     except UserError as err:
-        print(f"skullcam {args.command}: error: {err}", file=sys.stderr)
+        print_error(args.command, err)
         return 2
     except ModuleNotFoundError as err:
         missing = missing_training_package(err)
         if missing is None:
             raise
-        print(f"skullcam {args.command}: error: {missing}", file=sys.stderr)
+        print_error(args.command, missing)
         return 2
     except sqlite3.Error as err:  # the game database failed after it opened (a damaged page)
         from skullcam.store.game_store import database_error
@@ -170,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from skullcam.rules import RulesError
 
         if isinstance(err, RulesError):
-            print(f"skullcam {args.command}: error: {err}", file=sys.stderr)
+            print_error(args.command, err)
             return 2
         raise
     return int(result or 0)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from skullcam.errors import UserError
 
@@ -25,19 +26,58 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     A write that fails is a ``UserError`` naming the file; the file keeps its old contents.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = _temp_beside(path)
     try:
         with open(tmp, "wb") as fh:
             fh.write(data.encode() if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            _flush_to_disk(fh)
         os.replace(tmp, path)
-    except OSError as err:  # a read-only card, a full disk: say which file, keep the old one
-        tmp.unlink(missing_ok=True)
-        raise UserError(
-            f"cannot write {path} ({err.strerror or err}): make {path.parent} writable or free "
-            "some disk space, or pass another --data / --out folder"
-        ) from err
+    except OSError as err:
+        raise _cannot_write(path, tmp, err) from err
+
+
+def copy_atomic(source: Path, path: Path) -> None:
+    """Copy ``source`` to ``path`` as :func:`write_atomic` writes, streamed (model weights and
+    checkpoints run to tens of MB): a plain copy sits in the page cache, and a power cut after
+    a pointer names its folder can leave a model of empty files behind."""
+    path = Path(path)
+    tmp = _temp_beside(path)
+    with open(source, "rb") as src:  # a missing source is its own error, not a write's
+        try:
+            with open(tmp, "wb") as fh:
+                shutil.copyfileobj(src, fh, 1 << 20)
+                _flush_to_disk(fh)
+            os.replace(tmp, path)
+        except OSError as err:
+            raise _cannot_write(path, tmp, err) from err
+
+
+def sync_folder(path: Path) -> None:
+    """Flush a folder's entries to disk: files written and renamed into it are then there after
+    a power cut, not only their contents. Needed before anything durable names the folder."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _cannot_write(path: Path, tmp: Path, err: OSError) -> UserError:
+    """A read-only card or a full disk: say which file, and keep its old contents."""
+    tmp.unlink(missing_ok=True)
+    return UserError(
+        f"cannot write {path} ({err.strerror or err}): make {path.parent} writable or free "
+        "some disk space, or pass another --data / --out folder"
+    )
+
+
+def _temp_beside(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _flush_to_disk(fh: BinaryIO) -> None:
+    fh.flush()
+    os.fsync(fh.fileno())
 
 
 def read_text(path: Path, what: str) -> str:

@@ -91,7 +91,7 @@ def test_a_model_that_does_not_match_its_manifest_is_refused_at_load(
 ) -> None:
     if change.get("classes") == "first ten":
         classes = json.loads((shipped_model_dir() / MANIFEST).read_text())["classes"]
-        change = {"classes": classes[:10]}
+        change = {"classes": [*classes[:9], "none"]}
     model = shipped_model_with(tmp_path / "model", **change)
     fails(
         ["detect", str(image), "--model", str(model)],
@@ -99,6 +99,57 @@ def test_a_model_that_does_not_match_its_manifest_is_refused_at_load(
         f"model {model} doesn't match its recognizer.json",
         needle,
     )
+
+
+def _shipped_classes() -> list[str]:
+    return json.loads((shipped_model_dir() / MANIFEST).read_text())["classes"]
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (
+            {"classes": ["green-1", *_shipped_classes()[:-2], "none"]},
+            "lists green-1 more than once",
+        ),
+        ({"classes": _shipped_classes()[:-1]}, "classes has no 'none'"),
+        ({"detector_conf": 5}, "detector_conf is 5; it must be from 0 to 1"),
+        ({"detector_iou": 1.5}, "detector_iou is 1.5; it must be from 0 to 1"),
+        ({"min_confidence": -1}, "min_confidence is -1; it must be from 0 to 1"),
+        ({"corner_min_confidence": 2}, "corner_min_confidence is 2; it must be from 0 to 1"),
+        ({"min_confidence": "NaN"}, "min_confidence is nan; it must be from 0 to 1"),
+    ],
+)
+def test_a_manifest_with_a_face_twice_or_a_threshold_out_of_range_is_refused(
+    tmp_path: Path, image: Path, capsys, change: dict, needle: str
+) -> None:
+    model = shipped_model_with(tmp_path / "model", **change)
+    fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST), needle)
+    data = tmp_path / "data"
+    fails(
+        ["enroll", "--activate", str(model), "--data", str(data)], capsys, "not activated", needle
+    )
+    assert not (data / "active_model").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[1, 2]", "a JSON object with version, detector, classifier, detector_input, classes"),
+        ("[1, 2]", "expected, not array"),
+        (
+            '{"version": "v", "detector": "d"}',
+            "it has no 'classifier', 'detector_input', 'classes'",
+        ),
+        ("{oops", "recognizer manifest is not valid JSON (line 1, column 2"),
+    ],
+)
+def test_a_manifest_that_is_no_object_or_lacks_keys_says_what_it_needs(
+    tmp_path: Path, image: Path, capsys, text: str, needle: str
+) -> None:
+    model = shipped_model_with(tmp_path / "model")
+    (model / MANIFEST).write_text(text)
+    fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST), needle)
 
 
 def test_model_given_as_a_file_that_is_no_manifest(tmp_path: Path, image: Path, capsys) -> None:
@@ -286,6 +337,73 @@ def test_eval_report_folder_that_is_a_file(image: Path, capsys) -> None:
     fails(["eval", "--dataset", "d", "--out", str(image)], capsys, "report folder", "is a file")
 
 
+SAMPLE_SCENES = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "scenes"
+
+
+def scene_dataset(folder: Path, *lines: str) -> Path:
+    """A scene dataset whose test split's scenes.jsonl is ``lines``; ``{good}`` in a line
+    stands for a real label of the bundled samples (with its image copied alongside)."""
+    labels = folder / "labels" / "test"
+    (folder / "images" / "test").mkdir(parents=True)
+    labels.mkdir(parents=True)
+    good = (SAMPLE_SCENES / "labels" / "test" / "scenes.jsonl").read_text().splitlines()[0]
+    image = json.loads(good)["file"]
+    (folder / image).write_bytes((SAMPLE_SCENES / image).read_bytes())
+    (labels / "scenes.jsonl").write_text(
+        "".join(line.replace("{good}", good) + "\n" for line in lines)
+    )
+    return labels / "scenes.jsonl"
+
+
+def eval_and_bench(dataset: Path, out: Path) -> list[list[str]]:
+    return [
+        ["eval", "--dataset", str(dataset), "--out", str(out)],
+        ["bench", "--dataset", str(dataset), "--frames", "2", "--repeats", "1"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "needles"),
+    [
+        (["{good}", '{"file": "x.jpg", "cards": [}'], ["line 2 is not valid JSON", "column 29"]),
+        (["[1, 2]"], ["line 1 is not a scene label", "JSON object expected"]),
+        (['{"cards": []}'], ["line 1 is not a scene label", "no image file named"]),
+        (
+            [
+                '{"file": "a.jpg", "cards": [{"face": "blue-14", '
+                '"corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}]}'
+            ],
+            ["line 1 is not a scene label", "unknown card 'blue-14'"],
+        ),
+        (
+            ['{"file": "a.jpg", "cards": [{"face": "green-1"}]}'],
+            ["line 1", "card has no 'corners'"],
+        ),
+        (["", "  "], ["no scenes in", "it is empty"]),
+    ],
+)
+def test_eval_and_bench_name_the_file_and_line_of_a_bad_scene_label(
+    tmp_path: Path, capsys, lines: list[str], needles: list[str]
+) -> None:
+    index = scene_dataset(tmp_path / "scenes", *lines)
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        fails(argv, capsys, str(index), *needles)
+
+
+def test_eval_and_bench_name_a_scene_image_missing_or_corrupt(tmp_path: Path, capsys) -> None:
+    missing = '{"file": "images/test/gone.jpg", "cards": []}'
+    scene_dataset(tmp_path / "scenes", "{good}", missing)
+    gone = tmp_path / "scenes" / "images" / "test" / "gone.jpg"
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        fails(argv, capsys, f"image {gone} does not exist")
+    gone.write_bytes(b"\xff\xd8 not really a jpeg")
+    for argv in eval_and_bench(tmp_path / "scenes", tmp_path / "report"):
+        assert main(argv) == 2
+        err = capsys.readouterr().err  # eval's progress bar comes first
+        assert "Traceback" not in err
+        assert f"{gone} is not a readable image" in err.strip().splitlines()[-1], err
+
+
 def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) -> None:
     argv = ["synth", "sheet", "--dataset", str(tmp_path), "--out", str(tmp_path / "s.txt")]
     fails(argv, capsys, "s.txt", ".png")
@@ -293,8 +411,66 @@ def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) ->
 
 def test_detect_refuses_an_image_too_thin_to_hold_cards(tmp_path: Path, capsys) -> None:
     thin = tmp_path / "thin.png"
-    cv2.imwrite(str(thin), np.zeros((2, 3000, 3), np.uint8))
+    cv2.imwrite(str(thin), np.full((2, 3000, 3), (40, 80, 120), np.uint8))
     fails(["detect", str(thin)], capsys, str(thin), "3000x2 pixels", "too small or too thin")
+
+
+def _grey_pictures(folder: Path) -> list[Path]:
+    """A sample scene as greyscale files: 8-bit and 16-bit single-channel PNGs, and a JPEG
+    whose three channels are the same."""
+    scene = cv2.imread(str(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"))
+    grey = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    pictures = {
+        "grey.png": grey,
+        "grey16.png": grey.astype(np.uint16) * 257,
+        "grey3.jpg": cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR),
+    }
+    for name, picture in pictures.items():
+        cv2.imwrite(str(folder / name), picture)
+    return [folder / name for name in pictures]
+
+
+def test_detect_refuses_a_picture_with_no_colour(tmp_path: Path, capsys) -> None:
+    for path in _grey_pictures(tmp_path):
+        fails(
+            ["detect", str(path), "--data", str(tmp_path)],
+            capsys,
+            f"{path} has no colour: card suits are told apart by colour; "
+            "use a colour photo or camera",
+        )
+
+
+def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:
+    index = scene_dataset(tmp_path / "scenes", "{good}")
+    image = tmp_path / "scenes" / json.loads(index.read_text())["file"]
+    grey = cv2.cvtColor(cv2.imread(str(image)), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(image), grey)
+    assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err  # after eval's progress bar
+    assert f"{image} has no colour" in err.strip().splitlines()[-1], err
+
+
+def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, capsys) -> None:
+    good = SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"
+    text = tmp_path / "text.jpg"
+    text.write_text("hello")
+    gone = tmp_path / "gone.jpg"
+    argv = ["detect", str(good), str(text), str(gone), str(good), "--data", str(tmp_path)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out.count(f"{good}: 6 card(s)") == 2 and "yellow-14" in out
+    assert err.splitlines() == [
+        f"skullcam detect: error: image {gone} does not exist",  # said before the model loads
+        f"skullcam detect: error: {text} is not a readable image (corrupt, empty or unknown "
+        "format)",
+    ]
+    assert main([*argv, "--json"]) == 2
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert [image["path"] for image in payload["images"]] == [str(good), str(good)]
+    assert len(payload["images"][0]["cards"]) == 6 and payload["model"]
+    assert len(err.splitlines()) == 2
+    assert main(["detect", str(good), "--json", "--data", str(tmp_path)]) == 0
 
 
 # --- item 10: a folder named like a photo ----------------------------------------------------

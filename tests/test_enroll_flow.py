@@ -234,6 +234,8 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     ):
         cv2.imwrite(str(folder / f"{name}.png"), image)
     (folder / "green-6.jpg").write_bytes(b"not a jpeg")
+    photo = cv2.imread(str(alt_photos / "green-4.jpg"))
+    cv2.imwrite(str(folder / "green-7.png"), cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = {p.split(":")[0]: p for p in collect_from_folder(enrollment, folder, progress=False)}
     assert "retake" in problems["green-1.png"]
@@ -241,6 +243,7 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     assert "no card found" in problems["green-3.png"]
     assert "reflection" in problems["black-7.png"]
     assert "not a readable image" in problems["green-6.jpg"]
+    assert "has no colour: card suits are told apart by colour" in problems["green-7.png"]
     assert list(enrollment.faces) == ["green-4"]
 
 
@@ -575,3 +578,53 @@ def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(tmp_path: 
         for pid in sleepers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_an_installed_model_is_on_disk_before_the_pointer_names_it(
+    tmp_path: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every file of the model, then its folder, then the models folder holding the rename are
+    # flushed to disk before the active_model pointer is written: a power cut after the
+    # pointer lands cannot leave it naming a folder of empty or missing files.
+    from skullcam.vision.adapt import AdaptResult
+
+    manifest = ModelManifest.read(base_model)
+    result = AdaptResult(
+        checkpoint=base_model / manifest.classifier,  # any file stands in for a checkpoint
+        onnx=base_model / manifest.classifier,
+        detector=base_model / manifest.detector,
+        detector_checkpoint=None,
+        val_accuracy=1.0,
+        seconds=0.0,
+    )
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    data = tmp_path / "data"
+    folder = enroll_mod._install_model(data, "deck", manifest, result, {"deck": "d"})
+    activate(data, folder.name)
+    staging = str(data / "models" / f".staging-{folder.name}")
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(
+        [
+            "card-classifier.onnx",
+            "card-classifier.pt",
+            "card-detector.onnx",
+            "enroll.json",
+            MANIFEST,
+        ]
+    )
+    files = [f"{staging}/.{name}.tmp" for name in names]
+    assert sorted(synced[: len(files)]) == sorted(files)
+    assert synced[len(files) :] == [
+        staging,
+        str(data / "models"),
+        str(data / ".active_model.tmp"),
+        str(data),
+    ]
+    assert Recognizer.load(data_dir=data).version == f"enrolled-{folder.name}"

@@ -137,3 +137,33 @@ def test_pieces_of_one_card_cut_by_a_reflection_are_glare_not_two_cards() -> Non
     # Side by side in a picture without glare: two cards.
     plain = np.full((480, 640, 3), 90, np.uint8)
     assert inspect_photo(plain, detector=lambda image: pieces).problem == "two-cards"
+
+
+def _place(photo: np.ndarray, face: np.ndarray, centre: tuple[int, int], angle: float) -> None:
+    """Paste ``face`` onto ``photo`` at ``centre``, turned ``angle`` degrees, shrunk to 0.7."""
+    h, w = face.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 0.7)
+    turn[:, 2] += np.array(centre) - np.array([w / 2, h / 2])
+    size = photo.shape[1::-1]
+    card = cv2.warpAffine(np.full((h, w), 255, np.uint8), turn, size) > 0
+    photo[card] = cv2.warpAffine(face, turn, size)[card]
+
+
+@pytest.mark.parametrize("angle", [0, 30, -30])
+def test_two_turned_cards_apart_are_two_cards_not_glare(angle: float) -> None:
+    # White-bordered faces fill over 3 % of the picture with clipped white, as a reflection
+    # would; turned 30 degrees their upright boxes overlap though ~60 px of table lies between.
+    photo = np.full((480, 640, 3), (30, 35, 40), np.uint8)
+    _place(photo, render_face("green-7", "classic"), (190, 240), angle)
+    _place(photo, render_face("purple-2", "classic"), (450, 240), angle)
+    assert float((photo.min(axis=2) >= 250).mean()) > 0.03
+    check = inspect_photo(photo)
+    assert check.problem == "two-cards" and check.message.startswith("2 cards"), check.message
+
+
+def test_crossed_pieces_of_one_card_in_glare_are_glare() -> None:
+    # Overlapping outlines with no corner inside the other (a cross) are still one place.
+    photo = np.full((480, 640, 3), 90, np.uint8)
+    cv2.circle(photo, (320, 240), 90, (255, 255, 255), -1)
+    crossed = [_rect(290, 120, 350, 360), _rect(200, 210, 440, 270)]
+    assert inspect_photo(photo, detector=lambda image: crossed).problem == "glare"

@@ -102,6 +102,25 @@ def test_any_frame_size_and_colour_format_is_accepted(recognizer: Recognizer) ->
         recognizer(np.zeros((0, 0, 3), np.uint8))
 
 
+def test_a_camera_without_colour_is_warned_of_once_not_refused(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recognizer = Recognizer.load(threads=1)  # its own: the warning is said once per recognizer
+    image, _ = read_scene_index(SAMPLES, "test")[0]
+    frame = cv2.imread(str(image))
+    with caplog.at_level("WARNING", logger="skullcam.vision.recognizer"):
+        recognizer(frame)
+        recognizer(np.zeros_like(frame))  # the lens covered: no picture, nothing to judge
+        assert caplog.records == []
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        assert isinstance(recognizer(grey), list)  # read all the same
+        recognizer(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))
+    assert [r.getMessage() for r in caplog.records] == [
+        "the camera's picture has no colour: card suits are told apart by colour, so cards "
+        "will be misread; set the camera to colour"
+    ]
+
+
 def test_sixteen_bit_and_float_frames_read_as_their_eight_bit_selves(
     recognizer: Recognizer,
 ) -> None:

@@ -18,7 +18,9 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import read_text
 from skullcam.parallel import worker_context
+from skullcam.rules import FACES
 from skullcam.vision.crops import (
     CROP_H,
     CROP_W,
@@ -65,7 +67,25 @@ Scene = tuple[Path, list[LabelledCard]]
 
 
 def read_scene_index(dataset: Path, split: str) -> list[Scene]:
-    """Scenes of one split from ``scenes.jsonl`` (the generator's per-scene ground truth)."""
+    """Scenes of one split from ``scenes.jsonl`` (the generator's per-scene ground truth); a
+    UserError naming the file and line for a line that is no scene label, and for a file with
+    no scenes (metrics "on 0 scenes" would read as a result)."""
+    index = _scene_index_file(dataset, split)
+    lines = read_text(index, "scene labels").splitlines()
+    scenes = [
+        _scene(dataset, index, number, line)
+        for number, line in enumerate(lines, start=1)
+        if line.strip()
+    ]
+    if not scenes:
+        raise UserError(
+            f"no scenes in {index}: it is empty; generate scenes with 'skullcam synth scenes'"
+        )
+    return scenes
+
+
+def _scene_index_file(dataset: Path, split: str) -> Path:
+    """The split's ``scenes.jsonl``, wherever the dataset's layout keeps it."""
     candidates = [
         dataset / split / "scenes.jsonl",
         dataset / f"scenes_{split}.jsonl",
@@ -78,33 +98,55 @@ def read_scene_index(dataset: Path, split: str) -> list[Scene]:
             f"no scenes.jsonl for split '{split}' under {dataset}; "
             "generate one with 'skullcam synth scenes'"
         )
-    scenes = []
-    for line in index.read_text().splitlines():
-        if not line.strip():
-            continue
+    return index
+
+
+def _scene(dataset: Path, index: Path, number: int, line: str) -> Scene:
+    """One line of ``scenes.jsonl`` as a scene, or a UserError naming the file and the line."""
+    where = f"{index} line {number}"
+    try:
         raw = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise UserError(
+            f"{where} is not valid JSON (column {err.colno}: {err.msg}); fix or remove the line"
+        ) from None
+    if not isinstance(raw, dict):
+        raise UserError(f"{where} is not a scene label: a JSON object expected, with 'file'")
+    try:
         image = raw.get("image") or raw.get("file") or raw.get("path")
-        image_path = Path(image)
-        if not image_path.is_absolute():
-            image_path = next(
-                (
-                    base / image_path
-                    for base in (dataset, index.parent)
-                    if (base / image_path).is_file()
-                ),
-                dataset / image_path,
-            )
-        cards = [
-            LabelledCard(
-                face=str(c.get("card") or c.get("face")),
-                corners=np.asarray(c["corners"], np.float32).reshape(4, 2),
-                visible_fraction=float(c.get("visible_fraction", 1.0)),
-                corner_visible=_pair(c.get("corner_visible", (1.0, 1.0))),
-            )
-            for c in raw.get("cards", [])
-        ]
-        scenes.append((image_path, cards))
-    return scenes
+        if not isinstance(image, str) or not image:
+            raise ValueError("no image file named (expected 'file' or 'image')")
+        cards = [_labelled_card(c) for c in raw.get("cards", [])]
+    except KeyError as err:
+        raise UserError(f"{where} is not a scene label: a card has no {err}") from None
+    except (AttributeError, TypeError, ValueError) as err:
+        raise UserError(f"{where} is not a scene label: {err}") from None
+    return _scene_image(dataset, index, Path(image)), cards
+
+
+def _labelled_card(label: dict[str, Any]) -> LabelledCard:
+    """A card of a scene label; a ValueError for a face the rules engine does not know, which
+    no model could ever read right (every scene holding it would count as a miss)."""
+    face = str(label.get("card") or label.get("face"))
+    if face not in FACES:
+        raise ValueError(f"unknown card {face!r} (expected a face such as green-7 or skull-king)")
+    return LabelledCard(
+        face=face,
+        corners=np.asarray(label["corners"], np.float32).reshape(4, 2),
+        visible_fraction=float(label.get("visible_fraction", 1.0)),
+        corner_visible=_pair(label.get("corner_visible", (1.0, 1.0))),
+    )
+
+
+def _scene_image(dataset: Path, index: Path, image: Path) -> Path:
+    """A label's image path: as written when absolute, else under the dataset or the folder
+    of ``scenes.jsonl``, whichever holds it."""
+    if image.is_absolute():
+        return image
+    return next(
+        (base / image for base in (dataset, index.parent) if (base / image).is_file()),
+        dataset / image,
+    )
 
 
 def _pair(value: object) -> tuple[float, float]:

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import make_folder, read_json, write_atomic
+from skullcam.files import copy_atomic, make_folder, read_json, sync_folder, write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import (
     AdaptPlan,
@@ -353,7 +353,7 @@ def collect_from_folder(
     """
     from tqdm import tqdm
 
-    from skullcam.vision.image_io import read_image
+    from skullcam.vision.image_io import read_colour_image
 
     files, problems, named = _photo_files(folder)
     todo = []
@@ -366,7 +366,7 @@ def collect_from_folder(
         say(f"{len(files) - len(todo)} face(s) already enrolled from these photos: kept")
     for face, path, digest in tqdm(todo, desc="photos", unit="photo", disable=not progress):
         try:
-            image = read_image(path)
+            image = read_colour_image(path)  # grey faces would teach grey cards
         except UserError as err:
             problems.append(f"{path.name}: {err}")
             continue
@@ -395,17 +395,23 @@ def collect_from_folder(
 def _assemble_model(
     folder: Path, version: str, base: ModelManifest, result: AdaptResult, with_checkpoints: bool
 ) -> None:
-    """Write the adapted weights and then (last) a manifest with the base model's thresholds."""
-    shutil.copyfile(result.detector, folder / DETECTOR_FILE)
-    shutil.copyfile(result.onnx, folder / CLASSIFIER_FILE)
+    """Write the adapted weights and then (last) a manifest with the base model's thresholds,
+    each file flushed to disk and then the folder: its files must be whole before a rename and
+    a pointer can make it the model ``skullcam run`` loads after a power cut."""
+    copies: list[tuple[Path | None, str]] = [
+        (result.detector, DETECTOR_FILE),
+        (result.onnx, CLASSIFIER_FILE),
+    ]
     if with_checkpoints:
-        shutil.copyfile(result.checkpoint, folder / CHECKPOINT_FILE)
-        if result.detector_checkpoint is not None:
-            shutil.copyfile(result.detector_checkpoint, folder / DETECTOR_CHECKPOINT_FILE)
-        if result.corner_checkpoint is not None:
-            shutil.copyfile(result.corner_checkpoint, folder / CORNER_CHECKPOINT_FILE)
-    if result.corner is not None:
-        shutil.copyfile(result.corner, folder / CORNER_FILE)
+        copies += [
+            (result.checkpoint, CHECKPOINT_FILE),
+            (result.detector_checkpoint, DETECTOR_CHECKPOINT_FILE),
+            (result.corner_checkpoint, CORNER_CHECKPOINT_FILE),
+        ]
+    copies.append((result.corner, CORNER_FILE))
+    for source, name in copies:
+        if source is not None:
+            copy_atomic(source, folder / name)
     # The base model's corner reader learned the base deck's corner marks: an enrolled model
     # that did not adapt it reads without one rather than misread the new deck.
     replace(
@@ -416,6 +422,7 @@ def _assemble_model(
         classifier=CLASSIFIER_FILE,
         corner_reader=CORNER_FILE if result.corner is not None else None,
     ).write()
+    sync_folder(folder)
 
 
 def _install_model(
@@ -440,6 +447,7 @@ def _install_model(
     write_atomic(staging / "enroll.json", json.dumps(extra, indent=2) + "\n")
     _assemble_model(staging, f"enrolled-{final.name}", base, result, with_checkpoints=True)
     os.rename(staging, final)
+    sync_folder(models)  # the rename, before activate() writes a pointer naming it
     return final
 
 
@@ -468,6 +476,7 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
         raise UserError(f"model {model!r} not activated: {err}") from None
     relative = folder.relative_to(data_dir) if folder.is_relative_to(data_dir) else folder
     write_atomic(pointer, f"{relative}\n")
+    sync_folder(data_dir)
     return folder
 
 

@@ -358,16 +358,15 @@ def _touching(quads: list[np.ndarray]) -> bool:
     """Whether every outline touches another one (within 3% of its size)."""
     for i, quad in enumerate(quads):
         tol = 0.03 * float(np.linalg.norm(quad[2] - quad[0]))
-        near = False
-        for j, other in enumerate(quads):
-            if i == j:
-                continue
-            poly = other.reshape(-1, 1, 2)
-            dist = max(cv2.pointPolygonTest(poly, tuple(map(float, p)), True) for p in quad)
-            near = near or dist > -tol
-        if not near:
+        if not any(_corner_gap(quad, other) < tol for j, other in enumerate(quads) if j != i):
             return False
     return True
+
+
+def _corner_gap(quad: np.ndarray, other: np.ndarray) -> float:
+    """How far the nearest corner of ``quad`` lies outside ``other`` (negative: inside it)."""
+    poly = other.reshape(-1, 1, 2).astype(np.float32)
+    return -max(cv2.pointPolygonTest(poly, tuple(map(float, p)), True) for p in quad)
 
 
 def sharpness(face: np.ndarray) -> float:
@@ -449,7 +448,7 @@ def inspect_photo(
             "no card found: lay the card face up on a plain, contrasting surface, the whole "
             "card in the picture, hold still and retake",
         )
-    if len(quads) > 1 and _washed_out(small) and _boxes_near(quads, max(small.shape[:2]) * 0.05):
+    if len(quads) > 1 and _washed_out(small) and _outlines_near(quads, max(small.shape[:2]) * 0.05):
         # A reflection across one card can cut its outline in pieces that each look like a
         # card: "5 cards in the picture" for one card under a lamp (1 of 21 glare renders).
         return PhotoCheck(
@@ -506,15 +505,22 @@ def _washed_out(image: np.ndarray) -> bool:
     return float((image.min(axis=2) >= 250).mean()) > 0.03
 
 
-def _boxes_near(quads: list[np.ndarray], gap: float) -> bool:
-    """Some two of the outlines' boxes overlap or lie within ``gap`` pixels: pieces of one
-    card, not two cards laid apart."""
-    boxes = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in quads]
-    return any(
-        a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
-        for i, a in enumerate(boxes)
-        for b in boxes[i + 1 :]
-    )
+def _outlines_near(quads: list[np.ndarray], gap: float) -> bool:
+    """Some two of the outlines overlap or lie within ``gap`` pixels: pieces of one card, not
+    two cards laid apart. Measured between the outlines themselves, not their upright boxes:
+    the boxes of two cards turned 30 degrees overlap with a clear gap between the cards."""
+    return any(_outline_gap(a, b) <= gap for i, a in enumerate(quads) for b in quads[i + 1 :])
+
+
+def _outline_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The distance between two convex outlines, 0 when they overlap. Apart, the nearest
+    points are a corner of one and a side of the other; overlapping, some corner lies inside
+    the other or their intersection has an area (two crossed cards)."""
+    gap = min(_corner_gap(a, b), _corner_gap(b, a))
+    if gap <= 0:
+        return 0.0
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return 0.0 if shared > 0 else gap
 
 
 def _is_scan(image: np.ndarray) -> bool:

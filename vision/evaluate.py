@@ -20,8 +20,10 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD, LabelledCard
 from skullcam.vision.detection import Detection
+from skullcam.vision.image_io import read_colour_image
 from skullcam.vision.obb import polygon_inside, polygon_iou
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
@@ -333,8 +335,12 @@ def evaluate(
     outcomes = []
     causes: Counter[str] = Counter()
     for image_path, truth in tqdm(scenes, desc="evaluating", unit="scene", disable=not progress):
-        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        outcome = judge_scene(image_path, truth, recognize(frame))
+        frame = read_colour_image(image_path)  # its errors name the file
+        try:
+            found = recognize(frame)
+        except UserError as err:  # the recognizer's do not
+            raise UserError(f"{image_path}: {err}") from None
+        outcome = judge_scene(image_path, truth, found)
         outcomes.append(outcome)
         if explain is not None and not outcome.correct:
             causes += explain(frame, outcome)

@@ -65,3 +65,31 @@ def read_image(path: Path) -> np.ndarray:
     if image is None:
         raise UserError(f"{path} is not a readable image (corrupt, empty or unknown format)")
     return image
+
+
+GREY_TOLERANCE = 3
+"""Channel differences up to this are a grey picture's rounding (JPEG, scaling), not colour:
+a colour photo of a table has pixels far beyond it (its noise alone), a picture converted to
+greyscale has none."""
+
+
+def has_colour(image: np.ndarray, step: int = 1) -> bool:
+    """Whether some pixel of ``image`` (every ``step``-th row and column) has colour: a
+    single-channel picture or three identical channels has none."""
+    if image.ndim < 3 or image.shape[2] < 3:
+        return False
+    sample = image[::step, ::step, :3]
+    spread = sample.max(axis=2).astype(np.int32) - sample.min(axis=2)
+    return bool((spread > GREY_TOLERANCE).any())
+
+
+def read_colour_image(path: Path) -> np.ndarray:
+    """:func:`read_image`, refusing a greyscale picture: the suits differ by colour alone
+    (green, yellow, purple, black 7), so grey cards read as confident wrong faces."""
+    image = read_image(path)
+    if not has_colour(image):
+        raise UserError(
+            f"{path} has no colour: card suits are told apart by colour; "
+            "use a colour photo or camera"
+        )
+    return image

@@ -13,6 +13,7 @@ classifier ONNX files it names. The shipped one is ``skullcam/models/`` (the rep
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
-from skullcam.files import read_text
+from skullcam.files import read_json, read_text, write_atomic
 from skullcam.rules import FACES, copies_in_deck
 from skullcam.vision import obb
 from skullcam.vision.crops import (
@@ -33,7 +34,10 @@ from skullcam.vision.crops import (
     order_long_side_vertical,
 )
 from skullcam.vision.detection import Detection
+from skullcam.vision.image_io import has_colour
 from skullcam.vision.second_look import boxes_worth_a_look, second_look_picks
+
+logger = logging.getLogger(__name__)
 
 MANIFEST = "recognizer.json"
 NOT_A_CARD = "none"
@@ -167,6 +171,52 @@ def _flag(value: object) -> bool:
     return value
 
 
+REQUIRED_KEYS = ("version", "detector", "classifier", "detector_input", "classes")
+FRACTION_KEYS = ("detector_conf", "detector_iou", "min_confidence", "corner_min_confidence")
+"""Manifest settings that are a score or an overlap, so from 0 to 1: a detector_conf of 5
+would find no card at all, a min_confidence of -1 would name every stray box a card."""
+
+
+def _invalid(path: Path, why: str) -> UserError:
+    return UserError(
+        f"{path} is not a valid recognizer manifest ({why}); retrain or re-enroll to rewrite it"
+    )
+
+
+def _manifest_object(path: Path) -> dict[str, Any]:
+    """The manifest's JSON object, refused in one line when it is not JSON, not an object, or
+    lacks a key every model needs."""
+    raw = read_json(path, "recognizer manifest")
+    if not isinstance(raw, dict):
+        found = type(raw).__name__.replace("dict", "object").replace("list", "array")
+        raise _invalid(path, f"a JSON object with {', '.join(REQUIRED_KEYS)} expected, not {found}")
+    missing = [key for key in REQUIRED_KEYS if key not in raw]
+    if missing:
+        raise _invalid(path, f"it has no {', '.join(repr(key) for key in missing)}")
+    return raw
+
+
+def _check_fractions(manifest: ModelManifest, path: Path) -> None:
+    """A UserError naming the first threshold outside 0..1 (NaN included)."""
+    for key in FRACTION_KEYS:
+        value = getattr(manifest, key)
+        if not 0 <= value <= 1:
+            raise _invalid(path, f"{key} is {value:g}; it must be from 0 to 1")
+
+
+def _check_classes(classes: tuple[str, ...], path: Path) -> None:
+    """Each class once, ``none`` among them, all known to the rules: a face listed twice takes
+    another face's output, which the model would then never name, without a word."""
+    unknown = [c for c in classes if c not in FACES and c != NOT_A_CARD]
+    if unknown:
+        raise UserError(f"{path} names classes the rules engine does not know: {unknown}")
+    twice = sorted(face for face, n in Counter(classes).items() if n > 1)
+    if twice:
+        raise _invalid(path, f"classes lists {', '.join(twice)} more than once")
+    if NOT_A_CARD not in classes:
+        raise _invalid(path, f"classes has no {NOT_A_CARD!r}, the class of boxes that are no card")
+
+
 @dataclass(frozen=True)
 class ModelManifest:
     """What a model folder says about itself; read before any weights are touched."""
@@ -196,8 +246,8 @@ class ModelManifest:
                 f"no recognizer model at {folder} ({MANIFEST} missing); "
                 "pass --model with a model folder, or reinstall skullcam to restore the shipped one"
             )
+        raw = _manifest_object(path)
         try:
-            raw = json.loads(path.read_text())
             manifest = cls(
                 folder=folder,
                 version=str(raw["version"]),
@@ -217,13 +267,9 @@ class ModelManifest:
                 second_look=_flag(raw.get("second_look", SECOND_LOOK)),
             )
         except (ValueError, KeyError, TypeError, IndexError) as err:
-            raise UserError(
-                f"{path} is not a valid recognizer manifest ({err}); retrain or "
-                "re-enroll to rewrite it"
-            ) from err
-        unknown = [c for c in manifest.classes if c not in FACES and c != NOT_A_CARD]
-        if unknown:
-            raise UserError(f"{path} names classes the rules engine does not know: {unknown}")
+            raise _invalid(path, str(err)) from err
+        _check_fractions(manifest, path)
+        _check_classes(manifest.classes, path)
         return manifest
 
     def to_json(self) -> dict[str, Any]:
@@ -249,10 +295,9 @@ class ModelManifest:
         )
 
     def write(self) -> None:
-        """Write atomically, so a half-written manifest never becomes a model."""
-        tmp = self.folder / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n")
-        os.replace(tmp, self.folder / MANIFEST)
+        """Write atomically and flushed to disk, so a half-written manifest never becomes a
+        model, even after a power cut."""
+        write_atomic(self.folder / MANIFEST, json.dumps(self.to_json(), indent=2) + "\n")
 
 
 def _session(path: Path, threads: int) -> Any:
@@ -441,6 +486,7 @@ class Recognizer:
         # run; sessions no longer spin (see _session), but a second thread still buys nothing.
         self._corner = corner_session(manifest, 1) if manifest.corner_reader else None
         self._corner_input = self._corner.get_inputs()[0].name if self._corner else ""
+        self._warned_grey = False
 
     @classmethod
     def load(
@@ -556,6 +602,8 @@ class Recognizer:
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
+        if not self._warned_grey:
+            self._warned_grey = _looks_grey(frame)
         boxes = self.detect(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
         names, p = box_names(evidence, self.manifest)
@@ -736,6 +784,27 @@ MIN_FRAME_SIDE = 32
 MAX_FRAME_RATIO = 10
 """Frames outside these are refused: a sliver has no card in it, and letterboxing a 2 x 3000
 image to the detector's input would shrink its short side to no pixels at all."""
+
+
+GREY_CHECK_STRIDE = 16
+"""Every 16th row and column (1/256 of the pixels) is enough to see colour in a camera frame
+and costs next to nothing beside the networks."""
+
+
+def _looks_grey(frame: np.ndarray) -> bool:
+    """Whether a frame is a picture with no colour, logged as a warning when it is. A camera in
+    greyscale mode (some start in it, an infrared one always is) makes cards read as confident
+    wrong faces, since suits differ by colour; files are refused for it (``read_colour_image``)
+    but a live frame is not, which would stop a game over a camera setting. A frame without a
+    picture (black, the lens covered) is not judged."""
+    sample = frame[::GREY_CHECK_STRIDE, ::GREY_CHECK_STRIDE]
+    if has_colour(sample) or int(sample.max()) - int(sample.min()) < 32:
+        return False
+    logger.warning(
+        "the camera's picture has no colour: card suits are told apart by colour, so cards "
+        "will be misread; set the camera to colour"
+    )
+    return True
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:

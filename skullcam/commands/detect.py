@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from skullcam.cli import add_data_argument
+from skullcam.cli import add_data_argument, print_error
 from skullcam.errors import UserError
+
+if TYPE_CHECKING:
+    from skullcam.vision.recognizer import Recognizer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Find the cards in still images with the active model (or --model): each card's id,"
             " confidence, box and corners, in the images' own pixels. --json prints"
             ' {"images": [{"path", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2],'
-            ' ...}]}], "model"} for other programs.'
+            ' ...}]}], "model"} for other programs. An image that cannot be read (missing, not'
+            " an image, no colour, too small) gets an error line on stderr and the other"
+            " images are still read (--json lists only those); the exit status is then 2."
         ),
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
@@ -29,28 +35,51 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.vision.image_io import check_image_file, read_image
+    from skullcam.vision.image_io import check_image_file
     from skullcam.vision.recognizer import Recognizer
 
-    for path in args.images:  # check every path before loading the model
-        check_image_file(path)
+    files = []
+    for path in args.images:  # every path checked before the model loads: a typo costs no wait
+        try:
+            check_image_file(path)
+            files.append(path)
+        except UserError as err:
+            print_error("detect", err)
+    if not files:
+        return 2
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
-    for path in args.images:
-        image = read_image(path)  # its errors name the file already
+    for path in files:
         try:
-            cards = recognizer(image)
-        except UserError as err:  # the recognizer's do not
-            raise UserError(f"{path}: {err}") from None
-        results.append({"path": str(path), "cards": [c.to_json() for c in cards]})
+            result = {"path": str(path), "cards": _cards_in(recognizer, path)}
+        except UserError as err:  # this image's problem: the others are still read
+            print_error("detect", err)
+            continue
+        results.append(result)
+        if not args.json:
+            _print_cards(result)
     if args.json:
         print(json.dumps({"images": results, "model": recognizer.version}))
-        return 0
-    for result in results:
-        cards = result["cards"]
-        print(f"{result['path']}: {len(cards)} card(s)")
-        for c in cards:
-            x1, y1, x2, y2 = c["box"]
-            box = f"({x1:.0f},{y1:.0f},{x2:.0f},{y2:.0f})"
-            print(f"  {c['card']:<16} {c['confidence']:.2f}  box={box}")
-    return 0
+    return 0 if len(results) == len(args.images) else 2
+
+
+def _cards_in(recognizer: Recognizer, path: Path) -> list[dict[str, Any]]:
+    """The JSON form of the cards in the image at ``path``; a UserError naming the file."""
+    from skullcam.vision.image_io import read_colour_image
+
+    image = read_colour_image(path)  # its errors name the file already
+    try:
+        cards = recognizer(image)
+    except UserError as err:  # the recognizer's do not
+        raise UserError(f"{path}: {err}") from None
+    return [c.to_json() for c in cards]
+
+
+def _print_cards(result: dict[str, Any]) -> None:
+    """One image's cards as text, printed as soon as it is read."""
+    cards = result["cards"]
+    print(f"{result['path']}: {len(cards)} card(s)", flush=True)
+    for c in cards:
+        x1, y1, x2, y2 = c["box"]
+        box = f"({x1:.0f},{y1:.0f},{x2:.0f},{y2:.0f})"
+        print(f"  {c['card']:<16} {c['confidence']:.2f}  box={box}", flush=True)

@@ -44,13 +44,16 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.crop_dataset import read_scene_index
     from skullcam.vision.error_causes import explain_errors
     from skullcam.vision.evaluate import evaluate
+    from skullcam.vision.image_io import check_image_file
     from skullcam.vision.recognizer import Recognizer
 
     make_folder(args.out, "report folder")  # before minutes of evaluation, not after
-    recognizer = Recognizer.load(args.model, data_dir=args.data)
-    scenes = read_scene_index(args.dataset, args.split)
+    scenes = read_scene_index(args.dataset, args.split)  # a bad label costs no model load
     if args.limit:
         scenes = scenes[: args.limit]
+    for path, _ in scenes:  # a missing image is said now, not minutes into the evaluation
+        check_image_file(path)
+    recognizer = Recognizer.load(args.model, data_dir=args.data)
     summary = evaluate(
         recognizer,
         scenes,
