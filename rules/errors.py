@@ -6,6 +6,8 @@ where it helps, what to write instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RulesError(ValueError):
     """Input the rules cannot accept: a bad card id, an illegal trick, a broken game record."""
@@ -20,13 +22,21 @@ class IllegalPlayError(RulesError):
 
     ``play`` is the play's index in the trick (0 led) when one play is at fault, and ``reason``
     the message without its "play N" prefix, so a game's scorer can say "round 3, trick 2,
-    play 3 (Ana)" the way it counts everywhere else.
+    play 3 (Ana)" the way it counts everywhere else. ``phrase`` is the reason as a
+    ``rules.explain.Phrase``, for a page to say it in the reader's language.
     """
 
-    def __init__(self, message: str, play: int | None = None, reason: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        play: int | None = None,
+        reason: str | None = None,
+        phrase: Any = None,
+    ) -> None:
         super().__init__(message)
         self.play = play
         self.reason = reason if reason is not None else message
+        self.phrase = phrase
 
 
 class GameRecordError(RulesError):

@@ -93,6 +93,14 @@ ENGLISH: dict[str, str] = {
     "loot_alliance": (
         " Loot alliance: {loot_player} and {winner_player} (+{points} each if both bids are exact)."
     ),
+    # Why no table could have played a trick (``IllegalPlayError.phrase``).
+    "trick_size": "a trick has one card per player, {low} to {high}, got {count}",
+    "too_many_escapes": "one escape too many in this trick (the deck has 5)",
+    "too_many_loot": "one loot too many in this trick (the deck has 2)",
+    "too_many_pirates": "one pirate too many in this trick (the deck has 5)",
+    "too_many_mermaids": "one mermaid too many in this trick (the deck has 2)",
+    "already_in_trick": "{face} is already in this trick (the deck has one)",
+    "tigress_undeclared": "the Tigress must be declared: write tigress:pirate or tigress:escape",
     "setting_off": (
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
         " check the card or turn the setting on"

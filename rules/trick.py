@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, Kind, Suit, find_duplicate, suit_role
+from .cards import Card, Kind, Suit, find_duplicate, parse_card, suit_role
 from .errors import IllegalPlayError
 from .explain import Arg, CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
@@ -127,33 +127,36 @@ def legal_plays(hand: Sequence[Card], trick_so_far: Sequence[Card]) -> list[Card
 def check_trick(cards: Sequence[Card]) -> None:
     """Raise ``IllegalPlayError`` if no table could have played ``cards`` as one trick."""
     if not MIN_PLAYERS <= len(cards) <= MAX_PLAYERS:
-        raise IllegalPlayError(
-            f"a trick has one card per player, {MIN_PLAYERS} to {MAX_PLAYERS}, got {len(cards)}"
-        )
+        size = Phrase("trick_size", {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "count": len(cards)})
+        raise IllegalPlayError(render([size]), phrase=size)
     duplicate = find_duplicate(cards)
     if duplicate is not None:
         index, card = duplicate
         earlier = {c.face for c in cards[:index]}
-        reason = _too_many(card, card.face in earlier)
-        raise IllegalPlayError(f"play {index} ({card}): {reason}", index, f"{card}: {reason}")
+        phrase = _too_many(card, card.face in earlier)
+        reason = render([phrase])
+        raise IllegalPlayError(
+            f"play {index} ({card}): {reason}", index, f"{card}: {reason}", phrase
+        )
     for index, card in enumerate(cards):
         if card.kind is Kind.TIGRESS and card.declared is None:
-            reason = "the Tigress must be declared: write tigress:pirate or tigress:escape"
-            raise IllegalPlayError(f"play {index}: {reason}", index, reason)
+            phrase = Phrase("tigress_undeclared")
+            reason = render([phrase])
+            raise IllegalPlayError(f"play {index}: {reason}", index, reason, phrase)
 
 
-def _too_many(card: Card, played_before: bool) -> str:
+def _too_many(card: Card, played_before: bool) -> Phrase:
     """Why ``card`` cannot be in the trick: its face was already played (``played_before``), or
     its kind's copies ran out (a sixth pirate where one was played unnamed)."""
     if card.kind is Kind.ESCAPE:
-        return "one escape too many in this trick (the deck has 5)"
+        return Phrase("too_many_escapes")
     if card.kind is Kind.LOOT:
-        return "one loot too many in this trick (the deck has 2)"
+        return Phrase("too_many_loot")
     if card.kind is Kind.PIRATE and (card.name is None or not played_before):
-        return "one pirate too many in this trick (the deck has 5)"
+        return Phrase("too_many_pirates")
     if card.kind is Kind.MERMAID and (card.name is None or not played_before):
-        return "one mermaid too many in this trick (the deck has 2)"
-    return f"{card.face} is already in this trick (the deck has one)"
+        return Phrase("too_many_mermaids")
+    return Phrase("already_in_trick", {"face": CardId(parse_card(card.face))})
 
 
 def resolve_trick(

@@ -34,7 +34,7 @@ from skullcam.errors import NotFoundError, UserError, echo, whole_number
 from .schema import ensure_schema
 
 if TYPE_CHECKING:
-    from skullcam.rules import TrickResult
+    from skullcam.rules import RulesError, TrickResult
 
 logger = logging.getLogger(__name__)
 
@@ -1612,16 +1612,19 @@ class GameStore:
         game = self.game(game_id)
         return _resolve(plays, game.settings, game.players)
 
-    def trick_result(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> TrickResult | None:
-        """The verdict of ``resolve`` as the rules engine's object (its explanation as phrases,
-        for a page to word in the reader's language); None for a trick no deck could produce."""
+    def verdict(
+        self, game_id: int, plays: Sequence[Mapping[str, Any]]
+    ) -> TrickResult | RulesError:
+        """The verdict of ``resolve`` as the rules engine's objects: the result, or the error
+        for a trick no deck could produce (each with phrases, for a page to word in the
+        reader's language)."""
         from skullcam.rules import RulesError
 
         game = self.game(game_id)
         try:
             return _trick_result(plays, game.settings, game.players)
-        except RulesError:
-            return None
+        except RulesError as err:
+            return err
 
     # ------------------------------------------------------------------------------- events
     def last_event_id(self) -> int:

@@ -8,11 +8,27 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from skullcam.rules import CARD_IDS, RulesError, Settings, parse_card, resolve_trick
+from skullcam.rules import (
+    CARD_IDS,
+    IllegalPlayError,
+    RulesError,
+    Settings,
+    parse_card,
+    resolve_trick,
+)
 from skullcam.rules.explain import ENGLISH, placeholders
 from skullcam.store import GameStore
 from skullcam.web.explain_i18n import TEMPLATES, explain
 
+ERROR_KEYS = {
+    "trick_size",
+    "too_many_escapes",
+    "too_many_loot",
+    "too_many_pirates",
+    "too_many_mermaids",
+    "already_in_trick",
+    "tigress_undeclared",
+}
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
     Settings(),
@@ -60,7 +76,7 @@ def test_any_trick_is_explained_in_the_language_with_every_player_named(lang: st
         assert names[named] in text
         for warning in result.warning_phrases:
             assert "«" in explain([warning], lang)  # the setting's label, as on its page
-    assert keys_seen == set(ENGLISH) - {"setting_off"}  # a warning, not in the explanation
+    assert keys_seen == set(ENGLISH) - {"setting_off"} - ERROR_KEYS  # the rest: not a result
 
 
 def test_english_is_the_engines_own_text() -> None:
@@ -105,3 +121,39 @@ def test_replay_page_explains_in_the_chosen_language(
     assert warning is not None and "«" in warning[1] and "setting is off" not in warning[1]
     english = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
     assert "The green 9 (Cai) wins: the highest green card, the suit led." in english
+
+
+@pytest.mark.parametrize(
+    ("cards", "key"),
+    [
+        (["green-1"], "trick_size"),
+        (["escape", "escape", "escape", "escape", "escape", "escape"], "too_many_escapes"),
+        (["loot", "loot", "loot"], "too_many_loot"),
+        (["pirate", "pirate", "pirate", "pirate", "pirate", "pirate"], "too_many_pirates"),
+        (["mermaid", "mermaid", "mermaid"], "too_many_mermaids"),
+        (["green-5", "tigress:pirate", "green-5"], "already_in_trick"),
+        (["tigress:pirate", "tigress:escape"], "already_in_trick"),
+        (["green-5", "tigress"], "tigress_undeclared"),
+    ],
+)
+def test_why_no_deck_could_produce_a_trick_is_a_phrase(cards: list[str], key: str) -> None:
+    with pytest.raises(IllegalPlayError) as caught:
+        resolve_trick([parse_card(c) for c in cards])
+    err = caught.value
+    assert err.phrase is not None and err.phrase.key == key
+    assert explain([err.phrase], "en") in str(err)  # the English message is the same words
+    for lang in TEMPLATES:
+        assert explain([err.phrase], lang) != explain([err.phrase], "en")
+
+
+def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    plays = [("green-5", 1), ("green-9", 2), ("green-5", 0)]  # the camera read one card twice
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.5} for c, p in plays])
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert explanation is not None
+    assert explanation[1] == "Ana (Loro 5): Loro 5 ya está en esta baza (la baraja tiene una)"

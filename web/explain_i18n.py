@@ -9,8 +9,10 @@ dispute reads why the trick went that way in the language of the table, and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from skullcam.rules import IllegalPlayError, RulesError, TrickResult
 from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, render
 
 from . import i18n
@@ -68,6 +70,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " Alianza del Botín: {loot_player} y {winner_player}"
             " (+{points} cada uno si los dos cumplen su apuesta)."
         ),
+        "trick_size": "una baza tiene una carta por jugador, de {low} a {high}; hay {count}",
+        "too_many_escapes": "una Huida de más en esta baza (la baraja tiene 5)",
+        "too_many_loot": "un Botín de más en esta baza (la baraja tiene 2)",
+        "too_many_pirates": "un pirata de más en esta baza (la baraja tiene 5)",
+        "too_many_mermaids": "una sirena de más en esta baza (la baraja tiene 2)",
+        "already_in_trick": "{face} ya está en esta baza (la baraja tiene una)",
+        "tigress_undeclared": ("hay que decir cómo se juega la Tigresa: como pirata o como Huida"),
         "setting_off": (
             "Se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
             " con su regla; revisa la carta o activa el ajuste"
@@ -127,6 +136,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " Alleanza del Bottino: {loot_player} e {winner_player}"
             " (+{points} ciascuno se entrambe le puntate sono esatte)."
         ),
+        "trick_size": "una presa ha una carta per giocatore, da {low} a {high}; ce ne sono {count}",
+        "too_many_escapes": "una Fuga di troppo in questa presa (il mazzo ne ha 5)",
+        "too_many_loot": "un Bottino di troppo in questa presa (il mazzo ne ha 2)",
+        "too_many_pirates": "un pirata di troppo in questa presa (il mazzo ne ha 5)",
+        "too_many_mermaids": "una sirena di troppo in questa presa (il mazzo ne ha 2)",
+        "already_in_trick": "{face} è già in questa presa (il mazzo ne ha una)",
+        "tigress_undeclared": "bisogna dire come si gioca la Tigre: come pirata o come Fuga",
         "setting_off": (
             "È stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
@@ -178,6 +194,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " Byttealliance: {loot_player} og {winner_player}"
             " (+{points} hver, hvis begges bud holder)."
         ),
+        "trick_size": "et stik har ét kort pr. spiller, {low} til {high}; her er {count}",
+        "too_many_escapes": "ét flugtkort for meget i dette stik (spillet har 5)",
+        "too_many_loot": "ét byttekort for meget i dette stik (spillet har 2)",
+        "too_many_pirates": "én pirat for meget i dette stik (spillet har 5)",
+        "too_many_mermaids": "én havfrue for meget i dette stik (spillet har 2)",
+        "already_in_trick": "{face} er allerede i dette stik (spillet har ét)",
+        "tigress_undeclared": "Tigress skal meldes: som pirat eller som flugtkort",
         "setting_off": (
             "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
             " kortets regel alligevel; tjek kortet eller slå indstillingen til"
@@ -202,3 +225,30 @@ def wording(lang: str) -> Wording:
 def explain(phrases: Iterable[Phrase], lang: str) -> str:
     """The phrases as one text in ``lang``."""
     return render(phrases, wording(lang))
+
+
+def verdict_text(
+    verdict: TrickResult | RulesError,
+    plays: Sequence[Mapping[str, Any]],
+    players: Sequence[str],
+    lang: str,
+) -> str:
+    """Why the trick went as it did, or why no deck could produce it (a misread card, most
+    often): the play at fault named by its player and card, as the replay page shows them."""
+    if isinstance(verdict, TrickResult):
+        return explain(verdict.phrases, lang)
+    if not isinstance(verdict, IllegalPlayError) or verdict.phrase is None:
+        return str(verdict)
+    reason = explain([verdict.phrase], lang)
+    if verdict.play is None or not 0 <= verdict.play < len(plays):
+        return reason
+    play = plays[verdict.play]
+    who = players[int(play["player"])]
+    return f"{who} ({i18n.card_name(str(play['card']), lang)}): {reason}"
+
+
+def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
+    """The result's warnings (an expansion card played with its setting off), one a line."""
+    if not isinstance(verdict, TrickResult):
+        return []
+    return [explain([w], lang) for w in verdict.warning_phrases]

@@ -137,7 +137,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         abort(404)
     resolution = store.resolve(game_id, trick.plays)
     winner_index = resolution.get("winner")
-    verdict = store.trick_result(game_id, trick.plays)
+    verdict = store.verdict(game_id, trick.plays)
     neighbours = [t for t in store.tricks(game_id)]
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
     prev_trick = neighbours[position - 1] if position > 0 else None
@@ -147,14 +147,10 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         game=game,
         trick=trick,
         resolution=resolution,
-        # Why the trick went that way, in the reader's language (a dispute is settled at the
-        # table, not in English); a trick no deck could produce has only the engine's error.
-        explanation=resolution.get("error")
-        if verdict is None
-        else explain_i18n.explain(verdict.phrases, g.lang),
-        warnings=[]
-        if verdict is None
-        else [explain_i18n.explain([w], g.lang) for w in verdict.warning_phrases],
+        # Why the trick went that way, or why no deck could produce it, in the reader's
+        # language: a dispute is settled at the table, not in English.
+        explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),
+        warnings=explain_i18n.warning_texts(verdict, g.lang),
         winner_index=winner_index if isinstance(winner_index, int) else None,
         overlay=_overlay(trick),
         audit=store.audit(game_id, trick.id),
