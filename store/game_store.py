@@ -1612,9 +1612,7 @@ class GameStore:
         game = self.game(game_id)
         return _resolve(plays, game.settings, game.players)
 
-    def verdict(
-        self, game_id: int, plays: Sequence[Mapping[str, Any]]
-    ) -> TrickResult | RulesError:
+    def verdict(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> TrickResult | RulesError:
         """The verdict of ``resolve`` as the rules engine's objects: the result, or the error
         for a trick no deck could produce (each with phrases, for a page to word in the
         reader's language)."""
