@@ -16,6 +16,21 @@ if TYPE_CHECKING:
     from skullcam.store import GameStore
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test another checkout's code. The editable install maps ``skullcam.rules``,
+    ``skullcam.vision``, ... to the folders of the checkout that made the ``.venv``; a second
+    clone run with that venv would test the first clone and pass whatever it changed."""
+    import skullcam.rules
+
+    root = Path(__file__).resolve().parents[1]
+    tested = Path(skullcam.rules.__file__).resolve().parents[1]
+    if tested != root:
+        raise pytest.UsageError(
+            f"these tests are in {root}, but the installed skullcam is the checkout in {tested}: "
+            f"give this checkout its own environment (cd {root} && ./scripts/test.sh)"
+        )
+
+
 def pytest_report_header() -> str:
     """Say which training stack the run has: scripts/install.sh picks it by free disk."""
     from importlib.metadata import PackageNotFoundError, version
