@@ -202,11 +202,6 @@ def read_scenes(out: Path, split: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def config_with(config: SceneConfig, **changes: object) -> SceneConfig:
-    """``config`` with some fields replaced (a typed helper for the CLI)."""
-    return replace(config, **changes)  # type: ignore[arg-type]
-
-
 def relabel_scenes(out: Path, min_visible: float) -> dict[str, int]:
     """Redraw the card label files of a written dataset at another visibility threshold.
 

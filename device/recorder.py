@@ -130,8 +130,9 @@ class StoreRecorder:
 
     #: How long one attempt waits for the database while the camera is running.
     WAIT_S = 0.2
-    #: How long :meth:`close` keeps trying before it gives up on the waiting tricks.
-    CLOSE_WAIT_S = 120.0
+    #: How long :meth:`close` keeps trying before it gives up on the waiting tricks (within the
+    #: systemd unit's ``TimeoutStopSec``, so a stopped service says what it could not write).
+    CLOSE_WAIT_S = 20.0
     #: How often the "still waiting" warning repeats.
     WARN_EVERY_S = 10.0
 

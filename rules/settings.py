@@ -104,4 +104,19 @@ def _check(name: str, value: object, type_name: object) -> None:
             )
 
 
+def setting_fields() -> list[tuple[str, str, tuple[Any, ...]]]:
+    """Every setting as a form shows it, in the dataclass's order: its key, its kind (``int``
+    with its (low, high) range, ``bool``, or ``choice`` with its options). The setup and
+    settings pages draw their fields from this, so a new setting appears there by itself."""
+    out: list[tuple[str, str, tuple[Any, ...]]] = []
+    for field in dataclasses.fields(Settings):
+        if field.type in ("bool", bool):
+            out.append((field.name, "bool", ()))
+        elif field.type in ("int", int):
+            out.append((field.name, "int", _RANGES[field.name]))
+        else:
+            out.append((field.name, "choice", _CHOICES[field.name]))
+    return out
+
+
 DEFAULT_SETTINGS = Settings()

@@ -775,12 +775,6 @@ class GameStore:
             )
             self._emit(conn, game_id, "live", payload)
 
-    def clear_live(self, game_id: int) -> None:
-        """Forget the trick on the table (e.g. the cards were swept without completing it)."""
-        with self._write() as conn:
-            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
-            self._emit(conn, game_id, "live", {"plays": []})
-
     def live(self, game_id: int) -> dict[str, Any] | None:
         """The trick on the table as last published, or None."""
         sql = "SELECT payload FROM live WHERE game_id = ?"

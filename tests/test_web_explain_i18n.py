@@ -157,3 +157,36 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None
     assert explanation[1] == "Ana (Loro 5): Loro 5 ya está en esta baza (la baraja tiene una)"
+
+
+def test_every_ui_language_has_every_table() -> None:
+    """A fifth language must bring its explanation, suit and card tables, not fall back."""
+    from skullcam.web import i18n
+
+    assert set(TEMPLATES) == set(i18n.LANGUAGES) - {"en"}
+    specials = {c for c in CARD_IDS if not c.split("-")[-1].isdigit()}
+    specials |= {"tigress:pirate", "tigress:escape"}
+    for lang in i18n.LANGUAGES:
+        assert set(i18n._SUITS[lang]) == {"green", "yellow", "purple", "black"}, lang
+        assert specials <= set(i18n._SPECIALS[lang]), lang
+
+
+def test_every_setting_is_on_the_settings_page_with_its_labels() -> None:
+    """A new setting of the rules engine shows on the setup and settings pages by itself, and
+    cannot ship without a label (and its options' labels) in every language."""
+    from dataclasses import fields
+
+    from skullcam.web import i18n
+    from skullcam.web.pages import SETTING_FIELDS
+
+    assert [key for key, _, _ in SETTING_FIELDS] == [f.name for f in fields(Settings)]
+    for key, kind, spec in SETTING_FIELDS:
+        assert set(i18n.STRINGS[f"set_{key}"]) == set(i18n.LANGUAGES), key
+        if kind == "choice":
+            for option in spec:
+                assert set(i18n.STRINGS[f"opt_{option}"]) == set(i18n.LANGUAGES), option
+        if kind == "int":
+            low, high = spec
+            assert Settings(**{key: low}) and Settings(**{key: high})
+            with pytest.raises(RulesError):
+                Settings(**{key: high + 1})

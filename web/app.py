@@ -396,7 +396,7 @@ class PinError(UserError):
     """A write without the table's PIN (HTTP 403)."""
 
 
-def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8080, threads: int | None = None):  # type: ignore[no-untyped-def]
+def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int | None = None):  # type: ignore[no-untyped-def]
     """A waitress server for ``app`` (call ``.run()``; ``.close()`` from another thread).
 
     Listening beyond loopback turns the PIN on; with no PIN given one is generated and
@@ -418,7 +418,7 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8080, threads: 
 
 
 def serve(
-    app: Flask, host: str = "127.0.0.1", port: int = 8080, threads: int | None = None
+    app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int | None = None
 ) -> None:
     """Serve ``app`` with waitress until interrupted (for embedding; ``skullcam run`` makes
     its own server with :func:`make_server` to run it beside the camera loop)."""

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, g, redirect, render_template, send_file, url_for
 
 from skullcam.errors import UserError
+from skullcam.rules.settings import setting_fields
 
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
@@ -17,27 +18,8 @@ from .app import get_store
 
 bp = Blueprint("pages", __name__)
 
-#: Setting keys in the order the setup and settings pages show them, with their input kind.
-SETTING_FIELDS: list[tuple[str, str, tuple[Any, ...]]] = [
-    ("rounds", "int", (1, 10, 1)),
-    ("points_per_trick", "int", (5, 50, 5)),
-    ("miss_penalty_per_trick", "int", (0, 30, 5)),
-    ("zero_bid_points", "int", (0, 30, 5)),
-    ("zero_bid_mode", "choice", ("per_card", "fixed")),
-    ("keep_bonus_on_miss", "bool", ()),
-    ("mermaid_captures_skull_king", "int", (0, 100, 10)),
-    ("skull_king_captures_pirate", "int", (0, 100, 10)),
-    ("pirate_captures_mermaid", "int", (0, 100, 10)),
-    ("fourteen_bonus", "int", (0, 100, 5)),
-    ("black_fourteen_bonus", "int", (0, 100, 5)),
-    ("loot", "bool", ()),
-    ("loot_alliance_bonus", "int", (0, 100, 10)),
-    ("kraken_and_white_whale", "bool", ()),
-    ("kraken_next_leader", "choice", ("would_have_won", "left_of_kraken")),
-    ("pirate_abilities", "bool", ()),
-    ("scoring", "choice", ("standard", "rascal", "no_bonus")),
-    ("tie", "choice", ("shared", "extra_round")),
-]
+#: The setup and settings pages' fields: the rules engine's settings, in its order.
+SETTING_FIELDS = setting_fields()
 
 
 def _page(template: str, **context: Any) -> str:
