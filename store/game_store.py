@@ -1060,7 +1060,9 @@ class GameStore:
         """
         note = _check_note(note)
         if not isinstance(changes, Mapping):
-            raise UserError("settings must be a JSON object of the keys in rules.md")
+            raise UserError(
+                "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
+            )
         with self._write() as conn:
             game = self.game(game_id)
             merged = dict(game.settings)
@@ -1881,7 +1883,9 @@ def _settings_obj(settings: Mapping[str, Any]) -> Any:
 
 def _check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(settings, Mapping):
-        raise UserError("settings must be a JSON object of the keys in rules.md")
+        raise UserError(
+            "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
+        )
     _settings_obj(settings)
     return dict(settings)
 

@@ -29,7 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("cards", nargs="+", metavar="CARD", help="card ids in play order")
     parser.add_argument(
-        "--settings", type=Path, metavar="FILE", help="JSON object of house rules (rules.md)"
+        "--settings",
+        type=Path,
+        metavar="FILE",
+        help="JSON object of house rules (keys: docs/rules-engine.md, Settings)",
     )
     parser.add_argument("--json", action="store_true", help="print the documented JSON object")
     parser.set_defaults(func=_run)

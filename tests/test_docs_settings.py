@@ -1,0 +1,27 @@
+"""docs/rules-engine.md's settings table says what the rules engine accepts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from skullcam.rules import Settings
+from skullcam.rules.settings import setting_fields
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "rules-engine.md"
+
+
+def test_the_settings_table_matches_the_engine() -> None:
+    rows = re.findall(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", DOC.read_text(), re.M)
+    documented = {key: (default.strip(" `"), allowed.strip()) for key, default, allowed in rows}
+    defaults = Settings().to_dict()
+    assert list(documented) == [key for key, _, _ in setting_fields()]
+    for key, kind, spec in setting_fields():
+        default, allowed = documented[key]
+        assert default == str(defaults[key]).lower(), key
+        if kind == "int":
+            assert allowed == f"{spec[0]}..{spec[1]}", key
+        elif kind == "choice":
+            assert allowed == ", ".join(f"`{option}`" for option in spec), key
+        else:
+            assert allowed == "true, false", key
