@@ -117,3 +117,22 @@ def test_calibrate_from_an_image_of_one_card_per_seat(tmp_path: Path, monkeypatc
 def test_calibrate_needs_players_or_a_frame(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--data", str(tmp_path)]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_a_calibration_made_on_other_frames_is_rescaled_to_the_camera(tmp_path: Path) -> None:
+    """A calibration remembers its frame size: the same table seen at twice the resolution has
+    its centre, and so each card's seat, where the picture puts them."""
+    from skullcam.vision.seats import CALIBRATION_FILE, SeatLayout, layout_for
+
+    made = SeatLayout.from_points([(320, 440), (40, 240), (320, 40), (600, 240)], (320, 240))
+    made = SeatLayout(made.centre, made.angles, frame_size=(640, 480))
+    made.save(tmp_path / CALIBRATION_FILE)
+    big = layout_for(4, tmp_path, (1280, 960))
+    assert big.centre == (640.0, 480.0) and big.frame_size == (1280, 960)
+    assert [big.seat_of((2 * x, 2 * y)) for x, y in [(320, 440), (40, 240), (320, 40)]] == [0, 1, 2]
+    wide = layout_for(4, tmp_path, (1280, 480))  # width stretched alone: directions bend
+    assert wide.seat_of((1200, 250)) == 3 and wide.seat_of((640, 470)) == 0
+    assert layout_for(4, tmp_path, (640, 480)) == made
+    old = {"format": "skullcam-seats/1", "centre": [300, 200], "angles_degrees": [90, 270]}
+    (tmp_path / CALIBRATION_FILE).write_text(json.dumps(old))  # before frame sizes: as it was
+    assert layout_for(2, tmp_path, (1280, 960)).centre == (300.0, 200.0)

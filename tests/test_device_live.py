@@ -192,7 +192,10 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     store = GameStore(data)
     game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
     store.close()
-    SeatLayout.default(3).save(data / "seats.json")  # as 'skullcam calibrate' would
+    # As 'skullcam calibrate' would, in the scripted detections' 640 x 480 pixels (the frames
+    # themselves are small to keep the test fast, so no frame size to rescale from).
+    default = SeatLayout.default(3)
+    SeatLayout(default.centre, default.angles).save(data / "seats.json")
     from skullcam.vision import recognizer as recognizer_module
 
     monkeypatch.setattr(

@@ -66,6 +66,9 @@ class SeatLayout:
 
     centre: tuple[float, float]
     angles: tuple[float, ...]
+    #: The (width, height) of the frames the calibration was made on, when known: pixels mean
+    #: nothing without it, and a camera set to another resolution must rescale the layout.
+    frame_size: tuple[int, int] | None = None
 
     @property
     def n_players(self) -> int:
@@ -81,7 +84,7 @@ class SeatLayout:
         width, height = size
         step = TAU / n_players
         angles = tuple((first + k * step) % TAU for k in range(n_players))
-        return cls(centre=(width / 2.0, height / 2.0), angles=angles)
+        return cls(centre=(width / 2.0, height / 2.0), angles=angles, frame_size=(width, height))
 
     @classmethod
     def default(cls, n_players: int, size: tuple[int, int] = (640, 480)) -> SeatLayout:
@@ -127,13 +130,26 @@ class SeatLayout:
         d = sorted(angular_distance(a, s) for s in self.angles)
         return d[1] - d[0] if len(d) > 1 else math.pi
 
+    def scaled_to(self, size: tuple[int, int]) -> SeatLayout:
+        """The same seats on frames of ``size``: the centre moves with the picture, and each
+        seat's direction with it (a direction bends when width and height scale apart)."""
+        if self.frame_size is None or tuple(self.frame_size) == tuple(size):
+            return self
+        sx, sy = size[0] / self.frame_size[0], size[1] / self.frame_size[1]
+        angles = tuple(math.atan2(math.sin(a) * sy, math.cos(a) * sx) % TAU for a in self.angles)
+        centre = (self.centre[0] * sx, self.centre[1] * sy)
+        return SeatLayout(centre=centre, angles=angles, frame_size=(int(size[0]), int(size[1])))
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "players": self.n_players,
             "centre": [round(self.centre[0], 2), round(self.centre[1], 2)],
             "angles_degrees": [round(math.degrees(a), 3) for a in self.angles],
         }
+        if self.frame_size is not None:
+            out["frame_size"] = list(self.frame_size)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatLayout:
@@ -144,13 +160,17 @@ class SeatLayout:
             angles = tuple(math.radians(float(a)) % TAU for a in data["angles_degrees"])
             if not all(math.isfinite(v) for v in (*centre, *angles)):
                 raise ValueError("a centre or angle is not a finite number")
+            size = data.get("frame_size")
+            frame_size = None if size is None else (int(size[0]), int(size[1]))
+            if frame_size is not None and min(frame_size) <= 0:
+                raise ValueError(f"frame_size {size!r} is not a picture's width and height")
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise UserError(
                 f"bad seat calibration ({err}); run 'skullcam calibrate' again"
             ) from err
         if not 2 <= len(angles) <= 8:
             raise UserError("bad seat calibration: 2 to 8 seats; run 'skullcam calibrate' again")
-        return cls(centre=centre, angles=angles)
+        return cls(centre=centre, angles=angles, frame_size=frame_size)
 
     def save(self, path: Path) -> None:
         """Write atomically (temp file + rename) so a crash never leaves half a calibration."""
@@ -175,13 +195,14 @@ CALIBRATION_FILE = "seats.json"
 def layout_for(
     n_players: int, data_dir: Path | None = None, size: tuple[int, int] = (640, 480)
 ) -> SeatLayout:
-    """The calibrated layout in ``data_dir`` when it matches ``n_players``, else the default."""
+    """The calibrated layout in ``data_dir`` when it matches ``n_players`` (rescaled to frames
+    of ``size`` when it was made on another), else the default."""
     if data_dir is not None:
         path = Path(data_dir) / CALIBRATION_FILE
         if path.is_file():
             layout = SeatLayout.load(path)
             if layout.n_players == n_players:
-                return layout
+                return layout.scaled_to(size)
     return SeatLayout.default(n_players, size)
 
 

@@ -113,10 +113,10 @@ def _run(args: argparse.Namespace) -> int:
             raise UserError("give --players N (and --first-seat), or --image/--camera")
         from skullcam.device.sources import WORKING_SIZE
 
-        layout = SeatLayout.evenly(args.players, first=first)
+        layout = SeatLayout.evenly(args.players, WORKING_SIZE, first=first)
         if centre is not None:
             _check_centre(args.center, centre, WORKING_SIZE, "camera frame")
-            layout = SeatLayout(centre, layout.angles)
+            layout = SeatLayout(centre, layout.angles, frame_size=WORKING_SIZE)
     else:
         from skullcam.vision.recognizer import Recognizer
 
@@ -130,9 +130,10 @@ def _run(args: argparse.Namespace) -> int:
         height, width = image.shape[:2]
         if centre is not None:
             _check_centre(args.center, centre, (width, height), "image")
-        layout = SeatLayout.from_points(
+        found = SeatLayout.from_points(
             [c.center for c in cards], centre or (width / 2.0, height / 2.0), first
         )
+        layout = SeatLayout(found.centre, found.angles, frame_size=(width, height))
     layout.save(path)
     print(json.dumps(layout.to_json()) if args.json else _describe(layout))
     print(f"saved to {path}")
