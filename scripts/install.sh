@@ -78,6 +78,7 @@ install_full_stack() {
     rm -rf .venv
     python3 -m venv .venv
     install_cpu_stack "the disk filled up during the full install; .venv started again"
+    stack=cpu
     return 0
   fi
   rm -f "$log"
@@ -85,6 +86,13 @@ install_full_stack() {
 }
 
 choose_train_stack
+# As for the runtime: `./scripts/test.sh` goes straight to the tests when this stack was
+# installed from this very pyproject.toml (a fresh clone, as CI's, always installs).
+dev_stamp=.venv/.skullcam-dev-installed
+dev_wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) $stack"
+if [ -x .venv/bin/pytest ] && [ "$(cat "$dev_stamp" 2>/dev/null)" = "$dev_wanted" ]; then
+  exit 0
+fi
 case "$stack" in
   full) install_full_stack ;;
   cpu) install_cpu_stack "$why" ;;
@@ -93,3 +101,4 @@ case "$stack" in
     exit 2
     ;;
 esac
+echo "$dev_wanted" >"$dev_stamp"
