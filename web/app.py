@@ -132,6 +132,15 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(events_bp)
 
+    _add_language(app)
+    _add_error_pages(app)
+    return app
+
+
+def _add_language(app: Flask) -> None:
+    """Every page in the reader's language: chosen by ``?lang=``, remembered in a cookie,
+    else the browser's; the templates' ``t()`` and ``card_name()`` speak it."""
+
     @app.before_request
     def _language() -> None:
         requested = request.args.get("lang") or request.cookies.get("lang")
@@ -162,6 +171,11 @@ def create_app(
             "languages": i18n.LANGUAGE_NAMES,
             "pin_required": app.config["PIN_REQUIRED"],
         }
+
+
+def _add_error_pages(app: Flask) -> None:
+    """Every error in one shape (JSON for the API and event streams, a page otherwise), with
+    a sentence that says what to do and never a traceback."""
 
     @app.errorhandler(PinError)
     def _pin_error(err: PinError) -> Any:
@@ -213,8 +227,6 @@ def create_app(
     def _http_error(err: HTTPException) -> Any:
         """Any other HTTP error (400 from Werkzeug, 416, ...) in the same shape as ours."""
         return _error_response(err.description or err.name, err.code or 500)
-
-    return app
 
 
 class StreamCount:
