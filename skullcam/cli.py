@@ -49,7 +49,7 @@ def default_data_dir() -> Path:
     return Path(env) if env else Path.home() / ".local" / "share" / "skullcam"
 
 
-def whole_number(text: str) -> int:
+def whole_number_arg(text: str) -> int:
     """An argparse type for an int, with the message the other types below share."""
     try:
         return int(text)
@@ -84,16 +84,18 @@ def _in_range(
     return convert
 
 
-positive_int = _in_range(whole_number, lambda v: v >= 1, "must be at least 1")
+positive_int = _in_range(whole_number_arg, lambda v: v >= 1, "must be at least 1")
 """Counts: frames, repeats, epochs, scenes."""
-non_negative_int = _in_range(whole_number, lambda v: v >= 0, "must be 0 or more")
+non_negative_int = _in_range(whole_number_arg, lambda v: v >= 0, "must be 0 or more")
 """Seeds (numpy refuses negative ones) and limits where 0 means none."""
 non_negative_float = _in_range(finite_float, lambda v: v >= 0, "must be 0 or more")
 """A playback speed (0: as fast as possible)."""
 positive_float = _in_range(finite_float, lambda v: v > 0, "must be more than 0")
 """A time limit, a learning rate."""
 port_number = _in_range(
-    whole_number, lambda v: 0 <= v <= 65535, "not a port number (1-65535, or 0 for any free one)"
+    whole_number_arg,
+    lambda v: 0 <= v <= 65535,
+    "not a port number (1-65535, or 0 for any free one)",
 )
 """A TCP port; out of range, the OS would wrap it (99999 listens on 34463) or refuse it."""
 
