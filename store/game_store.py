@@ -22,7 +22,6 @@ import logging
 import sqlite3
 import threading
 import time
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from skullcam.errors import NotFoundError, UserError, echo, whole_number
 
+from . import checks
 from .schema import ensure_schema
 
 if TYPE_CHECKING:
@@ -383,9 +383,9 @@ class GameStore:
         settings: Mapping[str, Any] | None = None,
     ) -> int:
         """Start a game: 2..8 distinct non-empty names in seating order (clockwise)."""
-        names = _check_players(players)
-        _check_first_dealer(first_dealer, len(names))
-        clean = _check_settings(settings or {})
+        names = checks.check_players(players)
+        checks.check_first_dealer(first_dealer, len(names))
+        clean = checks.check_settings(settings or {})
         with self._write() as conn:
             return self._insert_game(conn, names, first_dealer, clean)
 
@@ -485,11 +485,13 @@ class GameStore:
                 raise UserError(f"bids must be a list, one per player ({n})")
             if len(bids) != n:
                 raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
-            cards = _cards_dealt(round_number, n)
+            cards = checks.cards_dealt(round_number, n)
             clean: list[int | None] = []
             for i, bid in enumerate(bids):
                 clean.append(
-                    None if bid is None else _check_bid(bid, cards, game.players[i], round_number)
+                    None
+                    if bid is None
+                    else checks.check_bid(bid, cards, game.players[i], round_number)
                 )
             balls = None
             if cannonball is not None:
@@ -524,10 +526,12 @@ class GameStore:
             game = self.game(game_id)
             n = len(game.players)
             self._check_round(game, round_number)
-            _check_player(player, n)
-            cards = _cards_dealt(round_number, n)
+            checks.check_player(player, n)
+            cards = checks.cards_dealt(round_number, n)
             value = (
-                None if bid is None else _check_bid(bid, cards, game.players[player], round_number)
+                None
+                if bid is None
+                else checks.check_bid(bid, cards, game.players[player], round_number)
             )
             row = self._round_row(conn, game_id, round_number)
             old = _loads(row["bids"]) if row else [None] * n
@@ -623,8 +627,8 @@ class GameStore:
         )
 
     def _check_round(self, game: Game, round_number: int) -> None:
-        rounds = int(_full_settings(game.settings)["rounds"])
-        if not _whole_in(round_number, 1, rounds):
+        rounds = int(checks.full_settings(game.settings)["rounds"])
+        if not checks.whole_in(round_number, 1, rounds):
             raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
 
     # ------------------------------------------------------------------------------- tricks
@@ -655,12 +659,12 @@ class GameStore:
             game = self.game(game_id)
             self._check_round(game, round_number)
             n = len(game.players)
-            cards = _cards_dealt(round_number, n)
-            if not _whole_in(trick_index, 0, cards - 1):
+            cards = checks.cards_dealt(round_number, n)
+            if not checks.whole_in(trick_index, 0, cards - 1):
                 raise UserError(
                     f"round {round_number} has tricks 0..{cards - 1}, got trick {echo(trick_index)}"
                 )
-            clean = _check_plays(plays, n)
+            clean = checks.check_plays(plays, n)
             if resolution is None:
                 resolution = _resolve(clean, game.settings, game.players)
             try:
@@ -705,7 +709,7 @@ class GameStore:
                     "flags": list(flags),
                 },
             )
-            total_rounds = int(_full_settings(game.settings)["rounds"])
+            total_rounds = int(checks.full_settings(game.settings)["rounds"])
             if round_number == total_rounds and trick_index == cards - 1:
                 done = conn.execute(
                     "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
@@ -758,7 +762,7 @@ class GameStore:
         """
         game = self.game(game_id)
         n = len(game.players)
-        clean = _check_plays(plays, n, partial=True)
+        clean = checks.check_plays(plays, n, partial=True)
         payload = {
             "round": round_number,
             "trick": trick_index,
@@ -800,7 +804,7 @@ class GameStore:
         read and changed in one write transaction, so two pages correcting the same trick at
         once both land (one after the other) instead of the later undoing the earlier.
         """
-        note = _check_note(note)
+        note = checks.check_note(note)
         with self._write() as conn:
             plan = self._plan_correction(
                 game_id, round_number, trick_index, play_index, card=card, player=player
@@ -834,7 +838,7 @@ class GameStore:
         plays = [dict(p) for p in old.plays]
         changes: list[tuple[str, Any, Any]] = []
         if card is not None:
-            new_card = _parse_card_id(card)
+            new_card = checks.parse_card_id(card)
             if new_card == "tigress":
                 # An undeclared Tigress cannot be judged: the score would stop at this trick.
                 raise UserError(
@@ -847,7 +851,7 @@ class GameStore:
                 plays[play_index]["card"] = new_card
                 plays[play_index]["confidence"] = None
         if player is not None:
-            _check_player(player, n)
+            checks.check_player(player, n)
             current = plays[play_index]["player"]
             if player != current:
                 for other in plays:
@@ -857,7 +861,7 @@ class GameStore:
                 changes.append(("player", current, player))
         if not changes:
             return None
-        clean = _check_plays(plays, n)
+        clean = checks.check_plays(plays, n)
         return {
             "game_id": game_id,
             "round": round_number,
@@ -946,7 +950,7 @@ class GameStore:
             self._close_prompt(conn, prompt, "dismissed", None)
         kind = _ABILITY_KIND.get(str(winning))
         recorded = any(a["trick"] == t and a["pirate"] == winning for a in abilities)
-        on = bool(_full_settings(game.settings)["pirate_abilities"])
+        on = bool(checks.full_settings(game.settings)["pirate_abilities"])
         changed = winning != plan["winning_before"]  # a question declined is not re-asked
         if kind is not None and on and changed and not recorded and kind not in asked:
             winner = _winner_player(plan["plays"], plan["resolution"])
@@ -974,7 +978,7 @@ class GameStore:
         self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""
     ) -> Trick:
         """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited)."""
-        note = _check_note(note)
+        note = checks.check_note(note)
         with self._write() as conn:
             plan = self._plan_tigress(game_id, round_number, trick_index, as_)
             if plan is not None:
@@ -985,7 +989,7 @@ class GameStore:
         self, game_id: int, round_number: int, trick_index: int, note: str = ""
     ) -> None:
         """The table confirms a flagged trick as recorded: clears its flags (audited)."""
-        note = _check_note(note)
+        note = checks.check_note(note)
         with self._write() as conn:
             self._confirm(conn, self.trick(game_id, round_number, trick_index), note)
 
@@ -1058,7 +1062,7 @@ class GameStore:
         it is active again (the camera can record the added rounds). A game the table ended
         early, with rounds unplayed, stays finished.
         """
-        note = _check_note(note)
+        note = checks.check_note(note)
         if not isinstance(changes, Mapping):
             raise UserError(
                 "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
@@ -1071,8 +1075,8 @@ class GameStore:
                     merged.pop(key, None)
                 else:
                     merged[key] = value
-            clean = _check_settings(merged)
-            rounds = int(_full_settings(clean)["rounds"])
+            clean = checks.check_settings(merged)
+            rounds = int(checks.full_settings(clean)["rounds"])
             played = conn.execute(
                 "SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
@@ -1086,7 +1090,7 @@ class GameStore:
             conn.execute("UPDATE games SET settings = ? WHERE id = ?", (_dumps(clean), game_id))
             self._audit(conn, game_id, None, "settings", game.settings, clean, note)
             self._emit(conn, game_id, "settings", {"settings": clean})
-            old_rounds = int(_full_settings(game.settings)["rounds"])
+            old_rounds = int(checks.full_settings(game.settings)["rounds"])
             if rounds != old_rounds:
                 self._restatus(conn, game, old_rounds, rounds)
         return clean
@@ -1099,7 +1103,7 @@ class GameStore:
                 "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
             ).fetchall()
         )
-        return all(counts.get(r, 0) >= _cards_dealt(r, n) for r in range(1, rounds + 1))
+        return all(counts.get(r, 0) >= checks.cards_dealt(r, n) for r in range(1, rounds + 1))
 
     def _restatus(self, conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
         """Finish or reopen a game whose number of rounds changed (see update_settings)."""
@@ -1130,7 +1134,7 @@ class GameStore:
             raise UserError(f"unknown prompt kind {echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
         game = self.game(game_id)
         if player is not None:
-            _check_player(player, len(game.players))
+            checks.check_player(player, len(game.players))
         data = dict(payload or {})
         with self._write() as conn:
             return self._insert_prompt(conn, game_id, kind, round_number, trick_index, player, data)
@@ -1209,7 +1213,7 @@ class GameStore:
                 value = answer
             elif kind == "rosie":
                 value = whole_number(answer, "Rosie's next leader")
-                _check_player(value, n)
+                checks.check_player(value, n)
             elif kind == "rascal_bet":
                 value = whole_number(answer, "Rascal's bet")
                 if value not in (0, 10, 20):
@@ -1349,7 +1353,7 @@ class GameStore:
         for t in self.tricks(game_id):
             tricks.setdefault(t.round, []).append(t)
         rounds_out: list[dict[str, Any]] = []
-        full = _full_settings(game.settings)
+        full = checks.full_settings(game.settings)
         total = int(full["rounds"])
         abilities_on = bool(full["pirate_abilities"])
         problem: str | None = None
@@ -1358,7 +1362,7 @@ class GameStore:
             # enters them all at the start) are not yet part of the record, which may end with
             # one unfinished round only. Tricks recorded after it still go in, so that the
             # rules engine names the gap.
-            in_play = rounds_out and len(tricks.get(r - 1, [])) < _cards_dealt(r - 1, n)
+            in_play = rounds_out and len(tricks.get(r - 1, [])) < checks.cards_dealt(r - 1, n)
             if in_play and not any(tricks.get(later) for later in range(r, total + 1)):
                 break
             row = rows.get(r)
@@ -1412,12 +1416,12 @@ class GameStore:
             GameRecord.from_dict(record, as_played=True)
         except (RulesError, TypeError, KeyError, ValueError) as err:
             raise UserError(f"invalid game record: {err}") from err
-        players = _check_players(record["players"])
+        players = checks.check_players(record["players"])
         first_dealer = record.get("first_dealer", 0)
-        _check_first_dealer(first_dealer, len(players))
-        settings = _check_settings(dict(record.get("settings") or {}))
+        checks.check_first_dealer(first_dealer, len(players))
+        settings = checks.check_settings(dict(record.get("settings") or {}))
         n = len(players)
-        total = int(_full_settings(settings)["rounds"])
+        total = int(checks.full_settings(settings)["rounds"])
         rounds = list(record.get("rounds") or [])
         if len(rounds) > total:
             # A tie-break round (tie=extra_round) is valid in a record, but the store keeps
@@ -1432,11 +1436,11 @@ class GameStore:
             tricks = []
             for t, trick in enumerate(rnd.get("tricks") or []):
                 try:
-                    tricks.append(_check_plays(trick["plays"], n))
+                    tricks.append(checks.check_plays(trick["plays"], n))
                 except UserError as err:
                     where = f"round {r}, trick {t + 1}"
                     raise UserError(f"invalid game record: {where}: {err}") from err
-            if len(tricks) < _cards_dealt(r, n):
+            if len(tricks) < checks.cards_dealt(r, n):
                 complete = False
             stored.append((rnd, tricks))
         with self._write() as conn:
@@ -1536,7 +1540,7 @@ class GameStore:
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
-        settings = _full_settings(game.settings)
+        settings = checks.full_settings(game.settings)
         total = int(settings["rounds"])
         all_tricks = self.tricks(game_id)
         by_round: dict[int, list[Trick]] = {}
@@ -1544,10 +1548,10 @@ class GameStore:
             by_round.setdefault(t.round, []).append(t)
         current = total
         for r in range(1, total + 1):
-            if len(by_round.get(r, [])) < _cards_dealt(r, n):
+            if len(by_round.get(r, [])) < checks.cards_dealt(r, n):
                 current = r
                 break
-        cards = _cards_dealt(current, n)
+        cards = checks.cards_dealt(current, n)
         dealer = (game.first_dealer + current - 1) % n
         round_tricks = by_round.get(current, [])
         abilities = self.abilities(game_id, current)
@@ -1723,49 +1727,10 @@ def _prompt(row: sqlite3.Row) -> Prompt:
     )
 
 
-def _has_control(text: str) -> bool:
-    """Control characters (NUL, newline, ...) and lone surrogates: invisible on every page,
-    and a surrogate cannot even be stored as UTF-8."""
-    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
-
-
-def _check_players(players: Sequence[str]) -> list[str]:
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise UserError("players must be a list of names in seating order")
-    if not 2 <= len(players) <= 8:
-        raise UserError(f"Skull King needs 2 to 8 players, got {len(players)}")
-    for i, p in enumerate(players):
-        # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
-        if not isinstance(p, str):
-            raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
-    names = [p.strip() for p in players]
-    for i, name in enumerate(names):
-        if _has_control(name):
-            raise UserError(
-                f"player {i + 1}'s name {echo(name)} holds a control character; type it again"
-            )
-    if any(not n for n in names):
-        raise UserError("every player needs a name")
-    if any(len(n) > 40 for n in names):
-        raise UserError("player names are at most 40 characters")
-    lowered = [n.casefold() for n in names]
-    dupes = sorted({n for n in names if lowered.count(n.casefold()) > 1})
-    if dupes:
-        raise UserError(f"player names must differ: {', '.join(dupes)} appears twice")
-    return names
-
-
-def _check_note(note: Any) -> str:
-    """An audit note is text (a JSON object would be stored as its Python repr)."""
-    if not isinstance(note, str):
-        raise UserError(f"a note must be text, got {echo(note)}")
-    return note[:500]
-
-
 def _check_cannonball_counts(game: Game) -> None:
     """A cannonball call only counts under Rascal's scoring: one made under another would
     sit in the record, ignored with a warning, until the setting changed."""
-    scoring = _full_settings(game.settings)["scoring"]
+    scoring = checks.full_settings(game.settings)["scoring"]
     if scoring != "rascal":
         raise UserError(
             f"a cannonball is called only under Rascal's scoring; this game scores "
@@ -1786,125 +1751,12 @@ def _missing_bids_problem(
             f"round {r} has no bid for {missing}, but round {later[-1]} has recorded tricks; "
             f"enter the missing bid for round {r} to score the rounds after it"
         )
-    if len(tricks.get(r, [])) >= _cards_dealt(r, n):
+    if len(tricks.get(r, [])) >= checks.cards_dealt(r, n):
         return (
             f"round {r} has all its tricks recorded but no bid for {missing}; "
             f"enter the missing bid for round {r} to score it"
         )
     return None
-
-
-def _whole_in(value: Any, low: int, high: int) -> bool:
-    """An int from ``low`` to ``high``; ``True`` is an int to Python, never a number here."""
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _check_first_dealer(first_dealer: Any, n: int) -> None:
-    if not _whole_in(first_dealer, 0, n - 1):
-        raise UserError(
-            f"first dealer must be a player number 0..{n - 1}, got {echo(first_dealer)}"
-        )
-
-
-def _check_player(player: Any, n: int) -> None:
-    if not _whole_in(player, 0, n - 1):
-        raise UserError(f"player must be a number 0..{n - 1}, got {echo(player)}")
-
-
-def _check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
-    """A bid 0..cards dealt; the message names the round, since bids of several are sent."""
-    if isinstance(bid, bool) or not isinstance(bid, int):
-        raise UserError(
-            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, got {echo(bid)}"
-        )
-    if not 0 <= bid <= cards:
-        raise UserError(
-            f"round {round_number}: {name}'s bid must be 0..{cards} (cards dealt this round), "
-            f"got {echo(bid)}"
-        )
-    return bid
-
-
-def _parse_card_id(text: Any) -> str:
-    """The canonical card id of ``text``, or UserError naming it (unknown card)."""
-    from skullcam.rules import RulesError, parse_card
-
-    hint = "use an id like green-7, skull-king, escape"
-    if not isinstance(text, str) or not text.strip():
-        raise UserError(f"unknown card {echo(text)}; {hint}")
-    if len(text) > 40:
-        raise UserError(f"unknown card {echo(text)}; {hint}")
-    try:
-        return str(parse_card(text.strip()))
-    except RulesError as err:
-        message = str(err)  # the rules already say "unknown card 'x': ..." for most inputs
-        if not message.startswith("unknown card"):
-            message = f"unknown card {echo(text)}: {message}"
-        raise UserError(message) from err
-
-
-def _check_plays(
-    plays: Sequence[Mapping[str, Any]], n: int, partial: bool = False
-) -> list[dict[str, Any]]:
-    if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
-        raise UserError("plays must be a list of {player, card, confidence}")
-    if not partial and len(plays) != n:
-        raise UserError(f"a trick needs one card per player ({n}), got {len(plays)}")
-    if len(plays) > n:
-        raise UserError(f"at most {n} cards in a trick, got {len(plays)}")
-    clean: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for i, play in enumerate(plays):
-        if not isinstance(play, Mapping) or "player" not in play or "card" not in play:
-            raise UserError(f"play {i} needs a player and a card")
-        player = play["player"]
-        _check_player(player, n)
-        if player in seen:
-            raise UserError(f"player {player} plays twice in one trick (play {i})")
-        seen.add(player)
-        conf = play.get("confidence")
-        if conf is not None:
-            try:
-                conf = float(conf)
-            except (TypeError, ValueError) as err:
-                raise UserError(f"play {i}: confidence must be a number") from err
-        clean.append({"player": player, "card": _parse_card_id(play["card"]), "confidence": conf})
-    return clean
-
-
-def _settings_obj(settings: Mapping[str, Any]) -> Any:
-    from skullcam.rules import RulesError, Settings
-
-    try:
-        return Settings.from_dict(dict(settings))
-    except (RulesError, TypeError, ValueError) as err:
-        raise UserError(f"invalid settings: {err}") from err
-
-
-def _check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(settings, Mapping):
-        raise UserError(
-            "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
-        )
-    _settings_obj(settings)
-    return dict(settings)
-
-
-def _full_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Every setting with its default filled in (for display and for round counts)."""
-    import dataclasses
-
-    obj = _settings_obj(settings)
-    to_dict = getattr(obj, "to_dict", None)
-    if callable(to_dict):
-        return dict(to_dict())
-    return dataclasses.asdict(obj)
-
-
-def _cards_dealt(round_number: int, n: int) -> int:
-    from skullcam.rules import cards_dealt
-
-    return int(cards_dealt(round_number, n))
 
 
 def _resolve(
@@ -1938,7 +1790,7 @@ def _trick_result(
 
     labels = None if names is None else [names[int(p["player"])] for p in plays]
     cards = [parse_card(p["card"]) for p in plays]
-    return resolve_trick(cards, _settings_obj(settings), labels)
+    return resolve_trick(cards, checks.settings_obj(settings), labels)
 
 
 def _winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, Any]) -> int | None:

@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-import skullcam.store.game_store as game_store
 from skullcam.errors import UserError
-from skullcam.store import GameStore
+from skullcam.store import GameStore, checks
 
 
 @pytest.fixture
@@ -222,8 +221,8 @@ def test_two_settings_changes_at_once_both_land(
     errors = race(
         store,
         monkeypatch,
-        game_store,
-        "_check_settings",
+        checks,
+        "check_settings",
         lambda: store.update_settings(gid, {"loot": True}),
         lambda: store.update_settings(gid, {"points_per_trick": 30}),
     )

@@ -1,0 +1,156 @@
+"""Checks on what a page, a phone or the camera sends the store: player names, seats, bids,
+card ids, plays and settings, each refused with a sentence that names the bad value and the
+rule it breaks (the web returns it as a 400). Pure functions, apart from the store's
+bookkeeping, so ``game_store`` reads as what it does with valid input.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skullcam.errors import UserError, echo
+from skullcam.rules import RulesError, Settings, parse_card
+from skullcam.rules import cards_dealt as rules_cards_dealt
+
+
+def has_control(text: str) -> bool:
+    """Control characters (NUL, newline, ...) and lone surrogates: invisible on every page,
+    and a surrogate cannot even be stored as UTF-8."""
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
+def check_players(players: Sequence[str]) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise UserError("players must be a list of names in seating order")
+    if not 2 <= len(players) <= 8:
+        raise UserError(f"Skull King needs 2 to 8 players, got {len(players)}")
+    for i, p in enumerate(players):
+        # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
+        if not isinstance(p, str):
+            raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
+    names = [p.strip() for p in players]
+    for i, name in enumerate(names):
+        if has_control(name):
+            raise UserError(
+                f"player {i + 1}'s name {echo(name)} holds a control character; type it again"
+            )
+    if any(not n for n in names):
+        raise UserError("every player needs a name")
+    if any(len(n) > 40 for n in names):
+        raise UserError("player names are at most 40 characters")
+    lowered = [n.casefold() for n in names]
+    dupes = sorted({n for n in names if lowered.count(n.casefold()) > 1})
+    if dupes:
+        raise UserError(f"player names must differ: {', '.join(dupes)} appears twice")
+    return names
+
+
+def check_note(note: Any) -> str:
+    """An audit note is text (a JSON object would be stored as its Python repr)."""
+    if not isinstance(note, str):
+        raise UserError(f"a note must be text, got {echo(note)}")
+    return note[:500]
+
+
+def whole_in(value: Any, low: int, high: int) -> bool:
+    """An int from ``low`` to ``high``; ``True`` is an int to Python, never a number here."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def check_first_dealer(first_dealer: Any, n: int) -> None:
+    if not whole_in(first_dealer, 0, n - 1):
+        raise UserError(
+            f"first dealer must be a player number 0..{n - 1}, got {echo(first_dealer)}"
+        )
+
+
+def check_player(player: Any, n: int) -> None:
+    if not whole_in(player, 0, n - 1):
+        raise UserError(f"player must be a number 0..{n - 1}, got {echo(player)}")
+
+
+def check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
+    """A bid 0..cards dealt; the message names the round, since bids of several are sent."""
+    if isinstance(bid, bool) or not isinstance(bid, int):
+        raise UserError(
+            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, got {echo(bid)}"
+        )
+    if not 0 <= bid <= cards:
+        raise UserError(
+            f"round {round_number}: {name}'s bid must be 0..{cards} (cards dealt this round), "
+            f"got {echo(bid)}"
+        )
+    return bid
+
+
+def parse_card_id(text: Any) -> str:
+    """The canonical card id of ``text``, or UserError naming it (unknown card)."""
+    hint = "use an id like green-7, skull-king, escape"
+    if not isinstance(text, str) or not text.strip():
+        raise UserError(f"unknown card {echo(text)}; {hint}")
+    if len(text) > 40:
+        raise UserError(f"unknown card {echo(text)}; {hint}")
+    try:
+        return str(parse_card(text.strip()))
+    except RulesError as err:
+        message = str(err)  # the rules already say "unknown card 'x': ..." for most inputs
+        if not message.startswith("unknown card"):
+            message = f"unknown card {echo(text)}: {message}"
+        raise UserError(message) from err
+
+
+def check_plays(
+    plays: Sequence[Mapping[str, Any]], n: int, partial: bool = False
+) -> list[dict[str, Any]]:
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
+        raise UserError("plays must be a list of {player, card, confidence}")
+    if not partial and len(plays) != n:
+        raise UserError(f"a trick needs one card per player ({n}), got {len(plays)}")
+    if len(plays) > n:
+        raise UserError(f"at most {n} cards in a trick, got {len(plays)}")
+    clean: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for i, play in enumerate(plays):
+        if not isinstance(play, Mapping) or "player" not in play or "card" not in play:
+            raise UserError(f"play {i} needs a player and a card")
+        player = play["player"]
+        check_player(player, n)
+        if player in seen:
+            raise UserError(f"player {player} plays twice in one trick (play {i})")
+        seen.add(player)
+        conf = play.get("confidence")
+        if conf is not None:
+            try:
+                conf = float(conf)
+            except (TypeError, ValueError) as err:
+                raise UserError(f"play {i}: confidence must be a number") from err
+        clean.append({"player": player, "card": parse_card_id(play["card"]), "confidence": conf})
+    return clean
+
+
+def settings_obj(settings: Mapping[str, Any]) -> Settings:
+    """The game's settings as the rules engine's object; bad ones are a UserError."""
+    try:
+        return Settings.from_dict(dict(settings))
+    except (RulesError, TypeError, ValueError) as err:
+        raise UserError(f"invalid settings: {err}") from err
+
+
+def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(settings, Mapping):
+        raise UserError(
+            "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
+        )
+    settings_obj(settings)
+    return dict(settings)
+
+
+def full_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Every setting with its default filled in (for display and for round counts)."""
+    return settings_obj(settings).to_dict()
+
+
+def cards_dealt(round_number: int, n: int) -> int:
+    return int(rules_cards_dealt(round_number, n))
