@@ -26,15 +26,21 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skullcam.errors import NotFoundError, UserError, echo, whole_number
+from skullcam.rules import (
+    GameRecord,
+    RulesError,
+    TrickResult,
+    first_leader,
+    parse_card,
+    resolve_trick,
+    score_game,
+)
 
 from . import checks
 from .schema import ensure_schema
-
-if TYPE_CHECKING:
-    from skullcam.rules import RulesError, TrickResult
 
 logger = logging.getLogger(__name__)
 
@@ -1403,8 +1409,6 @@ class GameStore:
         and the camera off tonight's game, so it is then kept as finished (the audit trail
         says so). All of it is one transaction: no half-imported game.
         """
-        from skullcam.rules import GameRecord, RulesError
-
         if not isinstance(record, dict):
             raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
         if record.get("format") != GAME_FORMAT:
@@ -1505,8 +1509,6 @@ class GameStore:
         recorded rounds cannot be scored yet (a missing bid), so pages can show what to
         correct instead of failing or showing totals that leave rounds out.
         """
-        from skullcam.rules import GameRecord, RulesError, score_game
-
         record, problem = self._record(game_id)
         if problem is not None:
             return {"ok": False, "error": problem, "record": record}
@@ -1535,8 +1537,6 @@ class GameStore:
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the current round (bids, tricks,
         dealer, leader), the live trick, open prompts, scores and the last event id."""
-        from skullcam.rules import first_leader
-
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
@@ -1616,8 +1616,6 @@ class GameStore:
         """The verdict of ``resolve`` as the rules engine's objects: the result, or the error
         for a trick no deck could produce (each with phrases, for a page to word in the
         reader's language)."""
-        from skullcam.rules import RulesError
-
         game = self.game(game_id)
         try:
             return _trick_result(plays, game.settings, game.players)
@@ -1770,8 +1768,6 @@ def _resolve(
     deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
     still be stored and then corrected.
     """
-    from skullcam.rules import RulesError
-
     try:
         result = _trick_result(plays, settings, names)
     except RulesError as err:
@@ -1786,8 +1782,6 @@ def _trick_result(
     names: Sequence[str] | None = None,
 ) -> TrickResult:
     """The rules engine's verdict on ``plays``; raises ``RulesError`` for an impossible trick."""
-    from skullcam.rules import parse_card, resolve_trick
-
     labels = None if names is None else [names[int(p["player"])] for p in plays]
     cards = [parse_card(p["card"]) for p in plays]
     return resolve_trick(cards, checks.settings_obj(settings), labels)
