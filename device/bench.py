@@ -85,22 +85,31 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     stream = itertools.chain([first], frames)  # lazily: a whole game's frames never in memory
     if realtime:
         stream = paced(stream)
+    last = first
     for frame in stream:
         pipeline.process(frame)
+        last = frame
         if referee.finished:
             break
+    pipeline.finish(last)  # a trick still on the table when the recording ends counts too
     elapsed = time.monotonic() - wall0
     if inner is not None:
         inner.close()
-    got = [t for r in referee.record()["rounds"] for t in r["tricks"]]
+    # Tricks are paired by (round, trick), not by position: one missed or extra trick must
+    # cost that trick, not every trick after it.
+    got = referee.record()
+    exact = exact_tricks(got, record)
     want = [t for r in record["rounds"] for t in r["tricks"]]
-    exact = sum(1 for a, b in zip(got, want, strict=False) if a == b)
+    truth_tricks = {(t["round"], t["trick"]): t for t in truth["tricks"]}
     truth_totals = list(score_game(GameRecord.from_dict(record)).totals)
     score = referee.score()
     fps = float(truth["fps"])
     rec_latency: list[float] = []
     wall_latency: list[float] = []
-    for k, (outcome, trick) in enumerate(zip(pipeline.outcomes, truth["tricks"], strict=False)):
+    for k, outcome in enumerate(pipeline.outcomes):
+        trick = truth_tricks.get((outcome.round - 1, outcome.trick))  # truth counts from 0
+        if trick is None:
+            continue
         settled = max(p["settled_frame"] for p in trick["plays"]) / fps
         if outcome.observation is not None:
             rec_latency.append(outcome.observation.completed_at - settled)
@@ -112,7 +121,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         "game": str(folder),
         "players": len(record["players"]),
         "tricks": len(want),
-        "recognized": len(got),
+        "recognized": sum(len(r["tricks"]) for r in got["rounds"]),
         "exact": exact,
         "flagged": sum(1 for o in pipeline.outcomes if o.flags),
         "scores_equal": score.get("totals") == truth_totals,
@@ -123,6 +132,21 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         "latency_recording_median": statistics.median(rec_latency) if rec_latency else 0.0,
         "within_1s": sum(1 for x in (wall_latency if realtime else rec_latency) if x <= 1.0),
     }
+
+
+def exact_tricks(got: dict[str, Any], want: dict[str, Any]) -> int:
+    """How many of ``want``'s tricks ``got`` holds exactly, each compared with the trick in
+    the same round and place: one missed or extra trick costs that trick, not all after it."""
+
+    def by_place(record: dict[str, Any]) -> dict[tuple[int, int], Any]:
+        return {
+            (r, t): trick
+            for r, rnd in enumerate(record["rounds"])
+            for t, trick in enumerate(rnd["tricks"])
+        }
+
+    found = by_place(got)
+    return sum(1 for place, trick in by_place(want).items() if found.get(place) == trick)
 
 
 def cached(folder: Path, recognizer: Any) -> Any:

@@ -1,0 +1,20 @@
+"""The game benchmark's count of exact tricks: a missed trick costs that trick only."""
+
+from __future__ import annotations
+
+from skullcam.device.bench import exact_tricks
+
+
+def game(*rounds: list[str]) -> dict:
+    return {"rounds": [{"tricks": [{"plays": [c]} for c in tricks]} for tricks in rounds]}
+
+
+def test_a_missed_trick_costs_only_itself() -> None:
+    want = game(["a"], ["b", "c"], ["d", "e", "f"])
+    assert exact_tricks(want, want) == 6
+    missed = game(["a"], ["c"], ["d", "e", "f"])  # round 2's first trick never seen
+    assert exact_tricks(missed, want) == 4  # its place now holds "c": both of round 2 wrong
+    short = game(["a"], ["b", "c"], ["d", "e"])  # the recording stopped before the last
+    assert exact_tricks(short, want) == 5
+    extra = game(["a", "x"], ["b", "c"], ["d", "e", "f"])  # a phantom trick in round 1
+    assert exact_tricks(extra, want) == 6
