@@ -157,8 +157,9 @@ class Timeline:
 
     def play(
         self, actors: list[Actor], face: str, player: int, crosswise: bool, trick: tuple[int, int]
-    ) -> int:
-        """Animate one play; returns the frame at which the card settled."""
+    ) -> tuple[int, int]:
+        """Animate one play; returns the frames at which the card first rested with no hand
+        over it, and at which it settled (later, when the hand came back to nudge it)."""
         rng, cfg = self.rng, self.cfg
         final = _seat_pose(face, player, cfg.players, rng, self.radius, crosswise)
         d = self.seat_dir(player)
@@ -187,6 +188,7 @@ class Timeline:
             tip = _lerp(fingertips(final.center), arm_from, _ease(k / n))
             hands = [(player, arm_from, tip)] if k < n else []
             self._emit([*actors, landed], hands, trick)
+        rested = len(self.frames) - 1
         if rng.random() < cfg.p_nudge:
             self.idle(0.2, [*actors, landed], trick)
             n = cfg.frames(0.3)
@@ -223,7 +225,7 @@ class Timeline:
         # the last emitted frame already shows the card at rest with no hand: that is "settled"
         last = self.frames[-1]
         last.actors[-1] = Actor(final, player, "settled")
-        return len(self.frames) - 1
+        return rested, len(self.frames) - 1
 
     def sweep(self, actors: list[Actor], towards: int, trick: tuple[int, int]) -> int:
         """A hand gathers the trick and pulls it off the table; returns the first empty frame."""
@@ -331,12 +333,13 @@ def build_timeline(
                 crosswise = card == "tigress:escape"
                 if k:
                     tl.idle(float(rng.uniform(*config.pause_s)), actors, key)
-                settled = tl.play(actors, face, play.player, crosswise, key)
+                rested, settled = tl.play(actors, face, play.player, crosswise, key)
                 actors[-1].placement.order = k
                 truth.plays.append(
                     {
                         "player": play.player,
                         "card": card,
+                        "rested_frame": rested,
                         "settled_frame": settled,
                         "crosswise": crosswise,
                     }

@@ -110,7 +110,10 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         trick = truth_tricks.get((outcome.round - 1, outcome.trick))  # truth counts from 0
         if trick is None:
             continue
-        settled = max(p["settled_frame"] for p in trick["plays"]) / fps
+        # From the moment the last card first lay still with the hand gone: the tracker may
+        # rightly complete the trick then, before a hand comes back to nudge the card (games
+        # written before rested_frame existed fall back to settled_frame).
+        settled = max(p.get("rested_frame", p["settled_frame"]) for p in trick["plays"]) / fps
         if outcome.observation is not None:
             rec_latency.append(outcome.observation.completed_at - settled)
         if realtime:

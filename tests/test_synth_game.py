@@ -61,6 +61,9 @@ def test_truth_matches_record(game_dir: Path) -> None:
         settled = [p["settled_frame"] for p in tt["plays"]]
         assert previous_end < settled[0] and settled == sorted(settled)
         assert tt["complete_frame"] == settled[-1] < tt["cleared_frame"]
+        rested = [p["rested_frame"] for p in tt["plays"]]
+        assert all(r <= s for r, s in zip(rested, settled, strict=True))
+        assert all(s < r for s, r in zip(settled, rested[1:], strict=False))  # one at a time
         previous_end = tt["cleared_frame"]
     assert truth["frames"] == len(_frames(game_dir)) == len(list((game_dir / "frames").iterdir()))
 
@@ -77,6 +80,11 @@ def test_frames_show_exactly_the_record_cards(game_dir: Path) -> None:
         assert all(c["state"] == "settled" for c in at_end)
         assert frames[tt["cleared_frame"]]["cards"] == []
         for k, play in enumerate(tt["plays"]):
+            # when it first rests the hand has gone: the card is in full view
+            (resting,) = [
+                c for c in frames[play["rested_frame"]]["cards"] if c["player"] == play["player"]
+            ]
+            assert resting["visible_fraction"] > 0.95, k
             # from its settled frame to the sweep the card lies still, fully visible
             on_table = [
                 c
