@@ -47,6 +47,7 @@ from skullcam.datasets.scenes import (
     seat_angle,
 )
 from skullcam.errors import UserError
+from skullcam.frames import WORKING_SIZE
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +63,8 @@ class GameConfig:
     rounds: int = 10
     fps: float = 10.0
     expansion: bool = False
-    width: int = 640
-    height: int = 480
+    width: int = WORKING_SIZE[0]
+    height: int = WORKING_SIZE[1]
     card_length_px: tuple[float, float] = (85.0, 105.0)
     slide_s: float = 0.6  # hand brings a card in
     withdraw_s: float = 0.4  # hand leaves

@@ -38,6 +38,7 @@ from skullcam.datasets.deck import (
     rounded_mask,
 )
 from skullcam.datasets.faces import FACES
+from skullcam.frames import WORKING_SIZE
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +55,8 @@ PHYSICAL_DECK: tuple[str, ...] = tuple(
 class SceneConfig:
     """Everything random in a scene is drawn within these bounds."""
 
-    width: int = 640
-    height: int = 480
+    width: int = WORKING_SIZE[0]
+    height: int = WORKING_SIZE[1]
     min_cards: int = 2
     max_cards: int = 8
     card_length_px: tuple[float, float] = (70.0, 120.0)  # long side at the image centre

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from skullcam.frames import WORKING_SIZE
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 
@@ -182,7 +183,7 @@ def simulate_game(
     return ScriptedGame(script=script, fps=fps, record=record, settle_frames=settle_frames)
 
 
-def key_image(index: int, size: tuple[int, int] = (640, 480)) -> np.ndarray:
+def key_image(index: int, size: tuple[int, int] = WORKING_SIZE) -> np.ndarray:
     """A flat frame whose first pixel encodes ``index`` (for :class:`FrameKeyedRecognizer`)."""
     width, height = size
     image = np.full((height, width, 3), 70, dtype=np.uint8)
@@ -190,7 +191,7 @@ def key_image(index: int, size: tuple[int, int] = (640, 480)) -> np.ndarray:
     return image
 
 
-def write_keyed_frames(folder: Any, count: int, size: tuple[int, int] = (640, 480)) -> None:
+def write_keyed_frames(folder: Any, count: int, size: tuple[int, int] = WORKING_SIZE) -> None:
     """``frame_000000.png``... lossless, so the key survives; a folder source reads them back."""
     import cv2
 

@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.frames import WORKING_SIZE
 
 logger = logging.getLogger(__name__)
 
-WORKING_SIZE = (640, 480)
-"""The recognizer's working resolution (width, height): what the Pi camera is configured for."""
+# WORKING_SIZE (skullcam.frames): what the Pi camera is configured for; imported from here too.
 
 DEFAULT_FPS = 10.0
 """Frame rate of a folder of frames when nothing says otherwise (interfaces.md)."""

@@ -18,6 +18,7 @@ import shutil
 import time
 from pathlib import Path
 
+from skullcam.frames import WORKING_SIZE
 from skullcam.vision.adapt import AdaptPlan, generate_scenes, sized_plan
 from skullcam.vision.enroll_check import CheckResult, self_check
 
@@ -67,7 +68,7 @@ def photo_check_rates(seeds: tuple[int, ...] = (100, 200)) -> None:
                     photo, (truth,) = render_photo(
                         [render_face(face, style)],
                         rng,
-                        size=(640, 480),
+                        size=WORKING_SIZE,
                         blur=rng.uniform(0, 0.01),
                         plain=plain,
                     )

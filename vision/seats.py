@@ -25,6 +25,7 @@ from typing import Any
 
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json, write_atomic
+from skullcam.frames import WORKING_SIZE
 
 TAU = 2.0 * math.pi
 BOTTOM = math.pi / 2.0
@@ -76,7 +77,7 @@ class SeatLayout:
 
     @classmethod
     def evenly(
-        cls, n_players: int, size: tuple[int, int] = (640, 480), first: float = BOTTOM
+        cls, n_players: int, size: tuple[int, int] = WORKING_SIZE, first: float = BOTTOM
     ) -> SeatLayout:
         """``n_players`` evenly spaced around the image centre, seat 0 towards ``first``."""
         if not 2 <= n_players <= 8:
@@ -87,7 +88,7 @@ class SeatLayout:
         return cls(centre=(width / 2.0, height / 2.0), angles=angles, frame_size=(width, height))
 
     @classmethod
-    def default(cls, n_players: int, size: tuple[int, int] = (640, 480)) -> SeatLayout:
+    def default(cls, n_players: int, size: tuple[int, int] = WORKING_SIZE) -> SeatLayout:
         """The layout of interfaces.md: seat 0 at the bottom centre, then clockwise."""
         return cls.evenly(n_players, size, BOTTOM)
 
@@ -193,7 +194,7 @@ CALIBRATION_FILE = "seats.json"
 
 
 def layout_for(
-    n_players: int, data_dir: Path | None = None, size: tuple[int, int] = (640, 480)
+    n_players: int, data_dir: Path | None = None, size: tuple[int, int] = WORKING_SIZE
 ) -> SeatLayout:
     """The calibrated layout in ``data_dir`` when it matches ``n_players`` (rescaled to frames
     of ``size`` when it was made on another), else the default."""
