@@ -566,3 +566,21 @@ def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, ca
 
 def test_bench_cache_that_is_no_folder_is_one_line(capsys) -> None:
     fails(["bench", "--cache", "/dev/null", "--frames", "1"], capsys, "--cache folder /dev/null")
+
+
+def test_enroll_list_says_a_model_that_cannot_load(tmp_path: Path, capsys) -> None:
+    import shutil
+
+    from skullcam.vision.recognizer import shipped_model_dir
+
+    data = tmp_path / "data"
+    broken = data / "models" / "mine-1"
+    shutil.copytree(shipped_model_dir(), broken)
+    (broken / "card-classifier.onnx").write_bytes(b"not a model")
+    shutil.copytree(shipped_model_dir(), data / "models" / "mine-2")
+    assert main(["enroll", "--list", "--data", str(data)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    (line,) = [x for x in lines if "mine-1" in x]
+    assert "cannot be used" in line and "card-classifier.onnx" in line
+    (fine,) = [x for x in lines if "mine-2" in x]
+    assert "cannot be used" not in fine

@@ -104,6 +104,18 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _load_problem(folder: Path) -> str | None:
+    """Why the model in ``folder`` would not load (a damaged or missing file, a bad manifest),
+    or None: ``--activate`` refuses such a model, so the list says so before it is chosen."""
+    from skullcam.vision.recognizer import ModelManifest, Recognizer
+
+    try:
+        Recognizer(ModelManifest.read(folder), threads=1)
+    except UserError as err:
+        return str(err)
+    return None
+
+
 def _run(args: argparse.Namespace) -> int:
     data: Path = args.data
     if args.list:
@@ -114,6 +126,9 @@ def _run(args: argparse.Namespace) -> int:
             mark = "*" if row["active"] else " "
             check = f"  ({row['check']})" if row["check"] else ""
             missing = "" if row["complete"] else "  (not installed)"
+            broken = _load_problem(Path(str(row["path"]))) if row["complete"] else None
+            if broken is not None:  # listed, so it can be found and removed, but said plainly
+                missing = f"  (cannot be used: {broken})"
             print(f"{mark} {row['name']}{missing}{check}")
         if not any(row["active"] for row in rows):
             from skullcam.vision.recognizer import active_model_dir
