@@ -416,8 +416,7 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
     """
     import waitress
 
-    _prepare_pin(app, host)
-    return waitress.create_server(
+    server = waitress.create_server(
         app,
         host=host,
         port=port,
@@ -427,6 +426,8 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
         ident="skullcam",
         channel_request_lookahead=1,
     )
+    _prepare_pin(app, host)  # once the address is known to be good: no PIN for a failed start
+    return server
 
 
 def serve(
