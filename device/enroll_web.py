@@ -116,6 +116,12 @@ class CameraFeed:
             ) from None
         self._start(source)
 
+    @property
+    def recording_ended(self) -> bool:
+        """A recording (a video, a folder of frames) has no frames left: not a camera fault,
+        and no retry will bring one."""
+        return self._ended and not self._broken and not self.source.live
+
     def current(self) -> np.ndarray | None:
         """The frame on screen now (a live source: its newest frame)."""
         with self._lock:
@@ -274,6 +280,11 @@ class EnrollSession:
         if face is None:
             raise UserError("every face is enrolled already; choose one to retake first")
         frame = self.feed.capture()
+        if frame is None and self.feed.recording_ended:
+            raise UserError(
+                f"the recording {self.feed.source.name} has no frames left: start skullcam "
+                "enroll again with a camera (--camera), or enroll from a folder of photos"
+            )
         if frame is None:
             raise UserError("the camera gave no picture; check it is connected and retry")
         check = check_face(

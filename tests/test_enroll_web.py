@@ -259,6 +259,14 @@ class _Camera(FrameSource):
         raise UserError("camera 0 stopped delivering frames: check its cable or stream")
 
 
+def test_a_recording_with_no_frames_left_says_so_not_check_the_camera(tmp_path: Path) -> None:
+    shot = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    session = _session(tmp_path, [shot])
+    session.capture()  # the one recorded frame (no card in it: a photo problem, not ours)
+    with pytest.raises(UserError, match="has no frames left: start skullcam enroll again"):
+        session.capture()
+
+
 def test_a_camera_that_stopped_is_opened_again_on_the_next_capture() -> None:
     opened: list[int] = []
 
