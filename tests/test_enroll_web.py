@@ -112,9 +112,9 @@ def test_one_face_at_a_time_with_accept_and_retake(tmp_path: Path) -> None:
     assert state["enrolled"] == ["green-1", "green-2"] and state["face"] == "green-3"
     assert client.get("/face/green-2.jpg").mimetype == "image/jpeg"
 
-    # The camera folder is used up: a clear error, not a crash.
+    # The camera folder is used up: said as such (no retry brings a frame), not a crash.
     empty = client.post("/api/capture")
-    assert empty.status_code == 400 and "no picture" in empty.get_json()["error"]
+    assert empty.status_code == 400 and "no frames left" in empty.get_json()["error"]
 
     # Closing the page and starting again resumes at the next missing face.
     again = Enrollment.open(tmp_path / "data", "table-deck")
@@ -257,14 +257,6 @@ class _Camera(FrameSource):
             yield Frame(np.full((48, 64, 3), self.level, np.uint8), time.monotonic(), i)
             time.sleep(0.01)
         raise UserError("camera 0 stopped delivering frames: check its cable or stream")
-
-
-def test_a_recording_with_no_frames_left_says_so_not_check_the_camera(tmp_path: Path) -> None:
-    shot = np.full((480, 640, 3), (40, 90, 30), np.uint8)
-    session = _session(tmp_path, [shot])
-    session.capture()  # the one recorded frame (no card in it: a photo problem, not ours)
-    with pytest.raises(UserError, match="has no frames left: start skullcam enroll again"):
-        session.capture()
 
 
 def test_a_camera_that_stopped_is_opened_again_on_the_next_capture() -> None:
