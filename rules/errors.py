@@ -40,7 +40,16 @@ class IllegalPlayError(RulesError):
 
 
 class GameRecordError(RulesError):
-    """A ``skullcam-game/1`` record that breaks the rules; the message names round/trick/play."""
+    """A ``skullcam-game/1`` record that breaks the rules; the message names round/trick/play.
+
+    ``phrases`` (``rules.explain``), where set, are the same message for a page to word in the
+    reader's language: a table that corrected a card into one already played sees why the
+    score stopped in its own language.
+    """
+
+    def __init__(self, message: str, phrases: tuple[Any, ...] = ()) -> None:
+        super().__init__(message)
+        self.phrases = phrases
 
 
 class OutOfTurnError(GameRecordError):

@@ -101,6 +101,12 @@ ENGLISH: dict[str, str] = {
     "too_many_mermaids": "one mermaid too many in this trick (the deck has 2)",
     "already_in_trick": "{face} is already in this trick (the deck has one)",
     "tigress_undeclared": "the Tigress must be declared: write tigress:pirate or tigress:escape",
+    # Why a game's score stopped (``GameRecordError.phrases``).
+    "at_play": "round {round}, trick {trick}, play {play}: ",
+    "at_play_by": "round {round}, trick {trick}, play {play} ({player}): ",
+    "played_twice_in_round": (
+        "{card} was already played this round (a card can be played only once per round)"
+    ),
     "setting_off": (
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
         " check the card or turn the setting on"

@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Card, Kind, Suit, find_duplicate
 from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesError
+from .explain import Arg, CardId, Phrase, render
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
@@ -277,17 +278,26 @@ class _RoundPlay:
             duplicate = find_duplicate(card for _, _, card in played)
             if duplicate is not None:
                 dt, dk, card = played[duplicate[0]]
-                raise GameRecordError(
-                    f"{self.where(dt, dk)}: {card} was already played this round"
-                    " (a card can be played only once per round)"
+                twice = (
+                    Phrase("at_play", {"round": self.number, "trick": dt + 1, "play": dk + 1}),
+                    Phrase("played_twice_in_round", {"card": CardId(card)}),
                 )
+                raise GameRecordError(render(twice), twice)
             try:
                 result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])
             except IllegalPlayError as err:
                 if err.play is None:
                     raise GameRecordError(f"{self.where(t)}: {err}") from None
                 who = self.names[seats[err.play]]
-                raise GameRecordError(f"{self.where(t, err.play)} ({who}): {err.reason}") from None
+                message = f"{self.where(t, err.play)} ({who}): {err.reason}"
+                at: dict[str, Arg] = {
+                    "round": self.number,
+                    "trick": t + 1,
+                    "play": err.play + 1,
+                    "player": who,
+                }
+                why = () if err.phrase is None else (Phrase("at_play_by", at), err.phrase)
+                raise GameRecordError(message, why) from None
             except RulesError as err:
                 raise GameRecordError(f"{self.where(t)}: {err}") from None
             self.warnings += result.warnings

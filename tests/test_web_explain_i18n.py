@@ -28,6 +28,9 @@ ERROR_KEYS = {
     "too_many_mermaids",
     "already_in_trick",
     "tigress_undeclared",
+    "at_play",
+    "at_play_by",
+    "played_twice_in_round",
 }
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
@@ -190,3 +193,41 @@ def test_every_setting_is_on_the_settings_page_with_its_labels() -> None:
             assert Settings(**{key: low}) and Settings(**{key: high})
             with pytest.raises(RulesError):
                 Settings(**{key: high + 1})
+
+
+def test_why_the_score_stopped_is_said_in_the_chosen_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 2, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(
+        gid,
+        1,
+        0,
+        [{"player": p, "card": c} for p, c in [(0, "green-3"), (1, "green-9"), (2, "green-5")]],
+    )
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(
+        gid,
+        2,
+        0,
+        [{"player": p, "card": c} for p, c in [(0, "yellow-2"), (1, "yellow-4"), (2, "yellow-6")]],
+    )
+    store.record_trick(
+        gid,
+        2,
+        1,
+        [{"player": p, "card": c} for p, c in [(1, "purple-2"), (2, "purple-4"), (0, "purple-6")]],
+    )
+    # A correction turns a card of round 2 into one already played in it.
+    store.correct_play(gid, 2, 1, 0, card="yellow-4")
+    english = store.score(gid)["error"]
+    assert "yellow-4 was already played this round" in english
+    state = client.get(f"/api/game/{gid}/state?lang=es").get_json()
+    assert state["score"]["error"] == english  # the API's English stays as it was
+    assert "Cofre del Tesoro 4 ya se jugó en esta ronda" in state["score"]["error_text"]
+    page = client.get(f"/game/{gid}/round/2/trick/1?lang=da").get_data(as_text=True)
+    assert "Gul 4 er allerede spillet i denne runde" in page
+    page = client.get(f"/game/{gid}/tricks?lang=it").get_data(as_text=True)
+    assert "Forziere 4 è già stata giocata in questo round" in page
+    assert english in client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)

@@ -10,10 +10,11 @@ import io
 import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, current_app, g, jsonify, request, session
 
 from skullcam.errors import UserError, whole_number
 
+from . import explain_i18n
 from .app import check_pin, get_store, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -92,9 +93,20 @@ def create_game() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 
 
+def _state(game_id: int) -> dict[str, Any]:
+    """The store's state of a game, with why its score stopped (if it did) in the reader's
+    language as ``score.error_text``."""
+    store = get_store()
+    out = store.state(game_id)
+    score = out.get("score")
+    if isinstance(score, dict) and not score.get("ok"):
+        score["error_text"] = explain_i18n.score_error_text(store.score(game_id), g.lang)
+    return out
+
+
 @bp.get("/game/<id:game_id>/state")
 def state(game_id: int) -> Any:
-    return jsonify(get_store().state(game_id))
+    return jsonify(_state(game_id))
 
 
 @bp.get("/tv/state")
@@ -106,8 +118,8 @@ def tv_state() -> Any:
         latest = store.games()
         if not latest:
             return jsonify({"game": None, "last_event_id": store.last_event_id()})
-        return jsonify(store.state(latest[0].id))
-    return jsonify(store.state(active.id))
+        return jsonify(_state(latest[0].id))
+    return jsonify(_state(active.id))
 
 
 @bp.post("/game/<id:game_id>/bids")
@@ -179,7 +191,7 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
     score = store.score(game_id)
     answer: dict[str, Any] = {"ok": True, "trick": updated.to_json()}
     if not score["ok"]:
-        answer["score_error"] = score["error"]
+        answer["score_error"] = explain_i18n.score_error_text(score, g.lang)
     return jsonify(answer)
 
 

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from skullcam.rules import IllegalPlayError, RulesError, TrickResult
+from skullcam.rules import (
+    GameRecord,
+    GameRecordError,
+    IllegalPlayError,
+    RulesError,
+    TrickResult,
+    score_game,
+)
 from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, render
 
 from . import i18n
@@ -77,6 +84,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "too_many_mermaids": "una sirena de más en esta baza (la baraja tiene 2)",
         "already_in_trick": "{face} ya está en esta baza (la baraja tiene una)",
         "tigress_undeclared": ("hay que decir cómo se juega la Tigresa: como pirata o como Huida"),
+        "at_play": "ronda {round}, baza {trick}, jugada {play}: ",
+        "at_play_by": "ronda {round}, baza {trick}, jugada {play} ({player}): ",
+        "played_twice_in_round": (
+            "{card} ya se jugó en esta ronda (cada carta se juega una sola vez por ronda)"
+        ),
         "setting_off": (
             "Se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
             " con su regla; revisa la carta o activa el ajuste"
@@ -143,6 +155,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "too_many_mermaids": "una sirena di troppo in questa presa (il mazzo ne ha 2)",
         "already_in_trick": "{face} è già in questa presa (il mazzo ne ha una)",
         "tigress_undeclared": "bisogna dire come si gioca la Tigre: come pirata o come Fuga",
+        "at_play": "round {round}, presa {trick}, giocata {play}: ",
+        "at_play_by": "round {round}, presa {trick}, giocata {play} ({player}): ",
+        "played_twice_in_round": (
+            "{card} è già stata giocata in questo round (ogni carta si gioca una sola volta"
+            " per round)"
+        ),
         "setting_off": (
             "È stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
@@ -201,6 +219,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "too_many_mermaids": "én havfrue for meget i dette stik (spillet har 2)",
         "already_in_trick": "{face} er allerede i dette stik (spillet har ét)",
         "tigress_undeclared": "Tigress skal meldes: som pirat eller som flugtkort",
+        "at_play": "runde {round}, stik {trick}, kort {play}: ",
+        "at_play_by": "runde {round}, stik {trick}, kort {play} ({player}): ",
+        "played_twice_in_round": (
+            "{card} er allerede spillet i denne runde (hvert kort spilles kun én gang pr. runde)"
+        ),
         "setting_off": (
             "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
             " kortets regel alligevel; tjek kortet eller slå indstillingen til"
@@ -252,3 +275,21 @@ def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
     if not isinstance(verdict, TrickResult):
         return []
     return [explain([w], lang) for w in verdict.warning_phrases]
+
+
+def score_error_text(score: Mapping[str, Any], lang: str) -> str:
+    """Why a game's score stopped (``GameStore.score``'s ``error``), in ``lang`` where the
+    rules engine gave it as phrases: a card corrected into one already played this round,
+    most often. Scored again only here, on the rare game that cannot be scored."""
+    error = str(score.get("error") or "")
+    record = score.get("record")
+    if score.get("ok") or lang not in TEMPLATES or not isinstance(record, Mapping):
+        return error
+    try:
+        score_game(GameRecord.from_dict(dict(record), as_played=True), as_played=True)
+    except GameRecordError as err:
+        if err.phrases and str(err) == error:
+            return explain(err.phrases, lang)
+    except (RulesError, TypeError, KeyError, ValueError):
+        pass
+    return error

@@ -106,7 +106,14 @@ def tricks(game_id: int) -> Any:
                 "winner": trick.plays[winner]["player"] if isinstance(winner, int) else None,
             }
         )
-    return _page("tricks.html", game=game, rounds=rounds, score=store.score(game_id))
+    score = store.score(game_id)
+    return _page(
+        "tricks.html",
+        game=game,
+        rounds=rounds,
+        score=score,
+        score_error_text=explain_i18n.score_error_text(score, g.lang),
+    )
 
 
 @bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")
@@ -120,6 +127,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     resolution = store.resolve(game_id, trick.plays)
     winner_index = resolution.get("winner")
     verdict = store.verdict(game_id, trick.plays)
+    score = store.score(game_id)
     neighbours = [t for t in store.tricks(game_id)]
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
     prev_trick = neighbours[position - 1] if position > 0 else None
@@ -138,7 +146,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         audit=store.audit(game_id, trick.id),
         # A correction can leave the game unscoreable (a card twice in a round, a play out of
         # turn): said here, where it was made, and not only on the TV.
-        score=store.score(game_id),
+        score=score,
+        score_error_text=explain_i18n.score_error_text(score, g.lang),
         prev_trick=prev_trick,
         next_trick=next_trick,
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),

@@ -323,7 +323,7 @@ function initBids() {
     }));
     renderPrompts(document.getElementById("prompts"), state, false);
     const se = document.getElementById("score-error");
-    se.textContent = state.score.ok ? "" : t("score_error") + " " + state.score.error;
+    se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
   async function setBid(player, bid, cannonball) {
     showError(null);
@@ -458,7 +458,7 @@ function initTV() {
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     const err = document.getElementById("tv-error");
     err.hidden = state.score.ok;
-    err.textContent = state.score.ok ? "" : t("score_error") + " " + state.score.error;
+    err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
   function banner(ev) {
     if (!state || !state.game) return;
