@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import Card, Suit
+from .cards import Card, Suit, parse_card
 
 
 class Who(NamedTuple):
@@ -162,6 +162,45 @@ def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str
         template = wording.templates.get(phrase.key) or ENGLISH[phrase.key]
         out.append(_FORMATTER.format(template, **{k: named(v) for k, v in phrase.args.items()}))
     return "".join(out)
+
+
+def phrases_to_json(phrases: Iterable[Phrase]) -> list[dict[str, Any]]:
+    """Phrases as JSON (a card by its id), so a result kept or sent as JSON can still be
+    worded in any language: the store's score keeps why it stopped this way."""
+
+    def arg(value: Arg) -> Any:
+        if isinstance(value, Who):
+            return {"card": str(value.card), "player": value.player}
+        if isinstance(value, CardId):
+            return {"card_id": str(value.card)}
+        if isinstance(value, SettingName):
+            return {"setting": value.key}
+        if isinstance(value, Card):
+            return {"card": str(value)}
+        if isinstance(value, Suit):
+            return {"suit": value.value}
+        return value
+
+    return [{"key": p.key, "args": {k: arg(v) for k, v in p.args.items()}} for p in phrases]
+
+
+def phrases_from_json(data: Iterable[Mapping[str, Any]]) -> tuple[Phrase, ...]:
+    """The phrases :func:`phrases_to_json` wrote."""
+
+    def arg(value: Any) -> Arg:
+        if not isinstance(value, Mapping):
+            return value  # type: ignore[no-any-return]
+        if "player" in value:
+            return Who(parse_card(value["card"]), str(value["player"]))
+        if "card_id" in value:
+            return CardId(parse_card(value["card_id"]))
+        if "setting" in value:
+            return SettingName(str(value["setting"]))
+        if "suit" in value:
+            return Suit(value["suit"])
+        return parse_card(value["card"])
+
+    return tuple(Phrase(str(p["key"]), {k: arg(v) for k, v in p["args"].items()}) for p in data)
 
 
 def placeholders(template: str) -> set[str]:

@@ -31,6 +31,7 @@ from typing import Any
 from skullcam.errors import NotFoundError, UserError, echo, whole_number
 from skullcam.rules import (
     GameRecord,
+    GameRecordError,
     RulesError,
     TrickResult,
     first_leader,
@@ -38,6 +39,7 @@ from skullcam.rules import (
     resolve_trick,
     score_game,
 )
+from skullcam.rules.explain import phrases_to_json
 
 from . import checks
 from .schema import ensure_schema
@@ -1528,6 +1530,9 @@ class GameStore:
             out: dict[str, Any] = {"ok": True, "score": result}
         except (RulesError, TypeError, KeyError, ValueError) as err:
             out = {"ok": False, "error": str(err)}
+            if isinstance(err, GameRecordError) and err.phrases:
+                # The same reason as phrases, for a page to say in its reader's language.
+                out["error_phrases"] = phrases_to_json(err.phrases)
         with self._score_lock:
             self._score_cache[game_id] = (key, out)
             while len(self._score_cache) > 16:
@@ -1617,10 +1622,7 @@ class GameStore:
         for a trick no deck could produce (each with phrases, for a page to word in the
         reader's language)."""
         game = self.game(game_id)
-        try:
-            return _trick_result(plays, game.settings, game.players)
-        except RulesError as err:
-            return err
+        return _verdict(plays, game.settings, game.players)
 
     # ------------------------------------------------------------------------------- events
     def last_event_id(self) -> int:
@@ -1768,23 +1770,29 @@ def _resolve(
     deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
     still be stored and then corrected.
     """
-    try:
-        result = _trick_result(plays, settings, names)
-    except RulesError as err:
-        return {"error": str(err)}
-    out: dict[str, Any] = dict(result.to_json())
-    return out
+    return resolution_json(_verdict(plays, settings, names))
 
 
-def _trick_result(
+def resolution_json(verdict: TrickResult | RulesError) -> dict[str, Any]:
+    """A verdict as the store keeps it: the result's ``to_json()``, or ``{"error": ...}``."""
+    if isinstance(verdict, RulesError):
+        return {"error": str(verdict)}
+    return dict(verdict.to_json())
+
+
+def _verdict(
     plays: Sequence[Mapping[str, Any]],
     settings: Mapping[str, Any],
     names: Sequence[str] | None = None,
-) -> TrickResult:
-    """The rules engine's verdict on ``plays``; raises ``RulesError`` for an impossible trick."""
+) -> TrickResult | RulesError:
+    """The rules engine's result for ``plays``, or its error for a trick no deck could make
+    (a misread card read twice: it is stored anyway, to be corrected)."""
     labels = None if names is None else [names[int(p["player"])] for p in plays]
-    cards = [parse_card(p["card"]) for p in plays]
-    return resolve_trick(cards, checks.settings_obj(settings), labels)
+    try:
+        cards = [parse_card(p["card"]) for p in plays]
+        return resolve_trick(cards, checks.settings_obj(settings), labels)
+    except RulesError as err:
+        return err
 
 
 def _winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, Any]) -> int | None:

@@ -231,3 +231,15 @@ def test_why_the_score_stopped_is_said_in_the_chosen_language(
     page = client.get(f"/game/{gid}/tricks?lang=it").get_data(as_text=True)
     assert "Forziere 4 è già stata giocata in questo round" in page
     assert english in client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)
+
+
+def test_phrases_survive_json_as_the_store_keeps_them() -> None:
+    import json
+
+    from skullcam.rules.explain import phrases_from_json, phrases_to_json
+
+    for cards, settings in random_tricks(500):
+        result = resolve_trick([parse_card(c) for c in cards], settings)
+        for phrases in (result.phrases, result.warning_phrases):
+            back = phrases_from_json(json.loads(json.dumps(phrases_to_json(phrases))))
+            assert back == tuple(phrases)

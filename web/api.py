@@ -96,11 +96,10 @@ def create_game() -> Any:
 def _state(game_id: int) -> dict[str, Any]:
     """The store's state of a game, with why its score stopped (if it did) in the reader's
     language as ``score.error_text``."""
-    store = get_store()
-    out = store.state(game_id)
+    out = get_store().state(game_id)
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
-        score["error_text"] = explain_i18n.score_error_text(store.score(game_id), g.lang)
+        score["error_text"] = explain_i18n.score_error_text(score, g.lang)
     return out
 
 

@@ -12,15 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from skullcam.rules import (
-    GameRecord,
-    GameRecordError,
-    IllegalPlayError,
-    RulesError,
-    TrickResult,
-    score_game,
-)
-from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, render
+from skullcam.rules import Card, IllegalPlayError, RulesError, TrickResult
+from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, phrases_from_json, render
 
 from . import i18n
 
@@ -236,11 +229,15 @@ def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording."""
     if lang not in TEMPLATES:
         return ENGLISH_WORDING
+
+    def name(card: Card) -> str:  # the UI's name, wherever English says "the green 7" or an id
+        return i18n.card_name(str(card), lang)
+
     return Wording(
         templates=TEMPLATES[lang],
-        card=lambda card: i18n.card_name(str(card), lang),
+        card=name,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
-        card_id=lambda card: i18n.card_name(str(card), lang),
+        card_id=name,
         setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
     )
 
@@ -279,17 +276,10 @@ def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
 
 def score_error_text(score: Mapping[str, Any], lang: str) -> str:
     """Why a game's score stopped (``GameStore.score``'s ``error``), in ``lang`` where the
-    rules engine gave it as phrases: a card corrected into one already played this round,
-    most often. Scored again only here, on the rare game that cannot be scored."""
+    rules engine gave it as phrases (``error_phrases``): a card corrected into one already
+    played this round, most often. Other reasons stay in English."""
     error = str(score.get("error") or "")
-    record = score.get("record")
-    if score.get("ok") or lang not in TEMPLATES or not isinstance(record, Mapping):
+    phrases = score.get("error_phrases")
+    if score.get("ok") or lang not in TEMPLATES or not phrases:
         return error
-    try:
-        score_game(GameRecord.from_dict(dict(record), as_played=True), as_played=True)
-    except GameRecordError as err:
-        if err.phrases and str(err) == error:
-            return explain(err.phrases, lang)
-    except (RulesError, TypeError, KeyError, ValueError):
-        pass
-    return error
+    return explain(phrases_from_json(phrases), lang)

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 
 from skullcam.errors import UserError
 from skullcam.rules.settings import setting_fields
+from skullcam.store.game_store import resolution_json
 
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
@@ -124,9 +125,9 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         trick = store.trick(game_id, round_number, trick_index)
     except UserError:
         abort(404)
-    resolution = store.resolve(game_id, trick.plays)
-    winner_index = resolution.get("winner")
     verdict = store.verdict(game_id, trick.plays)
+    resolution = resolution_json(verdict)  # what store.resolve gives, without resolving twice
+    winner_index = resolution.get("winner")
     score = store.score(game_id)
     neighbours = [t for t in store.tricks(game_id)]
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
