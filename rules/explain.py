@@ -102,10 +102,51 @@ ENGLISH: dict[str, str] = {
     "already_in_trick": "{face} is already in this trick (the deck has one)",
     "tigress_undeclared": "the Tigress must be declared: write tigress:pirate or tigress:escape",
     # Why a game's score stopped (``GameRecordError.phrases``).
+    "at_round": "round {round}: ",
+    "at_trick": "round {round}, trick {trick}: ",
     "at_play": "round {round}, trick {trick}, play {play}: ",
     "at_play_by": "round {round}, trick {trick}, play {play} ({player}): ",
+    "at_ability": "round {round}, abilities[{index}]: ",
     "played_twice_in_round": (
         "{card} was already played this round (a card can be played only once per round)"
+    ),
+    "extra_round_off": (
+        "the game has {rounds} rounds (setting {setting}); an extra round is played only on"
+        " a tie with the setting tie=extra_round"
+    ),
+    "bid_out_of_range": (
+        "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} cards dealt"
+    ),
+    "bid_out_of_range_one_card": (
+        "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} card dealt"
+    ),
+    "too_many_tricks": (
+        "{count} tricks recorded but only {dealt} can be played with {dealt} cards dealt"
+    ),
+    "round_unfinished": (
+        "only {count} of {dealt} tricks recorded; only the last round of a record may be unfinished"
+    ),
+    "plays_per_trick": "{count} plays, expected one per player ({players})",
+    "out_of_turn": "{player} played out of turn; it was {due}'s turn",
+    "out_of_turn_leader": " ({leader} leads this trick)",
+    "ability_twice": "trick {trick} already has an ability",
+    "ability_past_tricks": (
+        "an ability names trick {trick}, but the round has only {count} trick(s) recorded"
+        " (tricks are counted from 0)"
+    ),
+    "ability_not_won": (
+        "an ability of {pirate} is recorded, but that pirate did not win this trick"
+    ),
+    "rosie_choice": "Rosie's choice must be a seat 0..{last}, got {choice}",
+    "harry_bid_out_of_range": "Harry cannot move {player}'s bid to {bid} (bids are 0..{dealt})",
+    # Why the store cannot score recorded rounds yet (``GameStore.score``'s own reasons).
+    "missing_bid_before_tricks": (
+        "round {round} has no bid for {players}, but round {later} has recorded tricks;"
+        " enter the missing bid for round {round} to score the rounds after it"
+    ),
+    "missing_bid_all_tricks": (
+        "round {round} has all its tricks recorded but no bid for {players};"
+        " enter the missing bid for round {round} to score it"
     ),
     "setting_off": (
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"

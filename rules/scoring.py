@@ -13,15 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, Kind, Suit, find_duplicate
+from .cards import Card, Kind, Suit, find_duplicate, parse_card
 from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesError
-from .explain import Arg, CardId, Phrase, render
+from .explain import Arg, CardId, Phrase, SettingName, render
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
 from .trick import TrickResult, follow_suit, resolve_trick
 
 logger = logging.getLogger(__name__)
+
+
+def _refuse(*phrases: Phrase, error: type[GameRecordError] = GameRecordError) -> GameRecordError:
+    """The error for a record that breaks the rules: its message is the phrases in English,
+    and it carries them for a page to say in its reader's language."""
+    return error(render(phrases), phrases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +177,12 @@ def score_game(
         if number > settings.rounds:
             tied = totals.count(max(totals)) > 1
             if settings.tie != "extra_round" or not tied:
-                raise GameRecordError(
-                    f"{where}: the game has {settings.rounds} rounds (setting 'rounds');"
-                    " an extra round is played only on a tie with the setting tie=extra_round"
+                raise _refuse(
+                    Phrase("at_round", {"round": number}),
+                    Phrase(
+                        "extra_round_off",
+                        {"rounds": settings.rounds, "setting": SettingName("rounds")},
+                    ),
                 )
         dealt = cards_dealt(min(number, settings.rounds), n)
         state = _RoundPlay(record, settings, number, rnd, dealt, as_played)
@@ -232,25 +241,27 @@ class _RoundPlay:
             text += f", play {play + 1}"
         return text
 
+    def at(self, trick: int | None = None, play: int | None = None) -> Phrase:
+        """Where in the round, as the phrase that starts an error: "round 2, trick 3: "."""
+        if trick is None:
+            return Phrase("at_round", {"round": self.number})
+        if play is None:
+            return Phrase("at_trick", {"round": self.number, "trick": trick + 1})
+        return Phrase("at_play", {"round": self.number, "trick": trick + 1, "play": play + 1})
+
     def play(self, is_last: bool) -> RoundScore:
         rnd, n, dealt = self.rnd, self.n, self.dealt
         for seat, bid in enumerate(rnd.bids):
             if not 0 <= bid <= dealt:
-                raise GameRecordError(
-                    f"{self.where()}: {self.names[seat]}'s bid {bid} is out of range:"
-                    f" bids are 0..{dealt} with {dealt} card{'s' if dealt != 1 else ''} dealt"
-                )
-        if len(rnd.tricks) > dealt:
-            raise GameRecordError(
-                f"{self.where()}: {len(rnd.tricks)} tricks recorded but only {dealt} can be"
-                f" played with {dealt} cards dealt"
-            )
-        complete = len(rnd.tricks) == dealt
+                key = "bid_out_of_range" if dealt != 1 else "bid_out_of_range_one_card"
+                args: dict[str, Arg] = {"player": self.names[seat], "bid": bid, "dealt": dealt}
+                raise _refuse(self.at(), Phrase(key, args))
+        count = len(rnd.tricks)
+        if count > dealt:
+            raise _refuse(self.at(), Phrase("too_many_tricks", {"count": count, "dealt": dealt}))
+        complete = count == dealt
         if not complete and not is_last:
-            raise GameRecordError(
-                f"{self.where()}: only {len(rnd.tricks)} of {dealt} tricks recorded; only the"
-                " last round of a record may be unfinished"
-            )
+            raise _refuse(self.at(), Phrase("round_unfinished", {"count": count, "dealt": dealt}))
         abilities = self._abilities()
         leader = first_leader(self.dealer, n)
         tricks_won = [0] * n
@@ -263,26 +274,27 @@ class _RoundPlay:
         notes: list[str] = []  # pirate abilities used, for the round's explanation
         for t, trick in enumerate(rnd.tricks):
             if len(trick.plays) != n:
-                raise GameRecordError(
-                    f"{self.where(t)}: {len(trick.plays)} plays, expected one per player ({n})"
+                raise _refuse(
+                    self.at(t), Phrase("plays_per_trick", {"count": len(trick.plays), "players": n})
                 )
             seats = self._turn_order(t, trick, leader)
             for k, play in enumerate(trick.plays):
                 if play.player != seats[k]:
-                    raise OutOfTurnError(
-                        f"{self.where(t, k)}: {self.names[play.player]} played out of turn;"
-                        f" it was {self.names[seats[k]]}'s turn"
-                        + (f" ({self.names[leader]} leads this trick)" if k == 0 else "")
-                    )
+                    names: dict[str, Arg] = {
+                        "player": self.names[play.player],
+                        "due": self.names[seats[k]],
+                    }
+                    turn = [self.at(t, k), Phrase("out_of_turn", names)]
+                    if k == 0:
+                        turn.append(Phrase("out_of_turn_leader", {"leader": self.names[leader]}))
+                    raise _refuse(*turn, error=OutOfTurnError)
                 played.append((t, k, play.card))
             duplicate = find_duplicate(card for _, _, card in played)
             if duplicate is not None:
                 dt, dk, card = played[duplicate[0]]
-                twice = (
-                    Phrase("at_play", {"round": self.number, "trick": dt + 1, "play": dk + 1}),
-                    Phrase("played_twice_in_round", {"card": CardId(card)}),
+                raise _refuse(
+                    self.at(dt, dk), Phrase("played_twice_in_round", {"card": CardId(card)})
                 )
-                raise GameRecordError(render(twice), twice)
             try:
                 result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])
             except IllegalPlayError as err:
@@ -311,17 +323,16 @@ class _RoundPlay:
             if ability is not None:
                 pirate, choice = ability
                 if result.winning_card is None or str(result.winning_card) != pirate:
-                    raise GameRecordError(
-                        f"{self.where(t)}: an ability of {pirate} is recorded, but that pirate"
-                        " did not win this trick"
+                    raise _refuse(
+                        self.at(t),
+                        Phrase("ability_not_won", {"pirate": CardId(parse_card(pirate))}),
                     )
                 assert winner is not None
                 who = self.names[winner]
                 if pirate == "pirate-rosie":
                     if not 0 <= choice < n:
-                        raise GameRecordError(
-                            f"{self.where(t)}: Rosie's choice must be a seat 0..{n - 1},"
-                            f" got {choice}"
+                        raise _refuse(
+                            self.at(t), Phrase("rosie_choice", {"last": n - 1, "choice": choice})
                         )
                     next_leader = choice
                     notes.append(
@@ -340,10 +351,8 @@ class _RoundPlay:
         bids = tuple(b + c for b, c in zip(rnd.bids, bid_change, strict=True))
         for seat, bid in enumerate(bids):
             if bid_change[seat] and not 0 <= bid <= dealt:
-                raise GameRecordError(
-                    f"{self.where()}: Harry cannot move {self.names[seat]}'s bid to {bid}"
-                    f" (bids are 0..{dealt})"
-                )
+                moved: dict[str, Arg] = {"player": self.names[seat], "bid": bid, "dealt": dealt}
+                raise _refuse(self.at(), Phrase("harry_bid_out_of_range", moved))
         if not complete:
             zeros = (0,) * n
             return RoundScore(
@@ -403,15 +412,14 @@ class _RoundPlay:
         out: dict[int, tuple[str, int]] = {}
         for i, ability in enumerate(self.rnd.abilities):
             if ability.trick in out:
-                raise GameRecordError(
-                    f"{self.where()}, abilities[{i}]: trick {ability.trick} already has an ability"
+                raise _refuse(
+                    Phrase("at_ability", {"round": self.number, "index": i}),
+                    Phrase("ability_twice", {"trick": ability.trick}),
                 )
             out[ability.trick] = (ability.pirate, ability.choice)
         if out and max(out) >= len(self.rnd.tricks):
-            raise GameRecordError(
-                f"{self.where()}: an ability names trick {max(out)}, but the round has only"
-                f" {len(self.rnd.tricks)} trick(s) recorded (tricks are counted from 0)"
-            )
+            past = {"trick": max(out), "count": len(self.rnd.tricks)}
+            raise _refuse(self.at(), Phrase("ability_past_tricks", past))
         return out
 
     def _find_revokes(self, tricks: Sequence[TrickScore]) -> None:

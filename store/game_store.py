@@ -39,7 +39,7 @@ from skullcam.rules import (
     resolve_trick,
     score_game,
 )
-from skullcam.rules.explain import phrases_to_json
+from skullcam.rules.explain import Phrase, phrases_to_json, render
 
 from . import checks
 from .schema import ensure_schema
@@ -1345,11 +1345,12 @@ class GameStore:
         """
         record, problem = self._record(game_id)
         if problem is not None:
-            raise UserError(f"cannot export game {game_id}: {problem}")
+            raise UserError(f"cannot export game {game_id}: {render(problem)}")
         return record
 
-    def _record(self, game_id: int) -> tuple[dict[str, Any], str | None]:
-        """The exportable record, and why recorded rounds are missing from it (or None)."""
+    def _record(self, game_id: int) -> tuple[dict[str, Any], tuple[Phrase, ...] | None]:
+        """The exportable record, and why recorded rounds are missing from it (or None), as
+        phrases (``rules.explain``) for a page to say in its reader's language."""
         game = self.game(game_id)
         n = len(game.players)
         conn = self._conn()
@@ -1364,7 +1365,7 @@ class GameStore:
         full = checks.full_settings(game.settings)
         total = int(full["rounds"])
         abilities_on = bool(full["pirate_abilities"])
-        problem: str | None = None
+        problem: tuple[Phrase, ...] | None = None
         for r in range(1, total + 1):
             # After an unfinished round, bids entered ahead for the rounds after it (the demo
             # enters them all at the start) are not yet part of the record, which may end with
@@ -1513,7 +1514,12 @@ class GameStore:
         """
         record, problem = self._record(game_id)
         if problem is not None:
-            return {"ok": False, "error": problem, "record": record}
+            return {
+                "ok": False,
+                "error": render(problem),
+                "error_phrases": phrases_to_json(problem),
+                "record": record,
+            }
         # Scoring a whole game takes tens of ms and every open page asks after every event;
         # the record fully determines the score, so the last result per game is reused
         # while the record is unchanged.
@@ -1740,22 +1746,17 @@ def _check_cannonball_counts(game: Game) -> None:
 
 def _missing_bids_problem(
     game: Game, r: int, bids: Sequence[int | None], tricks: Mapping[int, Sequence[Trick]]
-) -> str | None:
+) -> tuple[Phrase, ...] | None:
     """Why stopping the record at round ``r`` (bids missing) would leave out recorded play,
     or None when round ``r`` is just the round being bid or played."""
     n = len(game.players)
     missing = ", ".join(game.players[i] for i, b in enumerate(bids) if b is None)
     later = sorted(k for k in tricks if k > r)
     if later:
-        return (
-            f"round {r} has no bid for {missing}, but round {later[-1]} has recorded tricks; "
-            f"enter the missing bid for round {r} to score the rounds after it"
-        )
+        args = {"round": r, "players": missing, "later": later[-1]}
+        return (Phrase("missing_bid_before_tricks", args),)
     if len(tricks.get(r, [])) >= checks.cards_dealt(r, n):
-        return (
-            f"round {r} has all its tricks recorded but no bid for {missing}; "
-            f"enter the missing bid for round {r} to score it"
-        )
+        return (Phrase("missing_bid_all_tricks", {"round": r, "players": missing}),)
     return None
 
 

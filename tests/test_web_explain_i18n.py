@@ -32,6 +32,29 @@ ERROR_KEYS = {
     "at_play_by",
     "played_twice_in_round",
 }
+#: Why a game's score stopped: a record the rules refuse, or recorded rounds the store cannot
+#: score yet (a missing bid).
+SCORE_KEYS = {
+    "at_round",
+    "at_trick",
+    "at_ability",
+    "extra_round_off",
+    "bid_out_of_range",
+    "bid_out_of_range_one_card",
+    "too_many_tricks",
+    "round_unfinished",
+    "plays_per_trick",
+    "out_of_turn",
+    "out_of_turn_leader",
+    "ability_twice",
+    "ability_past_tricks",
+    "ability_not_won",
+    "rosie_choice",
+    "harry_bid_out_of_range",
+    "missing_bid_before_tricks",
+    "missing_bid_all_tricks",
+}
+ERROR_KEYS |= SCORE_KEYS
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
     Settings(),
@@ -243,3 +266,368 @@ def test_phrases_survive_json_as_the_store_keeps_them() -> None:
         for phrases in (result.phrases, result.warning_phrases):
             back = phrases_from_json(json.loads(json.dumps(phrases_to_json(phrases))))
             assert back == tuple(phrases)
+
+
+def _plays(*plays: tuple[int, str]) -> list[dict[str, object]]:
+    return [{"player": p, "card": c} for p, c in plays]
+
+
+# A round-1 trick Ben (seat 1, left of the dealer) leads and Cai wins.
+_TRICK_1 = {"plays": _plays((1, "green-5"), (2, "green-9"), (0, "green-3"))}
+_ROUND_1 = {"bids": [0, 1, 0], "tricks": [_TRICK_1]}
+_HARRY = {"plays": _plays((1, "pirate-harry"), (2, "green-9"), (0, "green-3"))}
+_ROSIE = {"plays": _plays((1, "pirate-rosie"), (2, "green-9"), (0, "green-3"))}
+
+# (what is wrong, settings, rounds, the English message as the rules engine has always said
+# it, the phrase keys it is said with)
+REFUSED_RECORDS = [
+    (
+        "a round past the setting",
+        {"rounds": 1},
+        [_ROUND_1, {"bids": [0, 0, 0]}],
+        "round 2: the game has 1 rounds (setting 'rounds'); an extra round is played only on a"
+        " tie with the setting tie=extra_round",
+        ["at_round", "extra_round_off"],
+    ),
+    (
+        "a bid over the one card dealt",
+        {},
+        [{"bids": [0, 2, 0]}],
+        "round 1: Ben's bid 2 is out of range: bids are 0..1 with 1 card dealt",
+        ["at_round", "bid_out_of_range_one_card"],
+    ),
+    (
+        "a bid over the cards dealt",
+        {},
+        [_ROUND_1, {"bids": [3, 0, 0]}],
+        "round 2: Ana's bid 3 is out of range: bids are 0..2 with 2 cards dealt",
+        ["at_round", "bid_out_of_range"],
+    ),
+    (
+        "more tricks than cards",
+        {},
+        [{"bids": [0, 1, 0], "tricks": [_TRICK_1, _TRICK_1]}],
+        "round 1: 2 tricks recorded but only 1 can be played with 1 cards dealt",
+        ["at_round", "too_many_tricks"],
+    ),
+    (
+        "an unfinished round before another",
+        {},
+        [{"bids": [0, 1, 0]}, {"bids": [0, 1, 0]}],
+        "round 1: only 0 of 1 tricks recorded; only the last round of a record may be unfinished",
+        ["at_round", "round_unfinished"],
+    ),
+    (
+        "a play missing",
+        {},
+        [{"bids": [0, 1, 0], "tricks": [{"plays": _plays((1, "green-5"), (2, "green-9"))}]}],
+        "round 1, trick 1: 2 plays, expected one per player (3)",
+        ["at_trick", "plays_per_trick"],
+    ),
+    (
+        "the wrong player leading",
+        {},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [{"plays": _plays((2, "green-5"), (0, "green-9"), (1, "green-3"))}],
+            }
+        ],
+        "round 1, trick 1, play 1: Cai played out of turn; it was Ben's turn"
+        " (Ben leads this trick)",
+        ["at_play", "out_of_turn", "out_of_turn_leader"],
+    ),
+    (
+        "two abilities on one trick",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_HARRY],
+                "abilities": [
+                    {"trick": 0, "pirate": "pirate-harry", "choice": 0},
+                    {"trick": 0, "pirate": "pirate-rosie", "choice": 0},
+                ],
+            }
+        ],
+        "round 1, abilities[1]: trick 0 already has an ability",
+        ["at_ability", "ability_twice"],
+    ),
+    (
+        "an ability on a trick not played",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_HARRY],
+                "abilities": [{"trick": 1, "pirate": "pirate-harry", "choice": 0}],
+            }
+        ],
+        "round 1: an ability names trick 1, but the round has only 1 trick(s) recorded"
+        " (tricks are counted from 0)",
+        ["at_round", "ability_past_tricks"],
+    ),
+    (
+        "an ability of a pirate that did not win",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_HARRY],
+                "abilities": [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}],
+            }
+        ],
+        "round 1, trick 1: an ability of pirate-rosie is recorded, but that pirate did not win"
+        " this trick",
+        ["at_trick", "ability_not_won"],
+    ),
+    (
+        "Rosie choosing no player",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_ROSIE],
+                "abilities": [{"trick": 0, "pirate": "pirate-rosie", "choice": 5}],
+            }
+        ],
+        "round 1, trick 1: Rosie's choice must be a seat 0..2, got 5",
+        ["at_trick", "rosie_choice"],
+    ),
+    (
+        "Harry moving a bid below 0",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 0, 0],
+                "tricks": [_HARRY],
+                "abilities": [{"trick": 0, "pirate": "pirate-harry", "choice": -1}],
+            }
+        ],
+        "round 1: Harry cannot move Ben's bid to -1 (bids are 0..1)",
+        ["at_round", "harry_bid_out_of_range"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("settings", "rounds", "english", "keys"),
+    [case[1:] for case in REFUSED_RECORDS],
+    ids=[case[0] for case in REFUSED_RECORDS],
+)
+def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
+    settings: dict[str, object], rounds: list[object], english: str, keys: list[str]
+) -> None:
+    from skullcam.rules import GameRecord, GameRecordError
+    from skullcam.rules.explain import CardId, SettingName
+    from skullcam.web import i18n
+
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "settings": settings,
+        "rounds": rounds,
+    }
+    with pytest.raises(GameRecordError) as caught:
+        GameRecord.from_dict(record)
+    err = caught.value
+    assert str(err) == english  # word for word what the CLI and the API have always said
+    assert [p.key for p in err.phrases] == keys
+    assert explain(err.phrases, "en") == english
+    for lang in TEMPLATES:
+        text = explain(err.phrases, lang)
+        assert text != english and "{" not in text, lang
+        for phrase in err.phrases:  # every player, card, number and setting is said
+            for value in phrase.args.values():
+                if isinstance(value, CardId):
+                    assert i18n.card_name(str(value.card), lang) in text, lang
+                elif isinstance(value, SettingName):
+                    assert i18n.translate(f"set_{value.key}", lang) in text, lang
+                else:
+                    assert str(value) in text, (lang, value)
+
+
+def test_every_reason_a_score_stops_is_said_by_some_case() -> None:
+    """A new reason of the rules engine comes with a case above (or a store test below)."""
+    said = {key for case in REFUSED_RECORDS for key in case[4]}
+    store_only = {"missing_bid_before_tricks", "missing_bid_all_tricks"}
+    assert not SCORE_KEYS - said - store_only, "a reason with no case"
+
+
+def test_the_extra_round_reason_names_the_tie_setting_as_its_page_does() -> None:
+    from skullcam.web import i18n
+
+    for lang, table in TEMPLATES.items():
+        label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
+        assert "«" + label + "»" in table["extra_round_off"], lang
+
+
+def _game(store: GameStore, settings: dict[str, object] | None = None) -> int:
+    """Ana, Ben and Cai, Ana dealing (Ben leads round 1), round 1 played: Cai wins."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, settings or {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, _plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    return gid
+
+
+def _missing_bid(store: GameStore) -> int:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [None, 1, 0])
+    store.record_trick(gid, 1, 0, _plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    return gid
+
+
+def _missing_bid_before_tricks(store: GameStore) -> int:
+    gid = _missing_bid(store)
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-6"), (1, "green-7")))
+    return gid
+
+
+def _out_of_turn(store: GameStore) -> int:
+    gid = _game(store)
+    store.set_bids(gid, 2, [0, 1, 1])  # Cai leads round 2; Ana is next, not Ben
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (1, "green-6"), (0, "green-7")))
+    return gid
+
+
+def _round_unfinished(store: GameStore) -> int:
+    gid = _game(store)
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-6"), (1, "green-7")))
+    store.set_bids(gid, 3, [0, 1, 1])  # round 3 recorded before round 2's last trick
+    store.record_trick(gid, 3, 0, _plays((0, "green-5"), (1, "green-6"), (2, "green-7")))
+    return gid
+
+
+def _ability_not_won(store: GameStore) -> int:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    # Answered before the trick was recorded, and the trick then went another way.
+    store.answer_prompt(store.create_prompt(gid, "harry", 1, 0, player=1), 1)
+    store.record_trick(gid, 1, 0, _plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    return gid
+
+
+def _harry_out_of_range(store: GameStore) -> int:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 0, 0])
+    store.record_trick(gid, 1, 0, _plays((1, "pirate-harry"), (2, "green-9"), (0, "green-3")))
+    store.answer_prompt(store.create_prompt(gid, "harry", 1, 0, player=1), -1)
+    return gid
+
+
+def _ability_twice(store: GameStore) -> int:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.answer_prompt(store.create_prompt(gid, "harry", 1, 0, player=1), 0)
+    store.answer_prompt(store.create_prompt(gid, "rosie", 1, 0, player=1), 2)
+    store.record_trick(gid, 1, 0, _plays((1, "pirate-harry"), (2, "green-9"), (0, "green-3")))
+    return gid
+
+
+def _ability_past_tricks(store: GameStore) -> int:
+    gid = _game(store, {"pirate_abilities": True})
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.answer_prompt(store.create_prompt(gid, "harry", 2, 1, player=1), 0)
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-9"), (1, "green-3")))
+    return gid
+
+
+# (how the store gets there, the English score.error, the Spanish score.error_text)
+STOPPED_GAMES = [
+    (
+        _missing_bid,
+        "round 1 has all its tricks recorded but no bid for Ana; enter the missing bid for"
+        " round 1 to score it",
+        "la ronda 1 tiene todas sus bazas grabadas, pero falta la apuesta de Ana; anota la"
+        " apuesta que falta de la ronda 1 para puntuarla",
+    ),
+    (
+        _missing_bid_before_tricks,
+        "round 1 has no bid for Ana, but round 2 has recorded tricks; enter the missing bid"
+        " for round 1 to score the rounds after it",
+        "en la ronda 1 falta la apuesta de Ana, pero la ronda 2 tiene bazas grabadas",
+    ),
+    (
+        _out_of_turn,
+        "round 2, trick 1, play 2: Ben played out of turn; it was Ana's turn",
+        "ronda 2, baza 1, jugada 2: Ben jugó fuera de turno; le tocaba a Ana",
+    ),
+    (
+        _round_unfinished,
+        "round 2: only 1 of 2 tricks recorded; only the last round of a record may be unfinished",
+        "ronda 2: solo hay 1 de 2 bazas grabadas",
+    ),
+    (
+        _ability_not_won,
+        "round 1, trick 1: an ability of pirate-harry is recorded, but that pirate did not win"
+        " this trick",
+        "ronda 1, baza 1: hay grabada una habilidad de Harry el Gigante, pero ese pirata no"
+        " ganó esta baza",
+    ),
+    (
+        _harry_out_of_range,
+        "round 1: Harry cannot move Ben's bid to -1 (bids are 0..1)",
+        "ronda 1: Harry no puede llevar la apuesta de Ben a -1 (las apuestas van de 0 a 1)",
+    ),
+    (
+        _ability_twice,
+        "round 1, abilities[1]: trick 0 already has an ability",
+        "ronda 1, habilidades[1]: la baza 0 ya tiene una habilidad",
+    ),
+    (
+        _ability_past_tricks,
+        "round 2: an ability names trick 1, but the round has only 1 trick(s) recorded"
+        " (tricks are counted from 0)",
+        "ronda 2: una habilidad nombra la baza 1, pero la ronda solo tiene 1 baza(s)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "english", "spanish"), STOPPED_GAMES, ids=[case[0].__name__ for case in STOPPED_GAMES]
+)
+def test_every_reason_the_store_stops_a_score_is_said_in_spanish(
+    client: FlaskClient, store: GameStore, make: object, english: str, spanish: str
+) -> None:
+    import html
+
+    assert callable(make)
+    gid = make(store)
+    state = client.get(f"/api/game/{gid}/state?lang=es").get_json()
+    assert state["score"]["ok"] is False
+    assert state["score"]["error"] == english  # the API's English, word for word
+    assert spanish in state["score"]["error_text"]
+    assert "{" not in state["score"]["error_text"]
+    page = html.unescape(client.get(f"/game/{gid}/tricks?lang=es").get_data(as_text=True))
+    assert spanish in page and english not in page
+    english_page = html.unescape(client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True))
+    assert english in english_page
+
+
+def test_a_reason_without_phrases_is_still_shown_in_english(
+    client: FlaskClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A score error the pages cannot word (no phrases: an unexpected error) is shown as the
+    English text, never as nothing or an error page."""
+    from skullcam.web.explain_i18n import score_error_text
+
+    gid = _game(store)
+    reason = "round 1: something the phrases do not cover"
+    real = store.score
+
+    def score(game_id: int) -> dict[str, object]:
+        return {"ok": False, "error": reason, "record": real(game_id)["record"]}
+
+    monkeypatch.setattr(store, "score", score)
+    for lang in ("es", "it", "da"):
+        assert score_error_text({"ok": False, "error": reason}, lang) == reason
+        assert score_error_text({"ok": False, "error": reason, "error_phrases": []}, lang) == reason
+        state = client.get(f"/api/game/{gid}/state?lang={lang}").get_json()
+        assert state["score"]["error"] == state["score"]["error_text"] == reason
+        for url in (f"/game/{gid}/tricks", f"/game/{gid}/round/1/trick/0"):
+            answer = client.get(f"{url}?lang={lang}")
+            assert answer.status_code == 200 and reason in answer.get_data(as_text=True), url
+        tv = client.get(f"/api/tv/state?lang={lang}").get_json()
+        assert tv["score"]["error_text"] == reason

@@ -86,6 +86,54 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "Se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
             " con su regla; revisa la carta o activa el ajuste"
         ),
+        # Why a game's score stopped (a record the rules refuse, a missing bid).
+        "at_round": "ronda {round}: ",
+        "at_trick": "ronda {round}, baza {trick}: ",
+        "at_ability": "ronda {round}, habilidades[{index}]: ",
+        "extra_round_off": (
+            "la partida tiene {rounds} rondas (ajuste {setting}); solo se juega una ronda más"
+            " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
+        ),
+        "bid_out_of_range": (
+            "la apuesta {bid} de {player} está fuera de rango: las apuestas van de 0 a {dealt}"
+            " con {dealt} cartas repartidas"
+        ),
+        "bid_out_of_range_one_card": (
+            "la apuesta {bid} de {player} está fuera de rango: las apuestas van de 0 a {dealt}"
+            " con {dealt} carta repartida"
+        ),
+        "too_many_tricks": (
+            "hay {count} bazas grabadas, pero con {dealt} cartas repartidas solo se pueden"
+            " jugar {dealt}"
+        ),
+        "round_unfinished": (
+            "solo hay {count} de {dealt} bazas grabadas; solo la última ronda de una partida"
+            " puede quedar sin terminar"
+        ),
+        "plays_per_trick": "{count} jugadas; tiene que haber una por jugador ({players})",
+        "out_of_turn": "{player} jugó fuera de turno; le tocaba a {due}",
+        "out_of_turn_leader": " ({leader} sale en esta baza)",
+        "ability_twice": "la baza {trick} ya tiene una habilidad",
+        "ability_past_tricks": (
+            "una habilidad nombra la baza {trick}, pero la ronda solo tiene {count} baza(s)"
+            " grabada(s) (las bazas se cuentan desde 0)"
+        ),
+        "ability_not_won": (
+            "hay grabada una habilidad de {pirate}, pero ese pirata no ganó esta baza"
+        ),
+        "rosie_choice": "la elección de Rosie tiene que ser un jugador de 0 a {last}, no {choice}",
+        "harry_bid_out_of_range": (
+            "Harry no puede llevar la apuesta de {player} a {bid} (las apuestas van de 0 a {dealt})"
+        ),
+        "missing_bid_before_tricks": (
+            "en la ronda {round} falta la apuesta de {players}, pero la ronda {later} tiene"
+            " bazas grabadas; anota la apuesta que falta de la ronda {round} para puntuar las"
+            " rondas siguientes"
+        ),
+        "missing_bid_all_tricks": (
+            "la ronda {round} tiene todas sus bazas grabadas, pero falta la apuesta de"
+            " {players}; anota la apuesta que falta de la ronda {round} para puntuarla"
+        ),
     },
     "it": {
         "kraken_meets_whale": (
@@ -158,6 +206,54 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "È stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
         ),
+        # Why a game's score stopped (a record the rules refuse, a missing bid).
+        "at_round": "round {round}: ",
+        "at_trick": "round {round}, presa {trick}: ",
+        "at_ability": "round {round}, abilità[{index}]: ",
+        "extra_round_off": (
+            "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
+            " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
+        ),
+        "bid_out_of_range": (
+            "la puntata {bid} di {player} non è valida: le puntate vanno da 0 a {dealt} con"
+            " {dealt} carte distribuite"
+        ),
+        "bid_out_of_range_one_card": (
+            "la puntata {bid} di {player} non è valida: le puntate vanno da 0 a {dealt} con"
+            " {dealt} carta distribuita"
+        ),
+        "too_many_tricks": (
+            "{count} prese registrate, ma con {dealt} carte distribuite se ne possono giocare"
+            " solo {dealt}"
+        ),
+        "round_unfinished": (
+            "solo {count} prese su {dealt} registrate; solo l'ultimo round di una partita può"
+            " restare incompleto"
+        ),
+        "plays_per_trick": "{count} giocate, ne serve una per giocatore ({players})",
+        "out_of_turn": "{player} ha giocato fuori turno; toccava a {due}",
+        "out_of_turn_leader": " ({leader} apre questa presa)",
+        "ability_twice": "la presa {trick} ha già un'abilità",
+        "ability_past_tricks": (
+            "un'abilità indica la presa {trick}, ma il round ha solo {count} presa/e"
+            " registrata/e (le prese si contano da 0)"
+        ),
+        "ability_not_won": (
+            "è registrata un'abilità di {pirate}, ma quel pirata non ha vinto questa presa"
+        ),
+        "rosie_choice": "la scelta di Rosie deve essere un giocatore da 0 a {last}, non {choice}",
+        "harry_bid_out_of_range": (
+            "Harry non può portare la puntata di {player} a {bid} (le puntate vanno da 0 a {dealt})"
+        ),
+        "missing_bid_before_tricks": (
+            "nel round {round} manca la puntata di {players}, ma il round {later} ha prese"
+            " registrate; inserisci la puntata mancante del round {round} per calcolare i"
+            " punti dei round successivi"
+        ),
+        "missing_bid_all_tricks": (
+            "il round {round} ha tutte le prese registrate, ma manca la puntata di {players};"
+            " inserisci la puntata mancante del round {round} per calcolarne i punti"
+        ),
     },
     "da": {
         "kraken_meets_whale": (
@@ -221,6 +317,51 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
             " kortets regel alligevel; tjek kortet eller slå indstillingen til"
         ),
+        # Why a game's score stopped (a record the rules refuse, a missing bid).
+        "at_round": "runde {round}: ",
+        "at_trick": "runde {round}, stik {trick}: ",
+        "at_ability": "runde {round}, evner[{index}]: ",
+        "extra_round_off": (
+            "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
+            " ved uafgjort med indstillingen «Ved uafgjort: en runde mere»"
+        ),
+        "bid_out_of_range": (
+            "buddet {bid} fra {player} er ikke tilladt: bud er 0 til {dealt}, når der er"
+            " givet {dealt} kort"
+        ),
+        "bid_out_of_range_one_card": (
+            "buddet {bid} fra {player} er ikke tilladt: bud er 0 til {dealt}, når der er"
+            " givet {dealt} kort"
+        ),
+        "too_many_tricks": (
+            "{count} stik optaget, men der kan kun spilles {dealt}, når der er givet {dealt} kort"
+        ),
+        "round_unfinished": (
+            "kun {count} af {dealt} stik optaget; kun den sidste runde i et spil må være ufærdig"
+        ),
+        "plays_per_trick": "{count} kort spillet; der skal være ét pr. spiller ({players})",
+        "out_of_turn": "{player} spillede uden for tur; det var {due}, der skulle spille",
+        "out_of_turn_leader": " ({leader} spiller ud i dette stik)",
+        "ability_twice": "stik {trick} har allerede en evne",
+        "ability_past_tricks": (
+            "en evne nævner stik {trick}, men runden har kun {count} stik optaget (stik"
+            " tælles fra 0)"
+        ),
+        "ability_not_won": (
+            "der er optaget en evne for {pirate}, men den pirat vandt ikke dette stik"
+        ),
+        "rosie_choice": "Rosies valg skal være en spiller fra 0 til {last}, ikke {choice}",
+        "harry_bid_out_of_range": (
+            "Harry kan ikke ændre buddet fra {player} til {bid} (bud er 0 til {dealt})"
+        ),
+        "missing_bid_before_tricks": (
+            "runde {round} mangler bud fra {players}, men runde {later} har optagne stik;"
+            " indtast det manglende bud for runde {round} for at regne runderne efter den ud"
+        ),
+        "missing_bid_all_tricks": (
+            "runde {round} har alle sine stik optaget, men mangler bud fra {players};"
+            " indtast det manglende bud for runde {round} for at regne den ud"
+        ),
     },
 }
 
@@ -275,9 +416,11 @@ def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
 
 
 def score_error_text(score: Mapping[str, Any], lang: str) -> str:
-    """Why a game's score stopped (``GameStore.score``'s ``error``), in ``lang`` where the
-    rules engine gave it as phrases (``error_phrases``): a card corrected into one already
-    played this round, most often. Other reasons stay in English."""
+    """Why a game's score stopped (``GameStore.score``'s ``error``), in ``lang``: the rules
+    engine and the store give every reason they know as phrases (``error_phrases``): a card
+    corrected into one already played this round, a play out of turn, a missing bid, ...
+    A reason without phrases (an unexpected error) is shown in English rather than not at
+    all."""
     error = str(score.get("error") or "")
     phrases = score.get("error_phrases")
     if score.get("ok") or lang not in TEMPLATES or not phrases:
