@@ -4,8 +4,8 @@
 # in several sittings (about 4 h 15 min). It is no longer the shipped model: since session 10
 # that is one short GPU run (scripts/train_shipped_model.sh, 96.1 % of validation scenes
 # against this recipe's 95.2 %). Kept as the route to a good model without a GPU. Writes
-# models/ like the original run did; set RUNS for its scratch files. models/README.md has what
-# each step measured and took.
+# models/ like the original run did; set RUNS for its scratch files. docs/model-history.md has
+# what each step measured and took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
@@ -57,7 +57,7 @@ skullcam eval --dataset "$RUNS/scenes_test" --split test --model models --out "$
 # 7. Session 3 changed no weights: the manifest's detector_iou went from 0.5 to 0.9 (the default
 #    every training run above now writes) and the
 #    Recognizer now merges readings that overlap as one card does); the version was bumped so
-#    recorded tricks say which behaviour read them. Tried and not shipped (models/README.md):
+#    recorded tricks say which behaviour read them. Tried and not shipped (docs/model-history.md):
 #    8 more detector epochs from step 6 (runs/train6) and a classifier fine-tune on the step-6
 #    detector's crops (runs/cls6). A larger validation set for that selection:
 #    skullcam synth scenes --deck "$RUNS/deck_classic" --count 1000 --split val \

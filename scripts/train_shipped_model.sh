@@ -11,7 +11,7 @@ RUNS=${RUNS:-runs}
 RUNS="$RUNS" ./scripts/train_gpu.sh
 cp "$RUNS"/gpu/model/*.onnx "$RUNS"/gpu/model/*.pt "$RUNS"/gpu/model/training.json models/
 # The manifest last; the shipped one differs from the trained one by thresholds chosen on the
-# 1,300 validation scenes (models/README.md): the corner reader's 0.95 and the classifier's
+# 1,300 validation scenes (docs/model-history.md): the corner reader's 0.95 and the classifier's
 # min_confidence 0.3 (session 10), and the corner reader's weight 0.25 (session 11; training
 # chooses one on its own 300 validation scenes).
 python - "$RUNS/gpu/model/recognizer.json" <<'PY'

@@ -272,7 +272,7 @@ Taught as ``none`` below 0.3 visible (the line under which the detector, too, le
 card") and left out between that and the must-find line of 0.5, where a corner may show:
 validation scene accuracy 91.8 % -> 93.0 %, false alarms 68 -> 38 (cut at 0.35: 92.4 %, at
 0.4: 92.5 %). All hidden boxes as ``none``: 90.2 % (misses doubled); as their own face: 90.2 %
-(more phantoms). See models/README.md, session 4."""
+(more phantoms). See docs/model-history.md, session 4."""
 
 
 def crops_from_detector(

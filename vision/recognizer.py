@@ -230,7 +230,7 @@ class ModelManifest:
     detector_conf: float = DETECTOR_CONF
     detector_iou: float = DETECTOR_IOU
     # Low on purpose: the tracker outvotes a wrong reading but cannot use an unreported card
-    # (models/README.md: P 0.980 R 0.840 at 0.5, P 0.938 R 0.877 at 0.25).
+    # (docs/model-history.md: P 0.980 R 0.840 at 0.5, P 0.938 R 0.877 at 0.25).
     min_confidence: float = MIN_CONFIDENCE
     detector_mirror: bool = DETECTOR_MIRROR
     corner_reader: str | None = None

@@ -6,7 +6,7 @@ and gives up, and the corner reader finds no mark where it looks. The detector u
 proposed other boxes around that spot, and one of them may fit the card. Reading a few of them
 again costs a few crops on the frames that have such a box, and nothing on the others.
 
-Measured on the shipped model (session 12, ``models/README.md``): 1,300 validation scenes
+Measured on the shipped model (session 12, ``docs/model-history.md``): 1,300 validation scenes
 98.00 % -> 98.23 % right, 2,000 more 97.10 % -> 97.55 %, the held-out test split 97.3 % ->
 97.5 %; a frame costs about 1 ms more at the median, 3-6 ms more at the 95th percentile.
 """
