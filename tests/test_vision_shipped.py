@@ -44,7 +44,10 @@ def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer
     assert float(summary["precision"]) >= 0.975  # type: ignore[arg-type]
 
 
-def test_a_card_reads_the_same_whichever_way_up_it_lies(recognizer: Recognizer) -> None:
+def test_a_card_reads_the_same_whichever_way_up_it_lies(tmp_path: Path) -> None:
+    """Exactly so when every crop is read both ways (``turn_below`` 1); the shipped model reads
+    a sure crop once, and names the same face (tests/test_vision_turn.py)."""
+    recognizer = Recognizer.load(shipped_model_with(tmp_path, turn_below=1.0), threads=1)
     image, truth = read_scene_index(SAMPLES, "test")[0]
     frame = cv2.imread(str(image))
     h, w = frame.shape[:2]
