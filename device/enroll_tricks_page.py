@@ -19,10 +19,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from skullcam.device.enroll_i18n import face_name, page_error, say, t
 from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision.detection import Detection
-from skullcam.vision.enroll_check import card_name
+from skullcam.vision.enroll_messages import Message
 from skullcam.vision.enroll_tricks import (
     FILE_RE,
     NOT_A_CARD,
@@ -53,7 +54,7 @@ class PendingTrick:
     model: str
     id: int = 0  # tells the page a new photo arrived (its labels start afresh)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
         h, w = self.image.shape[:2]
         return {
             "id": self.id,
@@ -61,7 +62,7 @@ class PendingTrick:
             "height": h,
             "source": self.source,
             "model": self.model,
-            "cards": [d.to_json() | {"name": card_name(d.card)} for d in self.detections],
+            "cards": [d.to_json() | {"name": face_name(d.card, lang)} for d in self.detections],
         }
 
 
@@ -87,6 +88,7 @@ class TrickChecker:
         self.pending: PendingTrick | None = None
         self._photos = 0  # photos read so far: each pending one gets its own id
         self.check: dict[str, Any] | None = None  # the last check's result and its model
+        self._check_said: tuple[Message, ...] = ()  # its sentence, to word in a page's language
         self.lock = threading.Lock()  # one recognizer, called by one thread at a time
 
     def _recognizer(self) -> tuple[Recognize, Path]:
@@ -102,7 +104,8 @@ class TrickChecker:
             return 0
         return sum(1 for p in self.folder.glob("*.json") if FILE_RE.match(p.name))
 
-    def state(self) -> dict[str, Any]:
+    def state(self, lang: str = "en") -> dict[str, Any]:
+        """The photos' state for the page, its words in ``lang``."""
         model_dir = active_model_dir(self.data_dir)
         saved = self.saved()
         stale = saved > 0 and (
@@ -110,13 +113,16 @@ class TrickChecker:
             or self.check["model_dir"] != str(model_dir)
             or self.check["saved"] != saved
         )
+        check = None
+        if self.check:
+            check = {k: v for k, v in self.check.items() if k not in ("model_dir", "saved")}
+            if self._check_said:
+                check["sentence"] = say(self._check_said, lang)
         return {
             "saved": saved,
             "model": _model_version(model_dir),
-            "pending": self.pending.to_json() if self.pending else None,
-            "check": {k: v for k, v in self.check.items() if k not in ("model_dir", "saved")}
-            if self.check
-            else None,
+            "pending": self.pending.to_json(lang) if self.pending else None,
+            "check": check,
             "stale": stale,
         }
 
@@ -141,7 +147,7 @@ class TrickChecker:
     def labels_from_request(pending: PendingTrick | None, body: object) -> TrickLabels:
         """The user's labels for the pending photo, checked; every problem names its field."""
         if pending is None:
-            raise UserError("no photo to save: take or upload a photo of a trick first")
+            raise page_error("err_no_trick_photo")
         if not isinstance(body, dict):
             raise UserError(
                 'the request is not a JSON object: send {"labels": [...], "missed": [...]}'
@@ -191,13 +197,14 @@ class TrickChecker:
             "model_dir": str(model_dir),
             "saved": saved,
         }
+        self._check_said = result.said()
         return self.state()
 
 
-def faces_for_picker() -> list[dict[str, str]]:
+def faces_for_picker(lang: str = "en") -> list[dict[str, str]]:
     """The choices of the page's face picker: 'not a card' and the 69 faces by name."""
-    return [{"id": NOT_A_CARD, "name": "not a card"}] + [
-        {"id": f, "name": card_name(f)} for f in FACES
+    return [{"id": NOT_A_CARD, "name": t("not_a_card", lang)}] + [
+        {"id": f, "name": face_name(f, lang)} for f in FACES
     ]
 
 
@@ -206,13 +213,19 @@ class TrickHost(Protocol):
 
     tricks: TrickChecker
 
-    def state(self) -> dict[str, Any]: ...
+    def state(self, lang: str = "en") -> dict[str, Any]: ...
 
     def camera_frame(self) -> np.ndarray | None: ...
 
 
-def add_trick_routes(app: Any, host: TrickHost, encode: Callable[[np.ndarray], bytes]) -> None:
-    """The page's real-trick endpoints; each answers with the page's whole state."""
+def add_trick_routes(
+    app: Any,
+    host: TrickHost,
+    encode: Callable[[np.ndarray], bytes],
+    lang: Callable[[], str] = lambda: "en",
+) -> None:
+    """The page's real-trick endpoints; each answers with the page's whole state, its words
+    in the reader's language (``lang()``, the request's)."""
     from flask import Response, jsonify, request
     from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -222,21 +235,19 @@ def add_trick_routes(app: Any, host: TrickHost, encode: Callable[[np.ndarray], b
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(err: Exception) -> Any:
         limit = MAX_UPLOAD_BYTES // (1024 * 1024)
-        return jsonify(
-            {"error": f"the upload is larger than {limit} MB: send a smaller photo"}
-        ), 413
+        return jsonify({"error": t("err_upload_large", lang(), limit=limit)}), 413
 
     @app.get("/api/trick/faces")
     def trick_faces() -> Any:
-        return jsonify(faces_for_picker())
+        return jsonify(faces_for_picker(lang()))
 
     @app.post("/api/trick/capture")
     def trick_capture() -> Any:
         frame = host.camera_frame()
         if frame is None:
-            raise UserError("the camera gave no picture; check it is connected and retry")
+            raise page_error("err_no_picture")
         tricks.read(frame, "camera")
-        return jsonify(host.state())
+        return jsonify(host.state(lang()))
 
     @app.post("/api/trick/upload")
     def trick_upload() -> Any:
@@ -245,13 +256,13 @@ def add_trick_routes(app: Any, host: TrickHost, encode: Callable[[np.ndarray], b
         if upload is None and not data:
             raise UserError("no photo in the request: send the image as the form field 'photo'")
         tricks.upload(data)
-        return jsonify(host.state())
+        return jsonify(host.state(lang()))
 
     @app.get("/trick.jpg")
     def trick_photo() -> Any:
         pending = tricks.pending
         if pending is None:
-            return jsonify({"error": "no photo: take or upload a photo of a trick first"}), 404
+            return jsonify({"error": t("err_no_trick_image", lang())}), 404
         return Response(
             encode(pending.image), mimetype="image/jpeg", headers={"Cache-Control": "no-store"}
         )
@@ -259,14 +270,14 @@ def add_trick_routes(app: Any, host: TrickHost, encode: Callable[[np.ndarray], b
     @app.post("/api/trick/save")
     def trick_save() -> Any:
         tricks.save(request.get_json(silent=True))
-        return jsonify(host.state())
+        return jsonify(host.state(lang()))
 
     @app.post("/api/trick/discard")
     def trick_discard() -> Any:
         tricks.discard()
-        return jsonify(host.state())
+        return jsonify(host.state(lang()))
 
     @app.post("/api/trick/check")
     def trick_check() -> Any:
         tricks.recheck()
-        return jsonify(host.state())
+        return jsonify(host.state(lang()))

@@ -8,6 +8,10 @@ once (``vision.enroll.Enrollment``), so closing the page or the program loses no
 start resumes at the first missing face. When all 69 are in, Adapt runs the adaptation in a
 background thread and the page shows its progress and the self-check sentence.
 
+The page speaks English, Spanish, Italian and Danish (``device.enroll_i18n``), chosen as the
+table app chooses (``?lang=``, then a cookie, then the browser's language): what the vision code
+says about a photo is kept as a message and worded in the reader's language on each request.
+
 "Check on real tricks" (``device.enroll_tricks_page``) lets the user photograph real tricks,
 correct the recognizer's reading by tapping, and see how the active model does on them; the
 saved photos are checked again after every adaptation.
@@ -30,6 +34,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from skullcam import i18n_core
+from skullcam.device.enroll_i18n import error_text, face_name, js_strings, page_error, t
+from skullcam.device.enroll_i18n import say as word
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
@@ -42,7 +49,8 @@ from skullcam.vision.enroll import (
     check_face,
     enroll_record,
 )
-from skullcam.vision.enroll_check import card_name
+from skullcam.vision.enroll_check import CheckResult
+from skullcam.vision.enroll_messages import Message, message
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.recognizer import active_model_dir
 
@@ -105,15 +113,11 @@ class CameraFeed:
         """Open the failed source again, or a UserError saying why it could not be."""
         self._close_source()
         if self._reopen_source is None:
-            raise UserError(
-                f"{self.source.name} failed and cannot be opened again here: restart the page"
-            )
+            raise page_error("err_cannot_reopen", name=self.source.name)
         try:
             source = self._reopen_source(self._next_index)
         except UserError as err:
-            raise UserError(
-                f"the camera failed and could not be opened again ({err}); retry when it is back"
-            ) from None
+            raise page_error("err_reopen_failed", error=str(err)) from None
         self._start(source)
 
     @property
@@ -227,9 +231,14 @@ class EnrollSession:
             active = active_model_dir(self.enrollment.data_dir).resolve() == folder.resolve()
         except UserError:
             return None
+        try:
+            said: tuple[Message, ...] | None = CheckResult.from_json(check).said()
+        except (KeyError, TypeError, ValueError):  # an older record: its English sentence
+            said = None
         return {
             "state": "done",
             "sentence": check.get("sentence"),
+            "said": said,
             "model": model,
             "activated": active,
             "log": [],
@@ -238,7 +247,8 @@ class EnrollSession:
     def face(self) -> str | None:
         return self.target or self.enrollment.next_face()
 
-    def state(self) -> dict[str, Any]:
+    def state(self, lang: str = "en") -> dict[str, Any]:
+        """What the page shows, its words in ``lang`` (English: the command line's words)."""
         face = self.face()
         pending = None
         if self.pending is not None:
@@ -247,86 +257,91 @@ class EnrollSession:
                 "face": pending_face,
                 "ok": check.ok,
                 "problem": check.problem,
-                "message": check.message,
+                "message": word(check.said, lang),
                 "has_preview": check.face is not None,
             }
         return {
             "name": self.enrollment.name,
             "face": face,
-            "face_name": card_name(face) if face else None,
-            "prompt": (
-                f"place the {card_name(face)} face up in the frame"
-                if face
-                else "all faces are in: adapt the recognizer to your deck"
-            ),
+            "face_name": face_name(face, lang) if face else None,
+            "prompt": t("prompt", lang, card=face_name(face, lang))
+            if face
+            else t("prompt_done", lang),
             "done": len(self.enrollment.faces),
             "total": len(FACES),
             "enrolled": sorted(self.enrollment.faces, key=FACES.index),
             "missing": self.enrollment.missing(),
             "pending": pending,
-            "adapt": {k: v for k, v in self.adapt_status.items() if k != "log"}
-            | {"log": self.adapt_status["log"][-8:]}
-            | ({"step": step_progress()} if self.adapt_status.get("state") == "running" else {}),
-            "tricks": self.tricks.state(),
+            "adapt": self._adapt_state(lang),
+            "tricks": self.tricks.state(lang),
         }
+
+    def _adapt_state(self, lang: str) -> dict[str, Any]:
+        """The adaptation's state: its sentence and weakest faces worded in ``lang``, its log
+        (the terminal's lines) as said."""
+        status = self.adapt_status
+        shown = {k: v for k, v in status.items() if k not in ("log", "said", "weakest_faces")}
+        if status.get("said"):
+            shown["sentence"] = word(status["said"], lang)
+        if "weakest_faces" in status:
+            shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
+        shown["log"] = status["log"][-8:]
+        if status.get("state") == "running":
+            shown["step"] = step_progress()
+        return shown
 
     def camera_frame(self) -> np.ndarray | None:
         """A frame for a photo of a real trick: taken from the camera as Capture takes one."""
         return self.feed.capture()
 
-    def capture(self) -> dict[str, Any]:
+    def capture(self) -> None:
         self._not_while_adapting()
         face = self.face()
         if face is None:
-            raise UserError("every face is enrolled already; choose one to retake first")
+            raise page_error("err_all_enrolled")
         frame = self.feed.capture()
         if frame is None and self.feed.recording_ended:
-            raise UserError(
-                f"the recording {self.feed.source.name} has no frames left: start skullcam "
-                "enroll again with a camera (--camera), or enroll from a folder of photos"
-            )
+            raise page_error("err_recording_ended", name=self.feed.source.name)
         if frame is None:
-            raise UserError("the camera gave no picture; check it is connected and retry")
+            raise page_error("err_no_picture")
         check = check_face(
-            face, inspect_photo(frame, detector=self.detector), self.classify, "this card"
+            face, inspect_photo(frame, detector=self.detector), self.classify, message("this_card")
         )
         self.pending = (face, check)
-        return self.state()
 
     def _not_while_adapting(self) -> None:
         if self.adapt_thread is not None and self.adapt_thread.is_alive():
-            raise UserError("the recognizer is being adapted to the faces: wait until it is done")
+            raise page_error("err_adapting")
 
-    def accept(self, force: bool = False) -> dict[str, Any]:
+    def accept(self, force: bool = False) -> None:
         self._not_while_adapting()
         if self.pending is None:
-            raise UserError("nothing captured yet: capture the card first")
+            raise page_error("err_nothing_captured")
         face, check = self.pending
         acceptable = check.ok or (force and check.problem == "wrong-card")
         if not acceptable or check.face is None:
-            raise UserError(f"this capture cannot be used ({check.message})")
+            raise page_error("err_unusable", reason=check.said)
         self.enrollment.accept(
             face, check.face, source="camera", sharpness=round(check.sharpness, 3)
         )
         self.pending = None
         self.target = None
-        return self.state()
 
-    def retake(self, face: str | None = None) -> dict[str, Any]:
+    def retake(self, face: str | None = None) -> None:
         if face is not None and face not in FACES:
-            raise UserError(f"unknown card {face!r}")
+            raise page_error("err_unknown_card", face=repr(face))
         self.pending = None
         self.target = face
-        return self.state()
 
-    def start_adapt(self) -> dict[str, Any]:
-        if self.enrollment.missing():
-            raise UserError(f"{len(self.enrollment.missing())} face(s) still missing")
+    def start_adapt(self) -> None:
+        missing = len(self.enrollment.missing())
+        if missing:
+            raise page_error("err_missing_one" if missing == 1 else "err_missing", n=missing)
         if self.adapt_thread is not None and self.adapt_thread.is_alive():
-            return self.state()
+            return
         faces = dict(self.enrollment.faces)
         if self.adapt_status.get("state") == "done" and self.adapted_faces == faces:
-            return self.state()  # retake a face first: then there is something new to learn
+            return  # retake a face first: then there is something new to learn
         self.adapt_status = {"state": "running", "log": []}
 
         def say(text: str) -> None:
@@ -350,9 +365,10 @@ class EnrollSession:
                 self.adapt_status.update(
                     state="done",
                     sentence=outcome.check.sentence(),
+                    said=outcome.check.said(),
                     model=outcome.model_dir.name,
                     activated=outcome.activated,
-                    weakest=[card_name(f) for f, _, _ in outcome.check.weakest()],
+                    weakest_faces=[f for f, _, _ in outcome.check.weakest()],
                 )
                 self._recheck_tricks(say)
             except UserError as err:
@@ -367,7 +383,6 @@ class EnrollSession:
 
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()
-        return self.state()
 
     def _recheck_tricks(self, say: Any) -> None:
         """After an adaptation, the saved photos of real tricks are read by the active model."""
@@ -389,22 +404,52 @@ def _jpeg(image: np.ndarray) -> bytes:
 
 def create_enroll_app(session: EnrollSession) -> Any:
     """The Flask app of the enrollment page (its own app: it never touches the game server)."""
-    from flask import Flask, Response, jsonify, render_template, request
+    from flask import Flask, Response, g, jsonify, render_template, request
+    from markupsafe import Markup, escape
 
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
     app.config["SESSION"] = session
 
+    @app.before_request
+    def language() -> None:
+        g.lang = i18n_core.language_of(request)
+
+    @app.after_request
+    def remember_language(response: Any) -> Any:
+        i18n_core.remember_language(request, response)
+        return response
+
+    def lang() -> str:
+        return str(getattr(g, "lang", "en"))
+
+    def answer() -> Any:
+        """The page's whole state in the reader's language."""
+        return jsonify(session.state(lang()))
+
     @app.errorhandler(UserError)
     def user_error(err: UserError) -> Any:
-        return jsonify({"error": str(err)}), 400
+        return jsonify({"error": error_text(err, lang())}), 400
 
     @app.get("/")
     def index() -> Any:
-        return render_template("enroll.html", name=session.enrollment.name)
+        # The hint names the model in a span the script fills in: the text is escaped, the
+        # span is not.
+        hint = Markup(escape(js_strings(lang())["tricks_hint"])).format(
+            model=Markup('<span id="trick-model"></span>')
+        )
+        return render_template(
+            "enroll.html",
+            name=session.enrollment.name,
+            lang=lang(),
+            languages=i18n_core.LANGUAGE_NAMES,
+            t=lambda key, **fields: t(key, lang(), **fields),
+            tricks_hint=hint,
+            strings=js_strings(lang()),
+        )
 
     @app.get("/api/state")
     def state() -> Any:
-        return jsonify(session.state())
+        return answer()
 
     @app.get("/camera.jpg")
     def camera() -> Any:
@@ -425,7 +470,7 @@ def create_enroll_app(session: EnrollSession) -> Any:
     @app.get("/preview.jpg")
     def preview() -> Any:
         if session.pending is None or session.pending[1].face is None:
-            return jsonify({"error": "no preview: capture a card first"}), 404
+            return jsonify({"error": t("err_no_preview", lang())}), 404
         return Response(
             _jpeg(session.pending[1].face),
             mimetype="image/jpeg",
@@ -436,33 +481,37 @@ def create_enroll_app(session: EnrollSession) -> Any:
     def face_image(face: str) -> Any:
         image = session.enrollment.face_image(face) if face in FACES else None
         if image is None:
-            return jsonify({"error": f"{face} is not enrolled"}), 404
+            return jsonify({"error": t("err_not_enrolled", lang(), face=face)}), 404
         return Response(_jpeg(image), mimetype="image/jpeg")
 
     @app.post("/api/capture")
     def capture() -> Any:
         with session.lock:
-            return jsonify(session.capture())
+            session.capture()
+            return answer()
 
     @app.post("/api/accept")
     def accept() -> Any:
         body = request.get_json(silent=True) or {}
         with session.lock:
-            return jsonify(session.accept(force=bool(body.get("force"))))
+            session.accept(force=bool(body.get("force")))
+            return answer()
 
     @app.post("/api/retake")
     def retake() -> Any:
         body = request.get_json(silent=True) or {}
         face = body.get("face")
         with session.lock:
-            return jsonify(session.retake(str(face).lower() if face else None))
+            session.retake(str(face).lower() if face else None)
+            return answer()
 
     @app.post("/api/adapt")
     def adapt() -> Any:
         with session.lock:
-            return jsonify(session.start_adapt())
+            session.start_adapt()
+            return answer()
 
-    add_trick_routes(app, session, _jpeg)
+    add_trick_routes(app, session, _jpeg, lang)
 
     return app
 

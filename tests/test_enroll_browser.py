@@ -143,3 +143,27 @@ def test_tap_a_found_card_pick_its_face_add_a_missed_one_and_save(
         assert not browser.find_element(By.ID, "trick-pending").is_displayed()
         folder = tmp_path / "data" / "enroll" / "browser-deck" / "tricks"
         assert sorted(p.name for p in folder.iterdir()) == ["001.jpg", "001.json"]
+
+
+def test_the_page_in_spanish_fills_in_its_script_texts(
+    browser: Any, page: tuple[str, EnrollSession]
+) -> None:
+    url, session = page
+    wait = WebDriverWait(browser, 15)
+    browser.get(url + "?lang=es")
+    wait.until(lambda d: "Loro 1" in _text(d, "prompt"))
+    assert _text(browser, "prompt") == "coloca la carta Loro 1 boca arriba dentro del encuadre"
+    assert _text(browser, "count") == "0 de 69 cartas"
+    assert _text(browser, "capture") == "Capturar"
+
+    browser.find_element(By.ID, "capture").click()
+    wait.until(lambda d: "¿la aceptas?" in _text(d, "message"))
+    assert _text(browser, "message") == "Encontrada y enderezada: ¿la aceptas?"
+    browser.find_element(By.ID, "accept").click()
+    wait.until(lambda d: "Loro 2" in _text(d, "prompt"))
+    assert _text(browser, "count") == "1 de 69 cartas"
+
+    browser.find_element(By.ID, "capture").click()  # the blurred shot: said in Spanish
+    wait.until(lambda d: "repite la foto" in _text(d, "message"))
+    assert _text(browser, "message").startswith("la carta está borrosa")
+    assert sorted(session.enrollment.faces) == ["green-1"]

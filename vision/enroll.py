@@ -45,7 +45,8 @@ from skullcam.vision.adapt import (
     generate_scenes,
     training_args,
 )
-from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, card_name, self_check
+from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, self_check
+from skullcam.vision.enroll_messages import CardName, Message, message
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.reading_choice import WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
@@ -151,9 +152,10 @@ def onnx_detector(model_dir: Path) -> Detector:
 
 
 def check_face(
-    face_id: str, check: PhotoCheck, classify: FaceClassifier | None, label: str
+    face_id: str, check: PhotoCheck, classify: FaceClassifier | None, label: str | Message
 ) -> PhotoCheck:
-    """Add the wrong-card verdict to a good photo when the classifier contradicts its name."""
+    """Add the wrong-card verdict to a good photo when the classifier contradicts its name;
+    ``label`` names the photo in the verdict (its file name, or ``this_card``'s message)."""
     if not check.ok or classify is None or check.face is None:
         return check
     probs = classify(check.face)
@@ -165,9 +167,8 @@ def check_face(
         and probs.get(face_id, 0.0) <= MISMATCH_EXPECTED_MAX
     ):
         check.problem = "wrong-card"
-        check.message = (
-            f"{label} looks like {best} ({card_name(best)}), not {face_id}: check the card "
-            "and retake, or accept it if it really is that card"
+        check.said = message(
+            "photo_wrong_card", label=label, best=best, best_name=CardName(best), face=face_id
         )
     return check
 

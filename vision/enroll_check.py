@@ -13,23 +13,23 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from skullcam.vision import enroll_messages
 from skullcam.vision.crop_dataset import LabelledCard
+from skullcam.vision.enroll_messages import CardName, Message, counted, message, render
+from skullcam.vision.enroll_messages import card_name as card_name  # re-exported
 from skullcam.vision.evaluate import MIN_VISIBLE, evaluate
 
 TEST_SEED_OFFSET = 7919  # test scenes never share a seed with the fine-tune's scenes
 
 
-def card_name(face: str) -> str:
-    """A card as players say it: ``pirate-harry`` -> ``Pirate Harry``."""
-    return " ".join(part.capitalize() for part in face.split("-"))
-
-
 def times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+    """How often, in English: "once", "twice", "3 times"."""
+    return str(enroll_messages.times(n))
 
 
 @dataclass
@@ -45,20 +45,42 @@ class CheckResult:
 
     def sentence(self) -> str:
         """The plain result: '99.7% of cards right on 500 test scenes; X and Y confused twice'."""
-        text = f"{self.recall:.1%} of cards right on {self.scenes} test scenes"
+        return render(self.said())
+
+    def said(self) -> tuple[Message, ...]:
+        """The sentence as messages, for a page that words it in its reader's language."""
+        said = [message("check_right", recall=float(self.recall), scenes=self.scenes)]
         pairs = [c for c in self.confusions if c[1] != "missed" and c[0] != "extra"]
-        if pairs:
-            parts = [
-                f"{card_name(a)} and {card_name(b)} confused {times(n)}" for a, b, n in pairs[:2]
-            ]
-            text += "; " + "; ".join(parts)
+        for a, b, n in pairs[:2]:
+            said.append(
+                message(
+                    "check_confused",
+                    a=CardName(a),
+                    b=CardName(b),
+                    times=enroll_messages.times(n),
+                )
+            )
         missed = sum(n for a, b, n in self.confusions if b == "missed")
         extra = sum(n for a, b, n in self.confusions if a == "extra")
         if missed:
-            text += f"; {missed} card{'s' * (missed != 1)} not found"
+            said.append(counted("check_not_found", missed))
         if extra:
-            text += f"; {extra} false alarm{'s' * (extra != 1)}"
-        return text
+            said.append(counted("false_alarms", extra))
+        return tuple(said)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CheckResult:
+        """The result :meth:`to_json` wrote (a model's ``enroll.json``), its sentence again."""
+        return cls(
+            scenes=int(data["scenes"]),
+            cards=int(data["cards"]),
+            recall=float(data["recall"]),
+            precision=float(data["precision"]),
+            classifier_accuracy=float(data["classifier_accuracy"]),
+            per_card=dict(data.get("per_card") or {}),
+            classifier_per_card=dict(data.get("classifier_per_card") or {}),
+            confusions=[(str(a), str(b), int(n)) for a, b, n in data.get("confusions") or []],
+        )
 
     def weakest(self, n: int = 3) -> list[tuple[str, float, float]]:
         """The ``n`` faces with the lowest min(precision, recall): (face, precision, recall)."""

@@ -6,7 +6,9 @@ definition one the recognizer has not learned. The deck-independent card detecto
 fallback for photos where the outline does not close (a card on a surface of its own colour).
 
 Each check returns a :class:`PhotoCheck` whose ``problem`` is one of :data:`PROBLEMS` and whose
-``message`` tells the user what to do; nothing here raises for a bad photo.
+``message`` tells the user what to do (kept as ``said``, a key and its values, so the enrollment
+page can word it in its reader's language: ``enroll_messages``); nothing here raises for a bad
+photo.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from skullcam.datasets.deck import FACE_H, FACE_W
 from skullcam.vision.crops import order_long_side_vertical, rectify
+from skullcam.vision.enroll_messages import Message, message
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +46,7 @@ class PhotoCheck:
     """The verdict on one photo: the rectified face when one card was found, and any problem."""
 
     problem: str | None
-    message: str
+    said: Message
     face: np.ndarray | None = None  # FACE_H x FACE_W BGR, long side vertical
     corners: np.ndarray | None = None  # (4, 2) photo pixels, in the face's TL, TR, BR, BL order
     sharpness: float = 0.0
@@ -53,6 +56,11 @@ class PhotoCheck:
     @property
     def ok(self) -> bool:
         return self.problem is None
+
+    @property
+    def message(self) -> str:
+        """What to do, in English (the command line's text)."""
+        return str(self.said)
 
 
 def _signed_area(quad: np.ndarray) -> float:
@@ -433,35 +441,16 @@ def inspect_photo(
         # A photo washed out by a reflection loses the card's outline: say why, not just
         # that no card was found.
         if unclear:
-            return PhotoCheck(
-                "no-card",
-                "the card's edge does not stand out from the surface: put it on a plain "
-                "surface of another colour and retake",
-            )
+            return PhotoCheck("no-card", message("photo_edge_unclear"))
         if _washed_out(small):
-            return PhotoCheck(
-                "glare",
-                "a reflection washes out the picture: tilt the card or move the light and retake",
-            )
-        return PhotoCheck(
-            "no-card",
-            "no card found: lay the card face up on a plain, contrasting surface, the whole "
-            "card in the picture, hold still and retake",
-        )
+            return PhotoCheck("glare", message("photo_washed_out"))
+        return PhotoCheck("no-card", message("photo_no_card"))
     if len(quads) > 1 and _washed_out(small) and _outlines_near(quads, max(small.shape[:2]) * 0.05):
         # A reflection across one card can cut its outline in pieces that each look like a
         # card: "5 cards in the picture" for one card under a lamp (1 of 21 glare renders).
-        return PhotoCheck(
-            "glare",
-            "a reflection cuts the card's outline: tilt the card or move the light and retake",
-            method=method,
-        )
+        return PhotoCheck("glare", message("photo_glare_cut"), method=method)
     if len(quads) > 1:
-        return PhotoCheck(
-            "two-cards",
-            f"{len(quads)} cards in the picture: photograph one card at a time",
-            method=method,
-        )
+        return PhotoCheck("two-cards", message("photo_cards", n=len(quads)), method=method)
     corners = portrait_order(quads[0]) / scale
     short = min(
         float(np.linalg.norm(corners[1] - corners[0])),
@@ -470,15 +459,14 @@ def inspect_photo(
     if short < MIN_SHORT_SIDE_PX:
         return PhotoCheck(
             "too-small",
-            f"the card is only {short:.0f} px wide in the picture: move closer so it fills "
-            "more of the frame",
+            message("photo_too_small", width=short),
             corners=corners,
             method=method,
         )
     face = rectify(image, corners, size=(FACE_W, FACE_H))
     check = PhotoCheck(
         None,
-        "ok",
+        message("photo_ok"),
         face=face,
         corners=corners,
         sharpness=sharpness(face),
@@ -487,16 +475,12 @@ def inspect_photo(
     )
     if check.sharpness < min_sharpness:
         check.problem = "blurred"
-        check.message = (
-            f"the card is blurred (sharpness {check.sharpness:.2f}, needs {min_sharpness:.2f}): "
-            "hold still, focus on the card and retake"
+        check.said = message(
+            "photo_blurred", sharpness=check.sharpness, needed=float(min_sharpness)
         )
     elif check.glare > max_glare:
         check.problem = "glare"
-        check.message = (
-            f"a reflection washes out {check.glare:.0%} of the card: tilt the card or move "
-            "the light and retake"
-        )
+        check.said = message("photo_glare", share=check.glare)
     return check
 
 

@@ -30,7 +30,15 @@ from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.detection import Detection
-from skullcam.vision.enroll_check import card_name, times
+from skullcam.vision.enroll_messages import (
+    CardName,
+    Message,
+    MessageError,
+    counted,
+    message,
+    render,
+    times,
+)
 from skullcam.vision.image_io import decode_image
 
 logger = logging.getLogger(__name__)
@@ -107,27 +115,32 @@ class TrickComparison:
     def sentence(self) -> str:
         """The plain result: 'on 3 photos of real tricks: 14 of 15 cards right; Green 7 read
         as Green 1 once'."""
+        return render(self.said())
+
+    def said(self) -> tuple[Message, ...]:
+        """The sentence as messages, for a page that words it in its reader's language."""
         if not self.photos:
-            return "no photos of real tricks checked yet"
-        text = (
-            f"on {self.photos} photo{'s' * (self.photos != 1)} of real tricks: "
-            f"{self.right} of {self.cards} card{'s' * (self.cards != 1)} right"
-        )
+            return (message("tricks_none"),)
+        said = [
+            counted("tricks_photos", self.photos),
+            counted("tricks_right", self.cards, right=self.right),
+        ]
         named = self.misreads.most_common(3)
-        parts = [
-            f"{card_name(true)} read as {card_name(read)} {times(n)}" for (true, read), n in named
+        said += [
+            message("tricks_misread", true=CardName(true), read=CardName(read), times=times(n))
+            for (true, read), n in named
         ]
         others = sum(self.misreads.values()) - sum(n for _, n in named)
         if others:
-            parts.append(f"{others} other misread{'s' * (others != 1)}")
+            said.append(counted("tricks_other_misreads", others))
         missed = sum(self.missed.values())
         if missed:
-            names = ", ".join(card_name(f) for f, _ in self.missed.most_common(3))
-            parts.append(f"{missed} card{'s' * (missed != 1)} not found ({names})")
+            names = tuple(CardName(f) for f, _ in self.missed.most_common(3))
+            said.append(counted("tricks_not_found", missed, names=names))
         extra = sum(self.false_alarms.values())
         if extra:
-            parts.append(f"{extra} false alarm{'s' * (extra != 1)}")
-        return "; ".join([text, *parts])
+            said.append(counted("false_alarms", extra))
+        return tuple(said)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -222,16 +235,13 @@ def summarize(results: Iterable[TrickComparison]) -> TrickComparison:
 def decode_photo(data: bytes) -> np.ndarray:
     """An uploaded file as a BGR image (large ones scaled down), or a UserError saying why not."""
     if not data:
-        raise UserError("the uploaded file is empty: choose a photo (JPEG or PNG)")
+        raise MessageError(message("upload_empty"))
     image = decode_image(data, "the uploaded photo")
     if image is None:
-        raise UserError(
-            "the uploaded file is not a readable image (not a JPEG or PNG, or cut short): "
-            "choose a photo"
-        )
+        raise MessageError(message("upload_unreadable"))
     h, w = image.shape[:2]
     if min(h, w) < MIN_SIDE:
-        raise UserError(f"the photo is only {w} x {h} px: a trick needs at least {MIN_SIDE} px")
+        raise MessageError(message("upload_too_small", width=w, height=h, min=MIN_SIDE))
     scale = MAX_SIDE / max(h, w)
     if scale < 1:
         image = cv2.resize(

@@ -36,6 +36,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
+from skullcam import i18n_core
 from skullcam.errors import ECHO_LIMIT, NotFoundError, UserError, cannot_listen, echo
 from skullcam.store import GameStore
 from skullcam.store.game_store import is_busy
@@ -139,18 +140,16 @@ def create_app(
 
 def _add_language(app: Flask) -> None:
     """Every page in the reader's language: chosen by ``?lang=``, remembered in a cookie,
-    else the browser's; the templates' ``t()`` and ``card_name()`` speak it."""
+    else the browser's (``skullcam.i18n_core``, as the enrollment page chooses it); the
+    templates' ``t()`` and ``card_name()`` speak it."""
 
     @app.before_request
     def _language() -> None:
-        requested = request.args.get("lang") or request.cookies.get("lang")
-        g.lang = i18n.pick_language(requested, list(request.accept_languages))
+        g.lang = i18n_core.language_of(request)
 
     @app.after_request
     def _remember_language(response: Any) -> Any:
-        chosen = request.args.get("lang")
-        if chosen in i18n.LANGUAGES:
-            response.set_cookie("lang", chosen, max_age=365 * 86400, samesite="Lax")
+        i18n_core.remember_language(request, response)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
 

@@ -7,13 +7,23 @@ Terms follow the users' rule sheets (shared/seeds): Spanish *baza*, *apuesta*, *
 (»Antal runder«, »Point pr. stik ved holdt bud«, ...).
 
 A flat table (key -> language -> text) keeps a missing translation easy to spot: the tests
-check that every key has all four languages.
+check that every key has all four languages. The languages themselves, the choice of one and
+the card names are in ``skullcam.i18n_core``, shared with the enrollment page.
 """
 
 from __future__ import annotations
 
-LANGUAGES = ("en", "es", "it", "da")
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "it": "Italiano", "da": "Dansk"}
+# The languages, the choice of one and the card names are shared with the enrollment page
+# (``device/``), which may not import ``web``: they live in ``skullcam.i18n_core``.
+from skullcam.i18n_core import (  # noqa: F401  (re-exported: web's own names for them)
+    _SPECIALS,
+    _SUITS,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    card_name,
+    pick_language,
+    suit_name,
+)
 
 STRINGS: dict[str, dict[str, str]] = {
     "app_name": {"en": "skullcam", "es": "skullcam", "it": "skullcam", "da": "skullcam"},
@@ -527,141 +537,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
 }
 
-# Card names per edition. Suits: Parrot / Treasure Chest / Treasure Map / Jolly Roger.
-_SUITS = {
-    "en": {
-        "green": "Parrot",
-        "yellow": "Treasure Chest",
-        "purple": "Treasure Map",
-        "black": "Jolly Roger",
-    },
-    "es": {
-        "green": "Loro",
-        "yellow": "Cofre del Tesoro",
-        "purple": "Mapa del Tesoro",
-        "black": "Jolly Roger",
-    },
-    "it": {
-        "green": "Pappagallo",
-        "yellow": "Forziere",
-        "purple": "Mappa del Tesoro",
-        "black": "Jolly Roger",
-    },
-    "da": {"green": "Grøn", "yellow": "Gul", "purple": "Lilla", "black": "Jolly Roger"},
-}
-_SPECIALS = {
-    "en": {
-        "escape": "Escape",
-        "pirate": "Pirate",
-        "pirate-rosie": "Rosie D' Laney",
-        "pirate-bendt": "Bendt the Bandit",
-        "pirate-rascal": "Rascal of Roatan",
-        "pirate-juanita": "Juanita Jade",
-        "pirate-harry": "Harry the Giant",
-        "tigress": "Tigress",
-        "tigress:pirate": "Tigress (pirate)",
-        "tigress:escape": "Tigress (escape)",
-        "skull-king": "Skull King",
-        "mermaid": "Mermaid",
-        "mermaid-alyra": "Mermaid Alyra",
-        "mermaid-sirena": "Mermaid Sirena",
-        "loot": "Loot",
-        "kraken": "Kraken",
-        "white-whale": "White Whale",
-    },
-    "es": {
-        "escape": "Huida",
-        "pirate": "Pirata",
-        "pirate-rosie": "Rosie D' Laney",
-        "pirate-bendt": "Bendt el Bandido",
-        "pirate-rascal": "Rascal de Roatán",
-        "pirate-juanita": "Juanita Jade",
-        "pirate-harry": "Harry el Gigante",
-        "tigress": "Tigresa",
-        "tigress:pirate": "Tigresa (pirata)",
-        "tigress:escape": "Tigresa (huida)",
-        "skull-king": "Skull King",
-        "mermaid": "Sirena",
-        "mermaid-alyra": "Sirena Alyra",
-        "mermaid-sirena": "Sirena Sirena",
-        "loot": "Botín",
-        "kraken": "Kraken",
-        "white-whale": "Ballena Blanca",
-    },
-    "it": {
-        "escape": "Fuga",
-        "pirate": "Pirata",
-        "pirate-rosie": "Rosie D'Laney",
-        "pirate-bendt": "Bendt il Bandito",
-        "pirate-rascal": "Furfante di Roatán",
-        "pirate-juanita": "Juanita Jade",
-        "pirate-harry": "Harry il Gigante",
-        "tigress": "Tigre",
-        "tigress:pirate": "Tigre (pirata)",
-        "tigress:escape": "Tigre (fuga)",
-        "skull-king": "Re dei Teschi",
-        "mermaid": "Sirena",
-        "mermaid-alyra": "Sirena Alyra",
-        "mermaid-sirena": "Sirena Sirena",
-        "loot": "Bottino",
-        "kraken": "Kraken",
-        "white-whale": "Balena Bianca",
-    },
-    "da": {
-        "escape": "Flugtkort",
-        "pirate": "Pirat",
-        "pirate-rosie": "Rosie D' Laney",
-        "pirate-bendt": "Bendt the Bandit",
-        "pirate-rascal": "Rascal of Roatan",
-        "pirate-juanita": "Juanita Jade",
-        "pirate-harry": "Harry the Giant",
-        "tigress": "Tigress",
-        "tigress:pirate": "Tigress (pirat)",
-        "tigress:escape": "Tigress (flugtkort)",
-        "skull-king": "Skull King",
-        "mermaid": "Havfrue",
-        "mermaid-alyra": "Havfrue Alyra",
-        "mermaid-sirena": "Havfrue Sirena",
-        "loot": "Byttekort",
-        "kraken": "Kraken",
-        "white-whale": "Den Hvide Hval",
-    },
-}
-
-
-def pick_language(requested: str | None, accept: list[tuple[str, float]] | None = None) -> str:
-    """``requested`` if supported, else the best of the browser's Accept-Language, else English."""
-    if requested and requested in LANGUAGES:
-        return requested
-    for code, _quality in accept or []:
-        short = code.split("-")[0].lower()
-        if short in LANGUAGES:
-            return short
-    return "en"
-
 
 def translate(key: str, lang: str, **fields: object) -> str:
     """The string ``key`` in ``lang`` (English when missing), with ``{fields}`` filled in."""
     entry = STRINGS.get(key)
     text = key if entry is None else entry.get(lang) or entry["en"]
     return text.format(**fields) if fields else text
-
-
-def card_name(card_id: str, lang: str) -> str:
-    """``green-7`` -> "Parrot 7" / "Loro 7" / "Pappagallo 7" / "Grøn 7"; unknown ids unchanged."""
-    lang = lang if lang in LANGUAGES else "en"
-    specials = _SPECIALS[lang]
-    if card_id in specials:
-        return specials[card_id]
-    suit, _, rank = card_id.partition("-")
-    if suit in _SUITS[lang] and rank.isdigit():
-        return f"{_SUITS[lang][suit]} {rank}"
-    return card_id
-
-
-def suit_name(suit: str, lang: str) -> str:
-    """``green`` -> "Parrot" / "Loro" / "Pappagallo" / "Grøn"; unknown suits unchanged."""
-    return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -1,0 +1,638 @@
+"""The deck-enrollment page in English, Spanish, Italian and Danish.
+
+The page picks its language as the table app does (``skullcam.i18n_core``: ``?lang=``, the
+``lang`` cookie, the browser's Accept-Language) and names cards with the same words as the TV
+and the phones in Spanish, Italian and Danish. English keeps the page's own names ("Green 7",
+as the command line says them), so every English text is what it was.
+
+Two tables: :data:`STRINGS`, the page's own words (key -> language -> text, all four), and
+:data:`MESSAGES`, the other three languages of what the vision code says about a photo, a
+self-check or the photos of real tricks (``vision.enroll_messages``, whose English table is the
+command line's text). The tests check that every key has every language, with the same
+``{placeholders}``. Terms follow the rule books and ``web/i18n.py``: *baza*, *baraja*;
+*presa*, *mazzo*; *stik*, *kortsæt*.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skullcam.i18n_core import LANGUAGES
+from skullcam.i18n_core import card_name as edition_card_name
+from skullcam.vision.enroll_messages import (
+    ENGLISH,
+    Message,
+    MessageError,
+    Said,
+    Wording,
+    card_name,
+    render,
+)
+
+STRINGS: dict[str, dict[str, str]] = {
+    # The page itself.
+    "title": {
+        "en": "skullcam: enroll {name}",
+        "es": "skullcam: registrar {name}",
+        "it": "skullcam: registra {name}",
+        "da": "skullcam: registrér {name}",
+    },
+    "heading": {
+        "en": "Enroll deck “{name}”",
+        "es": "Registrar la baraja «{name}»",
+        "it": "Registra il mazzo «{name}»",
+        "da": "Registrér kortsættet »{name}«",
+    },
+    "prompt": {
+        "en": "place the {card} face up in the frame",
+        "es": "coloca la carta {card} boca arriba dentro del encuadre",
+        "it": "metti la carta {card} scoperta nell'inquadratura",
+        "da": "læg kortet {card} med forsiden opad, så det er i billedet",
+    },
+    "prompt_done": {
+        "en": "all faces are in: adapt the recognizer to your deck",
+        "es": "ya están todas las cartas: adapta el reconocedor a tu baraja",
+        "it": "ci sono tutte le carte: adatta il riconoscitore al tuo mazzo",
+        "da": "alle kort er med: tilpas kortgenkendelsen til dit kortsæt",
+    },
+    "alt_camera": {
+        "en": "camera view",
+        "es": "vista de la cámara",
+        "it": "vista della fotocamera",
+        "da": "kameraets billede",
+    },
+    "alt_preview": {
+        "en": "rectified card",
+        "es": "carta enderezada",
+        "it": "carta raddrizzata",
+        "da": "rettet kort",
+    },
+    "capture": {"en": "Capture", "es": "Capturar", "it": "Scatta", "da": "Tag billede"},
+    "accept": {"en": "Accept", "es": "Aceptar", "it": "Accetta", "da": "Godkend"},
+    "force": {
+        "en": "It really is this card",
+        "es": "De verdad es esta carta",
+        "it": "È davvero questa carta",
+        "da": "Det er virkelig dette kort",
+    },
+    "retake": {"en": "Retake", "es": "Repetir", "it": "Rifai", "da": "Tag igen"},
+    "adapt": {
+        "en": "Adapt the recognizer to this deck",
+        "es": "Adaptar el reconocedor a esta baraja",
+        "it": "Adatta il riconoscitore a questo mazzo",
+        "da": "Tilpas kortgenkendelsen til dette kortsæt",
+    },
+    "tap_to_retake": {
+        "en": "Tap a face to retake it:",
+        "es": "Toca una carta para volver a fotografiarla:",
+        "it": "Tocca una carta per rifarne la foto:",
+        "da": "Tryk på et kort for at tage det igen:",
+    },
+    "tricks": {
+        "en": "Check on real tricks",
+        "es": "Comprobar con bazas reales",
+        "it": "Verifica su prese reali",
+        "da": "Tjek på rigtige stik",
+    },
+    "tricks_hint": {
+        "en": (
+            "Lay out a real trick, photograph it (or upload a photo) and tap any card whose name"
+            " is wrong. The active model ({model}) reads the photo."
+        ),
+        "es": (
+            "Coloca una baza real, fotografíala (o sube una foto) y toca cada carta cuyo nombre"
+            " esté mal. El modelo activo ({model}) lee la foto."
+        ),
+        "it": (
+            "Disponi una presa reale, fotografala (o carica una foto) e tocca ogni carta con il"
+            " nome sbagliato. Il modello attivo ({model}) legge la foto."
+        ),
+        "da": (
+            "Læg et rigtigt stik, fotografér det (eller upload et billede), og tryk på hvert"
+            " kort, hvis navn er forkert. Den aktive model ({model}) læser billedet."
+        ),
+    },
+    "trick_capture": {
+        "en": "Photo from the camera",
+        "es": "Foto desde la cámara",
+        "it": "Foto dalla fotocamera",
+        "da": "Billede fra kameraet",
+    },
+    "trick_upload": {
+        "en": "Upload a photo",
+        "es": "Subir una foto",
+        "it": "Carica una foto",
+        "da": "Upload et billede",
+    },
+    "alt_trick": {
+        "en": "photo of a trick",
+        "es": "foto de una baza",
+        "it": "foto di una presa",
+        "da": "billede af et stik",
+    },
+    "done": {"en": "Done", "es": "Listo", "it": "Fatto", "da": "Færdig"},
+    "missed": {
+        "en": "Cards it missed:",
+        "es": "Cartas que no encontró:",
+        "it": "Carte che non ha trovato:",
+        "da": "Kort, den ikke fandt:",
+    },
+    "add_missed": {
+        "en": "Add a card it missed",
+        "es": "Añadir una carta que no encontró",
+        "it": "Aggiungi una carta che non ha trovato",
+        "da": "Tilføj et kort, den ikke fandt",
+    },
+    "save": {"en": "Save", "es": "Guardar", "it": "Salva", "da": "Gem"},
+    "discard": {"en": "Discard", "es": "Descartar", "it": "Scarta", "da": "Kassér"},
+    "recheck": {
+        "en": "Check the saved photos again",
+        "es": "Volver a comprobar las fotos guardadas",
+        "it": "Ricontrolla le foto salvate",
+        "da": "Tjek de gemte billeder igen",
+    },
+    "not_a_card": {
+        "en": "not a card",
+        "es": "no es una carta",
+        "it": "non è una carta",
+        "da": "ikke et kort",
+    },
+    # Written by the page's script (its placeholders filled in there).
+    "count": {
+        "en": "{done} of {total} faces",
+        "es": "{done} de {total} cartas",
+        "it": "{done} di {total} carte",
+        "da": "{done} af {total} kort",
+    },
+    "found": {
+        "en": "Found and straightened: accept it?",
+        "es": "Encontrada y enderezada: ¿la aceptas?",
+        "it": "Trovata e raddrizzata: la accetti?",
+        "da": "Fundet og rettet op: godkend det?",
+    },
+    "step": {
+        "en": "{what}: {done} of {total}",
+        "es": "{what}: {done} de {total}",
+        "it": "{what}: {done} di {total}",
+        "da": "{what}: {done} af {total}",
+    },
+    "step_seconds": {
+        "en": ", about {n} s left in this step",
+        "es": ", quedan unos {n} s de este paso",
+        "it": ", mancano circa {n} s a questo passo",
+        "da": ", cirka {n} s tilbage af dette trin",
+    },
+    "step_minutes": {
+        "en": ", about {n} min left in this step",
+        "es": ", quedan unos {n} min de este paso",
+        "it": ", mancano circa {n} min a questo passo",
+        "da": ", cirka {n} min tilbage af dette trin",
+    },
+    "model_active": {
+        "en": "The new model is active.",
+        "es": "El nuevo modelo está activo.",
+        "it": "Il nuovo modello è attivo.",
+        "da": "Den nye model er aktiv.",
+    },
+    "not_activated": {
+        "en": "Not activated: retake the weakest faces.",
+        "es": "No activado: repite las fotos de las cartas más débiles.",
+        "it": "Non attivato: rifai le foto delle carte più deboli.",
+        "da": "Ikke aktiveret: tag billederne af de svageste kort igen.",
+    },
+    "not_activated_named": {
+        "en": "Not activated: retake the weakest faces ({names}).",
+        "es": "No activado: repite las fotos de las cartas más débiles ({names}).",
+        "it": "Non attivato: rifai le foto delle carte più deboli ({names}).",
+        "da": "Ikke aktiveret: tag billederne af de svageste kort igen ({names}).",
+    },
+    "failed": {
+        "en": "Failed: {error}",
+        "es": "Error: {error}",
+        "it": "Non riuscito: {error}",
+        "da": "Mislykkedes: {error}",
+    },
+    "adapting": {
+        "en": "Adapting…",
+        "es": "Adaptando…",
+        "it": "Adattamento in corso…",
+        "da": "Tilpasser…",
+    },
+    "read_label": {
+        "en": "{name} (read {read})",
+        "es": "{name} (leída como {read})",
+        "it": "{name} (letta come {read})",
+        "da": "{name} (læst som {read})",
+    },
+    "picking": {
+        "en": "Card {n} (read as {name}) is:",
+        "es": "La carta {n} (leída como {name}) es:",
+        "it": "La carta {n} (letta come {name}) è:",
+        "da": "Kort {n} (læst som {name}) er:",
+    },
+    "missed_none": {"en": "none", "es": "ninguna", "it": "nessuna", "da": "ingen"},
+    "remove": {"en": "remove", "es": "quitar", "it": "rimuovi", "da": "fjern"},
+    "trick_found": {
+        "en": "{n} card(s) found. Tap a card to correct its name.",
+        "es": "{n} cartas encontradas. Toca una carta para corregir su nombre.",
+        "it": "{n} carte trovate. Tocca una carta per correggerne il nome.",
+        "da": "{n} kort fundet. Tryk på et kort for at rette dets navn.",
+    },
+    "trick_found_one": {
+        "en": "{n} card(s) found. Tap a card to correct its name.",
+        "es": "{n} carta encontrada. Toca la carta para corregir su nombre.",
+        "it": "{n} carta trovata. Tocca la carta per correggerne il nome.",
+        "da": "{n} kort fundet. Tryk på kortet for at rette dets navn.",
+    },
+    "trick_found_none": {
+        "en": "No card found: add the cards of the trick below.",
+        "es": "No se encontró ninguna carta: añade abajo las cartas de la baza.",
+        "it": "Nessuna carta trovata: aggiungi qui sotto le carte della presa.",
+        "da": "Intet kort fundet: tilføj stikkets kort nedenfor.",
+    },
+    "trick_result": {
+        "en": "{sentence} (model {model})",
+        "es": "{sentence} (modelo {model})",
+        "it": "{sentence} (modello {model})",
+        "da": "{sentence} (model {model})",
+    },
+    "trick_stale": {
+        "en": ". Checked with another model or before the last photo: check again.",
+        "es": ". Comprobado con otro modelo o antes de la última foto: vuelve a comprobarlo.",
+        "it": ". Controllato con un altro modello o prima dell'ultima foto: ricontrolla.",
+        "da": ". Tjekket med en anden model eller før det seneste billede: tjek igen.",
+    },
+    "trick_saved": {
+        "en": "{n} photo(s) saved.",
+        "es": "{n} fotos guardadas.",
+        "it": "{n} foto salvate.",
+        "da": "{n} billeder gemt.",
+    },
+    "trick_saved_one": {
+        "en": "{n} photo(s) saved.",
+        "es": "{n} foto guardada.",
+        "it": "{n} foto salvata.",
+        "da": "{n} billede gemt.",
+    },
+    "reading": {
+        "en": "Reading the photo…",
+        "es": "Leyendo la foto…",
+        "it": "Lettura della foto…",
+        "da": "Læser billedet…",
+    },
+    # What the page's own requests answer when they cannot do what was asked.
+    "err_all_enrolled": {
+        "en": "every face is enrolled already; choose one to retake first",
+        "es": "ya están registradas todas las cartas; elige primero una para repetirla",
+        "it": "tutte le carte sono già registrate; scegline prima una da rifare",
+        "da": "alle kort er allerede registreret; vælg først et, der skal tages igen",
+    },
+    "err_recording_ended": {
+        "en": (
+            "the recording {name} has no frames left: start skullcam enroll again with a camera"
+            " (--camera), or enroll from a folder of photos"
+        ),
+        "es": (
+            "a la grabación {name} no le quedan fotogramas: vuelve a iniciar skullcam enroll con"
+            " una cámara (--camera) o registra la baraja desde una carpeta de fotos"
+        ),
+        "it": (
+            "la registrazione {name} non ha più fotogrammi: riavvia skullcam enroll con una"
+            " fotocamera (--camera) o registra il mazzo da una cartella di foto"
+        ),
+        "da": (
+            "optagelsen {name} har ikke flere billeder: start skullcam enroll igen med et kamera"
+            " (--camera), eller registrér kortene fra en mappe med billeder"
+        ),
+    },
+    "err_no_picture": {
+        "en": "the camera gave no picture; check it is connected and retry",
+        "es": "la cámara no dio ninguna imagen; comprueba que está conectada y vuelve a intentarlo",
+        "it": "la fotocamera non ha dato nessuna immagine; controlla che sia collegata e riprova",
+        "da": "kameraet gav intet billede; tjek, at det er tilsluttet, og prøv igen",
+    },
+    "err_adapting": {
+        "en": "the recognizer is being adapted to the faces: wait until it is done",
+        "es": "el reconocedor se está adaptando a las cartas: espera a que termine",
+        "it": "il riconoscitore si sta adattando alle carte: aspetta che finisca",
+        "da": "kortgenkendelsen er ved at blive tilpasset kortene: vent, til den er færdig",
+    },
+    "err_nothing_captured": {
+        "en": "nothing captured yet: capture the card first",
+        "es": "aún no hay ninguna captura: captura primero la carta",
+        "it": "ancora nessuno scatto: scatta prima la carta",
+        "da": "intet billede taget endnu: tag først et billede af kortet",
+    },
+    "err_unusable": {
+        "en": "this capture cannot be used ({reason})",
+        "es": "esta captura no se puede usar ({reason})",
+        "it": "questo scatto non si può usare ({reason})",
+        "da": "dette billede kan ikke bruges ({reason})",
+    },
+    "err_unknown_card": {
+        "en": "unknown card {face}",
+        "es": "carta desconocida {face}",
+        "it": "carta sconosciuta {face}",
+        "da": "ukendt kort {face}",
+    },
+    "err_missing": {
+        "en": "{n} face(s) still missing",
+        "es": "aún faltan {n} cartas",
+        "it": "mancano ancora {n} carte",
+        "da": "der mangler stadig {n} kort",
+    },
+    "err_missing_one": {
+        "en": "{n} face(s) still missing",
+        "es": "aún falta {n} carta",
+        "it": "manca ancora {n} carta",
+        "da": "der mangler stadig {n} kort",
+    },
+    "err_cannot_reopen": {
+        "en": "{name} failed and cannot be opened again here: restart the page",
+        "es": "{name} falló y no se puede volver a abrir desde aquí: reinicia la página",
+        "it": "{name} si è interrotto e non si può riaprire da qui: riavvia la pagina",
+        "da": "{name} fejlede og kan ikke åbnes igen herfra: genstart siden",
+    },
+    "err_reopen_failed": {
+        "en": "the camera failed and could not be opened again ({error}); retry when it is back",
+        "es": (
+            "la cámara falló y no se pudo volver a abrir ({error}); vuelve a intentarlo cuando"
+            " esté de nuevo disponible"
+        ),
+        "it": (
+            "la fotocamera si è interrotta e non si è potuta riaprire ({error}); riprova quando"
+            " è di nuovo disponibile"
+        ),
+        "da": "kameraet fejlede og kunne ikke åbnes igen ({error}); prøv igen, når det er tilbage",
+    },
+    "err_no_preview": {
+        "en": "no preview: capture a card first",
+        "es": "no hay vista previa: captura primero una carta",
+        "it": "nessuna anteprima: scatta prima una carta",
+        "da": "ingen forhåndsvisning: tag først et billede af et kort",
+    },
+    "err_not_enrolled": {
+        "en": "{face} is not enrolled",
+        "es": "{face} no está registrada",
+        "it": "{face} non è registrata",
+        "da": "{face} er ikke registreret",
+    },
+    "err_no_trick_photo": {
+        "en": "no photo to save: take or upload a photo of a trick first",
+        "es": "no hay ninguna foto que guardar: primero haz o sube una foto de una baza",
+        "it": "nessuna foto da salvare: prima scatta o carica una foto di una presa",
+        "da": "intet billede at gemme: tag eller upload først et billede af et stik",
+    },
+    "err_no_trick_image": {
+        "en": "no photo: take or upload a photo of a trick first",
+        "es": "no hay ninguna foto: primero haz o sube una foto de una baza",
+        "it": "nessuna foto: prima scatta o carica una foto di una presa",
+        "da": "intet billede: tag eller upload først et billede af et stik",
+    },
+    "err_upload_large": {
+        "en": "the upload is larger than {limit} MB: send a smaller photo",
+        "es": "el archivo supera los {limit} MB: envía una foto más pequeña",
+        "it": "il file supera i {limit} MB: invia una foto più piccola",
+        "da": "filen er større end {limit} MB: send et mindre billede",
+    },
+}
+
+#: What the vision code says (``vision.enroll_messages.ENGLISH``) in the other languages.
+MESSAGES: dict[str, dict[str, str]] = {
+    "es": {
+        "photo_ok": "ok",
+        "photo_edge_unclear": (
+            "el borde de la carta no se distingue de la superficie: ponla sobre una superficie"
+            " lisa de otro color y repite la foto"
+        ),
+        "photo_washed_out": (
+            "un reflejo borra la imagen: inclina la carta o mueve la luz y repite la foto"
+        ),
+        "photo_no_card": (
+            "no se encuentra ninguna carta: pon la carta boca arriba sobre una superficie lisa"
+            " que contraste, con toda la carta en la imagen, no te muevas y repite la foto"
+        ),
+        "photo_glare_cut": (
+            "un reflejo corta el contorno de la carta: inclina la carta o mueve la luz y repite"
+            " la foto"
+        ),
+        "photo_cards": "hay {n} cartas en la imagen: fotografía las cartas de una en una",
+        "photo_too_small": (
+            "la carta solo mide {width:.0f} px de ancho en la imagen: acércate para que ocupe"
+            " más del encuadre"
+        ),
+        "photo_blurred": (
+            "la carta está borrosa (nitidez {sharpness:.2f}, necesita {needed:.2f}): no te"
+            " muevas, enfoca la carta y repite la foto"
+        ),
+        "photo_glare": (
+            "un reflejo borra el {share:.0%} de la carta: inclina la carta o mueve la luz y"
+            " repite la foto"
+        ),
+        "photo_wrong_card": (
+            "{label} parece {best} ({best_name}), no {face}: revisa la carta y repite la foto,"
+            " o acéptala si de verdad es esa carta"
+        ),
+        "this_card": "esta carta",
+        "times_1": "una vez",
+        "times_2": "dos veces",
+        "times": "{n} veces",
+        "check_right": "{recall:.1%} de cartas acertadas en {scenes} escenas de prueba",
+        "check_confused": "; {a} y {b} confundidas {times}",
+        "check_not_found": "; {n} cartas no encontradas",
+        "check_not_found_one": "; {n} carta no encontrada",
+        "false_alarms": "; {n} falsas alarmas",
+        "false_alarms_one": "; {n} falsa alarma",
+        "tricks_none": "aún no se ha comprobado ninguna foto de bazas reales",
+        "tricks_photos": "en {n} fotos de bazas reales: ",
+        "tricks_photos_one": "en {n} foto de bazas reales: ",
+        "tricks_right": "{right} de {n} cartas acertadas",
+        "tricks_right_one": "{right} de {n} carta acertada",
+        "tricks_misread": "; {true} leída como {read} {times}",
+        "tricks_other_misreads": "; {n} lecturas erróneas más",
+        "tricks_other_misreads_one": "; {n} lectura errónea más",
+        "tricks_not_found": "; {n} cartas no encontradas ({names})",
+        "tricks_not_found_one": "; {n} carta no encontrada ({names})",
+        "upload_empty": "el archivo subido está vacío: elige una foto (JPEG o PNG)",
+        "upload_unreadable": (
+            "el archivo subido no es una imagen legible (no es JPEG ni PNG, o está incompleto):"
+            " elige una foto"
+        ),
+        "upload_too_small": (
+            "la foto solo mide {width} x {height} px: una baza necesita al menos {min} px"
+        ),
+    },
+    "it": {
+        "photo_ok": "ok",
+        "photo_edge_unclear": (
+            "il bordo della carta non si distingue dalla superficie: mettila su una superficie"
+            " liscia di un altro colore e rifai la foto"
+        ),
+        "photo_washed_out": (
+            "un riflesso sbianca l'immagine: inclina la carta o sposta la luce e rifai la foto"
+        ),
+        "photo_no_card": (
+            "nessuna carta trovata: metti la carta scoperta su una superficie liscia e"
+            " contrastante, con tutta la carta nell'immagine, stai fermo e rifai la foto"
+        ),
+        "photo_glare_cut": (
+            "un riflesso interrompe il contorno della carta: inclina la carta o sposta la luce e"
+            " rifai la foto"
+        ),
+        "photo_cards": "ci sono {n} carte nell'immagine: fotografa una carta alla volta",
+        "photo_too_small": (
+            "la carta è larga solo {width:.0f} px nell'immagine: avvicinati perché riempia di più"
+            " l'inquadratura"
+        ),
+        "photo_blurred": (
+            "la carta è sfocata (nitidezza {sharpness:.2f}, serve {needed:.2f}): stai fermo,"
+            " metti a fuoco la carta e rifai la foto"
+        ),
+        "photo_glare": (
+            "un riflesso sbianca il {share:.0%} della carta: inclina la carta o sposta la luce e"
+            " rifai la foto"
+        ),
+        "photo_wrong_card": (
+            "{label} sembra {best} ({best_name}), non {face}: controlla la carta e rifai la"
+            " foto, oppure accettala se è davvero quella carta"
+        ),
+        "this_card": "questa carta",
+        "times_1": "una volta",
+        "times_2": "due volte",
+        "times": "{n} volte",
+        "check_right": "{recall:.1%} di carte giuste su {scenes} scene di prova",
+        "check_confused": "; {a} e {b} scambiate {times}",
+        "check_not_found": "; {n} carte non trovate",
+        "check_not_found_one": "; {n} carta non trovata",
+        "false_alarms": "; {n} falsi allarmi",
+        "false_alarms_one": "; {n} falso allarme",
+        "tricks_none": "nessuna foto di prese reali ancora controllata",
+        "tricks_photos": "su {n} foto di prese reali: ",
+        "tricks_photos_one": "su {n} foto di prese reali: ",
+        "tricks_right": "{right} su {n} carte giuste",
+        "tricks_right_one": "{right} su {n} carta giusta",
+        "tricks_misread": "; {true} letta come {read} {times}",
+        "tricks_other_misreads": "; altre {n} letture sbagliate",
+        "tricks_other_misreads_one": "; {n} altra lettura sbagliata",
+        "tricks_not_found": "; {n} carte non trovate ({names})",
+        "tricks_not_found_one": "; {n} carta non trovata ({names})",
+        "upload_empty": "il file caricato è vuoto: scegli una foto (JPEG o PNG)",
+        "upload_unreadable": (
+            "il file caricato non è un'immagine leggibile (non è JPEG o PNG, oppure è troncato):"
+            " scegli una foto"
+        ),
+        "upload_too_small": (
+            "la foto è solo {width} x {height} px: una presa richiede almeno {min} px"
+        ),
+    },
+    "da": {
+        "photo_ok": "ok",
+        "photo_edge_unclear": (
+            "kortets kant skiller sig ikke ud fra underlaget: læg det på et ensfarvet underlag i"
+            " en anden farve, og tag billedet igen"
+        ),
+        "photo_washed_out": (
+            "et genskin gør billedet udvasket: vip kortet eller flyt lyset, og tag billedet igen"
+        ),
+        "photo_no_card": (
+            "intet kort fundet: læg kortet med forsiden opad på et ensfarvet underlag, der"
+            " skiller sig ud, med hele kortet i billedet, hold stille, og tag billedet igen"
+        ),
+        "photo_glare_cut": (
+            "et genskin bryder kortets omrids: vip kortet eller flyt lyset, og tag billedet igen"
+        ),
+        "photo_cards": "{n} kort i billedet: fotografér ét kort ad gangen",
+        "photo_too_small": (
+            "kortet er kun {width:.0f} px bredt i billedet: gå tættere på, så det fylder mere af"
+            " billedet"
+        ),
+        "photo_blurred": (
+            "kortet er uskarpt (skarphed {sharpness:.2f}, kræver {needed:.2f}): hold stille,"
+            " fokusér på kortet, og tag billedet igen"
+        ),
+        "photo_glare": (
+            "et genskin udvasker {share:.0%} af kortet: vip kortet eller flyt lyset, og tag"
+            " billedet igen"
+        ),
+        "photo_wrong_card": (
+            "{label} ligner {best} ({best_name}), ikke {face}: tjek kortet, og tag billedet"
+            " igen, eller godkend det, hvis det virkelig er det kort"
+        ),
+        "this_card": "dette kort",
+        "times_1": "én gang",
+        "times_2": "to gange",
+        "times": "{n} gange",
+        "check_right": "{recall:.1%} af kortene rigtige på {scenes} testscener",
+        "check_confused": "; {a} og {b} forvekslet {times}",
+        "check_not_found": "; {n} kort ikke fundet",
+        "check_not_found_one": "; {n} kort ikke fundet",
+        "false_alarms": "; {n} falske alarmer",
+        "false_alarms_one": "; {n} falsk alarm",
+        "tricks_none": "ingen billeder af rigtige stik tjekket endnu",
+        "tricks_photos": "på {n} billeder af rigtige stik: ",
+        "tricks_photos_one": "på {n} billede af rigtige stik: ",
+        "tricks_right": "{right} af {n} kort rigtige",
+        "tricks_right_one": "{right} af {n} kort rigtigt",
+        "tricks_misread": "; {true} læst som {read} {times}",
+        "tricks_other_misreads": "; {n} andre fejllæsninger",
+        "tricks_other_misreads_one": "; {n} anden fejllæsning",
+        "tricks_not_found": "; {n} kort ikke fundet ({names})",
+        "tricks_not_found_one": "; {n} kort ikke fundet ({names})",
+        "upload_empty": "den uploadede fil er tom: vælg et billede (JPEG eller PNG)",
+        "upload_unreadable": (
+            "den uploadede fil er ikke et læsbart billede (ikke JPEG eller PNG, eller afkortet):"
+            " vælg et billede"
+        ),
+        "upload_too_small": (
+            "billedet er kun {width} x {height} px: et stik kræver mindst {min} px"
+        ),
+    },
+}
+
+
+def face_name(face: str, lang: str) -> str:
+    """A face as the page names it: the TV's and phones' name in Spanish, Italian and Danish
+    ("Loro 7"); in English the command line's ("Green 7"), as the page always said it."""
+    return (
+        card_name(face) if lang not in LANGUAGES or lang == "en" else edition_card_name(face, lang)
+    )
+
+
+def wording(lang: str) -> Wording:
+    """How the page words the page's strings and the vision code's messages in ``lang``."""
+    lang = lang if lang in LANGUAGES else "en"
+    templates = {key: texts[lang] for key, texts in STRINGS.items()}
+    templates |= ENGLISH if lang == "en" else ENGLISH | MESSAGES[lang]
+    return Wording(
+        templates=templates,
+        card=lambda face: face_name(face, lang),
+        decimal="." if lang == "en" else ",",
+    )
+
+
+def say(said: Said, lang: str) -> str:
+    """A message (or the pieces of one sentence) from the vision code or the page, in ``lang``."""
+    return render(said, wording(lang))
+
+
+def t(key: str, lang: str, **fields: Any) -> str:
+    """The page's string ``key`` in ``lang``, its ``{fields}`` filled in (a field may be a
+    message or a card, worded in ``lang`` too)."""
+    return say(Message(key, fields), lang)
+
+
+def js_strings(lang: str) -> dict[str, str]:
+    """The page's strings in ``lang``, unfilled, for the page's script."""
+    lang = lang if lang in LANGUAGES else "en"
+    return {key: texts[lang] for key, texts in STRINGS.items()}
+
+
+def page_error(key: str, **fields: Any) -> MessageError:
+    """A UserError saying the page's string ``key``: English on the command line and in the
+    log, worded in the reader's language on the page."""
+    return MessageError(Message(key, fields), t(key, "en", **fields))
+
+
+def error_text(err: Exception, lang: str) -> str:
+    """What the page shows for an error: a message worded in ``lang``, other errors as said."""
+    return say(err.said, lang) if isinstance(err, MessageError) else str(err)

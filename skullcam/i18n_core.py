@@ -1,0 +1,161 @@
+"""The UI's languages, how a page picks one, and card names as each edition says them.
+
+Shared by the table app (``web/``) and the deck-enrollment page (``device/enroll_web.py``),
+which must not import each other: ``device`` holds camera code that ``web`` never loads, and
+``device`` does not depend on ``web``. Both choose the reader's language the same way (a
+``?lang=`` parameter, remembered in a ``lang`` cookie, else the browser's Accept-Language,
+else English) and name cards with the same words (``card_name``). Each keeps its own table
+of page strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "es", "it", "da")
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "it": "Italiano", "da": "Dansk"}
+LANG_COOKIE = "lang"
+LANG_COOKIE_MAX_AGE = 365 * 86400
+
+# Card names per edition. Suits: Parrot / Treasure Chest / Treasure Map / Jolly Roger.
+_SUITS = {
+    "en": {
+        "green": "Parrot",
+        "yellow": "Treasure Chest",
+        "purple": "Treasure Map",
+        "black": "Jolly Roger",
+    },
+    "es": {
+        "green": "Loro",
+        "yellow": "Cofre del Tesoro",
+        "purple": "Mapa del Tesoro",
+        "black": "Jolly Roger",
+    },
+    "it": {
+        "green": "Pappagallo",
+        "yellow": "Forziere",
+        "purple": "Mappa del Tesoro",
+        "black": "Jolly Roger",
+    },
+    "da": {"green": "Grøn", "yellow": "Gul", "purple": "Lilla", "black": "Jolly Roger"},
+}
+_SPECIALS = {
+    "en": {
+        "escape": "Escape",
+        "pirate": "Pirate",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt the Bandit",
+        "pirate-rascal": "Rascal of Roatan",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry the Giant",
+        "tigress": "Tigress",
+        "tigress:pirate": "Tigress (pirate)",
+        "tigress:escape": "Tigress (escape)",
+        "skull-king": "Skull King",
+        "mermaid": "Mermaid",
+        "mermaid-alyra": "Mermaid Alyra",
+        "mermaid-sirena": "Mermaid Sirena",
+        "loot": "Loot",
+        "kraken": "Kraken",
+        "white-whale": "White Whale",
+    },
+    "es": {
+        "escape": "Huida",
+        "pirate": "Pirata",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt el Bandido",
+        "pirate-rascal": "Rascal de Roatán",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry el Gigante",
+        "tigress": "Tigresa",
+        "tigress:pirate": "Tigresa (pirata)",
+        "tigress:escape": "Tigresa (huida)",
+        "skull-king": "Skull King",
+        "mermaid": "Sirena",
+        "mermaid-alyra": "Sirena Alyra",
+        "mermaid-sirena": "Sirena Sirena",
+        "loot": "Botín",
+        "kraken": "Kraken",
+        "white-whale": "Ballena Blanca",
+    },
+    "it": {
+        "escape": "Fuga",
+        "pirate": "Pirata",
+        "pirate-rosie": "Rosie D'Laney",
+        "pirate-bendt": "Bendt il Bandito",
+        "pirate-rascal": "Furfante di Roatán",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry il Gigante",
+        "tigress": "Tigre",
+        "tigress:pirate": "Tigre (pirata)",
+        "tigress:escape": "Tigre (fuga)",
+        "skull-king": "Re dei Teschi",
+        "mermaid": "Sirena",
+        "mermaid-alyra": "Sirena Alyra",
+        "mermaid-sirena": "Sirena Sirena",
+        "loot": "Bottino",
+        "kraken": "Kraken",
+        "white-whale": "Balena Bianca",
+    },
+    "da": {
+        "escape": "Flugtkort",
+        "pirate": "Pirat",
+        "pirate-rosie": "Rosie D' Laney",
+        "pirate-bendt": "Bendt the Bandit",
+        "pirate-rascal": "Rascal of Roatan",
+        "pirate-juanita": "Juanita Jade",
+        "pirate-harry": "Harry the Giant",
+        "tigress": "Tigress",
+        "tigress:pirate": "Tigress (pirat)",
+        "tigress:escape": "Tigress (flugtkort)",
+        "skull-king": "Skull King",
+        "mermaid": "Havfrue",
+        "mermaid-alyra": "Havfrue Alyra",
+        "mermaid-sirena": "Havfrue Sirena",
+        "loot": "Byttekort",
+        "kraken": "Kraken",
+        "white-whale": "Den Hvide Hval",
+    },
+}
+
+
+def pick_language(requested: str | None, accept: list[tuple[str, float]] | None = None) -> str:
+    """``requested`` if supported, else the best of the browser's Accept-Language, else English."""
+    if requested and requested in LANGUAGES:
+        return requested
+    for code, _quality in accept or []:
+        short = code.split("-")[0].lower()
+        if short in LANGUAGES:
+            return short
+    return "en"
+
+
+def language_of(request: Any) -> str:
+    """The language a Flask request asks for: ``?lang=``, else the ``lang`` cookie, else the
+    browser's Accept-Language, else English."""
+    requested = request.args.get("lang") or request.cookies.get(LANG_COOKIE)
+    return pick_language(requested, list(request.accept_languages))
+
+
+def remember_language(request: Any, response: Any) -> None:
+    """A language chosen with ``?lang=`` is kept in a cookie for the next pages."""
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, chosen, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax")
+
+
+def card_name(card_id: str, lang: str) -> str:
+    """``green-7`` -> "Parrot 7" / "Loro 7" / "Pappagallo 7" / "Grøn 7"; unknown ids unchanged."""
+    lang = lang if lang in LANGUAGES else "en"
+    specials = _SPECIALS[lang]
+    if card_id in specials:
+        return specials[card_id]
+    suit, _, rank = card_id.partition("-")
+    if suit in _SUITS[lang] and rank.isdigit():
+        return f"{_SUITS[lang][suit]} {rank}"
+    return card_id
+
+
+def suit_name(suit: str, lang: str) -> str:
+    """``green`` -> "Parrot" / "Loro" / "Pappagallo" / "Grøn"; unknown suits unchanged."""
+    return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)

@@ -1,0 +1,345 @@
+"""The enrollment page in English, Spanish, Italian and Danish.
+
+The page chooses its language as the table app does (``?lang=``, the ``lang`` cookie, the
+browser's Accept-Language), names cards as the TV and phones do, and words what the vision code
+says about a photo in that language; English stays the command line's text, word for word.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+import pytest
+
+from skullcam import i18n_core
+from skullcam.datasets.deck import render_face
+from skullcam.device.enroll_i18n import MESSAGES, STRINGS, face_name, page_error, say, t
+from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
+from skullcam.device.sources import ImageFolderSource
+from skullcam.errors import UserError
+from skullcam.rules import FACES
+from skullcam.vision.adapt import AdaptPlan
+from skullcam.vision.enroll import Enrollment, check_face
+from skullcam.vision.enroll_check import CheckResult
+from skullcam.vision.enroll_messages import (
+    ENGLISH,
+    MessageError,
+    message,
+    placeholders,
+    render,
+)
+from skullcam.vision.enroll_photo import PhotoCheck, inspect_photo
+from skullcam.vision.enroll_synth import render_photo
+from skullcam.vision.enroll_tricks import TrickComparison, decode_photo
+from skullcam.web import i18n as web_i18n
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+
+PHOTO = (640, 480)
+EMPTY_TABLE = np.full((480, 640, 3), 90, np.uint8)  # a camera frame with no card
+OTHERS = ("es", "it", "da")
+
+
+# ------------------------------------------------------------------------------ the tables
+
+
+def test_every_page_string_has_every_language_with_the_same_placeholders() -> None:
+    for key, texts in STRINGS.items():
+        assert set(texts) == set(i18n_core.LANGUAGES), key
+        assert all(texts[lang].strip() for lang in i18n_core.LANGUAGES), key
+        english = placeholders(texts["en"])
+        for lang in OTHERS:
+            assert placeholders(texts[lang]) == english, (key, lang)
+
+
+def test_every_vision_message_has_every_language_with_the_same_placeholders() -> None:
+    assert set(MESSAGES) == set(OTHERS)
+    for lang, table in MESSAGES.items():
+        assert set(table) == set(ENGLISH), lang  # none missing, none left over
+        for key, text in table.items():
+            assert text.strip(), (lang, key)
+            assert placeholders(text) == placeholders(ENGLISH[key]), (lang, key)
+
+
+def test_page_and_vision_keys_do_not_collide() -> None:
+    assert not set(STRINGS) & set(ENGLISH)
+
+
+def test_the_page_names_cards_as_the_rest_of_the_ui_does() -> None:
+    # One table of card names, shared through skullcam.i18n_core (web keeps its names for it).
+    assert web_i18n.card_name is i18n_core.card_name
+    assert web_i18n.pick_language is i18n_core.pick_language
+    for face in FACES:
+        for lang in OTHERS:
+            assert face_name(face, lang) == web_i18n.card_name(face, lang), (face, lang)
+    assert face_name("green-7", "es") == "Loro 7"
+    assert face_name("skull-king", "it") == "Re dei Teschi"
+    assert face_name("white-whale", "da") == "Den Hvide Hval"
+    # English keeps the page's own names, as the command line says them.
+    assert face_name("green-7", "en") == "Green 7"
+    assert face_name("green-7", "xx") == "Green 7"
+
+
+def test_neither_side_imports_the_other() -> None:
+    """device/ (the enrollment page) never loads web/, and web/ never loads camera code."""
+    code = (
+        "import sys, importlib; importlib.import_module(sys.argv[1]); "
+        "print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
+        "if m.startswith('skullcam.')})))"
+    )
+
+    def loaded(module: str) -> set[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", code, module], capture_output=True, text=True, check=True
+        )
+        return set(out.stdout.split())
+
+    device = loaded("skullcam.device.enroll_web")
+    assert "i18n_core" in device and "web" not in device
+    web = loaded("skullcam.web.app")
+    assert "i18n_core" in web and not {"vision", "device"} & web
+
+
+# ------------------------------------------------------------------ English stays the same
+
+
+@pytest.mark.parametrize(
+    ("said", "english"),
+    [
+        (
+            message("photo_edge_unclear"),
+            "the card's edge does not stand out from the surface: put it on a plain surface "
+            "of another colour and retake",
+        ),
+        (
+            message("photo_no_card"),
+            "no card found: lay the card face up on a plain, contrasting surface, the whole "
+            "card in the picture, hold still and retake",
+        ),
+        (message("photo_cards", n=3), "3 cards in the picture: photograph one card at a time"),
+        (
+            message("photo_too_small", width=41.6),
+            "the card is only 42 px wide in the picture: move closer so it fills more of the frame",
+        ),
+        (
+            message("photo_blurred", sharpness=0.1234, needed=0.16),
+            "the card is blurred (sharpness 0.12, needs 0.16): hold still, focus on the card "
+            "and retake",
+        ),
+        (
+            message("photo_glare", share=0.237),
+            "a reflection washes out 24% of the card: tilt the card or move the light and retake",
+        ),
+        (
+            message("upload_too_small", width=50, height=40, min=64),
+            "the photo is only 50 x 40 px: a trick needs at least 64 px",
+        ),
+    ],
+)
+def test_english_messages_are_the_command_lines_text(said: object, english: str) -> None:
+    assert str(said) == english
+    assert say(said, "en") == english  # type: ignore[arg-type]
+
+
+def test_a_folder_photo_read_as_another_card_still_says_its_file_name() -> None:
+    face = np.zeros((348, 224, 3), np.uint8)
+
+    def classify(_: np.ndarray) -> dict[str, float]:
+        return {f: (0.95 if f == "black-9" else 0.05 / 69) for f in FACES}
+
+    check = check_face(
+        "green-7", PhotoCheck(None, message("photo_ok"), face=face), classify, "g.jpg"
+    )
+    assert check.problem == "wrong-card"
+    assert check.message == (
+        "g.jpg looks like black-9 (Black 9), not green-7: check the card and retake, or "
+        "accept it if it really is that card"
+    )
+
+
+def test_sentences_in_english_and_spanish() -> None:
+    check = CheckResult(
+        scenes=500,
+        cards=2100,
+        recall=0.997,
+        precision=0.998,
+        classifier_accuracy=0.999,
+        confusions=[("extra", "escape", 1), ("pirate-harry", "pirate-rosie", 2)],
+    )
+    assert check.sentence() == (
+        "99.7% of cards right on 500 test scenes; Pirate Harry and Pirate Rosie confused "
+        "twice; 1 false alarm"
+    )
+    assert say(check.said(), "es") == (
+        "99,7% de cartas acertadas en 500 escenas de prueba; Harry el Gigante y "
+        "Rosie D' Laney confundidas dos veces; 1 falsa alarma"
+    )
+    # The page rebuilds the sentence from a model's enroll.json after a restart.
+    assert CheckResult.from_json(check.to_json()).said() == check.said()
+
+    photos = TrickComparison(
+        photos=2,
+        cards=9,
+        right=7,
+        misreads=Counter({("green-7", "green-1"): 1}),
+        missed=Counter({"kraken": 1}),
+    )
+    english = (
+        "on 2 photos of real tricks: 7 of 9 cards right; Green 7 read as Green 1 once; "
+        "1 card not found (Kraken)"
+    )
+    assert photos.sentence() == english == photos.to_json()["sentence"]
+    assert say(photos.said(), "da") == (
+        "på 2 billeder af rigtige stik: 7 af 9 kort rigtige; Grøn 7 læst som Grøn 1 én gang; "
+        "1 kort ikke fundet (Kraken)"
+    )
+    assert say(TrickComparison().said(), "it") == "nessuna foto di prese reali ancora controllata"
+
+
+def test_an_error_keeps_its_english_and_is_worded_per_language() -> None:
+    with pytest.raises(MessageError) as caught:
+        decode_photo(b"")
+    assert isinstance(caught.value, UserError)
+    assert str(caught.value) == "the uploaded file is empty: choose a photo (JPEG or PNG)"
+    assert say(caught.value.said, "da") == (
+        "den uploadede fil er tom: vælg et billede (JPEG eller PNG)"
+    )
+    err = page_error("err_unusable", reason=message("photo_cards", n=2))
+    assert str(err) == (
+        "this capture cannot be used (2 cards in the picture: photograph one card at a time)"
+    )
+    assert say(err.said, "it") == (
+        "questo scatto non si può usare (ci sono 2 carte nell'immagine: fotografa una carta "
+        "alla volta)"
+    )
+    assert t("count", "es", done=3, total=69) == "3 de 69 cartas"
+
+
+# ------------------------------------------------------------------------- the page itself
+
+
+def _client(tmp_path: Path, shots: list[np.ndarray]) -> FlaskClient:
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    for i, shot in enumerate(shots):
+        cv2.imwrite(str(camera / f"frame_{i:06d}.jpg"), shot)
+    session = EnrollSession(
+        Enrollment.open(tmp_path / "data", "mesa"),
+        CameraFeed(ImageFolderSource(camera)),
+        AdaptPlan(progress=False),
+    )
+    return create_enroll_app(session).test_client()
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "prompt", "capture"),
+    [
+        ("en", "Enroll deck “mesa”", "place the Green 1 face up in the frame", "Capture"),
+        (
+            "es",
+            "Registrar la baraja «mesa»",
+            "coloca la carta Loro 1 boca arriba dentro del encuadre",
+            "Capturar",
+        ),
+        (
+            "it",
+            "Registra il mazzo «mesa»",
+            "metti la carta Pappagallo 1 scoperta nell'inquadratura",
+            "Scatta",
+        ),
+        (
+            "da",
+            "Registrér kortsættet »mesa«",
+            "læg kortet Grøn 1 med forsiden opad, så det er i billedet",
+            "Tag billede",
+        ),
+    ],
+)
+def test_the_page_renders_in_each_language(
+    tmp_path: Path, lang: str, heading: str, prompt: str, capture: str
+) -> None:
+    client = _client(tmp_path, [EMPTY_TABLE])
+    page = client.get(f"/?lang={lang}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and f'<html lang="{lang}">' in html
+    assert f"<h1>{heading}</h1>" in html and f'<button id="capture">{capture}</button>' in html
+    assert f"lang={lang}" in page.headers.get("Set-Cookie", "")
+    # The state the script shows is in the same language: the cookie remembers it.
+    state = client.get("/api/state").get_json()
+    assert state["prompt"] == prompt
+    assert state["face_name"] == face_name("green-1", lang)
+    faces = client.get("/api/trick/faces").get_json()
+    assert faces[1] == {"id": "green-1", "name": face_name("green-1", lang)}
+    assert faces[0]["name"] == STRINGS["not_a_card"][lang]
+
+
+def test_the_browsers_language_is_used_when_none_was_chosen(tmp_path: Path) -> None:
+    client = _client(tmp_path, [EMPTY_TABLE])
+    italian = {"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}
+    state = client.get("/api/state", headers=italian).get_json()
+    assert state["prompt"].startswith("metti la carta Pappagallo 1")
+    french = client.get("/api/state", headers={"Accept-Language": "fr"})
+    assert french.get_json()["prompt"] == "place the Green 1 face up in the frame"
+
+
+def test_a_photo_checks_message_is_worded_in_spanish_on_the_page(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    green1, green2 = render_face("green-1", "alt"), render_face("green-2", "alt")
+    two = render_photo([green1, green2], rng, PHOTO)[0]
+    blurred = render_photo([green1], rng, PHOTO, blur=0.04)[0]
+    assert inspect_photo(two).problem == "two-cards"  # what the page is about to be shown
+    client = _client(tmp_path, [two, blurred])
+
+    state = client.post("/api/capture?lang=es").get_json()
+    pending = state["pending"]
+    assert pending["problem"] == "two-cards"
+    assert pending["message"] == "hay 2 cartas en la imagen: fotografía las cartas de una en una"
+    # The same capture read in English is the command line's text.
+    english = client.get("/api/state?lang=en").get_json()
+    assert english["pending"]["message"] == (
+        "2 cards in the picture: photograph one card at a time"
+    )
+
+    state = client.post("/api/capture?lang=es").get_json()
+    message_es = state["pending"]["message"]
+    assert state["pending"]["problem"] == "blurred"
+    assert message_es.startswith("la carta está borrosa (nitidez 0,")  # a decimal comma
+    assert message_es.endswith("no te muevas, enfoca la carta y repite la foto")
+    refused = client.post("/api/accept", json={})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == f"esta captura no se puede usar ({message_es})"
+
+
+def test_the_pages_own_errors_are_worded_in_its_language(tmp_path: Path) -> None:
+    client = _client(tmp_path, [EMPTY_TABLE])
+    client.get("/?lang=da")
+    nothing = client.post("/api/accept", json={})
+    assert (
+        nothing.get_json()["error"] == "intet billede taget endnu: tag først et billede af kortet"
+    )
+    upload = client.post("/api/trick/upload", data={"photo": (io.BytesIO(b""), "empty.jpg")})
+    assert upload.status_code == 400
+    assert upload.get_json()["error"] == (
+        "den uploadede fil er tom: vælg et billede (JPEG eller PNG)"
+    )
+    # English: the text it always was.
+    english = client.post("/api/accept?lang=en", json={})
+    assert english.get_json()["error"] == "nothing captured yet: capture the card first"
+
+
+def test_render_falls_back_to_english_for_a_key_a_language_lacks() -> None:
+    from skullcam.vision.enroll_messages import Wording
+
+    partial = Wording(templates={"this_card": "cette carte"}, decimal=",")
+    said = message(
+        "photo_wrong_card", label=message("this_card"), best="a", best_name="A", face="b"
+    )
+    assert render(said, partial).startswith("cette carte looks like a (A), not b")
