@@ -1,7 +1,7 @@
 """Checks on what a page, a phone or the camera sends the store: player names, seats, bids,
 card ids, plays and settings, each refused with a sentence that names the bad value and the
 rule it breaks (the web returns it as a 400). Pure functions, apart from the store's
-bookkeeping, so ``game_store`` reads as what it does with valid input.
+bookkeeping, so the store's parts (games.py, bids.py, ...) read as what they do with valid input.
 """
 
 from __future__ import annotations

@@ -1,0 +1,145 @@
+"""Pirate abilities: the choice a winning Rosie, Rascal or Harry gives the table.
+
+A choice is stored on its round (``rounds.abilities``) and must always belong to a pirate
+that wins its trick as recorded now: one that does not would make the whole game unscoreable.
+So a choice is refused for a trick its pirate does not win (:func:`check_ability_applies`),
+and when a correction changes a trick's winner, the choices and open questions of the old
+winner go (:func:`drop_abilities_not_won`, :func:`dismiss_questions_not_won`).
+
+Abilities stay stored while the ``pirate_abilities`` setting is off, so turning it back on
+restores them; only the record and the state leave them out meanwhile.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from skullcam.errors import UserError
+
+from . import verdicts
+from .audit import write_audit
+from .bids import put_round, round_row
+from .database import Database
+from .prompts import close_prompt
+from .rows import Game, Prompt, dump_json, load_json, prompt_from_row
+
+#: The prompt kind that asks for each pirate's choice, and back.
+ABILITY_PIRATE = {"rosie": "pirate-rosie", "rascal_bet": "pirate-rascal", "harry": "pirate-harry"}
+ABILITY_KIND = {pirate: kind for kind, pirate in ABILITY_PIRATE.items()}
+
+
+def stored_abilities(
+    conn: sqlite3.Connection, game_id: int, round_number: int
+) -> list[dict[str, Any]]:
+    """A round's recorded choices, ``[{trick, pirate, choice}]`` (empty before any)."""
+    row = round_row(conn, game_id, round_number)
+    return load_json(row["abilities"]) if row else []
+
+
+def save_abilities(
+    conn: sqlite3.Connection, game_id: int, round_number: int, abilities: list[dict[str, Any]]
+) -> None:
+    """Replace a round's choices; the round's row must exist (see :func:`record_ability`)."""
+    conn.execute(
+        "UPDATE rounds SET abilities = ? WHERE game_id = ? AND round = ?",
+        (dump_json(abilities), game_id, round_number),
+    )
+
+
+def record_ability(
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    trick_index: int,
+    kind: str,
+    choice: int,
+) -> None:
+    """Record the table's answer to an ability prompt, replacing an earlier one for it.
+
+    The round may have no row yet (a choice can come before any bid is entered); it gets one
+    with every bid still open.
+    """
+    if round_row(conn, game.id, round_number) is None:
+        put_round(conn, game.id, round_number, [None] * len(game.players), None)
+    pirate = ABILITY_PIRATE[kind]
+    abilities = [
+        a
+        for a in stored_abilities(conn, game.id, round_number)
+        if not (a["trick"] == trick_index and a["pirate"] == pirate)
+    ]
+    abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
+    abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
+    save_abilities(conn, game.id, round_number, abilities)
+
+
+def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:
+    """Refuse an ability choice for a recorded trick its pirate does not win (any more):
+    recorded, it would make the whole game unscoreable."""
+    assert prompt.trick is not None
+    row = conn.execute(
+        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+        (game.id, prompt.round, prompt.trick),
+    ).fetchone()
+    if row is None:
+        return
+    pirate = ABILITY_PIRATE[prompt.kind]
+    winning = verdicts.resolve(load_json(row["plays"]), game.settings).get("winning_card")
+    if winning != pirate:
+        raise UserError(
+            f"round {prompt.round} trick {prompt.trick} is not won by {pirate} as "
+            "recorded now, so its ability does not apply; dismiss this question "
+            "(or correct the trick first)"
+        )
+
+
+def drop_abilities_not_won(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_number: int,
+    trick_index: int,
+    trick_id: int,
+    winning: Any,
+) -> list[dict[str, Any]]:
+    """Drop the trick's choices made for a pirate other than its ``winning`` card; returns
+    them. Each stays in the audit trail, saying why it no longer counts."""
+    abilities = stored_abilities(conn, game_id, round_number)
+    dropped = [a for a in abilities if a["trick"] == trick_index and a["pirate"] != winning]
+    if not dropped:
+        return []
+    kept = [a for a in abilities if a not in dropped]
+    save_abilities(conn, game_id, round_number, kept)
+    for a in dropped:
+        why = (
+            f"{a['pirate']} no longer wins round {round_number} trick {trick_index}: "
+            "its ability no longer counts"
+        )
+        write_audit(conn, game_id, trick_id, "ability", a, None, why)
+    return dropped
+
+
+def dismiss_questions_not_won(
+    conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int, winning: Any
+) -> set[str]:
+    """Dismiss the trick's open ability questions about a pirate other than its ``winning``
+    card; returns the kinds still rightly asked (not to be asked twice)."""
+    asked: set[str] = set()
+    rows = conn.execute(
+        "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? AND status = 'open'",
+        (game_id, round_number, trick_index),
+    ).fetchall()
+    for prompt in map(prompt_from_row, rows):
+        if prompt.kind not in ABILITY_PIRATE:
+            continue
+        if ABILITY_PIRATE[prompt.kind] == winning:
+            asked.add(prompt.kind)
+            continue
+        close_prompt(conn, prompt, "dismissed", None)
+    return asked
+
+
+class AbilitiesMixin(Database):
+    """Reading a round's choices (the state and the record read them too)."""
+
+    def abilities(self, game_id: int, round_number: int) -> list[dict[str, Any]]:
+        return stored_abilities(self._conn(), game_id, round_number)

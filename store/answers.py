@@ -1,0 +1,81 @@
+"""The table's answer to a prompt, and what it changes in the record.
+
+Kept apart from ``prompts.py`` because applying an answer is a correction (``corrections.py``:
+a Tigress re-declared, a flagged trick confirmed) or a pirate's choice (``abilities.py``),
+while corrections themselves ask and close questions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from skullcam.errors import UserError, echo, whole_number
+
+from . import checks
+from .abilities import ABILITY_PIRATE, check_ability_applies, record_ability
+from .corrections import CorrectionsMixin, confirm_as_recorded
+from .prompts import PromptsMixin, close_prompt
+from .rows import Game, Prompt
+
+
+def _checked_answer(kind: str, answer: Any, n: int) -> Any:
+    """The answer as stored, if it is one the prompt's ``kind`` accepts (``n`` players)."""
+    if kind == "tigress":
+        if answer not in ("pirate", "escape"):
+            raise UserError("answer the Tigress with 'pirate' or 'escape'")
+        return answer
+    if kind == "rosie":
+        leader = whole_number(answer, "Rosie's next leader")
+        checks.check_player(leader, n)
+        return leader
+    if kind == "rascal_bet":
+        bet = whole_number(answer, "Rascal's bet")
+        if bet not in (0, 10, 20):
+            raise UserError(f"Rascal's bet is 0, 10 or 20, not {echo(bet)}")
+        return bet
+    if kind == "harry":
+        change = whole_number(answer, "Harry's bid change")
+        if change not in (-1, 0, 1):
+            raise UserError(f"Harry changes the bid by -1, 0 or +1, not {echo(change)}")
+        return change
+    # flagged
+    if answer not in ("confirm", "correct"):
+        raise UserError("answer a flagged trick with 'confirm' or 'correct'")
+    return answer
+
+
+class AnswersMixin(CorrectionsMixin, PromptsMixin):
+    """Answering a prompt from a phone or the TV."""
+
+    def answer_prompt(self, prompt_id: int, answer: Any) -> Prompt:
+        """Answer a prompt and apply it: re-declare the Tigress, record a pirate ability's
+        choice in the round's ``abilities``, or confirm a flagged trick.
+
+        Read, checked and applied in one write transaction, like a correction."""
+        with self._write() as conn:
+            prompt = self.prompt(prompt_id)
+            if prompt.status != "open":
+                raise UserError(f"prompt {prompt_id} was already {prompt.status}")
+            game = self.game(prompt.game_id)
+            value = _checked_answer(prompt.kind, answer, len(game.players))
+            self._apply_answer(conn, game, prompt, value)
+        return self.prompt(prompt_id)
+
+    def _apply_answer(
+        self, conn: sqlite3.Connection, game: Game, prompt: Prompt, value: Any
+    ) -> None:
+        """Apply a checked answer; a question about no recorded trick (``trick`` None) only
+        closes, there being nothing in the record to apply it to."""
+        kind, note = prompt.kind, f"prompt {prompt.id}"
+        if kind in ABILITY_PIRATE and prompt.trick is not None:
+            check_ability_applies(conn, game, prompt)
+        if kind == "tigress" and prompt.trick is not None:
+            plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
+            if plan is not None:
+                self._apply_correction(conn, plan, note)
+        if kind == "flagged" and value == "confirm" and prompt.trick is not None:
+            confirm_as_recorded(conn, self.trick(game.id, prompt.round, prompt.trick), note)
+        close_prompt(conn, prompt, "answered", value)
+        if kind in ABILITY_PIRATE and prompt.trick is not None:
+            record_ability(conn, game, prompt.round, prompt.trick, kind, value)

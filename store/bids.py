@@ -1,0 +1,198 @@
+"""Bids and cannonball calls: a round's row, written all at once or one phone at a time.
+
+The ``skullcam-game/1`` record has no "not bid yet", so the store holds ``None`` for a missing
+bid and guards the one change that would silently drop recorded play from the score: clearing
+a bid in a round that already has tricks (:meth:`BidsMixin._keep_bids`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from skullcam.errors import UserError, echo
+
+from . import checks
+from .events import emit
+from .games import GamesMixin
+from .rows import Game, dump_json, load_json
+
+
+def round_row(conn: sqlite3.Connection, game_id: int, round_number: int) -> sqlite3.Row | None:
+    """A round's stored row (bids, cannonball calls, pirate abilities), or None before any."""
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM rounds WHERE game_id = ? AND round = ?", (game_id, round_number)
+    ).fetchone()
+    return row
+
+
+def put_round(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_number: int,
+    bids: list[int | None],
+    cannonball: list[bool] | None,
+) -> None:
+    """Write a round's bids and calls; its pirate abilities, if any, are kept."""
+    conn.execute(
+        "INSERT INTO rounds (game_id, round, bids, cannonball) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(game_id, round) DO UPDATE SET bids = excluded.bids, "
+        "cannonball = excluded.cannonball",
+        (
+            game_id,
+            round_number,
+            dump_json(bids),
+            None if cannonball is None else dump_json(cannonball),
+        ),
+    )
+
+
+def check_round(game: Game, round_number: int) -> None:
+    """A round the game has under its settings *now* (a settings change can remove some)."""
+    rounds = int(checks.full_settings(game.settings)["rounds"])
+    if not checks.whole_in(round_number, 1, rounds):
+        raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
+
+
+def _check_cannonball_counts(game: Game) -> None:
+    """A cannonball call only counts under Rascal's scoring: one made under another would
+    sit in the record, ignored with a warning, until the setting changed."""
+    scoring = checks.full_settings(game.settings)["scoring"]
+    if scoring != "rascal":
+        raise UserError(
+            f"a cannonball is called only under Rascal's scoring; this game scores "
+            f"{scoring!r}: change its scoring in the game's settings first"
+        )
+
+
+def _checked_bid(game: Game, round_number: int, player: int, bid: Any) -> int | None:
+    """``None`` (not bid yet) or a bid 0..cards dealt this round, named for the player."""
+    if bid is None:
+        return None
+    cards = checks.cards_dealt(round_number, len(game.players))
+    return checks.check_bid(bid, cards, game.players[player], round_number)
+
+
+def _checked_cannonball(game: Game, cannonball: Any) -> list[bool]:
+    n = len(game.players)
+    if (
+        isinstance(cannonball, (str, bytes))
+        or not isinstance(cannonball, Sequence)
+        or len(cannonball) != n
+        or not all(isinstance(b, bool) for b in cannonball)
+    ):
+        raise UserError(f"cannonball needs one true/false per player ({n})")
+    if any(cannonball):
+        _check_cannonball_counts(game)
+    return list(cannonball)
+
+
+class BidsMixin(GamesMixin):
+    """Setting and reading a round's bids; the TV's bid screen and each player's phone."""
+
+    def set_bids(
+        self,
+        game_id: int,
+        round_number: int,
+        bids: Sequence[int | None],
+        cannonball: Sequence[bool] | None = None,
+    ) -> None:
+        """Set a round's bids at once (``None`` = not bid yet); each 0..cards dealt.
+
+        A bid already made cannot be cleared once the round has recorded tricks (see
+        :meth:`_keep_bids`).
+        """
+        with self._write() as conn:
+            game = self.game(game_id)
+            n = len(game.players)
+            check_round(game, round_number)
+            if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence):
+                raise UserError(f"bids must be a list, one per player ({n})")
+            if len(bids) != n:
+                raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
+            clean = [_checked_bid(game, round_number, i, bid) for i, bid in enumerate(bids)]
+            balls = None if cannonball is None else _checked_cannonball(game, cannonball)
+            row = round_row(conn, game_id, round_number)
+            if row is not None:
+                self._keep_bids(conn, game, round_number, load_json(row["bids"]), clean)
+            if balls is None and row is not None and row["cannonball"]:
+                balls = load_json(row["cannonball"])
+            put_round(conn, game_id, round_number, clean, balls)
+            emit(conn, game_id, "bids", {"round": round_number, "bids": clean})
+
+    def set_bid(
+        self,
+        game_id: int,
+        round_number: int,
+        player: int,
+        bid: int | None,
+        cannonball: bool | None = None,
+    ) -> None:
+        """Set one player's bid (a phone per player); other players' bids are kept."""
+        with self._write() as conn:
+            game = self.game(game_id)
+            n = len(game.players)
+            check_round(game, round_number)
+            checks.check_player(player, n)
+            value = _checked_bid(game, round_number, player, bid)
+            row = round_row(conn, game_id, round_number)
+            old = load_json(row["bids"]) if row else [None] * n
+            balls = load_json(row["cannonball"]) if row and row["cannonball"] else None
+            bids = list(old)
+            bids[player] = value
+            self._keep_bids(conn, game, round_number, old, bids)
+            if cannonball is not None:
+                if cannonball:
+                    _check_cannonball_counts(game)
+                balls = balls or [False] * n
+                balls[player] = bool(cannonball)
+            put_round(conn, game_id, round_number, bids, balls)
+            payload = {"round": round_number, "bids": bids, "player": player}
+            emit(conn, game_id, "bids", payload)
+
+    def _keep_bids(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        round_number: int,
+        old: Sequence[int | None],
+        new: Sequence[int | None],
+    ) -> None:
+        """Refuse clearing a bid in a round with recorded tricks.
+
+        The record format has no "not bid yet", so a cleared bid would drop that round and
+        every later one from the score and the exports (on a phone, tapping the lit bid
+        button clears it). Changing the bid is the correction a table means.
+        """
+        pairs = enumerate(zip(old, new, strict=True))
+        cleared = [i for i, (was, now) in pairs if was is not None and now is None]
+        if not cleared:
+            return
+        played = conn.execute(
+            "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
+            (game.id, round_number),
+        ).fetchone()[0]
+        if played:
+            what = (
+                f"{game.players[cleared[0]]}'s bid instead of clearing it"
+                if len(cleared) == 1
+                else f"the bids of {', '.join(game.players[i] for i in cleared)} instead of "
+                "clearing them"
+            )
+            raise UserError(f"round {round_number} has recorded tricks; change {what}")
+
+    def bids(self, game_id: int, round_number: int) -> list[int | None]:
+        """A round's bids, ``None`` for a player who has not bid; a round the game does not
+        have is an error, not a row of ``None`` that reads like a round nobody bid in yet."""
+        game = self.game(game_id)
+        check_round(game, round_number)
+        row = round_row(self._conn(), game_id, round_number)
+        return load_json(row["bids"]) if row else [None] * len(game.players)
+
+    def cannonball(self, game_id: int, round_number: int) -> list[bool] | None:
+        """A Rascal-scoring round's cannonball calls, ``None`` before any (round checked as
+        in :meth:`bids`)."""
+        check_round(self.game(game_id), round_number)
+        row = round_row(self._conn(), game_id, round_number)
+        return load_json(row["cannonball"]) if row and row["cannonball"] else None

@@ -1,0 +1,212 @@
+"""The store's one door to SQLite: connections, write transactions and a busy database.
+
+Everything about *how* the store writes lives here and nowhere else, so a recorded game stays
+whole however the rest of the store grows:
+
+- every thread opens its own connection (sqlite3 connections must not be shared across
+  threads), in WAL mode so the web's readers are not blocked while the recorder writes;
+- every write is one ``BEGIN IMMEDIATE`` ... ``COMMIT`` (:meth:`Database._write`), rolled back
+  on any error, so a crash loses at most the trick in progress, never half a correction;
+- writes in this process are serialised by one lock per database file, so they never fight
+  over SQLite's write lock, and waiters on the event log are woken after each commit;
+- another program holding the database is told apart from damage (:func:`is_busy`,
+  :func:`database_error`): a table must never be told to restore a backup of a healthy game.
+
+The concern modules (games, bids, tricks, ...) only ever say ``with self._write() as conn``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skullcam.errors import UserError
+
+from .schema import ensure_schema
+
+#: How long a write waits for another connection's transaction before giving up.
+BUSY_TIMEOUT_MS = 10_000
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+
+
+def is_busy(err: BaseException) -> bool:
+    """The database is held by another connection: wait and retry, nothing is wrong with it."""
+    if not isinstance(err, sqlite3.OperationalError):
+        return False
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    return "locked" in str(err) or "busy" in str(err)
+
+
+def database_error(path: Path, err: sqlite3.Error) -> UserError:
+    """What went wrong with the game database ``path`` and what to do; the file is left as is.
+
+    A lock or a read-only folder is not damage: advice to restore a backup there would make a
+    table give up a healthy game.
+    """
+    text = str(err).lower()
+    if is_busy(err):
+        return UserError(
+            f"the game database {path} is in use by another program ({err}): close it (another "
+            "skullcam on the same --data folder, or a sqlite3 shell) and try again; nothing "
+            "was lost"
+        )
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return UserError(
+            f"the game database {path} cannot be opened for writing ({err}): make "
+            f"{path.parent} writable, or pass another --data; nothing was lost"
+        )
+    return UserError(
+        f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
+        "move it aside to start a fresh one; the trick images under "
+        f"{path.parent / 'games'} are kept"
+    )
+
+
+def newest_event_id(conn: sqlite3.Connection) -> int:
+    """The newest row of the event log (0 when none): what waiters on the log compare with."""
+    return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+
+
+@dataclass
+class _Shared:
+    """Per-database-file state shared by every GameStore on that file in this process."""
+
+    write_lock: threading.Lock = field(default_factory=threading.Lock)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    last_event_id: int = 0
+
+
+_SHARED: dict[str, _Shared] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_for(path: Path) -> _Shared:
+    key = str(path.resolve())
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = _Shared()
+        return _SHARED[key]
+
+
+class Database:
+    """A data folder's ``skullcam.db``: the connections and transactions every part of
+    :class:`~skullcam.store.game_store.GameStore` shares.
+
+    Safe to share one instance between threads: each thread lazily opens its own connection.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UserError(
+                f"cannot create data folder {self.data_dir}: {err.strerror}; pick another --data"
+            ) from err
+        self.path = self.data_dir / "skullcam.db"
+        self._local = threading.local()
+        self._shared = _shared_for(self.path)
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        with self._shared.write_lock:
+            conn = self._conn()
+            try:
+                with conn:
+                    ensure_schema(conn)
+            except sqlite3.DatabaseError as err:
+                raise self._damaged(err) from err
+        newest = newest_event_id(self._conn())
+        self._shared.last_event_id = max(self._shared.last_event_id, newest)
+
+    def _damaged(self, err: sqlite3.Error) -> UserError:
+        return database_error(self.path, err)
+
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """This thread's writes give up after ``seconds`` (not the usual 10 s) while another
+        program holds the database: the camera loop must not stop watching the table while it
+        waits, so it tries again later instead (``device.recorder``)."""
+        conn = self._conn()
+        conn.execute(f"PRAGMA busy_timeout={max(0, round(seconds * 1000))}")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+    def _conn(self) -> sqlite3.Connection:
+        """This thread's connection, opened on its first use."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+            self._local.conn = conn
+            with self._connections_lock:
+                self._connections.append(conn)
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        """A new connection set up for the store: WAL, foreign keys, explicit transactions.
+
+        Opening is where a file that is not a database (or not ours to write) first shows,
+        so its error is worded for the table here.
+        """
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise self._damaged(err) from err
+        conn.row_factory = sqlite3.Row
+        conn.isolation_level = None  # explicit BEGIN/COMMIT in _write
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as err:  # the first statement that reads the file
+            conn.close()
+            raise self._damaged(err) from err
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return conn
+
+    @contextmanager
+    def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all or nothing, serialised with this process's other writers.
+
+        ``durable`` (every write but the live view's) syncs the log to disk at commit: in WAL
+        mode SQLite's NORMAL sync keeps the file whole through a power cut but may lose the
+        last commits, and a recorded trick or a bid is not to be lost. The live trick, redrawn
+        at every card, is the one write a power cut may drop.
+
+        Reads that decide a write (the trick a correction replaces, the settings a change
+        merges into) belong inside the ``with``: then no other writer can commit in between.
+        """
+        conn = self._conn()
+        with self._shared.write_lock:
+            conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            newest = newest_event_id(conn)
+        with self._shared.changed:
+            if newest > self._shared.last_event_id:
+                self._shared.last_event_id = newest
+            self._shared.changed.notify_all()
+
+    def close(self) -> None:
+        """Close every connection this store opened (call once, at shutdown)."""
+        with self._connections_lock:
+            for conn in self._connections:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            self._connections.clear()
+        self._local = threading.local()

@@ -1,0 +1,84 @@
+"""The event log: every change the store makes, in order, for the web's live pages.
+
+Each write transaction appends its events with :func:`emit` before it commits, so an event is
+never told for a change that was rolled back. Ids are strictly increasing and never reused
+(``AUTOINCREMENT``), which is what lets a reconnecting page resume with ``Last-Event-ID``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .database import Database, newest_event_id
+from .rows import Event, dump_json, event_from_row
+
+#: Event kinds written to the ``events`` table (the web relays them as SSE ``event:`` names).
+EVENT_KINDS = (
+    "game_created",
+    "game_finished",
+    "bids",
+    "live",
+    "trick",
+    "correction",
+    "settings",
+    "prompt",
+    "prompt_answered",
+    "imported",
+)
+
+
+def emit(
+    conn: sqlite3.Connection, game_id: int | None, kind: str, payload: Mapping[str, Any]
+) -> int:
+    """Append an event inside the caller's write transaction; returns its id."""
+    cur = conn.execute(
+        "INSERT INTO events (game_id, kind, payload, at) VALUES (?, ?, ?, ?)",
+        (game_id, kind, dump_json(dict(payload)), time.time()),
+    )
+    return int(cur.lastrowid or 0)
+
+
+class EventsMixin(Database):
+    """Reading the log and waiting for it to grow (the web's server-sent-event stream)."""
+
+    def last_event_id(self) -> int:
+        """The newest event id (0 when none): a page's starting point for the SSE stream."""
+        return newest_event_id(self._conn())
+
+    def events_since(
+        self, after_id: int, game_id: int | None = None, limit: int = 200
+    ) -> list[Event]:
+        """Events with id > ``after_id``, oldest first (a game's, plus game-less ones)."""
+        if game_id is None:
+            sql = "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?"
+            args: tuple[Any, ...] = (after_id, limit)
+        else:
+            sql = (
+                "SELECT * FROM events WHERE id > ? AND (game_id = ? OR game_id IS NULL) "
+                "ORDER BY id LIMIT ?"
+            )
+            args = (after_id, game_id, limit)
+        return [event_from_row(r) for r in self._conn().execute(sql, args).fetchall()]
+
+    def wait_for_event(self, after_id: int, timeout: float) -> bool:
+        """Block until an event newer than ``after_id`` may exist, or ``timeout`` seconds.
+
+        Writes from this process wake waiters at once; writes from another process (a
+        separate recorder) are noticed by re-reading the newest id when the wait times out,
+        so callers should pass a short timeout (the web uses 0.25 s).
+        """
+        with self._shared.changed:
+            if self._shared.last_event_id > after_id:
+                return True
+            self._shared.changed.wait(timeout)
+            if self._shared.last_event_id > after_id:
+                return True
+        newest = self.last_event_id()
+        if newest > after_id:
+            with self._shared.changed:
+                self._shared.last_event_id = max(self._shared.last_event_id, newest)
+            return True
+        return False

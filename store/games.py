@@ -1,0 +1,105 @@
+"""Games: starting one, finding the one in progress, finishing it; and remembered names.
+
+The active game is simply the newest unfinished one: the camera records into it and the TV
+shows it, so finishing a game (by hand, by its last trick, by fewer rounds) is what moves
+them on.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skullcam.errors import NotFoundError
+
+from . import checks
+from .database import Database
+from .events import emit
+from .rows import Game, dump_json, game_from_row, select_rows
+
+
+def insert_game(
+    conn: sqlite3.Connection, names: list[str], first_dealer: int, settings: dict[str, Any]
+) -> int:
+    """A new game row from checked input (a new game or an imported record); returns its id.
+
+    Its names are remembered for the setup page in the same transaction.
+    """
+    now = time.time()
+    cur = conn.execute(
+        "INSERT INTO games (created_at, players, first_dealer, settings) VALUES (?,?,?,?)",
+        (now, dump_json(names), first_dealer, dump_json(settings)),
+    )
+    game_id = int(cur.lastrowid or 0)
+    for name in names:
+        conn.execute(
+            "INSERT INTO player_names (name, last_used) VALUES (?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET last_used = excluded.last_used",
+            (name, now),
+        )
+    emit(conn, game_id, "game_created", {"players": names})
+    return game_id
+
+
+def mark_finished(conn: sqlite3.Connection, game_id: int) -> None:
+    """Finish a game (once: a finished game keeps its first finishing time and event).
+
+    The live trick goes with it, so the TV does not show cards of a game that is over.
+    """
+    cur = conn.execute(
+        "UPDATE games SET status = 'finished', finished_at = ? "
+        "WHERE id = ? AND status != 'finished'",
+        (time.time(), game_id),
+    )
+    if cur.rowcount:
+        conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+        emit(conn, game_id, "game_finished", {})
+
+
+class GamesMixin(Database):
+    """The games table, as the setup page, the TV and the recorder use it."""
+
+    def create_game(
+        self,
+        players: Sequence[str],
+        first_dealer: int = 0,
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Start a game: 2..8 distinct non-empty names in seating order (clockwise)."""
+        names = checks.check_players(players)
+        checks.check_first_dealer(first_dealer, len(names))
+        clean = checks.check_settings(settings or {})
+        with self._write() as conn:
+            return insert_game(conn, names, first_dealer, clean)
+
+    def game(self, game_id: int) -> Game:
+        """The game, or UserError naming the id when there is none."""
+        row = self._conn().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no game {game_id}; see the games list")
+        return game_from_row(row)
+
+    def games(self, status: str | None = None) -> list[Game]:
+        """All games, newest first; ``status`` 'active' or 'finished' filters."""
+        rows = select_rows(self._conn(), "games", "id DESC", status=status)
+        return [game_from_row(r) for r in rows]
+
+    def active_game(self) -> Game | None:
+        """The newest unfinished game: the one the camera records into and the TV shows."""
+        sql = "SELECT * FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
+        row = self._conn().execute(sql).fetchone()
+        return game_from_row(row) if row else None
+
+    def finish_game(self, game_id: int) -> None:
+        """Mark a game finished (done automatically when its last trick is recorded)."""
+        self.game(game_id)
+        with self._write() as conn:
+            mark_finished(conn, game_id)
+
+    def remembered_names(self, limit: int = 30) -> list[str]:
+        """Player names used before, most recent first (the setup page offers them)."""
+        sql = "SELECT name FROM player_names ORDER BY last_used DESC LIMIT ?"
+        rows = self._conn().execute(sql, (limit,)).fetchall()
+        return [r["name"] for r in rows]

@@ -1,0 +1,121 @@
+"""Questions the camera or a page puts to the table, shown on every page until closed.
+
+Asking and closing live here; what an answer *changes* (a Tigress re-declared, a pirate's
+ability recorded) is in ``answers.py``, because applying an answer is a correction, while
+corrections themselves ask and close questions through :func:`insert_prompt` and
+:func:`close_prompt`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from skullcam.errors import UserError, echo
+
+from . import checks
+from .events import emit
+from .games import GamesMixin
+from .rows import Prompt, dump_json, prompt_from_row, select_rows
+
+#: Prompt kinds the pipeline (or the web) may raise, and the answers each accepts.
+PROMPT_KINDS = ("tigress", "rosie", "rascal_bet", "harry", "flagged")
+
+
+def insert_prompt(
+    conn: sqlite3.Connection,
+    game_id: int,
+    kind: str,
+    round_number: int,
+    trick_index: int | None,
+    player: int | None,
+    payload: dict[str, Any],
+) -> int:
+    """Ask inside the caller's write transaction; returns the prompt id."""
+    cur = conn.execute(
+        "INSERT INTO prompts (game_id, kind, round, trick, player, payload, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, kind, round_number, trick_index, player, dump_json(payload), time.time()),
+    )
+    prompt_id = int(cur.lastrowid or 0)
+    asked = {
+        "prompt_id": prompt_id,
+        "kind": kind,
+        "round": round_number,
+        "trick": trick_index,
+        "player": player,
+    }
+    emit(conn, game_id, "prompt", asked)
+    return prompt_id
+
+
+def close_prompt(conn: sqlite3.Connection, prompt: Prompt, status: str, answer: Any) -> None:
+    """Close an open prompt as ``status`` ('answered' or 'dismissed').
+
+    Only an open one: when two phones answer at once, the second is told it was closed
+    meanwhile, instead of applying its answer on top of the first.
+    """
+    cur = conn.execute(
+        "UPDATE prompts SET status = ?, answer = ?, answered_at = ? "
+        "WHERE id = ? AND status = 'open'",
+        (status, None if answer is None else dump_json(answer), time.time(), prompt.id),
+    )
+    if not cur.rowcount:
+        raise UserError(f"prompt {prompt.id} was closed on another page meanwhile")
+    closed = {"prompt_id": prompt.id, "kind": prompt.kind, "answer": answer, "round": prompt.round}
+    emit(conn, prompt.game_id, "prompt_answered", closed)
+
+
+class PromptsMixin(GamesMixin):
+    """Asking the table, listing what is open, and dismissing a question asked by mistake."""
+
+    def create_prompt(
+        self,
+        game_id: int,
+        kind: str,
+        round_number: int,
+        trick_index: int | None = None,
+        player: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Ask the table something; pages show it until answered. Returns the prompt id.
+
+        Kinds: ``tigress`` (answer 'pirate'/'escape'), ``rosie`` (answer: next leader, a player
+        number), ``rascal_bet`` (0, 10 or 20), ``harry`` (-1, 0 or +1), ``flagged`` ('confirm'
+        or 'correct'). ``player`` is whom it concerns (the pirate's or Tigress's player).
+        """
+        if kind not in PROMPT_KINDS:
+            raise UserError(f"unknown prompt kind {echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
+        game = self.game(game_id)
+        if player is not None:
+            checks.check_player(player, len(game.players))
+        data = dict(payload or {})
+        with self._write() as conn:
+            return insert_prompt(conn, game_id, kind, round_number, trick_index, player, data)
+
+    def prompt(self, prompt_id: int) -> Prompt:
+        row = self._conn().execute("SELECT * FROM prompts WHERE id = ?", (prompt_id,)).fetchone()
+        if row is None:
+            raise UserError(f"no prompt {prompt_id}; it may have been answered on another page")
+        return prompt_from_row(row)
+
+    def prompts(self, game_id: int, status: str | None = "open") -> list[Prompt]:
+        """A game's prompts (open ones by default), oldest first."""
+        rows = select_rows(self._conn(), "prompts", "id", game_id=game_id, status=status)
+        return [prompt_from_row(r) for r in rows]
+
+    def dismiss_prompt(self, prompt_id: int) -> None:
+        """Close an open prompt without applying anything (asked by mistake).
+
+        An answered prompt has been applied (a Tigress re-declared, an ability recorded):
+        dismissing it would hide that, so it is refused; correct the trick instead."""
+        with self._write() as conn:
+            prompt = self.prompt(prompt_id)
+            if prompt.status != "open":
+                raise UserError(
+                    f"prompt {prompt_id} was already {prompt.status}; there is nothing to "
+                    "dismiss (to change what it did, correct the trick)"
+                )
+            close_prompt(conn, prompt, "dismissed", None)

@@ -1,0 +1,242 @@
+"""A game in and out as a ``skullcam-game/1`` record (``shared/spec/interfaces.md``).
+
+The record is also what scoring reads (``scores.py``), so export decides what counts: rounds
+from round 1 while every player has bid. The format has no "not bid yet", and recorded play
+left out of it for a missing bid must be *said*, never dropped quietly.
+
+Import is all or nothing, like every write: the record is checked in full first, then stored
+in one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skullcam.errors import UserError, echo
+from skullcam.rules import GameRecord, RulesError
+from skullcam.rules.explain import Phrase, render
+
+from . import checks, verdicts
+from .abilities import save_abilities
+from .audit import write_audit
+from .bids import put_round
+from .events import emit
+from .games import insert_game, mark_finished
+from .rows import Game, Trick, dump_json, load_json
+from .tricks import TricksMixin, insert_trick
+
+GAME_FORMAT = "skullcam-game/1"
+
+
+@dataclass(frozen=True)
+class _CheckedRecord:
+    """A record to import, every part checked; ``rounds`` pairs each round as given with its
+    tricks' plays made canonical."""
+
+    players: list[str]
+    first_dealer: int
+    settings: dict[str, Any]
+    rounds: list[tuple[dict[str, Any], list[list[dict[str, Any]]]]]
+    complete: bool
+
+
+def _missing_bids_problem(
+    game: Game, r: int, bids: Sequence[int | None], tricks: Mapping[int, Sequence[Trick]]
+) -> tuple[Phrase, ...] | None:
+    """Why stopping the record at round ``r`` (bids missing) would leave out recorded play,
+    or None when round ``r`` is just the round being bid or played."""
+    n = len(game.players)
+    missing = ", ".join(game.players[i] for i, b in enumerate(bids) if b is None)
+    later = sorted(k for k in tricks if k > r)
+    if later:
+        args: dict[str, str | int] = {"round": r, "players": missing, "later": later[-1]}
+        return (Phrase("missing_bid_before_tricks", args),)
+    if len(tricks.get(r, [])) >= checks.cards_dealt(r, n):
+        return (Phrase("missing_bid_all_tricks", {"round": r, "players": missing}),)
+    return None
+
+
+def _round_entry(
+    row: sqlite3.Row, bids: list[int | None], tricks: Sequence[Trick], abilities_on: bool
+) -> dict[str, Any]:
+    """One round of the record: only what the rules engine scores (confidences, images and
+    flags stay in the store)."""
+    entry: dict[str, Any] = {
+        "bids": bids,
+        "tricks": [
+            {"plays": [{"player": p["player"], "card": p["card"]} for p in t.plays]} for t in tricks
+        ],
+    }
+    if row["cannonball"]:
+        entry["cannonball"] = load_json(row["cannonball"])
+    abilities = load_json(row["abilities"])
+    if abilities and abilities_on:
+        # Kept in the store when the setting is turned off, so turning it back on
+        # restores them; the record only carries them while they count.
+        entry["abilities"] = abilities
+    return entry
+
+
+def _check_record(record: Any) -> _CheckedRecord:
+    """Everything :meth:`RecordsMixin.import_record` refuses, before anything is written."""
+    if not isinstance(record, dict):
+        raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
+    if record.get("format") != GAME_FORMAT:
+        raise UserError(
+            f"not a skullcam game record (format {echo(record.get('format'))}, "
+            f"expected {GAME_FORMAT!r})"
+        )
+    try:
+        GameRecord.from_dict(record, as_played=True)
+    except (RulesError, TypeError, KeyError, ValueError) as err:
+        raise UserError(f"invalid game record: {err}") from err
+    players = checks.check_players(record["players"])
+    first_dealer = record.get("first_dealer", 0)
+    checks.check_first_dealer(first_dealer, len(players))
+    settings = checks.check_settings(dict(record.get("settings") or {}))
+    total = int(checks.full_settings(settings)["rounds"])
+    rounds = list(record.get("rounds") or [])
+    if len(rounds) > total:
+        # A tie-break round (tie=extra_round) is valid in a record, but the store keeps
+        # rounds 1..rounds only: refused rather than imported with that round dropped.
+        raise UserError(
+            f"this record has {len(rounds)} rounds but its settings play {total}; the "
+            "scoreboard cannot store a tie-break round: import it without that round"
+        )
+    n = len(players)
+    checked = [(rnd, _checked_tricks(rnd, r, n)) for r, rnd in enumerate(rounds, start=1)]
+    complete = len(rounds) == total and all(
+        len(tricks) >= checks.cards_dealt(r, n) for r, (_, tricks) in enumerate(checked, start=1)
+    )
+    return _CheckedRecord(players, first_dealer, settings, checked, complete)
+
+
+def _checked_tricks(rnd: Mapping[str, Any], r: int, n: int) -> list[list[dict[str, Any]]]:
+    """A round's tricks' plays, canonical (``GREEN-5`` is ``green-5``), as the camera's are."""
+    tricks = []
+    for t, trick in enumerate(rnd.get("tricks") or []):
+        try:
+            tricks.append(checks.check_plays(trick["plays"], n))
+        except UserError as err:
+            where = f"round {r}, trick {t + 1}"
+            raise UserError(f"invalid game record: {where}: {err}") from err
+    return tricks
+
+
+def _store_rounds(conn: sqlite3.Connection, game_id: int, record: _CheckedRecord) -> None:
+    """Bids, calls, abilities and tricks of an imported game, each trick resolved now."""
+    now = time.time()
+    for r, (rnd, tricks) in enumerate(record.rounds, start=1):
+        put_round(conn, game_id, r, list(rnd["bids"]), rnd.get("cannonball"))
+        abilities = [
+            {"trick": a["trick"], "pirate": a["pirate"], "choice": a["choice"]}
+            for a in rnd.get("abilities") or []
+        ]
+        if abilities:
+            save_abilities(conn, game_id, r, abilities)
+        for t, plays in enumerate(tricks):
+            resolution = verdicts.resolve(plays, record.settings, record.players)
+            columns = {
+                "plays": dump_json(plays),
+                "original_plays": dump_json(plays),
+                "resolution": dump_json(resolution),
+                "recorded_at": now,
+            }
+            insert_trick(conn, game_id, r, t, columns)
+
+
+def _settle_imported_status(conn: sqlite3.Connection, game_id: int, complete: bool) -> bool:
+    """Finish an imported game that is complete, or that would take the TV and the camera
+    off a game in progress; returns whether it is the game in progress now."""
+    in_progress = conn.execute(
+        "SELECT id FROM games WHERE status = 'active' AND id != ? ORDER BY id DESC",
+        (game_id,),
+    ).fetchone()
+    if complete:
+        mark_finished(conn, game_id)
+    elif in_progress is not None:
+        mark_finished(conn, game_id)
+        why = (
+            f"imported unfinished while game {in_progress['id']} was in progress; "
+            "kept as finished so that game stays on the TV and the camera"
+        )
+        write_audit(conn, game_id, None, "import", None, {"status": "finished"}, why)
+    return not complete and in_progress is None
+
+
+class RecordsMixin(TricksMixin):
+    """Export (downloads, and what scoring reads) and import (settling a dispute later)."""
+
+    def export_record(self, game_id: int) -> dict[str, Any]:
+        """The game as a ``skullcam-game/1`` record (interfaces.md).
+
+        Rounds are exported from round 1 while every player has bid; a round whose bids are
+        incomplete (the round being bid or played) is left out with everything after it,
+        because the record format has no "not bid yet". When that would leave out recorded
+        play (a finished round, or tricks of a later round) the export is refused with what
+        to enter, instead of quietly dropping those rounds. Confidences, images and flags
+        stay in the store.
+        """
+        record, problem = self._record(game_id)
+        if problem is not None:
+            raise UserError(f"cannot export game {game_id}: {render(problem)}")
+        return record
+
+    def _record(self, game_id: int) -> tuple[dict[str, Any], tuple[Phrase, ...] | None]:
+        """The exportable record, and why recorded rounds are missing from it (or None), as
+        phrases (``rules.explain``) for a page to say in its reader's language."""
+        game = self.game(game_id)
+        n = len(game.players)
+        sql = "SELECT * FROM rounds WHERE game_id = ?"
+        rows = {r["round"]: r for r in self._conn().execute(sql, (game_id,)).fetchall()}
+        tricks: dict[int, list[Trick]] = {}
+        for t in self.tricks(game_id):
+            tricks.setdefault(t.round, []).append(t)
+        rounds_out: list[dict[str, Any]] = []
+        full = checks.full_settings(game.settings)
+        total = int(full["rounds"])
+        abilities_on = bool(full["pirate_abilities"])
+        problem: tuple[Phrase, ...] | None = None
+        for r in range(1, total + 1):
+            # After an unfinished round, bids entered ahead for the rounds after it (the demo
+            # enters them all at the start) are not yet part of the record, which may end with
+            # one unfinished round only. Tricks recorded after it still go in, so that the
+            # rules engine names the gap.
+            in_play = rounds_out and len(tricks.get(r - 1, [])) < checks.cards_dealt(r - 1, n)
+            if in_play and not any(tricks.get(later) for later in range(r, total + 1)):
+                break
+            row = rows.get(r)
+            bids = load_json(row["bids"]) if row is not None else [None] * n
+            if row is None or any(b is None for b in bids):
+                problem = _missing_bids_problem(game, r, bids, tricks)
+                break
+            rounds_out.append(_round_entry(row, bids, tricks.get(r, []), abilities_on))
+        record = {
+            "format": GAME_FORMAT,
+            "players": list(game.players),
+            "settings": dict(game.settings),
+            "first_dealer": game.first_dealer,
+            "rounds": rounds_out,
+        }
+        return record, problem
+
+    def import_record(self, record: Any) -> int:
+        """Store a ``skullcam-game/1`` record as a new game (validated by the rules engine).
+
+        Card ids are stored canonical (``GREEN-5`` becomes ``green-5``), as the camera and
+        corrections store them. An unfinished record becomes the game in progress only when
+        no other game is: importing an old record to settle a dispute must not move the TV
+        and the camera off tonight's game, so it is then kept as finished (the audit trail
+        says so). All of it is one transaction: no half-imported game.
+        """
+        checked = _check_record(record)
+        with self._write() as conn:
+            game_id = insert_game(conn, checked.players, checked.first_dealer, checked.settings)
+            _store_rounds(conn, game_id, checked)
+            active = _settle_imported_status(conn, game_id, checked.complete)
+            emit(conn, game_id, "imported", {"rounds": len(checked.rounds), "active": active})
+        return game_id

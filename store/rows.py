@@ -1,0 +1,188 @@
+"""What the store hands back: one frozen dataclass per kind of row, and the JSON columns.
+
+Pages and the recorder get these objects, never ``sqlite3.Row``: a column renamed in
+``schema.py`` then changes one ``*_from_row`` here, not every caller. JSON columns go through
+:func:`load_json`, so a damaged row is a sentence for the table, not a traceback mid-game.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from skullcam.errors import UserError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+
+def load_json(text: str) -> Any:
+    """A JSON column of a row; a damaged one is a clear error, not a traceback mid-game."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise UserError(
+            f"a record in the game database (skullcam.db) is damaged: {err}. Restore a backup "
+            "of skullcam.db, or move it aside to start a fresh one"
+        ) from err
+
+
+def dump_json(value: Any) -> str:
+    """Compact and UTF-8 as is: names in any script read back as typed."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's fixed facts: players in seating order (clockwise), first dealer, settings."""
+
+    id: int
+    players: list[str]
+    first_dealer: int
+    settings: dict[str, Any]
+    status: str
+    created_at: float
+    finished_at: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "settings": dict(self.settings),
+            "status": self.status,
+            "created_at": self.created_at,
+            "finished_at": self.finished_at,
+        }
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A recorded trick. ``plays`` is the current version, ``original_plays`` the camera's."""
+
+    id: int
+    game_id: int
+    round: int
+    trick: int
+    plays: list[dict[str, Any]]
+    original_plays: list[dict[str, Any]]
+    completion_image: str | None
+    annotated_image: str | None
+    detections: Any
+    resolution: Any
+    model_version: str | None
+    flags: list[str]
+    recorded_at: float
+
+    @property
+    def corrected(self) -> bool:
+        """Whether a card or a seat changed; a confidence cleared by a correction is not one."""
+        return _seats_and_cards(self.plays) != _seats_and_cards(self.original_plays)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One audit-trail entry: what changed, from what, to what, and when."""
+
+    id: int
+    game_id: int
+    trick_id: int | None
+    kind: str
+    before: Any
+    after: Any
+    note: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question for the table; ``payload`` carries what the pages need to ask it."""
+
+    id: int
+    game_id: int
+    kind: str
+    round: int
+    trick: int | None
+    player: int | None
+    payload: dict[str, Any]
+    status: str
+    answer: Any
+    created_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the ``events`` table; ``id`` is the SSE event id."""
+
+    id: int
+    game_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _seats_and_cards(plays: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    return [(int(p["player"]), str(p["card"])) for p in plays]
+
+
+_RowT = TypeVar("_RowT", bound="DataclassInstance")
+
+
+def _from_row(cls: type[_RowT], row: sqlite3.Row, json_columns: tuple[str, ...]) -> _RowT:
+    """The dataclass ``cls`` from a row whose columns carry its fields' names (a row may have
+    more); a NULL JSON column (an unanswered prompt's answer) stays ``None``."""
+    values = {f.name: row[f.name] for f in fields(cls)}
+    for name in json_columns:
+        if values[name] is not None:
+            values[name] = load_json(values[name])
+    return cls(**values)
+
+
+def game_from_row(row: sqlite3.Row) -> Game:
+    return _from_row(Game, row, ("players", "settings"))
+
+
+def trick_from_row(row: sqlite3.Row) -> Trick:
+    json_columns = ("plays", "original_plays", "detections", "resolution", "flags")
+    return _from_row(Trick, row, json_columns)
+
+
+def correction_from_row(row: sqlite3.Row) -> Correction:
+    return _from_row(Correction, row, ("before", "after"))
+
+
+def prompt_from_row(row: sqlite3.Row) -> Prompt:
+    return _from_row(Prompt, row, ("payload", "answer"))
+
+
+def event_from_row(row: sqlite3.Row) -> Event:
+    return _from_row(Event, row, ("payload",))
+
+
+def select_rows(
+    conn: sqlite3.Connection, table: str, order_by: str, **equal: Any
+) -> list[sqlite3.Row]:
+    """The rows of ``table`` whose columns equal the values given, a value of ``None`` being
+    no condition: the optional filters of the store's listings (a game's open prompts, one
+    trick's audit trail). ``table``, ``order_by`` and the column names come from the code,
+    never from a request."""
+    where = {column: value for column, value in equal.items() if value is not None}
+    conditions = " AND ".join(f"{column} = ?" for column in where) or "1"
+    sql = f"SELECT * FROM {table} WHERE {conditions} ORDER BY {order_by}"
+    rows: list[sqlite3.Row] = conn.execute(sql, tuple(where.values())).fetchall()
+    return rows

@@ -1,0 +1,102 @@
+"""Scores, computed from the record every time they are asked for, never stored.
+
+The record (``records.py``) fully determines the score, so a settings change or a correction
+recomputes every round at once and nothing can go stale. Scoring a whole game takes tens of
+ms and every open page asks after every event, so the last result per game is reused while
+its record is unchanged (:class:`_ScoreCache`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from skullcam.rules import GameRecord, GameRecordError, RulesError, TrickResult, score_game
+from skullcam.rules.explain import phrases_to_json, render
+
+from . import verdicts
+from .records import RecordsMixin
+
+
+class _ScoreCache:
+    """The last score per game, keyed by its record; a few games at most (the ones pages
+    have open), shared by this store's threads."""
+
+    SIZE = 16
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._scores: dict[int, tuple[str, dict[str, Any]]] = {}
+
+    def get(self, game_id: int, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            cached = self._scores.get(game_id)
+        return cached[1] if cached is not None and cached[0] == key else None
+
+    def put(self, game_id: int, key: str, score: dict[str, Any]) -> None:
+        with self._lock:
+            self._scores[game_id] = (key, score)
+            while len(self._scores) > self.SIZE:
+                self._scores.pop(next(iter(self._scores)))
+
+
+def _score_record(record: dict[str, Any]) -> dict[str, Any]:
+    """``{"ok": True, "score": ...}``, or why the record cannot be scored, in English and as
+    phrases for a page to say in its reader's language."""
+    try:
+        # The table's play stands: a corrected winner earlier in a round must not make
+        # the tricks already played after it unscoreable (they are warned about instead).
+        game = GameRecord.from_dict(record, as_played=True)
+        return {"ok": True, "score": score_game(game, as_played=True).to_json()}
+    except (RulesError, TypeError, KeyError, ValueError) as err:
+        out: dict[str, Any] = {"ok": False, "error": str(err)}
+        if isinstance(err, GameRecordError) and err.phrases:
+            out["error_phrases"] = phrases_to_json(err.phrases)
+        return out
+
+
+class ScoresMixin(RecordsMixin):
+    """The scoreboard's numbers, and the rules engine's verdict on one trick for replays."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(data_dir)
+        self._scores = _ScoreCache()
+
+    def score(self, game_id: int) -> dict[str, Any]:
+        """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.
+
+        Returns ``{"ok": True, "score": <GameScore.to_json()>}``, or ``{"ok": False, "error":
+        msg}`` when the recorded game breaks the rules (e.g. a misread card played twice) or
+        recorded rounds cannot be scored yet (a missing bid), so pages can show what to
+        correct instead of failing or showing totals that leave rounds out.
+        """
+        record, problem = self._record(game_id)
+        if problem is not None:
+            return {
+                "ok": False,
+                "error": render(problem),
+                "error_phrases": phrases_to_json(problem),
+                "record": record,
+            }
+        key = json.dumps(record, sort_keys=True, separators=(",", ":"))
+        out = self._scores.get(game_id, key)
+        if out is None:
+            out = _score_record(record)
+            self._scores.put(game_id, key, out)
+        return {**out, "record": record}
+
+    def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Resolve ``plays`` under the game's *current* settings (the replay page's verdict;
+        the stored ``resolution`` is the one made when the trick was recorded or corrected)."""
+        game = self.game(game_id)
+        return verdicts.resolve(plays, game.settings, game.players)
+
+    def verdict(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> TrickResult | RulesError:
+        """The verdict of ``resolve`` as the rules engine's objects: the result, or the error
+        for a trick no deck could produce (each with phrases, for a page to word in the
+        reader's language)."""
+        game = self.game(game_id)
+        return verdicts.verdict(plays, game.settings, game.players)

@@ -1,0 +1,97 @@
+"""House rules changed mid-game. Scores are never stored, so a change needs no rewriting:
+the next score is computed under the new settings. Only the number of rounds reaches further,
+since it decides whether the game is over.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from skullcam.errors import UserError
+
+from . import checks
+from .audit import write_audit
+from .events import emit
+from .games import GamesMixin, mark_finished
+from .rows import Game, dump_json
+
+
+def _merged(settings: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` with ``changes`` made; a key changed to ``None`` goes back to its default."""
+    merged = dict(settings)
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
+    played = conn.execute(
+        "SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,)
+    ).fetchone()[0]
+    if rounds < played:
+        raise UserError(
+            f"this game already has tricks in round {played}; rounds cannot be set to {rounds}"
+        )
+
+
+def _played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
+    """Whether every trick of rounds 1..``rounds`` is recorded."""
+    n = len(game.players)
+    counts = dict(
+        conn.execute(
+            "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
+        ).fetchall()
+    )
+    return all(counts.get(r, 0) >= checks.cards_dealt(r, n) for r in range(1, rounds + 1))
+
+
+def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
+    """Finish or reopen a game whose number of rounds changed (see update_settings)."""
+    if _played_out(conn, game, rounds):
+        mark_finished(conn, game.id)
+    elif game.status == "finished" and _played_out(conn, game, old_rounds):
+        conn.execute(
+            "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
+        )
+
+
+class SettingsMixin(GamesMixin):
+    """The settings page's changes (and the TV's rounds count)."""
+
+    def update_settings(
+        self, game_id: int, changes: Mapping[str, Any], note: str = ""
+    ) -> dict[str, Any]:
+        """Change house rules mid-game; scores recompute from the record. Returns the settings.
+
+        A key set to ``None`` goes back to its default. The settings are read and written in
+        one transaction, so two pages changing different keys at once both keep their change.
+
+        Changing the number of rounds re-decides whether the game is over: cut to the rounds
+        already played, it finishes; raised on a game that ended by playing its last round,
+        it is active again (the camera can record the added rounds). A game the table ended
+        early, with rounds unplayed, stays finished.
+        """
+        note = checks.check_note(note)
+        if not isinstance(changes, Mapping):
+            raise UserError(
+                "settings must be a JSON object of the keys in docs/rules-engine.md (Settings)"
+            )
+        with self._write() as conn:
+            game = self.game(game_id)
+            clean = checks.check_settings(_merged(game.settings, changes))
+            rounds = int(checks.full_settings(clean)["rounds"])
+            _check_rounds_played(conn, game_id, rounds)
+            if clean == game.settings:
+                return clean
+            conn.execute("UPDATE games SET settings = ? WHERE id = ?", (dump_json(clean), game_id))
+            write_audit(conn, game_id, None, "settings", game.settings, clean, note)
+            emit(conn, game_id, "settings", {"settings": clean})
+            old_rounds = int(checks.full_settings(game.settings)["rounds"])
+            if rounds != old_rounds:
+                _restatus(conn, game, old_rounds, rounds)
+        return clean

@@ -1,0 +1,217 @@
+"""Tricks: the one on the table now (live), the ones recorded, and where their images live.
+
+A recorded trick keeps two versions of its plays: ``plays``, which corrections change, and
+``original_plays``, what the camera saw, never changed, so a replay can always show both. The
+live trick is not part of the record at all: it is redrawn at every card and is the one write
+a power cut may drop (see ``database.py``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from skullcam.errors import NotFoundError, UserError, echo
+
+from . import checks, verdicts
+from .bids import BidsMixin, check_round
+from .events import emit
+from .games import mark_finished
+from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row
+
+
+def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
+    """Refuse a trick the round cannot have; returns the cards dealt (tricks in the round)."""
+    cards = checks.cards_dealt(round_number, len(game.players))
+    if not checks.whole_in(trick_index, 0, cards - 1):
+        raise UserError(
+            f"round {round_number} has tricks 0..{cards - 1}, got trick {echo(trick_index)}"
+        )
+    return cards
+
+
+def _finish_after_last_trick(
+    conn: sqlite3.Connection, game: Game, round_number: int, trick_index: int, cards: int
+) -> None:
+    """The last trick of the last round ends the game, once every trick of it is in."""
+    total_rounds = int(checks.full_settings(game.settings)["rounds"])
+    if round_number != total_rounds or trick_index != cards - 1:
+        return
+    done = conn.execute(
+        "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
+        (game.id, round_number),
+    ).fetchone()[0]
+    if done == cards:
+        mark_finished(conn, game.id)
+
+
+class TricksMixin(BidsMixin):
+    """Recording tricks as the camera completes them, and reading them back."""
+
+    def game_dir(self, game_id: int) -> Path:
+        """``<data>/games/<id>/``, created on demand: where a game's trick images live."""
+        path = self.data_dir / "games" / str(int(game_id))
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def image_path(self, stored: str | None) -> Path | None:
+        """The absolute path of an image path stored on a trick (stored relative to data)."""
+        if not stored:
+            return None
+        path = Path(stored)
+        return path if path.is_absolute() else self.data_dir / path
+
+    def _relative(self, path: str | Path | None) -> str | None:
+        """Stored relative to the data folder when inside it, so the folder can be moved."""
+        if path is None:
+            return None
+        p = Path(path)
+        try:
+            return p.resolve().relative_to(self.data_dir.resolve()).as_posix()
+        except ValueError:
+            return str(p)
+
+    def record_trick(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Mapping[str, Any]],
+        *,
+        completion_image: str | Path | None = None,
+        annotated_image: str | Path | None = None,
+        detections: Any = None,
+        resolution: Mapping[str, Any] | None = None,
+        model_version: str | None = None,
+        flags: Sequence[str] = (),
+    ) -> int:
+        """Record a completed trick in one transaction and clear the live trick.
+
+        ``plays`` are in play order: ``[{"player": 1, "card": "green-5", "confidence": 0.97}]``.
+        ``resolution`` is the pipeline's ``TrickResult.to_json()`` (with ``explanation``); when
+        omitted the store resolves the trick itself. Recording the last trick of the last
+        round finishes the game. Returns the trick's id.
+        """
+        with self._write() as conn:
+            # Read inside the write: a settings change committed a moment ago (fewer rounds)
+            # is the one this trick is checked against.
+            game = self.game(game_id)
+            check_round(game, round_number)
+            cards = _check_trick_index(game, round_number, trick_index)
+            clean = checks.check_plays(plays, len(game.players))
+            if resolution is None:
+                resolution = verdicts.resolve(clean, game.settings, game.players)
+            columns = {
+                "plays": dump_json(clean),
+                "original_plays": dump_json(clean),
+                "completion_image": self._relative(completion_image),
+                "annotated_image": self._relative(annotated_image),
+                "detections": dump_json(detections),
+                "resolution": dump_json(dict(resolution)),
+                "model_version": model_version,
+                "flags": dump_json(list(flags)),
+                "recorded_at": time.time(),
+            }
+            trick_id = insert_trick(conn, game_id, round_number, trick_index, columns)
+            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+            trick_event = {
+                "round": round_number,
+                "trick": trick_index,
+                "trick_id": trick_id,
+                "winner": verdicts.winner_player(clean, resolution),
+                "bonus": resolution.get("bonus"),
+                "explanation": resolution.get("explanation"),
+                "flags": list(flags),
+            }
+            emit(conn, game_id, "trick", trick_event)
+            _finish_after_last_trick(conn, game, round_number, trick_index, cards)
+        return trick_id
+
+    def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:
+        """A recorded trick, or UserError naming what is missing."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT * FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+                (game_id, round_number, trick_index),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise NotFoundError(
+                f"game {game_id} has no recorded trick {trick_index} in round {round_number}"
+            )
+        return trick_from_row(row)
+
+    def tricks(self, game_id: int, round_number: int | None = None) -> list[Trick]:
+        """Recorded tricks in order (one round's when ``round_number`` is given)."""
+        order = "round, trick"
+        rows = select_rows(self._conn(), "tricks", order, game_id=game_id, round=round_number)
+        return [trick_from_row(r) for r in rows]
+
+    def set_live(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Mapping[str, Any]],
+        winner: int | None = None,
+        leader: int | None = None,
+    ) -> None:
+        """Publish the trick on the table now (cards recognised so far, current winner).
+
+        Not a recorded trick: it is replaced on every call and cleared by :meth:`record_trick`.
+        ``winner`` and ``leader`` are player numbers.
+        """
+        game = self.game(game_id)
+        n = len(game.players)
+        clean = checks.check_plays(plays, n, partial=True)
+        payload = {
+            "round": round_number,
+            "trick": trick_index,
+            "plays": clean,
+            "winner": winner,
+            "leader": leader,
+        }
+        with self._write(durable=False) as conn:
+            conn.execute(
+                "INSERT INTO live (game_id, payload, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(game_id) DO UPDATE SET payload = excluded.payload, "
+                "updated_at = excluded.updated_at",
+                (game_id, dump_json(payload), time.time()),
+            )
+            emit(conn, game_id, "live", payload)
+
+    def live(self, game_id: int) -> dict[str, Any] | None:
+        """The trick on the table as last published, or None."""
+        sql = "SELECT payload FROM live WHERE game_id = ?"
+        row = self._conn().execute(sql, (game_id,)).fetchone()
+        return load_json(row["payload"]) if row else None
+
+
+def insert_trick(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_number: int,
+    trick_index: int,
+    columns: Mapping[str, Any],
+) -> int:
+    """Insert a trick row (``columns`` already JSON-encoded); returns its id.
+
+    A (round, trick) already recorded is refused with where to fix it: the table's UNIQUE
+    constraint decides, so two recorders cannot both win.
+    """
+    names = ["game_id", "round", "trick", *columns]
+    values = [game_id, round_number, trick_index, *columns.values()]
+    sql = f"INSERT INTO tricks ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+    try:
+        cur = conn.execute(sql, values)
+    except sqlite3.IntegrityError as err:
+        raise UserError(
+            f"round {round_number} trick {trick_index} is already recorded in game "
+            f"{game_id}; correct it on its replay page instead"
+        ) from err
+    return int(cur.lastrowid or 0)

@@ -1,0 +1,59 @@
+"""The store's questions to the rules engine about one trick: who won it, and why.
+
+A camera can misread a card into a trick no deck could produce (the same card twice). Such a
+trick must still be stored, to be corrected on its replay page, so these never raise: the
+rules engine's error becomes ``{"error": ...}`` in place of a resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skullcam.rules import RulesError, TrickResult, parse_card, resolve_trick
+
+from . import checks
+
+
+def resolve(
+    plays: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """``resolve_trick(...).to_json()`` for plays in play order (indices are play indices).
+
+    ``names`` (seat order) lets the explanation say "Ana" instead of "play 0". A trick no
+    deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
+    still be stored and then corrected.
+    """
+    return resolution_json(verdict(plays, settings, names))
+
+
+def resolution_json(verdict: TrickResult | RulesError) -> dict[str, Any]:
+    """A verdict as the store keeps it: the result's ``to_json()``, or ``{"error": ...}``."""
+    if isinstance(verdict, RulesError):
+        return {"error": str(verdict)}
+    return dict(verdict.to_json())
+
+
+def verdict(
+    plays: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+) -> TrickResult | RulesError:
+    """The rules engine's result for ``plays``, or its error for a trick no deck could make
+    (a misread card read twice: it is stored anyway, to be corrected)."""
+    labels = None if names is None else [names[int(p["player"])] for p in plays]
+    try:
+        cards = [parse_card(p["card"]) for p in plays]
+        return resolve_trick(cards, checks.settings_obj(settings), labels)
+    except RulesError as err:
+        return err
+
+
+def winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, Any]) -> int | None:
+    """The winning seat: a resolution names the winning *play*, pages and bids count seats."""
+    idx = resolution.get("winner")
+    if isinstance(idx, int) and 0 <= idx < len(plays):
+        return int(plays[idx]["player"])
+    return None
