@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -66,17 +67,29 @@ class _Job:
     index: int
 
 
-_WORKER: dict[str, object] = {}
+class _Worker(TypedDict, total=False):
+    """What each worker process holds, set by ``_init_worker``."""
+
+    deck: PreparedDeck
+    config: SceneConfig
+    seed: int
+    out: Path
+    marks: bool
+
+
+_WORKER: _Worker = {}
 
 
 def _init_worker(deck_dir: str, config: SceneConfig, seed: int, out: str, marks: bool) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(
-        deck=prepare(load_deck(Path(deck_dir))),
-        config=config,
-        seed=seed,
-        out=Path(out),
-        marks=marks,
+        {
+            "deck": prepare(load_deck(Path(deck_dir))),
+            "config": config,
+            "seed": seed,
+            "out": Path(out),
+            "marks": marks,
+        }
     )
 
 
@@ -86,7 +99,7 @@ def _render_one(job: _Job) -> str:
     assert isinstance(deck, PreparedDeck) and isinstance(config, SceneConfig)
     out = _WORKER["out"]
     assert isinstance(out, Path)
-    scene = render_scene(deck, scene_rng(int(_WORKER["seed"]), job.split, job.index), config)  # type: ignore[arg-type]
+    scene = render_scene(deck, scene_rng(int(_WORKER["seed"]), job.split, job.index), config)
     name = f"{job.split}_{job.index:06d}"
     cv2.imwrite(
         str(out / "images" / job.split / f"{name}.jpg"),

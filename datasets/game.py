@@ -290,7 +290,7 @@ def _seat_pose(
         crosswise=crosswise,
         bend=look["bend"],
         bend_axis=look["bend_axis"],
-        glare=look["glare"],  # type: ignore[arg-type]
+        glare=look["glare"],
     )
 
 
@@ -463,7 +463,7 @@ def write_game(
 
     writer = None
     if video:
-        fourcc = cv2.VideoWriter_fourcc(*"mp4v")
+        fourcc = cv2.VideoWriter.fourcc(*"mp4v")
         writer = cv2.VideoWriter(
             str(out / "game.mp4"), fourcc, config.fps, (config.width, config.height)
         )

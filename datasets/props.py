@@ -119,8 +119,8 @@ def draw_arm(
 ) -> None:
     """Draw an arm from ``start`` (usually beyond the image border) to a hand whose fingertips
     reach ``end``; the covered pixels are set to 255 in ``mask``. Draws a soft shadow first."""
-    skin = np.asarray(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
-    skin = tuple(int(v) for v in np.clip(skin + rng.integers(-15, 16, 3), 0, 255))
+    tone = np.asarray(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
+    skin = tuple(int(v) for v in np.clip(tone + rng.integers(-15, 16, 3), 0, 255))
     sleeve = tuple(int(v) for v in rng.integers(10, 240, 3))
     sx, sy = start
     ex, ey = end
@@ -166,10 +166,10 @@ def draw_arm(
     )
     seg(tb, tt, max(2, int(20 * px_per_mm)), skin)
     # shadow, then the arm with a light gradient across it
-    off = (int(rng.integers(4, 14)), int(rng.integers(4, 14)))
-    shade = 0.8 + 0.35 * _lowfreq(rng, img.shape[0] // 8 + 1, img.shape[1] // 8 + 1, 3)
-    shade = cv2.resize(shade, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-    composite(img, mask, layer, colour, shadow=0.45, offset=off, sigma=6.0, shade=shade)
+    shadow_off = (int(rng.integers(4, 14)), int(rng.integers(4, 14)))
+    small_shade = 0.8 + 0.35 * _lowfreq(rng, img.shape[0] // 8 + 1, img.shape[1] // 8 + 1, 3)
+    shade = cv2.resize(small_shade, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    composite(img, mask, layer, colour, shadow=0.45, offset=shadow_off, sigma=6.0, shade=shade)
 
 
 def composite(
@@ -241,7 +241,11 @@ def draw_clutter(
     s = px_per_mm
 
     def rect(
-        w_mm: float, h_mm: float, col: tuple[int, ...], target: np.ndarray, fill: int | None = None
+        w_mm: float,
+        h_mm: float,
+        col: int | tuple[int, ...],
+        target: np.ndarray,
+        fill: int | None = None,
     ) -> np.ndarray:
         box = cv2.boxPoints(((cx, cy), (w_mm * s, h_mm * s), ang)).astype(np.int32)
         cv2.fillPoly(target, [box], col if fill is None else fill, AA)
@@ -263,9 +267,14 @@ def draw_clutter(
         rect(16, 16, 255, layer, 255)
         rect(16, 16, (235, 235, 235) if rng.random() < 0.7 else (40, 40, 200), colour)
         for _ in range(int(rng.integers(1, 7))):
-            d = rng.uniform(-5, 5, 2) * s
+            pip = rng.uniform(-5, 5, 2) * s
             cv2.circle(
-                colour, (int(cx + d[0]), int(cy + d[1])), max(1, int(1.5 * s)), (20, 20, 20), -1, AA
+                colour,
+                (int(cx + pip[0]), int(cy + pip[1])),
+                max(1, int(1.5 * s)),
+                (20, 20, 20),
+                -1,
+                AA,
             )
     elif kind == "mug":
         r = int(42 * s)
@@ -298,11 +307,12 @@ def draw_clutter(
             )
     elif kind == "pencil":
         a = math.radians(ang)
-        d = (85 * s * math.cos(a), 85 * s * math.sin(a))
-        p0, p1 = (int(cx - d[0]), int(cy - d[1])), (int(cx + d[0]), int(cy + d[1]))
-        cv2.line(layer, p0, p1, 255, max(2, int(7 * s)), AA)
-        cv2.line(colour, p0, p1, (30, 200, 240), max(2, int(7 * s)), AA)
-        cv2.circle(colour, p1, max(1, int(3 * s)), (40, 40, 40), -1, AA)
+        half = (85 * s * math.cos(a), 85 * s * math.sin(a))
+        end0 = (int(cx - half[0]), int(cy - half[1]))
+        end1 = (int(cx + half[0]), int(cy + half[1]))
+        cv2.line(layer, end0, end1, 255, max(2, int(7 * s)), AA)
+        cv2.line(colour, end0, end1, (30, 200, 240), max(2, int(7 * s)), AA)
+        cv2.circle(colour, end1, max(1, int(3 * s)), (40, 40, 40), -1, AA)
     else:  # the deck's box: card-sized, printed
         rect(62, 92, 255, layer, 255)
         rect(62, 92, (30, 30, 90), colour)

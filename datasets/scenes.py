@@ -23,7 +23,9 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -270,9 +272,17 @@ class Placement:
         return (A @ pts.T).T[:, :2]
 
 
-def random_look(rng: np.random.Generator, p_glare: float) -> dict[str, object]:
+class Look(TypedDict):
+    """A card's look, as ``Placement`` takes it (``Placement(**look)``)."""
+
+    bend: float
+    bend_axis: float
+    glare: tuple[float, float, float, float] | None
+
+
+def random_look(rng: np.random.Generator, p_glare: float) -> Look:
     """Per-card bend shading and glare parameters."""
-    glare = None
+    glare: tuple[float, float, float, float] | None = None
     if rng.random() < p_glare:
         glare = (
             float(rng.uniform(0.1, 0.9)),
@@ -562,7 +572,7 @@ class Lighting:
             1 - float(rng.uniform(0, 0.3)) * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 2
         )
         if rng.random() < config.p_cast_shadow:
-            m = np.zeros((h, w), np.uint8)
+            m: np.ndarray = np.zeros((h, w), np.uint8)
             pts = rng.uniform(
                 [-0.3 * w, -0.3 * h], [1.3 * w, 1.3 * h], (int(rng.integers(3, 6)), 2)
             )
@@ -657,7 +667,7 @@ def _edge_point(camera: Camera, rng: np.random.Generator) -> tuple[float, float]
     t = float(rng.uniform(0.1, 0.9))
     m = float(rng.uniform(-0.02, 0.08))
     px = [(t * w, h * (1 - m)), (w * m, t * h), (t * w, h * m), (w * (1 - m), t * h)][side]
-    return tuple(camera.unproject(np.array([px]))[0])  # type: ignore[return-value]
+    return tuple(camera.unproject(np.array([px]))[0])
 
 
 def render_scene(
@@ -706,7 +716,7 @@ def render_scene(
     n_under = int(rng.integers(0, 3)) if rng.random() < cfg.p_clutter else 0
     for _ in range(n_under):
         c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-        canvas.add_occluder(lambda img, m, c=c: props.draw_clutter(img, m, c, ppm, rng))
+        canvas.add_occluder(partial(props.draw_clutter, center=c, px_per_mm=ppm, rng=rng))
 
     n_players = int(rng.integers(max(2, cfg.min_cards), 9))
     n_cards = 0
@@ -738,14 +748,14 @@ def render_scene(
             pl.seat = seat
         pl.order = k
         look = random_look(rng, cfg.p_glare)
-        pl.bend, pl.bend_axis, pl.glare = look["bend"], look["bend_axis"], look["glare"]  # type: ignore[assignment]
+        pl.bend, pl.bend_axis, pl.glare = look["bend"], look["bend_axis"], look["glare"]
         canvas.add_card(pl, rng)
 
     # things on top: clutter, then hands and arms reaching in
     n_over = int(rng.integers(0, 2)) if rng.random() < cfg.p_clutter else 0
     for _ in range(n_over):
         c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-        canvas.add_occluder(lambda img, m, c=c: props.draw_clutter(img, m, c, ppm, rng))
+        canvas.add_occluder(partial(props.draw_clutter, center=c, px_per_mm=ppm, rng=rng))
     n_hands = (1 + int(rng.random() < 0.3)) if rng.random() < cfg.p_hand else 0
     for _ in range(n_hands):
         trick = [p for p in canvas.placements if p.role == "trick"]
@@ -754,8 +764,8 @@ def render_scene(
             target = tuple(camera.project(np.array([tgt_mm]))[0])
         else:
             target = (float(rng.uniform(0.2, 0.8) * w), float(rng.uniform(0.2, 0.8) * h))
-        start, end = props.random_arm_ends(rng, w, h, target)  # type: ignore[arg-type]
-        canvas.add_occluder(lambda img, m, s=start, e=end: props.draw_arm(img, m, s, e, ppm, rng))
+        start, end = props.random_arm_ends(rng, w, h, target)
+        canvas.add_occluder(partial(props.draw_arm, start=start, end=end, px_per_mm=ppm, rng=rng))
 
     cards = canvas.placed_cards(cfg.min_visible)
     image = canvas.image
@@ -784,7 +794,7 @@ def obb_line(cls: int, corners: np.ndarray, width: int, height: int) -> str:
     A quad that leaves the frame is labelled by the minimum-area rectangle around its visible
     part (ultralytics refuses coordinates outside [0, 1]).
     """
-    pts = np.asarray(corners, np.float32)
+    pts: np.ndarray = np.asarray(corners, np.float32)
     inside = (
         (pts[:, 0] >= 0).all()
         and (pts[:, 0] <= width).all()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -16,7 +17,7 @@ from skullcam.errors import UserError
 logger = logging.getLogger(__name__)
 
 
-def draw_labels(image: np.ndarray, label_text: str, record: dict[str, object] | None) -> np.ndarray:
+def draw_labels(image: np.ndarray, label_text: str, record: dict[str, Any] | None) -> np.ndarray:
     """The image with each YOLO OBB card label drawn in green (its top-left corner dotted), each
     corner-mark label (class 1) in yellow, and each unlabelled (too covered) card of the record
     outlined thin red."""
@@ -32,7 +33,7 @@ def draw_labels(image: np.ndarray, label_text: str, record: dict[str, object] | 
         else:  # corner marks (class 1)
             cv2.polylines(out, [pts], True, (0, 230, 255), 1, cv2.LINE_AA)
     if record is not None:
-        for card in record.get("cards", []):  # type: ignore[union-attr]
+        for card in record.get("cards", []):
             corners = np.asarray(card["corners"], np.float32)
             if card["labelled"]:
                 tl = tuple(int(v) for v in corners[0])

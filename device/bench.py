@@ -27,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,8 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     layout = layout_for_source(folder, referee.n, (width, height))
     pipeline = Pipeline(recognizer, referee, layout, listener=clock)
     wall0 = time.monotonic()
-    stream = itertools.chain([first], frames)  # lazily: a whole game's frames never in memory
+    # lazily: a whole game's frames never in memory
+    stream: Iterator[Frame] = itertools.chain([first], frames)
     if realtime:
         stream = paced(stream)
     last = first

@@ -518,7 +518,7 @@ def create_enroll_app(session: EnrollSession) -> Any:
 
 def serve(args: argparse.Namespace, plan: object) -> int:
     """``skullcam enroll`` without ``--from``: open the camera and serve the page until Ctrl-C."""
-    from waitress import create_server
+    from waitress.server import create_server  # where its stubs have it (also re-exported)
 
     from skullcam.device.sources import open_source
     from skullcam.vision.enroll import onnx_detector, onnx_face_classifier
@@ -550,8 +550,11 @@ def serve(args: argparse.Namespace, plan: object) -> int:
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from None
         host = "localhost" if args.host in ("0.0.0.0", "") else args.host
+        # One host: a TcpWSGIServer, whose effective_port types-waitress leaves out (waitress'
+        # BaseWSGIServer sets it once bound).
+        port = server.effective_port  # type: ignore[union-attr]
         print(
-            f"enrollment of '{args.name}': open http://{host}:{server.effective_port}/ "
+            f"enrollment of '{args.name}': open http://{host}:{port}/ "
             f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
             flush=True,
         )

@@ -149,8 +149,8 @@ def _scene_image(dataset: Path, index: Path, image: Path) -> Path:
     )
 
 
-def _pair(value: object) -> tuple[float, float]:
-    first, second = value  # type: ignore[misc]
+def _pair(value: Any) -> tuple[float, float]:  # a JSON value: two numbers, else it raises
+    first, second = value
     return float(first), float(second)
 
 
@@ -380,9 +380,9 @@ def corner_patches_from_scenes(
                         images.append(patch)
                         labels.append(index[card.face] if shows >= MARK_SHOWS else none)
         if rng.random() < none_per_scene:
-            quad = _random_background_quad(frame.shape, cards, rng)
-            if quad is not None:
-                images.extend(corner_patches(card_crop(frame, quad)))
+            background = _random_background_quad(frame.shape, cards, rng)
+            if background is not None:
+                images.extend(corner_patches(card_crop(frame, background)))
                 labels.extend([none, none])
     if not images:
         raise NoCardsToCut("no labelled cards found to train the corner reader on")

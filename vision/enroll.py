@@ -29,7 +29,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import cv2
 import numpy as np
@@ -512,14 +512,24 @@ def _passed(info: Any) -> bool | None:
     return accuracy >= (bar if isinstance(bar, (int, float)) else MIN_ACTIVATE_ACCURACY)
 
 
-def list_models(data_dir: Path) -> list[dict[str, object]]:
+class ModelRow(TypedDict):
+    """One model of :func:`list_models`."""
+
+    name: str
+    path: str
+    active: bool
+    complete: bool
+    check: str | None  # its self-check's sentence, as enroll.json has it
+
+
+def list_models(data_dir: Path) -> list[ModelRow]:
     """The shipped model and every complete enrolled one, the active one marked (none when
     the active-model pointer names no model: the list is how a user finds one to choose)."""
     try:
         active: Path | None = active_model_dir(data_dir).resolve()
     except UserError:
         active = None
-    rows: list[dict[str, object]] = []
+    rows: list[ModelRow] = []
     shipped = shipped_model_dir()
     rows.append(
         {

@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from skullcam.errors import UserError
 from skullcam.vision import enroll_messages
 from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.enroll_messages import CardName, Message, counted, message, render
@@ -101,13 +102,13 @@ class CheckResult:
         }
 
 
-def merge_confusions(rows: Sequence[Sequence[object]]) -> list[tuple[str, str, int]]:
+def merge_confusions(rows: Sequence[Sequence[str | int]]) -> list[tuple[str, str, int]]:
     """(true, predicted, n) rows -> unordered pairs with their total, most frequent first."""
     merged: Counter[tuple[str, str]] = Counter()
     for true, pred, n in rows:
         a, b = str(true), str(pred)
-        key = (a, b) if b in ("missed",) or a == "extra" else tuple(sorted((a, b)))
-        merged[key] += int(n)  # type: ignore[index]
+        key = (a, b) if b in ("missed",) or a == "extra" else (min(a, b), max(a, b))
+        merged[key] += int(n)
     return [(a, b, n) for (a, b), n in merged.most_common()]
 
 
@@ -125,6 +126,8 @@ def classifier_on_outlines(
         if not cards:
             continue
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UserError(f"cannot read scene image {image_path}")
         probs = classify(frame, np.stack([c.corners for c in cards]))
         for card, p in zip(cards, probs, strict=True):
             named = classes[int(np.argmax(p))]

@@ -262,7 +262,8 @@ def _background_mask(image: np.ndarray) -> np.ndarray:
     k = 6
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)  # k-means++ draws from OpenCV's global generator: same photo, same answer
-    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    # OpenCV takes None for bestLabels (it allocates them); its stubs want an array.
+    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     # Distance to the nearest border colour through a 32^3 table of Lab bins: one lookup per
     # pixel instead of one float pass per cluster.
     bins = (np.arange(32, dtype=np.float32) * 8 + 4)[:, None]
@@ -287,14 +288,15 @@ def _candidate_masks(image: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, n
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
-    edges = cv2.Canny(grey, 30, 90) | cv2.Canny(sat, 30, 90)
+    edges = np.bitwise_or(cv2.Canny(grey, 30, 90), cv2.Canny(sat, 30, 90))
     # A soft (slightly blurred) photo loses its fine edges; at a quarter of the size its
     # outline is crisp again.
     h, w = grey.shape[:2]
     coarse = np.zeros_like(grey)
     for factor in (4, 8):
         small = cv2.resize(grey, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
-        coarse |= cv2.resize(cv2.Canny(small, 15, 45), (w, h), interpolation=cv2.INTER_NEAREST)
+        outline = cv2.resize(cv2.Canny(small, 15, 45), (w, h), interpolation=cv2.INTER_NEAREST)
+        np.bitwise_or(coarse, outline, out=coarse)
     masks = [cv2.dilate(edges, kernel, iterations=2), _background_mask(image)]
     _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     for m in (light, 255 - light):

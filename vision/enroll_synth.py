@@ -124,7 +124,9 @@ def render_photo(
     image = np.clip(image, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
     assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR), quads
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert decoded is not None  # a JPEG it has just encoded
+    return decoded, quads
 
 
 def write_photo_folder(
@@ -208,7 +210,7 @@ def write_tiny_model(
         warnings.simplefilter("ignore")
         torch.onnx.export(
             NoCards(),
-            torch.zeros(1, 3, *input_hw),
+            (torch.zeros(1, 3, *input_hw),),  # the inputs, as a tuple
             str(out / DETECTOR_FILE),
             dynamo=False,
             input_names=["images"],

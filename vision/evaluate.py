@@ -372,10 +372,10 @@ def evaluate(
             }
             for face, c in sorted(counts.items())
         },
-        "confusions": sorted(
-            ([t, p, n] for (t, p), n in pairs.items() if t != p),
-            key=lambda row: -int(row[2]),
-        )[:20],
+        # most frequent first; ties in the order they were counted (a stable sort)
+        "confusions": [
+            [t, p, n] for (t, p), n in sorted(pairs.items(), key=lambda item: -item[1]) if t != p
+        ][:20],
     }
     if explain is not None:
         summary["error_causes"] = dict(causes.most_common())
@@ -385,6 +385,8 @@ def evaluate(
         draw_confusion(pairs, classes, out_dir / "confusion.png")
         bad = sorted((o for o in outcomes if not o.correct), key=lambda o: -len(o.errors))
         for i, o in enumerate(bad[:worst]):
-            frame = cv2.imread(str(o.image), cv2.IMREAD_COLOR)
-            cv2.imwrite(str(out_dir / f"worst_{i:02d}_{o.image.stem}.jpg"), annotate(frame, o))
+            picture = cv2.imread(str(o.image), cv2.IMREAD_COLOR)
+            if picture is None:
+                raise UserError(f"cannot read scene image {o.image}")
+            cv2.imwrite(str(out_dir / f"worst_{i:02d}_{o.image.stem}.jpg"), annotate(picture, o))
     return summary

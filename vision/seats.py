@@ -21,11 +21,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json, write_atomic
 from skullcam.frames import WORKING_SIZE
+
+if TYPE_CHECKING:  # only for annotations: a point may be a track's numpy centre
+    import numpy as np
 
 TAU = 2.0 * math.pi
 BOTTOM = math.pi / 2.0
@@ -36,7 +39,7 @@ DIRECTIONS = {"right": 0.0, "bottom": math.pi / 2.0, "left": math.pi, "top": 1.5
 FORMAT = "skullcam-seats/1"
 
 
-def angle_of(point: Sequence[float], centre: Sequence[float]) -> float:
+def angle_of(point: Sequence[float] | np.ndarray, centre: Sequence[float]) -> float:
     """Direction of ``point`` seen from ``centre``, in ``[0, 2 pi)``, image coordinates."""
     return math.atan2(point[1] - centre[1], point[0] - centre[0]) % TAU
 
@@ -120,12 +123,12 @@ class SeatLayout:
         ordered = tuple(angles[(start + k) % len(angles)] for k in range(len(angles)))
         return cls(centre=c, angles=ordered)
 
-    def seat_of(self, point: Sequence[float]) -> int:
+    def seat_of(self, point: Sequence[float] | np.ndarray) -> int:
         """The seat whose direction is nearest the point's direction from the centre."""
         a = angle_of(point, self.centre)
         return min(range(len(self.angles)), key=lambda i: angular_distance(a, self.angles[i]))
 
-    def seat_margin(self, point: Sequence[float]) -> float:
+    def seat_margin(self, point: Sequence[float] | np.ndarray) -> float:
         """How clearly a point is in its seat: the gap (radians) between nearest and runner-up."""
         a = angle_of(point, self.centre)
         d = sorted(angular_distance(a, s) for s in self.angles)

@@ -207,7 +207,7 @@ def export_classifier(
         warnings.simplefilter("ignore")
         torch.onnx.export(
             model,
-            torch.zeros(1, 3, height, width),
+            (torch.zeros(1, 3, height, width),),  # the inputs, as a tuple
             str(tmp),
             dynamo=False,
             input_names=["crops"],

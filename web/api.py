@@ -198,7 +198,15 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
 def tigress(game_id: int, round_number: int, trick: int) -> Any:
     """``{"as": "pirate" | "escape"}``: re-declare the Tigress."""
     data = _body()
-    updated = get_store().redeclare_tigress(game_id, round_number, trick, data.get("as"))
+    # Any JSON value (or none) goes through: the store checks it and says what was wrong.
+    # TODO(store split): redeclare_tigress says `as_: str` but validates any value; widen it to
+    # `object` there and drop this ignore.
+    updated = get_store().redeclare_tigress(
+        game_id,
+        round_number,
+        trick,
+        data.get("as"),  # type: ignore[arg-type]
+    )
     return jsonify({"ok": True, "trick": updated.to_json()})
 
 

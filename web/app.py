@@ -413,9 +413,10 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
     Listening beyond loopback turns the PIN on; with no PIN given one is generated and
     logged, so phones on the Wi-Fi can never write without it.
     """
-    import waitress
+    # waitress re-exports create_server at the top, but its stubs only have it here.
+    from waitress.server import create_server
 
-    server = waitress.create_server(
+    server = create_server(
         app,
         host=host,
         port=port,

@@ -11,9 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skullcam.cli import add_data_argument, port_number
 from skullcam.errors import UserError
+
+if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see _plan)
+    from skullcam.vision.adapt import AdaptPlan
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_run)
 
 
-def _plan(args: argparse.Namespace) -> object:
+def _plan(args: argparse.Namespace) -> AdaptPlan:
     """The adaptation plan: the default or ``--thorough`` one, then any --scenes/--epochs."""
     from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan, sized_plan
 
@@ -203,7 +207,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
             f"{len(problems)} problem(s) above; fix them and run the same command again "
             f"({kept} good face(s) are kept; --trust-names skips the looks-like check)"
         )
-    outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)  # type: ignore[arg-type]
+    outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)
     check = outcome.check
     print(f"self-check: {check.sentence()}")
     print(
