@@ -430,7 +430,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             " repite la foto"
         ),
         "photo_wrong_card": (
-            "{label} parece {best} ({best_name}), no {face}: revisa la carta y repite la foto,"
+            "{label} parece {best_name}, no {face_name}: revisa la carta y repite la foto,"
             " o acéptala si de verdad es esa carta"
         ),
         "this_card": "esta carta",
@@ -493,7 +493,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             " rifai la foto"
         ),
         "photo_wrong_card": (
-            "{label} sembra {best} ({best_name}), non {face}: controlla la carta e rifai la"
+            "{label} sembra {best_name}, non {face_name}: controlla la carta e rifai la"
             " foto, oppure accettala se è davvero quella carta"
         ),
         "this_card": "questa carta",
@@ -555,7 +555,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             " billedet igen"
         ),
         "photo_wrong_card": (
-            "{label} ligner {best} ({best_name}), ikke {face}: tjek kortet, og tag billedet"
+            "{label} ligner {best_name}, ikke {face_name}: tjek kortet, og tag billedet"
             " igen, eller godkend det, hvis det virkelig er det kort"
         ),
         "this_card": "dette kort",

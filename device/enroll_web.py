@@ -50,7 +50,7 @@ from skullcam.vision.enroll import (
     enroll_record,
 )
 from skullcam.vision.enroll_check import CheckResult
-from skullcam.vision.enroll_messages import Message, message
+from skullcam.vision.enroll_messages import Message, MessageError, message
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.recognizer import active_model_dir
 
@@ -271,6 +271,8 @@ class EnrollSession:
             "total": len(FACES),
             "enrolled": sorted(self.enrollment.faces, key=FACES.index),
             "missing": self.enrollment.missing(),
+            # The chips to tap for a retake show names; the retake call takes the face id.
+            "face_names": {f: face_name(f, lang) for f in FACES},
             "pending": pending,
             "adapt": self._adapt_state(lang),
             "tricks": self.tricks.state(lang),
@@ -280,9 +282,12 @@ class EnrollSession:
         """The adaptation's state: its sentence and weakest faces worded in ``lang``, its log
         (the terminal's lines) as said."""
         status = self.adapt_status
-        shown = {k: v for k, v in status.items() if k not in ("log", "said", "weakest_faces")}
+        hidden = ("log", "said", "weakest_faces", "error_said")
+        shown = {k: v for k, v in status.items() if k not in hidden}
         if status.get("said"):
             shown["sentence"] = word(status["said"], lang)
+        if status.get("error_said"):
+            shown["error"] = word(status["error_said"], lang)
         if "weakest_faces" in status:
             shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
         shown["log"] = status["log"][-8:]
@@ -372,7 +377,8 @@ class EnrollSession:
                 )
                 self._recheck_tricks(say)
             except UserError as err:
-                self.adapt_status.update(state="failed", error=str(err))
+                said = err.said if isinstance(err, MessageError) else None
+                self.adapt_status.update(state="failed", error=str(err), error_said=said)
             except Exception as err:  # shown on the page; the traceback goes to the log
                 logger.error("adaptation failed: %s", traceback.format_exc())
                 missing = (

@@ -177,7 +177,12 @@ def check_face(
     ):
         check.problem = "wrong-card"
         check.said = message(
-            "photo_wrong_card", label=label, best=best, best_name=CardName(best), face=face_id
+            "photo_wrong_card",
+            label=label,
+            best=best,
+            best_name=CardName(best),
+            face=face_id,
+            face_name=CardName(face_id),
         )
     return check
 

@@ -93,8 +93,8 @@ ENGLISH: dict[str, str] = {
     ),
     # The classifier reads the photo as another card (``enroll.check_face``).
     "photo_wrong_card": (
-        "{label} looks like {best} ({best_name}), not {face}: check the card and retake, or"
-        " accept it if it really is that card"
+        "{label} looks like {best} ({best_name}), not {face} ({face_name}): check the card and"
+        " retake, or accept it if it really is that card"
     ),
     "this_card": "this card",
     # How often a mistake happened.

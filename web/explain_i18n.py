@@ -334,32 +334,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " givet {dealt} kort"
         ),
         "too_many_tricks": (
-            "{count} stik optaget, men der kan kun spilles {dealt}, når der er givet {dealt} kort"
+            "{count} stik registreret, men der kan kun spilles {dealt}, når der er givet {dealt} kort"
         ),
         "round_unfinished": (
-            "kun {count} af {dealt} stik optaget; kun den sidste runde i et spil må være ufærdig"
+            "kun {count} af {dealt} stik registreret; kun den sidste runde i et spil må være ufærdig"
         ),
         "plays_per_trick": "{count} kort spillet; der skal være ét pr. spiller ({players})",
         "out_of_turn": "{player} spillede uden for tur; det var {due}, der skulle spille",
         "out_of_turn_leader": " ({leader} spiller ud i dette stik)",
         "ability_twice": "stik {trick} har allerede en evne",
         "ability_past_tricks": (
-            "en evne nævner stik {trick}, men runden har kun {count} stik optaget (stik"
+            "en evne nævner stik {trick}, men runden har kun {count} stik registreret (stik"
             " tælles fra 0)"
         ),
         "ability_not_won": (
-            "der er optaget en evne for {pirate}, men den pirat vandt ikke dette stik"
+            "der er registreret en evne for {pirate}, men den pirat vandt ikke dette stik"
         ),
         "rosie_choice": "Rosies valg skal være en spiller fra 0 til {last}, ikke {choice}",
         "harry_bid_out_of_range": (
             "Harry kan ikke ændre buddet fra {player} til {bid} (bud er 0 til {dealt})"
         ),
         "missing_bid_before_tricks": (
-            "runde {round} mangler bud fra {players}, men runde {later} har optagne stik;"
+            "runde {round} mangler bud fra {players}, men runde {later} har registrerede stik;"
             " indtast det manglende bud for runde {round} for at regne runderne efter den ud"
         ),
         "missing_bid_all_tricks": (
-            "runde {round} har alle sine stik optaget, men mangler bud fra {players};"
+            "runde {round} har alle sine stik registreret, men mangler bud fra {players};"
             " indtast det manglende bud for runde {round} for at regne den ud"
         ),
     },

@@ -251,7 +251,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "confirmed as recorded",
         "es": "confirmada como se grabó",
         "it": "confermata come registrata",
-        "da": "bekræftet som optaget",
+        "da": "bekræftet som registreret",
     },
     "audit_ability": {
         "en": "pirate's ability dropped",
@@ -264,7 +264,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "As recorded",
         "es": "Como se grabó",
         "it": "Come registrato",
-        "da": "Som optaget",
+        "da": "Som registreret",
     },
     "no_image": {
         "en": "No image recorded for this trick.",
