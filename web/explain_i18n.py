@@ -334,10 +334,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " givet {dealt} kort"
         ),
         "too_many_tricks": (
-            "{count} stik registreret, men der kan kun spilles {dealt}, når der er givet {dealt} kort"
+            "{count} stik registreret, men der kan kun spilles {dealt}, når der er givet"
+            " {dealt} kort"
         ),
         "round_unfinished": (
-            "kun {count} af {dealt} stik registreret; kun den sidste runde i et spil må være ufærdig"
+            "kun {count} af {dealt} stik registreret; kun den sidste runde i et spil må være"
+            " ufærdig"
         ),
         "plays_per_trick": "{count} kort spillet; der skal være ét pr. spiller ({players})",
         "out_of_turn": "{player} spillede uden for tur; det var {due}, der skulle spille",
