@@ -550,8 +550,11 @@ def _children_of(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
-def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(tmp_path: Path) -> None:
-    # kill -9 of `skullcam enroll` mid-render used to leave the renderer writing on.
+@pytest.mark.parametrize("settle_s", [1.0, 0.0], ids=["while-working", "while-importing"])
+def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(settle_s: float) -> None:
+    # kill -9 of `skullcam enroll` mid-render used to leave the renderer writing on. Killed at
+    # once, the starter dies while the job is still importing: a job that took os.getppid()
+    # as its starter then watched the process that adopted it and lived on.
     starter = subprocess.Popen(
         [
             sys.executable,
@@ -566,7 +569,7 @@ def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(tmp_path: 
         while not (job := _children_of(starter.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert job, "the job never started"
-        time.sleep(1.0)  # the job is past its imports and watching
+        time.sleep(settle_s)  # 1 s: the job is past its imports and watching
         sleepers = _children_of(job[0])  # the job's own work: cleaned up below
         starter.kill()
         starter.wait(5)

@@ -158,7 +158,7 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     module, function = target.split(":")
     code = (
         "import importlib, json, sys; "
-        "from skullcam.vision.adapt import exit_with_parent; exit_with_parent(); "
+        f"from skullcam.vision.adapt import exit_with_parent; exit_with_parent({os.getpid()}); "
         f"getattr(importlib.import_module({module!r}), {function!r})(**json.loads(sys.argv[1]))"
     )
     result = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], check=False)
@@ -169,14 +169,15 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
         )
 
 
-def exit_with_parent(every_s: float = 1.0) -> None:
+def exit_with_parent(parent: int, every_s: float = 1.0) -> None:
     """In a job started by ``call_in_fresh_interpreter``: end, with the helper processes it
-    forked, once the process that started it is gone. Killed with kill -9 mid-enrollment, that
-    process left the scene renderer writing on into a folder the next run deletes."""
+    forked, once ``parent`` (the process that started it) is gone. Killed with kill -9
+    mid-enrollment, that process left the scene renderer writing on into a folder the next run
+    deletes. The starter passes its own pid rather than the job reading ``os.getppid()``
+    here: on a busy machine the starter can die while the job is still importing, and the job
+    would then watch the process that adopted it."""
     import multiprocessing
     import threading
-
-    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
