@@ -152,6 +152,18 @@ ENGLISH: dict[str, str] = {
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
         " check the card or turn the setting on"
     ),
+    # What a game's score warns about (``GameScore.warning_phrases``): each warning of a round
+    # is "at_round" and one of these (or "setting_off"); the tie warning stands alone.
+    "scored_as_played": (
+        "trick {trick}: {player} led, but by the rules {leader} leads it; scored as played"
+    ),
+    "abilities_setting_off": (
+        "pirate abilities are recorded but the {setting} setting is off: they are ignored"
+    ),
+    "cannonball_ignored": "cannonball declarations are ignored outside Rascal's scoring",
+    "tie_one_more_round": (
+        "the lead is tied after the last round: play one more round (tie setting)"
+    ),
 }
 
 

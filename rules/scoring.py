@@ -100,8 +100,15 @@ class GameScore:
     totals: tuple[int, ...]
     leaders: tuple[int, ...]
     revokes: tuple[Revoke, ...]
-    warnings: tuple[str, ...]
+    #: Each warning as phrases (``rules.explain``), so a page can say it in its reader's
+    #: language; ``warnings`` is the same in English.
+    warning_phrases: tuple[tuple[Phrase, ...], ...]
     finished: bool
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """English warnings (``--json``'s ``warnings``), one per entry of ``warning_phrases``."""
+        return tuple(render(phrases) for phrases in self.warning_phrases)
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
         """The ``skullcam score --json`` object; ``detail`` adds tricks and explanations.
@@ -145,8 +152,9 @@ class GameScore:
         }
         if self.revokes:
             result["revokes"] = [revoke.to_json() for revoke in self.revokes]
-        if self.warnings:
-            result["warnings"] = list(self.warnings)
+        warnings = self.warnings
+        if warnings:
+            result["warnings"] = list(warnings)
         if detail:
             result["finished"] = self.finished
         return result
@@ -170,9 +178,8 @@ def score_game(
     totals = [0] * n
     rounds: list[RoundScore] = []
     revokes: list[Revoke] = []
-    warnings: list[str] = []
+    warnings: list[tuple[Phrase, ...]] = []
     for number, rnd in enumerate(record.rounds, start=1):
-        where = f"round {number}"
         is_last = number == len(record.rounds)
         if number > settings.rounds:
             tied = totals.count(max(totals)) > 1
@@ -188,7 +195,8 @@ def score_game(
         state = _RoundPlay(record, settings, number, rnd, dealt, as_played)
         score = state.play(is_last)
         revokes += state.revokes
-        warnings += [f"{where}: {w}" for w in state.warnings]
+        at = Phrase("at_round", {"round": number})
+        warnings += [(at, warning) for warning in state.warning_phrases]
         rounds.append(score)
         totals = [t + p for t, p in zip(totals, score.points, strict=True)]
     best = max(totals)
@@ -196,7 +204,12 @@ def score_game(
     regular_done = len(rounds) >= settings.rounds and all(r.complete for r in rounds)
     finished = regular_done and (settings.tie == "shared" or len(leaders) == 1)
     if regular_done and not finished:
-        warnings.append("the lead is tied after the last round: play one more round (tie setting)")
+        warnings.append((Phrase("tie_one_more_round"),))
+    # The same warning twice (a card whose setting is off, in two tricks of a round) is said
+    # once; phrases are not hashable, so their English text tells them apart.
+    unique: dict[str, tuple[Phrase, ...]] = {}
+    for warning in warnings:
+        unique.setdefault(render(warning), warning)
     return GameScore(
         record.players,
         settings,
@@ -204,7 +217,7 @@ def score_game(
         tuple(totals),
         leaders,
         tuple(revokes),
-        tuple(dict.fromkeys(warnings)),
+        tuple(unique.values()),
         finished,
     )
 
@@ -231,7 +244,8 @@ class _RoundPlay:
         self.names = record.players
         self.dealer = dealer_of_round(record.first_dealer, number, self.n)
         self.revokes: list[Revoke] = []
-        self.warnings: list[str] = []
+        #: This round's warnings; ``score_game`` says which round they are about.
+        self.warning_phrases: list[Phrase] = []
 
     def where(self, trick: int | None = None, play: int | None = None) -> str:
         text = f"round {self.number}"
@@ -312,7 +326,7 @@ class _RoundPlay:
                 raise GameRecordError(message, why) from None
             except RulesError as err:
                 raise GameRecordError(f"{self.where(t)}: {err}") from None
-            self.warnings += result.warnings
+            self.warning_phrases += result.warning_phrases
             winner = None if result.winner is None else seats[result.winner]
             next_leader = seats[result.next_leader]
             if winner is not None:
@@ -393,10 +407,12 @@ class _RoundPlay:
         played = tuple((first + k) % n for k in range(n))
         if tuple(play.player for play in trick.plays) != played:
             return seats  # not a clockwise trick either: refused with the usual message
-        self.warnings.append(
-            f"trick {t + 1}: {self.names[first]} led, but by the rules {self.names[leader]}"
-            " leads it; scored as played"
-        )
+        names: dict[str, Arg] = {
+            "trick": t + 1,
+            "player": self.names[first],
+            "leader": self.names[leader],
+        }
+        self.warning_phrases.append(Phrase("scored_as_played", names))
         return played
 
     def _abilities(self) -> dict[int, tuple[str, int]]:
@@ -404,10 +420,8 @@ class _RoundPlay:
         if not self.rnd.abilities:
             return {}
         if not self.settings.pirate_abilities:
-            self.warnings.append(
-                "pirate abilities are recorded but the 'pirate_abilities' setting is off:"
-                " they are ignored"
-            )
+            off: dict[str, Arg] = {"setting": SettingName("pirate_abilities")}
+            self.warning_phrases.append(Phrase("abilities_setting_off", off))
             return {}
         out: dict[int, tuple[str, int]] = {}
         for i, ability in enumerate(self.rnd.abilities):
@@ -478,7 +492,7 @@ class _RoundPlay:
                     loot[b] += s.loot_alliance_bonus
         cannon = self.rnd.cannonball
         if cannon is not None and s.scoring != "rascal":
-            self.warnings.append("cannonball declarations are ignored outside Rascal's scoring")
+            self.warning_phrases.append(Phrase("cannonball_ignored"))
         points: list[int] = []
         bonuses: list[int] = []
         lines: list[str] = []

@@ -44,18 +44,24 @@ class _ScoreCache:
 
 
 def _score_record(record: dict[str, Any]) -> dict[str, Any]:
-    """``{"ok": True, "score": ...}``, or why the record cannot be scored, in English and as
-    phrases for a page to say in its reader's language."""
+    """``{"ok": True, "score": ...}`` (with ``warning_phrases``, one list per entry of the
+    score's ``warnings``, when it has some), or why the record cannot be scored, in English
+    and as phrases for a page to say in its reader's language."""
     try:
         # The table's play stands: a corrected winner earlier in a round must not make
         # the tricks already played after it unscoreable (they are warned about instead).
         game = GameRecord.from_dict(record, as_played=True)
-        return {"ok": True, "score": score_game(game, as_played=True).to_json()}
-    except (RulesError, TypeError, KeyError, ValueError) as err:
-        out: dict[str, Any] = {"ok": False, "error": str(err)}
-        if isinstance(err, GameRecordError) and err.phrases:
-            out["error_phrases"] = phrases_to_json(err.phrases)
+        score = score_game(game, as_played=True)
+        out: dict[str, Any] = {"ok": True, "score": score.to_json()}
+        if score.warning_phrases:
+            # Next to the score, not in it: ``score`` is the interface's JSON, word for word.
+            out["warning_phrases"] = [phrases_to_json(w) for w in score.warning_phrases]
         return out
+    except (RulesError, TypeError, KeyError, ValueError) as err:
+        refused: dict[str, Any] = {"ok": False, "error": str(err)}
+        if isinstance(err, GameRecordError) and err.phrases:
+            refused["error_phrases"] = phrases_to_json(err.phrases)
+        return refused
 
 
 class ScoresMixin(RecordsMixin):
@@ -68,10 +74,11 @@ class ScoresMixin(RecordsMixin):
     def score(self, game_id: int) -> dict[str, Any]:
         """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.
 
-        Returns ``{"ok": True, "score": <GameScore.to_json()>}``, or ``{"ok": False, "error":
-        msg}`` when the recorded game breaks the rules (e.g. a misread card played twice) or
-        recorded rounds cannot be scored yet (a missing bid), so pages can show what to
-        correct instead of failing or showing totals that leave rounds out.
+        Returns ``{"ok": True, "score": <GameScore.to_json()>}`` (plus ``warning_phrases``
+        when the score warns, for pages to word the warnings in their reader's language), or
+        ``{"ok": False, "error": msg}`` when the recorded game breaks the rules (e.g. a misread
+        card played twice) or recorded rounds cannot be scored yet (a missing bid), so pages
+        can show what to correct instead of failing or showing totals that leave rounds out.
         """
         record, problem = self._record(game_id)
         if problem is not None:

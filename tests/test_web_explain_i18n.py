@@ -55,6 +55,13 @@ SCORE_KEYS = {
     "missing_bid_all_tricks",
 }
 ERROR_KEYS |= SCORE_KEYS
+#: What a game's score warns about (besides "setting_off", a trick's own warning).
+WARNING_KEYS = {
+    "scored_as_played",
+    "abilities_setting_off",
+    "cannonball_ignored",
+    "tie_one_more_round",
+}
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
     Settings(),
@@ -102,7 +109,8 @@ def test_any_trick_is_explained_in_the_language_with_every_player_named(lang: st
         assert names[named] in text
         for warning in result.warning_phrases:
             assert "«" in explain([warning], lang)  # the setting's label, as on its page
-    assert keys_seen == set(ENGLISH) - {"setting_off"} - ERROR_KEYS  # the rest: not a result
+    # The rest is not a trick's result: why a record is refused, or what its score warns of.
+    assert keys_seen == set(ENGLISH) - {"setting_off"} - ERROR_KEYS - WARNING_KEYS
 
 
 def test_english_is_the_engines_own_text() -> None:
@@ -631,3 +639,169 @@ def test_a_reason_without_phrases_is_still_shown_in_english(
             assert answer.status_code == 200 and reason in answer.get_data(as_text=True), url
         tv = client.get(f"/api/tv/state?lang={lang}").get_json()
         assert tv["score"]["error_text"] == reason
+
+
+# (what the score warns about, settings, rounds, the English warnings as the rules engine has
+# always said them, the phrase keys of each); Ana deals, so Ben leads round 1.
+WARNED_RECORDS = [
+    (
+        "a trick led by the wrong player, scored as played",
+        {},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [{"plays": _plays((2, "green-5"), (0, "green-9"), (1, "green-3"))}],
+            }
+        ],
+        ["round 1: trick 1: Cai led, but by the rules Ben leads it; scored as played"],
+        [["at_round", "scored_as_played"]],
+    ),
+    (
+        "abilities recorded with the setting off",
+        {},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_HARRY],
+                "abilities": [{"trick": 0, "pirate": "pirate-harry", "choice": 0}],
+            }
+        ],
+        [
+            "round 1: pirate abilities are recorded but the 'pirate_abilities' setting is off:"
+            " they are ignored"
+        ],
+        [["at_round", "abilities_setting_off"]],
+    ),
+    (
+        "a cannonball outside Rascal's scoring",
+        {},
+        [{**_ROUND_1, "cannonball": [False, True, False]}],
+        ["round 1: cannonball declarations are ignored outside Rascal's scoring"],
+        [["at_round", "cannonball_ignored"]],
+    ),
+    (
+        "a tie after the last round, with an extra round to play",
+        {"rounds": 1, "tie": "extra_round"},
+        [{"bids": [0, 0, 0], "tricks": [_TRICK_1]}],
+        ["the lead is tied after the last round: play one more round (tie setting)"],
+        [["tie_one_more_round"]],
+    ),
+    (
+        "loot played twice in a round with its setting off: said once",
+        {"loot": False, "rounds": 2},
+        [
+            _ROUND_1,
+            {
+                "bids": [0, 1, 1],
+                "tricks": [
+                    {"plays": _plays((2, "loot"), (0, "green-9"), (1, "green-3"))},
+                    {"plays": _plays((0, "yellow-9"), (1, "loot"), (2, "yellow-3"))},
+                ],
+            },
+        ],
+        [
+            "round 2: loot was played but the 'loot' setting is off: resolved by its rule"
+            " anyway; check the card or turn the setting on"
+        ],
+        [["at_round", "setting_off"]],
+    ),
+]
+
+
+def _score(settings: dict[str, object], rounds: list[object]) -> object:
+    from skullcam.rules import GameRecord, score_game
+
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "settings": settings,
+        "rounds": rounds,
+    }
+    return score_game(GameRecord.from_dict(record, as_played=True), as_played=True)
+
+
+@pytest.mark.parametrize(
+    ("settings", "rounds", "english", "keys"),
+    [case[1:] for case in WARNED_RECORDS],
+    ids=[case[0] for case in WARNED_RECORDS],
+)
+def test_what_a_score_warns_about_is_phrases_in_every_language(
+    settings: dict[str, object], rounds: list[object], english: list[str], keys: list[list[str]]
+) -> None:
+    from skullcam.rules import GameScore
+    from skullcam.rules.explain import CardId, SettingName
+    from skullcam.web import i18n
+
+    score = _score(settings, rounds)
+    assert isinstance(score, GameScore)
+    assert list(score.warnings) == english  # word for word what the CLI has always said
+    assert score.to_json()["warnings"] == english
+    assert set(score.to_json()) == {"rounds", "totals", "leaders", "warnings"}  # no new key
+    assert [[p.key for p in warning] for warning in score.warning_phrases] == keys
+    assert [explain(warning, "en") for warning in score.warning_phrases] == english
+    for lang in TEMPLATES:
+        for phrases, text in zip(score.warning_phrases, english, strict=True):
+            said = explain(phrases, lang)
+            assert said != text and "{" not in said, lang
+            for phrase in phrases:  # every player, number, card and setting is said
+                for value in phrase.args.values():
+                    if isinstance(value, CardId):
+                        assert i18n.card_name(str(value.card), lang) in said, lang
+                    elif isinstance(value, SettingName):
+                        assert i18n.translate(f"set_{value.key}", lang) in said, lang
+                    else:
+                        assert str(value) in said, (lang, value)
+
+
+def test_every_warning_of_a_score_is_said_by_some_case() -> None:
+    """A new warning of the score comes with a case above."""
+    said = {key for case in WARNED_RECORDS for warning in case[4] for key in warning}
+    assert not WARNING_KEYS - said, "a warning with no case"
+
+
+def test_the_tie_warning_names_the_tie_setting_as_its_page_does() -> None:
+    from skullcam.web import i18n
+
+    for lang, table in TEMPLATES.items():
+        label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
+        assert "«" + label + "»" in table["tie_one_more_round"], lang
+
+
+def test_tricks_page_says_the_score_warnings_in_the_chosen_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A dispute settled after the fact: Ben's card was the Tigress as a pirate, so he won
+    round 2's first trick, but Ana (the winner as read) had already led the second one."""
+    import html
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, _plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 2, 0])
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.record_trick(gid, 2, 1, _plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate", note="it was the Tigress")
+    english = "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
+    score = store.score(gid)
+    assert score["score"]["warnings"] == [english]  # the interface's JSON, word for word
+    assert "warning_phrases" not in score["score"] and len(score["warning_phrases"]) == 1
+    page = html.unescape(client.get(f"/game/{gid}/tricks?lang=es").get_data(as_text=True))
+    assert re.findall(r'class="warning">(.*?)</p>', page, re.S) == [
+        "⚠ ronda 2: baza 2: salió Ana, pero según las reglas sale Ben; se puntúa tal como se jugó"
+    ]
+    english_page = html.unescape(client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True))
+    assert re.findall(r'class="warning">(.*?)</p>', english_page, re.S) == ["⚠ " + english]
+
+
+def test_score_warnings_without_phrases_are_shown_in_english() -> None:
+    """A score kept without ``warning_phrases`` still shows its warnings, in English."""
+    from skullcam.web.explain_i18n import score_warning_texts
+
+    warned = {"ok": True, "score": {"warnings": ["round 1: something new"]}}
+    for lang in ("en", "es", "it", "da"):
+        assert score_warning_texts(warned, lang) == ["round 1: something new"]
+        assert score_warning_texts({**warned, "warning_phrases": []}, lang) == [
+            "round 1: something new"
+        ]
+    assert score_warning_texts({"ok": True, "score": {}}, "es") == []
+    assert score_warning_texts({"ok": False, "error": "round 1: no"}, "es") == []

@@ -134,6 +134,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la ronda {round} tiene todas sus bazas grabadas, pero falta la apuesta de"
             " {players}; anota la apuesta que falta de la ronda {round} para puntuarla"
         ),
+        # What the score warns about (each after "ronda N: ", but the tie).
+        "scored_as_played": (
+            "baza {trick}: salió {player}, pero según las reglas sale {leader}; se puntúa tal"
+            " como se jugó"
+        ),
+        "abilities_setting_off": (
+            "hay habilidades de piratas grabadas, pero el ajuste {setting} está desactivado:"
+            " no se tienen en cuenta"
+        ),
+        "cannonball_ignored": (
+            "las balas de cañón anunciadas no cuentan fuera de la «Puntuación de Rascal»"
+        ),
+        "tie_one_more_round": (
+            "hay empate en cabeza tras la última ronda: toca jugar una ronda más"
+            " (ajuste «En caso de empate: una ronda más»)"
+        ),
     },
     "it": {
         "kraken_meets_whale": (
@@ -254,6 +270,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "il round {round} ha tutte le prese registrate, ma manca la puntata di {players};"
             " inserisci la puntata mancante del round {round} per calcolarne i punti"
         ),
+        # What the score warns about (each after "round N: ", but the tie).
+        "scored_as_played": (
+            "presa {trick}: ha aperto {player}, ma secondo le regole apre {leader}; conteggiata"
+            " così come è stata giocata"
+        ),
+        "abilities_setting_off": (
+            "ci sono abilità dei pirati registrate, ma l'impostazione {setting} è disattivata:"
+            " non vengono considerate"
+        ),
+        "cannonball_ignored": (
+            "le palle di cannone dichiarate non contano fuori dal «Punteggio del Furfante»"
+        ),
+        "tie_one_more_round": (
+            "c'è parità in testa dopo l'ultimo round: si gioca un round in più"
+            " (impostazione «In caso di parità: un round in più»)"
+        ),
     },
     "da": {
         "kraken_meets_whale": (
@@ -364,6 +396,20 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "runde {round} har alle sine stik registreret, men mangler bud fra {players};"
             " indtast det manglende bud for runde {round} for at regne den ud"
         ),
+        # What the score warns about (each after "runde N: ", but the tie).
+        "scored_as_played": (
+            "stik {trick}: {player} spillede ud, men efter reglerne skal {leader} spille ud;"
+            " stikket tæller, som det blev spillet"
+        ),
+        "abilities_setting_off": (
+            "der er registreret piratevner, men indstillingen {setting} er slået fra: de tælles"
+            " ikke med"
+        ),
+        "cannonball_ignored": "meldte kanonkugler tæller ikke uden for «Rascal scoring»",
+        "tie_one_more_round": (
+            "der er uafgjort om førstepladsen efter sidste runde: spil en runde mere"
+            " (indstillingen «Ved uafgjort: en runde mere»)"
+        ),
     },
 }
 
@@ -415,6 +461,20 @@ def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
     if not isinstance(verdict, TrickResult):
         return []
     return [explain([w], lang) for w in verdict.warning_phrases]
+
+
+def score_warning_texts(score: Mapping[str, Any], lang: str) -> list[str]:
+    """What a game's score warns about (``GameStore.score``'s ``score.warnings``: a trick
+    scored as led, abilities or cannonballs recorded that the settings ignore, a tie to play
+    off), in ``lang``, from the ``warning_phrases`` the store keeps next to the score. Without
+    them (an older cached score, an unexpected shape) the English warnings are shown."""
+    if not score.get("ok"):
+        return []
+    english = [str(w) for w in (score.get("score") or {}).get("warnings") or []]
+    phrases = score.get("warning_phrases")
+    if lang not in TEMPLATES or not phrases or len(phrases) != len(english):
+        return english
+    return [explain(phrases_from_json(warning), lang) for warning in phrases]
 
 
 def score_error_text(score: Mapping[str, Any], lang: str) -> str:

@@ -114,6 +114,7 @@ def tricks(game_id: int) -> Any:
         rounds=rounds,
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
+        score_warnings=explain_i18n.score_warning_texts(score, g.lang),
     )
 
 
