@@ -83,7 +83,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "{card} ya se jugó en esta ronda (cada carta se juega una sola vez por ronda)"
         ),
         "setting_off": (
-            "Se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
+            "se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
             " con su regla; revisa la carta o activa el ajuste"
         ),
         # Why a game's score stopped (a record the rules refuse, a missing bid).
@@ -219,7 +219,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " per round)"
         ),
         "setting_off": (
-            "È stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
+            "è stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
         ),
         # Why a game's score stopped (a record the rules refuse, a missing bid).
