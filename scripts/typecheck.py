@@ -1,4 +1,5 @@
-"""Type-checks the whole ``skullcam`` package with mypy: ``scripts/test.sh`` (so CI) runs this.
+"""Type-checks the whole ``skullcam`` package and tests/ with mypy: ``scripts/test.sh`` (so CI)
+runs this.
 
 Usage: ``.venv/bin/python scripts/typecheck.py [more mypy options]``
 
@@ -13,9 +14,12 @@ So this lays out what setuptools installs, the ``packages`` list placed by ``pac
 tree of symlinks to the real files under build/typecheck/skullcam/ (gitignored; made anew from
 pyproject.toml on every run, so a new subpackage is checked without touching this file), and runs
 mypy with pyproject's ``[tool.mypy]`` settings (``mypy_path = "build/typecheck"``,
-``packages = ["skullcam"]``). mypy names the files by their place in that tree; this script gives
-its report back with the real paths (build/typecheck/skullcam/vision/x.py -> vision/x.py). Once the
-tree exists, a plain ``mypy`` from the repository root works too, with tree paths in its report.
+``files = ["build/typecheck/skullcam", "tests"]``). mypy names the files by their place in that
+tree; this script gives its report back with the real paths (build/typecheck/skullcam/vision/x.py
+-> vision/x.py). tests/ is checked where it is: its modules are top-level (``conftest``,
+``reading_stubs``, ``test_*``), as pytest imports them, and they import ``skullcam`` from the tree.
+Once the tree exists, a plain ``mypy`` from the repository root works too, with tree paths in its
+report.
 """
 
 from __future__ import annotations

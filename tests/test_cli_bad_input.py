@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 from model_variants import shipped_model_with
 
 from skullcam.cli import main
@@ -418,7 +419,7 @@ def test_detect_refuses_an_image_too_thin_to_hold_cards(tmp_path: Path, capsys) 
 def _grey_pictures(folder: Path) -> list[Path]:
     """A sample scene as greyscale files: 8-bit and 16-bit single-channel PNGs, and a JPEG
     whose three channels are the same."""
-    scene = cv2.imread(str(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"))
+    scene = imread(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg")
     grey = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     pictures = {
         "grey.png": grey,
@@ -443,7 +444,7 @@ def test_detect_refuses_a_picture_with_no_colour(tmp_path: Path, capsys) -> None
 def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:
     index = scene_dataset(tmp_path / "scenes", "{good}")
     image = tmp_path / "scenes" / json.loads(index.read_text())["file"]
-    grey = cv2.cvtColor(cv2.imread(str(image)), cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(imread(image), cv2.COLOR_BGR2GRAY)
     cv2.imwrite(str(image), grey)
     assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err  # after eval's progress bar

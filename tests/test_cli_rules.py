@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,7 +185,7 @@ def test_score_bad_records_are_one_line(tmp_path: Path, text: str, message: str)
     assert "Traceback" not in out.stderr
 
 
-DISPUTED = {
+DISPUTED: dict[str, Any] = {
     "format": "skullcam-game/1",
     "players": ["Ana", "Ben", "Cai"],
     "first_dealer": 0,

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from demo_games import make_demo
+from image_support import imread
 
 from skullcam.device import live as live_module
 from skullcam.device import recorder as recorder_module
@@ -194,7 +195,7 @@ def test_a_camera_that_stops_delivering_frames_is_an_error_not_a_hang() -> None:
     """Was: ``frames()`` waited for ever, so ``skullcam run`` sat silent with a dead camera."""
     camera = HungCamera()
     reader = LatestFrameReader(camera, stall_s=0.3, close_s=0.3)
-    seen = []
+    seen: list[int] = []
     with pytest.raises(UserError, match=r"picamera2 delivered no frame for 0 s: check its cable"):
         seen.extend(frame.index for frame in reader.frames())
     assert seen == [0, 1] or seen == [1]  # the newest frame always arrives
@@ -228,7 +229,7 @@ def write_video(path: Path, fourcc: str, count: int = 100) -> bytes:
     """A small real video whose frame k is flat grey 2k (so a test can tell frames apart)."""
     import cv2
 
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 10, (320, 240))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 10, (320, 240))
     for k in range(count):
         writer.write(np.full((240, 320, 3), 2 * k, np.uint8))
     writer.release()
@@ -275,7 +276,6 @@ def test_a_video_cut_short_says_how_much_of_it_was_read(
 def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> None:
     """Was: numbering restarted at the count of frames, so with one removed (as replay asks of
     an unreadable frame) a restarted recording overwrote the last recorded frame."""
-    import cv2
 
     def frames(values: list[int]) -> Iterator[Frame]:
         return iter(
@@ -287,5 +287,5 @@ def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> 
     list(save_frames(frames([200]), tmp_path))
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [f"frame_00000{k}.jpg" for k in (0, 2, 3, 4)]
-    assert abs(int(cv2.imread(str(tmp_path / "frame_000003.jpg"))[0, 0, 0]) - 120) <= 3
-    assert abs(int(cv2.imread(str(tmp_path / "frame_000004.jpg"))[0, 0, 0]) - 200) <= 3
+    assert abs(int(imread(tmp_path / "frame_000003.jpg")[0, 0, 0]) - 120) <= 3
+    assert abs(int(imread(tmp_path / "frame_000004.jpg")[0, 0, 0]) - 200) <= 3

@@ -48,8 +48,10 @@ def test_demo_game_is_recorded_trick_by_trick_with_images(tmp_path: Path) -> Non
     assert recorded_rounds(store, game.id) == truth_rounds(record)
     assert store.game(game.id).status == "finished"
     trick = store.tricks(game.id)[0]
-    assert store.image_path(trick.completion_image).is_file()
-    assert store.image_path(trick.annotated_image).is_file()
+    completion = store.image_path(trick.completion_image)
+    assert completion is not None and completion.is_file()
+    annotated = store.image_path(trick.annotated_image)
+    assert annotated is not None and annotated.is_file()
     assert trick.model_version == "scripted-keyed"
     assert trick.detections["source"] == "demo" and trick.detections["cards"]
     assert store.score(game.id)["ok"]
@@ -342,7 +344,8 @@ def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
     (trick,) = store.tricks(game_id)
     assert trick.flags and trick.model_version == "m1"
     assert [p["card"] for p in trick.plays] == ["green-3", "tigress:pirate", "loot"]
-    assert store.image_path(trick.annotated_image).is_file()
+    annotated = store.image_path(trick.annotated_image)
+    assert annotated is not None and annotated.is_file()
     again = referee_from_store(store, game_id)
     assert (again.round, again.trick) == (2, 0)
 

@@ -56,7 +56,7 @@ def test_game_folder_uses_frames_subfolder_and_meta_fps(tmp_path: Path) -> None:
 
 def test_video_file_uses_its_own_rate(tmp_path: Path) -> None:
     path = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 8.0, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 8.0, (64, 48))
     for i in range(5):
         writer.write(np.full((48, 64, 3), i * 40, dtype=np.uint8))
     writer.release()

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 from browser_support import require_browser
+from image_support import imread
 
 from skullcam.datasets.deck import render_face
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
@@ -47,7 +48,9 @@ def _serve(tmp_path: Path, shots: list[np.ndarray]) -> Iterator[tuple[str, Enrol
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}/", session
+        # types-waitress leaves out effective_port, which waitress sets on each server it makes.
+        port = server.effective_port  # type: ignore[union-attr]
+        yield f"http://127.0.0.1:{port}/", session
     finally:
         server.close()
         thread.join(timeout=5)
@@ -108,7 +111,7 @@ SCENE = (
 def test_tap_a_found_card_pick_its_face_add_a_missed_one_and_save(
     browser: Any, tmp_path: Path
 ) -> None:
-    with _serve(tmp_path, [cv2.imread(str(SCENE))]) as (url, session):
+    with _serve(tmp_path, [imread(SCENE)]) as (url, session):
         browser.set_window_size(412, 915)  # a phone's screen
         wait = WebDriverWait(browser, 30)
         browser.get(url)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 
 from skullcam.cli import main
 from skullcam.datasets.deck import load_deck, render_face, write_deck
@@ -237,7 +238,7 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     ):
         cv2.imwrite(str(folder / f"{name}.png"), image)
     (folder / "green-6.jpg").write_bytes(b"not a jpeg")
-    photo = cv2.imread(str(alt_photos / "green-4.jpg"))
+    photo = imread(alt_photos / "green-4.jpg")
     cv2.imwrite(str(folder / "green-7.png"), cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = {p.split(":")[0]: p for p in collect_from_folder(enrollment, folder, progress=False)}

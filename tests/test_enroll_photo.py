@@ -128,11 +128,12 @@ def test_pieces_of_one_card_cut_by_a_reflection_are_glare_not_two_cards() -> Non
     # several cards: side by side in a washed-out picture, that is glare to retake.
     photo = np.full((480, 640, 3), 90, np.uint8)
     cv2.circle(photo, (320, 240), 90, (255, 255, 255), -1)  # 8 % of the picture clipped white
-    pieces = [_rect(230, 120, 318, 360), _rect(324, 120, 410, 360)]
+    # The stand-in detectors answer as the real one does: an array of corners (K, 4, 2).
+    pieces = np.stack([_rect(230, 120, 318, 360), _rect(324, 120, 410, 360)])
     check = inspect_photo(photo, detector=lambda image: pieces)
     assert check.problem == "glare" and "reflection" in check.message
     # Two cards laid apart are two cards, reflection or not.
-    apart = [_rect(20, 120, 120, 360), _rect(520, 120, 620, 360)]
+    apart = np.stack([_rect(20, 120, 120, 360), _rect(520, 120, 620, 360)])
     assert inspect_photo(photo, detector=lambda image: apart).problem == "two-cards"
     # Side by side in a picture without glare: two cards.
     plain = np.full((480, 640, 3), 90, np.uint8)
@@ -165,5 +166,5 @@ def test_crossed_pieces_of_one_card_in_glare_are_glare() -> None:
     # Overlapping outlines with no corner inside the other (a cross) are still one place.
     photo = np.full((480, 640, 3), 90, np.uint8)
     cv2.circle(photo, (320, 240), 90, (255, 255, 255), -1)
-    crossed = [_rect(290, 120, 350, 360), _rect(200, 210, 440, 270)]
+    crossed = np.stack([_rect(290, 120, 350, 360), _rect(200, 210, 440, 270)])
     assert inspect_photo(photo, detector=lambda image: crossed).problem == "glare"

@@ -12,12 +12,14 @@ import json
 import shutil
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from image_support import imdecode, imread
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
 from skullcam.device.enroll_tricks_page import TrickChecker
@@ -90,7 +92,7 @@ def test_one_face_at_a_time_with_accept_and_retake(tmp_path: Path) -> None:
 
     state = client.post("/api/capture").get_json()
     assert state["pending"]["ok"] and state["pending"]["face"] == "green-1"
-    preview = cv2.imdecode(np.frombuffer(client.get("/preview.jpg").data, np.uint8), 1)
+    preview = imdecode(client.get("/preview.jpg").data)
     assert preview.shape == (348, 224, 3)
     state = client.post("/api/accept", json={}).get_json()
     assert state["done"] == 1 and state["face"] == "green-2"
@@ -202,7 +204,7 @@ def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:
     class Live(FrameSource):
         live = True
 
-        def frames(self):  # type: ignore[no-untyped-def]
+        def frames(self) -> Iterator[Frame]:
             for i in range(1000):
                 yield Frame(np.full((48, 64, 3), i % 256, np.uint8), time.monotonic(), i)
                 time.sleep(0.002)
@@ -252,7 +254,7 @@ class _Camera(FrameSource):
     def __init__(self, level: int, frames: int) -> None:
         self.level, self.count = level, frames
 
-    def frames(self):  # type: ignore[no-untyped-def]
+    def frames(self) -> Iterator[Frame]:
         for i in range(self.count):
             yield Frame(np.full((48, 64, 3), self.level, np.uint8), time.monotonic(), i)
             time.sleep(0.01)
@@ -270,12 +272,14 @@ def test_a_camera_that_stopped_is_opened_again_on_the_next_capture() -> None:
 
     feed = CameraFeed(_Camera(100, 1), reopen=reopen)
     try:
-        assert int(feed.capture()[0, 0, 0]) == 100  # type: ignore[index]
+        shot = feed.capture()
+        assert shot is not None and int(shot[0, 0, 0]) == 100
         with pytest.raises(UserError, match="stopped delivering frames"):
             feed.capture()
         with pytest.raises(UserError, match=r"could not be opened again \(cannot open camera 0"):
             feed.capture()  # still unplugged: the reopen's own error is said
-        assert int(feed.capture()[0, 0, 0]) == 200  # type: ignore[index]
+        shot = feed.capture()
+        assert shot is not None and int(shot[0, 0, 0]) == 200
         assert len(opened) == 2
     finally:
         feed.close()
@@ -318,7 +322,7 @@ def _other_face(face: str) -> str:
 
 def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: Path) -> None:
     jpeg, truth = _scene(0)
-    camera_shot = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    camera_shot = imdecode(jpeg)
     session = _session(tmp_path, [camera_shot])
     client = create_enroll_app(session).test_client()
     tricks = client.get("/api/state").get_json()["tricks"]
@@ -333,7 +337,7 @@ def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: P
     assert (pending["width"], pending["height"], pending["source"]) == (640, 480, "upload")
     assert len(cards) >= 2 and {c["card"] for c in cards} & truth
     assert all(c["card"] in FACES and len(c["corners"]) == 4 and c["name"] for c in cards)
-    photo = cv2.imdecode(np.frombuffer(client.get("/trick.jpg").data, np.uint8), 1)
+    photo = imdecode(client.get("/trick.jpg").data)
     assert photo.shape == (480, 640, 3)
 
     # The user corrects the first card, says the second is no card, and adds a missed one.
@@ -359,7 +363,7 @@ def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: P
     folder = tmp_path / "data" / "enroll" / "table-deck" / "tricks"
     record = json.loads((folder / "001.json").read_text())
     assert [c["label"] for c in record["cards"]] == labels and record["missed"] == ["white-whale"]
-    assert cv2.imread(str(folder / "001.jpg")).shape == (480, 640, 3)
+    assert imread(folder / "001.jpg").shape == (480, 640, 3)
 
     # A photo from the page's camera, then thrown away: nothing more is saved.
     state = client.post("/api/trick/capture").get_json()

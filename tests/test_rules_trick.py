@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from skullcam.rules import (
+    Card,
     IllegalPlayError,
     Settings,
     Suit,
@@ -21,7 +22,7 @@ from skullcam.rules import (
 EXPANSION = Settings(loot=True, kraken_and_white_whale=True)
 
 
-def cards(text: str) -> list:  # type: ignore[type-arg]
+def cards(text: str) -> list[Card]:
     return [parse_card(c) for c in text.split()]
 
 

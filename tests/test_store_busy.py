@@ -91,7 +91,8 @@ def test_tricks_wait_for_a_held_database_and_are_recorded_in_order(tmp_path: Pat
         recorder.on_trick(second, frame, [])
         assert len(recorder.pending) == 2 and recorder.recorded == 0
         assert store.tricks(game_id) == []  # readers still read while the writer waits
-        assert store.image_path(f"games/{game_id}/r02t00.jpg").is_file()  # images first
+        image = store.image_path(f"games/{game_id}/r02t00.jpg")
+        assert image is not None and image.is_file()  # images first
     recorder.on_live([], None, frame)  # the next card on the table writes what waited
     assert not recorder.pending and recorder.recorded == 2
     rounds = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]

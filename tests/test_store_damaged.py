@@ -33,7 +33,7 @@ def test_a_truncated_database_is_named(tmp_path: Path) -> None:
     db.write_bytes(db.read_bytes()[: 3 * 4096])
     with pytest.raises(UserError, match=r"skullcam\.db cannot be read"):
         store = GameStore(tmp_path / "data")
-        store.list_games()
+        store.games()
 
 
 def test_a_damaged_row_is_a_clear_error(tmp_path: Path) -> None:

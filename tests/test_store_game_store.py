@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from skullcam.store import GameStore
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> GameStore:
+def store(tmp_path: Path) -> Iterator[GameStore]:
     s = GameStore(tmp_path / "data")
     yield s
     s.close()
@@ -32,7 +33,8 @@ def test_create_game_and_read_back(store: GameStore) -> None:
     assert game.players == ["Ana", "Ben", "Cai"]
     assert game.settings == {"loot": True}
     assert game.status == "active"
-    assert store.active_game().id == gid
+    active = store.active_game()
+    assert active is not None and active.id == gid
     assert set(store.remembered_names()) == {"Ana", "Ben", "Cai"}
 
 

@@ -112,7 +112,8 @@ def test_adding_rounds_to_a_played_out_game_reopens_it(store: GameStore) -> None
     store.update_settings(gid, {"rounds": 3})
     game = store.game(gid)
     assert (game.status, game.finished_at) == ("active", None)
-    assert store.active_game() is not None and store.active_game().id == gid
+    active = store.active_game()
+    assert active is not None and active.id == gid
     assert store.state(gid)["round"] == 2
     store.set_bids(gid, 2, [0, 1])
     store.record_trick(gid, 2, 0, plays((0, "green-5"), (1, "green-6")))
@@ -435,7 +436,8 @@ def test_import_does_not_take_over_the_game_in_progress(store: GameStore) -> Non
     tonight = new_game(store)
     store.set_bids(tonight, 1, [0, 1, 0])
     old = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
-    assert store.active_game() is not None and store.active_game().id == tonight
+    active = store.active_game()
+    assert active is not None and active.id == tonight
     assert store.game(old).status == "finished"
     (note,) = store.audit(old)
     assert note.kind == "import" and f"game {tonight} was in progress" in note.note
@@ -444,7 +446,8 @@ def test_import_does_not_take_over_the_game_in_progress(store: GameStore) -> Non
 
 def test_an_unfinished_import_resumes_when_no_game_is_in_progress(store: GameStore) -> None:
     gid = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
-    assert store.active_game() is not None and store.active_game().id == gid
+    active = store.active_game()
+    assert active is not None and active.id == gid
     assert store.audit(gid) == []
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 
 from skullcam.datasets.deck import FACE_H, FACE_W, load_deck, read_manifest, render_face, write_deck
 from skullcam.datasets.faces import FACES, SUITS
@@ -79,7 +80,7 @@ def test_load_deck_resizes_photos_and_accepts_jpg(classic_dir: Path, tmp_path: P
     deck_dir = tmp_path / "photos"  # scans of any size, no manifest
     deck_dir.mkdir()
     for face in FACES:
-        img = cv2.imread(str(classic_dir / f"{face}.png"))
+        img = imread(classic_dir / f"{face}.png")
         cv2.imwrite(str(deck_dir / f"{face}.jpg"), cv2.resize(img, (300, 466)))
     deck = load_deck(deck_dir)
     assert deck["kraken"].shape == (FACE_H, FACE_W, 3)

@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 
 from skullcam.cli import main
 from skullcam.datasets.deck import FACE_H, FACE_W, load_deck, write_deck
@@ -109,7 +110,7 @@ def test_rendered_pixels_show_the_record_cards(game_dir: Path, deck_dir: Path) -
     dst = np.array([[0, 0], [56, 0], [56, 87], [0, 87]], np.float32)
     checked = 0
     for tt in truth["tricks"]:
-        image = cv2.imread(str(game_dir / "frames" / f"frame_{tt['complete_frame']:06d}.jpg"))
+        image = imread(game_dir / "frames" / f"frame_{tt['complete_frame']:06d}.jpg")
         for card in frames[tt["complete_frame"]]["cards"]:
             M = cv2.getPerspectiveTransform(np.asarray(card["corners"], np.float32), dst)
             crop = cv2.warpPerspective(image, M, (56, 87)).astype(np.float32)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import math
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 
 from skullcam.cli import main
 from skullcam.datasets.dataset import read_scenes, relabel_scenes, split_counts, write_scenes
@@ -204,10 +206,17 @@ def test_scene_card_count_sizes_and_seats(deck: dict[str, np.ndarray]) -> None:
             length = np.linalg.norm(card.corners[3] - card.corners[0])
             assert 45 < length < 160  # 70..120 px at the centre, perspective at the edges
             assert card.seat is not None
-        leader = scene.meta["leader"]
-        assert [c.seat for c in sorted(trick, key=lambda c: c.order)] == [
-            (leader + k) % scene.meta["players"] for k in range(len(trick))
+        leader, players = scene.meta["leader"], scene.meta["players"]
+        assert isinstance(leader, int) and isinstance(players, int)
+        assert [c.seat for c in sorted(trick, key=_play_order)] == [
+            (leader + k) % players for k in range(len(trick))
         ]
+
+
+def _play_order(card: PlacedCard) -> int:
+    """A trick card's place in the order of play (a trick card always has one)."""
+    assert card.order is not None
+    return card.order
 
 
 def test_render_scene_is_deterministic(deck: dict[str, np.ndarray]) -> None:
@@ -249,11 +258,11 @@ def test_dataset_files_agree(deck_dir: Path, tmp_path: Path) -> None:
     assert "train: images/train" in yaml and "val: images/val" in yaml
     assert "names:\n  0: card" in yaml
     assert "test:" not in yaml
-    records = read_scenes(out, "train")
+    records: list[dict[str, Any]] = read_scenes(out, "train")  # JSON records
     assert [r["index"] for r in records] == list(range(5))
     total = 0
     for rec in records:
-        img = cv2.imread(str(out / rec["file"]))
+        img = imread(out / rec["file"])
         assert img.shape == (480, 640, 3)
         label = out / rec["file"].replace("images/", "labels/").replace(".jpg", ".txt")
         lines = label.read_text().splitlines()
@@ -288,7 +297,7 @@ def test_relabel_redraws_labels_at_a_new_threshold_without_rendering(
         assert before.shape == after.shape and np.allclose(before, after, atol=1e-4)
 
     counts = relabel_scenes(out, 0.2)
-    records = read_scenes(out, "train")
+    records: list[dict[str, Any]] = read_scenes(out, "train")  # JSON records
     wanted = [c for r in records for c in r["cards"] if c["visible_fraction"] >= 0.2]
     assert counts == {"train": len(wanted)}
     assert counts["train"] > sum(len(rows) for rows in original)  # half-hidden cards now count
@@ -368,7 +377,8 @@ def test_cli_scenes_with_marks(deck_dir: Path, tmp_path: Path) -> None:
     ]
     assert main(argv) == 0
     assert "  1: mark" in (out / "data.yaml").read_text()
-    for rec in read_scenes(out, "train"):
+    records: list[dict[str, Any]] = read_scenes(out, "train")  # JSON records
+    for rec in records:
         label = out / rec["file"].replace("images/", "labels/").replace(".jpg", ".txt")
         classes = [line.split()[0] for line in label.read_text().splitlines()]
         marks = sum(v >= 0.5 for c in rec["cards"] for v in c["corner_visible"])

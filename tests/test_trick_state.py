@@ -313,4 +313,5 @@ def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     assert b.machine.flush(b.tracker, b.t) == []  # one card is not a trick
     b.frames([det("green-5", 2), det("green-9", 0)], 8)
     (event,) = b.machine.flush(b.tracker, b.t)
+    assert isinstance(event, TrickCompleted)
     assert event.trick.swept and event.trick.players == (2, 0)

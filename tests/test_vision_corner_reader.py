@@ -7,9 +7,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from image_support import imread
 from model_variants import shipped_model_with
 from reading_stubs import UPRIGHT, probs_of, stub_networks
 
@@ -87,7 +87,7 @@ def test_the_shipped_model_has_a_corner_reader_that_reads_a_card(
     recognizer: Recognizer,
 ) -> None:
     image, truth = read_scene_index(SAMPLES, "test")[0]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     seen = [c for c in truth if min(c.corner_visible) >= 0.9]
     probs = recognizer.read_corners(frame, np.stack([c.corners for c in seen]))
     assert probs.shape == (len(seen), len(recognizer.manifest.classes))
@@ -163,7 +163,7 @@ def test_a_model_without_a_corner_reader_reads_as_before(tmp_path: Path) -> None
     with pytest.raises(UserError, match="no corner reader"):
         plain.read_corners(np.zeros((480, 640, 3), np.uint8), UPRIGHT[None])
     image, _ = read_scene_index(SAMPLES, "test")[0]
-    assert plain(cv2.imread(str(image)))  # still recognizes cards
+    assert plain(imread(image))  # still recognizes cards
 
 
 @pytest.mark.parametrize(

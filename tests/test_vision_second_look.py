@@ -6,9 +6,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from image_support import imread
 from reading_stubs import UPRIGHT, probs_of
 
 from skullcam.errors import UserError
@@ -37,6 +37,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "sce
 def card(x: float, y: float, angle: float = 0.0) -> np.ndarray:
     """A 56 x 87 px card's corners, centred at (x, y), turned by ``angle`` radians."""
     return obb.corners(np.array([[x, y, 56, 87, angle]], np.float32))[0]
+
+
+def card_around(centre: np.ndarray, angle: float) -> np.ndarray:
+    """``card`` centred at ``centre``, an array (x, y)."""
+    x, y = centre
+    return card(x, y, angle)
 
 
 LOST = card(128, 143)
@@ -76,10 +82,10 @@ def test_the_quick_bound_never_rules_out_a_candidate_the_exact_overlap_admits(
     rng = np.random.default_rng(3)
     in_window = 0
     for _ in range(30):
-        lost = card(*rng.uniform(100, 200, 2), rng.uniform(0, np.pi))
+        lost = card_around(rng.uniform(100, 200, 2), rng.uniform(0, np.pi))
         candidates = np.stack(
             [
-                card(*(lost.mean(axis=0) + rng.normal(0, 15, 2)), rng.normal(0, 0.3))
+                card_around(lost.mean(axis=0) + rng.normal(0, 15, 2), rng.normal(0, 0.3))
                 for _ in range(40)
             ]
         )
@@ -157,7 +163,7 @@ def test_the_detector_keeps_its_chosen_boxes_among_the_candidates(
     recognizer: Recognizer,
 ) -> None:
     image, _ = read_scene_index(SAMPLES, "test")[0]
-    boxes = recognizer.detect(cv2.imread(str(image)))
+    boxes = recognizer.detect(imread(image))
     assert len(boxes.quads) >= 2 and len(boxes.candidates) > len(boxes.quads)
     assert np.all(np.diff(boxes.candidate_scores) <= 0)
     for quad in boxes.quads:
@@ -185,7 +191,7 @@ def test_the_shipped_model_finds_a_card_in_a_sample_scene_only_with_a_second_loo
     # mostly hidden cards. No reader names the box NMS kept for it; one of those it passed over
     # reads black-14.
     (image, truth), *_ = [s for s in read_scene_index(SAMPLES, "test") if "_000020" in s[0].name]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     assert [c.face for c in truth if c.visible_fraction >= MIN_VISIBLE] == ["black-14"]
     assert judge_scene(image, truth, recognizer(frame)).correct
     monkeypatch.setattr(recognizer, "manifest", replace(recognizer.manifest, second_look=False))

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from image_support import imread
 from model_variants import shipped_model_with
 
 from skullcam.errors import UserError
@@ -49,7 +50,7 @@ def test_a_card_reads_the_same_whichever_way_up_it_lies(tmp_path: Path) -> None:
     a sure crop once, and names the same face (tests/test_vision_turn.py)."""
     recognizer = Recognizer.load(shipped_model_with(tmp_path, turn_below=1.0), threads=1)
     image, truth = read_scene_index(SAMPLES, "test")[0]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     h, w = frame.shape[:2]
     quads = np.stack([card.corners for card in truth])
     turned_frame = np.ascontiguousarray(frame[::-1, ::-1])
@@ -63,7 +64,7 @@ def test_the_mirrored_detector_sees_a_mirrored_table_the_same(recognizer: Recogn
     """With the mirror view on, a frame and its mirror image are one pair of views, so the
     boxes found in either are each other's mirror: a wrong flip of the coordinates breaks it."""
     assert recognizer.detector.mirror  # the shipped manifest leaves it on
-    frames = (cv2.imread(str(image)) for image, _ in read_scene_index(SAMPLES, "test"))
+    frames = (imread(image) for image, _ in read_scene_index(SAMPLES, "test"))
     frame, (quads, scores) = next(  # a table with several cards on it
         (f, boxes) for f in frames if len((boxes := recognizer.detect_boxes(f))[0]) >= 3
     )
@@ -83,7 +84,7 @@ def test_one_view_finds_no_more_than_two(recognizer: Recognizer, tmp_path: Path)
     assert not one_view.detector.mirror
     found_once = found_twice = 0
     for image, _ in read_scene_index(SAMPLES, "test")[:10]:
-        frame = cv2.imread(str(image))
+        frame = imread(image)
         found_once += len(one_view.detect_boxes(frame)[0])
         found_twice += len(recognizer.detect_boxes(frame)[0])
     assert 0 < found_once <= found_twice
@@ -110,7 +111,7 @@ def test_a_camera_without_colour_is_warned_of_once_not_refused(
 ) -> None:
     recognizer = Recognizer.load(threads=1)  # its own: the warning is said once per recognizer
     image, _ = read_scene_index(SAMPLES, "test")[0]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     with caplog.at_level("WARNING", logger="skullcam.vision.recognizer"):
         recognizer(frame)
         recognizer(np.zeros_like(frame))  # the lens covered: no picture, nothing to judge
@@ -128,7 +129,7 @@ def test_sixteen_bit_and_float_frames_read_as_their_eight_bit_selves(
     recognizer: Recognizer,
 ) -> None:
     image, _ = read_scene_index(SAMPLES, "test")[0]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     expected = [(d.card, d.box) for d in recognizer(frame)]
     assert expected
     wide = frame.astype(np.uint16) * 257  # the same picture as a 16-bit PNG would hold it
@@ -200,7 +201,7 @@ def test_each_error_is_put_down_to_its_cause(recognizer: Recognizer) -> None:
     from skullcam.vision.evaluate import judge_scene
 
     image, truth = read_scene_index(SAMPLES, "test")[0]
-    frame = cv2.imread(str(image))
+    frame = imread(image)
     found = recognizer(frame)
     outcome = judge_scene(image, truth, found)
     assert outcome.correct, outcome.errors  # a scene the model gets right, then spoiled

@@ -10,11 +10,15 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is part of the training stack")
+
+if TYPE_CHECKING:  # `torch` above is a module object to mypy, not a namespace of types
+    from torch.optim.lr_scheduler import OneCycleLR
 
 from skullcam.errors import UserError  # noqa: E402
 from skullcam.vision import crop_dataset  # noqa: E402
@@ -38,7 +42,7 @@ SAMPLES = ROOT / "datasets" / "samples" / "scenes"
 MODELS = ROOT / "models"
 
 
-def _schedule(lr: float = 1e-2) -> torch.optim.lr_scheduler.OneCycleLR:
+def _schedule(lr: float = 1e-2) -> OneCycleLR:
     optimizer = torch.optim.AdamW(torch.nn.Linear(2, 2).parameters(), lr=lr)
     return torch.optim.lr_scheduler.OneCycleLR(
         optimizer, max_lr=lr, total_steps=CLOCK_STEPS, pct_start=0.15

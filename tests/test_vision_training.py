@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from image_support import imread
 from training_stack import require_ultralytics
 
 require_ultralytics()
@@ -158,7 +159,7 @@ def test_eval_reports_every_metric_and_writes_its_images(
     errors = [
         e
         for image, truth in scenes
-        for e in judge_scene(image, truth, recognizer(cv2.imread(str(image)))).errors
+        for e in judge_scene(image, truth, recognizer(imread(image))).errors
         if e.startswith(("missed", "extra"))
     ]
     causes = summary["error_causes"]

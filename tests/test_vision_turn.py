@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from image_support import imread
 from model_variants import shipped_model_with
 
 from skullcam.errors import UserError
@@ -40,7 +40,7 @@ def scene_boxes() -> list[tuple[np.ndarray, np.ndarray]]:
     """Frames of the sample scenes and the detector's boxes in them: sure and unsure crops."""
     recognizer = Recognizer.load(shipped_model_dir(), threads=1)
     scenes = read_scene_index(SAMPLES, "test")[:12]
-    frames = [cv2.imread(str(image)) for image, _ in scenes]
+    frames = [imread(image) for image, _ in scenes]
     return [(frame, recognizer.detect(frame).quads) for frame in frames]
 
 

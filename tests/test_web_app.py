@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from web_support import json_of
 
 from skullcam.store import GameStore
 from skullcam.web import create_app
@@ -167,13 +168,13 @@ def test_create_game_and_state(client: FlaskClient) -> None:
         json={"players": ["Ana", "Ben"], "first_dealer": 1, "settings": {"loot": True}},
     )
     assert res.status_code == 201
-    gid = res.json["id"]
-    state = client.get(f"/api/game/{gid}/state").json
+    gid = json_of(res)["id"]
+    state = json_of(client.get(f"/api/game/{gid}/state"))
     assert state["game"]["players"] == ["Ana", "Ben"]
     assert state["settings"]["loot"] is True and state["settings"]["rounds"] == 10
     assert (state["round"], state["dealer"], state["leader"]) == (1, 1, 0)
-    assert client.get("/api/tv/state").json["game"]["id"] == gid
-    listing = client.get("/api/games").json
+    assert json_of(client.get("/api/tv/state"))["game"]["id"] == gid
+    listing = json_of(client.get("/api/games"))
     assert listing["active"] == gid and set(listing["names"]) == {"Ana", "Ben"}
 
 
@@ -191,16 +192,16 @@ def test_create_game_and_state(client: FlaskClient) -> None:
 def test_create_game_bad_input(client: FlaskClient, body: dict, message: str) -> None:
     res = client.post("/api/games", json=body)
     assert res.status_code == 400
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]
 
 
 def test_writes_need_json(client: FlaskClient) -> None:
     res = client.post("/api/games", data="players=Ana")
-    assert res.status_code == 400 and "JSON" in res.json["error"]
+    assert res.status_code == 400 and "JSON" in json_of(res)["error"]
     res = client.post("/api/games", data="{not json", content_type="application/json")
-    assert res.status_code == 400 and "malformed JSON" in res.json["error"]
+    assert res.status_code == 400 and "malformed JSON" in json_of(res)["error"]
     res = client.post("/api/games", data="[1]", content_type="application/json")
-    assert res.status_code == 400 and "JSON object" in res.json["error"]
+    assert res.status_code == 400 and "JSON object" in json_of(res)["error"]
     assert client.get("/api/games", method="DELETE").status_code in (200, 405)
     assert client.delete("/api/games").status_code == 405
 
@@ -208,12 +209,12 @@ def test_writes_need_json(client: FlaskClient) -> None:
 def test_bids(client: FlaskClient, store: GameStore) -> None:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     ok = client.post(f"/api/game/{gid}/bids", json={"round": 3, "player": 1, "bid": 2})
-    assert ok.status_code == 200 and ok.json["bids"] == [None, 2, None]
+    assert ok.status_code == 200 and json_of(ok)["bids"] == [None, 2, None]
     allb = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": [0, 1, 0]})
-    assert allb.json["bids"] == [0, 1, 0]
-    assert client.get(f"/api/game/{gid}/round/3/bids").json["bids"] == [None, 2, None]
+    assert json_of(allb)["bids"] == [0, 1, 0]
+    assert json_of(client.get(f"/api/game/{gid}/round/3/bids"))["bids"] == [None, 2, None]
     cleared = client.post(f"/api/game/{gid}/bids", json={"round": 3, "player": 1, "bid": None})
-    assert cleared.json["bids"] == [None, None, None]
+    assert json_of(cleared)["bids"] == [None, None, None]
 
 
 @pytest.mark.parametrize(
@@ -240,7 +241,7 @@ def test_bid_out_of_range_and_bad_input(
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     res = client.post(f"/api/game/{gid}/bids", json=body)
     assert res.status_code == 400
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]
 
 
 def test_bids_as_text_read_alike_for_one_player_and_for_all(
@@ -248,29 +249,29 @@ def test_bids_as_text_read_alike_for_one_player_and_for_all(
 ) -> None:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": ["1", 0, None]})
-    assert res.status_code == 200 and res.json["bids"] == [1, 0, None]
+    assert res.status_code == 200 and json_of(res)["bids"] == [1, 0, None]
     res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "player": "2", "bid": "0"})
-    assert res.status_code == 200 and res.json["bids"] == [1, 0, 0]
+    assert res.status_code == 200 and json_of(res)["bids"] == [1, 0, 0]
 
 
 def test_bids_unknown_game(client: FlaskClient) -> None:
     res = client.post("/api/game/7/bids", json={"round": 1, "player": 0, "bid": 0})
-    assert res.status_code == 404 and "no game 7" in res.json["error"]
+    assert res.status_code == 404 and "no game 7" in json_of(res)["error"]
 
 
 def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
-    before = client.get(f"/api/game/{gid}/state").json["score"]["score"]
+    before = json_of(client.get(f"/api/game/{gid}/state"))["score"]["score"]
     # Round 1 is complete: Cai's green 9 won, so Cai (bid 0) misses and Ben (bid 1) misses.
     assert before["totals"] == [10, -10, -10]
     res = client.post(
         f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-2"}
     )
     assert res.status_code == 200
-    assert res.json["trick"]["original_plays"][1]["card"] == "green-9"
-    after = client.get(f"/api/game/{gid}/state").json["score"]["score"]
+    assert json_of(res)["trick"]["original_plays"][1]["card"] == "green-9"
+    after = json_of(client.get(f"/api/game/{gid}/state"))["score"]["score"]
     assert after["totals"] == [10, 20, 10]
-    audit = client.get(f"/api/game/{gid}/audit").json["audit"]
+    audit = json_of(client.get(f"/api/game/{gid}/audit"))["audit"]
     assert audit[0]["kind"] == "card" and audit[0]["before"]["value"] == "green-9"
 
 
@@ -287,7 +288,7 @@ def test_a_corrected_winner_leaves_the_next_trick_scored_as_played(
         f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 2, "card": "tigress:pirate"}
     )
     assert res.status_code == 200
-    score = client.get(f"/api/game/{gid}/state").json["score"]
+    score = json_of(client.get(f"/api/game/{gid}/state"))["score"]
     assert score["ok"] and score["score"]["totals"] == [40, 50, 30]
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
     assert "trick 2: Ana led, but by the rules Ben leads it; scored as played" in page
@@ -303,13 +304,13 @@ def test_a_correction_that_stops_the_score_is_kept_and_says_why(
     url = f"/api/game/{gid}/round/1/trick/0/correct"
     first = client.post(url, json={"play": 0, "card": "green-9"})
     assert first.status_code == 200
-    assert "green-9 was already played" in first.json["score_error"]
+    assert "green-9 was already played" in json_of(first)["score_error"]
     assert store.trick(gid, 1, 0).plays[0]["card"] == "green-9"
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert 'id="score-error"' in page and "green-9 was already played" in page
     second = client.post(url, json={"play": 1, "card": "green-5"})
-    assert second.status_code == 200 and "score_error" not in second.json
-    assert client.get(f"/api/game/{gid}/state").json["score"]["ok"]
+    assert second.status_code == 200 and "score_error" not in json_of(second)
+    assert json_of(client.get(f"/api/game/{gid}/state"))["score"]["ok"]
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert 'id="score-error"' not in page
 
@@ -332,7 +333,7 @@ def test_correction_bad_input(
     gid = game_with_trick(store)
     res = client.post(f"/api/game/{gid}/round/1/trick/0/correct", json=body)
     assert res.status_code == 400
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]
     assert store.audit(gid) == []
 
 
@@ -341,17 +342,18 @@ def test_correct_unrecorded_trick(client: FlaskClient, store: GameStore) -> None
     res = client.post(
         f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 0, "card": "green-1"}
     )
-    assert res.status_code == 404 and "no recorded trick" in res.json["error"]
+    assert res.status_code == 404 and "no recorded trick" in json_of(res)["error"]
 
 
 def test_tigress_and_confirm(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     bad = client.post(f"/api/game/{gid}/round/1/trick/0/tigress", json={"as": "mermaid"})
-    assert bad.status_code == 400 and "'pirate' or 'escape'" in bad.json["error"]
+    assert bad.status_code == 400 and "'pirate' or 'escape'" in json_of(bad)["error"]
     res = client.post(f"/api/game/{gid}/round/1/trick/0/tigress", json={"as": "pirate"})
-    assert res.json["trick"]["plays"][2]["card"] == "tigress:pirate"
+    assert json_of(res)["trick"]["plays"][2]["card"] == "tigress:pirate"
     # The Tigress as a pirate now takes the trick for Ana, who bid 0.
-    assert client.get(f"/api/game/{gid}/state").json["score"]["score"]["totals"] == [-10, -10, 10]
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert state["score"]["score"]["totals"] == [-10, -10, 10]
     assert client.post(f"/api/game/{gid}/round/1/trick/0/confirm", json={}).status_code == 200
     assert store.trick(gid, 1, 0).flags == []
 
@@ -359,8 +361,9 @@ def test_tigress_and_confirm(client: FlaskClient, store: GameStore) -> None:
 def test_settings_recompute(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     res = client.post(f"/api/game/{gid}/settings", json={"settings": {"zero_bid_points": 30}})
-    assert res.status_code == 200 and res.json["settings"] == {"zero_bid_points": 30}
-    assert client.get(f"/api/game/{gid}/state").json["score"]["score"]["totals"] == [30, -10, -30]
+    assert res.status_code == 200 and json_of(res)["settings"] == {"zero_bid_points": 30}
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert state["score"]["score"]["totals"] == [30, -10, -30]
     for body, message in [
         ({"settings": {"zero_bid_points": 999}}, "zero_bid_points"),
         ({"settings": {"scoring": "chaos"}}, "scoring"),
@@ -369,13 +372,13 @@ def test_settings_recompute(client: FlaskClient, store: GameStore) -> None:
         ({}, "settings"),
     ]:
         bad = client.post(f"/api/game/{gid}/settings", json=body)
-        assert bad.status_code == 400 and message in bad.json["error"], body
+        assert bad.status_code == 400 and message in json_of(bad)["error"], body
 
 
 def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     pid = store.create_prompt(gid, "tigress", 1, 0, player=0)
-    state = client.get(f"/api/game/{gid}/state").json
+    state = json_of(client.get(f"/api/game/{gid}/state"))
     assert [p["id"] for p in state["prompts"]] == [pid]
     page = client.get(f"/game/{gid}/prompts").get_data(as_text=True)
     assert '"kind": "tigress"' in page or '"kind":"tigress"' in page
@@ -383,9 +386,9 @@ def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
     assert bad.status_code == 400
     assert client.post(f"/api/prompt/{pid}/answer", json={}).status_code == 400
     ok = client.post(f"/api/prompt/{pid}/answer", json={"answer": "pirate"})
-    assert ok.status_code == 200 and ok.json["prompt"]["status"] == "answered"
+    assert ok.status_code == 200 and json_of(ok)["prompt"]["status"] == "answered"
     again = client.post(f"/api/prompt/{pid}/answer", json={"answer": "pirate"})
-    assert again.status_code == 400 and "already answered" in again.json["error"]
+    assert again.status_code == 400 and "already answered" in json_of(again)["error"]
     other = store.create_prompt(gid, "flagged", 1, 0)
     assert client.post(f"/api/prompt/{other}/dismiss", json={}).status_code == 200
     assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 400
@@ -395,7 +398,7 @@ def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
     assert store.game(gid).status == "finished"
-    assert client.get("/api/tv/state").json["game"]["id"] == gid  # TV shows the last game
+    assert json_of(client.get("/api/tv/state"))["game"]["id"] == gid  # TV shows the last game
 
 
 # ----------------------------------------------------------------- export/import
@@ -417,7 +420,7 @@ def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
     record = client.get(f"/game/{gid}/export.json").json
     res = client.post("/api/import", json=record)
     assert res.status_code == 201
-    assert client.get(f"/game/{res.json['id']}/export.json").json == record
+    assert client.get(f"/game/{json_of(res)['id']}/export.json").json == record
 
 
 @pytest.mark.parametrize(
@@ -440,7 +443,7 @@ def test_import_malformed(
 ) -> None:
     res = client.post("/api/import", data=payload, content_type="application/json")
     assert res.status_code == 400
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]
     assert store.games() == []
 
 
@@ -450,7 +453,7 @@ def test_pin_required_for_remote_writes(tmp_path: Path) -> None:
     client = app.test_client()
     body = {"players": ["Ana", "Ben"]}
     missing = client.post("/api/games", json=body, environ_base=REMOTE)
-    assert missing.status_code == 403 and missing.json["pin"] is True
+    assert missing.status_code == 403 and json_of(missing)["pin"] is True
     wrong = client.post(
         "/api/games", json=body, environ_base=REMOTE, headers={"X-Skullcam-Pin": "0000"}
     )
@@ -470,7 +473,7 @@ def test_pin_session_and_lockout(tmp_path: Path) -> None:
     app = create_app(tmp_path, pin="4821", require_pin=True)
     client = app.test_client()
     bad = client.post("/api/pin", json={"pin": "1111"}, environ_base=REMOTE)
-    assert bad.status_code == 403 and bad.json["error"] == "wrong PIN"
+    assert bad.status_code == 403 and json_of(bad)["error"] == "wrong PIN"
     ok = client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE)
     assert ok.status_code == 200
     res = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
@@ -479,7 +482,7 @@ def test_pin_session_and_lockout(tmp_path: Path) -> None:
     for _ in range(5):
         other.post("/api/pin", json={"pin": "0000"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     locked = other.post("/api/pin", json={"pin": "4821"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
-    assert locked.status_code == 403 and "too many wrong PINs" in locked.json["error"]
+    assert locked.status_code == 403 and "too many wrong PINs" in json_of(locked)["error"]
 
 
 def test_pin_not_needed_on_localhost_only_server(client: FlaskClient) -> None:
@@ -567,4 +570,4 @@ def test_sse_bad_input(
     # An EventSource reads no HTML page: the error comes back as JSON.
     res = client.get("/events" + query, headers=headers)
     assert res.status_code == status
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]

@@ -123,8 +123,16 @@ def test_setup_bids_live_tv_replay_correction(
     for player, bid in [(0, 1), (1, 0), (2, 0), (3, 1)]:
         # The rows re-render on every event, so find the button afresh each time.
         css = f'.bid-button[data-player="{player}"][data-bid="{bid}"]'
-        wait(browser).until(lambda d, css=css: _click(d, css))
-        wait(browser).until(lambda d, p=player, b=bid: store.bids(gid, 1)[p] == b)
+
+        # Named functions, not lambdas with bound defaults: mypy cannot infer such a lambda.
+        def clicked(d: Any, css: str = css) -> bool:
+            return _click(d, css)
+
+        def bid_saved(d: Any, p: int = player, b: int = bid) -> bool:
+            return store.bids(gid, 1)[p] == b
+
+        wait(browser).until(clicked)
+        wait(browser).until(bid_saved)
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "bid-total-number"), "2"))
     browser.save_screenshot(str(shots / "bids.png"))
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from web_support import json_of
 
 from skullcam.store import GameStore
 from skullcam.web import create_app, get_store
@@ -53,18 +54,18 @@ def test_header_pin_guesses_lock_the_address(tmp_path: Path) -> None:
 
     for guess in ["0000", "0001", "0002", "0003", "0004"]:
         wrong = post(guess)
-        assert wrong.status_code == 403 and wrong.json["pin"] is True
-        assert "wrong PIN in X-Skullcam-Pin" in wrong.json["error"]
+        assert wrong.status_code == 403 and json_of(wrong)["pin"] is True
+        assert "wrong PIN in X-Skullcam-Pin" in json_of(wrong)["error"]
     locked = post("4821")  # the right PIN, but this address is locked now
     assert locked.status_code == 403
-    assert locked.json["error"] == "too many wrong PINs; wait 30 s and try again"
+    assert json_of(locked)["error"] == "too many wrong PINs; wait 30 s and try again"
     # The phone's PIN form at the same address counts in the same lock.
     typed = client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE)
-    assert typed.status_code == 403 and "too many wrong PINs" in typed.json["error"]
+    assert typed.status_code == 403 and "too many wrong PINs" in json_of(typed)["error"]
     # Another address is not locked out.
     assert post("4821", {"REMOTE_ADDR": "192.168.1.51"}).status_code == 201
     now[0] += 29.5
-    assert "wait 1 s" in post("4821").json["error"]
+    assert "wait 1 s" in json_of(post("4821"))["error"]
     now[0] += 1.0
     assert post("4821").status_code == 201
     assert get_store(app).games()[0].players == ["Ana", "Ben"]
@@ -86,7 +87,7 @@ def test_header_pin_failures_reset_after_a_right_one(tmp_path: Path) -> None:
     assert ok.status_code == 201
     for _ in range(4):  # four more wrong ones: still under the limit, since the count restarted
         res = client.post("/api/games", json={}, environ_base=REMOTE, headers=headers)
-        assert "wrong PIN" in res.json["error"]
+        assert "wrong PIN" in json_of(res)["error"]
 
 
 @pytest.mark.parametrize("pin", ["é", "4821é", "\u0661\u0662"])
@@ -100,7 +101,7 @@ def test_non_ascii_pin_is_just_wrong(tmp_path: Path, pin: str) -> None:
     sent = client.post(
         "/api/games", json={}, environ_base=REMOTE, headers={"X-Skullcam-Pin": header}
     )
-    assert sent.status_code == 403 and "wrong PIN" in sent.json["error"]
+    assert sent.status_code == 403 and "wrong PIN" in json_of(sent)["error"]
 
 
 def test_non_ascii_table_pin_still_matches(tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_unexpected_error_answers_json_under_api_without_traceback(tmp_path: Pat
     client = app.test_client()
     res = client.get(f"/api/game/{gid}/state")
     assert res.status_code == 500 and res.mimetype == "application/json"
-    assert "try again" in res.json["error"] and "log" in res.json["error"]
+    assert "try again" in json_of(res)["error"] and "log" in json_of(res)["error"]
     assert "secret" not in res.get_data(as_text=True)
     page = client.get(f"/game/{gid}/bids")
     assert page.status_code == 500 and page.mimetype == "text/html"
@@ -138,7 +139,7 @@ def test_other_http_errors_answer_json_under_api(app: Flask, client: FlaskClient
     app.add_url_rule("/api/teapot", view_func=teapot)
     res = client.get("/api/teapot")
     assert res.status_code == 418 and res.mimetype == "application/json"
-    assert "teapot" in res.json["error"]
+    assert "teapot" in json_of(res)["error"]
 
 
 @pytest.mark.parametrize("balls", [True, 5, "yes", [True, "no", False]])
@@ -149,7 +150,7 @@ def test_all_bids_with_a_bad_cannonball(
         f"/api/game/{gid}/bids", json={"round": 1, "bids": [1, 0, 0], "cannonball": balls}
     )
     assert res.status_code == 400
-    assert "cannonball must be a list of true/false, one per player" in res.json["error"]
+    assert "cannonball must be a list of true/false, one per player" in json_of(res)["error"]
     assert store.bids(gid, 1) == [None, None, None]
 
 
@@ -168,17 +169,17 @@ def test_bid_text_must_be_ascii_digits(
     client: FlaskClient, store: GameStore, gid: int, bid: Any, message: str
 ) -> None:
     res = client.post(f"/api/game/{gid}/bids", json={"round": 1, "player": 0, "bid": bid})
-    assert res.status_code == 400 and message in res.json["error"]
-    assert len(res.json["error"]) < 120  # the 5000 digits are not echoed back
+    assert res.status_code == 400 and message in json_of(res)["error"]
+    assert len(json_of(res)["error"]) < 120  # the 5000 digits are not echoed back
     assert store.bids(gid, 1) == [None, None, None]
 
 
 def test_ascii_digit_strings_still_read(client: FlaskClient, gid: int) -> None:
     res = client.post(f"/api/game/{gid}/bids", json={"round": "2", "player": " 1", "bid": "-0"})
-    assert res.status_code == 200 and res.json["bids"] == [None, 0, None]
+    assert res.status_code == 200 and json_of(res)["bids"] == [None, 0, None]
     # A sign reads as it does everywhere else a number is typed (Harry's "+1" included).
     res = client.post(f"/api/game/{gid}/bids", json={"round": "2", "player": "0", "bid": "+2"})
-    assert res.status_code == 200 and res.json["bids"] == [2, 0, None]
+    assert res.status_code == 200 and json_of(res)["bids"] == [2, 0, None]
 
 
 @pytest.mark.parametrize(
@@ -225,7 +226,7 @@ def test_sse_bad_numbers(
 ) -> None:
     res = client.get("/events" + query)
     assert res.status_code == status
-    assert message in res.json["error"]
+    assert message in json_of(res)["error"]
 
 
 @pytest.mark.parametrize("body", ["[" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000])
@@ -292,7 +293,7 @@ def test_sse_last_event_id_above_newest_starts_from_now(
 ) -> None:
     newest = store.last_event_id()
     res = client.get(f"/events?game={gid}", headers={"Last-Event-ID": last_seen}, buffered=False)
-    chunks = iter(res.response)
+    chunks = res.iter_encoded()  # res.response, each chunk as bytes (typed so)
     assert next(chunks).decode() == f"retry: 2000\n: connected at event {newest}\n\n"
     store.set_bid(gid, 1, 0, 1)  # after the page connected (the TV open across a reset)
     rest = b"".join(chunks).decode()
@@ -343,7 +344,7 @@ def test_bids_of_a_round_the_game_does_not_have(
         assert res.status_code == 400 and res.json == {"error": f"round must be 1..10, got {r}"}
     short = store.create_game(["Dee", "Eve"], 0, {"rounds": 3})
     assert client.get(f"/api/game/{short}/round/3/bids").status_code == 200
-    assert "round must be 1..3" in client.get(f"/api/game/{short}/round/4/bids").json["error"]
+    assert "round must be 1..3" in json_of(client.get(f"/api/game/{short}/round/4/bids"))["error"]
 
 
 @pytest.mark.parametrize(
@@ -363,7 +364,7 @@ def test_long_user_input_is_not_echoed_whole(
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-2")))
     res = client.post(f"/api/game/{gid}{path}", json=body)
     assert res.status_code == 400
-    error = res.json["error"]
+    error = json_of(res)["error"]
     assert error.startswith(start) and len(error) <= MESSAGE_LIMIT
     assert "x" * 41 not in error and "9" * 41 not in error  # the input is cut, with "…"
 
@@ -384,9 +385,9 @@ def test_tigress_and_note_reach_the_store_as_sent(
     base = f"/api/game/{gid}/round/1/trick/0"
     missing = client.post(f"{base}/tigress", json={})
     assert missing.status_code == 400
-    assert "say how the Tigress was played" in missing.json["error"]
+    assert "say how the Tigress was played" in json_of(missing)["error"]
     note = client.post(f"{base}/correct", json={"play": 0, "card": "green-8", "note": {"x": 1}})
-    assert note.status_code == 400 and "a note must be text" in note.json["error"]
+    assert note.status_code == 400 and "a note must be text" in json_of(note)["error"]
     assert store.trick(gid, 1, 0).plays[0]["card"] == "green-5"  # nothing applied
 
 
@@ -424,7 +425,7 @@ def test_event_streams_beyond_the_limit_are_refused_until_one_closes(
     first, second = client.get("/events"), client.get("/events")
     assert first.status_code == second.status_code == 200
     refused = client.get("/events")
-    assert refused.status_code == 503 and "tries again" in refused.json["error"]
+    assert refused.status_code == 503 and "tries again" in json_of(refused)["error"]
     assert client.get("/api/games").status_code == 200
     first.close()
     again = client.get("/events")
