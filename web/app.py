@@ -407,7 +407,9 @@ class PinError(UserError):
     """A write without the table's PIN (HTTP 403)."""
 
 
-def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int | None = None):  # type: ignore[no-untyped-def]
+def make_server(
+    app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int | None = None
+) -> Any:  # waitress's stubs leave out effective_port, which callers read
     """A waitress server for ``app`` (call ``.run()``; ``.close()`` from another thread).
 
     Listening beyond loopback turns the PIN on; with no PIN given one is generated and

@@ -17,9 +17,15 @@ import argparse
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
+
+if TYPE_CHECKING:  # the command line imports its commands' heavy parts only when they run
+    import numpy as np
+
+    from skullcam.vision.seats import SeatLayout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +76,7 @@ def _check_centre(text: str, centre: tuple[float, float], size: tuple[int, int],
         )
 
 
-def _frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _frame(args: argparse.Namespace) -> np.ndarray:
     if args.image is not None:
         from skullcam.vision.image_io import read_image
 
@@ -83,7 +89,7 @@ def _frame(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     raise UserError(f"{args.camera} gave no frame")
 
 
-def _describe(layout) -> str:  # type: ignore[no-untyped-def]
+def _describe(layout: SeatLayout) -> str:
     cx, cy = layout.centre
     seats = ", ".join(f"{k}: {math.degrees(a):.0f} deg" for k, a in enumerate(layout.angles))
     return f"{layout.n_players} seats around ({cx:.0f}, {cy:.0f}), clockwise: {seats}"
