@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 from flask.testing import FlaskClient
@@ -16,8 +17,9 @@ from skullcam.rules import (
     parse_card,
     resolve_trick,
 )
-from skullcam.rules.explain import ENGLISH, placeholders
+from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders
 from skullcam.store import GameStore
+from skullcam.web import i18n
 from skullcam.web.explain_i18n import TEMPLATES, explain
 
 ERROR_KEYS = {
@@ -195,7 +197,6 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
 
 def test_every_ui_language_has_every_table() -> None:
     """A fifth language must bring its explanation, suit and card tables, not fall back."""
-    from skullcam.web import i18n
 
     assert set(TEMPLATES) == set(i18n.LANGUAGES) - {"en"}
     specials = {c for c in CARD_IDS if not c.split("-")[-1].isdigit()}
@@ -210,7 +211,6 @@ def test_every_setting_is_on_the_settings_page_with_its_labels() -> None:
     cannot ship without a label (and its options' labels) in every language."""
     from dataclasses import fields
 
-    from skullcam.web import i18n
     from skullcam.web.pages import SETTING_FIELDS
 
     assert [key for key, _, _ in SETTING_FIELDS] == [f.name for f in fields(Settings)]
@@ -427,8 +427,6 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
     settings: dict[str, object], rounds: list[object], english: str, keys: list[str]
 ) -> None:
     from skullcam.rules import GameRecord, GameRecordError
-    from skullcam.rules.explain import CardId, SettingName
-    from skullcam.web import i18n
 
     record = {
         "format": "skullcam-game/1",
@@ -443,16 +441,7 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
     assert [p.key for p in err.phrases] == keys
     assert explain(err.phrases, "en") == english
     for lang in TEMPLATES:
-        text = explain(err.phrases, lang)
-        assert text != english and "{" not in text, lang
-        for phrase in err.phrases:  # every player, card, number and setting is said
-            for value in phrase.args.values():
-                if isinstance(value, CardId):
-                    assert i18n.card_name(str(value.card), lang) in text, lang
-                elif isinstance(value, SettingName):
-                    assert i18n.translate(f"set_{value.key}", lang) in text, lang
-                else:
-                    assert str(value) in text, (lang, value)
+        _assert_said_in(lang, err.phrases, english)
 
 
 def test_every_reason_a_score_stops_is_said_by_some_case() -> None:
@@ -463,7 +452,6 @@ def test_every_reason_a_score_stops_is_said_by_some_case() -> None:
 
 
 def test_the_extra_round_reason_names_the_tie_setting_as_its_page_does() -> None:
-    from skullcam.web import i18n
 
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
@@ -729,8 +717,6 @@ def test_what_a_score_warns_about_is_phrases_in_every_language(
     settings: dict[str, object], rounds: list[object], english: list[str], keys: list[list[str]]
 ) -> None:
     from skullcam.rules import GameScore
-    from skullcam.rules.explain import CardId, SettingName
-    from skullcam.web import i18n
 
     score = _score(settings, rounds)
     assert isinstance(score, GameScore)
@@ -741,16 +727,7 @@ def test_what_a_score_warns_about_is_phrases_in_every_language(
     assert [explain(warning, "en") for warning in score.warning_phrases] == english
     for lang in TEMPLATES:
         for phrases, text in zip(score.warning_phrases, english, strict=True):
-            said = explain(phrases, lang)
-            assert said != text and "{" not in said, lang
-            for phrase in phrases:  # every player, number, card and setting is said
-                for value in phrase.args.values():
-                    if isinstance(value, CardId):
-                        assert i18n.card_name(str(value.card), lang) in said, lang
-                    elif isinstance(value, SettingName):
-                        assert i18n.translate(f"set_{value.key}", lang) in said, lang
-                    else:
-                        assert str(value) in said, (lang, value)
+            _assert_said_in(lang, phrases, text)
 
 
 def test_every_warning_of_a_score_is_said_by_some_case() -> None:
@@ -760,7 +737,6 @@ def test_every_warning_of_a_score_is_said_by_some_case() -> None:
 
 
 def test_the_tie_warning_names_the_tie_setting_as_its_page_does() -> None:
-    from skullcam.web import i18n
 
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
@@ -805,3 +781,18 @@ def test_score_warnings_without_phrases_are_shown_in_english() -> None:
         ]
     assert score_warning_texts({"ok": True, "score": {}}, "es") == []
     assert score_warning_texts({"ok": False, "error": "round 1: no"}, "es") == []
+
+
+def _assert_said_in(lang: str, phrases: Sequence[Phrase], english: str) -> None:
+    """The phrases worded in ``lang``: not the English, no blank left, and every player, card,
+    number and setting they carry said by its name in that language."""
+    text = explain(phrases, lang)
+    assert text != english and "{" not in text, lang
+    for phrase in phrases:
+        for value in phrase.args.values():
+            if isinstance(value, CardId):
+                assert i18n.card_name(str(value.card), lang) in text, lang
+            elif isinstance(value, SettingName):
+                assert i18n.translate(f"set_{value.key}", lang) in text, lang
+            else:
+                assert str(value) in text, (lang, value)
