@@ -11,6 +11,15 @@ self-check or the photos of real tricks (``vision.enroll_messages``, whose Engli
 command line's text). The tests check that every key has every language, with the same
 ``{placeholders}``. Terms follow the rule books and ``web/i18n.py``: *baza*, *baraja*;
 *presa*, *mazzo*; *stik*, *kortsæt*.
+
+While the model adapts, the page shows the running step (its progress bar's name, worded
+through :data:`STEPS`) and the adaptation's progress lines (``SaidText``, worded from their
+messages). What stays English, and why: the terminal (tqdm bars and printed lines are the
+command line's text); a bar or a line that carries no key (a step added later shows its own
+name rather than nothing); the values inside a line (a model folder's path and a file name are
+what the disk calls them; numbers are only given the language's decimal mark); and what the
+helper processes print (scene rendering and the detector's training run in a fresh interpreter
+whose output goes to the terminal only, so the page never sees it).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from skullcam.vision.enroll_messages import (
     Message,
     MessageError,
     Said,
+    SaidText,
     Wording,
     card_name,
     render,
@@ -187,6 +197,63 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": ", quedan unos {n} min de este paso",
         "it": ", mancano circa {n} min a questo passo",
         "da": ", cirka {n} min tilbage af dette trin",
+    },
+    # The running step's name (the tqdm bar's ``desc``, mapped by :data:`STEPS`). English is
+    # the bar's own text, as the terminal shows it.
+    "step_working": {"en": "working", "es": "trabajando", "it": "al lavoro", "da": "arbejder"},
+    "step_scenes": {
+        "en": "scenes",
+        "es": "creando escenas",
+        "it": "creazione delle scene",
+        "da": "laver scener",
+    },
+    "step_crops_train": {
+        "en": "crops (train)",
+        "es": "recortando las cartas para entrenar",
+        "it": "ritaglio delle carte per l'addestramento",
+        "da": "klipper kort ud til træningen",
+    },
+    "step_crops_val": {
+        "en": "crops (val)",
+        "es": "recortando las cartas para validar",
+        "it": "ritaglio delle carte per la verifica",
+        "da": "klipper kort ud til kontrollen",
+    },
+    "step_detector_crops": {
+        "en": "detector crops (train)",
+        "es": "recortando donde el detector ve cartas",
+        "it": "ritaglio dove il rilevatore vede le carte",
+        "da": "klipper ud, hvor detektoren ser kort",
+    },
+    "step_fine_tuning": {
+        "en": "fine-tuning",
+        "es": "aprendiendo tus cartas",
+        "it": "apprendimento delle tue carte",
+        "da": "lærer dine kort",
+    },
+    "step_corner_patches": {
+        "en": "corner patches",
+        "es": "recortando las esquinas de las cartas",
+        "it": "ritaglio degli angoli delle carte",
+        "da": "klipper korthjørner ud",
+    },
+    "step_corner_reader": {
+        "en": "corner reader",
+        "es": "aprendiendo las esquinas de las cartas",
+        "it": "apprendimento degli angoli delle carte",
+        "da": "lærer korthjørnerne",
+    },
+    "step_corner_weight": {
+        "en": "corner weight",
+        "es": "ajustando cuánto cuentan las esquinas",
+        "it": "taratura del peso degli angoli",
+        "da": "afvejer, hvor meget hjørnerne tæller",
+    },
+    "step_evaluating": {
+        "en": "evaluating",
+        "es": "comprobando el modelo nuevo",
+        "it": "verifica del nuovo modello",
+        "da": "tjekker den nye model",
     },
     "model_active": {
         "en": "The new model is active.",
@@ -461,6 +528,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "upload_too_small": (
             "la foto solo mide {width} x {height} px: una baza necesita al menos {min} px"
         ),
+        "log_rendering": "creando {n} escenas con tu baraja",
+        "log_detector_kept": "el detector se queda como está: {model} no tiene {file}",
+        "log_detector": "entrenando el detector de cartas con {scenes} escenas, {epochs} pasadas",
+        "log_detector_resuming": (
+            "entrenando el detector de cartas con {scenes} escenas, {epochs} pasadas (sigue"
+            " donde se quedó)"
+        ),
+        "log_crops": "recortando las cartas de las escenas",
+        "log_detector_crops": "recortando donde el detector ve cartas",
+        "log_classifier": "aprendiendo tus cartas con {crops} recortes, {epochs} pasadas",
+        "log_corner_reader": (
+            "aprendiendo las esquinas de las cartas con {patches} recortes, {epochs} pasadas"
+        ),
+        "log_self_check": "autocomprobación: creando {n} escenas de prueba nuevas con tu baraja",
+        "log_choosing_weight": (
+            "eligiendo cuánto cuentan las esquinas, con las escenas de validación"
+        ),
+        "log_corner_weight": (
+            "peso de las esquinas: {weight:g}, elegido con {scenes} escenas de validación"
+            " (escenas bien leídas con cada peso: {tried})"
+        ),
+        "log_weight_score": "{weight:g} → {right}",
+        "log_tricks_recheck": (
+            "comprobando las fotos guardadas de bazas reales con el modelo activo"
+        ),
     },
     "it": {
         "photo_ok": "ok",
@@ -524,6 +616,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "upload_too_small": (
             "la foto è solo {width} x {height} px: una presa richiede almeno {min} px"
         ),
+        "log_rendering": "creazione di {n} scene con il tuo mazzo",
+        "log_detector_kept": "il rilevatore resta com'è: {model} non ha {file}",
+        "log_detector": (
+            "addestramento del rilevatore di carte su {scenes} scene, {epochs} passate"
+        ),
+        "log_detector_resuming": (
+            "addestramento del rilevatore di carte su {scenes} scene, {epochs} passate"
+            " (riprende da dove si era fermato)"
+        ),
+        "log_crops": "ritaglio delle carte dalle scene",
+        "log_detector_crops": "ritaglio dove il rilevatore vede le carte",
+        "log_classifier": "apprendimento delle tue carte su {crops} ritagli, {epochs} passate",
+        "log_corner_reader": (
+            "apprendimento degli angoli delle carte su {patches} ritagli, {epochs} passate"
+        ),
+        "log_self_check": "autoverifica: creazione di {n} nuove scene di prova con il tuo mazzo",
+        "log_choosing_weight": "scelta di quanto contano gli angoli, sulle scene di validazione",
+        "log_corner_weight": (
+            "peso degli angoli {weight:g}, scelto su {scenes} scene di validazione (scene lette"
+            " bene con ogni peso: {tried})"
+        ),
+        "log_weight_score": "{weight:g} → {right}",
+        "log_tricks_recheck": "controllo delle foto salvate di prese reali con il modello attivo",
     },
     "da": {
         "photo_ok": "ok",
@@ -586,8 +701,56 @@ MESSAGES: dict[str, dict[str, str]] = {
         "upload_too_small": (
             "billedet er kun {width} x {height} px: et stik kræver mindst {min} px"
         ),
+        "log_rendering": "laver {n} scener med dit kortsæt",
+        "log_detector_kept": "detektoren beholdes, som den er: {model} har ingen {file}",
+        "log_detector": "træner kortdetektoren på {scenes} scener, {epochs} gennemløb",
+        "log_detector_resuming": (
+            "træner kortdetektoren på {scenes} scener, {epochs} gennemløb (fortsætter, hvor"
+            " den slap)"
+        ),
+        "log_crops": "klipper kortene ud af scenerne",
+        "log_detector_crops": "klipper ud, hvor detektoren ser kort",
+        "log_classifier": "lærer dine kort på {crops} udsnit, {epochs} gennemløb",
+        "log_corner_reader": "lærer korthjørnerne på {patches} udsnit, {epochs} gennemløb",
+        "log_self_check": "selvtjek: laver {n} nye testscener med dit kortsæt",
+        "log_choosing_weight": "afvejer, hvor meget hjørnerne tæller, på valideringsscenerne",
+        "log_corner_weight": (
+            "hjørnernes vægt {weight:g}, valgt på {scenes} valideringsscener (scener læst"
+            " rigtigt pr. vægt: {tried})"
+        ),
+        "log_weight_score": "{weight:g} → {right}",
+        "log_tricks_recheck": "tjekker de gemte billeder af rigtige stik med den aktive model",
     },
 }
+
+
+#: The adaptation's steps as its tqdm bars name them (``desc``) -> the page's string for each.
+#: The bars keep their English words on the terminal; a bar not listed here is shown as named.
+STEPS: dict[str, str] = {
+    "working": "step_working",  # a bar with no name
+    "scenes": "step_scenes",  # datasets.dataset.write_scenes, when it renders in this process
+    "crops (train)": "step_crops_train",  # vision.adapt._crops
+    "crops (val)": "step_crops_val",
+    "detector crops (train)": "step_detector_crops",  # vision.adapt._detector_crops
+    "fine-tuning": "step_fine_tuning",  # vision.adapt.fine_tune
+    "corner patches": "step_corner_patches",  # vision.adapt.adapt_corner_reader
+    "corner reader": "step_corner_reader",  # vision.training.fit_corner_reader
+    "corner weight": "step_corner_weight",  # vision.reading_choice.choose_corner_weight
+    "evaluating": "step_evaluating",  # vision.evaluate.evaluate, run by the self-check
+}
+
+
+def step_name(desc: str, lang: str) -> str:
+    """The running step's name in ``lang``: its tqdm ``desc`` looked up in :data:`STEPS`, or
+    the desc itself for a step the table does not know (a new bar still shows its name)."""
+    key = STEPS.get(desc)
+    return t(key, lang) if key is not None else desc
+
+
+def log_line(line: str, lang: str) -> str:
+    """One line of the adaptation's log in ``lang``: a :class:`SaidText` worded from its
+    message; any other text (a line nothing gave a message) as it was said."""
+    return say(line.said, lang) if isinstance(line, SaidText) else str(line)
 
 
 def face_name(face: str, lang: str) -> str:

@@ -185,6 +185,12 @@ class TrickChecker:
             self.pending = None
         return self.recheck()
 
+    @property
+    def check_said(self) -> tuple[Message, ...]:
+        """The last check's sentence as messages (empty before one): the adaptation's log says
+        it after its recheck, worded in each reader's language."""
+        return self._check_said
+
     def recheck(self) -> dict[str, Any]:
         """Check every saved photo with the model active now."""
         saved = self.saved()  # a damaged photo is skipped, and not checked again and again

@@ -35,7 +35,15 @@ import cv2
 import numpy as np
 
 from skullcam import i18n_core
-from skullcam.device.enroll_i18n import error_text, face_name, js_strings, page_error, t
+from skullcam.device.enroll_i18n import (
+    error_text,
+    face_name,
+    js_strings,
+    log_line,
+    page_error,
+    step_name,
+    t,
+)
 from skullcam.device.enroll_i18n import say as word
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
@@ -50,7 +58,7 @@ from skullcam.vision.enroll import (
     enroll_record,
 )
 from skullcam.vision.enroll_check import CheckResult
-from skullcam.vision.enroll_messages import Message, MessageError, message
+from skullcam.vision.enroll_messages import Message, MessageError, SaidText, message, spoken
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.recognizer import active_model_dir
 
@@ -279,8 +287,8 @@ class EnrollSession:
         }
 
     def _adapt_state(self, lang: str) -> dict[str, Any]:
-        """The adaptation's state: its sentence and weakest faces worded in ``lang``, its log
-        (the terminal's lines) as said."""
+        """The adaptation's state: its sentence, weakest faces, log (the terminal's lines) and
+        running step worded in ``lang`` (``enroll_i18n`` says what stays English)."""
         status = self.adapt_status
         hidden = ("log", "said", "weakest_faces", "error_said")
         shown = {k: v for k, v in status.items() if k not in hidden}
@@ -290,9 +298,12 @@ class EnrollSession:
             shown["error"] = word(status["error_said"], lang)
         if "weakest_faces" in status:
             shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
-        shown["log"] = status["log"][-8:]
+        shown["log"] = [log_line(line, lang) for line in status["log"][-8:]]
         if status.get("state") == "running":
-            shown["step"] = step_progress()
+            step = step_progress()
+            if step is not None:
+                step["what"] = step_name(step["what"], lang)
+            shown["step"] = step
         return shown
 
     def camera_frame(self) -> np.ndarray | None:
@@ -350,6 +361,7 @@ class EnrollSession:
         self.adapt_status = {"state": "running", "log": []}
 
         def say(text: str) -> None:
+            # A SaidText keeps its message: the state words the log in each reader's language.
             self.adapt_status["log"].append(text)
             logger.info("%s", text)
 
@@ -390,13 +402,14 @@ class EnrollSession:
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()
 
-    def _recheck_tricks(self, say: Any) -> None:
+    def _recheck_tricks(self, say: Callable[[str], None]) -> None:
         """After an adaptation, the saved photos of real tricks are read by the active model."""
         if not self.tricks.saved():
             return
-        say("checking the saved photos of real tricks with the active model")
+        say(spoken("log_tricks_recheck"))
         try:
-            say(self.tricks.recheck()["check"]["sentence"])
+            self.tricks.recheck()
+            say(SaidText(self.tricks.check_said))
         except Exception:  # the adaptation stands; the page can ask for the check again
             logger.error("real-trick check failed: %s", traceback.format_exc())
 

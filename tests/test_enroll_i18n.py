@@ -7,10 +7,13 @@ says about a photo in that language; English stays the command line's text, word
 
 from __future__ import annotations
 
+import ast
 import io
 import subprocess
 import sys
+import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +23,17 @@ import pytest
 
 from skullcam import i18n_core
 from skullcam.datasets.deck import render_face
-from skullcam.device.enroll_i18n import MESSAGES, STRINGS, face_name, page_error, say, t
+from skullcam.device.enroll_i18n import (
+    MESSAGES,
+    STEPS,
+    STRINGS,
+    face_name,
+    log_line,
+    page_error,
+    say,
+    step_name,
+    t,
+)
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import ImageFolderSource
 from skullcam.errors import UserError
@@ -31,13 +44,16 @@ from skullcam.vision.enroll_check import CheckResult
 from skullcam.vision.enroll_messages import (
     ENGLISH,
     MessageError,
+    SaidText,
     message,
     placeholders,
     render,
+    spoken,
 )
 from skullcam.vision.enroll_photo import PhotoCheck, inspect_photo
 from skullcam.vision.enroll_synth import render_photo
 from skullcam.vision.enroll_tricks import TrickComparison, decode_photo
+from skullcam.vision.reading_choice import WeightChoice, WeightScore
 from skullcam.web import i18n as web_i18n
 
 if TYPE_CHECKING:
@@ -378,3 +394,173 @@ def test_a_failed_adaptation_says_why_in_the_pages_language(tmp_path: Path) -> N
     assert session.state("es")["adapt"]["error"] == say(said, "es") != str(said)
     assert session.state("en")["adapt"]["error"] == str(said)
     assert "error_said" not in session.state("es")["adapt"]  # the page gets words, not objects
+
+
+# ------------------------------------------------------------- the adaptation's progress
+
+# The modules whose progress bars the page can see while the model adapts: the adaptation, the
+# corner weight's choice, the self-check's evaluation, scene rendering in this process.
+ADAPT_PATH = (
+    "vision/adapt.py",
+    "vision/reading_choice.py",
+    "vision/evaluate.py",
+    "datasets/dataset.py",
+)
+
+
+def _bar_names(path: Path) -> list[str]:
+    """The ``desc=`` of every tqdm bar in ``path``, an f-string's fields as ``{}``."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.keyword) or node.arg != "desc":
+            continue
+        if isinstance(node.value, ast.Constant):
+            names.append(str(node.value.value))
+        elif isinstance(node.value, ast.JoinedStr):
+            names.append(
+                "".join(
+                    str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.value.values
+                )
+            )
+    return names
+
+
+def test_every_step_of_the_adaptation_has_a_name_in_every_language() -> None:
+    root = Path(__file__).resolve().parent.parent
+    bars = [name for module in ADAPT_PATH for name in _bar_names(root / module)]
+    assert "fine-tuning" in bars and "crops ({})" in bars  # the scan finds the bars
+    for name in bars:
+        # An f-string's bar ("crops ({split})"): each value it takes on the way is listed.
+        splits = ("train", "val") if name.startswith("crops") else ("train",)
+        for desc in [name.replace("{}", s) for s in splits] if "{}" in name else [name]:
+            assert desc in STEPS, f"{desc!r}: a step the page would show in English only"
+    assert "corner reader" in STEPS  # vision.training.fit_corner_reader's epoch bar
+    for desc, key in STEPS.items():
+        # The English page shows what the terminal shows; every language has a wording, with
+        # no placeholders (the step line's own "{what}: {done} of {total}" frames it).
+        assert STRINGS[key]["en"] == desc == step_name(desc, "en")
+        for lang in OTHERS:
+            assert step_name(desc, lang) == STRINGS[key][lang] != desc, (desc, lang)
+            assert not placeholders(STRINGS[key][lang]), (key, lang)
+    assert step_name("fine-tuning", "es") == "aprendiendo tus cartas"
+    assert step_name("a step added later", "da") == "a step added later"  # shown as named
+
+
+def test_every_progress_line_has_every_language_with_the_same_placeholders() -> None:
+    lines = [key for key in ENGLISH if key.startswith("log_")]
+    assert len(lines) >= 12
+    for lang in OTHERS:
+        for key in lines:
+            assert placeholders(MESSAGES[lang][key]) == placeholders(ENGLISH[key]), (lang, key)
+
+
+@pytest.mark.parametrize(
+    ("said", "english"),
+    [
+        (spoken("log_rendering", n=2700), "rendering 2700 scenes of the enrolled deck"),
+        (
+            spoken("log_detector_resuming", scenes=2400, epochs=2),
+            "fine-tuning the card detector on 2400 scenes, 2 epochs (resuming)",
+        ),
+        (
+            spoken("log_classifier", crops=15120, epochs=12),
+            "fine-tuning the face classifier on 15120 crops, 12 epochs",
+        ),
+        (
+            spoken("log_self_check", n=500),
+            "self-check: rendering 500 new test scenes of the deck",
+        ),
+        (
+            SaidText(
+                WeightChoice(
+                    0.5, 300, (WeightScore(0.0, 280, 30), WeightScore(0.5, 290, 12))
+                ).said()
+            ),
+            "corner reader's weight 0.5, chosen on 300 validation scenes (scenes read right by "
+            "weight: 0: 280, 0.5: 290)",
+        ),
+    ],
+)
+def test_progress_lines_are_the_command_lines_english(said: SaidText, english: str) -> None:
+    # The terminal prints the line as it always did: a SaidText is that English str.
+    assert isinstance(said, str) and said == english and str(said) == english
+    assert log_line(said, "en") == english
+
+
+def test_progress_lines_in_each_language() -> None:
+    choice = WeightChoice(0.25, 300, (WeightScore(0.0, 280, 30), WeightScore(0.25, 290, 12)))
+    assert choice.sentence() == str(SaidText(choice.said()))
+    assert log_line(SaidText(choice.said()), "es") == (
+        "peso de las esquinas: 0,25, elegido con 300 escenas de validación (escenas bien leídas "
+        "con cada peso: 0 → 280, 0,25 → 290)"
+    )
+    assert log_line(spoken("log_rendering", n=2700), "it") == (
+        "creazione di 2700 scene con il tuo mazzo"
+    )
+    assert log_line(spoken("log_tricks_recheck"), "da") == (
+        "tjekker de gemte billeder af rigtige stik med den aktive model"
+    )
+    # A model's folder and a file name are what the disk calls them, in every language.
+    kept = spoken("log_detector_kept", model=Path("models/base"), file="card-detector.pt")
+    assert log_line(kept, "es") == (
+        "el detector se queda como está: models/base no tiene card-detector.pt"
+    )
+    assert log_line("a line with no message", "es") == "a line with no message"
+
+
+def test_the_running_step_and_log_are_in_the_pages_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake adaptation (no training): what it says and the bar it opens, read by the page in
+    Spanish, and in English as the terminal shows them."""
+    from tqdm import tqdm
+
+    import skullcam.device.enroll_web as enroll_web
+
+    running, finish = threading.Event(), threading.Event()
+
+    def adapting(*args: object, say: Callable[[str], None], **kwargs: object) -> None:
+        say(spoken("log_rendering", n=2700))
+        say(spoken("log_classifier", crops=15120, epochs=12))
+        say("a line with no message")
+        with tqdm(total=200, desc="fine-tuning", file=io.StringIO(), mininterval=0) as bar:
+            bar.update(50)
+            running.set()
+            finish.wait(timeout=30)
+        raise UserError("stopped by the test")
+
+    monkeypatch.setattr(enroll_web, "adapt_and_install", adapting)
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    cv2.imwrite(str(camera / "frame_000000.jpg"), EMPTY_TABLE)
+    session = EnrollSession(
+        Enrollment.open(tmp_path / "data", "mesa"),
+        CameraFeed(ImageFolderSource(camera)),
+        AdaptPlan(progress=False),
+    )
+    for face in FACES:
+        session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+    client = create_enroll_app(session).test_client()
+    try:
+        assert client.post("/api/adapt?lang=es").get_json()["adapt"]["state"] == "running"
+        assert running.wait(timeout=30)
+        spanish = client.get("/api/state?lang=es").get_json()["adapt"]
+        english = client.get("/api/state?lang=en").get_json()["adapt"]
+    finally:
+        finish.set()
+        assert session.adapt_thread is not None
+        session.adapt_thread.join(timeout=30)
+    assert spanish["step"]["what"] == "aprendiendo tus cartas"
+    assert (spanish["step"]["done"], spanish["step"]["total"]) == (50, 200)
+    assert spanish["log"] == [
+        "creando 2700 escenas con tu baraja",
+        "aprendiendo tus cartas con 15120 recortes, 12 pasadas",
+        "a line with no message",
+    ]
+    assert english["step"]["what"] == "fine-tuning"
+    assert english["log"] == [
+        "rendering 2700 scenes of the enrolled deck",
+        "fine-tuning the face classifier on 15120 crops, 12 epochs",
+        "a line with no message",
+    ]
+    assert client.get("/api/state").get_json()["adapt"]["state"] == "failed"

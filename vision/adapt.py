@@ -42,6 +42,7 @@ from skullcam.vision.crop_dataset import (
     merge,
     read_scene_index,
 )
+from skullcam.vision.enroll_messages import spoken
 from skullcam.vision.recognizer import CardDetector, ModelManifest
 from skullcam.vision.training import (
     CHECKPOINT_FILE,
@@ -55,6 +56,8 @@ from skullcam.vision.training import (
 logger = logging.getLogger(__name__)
 
 Say = Callable[[str], None]
+"""Where the adaptation says what it does: ``print`` on the command line. Its lines are
+``enroll_messages.SaidText``, English text that keeps its message for the enrollment page."""
 
 
 @dataclass(frozen=True)
@@ -299,7 +302,7 @@ def adapt_detector(
     if plan.detector_epochs <= 0:
         return base_onnx, init if init.is_file() else None
     if not init.is_file():
-        say(f"keeping the detector as it is: {base_model} has no {DETECTOR_CHECKPOINT_FILE}")
+        say(spoken("log_detector_kept", model=base_model, file=DETECTOR_CHECKPOINT_FILE))
         return base_onnx, None
     out = work_dir / "detector"
     onnx, weights, done = out / DETECTOR_FILE, out / DETECTOR_CHECKPOINT_FILE, out / "done.json"
@@ -325,8 +328,11 @@ def adapt_detector(
     finished = same_plan and not resume
     if not finished:
         say(
-            f"fine-tuning the card detector on {plan.train_scenes} scenes, "
-            f"{plan.detector_epochs} epochs" + (" (resuming)" if resume else "")
+            spoken(
+                "log_detector_resuming" if resume else "log_detector",
+                scenes=plan.train_scenes,
+                epochs=plan.detector_epochs,
+            )
         )
         runs.mkdir(parents=True, exist_ok=True)
         if not resume:
@@ -491,7 +497,7 @@ def adapt_recognizer(
             "activate a model that has one (skullcam enroll --list) or reinstall skullcam"
         )
     work_dir.mkdir(parents=True, exist_ok=True)
-    say(f"rendering {plan.train_scenes + plan.val_scenes} scenes of the enrolled deck")
+    say(spoken("log_rendering", n=plan.train_scenes + plan.val_scenes))
     scenes = generate_scenes(
         deck_dir,
         work_dir / "scenes",
@@ -501,7 +507,7 @@ def adapt_recognizer(
         progress=plan.progress,
     )
     detector_onnx, detector_pt = adapt_detector(scenes, base_model, work_dir, plan, say)
-    say("cutting card crops from the scenes")
+    say(spoken("log_crops"))
     train = _crops(
         scenes,
         "train",
@@ -521,7 +527,7 @@ def adapt_recognizer(
         jitter=0.5,
         progress=plan.progress,
     )
-    say("cutting crops where the detector puts its boxes")
+    say(spoken("log_detector_crops"))
     detected = _detector_crops(
         scenes,
         "train",
@@ -534,7 +540,7 @@ def adapt_recognizer(
         plan.progress,
     )
     train = merge(train, detected)
-    say(f"fine-tuning the face classifier on {len(train)} crops, {plan.epochs} epochs")
+    say(spoken("log_classifier", crops=len(train), epochs=plan.epochs))
     model, accuracy = fine_tune(train, val, init, work_dir / "finetune_state.pt", plan)
     out = work_dir / "classifier"
     out.mkdir(exist_ok=True)
@@ -591,7 +597,7 @@ def adapt_corner_reader(
     val = corner_patches_from_scenes(
         read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
     )
-    say(f"fine-tuning the corner reader on {len(train)} patches, {plan.corner_epochs} epochs")
+    say(spoken("log_corner_reader", patches=len(train), epochs=plan.corner_epochs))
     # A fine-tune: a third of the from-scratch rate.
     result = fit_corner_reader(train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress)
     save_corner_reader(result.model, out)

@@ -46,7 +46,7 @@ from skullcam.vision.adapt import (
     training_args,
 )
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, self_check
-from skullcam.vision.enroll_messages import CardName, Message, message
+from skullcam.vision.enroll_messages import CardName, Message, SaidText, message, spoken
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.reading_choice import WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
@@ -584,11 +584,11 @@ def _choose_corner_weight(candidate: Path, scenes: Path, plan: AdaptPlan, say: S
     from skullcam.vision.crop_dataset import read_scene_index
     from skullcam.vision.recognizer import Recognizer
 
-    say("choosing how much the corner reader counts, on the validation scenes")
+    say(spoken("log_choosing_weight"))
     choice = choose_corner_weight(
         Recognizer.load(candidate), read_scene_index(scenes, "val"), progress=plan.progress
     )
-    say(choice.sentence())
+    say(SaidText(choice.said()))
     return choice
 
 
@@ -621,7 +621,7 @@ def adapt_and_install(
     result = adapt_recognizer(deck, base, work, plan, say=say)
     seconds["adapt"] = time.perf_counter() - t0
     t1 = time.perf_counter()
-    say(f"self-check: rendering {test_scenes} new test scenes of the deck")
+    say(spoken("log_self_check", n=test_scenes))
     test_dir = generate_scenes(
         deck,
         work / "test_scenes",

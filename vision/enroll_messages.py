@@ -11,6 +11,9 @@ wording's card namer, a :class:`Message` is worded by the same wording, a tuple 
 worded and joined with ", ", and a float written with a format spec (``{share:.0%}``) uses the
 wording's decimal mark. A sentence of several pieces is a sequence of messages joined with
 nothing between them: each piece carries its own "; ".
+
+The adaptation's progress lines are messages too, handed to its ``say`` callback as
+:class:`SaidText`: the English line for the terminal, its message for the page's log.
 """
 
 from __future__ import annotations
@@ -126,6 +129,26 @@ ENGLISH: dict[str, str] = {
         " photo"
     ),
     "upload_too_small": "the photo is only {width} x {height} px: a trick needs at least {min} px",
+    # The adaptation's progress lines (``adapt.adapt_recognizer``, ``enroll.adapt_and_install``,
+    # the page's recheck of real tricks): said as :class:`SaidText`.
+    "log_rendering": "rendering {n} scenes of the enrolled deck",
+    "log_detector_kept": "keeping the detector as it is: {model} has no {file}",
+    "log_detector": "fine-tuning the card detector on {scenes} scenes, {epochs} epochs",
+    "log_detector_resuming": (
+        "fine-tuning the card detector on {scenes} scenes, {epochs} epochs (resuming)"
+    ),
+    "log_crops": "cutting card crops from the scenes",
+    "log_detector_crops": "cutting crops where the detector puts its boxes",
+    "log_classifier": "fine-tuning the face classifier on {crops} crops, {epochs} epochs",
+    "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {epochs} epochs",
+    "log_self_check": "self-check: rendering {n} new test scenes of the deck",
+    "log_choosing_weight": "choosing how much the corner reader counts, on the validation scenes",
+    "log_corner_weight": (
+        "corner reader's weight {weight:g}, chosen on {scenes} validation scenes (scenes read"
+        " right by weight: {tried})"
+    ),
+    "log_weight_score": "{weight:g}: {right}",
+    "log_tricks_recheck": "checking the saved photos of real tricks with the active model",
 }
 
 
@@ -181,6 +204,27 @@ def render(said: Said, wording: Wording = ENGLISH_WORDING) -> str:
 def placeholders(template: str) -> set[str]:
     """The argument names a template uses (the tests check translations use the same)."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+class SaidText(str):
+    """A line the adaptation says: its English text, as the command line prints it, that also
+    keeps what it says, so the enrollment page can word its log in the reader's language.
+
+    A ``str`` (as :class:`MessageError` is a ``UserError``) because its sayers' callback takes
+    text: ``print``, a list's ``append``, the command line's stderr writer all take it as the
+    English line it always was."""
+
+    said: Said
+
+    def __new__(cls, said: Said) -> SaidText:
+        text = super().__new__(cls, render(said))
+        text.said = said if isinstance(said, Message) else tuple(said)
+        return text
+
+
+def spoken(key: str, **args: Any) -> SaidText:
+    """The progress line ``key`` with its values, as :class:`SaidText`."""
+    return SaidText(Message(key, args))
 
 
 class MessageError(UserError):

@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import Scene
+from skullcam.vision.enroll_messages import Message, message, render
 from skullcam.vision.evaluate import judge_scene
 from skullcam.vision.recognizer import BoxEvidence, Recognizer, read_cards
 
@@ -46,11 +47,17 @@ class WeightChoice:
     scores: tuple[WeightScore, ...]
 
     def sentence(self) -> str:
-        """What enrollment says about the choice."""
-        tried = ", ".join(f"{s.weight:g}: {s.scenes_right}" for s in self.scores)
-        return (
-            f"corner reader's weight {self.weight:g}, chosen on {self.scenes} validation "
-            f"scenes (scenes read right by weight: {tried})"
+        """What enrollment says about the choice, in English."""
+        return render(self.said())
+
+    def said(self) -> Message:
+        """The choice as a message: the enrollment page words it in its reader's language."""
+        tried = tuple(
+            message("log_weight_score", weight=float(s.weight), right=s.scenes_right)
+            for s in self.scores
+        )
+        return message(
+            "log_corner_weight", weight=float(self.weight), scenes=self.scenes, tried=tried
         )
 
     def to_json(self) -> dict[str, object]:
