@@ -381,14 +381,7 @@ def test_render_falls_back_to_english_for_a_key_a_language_lacks() -> None:
 
 
 def test_a_failed_adaptation_says_why_in_the_pages_language(tmp_path: Path) -> None:
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    cv2.imwrite(str(camera / "frame_000000.jpg"), EMPTY_TABLE)
-    session = EnrollSession(
-        Enrollment.open(tmp_path / "data", "mesa"),
-        CameraFeed(ImageFolderSource(camera)),
-        AdaptPlan(progress=False),
-    )
+    session = _session_on_an_empty_table(tmp_path)
     said = message("upload_empty")
     session.adapt_status = {"state": "failed", "log": [], "error": str(said), "error_said": said}
     assert session.state("es")["adapt"]["error"] == say(said, "es") != str(said)
@@ -530,14 +523,7 @@ def test_the_running_step_and_log_are_in_the_pages_language(
         raise UserError("stopped by the test")
 
     monkeypatch.setattr(enroll_web, "adapt_and_install", adapting)
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    cv2.imwrite(str(camera / "frame_000000.jpg"), EMPTY_TABLE)
-    session = EnrollSession(
-        Enrollment.open(tmp_path / "data", "mesa"),
-        CameraFeed(ImageFolderSource(camera)),
-        AdaptPlan(progress=False),
-    )
+    session = _session_on_an_empty_table(tmp_path)
     for face in FACES:
         session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
     client = create_enroll_app(session).test_client()
@@ -564,3 +550,15 @@ def test_the_running_step_and_log_are_in_the_pages_language(
         "a line with no message",
     ]
     assert client.get("/api/state").get_json()["adapt"]["state"] == "failed"
+
+
+def _session_on_an_empty_table(tmp_path: Path) -> EnrollSession:
+    """An enrollment page's session whose camera shows only the table."""
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    cv2.imwrite(str(camera / "frame_000000.jpg"), EMPTY_TABLE)
+    return EnrollSession(
+        Enrollment.open(tmp_path / "data", "mesa"),
+        CameraFeed(ImageFolderSource(camera)),
+        AdaptPlan(progress=False),
+    )
