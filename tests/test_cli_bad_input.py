@@ -118,6 +118,7 @@ def _shipped_classes() -> list[str]:
         ({"detector_iou": 1.5}, "detector_iou is 1.5; it must be from 0 to 1"),
         ({"min_confidence": -1}, "min_confidence is -1; it must be from 0 to 1"),
         ({"corner_min_confidence": 2}, "corner_min_confidence is 2; it must be from 0 to 1"),
+        ({"mirror_below": 1.2}, "mirror_below is 1.2; it must be from 0 to 1"),
         ({"min_confidence": "NaN"}, "min_confidence is nan; it must be from 0 to 1"),
     ],
 )
@@ -323,6 +324,7 @@ def test_record_frames_when_recordings_is_a_file(
         (["train", "--dataset", "d", "--classifier-epochs", "0"], "at least 1"),
         (["train", "--dataset", "d", "--classifier-epochs", "-1"], "at least 1"),
         (["eval", "--dataset", "d", "--limit", "-1"], "0 or more"),
+        (["eval", "--dataset", "d", "--threads", "-1"], "0 or more"),
         (["run", "--max-seconds", "-1"], "more than 0"),
         (["run", "--speed", "nan"], "finite"),
         (["run", "--port", "99999"], "not a port number"),

@@ -26,6 +26,7 @@ from skullcam.vision import enroll as enroll_mod
 from skullcam.vision.adapt import AdaptPlan, adapt_recognizer, training_args
 from skullcam.vision.enroll import (
     ENROLLED_DETECTOR_CONF,
+    ENROLLED_MIRROR_BELOW,
     ENROLLED_TURN_BELOW,
     ActiveModelWatcher,
     Enrollment,
@@ -105,6 +106,8 @@ def test_folder_of_alt_deck_photos_enrolls_end_to_end(
     assert recognizer.manifest.detector_conf == min(base_conf, ENROLLED_DETECTOR_CONF) < 0.2
     # ... and reads every crop both ways up, though its base reads only unsure ones twice.
     assert recognizer.manifest.turn_below == ENROLLED_TURN_BELOW == 1.0
+    # ... and runs the detector's mirror view on every frame, as its base did when measured.
+    assert recognizer.manifest.mirror_below == ENROLLED_MIRROR_BELOW == 1.0
     info = json.loads((outcome.model_dir / "enroll.json").read_text())
     assert info["base_model"] == str(base_model)
     assert info["plan"] == training_args(TINY_PLAN)

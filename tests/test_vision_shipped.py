@@ -34,7 +34,9 @@ def test_shipped_model_names_only_rules_faces(recognizer: Recognizer) -> None:
     assert recognizer.manifest.classes[: len(FACES)] == FACES
 
 
-def test_shipped_model_finds_and_names_sample_scene_cards(recognizer: Recognizer) -> None:
+@pytest.mark.parametrize("threads", [2, 1], ids=["views-side-by-side", "mirror-when-unsure"])
+def test_shipped_model_finds_and_names_sample_scene_cards(threads: int) -> None:
+    recognizer = Recognizer.load(shipped_model_dir(), threads=threads)
     scenes = read_scene_index(SAMPLES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)

@@ -50,6 +50,7 @@ from skullcam.vision.enroll_messages import CardName, Message, SaidText, message
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
 from skullcam.vision.reading_choice import WeightChoice, choose_corner_weight
 from skullcam.vision.recognizer import (  # noqa: F401  (ActiveModelWatcher: re-exported)
+    ALWAYS_MIRROR,
     ALWAYS_TURN,
     MANIFEST,
     ActiveModelWatcher,
@@ -99,6 +100,11 @@ ENROLLED_TURN_BELOW = ALWAYS_TURN
 the default plan's enrolled model on 1,000 unseen alt-deck scenes (``runs/alt_fresh15``):
 turn_below 1.0 / 0.99 / 0.95 / 0.9 read 94.7 / 94.7 / 94.6 / 94.6 % of scenes right, precision
 99.41 / 99.41 / 99.38 / 99.35 %, recall 98.09 % at each."""
+
+ENROLLED_MIRROR_BELOW = ALWAYS_MIRROR
+"""An enrolled model runs both detector views on every frame, whatever its base model does
+(``mirror_below``): the detector's scores on a deck it never saw were not measured against
+that threshold, and a lower score there would only make the saving smaller."""
 
 FaceClassifier = Callable[[np.ndarray], dict[str, float]]
 """A rectified face (BGR, any size) -> probability per face id, from the current model."""
@@ -638,6 +644,7 @@ def adapt_and_install(
         base_manifest,
         detector_conf=min(base_manifest.detector_conf, ENROLLED_DETECTOR_CONF),
         turn_below=ENROLLED_TURN_BELOW,
+        mirror_below=ENROLLED_MIRROR_BELOW,
     )
     candidate.mkdir()
     _assemble_model(candidate, "candidate", base_manifest, result, with_checkpoints=False)

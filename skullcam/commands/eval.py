@@ -35,6 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=0,
         help="evaluate only the first N scenes (0: all)",
     )
+    parser.add_argument(
+        "--threads",
+        type=non_negative_int,
+        default=0,
+        help="threads the recognizer runs on (0: up to 4, as the live loop does); with 1 the "
+        "detector's two views run one after the other, and the mirror view only where the "
+        "first leaves a box in doubt (mirror_below in the model's recognizer.json)",
+    )
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_data_argument(parser)
     parser.set_defaults(func=_run)
@@ -53,7 +61,7 @@ def _run(args: argparse.Namespace) -> int:
         scenes = scenes[: args.limit]
     for path, _ in scenes:  # a missing image is said now, not minutes into the evaluation
         check_image_file(path)
-    recognizer = Recognizer.load(args.model, data_dir=args.data)
+    recognizer = Recognizer.load(args.model, data_dir=args.data, threads=args.threads)
     summary = evaluate(
         recognizer,
         scenes,
