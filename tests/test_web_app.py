@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from web_support import json_of
+from web_support import game_with_round_2_led_by_the_read_winner, json_of
 
 from skullcam.store import GameStore
 from skullcam.web import create_app
@@ -278,12 +278,7 @@ def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None
 def test_a_corrected_winner_leaves_the_next_trick_scored_as_played(
     client: FlaskClient, store: GameStore
 ) -> None:
-    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    store.set_bids(gid, 1, [1, 0, 0])
-    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
-    store.set_bids(gid, 2, [0, 2, 0])
-    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
-    store.record_trick(gid, 2, 1, plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    gid = game_with_round_2_led_by_the_read_winner(store)
     res = client.post(
         f"/api/game/{gid}/round/2/trick/0/correct", json={"play": 2, "card": "tigress:pirate"}
     )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 from flask.testing import FlaskClient
+from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.rules import (
     CARD_IDS,
@@ -750,12 +751,7 @@ def test_tricks_page_says_the_score_warnings_in_the_chosen_language(
     round 2's first trick, but Ana (the winner as read) had already led the second one."""
     import html
 
-    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    store.set_bids(gid, 1, [1, 0, 0])
-    store.record_trick(gid, 1, 0, _plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
-    store.set_bids(gid, 2, [0, 2, 0])
-    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
-    store.record_trick(gid, 2, 1, _plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    gid = game_with_round_2_led_by_the_read_winner(store)
     store.correct_play(gid, 2, 0, 2, card="tigress:pirate", note="it was the Tigress")
     english = "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
     score = store.score(gid)

@@ -1,10 +1,12 @@
-"""Reading the table app's answers in Flask test-client tests."""
+"""Reading the table app's answers in Flask test-client tests, and games they read."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from werkzeug.test import TestResponse
+
+from skullcam.store import GameStore
 
 
 def json_of(res: TestResponse) -> Any:
@@ -13,3 +15,22 @@ def json_of(res: TestResponse) -> Any:
     body = res.json
     assert body is not None, f"not a JSON answer ({res.status}): {res.data[:200]!r}"
     return body
+
+
+def game_with_round_2_led_by_the_read_winner(store: GameStore) -> int:
+    """Ana, Ben and Cai (dealer Ana), two rounds. Round 2's first trick is read as Cai's
+    green-5, Ana's green-9 and Ben's green-2, so Ana wins it and leads the second. Correcting
+    Ben's card (play 2 of round 2, trick 0) to ``tigress:pirate`` makes him that trick's
+    winner, who by the rules should have led the trick the table has already played: a dispute
+    settled after the fact."""
+
+    def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
+        return [{"player": p, "card": c, "confidence": 0.91} for p, c in pairs]
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 2, 0])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.record_trick(gid, 2, 1, plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
+    return gid
