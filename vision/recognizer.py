@@ -486,26 +486,25 @@ class CardDetector:
     def detect(self, frame: np.ndarray) -> DetectorBoxes:
         """The boxes NMS chose, and every box it chose from (see ``DetectorBoxes``)."""
         image, fit = obb.letterbox(frame, self.input_hw)
-        mirrored = np.ascontiguousarray(image[:, ::-1]) if self.mirror else None
         pending = None
-        if mirrored is not None and self._side_by_side:  # ONNX Runtime releases the GIL
-            pending = self._mirror_thread().submit(self._candidates, mirrored)
+        if self.mirror and self._side_by_side:  # ONNX Runtime releases the GIL
+            pending = self._mirror_thread().submit(self._candidates, _mirror_image(image))
         boxes, scores, classes = self._candidates(image)
-        first_view_chosen = None
-        if mirrored is not None and pending is None and self.mirror_below < 1:
-            chosen = obb.suppress(boxes, scores, classes, self.iou, MAX_CARDS)
-            if not np.any(chosen[1] < self.mirror_below):  # every box sure: one view will do
-                first_view_chosen, mirrored = chosen, None
-        if mirrored is not None:
+        chosen = None
+        if self.mirror and pending is None and self.mirror_below < 1:
+            first = obb.suppress(boxes, scores, classes, self.iou, MAX_CARDS)
+            if not np.any(first[1] < self.mirror_below):  # every box sure: one view will do
+                chosen = first
+        if self.mirror and chosen is None:
             more, more_scores, more_classes = (
-                pending.result() if pending is not None else self._candidates(mirrored)
+                pending.result() if pending is not None else self._candidates(_mirror_image(image))
             )
             boxes = np.concatenate([boxes, obb.mirror_x(more, image.shape[1])])
             scores = np.concatenate([scores, more_scores])
             classes = np.concatenate([classes, more_classes])
-        kept, kept_scores, _ = first_view_chosen or obb.suppress(
-            boxes, scores, classes, self.iou, MAX_CARDS
-        )
+        if chosen is None:
+            chosen = obb.suppress(boxes, scores, classes, self.iou, MAX_CARDS)
+        kept, kept_scores, _ = chosen
         order = np.argsort(-scores, kind="stable")
         return DetectorBoxes(
             fit.to_frame(obb.corners(kept)),
@@ -523,6 +522,11 @@ class CardDetector:
     def _candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         (raw,) = self._session.run(None, {self._input: obb.to_input_tensor(image)})
         return obb.candidates(raw, self.conf)
+
+
+def _mirror_image(image: np.ndarray) -> np.ndarray:
+    """The letterboxed frame mirrored left to right, laid out as ONNX Runtime reads it."""
+    return np.ascontiguousarray(image[:, ::-1])
 
 
 class Recognizer:
