@@ -85,6 +85,21 @@ def _aspect(quad: np.ndarray) -> float:
     return long / max(short, 1e-6)
 
 
+def _corners_where_sides_meet(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """The four corners where consecutive side lines (point, direction) cross; None when two
+    neighbouring sides run parallel, where a fitted outline is no card and the caller keeps
+    the corners it had."""
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[0] * (-d2[1]) - d1[1] * (-d2[0])
+        if abs(det) < 1e-6:
+            return None
+        s = ((p2 - p1)[0] * (-d2[1]) - (p2 - p1)[1] * (-d2[0])) / det
+        out.append(p1 + s * d1)
+    return np.asarray(out, np.float32)
+
+
 def _refine_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Intersect lines fitted to each side's outline points: rounded corners cut no corner off."""
     pts = contour.reshape(-1, 2).astype(np.float32)
@@ -103,15 +118,9 @@ def _refine_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        det = d1[0] * (-d2[1]) - d1[1] * (-d2[0])
-        if abs(det) < 1e-6:
-            return quad
-        s = ((p2 - p1)[0] * (-d2[1]) - (p2 - p1)[1] * (-d2[0])) / det
-        out.append(p1 + s * d1)
-    refined = np.asarray(out, np.float32)
+    refined = _corners_where_sides_meet(lines)
+    if refined is None:
+        return quad
     # A refinement that moves a corner by more than a tenth of the card is a bad fit: keep the
     # polygon's corners instead.
     if np.max(np.linalg.norm(refined - quad, axis=1)) > 0.1 * np.linalg.norm(quad[2] - quad[0]):
@@ -220,15 +229,8 @@ def _snap_sides(quad: np.ndarray, fine_distance: np.ndarray, reach: float = 0.04
         if best_score < 0.5:
             best = 0.0  # no clear edge line near this side: leave it
         lines.append((a + best * n, d))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        det = d1[0] * (-d2[1]) - d1[1] * (-d2[0])
-        if abs(det) < 1e-6:
-            return quad
-        s = ((p2 - p1)[0] * (-d2[1]) - (p2 - p1)[1] * (-d2[0])) / det
-        out.append(p1 + s * d1)
-    return np.asarray(out, np.float32)
+    snapped = _corners_where_sides_meet(lines)
+    return quad if snapped is None else snapped
 
 
 def _touches_border(quad: np.ndarray, shape: tuple[int, ...], margin: float = 2.0) -> bool:
