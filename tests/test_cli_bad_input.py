@@ -433,14 +433,41 @@ def _grey_pictures(folder: Path) -> list[Path]:
     return [folder / name for name in pictures]
 
 
-def test_detect_refuses_a_picture_with_no_colour(tmp_path: Path, capsys) -> None:
+def test_detect_refuses_a_picture_of_cards_with_no_colour(tmp_path: Path, capsys) -> None:
     for path in _grey_pictures(tmp_path):
         fails(
             ["detect", str(path), "--data", str(tmp_path)],
             capsys,
-            f"{path} has no colour: card suits are told apart by colour; "
+            f"{path}: the picture has no colour: card suits are told apart by colour; "
             "use a colour photo or camera",
         )
+
+
+def _grey_empty_table() -> np.ndarray:
+    """A dark grey cloth with grey noise and no card: the scene generator draws such a table
+    now and then (one of the 1,000 scenes of ``--seed 4242``)."""
+    rng = np.random.default_rng(5)
+    shade = 55 + rng.normal(0, 4, (480, 640)) + np.linspace(0, 20, 640)[None, :]
+    return cv2.cvtColor(np.clip(shade, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+
+def test_detect_reads_an_empty_grey_table_as_no_cards(tmp_path: Path, capsys) -> None:
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(table), _grey_empty_table())
+    assert main(["detect", str(table), "--json", "--data", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["images"] == [{"path": str(table), "cards": []}]
+    assert "no colour" not in err
+
+
+def test_eval_scores_an_empty_grey_table(tmp_path: Path, capsys) -> None:
+    empty = '{"file": "images/test/t.png", "cards": []}'
+    scene_dataset(tmp_path / "scenes", empty)
+    cv2.imwrite(str(tmp_path / "scenes" / "images" / "test" / "t.png"), _grey_empty_table())
+    report = tmp_path / "r"
+    assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(report)]) == 0
+    metrics = json.loads((report / "metrics.json").read_text())
+    assert (metrics["scenes"], metrics["scene_accuracy"]) == (1, 1.0)
 
 
 def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:

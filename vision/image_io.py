@@ -83,13 +83,18 @@ def has_colour(image: np.ndarray, step: int = 1) -> bool:
     return bool((spread > GREY_TOLERANCE).any())
 
 
-def read_colour_image(path: Path) -> np.ndarray:
-    """:func:`read_image`, refusing a greyscale picture: the suits differ by colour alone
+def no_colour_error(name: str) -> UserError:
+    """The refusal of a picture of cards with no colour: the suits differ by colour alone
     (green, yellow, purple, black 7), so grey cards read as confident wrong faces."""
+    return UserError(
+        f"{name} has no colour: card suits are told apart by colour; use a colour photo or camera"
+    )
+
+
+def read_colour_image(path: Path) -> np.ndarray:
+    """:func:`read_image`, refusing a greyscale picture (:func:`no_colour_error`): for a file
+    that must show a card, such as an enrollment photo of one face."""
     image = read_image(path)
     if not has_colour(image):
-        raise UserError(
-            f"{path} has no colour: card suits are told apart by colour; "
-            "use a colour photo or camera"
-        )
+        raise no_colour_error(str(path))
     return image

@@ -34,7 +34,7 @@ from skullcam.vision.crops import (
     order_long_side_vertical,
 )
 from skullcam.vision.detection import Detection
-from skullcam.vision.image_io import has_colour
+from skullcam.vision.image_io import has_colour, no_colour_error
 from skullcam.vision.second_look import boxes_worth_a_look, second_look_picks
 
 logger = logging.getLogger(__name__)
@@ -681,6 +681,19 @@ class Recognizer:
         return drop_overlapping_readings(found + more) if more else found
 
 
+    def read_picture(self, image: np.ndarray) -> list[Detection]:
+        """The cards in a picture file (``skullcam detect``). A picture with no colour is
+        refused (:func:`image_io.no_colour_error`) where the detector sees a card in it: suits
+        differ by colour alone, so grey cards would read as confident wrong faces. A live frame
+        is only warned about (``_looks_grey``), and an empty table on a grey cloth is read as
+        what it is: no cards."""
+        if has_colour(image):
+            return self(image)
+        if len(self.detect(_as_bgr(image)).scores):
+            raise no_colour_error("the picture")
+        return []
+
+
 @dataclass(frozen=True)
 class BoxEvidence:
     """What the networks said about one frame's boxes, before any reading rule: kept apart
@@ -866,7 +879,7 @@ and costs next to nothing beside the networks."""
 def _looks_grey(frame: np.ndarray) -> bool:
     """Whether a frame is a picture with no colour, logged as a warning when it is. A camera in
     greyscale mode (some start in it, an infrared one always is) makes cards read as confident
-    wrong faces, since suits differ by colour; files are refused for it (``read_colour_image``)
+    wrong faces, since suits differ by colour; files are refused for it (``read_picture``)
     but a live frame is not, which would stop a game over a camera setting. A frame without a
     picture (black, the lens covered) is not judged."""
     sample = frame[::GREY_CHECK_STRIDE, ::GREY_CHECK_STRIDE]

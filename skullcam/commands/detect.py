@@ -65,11 +65,11 @@ def _run(args: argparse.Namespace) -> int:
 
 def _cards_in(recognizer: Recognizer, path: Path) -> list[dict[str, Any]]:
     """The JSON form of the cards in the image at ``path``; a UserError naming the file."""
-    from skullcam.vision.image_io import read_colour_image
+    from skullcam.vision.image_io import read_image
 
-    image = read_colour_image(path)  # its errors name the file already
+    image = read_image(path)  # its errors name the file already
     try:
-        cards = recognizer(image)
+        cards = recognizer.read_picture(image)
     except UserError as err:  # the recognizer's do not
         raise UserError(f"{path}: {err}") from None
     return [c.to_json() for c in cards]
