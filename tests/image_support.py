@@ -23,3 +23,11 @@ def imdecode(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     assert image is not None, f"OpenCV cannot decode these {len(data)} bytes"
     return image
+
+
+def grey_empty_table() -> np.ndarray:
+    """A dark grey cloth with grey noise and no card, 640 x 480 BGR: the scene generator draws
+    such a table now and then (one of the 1,000 scenes of ``--seed 4242``)."""
+    rng = np.random.default_rng(5)
+    shade = 55 + rng.normal(0, 4, (480, 640)) + np.linspace(0, 20, 640)[None, :]
+    return cv2.cvtColor(np.clip(shade, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from image_support import imread
+from image_support import grey_empty_table, imread
 from model_variants import shipped_model_with
 
 from skullcam.cli import main
@@ -443,17 +443,9 @@ def test_detect_refuses_a_picture_of_cards_with_no_colour(tmp_path: Path, capsys
         )
 
 
-def _grey_empty_table() -> np.ndarray:
-    """A dark grey cloth with grey noise and no card: the scene generator draws such a table
-    now and then (one of the 1,000 scenes of ``--seed 4242``)."""
-    rng = np.random.default_rng(5)
-    shade = 55 + rng.normal(0, 4, (480, 640)) + np.linspace(0, 20, 640)[None, :]
-    return cv2.cvtColor(np.clip(shade, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-
-
 def test_detect_reads_an_empty_grey_table_as_no_cards(tmp_path: Path, capsys) -> None:
     table = tmp_path / "table.png"
-    cv2.imwrite(str(table), _grey_empty_table())
+    cv2.imwrite(str(table), grey_empty_table())
     assert main(["detect", str(table), "--json", "--data", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["images"] == [{"path": str(table), "cards": []}]
@@ -463,7 +455,7 @@ def test_detect_reads_an_empty_grey_table_as_no_cards(tmp_path: Path, capsys) ->
 def test_eval_scores_an_empty_grey_table(tmp_path: Path, capsys) -> None:
     empty = '{"file": "images/test/t.png", "cards": []}'
     scene_dataset(tmp_path / "scenes", empty)
-    cv2.imwrite(str(tmp_path / "scenes" / "images" / "test" / "t.png"), _grey_empty_table())
+    cv2.imwrite(str(tmp_path / "scenes" / "images" / "test" / "t.png"), grey_empty_table())
     report = tmp_path / "r"
     assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(report)]) == 0
     metrics = json.loads((report / "metrics.json").read_text())

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from image_support import imread
+from image_support import grey_empty_table, imread
 from model_variants import shipped_model_with
 
 from skullcam.errors import UserError
@@ -117,6 +117,7 @@ def test_a_camera_without_colour_is_warned_of_once_not_refused(
     with caplog.at_level("WARNING", logger="skullcam.vision.recognizer"):
         recognizer(frame)
         recognizer(np.zeros_like(frame))  # the lens covered: no picture, nothing to judge
+        assert recognizer(grey_empty_table()) == []  # no colour, but no card to misread
         assert caplog.records == []
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         assert isinstance(recognizer(grey), list)  # read all the same

@@ -669,9 +669,9 @@ class Recognizer:
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
-        if not self._warned_grey:
-            self._warned_grey = _looks_grey(frame)
         boxes = self.detect(frame)
+        if not self._warned_grey and len(boxes.scores):  # no card, nothing to misread
+            self._warned_grey = _looks_grey(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
         names, p = box_names(evidence, self.manifest)
         found = drop_overlapping_readings(named_readings(evidence, self.manifest, names, p))
@@ -679,7 +679,6 @@ class Recognizer:
             return found
         more = self.second_look(frame, evidence, boxes, names < 0)
         return drop_overlapping_readings(found + more) if more else found
-
 
     def read_picture(self, image: np.ndarray) -> list[Detection]:
         """The cards in a picture file (``skullcam detect``). A picture with no colour is
