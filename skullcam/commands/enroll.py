@@ -50,8 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--thorough",
         action="store_true",
-        help="the longer plan: 3600 scenes instead of 2400 (about 13 min instead of 9 on a "
-        "2-core PC; fewer faces below 98%% on an unseen deck)",
+        help="the longer plan: 3600 scenes instead of 2400 (13-20 min instead of 9-14 on a "
+        "2-core PC; recall about half a point higher on an unseen deck)",
     )
     parser.add_argument(
         "--scenes", type=int, help="training scenes to render (default 2400; --thorough 3600)"
