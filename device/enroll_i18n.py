@@ -530,16 +530,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "log_rendering": "creando {n} escenas con tu baraja",
         "log_detector_kept": "el detector se queda como está: {model} no tiene {file}",
-        "log_detector": "entrenando el detector de cartas con {scenes} escenas, {epochs} pasadas",
+        "log_detector": "entrenando el detector de cartas con {scenes} escenas, {n} pasadas",
+        "log_detector_one": "entrenando el detector de cartas con {scenes} escenas, {n} pasada",
         "log_detector_resuming": (
-            "entrenando el detector de cartas con {scenes} escenas, {epochs} pasadas (sigue"
+            "entrenando el detector de cartas con {scenes} escenas, {n} pasadas (sigue"
+            " donde se quedó)"
+        ),
+        "log_detector_resuming_one": (
+            "entrenando el detector de cartas con {scenes} escenas, {n} pasada (sigue"
             " donde se quedó)"
         ),
         "log_crops": "recortando las cartas de las escenas",
         "log_detector_crops": "recortando donde el detector ve cartas",
-        "log_classifier": "aprendiendo tus cartas con {crops} recortes, {epochs} pasadas",
+        "log_classifier": "aprendiendo tus cartas con {crops} recortes, {n} pasadas",
+        "log_classifier_one": "aprendiendo tus cartas con {crops} recortes, {n} pasada",
         "log_corner_reader": (
-            "aprendiendo las esquinas de las cartas con {patches} recortes, {epochs} pasadas"
+            "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasadas"
+        ),
+        "log_corner_reader_one": (
+            "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasada"
         ),
         "log_self_check": "autocomprobación: creando {n} escenas de prueba nuevas con tu baraja",
         "log_choosing_weight": (
@@ -618,18 +627,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "log_rendering": "creazione di {n} scene con il tuo mazzo",
         "log_detector_kept": "il rilevatore resta com'è: {model} non ha {file}",
-        "log_detector": (
-            "addestramento del rilevatore di carte su {scenes} scene, {epochs} passate"
-        ),
+        "log_detector": "addestramento del rilevatore di carte su {scenes} scene, {n} passate",
+        "log_detector_one": "addestramento del rilevatore di carte su {scenes} scene, {n} passata",
         "log_detector_resuming": (
-            "addestramento del rilevatore di carte su {scenes} scene, {epochs} passate"
+            "addestramento del rilevatore di carte su {scenes} scene, {n} passate"
+            " (riprende da dove si era fermato)"
+        ),
+        "log_detector_resuming_one": (
+            "addestramento del rilevatore di carte su {scenes} scene, {n} passata"
             " (riprende da dove si era fermato)"
         ),
         "log_crops": "ritaglio delle carte dalle scene",
         "log_detector_crops": "ritaglio dove il rilevatore vede le carte",
-        "log_classifier": "apprendimento delle tue carte su {crops} ritagli, {epochs} passate",
+        "log_classifier": "apprendimento delle tue carte su {crops} ritagli, {n} passate",
+        "log_classifier_one": "apprendimento delle tue carte su {crops} ritagli, {n} passata",
         "log_corner_reader": (
-            "apprendimento degli angoli delle carte su {patches} ritagli, {epochs} passate"
+            "apprendimento degli angoli delle carte su {patches} ritagli, {n} passate"
+        ),
+        "log_corner_reader_one": (
+            "apprendimento degli angoli delle carte su {patches} ritagli, {n} passata"
         ),
         "log_self_check": "autoverifica: creazione di {n} nuove scene di prova con il tuo mazzo",
         "log_choosing_weight": "scelta di quanto contano gli angoli, sulle scene di validazione",
@@ -703,15 +719,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "log_rendering": "laver {n} scener med dit kortsæt",
         "log_detector_kept": "detektoren beholdes, som den er: {model} har ingen {file}",
-        "log_detector": "træner kortdetektoren på {scenes} scener, {epochs} gennemløb",
+        "log_detector": "træner kortdetektoren på {scenes} scener, {n} gennemløb",
+        "log_detector_one": "træner kortdetektoren på {scenes} scener, {n} gennemløb",
         "log_detector_resuming": (
-            "træner kortdetektoren på {scenes} scener, {epochs} gennemløb (fortsætter, hvor"
-            " den slap)"
+            "træner kortdetektoren på {scenes} scener, {n} gennemløb (fortsætter, hvor den slap)"
+        ),
+        "log_detector_resuming_one": (
+            "træner kortdetektoren på {scenes} scener, {n} gennemløb (fortsætter, hvor den slap)"
         ),
         "log_crops": "klipper kortene ud af scenerne",
         "log_detector_crops": "klipper ud, hvor detektoren ser kort",
-        "log_classifier": "lærer dine kort på {crops} udsnit, {epochs} gennemløb",
-        "log_corner_reader": "lærer korthjørnerne på {patches} udsnit, {epochs} gennemløb",
+        "log_classifier": "lærer dine kort på {crops} udsnit, {n} gennemløb",
+        "log_classifier_one": "lærer dine kort på {crops} udsnit, {n} gennemløb",
+        "log_corner_reader": "lærer korthjørnerne på {patches} udsnit, {n} gennemløb",
+        "log_corner_reader_one": "lærer korthjørnerne på {patches} udsnit, {n} gennemløb",
         "log_self_check": "selvtjek: laver {n} nye testscener med dit kortsæt",
         "log_choosing_weight": "afvejer, hvor meget hjørnerne tæller, på valideringsscenerne",
         "log_corner_weight": (

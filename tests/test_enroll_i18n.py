@@ -49,6 +49,7 @@ from skullcam.vision.enroll_messages import (
     placeholders,
     render,
     spoken,
+    spoken_count,
 )
 from skullcam.vision.enroll_photo import PhotoCheck, inspect_photo
 from skullcam.vision.enroll_synth import render_photo
@@ -452,12 +453,16 @@ def test_every_progress_line_has_every_language_with_the_same_placeholders() -> 
     [
         (spoken("log_rendering", n=2700), "rendering 2700 scenes of the enrolled deck"),
         (
-            spoken("log_detector_resuming", scenes=2400, epochs=2),
+            spoken_count("log_detector_resuming", 2, scenes=2400),
             "fine-tuning the card detector on 2400 scenes, 2 epochs (resuming)",
         ),
         (
-            spoken("log_classifier", crops=15120, epochs=12),
+            spoken_count("log_classifier", 12, crops=15120),
             "fine-tuning the face classifier on 15120 crops, 12 epochs",
+        ),
+        (
+            spoken_count("log_corner_reader", 1, patches=900),
+            "fine-tuning the corner reader on 900 patches, 1 epoch",
         ),
         (
             spoken("log_self_check", n=500),
@@ -490,6 +495,12 @@ def test_progress_lines_in_each_language() -> None:
     assert log_line(spoken("log_rendering", n=2700), "it") == (
         "creazione di 2700 scene con il tuo mazzo"
     )
+    assert log_line(spoken_count("log_classifier", 1, crops=100), "es") == (
+        "aprendiendo tus cartas con 100 recortes, 1 pasada"
+    )
+    assert log_line(spoken_count("log_detector", 3, scenes=2400), "it") == (
+        "addestramento del rilevatore di carte su 2400 scene, 3 passate"
+    )
     assert log_line(spoken("log_tricks_recheck"), "da") == (
         "tjekker de gemte billeder af rigtige stik med den aktive model"
     )
@@ -514,7 +525,7 @@ def test_the_running_step_and_log_are_in_the_pages_language(
 
     def adapting(*args: object, say: Callable[[str], None], **kwargs: object) -> None:
         say(spoken("log_rendering", n=2700))
-        say(spoken("log_classifier", crops=15120, epochs=12))
+        say(spoken_count("log_classifier", 12, crops=15120))
         say("a line with no message")
         with tqdm(total=200, desc="fine-tuning", file=io.StringIO(), mininterval=0) as bar:
             bar.update(50)

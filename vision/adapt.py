@@ -42,7 +42,7 @@ from skullcam.vision.crop_dataset import (
     merge,
     read_scene_index,
 )
-from skullcam.vision.enroll_messages import spoken
+from skullcam.vision.enroll_messages import spoken, spoken_count
 from skullcam.vision.recognizer import CardDetector, ModelManifest
 from skullcam.vision.training import (
     CHECKPOINT_FILE,
@@ -328,10 +328,10 @@ def adapt_detector(
     finished = same_plan and not resume
     if not finished:
         say(
-            spoken(
+            spoken_count(
                 "log_detector_resuming" if resume else "log_detector",
+                plan.detector_epochs,
                 scenes=plan.train_scenes,
-                epochs=plan.detector_epochs,
             )
         )
         runs.mkdir(parents=True, exist_ok=True)
@@ -540,7 +540,7 @@ def adapt_recognizer(
         plan.progress,
     )
     train = merge(train, detected)
-    say(spoken("log_classifier", crops=len(train), epochs=plan.epochs))
+    say(spoken_count("log_classifier", plan.epochs, crops=len(train)))
     model, accuracy = fine_tune(train, val, init, work_dir / "finetune_state.pt", plan)
     out = work_dir / "classifier"
     out.mkdir(exist_ok=True)
@@ -597,7 +597,7 @@ def adapt_corner_reader(
     val = corner_patches_from_scenes(
         read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
     )
-    say(spoken("log_corner_reader", patches=len(train), epochs=plan.corner_epochs))
+    say(spoken_count("log_corner_reader", plan.corner_epochs, patches=len(train)))
     # A fine-tune: a third of the from-scratch rate.
     result = fit_corner_reader(train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress)
     save_corner_reader(result.model, out)

@@ -133,14 +133,20 @@ ENGLISH: dict[str, str] = {
     # the page's recheck of real tricks): said as :class:`SaidText`.
     "log_rendering": "rendering {n} scenes of the enrolled deck",
     "log_detector_kept": "keeping the detector as it is: {model} has no {file}",
-    "log_detector": "fine-tuning the card detector on {scenes} scenes, {epochs} epochs",
+    "log_detector": "fine-tuning the card detector on {scenes} scenes, {n} epochs",
+    "log_detector_one": "fine-tuning the card detector on {scenes} scenes, {n} epoch",
     "log_detector_resuming": (
-        "fine-tuning the card detector on {scenes} scenes, {epochs} epochs (resuming)"
+        "fine-tuning the card detector on {scenes} scenes, {n} epochs (resuming)"
+    ),
+    "log_detector_resuming_one": (
+        "fine-tuning the card detector on {scenes} scenes, {n} epoch (resuming)"
     ),
     "log_crops": "cutting card crops from the scenes",
     "log_detector_crops": "cutting crops where the detector puts its boxes",
-    "log_classifier": "fine-tuning the face classifier on {crops} crops, {epochs} epochs",
-    "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {epochs} epochs",
+    "log_classifier": "fine-tuning the face classifier on {crops} crops, {n} epochs",
+    "log_classifier_one": "fine-tuning the face classifier on {crops} crops, {n} epoch",
+    "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {n} epochs",
+    "log_corner_reader_one": "fine-tuning the corner reader on {patches} patches, {n} epoch",
     "log_self_check": "self-check: rendering {n} new test scenes of the deck",
     "log_choosing_weight": "choosing how much the corner reader counts, on the validation scenes",
     "log_corner_weight": (
@@ -225,6 +231,11 @@ class SaidText(str):
 def spoken(key: str, **args: Any) -> SaidText:
     """The progress line ``key`` with its values, as :class:`SaidText`."""
     return SaidText(Message(key, args))
+
+
+def spoken_count(key: str, n: int, **args: Any) -> SaidText:
+    """The progress line ``key`` for a count ``n`` (:func:`counted`: "1 epoch", "3 epochs")."""
+    return SaidText(counted(key, n, **args))
 
 
 class MessageError(UserError):
