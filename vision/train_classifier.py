@@ -7,10 +7,14 @@ epoch on 10k crops stays around ten seconds on two cores.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +61,51 @@ def augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.T
     return x.clamp(0, 1)
 
 
+CHANNELS_LAST = torch.channels_last
+BF16_ENV = "SKULLCAM_TRAIN_BF16"
+"""Set to 0 to train in float32 on a CPU with native bfloat16, or to 1 to force bfloat16."""
+
+
+@cache
+def cpu_has_native_bf16() -> bool:
+    """True on a CPU with bfloat16 instructions (AMX or AVX512-BF16), where oneDNN runs a
+    bfloat16 training step 1.8 x as fast as float32 (session 18: the classifier at batch 128,
+    4.4 -> 8.3 batches/s on 2 cores, channels-last on both sides 5.8 -> 10.3). Elsewhere (a
+    Raspberry Pi, an older PC) bfloat16 is emulated and slower, so float32 stays."""
+    forced = os.environ.get(BF16_ENV)
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return re.search(r"\b(amx_bf16|avx512_bf16)\b", flags) is not None
+
+
+def fast_math(device: torch.device) -> contextlib.AbstractContextManager[object]:
+    """The training step's arithmetic: bfloat16 autocast on a CPU that has it natively (the
+    weights, optimiser and exported model stay float32), plain float32 otherwise."""
+    if device.type == "cpu" and cpu_has_native_bf16():
+        return torch.autocast("cpu", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+def channels_last(model: nn.Module) -> nn.Module:
+    """The network's weights in channels-last order, which oneDNN's convolutions run without
+    reordering: 1.3 x faster training steps on this CPU in float32 (session 18), the same
+    arithmetic. Saved weights and the ONNX export do not depend on it."""
+    return model.to(memory_format=torch.channels_last)
+
+
 def evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor) -> float:
-    """Share of ``images`` (uint8 BGR NHWC, on the model's device) classified as ``labels``."""
+    """Share of ``images`` (uint8 BGR NHWC, on the model's device) classified as ``labels``,
+    in float32: the figure stands for the exported model."""
     model.eval()
     correct = 0
     with torch.no_grad():
         for i in range(0, len(labels), 512):
-            pred = model(to_float_batch(images[i : i + 512])).argmax(dim=1)
+            batch = to_float_batch(images[i : i + 512]).contiguous(memory_format=CHANNELS_LAST)
+            pred = model(batch).argmax(dim=1)
             correct += int((pred == labels[i : i + 512]).sum())
     return correct / max(1, len(labels))
 
@@ -156,12 +198,15 @@ def train_epoch(
     ``after_step(loss)`` runs after each optimiser step: it advances the schedule (by step or
     by the clock) and shows progress, and returns True to end the epoch early."""
     model.train()
+    channels_last(model)
     order = torch.randperm(len(y_train), generator=gen, device=y_train.device)
     total, seen = 0.0, 0
     for i in range(0, len(order), batch_size):
         idx = order[i : i + batch_size]
         batch = augment(to_float_batch(x_train[idx]), gen, turn)
-        loss = LOSS(model(batch), y_train[idx])
+        with fast_math(batch.device):
+            logits = model(batch.contiguous(memory_format=CHANNELS_LAST))
+        loss = LOSS(logits.float(), y_train[idx])
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()

@@ -1,0 +1,79 @@
+"""Training's faster arithmetic (bfloat16 autocast where the CPU has it, channels-last
+weights) must not change what is trained for: a float32 model whose ONNX export reads as the
+torch network does.
+
+Needs torch (both training stacks have it) and onnxruntime, not ultralytics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is part of the training stack")
+
+from skullcam.vision.crop_dataset import CropSet  # noqa: E402
+from skullcam.vision.train_classifier import (  # noqa: E402
+    BF16_ENV,
+    cpu_has_native_bf16,
+    export_classifier,
+    fast_math,
+    to_float_batch,
+    train_classifier,
+)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cpu_check() -> Iterator[None]:
+    cpu_has_native_bf16.cache_clear()
+    yield
+    cpu_has_native_bf16.cache_clear()
+
+
+def _crops(n: int, seed: int) -> CropSet:
+    """Noise crops of three classes told apart by which colour channel is bright (training
+    turns crops upside down, so the classes must not depend on where things are)."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 3, n)
+    images = rng.integers(0, 80, (n, 96, 64, 3), dtype=np.uint8)
+    for i, label in enumerate(labels):
+        images[i, :, :, label] += 150
+    return CropSet(images, labels.astype(np.int64), ("blue", "green", "red"))
+
+
+def test_the_environment_can_force_either_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(BF16_ENV, "0")
+    assert not cpu_has_native_bf16()
+    assert not torch.is_autocast_enabled("cpu")
+    with fast_math(torch.device("cpu")):
+        assert not torch.is_autocast_enabled("cpu")
+    cpu_has_native_bf16.cache_clear()
+    monkeypatch.setenv(BF16_ENV, "1")
+    assert cpu_has_native_bf16()
+    with fast_math(torch.device("cpu")):
+        assert torch.get_autocast_dtype("cpu") == torch.bfloat16
+        assert torch.is_autocast_enabled("cpu")
+
+
+@pytest.mark.parametrize("bf16", ["0", "1"])
+def test_either_precision_learns_and_exports_a_float32_model(
+    bf16: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import onnxruntime as ort
+
+    monkeypatch.setenv(BF16_ENV, bf16)
+    val = _crops(48, 1)
+    result = train_classifier(_crops(192, 0), val, epochs=3, batch_size=32)
+    assert result.val_accuracy == 1.0
+    assert {p.dtype for p in result.model.parameters()} == {torch.float32}
+    path = tmp_path / "classifier.onnx"
+    export_classifier(result.model, path)
+    x = to_float_batch(torch.from_numpy(val.images))
+    with torch.no_grad():
+        expected = result.model.eval()(x).numpy()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"crops": x.numpy()})[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3)
