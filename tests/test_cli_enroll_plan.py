@@ -18,7 +18,7 @@ def plan_for(*flags: str) -> AdaptPlan:
 
 def test_default_plan_is_the_quick_one() -> None:
     plan = plan_for()
-    assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (2400, 12, 300)
+    assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (3600, 12, 450)
     assert plan.detector_epochs == 0  # the shipped detector is kept (docs/enroll.md, session 12)
     assert plan_for("--detector-epochs", "2").detector_epochs == 2
     assert plan.corner_epochs == 3
@@ -27,16 +27,16 @@ def test_default_plan_is_the_quick_one() -> None:
 
 def test_thorough_takes_the_longer_measured_plan() -> None:
     plan = plan_for("--thorough")
-    assert plan.train_scenes == THOROUGH_PLAN.train_scenes == 3600
+    assert plan.train_scenes == THOROUGH_PLAN.train_scenes == 4800
     assert plan.epochs == THOROUGH_PLAN.epochs == 12
-    assert plan.val_scenes == 450
+    assert plan.val_scenes == 600
     assert plan.corner_epochs == THOROUGH_PLAN.corner_epochs == 3
     assert plan.detector_epochs == 0
 
 
 def test_explicit_counts_win_over_either_plan() -> None:
     plan = plan_for("--thorough", "--epochs", "4")
-    assert (plan.train_scenes, plan.epochs) == (3600, 4)
+    assert (plan.train_scenes, plan.epochs) == (4800, 4)
     plan = plan_for("--scenes", "300")
     assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (300, 12, 37)
 
