@@ -18,6 +18,7 @@ torch = pytest.importorskip("torch", reason="torch is part of the training stack
 from skullcam.vision.crop_dataset import CropSet  # noqa: E402
 from skullcam.vision.train_classifier import (  # noqa: E402
     BF16_ENV,
+    augment,
     cpu_has_native_bf16,
     export_classifier,
     fast_math,
@@ -56,6 +57,14 @@ def test_the_environment_can_force_either_precision(monkeypatch: pytest.MonkeyPa
     with fast_math(torch.device("cpu")):
         assert torch.get_autocast_dtype("cpu") == torch.bfloat16
         assert torch.is_autocast_enabled("cpu")
+
+
+def test_batches_come_channels_last_as_the_networks_train() -> None:
+    batch = to_float_batch(torch.from_numpy(_crops(4, 0).images))
+    assert batch.is_contiguous(memory_format=torch.channels_last)
+    for turn in (True, False):  # a whole crop turned, or a corner patch shifted
+        augmented = augment(batch, torch.Generator().manual_seed(0), turn)
+        assert augmented.is_contiguous(memory_format=torch.channels_last)
 
 
 @pytest.mark.parametrize("bf16", ["0", "1"])

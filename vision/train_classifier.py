@@ -38,7 +38,9 @@ def to_float_batch(images: torch.Tensor) -> torch.Tensor:
     """BGR uint8 NHWC -> RGB float NCHW in [0, 1] (same as crops_to_batch at inference).
 
     Done a batch at a time, on the training device: a GPU run keeps the whole crop set there
-    as uint8, a quarter of its size in floats."""
+    as uint8, a quarter of its size in floats. The NCHW view of NHWC data is channels-last in
+    memory, the layout the networks train in (:func:`channels_last`), and ``augment`` keeps it:
+    no reordering per batch."""
     return torch.flip(images, dims=(3,)).permute(0, 3, 1, 2).float() / 255
 
 
@@ -61,7 +63,6 @@ def augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.T
     return x.clamp(0, 1)
 
 
-CHANNELS_LAST = torch.channels_last
 BF16_ENV = "SKULLCAM_TRAIN_BF16"
 """Set to 0 to train in float32 on a CPU with native bfloat16, or to 1 to force bfloat16."""
 
@@ -104,8 +105,7 @@ def evaluate(model: nn.Module, images: torch.Tensor, labels: torch.Tensor) -> fl
     correct = 0
     with torch.no_grad():
         for i in range(0, len(labels), 512):
-            batch = to_float_batch(images[i : i + 512]).contiguous(memory_format=CHANNELS_LAST)
-            pred = model(batch).argmax(dim=1)
+            pred = model(to_float_batch(images[i : i + 512])).argmax(dim=1)
             correct += int((pred == labels[i : i + 512]).sum())
     return correct / max(1, len(labels))
 
@@ -205,7 +205,7 @@ def train_epoch(
         idx = order[i : i + batch_size]
         batch = augment(to_float_batch(x_train[idx]), gen, turn)
         with fast_math(batch.device):
-            logits = model(batch.contiguous(memory_format=CHANNELS_LAST))
+            logits = model(batch)
         loss = LOSS(logits.float(), y_train[idx])
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
