@@ -15,11 +15,10 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is part of the training stack")
 
+from skullcam.vision.cpu_features import BF16_ENV, cpu_has_native_bf16  # noqa: E402
 from skullcam.vision.crop_dataset import CropSet  # noqa: E402
 from skullcam.vision.train_classifier import (  # noqa: E402
-    BF16_ENV,
     augment,
-    cpu_has_native_bf16,
     export_classifier,
     fast_math,
     to_float_batch,

@@ -7,9 +7,14 @@ ultralytics in tests/test_vision_obb.py and, on the shipped model, tests/test_vi
 
 from __future__ import annotations
 
+import copy
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from image_support import imread
@@ -312,3 +317,136 @@ def test_exporting_weights_leaves_an_onnx_beside_them_alone(tmp_path: Path) -> N
     assert (folder / "card-detector.onnx").read_bytes() == b"the model's own detector"
     assert sorted(p.name for p in folder.iterdir()) == ["card-detector.onnx", "card-detector.pt"]
     assert (tmp_path / "out.onnx").stat().st_size > 1_000_000
+
+
+def _first_tensor(value: object) -> torch.Tensor:
+    """The first tensor in a head's outputs (a tensor, or lists, tuples and dicts of them)."""
+    while not isinstance(value, torch.Tensor):
+        value = next(iter(value.values())) if isinstance(value, dict) else value[0]  # type: ignore[index]
+    return value
+
+
+def _threads_in_a_fresh_process(code: str) -> int:
+    # Without the OMP_NUM_THREADS=1 that importing ultralytics put into this process.
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    run = subprocess.run(
+        [sys.executable, "-c", f"{code}; import torch; print(torch.get_num_threads())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    return int(run.stdout.split()[-1])
+
+
+def test_importing_ultralytics_our_way_leaves_torch_every_thread() -> None:
+    # ultralytics sets OMP_NUM_THREADS=1 at import; torch loaded after that starts with one
+    # thread and stays slow even once given more (a detector step 0.92 s against 0.53 s).
+    alone = _threads_in_a_fresh_process("pass")
+    ours = _threads_in_a_fresh_process(
+        "from skullcam.vision.ultralytics_offline import import_ultralytics; import_ultralytics()"
+    )
+    assert ours == alone
+
+
+class _Recorder:
+    """A criterion that notes how each training step reached it, then computes the loss."""
+
+    def __init__(self, criterion: object, seen: list[tuple[torch.dtype, bool, int]]) -> None:
+        self.criterion, self.seen = criterion, seen
+
+    def __getattr__(self, name: str) -> object:
+        if name == "criterion":
+            raise AttributeError(name)
+        return getattr(self.criterion, name)
+
+    def __call__(self, preds: object, batch: dict) -> object:
+        if torch.is_grad_enabled():  # a training step, not ultralytics' validation
+            self.seen.append(
+                (
+                    _first_tensor(preds).dtype,
+                    torch.is_autocast_enabled("cpu"),
+                    torch.get_num_threads(),
+                )
+            )
+        return self.criterion(preds, batch)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("bf16", ["0", "1"])
+def test_cpu_detector_training_uses_every_thread_and_bfloat16_where_the_cpu_has_it(
+    tiny_dataset: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    bf16: str,
+) -> None:
+    # ultralytics trains on one thread fewer than the cores and refuses bfloat16 off CUDA;
+    # on this machine's 2 cores both together made a detector step about 2 x as fast.
+    import ultralytics.engine.trainer as trainer_module
+    from ultralytics.nn.tasks import OBBModel
+
+    from skullcam.vision.cpu_features import BF16_ENV, cpu_has_native_bf16
+    from skullcam.vision.detector_cpu_speed import Float32Loss
+    from skullcam.vision.train_detector import train_detector
+
+    monkeypatch.setenv(BF16_ENV, bf16)
+    cpu_has_native_bf16.cache_clear()
+    request.addfinalizer(cpu_has_native_bf16.cache_clear)
+    seen: list[tuple[torch.dtype, bool, int]] = []
+    network_out: list[torch.dtype] = []
+    make_criterion = OBBModel.init_criterion
+    monkeypatch.setattr(OBBModel, "init_criterion", lambda m: _Recorder(make_criterion(m), seen))
+    float32_loss = Float32Loss.__call__
+
+    def spy(self: Float32Loss, preds: object, batch: dict) -> object:
+        network_out.append(_first_tensor(preds).dtype)
+        return float32_loss(self, preds, batch)
+
+    monkeypatch.setattr(Float32Loss, "__call__", spy)
+    from ultralytics.utils import NUM_THREADS
+
+    autocast, threads = trainer_module.autocast, NUM_THREADS + 1  # one more than it would use
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        best = train_detector(
+            tiny_dataset / "data.yaml", tmp_path, epochs=1, imgsz=128, batch=8, workers=0
+        )
+        assert torch.get_num_threads() == threads
+    finally:
+        torch.set_num_threads(before)
+
+    assert best.is_file()
+    assert seen, "no training step reached the loss"
+    assert all(dtype == torch.float32 and not on for dtype, on, _ in seen)
+    assert {n for _, _, n in seen} == {threads}
+    if bf16 == "1":
+        assert network_out and set(network_out) <= {torch.bfloat16}
+    else:
+        assert not network_out
+    assert trainer_module.autocast is autocast
+
+
+def test_the_float32_loss_sees_float32_outside_autocast() -> None:
+    from skullcam.vision.detector_cpu_speed import Float32Loss
+
+    seen: list[Any] = []
+
+    class Criterion:
+        hyp = "the criterion's settings"
+
+        def __call__(self, preds: object, batch: dict) -> str:
+            seen.extend([preds, torch.is_autocast_enabled("cpu")])
+            return "loss"
+
+    bf = torch.ones(2, dtype=torch.bfloat16)
+    preds = (bf, [bf, torch.arange(3)], {"angle": bf})
+    loss = Float32Loss(Criterion())
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert loss(preds, {}) == "loss"
+    got, autocast_on = seen
+    assert not autocast_on
+    assert got[0].dtype == torch.float32 and got[2]["angle"].dtype == torch.float32
+    assert [t.dtype for t in got[1]] == [torch.float32, torch.int64]
+    assert loss.hyp == "the criterion's settings"
+    assert copy.deepcopy(loss).hyp == "the criterion's settings"

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ import torch
 from torch import nn
 
 from skullcam.vision.classifier_net import CardClassifier
+from skullcam.vision.cpu_features import cpu_has_native_bf16
 from skullcam.vision.crop_dataset import CropSet
 
 
@@ -61,26 +59,6 @@ def augment(x: torch.Tensor, gen: torch.Generator, turn: bool = True) -> torch.T
     x = x * gain * tint + bias
     x = x + torch.randn(x.shape, generator=gen, device=dev) * 0.03
     return x.clamp(0, 1)
-
-
-BF16_ENV = "SKULLCAM_TRAIN_BF16"
-"""Set to 0 to train in float32 on a CPU with native bfloat16, or to 1 to force bfloat16."""
-
-
-@cache
-def cpu_has_native_bf16() -> bool:
-    """True on a CPU with bfloat16 instructions (AMX or AVX512-BF16), where oneDNN runs a
-    bfloat16 training step 1.8 x as fast as float32 (session 18: the classifier at batch 128,
-    4.4 -> 8.3 batches/s on 2 cores, channels-last on both sides 5.8 -> 10.3). Elsewhere (a
-    Raspberry Pi, an older PC) bfloat16 is emulated and slower, so float32 stays."""
-    forced = os.environ.get(BF16_ENV)
-    if forced in ("0", "1"):
-        return forced == "1"
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return re.search(r"\b(amx_bf16|avx512_bf16)\b", flags) is not None
 
 
 def fast_math(device: torch.device) -> contextlib.AbstractContextManager[object]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError
+from skullcam.vision.detector_cpu_speed import cpu_training_speed
 from skullcam.vision.ultralytics_offline import import_ultralytics, threads_kept
 
 DETECTOR_YAML = "yolo11n-obb.yaml"
@@ -51,41 +52,43 @@ def train_detector(
     last = run_dir / "weights" / "last.pt"
     if resume and last.is_file():
         model = YOLO(str(last))
-        model.train(resume=True)
+        with cpu_training_speed(model, device):
+            model.train(resume=True)
     else:
         if run_dir.exists() and not resume:
             shutil.rmtree(run_dir)
         model = YOLO(DETECTOR_YAML)
         if init is not None:
             extra = {"warmup_epochs": 0.0, "lr0": 0.004, **(extra or {})}
-        model.train(
-            data=str(data_yaml.resolve()),
-            epochs=epochs,
-            imgsz=imgsz,
-            batch=batch,
-            workers=workers,
-            device=device,
-            project=str(project.resolve()),
-            name=name,
-            exist_ok=True,
+        settings: dict[str, Any] = {
+            "data": str(data_yaml.resolve()),
+            "epochs": epochs,
+            "imgsz": imgsz,
+            "batch": batch,
+            "workers": workers,
+            "device": device,
+            "project": str(project.resolve()),
+            "name": name,
+            "exist_ok": True,
             # Our own checkpoint to continue from; never a hub name (that would download).
-            pretrained=str(init) if init is not None else False,
-            amp=False,
-            plots=False,
-            verbose=False,
-            degrees=180.0,
-            fliplr=0.5,
-            flipud=0.5,
-            hsv_h=0.01,
-            mosaic=1.0,
-            close_mosaic=max(1, epochs // 4),
-            patience=patience,
-            fraction=fraction,
-            seed=0,
-            deterministic=True,
-            cache="ram",  # decode and resize each scene once, not once per epoch
-            **(extra or {}),
-        )
+            "pretrained": str(init) if init is not None else False,
+            "amp": False,
+            "plots": False,
+            "verbose": False,
+            "degrees": 180.0,
+            "fliplr": 0.5,
+            "flipud": 0.5,
+            "hsv_h": 0.01,
+            "mosaic": 1.0,
+            "close_mosaic": max(1, epochs // 4),
+            "patience": patience,
+            "fraction": fraction,
+            "seed": 0,
+            "deterministic": True,
+            "cache": "ram",  # decode and resize each scene once, not once per epoch
+        }
+        with cpu_training_speed(model, device):
+            model.train(**(settings | (extra or {})))
     best = run_dir / "weights" / "best.pt"
     if not best.is_file():
         best = last

@@ -51,6 +51,10 @@ def import_ultralytics(verbose: bool = False) -> Any:
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ.setdefault("YOLO_VERBOSE", "True" if verbose else "False")
     _install_font(Path(os.environ["YOLO_CONFIG_DIR"]))
+    # torch first: ultralytics sets OMP_NUM_THREADS=1 at import, and an OpenMP runtime that
+    # starts under it stays slow even when torch is later given more threads (a detector
+    # training step on 2 cores took 0.92 s instead of 0.53; session 19).
+    import torch  # noqa: F401
     import ultralytics
     from ultralytics.utils import SETTINGS
 
