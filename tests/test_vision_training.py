@@ -268,6 +268,12 @@ def test_enrollment_fine_tunes_the_detector_and_installs_it(
     assert (outcome.model_dir / "card-detector.pt").is_file()
     assert json.loads((outcome.model_dir / "enroll.json").read_text())["detector_adapted"]
     Recognizer.load(outcome.model_dir)  # a complete, loadable model folder
+    # The fine-tune's learning rate is the plan's: ultralytics' "auto" optimiser ignores lr0.
+    (args_file,) = (enrollment.work_dir / "adapt").rglob("args.yaml")
+    from ultralytics.utils import YAML
+
+    args = YAML.load(args_file)
+    assert (args["optimizer"], args["lr0"]) == ("AdamW", plan.detector_lr)
 
     # A finished fine-tune is reused, not run again; no detector epochs keeps the base's.
     def no_training(*args: object, **kwargs: object) -> None:

@@ -39,7 +39,11 @@ def train_detector(
     """Train (or resume) and return the path of the best ``.pt`` checkpoint.
 
     ``init`` continues from a checkpoint of our own (a longer schedule in several sittings,
-    which is how the shipped model was trained on a 2-core CPU) with a short, gentle warm-up.
+    as models were trained on a 2-core CPU before the GPU run; or a fine-tune) without a
+    warm-up, with AdamW at ``extra["lr0"]`` (default 0.002). The optimiser is named because
+    ultralytics' ``optimizer="auto"`` ignores ``lr0`` and picks its own (AdamW at 0.002 for
+    a single-class run under 10,000 steps, as every continuation until session 19 ran,
+    whatever rate it asked for).
     """
     import_ultralytics(verbose=True)
     from ultralytics import YOLO
@@ -59,7 +63,7 @@ def train_detector(
             shutil.rmtree(run_dir)
         model = YOLO(DETECTOR_YAML)
         if init is not None:
-            extra = {"warmup_epochs": 0.0, "lr0": 0.004, **(extra or {})}
+            extra = {"warmup_epochs": 0.0, "optimizer": "AdamW", "lr0": 0.002, **(extra or {})}
         settings: dict[str, Any] = {
             "data": str(data_yaml.resolve()),
             "epochs": epochs,
