@@ -109,6 +109,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=AdaptPlan.train_scenes)
     parser.add_argument("--epochs", type=int, default=AdaptPlan.epochs)
     parser.add_argument("--detector-epochs", type=int, default=AdaptPlan.detector_epochs)
+    parser.add_argument("--detector-lr", type=float, default=AdaptPlan.detector_lr)
     parser.add_argument("--corner-epochs", type=int, default=AdaptPlan.corner_epochs)
     parser.add_argument("--test-scenes", type=int, default=500)
     parser.add_argument("--eval-scenes", type=int, default=500)
@@ -149,6 +150,7 @@ def main() -> None:
         args.scenes,
         args.epochs,
         detector_epochs=args.detector_epochs,
+        detector_lr=args.detector_lr,
         corner_epochs=args.corner_epochs,
         workers=args.workers,
     )
