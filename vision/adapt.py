@@ -77,7 +77,10 @@ class AdaptPlan:
     Off by default since session 12: the shipped detector, trained on 9,700 scenes on a GPU,
     finds cards of a new deck's art as they are, and two CPU epochs on the enrolled deck's
     scenes made it worse on unseen scenes (alt deck, 1,000 scenes: recall 97.6 % with the
-    fine-tune, 97.9 % without, 46 and 37 faces below 98 %); its 6 minutes go to the classifier."""
+    fine-tune, 97.9 % without, 46 and 37 faces below 98 %); its 6 minutes go to the classifier.
+    Those epochs ran at 0.002 whatever ``detector_lr`` said (ultralytics' "auto" optimiser);
+    at a rate that takes effect, 2 epochs at 2e-4 (session 19, docs/enroll.md) read 2,000
+    unseen scenes as the default does, for 6 minutes more."""
     detector_lr: float = 2e-3
     corner_epochs: int = 3
     """Fine-tune epochs of the base model's corner reader; 0 (or a base without one): the
