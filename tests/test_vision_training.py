@@ -456,3 +456,46 @@ def test_the_float32_loss_sees_float32_outside_autocast() -> None:
     assert [t.dtype for t in got[1]] == [torch.float32, torch.int64]
     assert loss.hyp == "the criterion's settings"
     assert copy.deepcopy(loss).hyp == "the criterion's settings"
+
+
+class _Interrupted(Exception):
+    """Stands in for a power cut after a detector epoch's checkpoint was written."""
+
+
+def test_an_interrupted_detector_run_resumes_from_its_last_epoch(
+    tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from contextlib import contextmanager
+
+    import skullcam.vision.train_detector as train_module
+
+    real_speed = train_module.cpu_training_speed
+    epochs_run: list[list[int]] = []
+
+    @contextmanager
+    def watched(model: Any, device: str) -> Any:
+        run: list[int] = []
+        epochs_run.append(run)
+        model.add_callback("on_train_epoch_start", lambda trainer: run.append(trainer.epoch))
+
+        def cut_after_first(trainer: Any) -> None:
+            if len(epochs_run) == 1:
+                raise _Interrupted
+
+        model.add_callback("on_fit_epoch_end", cut_after_first)
+        with real_speed(model, device) as bf16:
+            yield bf16
+
+    monkeypatch.setattr(train_module, "cpu_training_speed", watched)
+    settings: dict[str, Any] = dict(epochs=2, imgsz=128, batch=8, workers=0)
+    with pytest.raises(_Interrupted):
+        train_module.train_detector(tiny_dataset / "data.yaml", tmp_path, **settings)
+    assert (tmp_path / "detector" / "weights" / "last.pt").is_file()
+
+    best = train_module.train_detector(
+        tiny_dataset / "data.yaml", tmp_path, resume=True, **settings
+    )
+    assert best.is_file()
+    assert epochs_run == [[0], [1]]  # the second sitting ran only the epoch the first lacked
+    rows = (tmp_path / "detector" / "results.csv").read_text().strip().splitlines()
+    assert len(rows) == 1 + 2  # a header, then both epochs

@@ -56,15 +56,14 @@ def train_detector(
     last = run_dir / "weights" / "last.pt"
     if resume and last.is_file():
         model = YOLO(str(last))
-        with cpu_training_speed(model, device):
-            model.train(resume=True)
+        settings: dict[str, Any] = {"resume": True}
     else:
         if run_dir.exists() and not resume:
             shutil.rmtree(run_dir)
         model = YOLO(DETECTOR_YAML)
         if init is not None:
             extra = {"warmup_epochs": 0.0, "optimizer": "AdamW", "lr0": 0.002, **(extra or {})}
-        settings: dict[str, Any] = {
+        settings = {
             "data": str(data_yaml.resolve()),
             "epochs": epochs,
             "imgsz": imgsz,
@@ -90,9 +89,9 @@ def train_detector(
             "seed": 0,
             "deterministic": True,
             "cache": "ram",  # decode and resize each scene once, not once per epoch
-        }
-        with cpu_training_speed(model, device):
-            model.train(**(settings | (extra or {})))
+        } | (extra or {})
+    with cpu_training_speed(model, device):
+        model.train(**settings)
     best = run_dir / "weights" / "best.pt"
     if not best.is_file():
         best = last
