@@ -60,6 +60,11 @@ Say = Callable[[str], None]
 ``enroll_messages.SaidText``, English text that keeps its message for the enrollment page."""
 
 
+def validation_share(train_scenes: int) -> int:
+    """Validation scenes to go with ``train_scenes``: an eighth, at least 20."""
+    return max(20, train_scenes // 8)
+
+
 @dataclass(frozen=True)
 class AdaptPlan:
     """How much to generate and train. The defaults fit the 20-minute budget on 2 cores.
@@ -69,7 +74,7 @@ class AdaptPlan:
     98.36 % / precision 99.48 %, where 2,400 scenes read 97.87 / 99.31 % (docs/enroll.md)."""
 
     train_scenes: int = 3600
-    val_scenes: int = 450
+    val_scenes: int = validation_share(3600)
     epochs: int = 12
     lr: float = 3e-3
     detector_epochs: int = 0
@@ -93,10 +98,12 @@ class AdaptPlan:
 
 
 def sized_plan(train_scenes: int, epochs: int, **rest: Any) -> AdaptPlan:
-    """A plan of ``train_scenes`` scenes with the validation share that goes with it: an eighth,
-    at least 20 (the defaults' 150 for 1,200)."""
+    """A plan of ``train_scenes`` scenes with the validation share that goes with it."""
     return AdaptPlan(
-        train_scenes=train_scenes, val_scenes=max(20, train_scenes // 8), epochs=epochs, **rest
+        train_scenes=train_scenes,
+        val_scenes=validation_share(train_scenes),
+        epochs=epochs,
+        **rest,
     )
 
 
