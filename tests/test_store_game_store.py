@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from store_support import plays
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
@@ -17,10 +18,6 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
     s = GameStore(tmp_path / "data")
     yield s
     s.close()
-
-
-def plays(*pairs: tuple[int, str]) -> list[dict]:
-    return [{"player": p, "card": c, "confidence": 0.9} for p, c in pairs]
 
 
 def new_game(store: GameStore, settings: dict | None = None) -> int:

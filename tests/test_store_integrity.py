@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_support import plays
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore, checks
@@ -19,10 +20,6 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
     s = GameStore(tmp_path / "data")
     yield s
     s.close()
-
-
-def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
-    return [{"player": p, "card": c, "confidence": 0.9} for p, c in pairs]
 
 
 def new_game(store: GameStore, settings: dict[str, Any] | None = None) -> int:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner, json_of
 
 from skullcam.store import GameStore
@@ -17,10 +18,6 @@ from skullcam.web.app import is_loopback, make_server
 from skullcam.web.i18n import LANGUAGES, STRINGS, card_name, pick_language
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
-
-
-def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
-    return [{"player": p, "card": c, "confidence": 0.91} for p, c in pairs]
 
 
 def game_with_trick(store: GameStore, tmp_path: Path | None = None) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from store_support import plays
 from web_support import json_of
 
 from skullcam.store import GameStore
@@ -24,10 +25,6 @@ BIG = "99999999999999999999"  # above 2**63: SQLite cannot even compare with it
 @pytest.fixture
 def gid(store: GameStore) -> int:
     return store.create_game(["Ana", "Ben", "Cai"], 0, {})
-
-
-def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
-    return [{"player": p, "card": c, "confidence": 0.9} for p, c in pairs]
 
 
 def trick_with(store: GameStore, gid: int, cards: list[tuple[int, str]], detections: Any) -> str:

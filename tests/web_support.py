@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from store_support import plays
 from werkzeug.test import TestResponse
 
 from skullcam.store import GameStore
@@ -23,10 +24,6 @@ def game_with_round_2_led_by_the_read_winner(store: GameStore) -> int:
     Ben's card (play 2 of round 2, trick 0) to ``tigress:pirate`` makes him that trick's
     winner, who by the rules should have led the trick the table has already played: a dispute
     settled after the fact."""
-
-    def plays(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
-        return [{"player": p, "card": c, "confidence": 0.91} for p, c in pairs]
-
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [1, 0, 0])
     store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
