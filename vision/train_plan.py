@@ -14,9 +14,11 @@ from skullcam.errors import UserError
 
 @dataclass
 class TrainPlan:
-    """One training run. The defaults are the one-command recipe measured on this project's
-    2-core CPU at 1 h 32 min end to end, scene generation included (models/README.md):
-    12 detector epochs from ``yolo11n-obb.yaml``, then 20 classifier epochs from scratch."""
+    """One training run. The defaults are the one-command recipe (scripts/train_two_hours.sh)
+    measured on this project's 2-core CPU at 37 min end to end, scene generation included
+    (session 19; 1 h 32 min in session 5, before the CPU training speed-ups; models/README.md):
+    12 detector epochs from ``yolo11n-obb.yaml``, then 20 classifier and 10 corner-reader
+    epochs from scratch."""
 
     dataset: Path
     out: Path
@@ -35,7 +37,7 @@ class TrainPlan:
     init_classifier: Path | None = None
     classifier_lr: float = 4e-3
     skip_classifier: bool = False
-    # The corner reader (session 9): 10 epochs, about 11 minutes on these 2 cores.
+    # The corner reader (session 9): 10 epochs, 5.2 minutes on these 2 cores in session 19.
     corner_epochs: int = 10
     # Where and how wide to run: "cpu", or "cuda" / "cuda:N" for a GPU (the detector, the
     # classifier and the corner reader all train there); worker processes for the detector's
