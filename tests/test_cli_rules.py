@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_support import spec_example
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "datasets" / "examples" / "game.json"
@@ -109,24 +110,7 @@ def test_score_json_matches_the_engine() -> None:
 
 
 def test_score_stdin_settings_override_and_explain(tmp_path: Path) -> None:
-    record = {
-        "format": "skullcam-game/1",
-        "players": ["Ana", "Ben", "Cai"],
-        "rounds": [
-            {
-                "bids": [1, 0, 1],
-                "tricks": [
-                    {
-                        "plays": [
-                            {"player": 1, "card": "green-5"},
-                            {"player": 2, "card": "tigress:pirate"},
-                            {"player": 0, "card": "escape"},
-                        ]
-                    }
-                ],
-            }
-        ],
-    }
+    record = spec_example()
     out = skullcam("score", "-", "--json", stdin=json.dumps(record))
     assert json.loads(out.stdout)["totals"] == [-10, 10, 20]
     house = tmp_path / "house.json"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_support import spec_example
 
 from skullcam.rules import (
     GameRecord,
@@ -147,26 +148,7 @@ def build(
     }
 
 
-SPEC_EXAMPLE = {
-    "format": "skullcam-game/1",
-    "players": ["Ana", "Ben", "Cai"],
-    "settings": {"loot": True, "kraken_and_white_whale": True},
-    "first_dealer": 0,
-    "rounds": [
-        {
-            "bids": [1, 0, 1],
-            "tricks": [
-                {
-                    "plays": [
-                        {"player": 1, "card": "green-5"},
-                        {"player": 2, "card": "tigress:pirate"},
-                        {"player": 0, "card": "escape"},
-                    ]
-                }
-            ],
-        }
-    ],
-}
+SPEC_EXAMPLE = spec_example({"loot": True, "kraken_and_white_whale": True})
 
 
 def test_interfaces_example_scores_exactly_as_documented() -> None:

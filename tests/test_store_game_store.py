@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_support import plays
+from store_support import plays, spec_example
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
@@ -86,26 +86,7 @@ def test_record_trick_state_and_export(store: GameStore) -> None:
     assert trick.resolution["winner"] == 1
     assert "Cai" in trick.resolution["explanation"]
     record = store.export_record(gid)
-    assert record == {
-        "format": "skullcam-game/1",
-        "players": ["Ana", "Ben", "Cai"],
-        "settings": {},
-        "first_dealer": 0,
-        "rounds": [
-            {
-                "bids": [1, 0, 1],
-                "tricks": [
-                    {
-                        "plays": [
-                            {"player": 1, "card": "green-5"},
-                            {"player": 2, "card": "tigress:pirate"},
-                            {"player": 0, "card": "escape"},
-                        ]
-                    }
-                ],
-            }
-        ],
-    }
+    assert record == spec_example()
     state = store.state(gid)
     # Round 1 is done, so the state moves on to round 2: Ben deals, Cai leads.
     assert (state["round"], state["dealer"], state["leader"]) == (2, 1, 2)
