@@ -7,7 +7,7 @@ from typing import Any
 
 def plays(*pairs: tuple[int, str], confidence: float = 0.9) -> list[dict[str, Any]]:
     """A trick's plays as ``GameStore.record_trick`` takes them: (player, card id) pairs, in
-    the order played."""
+    the order played, each read with ``confidence``."""
     return [{"player": p, "card": c, "confidence": confidence} for p, c in pairs]
 
 

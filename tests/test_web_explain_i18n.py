@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 from flask.testing import FlaskClient
+from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.rules import (
@@ -148,8 +149,7 @@ def test_replay_page_explains_in_the_chosen_language(
 ) -> None:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": False})
     store.set_bids(gid, 1, [0, 1, 0])
-    plays = [("green-5", 1), ("green-9", 2), ("loot", 0)]
-    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for c, p in plays])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "loot")))
     page = client.get(f"/game/{gid}/round/1/trick/0?lang={lang}").get_data(as_text=True)
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None and explanation[1].startswith(expected)
@@ -188,8 +188,8 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
 ) -> None:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [0, 1, 0])
-    plays = [("green-5", 1), ("green-9", 2), ("green-5", 0)]  # the camera read one card twice
-    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.5} for c, p in plays])
+    twice = plays((1, "green-5"), (2, "green-9"), (0, "green-5"), confidence=0.5)
+    store.record_trick(gid, 1, 0, twice)  # the camera read one card twice
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None

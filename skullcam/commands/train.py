@@ -15,8 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the card recognizer on a scene dataset",
         description="Train the one-class card detector (ultralytics, offline, from a .yaml) and "
         "the face classifier on a dataset written by 'skullcam synth scenes', export both to "
-        "ONNX and write the model folder (default: the shipped models/ folder). The default "
-        "epochs are the measured two-hour recipe for a 2-core CPU (models/README.md).",
+        "ONNX and write the model folder --out. The default epochs took 37 min on 3,000 scenes "
+        "on a 2-core CPU; scripts/train_two_hours.sh (6,000 scenes, --detector-epochs 20) "
+        "fits the two-hour budget (models/README.md).",
     )
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
     parser.add_argument(
