@@ -264,8 +264,9 @@ def _background_mask(image: np.ndarray) -> np.ndarray:
     k = 6
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)  # k-means++ draws from OpenCV's global generator: same photo, same answer
-    # OpenCV takes None for bestLabels (it allocates them); its stubs want an array.
-    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    # OpenCV takes None for bestLabels (it allocates them); its 5.0 stubs want an array (5.1's
+    # accept None, hence unused-ignore: the type check passes on either).
+    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload, unused-ignore]
     # Distance to the nearest border colour through a 32^3 table of Lab bins: one lookup per
     # pixel instead of one float pass per cluster.
     bins = (np.arange(32, dtype=np.float32) * 8 + 4)[:, None]
