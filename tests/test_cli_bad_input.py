@@ -323,6 +323,7 @@ def test_record_frames_when_recordings_is_a_file(
         (["bench", "--repeats", "0"], "at least 1"),
         (["train", "--dataset", "d", "--classifier-epochs", "0"], "at least 1"),
         (["train", "--dataset", "d", "--classifier-epochs", "-1"], "at least 1"),
+        (["train", "--dataset", "d", "--skip-corner", "--corner-epochs", "3"], "not allowed"),
         (["eval", "--dataset", "d", "--limit", "-1"], "0 or more"),
         (["eval", "--dataset", "d", "--threads", "-1"], "0 or more"),
         (["run", "--max-seconds", "-1"], "more than 0"),

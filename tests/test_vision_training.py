@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,72 @@ def test_keeping_a_classifier_the_out_folder_lacks_is_a_clear_error(
         skip_classifier=True,
     )
     with pytest.raises(UserError, match="--skip-classifier"):
+        train_recognizer(plan)
+
+
+def test_a_classifier_run_keeps_the_corner_reader_and_the_models_reading_rules(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """--skip-detector --skip-corner: only the classifier is new. The thresholds and switches
+    the kept model was tuned with stay, rather than the training defaults."""
+    from skullcam.vision.training import train_recognizer
+
+    out = tmp_path / "model"
+    shutil.copytree(tiny_model, out)
+    tuned = replace(
+        ModelManifest.read(out),
+        min_confidence=0.37,
+        corner_min_confidence=0.91,
+        turn_below=0.8,
+        mirror_below=0.6,
+        detector_mirror=False,
+    )
+    tuned.write()
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        classifier_epochs=1,
+        skip_detector=True,
+        skip_corner=True,
+    )
+    manifest = train_recognizer(plan)
+    for name in ("card-detector.onnx", "corner-reader.onnx", "corner-reader.pt"):
+        assert (out / name).read_bytes() == (tiny_model / name).read_bytes()
+    assert manifest.version != tuned.version
+    assert manifest.corner_reader == "corner-reader.onnx"
+    kept = ("min_confidence", "corner_min_confidence", "turn_below", "mirror_below")
+    assert [getattr(manifest, k) for k in kept] == [0.37, 0.91, 0.8, 0.6]
+    assert manifest.detector_mirror is False
+    assert ModelManifest.read(out) == manifest
+    record = json.loads((out / "training.json").read_text())
+    assert record["detector_epochs"] == "kept" and record["corner_epochs"] == "kept"
+    assert record["classifier_epochs"] == 1
+
+
+def test_keeping_a_corner_reader_the_out_folder_lacks_is_a_clear_error(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.training import train_recognizer
+
+    out = tmp_path / "model"
+    shutil.copytree(tiny_model, out)
+    (out / "corner-reader.pt").unlink()
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        skip_detector=True,
+        skip_corner=True,
+    )
+    with pytest.raises(
+        UserError, match=r"--skip-corner keeps the corner reader.*corner-reader\.pt"
+    ):
+        train_recognizer(plan)
+    assert (out / "recognizer.json").is_file()  # the model is left as it was
+    plan = replace(plan, skip_classifier=True)
+    shutil.copyfile(tiny_model / "corner-reader.pt", out / "corner-reader.pt")
+    with pytest.raises(UserError, match="nothing to train"):
         train_recognizer(plan)
 
 

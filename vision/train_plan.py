@@ -36,6 +36,8 @@ class TrainPlan:
     init_classifier: Path | None = None
     classifier_lr: float = 4e-3
     skip_classifier: bool = False
+    # Keep the --out model's corner reader (and, as with the other skips, its reading rules).
+    skip_corner: bool = False
     # The corner reader (session 9): 10 epochs, 5.2 minutes on these 2 cores in session 19.
     corner_epochs: int = 10
     # Where and how wide to run: "cpu", or "cuda" / "cuda:N" for a GPU (the detector, the

@@ -91,11 +91,21 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             "give the card-classifier.pt of a trained model folder"
         )
     if plan.skip_classifier:
-        _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier")
+        _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
+    if plan.skip_corner:
+        _check_out_has(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), "corner", "corner reader")
+    detector_kept = plan.skip_detector and (plan.out / DETECTOR_FILE).is_file()
+    if detector_kept and plan.skip_classifier and plan.skip_corner:
+        raise UserError(
+            "--skip-detector, --skip-classifier and --skip-corner together leave nothing to "
+            "train; drop the flag of the part to train again"
+        )
+    # Read now: moving the new weights in removes the --out model's manifest.
+    base = _manifest_to_keep(plan, detector_kept)
     staging = plan.work_dir / "staging"
     staging.mkdir(parents=True, exist_ok=True)
     (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
-    if plan.skip_detector and (plan.out / DETECTOR_FILE).is_file():
+    if detector_kept:
         shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
     else:
         best = train_detector(
@@ -117,26 +127,25 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     train_scenes = read_scene_index(plan.dataset, "train")[: plan.max_classifier_scenes]
     val_scenes = read_scene_index(plan.dataset, "val")[: max(50, plan.max_classifier_scenes // 8)]
     if plan.skip_classifier:
-        for name in (CLASSIFIER_FILE, CHECKPOINT_FILE):
-            shutil.copyfile(plan.out / name, staging / name)
+        _copy_kept(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), staging)
         record: dict[str, object] = {"classifier_epochs": "kept"}
     else:
         record = _train_classifier_step(plan, staging, train_scenes, val_scenes)
     corner = None
     for name in (CORNER_FILE, CORNER_CHECKPOINT_FILE):  # left by an interrupted run
         (staging / name).unlink(missing_ok=True)
-    if plan.corner_epochs > 0:
+    if plan.skip_corner:
+        _copy_kept(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), staging)
+        record["corner_epochs"] = "kept"
+        corner = CORNER_FILE
+    elif plan.corner_epochs > 0:
         record |= _train_corner_step(plan, staging, train_scenes, val_scenes)
         corner = CORNER_FILE
 
     move_weights_in(staging, plan.out)
-    manifest = ModelManifest(
-        folder=plan.out,
+    manifest = replace(
+        base,
         version=f"skullcam-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}",
-        detector=DETECTOR_FILE,
-        classifier=CLASSIFIER_FILE,
-        detector_input=plan.input_hw,
-        classes=CLASSES,
         corner_reader=corner,
     )
     if corner is not None and val_scenes:
@@ -151,10 +160,10 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         json.dumps(
             {
                 "dataset": str(plan.dataset),
-                "detector_epochs": "kept" if plan.skip_detector else _detector_epochs_run(plan),
-                "detector_minutes": None if plan.skip_detector else plan.detector_minutes,
+                "detector_epochs": "kept" if detector_kept else _detector_epochs_run(plan),
+                "detector_minutes": None if detector_kept else plan.detector_minutes,
                 "imgsz": plan.imgsz,
-                "input_hw": list(plan.input_hw),
+                "input_hw": list(manifest.detector_input),
             }
             | record,
             indent=2,
@@ -173,14 +182,51 @@ def _detector_epochs_run(plan: TrainPlan) -> int:
     return max(0, len(results.read_text().strip().splitlines()) - 1)
 
 
-def _check_out_has(plan: TrainPlan, names: tuple[str, ...], what: str) -> None:
+def _check_out_has(plan: TrainPlan, names: tuple[str, ...], flag: str, part: str) -> None:
     """Before any training: a part this run keeps must be in the ``--out`` model."""
     missing = [name for name in names if not (plan.out / name).is_file()]
     if missing:
         raise UserError(
-            f"--skip-{what} keeps the {what} of {plan.out}, but it has no {', '.join(missing)}; "
-            f"drop --skip-{what} or give --out a trained model folder"
+            f"--skip-{flag} keeps the {part} of {plan.out}, but it has no {', '.join(missing)}; "
+            f"drop --skip-{flag} or give --out a trained model folder"
         )
+
+
+def _copy_kept(plan: TrainPlan, names: tuple[str, ...], staging: Path) -> None:
+    for name in names:
+        shutil.copyfile(plan.out / name, staging / name)
+
+
+def _manifest_to_keep(plan: TrainPlan, detector_kept: bool) -> ModelManifest:
+    """What the new manifest starts from: the training defaults, or, for a run that keeps parts
+    of the ``--out`` model, that model's own reading rules.
+
+    Its thresholds and switches (``min_confidence``, the corner reader's fallback threshold,
+    the mirror view...) were chosen for it, often on thousands of validation scenes; a run
+    that only fine-tunes the classifier used to write the training defaults over them, and
+    whoever ran it had to put them back by hand before comparing (sessions 17 and 20). The
+    detector's input size stays with a kept detector: it is the size it was exported at.
+    """
+    fresh = ModelManifest(
+        folder=plan.out,
+        version="",
+        detector=DETECTOR_FILE,
+        classifier=CLASSIFIER_FILE,
+        detector_input=plan.input_hw,
+        classes=CLASSES,
+    )
+    keeps_part = detector_kept or plan.skip_classifier or plan.skip_corner
+    if not keeps_part or not (plan.out / MANIFEST).is_file():
+        return fresh
+    kept = ModelManifest.read(plan.out)
+    return replace(
+        kept,
+        folder=plan.out,
+        detector=DETECTOR_FILE,
+        classifier=CLASSIFIER_FILE,
+        detector_input=kept.detector_input if detector_kept else plan.input_hw,
+        classes=CLASSES,
+    )
 
 
 def _train_classifier_step(

@@ -60,11 +60,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="keep the --out model's classifier (with --skip-detector: train only the corner "
         "reader)",
     )
-    parser.add_argument(
+    corner = parser.add_mutually_exclusive_group()
+    corner.add_argument(
         "--corner-epochs",
         type=non_negative_int,
         default=TrainPlan.corner_epochs,
-        help="corner reader epochs, 0 for none (default %(default)s)",
+        help="corner reader epochs, 0 for a model without one (default %(default)s)",
+    )
+    corner.add_argument(
+        "--skip-corner",
+        action="store_true",
+        help="keep the --out model's corner reader. A run that keeps any part of the --out "
+        "model keeps its thresholds and switches too (recognizer.json)",
     )
     parser.add_argument(
         "--init-detector",
@@ -148,6 +155,7 @@ def _run(args: argparse.Namespace) -> int:
         resume=args.resume,
         skip_detector=args.skip_detector,
         skip_classifier=args.skip_classifier,
+        skip_corner=args.skip_corner,
         corner_epochs=args.corner_epochs,
         init_detector=args.init_detector,
         init_classifier=args.init_classifier,
