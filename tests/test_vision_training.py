@@ -28,6 +28,7 @@ import cv2  # noqa: E402
 import torch  # noqa: E402
 
 from skullcam.errors import UserError  # noqa: E402
+from skullcam.vision.detector_cpu_speed import CriterionWrapper  # noqa: E402
 from skullcam.vision.reading_choice import CORNER_WEIGHTS  # noqa: E402
 from skullcam.vision.recognizer import ModelManifest, Recognizer  # noqa: E402
 from skullcam.vision.training import TrainPlan  # noqa: E402
@@ -422,16 +423,12 @@ def test_importing_ultralytics_our_way_leaves_torch_every_thread() -> None:
     assert ours == alone
 
 
-class _Recorder:
+class _Recorder(CriterionWrapper):
     """A criterion that notes how each training step reached it, then computes the loss."""
 
     def __init__(self, criterion: object, seen: list[tuple[torch.dtype, bool, int]]) -> None:
-        self.criterion, self.seen = criterion, seen
-
-    def __getattr__(self, name: str) -> object:
-        if name == "criterion":
-            raise AttributeError(name)
-        return getattr(self.criterion, name)
+        super().__init__(criterion)
+        self.seen = seen
 
     def __call__(self, preds: object, batch: dict) -> object:
         if torch.is_grad_enabled():  # a training step, not ultralytics' validation
@@ -442,7 +439,7 @@ class _Recorder:
                     torch.get_num_threads(),
                 )
             )
-        return self.criterion(preds, batch)  # type: ignore[operator]
+        return self.criterion(preds, batch)
 
 
 @pytest.mark.parametrize("bf16", ["0", "1"])

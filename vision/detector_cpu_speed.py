@@ -43,14 +43,9 @@ def as_float32(value: Any) -> Any:
     return value
 
 
-class Float32Loss:
-    """The detector's loss, computed in float32 on the network's bfloat16 outputs.
-
-    Box regression and the task-aligned assigner compare coordinates up to 320 px, which
-    bfloat16's 8-bit mantissa rounds to 2 px: the network may run in bfloat16, its targets may
-    not. Everything else (``update``, ``hyp`` and the rest of ultralytics' criterion
-    interface) is the wrapped criterion's.
-    """
+class CriterionWrapper:
+    """A wrapper around ultralytics' criterion that changes only the call: everything else
+    (``update``, ``hyp`` and the rest of its interface) is the wrapped criterion's."""
 
     def __init__(self, criterion: Any) -> None:
         self.criterion = criterion
@@ -59,6 +54,15 @@ class Float32Loss:
         if name == "criterion":  # looked up before __init__ ran, as copy and pickle do
             raise AttributeError(name)
         return getattr(self.criterion, name)
+
+
+class Float32Loss(CriterionWrapper):
+    """The detector's loss, computed in float32 on the network's bfloat16 outputs.
+
+    Box regression and the task-aligned assigner compare coordinates up to 320 px, which
+    bfloat16's 8-bit mantissa rounds to 2 px: the network may run in bfloat16, its targets may
+    not.
+    """
 
     def __call__(self, preds: Any, batch: dict[str, Any]) -> Any:
         import torch
