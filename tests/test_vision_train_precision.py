@@ -33,6 +33,22 @@ def _fresh_cpu_check() -> Iterator[None]:
     cpu_has_native_bf16.cache_clear()
 
 
+def test_the_training_log_says_which_arithmetic_and_why_float32_is_slower(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from skullcam.vision import cpu_features
+
+    monkeypatch.setenv(BF16_ENV, "1")
+    assert "in bfloat16" in cpu_features.cpu_training_note()
+    cpu_has_native_bf16.cache_clear()
+    monkeypatch.setenv(BF16_ENV, "0")
+    assert cpu_features.cpu_training_note().endswith(f"in float32 ({BF16_ENV}=0)")
+    monkeypatch.delenv(BF16_ENV)
+    monkeypatch.setattr(cpu_features, "cpu_has_native_bf16", lambda: False)
+    note = cpu_features.cpu_training_note()
+    assert "no bfloat16 instructions" in note and "3 x the times in models/README.md" in note
+
+
 def _crops(n: int, seed: int) -> CropSet:
     """Noise crops of three classes told apart by which colour channel is bright (training
     turns crops upside down, so the classes must not depend on where things are)."""

@@ -16,8 +16,9 @@ from skullcam.errors import UserError
 class TrainPlan:
     """One training run. The defaults (12 detector epochs from ``yolo11n-obb.yaml``, then 20
     classifier and 10 corner-reader epochs from scratch) took 37 min end to end on 3,000 scenes
-    on this project's 2-core CPU in session 19. scripts/train_two_hours.sh gives the detector
-    20 epochs on 6,000 scenes: 1 h 16 min in session 20 (models/README.md)."""
+    on this project's 2-core CPU in session 19, one with bfloat16 instructions; a CPU without
+    them takes about 3 x as long (session 21). scripts/train_two_hours.sh gives each part a
+    time budget instead, so that it fits two hours on either (models/README.md)."""
 
     dataset: Path
     out: Path

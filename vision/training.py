@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from skullcam.errors import UserError
 from skullcam.rules import FACES
+from skullcam.vision.cpu_features import cpu_training_note
 from skullcam.vision.crop_dataset import (
     CropSet,
     DetectorBoxes,
@@ -85,6 +86,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
 
     from skullcam.vision.train_detector import export_detector, train_detector
 
+    if plan.device == "cpu":
+        print(cpu_training_note())
     if plan.init_classifier is not None and not plan.init_classifier.is_file():
         raise UserError(
             f"classifier checkpoint {plan.init_classifier} not found; "

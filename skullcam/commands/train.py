@@ -16,8 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train the one-class card detector (ultralytics, offline, from a .yaml) and "
         "the face classifier on a dataset written by 'skullcam synth scenes', export both to "
         "ONNX and write the model folder --out. The default epochs took 37 min on 3,000 scenes "
-        "on a 2-core CPU; scripts/train_two_hours.sh (6,000 scenes, --detector-epochs 20) "
-        "fits the two-hour budget (models/README.md).",
+        "on a 2-core CPU with bfloat16 instructions, about 3 x as long without; "
+        "scripts/train_two_hours.sh (6,000 scenes, --detector-minutes 70, --classifier-minutes "
+        "14, --corner-minutes 6) fits the two-hour budget on either (models/README.md).",
     )
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
     parser.add_argument(
