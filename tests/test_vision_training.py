@@ -82,15 +82,22 @@ def test_training_writes_a_complete_model_folder(tiny_model: Path) -> None:
     assert manifest["corner_weight"] == chosen["weight"] in CORNER_WEIGHTS
 
 
+def _copy_of(tiny_model: Path, tmp_path: Path, without: str | None = None) -> Path:
+    """A copy of the tiny model to train into (the module's model is shared), less one file."""
+    out = tmp_path / "model"
+    shutil.copytree(tiny_model, out)
+    if without is not None:
+        (out / without).unlink()
+    return out
+
+
 def _corner_reader_run(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path, **budget: float
 ) -> tuple[Path, ModelManifest]:
     """A copy of the tiny model with only its corner reader trained again."""
     from skullcam.vision.training import train_recognizer
 
-    out = tmp_path / "model"
-    shutil.copytree(tiny_model, out)
-    (out / "corner-reader.onnx").unlink()
+    out = _copy_of(tiny_model, tmp_path, without="corner-reader.onnx")
     plan = TrainPlan(
         dataset=tiny_dataset,
         out=out,
@@ -149,8 +156,7 @@ def test_a_classifier_run_keeps_the_corner_reader_and_the_models_reading_rules(
     the kept model was tuned with stay, rather than the training defaults."""
     from skullcam.vision.training import train_recognizer
 
-    out = tmp_path / "model"
-    shutil.copytree(tiny_model, out)
+    out = _copy_of(tiny_model, tmp_path)
     tuned = replace(
         ModelManifest.read(out),
         min_confidence=0.37,
@@ -187,9 +193,7 @@ def test_keeping_a_corner_reader_the_out_folder_lacks_is_a_clear_error(
 ) -> None:
     from skullcam.vision.training import train_recognizer
 
-    out = tmp_path / "model"
-    shutil.copytree(tiny_model, out)
-    (out / "corner-reader.pt").unlink()
+    out = _copy_of(tiny_model, tmp_path, without="corner-reader.pt")
     plan = TrainPlan(
         dataset=tiny_dataset,
         out=out,
