@@ -544,11 +544,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "recortando donde el detector ve cartas",
         "log_classifier": "aprendiendo tus cartas con {crops} recortes, {n} pasadas",
         "log_classifier_one": "aprendiendo tus cartas con {crops} recortes, {n} pasada",
+        "log_classifier_budget": (
+            "aprendiendo tus cartas con {crops} recortes, {n} pasadas o {minutes:g} min,"
+            " lo que acabe antes"
+        ),
+        "log_classifier_budget_one": (
+            "aprendiendo tus cartas con {crops} recortes, {n} pasada o {minutes:g} min,"
+            " lo que acabe antes"
+        ),
         "log_corner_reader": (
             "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasadas"
         ),
         "log_corner_reader_one": (
             "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasada"
+        ),
+        "log_corner_reader_budget": (
+            "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasadas o"
+            " {minutes:g} min, lo que acabe antes"
+        ),
+        "log_corner_reader_budget_one": (
+            "aprendiendo las esquinas de las cartas con {patches} recortes, {n} pasada o"
+            " {minutes:g} min, lo que acabe antes"
         ),
         "log_self_check": "autocomprobación: creando {n} escenas de prueba nuevas con tu baraja",
         "log_choosing_weight": (
@@ -641,11 +657,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "ritaglio dove il rilevatore vede le carte",
         "log_classifier": "apprendimento delle tue carte su {crops} ritagli, {n} passate",
         "log_classifier_one": "apprendimento delle tue carte su {crops} ritagli, {n} passata",
+        "log_classifier_budget": (
+            "apprendimento delle tue carte su {crops} ritagli, {n} passate o {minutes:g} min,"
+            " quello che finisce prima"
+        ),
+        "log_classifier_budget_one": (
+            "apprendimento delle tue carte su {crops} ritagli, {n} passata o {minutes:g} min,"
+            " quello che finisce prima"
+        ),
         "log_corner_reader": (
             "apprendimento degli angoli delle carte su {patches} ritagli, {n} passate"
         ),
         "log_corner_reader_one": (
             "apprendimento degli angoli delle carte su {patches} ritagli, {n} passata"
+        ),
+        "log_corner_reader_budget": (
+            "apprendimento degli angoli delle carte su {patches} ritagli, {n} passate o"
+            " {minutes:g} min, quello che finisce prima"
+        ),
+        "log_corner_reader_budget_one": (
+            "apprendimento degli angoli delle carte su {patches} ritagli, {n} passata o"
+            " {minutes:g} min, quello che finisce prima"
         ),
         "log_self_check": "autoverifica: creazione di {n} nuove scene di prova con il tuo mazzo",
         "log_choosing_weight": "scelta di quanto contano gli angoli, sulle scene di validazione",
@@ -731,8 +763,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "klipper ud, hvor detektoren ser kort",
         "log_classifier": "lærer dine kort på {crops} udsnit, {n} gennemløb",
         "log_classifier_one": "lærer dine kort på {crops} udsnit, {n} gennemløb",
+        "log_classifier_budget": (
+            "lærer dine kort på {crops} udsnit, {n} gennemløb eller {minutes:g} min,"
+            " hvad der slutter først"
+        ),
+        "log_classifier_budget_one": (
+            "lærer dine kort på {crops} udsnit, {n} gennemløb eller {minutes:g} min,"
+            " hvad der slutter først"
+        ),
         "log_corner_reader": "lærer korthjørnerne på {patches} udsnit, {n} gennemløb",
         "log_corner_reader_one": "lærer korthjørnerne på {patches} udsnit, {n} gennemløb",
+        "log_corner_reader_budget": (
+            "lærer korthjørnerne på {patches} udsnit, {n} gennemløb eller {minutes:g} min,"
+            " hvad der slutter først"
+        ),
+        "log_corner_reader_budget_one": (
+            "lærer korthjørnerne på {patches} udsnit, {n} gennemløb eller {minutes:g} min,"
+            " hvad der slutter først"
+        ),
         "log_self_check": "selvtjek: laver {n} nye testscener med dit kortsæt",
         "log_choosing_weight": "afvejer, hvor meget hjørnerne tæller, på valideringsscenerne",
         "log_corner_weight": (

@@ -173,7 +173,13 @@ def step_progress() -> dict[str, Any] | None:
     step running now."""
     from tqdm import tqdm
 
-    bars = [b for b in list(getattr(tqdm, "_instances", ())) if not b.disable and b.total]
+    # tqdm lists a bar from its __new__, before __init__ sets its fields: one the adaptation
+    # thread is opening right now has no ``start_t`` yet (set last), and is skipped.
+    bars = [
+        b
+        for b in list(getattr(tqdm, "_instances", ()))
+        if hasattr(b, "start_t") and not b.disable and b.total
+    ]
     if not bars:
         return None
     bar = max(bars, key=lambda b: b.start_t)

@@ -23,6 +23,7 @@ def test_default_plan_is_the_quick_one() -> None:
     assert plan_for("--detector-epochs", "2").detector_epochs == 2
     assert plan.corner_epochs == 3
     assert plan_for("--corner-epochs", "0").corner_epochs == 0
+    assert plan.minutes == 19  # the fine-tune stops early where 12 epochs would not fit
 
 
 def test_thorough_takes_the_longer_measured_plan() -> None:
@@ -32,6 +33,7 @@ def test_thorough_takes_the_longer_measured_plan() -> None:
     assert plan.val_scenes == 600
     assert plan.corner_epochs == THOROUGH_PLAN.corner_epochs == 3
     assert plan.detector_epochs == 0
+    assert plan.minutes is None  # every epoch, whatever the time
 
 
 def test_explicit_counts_win_over_either_plan() -> None:
@@ -39,6 +41,8 @@ def test_explicit_counts_win_over_either_plan() -> None:
     assert (plan.train_scenes, plan.epochs) == (4800, 4)
     plan = plan_for("--scenes", "300")
     assert (plan.train_scenes, plan.epochs, plan.val_scenes) == (300, 12, 37)
+    assert plan_for("--minutes", "0").minutes is None
+    assert plan_for("--thorough", "--minutes", "25").minutes == 25
 
 
 @pytest.mark.parametrize(
@@ -48,6 +52,8 @@ def test_explicit_counts_win_over_either_plan() -> None:
         (["--thorough", "--epochs", "0"], "--epochs must be at least 1"),
         (["--detector-epochs", "-1"], "--detector-epochs must be 0"),
         (["--corner-epochs", "-1"], "--corner-epochs must be 0"),
+        (["--minutes", "-5"], "--minutes must be a number of minutes, or 0"),
+        (["--minutes", "nan"], "--minutes must be a number of minutes, or 0"),
     ],
 )
 def test_bad_counts_are_refused_naming_the_flag(flags: list[str], message: str) -> None:

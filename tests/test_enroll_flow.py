@@ -24,6 +24,7 @@ from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision import enroll as enroll_mod
 from skullcam.vision.adapt import AdaptPlan, adapt_recognizer, training_args
+from skullcam.vision.crop_dataset import CropSet
 from skullcam.vision.enroll import (
     ENROLLED_DETECTOR_CONF,
     ENROLLED_MIRROR_BELOW,
@@ -40,6 +41,7 @@ from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
 from skullcam.vision.reading_choice import CORNER_WEIGHTS
 from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer, active_model_dir
+from skullcam.vision.training import CLASSES
 
 PHOTO = (480, 360)
 TINY_PLAN = AdaptPlan(train_scenes=16, val_scenes=4, epochs=2, workers=1, progress=False)
@@ -338,39 +340,131 @@ def test_an_interrupted_fine_tune_resumes_from_its_last_epoch(
 
 
 def test_a_saved_fine_tune_resumes_only_onto_the_crops_it_was_made_from(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, init_checkpoint: Path, epochs_run: list[int]
 ) -> None:
-    from skullcam.vision import train_classifier
     from skullcam.vision.adapt import fine_tune
-    from skullcam.vision.classifier_net import CardClassifier
-    from skullcam.vision.crop_dataset import CropSet
-    from skullcam.vision.training import CLASSES
 
-    init = tmp_path / "init.pt"
-    train_classifier.save_checkpoint(CardClassifier(len(CLASSES)), CLASSES, init)
-    rng = np.random.default_rng(0)
-    crops = CropSet(
-        rng.integers(0, 256, (8, 96, 64, 3), dtype=np.uint8),
-        np.arange(8, dtype=np.int64),
-        CLASSES,
-    )
+    crops = _random_crops(8)
     plan = AdaptPlan(epochs=1, batch_size=4, progress=False)
     state = tmp_path / "state.pt"
-    epochs_run: list[int] = []
-    real = train_classifier.evaluate
-
-    def counting(*args: object) -> float:
-        epochs_run.append(1)
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(train_classifier, "evaluate", counting)
-    fine_tune(crops, crops, init, state, plan)
-    fine_tune(crops, crops, init, state, plan)
+    fine_tune(crops, crops, init_checkpoint, state, plan)
+    fine_tune(crops, crops, init_checkpoint, state, plan)
     assert len(epochs_run) == 1  # the finished state was resumed: nothing left to train
     other = CropSet(crops.images.copy(), crops.labels, CLASSES)
     other.images[0, 0, 0, 0] ^= 1  # as many crops, one pixel different
-    fine_tune(other, other, init, state, plan)
+    fine_tune(other, other, init_checkpoint, state, plan)
     assert len(epochs_run) == 2  # other crops: trained again from the start
+
+
+def _random_crops(n: int) -> CropSet:
+    rng = np.random.default_rng(0)
+    images = rng.integers(0, 256, (n, 96, 64, 3), dtype=np.uint8)
+    return CropSet(images, np.arange(n, dtype=np.int64) % len(CLASSES), CLASSES)
+
+
+@pytest.fixture
+def init_checkpoint(tmp_path: Path) -> Path:
+    from skullcam.vision import train_classifier
+    from skullcam.vision.classifier_net import CardClassifier
+
+    init = tmp_path / "init.pt"
+    train_classifier.save_checkpoint(CardClassifier(len(CLASSES)), CLASSES, init)
+    return init
+
+
+@pytest.fixture
+def epochs_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per fine-tune epoch run (each ends with a validation)."""
+    from skullcam.vision import train_classifier
+
+    calls: list[int] = []
+    real = train_classifier.evaluate
+
+    def counting(*args: object) -> float:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_classifier, "evaluate", counting)
+    return calls
+
+
+def test_a_fine_tune_out_of_time_stops_early_with_its_schedule_run_out(
+    tmp_path: Path, init_checkpoint: Path, epochs_run: list[int]
+) -> None:
+    import torch
+
+    from skullcam.vision.adapt import fine_tune
+    from skullcam.vision.train_classifier import CLOCK_STEPS
+
+    crops = _random_crops(8)
+    plan = AdaptPlan(epochs=3, batch_size=4, progress=False)  # 2 batches an epoch
+    state = tmp_path / "state.pt"
+    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
+    assert len(epochs_run) == 1  # the first batch spent the budget: one epoch of three
+    saved = torch.load(state, weights_only=False)
+    assert saved["finished"] and saved["epoch"] == 1 and saved["budget"] == 1e-6
+    # The one-cycle schedule ran to its end: the fine-tune stopped at its lowest rate.
+    assert saved["schedule"]["last_epoch"] == CLOCK_STEPS - 1
+    lowest = plan.lr / 25 / 1e4  # OneCycleLR: max_lr / div_factor / final_div_factor
+    assert saved["optimizer"]["param_groups"][0]["lr"] == pytest.approx(lowest)
+    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=600)
+    assert len(epochs_run) == 1  # finished: a rerun with more time trains nothing more
+
+
+def test_a_resumed_fine_tune_keeps_the_budget_it_started_with(
+    tmp_path: Path, init_checkpoint: Path, epochs_run: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    from skullcam.vision import train_classifier
+    from skullcam.vision.adapt import fine_tune
+    from skullcam.vision.train_classifier import CLOCK_STEPS
+
+    crops = _random_crops(8)
+    plan = AdaptPlan(epochs=2, batch_size=4, progress=False)
+    state = tmp_path / "state.pt"
+    counting = train_classifier.evaluate
+
+    def interrupt_second_epoch(*args: object) -> float:
+        if len(epochs_run) == 1:
+            raise KeyboardInterrupt
+        return counting(*args)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(train_classifier, "evaluate", interrupt_second_epoch)
+        with pytest.raises(KeyboardInterrupt):
+            fine_tune(crops, crops, init_checkpoint, state, plan, seconds=3600)
+    first = torch.load(state, weights_only=False)
+    assert (first["epoch"], first["finished"], first["budget"]) == (1, False, 3600)
+    epochs_run.clear()
+    # Resumed with cached stages before it, the run would now be offered a budget of 1 us.
+    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
+    assert len(epochs_run) == 1  # the second epoch ran whole, under the hour it began with
+    done = torch.load(state, weights_only=False)
+    assert (done["epoch"], done["finished"], done["budget"]) == (2, True, 3600)
+    assert done["seconds"] > first["seconds"] > 0
+    assert done["schedule"]["last_epoch"] == CLOCK_STEPS - 1  # every epoch: run to its end
+
+
+def test_the_fine_tune_budgets_are_what_the_stages_before_them_leave() -> None:
+    from skullcam.vision.adapt import (
+        CHECK_SHARE,
+        CLASSIFIER_SHARE,
+        MIN_FINE_TUNE_SECONDS,
+        corner_budget,
+        fine_tune_budget,
+    )
+
+    plan = AdaptPlan(minutes=20)
+    assert fine_tune_budget(replace(plan, minutes=None), 300) is None
+    assert corner_budget(None) is None
+    left = 1200 - 300 * (1 + CHECK_SHARE)  # for both fine-tunes, after a 5-minute start
+    classifier = fine_tune_budget(plan, 300)
+    assert classifier == pytest.approx(left * CLASSIFIER_SHARE)
+    assert classifier + corner_budget(classifier) == pytest.approx(left)  # type: ignore[operator]
+    assert classifier < fine_tune_budget(plan, 100)  # type: ignore[operator]
+    # Stages so slow they spent the budget: the classifier still gets its least.
+    assert fine_tune_budget(plan, 1200) == MIN_FINE_TUNE_SECONDS
 
 
 def test_a_half_written_model_never_becomes_active(

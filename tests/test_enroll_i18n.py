@@ -461,6 +461,11 @@ def test_every_progress_line_has_every_language_with_the_same_placeholders() -> 
             "fine-tuning the face classifier on 15120 crops, 12 epochs",
         ),
         (
+            spoken_count("log_classifier_budget", 12, crops=15120, minutes=8.5),
+            "fine-tuning the face classifier on 15120 crops, 12 epochs or 8.5 min, whichever "
+            "ends first",
+        ),
+        (
             spoken_count("log_corner_reader", 1, patches=900),
             "fine-tuning the corner reader on 900 patches, 1 epoch",
         ),
@@ -497,6 +502,9 @@ def test_progress_lines_in_each_language() -> None:
     )
     assert log_line(spoken_count("log_classifier", 1, crops=100), "es") == (
         "aprendiendo tus cartas con 100 recortes, 1 pasada"
+    )
+    assert log_line(spoken_count("log_classifier_budget", 12, crops=100, minutes=8.5), "es") == (
+        "aprendiendo tus cartas con 100 recortes, 12 pasadas o 8,5 min, lo que acabe antes"
     )
     assert log_line(spoken_count("log_detector", 3, scenes=2400), "it") == (
         "addestramento del rilevatore di carte su 2400 scene, 3 passate"

@@ -522,3 +522,23 @@ def test_the_page_reads_the_running_steps_progress_bar() -> None:
     assert (step["what"], step["done"], step["total"]) == ("fine-tuning", 100, 200)
     assert step["seconds_left"] is not None and 0 <= step["seconds_left"] < 60
     assert step_progress() is None  # closed: no step under way
+
+
+def test_a_bar_another_thread_is_still_opening_is_not_read() -> None:
+    # tqdm lists a bar in its __new__, before __init__ gives it its fields; the page asked
+    # just then (the adaptation thread opening its next bar) and failed with AttributeError.
+    from tqdm import tqdm
+
+    from skullcam.device.enroll_web import step_progress
+
+    opening = tqdm.__new__(tqdm)  # listed, not yet initialised
+    assert opening in tqdm._instances
+    try:
+        assert step_progress() is None
+        with tqdm(total=10, desc="crops", file=io.StringIO(), mininterval=0) as bar:
+            bar.update(4)
+            step = step_progress()
+        assert step is not None and (step["what"], step["done"]) == ("crops", 4)
+    finally:
+        tqdm._instances.discard(opening)
+        opening.disable = True  # its __del__ closes it: nothing to close

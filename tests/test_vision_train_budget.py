@@ -88,6 +88,15 @@ def test_an_epoch_run_still_counts_its_epochs() -> None:
     assert result.epochs == 2
 
 
+def test_epochs_or_a_budget_whichever_ends_first() -> None:
+    """Enrollment's corner reader: its epochs on a fast CPU, fewer where time runs out."""
+    crops, val = _random_crops(32, 0), _random_crops(16, 1)
+    roomy = train_classifier(crops, val, epochs=2, batch_size=16, at_most=3600)
+    assert roomy.epochs == 2 and roomy.seconds < 3600  # the epochs ended it
+    tight = train_classifier(crops, val, epochs=5, batch_size=16, at_most=1e-6)
+    assert tight.epochs == 1  # the first batch spent the budget: one epoch of five
+
+
 def test_crops_cut_by_worker_processes_are_the_ones_one_process_cuts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -38,8 +38,8 @@ def test_the_training_log_says_which_arithmetic_and_why_float32_is_slower(
 ) -> None:
     from skullcam.vision import cpu_features
 
-    monkeypatch.setenv(BF16_ENV, "1")
-    assert "in bfloat16" in cpu_features.cpu_training_note()
+    monkeypatch.setenv(BF16_ENV, "1")  # forced: the CPU may have no such instructions
+    assert cpu_features.cpu_training_note().endswith(f"in bfloat16 ({BF16_ENV}=1)")
     cpu_has_native_bf16.cache_clear()
     monkeypatch.setenv(BF16_ENV, "0")
     assert cpu_features.cpu_training_note().endswith(f"in float32 ({BF16_ENV}=0)")
@@ -47,6 +47,8 @@ def test_the_training_log_says_which_arithmetic_and_why_float32_is_slower(
     monkeypatch.setattr(cpu_features, "cpu_has_native_bf16", lambda: False)
     note = cpu_features.cpu_training_note()
     assert "no bfloat16 instructions" in note and "3 x the times in models/README.md" in note
+    monkeypatch.setattr(cpu_features, "cpu_has_native_bf16", lambda: True)
+    assert cpu_features.cpu_training_note().endswith("in bfloat16 (AVX512-BF16 or AMX)")
 
 
 def _crops(n: int, seed: int) -> CropSet:

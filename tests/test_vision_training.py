@@ -186,6 +186,8 @@ def test_a_classifier_run_keeps_the_corner_reader_and_the_models_reading_rules(
     record = json.loads((out / "training.json").read_text())
     assert record["detector_epochs"] == "kept" and record["corner_epochs"] == "kept"
     assert record["classifier_epochs"] == 1
+    # The kept detector's input size is the model's, not the run's --imgsz default.
+    assert record["imgsz"] == "kept" and record["input_hw"] == list(tuned.detector_input)
 
 
 def test_keeping_a_corner_reader_the_out_folder_lacks_is_a_clear_error(

@@ -90,6 +90,13 @@ class AdaptPlan:
     corner_epochs: int = 3
     """Fine-tune epochs of the base model's corner reader; 0 (or a base without one): the
     enrolled model reads without a corner reader."""
+    minutes: float | None = 19.0
+    """Time budget of the whole adaptation and its self-check; None: no budget. The classifier
+    fine-tune, nearly all of the time, ends after its ``epochs`` or when the budget leaves it
+    no more time, whichever comes first, with its schedule run to the end either way. 12
+    epochs take about 7 minutes on a CPU with bfloat16 instructions, and 33 on one without
+    (session 21), where the whole plan would have taken 44 minutes. The photo checks before
+    it take seconds."""
     batch_size: int = 128
     crop_copies: int = 2
     workers: int = 2
@@ -107,8 +114,9 @@ def sized_plan(train_scenes: int, epochs: int, **rest: Any) -> AdaptPlan:
     )
 
 
-THOROUGH_PLAN = sized_plan(4800, 12)
-"""The longer plan (``skullcam enroll --thorough``): a third more scenes than the default.
+THOROUGH_PLAN = sized_plan(4800, 12, minutes=None)
+"""The longer plan (``skullcam enroll --thorough``): a third more scenes than the default, and
+every epoch whatever the time (on a CPU without bfloat16 that is most of an hour).
 Session 18, the alt deck, 3,000 unseen scenes (docs/enroll.md): 18.2 min, recall 98.43 % /
 precision 99.36 %, against the default's 14.3 min and 98.36 / 99.48 %: on that deck the gain
 from more scenes stops near the default, so this is for a deck the default leaves short."""
@@ -405,24 +413,68 @@ def training_args(plan: AdaptPlan) -> dict[str, object]:
     return args
 
 
+CHECK_SHARE = 0.3
+"""The stages after the fine-tunes (test scenes, corner weight, self-check) take about this
+share of the time the stages before them took (scenes, crops): both grow with the scene
+counts and shrink with the machine's speed. Session 22, float32 CPU, the default plan: 349 s
+before, 92 s after (0.26; docs/enroll.md)."""
+
+CLASSIFIER_SHARE = 0.75
+"""The classifier's part of the time left for fine-tuning; the corner reader has the rest.
+Their whole epochs take about 3 to 1 (12 classifier epochs against 3 of the corner reader: 33
+and 10 minutes in float32, session 22)."""
+
+MIN_FINE_TUNE_SECONDS = 120.0
+"""The least a budgeted classifier fine-tune gets, however late the stages before it end: a
+machine too slow for the budget still gets an adapted classifier, later than promised."""
+
+
+def fine_tune_budget(plan: AdaptPlan, spent: float) -> float | None:
+    """Seconds of classifier fine-tune that end the adaptation, ``spent`` seconds in, within
+    ``plan.minutes``; None when the plan has no budget. The corner reader's share follows
+    from it (:func:`corner_budget`)."""
+    if plan.minutes is None:
+        return None
+    left = plan.minutes * 60 - spent * (1 + CHECK_SHARE)
+    return max(MIN_FINE_TUNE_SECONDS, left * CLASSIFIER_SHARE)
+
+
+def corner_budget(classifier_budget: float | None) -> float | None:
+    """The corner reader's fine-tune budget that goes with the classifier's: derived from it,
+    not from the clock, so a resumed adaptation (its stages before cached, taking no time)
+    keeps the split it started with."""
+    if classifier_budget is None:
+        return None
+    return classifier_budget * (1 - CLASSIFIER_SHARE) / CLASSIFIER_SHARE
+
+
 def fine_tune(
     train: CropSet,
     val: CropSet,
     init_checkpoint: Path,
     state_path: Path,
     plan: AdaptPlan,
-) -> tuple[object, float]:
-    """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch.
+    seconds: float | None = None,
+) -> tuple[object, float, float | None]:
+    """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch: the model,
+    its validation accuracy and the budget it kept to.
 
-    Enrollment needs two things ``train_classifier`` does not do: a per-batch progress bar
-    whose time-left estimate covers the whole fine-tune, and the complete state (weights,
-    optimiser, schedule, epoch) saved after each epoch to ``state_path``.
+    Enrollment needs three things ``train_classifier`` does not do: a per-batch progress bar
+    whose time-left estimate covers the whole fine-tune, the complete state (weights,
+    optimiser, schedule, epoch, time spent) saved after each epoch to ``state_path``, and an
+    end at ``plan.epochs`` or after ``seconds`` of training, whichever comes first. The
+    one-cycle schedule follows whichever is further along, so a fine-tune cut short by the
+    clock still ends at its lowest rate. A resumed fine-tune keeps the budget it started
+    with: its schedule was laid out for it, and the stages before it, cached, now take no
+    time to make it any larger.
     """
     import torch
     from tqdm import tqdm
 
     from skullcam.vision.train_classifier import (
+        CLOCK_STEPS,
         evaluate,
+        follow_share,
         load_checkpoint,
         one_cycle,
         train_epoch,
@@ -441,8 +493,9 @@ def fine_tune(
     x_train, y_train = uint8_tensor(train.images, cpu), torch.from_numpy(train.labels)
     x_val, y_val = uint8_tensor(val.images, cpu), torch.from_numpy(val.labels)
     steps_per_epoch = math.ceil(len(y_train) / plan.batch_size)
-    optimizer, schedule = one_cycle(model, plan.lr, plan.epochs * steps_per_epoch)
-    start_epoch, accuracy = 0, 0.0
+    total_steps = plan.epochs * steps_per_epoch
+    optimizer, schedule = one_cycle(model, plan.lr, CLOCK_STEPS)
+    epoch, accuracy, spent, finished = 0, 0.0, 0.0, False
     inputs = _fine_tune_inputs(train, val, init_checkpoint)
     if state_path.is_file():
         saved = torch.load(state_path, map_location="cpu", weights_only=False)
@@ -451,32 +504,50 @@ def fine_tune(
             optimizer.load_state_dict(saved["optimizer"])
             schedule.load_state_dict(saved["schedule"])
             gen.set_state(saved["generator"])
-            start_epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
+            epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
+            spent, seconds = float(saved.get("seconds", 0.0)), saved.get("budget", seconds)
+            finished = bool(saved.get("finished", epoch >= plan.epochs))
+    steps = epoch * steps_per_epoch
     bar = tqdm(
-        total=plan.epochs * steps_per_epoch,
-        initial=start_epoch * steps_per_epoch,
+        total=total_steps,
+        initial=steps,
         desc="fine-tuning",
         unit="batch",
         disable=not plan.progress,
     )
-    for epoch in range(start_epoch, plan.epochs):
+    while not finished and epoch < plan.epochs:
+        origin = time.perf_counter() - spent  # when this fine-tune would have begun, unbroken
 
-        def after_step(loss: float, epoch: int = epoch) -> bool:
-            schedule.step()
+        def after_step(loss: float, epoch: int = epoch, origin: float = origin) -> bool:
+            nonlocal steps, finished
+            steps += 1
+            share = steps / total_steps
+            if seconds:
+                share = max(share, (time.perf_counter() - origin) / seconds)
+                # The batches the budget leaves room for, at this pace: the bar's (and the
+                # enrollment page's) time left then counts down to the budget's end.
+                bar.total = min(total_steps, max(steps, round(steps / share)))
             bar.update(1)
             bar.set_postfix(epoch=f"{epoch + 1}/{plan.epochs}", loss=f"{loss:.3f}")
-            return False
+            finished = follow_share(schedule, share)
+            return finished
 
         train_epoch(model, x_train, y_train, plan.batch_size, optimizer, gen, after_step)
+        spent = time.perf_counter() - origin
+        epoch += 1
+        finished = finished or epoch >= plan.epochs
         accuracy = evaluate(model, x_val, y_val)
-        bar.set_postfix(epoch=f"{epoch + 1}/{plan.epochs}", val_acc=f"{accuracy:.4f}")
+        bar.set_postfix(epoch=f"{epoch}/{plan.epochs}", val_acc=f"{accuracy:.4f}")
         tmp = state_path.with_suffix(".tmp")
         torch.save(
             {
                 "plan": training_args(plan),
                 "inputs": inputs,
-                "epoch": epoch + 1,
+                "epoch": epoch,
                 "accuracy": accuracy,
+                "seconds": spent,
+                "budget": seconds,
+                "finished": finished,
                 "model": model.state_dict(),
                 "optimizer": optimizer.state_dict(),
                 "schedule": schedule.state_dict(),
@@ -487,7 +558,7 @@ def fine_tune(
         os.replace(tmp, state_path)
     bar.close()
     model.eval()
-    return model, accuracy
+    return model, accuracy, seconds
 
 
 def adapt_recognizer(
@@ -553,13 +624,19 @@ def adapt_recognizer(
         plan.progress,
     )
     train = merge(train, detected)
-    say(spoken_count("log_classifier", plan.epochs, crops=len(train)))
-    model, accuracy = fine_tune(train, val, init, work_dir / "finetune_state.pt", plan)
+    budget = fine_tune_budget(plan, time.perf_counter() - start)
+    if budget is None:
+        say(spoken_count("log_classifier", plan.epochs, crops=len(train)))
+    else:
+        minutes = round(budget / 60, 1)
+        say(spoken_count("log_classifier_budget", plan.epochs, crops=len(train), minutes=minutes))
+    state = work_dir / "finetune_state.pt"
+    model, accuracy, budget = fine_tune(train, val, init, state, plan, budget)
     out = work_dir / "classifier"
     out.mkdir(exist_ok=True)
     export_classifier(model, out / CLASSIFIER_FILE)  # type: ignore[arg-type]
     save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)  # type: ignore[arg-type]
-    corner = adapt_corner_reader(scenes, base_model, out, plan, say)
+    corner = adapt_corner_reader(scenes, base_model, out, plan, say, corner_budget(budget))
     return AdaptResult(
         checkpoint=out / CHECKPOINT_FILE,
         onnx=out / CLASSIFIER_FILE,
@@ -573,10 +650,16 @@ def adapt_recognizer(
 
 
 def adapt_corner_reader(
-    scenes: Path, base_model: Path, out: Path, plan: AdaptPlan, say: Say
+    scenes: Path,
+    base_model: Path,
+    out: Path,
+    plan: AdaptPlan,
+    say: Say,
+    seconds: float | None = None,
 ) -> bool:
     """Fine-tune the base model's corner reader on the enrolled deck's corner marks, into
-    ``out``; False (nothing written) when the plan or the base model has none to adapt."""
+    ``out``, for its epochs or ``seconds``, whichever ends first; False (nothing written) when
+    the plan or the base model has none to adapt."""
     from tqdm import tqdm
 
     from skullcam.vision.corner_net import CornerReaderNet
@@ -610,8 +693,15 @@ def adapt_corner_reader(
     val = corner_patches_from_scenes(
         read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
     )
-    say(spoken_count("log_corner_reader", plan.corner_epochs, patches=len(train)))
+    if seconds is None:
+        say(spoken_count("log_corner_reader", plan.corner_epochs, patches=len(train)))
+    else:
+        minutes = round(seconds / 60, 1)
+        key = "log_corner_reader_budget"
+        say(spoken_count(key, plan.corner_epochs, patches=len(train), minutes=minutes))
     # A fine-tune: a third of the from-scratch rate.
-    result = fit_corner_reader(train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress)
+    result = fit_corner_reader(
+        train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress, at_most=seconds
+    )
     save_corner_reader(result.model, out)
     return True

@@ -32,10 +32,12 @@ def cpu_training_note() -> str:
     """The training log's first line on a CPU: which arithmetic it trains in, and, in float32,
     that the model card's training times (measured with bfloat16) will not hold here: a run
     three times as slow as the card's figures says why before it starts, not after."""
+    forced = os.environ.get(BF16_ENV)
+    if forced in ("0", "1"):
+        arithmetic = "bfloat16" if forced == "1" else "float32"
+        return f"training on the CPU in {arithmetic} ({BF16_ENV}={forced})"
     if cpu_has_native_bf16():
         return "training on the CPU in bfloat16 (AVX512-BF16 or AMX)"
-    if os.environ.get(BF16_ENV) == "0":
-        return f"training on the CPU in float32 ({BF16_ENV}=0)"
     return (
         "training on the CPU in float32: this CPU has no bfloat16 instructions (AVX512-BF16, "
         "AMX), so training takes about 3 x the times in models/README.md (a detector batch of "

@@ -111,6 +111,9 @@ def main() -> None:
     parser.add_argument("--detector-epochs", type=int, default=AdaptPlan.detector_epochs)
     parser.add_argument("--detector-lr", type=float, default=AdaptPlan.detector_lr)
     parser.add_argument("--corner-epochs", type=int, default=AdaptPlan.corner_epochs)
+    parser.add_argument(
+        "--minutes", type=float, default=AdaptPlan.minutes, help="time budget (0: none)"
+    )
     parser.add_argument("--test-scenes", type=int, default=500)
     parser.add_argument("--eval-scenes", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
@@ -153,6 +156,7 @@ def main() -> None:
         detector_lr=args.detector_lr,
         corner_epochs=args.corner_epochs,
         workers=args.workers,
+        minutes=args.minutes or None,
     )
     data = out / "data"
     t0 = time.perf_counter()

@@ -145,8 +145,24 @@ ENGLISH: dict[str, str] = {
     "log_detector_crops": "cutting crops where the detector puts its boxes",
     "log_classifier": "fine-tuning the face classifier on {crops} crops, {n} epochs",
     "log_classifier_one": "fine-tuning the face classifier on {crops} crops, {n} epoch",
+    "log_classifier_budget": (
+        "fine-tuning the face classifier on {crops} crops, {n} epochs or {minutes:g} min,"
+        " whichever ends first"
+    ),
+    "log_classifier_budget_one": (
+        "fine-tuning the face classifier on {crops} crops, {n} epoch or {minutes:g} min,"
+        " whichever ends first"
+    ),
     "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {n} epochs",
     "log_corner_reader_one": "fine-tuning the corner reader on {patches} patches, {n} epoch",
+    "log_corner_reader_budget": (
+        "fine-tuning the corner reader on {patches} patches, {n} epochs or {minutes:g} min,"
+        " whichever ends first"
+    ),
+    "log_corner_reader_budget_one": (
+        "fine-tuning the corner reader on {patches} patches, {n} epoch or {minutes:g} min,"
+        " whichever ends first"
+    ),
     "log_self_check": "self-check: rendering {n} new test scenes of the deck",
     "log_choosing_weight": "choosing how much the corner reader counts, on the validation scenes",
     "log_corner_weight": (

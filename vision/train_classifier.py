@@ -105,6 +105,7 @@ def train_classifier(
     turn: bool = True,
     device: str = "cpu",
     seconds: float | None = None,
+    at_most: float | None = None,
 ) -> ClassifierResult:
     """Train from scratch, or fine-tune ``init`` (its head replaced when the classes differ).
 
@@ -113,6 +114,8 @@ def train_classifier(
     "cuda:1"). With ``seconds``, training runs for that long instead of ``epochs`` and the
     one-cycle schedule follows the clock: on a GPU lent for a few minutes the speed is not
     known beforehand, and a schedule cut short by a deadline would end at its peak rate.
+    With ``at_most``, training ends after ``epochs`` or that many seconds, whichever comes
+    first, the schedule following whichever is further along (enrollment's time budget).
     The returned model is on the CPU, ready to export."""
     dev = torch.device(device)
     torch.manual_seed(seed)
@@ -128,15 +131,19 @@ def train_classifier(
     x_train, y_train = uint8_tensor(train.images, dev), torch.from_numpy(train.labels).to(dev)
     x_val, y_val = uint8_tensor(val.images, dev), torch.from_numpy(val.labels).to(dev)
     steps_per_epoch = math.ceil(len(y_train) / batch_size)
-    total_steps = CLOCK_STEPS if seconds else epochs * steps_per_epoch
-    optimizer, schedule = one_cycle(model, lr, total_steps)
+    epoch_steps = epochs * steps_per_epoch
+    optimizer, schedule = one_cycle(model, lr, CLOCK_STEPS if seconds or at_most else epoch_steps)
     start = time.perf_counter()
-    accuracy, epoch, out_of_time = 0.0, 0, False
+    accuracy, epoch, steps, out_of_time = 0.0, 0, 0, False
 
     def after_step(loss: float) -> bool:
-        nonlocal out_of_time
+        nonlocal out_of_time, steps
+        steps += 1
         if seconds:
             out_of_time = _follow_clock(schedule, time.perf_counter() - start, seconds)
+        elif at_most:
+            share = max(steps / epoch_steps, (time.perf_counter() - start) / at_most)
+            out_of_time = follow_share(schedule, share)
         else:
             schedule.step()
         return out_of_time
@@ -207,10 +214,17 @@ the share of the time budget spent after each batch."""
 
 def _follow_clock(schedule: Any, elapsed: float, seconds: float) -> bool:
     """Advance ``schedule`` to where ``elapsed`` of ``seconds`` puts it; True once time is up."""
-    target = min(CLOCK_STEPS - 1, int(elapsed / seconds * CLOCK_STEPS))
+    return follow_share(schedule, elapsed / seconds)
+
+
+def follow_share(schedule: Any, share: float) -> bool:
+    """Advance a ``CLOCK_STEPS``-long ``schedule`` to ``share`` of its course (it never goes
+    back, nor past its last step); True once the course is run. The share is whatever ends the
+    training: the time spent, or the steps done when a run has both a step count and a clock."""
+    target = min(CLOCK_STEPS - 1, int(share * CLOCK_STEPS))
     while schedule.last_epoch < target:
         schedule.step()
-    return elapsed >= seconds
+    return share >= 1
 
 
 def uint8_tensor(images: np.ndarray, dev: torch.device) -> torch.Tensor:

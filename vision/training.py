@@ -165,7 +165,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
                 "dataset": str(plan.dataset),
                 "detector_epochs": "kept" if detector_kept else _detector_epochs_run(plan),
                 "detector_minutes": None if detector_kept else plan.detector_minutes,
-                "imgsz": plan.imgsz,
+                "imgsz": "kept" if detector_kept else plan.imgsz,
                 "input_hw": list(manifest.detector_input),
             }
             | record,
@@ -359,9 +359,11 @@ def fit_corner_reader(
     progress: bool = True,
     device: str = "cpu",
     seconds: float | None = None,
+    at_most: float | None = None,
 ) -> ClassifierResult:
     """Train the corner reader (from scratch, or on from ``init``) with an epoch bar: the one
-    recipe ``skullcam train`` and enrollment's fine-tune share."""
+    recipe ``skullcam train`` and enrollment's fine-tune share (``seconds`` and ``at_most``:
+    see ``train_classifier``)."""
     from skullcam.vision.corner_net import CornerReaderNet
     from skullcam.vision.train_classifier import train_classifier
 
@@ -378,6 +380,7 @@ def fit_corner_reader(
             turn=False,
             device=device,
             seconds=seconds,
+            at_most=at_most,
         )
 
 

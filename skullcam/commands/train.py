@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--skip-detector",
         action="store_true",
-        help="keep the existing detector, retrain the classifier",
+        help="keep the --out model's detector (and its input size); train the other parts",
     )
     parser.add_argument(
         "--skip-classifier",
