@@ -413,11 +413,12 @@ def training_args(plan: AdaptPlan) -> dict[str, object]:
     return args
 
 
-CHECK_SHARE = 0.3
-"""The stages after the fine-tunes (test scenes, corner weight, self-check) take about this
-share of the time the stages before them took (scenes, crops): both grow with the scene
-counts and shrink with the machine's speed. Session 22, float32 CPU, the default plan: 349 s
-before, 92 s after (0.26; docs/enroll.md)."""
+CHECK_SHARE = 0.5
+"""The work outside the two fine-tunes after they start (the corner patches cut between them,
+exports, test scenes, corner weight, self-check) takes about this share of the time the
+stages before them took (scenes, crops): both grow with the scene counts and shrink with the
+machine's speed. Session 22, float32 CPU, the default plan: 280 s before, 144 s of such work
+after (0.51; at 0.3 the enrollment took 20.2 minutes; docs/enroll.md)."""
 
 CLASSIFIER_SHARE = 0.75
 """The classifier's part of the time left for fine-tuning; the corner reader has the rest.
