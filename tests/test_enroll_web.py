@@ -531,8 +531,9 @@ def test_a_bar_another_thread_is_still_opening_is_not_read() -> None:
 
     from skullcam.device.enroll_web import step_progress
 
+    listed = getattr(tqdm, "_instances", None)  # tqdm's private list of bars
     opening = tqdm.__new__(tqdm)  # listed, not yet initialised
-    assert opening in tqdm._instances
+    assert listed is not None and opening in listed
     try:
         assert step_progress() is None
         with tqdm(total=10, desc="crops", file=io.StringIO(), mininterval=0) as bar:
@@ -540,5 +541,5 @@ def test_a_bar_another_thread_is_still_opening_is_not_read() -> None:
             step = step_progress()
         assert step is not None and (step["what"], step["done"]) == ("crops", 4)
     finally:
-        tqdm._instances.discard(opening)
+        listed.discard(opening)
         opening.disable = True  # its __del__ closes it: nothing to close

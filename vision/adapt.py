@@ -67,7 +67,8 @@ def validation_share(train_scenes: int) -> int:
 
 @dataclass(frozen=True)
 class AdaptPlan:
-    """How much to generate and train. The defaults fit the 20-minute budget on 2 cores.
+    """How much to generate and train. The defaults fit the 20-minute budget on 2 cores: by
+    their epochs on a CPU with bfloat16, by ``minutes`` on one without (session 22: 19.1 min).
 
     3,600 scenes since session 18 (2,400 before), when training in bfloat16 made the
     fine-tunes 1.8 x faster on this PC: the alt deck, 3,000 unseen scenes, 14.3 min, recall
