@@ -93,11 +93,11 @@ class AdaptPlan:
     enrolled model reads without a corner reader."""
     minutes: float | None = 19.0
     """Time budget of the whole adaptation and its self-check; None: no budget. The classifier
-    fine-tune, nearly all of the time, ends after its ``epochs`` or when the budget leaves it
-    no more time, whichever comes first, with its schedule run to the end either way. 12
-    epochs take about 7 minutes on a CPU with bfloat16 instructions, and 33 on one without
-    (session 21), where the whole plan would have taken 44 minutes. The photo checks before
-    it take seconds."""
+    and corner-reader fine-tunes, most of the time, each end after their epochs or their share
+    of the time left (:func:`fine_tune_budget`), whichever comes first, with their schedules
+    run to the end either way. 12 classifier epochs take about 7 minutes on a CPU with
+    bfloat16 instructions and 33 on one without (session 21), where the whole plan would have
+    taken 44 minutes. The photo checks before it take seconds."""
     batch_size: int = 128
     crop_copies: int = 2
     workers: int = 2
