@@ -544,6 +544,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "recortando donde el detector ve cartas",
         "log_classifier": "aprendiendo tus cartas con {crops} recortes, {n} pasadas",
         "log_classifier_one": "aprendiendo tus cartas con {crops} recortes, {n} pasada",
+        "log_classifier_cut": (
+            "el tiempo previsto acabó el aprendizaje de tus cartas tras {done:g} de sus {n}"
+            " pasadas (--minutes 0 las hace todas, si hay tiempo)"
+        ),
         "log_classifier_budget": (
             "aprendiendo tus cartas con {crops} recortes, {n} pasadas o {minutes:g} min,"
             " lo que acabe antes"
@@ -657,6 +661,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "ritaglio dove il rilevatore vede le carte",
         "log_classifier": "apprendimento delle tue carte su {crops} ritagli, {n} passate",
         "log_classifier_one": "apprendimento delle tue carte su {crops} ritagli, {n} passata",
+        "log_classifier_cut": (
+            "il tempo previsto ha chiuso l'apprendimento delle tue carte dopo {done:g} delle"
+            " sue {n} passate (--minutes 0 le fa tutte, se c'è tempo)"
+        ),
         "log_classifier_budget": (
             "apprendimento delle tue carte su {crops} ritagli, {n} passate o {minutes:g} min,"
             " quello che finisce prima"
@@ -763,6 +771,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_detector_crops": "klipper ud, hvor detektoren ser kort",
         "log_classifier": "lærer dine kort på {crops} udsnit, {n} gennemløb",
         "log_classifier_one": "lærer dine kort på {crops} udsnit, {n} gennemløb",
+        "log_classifier_cut": (
+            "tidsrammen stoppede indlæringen af dine kort efter {done:g} af {n} gennemløb"
+            " (--minutes 0 kører dem alle, når der er tid)"
+        ),
         "log_classifier_budget": (
             "lærer dine kort på {crops} udsnit, {n} gennemløb eller {minutes:g} min,"
             " hvad der slutter først"

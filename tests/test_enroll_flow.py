@@ -113,6 +113,7 @@ def test_folder_of_alt_deck_photos_enrolls_end_to_end(
     info = json.loads((outcome.model_dir / "enroll.json").read_text())
     assert info["base_model"] == str(base_model)
     assert info["plan"] == training_args(TINY_PLAN)
+    assert info["classifier_epochs"] == TINY_PLAN.epochs  # the budget left it all its epochs
     assert info["check"]["scenes"] == 4
     assert outcome.check.sentence().endswith(("not found", "confused once", "false alarms"))
     assert "test scenes" in outcome.check.sentence()
@@ -399,16 +400,18 @@ def test_a_fine_tune_out_of_time_stops_early_with_its_schedule_run_out(
     crops = _random_crops(8)
     plan = AdaptPlan(epochs=3, batch_size=4, progress=False)  # 2 batches an epoch
     state = tmp_path / "state.pt"
-    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
+    result = fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
     assert len(epochs_run) == 1  # the first batch spent the budget: one epoch of three
+    assert result.epochs == 0.5 and result.cut_short(plan) and result.budget == 1e-6
     saved = torch.load(state, weights_only=False)
     assert saved["finished"] and saved["epoch"] == 1 and saved["budget"] == 1e-6
     # The one-cycle schedule ran to its end: the fine-tune stopped at its lowest rate.
     assert saved["schedule"]["last_epoch"] == CLOCK_STEPS - 1
     lowest = plan.lr / 25 / 1e4  # OneCycleLR: max_lr / div_factor / final_div_factor
     assert saved["optimizer"]["param_groups"][0]["lr"] == pytest.approx(lowest)
-    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=600)
+    again = fine_tune(crops, crops, init_checkpoint, state, plan, seconds=600)
     assert len(epochs_run) == 1  # finished: a rerun with more time trains nothing more
+    assert (again.epochs, again.budget) == (0.5, 1e-6)
 
 
 def test_a_resumed_fine_tune_keeps_the_budget_it_started_with(
@@ -438,12 +441,32 @@ def test_a_resumed_fine_tune_keeps_the_budget_it_started_with(
     assert (first["epoch"], first["finished"], first["budget"]) == (1, False, 3600)
     epochs_run.clear()
     # Resumed with cached stages before it, the run would now be offered a budget of 1 us.
-    fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
+    result = fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
     assert len(epochs_run) == 1  # the second epoch ran whole, under the hour it began with
+    assert (result.epochs, result.budget) == (2, 3600) and not result.cut_short(plan)
     done = torch.load(state, weights_only=False)
     assert (done["epoch"], done["finished"], done["budget"]) == (2, True, 3600)
     assert done["seconds"] > first["seconds"] > 0
     assert done["schedule"]["last_epoch"] == CLOCK_STEPS - 1  # every epoch: run to its end
+
+
+def test_an_adaptation_cut_short_by_its_budget_says_so_and_records_it(
+    tmp_path: Path, decks: dict[str, Path], base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skullcam.vision import adapt
+
+    monkeypatch.setattr(adapt, "fine_tune_budget", lambda plan, spent: 1e-6)
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=3, workers=1, progress=False)
+    said: list[str] = []
+    result = adapt_recognizer(decks["alt"], base_model, tmp_path / "work", plan, said.append)
+    # The crops of 4 scenes are one batch: the first spent the budget, one epoch of three.
+    assert result.classifier_epochs == 1
+    cut = [line for line in said if "time budget ended" in line]
+    assert cut == [
+        "the time budget ended the face classifier's fine-tune after 1 of its 3 epochs "
+        "(--minutes 0 runs them all, when there is time)"
+    ]
+    assert any("3 epochs or 0 min, whichever ends first" in line for line in said)
 
 
 def test_the_fine_tune_budgets_are_what_the_stages_before_them_leave() -> None:

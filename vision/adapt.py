@@ -124,6 +124,19 @@ from more scenes stops near the default, so this is for a deck the default leave
 
 
 @dataclass
+class FineTuneResult:
+    """What :func:`fine_tune` made, and how far the budget let it go."""
+
+    model: Any
+    val_accuracy: float
+    budget: float | None  # the seconds it kept to (a resumed run: the ones it started with)
+    epochs: float  # epochs run, a fraction where the budget ended one early
+
+    def cut_short(self, plan: AdaptPlan) -> bool:
+        return self.epochs < plan.epochs
+
+
+@dataclass
 class AdaptResult:
     checkpoint: Path  # card-classifier.pt
     onnx: Path  # card-classifier.onnx
@@ -133,6 +146,7 @@ class AdaptResult:
     seconds: float
     corner: Path | None = None  # corner-reader.onnx, when the corner reader was adapted too
     corner_checkpoint: Path | None = None  # its corner-reader.pt
+    classifier_epochs: float | None = None  # epochs the classifier fine-tune ran
 
 
 def _write_json_atomic(path: Path, data: object) -> None:
@@ -457,9 +471,8 @@ def fine_tune(
     state_path: Path,
     plan: AdaptPlan,
     seconds: float | None = None,
-) -> tuple[object, float, float | None]:
-    """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch: the model,
-    its validation accuracy and the budget it kept to.
+) -> FineTuneResult:
+    """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch.
 
     Enrollment needs three things ``train_classifier`` does not do: a per-batch progress bar
     whose time-left estimate covers the whole fine-tune, the complete state (weights,
@@ -497,7 +510,7 @@ def fine_tune(
     steps_per_epoch = math.ceil(len(y_train) / plan.batch_size)
     total_steps = plan.epochs * steps_per_epoch
     optimizer, schedule = one_cycle(model, plan.lr, CLOCK_STEPS)
-    epoch, accuracy, spent, finished = 0, 0.0, 0.0, False
+    epoch, steps, accuracy, spent, finished = 0, 0, 0.0, 0.0, False
     inputs = _fine_tune_inputs(train, val, init_checkpoint)
     if state_path.is_file():
         saved = torch.load(state_path, map_location="cpu", weights_only=False)
@@ -509,7 +522,7 @@ def fine_tune(
             epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
             spent, seconds = float(saved.get("seconds", 0.0)), saved.get("budget", seconds)
             finished = bool(saved.get("finished", epoch >= plan.epochs))
-    steps = epoch * steps_per_epoch
+            steps = int(saved.get("steps", epoch * steps_per_epoch))
     bar = tqdm(
         total=total_steps,
         initial=steps,
@@ -546,6 +559,7 @@ def fine_tune(
                 "plan": training_args(plan),
                 "inputs": inputs,
                 "epoch": epoch,
+                "steps": steps,
                 "accuracy": accuracy,
                 "seconds": spent,
                 "budget": seconds,
@@ -560,7 +574,7 @@ def fine_tune(
         os.replace(tmp, state_path)
     bar.close()
     model.eval()
-    return model, accuracy, seconds
+    return FineTuneResult(model, accuracy, seconds, steps / steps_per_epoch)
 
 
 def adapt_recognizer(
@@ -633,21 +647,24 @@ def adapt_recognizer(
         minutes = round(budget / 60, 1)
         say(spoken_count("log_classifier_budget", plan.epochs, crops=len(train), minutes=minutes))
     state = work_dir / "finetune_state.pt"
-    model, accuracy, budget = fine_tune(train, val, init, state, plan, budget)
+    tuned = fine_tune(train, val, init, state, plan, budget)
+    if tuned.cut_short(plan):
+        say(spoken("log_classifier_cut", done=round(tuned.epochs, 1), n=plan.epochs))
     out = work_dir / "classifier"
     out.mkdir(exist_ok=True)
-    export_classifier(model, out / CLASSIFIER_FILE)  # type: ignore[arg-type]
-    save_checkpoint(model, CLASSES, out / CHECKPOINT_FILE)  # type: ignore[arg-type]
-    corner = adapt_corner_reader(scenes, base_model, out, plan, say, corner_budget(budget))
+    export_classifier(tuned.model, out / CLASSIFIER_FILE)
+    save_checkpoint(tuned.model, CLASSES, out / CHECKPOINT_FILE)
+    corner = adapt_corner_reader(scenes, base_model, out, plan, say, corner_budget(tuned.budget))
     return AdaptResult(
         checkpoint=out / CHECKPOINT_FILE,
         onnx=out / CLASSIFIER_FILE,
         detector=detector_onnx,
         detector_checkpoint=detector_pt,
-        val_accuracy=accuracy,
+        val_accuracy=tuned.val_accuracy,
         seconds=time.perf_counter() - start,
         corner=out / CORNER_FILE if corner else None,
         corner_checkpoint=out / CORNER_CHECKPOINT_FILE if corner else None,
+        classifier_epochs=round(tuned.epochs, 2),
     )
 
 

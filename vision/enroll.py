@@ -670,6 +670,7 @@ def adapt_and_install(
             "detector_adapted": result.detector.resolve()
             != (base / base_manifest.detector).resolve(),
             "val_accuracy": round(result.val_accuracy, 5),
+            "classifier_epochs": result.classifier_epochs,  # fewer than the plan's: the budget
             "corner_weight": weight.to_json() if weight is not None else None,
             "check": check.to_json(),
             "plan": training_args(plan),

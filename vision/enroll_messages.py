@@ -153,6 +153,10 @@ ENGLISH: dict[str, str] = {
         "fine-tuning the face classifier on {crops} crops, {n} epoch or {minutes:g} min,"
         " whichever ends first"
     ),
+    "log_classifier_cut": (
+        "the time budget ended the face classifier's fine-tune after {done:g} of its {n}"
+        " epochs (--minutes 0 runs them all, when there is time)"
+    ),
     "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {n} epochs",
     "log_corner_reader_one": "fine-tuning the corner reader on {patches} patches, {n} epoch",
     "log_corner_reader_budget": (
