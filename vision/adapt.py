@@ -42,7 +42,7 @@ from skullcam.vision.crop_dataset import (
     merge,
     read_scene_index,
 )
-from skullcam.vision.enroll_messages import spoken, spoken_count
+from skullcam.vision.enroll_messages import SaidText, spoken, spoken_count
 from skullcam.vision.recognizer import CardDetector, ModelManifest
 from skullcam.vision.training import (
     CHECKPOINT_FILE,
@@ -488,6 +488,7 @@ def fine_tune(
 
     from skullcam.vision.train_classifier import (
         CLOCK_STEPS,
+        course_share,
         evaluate,
         follow_share,
         load_checkpoint,
@@ -520,9 +521,9 @@ def fine_tune(
             schedule.load_state_dict(saved["schedule"])
             gen.set_state(saved["generator"])
             epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
-            spent, seconds = float(saved.get("seconds", 0.0)), saved.get("budget", seconds)
-            finished = bool(saved.get("finished", epoch >= plan.epochs))
-            steps = int(saved.get("steps", epoch * steps_per_epoch))
+            # A state of an earlier version, without these, has another plan: never here.
+            spent, seconds = float(saved["seconds"]), saved["budget"]
+            finished, steps = bool(saved["finished"]), int(saved["steps"])
     bar = tqdm(
         total=total_steps,
         initial=steps,
@@ -536,9 +537,8 @@ def fine_tune(
         def after_step(loss: float, epoch: int = epoch, origin: float = origin) -> bool:
             nonlocal steps, finished
             steps += 1
-            share = steps / total_steps
+            share = course_share(steps, total_steps, time.perf_counter() - origin, seconds)
             if seconds:
-                share = max(share, (time.perf_counter() - origin) / seconds)
                 # The batches the budget leaves room for, at this pace: the bar's (and the
                 # enrollment page's) time left then counts down to the budget's end.
                 bar.total = min(total_steps, max(steps, round(steps / share)))
@@ -641,11 +641,7 @@ def adapt_recognizer(
     )
     train = merge(train, detected)
     budget = fine_tune_budget(plan, time.perf_counter() - start)
-    if budget is None:
-        say(spoken_count("log_classifier", plan.epochs, crops=len(train)))
-    else:
-        minutes = round(budget / 60, 1)
-        say(spoken_count("log_classifier_budget", plan.epochs, crops=len(train), minutes=minutes))
+    say(_fine_tune_line("log_classifier", plan.epochs, budget, crops=len(train)))
     state = work_dir / "finetune_state.pt"
     tuned = fine_tune(train, val, init, state, plan, budget)
     if tuned.cut_short(plan):
@@ -666,6 +662,13 @@ def adapt_recognizer(
         corner_checkpoint=out / CORNER_CHECKPOINT_FILE if corner else None,
         classifier_epochs=round(tuned.epochs, 2),
     )
+
+
+def _fine_tune_line(key: str, epochs: int, seconds: float | None, **counts: int) -> SaidText:
+    """The progress line of a fine-tune: its epochs, and its budget when it has one."""
+    if seconds is None:
+        return spoken_count(key, epochs, **counts)
+    return spoken_count(f"{key}_budget", epochs, minutes=round(seconds / 60, 1), **counts)
 
 
 def adapt_corner_reader(
@@ -712,12 +715,7 @@ def adapt_corner_reader(
     val = corner_patches_from_scenes(
         read_scene_index(scenes, "val"), CLASSES, copies=1, seed=plan.seed + 6
     )
-    if seconds is None:
-        say(spoken_count("log_corner_reader", plan.corner_epochs, patches=len(train)))
-    else:
-        minutes = round(seconds / 60, 1)
-        key = "log_corner_reader_budget"
-        say(spoken_count(key, plan.corner_epochs, patches=len(train), minutes=minutes))
+    say(_fine_tune_line("log_corner_reader", plan.corner_epochs, seconds, patches=len(train)))
     # A fine-tune: a third of the from-scratch rate.
     result = fit_corner_reader(
         train, val, plan.corner_epochs, CORNER_LR / 3, init, plan.progress, at_most=seconds

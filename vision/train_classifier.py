@@ -142,7 +142,7 @@ def train_classifier(
         if seconds:
             out_of_time = _follow_clock(schedule, time.perf_counter() - start, seconds)
         elif at_most:
-            share = max(steps / epoch_steps, (time.perf_counter() - start) / at_most)
+            share = course_share(steps, epoch_steps, time.perf_counter() - start, at_most)
             out_of_time = follow_share(schedule, share)
         else:
             schedule.step()
@@ -215,6 +215,13 @@ the share of the time budget spent after each batch."""
 def _follow_clock(schedule: Any, elapsed: float, seconds: float) -> bool:
     """Advance ``schedule`` to where ``elapsed`` of ``seconds`` puts it; True once time is up."""
     return follow_share(schedule, elapsed / seconds)
+
+
+def course_share(steps: int, total_steps: int, elapsed: float, seconds: float | None) -> float:
+    """How far a run of ``total_steps`` with a budget of ``seconds`` (None: none) has come:
+    by its steps or by its time, whichever is further along, since whichever ends it first."""
+    share = steps / total_steps
+    return max(share, elapsed / seconds) if seconds else share
 
 
 def follow_share(schedule: Any, share: float) -> bool:
