@@ -461,6 +461,9 @@ def test_eval_scores_an_empty_grey_table(tmp_path: Path, capsys) -> None:
     assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(report)]) == 0
     metrics = json.loads((report / "metrics.json").read_text())
     assert (metrics["scenes"], metrics["scene_accuracy"]) == (1, 1.0)
+    # a hand-made dataset has no data.yaml to say which OpenCV drew it
+    assert metrics["dataset_rendered_with"] is None
+    assert "scenes rendered with libraries not recorded" in capsys.readouterr().out
 
 
 def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:

@@ -13,7 +13,14 @@ import pytest
 from image_support import imread
 
 from skullcam.cli import main
-from skullcam.datasets.dataset import read_scenes, relabel_scenes, split_counts, write_scenes
+from skullcam.datasets.dataset import (
+    read_rendered_with,
+    read_scenes,
+    relabel_scenes,
+    rendered_with,
+    split_counts,
+    write_scenes,
+)
 from skullcam.datasets.deck import render_face, write_deck
 from skullcam.datasets.faces import FACES
 from skullcam.datasets.scenes import (
@@ -258,6 +265,10 @@ def test_dataset_files_agree(deck_dir: Path, tmp_path: Path) -> None:
     assert "train: images/train" in yaml and "val: images/val" in yaml
     assert "names:\n  0: card" in yaml
     assert "test:" not in yaml
+    # which libraries drew the pixels: another OpenCV renders other scenes from the same seed
+    assert f"# rendered with opencv {cv2.__version__}, numpy {np.__version__}\n" in yaml
+    assert read_rendered_with(out) == rendered_with()  # what eval reports beside its figures
+    assert read_rendered_with(tmp_path / "no such dataset") is None
     records: list[dict[str, Any]] = read_scenes(out, "train")  # JSON records
     assert [r["index"] for r in records] == list(range(5))
     total = 0

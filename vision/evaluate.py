@@ -326,11 +326,13 @@ def evaluate(
     worst: int = 12,
     progress: bool = True,
     explain: Callable[[np.ndarray, SceneOutcome], Counter[str]] | None = None,
+    about: dict[str, object] | None = None,
 ) -> dict[str, object]:
     """Run ``recognize`` over every scene and summarise; write images when ``out_dir`` is set.
 
     ``explain`` (see :mod:`skullcam.vision.error_causes`) is asked about each scene with
-    errors; its counts are summed under ``error_causes``.
+    errors; its counts are summed under ``error_causes``. ``about`` (what the figures were
+    measured on, such as the libraries that rendered the scenes) is kept in the summary.
     """
     outcomes = []
     causes: Counter[str] = Counter()
@@ -384,6 +386,7 @@ def evaluate(
     }
     if explain is not None:
         summary["error_causes"] = dict(causes.most_common())
+    summary.update(about or {})
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")

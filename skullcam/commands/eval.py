@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from skullcam.datasets.dataset import read_rendered_with
     from skullcam.vision.crop_dataset import read_scene_index
     from skullcam.vision.error_causes import explain_errors
     from skullcam.vision.evaluate import evaluate
@@ -68,11 +69,15 @@ def _run(args: argparse.Namespace) -> int:
         recognizer.manifest.classes,
         out_dir=args.out,
         explain=lambda frame, outcome: explain_errors(recognizer, frame, outcome),
+        # the same seed renders other pixels under another OpenCV: say which drew these
+        about={"dataset_rendered_with": read_rendered_with(args.dataset)},
     )
     if args.json:
         print(json.dumps(summary))
         return 0
     print(f"model {recognizer.version} on {summary['scenes']} scenes, {summary['cards']} cards")
+    rendered = summary["dataset_rendered_with"] or "rendered with libraries not recorded"
+    print(f"  scenes {rendered}")
     for key in (
         "precision",
         "recall",
