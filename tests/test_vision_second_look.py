@@ -32,6 +32,7 @@ from skullcam.vision.second_look import (
 )
 
 SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
+SECOND_LOOK_SCENE = Path(__file__).resolve().parent / "data" / "second_look_scene"
 
 
 def card(x: float, y: float, angle: float = 0.0) -> np.ndarray:
@@ -184,15 +185,19 @@ def test_the_manifest_switch_defaults_on_and_must_be_true_or_false(tmp_path: Pat
         Recognizer.load(folder, threads=1)
 
 
-def test_the_shipped_model_finds_a_card_in_a_sample_scene_only_with_a_second_look(
+def test_the_shipped_model_finds_a_card_in_a_scene_only_with_a_second_look(
     recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Sample test scene 20: the one card to find, a black-14 65 % visible under a hand, over two
-    # mostly hidden cards. No reader names the box NMS kept for it; one of those it passed over
-    # reads black-14.
-    (image, truth), *_ = [s for s in read_scene_index(SAMPLES, "test") if "_000020" in s[0].name]
+    # A validation scene (tests/data/second_look_scene): a purple-14 56 % visible under a
+    # black-13, beside a mostly hidden purple-10. No reader names the box NMS kept for the
+    # purple-14; one of those it passed over reads it. (Until session 23 the sample scene 20
+    # showed this; the session-23 classifier names that scene's kept box, if wrongly.)
+    ((image, truth),) = read_scene_index(SECOND_LOOK_SCENE, "val")
     frame = imread(image)
-    assert [c.face for c in truth if c.visible_fraction >= MIN_VISIBLE] == ["black-14"]
-    assert judge_scene(image, truth, recognizer(frame)).correct
+    must_find = [c.face for c in truth if c.visible_fraction >= MIN_VISIBLE]
+    assert sorted(must_find) == ["black-13", "purple-14"]
+    found = recognizer(frame)
+    assert judge_scene(image, truth, found).correct
+    assert "purple-14" in {d.card for d in found}
     monkeypatch.setattr(recognizer, "manifest", replace(recognizer.manifest, second_look=False))
-    assert recognizer(frame) == []
+    assert "purple-14" not in {d.card for d in recognizer(frame)}

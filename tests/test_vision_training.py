@@ -190,6 +190,34 @@ def test_a_classifier_run_keeps_the_corner_reader_and_the_models_reading_rules(
     assert record["imgsz"] == "kept" and record["input_hw"] == list(tuned.detector_input)
 
 
+def test_candidate_crops_add_the_detectors_raw_boxes_on_covered_cards(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """--candidate-crops N: the classifier also learns up to N raw boxes a covered card, cut
+    by the kept detector (here the shipped one, which finds the tiny scenes' cards)."""
+    from skullcam.vision.training import train_recognizer
+
+    crops = {}
+    for n in (0, 2):
+        out = _copy_of(tiny_model, tmp_path / str(n))
+        shipped = Path(__file__).resolve().parent.parent / "models" / "card-detector.onnx"
+        shutil.copy(shipped, out / "card-detector.onnx")
+        plan = TrainPlan(
+            dataset=tiny_dataset,
+            out=out,
+            work_dir=tmp_path / str(n) / "runs",
+            classifier_epochs=1,
+            skip_detector=True,
+            skip_corner=True,
+            candidate_crops=n,
+        )
+        train_recognizer(plan)
+        record = json.loads((out / "training.json").read_text())
+        assert record["classifier_candidate_crops"] == n
+        crops[n] = record["classifier_train_crops"]
+    assert crops[0] < crops[2]
+
+
 def test_keeping_a_corner_reader_the_out_folder_lacks_is_a_clear_error(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:

@@ -29,6 +29,9 @@ class TrainPlan:
     input_hw: tuple[int, int] = (256, 320)
     batch: int = 16
     crop_copies: int = 1
+    # The detector's raw boxes on each covered card taught too (crops_from_candidates), up to
+    # this many a card; 0: none. Session 23 measured 3 on a fine-tune of the shipped classifier.
+    candidate_crops: int = 0
     max_classifier_scenes: int = 4000
     resume: bool = False
     skip_detector: bool = False

@@ -22,10 +22,12 @@ from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision.cpu_features import cpu_training_note
 from skullcam.vision.crop_dataset import (
+    CandidateBoxes,
     CropSet,
     DetectorBoxes,
     Scene,
     corner_patches_from_scenes,
+    crops_from_candidates,
     crops_from_detector,
     crops_from_scenes,
     cut_in_parallel,
@@ -263,6 +265,17 @@ def _train_classifier_step(
         detect=detector,
     )
     train_set = merge(train_set, detected)
+    if plan.candidate_crops:
+        candidates = cut_in_parallel(
+            crops_from_candidates,
+            train_scenes,
+            CLASSES,
+            workers,
+            "classifier crops (covered cards)",
+            detect=CandidateBoxes(staging / DETECTOR_FILE, plan.input_hw),
+            per_card=plan.candidate_crops,
+        )
+        train_set = merge(train_set, candidates)
     val_set = cut_in_parallel(
         crops_from_scenes,
         val_scenes,
@@ -299,6 +312,7 @@ def _train_classifier_step(
         "classifier_init": str(plan.init_classifier) if plan.init_classifier else None,
         "classifier_lr": plan.classifier_lr,
         "classifier_train_crops": len(train_set),
+        "classifier_candidate_crops": plan.candidate_crops,
         "classifier_val_crops": len(val_set),
         "classifier_val_accuracy": round(result.val_accuracy, 5),
         "classifier_seconds": round(result.seconds, 1),

@@ -49,6 +49,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=TrainPlan.crop_copies,
         help="jittered crops per labelled card",
     )
+    parser.add_argument(
+        "--candidate-crops",
+        type=non_negative_int,
+        default=TrainPlan.candidate_crops,
+        help="also teach the classifier up to N of the detector's raw boxes (before NMS, both "
+        "views) on each partly covered card (default 0; the shipped classifier used 3)",
+    )
     parser.add_argument("--resume", action="store_true", help="resume an interrupted detector run")
     parser.add_argument(
         "--skip-detector",
@@ -153,6 +160,7 @@ def _run(args: argparse.Namespace) -> int:
         batch=args.batch,
         max_classifier_scenes=args.max_classifier_scenes,
         crop_copies=args.crop_copies,
+        candidate_crops=args.candidate_crops,
         resume=args.resume,
         skip_detector=args.skip_detector,
         skip_classifier=args.skip_classifier,
