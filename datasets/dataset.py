@@ -212,9 +212,13 @@ def write_data_yaml(out: Path, marks: bool = False) -> Path:
     return path
 
 
+RENDERED_WITH = "rendered with"
+"""How the line naming a dataset's rendering libraries begins, written and read back."""
+
+
 def rendered_with() -> str:
     """The libraries whose versions decide a rendered scene's pixels, as one line."""
-    return f"rendered with opencv {cv2.__version__}, numpy {np.__version__}"
+    return f"{RENDERED_WITH} opencv {cv2.__version__}, numpy {np.__version__}"
 
 
 def read_rendered_with(dataset: Path) -> str | None:
@@ -224,8 +228,8 @@ def read_rendered_with(dataset: Path) -> str | None:
     if not path.is_file():
         return None
     for line in path.read_text(errors="replace").splitlines():
-        if line.startswith("# rendered with "):
-            return line[2:]
+        if line.startswith(f"# {RENDERED_WITH} "):
+            return line.removeprefix("# ")
     return None
 
 

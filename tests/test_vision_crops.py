@@ -11,6 +11,7 @@ from image_support import imread
 
 from skullcam.vision import crop_dataset
 from skullcam.vision.crop_dataset import (
+    COVERED_UP_TO,
     MIN_VISIBLE,
     CandidateBoxes,
     LabelledCard,
@@ -103,7 +104,10 @@ def test_the_shipped_detectors_candidates_teach_covered_cards_in_workers(
     monkeypatch.setattr(crop_dataset, "PARALLEL_FROM", 0)
     crops = cut_in_parallel(crops_from_candidates, scenes, CLASSES, 2, detect=detect, per_card=2)
     covered = [
-        c.face for _, cards in scenes for c in cards if MIN_VISIBLE <= c.visible_fraction <= 0.9
+        c.face
+        for _, cards in scenes
+        for c in cards
+        if MIN_VISIBLE <= c.visible_fraction <= COVERED_UP_TO
     ]
     assert 0 < len(crops) <= 2 * len(covered)
     assert {CLASSES[i] for i in crops.labels} <= set(covered)

@@ -197,10 +197,10 @@ def test_candidate_crops_add_the_detectors_raw_boxes_on_covered_cards(
     by the kept detector (here the shipped one, which finds the tiny scenes' cards)."""
     from skullcam.vision.training import train_recognizer
 
+    shipped = Path(__file__).resolve().parent.parent / "models" / "card-detector.onnx"
     crops = {}
     for n in (0, 2):
         out = _copy_of(tiny_model, tmp_path / str(n))
-        shipped = Path(__file__).resolve().parent.parent / "models" / "card-detector.onnx"
         shutil.copy(shipped, out / "card-detector.onnx")
         plan = TrainPlan(
             dataset=tiny_dataset,
