@@ -13,12 +13,11 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from repo_paths import REPO, SHIPPED_MODEL
 
 pytest.importorskip("torch")
 pytest.importorskip("ncnn")
 pytest.importorskip("pnnx")
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def _bench() -> ModuleType:
@@ -33,7 +32,7 @@ def _bench() -> ModuleType:
 @pytest.mark.slow  # ~10 s: torch trace + pnnx conversion
 def test_classifier_ncnn_matches_onnx_runtime(tmp_path: Path) -> None:
     bench = _bench()
-    onnx_path, param = bench.convert_classifier(REPO / "models/card-classifier.pt", tmp_path)
+    onnx_path, param = bench.convert_classifier(SHIPPED_MODEL / "card-classifier.pt", tmp_path)
     _, crops = bench.sample_inputs()
     assert crops.shape == (bench.CLASSIFIER_BATCH, 3, 96, 64)
 

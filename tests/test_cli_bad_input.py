@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from image_support import grey_empty_table, imread
 from model_variants import shipped_model_with
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.cli import main
 from skullcam.vision.recognizer import MANIFEST, shipped_model_dir
@@ -339,9 +340,6 @@ def test_numbers_out_of_range_are_refused_by_the_parser(
 
 def test_eval_report_folder_that_is_a_file(image: Path, capsys) -> None:
     fails(["eval", "--dataset", "d", "--out", str(image)], capsys, "report folder", "is a file")
-
-
-SAMPLE_SCENES = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "scenes"
 
 
 def scene_dataset(folder: Path, *lines: str) -> Path:

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.errors import missing_training_package
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("missing", ["torch", "ultralytics"])
@@ -27,7 +26,7 @@ def test_train_without_the_training_stack_says_what_to_install(
         "from skullcam.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     out = tmp_path / "model"
-    args = ["train", "--dataset", str(REPO / "datasets/samples/scenes"), "--out", str(out)]
+    args = ["train", "--dataset", str(SAMPLE_SCENES), "--out", str(out)]
     args += ["--work", str(tmp_path / "work"), "--detector-epochs", "1"]
     done = subprocess.run(
         [sys.executable, "-c", hide_and_run, *args], capture_output=True, text=True, timeout=120

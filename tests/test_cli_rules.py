@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import REPO
 from store_support import spec_example
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "datasets" / "examples" / "game.json"
+EXAMPLE = REPO / "datasets" / "examples" / "game.json"
 
 
 def skullcam(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
+from repo_paths import DOCS
 
 from skullcam.rules import Settings
 from skullcam.rules.settings import setting_fields
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "rules-engine.md"
+DOC = DOCS / "rules-engine.md"
 
 
 def test_the_settings_table_matches_the_engine() -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 import pytest
+from repo_paths import REPO
 
 from skullcam import i18n_core
 from skullcam.datasets.deck import render_face
@@ -420,8 +421,7 @@ def _bar_names(path: Path) -> list[str]:
 
 
 def test_every_step_of_the_adaptation_has_a_name_in_every_language() -> None:
-    root = Path(__file__).resolve().parent.parent
-    bars = [name for module in ADAPT_PATH for name in _bar_names(root / module)]
+    bars = [name for module in ADAPT_PATH for name in _bar_names(REPO / module)]
     assert "fine-tuning" in bars and "crops ({})" in bars  # the scan finds the bars
     for name in bars:
         # An f-string's bar ("crops ({split})"): each value it takes on the way is listed.

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 import pytest
 from image_support import imdecode, imread
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
 from skullcam.device.enroll_tricks_page import TrickChecker
@@ -296,16 +297,14 @@ def test_a_camera_that_stopped_with_no_way_to_reopen_says_so() -> None:
 
 # ------------------------------------------------------------------ check on real tricks
 
-SCENES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
-
 
 def _scene(index: int) -> tuple[bytes, set[str]]:
     """A rendered trick scene's JPEG bytes and the faces really in it."""
     name = f"test_{index:06d}.jpg"
-    with open(SCENES / "labels" / "test" / "scenes.jsonl") as fh:
+    with open(SAMPLE_SCENES / "labels" / "test" / "scenes.jsonl") as fh:
         truth = [json.loads(line) for line in fh]
     faces = {c["face"] for s in truth if s["file"].endswith(name) for c in s["cards"]}
-    return (SCENES / "images" / "test" / name).read_bytes(), faces
+    return (SAMPLE_SCENES / "images" / "test" / name).read_bytes(), faces
 
 
 def _upload(client: Any, data: bytes, filename: str = "trick.jpg") -> Any:

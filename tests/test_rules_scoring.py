@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import REPO
 from store_support import spec_example
 
 from skullcam.rules import (
@@ -23,9 +23,6 @@ from skullcam.rules import (
     score_bid,
     score_game,
 )
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "datasets" / "examples"
-
 
 # (id, settings, bid, won, dealt, capture, points, bonus paid)
 BID_ROWS = [
@@ -55,6 +52,8 @@ BID_ROWS = [
     ("rascal-off-by-one-half", {"scoring": "rascal"}, 3, 4, 10, 30, 65, 15),
     ("rascal-off-by-two-nothing", {"scoring": "rascal"}, 3, 5, 10, 30, 0, 0),
 ]
+
+EXAMPLES = REPO / "datasets" / "examples"
 
 
 @pytest.mark.parametrize(

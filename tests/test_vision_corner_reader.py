@@ -12,6 +12,7 @@ import pytest
 from image_support import imread
 from model_variants import shipped_model_with
 from reading_stubs import UPRIGHT, probs_of, stub_networks
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import (
@@ -28,8 +29,6 @@ from skullcam.vision.recognizer import (
     Recognizer,
     shipped_model_dir,
 )
-
-SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
 
 
 def test_the_two_patches_are_the_crop_corners_the_second_turned_upright() -> None:
@@ -68,7 +67,7 @@ def test_patches_are_labelled_by_their_own_mark(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_sample_scene_patches_hold_faces_and_covered_marks() -> None:
-    scenes = read_scene_index(SAMPLES, "test")[:10]
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:10]
     classes = (*sorted({c.face for _, cards in scenes for c in cards}), NOT_A_CARD)
     patches = corner_patches_from_scenes(scenes, classes, copies=1, none_per_scene=0)
     shown = sum(v >= 0.9 for _, cards in scenes for c in cards for v in c.corner_visible)
@@ -86,7 +85,7 @@ def recognizer() -> Recognizer:
 def test_the_shipped_model_has_a_corner_reader_that_reads_a_card(
     recognizer: Recognizer,
 ) -> None:
-    image, truth = read_scene_index(SAMPLES, "test")[0]
+    image, truth = read_scene_index(SAMPLE_SCENES, "test")[0]
     frame = imread(image)
     seen = [c for c in truth if min(c.corner_visible) >= 0.9]
     probs = recognizer.read_corners(frame, np.stack([c.corners for c in seen]))
@@ -162,7 +161,7 @@ def test_a_model_without_a_corner_reader_reads_as_before(tmp_path: Path) -> None
     assert "corner_reader" not in plain.manifest.to_json()
     with pytest.raises(UserError, match="no corner reader"):
         plain.read_corners(np.zeros((480, 640, 3), np.uint8), UPRIGHT[None])
-    image, _ = read_scene_index(SAMPLES, "test")[0]
+    image, _ = read_scene_index(SAMPLE_SCENES, "test")[0]
     assert plain(imread(image))  # still recognizes cards
 
 

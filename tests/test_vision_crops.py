@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 from image_support import imread
+from repo_paths import SAMPLE_SCENES, SHIPPED_MODEL
 
 from skullcam.vision import crop_dataset
 from skullcam.vision.crop_dataset import (
@@ -21,10 +22,6 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.training import CLASSES
-
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "datasets" / "samples" / "scenes"
-MODELS = ROOT / "models"
 
 
 def box(x: float, y: float, w: float = 60, h: float = 90) -> np.ndarray:
@@ -98,8 +95,8 @@ def test_the_shipped_detectors_candidates_teach_covered_cards_in_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Raw boxes of both views, cut by worker processes (the detector handed over by value)."""
-    scenes = read_scene_index(SAMPLES, "test")[:12]
-    detect = CandidateBoxes(MODELS / "card-detector.onnx", (256, 320), threads=1)
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:12]
+    detect = CandidateBoxes(SHIPPED_MODEL / "card-detector.onnx", (256, 320), threads=1)
     assert detect.mirror and len(detect(imread(scenes[0][0]))) >= 1
     monkeypatch.setattr(crop_dataset, "PARALLEL_FROM", 0)
     crops = cut_in_parallel(crops_from_candidates, scenes, CLASSES, 2, detect=detect, per_card=2)

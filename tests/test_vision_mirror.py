@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from image_support import imread
 from model_variants import shipped_model_with
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.vision import obb
 from skullcam.vision.crop_dataset import read_scene_index
@@ -23,12 +24,10 @@ from skullcam.vision.recognizer import (
     shipped_model_dir,
 )
 
-SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
-
 
 @pytest.fixture(scope="module")
 def frames() -> list[np.ndarray]:
-    return [imread(image) for image, _ in read_scene_index(SAMPLES, "test")[:16]]
+    return [imread(image) for image, _ in read_scene_index(SAMPLE_SCENES, "test")[:16]]
 
 
 def _detector(threads: int, mirror: bool, mirror_below: float = ALWAYS_MIRROR) -> CardDetector:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from image_support import imread
 from reading_stubs import UPRIGHT, probs_of
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.errors import UserError
 from skullcam.vision import obb
@@ -31,7 +32,6 @@ from skullcam.vision.second_look import (
     second_look_picks,
 )
 
-SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
 SECOND_LOOK_SCENE = Path(__file__).resolve().parent / "data" / "second_look_scene"
 
 
@@ -163,7 +163,7 @@ def test_an_unsure_second_reading_names_nothing(
 def test_the_detector_keeps_its_chosen_boxes_among_the_candidates(
     recognizer: Recognizer,
 ) -> None:
-    image, _ = read_scene_index(SAMPLES, "test")[0]
+    image, _ = read_scene_index(SAMPLE_SCENES, "test")[0]
     boxes = recognizer.detect(imread(image))
     assert len(boxes.quads) >= 2 and len(boxes.candidates) > len(boxes.quads)
     assert np.all(np.diff(boxes.candidate_scores) <= 0)

@@ -14,14 +14,13 @@ import numpy as np
 import pytest
 from image_support import grey_empty_table, imread
 from model_variants import shipped_model_with
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.errors import UserError
 from skullcam.rules import FACES
 from skullcam.vision.crop_dataset import read_scene_index
 from skullcam.vision.evaluate import evaluate
 from skullcam.vision.recognizer import Recognizer, shipped_model_dir
-
-SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +36,7 @@ def test_shipped_model_names_only_rules_faces(recognizer: Recognizer) -> None:
 @pytest.mark.parametrize("threads", [2, 1], ids=["views-side-by-side", "mirror-when-unsure"])
 def test_shipped_model_finds_and_names_sample_scene_cards(threads: int) -> None:
     recognizer = Recognizer.load(shipped_model_dir(), threads=threads)
-    scenes = read_scene_index(SAMPLES, "test")
+    scenes = read_scene_index(SAMPLE_SCENES, "test")
     assert len(scenes) == 40
     summary = evaluate(recognizer, scenes, recognizer.manifest.classes, progress=False)
     # Measured on these 40 scenes with skullcam-20261130-211833 (session 10, one GPU run):
@@ -53,7 +52,7 @@ def test_a_card_reads_the_same_whichever_way_up_it_lies(tmp_path: Path) -> None:
     """Exactly so when every crop is read both ways (``turn_below`` 1); the shipped model reads
     a sure crop once, and names the same face (tests/test_vision_turn.py)."""
     recognizer = Recognizer.load(shipped_model_with(tmp_path, turn_below=1.0), threads=1)
-    image, truth = read_scene_index(SAMPLES, "test")[0]
+    image, truth = read_scene_index(SAMPLE_SCENES, "test")[0]
     frame = imread(image)
     h, w = frame.shape[:2]
     quads = np.stack([card.corners for card in truth])
@@ -68,7 +67,7 @@ def test_the_mirrored_detector_sees_a_mirrored_table_the_same(recognizer: Recogn
     """With the mirror view on, a frame and its mirror image are one pair of views, so the
     boxes found in either are each other's mirror: a wrong flip of the coordinates breaks it."""
     assert recognizer.detector.mirror  # the shipped manifest leaves it on
-    frames = (imread(image) for image, _ in read_scene_index(SAMPLES, "test"))
+    frames = (imread(image) for image, _ in read_scene_index(SAMPLE_SCENES, "test"))
     frame, (quads, scores) = next(  # a table with several cards on it
         (f, boxes) for f in frames if len((boxes := recognizer.detect_boxes(f))[0]) >= 3
     )
@@ -87,7 +86,7 @@ def test_one_view_finds_no_more_than_two(recognizer: Recognizer, tmp_path: Path)
     one_view = Recognizer.load(shipped_model_with(tmp_path, detector_mirror=False), threads=2)
     assert not one_view.detector.mirror
     found_once = found_twice = 0
-    for image, _ in read_scene_index(SAMPLES, "test")[:10]:
+    for image, _ in read_scene_index(SAMPLE_SCENES, "test")[:10]:
         frame = imread(image)
         found_once += len(one_view.detect_boxes(frame)[0])
         found_twice += len(recognizer.detect_boxes(frame)[0])
@@ -114,7 +113,7 @@ def test_a_camera_without_colour_is_warned_of_once_not_refused(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     recognizer = Recognizer.load(threads=1)  # its own: the warning is said once per recognizer
-    image, _ = read_scene_index(SAMPLES, "test")[0]
+    image, _ = read_scene_index(SAMPLE_SCENES, "test")[0]
     frame = imread(image)
     with caplog.at_level("WARNING", logger="skullcam.vision.recognizer"):
         recognizer(frame)
@@ -133,7 +132,7 @@ def test_a_camera_without_colour_is_warned_of_once_not_refused(
 def test_sixteen_bit_and_float_frames_read_as_their_eight_bit_selves(
     recognizer: Recognizer,
 ) -> None:
-    image, _ = read_scene_index(SAMPLES, "test")[0]
+    image, _ = read_scene_index(SAMPLE_SCENES, "test")[0]
     frame = imread(image)
     expected = [(d.card, d.box) for d in recognizer(frame)]
     assert expected
@@ -163,7 +162,7 @@ def test_detect_command_prints_the_documented_json(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    image = sorted((SAMPLES / "images" / "test").glob("*.jpg"))[0]
+    image = sorted((SAMPLE_SCENES / "images" / "test").glob("*.jpg"))[0]
     out = subprocess.run(
         [sys.executable, "-m", "skullcam", "detect", str(image), "--json", "--data", str(tmp_path)],
         capture_output=True,
@@ -205,7 +204,7 @@ def test_each_error_is_put_down_to_its_cause(recognizer: Recognizer) -> None:
     )
     from skullcam.vision.evaluate import judge_scene
 
-    image, truth = read_scene_index(SAMPLES, "test")[0]
+    image, truth = read_scene_index(SAMPLE_SCENES, "test")[0]
     frame = imread(image)
     found = recognizer(frame)
     outcome = judge_scene(image, truth, found)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from repo_paths import SAMPLE_SCENES, SHIPPED_MODEL
 
 torch = pytest.importorskip("torch", reason="torch is part of the training stack")
 
@@ -36,10 +37,6 @@ from skullcam.vision.train_classifier import (  # noqa: E402
     train_classifier,
 )
 from skullcam.vision.training import CLASSES, torch_device, ultralytics_device  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "datasets" / "samples" / "scenes"
-MODELS = ROOT / "models"
 
 
 def _schedule(lr: float = 1e-2) -> OneCycleLR:
@@ -101,8 +98,8 @@ def test_crops_cut_by_worker_processes_are_the_ones_one_process_cuts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The detector's boxes have no randomness: two workers must give exactly what one does."""
-    scenes = read_scene_index(SAMPLES, "test")[:12]
-    detect = DetectorBoxes(MODELS / "card-detector.onnx", (256, 320), threads=1)
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:12]
+    detect = DetectorBoxes(SHIPPED_MODEL / "card-detector.onnx", (256, 320), threads=1)
     alone = cut_in_parallel(crops_from_detector, scenes, CLASSES, 1, detect=detect)
     monkeypatch.setattr(crop_dataset, "PARALLEL_FROM", 0)
     shared = cut_in_parallel(crops_from_detector, scenes, CLASSES, 2, detect=detect)
@@ -112,7 +109,7 @@ def test_crops_cut_by_worker_processes_are_the_ones_one_process_cuts(
 
 
 def test_each_chunk_draws_its_own_random_stream(monkeypatch: pytest.MonkeyPatch) -> None:
-    scenes = read_scene_index(SAMPLES, "test")[:12]
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:12]
     monkeypatch.setattr(crop_dataset, "PARALLEL_FROM", 0)
     monkeypatch.setattr(crop_dataset, "CHUNKS_PER_WORKER", 3)  # 6 chunks of 2 scenes
     first = cut_in_parallel(crops_from_scenes, scenes, CLASSES, 2, seed=5, copies=1)
@@ -123,7 +120,7 @@ def test_each_chunk_draws_its_own_random_stream(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_detector_travels_to_workers_without_its_session() -> None:
-    detect = DetectorBoxes(MODELS / "card-detector.onnx", (256, 320))
+    detect = DetectorBoxes(SHIPPED_MODEL / "card-detector.onnx", (256, 320))
     frame = np.zeros((480, 640, 3), np.uint8)
     detect(frame)  # opens a session
     copy = pickle.loads(pickle.dumps(detect))
@@ -143,7 +140,7 @@ def test_device_names(given: str, for_torch: str, for_ultralytics: str) -> None:
 
 def _train(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "skullcam", "train", "--dataset", str(SAMPLES), *args],
+        [sys.executable, "-m", "skullcam", "train", "--dataset", str(SAMPLE_SCENES), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -169,7 +166,7 @@ def test_an_unreadable_scene_stops_a_parallel_cut_as_it_stops_one_process(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A worker must not drop a chunk quietly: only "no card in this chunk" is not an error."""
-    scenes = read_scene_index(SAMPLES, "test")[:8]
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:8]
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not a jpeg")
     scenes[5] = (broken, scenes[5][1])

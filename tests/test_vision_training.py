@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from image_support import imread
+from repo_paths import SHIPPED_MODEL
 from training_stack import require_ultralytics
 
 require_ultralytics()
@@ -197,7 +198,7 @@ def test_candidate_crops_add_the_detectors_raw_boxes_on_covered_cards(
     by the kept detector (here the shipped one, which finds the tiny scenes' cards)."""
     from skullcam.vision.training import train_recognizer
 
-    shipped = Path(__file__).resolve().parent.parent / "models" / "card-detector.onnx"
+    shipped = SHIPPED_MODEL / "card-detector.onnx"
     crops = {}
     for n in (0, 2):
         out = _copy_of(tiny_model, tmp_path / str(n))
@@ -401,7 +402,7 @@ def test_ultralytics_leaves_torch_and_opencv_thread_counts_as_they_were(tmp_path
     cv2.setNumThreads(wanted)
     try:
         weights = tmp_path / "card-detector.pt"
-        shutil.copyfile(Path(__file__).resolve().parent.parent / "models" / weights.name, weights)
+        shutil.copyfile(SHIPPED_MODEL / weights.name, weights)
         export_detector(weights, tmp_path / "detector.onnx", (256, 320))
         assert (tmp_path / "detector.onnx").is_file()
         assert torch.get_num_threads() == wanted
@@ -418,7 +419,7 @@ def test_exporting_weights_leaves_an_onnx_beside_them_alone(tmp_path: Path) -> N
 
     folder = tmp_path / "model"
     folder.mkdir()
-    shipped = Path(__file__).resolve().parent.parent / "models"
+    shipped = SHIPPED_MODEL
     shutil.copyfile(shipped / "card-detector.pt", folder / "card-detector.pt")
     (folder / "card-detector.onnx").write_bytes(b"the model's own detector")
     export_detector(folder / "card-detector.pt", tmp_path / "out.onnx", (256, 320))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from image_support import imread
 from model_variants import shipped_model_with
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import read_scene_index
@@ -21,8 +22,6 @@ from skullcam.vision.recognizer import (
     shipped_model_dir,
     softmax,
 )
-
-SAMPLES = Path(__file__).resolve().parent.parent / "datasets" / "samples" / "scenes"
 
 
 def _networks_say(recognizer: Recognizer, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -39,7 +38,7 @@ def _networks_say(recognizer: Recognizer, frame: np.ndarray, quads: np.ndarray) 
 def scene_boxes() -> list[tuple[np.ndarray, np.ndarray]]:
     """Frames of the sample scenes and the detector's boxes in them: sure and unsure crops."""
     recognizer = Recognizer.load(shipped_model_dir(), threads=1)
-    scenes = read_scene_index(SAMPLES, "test")[:12]
+    scenes = read_scene_index(SAMPLE_SCENES, "test")[:12]
     frames = [imread(image) for image, _ in scenes]
     return [(frame, recognizer.detect(frame).quads) for frame in frames]
 

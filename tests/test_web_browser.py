@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from browser_support import require_browser
+from repo_paths import DOCS
 
 from skullcam.store import GameStore
 
@@ -25,8 +26,9 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 DECK = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yellow")]
+
+DOCS_IMG = DOCS / "img"
 
 
 def shot_dir(tmp_path: Path) -> Path:
