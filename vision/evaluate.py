@@ -25,6 +25,7 @@ from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD,
 from skullcam.vision.detection import Detection
 from skullcam.vision.image_io import has_colour, no_colour_error, read_image
 from skullcam.vision.obb import polygon_inside, polygon_iou
+from skullcam.vision.scene_compare import write_scene_verdicts
 
 IOU_THRESHOLDS = np.round(np.arange(0.5, 0.96, 0.05), 2)
 
@@ -328,7 +329,8 @@ def evaluate(
     explain: Callable[[np.ndarray, SceneOutcome], Counter[str]] | None = None,
     about: dict[str, object] | None = None,
 ) -> dict[str, object]:
-    """Run ``recognize`` over every scene and summarise; write images when ``out_dir`` is set.
+    """Run ``recognize`` over every scene and summarise; with ``out_dir``, write the summary,
+    each scene's verdict (``scenes.jsonl``, for ``skullcam eval --against``) and images there.
 
     ``explain`` (see :mod:`skullcam.vision.error_causes`) is asked about each scene with
     errors; its counts are summed under ``error_causes``. ``about`` (what the figures were
@@ -390,6 +392,7 @@ def evaluate(
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_scene_verdicts([(o.image, o.errors) for o in outcomes], out_dir)
         draw_confusion(pairs, classes, out_dir / "confusion.png")
         bad = sorted((o for o in outcomes if not o.correct), key=lambda o: -len(o.errors))
         for i, o in enumerate(bad[:worst]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 from skullcam.cli import add_data_argument, non_negative_int
@@ -43,6 +44,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "detector's two views run one after the other, and the mirror view only where the "
         "first leaves a box in doubt (mirror_below in the model's recognizer.json)",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="REPORT",
+        help="an earlier report folder of the same scenes (another model's --out): also say "
+        "how many scenes this model fixed and broke against it, with McNemar's p",
+    )
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_data_argument(parser)
     parser.set_defaults(func=_run)
@@ -55,8 +64,11 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.evaluate import evaluate
     from skullcam.vision.image_io import check_image_file
     from skullcam.vision.recognizer import Recognizer
+    from skullcam.vision.scene_compare import compare_scenes, read_scene_verdicts
 
     make_folder(args.out, "report folder")  # before minutes of evaluation, not after
+    # read now: a missing earlier report is said before the evaluation, not after it
+    before = read_scene_verdicts(args.against) if args.against is not None else None
     scenes = read_scene_index(args.dataset, args.split)  # a bad label costs no model load
     if args.limit:
         scenes = scenes[: args.limit]
@@ -72,6 +84,14 @@ def _run(args: argparse.Namespace) -> int:
         # the same seed renders other pixels under another OpenCV: say which drew these
         about={"dataset_rendered_with": read_rendered_with(args.dataset)},
     )
+    comparison = None
+    if before is not None:
+        comparison = compare_scenes(before, read_scene_verdicts(args.out))
+        summary["against"] = {
+            "report": str(args.against),
+            **asdict(comparison),
+            "p_value": comparison.p_value,
+        }
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -106,5 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     assert isinstance(causes, dict)
     for cause, n in causes.items():
         print(f"  {cause}: {n}")
+    if comparison is not None:
+        print(f"  against {args.against}: {comparison.describe()}")
     print(f"  report, confusion matrix and worst cases in {args.out}")
     return 0
