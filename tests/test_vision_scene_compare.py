@@ -75,6 +75,12 @@ def test_a_damaged_verdict_line_is_named(tmp_path: Path) -> None:
         read_scene_verdicts(tmp_path)
 
 
+def test_a_verdict_file_that_is_not_text_is_named(tmp_path: Path) -> None:
+    (tmp_path / SCENE_VERDICTS).write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(UserError, match=r"scenes\.jsonl: cannot read it"):
+        read_scene_verdicts(tmp_path)
+
+
 def test_eval_against_an_earlier_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The shipped model, then one that drops every detector box scored under 0.95: the second
     breaks scenes the first got right and fixes none, and says so against the first's report."""

@@ -40,10 +40,14 @@ def read_scene_verdicts(report: Path) -> dict[str, bool]:
     if not path.is_file():
         raise UserError(
             f"{report}: no {SCENE_VERDICTS} there; it is written by 'skullcam eval --out "
-            f"{report}' (since session 25): evaluate that model again to compare against it"
+            f"{report}': evaluate that model again to compare against it"
         )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserError(f"{path}: cannot read it ({err}); evaluate that model again") from None
     verdicts: dict[str, bool] = {}
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         try:
             row = json.loads(line)
             verdicts[str(row["image"])] = bool(row["correct"])
