@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from browser_support import require_browser
 from image_support import imread
-from repo_paths import REPO
+from repo_paths import SAMPLE_SCENES
 
 from skullcam.datasets.deck import render_face
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
@@ -104,7 +104,7 @@ def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     assert sorted(session.enrollment.faces) == ["green-1", "green-2"]
 
 
-SCENE = REPO / "datasets/samples/scenes/images/test/test_000000.jpg"
+SCENE = SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"
 
 
 def test_tap_a_found_card_pick_its_face_add_a_missed_one_and_save(
