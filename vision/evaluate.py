@@ -21,6 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from skullcam.errors import UserError
+from skullcam.files import write_atomic
 from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD, LabelledCard
 from skullcam.vision.detection import Detection
 from skullcam.vision.image_io import has_colour, no_colour_error, read_image
@@ -391,7 +392,7 @@ def evaluate(
     summary.update(about or {})
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_atomic(out_dir / "metrics.json", json.dumps(summary, indent=2) + "\n")
         write_scene_verdicts([(o.image, o.errors) for o in outcomes], out_dir)
         draw_confusion(pairs, classes, out_dir / "confusion.png")
         bad = sorted((o for o in outcomes if not o.correct), key=lambda o: -len(o.errors))
