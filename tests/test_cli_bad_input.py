@@ -459,6 +459,13 @@ def test_eval_scores_an_empty_grey_table(tmp_path: Path, capsys) -> None:
     assert main(["eval", "--dataset", str(tmp_path / "scenes"), "--out", str(report)]) == 0
     metrics = json.loads((report / "metrics.json").read_text())
     assert (metrics["scenes"], metrics["scene_accuracy"]) == (1, 1.0)
+    # no card to find, at the edge or inside: nothing is divided by zero
+    assert metrics["frame_edge"] == {
+        "edge_cards": 0,
+        "edge_recall": 0.0,
+        "inside_cards": 0,
+        "inside_recall": 0.0,
+    }
     # a hand-made dataset has no data.yaml to say which OpenCV drew it
     assert metrics["dataset_rendered_with"] is None
     assert "scenes rendered with libraries not recorded" in capsys.readouterr().out

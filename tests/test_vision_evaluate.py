@@ -11,6 +11,8 @@ from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.detection import Detection
 from skullcam.vision.evaluate import (
     confusion_pairs,
+    cut_by_frame,
+    frame_edge_recall,
     judge_scene,
     mean_average_precision,
     per_card_counts,
@@ -111,3 +113,39 @@ def test_average_precision_is_cocos_101_point_interpolation() -> None:
     recall, precision = np.array([0.5, 0.5, 1.0]), np.array([1.0, 0.5, 2 / 3])
     assert average_precision(recall, precision) == pytest.approx((51 + 50 * 2 / 3) / 101)
     assert average_precision(np.zeros(0), np.zeros(0)) == 0.0
+
+
+def test_a_card_is_cut_by_the_frame_when_its_outline_runs_past_an_edge() -> None:
+    size = (640, 480)
+    assert not cut_by_frame(box(0, 0), size)  # touching the corner is not past it
+    assert not cut_by_frame(box(580, 390), size)  # right and bottom edges reached exactly
+    assert cut_by_frame(box(-5, 100), size)
+    assert cut_by_frame(box(600, 100), size)
+    assert cut_by_frame(box(100, 400), size)
+
+
+def test_recall_at_the_frame_edge_counts_right_readings_of_cut_cards_apart() -> None:
+    """Two cards cut by the edge (one read right, one misread) and two inside (one read right,
+    one missed); a hidden card at the edge counts in neither."""
+    truth = [
+        card("green-7", -20, 100),
+        card("kraken", 600, 300),
+        card("escape", 200, 100),
+        card("loot", 400, 100),
+        card("tigress", -30, 300, visible=0.3),
+    ]
+    found = [
+        reading("green-7", box(-20, 100)),
+        reading("purple-2", box(600, 300)),
+        reading("escape", box(201, 100)),
+    ]
+    outcome = judge_scene(IMAGE, truth, found)
+    counts = frame_edge_recall([outcome], [(640, 480)])
+    assert counts == {
+        "edge_cards": 2,
+        "edge_recall": 0.5,
+        "inside_cards": 2,
+        "inside_recall": 0.5,
+    }
+    with pytest.raises(ValueError):  # a size for every outcome
+        frame_edge_recall([outcome], [])

@@ -96,6 +96,9 @@ def test_eval_against_an_earlier_report(tmp_path: Path, capsys: pytest.CaptureFi
     assert against["fixed"] == 0
     assert against["broken"] == sum(before.values()) - sum(after.values()) > 0
     assert against["report"] == str(first)
+    metrics = json.loads((second / "metrics.json").read_text())
+    edge = metrics["frame_edge"]  # every must-find card is at the frame's edge or inside it
+    assert edge["edge_cards"] + edge["inside_cards"] == metrics["cards"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert f"against {first}: {sum(after.values())} of 8 scenes right" in out

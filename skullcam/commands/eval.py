@@ -107,6 +107,13 @@ def _run(args: argparse.Namespace) -> int:
         "scene_accuracy_overlapped",
     ):
         print(f"  {key:<26} {float(summary[key]):.4f}")  # type: ignore[arg-type]
+    edge = summary["frame_edge"]
+    assert isinstance(edge, dict)
+    print(
+        f"  cut by the frame's edge     {edge['edge_cards']} of "
+        f"{edge['edge_cards'] + edge['inside_cards']} cards, recall {edge['edge_recall']:.4f} "
+        f"(the others {edge['inside_recall']:.4f})"
+    )
     print(
         f"  hidden cards read right     {summary['hidden_read_right']} "
         "(under half visible: neither credit nor fault)"
