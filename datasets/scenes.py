@@ -788,6 +788,14 @@ def render_scene(
     return Scene(image=image, cards=cards, meta=meta)
 
 
+def cut_by_frame(corners: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether a card's outline runs past the edge of a frame ``size`` (width, height): such a
+    card is labelled by its part in the frame (``obb_line``) and reported apart in evaluation."""
+    width, height = size
+    xs, ys = corners[:, 0], corners[:, 1]
+    return bool(xs.min() < 0 or ys.min() < 0 or xs.max() > width or ys.max() > height)
+
+
 def obb_line(cls: int, corners: np.ndarray, width: int, height: int) -> str:
     """A YOLO OBB label line: class and four corners normalized to [0, 1].
 
@@ -795,13 +803,7 @@ def obb_line(cls: int, corners: np.ndarray, width: int, height: int) -> str:
     part (ultralytics refuses coordinates outside [0, 1]).
     """
     pts: np.ndarray = np.asarray(corners, np.float32)
-    inside = (
-        (pts[:, 0] >= 0).all()
-        and (pts[:, 0] <= width).all()
-        and (pts[:, 1] >= 0).all()
-        and (pts[:, 1] <= height).all()
-    )
-    if not inside:
+    if cut_by_frame(pts, (width, height)):
         frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         area, inter = cv2.intersectConvexConvex(cv2.convexHull(pts), frame)
         if inter is not None and area > 1:

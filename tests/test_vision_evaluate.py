@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from skullcam.datasets.scenes import cut_by_frame
 from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.detection import Detection
 from skullcam.vision.evaluate import (
     confusion_pairs,
-    cut_by_frame,
     frame_edge_recall,
     judge_scene,
     mean_average_precision,

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from skullcam.datasets.scenes import cut_by_frame
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.vision.crop_dataset import MATCH_IOU, MIN_VISIBLE, ON_HIDDEN_CARD, LabelledCard
@@ -242,13 +243,6 @@ def per_card_counts(outcomes: Sequence[SceneOutcome]) -> dict[str, dict[str, int
         for card in o.missed():
             counts[card.face]["fn"] += 1
     return dict(counts)
-
-
-def cut_by_frame(corners: np.ndarray, size: tuple[int, int]) -> bool:
-    """Whether a card's outline runs past the edge of a frame ``size`` (width, height)."""
-    width, height = size
-    xs, ys = corners[:, 0], corners[:, 1]
-    return bool(xs.min() < 0 or ys.min() < 0 or xs.max() > width or ys.max() > height)
 
 
 def frame_edge_recall(

@@ -110,8 +110,8 @@ def _run(args: argparse.Namespace) -> int:
     edge = summary["frame_edge"]
     assert isinstance(edge, dict)
     print(
-        f"  cut by the frame's edge     {edge['edge_cards']} of "
-        f"{edge['edge_cards'] + edge['inside_cards']} cards, recall {edge['edge_recall']:.4f} "
+        f"  cut by the frame's edge     {edge['edge_cards']} of {summary['cards']} cards, "
+        f"recall {edge['edge_recall']:.4f} "
         f"(the others {edge['inside_recall']:.4f})"
     )
     print(
