@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.files import read_json
 from skullcam.frames import WORKING_SIZE
 
 logger = logging.getLogger(__name__)
@@ -330,10 +331,24 @@ def game_folder_meta(path: Path) -> dict[str, Any] | None:
     if not meta.is_file():
         return None
     try:
-        data = json.loads(meta.read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise UserError(f"cannot read {meta}: {err}; fix or delete it") from err
+        data = read_json(meta, "game folder description")
+    except UserError as err:
+        raise UserError(f"{err}; fix or delete it") from None
     return data if isinstance(data, dict) else None
+
+
+def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
+    """The frame rate a game folder's ``meta.json`` gives (None when it gives none), checked
+    as ``--fps`` is: a hand-edited "fast" or -5 would otherwise crash or run time backwards."""
+    fps = meta.get("fps")
+    if fps is None:
+        return None
+    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= 240:
+        raise UserError(
+            f"{Path(path) / 'meta.json'}: fps must be a number more than 0 and at most 240, "
+            f"got {json.dumps(fps)[:40]}; fix it or give --fps"
+        )
+    return float(fps)
 
 
 def names_live_camera(spec: str | Path) -> bool:
@@ -357,8 +372,8 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
     path = Path(text)
     if path.is_dir():
         meta = game_folder_meta(path)
-        if meta is not None and fps is None and meta.get("fps"):
-            fps = float(meta["fps"])
+        if meta is not None and fps is None:
+            fps = meta_fps(meta, path)
         if (path / "frames").is_dir():
             return ImageFolderSource(path / "frames", fps=fps, start=start)
         videos = sorted(path.glob("game.*"))

@@ -110,6 +110,7 @@ ENGLISH: dict[str, str] = {
     "played_twice_in_round": (
         "{card} was already played this round (a card can be played only once per round)"
     ),
+    "too_many_in_round": "{card}: one more than the deck holds this round (it has {count})",
     "extra_round_off": (
         "the game has {rounds} rounds (setting {setting}); an extra round is played only on"
         " a tie with the setting tie=extra_round"

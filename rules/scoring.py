@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, Kind, Suit, find_duplicate, parse_card
+from .cards import Card, Kind, Suit, deck_holds, find_duplicate, parse_card
 from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesError
 from .explain import Arg, CardId, Phrase, SettingName, render
 from .record import GameRecord, RoundRecord, TrickRecord
@@ -306,8 +306,12 @@ class _RoundPlay:
             duplicate = find_duplicate(card for _, _, card in played)
             if duplicate is not None:
                 dt, dk, card = played[duplicate[0]]
+                held = deck_holds(card)
                 raise _refuse(
-                    self.at(dt, dk), Phrase("played_twice_in_round", {"card": CardId(card)})
+                    self.at(dt, dk),
+                    Phrase("played_twice_in_round", {"card": CardId(card)})
+                    if held == 1
+                    else Phrase("too_many_in_round", {"card": CardId(card), "count": held}),
                 )
             try:
                 result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])

@@ -109,6 +109,12 @@ def read_json(path: Path, what: str) -> Any:
         ) from None
     except RecursionError:
         raise UserError(f"{path}: {what} is nested too deeply to be a skullcam file") from None
+    except ValueError:
+        # json.loads refuses a number of over 4,300 digits with a plain ValueError (Python's
+        # guard against quadratic int parsing): no skullcam field is anywhere near that.
+        raise UserError(
+            f"{path}: {what} has a number with too many digits; fix that number"
+        ) from None
 
 
 def make_folder(path: Path, what: str) -> Path:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from skullcam.errors import UserError, echo
+from skullcam.errors import NotFoundError, UserError, echo
 
 from . import checks
 from .events import emit
@@ -98,7 +98,8 @@ class PromptsMixin(GamesMixin):
     def prompt(self, prompt_id: int) -> Prompt:
         row = self._conn().execute("SELECT * FROM prompts WHERE id = ?", (prompt_id,)).fetchone()
         if row is None:
-            raise UserError(f"no prompt {prompt_id}; it may have been answered on another page")
+            # An unknown address is a 404, as an unknown game or trick is (docs/web.md).
+            raise NotFoundError(f"no prompt {prompt_id}; see the game's open prompts")
         return prompt_from_row(row)
 
     def prompts(self, game_id: int, status: str | None = "open") -> list[Prompt]:

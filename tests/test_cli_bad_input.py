@@ -618,3 +618,59 @@ def test_enroll_list_says_a_model_that_cannot_load(tmp_path: Path, capsys) -> No
     assert "cannot be used" in line and "card-classifier.onnx" in line
     (fine,) = [x for x in lines if "mine-2" in x]
     assert "cannot be used" not in fine
+
+
+# --- a review's findings (session 27) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv_of",
+    [
+        lambda f, frames: ["trick", "green-1", "green-2", "--settings", str(f)],
+        lambda f, frames: ["score", str(f)],
+        lambda f, frames: ["replay", str(frames), "--players", "4", "--bids", str(f)],
+    ],
+    ids=["trick", "score", "replay"],
+)
+def test_a_number_of_thousands_of_digits(tmp_path: Path, frames: Path, capsys, argv_of) -> None:
+    """json.loads refuses ints over 4,300 digits with a bare ValueError, not a decode error."""
+    path = tmp_path / "huge.json"
+    path.write_text('{"rounds": 1' + "0" * 5000 + "}")
+    fails(argv_of(path, frames), capsys, "huge.json", "too many digits")
+
+
+@pytest.mark.parametrize(
+    ("meta", "needle"),
+    [
+        ('{"fps": "fast"}', 'got "fast"'),
+        ('{"fps": [10]}', "got [10]"),
+        ('{"fps": -5}', "got -5"),
+        ('{"fps": true}', "got true"),
+        ('{"fps": 1e999}', "got Infinity"),
+    ],
+)
+def test_replay_of_a_game_folder_with_a_bad_fps(
+    tmp_path: Path, frames: Path, capsys, meta: str, needle: str
+) -> None:
+    (frames / "meta.json").write_text(meta)
+    err = fails(["replay", str(frames), "--players", "4"], capsys, "meta.json", needle)
+    assert "more than 0 and at most 240" in err and "--fps" in err
+
+
+def test_replay_of_a_game_folder_whose_meta_is_not_utf8(
+    tmp_path: Path, frames: Path, capsys
+) -> None:
+    (frames / "meta.json").write_bytes(NOT_UTF8)
+    fails(["replay", str(frames), "--players", "4"], capsys, "meta.json", "not UTF-8", "delete")
+
+
+@pytest.mark.parametrize("dealer", ["true", "7", '"Ana"'])
+def test_replay_of_a_game_folder_whose_record_names_no_seat(
+    frames: Path, capsys, dealer: str
+) -> None:
+    """The record kept with a recording fills in --first-dealer; a bad one is named as the
+    record's, not blamed on an option the user never gave."""
+    players = '["Ana", "Ben", "Cai", "Dee"]'
+    (frames / "game.json").write_text(f'{{"players": {players}, "first_dealer": {dealer}}}')
+    err = fails(["replay", str(frames), "--players", "4"], capsys, "game.json", "first_dealer")
+    assert "seat 0..3" in err and f"got {dealer}" in err

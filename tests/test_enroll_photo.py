@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from skullcam.datasets.deck import FACE_H, FACE_W, render_face
+from skullcam.datasets.faces import FACES
 from skullcam.vision.enroll_photo import inspect_photo, portrait_order, sharpness
 from skullcam.vision.enroll_synth import render_photo
 
@@ -100,6 +101,17 @@ def test_a_scan_cropped_to_the_card_is_taken_whole() -> None:
     check = inspect_photo(face)
     assert check.ok and check.method == "whole image"
     assert check.face is not None and _likeness(check.face, face) > 0.99
+
+
+@pytest.mark.parametrize("style", ["alt", "classic"])
+def test_every_face_scanned_clean_is_taken(style: str) -> None:
+    """White print fills a scan's number panels; only a photo can have glare to refuse."""
+    refused = {}
+    for face_id in FACES:
+        check = inspect_photo(render_face(face_id, style))
+        if not check.ok:
+            refused[face_id] = check.problem
+    assert refused == {}
 
 
 def test_a_card_too_small_in_the_frame_is_refused() -> None:

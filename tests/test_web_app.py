@@ -383,7 +383,7 @@ def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
     assert again.status_code == 400 and "already answered" in json_of(again)["error"]
     other = store.create_prompt(gid, "flagged", 1, 0)
     assert client.post(f"/api/prompt/{other}/dismiss", json={}).status_code == 200
-    assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 400
+    assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 404
 
 
 def test_finish_game(client: FlaskClient, store: GameStore) -> None:

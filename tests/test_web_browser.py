@@ -295,3 +295,37 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
     assert store.trick(gid, 1, 0).plays[7]["card"] == "tigress:escape"
     browser.switch_to.window(tv)
     wait(browser).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt"))
+
+
+def test_finishing_a_game_asks_first(server: tuple[str, GameStore], browser: Any) -> None:
+    """One tap on "Finish game" must not end a game for good: the page asks, and a "no"
+    leaves the game open for the camera to record into."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.get(f"{base}/game/{gid}/settings")
+    wait(browser).until(ec.element_to_be_clickable((By.ID, "finish-game"))).click()
+    alert = wait(browser).until(ec.alert_is_present())
+    assert "cannot be reopened" in alert.text
+    alert.dismiss()
+    assert store.game(gid).status == "active"
+    browser.find_element(By.ID, "finish-game").click()
+    wait(browser).until(ec.alert_is_present()).accept()
+    wait(browser).until(lambda d: store.game(gid).status == "finished")
+
+
+def test_import_refuses_a_record_not_in_utf8(
+    server: tuple[str, GameStore], browser: Any, tmp_path: Path
+) -> None:
+    """A record saved as Latin-1 is refused by name, not imported with "S\ufffdren" in it."""
+    base, store = server
+    record = tmp_path / "latin1.json"
+    record.write_bytes(
+        '{"format": "skullcam-game/1", "players": ["Søren", "Ana"]}'.encode("latin-1")
+    )
+    browser.get(base + "/history")
+    browser.find_element(By.ID, "import-file").send_keys(str(record))
+    browser.find_element(By.ID, "import-button").click()
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "form-error"), "latin1.json is not UTF-8")
+    )
+    assert store.games() == []

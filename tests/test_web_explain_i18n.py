@@ -35,6 +35,7 @@ ERROR_KEYS = {
     "at_play",
     "at_play_by",
     "played_twice_in_round",
+    "too_many_in_round",
 }
 #: Why a game's score stopped: a record the rules refuse, or recorded rounds the store cannot
 #: score yet (a missing bid).

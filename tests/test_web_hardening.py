@@ -430,3 +430,42 @@ def test_event_streams_beyond_the_limit_are_refused_until_one_closes(
     for response in (second, again):
         response.close()
     assert app.extensions["skullcam_streams"].open == 0
+
+
+# ------------------------------------------------- a review's findings (session 27)
+def test_a_body_not_in_utf8_is_refused_not_stored_broken(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    """'Jos\\xe9' sent as Latin-1 would be stored as 'Jos\\ufffd' if decoded leniently."""
+    body = '{"players": ["José", "Ben"]}'.encode("latin-1")
+    res = client.post("/api/games", data=body, content_type="application/json; charset=latin-1")
+    assert res.status_code == 400
+    error, where = json_of(res)["error"], body.index("é".encode("latin-1"))
+    assert "not UTF-8" in error and f"byte {where}" in error
+    assert [g.id for g in store.games()] == [gid]
+    assert "Jos\ufffd" not in store.remembered_names()
+    # The same name in UTF-8 is welcome.
+    ok = client.post(
+        "/api/games", data=body.decode("latin-1").encode(), content_type="application/json"
+    )
+    assert ok.status_code == 201 and "José" in store.remembered_names()
+
+
+def test_a_one_player_bid_without_bid_keeps_the_bid(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    url = f"/api/game/{gid}/bids"
+    assert client.post(url, json={"round": 1, "bids": [1, 0, 1]}).status_code == 200
+    for body in ({"round": 1, "player": 1}, {"round": 1, "player": 1, "bd": 2}):
+        res = client.post(url, json=body)
+        assert res.status_code == 400 and "missing 'bid'" in json_of(res)["error"]
+    assert store.bids(gid, 1) == [1, 0, 1]
+    # An explicit null is how a bid is cleared.
+    cleared = client.post(url, json={"round": 1, "player": 1, "bid": None})
+    assert cleared.status_code == 200 and json_of(cleared)["bids"] == [1, None, 1]
+
+
+def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
+    for action in ("answer", "dismiss"):
+        res = client.post(f"/api/prompt/999/{action}", json={"answer": "pirate"})
+        assert res.status_code == 404 and "no prompt 999" in json_of(res)["error"]

@@ -25,7 +25,13 @@ def _body() -> dict[str, Any]:
     if not request.is_json:
         raise UserError("send JSON (Content-Type: application/json)")
     try:
-        data = json.loads(request.get_data(as_text=True) or "null")
+        # Strictly UTF-8 (RFC 8259): werkzeug's as_text would turn "Jos\xe9" in Latin-1 into
+        # "Jos\ufffd" and store the broken name without a word.
+        data = json.loads(request.get_data().decode("utf-8") or "null")
+    except UnicodeDecodeError as err:
+        raise UserError(
+            f"the request body is not UTF-8 text (byte {err.start}): send JSON encoded as UTF-8"
+        ) from err
     except json.JSONDecodeError as err:
         raise UserError(f"malformed JSON: {err}") from err
     except ValueError as err:  # json reads ints through int(), which caps their digits
@@ -147,6 +153,10 @@ def bids(game_id: int) -> Any:
     else:
         player = _int(data, "player")
         assert player is not None
+        if "bid" not in data:
+            # Only an explicit null clears a bid: a body that leaves "bid" out (a cannonball
+            # toggle from another client, a typo such as "bd") must not wipe the one made.
+            raise UserError("missing 'bid' (send null to clear a bid)")
         bid = _int(data, "bid", optional=True)
         ball = data.get("cannonball")
         if ball is not None and not isinstance(ball, bool):

@@ -82,6 +82,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "played_twice_in_round": (
             "{card} ya se jugó en esta ronda (cada carta se juega una sola vez por ronda)"
         ),
+        "too_many_in_round": (
+            "{card}: una más de las que tiene la baraja en esta ronda (tiene {count})"
+        ),
         "setting_off": (
             "se jugó {card}, pero el ajuste {setting} está desactivado: se resolvió igualmente"
             " con su regla; revisa la carta o activa el ajuste"
@@ -218,6 +221,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "{card} è già stata giocata in questo round (ogni carta si gioca una sola volta"
             " per round)"
         ),
+        "too_many_in_round": (
+            "{card}: una in più di quelle che il mazzo ha in questo round (ne ha {count})"
+        ),
         "setting_off": (
             "è stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
@@ -345,6 +351,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "played_twice_in_round": (
             "{card} er allerede spillet i denne runde (hvert kort spilles kun én gang pr. runde)"
         ),
+        "too_many_in_round": "{card}: ét kort mere end bunken har i denne runde (den har {count})",
         "setting_off": (
             "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
             " kortets regel alligevel; tjek kortet eller slå indstillingen til"

@@ -378,6 +378,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Termina partita",
         "da": "Afslut spillet",
     },
+    "confirm_finish": {
+        "en": (
+            "Finish this game now? The camera stops recording into it, and it cannot be reopened."
+        ),
+        "es": (
+            "¿Terminar la partida ahora? La cámara deja de grabar en ella y no se puede reabrir."
+        ),
+        "it": (
+            "Terminare la partita ora? La fotocamera smette di registrarla e non si può riaprire."
+        ),
+        "da": "Afslut spillet nu? Kameraet holder op med at optage det, og det kan ikke genåbnes.",
+    },
+    "choose_record": {
+        "en": "choose a .json game record first",
+        "es": "elige primero un registro de partida .json",
+        "it": "scegli prima un registro di partita .json",
+        "da": "vælg først en .json-spilfil",
+    },
+    "record_not_utf8": {
+        "en": "{file} is not UTF-8 text: save it as UTF-8 and import it again",
+        "es": "{file} no es texto UTF-8: guárdalo como UTF-8 e impórtalo de nuevo",
+        "it": "{file} non è testo UTF-8: salvalo come UTF-8 e importalo di nuovo",
+        "da": "{file} er ikke UTF-8-tekst: gem den som UTF-8 og importér den igen",
+    },
+    "previous_round": {
+        "en": "previous round",
+        "es": "ronda anterior",
+        "it": "round precedente",
+        "da": "forrige runde",
+    },
+    "next_round": {
+        "en": "next round",
+        "es": "ronda siguiente",
+        "it": "round successivo",
+        "da": "næste runde",
+    },
     "score_error": {
         "en": "The scores cannot be computed until this is corrected:",
         "es": "Los puntos no se pueden calcular hasta corregir esto:",

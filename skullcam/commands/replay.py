@@ -97,7 +97,16 @@ def _defaults_from_game_folder(args: argparse.Namespace) -> None:
         players = record.get("players") if isinstance(record, dict) else None
         if isinstance(players, list) and len(players) == args.players:
             dealer = record.get("first_dealer", 0)
-            if args.first_dealer is None and isinstance(dealer, int):
+            if args.first_dealer is None:
+                # bool is an int to Python: a hand-edited "first_dealer": true is no seat.
+                if isinstance(dealer, bool) or not isinstance(dealer, int):
+                    dealer = -1
+                if not 0 <= dealer < args.players:
+                    raise UserError(
+                        f"{record_path}: first_dealer must be a seat 0..{args.players - 1}, "
+                        f"got {json.dumps(record.get('first_dealer'))[:40]}; "
+                        "fix it or give --first-dealer"
+                    )
                 args.first_dealer = dealer
                 taken.append(f"first dealer {dealer}")
             if args.names is None and all(isinstance(p, str) and "," not in p for p in players):

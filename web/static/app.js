@@ -260,6 +260,8 @@ function initSettings() {
     } catch (e) { showError(e); }
   };
   document.getElementById("finish-game").onclick = async () => {
+    // One tap ends the game for good (the camera records only into unfinished games).
+    if (!window.confirm(t("confirm_finish"))) return;
     try { await api("/api/game/" + gameId + "/finish", {}); location.href = "/game/" + gameId + "/tricks"; }
     catch (e) { showError(e); }
   };
@@ -560,13 +562,17 @@ function initReplay() {
 
 /* ------------------------------------------------------------------ history */
 function initHistory() {
-  const {api, showError} = SK;
+  const {api, showError, t} = SK;
   document.getElementById("import-button").onclick = async () => {
     showError(null);
     const file = document.getElementById("import-file").files[0];
-    if (!file) { showError(new Error("choose a .json game record first")); return; }
+    if (!file) { showError(new Error(t("choose_record"))); return; }
+    // file.text() would turn a Latin-1 "Søren" into "S\ufffdren" without a word: decode strictly.
+    let text;
+    try { text = new TextDecoder("utf-8", {fatal: true}).decode(await file.arrayBuffer()); }
+    catch (e) { showError(new Error(t("record_not_utf8", {file: file.name}))); return; }
     let record;
-    try { record = JSON.parse(await file.text()); }
+    try { record = JSON.parse(text); }
     catch (e) { showError(new Error("malformed JSON: " + e.message)); return; }
     try { const res = await api("/api/import", record); location.href = res.url; } catch (e) { showError(e); }
   };
