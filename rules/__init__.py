@@ -27,7 +27,7 @@ from .errors import (
     OutOfTurnError,
     RulesError,
 )
-from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord
+from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord, same_name
 from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, dealer_of_round, first_leader
@@ -80,6 +80,7 @@ __all__ = [
     "legal_plays",
     "parse_card",
     "resolve_trick",
+    "same_name",
     "score_bid",
     "score_game",
 ]

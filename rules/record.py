@@ -138,6 +138,9 @@ def _parse(data: Any) -> GameRecord:
         raise GameRecordError(
             f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names, got {players!r}"
         )
+    clash = same_name(players)
+    if clash is not None:
+        raise GameRecordError(f"'players' must differ: {clash}; rename one")
     n = len(players)
     raw_settings = data.get("settings")
     if raw_settings is not None and not isinstance(raw_settings, Mapping):
@@ -159,6 +162,22 @@ def _parse(data: Any) -> GameRecord:
         _parse_round(rnd, number, players) for number, rnd in enumerate(rounds_data, start=1)
     )
     return GameRecord(tuple(players), rounds, settings, first_dealer)
+
+
+def same_name(names: Sequence[str]) -> str | None:
+    """The first two names a table would read as one player ("'Ana' appears twice", "'Ana'
+    and 'ana' are one name"), or None: the scores and the messages name players, so two
+    Anas would make "Ana leads with 20" say nothing."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.strip().casefold()
+        if key in seen:
+            first = seen[key]
+            if first == name:
+                return f"{name!r} appears twice"
+            return f"{first!r} and {name!r} are one name"
+        seen[key] = name
+    return None
 
 
 def _parse_round(data: Any, number: int, players: Sequence[str]) -> RoundRecord:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import RulesError, Settings, parse_card
+from skullcam.rules import RulesError, Settings, parse_card, same_name
 from skullcam.rules import cards_dealt as rules_cards_dealt
 
 
@@ -40,10 +40,9 @@ def check_players(players: Sequence[str]) -> list[str]:
         raise UserError("every player needs a name")
     if any(len(n) > 40 for n in names):
         raise UserError("player names are at most 40 characters")
-    lowered = [n.casefold() for n in names]
-    dupes = sorted({n for n in names if lowered.count(n.casefold()) > 1})
-    if dupes:
-        raise UserError(f"player names must differ: {', '.join(dupes)} appears twice")
+    clash = same_name(names)
+    if clash is not None:
+        raise UserError(f"player names must differ: {clash}")
     return names
 
 

@@ -674,3 +674,8 @@ def test_replay_of_a_game_folder_whose_record_names_no_seat(
     (frames / "game.json").write_text(f'{{"players": {players}, "first_dealer": {dealer}}}')
     err = fails(["replay", str(frames), "--players", "4"], capsys, "game.json", "first_dealer")
     assert "seat 0..3" in err and f"got {dealer}" in err
+
+
+def test_replay_names_that_differ_only_in_case(frames: Path, capsys) -> None:
+    argv = ["replay", str(frames), "--players", "3", "--names", "Ana,Ben,ana"]
+    fails(argv, capsys, "distinct", "'Ana' and 'ana' are one name")

@@ -598,3 +598,13 @@ def test_a_sixth_escape_in_a_round_is_one_more_than_the_deck_holds() -> None:
             }
         )
     ).totals
+
+
+@pytest.mark.parametrize(
+    ("players", "clash"),
+    [(["Ana", "Ana", "Cai"], "'Ana' appears twice"), (["Ana", "Ben", "ana "], "'Ana' and 'ana '")],
+)
+def test_a_record_whose_players_share_a_name_is_refused(players: list[str], clash: str) -> None:
+    """ "Ana leads with 20" must say which Ana: the web and --names refuse such tables too."""
+    with pytest.raises(GameRecordError, match=f"'players' must differ: {clash}"):
+        GameRecord.from_dict({"format": "skullcam-game/1", "players": players, "rounds": []})

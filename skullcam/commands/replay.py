@@ -16,6 +16,7 @@ from pathlib import Path
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 from skullcam.files import read_json
+from skullcam.rules import same_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,8 +80,10 @@ def player_names(names: str | None, n: int) -> list[str]:
     if names is None:
         return [f"Player {i + 1}" for i in range(n)]
     out = [s.strip() for s in names.split(",")]
-    if len(out) != n or not all(out) or len(set(out)) != n:
-        raise UserError(f"--names needs {n} distinct comma-separated names, got {names!r}")
+    clash = same_name(out)
+    if len(out) != n or not all(out) or clash is not None:
+        why = f" ({clash})" if clash is not None else ""
+        raise UserError(f"--names needs {n} distinct comma-separated names, got {names!r}{why}")
     return out
 
 
