@@ -493,7 +493,7 @@ def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, cap
     assert err.splitlines() == [
         f"skullcam detect: error: image {gone} does not exist",  # said before the model loads
         f"skullcam detect: error: {text} is not a readable image (corrupt, empty or unknown "
-        "format)",
+        "format): give a JPEG or PNG photo",
     ]
     assert main([*argv, "--json"]) == 2
     out, err = capsys.readouterr()

@@ -63,7 +63,10 @@ def read_image(path: Path) -> np.ndarray:
     check_image_file(path)
     image = decode_image(np.fromfile(str(path), dtype=np.uint8), str(path))
     if image is None:
-        raise UserError(f"{path} is not a readable image (corrupt, empty or unknown format)")
+        raise UserError(
+            f"{path} is not a readable image (corrupt, empty or unknown format): "
+            "give a JPEG or PNG photo"
+        )
     return image
 
 
