@@ -175,8 +175,12 @@ class Referee:
                 name = str(result.winning_card)
                 if name == "pirate-rosie":
                     # Rosie picks the next leader; the camera learns it from the next first card.
-                    self._pending_rosie = (r, t)
-                    next_leader = None
+                    # On a round's last trick there is no next trick to lead (the dealer's
+                    # neighbour leads the next round): the choice is not the next round's
+                    # first card.
+                    if t + 1 < self.tricks_in(r):
+                        self._pending_rosie = (r, t)
+                        next_leader = None
                 elif name in ("pirate-rascal", "pirate-harry"):
                     flags.append(f"{name} ability: ask the table (recorded as no change)")
                     choice = 0

@@ -29,7 +29,7 @@ from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
-from skullcam.rules import Settings
+from skullcam.rules import Settings, cards_dealt
 from skullcam.store import GameStore
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
@@ -301,9 +301,13 @@ class StoreRecorder:
         if others:
             self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
         card = outcome.result.winning_card if outcome.result is not None else None
-        settings = self.store.game(self.game_id).settings
-        if card is not None and settings.get("pirate_abilities"):
+        game = self.store.game(self.game_id)
+        settings = Settings.from_dict(dict(game.settings))
+        if card is not None and settings.pirate_abilities:
             kind = {"pirate-rosie": "rosie", "pirate-rascal": "rascal_bet"}.get(str(card))
             kind = kind or ("harry" if str(card) == "pirate-harry" else None)
+            dealt = cards_dealt(min(r, settings.rounds), len(game.players))
+            if kind == "rosie" and t + 1 >= dealt:
+                kind = None  # a round's last trick: the next round's leader is not Rosie's call
             if kind is not None:
                 self.store.create_prompt(self.game_id, kind, r, t, player=outcome.winner)

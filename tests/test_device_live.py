@@ -368,6 +368,29 @@ def test_rosies_choice_leads_only_while_abilities_are_on(tmp_path: Path) -> None
     assert referee_from_store(store, game_id).leader() == 0  # Rosie's player, the winner
 
 
+def test_rosie_is_asked_who_leads_only_when_a_trick_follows_in_the_round(tmp_path: Path) -> None:
+    """Won on a round's last trick, Rosie has nothing to choose: the dealer's neighbour leads
+    the next round, so the phones are not asked."""
+    import numpy as np
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {"pirate_abilities": True})
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.0, 10)
+    ref = referee_from_store(store, game_id)
+    # Round 1 has one trick, round 2 two: Rosie wins round 1's only trick, then round 2's first.
+    for plays in (
+        [(1, "pirate-rosie"), (2, "green-5"), (0, "green-1")],
+        [(2, "green-3"), (0, "pirate-rosie"), (1, "green-9")],
+    ):
+        recorder.on_trick(ref.add_plays(plays), frame, [])
+    asked = [(p.kind, p.round, p.trick) for p in store.prompts(game_id)]
+    assert asked == [("rosie", 2, 0)]
+
+
 def test_live_winner_of_a_partial_trick() -> None:
     from skullcam.device.recorder import live_winner
 

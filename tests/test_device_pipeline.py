@@ -187,3 +187,13 @@ def test_replay_of_a_missing_recording_asks_only_for_recordings(tmp_path: Path, 
     err = capsys.readouterr().err
     assert "nope.mp4 does not exist: give a video file or a folder of frames" in err
     assert "camera index" not in err
+
+
+def test_rosie_on_a_rounds_last_trick_asks_nothing_of_the_next_round() -> None:
+    """The next round is led by the dealer's neighbour: its first card is no Rosie choice, and
+    the referee knows who leads it."""
+    ref = Referee(["a", "b", "c"], settings=Settings(pirate_abilities=True))
+    ref.add_plays([(1, "pirate-rosie"), (2, "green-5"), (0, "green-1")])  # round 1: one trick
+    assert ref.round == 2 and ref.leader() == 2  # left of round 2's dealer (seat 1)
+    ref.add_plays([(2, "green-2"), (0, "green-7"), (1, "green-8")])
+    assert all("abilities" not in rnd for rnd in ref.record()["rounds"])
