@@ -137,6 +137,17 @@ def settings_obj(settings: Mapping[str, Any]) -> Settings:
         raise UserError(f"invalid settings: {err}") from err
 
 
+def merged_settings(settings: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` with ``changes`` made; a key changed to ``None`` goes back to its default."""
+    merged = dict(settings)
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
+
+
 def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(settings, Mapping):
         raise UserError(

@@ -70,6 +70,9 @@ class GamesMixin(Database):
         """Start a game: 2..8 distinct non-empty names in seating order (clockwise)."""
         names = checks.check_players(players)
         checks.check_first_dealer(first_dealer, len(names))
+        if isinstance(settings, Mapping):
+            # A null setting is its default, as it is in a settings change.
+            settings = checks.merged_settings({}, settings)
         clean = checks.check_settings(settings or {})
         with self._write() as conn:
             return insert_game(conn, names, first_dealer, clean)

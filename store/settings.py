@@ -18,17 +18,6 @@ from .games import GamesMixin, mark_finished
 from .rows import Game, dump_json
 
 
-def _merged(settings: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """``settings`` with ``changes`` made; a key changed to ``None`` goes back to its default."""
-    merged = dict(settings)
-    for key, value in changes.items():
-        if value is None:
-            merged.pop(key, None)
-        else:
-            merged[key] = value
-    return merged
-
-
 def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
     played = conn.execute(
         "SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,)
@@ -83,7 +72,7 @@ class SettingsMixin(GamesMixin):
             )
         with self._write() as conn:
             game = self.game(game_id)
-            clean = checks.check_settings(_merged(game.settings, changes))
+            clean = checks.check_settings(checks.merged_settings(game.settings, changes))
             rounds = int(checks.full_settings(clean)["rounds"])
             _check_rounds_played(conn, game_id, rounds)
             if clean == game.settings:

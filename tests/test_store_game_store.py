@@ -54,6 +54,13 @@ def test_create_game_rejects_bad_input(
         store.create_game(players, dealer, settings)
 
 
+def test_a_null_setting_at_creation_is_its_default(store: GameStore) -> None:
+    """As in a settings change (docs/web.md): null goes back to the default."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": None, "loot": False})
+    assert store.game(gid).settings == {"loot": False}
+    assert store.state(gid)["rounds"] == 10
+
+
 def test_unknown_game(store: GameStore) -> None:
     with pytest.raises(UserError, match="no game 42"):
         store.game(42)
