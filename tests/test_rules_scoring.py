@@ -559,45 +559,25 @@ def test_a_sixth_escape_in_a_round_is_one_more_than_the_deck_holds() -> None:
     """Escapes (5) and loot (2) come more than once a round; the sixth escape is not "a card
     played twice" but one more than the deck has."""
 
-    def trick(cards: list[str]) -> dict[str, Any]:
-        return {"plays": [{"player": p, "card": c} for p, c in zip((2, 0, 1), cards, strict=True)]}
+    def trick(cards: list[str], seats: tuple[int, ...] = (2, 0, 1)) -> dict[str, Any]:
+        return {"plays": [{"player": p, "card": c} for p, c in zip(seats, cards, strict=True)]}
 
-    first = {
-        "bids": [0, 0, 0],
-        "tricks": [
-            {
-                "plays": [
-                    {"player": 1, "card": "green-1"},
-                    {"player": 2, "card": "green-2"},
-                    {"player": 0, "card": "green-3"},
-                ]
-            }
-        ],
-    }
+    first = {"bids": [0, 0, 0], "tricks": [trick(["green-1", "green-2", "green-3"], (1, 2, 0))]}
     tricks = [trick(["escape"] * 3), trick(["escape"] * 3)]
     second = {"bids": [0, 0, 0], "tricks": tricks}
+    game = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben", "Cai"],
+        "rounds": [first, second],
+    }
     with pytest.raises(GameRecordError) as info:  # from_dict scores the record it reads
-        GameRecord.from_dict(
-            {
-                "format": "skullcam-game/1",
-                "players": ["Ana", "Ben", "Cai"],
-                "rounds": [first, second],
-            }
-        )
+        GameRecord.from_dict(game)
     assert str(info.value) == (
         "round 2, trick 2, play 3: escape: one more than the deck holds this round (it has 5)"
     )
     # Five escapes in the round are fine.
     tricks[1] = trick(["escape", "escape", "green-9"])
-    assert score_game(
-        GameRecord.from_dict(
-            {
-                "format": "skullcam-game/1",
-                "players": ["Ana", "Ben", "Cai"],
-                "rounds": [first, second],
-            }
-        )
-    ).totals
+    assert score_game(GameRecord.from_dict(game)).totals
 
 
 @pytest.mark.parametrize(
