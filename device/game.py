@@ -23,7 +23,7 @@ from skullcam.rules import (
     RulesError,
     Settings,
     TrickResult,
-    cards_dealt,
+    cards_in_round,
     dealer_of_round,
     first_leader,
     parse_card,
@@ -108,7 +108,7 @@ class Referee:
         return self.round > self.settings.rounds
 
     def tricks_in(self, round_number: int) -> int:
-        return cards_dealt(min(round_number, self.settings.rounds), self.n)
+        return cards_in_round(round_number, self.n, self.settings.rounds)
 
     def leader(self) -> int | None:
         """Who leads the next trick; ``None`` when only the table knows (Rosie's choice)."""

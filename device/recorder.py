@@ -29,7 +29,7 @@ from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
-from skullcam.rules import Settings, cards_dealt
+from skullcam.rules import Settings, cards_in_round
 from skullcam.store import GameStore
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
@@ -306,7 +306,7 @@ class StoreRecorder:
         if card is not None and settings.pirate_abilities:
             kind = {"pirate-rosie": "rosie", "pirate-rascal": "rascal_bet"}.get(str(card))
             kind = kind or ("harry" if str(card) == "pirate-harry" else None)
-            dealt = cards_dealt(min(r, settings.rounds), len(game.players))
+            dealt = cards_in_round(r, len(game.players), settings.rounds)
             if kind == "rosie" and t + 1 >= dealt:
                 kind = None  # a round's last trick: the next round's leader is not Rosie's call
             if kind is not None:

@@ -17,7 +17,7 @@ from skullcam.device.pipeline import Listener, Pipeline
 from skullcam.device.sources import FrameSource, game_folder_meta, open_source
 from skullcam.errors import UserError
 from skullcam.files import read_json
-from skullcam.rules import RulesError, Settings, cards_dealt
+from skullcam.rules import RulesError, Settings, cards_in_round
 from skullcam.vision.seats import SeatLayout
 
 
@@ -73,7 +73,7 @@ def load_bids(
             "(setting 'rounds'); remove the extra rounds"
         )
     for number, bids in enumerate(data, start=1):
-        dealt = cards_dealt(min(number, settings.rounds), n_players)
+        dealt = cards_in_round(number, n_players, settings.rounds)
         for name, bid in zip(names, bids, strict=True):
             if not 0 <= bid <= dealt:
                 raise UserError(

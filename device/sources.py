@@ -42,6 +42,8 @@ logger = logging.getLogger(__name__)
 # WORKING_SIZE (skullcam.frames): what the Pi camera is configured for; imported from here too.
 
 DEFAULT_FPS = 10.0
+MAX_FPS = 240.0
+"""The highest frame rate believed, from a video, a game folder's meta.json or --fps."""
 """Frame rate of a folder of frames when nothing says otherwise (interfaces.md)."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
@@ -141,7 +143,7 @@ class VideoFileSource(FrameSource):
             )
         own = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
         # The video's own rate wins (interfaces.md); --fps only fills in for files without one.
-        self.fps = own if 1.0 <= own <= 240.0 else (float(fps) if fps else DEFAULT_FPS)
+        self.fps = own if 1.0 <= own <= MAX_FPS else (float(fps) if fps else DEFAULT_FPS)
         self.start = start
         self.frame_count = max(0, int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
         """Frames the container's header announces (0: it does not say)."""
@@ -343,9 +345,10 @@ def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
     fps = meta.get("fps")
     if fps is None:
         return None
-    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= 240:
+    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= MAX_FPS:
         raise UserError(
-            f"{Path(path) / 'meta.json'}: fps must be a number more than 0 and at most 240, "
+            f"{Path(path) / 'meta.json'}: fps must be a number more than 0 and at most "
+            f"{MAX_FPS:g}, "
             f"got {json.dumps(fps)[:40]}; fix it or give --fps"
         )
     return float(fps)

@@ -30,7 +30,7 @@ from .errors import (
 from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord, same_name
 from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
 from .settings import DEFAULT_SETTINGS, Settings
-from .table import cards_dealt, dealer_of_round, first_leader
+from .table import cards_dealt, cards_in_round, dealer_of_round, first_leader
 from .trick import (
     TrickResult,
     WinReason,
@@ -70,6 +70,7 @@ __all__ = [
     "TrickScore",
     "WinReason",
     "cards_dealt",
+    "cards_in_round",
     "check_trick",
     "copies_in_deck",
     "dealer_of_round",

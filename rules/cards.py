@@ -273,7 +273,7 @@ _GROUP_LIMITS = {Kind.PIRATE: len(PIRATE_NAMES), Kind.MERMAID: len(MERMAID_NAMES
 def deck_holds(card: Card) -> int:
     """How many cards like ``card`` one deck holds: 5 escapes, 2 loots, 5 pirates for an
     unnamed ``pirate`` (2 mermaids for ``mermaid``), one of any other card."""
-    return _COPIES.get(_copies_key(card)) or _GROUP_LIMITS.get(card.kind, 1)
+    return copies_in_deck(_copies_key(card)) or _GROUP_LIMITS.get(card.kind, 1)
 
 
 def find_duplicate(cards: Iterable[Card]) -> tuple[int, Card] | None:

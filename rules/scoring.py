@@ -18,7 +18,7 @@ from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesErro
 from .explain import Arg, CardId, Phrase, SettingName, render
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
-from .table import cards_dealt, dealer_of_round, first_leader
+from .table import cards_in_round, dealer_of_round, first_leader
 from .trick import TrickResult, follow_suit, resolve_trick
 
 logger = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ def score_game(
                         {"rounds": settings.rounds, "setting": SettingName("rounds")},
                     ),
                 )
-        dealt = cards_dealt(min(number, settings.rounds), n)
+        dealt = cards_in_round(number, n, settings.rounds)
         state = _RoundPlay(record, settings, number, rnd, dealt, as_played)
         score = state.play(is_last)
         revokes += state.revokes

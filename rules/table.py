@@ -29,6 +29,12 @@ def cards_dealt(round_number: int, n_players: int) -> int:
     return min(round_number, BASE_DECK_SIZE // n_players)
 
 
+def cards_in_round(round_number: int, n_players: int, rounds: int) -> int:
+    """Cards each player gets, so tricks played, in round ``round_number`` of a game of
+    ``rounds`` rounds (the setting): an extra round after a tie is dealt as the last one."""
+    return cards_dealt(min(round_number, rounds), n_players)
+
+
 def dealer_of_round(first_dealer: int, round_number: int, n_players: int) -> int:
     """The dealer moves one seat left each round."""
     _check_players(n_players)

@@ -130,14 +130,15 @@ def _run(args: argparse.Namespace) -> int:
         open_replay_source,
         replay_source,
     )
+    from skullcam.device.sources import MAX_FPS
     from skullcam.vision.seats import CALIBRATION_FILE
 
     _defaults_from_game_folder(args)
     names = player_names(args.names, args.players)
     if not 0 <= args.first_dealer < args.players:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
-    if args.fps is not None and not 0 < args.fps <= 240:
-        raise UserError("--fps must be more than 0 and at most 240")
+    if args.fps is not None and not 0 < args.fps <= MAX_FPS:
+        raise UserError(f"--fps must be more than 0 and at most {MAX_FPS:g}")
     settings = load_settings(args.settings, args.bids)
     bids = load_bids(args.bids, names, settings)
     seats = args.seats
