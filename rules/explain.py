@@ -149,6 +149,9 @@ ENGLISH: dict[str, str] = {
         "round {round} has all its tricks recorded but no bid for {players};"
         " enter the missing bid for round {round} to score it"
     ),
+    "trick_short": (
+        "only {cards} of {players} cards were recorded; add the missing card on the trick's page"
+    ),
     "setting_off": (
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
         " check the card or turn the setting on"

@@ -75,7 +75,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             if plan is not None:
                 self._apply_correction(conn, plan, note)
         if kind == "flagged" and value == "confirm" and prompt.trick is not None:
-            confirm_as_recorded(conn, self.trick(game.id, prompt.round, prompt.trick), note)
+            trick = self.trick(game.id, prompt.round, prompt.trick)
+            confirm_as_recorded(conn, trick, note, len(game.players))
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
             record_ability(conn, game, prompt.round, prompt.trick, kind, value)

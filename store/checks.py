@@ -101,8 +101,12 @@ def parse_card_id(text: Any) -> str:
 
 
 def check_plays(
-    plays: Sequence[Mapping[str, Any]], n: int, partial: bool = False
+    plays: Sequence[Mapping[str, Any]], n: int, partial: bool = False, keep_seen: bool = False
 ) -> list[dict[str, Any]]:
+    """Plays in play order, canonical: ``{"player", "card", "confidence"}`` each. With
+    ``keep_seen`` (a correction's plays), also ``"seen"`` where the correction put it: the index
+    of the camera's play a play shows (``None`` for a card entered by hand), so the replay
+    page still labels each card's box right after cards changed places."""
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
         raise UserError("plays must be a list of {player, card, confidence}")
     if not partial and len(plays) != n:
@@ -125,7 +129,13 @@ def check_plays(
                 conf = float(conf)
             except (TypeError, ValueError) as err:
                 raise UserError(f"play {i}: confidence must be a number") from err
-        clean.append({"player": player, "card": parse_card_id(play["card"]), "confidence": conf})
+        entry = {"player": player, "card": parse_card_id(play["card"]), "confidence": conf}
+        if keep_seen and "seen" in play:
+            shows = play["seen"]
+            if shows is not None and not whole_in(shows, 0, n - 1):
+                raise UserError(f"play {i}: seen must be a play number 0..{n - 1} or null")
+            entry["seen"] = shows
+        clean.append(entry)
     return clean
 
 

@@ -1,5 +1,6 @@
-"""Corrections of a recorded trick: a misread card or seat, a Tigress re-declared, a flagged
-trick confirmed. Each is audited, and the camera's ``original_plays`` are never touched.
+"""Corrections of a recorded trick: a misread card or seat, a missed card added, a Tigress
+re-declared, a flagged trick confirmed. Each is audited, and the camera's ``original_plays``
+are never touched.
 
 A correction is planned (checked, read-only) and then applied, both inside one write
 transaction: what the plan read is then exactly what it replaces, so two pages correcting one
@@ -9,7 +10,7 @@ trick at once both land, one after the other, instead of the later undoing the e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -26,7 +27,8 @@ from .abilities import (
 from .audit import write_audit
 from .events import emit
 from .prompts import insert_prompt
-from .rows import Trick, dump_json
+from .round_so_far import round_so_far
+from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
 
 
@@ -43,7 +45,7 @@ class CorrectionPlan:
     #: The trick resolved with the corrected plays, and its winning card before.
     resolution: dict[str, Any]
     winning_before: Any
-    #: ``(kind, before, after)`` per change: 'card', 'tigress' or 'player'.
+    #: ``(kind, before, after)`` per change: 'card', 'tigress', 'player' or 'add'.
     changes: list[tuple[str, Any, Any]]
 
 
@@ -54,36 +56,62 @@ def _check_play_index(play_index: Any, last: int) -> None:
         raise UserError(f"play must be 0..{last}, got {echo(play_index)}")
 
 
-def _change_card(
-    plays: list[dict[str, Any]], play_index: int, card: str
-) -> list[tuple[str, Any, Any]]:
-    """Put ``card`` in the play (in place); the change made, if any."""
+def _playable(card: Any) -> str:
+    """The card id a correction may put in a trick (a Tigress only as declared)."""
     new_card = checks.parse_card_id(card)
     if new_card == "tigress":
         # An undeclared Tigress cannot be judged: the score would stop at this trick.
         raise UserError("say how the Tigress was played: choose tigress:pirate or tigress:escape")
+    return new_card
+
+
+def _change_card(
+    plays: list[dict[str, Any]], play_index: int, card: str, camera: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, Any, Any]]:
+    """Put ``card`` in the play (in place); the change made, if any. A card corrected back
+    to what the camera read gets the camera's confidence back."""
+    new_card = _playable(card)
     was = str(plays[play_index]["card"])
     if new_card == was:
         return []
     plays[play_index]["card"] = new_card
-    plays[play_index]["confidence"] = None
+    seen = plays[play_index].get("seen", play_index)
+    read = camera[seen] if isinstance(seen, int) and seen < len(camera) else None
+    back = read is not None and read["card"] == new_card
+    plays[play_index]["confidence"] = read.get("confidence") if back and read else None
     both_tigress = new_card.startswith("tigress") and was.startswith("tigress")
     return [("tigress" if both_tigress else "card", was, new_card)]
+
+
+def _mark_seen(plays: list[dict[str, Any]]) -> None:
+    """Number each play by the camera's play it shows (its place before anything moved), so
+    the replay page can still put each card's box with it once cards change places."""
+    for i, play in enumerate(plays):
+        play.setdefault("seen", i)
 
 
 def _change_player(
     plays: list[dict[str, Any]], play_index: int, player: int, n: int
 ) -> list[tuple[str, Any, Any]]:
-    """Give the play to ``player`` (in place), swapping seats with whichever play had that
-    player, so the trick still has one card per player; the change made, if any."""
+    """Give the play's card to ``player`` (in place); the change made, if any.
+
+    The order of play stays clockwise from the trick's leader: a seat misjudged means two
+    players' cards were swapped, not that the table played out of turn. So the card (with
+    what the camera saw of it) moves to ``player``'s place in the order, and ``player``'s
+    card comes to this one. In a short trick, a player with no card yet just takes it.
+    """
     checks.check_player(player, n)
     current = plays[play_index]["player"]
     if player == current:
         return []
-    for other in plays:
-        if other["player"] == player:
-            other["player"] = current
-    plays[play_index]["player"] = player
+    _mark_seen(plays)
+    other = next((i for i, p in enumerate(plays) if p["player"] == player), None)
+    if other is None:
+        plays[play_index]["player"] = player
+    else:
+        mine, theirs = plays[play_index], plays[other]
+        plays[play_index] = {**theirs, "player": current}
+        plays[other] = {**mine, "player": player}
     return [("player", current, player)]
 
 
@@ -157,23 +185,96 @@ class CorrectionsMixin(TricksMixin):
         plays = [dict(p) for p in old.plays]
         changes: list[tuple[str, Any, Any]] = []
         if card is not None:
-            changes += _change_card(plays, play_index, card)
+            changes += _change_card(plays, play_index, card, old.original_plays)
         if player is not None:
             changes += _change_player(plays, play_index, player, n)
         if not changes:
             return None
-        clean = checks.check_plays(plays, n)
+        return self._plan(game, old, play_index, plays, changes)
+
+    def _plan(
+        self,
+        game: Game,
+        old: Trick,
+        play_index: int,
+        plays: list[dict[str, Any]],
+        changes: list[tuple[str, Any, Any]],
+    ) -> CorrectionPlan:
+        """The plan that replaces ``old``'s plays with ``plays`` (checked here)."""
+        n = len(game.players)
+        clean = checks.check_plays(plays, n, partial=len(plays) < n, keep_seen=True)
+        before = verdicts.resolve(old.plays, game.settings, game.players)
         return CorrectionPlan(
-            game_id=game_id,
-            round=round_number,
-            trick=trick_index,
+            game_id=game.id,
+            round=old.round,
+            trick=old.trick,
             trick_id=old.id,
             play=play_index,
             plays=clean,
             resolution=verdicts.resolve(clean, game.settings, game.players),
-            winning_before=verdicts.resolve(old.plays, game.settings).get("winning_card"),
+            winning_before=before.get("winning_card"),
             changes=changes,
         )
+
+    def add_play(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        player: Any,
+        card: Any,
+        note: str = "",
+    ) -> Trick:
+        """Enter the card the camera missed in a short trick: ``player``'s ``card``, put in
+        its place in the order (clockwise from the trick's leader). Audited as 'add'; once
+        every player has a card the trick is resolved and the game scores again."""
+        plan = partial(self._plan_addition, game_id, round_number, trick_index, player, card)
+        return self._correct(game_id, round_number, trick_index, plan, note)
+
+    def _plan_addition(
+        self, game_id: int, round_number: int, trick_index: int, player: Any, card: Any
+    ) -> CorrectionPlan:
+        game = self.game(game_id)
+        old = self.trick(game_id, round_number, trick_index)
+        n = len(game.players)
+        where = f"round {round_number} trick {trick_index + 1}"
+        if len(old.plays) >= n:
+            raise UserError(f"{where} has a card for every player; correct a card instead")
+        checks.check_player(player, n)
+        if any(p["player"] == player for p in old.plays):
+            missing = ", ".join(
+                name
+                for i, name in enumerate(game.players)
+                if all(p["player"] != i for p in old.plays)
+            )
+            raise UserError(
+                f"{game.players[player]} already has a card in {where}; the card missing is "
+                f"{missing}'s"
+            )
+        new_card = _playable(card)
+        plays = [dict(p) for p in old.plays]
+        _mark_seen(plays)
+        plays.append({"player": player, "card": new_card, "confidence": None, "seen": None})
+        leader = self._leader_with(game, old, player)
+        plays.sort(key=lambda p: (p["player"] - leader) % n)
+        index = next(i for i, p in enumerate(plays) if p["player"] == player)
+        return self._plan(
+            game, old, index, plays, [("add", None, {"player": player, "card": new_card})]
+        )
+
+    def _leader_with(self, game: Game, trick: Trick, added: int) -> int:
+        """Who led ``trick``, now that ``added``'s card is in it: the rules' leader (the last
+        trick's winner, Rosie's choice, the dealer's neighbour) when that is the added player
+        or the first card the camera saw; otherwise the table played it as the camera saw
+        it, led by that first card."""
+        n = len(game.players)
+        first_seen = int(trick.plays[0]["player"])
+        earlier = [t for t in self.tricks(game.id, trick.round) if t.trick < trick.trick]
+        on = bool(checks.full_settings(game.settings)["pirate_abilities"])
+        dealer = (game.first_dealer + trick.round - 1) % n
+        abilities = stored_abilities(self._conn(), game.id, trick.round)
+        by_rules = round_so_far(game, dealer, earlier, abilities, on).leader
+        return by_rules if by_rules in (added, first_seen) else first_seen
 
     def _apply_correction(self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str) -> None:
         conn.execute(
@@ -255,11 +356,18 @@ class CorrectionsMixin(TricksMixin):
         """The table confirms a flagged trick as recorded: clears its flags (audited)."""
         note = checks.check_note(note)
         with self._write() as conn:
-            confirm_as_recorded(conn, self.trick(game_id, round_number, trick_index), note)
+            trick = self.trick(game_id, round_number, trick_index)
+            confirm_as_recorded(conn, trick, note, len(self.game(game_id).players))
 
 
-def confirm_as_recorded(conn: sqlite3.Connection, trick: Trick, note: str) -> None:
-    """Clear a flagged trick's flags: the table says the camera read it right."""
+def confirm_as_recorded(conn: sqlite3.Connection, trick: Trick, note: str, n: int) -> None:
+    """Clear a flagged trick's flags: the table says the camera read it right. Not for a
+    trick with a card missing: confirming cannot add it."""
+    if len(trick.plays) < n:
+        raise UserError(
+            f"round {trick.round} trick {trick.trick + 1} has {len(trick.plays)} of {n} cards; "
+            "add the missing card instead of confirming"
+        )
     conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (trick.id,))
     write_audit(conn, trick.game_id, trick.id, "confirm", trick.flags, [], note)
     confirmed = {

@@ -1,8 +1,9 @@
 """A game in and out as a ``skullcam-game/1`` record (``shared/spec/interfaces.md``).
 
 The record is also what scoring reads (``scores.py``), so export decides what counts: rounds
-from round 1 while every player has bid. The format has no "not bid yet", and recorded play
-left out of it for a missing bid must be *said*, never dropped quietly.
+from round 1 while every player has bid and every trick has its cards. The format has no
+"not bid yet" and no missed card, and recorded play left out of it for either must be
+*said*, never dropped quietly.
 
 Import is all or nothing, like every write: the record is checked in full first, then stored
 in one transaction.
@@ -58,6 +59,13 @@ def _missing_bids_problem(
     if len(tricks.get(r, [])) >= checks.cards_dealt(r, n):
         return (Phrase("missing_bid_all_tricks", {"round": r, "players": missing}),)
     return None
+
+
+def _short_trick_problem(trick: Trick, n: int) -> tuple[Phrase, ...]:
+    """Why a round with a card the camera missed cannot be scored, and where to add it (the
+    trick counted from 1, as its replay page heads it)."""
+    where = Phrase("at_trick", {"round": trick.round, "trick": trick.trick + 1})
+    return (where, Phrase("trick_short", {"cards": len(trick.plays), "players": n}))
 
 
 def _round_entry(
@@ -178,8 +186,9 @@ class RecordsMixin(TricksMixin):
         incomplete (the round being bid or played) is left out with everything after it,
         because the record format has no "not bid yet". When that would leave out recorded
         play (a finished round, or tricks of a later round) the export is refused with what
-        to enter, instead of quietly dropping those rounds. Confidences, images and flags
-        stay in the store.
+        to enter, instead of quietly dropping those rounds; so is a game with a trick the
+        camera saw short (a card missed), until the card is added. Confidences, images and
+        flags stay in the store.
         """
         record, problem = self._record(game_id)
         if problem is not None:
@@ -213,6 +222,10 @@ class RecordsMixin(TricksMixin):
             bids = load_json(row["bids"]) if row is not None else [None] * n
             if row is None or any(b is None for b in bids):
                 problem = _missing_bids_problem(game, r, bids, tricks)
+                break
+            short = next((t for t in tricks.get(r, []) if len(t.plays) < n), None)
+            if short is not None:
+                problem = _short_trick_problem(short, n)
                 break
             rounds_out.append(_round_entry(row, bids, tricks.get(r, []), abilities_on))
         record = {

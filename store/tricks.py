@@ -90,10 +90,14 @@ class TricksMixin(BidsMixin):
     ) -> int:
         """Record a completed trick in one transaction and clear the live trick.
 
-        ``plays`` are in play order: ``[{"player": 1, "card": "green-5", "confidence": 0.97}]``.
-        ``resolution`` is the pipeline's ``TrickResult.to_json()`` (with ``explanation``); when
-        omitted the store resolves the trick itself. Recording the last trick of the last
-        round finishes the game. Returns the trick's id.
+        ``plays`` are in play order: ``[{"player": 1, "card": "green-5", "confidence": 0.97}]``,
+        one per player, or fewer when the camera missed a card: a short trick is kept, with
+        its image, so the table can add the missing card on its replay page (until then it
+        has no winner and the game's score says which trick to complete). Dropping it would
+        lose the frame and leave the round one trick short for good. ``resolution`` is the
+        pipeline's ``TrickResult.to_json()`` (with ``explanation``); when omitted the store
+        resolves the trick itself. Recording the last trick of the last round finishes the
+        game. Returns the trick's id.
         """
         with self._write() as conn:
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
@@ -101,8 +105,10 @@ class TricksMixin(BidsMixin):
             game = self.game(game_id)
             check_round(game, round_number)
             cards = _check_trick_index(game, round_number, trick_index)
-            clean = checks.check_plays(plays, len(game.players))
-            if resolution is None:
+            clean = checks.check_plays(plays, len(game.players), partial=True)
+            if not clean:
+                raise UserError("a trick needs at least one card")
+            if resolution is None or len(clean) < len(game.players):
                 resolution = verdicts.resolve(clean, game.settings, game.players)
             columns = {
                 "plays": dump_json(clean),

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skullcam.rules import RulesError, TrickResult, parse_card, resolve_trick
+from skullcam.rules import IllegalPlayError, RulesError, TrickResult, parse_card, resolve_trick
+from skullcam.rules.explain import Phrase, render
 
 from . import checks
 
@@ -22,9 +23,10 @@ def resolve(
 ) -> dict[str, Any]:
     """``resolve_trick(...).to_json()`` for plays in play order (indices are play indices).
 
-    ``names`` (seat order) lets the explanation say "Ana" instead of "play 0". A trick no
-    deck could produce gives ``{"error": ...}`` instead of raising, so a misread trick can
-    still be stored and then corrected.
+    ``names`` (seat order) lets the explanation say "Ana" instead of "play 0", and tells a
+    short trick (a card the camera missed) from a whole one. A trick no deck could produce,
+    or a short one, gives ``{"error": ...}`` instead of raising, so it can still be stored
+    and then corrected.
     """
     return resolution_json(verdict(plays, settings, names))
 
@@ -42,7 +44,12 @@ def verdict(
     names: Sequence[str] | None = None,
 ) -> TrickResult | RulesError:
     """The rules engine's result for ``plays``, or its error for a trick no deck could make
-    (a misread card read twice: it is stored anyway, to be corrected)."""
+    (a misread card read twice: it is stored anyway, to be corrected).
+
+    With ``names``, a trick with fewer cards than players gets no winner: resolving the cards
+    that were seen would name one, and the missed card may well have beaten it."""
+    if names is not None and len(plays) < len(names):
+        return short_trick_error(len(plays), len(names))
     labels = None if names is None else [names[int(p["player"])] for p in plays]
     try:
         cards = [parse_card(p["card"]) for p in plays]
@@ -57,3 +64,10 @@ def winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, A
     if isinstance(idx, int) and 0 <= idx < len(plays):
         return int(plays[idx]["player"])
     return None
+
+
+def short_trick_error(cards: int, players: int) -> IllegalPlayError:
+    """Why a trick with a card missing has no winner, and what to do about it."""
+    phrase = Phrase("trick_short", {"cards": cards, "players": players})
+    reason = render([phrase])
+    return IllegalPlayError(reason, reason=reason, phrase=phrase)

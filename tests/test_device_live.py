@@ -464,3 +464,29 @@ def test_a_newly_active_model_that_does_not_load_is_logged_and_the_game_goes_on(
     (game,) = store.games()
     assert store.export_record(game.id)["rounds"] == record["rounds"]
     assert {t.model_version for t in store.tricks(game.id)} == {"scripted-keyed"}
+
+
+def test_a_trick_with_a_missed_card_is_recorded_for_the_table_to_complete(tmp_path: Path) -> None:
+    """The camera saw 2 cards for 3 players: the trick is kept, image and all, and the table is
+    asked about it; nothing after it is renumbered."""
+    import numpy as np
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {})
+    store.set_bids(game_id, 1, [0, 1, 0])
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    ref = referee_from_store(store, game_id)
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.0, 10)
+    recorder.on_trick(ref.add_plays([(1, "green-3"), (2, "green-9")]), frame, [])
+    (trick,) = store.tricks(game_id)
+    assert [p["card"] for p in trick.plays] == ["green-3", "green-9"]
+    assert store.image_path(trick.completion_image) is not None
+    assert [p.kind for p in store.prompts(game_id)] == ["flagged"]
+    assert recorder.recorded == 1
+    again = referee_from_store(store, game_id)
+    assert (again.round, again.trick) == (2, 0)
+    store.add_play(game_id, 1, 0, 0, "green-1")
+    assert store.score(game_id)["score"]["totals"] == [10, -10, -10]

@@ -119,8 +119,12 @@ def test_bids_entered_ahead_do_not_stop_the_rounds_in_play_from_scoring(
 
 def test_record_trick_rejects_bad_tricks(store: GameStore) -> None:
     gid = new_game(store)
-    with pytest.raises(UserError, match="one card per player"):
-        store.record_trick(gid, 1, 0, plays((1, "green-5")))
+    with pytest.raises(UserError, match="at least one card"):
+        store.record_trick(gid, 1, 0, [])
+    with pytest.raises(UserError, match="at most 3 cards"):
+        store.record_trick(
+            gid, 1, 0, plays((1, "green-5"), (2, "escape"), (0, "escape"), (0, "loot"))
+        )
     with pytest.raises(UserError, match="unknown card"):
         store.record_trick(gid, 1, 0, plays((1, "green-15"), (2, "escape"), (0, "escape")))
     with pytest.raises(UserError, match="plays twice"):
@@ -192,8 +196,9 @@ def test_correcting_a_winner_keeps_the_tricks_played_after_it_scoreable(
 def test_player_correction_swaps_seats(store: GameStore) -> None:
     gid = new_game(store)
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
-    trick = store.correct_play(gid, 1, 0, 1, player=0)
-    assert [p["player"] for p in trick.plays] == [1, 0, 2]
+    trick = store.correct_play(gid, 1, 0, 1, player=0)  # the green 9 was Ana's
+    assert [p["player"] for p in trick.plays] == [1, 2, 0]  # still clockwise from Ben
+    assert [p["card"] for p in trick.plays] == ["green-5", "escape", "green-9"]
     assert [c.kind for c in store.audit(gid, trick.id)] == ["player"]
 
 

@@ -329,6 +329,77 @@ def test_correction_bad_input(
     assert store.audit(gid) == []
 
 
+def game_with_a_missed_card(store: GameStore) -> int:
+    """Ana, Ben and Cai (dealer Ana): round 1's trick recorded without Ana's card."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9")), flags=["only 2 cards for 3 players"]
+    )
+    return gid
+
+
+def test_the_missed_card_is_added_on_the_replay_page(client: FlaskClient, store: GameStore) -> None:
+    gid = game_with_a_missed_card(store)
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "2 of 3 cards recorded" in page and 'id="add-play"' in page
+    assert "only 2 of 3 cards were recorded" in page  # the why, and the score's stop
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert not state["score"]["ok"] and "round 1, trick 1" in state["score"]["error"]
+    url = f"/api/game/{gid}/round/1/trick/0/add"
+    res = client.post(url, json={"player": 0, "card": "green-14", "note": "under a hand"})
+    assert res.status_code == 200, res.json
+    assert [p["player"] for p in json_of(res)["trick"]["plays"]] == [1, 2, 0]
+    assert "score_error" not in json_of(res)
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert state["score"]["score"]["totals"] == [-10, -10, 10]  # Ana's 14 won against her 0
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert 'id="add-play"' not in page
+    trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
+    assert trail is not None
+    assert re.search(r"play 3, card added: Ana Parrot 14\s+<em>\(under a hand\)</em>", trail[1])
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"player": 1, "card": "green-1"}, 400, "Ben already has a card"),
+        ({"player": 0, "card": "green-15"}, 400, "unknown card"),
+        ({"player": 0}, 400, "missing 'card'"),
+        ({"card": "green-1"}, 400, "missing 'player'"),
+        ({"player": "Ana", "card": "green-1"}, 400, "'player'"),
+    ],
+)
+def test_adding_a_card_bad_input(
+    client: FlaskClient, store: GameStore, body: dict, status: int, message: str
+) -> None:
+    gid = game_with_a_missed_card(store)
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/add", json=body)
+    assert res.status_code == status
+    assert message in json_of(res)["error"]
+    assert store.audit(gid) == []
+
+
+def test_boxes_keep_their_cards_when_a_seat_is_corrected(
+    client: FlaskClient, store: GameStore, tmp_path: Path
+) -> None:
+    gid = game_with_trick(store, tmp_path)
+    # The green 5 (boxed at x 10) was Cai's, not Ben's: the cards change places in the order.
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 0, "player": 2})
+    assert res.status_code == 200
+    assert [p["card"] for p in json_of(res)["trick"]["plays"]] == [
+        "green-9",
+        "green-5",
+        "tigress:escape",
+    ]
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    labels = re.findall(r'<text x="(\d+)[^>]*>([^<]*)</text>', page)
+    assert [(x, " ".join(label.split())) for x, label in labels] == [
+        ("13", "Parrot 5 · Cai 91%"),
+        ("203", "Parrot 9 · Ben 55%"),
+    ]
+
+
 def test_correct_unrecorded_trick(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     res = client.post(

@@ -329,3 +329,26 @@ def test_import_refuses_a_record_not_in_utf8(
         ec.text_to_be_present_in_element((By.ID, "form-error"), "latin1.json is not UTF-8")
     )
     assert store.games() == []
+
+
+def test_the_missed_card_is_added_from_the_replay_page(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The camera saw 2 cards for 3 players: the page offers only the player with no card,
+    and adding hers puts the trick (and the score) right."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    two = [{"player": 1, "card": "green-5"}, {"player": 2, "card": "green-9"}]
+    store.record_trick(gid, 1, 0, two, flags=["only 2 cards for 3 players"])
+    browser.get(f"{base}/game/{gid}/round/1/trick/0")
+    wait(browser).until(ec.element_to_be_clickable((By.ID, "add-play"))).click()
+    players = Select(browser.find_element(By.ID, "correct-player"))
+    offered = [o.text for o in players.options if o.is_enabled()]
+    assert offered == ["Ana"]
+    Select(browser.find_element(By.ID, "correct-card")).select_by_value("green-12")
+    browser.find_element(By.ID, "correct-save").click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
+    assert "card added: Ana Parrot 12" in browser.find_element(By.ID, "audit").text
+    assert not browser.find_elements(By.ID, "add-play")
+    assert store.score(gid)["score"]["totals"] == [20, 10, 10]  # Ana made her 1, the rest 0

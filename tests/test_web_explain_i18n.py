@@ -58,6 +58,7 @@ SCORE_KEYS = {
     "harry_bid_out_of_range",
     "missing_bid_before_tricks",
     "missing_bid_all_tricks",
+    "trick_short",
 }
 ERROR_KEYS |= SCORE_KEYS
 #: What a game's score warns about (besides "setting_off", a trick's own warning).
@@ -449,7 +450,7 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
 def test_every_reason_a_score_stops_is_said_by_some_case() -> None:
     """A new reason of the rules engine comes with a case above (or a store test below)."""
     said = {key for case in REFUSED_RECORDS for key in case[4]}
-    store_only = {"missing_bid_before_tricks", "missing_bid_all_tricks"}
+    store_only = {"missing_bid_before_tricks", "missing_bid_all_tricks", "trick_short"}
     assert not SCORE_KEYS - said - store_only, "a reason with no case"
 
 
@@ -532,8 +533,22 @@ def _ability_past_tricks(store: GameStore) -> int:
     return gid
 
 
+def _short_trick(store: GameStore) -> int:
+    gid = _game(store)
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-6")))  # Ben's card missed
+    return gid
+
+
 # (how the store gets there, the English score.error, the Spanish score.error_text)
 STOPPED_GAMES = [
+    (
+        _short_trick,
+        "round 2, trick 1: only 2 of 3 cards were recorded; add the missing card on the"
+        " trick's page",
+        "ronda 2, baza 1: solo se grabaron 2 de 3 cartas; añade la carta que falta en la"
+        " página de la baza",
+    ),
     (
         _missing_bid,
         "round 1 has all its tricks recorded but no bid for Ana; enter the missing bid for"

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify, request, session
 
 from skullcam.errors import UserError, whole_number
+from skullcam.store import Trick
 
 from . import explain_i18n
 from .app import check_pin, get_store, try_pin
@@ -191,17 +192,32 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
         raise UserError("say what to correct: a card, a player, or both")
     # Passed as sent: the store refuses a note that is not text (str() would store a repr).
     note = data.get("note") or ""
-    store = get_store()
-    updated = store.correct_play(
+    updated = get_store().correct_play(
         game_id, round_number, trick, play, card=card, player=player, note=note
     )
-    # Kept even when the game then no longer scores: fixing two misread cards can pass through
-    # a state with one card twice. The page says why the score stopped.
-    score = store.score(game_id)
+    return _corrected(game_id, updated)
+
+
+def _corrected(game_id: int, updated: Trick) -> Any:
+    """The trick as corrected, and why the game does not score, if it does not. Kept even
+    then: fixing two misread cards can pass through a state with one card twice."""
+    score = get_store().score(game_id)
     answer: dict[str, Any] = {"ok": True, "trick": updated.to_json()}
     if not score["ok"]:
         answer["score_error"] = explain_i18n.score_error_text(score, g.lang)
     return jsonify(answer)
+
+
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/add")
+def add_play(game_id: int, round_number: int, trick: int) -> Any:
+    """``{"player": p, "card": "green-7"}``: the card the camera missed; ``note`` optional."""
+    data = _body()
+    player = _int(data, "player")
+    if "card" not in data:
+        raise UserError("missing 'card'")
+    note = data.get("note") or ""
+    updated = get_store().add_play(game_id, round_number, trick, player, data["card"], note)
+    return _corrected(game_id, updated)
 
 
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/tigress")

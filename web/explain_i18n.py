@@ -137,6 +137,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la ronda {round} tiene todas sus bazas grabadas, pero falta la apuesta de"
             " {players}; anota la apuesta que falta de la ronda {round} para puntuarla"
         ),
+        "trick_short": (
+            "solo se grabaron {cards} de {players} cartas; añade la carta que falta en la"
+            " página de la baza"
+        ),
         # What the score warns about (each after "ronda N: ", but the tie).
         "scored_as_played": (
             "baza {trick}: salió {player}, pero según las reglas sale {leader}; se puntúa tal"
@@ -276,6 +280,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "il round {round} ha tutte le prese registrate, ma manca la puntata di {players};"
             " inserisci la puntata mancante del round {round} per calcolarne i punti"
         ),
+        "trick_short": (
+            "sono state registrate solo {cards} carte su {players}; aggiungi la carta che"
+            " manca nella pagina della presa"
+        ),
         # What the score warns about (each after "round N: ", but the tie).
         "scored_as_played": (
             "presa {trick}: ha aperto {player}, ma secondo le regole apre {leader}; conteggiata"
@@ -402,6 +410,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "missing_bid_all_tricks": (
             "runde {round} har alle sine stik registreret, men mangler bud fra {players};"
             " indtast det manglende bud for runde {round} for at regne den ud"
+        ),
+        "trick_short": (
+            "kun {cards} af {players} kort blev registreret; tilføj det manglende kort på"
+            " stikkets side"
         ),
         # What the score warns about (each after "runde N: ", but the tie).
         "scored_as_played": (

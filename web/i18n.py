@@ -260,6 +260,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "piratens evne fjernet",
     },
     "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "udspil {n}"},
+    "audit_add": {
+        "en": "card added",
+        "es": "carta añadida",
+        "it": "carta aggiunta",
+        "da": "kort tilføjet",
+    },
+    "add_missing": {
+        "en": "Add the missing card",
+        "es": "Añadir la carta que falta",
+        "it": "Aggiungi la carta mancante",
+        "da": "Tilføj det manglende kort",
+    },
+    "cards_recorded": {
+        "en": "{k} of {n} cards recorded",
+        "es": "{k} de {n} cartas grabadas",
+        "it": "{k} carte registrate su {n}",
+        "da": "{k} af {n} kort registreret",
+    },
     "original": {
         "en": "As recorded",
         "es": "Como se grabó",

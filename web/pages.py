@@ -192,7 +192,7 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
         if x1 is None or y1 is None or x2 is None or y2 is None or x2 <= x1 or y2 <= y1:
             continue
         index = _match_play(d, trick.original_plays, matched)
-        play = trick.plays[index] if index is not None else None
+        play = _showing(trick.plays, index) if index is not None else None
         boxes.append(
             {
                 "x": x1,
@@ -220,6 +220,16 @@ def _match_play(detection: dict[str, Any], plays: list[Any], matched: set[int]) 
         if same:
             matched.add(i)
             return i
+    return None
+
+
+def _showing(plays: list[Any], seen: int) -> Any:
+    """The play that now holds the camera's play ``seen``: a correction that moves cards
+    between plays (a seat misjudged, a missed card added) marks each play with the camera's
+    play it shows; until one does, each play is in its own place."""
+    for i, play in enumerate(plays):
+        if play.get("seen", i) == seen:
+            return play
     return None
 
 

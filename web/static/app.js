@@ -521,22 +521,42 @@ function initReplay() {
   // An undeclared Tigress cannot be judged (the server refuses it): offer her declared only.
   const choices = Object.keys(ids).filter((id) => id !== "tigress");
   cardSel.replaceChildren(...choices.map((id) => h("option", {value: id}, card(id) + "  (" + id + ")")));
-  let which = null;
+  const title = document.getElementById("correct-title");
+  const seated = new Set(pageData.plays.map((p) => p.player));
+  let which = null;  // the play being corrected, or "add" for the card the camera missed
+  const open = (heading, label) => {
+    title.textContent = heading;
+    document.getElementById("correct-which").textContent = label;
+    form.hidden = false;
+    cardSel.focus();
+  };
   for (const btn of document.querySelectorAll(".correct-button")) {
     btn.onclick = () => {
       which = Number(btn.dataset.play);
       const play = pageData.plays[which];
       cardSel.value = play.card;
+      for (const opt of playerSel.options) opt.disabled = false;
       playerSel.value = String(play.player);
-      document.getElementById("correct-which").textContent = "#" + (which + 1);
-      form.hidden = false;
-      cardSel.focus();
+      open(t("correct_card"), "#" + (which + 1));
     };
   }
+  const addBtn = document.getElementById("add-play");
+  if (addBtn) addBtn.onclick = () => {
+    which = "add";
+    // Only a player with no card in the trick can have had the missed one.
+    for (const opt of playerSel.options) opt.disabled = seated.has(Number(opt.value));
+    playerSel.value = [...playerSel.options].find((opt) => !opt.disabled).value;
+    open(t("add_missing"), "");
+  };
   document.getElementById("correct-cancel").onclick = () => { form.hidden = true; };
   form.onsubmit = async (ev) => {
     ev.preventDefault();
     showError(null);
+    if (which === "add") {
+      const body = {player: Number(playerSel.value), card: cardSel.value};
+      try { await api(base + "/add", body); location.reload(); } catch (e) { showError(e); }
+      return;
+    }
     const play = pageData.plays[which];
     const body = {play: which};
     if (cardSel.value !== play.card) body.card = cardSel.value;

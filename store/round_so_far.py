@@ -1,0 +1,63 @@
+"""A round replayed from its recorded tricks: who won how many, and who leads next.
+
+The state pages read (who leads the trick on the table) and a card entered by hand into a
+trick the camera saw short (where it goes in the order) both ask this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skullcam.rules import first_leader
+
+from . import verdicts
+from .rows import Game, Trick
+
+
+@dataclass
+class RoundSoFar:
+    """The current round's recorded tricks as pages show them, who won how many, and who
+    leads next."""
+
+    leader: int | None
+    won: list[int]
+    tricks: list[dict[str, Any]] = field(default_factory=list)
+
+
+def round_so_far(
+    game: Game,
+    dealer: int,
+    round_tricks: Sequence[Trick],
+    abilities: Sequence[Mapping[str, Any]],
+    abilities_on: bool,
+) -> RoundSoFar:
+    """Replay the round's tricks under the current settings: each winner leads the next."""
+    n = len(game.players)
+    so_far = RoundSoFar(leader=first_leader(dealer, n), won=[0] * n)
+    for t in round_tricks:
+        res = verdicts.resolve(t.plays, game.settings, game.players)
+        winner = verdicts.winner_player(t.plays, res)
+        if winner is not None:
+            so_far.won[winner] += 1
+        nxt = res.get("next_leader")
+        so_far.leader = t.plays[nxt]["player"] if isinstance(nxt, int) else so_far.leader
+        # Rosie's choice leads only while abilities count and Rosie really won that trick
+        # (scoring ignores it otherwise, and the camera must expect the right leader).
+        if abilities_on and res.get("winning_card") == "pirate-rosie":
+            for a in abilities:
+                if a["trick"] == t.trick and a["pirate"] == "pirate-rosie":
+                    so_far.leader = int(a["choice"])
+        so_far.tricks.append(
+            {
+                "trick": t.trick,
+                "plays": t.plays,
+                "winner": winner,
+                "flags": t.flags,
+                "corrected": t.corrected,
+                "explanation": res.get("explanation"),
+                "bonus": res.get("bonus"),
+            }
+        )
+    return so_far
