@@ -17,12 +17,12 @@ from typing import Any
 
 from skullcam.errors import UserError
 
-from . import verdicts
+from . import checks, verdicts
 from .audit import write_audit
 from .bids import put_round, round_row
 from .database import Database
 from .prompts import close_prompt
-from .rows import Game, Prompt, dump_json, load_json, prompt_from_row
+from .rows import Game, Prompt, Trick, dump_json, load_json, prompt_from_row
 
 #: The prompt kind that asks for each pirate's choice, and back.
 ABILITY_PIRATE = {"rosie": "pirate-rosie", "rascal_bet": "pirate-rascal", "harry": "pirate-harry"}
@@ -71,6 +71,54 @@ def record_ability(
     abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
     abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
     save_abilities(conn, game.id, round_number, abilities)
+
+
+def choice_kind(game: Game, trick: Trick) -> str:
+    """The prompt kind of the choice ``trick``'s winning pirate gives the table ("rosie",
+    "rascal_bet" or "harry"), or UserError saying why it gives none."""
+    where = f"round {trick.round} trick {trick.trick + 1}"
+    if not checks.full_settings(game.settings)["pirate_abilities"]:
+        raise UserError("pirate abilities are off in this game's settings; turn them on first")
+    winning = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
+    kind = ABILITY_KIND.get(str(winning))
+    if kind is None:
+        raise UserError(f"{where} is not won by Rosie, Rascal or Harry: there is no choice")
+    dealt = checks.cards_dealt(trick.round, len(game.players))
+    if kind == "rosie" and trick.trick + 1 >= dealt:
+        raise UserError(
+            f"Rosie won the last trick of round {trick.round}: the next round is led by the "
+            "dealer's neighbour, so there is no choice"
+        )
+    return kind
+
+
+def check_harry_bid(
+    conn: sqlite3.Connection, game: Game, round_number: int, trick_index: int, change: int
+) -> None:
+    """Refuse Harry's change where it would take the winner's bid out of 0..cards dealt: the
+    rules cannot score that, and the whole game would stop there. (A bid not entered yet, or
+    corrected later, is judged by the score instead.)"""
+    if change == 0:
+        return
+    trick = conn.execute(
+        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+        (game.id, round_number, trick_index),
+    ).fetchone()
+    row = round_row(conn, game.id, round_number)
+    if trick is None or row is None:
+        return
+    plays = load_json(trick["plays"])
+    winner = verdicts.winner_player(plays, verdicts.resolve(plays, game.settings))
+    if winner is None:
+        return
+    bid = load_json(row["bids"])[winner]
+    dealt = checks.cards_dealt(round_number, len(game.players))
+    if bid is not None and not 0 <= bid + change <= dealt:
+        name = game.players[winner]
+        raise UserError(
+            f"{name} bid {bid} of {dealt} in round {round_number}, so Harry cannot change it "
+            f"by {change:+d}; choose 0 or {-change:+d}"
+        )
 
 
 def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:

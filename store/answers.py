@@ -13,10 +13,19 @@ from typing import Any
 from skullcam.errors import UserError, echo, whole_number
 
 from . import checks
-from .abilities import ABILITY_PIRATE, check_ability_applies, record_ability
+from .abilities import (
+    ABILITY_PIRATE,
+    check_ability_applies,
+    check_harry_bid,
+    choice_kind,
+    record_ability,
+    stored_abilities,
+)
+from .audit import write_audit
 from .corrections import CorrectionsMixin, confirm_as_recorded
+from .events import emit
 from .prompts import PromptsMixin, close_prompt
-from .rows import Game, Prompt
+from .rows import Game, Prompt, Trick
 
 
 def _checked_answer(kind: str, answer: Any, n: int) -> Any:
@@ -62,6 +71,29 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             self._apply_answer(conn, game, prompt, value)
         return self.prompt(prompt_id)
 
+    def choose_ability(
+        self, game_id: int, round_number: int, trick_index: int, choice: Any, note: str = ""
+    ) -> Trick:
+        """Set or change the choice of the pirate that won a recorded trick (Rosie's next
+        leader, Rascal's bet, Harry's bid change): the replay page's way to fix an answer
+        given wrong, or to give one never asked (abilities turned on after the game). An
+        open question about it is closed as answered; audited as 'choice'."""
+        note = checks.check_note(note)
+        with self._write() as conn:
+            game = self.game(game_id)
+            trick = self.trick(game_id, round_number, trick_index)
+            kind = choice_kind(game, trick)
+            value = _checked_answer(kind, choice, len(game.players))
+            if kind == "harry":
+                check_harry_bid(conn, game, round_number, trick_index, value)
+            for prompt in self.prompts(game_id):
+                if (prompt.kind, prompt.round, prompt.trick) == (kind, round_number, trick_index):
+                    close_prompt(conn, prompt, "answered", value)
+            _record_choice(conn, game, round_number, trick_index, kind, value, note)
+            changed = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
+            emit(conn, game_id, "correction", {**changed, "choice": {"kind": kind, "value": value}})
+        return self.trick(game_id, round_number, trick_index)
+
     def _apply_answer(
         self, conn: sqlite3.Connection, game: Game, prompt: Prompt, value: Any
     ) -> None:
@@ -70,6 +102,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         kind, note = prompt.kind, f"prompt {prompt.id}"
         if kind in ABILITY_PIRATE and prompt.trick is not None:
             check_ability_applies(conn, game, prompt)
+            if kind == "harry":
+                check_harry_bid(conn, game, prompt.round, prompt.trick, value)
         if kind == "tigress" and prompt.trick is not None:
             plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
             if plan is not None:
@@ -79,4 +113,33 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             confirm_as_recorded(conn, trick, note, len(game.players))
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
-            record_ability(conn, game, prompt.round, prompt.trick, kind, value)
+            _record_choice(conn, game, prompt.round, prompt.trick, kind, value, note)
+
+
+def _record_choice(
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    trick_index: int,
+    kind: str,
+    choice: int,
+    note: str,
+) -> None:
+    """Store a pirate's choice (replacing the one before) with an audit entry: a choice
+    moves points as much as a card does, so changing it after the fact is on the record."""
+    pirate = ABILITY_PIRATE[kind]
+    before = next(
+        (
+            {"pirate": a["pirate"], "choice": a["choice"]}
+            for a in stored_abilities(conn, game.id, round_number)
+            if a["trick"] == trick_index and a["pirate"] == pirate
+        ),
+        None,
+    )
+    record_ability(conn, game, round_number, trick_index, kind, choice)
+    row = conn.execute(
+        "SELECT id FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+        (game.id, round_number, trick_index),
+    ).fetchone()
+    after = {"pirate": pirate, "choice": choice}
+    write_audit(conn, game.id, row["id"] if row else None, "choice", before, after, note)

@@ -14,6 +14,7 @@ from typing import Any
 from skullcam.errors import UserError, echo
 
 from . import checks
+from .audit import write_audit
 from .events import emit
 from .games import GamesMixin
 from .rows import Game, dump_json, load_json
@@ -88,6 +89,28 @@ def _checked_cannonball(game: Game, cannonball: Any) -> list[bool]:
     return list(cannonball)
 
 
+def _played(conn: sqlite3.Connection, game_id: int, round_number: int) -> int:
+    """How many tricks of the round are recorded."""
+    sql = "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?"
+    return int(conn.execute(sql, (game_id, round_number)).fetchone()[0])
+
+
+def _audit_bids_after_play(
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    old: Sequence[int | None],
+    new: Sequence[int | None],
+) -> None:
+    """A bid changed once the round has recorded tricks moves points like a corrected card,
+    so it goes on the audit trail (bids made before play are the game itself, not changes)."""
+    changed = [i for i, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
+    if not changed or not _played(conn, game.id, round_number):
+        return
+    before = {"round": round_number, "bids": list(old)}
+    write_audit(conn, game.id, None, "bid", before, {"round": round_number, "bids": list(new)}, "")
+
+
 class BidsMixin(GamesMixin):
     """Setting and reading a round's bids; the TV's bid screen and each player's phone."""
 
@@ -116,6 +139,7 @@ class BidsMixin(GamesMixin):
             row = round_row(conn, game_id, round_number)
             if row is not None:
                 self._keep_bids(conn, game, round_number, load_json(row["bids"]), clean)
+                _audit_bids_after_play(conn, game, round_number, load_json(row["bids"]), clean)
             if balls is None and row is not None and row["cannonball"]:
                 balls = load_json(row["cannonball"])
             put_round(conn, game_id, round_number, clean, balls)
@@ -142,6 +166,7 @@ class BidsMixin(GamesMixin):
             bids = list(old)
             bids[player] = value
             self._keep_bids(conn, game, round_number, old, bids)
+            _audit_bids_after_play(conn, game, round_number, old, bids)
             if cannonball is not None:
                 if cannonball:
                     _check_cannonball_counts(game)
@@ -169,11 +194,7 @@ class BidsMixin(GamesMixin):
         cleared = [i for i, (was, now) in pairs if was is not None and now is None]
         if not cleared:
             return
-        played = conn.execute(
-            "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
-            (game.id, round_number),
-        ).fetchone()[0]
-        if played:
+        if _played(conn, game.id, round_number):
             what = (
                 f"{game.players[cleared[0]]}'s bid instead of clearing it"
                 if len(cleared) == 1

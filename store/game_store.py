@@ -44,6 +44,8 @@ from __future__ import annotations
 # Besides the parts GameStore is made of: each ``X as X`` is a name defined in a part and
 # importable from here, as it was before the store was split (the web, the recorder, the
 # command line and tests import it so).
+from .abilities import ABILITY_PIRATE as ABILITY_PIRATE
+from .abilities import choice_kind as choice_kind
 from .answers import AnswersMixin
 from .audit import AuditMixin
 from .database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS

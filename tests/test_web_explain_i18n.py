@@ -510,9 +510,10 @@ def _ability_not_won(store: GameStore) -> int:
 
 def _harry_out_of_range(store: GameStore) -> int:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
-    store.set_bids(gid, 1, [0, 0, 0])
+    store.set_bids(gid, 1, [0, 1, 0])
     store.record_trick(gid, 1, 0, _plays((1, "pirate-harry"), (2, "green-9"), (0, "green-3")))
     store.answer_prompt(store.create_prompt(gid, "harry", 1, 0, player=1), -1)
+    store.set_bids(gid, 1, [0, 0, 0])  # Ben's bid corrected to 0 after Harry took one off
     return gid
 
 

@@ -236,6 +236,17 @@ def tigress(game_id: int, round_number: int, trick: int) -> Any:
     return jsonify({"ok": True, "trick": updated.to_json()})
 
 
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/ability")
+def ability(game_id: int, round_number: int, trick: int) -> Any:
+    """``{"choice": c}``: the winning pirate's choice, set or changed; ``note`` optional."""
+    data = _body()
+    if "choice" not in data:
+        raise UserError("missing 'choice'")
+    note = data.get("note") or ""
+    updated = get_store().choose_ability(game_id, round_number, trick, data["choice"], note)
+    return _corrected(game_id, updated)
+
+
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/confirm")
 def confirm(game_id: int, round_number: int, trick: int) -> Any:
     _body()

@@ -260,6 +260,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "piratens evne fjernet",
     },
     "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "udspil {n}"},
+    "audit_choice": {
+        "en": "pirate's choice",
+        "es": "elección del pirata",
+        "it": "scelta del pirata",
+        "da": "piratens valg",
+    },
+    "audit_bids": {"en": "bids", "es": "apuestas", "it": "puntate", "da": "bud"},
     "audit_add": {
         "en": "card added",
         "es": "carta añadida",

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 
 from skullcam.errors import UserError
 from skullcam.rules.settings import setting_fields
-from skullcam.store.game_store import resolution_json
+from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, resolution_json
 
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
@@ -112,6 +112,7 @@ def tricks(game_id: int) -> Any:
         "tricks.html",
         game=game,
         rounds=rounds,
+        bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
         score_warnings=explain_i18n.score_warning_texts(score, g.lang),
@@ -153,8 +154,37 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         prev_trick=prev_trick,
         next_trick=next_trick,
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
+        choice=_choice(store, game, trick),
         image_kind=_image_kind(trick),
     )
+
+
+def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
+    """The winning pirate's choice, for the page to show and change: its prompt kind, the
+    winner, the choice recorded (None before one) and the values it may take; None when the
+    trick gives no choice."""
+    try:
+        kind = choice_kind(game, trick)
+    except UserError:
+        return None
+    pirate = ABILITY_PIRATE[kind]
+    recorded = [
+        a["choice"]
+        for a in store.abilities(game.id, trick.round)
+        if a["trick"] == trick.trick and a["pirate"] == pirate
+    ]
+    options: list[tuple[int, str]] = {
+        "rosie": list(enumerate(game.players)),
+        "rascal_bet": [(0, "0"), (10, "10"), (20, "20")],
+        "harry": [(-1, "−1"), (0, "0"), (1, "+1")],
+    }[kind]
+    winner = store.resolve(game.id, trick.plays).get("winner")
+    return {
+        "kind": kind,
+        "player": trick.plays[winner]["player"] if isinstance(winner, int) else None,
+        "value": recorded[0] if recorded else None,
+        "options": options,
+    }
 
 
 def _image_kind(trick: Any) -> str | None:

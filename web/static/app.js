@@ -569,6 +569,14 @@ function initReplay() {
       try { await api(base + "/tigress", {as: btn.dataset.as}); location.reload(); } catch (e) { showError(e); }
     };
   }
+  const choiceForm = document.getElementById("choice-form");
+  if (choiceForm) choiceForm.onsubmit = async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    const value = document.getElementById("choice-value").value;
+    if (value === "") return;
+    try { await api(base + "/ability", {choice: Number(value)}); location.reload(); } catch (e) { showError(e); }
+  };
   const confirmBtn = document.getElementById("confirm-trick");
   if (confirmBtn) confirmBtn.onclick = async () => {
     try { await api(base + "/confirm", {}); location.reload(); } catch (e) { showError(e); }

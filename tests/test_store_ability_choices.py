@@ -1,0 +1,142 @@
+"""A winning pirate's choice (Rosie, Rascal, Harry): refused where the rules cannot score
+it, changeable after the fact from the replay page, and on the audit trail either way."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask.testing import FlaskClient
+from store_support import plays
+from web_support import json_of
+
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+
+
+def harry_wins_round_2(store: GameStore, settings: dict | None = None) -> int:
+    """Ana, Ben and Cai (Ana deals): round 2's first trick won by Ben's Harry; Ben bid 0."""
+    on = {"pirate_abilities": True}
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, on if settings is None else settings)
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-9"), (2, "green-3"), (0, "green-4")))
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-6"), (1, "pirate-harry")))
+    return gid
+
+
+def test_harry_cannot_take_a_bid_below_zero(store: GameStore) -> None:
+    gid = harry_wins_round_2(store)
+    pid = store.create_prompt(gid, "harry", 2, 0, player=1)
+    with pytest.raises(
+        UserError,
+        match=r"Ben bid 0 of 2 in round 2, so Harry cannot change it by -1; choose 0 or \+1",
+    ):
+        store.answer_prompt(pid, -1)
+    assert store.prompt(pid).status == "open"
+    assert store.abilities(gid, 2) == []
+    store.answer_prompt(pid, 1)
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
+    assert store.score(gid)["ok"]
+
+
+def test_a_choice_is_changed_later_and_audited(store: GameStore) -> None:
+    gid = harry_wins_round_2(store)
+    store.answer_prompt(store.create_prompt(gid, "harry", 2, 0, player=1), 0)
+    trick = store.choose_ability(gid, 2, 0, 1, note="Ben said +1")
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
+    trail = [(c.kind, c.before, c.after, c.note) for c in store.audit(gid, trick.id)]
+    assert trail == [
+        ("choice", None, {"pirate": "pirate-harry", "choice": 0}, "prompt 1"),
+        (
+            "choice",
+            {"pirate": "pirate-harry", "choice": 0},
+            {"pirate": "pirate-harry", "choice": 1},
+            "Ben said +1",
+        ),
+    ]
+
+
+def test_a_choice_never_asked_is_given_and_its_question_closed(store: GameStore) -> None:
+    gid = harry_wins_round_2(store, {})
+    with pytest.raises(UserError, match="pirate abilities are off"):
+        store.choose_ability(gid, 2, 0, 1)
+    store.update_settings(gid, {"pirate_abilities": True})
+    pid = store.create_prompt(gid, "harry", 2, 0, player=1)
+    store.choose_ability(gid, 2, 0, 1)
+    assert store.prompt(pid).status == "answered"
+    assert store.prompts(gid) == []
+
+
+@pytest.mark.parametrize(
+    ("round_number", "trick", "choice", "message"),
+    [
+        (1, 0, 1, r"round 1 trick 1 is not won by Rosie, Rascal or Harry"),
+        (2, 0, 2, r"Harry changes the bid by -1, 0 or \+1, not 2"),
+        (2, 0, "1.5", r"Harry's bid change must be a whole number"),
+        (2, 1, 0, r"no recorded trick 1 in round 2"),
+    ],
+)
+def test_choices_that_do_not_apply_are_refused(
+    store: GameStore, round_number: int, trick: int, choice: object, message: str
+) -> None:
+    gid = harry_wins_round_2(store)
+    with pytest.raises(UserError, match=message):
+        store.choose_ability(gid, round_number, trick, choice)
+    assert store.abilities(gid, 2) == [] and store.audit(gid) == []
+
+
+def test_rosie_on_a_rounds_last_trick_has_no_choice(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-rosie"), (2, "green-3"), (0, "green-4")))
+    with pytest.raises(UserError, match="Rosie won the last trick of round 1"):
+        store.choose_ability(gid, 1, 0, 2)
+
+
+def test_the_replay_page_shows_and_changes_the_choice(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = harry_wins_round_2(store)
+    url = f"/game/{gid}/round/2/trick/0"
+    page = client.get(url).get_data(as_text=True)
+    assert "Ben won with Harry: change the bid by -1, 0 or +1?" in page
+    assert '<option value="" selected>—</option>' in page  # not chosen yet
+    res = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": 1})
+    assert res.status_code == 200, res.json
+    bad = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": -1})
+    assert bad.status_code == 400 and "cannot change it by -1" in json_of(bad)["error"]
+    missing = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={})
+    assert missing.status_code == 400 and "missing 'choice'" in json_of(missing)["error"]
+    res = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": 0})
+    assert res.status_code == 200
+    page = client.get(url).get_data(as_text=True)
+    assert '<option value="0" selected>0</option>' in page
+    trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
+    assert trail is not None
+    entries = [" ".join(li.split()) for li in re.findall(r"<li>(.*?)</li>", trail[1], re.S)]
+    assert [html.unescape(re.sub(r"<time[^>]*></time> ", "", e)) for e in entries] == [
+        "pirate's choice, Harry the Giant: +1",
+        "pirate's choice, Harry the Giant: +1 → 0",
+    ]
+    assert (
+        client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True).count("choice-form") == 0
+    )
+
+
+def test_a_bid_changed_after_play_is_on_the_audit_trail(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = harry_wins_round_2(store)
+    store.set_bids(gid, 3, [1, 1, 1])  # before any trick of round 3: the game, not a change
+    store.set_bid(gid, 2, 1, 1)  # after round 2's first trick: Ben's 0 was really 1
+    store.set_bids(gid, 2, [1, 1, 1])  # the round's bids sent again, unchanged: no entry
+    (change,) = [c for c in store.audit(gid) if c.kind == "bid"]
+    assert (change.before, change.after) == (
+        {"round": 2, "bids": [1, 0, 1]},
+        {"round": 2, "bids": [1, 1, 1]},
+    )
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
+    assert listed is not None and "Round 2, bids: Ben 0 → 1" in " ".join(listed[1].split())
