@@ -88,8 +88,13 @@ positive_int = _in_range(whole_number_arg, lambda v: v >= 1, "must be at least 1
 """Counts: frames, repeats, epochs, scenes."""
 non_negative_int = _in_range(whole_number_arg, lambda v: v >= 0, "must be 0 or more")
 """Seeds (numpy refuses negative ones) and limits where 0 means none."""
-non_negative_float = _in_range(finite_float, lambda v: v >= 0, "must be 0 or more")
-"""A playback speed (0: as fast as possible)."""
+playback_speed = _in_range(
+    finite_float,
+    lambda v: v == 0 or 0.05 <= v <= 1000,
+    "must be 0 (as fast as possible) or 0.05 to 1000 (1 = real time)",
+)
+"""A playback speed. Slower than 0.05 a 10 fps recording waits 2 s a frame, deaf to Ctrl-C
+while it sleeps (and 1e-300 overflows the clock)."""
 positive_float = _in_range(finite_float, lambda v: v > 0, "must be more than 0")
 """A time limit, a learning rate."""
 port_number = _in_range(

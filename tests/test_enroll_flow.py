@@ -553,6 +553,24 @@ def test_activate_switches_models_and_the_watcher_notices(tmp_path: Path, base_m
         activate(data, "nope")
 
 
+def test_a_model_activated_by_a_relative_path_stays_found(
+    tmp_path: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--activate m/ok`` names a folder from where the command runs, not from the data
+    folder: the pointer must lead there from any later command."""
+    shutil.copytree(base_model, tmp_path / "m" / "ok")
+    data = tmp_path / "data"
+    monkeypatch.chdir(tmp_path)
+    assert activate(Path("data"), "m/ok") == tmp_path / "m" / "ok"
+    monkeypatch.chdir(base_model)
+    assert active_model_dir(data) == tmp_path / "m" / "ok"
+    # A folder given by a path inside the data folder is kept relative, so it moves with it.
+    shutil.copytree(base_model, data / "models" / "deck-c")
+    monkeypatch.chdir(data)
+    activate(Path("."), "models/deck-c")
+    assert (data / "active_model").read_text().strip() == "models/deck-c"
+
+
 def test_cli_list_activate_and_bad_input(
     tmp_path: Path, base_model: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

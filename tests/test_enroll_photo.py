@@ -122,6 +122,15 @@ def test_a_card_too_small_in_the_frame_is_refused() -> None:
     assert check.problem in ("too-small", "no-card")
 
 
+@pytest.mark.parametrize("shape", [(1, 1, 3), (4, 6, 3), (500, 2, 3), (40, 640, 3)])
+def test_a_picture_too_small_for_any_card_is_refused_not_crashed_on(
+    shape: tuple[int, int, int],
+) -> None:
+    check = inspect_photo(np.full(shape, 128, np.uint8))
+    assert check.problem == "too-small"
+    assert "move closer" in check.message
+
+
 def test_portrait_order_is_clockwise_with_a_short_edge_first() -> None:
     # A landscape card given counter-clockwise: the result must not mirror the face.
     quad = np.array([[0, 0], [0, 56], [87, 56], [87, 0]], np.float32)

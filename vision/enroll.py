@@ -488,9 +488,10 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
     if model is None or str(model) == "shipped":
         pointer.unlink(missing_ok=True)
         return shipped_model_dir()
+    # A bare name is one of <data>/models/; a path is from where the command runs, made
+    # absolute since the pointer is read from anywhere later.
     folder = Path(model)
-    if len(folder.parts) == 1:  # a bare name: one of <data>/models/; else a path as given
-        folder = data_dir / "models" / folder
+    folder = data_dir / "models" / folder if len(folder.parts) == 1 else folder.absolute()
     if not str(model).strip() or not (folder / MANIFEST).is_file():
         known = ", ".join(m["name"] for m in list_models(data_dir))
         raise UserError(f"no complete model named {model!r}: choose one of {known}")
@@ -498,7 +499,9 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
         Recognizer(ModelManifest.read(folder), threads=1)
     except UserError as err:
         raise UserError(f"model {model!r} not activated: {err}") from None
-    relative = folder.relative_to(data_dir) if folder.is_relative_to(data_dir) else folder
+    home = data_dir.absolute()
+    folder = folder.absolute()
+    relative = folder.relative_to(home) if folder.is_relative_to(home) else folder
     write_atomic(pointer, f"{relative}\n")
     sync_folder(data_dir)
     return folder

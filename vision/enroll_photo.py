@@ -413,6 +413,9 @@ def inspect_photo(
     max_glare: float = MAX_GLARE,
 ) -> PhotoCheck:
     """Find the single card in ``image`` and rectify it, or say what is wrong with the photo."""
+    if min(image.shape[:2]) < MIN_SHORT_SIDE_PX:
+        # No card in it can be read (and the outline search cannot even shrink it).
+        return PhotoCheck("too-small", message("photo_too_small", width=min(image.shape[:2])))
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import pickle
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from skullcam.errors import UserError
 from skullcam.vision.classifier_net import CardClassifier
 from skullcam.vision.cpu_features import cpu_has_native_bf16
 from skullcam.vision.crop_dataset import CropSet
@@ -274,9 +276,17 @@ def load_checkpoint(
     path: Path, make_model: Callable[[int], nn.Module] = CardClassifier
 ) -> tuple[Any, tuple[str, ...]]:
     """A saved network (the classifier, or with ``make_model`` the corner reader) and its
-    class list."""
-    raw = torch.load(path, map_location="cpu", weights_only=True)
-    classes = tuple(raw["classes"])
-    model = make_model(len(classes))
-    model.load_state_dict(raw["state_dict"])
+    class list; a file that is not one (a model's .onnx given for its .pt, a damaged copy) is
+    a UserError naming it."""
+    try:
+        raw = torch.load(path, map_location="cpu", weights_only=True)
+        classes = tuple(raw["classes"])
+        model = make_model(len(classes))
+        model.load_state_dict(raw["state_dict"])
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, ValueError, EOFError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise UserError(
+            f"{path} is not a saved {make_model.__name__} network ({first[:160]}); give the "
+            ".pt file of a trained model folder"
+        ) from None
     return model, classes

@@ -90,16 +90,14 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
 
     if plan.device == "cpu":
         print(cpu_training_note())
-    if plan.init_classifier is not None and not plan.init_classifier.is_file():
-        raise UserError(
-            f"classifier checkpoint {plan.init_classifier} not found; "
-            "give the card-classifier.pt of a trained model folder"
-        )
+    _check_inputs(plan)
     if plan.skip_classifier:
         _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
     if plan.skip_corner:
         _check_out_has(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), "corner", "corner reader")
-    detector_kept = plan.skip_detector and (plan.out / DETECTOR_FILE).is_file()
+    if plan.skip_detector:
+        _check_out_has(plan, (DETECTOR_FILE,), "detector", "detector")
+    detector_kept = plan.skip_detector
     if detector_kept and plan.skip_classifier and plan.skip_corner:
         raise UserError(
             "--skip-detector, --skip-classifier and --skip-corner together leave nothing to "
@@ -185,6 +183,29 @@ def _detector_epochs_run(plan: TrainPlan) -> int:
     if plan.detector_minutes is None or not results.is_file():
         return plan.detector_epochs
     return max(0, len(results.read_text().strip().splitlines()) - 1)
+
+
+def _check_inputs(plan: TrainPlan) -> None:
+    """Before any training: the files a run starts from, and where it writes, are usable. A
+    mistake found after the detector's hour of training costs that hour."""
+    if plan.out.exists() and not plan.out.is_dir():
+        raise UserError(f"--out {plan.out} is a file; give a folder for the model")
+    if plan.init_classifier is not None:
+        if not plan.init_classifier.is_file():
+            raise UserError(
+                f"classifier checkpoint {plan.init_classifier} not found; "
+                "give the card-classifier.pt of a trained model folder"
+            )
+        from skullcam.vision.train_classifier import load_checkpoint
+
+        load_checkpoint(plan.init_classifier)  # a UserError naming the file if it is not one
+    if plan.init_detector is not None and (
+        plan.init_detector.suffix != ".pt" or not plan.init_detector.is_file()
+    ):
+        raise UserError(
+            f"--init-detector {plan.init_detector}: give an ultralytics checkpoint (.pt), such "
+            "as a model folder's card-detector.pt or a run's weights/last.pt"
+        )
 
 
 def _check_out_has(plan: TrainPlan, names: tuple[str, ...], flag: str, part: str) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from skullcam.cli import add_data_argument, non_negative_float, port_number, positive_float
+from skullcam.cli import add_data_argument, playback_speed, port_number, positive_float
 from skullcam.errors import UserError, cannot_listen
 from skullcam.files import make_folder
 
@@ -60,9 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--speed",
-        type=non_negative_float,
+        type=playback_speed,
         default=1.0,
-        help="demo playback speed (1 = real time; 0 = as fast as possible)",
+        help="playback speed of the demo or a recording: 1 = real time (0.05 to 1000), "
+        "0 = as fast as possible",
     )
     parser.add_argument(
         "--max-seconds", type=positive_float, default=None, help="stop after this many seconds"
