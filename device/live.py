@@ -27,7 +27,14 @@ from typing import Any
 
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
-from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source, paced
+from skullcam.device.sources import (
+    Frame,
+    FrameSource,
+    LatestFrameReader,
+    names_live_camera,
+    open_source,
+    paced,
+)
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json
 from skullcam.rules import GameRecord, RulesError
@@ -37,6 +44,8 @@ from skullcam.vision.seats import SeatLayout, layout_for
 logger = logging.getLogger(__name__)
 
 DEMO_SOURCE = "demo"
+DEMO_MARK = "DEMO"
+"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game."""
 
 FAILING_FRAMES_S = 10.0
 """Seconds of frames the recognizer may fail on in a row before the loop stops. A frame it
@@ -87,18 +96,14 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     real game the phones enter them).
     """
     active = store.active_game()
-    if active is not None and list(active.players) == demo.players:
-        tricks = store.tricks(active.id)
-        if not tricks:
-            return active.id, 0, None
-        last = tricks[-1]
-        info = last.detections if isinstance(last.detections, dict) else {}
-        if info.get("source") == DEMO_SOURCE and isinstance(info.get("frame_index"), int):
-            return active.id, int(info["frame_index"]) + 1, [p["card"] for p in last.plays]
+    if active is not None and active.players == demo.players and is_demo_game(store, active.id):
+        start = resume_frame(store, active.id, DEMO_SOURCE)
+        return active.id, start, _last_trick_cards(store, active.id) if start else None
     rec = demo.record
     game_id = store.create_game(
         demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
     )
+    (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
     for number, rnd in enumerate(rec.get("rounds", []), start=1):
         if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
             store.set_bids(game_id, number, list(rnd["bids"]))
@@ -128,7 +133,7 @@ def game_to_record(store: GameStore, done: Collection[int] = ()) -> int | None:
     """The game a camera records into now: the active one, unless it is in ``done`` or its
     tricks came from the demo; None when there is none."""
     game = store.active_game()
-    if game is None or game.id in done or _recorded_from_demo(store, game.id):
+    if game is None or game.id in done or is_demo_game(store, game.id):
         return None
     return game.id
 
@@ -140,12 +145,42 @@ def _last_trick_cards(store: GameStore, game_id: int) -> list[str] | None:
     return [p["card"] for p in tricks[-1].plays] if tricks else None
 
 
-def _recorded_from_demo(store: GameStore, game_id: int) -> bool:
-    """The game's tricks came from the bundled demo (a demo run stopped mid-game): a camera
-    must not add the table's tricks to it."""
+def is_demo_game(store: GameStore, game_id: int) -> bool:
+    """The game is the demo's (marked when the demo made it, or its tricks came from the
+    demo): a camera must not add the table's tricks to it, even one stopped before its
+    first trick."""
+    if (store.data_dir / "games" / str(game_id) / DEMO_MARK).is_file():
+        return True
     tricks = store.tricks(game_id)
     info = tricks[-1].detections if tricks else None
     return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
+
+
+def resume_frame(store: GameStore, game_id: int, source: str) -> int:
+    """The frame to go on from in a recording ``source`` already partly recorded into the
+    game: after its last recorded trick's frame (0 when the game has no trick from it).
+    Starting again from frame 0 would record the first tricks a second time, as later ones."""
+    tricks = store.tricks(game_id)
+    info = tricks[-1].detections if tricks else None
+    if isinstance(info, dict) and info.get("source") == source:
+        index = info.get("frame_index")
+        if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
+            return index + 1
+    return 0
+
+
+def prune_demo_games(store: GameStore, keep: int = 2) -> None:
+    """Delete the demo's finished games but the newest ``keep``: looping on a TV, the demo
+    makes a game a minute, and each keeps its trick images."""
+    finished = [g.id for g in store.games("finished") if is_demo_game(store, g.id)]
+    for game_id in finished[keep:]:
+        store.delete_game(game_id)
+
+
+def source_name_of(camera: str) -> str:
+    """What a trick records as its source: a recording by its absolute path, so a restart
+    from another folder still knows it (and resumes it); a camera as given."""
+    return camera if names_live_camera(camera) else str(Path(camera).absolute())
 
 
 class LiveLoop:
@@ -216,6 +251,7 @@ class LiveLoop:
                 finished = self._run_demo(self.demo)
                 if not (finished and self.next_games):
                     return
+                prune_demo_games(self.store)
                 self.stop.wait(10.0)  # the final scores stay up a while, then a new game
                 continue
             self._run_camera(self.camera or "")
@@ -236,7 +272,14 @@ class LiveLoop:
         or replaced on the web page), wait for the next one with the camera still open. Ends
         when the frames do (a recording), on :attr:`stop`, or after one game without
         :attr:`next_games`."""
-        source = open_source(camera)
+        start = 0
+        if not names_live_camera(camera) and (game_id := game_to_record(self.store)) is not None:
+            # A recording played into a game it was already partly recorded into (stopped,
+            # or a frame removed as the error said): on from where it stopped.
+            start = resume_frame(self.store, game_id, source_name_of(camera))
+            if start:
+                logger.info("resuming %s at frame %d", camera, start)
+        source = open_source(camera, start=start)
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]
         if reader is not None:
@@ -254,7 +297,8 @@ class LiveLoop:
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
-                self._pipeline(game_id, source, game_frames, camera, guard, follow_active=True)
+                name = source_name_of(camera)
+                self._pipeline(game_id, source, game_frames, name, guard, follow_active=True)
                 if self.stop.is_set() or feed.ended:
                     return
                 done.add(game_id)

@@ -7,6 +7,7 @@ them on.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import time
 from collections.abc import Mapping, Sequence
@@ -100,6 +101,16 @@ class GamesMixin(Database):
         self.game(game_id)
         with self._write() as conn:
             mark_finished(conn, game_id)
+
+    def delete_game(self, game_id: int) -> None:
+        """Remove a game with everything recorded of it, images too. Only for the demo's
+        own finished games: a demo left looping on a TV would otherwise fill the disk with a
+        new game a minute. The rows go in one transaction; the images after, so a crash
+        between the two leaves only unreferenced files."""
+        self.game(game_id)
+        with self._write() as conn:
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        shutil.rmtree(self.data_dir / "games" / str(int(game_id)), ignore_errors=True)
 
     def remembered_names(self, limit: int = 30) -> list[str]:
         """Player names used before, most recent first (the setup page offers them)."""

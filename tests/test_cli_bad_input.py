@@ -121,6 +121,8 @@ def _shipped_classes() -> list[str]:
         ({"corner_min_confidence": 2}, "corner_min_confidence is 2; it must be from 0 to 1"),
         ({"mirror_below": 1.2}, "mirror_below is 1.2; it must be from 0 to 1"),
         ({"min_confidence": "NaN"}, "min_confidence is nan; it must be from 0 to 1"),
+        ({"corner_weight": 1000}, "corner_weight must be 0 to 4, not 1000"),
+        ({"corner_weight": -0.5}, "corner_weight must be 0 to 4, not -0.5"),
     ],
 )
 def test_a_manifest_with_a_face_twice_or_a_threshold_out_of_range_is_refused(

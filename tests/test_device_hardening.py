@@ -209,7 +209,7 @@ def test_the_live_loop_reports_a_hung_camera_and_keeps_the_game(
     store = GameStore(tmp_path / "data")
     game_id = store.create_game(["A", "B", "C"], 0, {})
     camera = HungCamera()
-    monkeypatch.setattr(live_module, "open_source", lambda spec: camera)
+    monkeypatch.setattr(live_module, "open_source", lambda spec, start=0: camera)
     monkeypatch.setattr(
         live_module,
         "LatestFrameReader",

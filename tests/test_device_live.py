@@ -490,3 +490,69 @@ def test_a_trick_with_a_missed_card_is_recorded_for_the_table_to_complete(tmp_pa
     assert (again.round, again.trick) == (2, 0)
     store.add_play(game_id, 1, 0, 0, "green-1")
     assert store.score(game_id)["score"]["totals"] == [10, -10, -10]
+
+
+def _table_game(store: GameStore, record: dict) -> int:
+    """The demo's game set up as a table would: its players, dealer and bids."""
+    gid = store.create_game(record["players"], record.get("first_dealer", 0), record["settings"])
+    for number, rnd in enumerate(record["rounds"], start=1):
+        store.set_bids(gid, number, rnd["bids"])
+    return gid
+
+
+def test_a_recording_played_again_resumes_where_it_stopped(tmp_path: Path) -> None:
+    """``run --camera FOLDER`` stopped part way (a bad frame removed, a kill) and run again
+    goes on after the last recorded trick's frame, not from frame 0 into the same game."""
+    import shutil
+
+    record, script = make_demo(tmp_path / "demo")
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    for frame in frames[: len(frames) // 2]:
+        shutil.copy(frame, camera / frame.name)
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    for _ in range(2):
+        loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
+        loop.speed, loop.next_games = 0, False
+        loop.run()
+        if len(store.tricks(gid)) == sum(len(r["tricks"]) for r in record["rounds"]):
+            break
+        assert store.tricks(gid), "the first half of the frames holds no whole trick"
+        for frame in frames[len(frames) // 2 :]:
+            shutil.copy(frame, camera / frame.name)
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+
+
+def test_the_demo_does_not_play_over_a_tables_game(tmp_path: Path, monkeypatch, capsys) -> None:
+    """No camera found (a loose ribbon at boot) while a game set up on the web page waits:
+    the demo must not start a game of its own on top of it."""
+    make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
+    assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 2
+    err = capsys.readouterr().err
+    assert "no camera found, and game 1 (Xan, Yui, Zed) is in progress" in err
+    assert len(store.games()) == 1
+
+
+def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
+    from skullcam.device.live import game_to_record, prune_demo_games, start_demo_game
+
+    make_demo(tmp_path / "demo")
+    demo = DemoGame.load(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    table = _table_game(store, demo.record)
+    store.finish_game(table)
+    made = []
+    for _ in range(4):
+        gid, start, _guard = start_demo_game(store, demo)
+        assert start == 0 and game_to_record(store) is None  # the demo's, before any trick
+        assert start_demo_game(store, demo)[0] == gid  # a restart resumes it
+        made.append(gid)
+        store.finish_game(gid)
+    prune_demo_games(store, keep=2)
+    assert sorted(g.id for g in store.games()) == [table, *made[2:]]
+    assert not (tmp_path / "data" / "games" / str(made[0])).exists()

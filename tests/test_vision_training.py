@@ -339,6 +339,45 @@ def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(
     assert not (plan.out / "recognizer.json").exists()
 
 
+def test_a_models_onnx_given_for_its_checkpoint_is_refused_before_training(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    from skullcam.vision.training import train_recognizer
+
+    onnx = tiny_model / "card-classifier.onnx"
+    plan = _fine_tune_plan(tiny_model, tiny_dataset, tmp_path, onnx)
+    with pytest.raises(UserError, match=r"card-classifier\.onnx is not a saved CardClassifier"):
+        train_recognizer(plan)
+    assert not (tmp_path / "runs").exists()  # refused before any step ran
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("out", "tmp:a-file", r"--out .*a-file is a file; give a folder"),
+        ("init_detector", "tmp:nope.pt", r"--init-detector .*nope\.pt: give an ultralytics"),
+        ("init_detector", "model:card-detector.onnx", r"an ultralytics checkpoint \(\.pt\)"),
+        ("skip_detector", True, r"--skip-detector keeps the detector of .*card-detector\.onnx"),
+    ],
+)
+def test_what_a_run_starts_from_is_checked_before_the_detector_trains(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path, flag: str, value: Any, message: str
+) -> None:
+    """``tmp:NAME`` is a path in the test's folder, ``model:NAME`` one of the tiny model's."""
+    from skullcam.vision.training import train_recognizer
+
+    (tmp_path / "a-file").write_text("not a folder")
+    if isinstance(value, str):
+        where, name = value.split(":")
+        value = (tmp_path if where == "tmp" else tiny_model) / name
+    plan = TrainPlan(
+        dataset=tiny_dataset, out=tmp_path / "out", work_dir=tmp_path / "runs", detector_epochs=1
+    )
+    with pytest.raises(UserError, match=message):
+        train_recognizer(replace(plan, **{flag: value}))
+    assert not (tmp_path / "runs").exists()
+
+
 def test_enrollment_fine_tunes_the_detector_and_installs_it(
     tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

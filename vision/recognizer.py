@@ -187,12 +187,17 @@ def _optional_name(value: object) -> str | None:
     return value
 
 
+MAX_CORNER_WEIGHT = 4.0
+"""Training chooses the weight from 0 to 1. Far above, ``p ** weight`` underflows to 0 for
+every face, and the renormalised reading is NaN, named as the first face."""
+
+
 def _weight(value: object) -> float:
-    """A weight is a number from 0 up: a negative one would turn the corner reader's opinion
-    upside down, favouring the faces it rules out."""
+    """A weight is a number from 0 to a few: a negative one would turn the corner reader's
+    opinion upside down, favouring the faces it rules out; a huge one reads no card at all."""
     weight = float(value)  # type: ignore[arg-type]
-    if not weight >= 0:  # also NaN
-        raise ValueError(f"corner_weight must be 0 or more, not {value!r}")
+    if not 0 <= weight <= MAX_CORNER_WEIGHT:  # also NaN
+        raise ValueError(f"corner_weight must be 0 to {MAX_CORNER_WEIGHT:g}, not {value!r}")
     return weight
 
 

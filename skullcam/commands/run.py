@@ -102,6 +102,13 @@ def _run(args: argparse.Namespace) -> int:
     data = make_folder(Path(args.data), "data folder")
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
+    if demo is not None and (waiting := game_to_record(store)) is not None:
+        names = ", ".join(store.game(waiting).players)
+        raise UserError(
+            f"no camera found, and game {waiting} ({names}) is in progress in {data}: the demo "
+            "does not play over a table's game. Connect the camera (or pass --camera SRC) to "
+            "record it, or finish it on the web page first"
+        )
     if camera is not None and args.no_web and game_to_record(store) is None:
         raise UserError(
             f"no game in {data} to record into, and --no-web serves no page to set one up: "
