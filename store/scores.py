@@ -53,6 +53,8 @@ def _score_record(record: dict[str, Any]) -> dict[str, Any]:
         game = GameRecord.from_dict(record, as_played=True)
         score = score_game(game, as_played=True)
         out: dict[str, Any] = {"ok": True, "score": score.to_json()}
+        # The bids each round was scored with (Harry's change made): the score sheet's column.
+        out["bids"] = [list(r.bids) for r in score.rounds]
         if score.warning_phrases:
             # Next to the score, not in it: ``score`` is the interface's JSON, word for word.
             out["warning_phrases"] = [phrases_to_json(w) for w in score.warning_phrases]

@@ -140,3 +140,11 @@ def test_a_bid_changed_after_play_is_on_the_audit_trail(
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
     listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
     assert listed is not None and "Round 2, bids: Ben 0 → 1" in " ".join(listed[1].split())
+
+
+def test_the_score_sheet_shows_the_bid_harry_made(client: FlaskClient, store: GameStore) -> None:
+    gid = harry_wins_round_2(store)
+    store.choose_ability(gid, 2, 0, 1)  # Ben's 0 becomes 1
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
+    rows = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).splitlines()
+    assert "2,1,Ben,1,2,0,-10,10" in rows  # bid 1 (as scored), won 2: missed by one

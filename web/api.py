@@ -327,7 +327,8 @@ def export_json(game_id: int) -> Response:
 
 
 def export_csv(game_id: int) -> Response:
-    """One row per player per round: bid, tricks won, bonus, points, running total."""
+    """One row per player per round: bid (as scored, after Harry's change), tricks won, bonus,
+    points, running total."""
     store = get_store()
     game = store.game(game_id)
     result = store.score(game_id)
@@ -340,7 +341,8 @@ def export_csv(game_id: int) -> Response:
     writer.writerow(["round", "player", "name", "bid", "tricks_won", "bonus", "points", "total"])
     running = [0] * len(game.players)
     for r, rnd in enumerate(score["rounds"], start=1):
-        bids = record["rounds"][r - 1]["bids"]
+        # As scored: after Harry's change, so a row's bid, tricks and points agree.
+        bids = result["bids"][r - 1] if "bids" in result else record["rounds"][r - 1]["bids"]
         for p, name in enumerate(game.players):
             running[p] += rnd["points"][p]
             row = [
