@@ -154,6 +154,7 @@ def write_scenes(
             raise UserError(f"unknown split {split!r}: choose one of {', '.join(SPLITS)}")
     try:
         for split, n in counts.items():
+            remove_stale_scenes(out, split, n)
             if n > 0:
                 (out / "images" / split).mkdir(parents=True, exist_ok=True)
                 (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -185,6 +186,24 @@ def write_scenes(
             fh.close()
     write_data_yaml(out, marks=marks)
     return labelled
+
+
+def remove_stale_scenes(out: Path, split: str, n: int) -> None:
+    """Remove scenes of ``split`` an earlier, larger run left in ``out`` (index ``n`` on, the
+    split's index when ``n`` is 0): the detector trains on every image in the folder while
+    evaluation reads only ``scenes.jsonl``, so leftovers would mix two datasets unseen. Only
+    files named as this module names them are touched; a split left empty is removed."""
+    for folder, suffix in ((out / "images" / split, ".jpg"), (out / "labels" / split, ".txt")):
+        if not folder.is_dir():
+            continue
+        for path in folder.glob(f"{split}_*{suffix}"):
+            index = path.stem.removeprefix(f"{split}_")
+            if index.isdigit() and int(index) >= n:
+                path.unlink()
+        if n == 0:
+            (folder / "scenes.jsonl").unlink(missing_ok=True)
+            if not any(folder.iterdir()):
+                folder.rmdir()
 
 
 def write_data_yaml(out: Path, marks: bool = False) -> Path:

@@ -86,6 +86,11 @@ def _in_range(
 
 positive_int = _in_range(whole_number_arg, lambda v: v >= 1, "must be at least 1")
 """Counts: frames, repeats, epochs, scenes."""
+scene_count = _in_range(
+    whole_number_arg, lambda v: 1 <= v <= 1_000_000, "must be 1 to 1,000,000 (render more in parts)"
+)
+"""Scenes to render: a million is about 40 GB of JPEGs; a typo past it would fill memory
+with the job list before the progress bar even starts."""
 non_negative_int = _in_range(whole_number_arg, lambda v: v >= 0, "must be 0 or more")
 """Seeds (numpy refuses negative ones) and limits where 0 means none."""
 playback_speed = _in_range(

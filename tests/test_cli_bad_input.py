@@ -330,6 +330,10 @@ def test_record_frames_when_recordings_is_a_file(
         (["eval", "--dataset", "d", "--limit", "-1"], "0 or more"),
         (["eval", "--dataset", "d", "--threads", "-1"], "0 or more"),
         (["run", "--max-seconds", "-1"], "more than 0"),
+        (
+            ["synth", "scenes", "--deck", "d", "--count", "99999999999999999999", "--out", "o"],
+            "1,000,000",
+        ),
         (["run", "--speed", "nan"], "finite"),
         (["run", "--speed", "1e-300"], "0.05 to 1000"),
         (["run", "--speed", "-1"], "must be 0 (as fast as possible)"),

@@ -294,6 +294,23 @@ def _label_rows(out: Path, split: str) -> list[np.ndarray]:
     ]
 
 
+def test_a_smaller_run_into_the_same_folder_leaves_no_stale_scenes(
+    deck_dir: Path, tmp_path: Path
+) -> None:
+    """The detector trains on every image in the folder, evaluation on scenes.jsonl: a second,
+    smaller run must not leave the first run's extra scenes to be mixed in unseen."""
+    out = tmp_path / "ds"
+    write_scenes(deck_dir, out, {"train": 4, "val": 2}, seed=1, progress=False)
+    (out / "images" / "train" / "my-photo.jpg").write_bytes(b"not ours")
+    write_scenes(deck_dir, out, {"train": 2, "val": 0}, seed=2, progress=False)
+    images = sorted(p.name for p in (out / "images" / "train").iterdir())
+    assert images == ["my-photo.jpg", "train_000000.jpg", "train_000001.jpg"]
+    labels = sorted(p.name for p in (out / "labels" / "train").glob("*.txt"))
+    assert labels == ["train_000000.txt", "train_000001.txt"]
+    assert not (out / "images" / "val").exists() and not (out / "labels" / "val").exists()
+    assert "val: images/train  # no val split written" in (out / "data.yaml").read_text()
+
+
 def test_relabel_redraws_labels_at_a_new_threshold_without_rendering(
     deck_dir: Path, tmp_path: Path
 ) -> None:

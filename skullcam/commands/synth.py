@@ -9,7 +9,7 @@ import argparse
 import os
 from pathlib import Path
 
-from skullcam.cli import non_negative_int, positive_int
+from skullcam.cli import non_negative_int, positive_int, scene_count
 from skullcam.errors import UserError
 
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     scenes.add_argument(
         "--deck", type=Path, required=True, help="deck folder (skullcam synth deck)"
     )
-    scenes.add_argument("--count", type=positive_int, required=True, help="number of scenes")
+    scenes.add_argument("--count", type=scene_count, required=True, help="number of scenes")
     scenes.add_argument("--out", type=Path, required=True, help="dataset folder to write")
     scenes.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     scenes.add_argument("--val-fraction", type=_fraction, default=0.1, help="share for val (0.1)")
