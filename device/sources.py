@@ -366,6 +366,11 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
     ``start`` skips recorded frames before that index (resuming a replay where it stopped).
     """
     text = str(spec)
+    if not text.strip():  # Path("") is the current folder: it would play whatever images lie there
+        raise UserError(
+            "no camera given (an empty name): give a camera index (0), a URL, 'picamera', a "
+            "video file or a folder of frames"
+        )
     if text in ("picamera", "picamera2", "pi"):
         return PiCameraSource()
     if text.isdigit():

@@ -105,7 +105,8 @@ def read_json(path: Path, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise UserError(
-            f"{path}: {what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+            f"{path}: {what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
+            "fix it there"
         ) from None
     except RecursionError:
         raise UserError(f"{path}: {what} is nested too deeply to be a skullcam file") from None

@@ -18,6 +18,7 @@ The concern modules (games, bids, tricks, ...) only ever say ``with self._write(
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -57,6 +58,13 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
             "skullcam on the same --data folder, or a sqlite3 shell) and try again; nothing "
             "was lost"
         )
+    if "full" in text or ("disk i/o" in text and _disk_full(path.parent)):
+        # SQLite says "disk I/O error" when a fresh database cannot even get its first page:
+        # nothing to restore, only space to free.
+        return UserError(
+            f"the disk holding {path} is full ({err}): free some space on it, or pass another "
+            "--data; nothing was lost"
+        )
     if "readonly" in text or "read-only" in text or "unable to open" in text:
         return UserError(
             f"the game database {path} cannot be opened for writing ({err}): make "
@@ -67,6 +75,14 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
         "move it aside to start a fresh one; the trick images under "
         f"{path.parent / 'games'} are kept"
     )
+
+
+def _disk_full(folder: Path) -> bool:
+    """Less than 1 MB free where the database lives (or no way to tell: not full)."""
+    try:
+        return shutil.disk_usage(folder).free < 1 << 20
+    except OSError:
+        return False
 
 
 def newest_event_id(conn: sqlite3.Connection) -> int:

@@ -601,6 +601,11 @@ def test_a_host_that_is_no_address_is_one_line(tmp_path: Path, capsys) -> None:
     assert "PIN" not in out  # no PIN handed out for a server that never started
 
 
+def test_an_empty_camera_name_is_refused_not_read_as_this_folder(tmp_path: Path, capsys) -> None:
+    argv = ["run", "--no-web", "--camera", "", "--data", str(tmp_path)]
+    fails(argv, capsys, "no camera given (an empty name)")
+
+
 def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, capsys) -> None:
     argv = ["run", "--no-web", "--camera", str(tmp_path / "gone.mp4"), "--data", str(tmp_path)]
     fails(argv, capsys, "no camera or recording named", "gone.mp4")
@@ -608,6 +613,12 @@ def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, ca
 
 def test_bench_cache_that_is_no_folder_is_one_line(capsys) -> None:
     fails(["bench", "--cache", "/dev/null", "--frames", "1"], capsys, "--cache folder /dev/null")
+
+
+def test_bench_with_a_damaged_cached_reference_says_to_delete_it(tmp_path: Path, capsys) -> None:
+    (tmp_path / "yolo11n-640.onnx").write_bytes(b"half a download")
+    argv = ["bench", "--cache", str(tmp_path), "--frames", "1", "--repeats", "1"]
+    fails(argv, capsys, "yolo11n-640.onnx does not load", "delete it")
 
 
 def test_enroll_list_says_a_model_that_cannot_load(tmp_path: Path, capsys) -> None:

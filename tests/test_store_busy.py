@@ -55,6 +55,22 @@ def test_a_held_database_is_not_called_damaged(tmp_path: Path) -> None:
     damaged = str(database_error(store.path, sqlite3.DatabaseError("malformed")))
     assert "Restore a backup" in damaged
     assert not is_busy(sqlite3.DatabaseError("database disk image is malformed"))
+    full = str(database_error(store.path, sqlite3.OperationalError("database or disk is full")))
+    assert "is full" in full and "free some space" in full and "Restore" not in full
+
+
+def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh database on a full disk gets SQLite's "disk I/O error": no backup to restore."""
+    import shutil
+
+    io_error = sqlite3.OperationalError("disk I/O error")
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=4096))
+    assert "free some space" in str(database_error(tmp_path / "skullcam.db", io_error))
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=1 << 30))
+    assert "Restore a backup" in str(database_error(tmp_path / "skullcam.db", io_error))
 
 
 def trick(cards: list[str]) -> TrickObservation:

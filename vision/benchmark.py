@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from skullcam.errors import UserError
 from skullcam.vision import obb
 
 
@@ -69,7 +70,14 @@ def reference_runner(path: Path, threads: int) -> Callable[[np.ndarray], object]
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.log_severity_level = 3
-    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    try:
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # ONNX Runtime's own exception classes: a damaged file
+        first = str(err).strip().splitlines()[0][:160] if str(err).strip() else type(err).__name__
+        raise UserError(
+            f"the cached reference model {path} does not load ({first}); delete it, and the "
+            "next bench exports it again"
+        ) from None
     name = session.get_inputs()[0].name
 
     def run(frame: np.ndarray) -> object:
