@@ -109,6 +109,21 @@ def test_any_frame_size_and_colour_format_is_accepted(recognizer: Recognizer) ->
         recognizer(np.zeros((0, 0, 3), np.uint8))
 
 
+def test_each_stage_takes_the_frames_the_whole_recognizer_takes(recognizer: Recognizer) -> None:
+    """The stage API (detect_boxes, detect, classify) converts as ``recognizer(frame)`` does."""
+    scene = imread(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg")
+    quads, _ = recognizer.detect_boxes(scene)
+    for frame in (cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), cv2.cvtColor(scene, cv2.COLOR_BGR2BGRA)):
+        assert recognizer.detect_boxes(frame)[0].shape[1:] == (4, 2)
+        assert len(recognizer.detect(frame).quads)
+        assert recognizer.classify(frame, quads).shape == (
+            len(quads),
+            len(recognizer.manifest.classes),
+        )
+    with pytest.raises(UserError, match="not an image"):
+        recognizer.detect_boxes(np.zeros(5, np.uint8))
+
+
 def test_a_camera_without_colour_is_warned_of_once_not_refused(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

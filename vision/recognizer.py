@@ -573,14 +573,15 @@ class Recognizer:
 
     def detect_boxes(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage 1: card corners (K, 4, 2) in frame pixels and their detector scores."""
-        return self.detector(frame)
+        return self.detector(_as_bgr(frame))
 
     def detect(self, frame: np.ndarray) -> DetectorBoxes:
         """Stage 1 with the boxes NMS chose from, which the second look reads again."""
-        return self.detector.detect(frame)
+        return self.detector.detect(_as_bgr(frame))
 
     def classify(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Stage 2: class probabilities (K, n_classes) for each card quadrilateral."""
+        frame = _as_bgr(frame)
         crops = [card_crop(frame, q) for q in quads]
         if not crops:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
