@@ -122,6 +122,10 @@ def _shipped_classes() -> list[str]:
         ({"mirror_below": 1.2}, "mirror_below is 1.2; it must be from 0 to 1"),
         ({"min_confidence": "NaN"}, "min_confidence is nan; it must be from 0 to 1"),
         ({"corner_weight": 1000}, "corner_weight must be 0 to 4, not 1000"),
+        ({"detector_input": "256x320"}, "detector_input must be [height, width] in pixels"),
+        ({"classes": "green-1"}, "classes must be a list of card ids, not 'green-1'"),
+        ({"detector_conf": True}, "expected a number, not True"),
+        ({"version": None}, "version must be text, not None"),
         ({"corner_weight": -0.5}, "corner_weight must be 0 to 4, not -0.5"),
     ],
 )

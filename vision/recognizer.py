@@ -201,6 +201,35 @@ def _weight(value: object) -> float:
     return weight
 
 
+def _text(value: object, key: str) -> str:
+    """A name or version: text, never null read as the file "None"."""
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{key} must be text, not {value!r}")
+    return value
+
+
+def _number(value: object) -> float:
+    """A threshold: a number (true would read as 1.0, a detector finding nothing)."""
+    if isinstance(value, bool):
+        raise TypeError(f"expected a number, not {value!r}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _size(value: object) -> tuple[int, int]:
+    """``detector_input`` as [height, width] ("256x320" would read as [2, 5])."""
+    whole = isinstance(value, list) and all(type(v) is int and v > 0 for v in value)
+    if not whole or len(value) != 2:  # type: ignore[arg-type]
+        raise TypeError(f"detector_input must be [height, width] in pixels, not {value!r}")
+    return value[0], value[1]  # type: ignore[index]
+
+
+def _names(value: object) -> tuple[str, ...]:
+    """The class list: a list of card ids ("green-1" alone would split into letters)."""
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise TypeError(f"classes must be a list of card ids, not {str(value)[:60]!r}")
+    return tuple(value)
+
+
 def _flag(value: object) -> bool:
     """A manifest switch must be JSON true or false: "false" as a string would read as on."""
     if not isinstance(value, bool):
@@ -296,23 +325,23 @@ class ModelManifest:
         try:
             manifest = cls(
                 folder=folder,
-                version=str(raw["version"]),
-                detector=str(raw["detector"]),
-                classifier=str(raw["classifier"]),
-                detector_input=(int(raw["detector_input"][0]), int(raw["detector_input"][1])),
-                classes=tuple(str(c) for c in raw["classes"]),
-                detector_conf=float(raw.get("detector_conf", DETECTOR_CONF)),
-                detector_iou=float(raw.get("detector_iou", DETECTOR_IOU)),
-                min_confidence=float(raw.get("min_confidence", MIN_CONFIDENCE)),
+                version=_text(raw["version"], "version"),
+                detector=_text(raw["detector"], "detector"),
+                classifier=_text(raw["classifier"], "classifier"),
+                detector_input=_size(raw["detector_input"]),
+                classes=_names(raw["classes"]),
+                detector_conf=_number(raw.get("detector_conf", DETECTOR_CONF)),
+                detector_iou=_number(raw.get("detector_iou", DETECTOR_IOU)),
+                min_confidence=_number(raw.get("min_confidence", MIN_CONFIDENCE)),
                 detector_mirror=_flag(raw.get("detector_mirror", DETECTOR_MIRROR)),
                 corner_reader=_optional_name(raw.get("corner_reader")),
-                corner_min_confidence=float(
+                corner_min_confidence=_number(
                     raw.get("corner_min_confidence", CORNER_MIN_CONFIDENCE)
                 ),
                 corner_weight=_weight(raw.get("corner_weight", UNWEIGHED_CORNER)),
                 second_look=_flag(raw.get("second_look", SECOND_LOOK)),
-                turn_below=float(raw.get("turn_below", ALWAYS_TURN)),
-                mirror_below=float(raw.get("mirror_below", ALWAYS_MIRROR)),
+                turn_below=_number(raw.get("turn_below", ALWAYS_TURN)),
+                mirror_below=_number(raw.get("mirror_below", ALWAYS_MIRROR)),
             )
         except (ValueError, KeyError, TypeError, IndexError) as err:
             raise _invalid(path, str(err)) from err
