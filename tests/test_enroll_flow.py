@@ -205,9 +205,16 @@ def test_old_corner_weights_a_base_does_not_read_with_are_not_adapted(
 def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: Path) -> None:
     folder = _subset(alt_photos, tmp_path / "photos", ["green-1", "green-2"])
     (folder / "IMG_0001.jpg").write_bytes((alt_photos / "green-3.jpg").read_bytes())
+    (folder / "green-9.webp").write_bytes((alt_photos / "green-9.jpg").read_bytes())
+    (folder / "notes.txt").write_text("not a photo, not named for a card: left alone")
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = collect_from_folder(enrollment, folder, progress=False)
     assert problems[0].startswith("IMG_0001.jpg: not a card id")
+    assert (
+        problems[1]
+        == "green-9.webp: not a JPEG or PNG photo; save it as green-9.jpg or green-9.png"
+    )
+    assert len(problems) == 3
     assert problems[-1].startswith("missing 67 face(s): green-3.jpg, green-4.jpg")
     assert "white-whale.jpg" in problems[-1]
     assert sorted(enrollment.faces) == ["green-1", "green-2"]

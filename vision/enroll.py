@@ -341,9 +341,15 @@ def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
     twice: dict[str, list[str]] = {}
     problems: list[str] = []
     for path in sorted(folder.iterdir()):
-        if path.suffix.lower() not in PHOTO_SUFFIXES or path.name.startswith("."):
-            continue
         face = path.stem.lower()
+        if path.name.startswith("."):
+            continue
+        if path.suffix.lower() not in PHOTO_SUFFIXES:
+            if face in FACES and path.is_file():  # a phone's .heic or .webp: said, not skipped
+                problems.append(
+                    f"{path.name}: not a JPEG or PNG photo; save it as {face}.jpg or {face}.png"
+                )
+            continue
         if not path.is_file():
             problems.append(f"{path.name}: a folder, not a photo (move the photo out of it)")
         elif face not in FACES:
