@@ -46,6 +46,8 @@ def _run(args: argparse.Namespace) -> int:
         except UserError as err:
             print_error("detect", err)
     if not files:
+        if args.json:  # one JSON object per run, as promised, for a program reading stdout
+            print(json.dumps({"images": []}))
         return 2
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
