@@ -513,10 +513,12 @@ def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, cap
     assert [image["path"] for image in payload["images"]] == [str(good), str(good)]
     assert len(payload["images"][0]["cards"]) == 6 and payload["model"]
     assert len(err.splitlines()) == 2
-    # Every image bad: still the one JSON object a program reading stdout expects.
-    assert main(["detect", str(text), str(gone), "--json", "--data", str(tmp_path)]) == 2
-    out, err = capsys.readouterr()
-    assert json.loads(out) == {"images": []} and len(err.splitlines()) == 2
+    # Every image bad (even before the model loads): still the one JSON object a program
+    # reading stdout expects.
+    for bad in ([str(text), str(gone)], [str(gone)]):
+        assert main(["detect", *bad, "--json", "--data", str(tmp_path)]) == 2
+        out, err = capsys.readouterr()
+        assert json.loads(out)["images"] == [] and len(err.splitlines()) == len(bad)
     assert main(["detect", str(good), "--json", "--data", str(tmp_path)]) == 0
 
 
