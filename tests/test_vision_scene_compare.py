@@ -111,3 +111,20 @@ def test_eval_against_a_missing_report_fails_before_evaluating(
     assert main([*argv, "--against", str(tmp_path / "nothing")]) == 2
     err = capsys.readouterr().err
     assert "no scenes.jsonl there" in err and "evaluating" not in err
+
+
+def test_eval_against_a_report_of_other_scenes_fails_before_evaluating(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skullcam.vision.evaluate as evaluate_module
+
+    (tmp_path / "old").mkdir()
+    write_scene_verdicts([(Path("elsewhere.jpg"), [])], tmp_path / "old")
+
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("evaluated scenes the comparison was bound to refuse")
+
+    monkeypatch.setattr(evaluate_module, "evaluate", never)
+    argv = ["eval", "--dataset", str(SAMPLE_SCENES), "--out", str(tmp_path / "r"), "--limit", "3"]
+    assert main([*argv, "--against", str(tmp_path / "old")]) == 2
+    assert "1 only in the earlier one, 3 only in this one" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,16 +86,22 @@ class SceneComparison:
         )
 
 
-def compare_scenes(before: dict[str, bool], after: dict[str, bool]) -> SceneComparison:
-    """Compare two reports' verdicts; they must be of the same scenes, or the counts mislead."""
-    if before.keys() != after.keys():
-        only_before = len(before.keys() - after.keys())
-        only_after = len(after.keys() - before.keys())
+def check_same_scenes(before: Collection[str], after: Collection[str]) -> None:
+    """Refuse to compare reports of different scenes (by image path): called before an
+    evaluation as well as after, so a wrong --against costs no minutes of evaluating."""
+    if set(before) != set(after):
+        only_before = len(set(before) - set(after))
+        only_after = len(set(after) - set(before))
         raise UserError(
             f"the two reports judged different scenes ({only_before} only in the earlier one, "
             f"{only_after} only in this one): evaluate both on the same --dataset, --split "
             "and --limit"
         )
+
+
+def compare_scenes(before: dict[str, bool], after: dict[str, bool]) -> SceneComparison:
+    """Compare two reports' verdicts; they must be of the same scenes, or the counts mislead."""
+    check_same_scenes(before.keys(), after.keys())
     return SceneComparison(
         scenes=len(after),
         right_before=sum(before.values()),

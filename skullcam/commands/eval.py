@@ -64,7 +64,11 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.evaluate import evaluate
     from skullcam.vision.image_io import check_image_file
     from skullcam.vision.recognizer import Recognizer
-    from skullcam.vision.scene_compare import compare_scenes, read_scene_verdicts
+    from skullcam.vision.scene_compare import (
+        check_same_scenes,
+        compare_scenes,
+        read_scene_verdicts,
+    )
 
     make_folder(args.out, "report folder")  # before minutes of evaluation, not after
     # read now: a missing earlier report is said before the evaluation, not after it
@@ -74,6 +78,8 @@ def _run(args: argparse.Namespace) -> int:
         scenes = scenes[: args.limit]
     for path, _ in scenes:  # a missing image is said now, not minutes into the evaluation
         check_image_file(path)
+    if before is not None:  # the same scenes, or the comparison is said to be off now
+        check_same_scenes(before, [str(path.resolve()) for path, _ in scenes])
     recognizer = Recognizer.load(args.model, data_dir=args.data, threads=args.threads)
     summary = evaluate(
         recognizer,
