@@ -122,6 +122,13 @@ def test_each_stage_takes_the_frames_the_whole_recognizer_takes(recognizer: Reco
         )
     with pytest.raises(UserError, match="not an image"):
         recognizer.detect_boxes(np.zeros(5, np.uint8))
+    # A picture given as floats in 0..1 (as image libraries load them) is the same picture.
+    as_floats = scene.astype(np.float32) / 255
+    assert [d.card for d in recognizer.read_picture(as_floats)] == [
+        d.card for d in recognizer.read_picture(scene)
+    ]
+    with pytest.raises(UserError, match="not an image"):
+        recognizer.read_picture(None)  # type: ignore[arg-type]
 
 
 def test_a_camera_without_colour_is_warned_of_once_not_refused(

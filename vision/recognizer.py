@@ -723,9 +723,10 @@ class Recognizer:
         differ by colour alone, so grey cards would read as confident wrong faces. A live frame
         is only warned about (``_looks_grey``), and an empty table on a grey cloth is read as
         what it is: no cards."""
+        image = _as_bgr(image)  # first: colour is judged on 8-bit BGR, not on floats in 0..1
         if has_colour(image):
             return self(image)
-        if len(self.detect(_as_bgr(image)).scores):
+        if len(self.detect(image).scores):
             raise no_colour_error("the picture")
         return []
 
