@@ -1,21 +1,25 @@
 """House rules changed mid-game. Scores are never stored, so a change needs no rewriting:
 the next score is computed under the new settings. Only the number of rounds reaches further,
-since it decides whether the game is over.
+since it decides whether the game is over, and pirate abilities turned on, which ask the
+table for the choices of the pirates that already won.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from skullcam.errors import UserError
 
-from . import checks
+from . import checks, verdicts
+from .abilities import ABILITY_PIRATE, choice_kind, stored_abilities
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin, mark_finished
-from .rows import Game, dump_json
+from .prompts import insert_prompt
+from .rows import Game, dump_json, trick_from_row
 
 
 def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
@@ -47,6 +51,31 @@ def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int
         conn.execute(
             "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
         )
+
+
+def _ask_choices_not_made(conn: sqlite3.Connection, game: Game) -> None:
+    """Pirate abilities turned on after tricks were played: ask the table for the choice of
+    each pirate that won one (as the camera would have), unless it was made or is asked."""
+    rows = conn.execute("SELECT * FROM tricks WHERE game_id = ? ORDER BY round, trick", (game.id,))
+    for trick in map(trick_from_row, rows.fetchall()):
+        try:
+            kind = choice_kind(game, trick)
+        except UserError:
+            continue
+        pirate = ABILITY_PIRATE[kind]
+        made = stored_abilities(conn, game.id, trick.round)
+        if any(a["trick"] == trick.trick and a["pirate"] == pirate for a in made):
+            continue
+        asked = conn.execute(
+            "SELECT 1 FROM prompts WHERE game_id = ? AND round = ? AND trick = ? AND kind = ? "
+            "AND status = 'open'",
+            (game.id, trick.round, trick.trick, kind),
+        ).fetchone()
+        if asked is None:
+            winner = verdicts.winner_player(
+                trick.plays, verdicts.resolve(trick.plays, game.settings, game.players)
+            )
+            insert_prompt(conn, game.id, kind, trick.round, trick.trick, winner, {})
 
 
 class SettingsMixin(GamesMixin):
@@ -83,4 +112,7 @@ class SettingsMixin(GamesMixin):
             old_rounds = int(checks.full_settings(game.settings)["rounds"])
             if rounds != old_rounds:
                 _restatus(conn, game, old_rounds, rounds)
+            was_on = checks.full_settings(game.settings)["pirate_abilities"]
+            if checks.full_settings(clean)["pirate_abilities"] and not was_on:
+                _ask_choices_not_made(conn, replace(game, settings=clean))
         return clean

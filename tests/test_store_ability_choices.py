@@ -148,3 +148,14 @@ def test_the_score_sheet_shows_the_bid_harry_made(client: FlaskClient, store: Ga
     store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
     rows = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).splitlines()
     assert "2,1,Ben,1,2,0,-10,10" in rows  # bid 1 (as scored), won 2: missed by one
+
+
+def test_abilities_turned_on_after_play_ask_for_the_choices_not_made(store: GameStore) -> None:
+    gid = harry_wins_round_2(store, {})
+    store.update_settings(gid, {"pirate_abilities": True})
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.round, asked.trick, asked.player) == ("harry", 2, 0, 1)
+    store.answer_prompt(asked.id, 1)
+    store.update_settings(gid, {"pirate_abilities": False})
+    store.update_settings(gid, {"pirate_abilities": True})  # the choice is kept: not asked again
+    assert store.prompts(gid) == []
