@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skullcam.datasets import bundled_samples
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import (
@@ -53,13 +54,6 @@ fails on is skipped like a missed detection (the tracker rides out 2.5 s of thos
 recognizer that fails on everything is broken, and the table must be told, not left waiting."""
 
 
-def bundled_demo_dir() -> Path:
-    """Where the package ships its recorded demo game (``datasets/samples/demo_game``)."""
-    import skullcam.datasets
-
-    return Path(skullcam.datasets.__file__).resolve().parent / "samples" / "demo_game"
-
-
 @dataclass(frozen=True)
 class DemoGame:
     """A recorded game folder: frames (or a video) plus its record for players, dealer, bids."""
@@ -69,7 +63,7 @@ class DemoGame:
 
     @classmethod
     def load(cls, folder: Path | None = None) -> DemoGame:
-        folder = Path(folder) if folder is not None else bundled_demo_dir()
+        folder = Path(folder) if folder is not None else bundled_samples("demo_game")
         game_json = folder / "game.json"
         if not game_json.is_file():
             raise UserError(

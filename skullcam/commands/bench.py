@@ -37,13 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from skullcam.datasets import bundled_samples
     from skullcam.vision.benchmark import run_benchmark
     from skullcam.vision.crop_dataset import read_scene_index
     from skullcam.vision.image_io import read_image
 
-    dataset = (
-        args.dataset or Path(__file__).resolve().parents[2] / "datasets" / "samples" / "scenes"
-    )
+    dataset = args.dataset or bundled_samples("scenes")
     if not dataset.exists():
         raise UserError(f"no frames to benchmark: {dataset} missing; pass --dataset")
     scenes = read_scene_index(dataset, args.split)[: args.frames]  # never empty: it says so
