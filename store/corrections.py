@@ -242,14 +242,13 @@ class CorrectionsMixin(TricksMixin):
             raise UserError(f"{where} has a card for every player; correct a card instead")
         checks.check_player(player, n)
         if any(p["player"] == player for p in old.plays):
-            missing = ", ".join(
-                name
-                for i, name in enumerate(game.players)
-                if all(p["player"] != i for p in old.plays)
+            have = {p["player"] for p in old.plays}
+            missing = " or ".join(
+                f"{name}'s" for i, name in enumerate(game.players) if i not in have
             )
             raise UserError(
-                f"{game.players[player]} already has a card in {where}; the card missing is "
-                f"{missing}'s"
+                f"{game.players[player]} already has a card in {where}; the missing card is "
+                f"{missing}"
             )
         new_card = _playable(card)
         plays = [dict(p) for p in old.plays]
