@@ -517,15 +517,16 @@ def create_enroll_app(session: EnrollSession) -> Any:
 
     @app.post("/api/accept")
     def accept() -> Any:
-        body = request.get_json(silent=True) or {}
+        force = _json_object().get("force", False)
+        if not isinstance(force, bool):  # "no" would read as true and accept a flagged photo
+            raise UserError(f"force must be true or false, not {force!r}")
         with session.lock:
-            session.accept(force=bool(body.get("force")))
+            session.accept(force=force)
             return answer()
 
     @app.post("/api/retake")
     def retake() -> Any:
-        body = request.get_json(silent=True) or {}
-        face = body.get("face")
+        face = _json_object().get("face")
         with session.lock:
             session.retake(str(face).lower() if face else None)
             return answer()
@@ -541,6 +542,19 @@ def create_enroll_app(session: EnrollSession) -> Any:
     return app
 
 
+def _json_object() -> dict[str, Any]:
+    """The request's JSON object; no body is an empty one. Anything else is refused: taken as
+    empty, a garbled request would do what a bare click does, unseen."""
+    from flask import request
+
+    if not request.get_data():
+        return {}
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise UserError('send a JSON object, e.g. {} or {"face": "green-7"}')
+    return body
+
+
 def serve(args: argparse.Namespace, plan: object) -> int:
     """``skullcam enroll`` without ``--from``: open the camera and serve the page until Ctrl-C."""
     from waitress.server import create_server  # where its stubs have it (also re-exported)
@@ -551,6 +565,7 @@ def serve(args: argparse.Namespace, plan: object) -> int:
 
     assert isinstance(plan, AdaptPlan)
     enrollment = Enrollment.open(args.data, args.name)
+    enrollment.hold()
     base = active_model_dir(args.data)
     classify = None if args.trust_names else onnx_face_classifier(base)
     try:

@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -780,3 +781,23 @@ def test_an_installed_model_is_on_disk_before_the_pointer_names_it(
         str(data),
     ]
     assert Recognizer.load(data_dir=data).version == f"enrolled-{folder.name}"
+
+
+def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None:
+    """A second page server (or an --from run) on the same enrollment would save its own
+    list of faces over the first's, losing a face accepted there."""
+    held = Enrollment.open(tmp_path / "data", "my-deck")
+    held.hold()
+    code = textwrap.dedent(
+        f"""
+        from skullcam.vision.enroll import Enrollment
+        Enrollment.open({str(tmp_path / "data")!r}, "my-deck").hold()
+        """
+    )
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert other.returncode != 0
+    assert "is open in another 'skullcam enroll'" in other.stderr
+    Enrollment.open(tmp_path / "data", "other-deck").hold()  # another deck is free
+    held._held.close()  # the first program ends
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr

@@ -139,6 +139,17 @@ def test_a_card_that_looks_like_another_can_be_retaken_or_accepted_anyway(
     assert state["pending"]["problem"] == "wrong-card"
     assert state["pending"]["message"].startswith("this card looks like black-9 (Black 9)")
     assert client.post("/api/accept", json={}).status_code == 400
+    # Malformed requests are refused, not taken as a click (nor "no" as true).
+    for body in ({"force": "no"}, [1], "x"):
+        refused = client.post("/api/accept", json=body)
+        assert refused.status_code == 400, body
+        assert (
+            "force must be true or false" in refused.get_json()["error"]
+            or "JSON object" in (refused.get_json()["error"])
+        )
+    garbled = client.post("/api/retake", data=b"{face", content_type="application/json")
+    assert garbled.status_code == 400 and "JSON object" in garbled.get_json()["error"]
+    assert client.get("/api/state").get_json()["pending"]["problem"] == "wrong-card"
     state = client.post("/api/accept", json={"force": True}).get_json()
     assert state["enrolled"] == ["green-1"]
 

@@ -208,6 +208,26 @@ class Enrollment:
     faces: dict[str, dict[str, object]] = field(default_factory=dict)
     stage: str = "collect"
     model: str | None = None
+    _held: Any = field(default=None, repr=False, compare=False)
+
+    def hold(self) -> None:
+        """Hold this enrollment for this process, or UserError when another holds it. Two
+        programs on one enrollment (a second page server, an ``--from`` run beside it) each
+        save their own list of faces over the other's: a face accepted in one would be lost.
+        The hold ends with the process, however it ends."""
+        import fcntl
+
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        handle = (self.work_dir / "lock").open("a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise UserError(
+                f"the enrollment {self.name!r} in {self.data_dir} is open in another "
+                "'skullcam enroll': close that one first, or give this one another --name"
+            ) from None
+        self._held = handle
 
     @property
     def work_dir(self) -> Path:

@@ -184,6 +184,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
             f"{args.source} is not a folder: give the folder holding one photo per face"
         )
     enrollment = Enrollment.open(args.data, args.name)
+    enrollment.hold()
     base = active_model_dir(args.data)
     if not (base / "recognizer.json").is_file():
         raise UserError(
