@@ -265,7 +265,8 @@ class CorrectionsMixin(TricksMixin):
         """Who led ``trick``, now that ``added``'s card is in it: the rules' leader (the last
         trick's winner, Rosie's choice, the dealer's neighbour) when that is the added player
         or the first card the camera saw; otherwise the table played it as the camera saw
-        it, led by that first card."""
+        it, led by that first card. Refused while the rules' leader is not known: a missed
+        lead card would go last."""
         n = len(game.players)
         first_seen = int(trick.plays[0]["player"])
         earlier = [t for t in self.tricks(game.id, trick.round) if t.trick < trick.trick]
@@ -273,6 +274,12 @@ class CorrectionsMixin(TricksMixin):
         dealer = (game.first_dealer + trick.round - 1) % n
         abilities = stored_abilities(self._conn(), game.id, trick.round)
         by_rules = round_so_far(game, dealer, earlier, abilities, on).leader
+        if by_rules is None:
+            raise UserError(
+                f"who led round {trick.round} trick {trick.trick + 1} is not known yet: an "
+                "earlier trick of the round has a card missing or Rosie's choice unanswered; "
+                "settle that first, then add this card"
+            )
         return by_rules if by_rules in (added, first_seen) else first_seen
 
     def _apply_correction(self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str) -> None:

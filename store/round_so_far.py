@@ -12,7 +12,7 @@ from typing import Any
 
 from skullcam.rules import first_leader
 
-from . import verdicts
+from . import checks, verdicts
 from .rows import Game, Trick
 
 
@@ -33,7 +33,12 @@ def round_so_far(
     abilities: Sequence[Mapping[str, Any]],
     abilities_on: bool,
 ) -> RoundSoFar:
-    """Replay the round's tricks under the current settings: each winner leads the next."""
+    """Replay the round's tricks under the current settings: each winner leads the next.
+
+    The leader is None where it is not known yet: after a trick with no winner (a card
+    missed, or one read twice), or while Rosie's choice of who leads waits for an answer.
+    A guess would show the TV the wrong leader and put a card added by hand in the wrong
+    place."""
     n = len(game.players)
     so_far = RoundSoFar(leader=first_leader(dealer, n), won=[0] * n)
     for t in round_tricks:
@@ -42,13 +47,17 @@ def round_so_far(
         if winner is not None:
             so_far.won[winner] += 1
         nxt = res.get("next_leader")
-        so_far.leader = t.plays[nxt]["player"] if isinstance(nxt, int) else so_far.leader
+        so_far.leader = t.plays[nxt]["player"] if isinstance(nxt, int) else None
         # Rosie's choice leads only while abilities count and Rosie really won that trick
         # (scoring ignores it otherwise, and the camera must expect the right leader).
         if abilities_on and res.get("winning_card") == "pirate-rosie":
-            for a in abilities:
-                if a["trick"] == t.trick and a["pirate"] == "pirate-rosie":
-                    so_far.leader = int(a["choice"])
+            chosen = [
+                int(a["choice"])
+                for a in abilities
+                if a["trick"] == t.trick and a["pirate"] == "pirate-rosie"
+            ]
+            last = t.trick + 1 >= checks.cards_dealt(t.round, n)
+            so_far.leader = chosen[0] if chosen else (so_far.leader if last else None)
         so_far.tricks.append(
             {
                 "trick": t.trick,

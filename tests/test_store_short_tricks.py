@@ -159,3 +159,44 @@ def test_a_card_corrected_back_gets_the_cameras_confidence_back(store: GameStore
     back = store.correct_play(gid, 2, 0, 1, card="green-9")
     assert back.plays[1]["confidence"] == 0.9
     assert not back.corrected
+
+
+def test_after_a_short_trick_nobody_is_shown_to_lead(store: GameStore) -> None:
+    gid = four_players(store)
+    store.record_trick(gid, 2, 0, plays((2, "yellow-3"), (3, "yellow-9"), (1, "yellow-1")))
+    assert store.state(gid)["leader"] is None  # the missed card may have won
+    store.add_play(gid, 2, 0, 0, "yellow-12")
+    assert store.state(gid)["leader"] == 0
+
+
+def test_a_missed_card_waits_for_the_trick_before_it_to_be_settled(store: GameStore) -> None:
+    """Two short tricks, the second completed first: who led it is not known yet, and a
+    missed lead card must not be put last."""
+    gid = four_players(store)
+    store.record_trick(gid, 2, 0, plays((2, "yellow-3"), (3, "yellow-9"), (1, "yellow-1")))
+    store.record_trick(gid, 2, 1, plays((1, "green-2"), (2, "green-7"), (3, "green-3")))
+    with pytest.raises(UserError, match="who led round 2 trick 2 is not known yet"):
+        store.add_play(gid, 2, 1, 0, "green-9")
+    store.add_play(gid, 2, 0, 0, "yellow-12")  # Ana won trick 1, so she led trick 2
+    trick = store.add_play(gid, 2, 1, 0, "green-9")
+    assert [p["player"] for p in trick.plays] == [0, 1, 2, 3]
+    assert trick.resolution["winning_card"] == "green-9"
+    assert store.score(gid)["ok"]
+
+
+def test_rosies_unanswered_choice_is_awaited_before_a_missed_lead_card_goes_in(
+    store: GameStore,
+) -> None:
+    gid = four_players(store, {"pirate_abilities": True})
+    store.record_trick(
+        gid, 2, 0, plays((2, "yellow-3"), (3, "yellow-9"), (0, "pirate-rosie"), (1, "yellow-1"))
+    )
+    rosie = store.create_prompt(gid, "rosie", 2, 0, player=0)
+    assert store.state(gid)["leader"] is None  # Rosie's call
+    store.record_trick(gid, 2, 1, plays((3, "yellow-13"), (0, "purple-4"), (1, "purple-2")))
+    with pytest.raises(UserError, match="Rosie's choice unanswered"):
+        store.add_play(gid, 2, 1, 2, "purple-3")
+    store.answer_prompt(rosie, 2)  # Cai leads
+    trick = store.add_play(gid, 2, 1, 2, "purple-3")
+    assert [p["player"] for p in trick.plays] == [2, 3, 0, 1]
+    assert trick.resolution["winning_card"] == "purple-4"  # purple was led
