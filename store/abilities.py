@@ -19,6 +19,7 @@ from skullcam.errors import UserError
 
 from . import checks, verdicts
 from .audit import write_audit
+from .bids import check_harry_bid as check_harry_bid
 from .bids import put_round, round_row
 from .database import Database
 from .prompts import close_prompt
@@ -79,6 +80,8 @@ def choice_kind(game: Game, trick: Trick) -> str:
     where = f"round {trick.round} trick {trick.trick + 1}"
     if not checks.full_settings(game.settings)["pirate_abilities"]:
         raise UserError("pirate abilities are off in this game's settings; turn them on first")
+    if len(trick.plays) < len(game.players):
+        raise UserError(f"{where} has a card missing: add it first; then its winner is known")
     winning = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
     kind = ABILITY_KIND.get(str(winning))
     if kind is None:
@@ -90,35 +93,6 @@ def choice_kind(game: Game, trick: Trick) -> str:
             "dealer's neighbour, so there is no choice"
         )
     return kind
-
-
-def check_harry_bid(
-    conn: sqlite3.Connection, game: Game, round_number: int, trick_index: int, change: int
-) -> None:
-    """Refuse Harry's change where it would take the winner's bid out of 0..cards dealt: the
-    rules cannot score that, and the whole game would stop there. (A bid not entered yet, or
-    corrected later, is judged by the score instead.)"""
-    if change == 0:
-        return
-    trick = conn.execute(
-        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-        (game.id, round_number, trick_index),
-    ).fetchone()
-    row = round_row(conn, game.id, round_number)
-    if trick is None or row is None:
-        return
-    plays = load_json(trick["plays"])
-    winner = verdicts.winner_player(plays, verdicts.resolve(plays, game.settings))
-    if winner is None:
-        return
-    bid = load_json(row["bids"])[winner]
-    dealt = checks.cards_dealt(round_number, len(game.players))
-    if bid is not None and not 0 <= bid + change <= dealt:
-        name = game.players[winner]
-        raise UserError(
-            f"{name} bid {bid} of {dealt} in round {round_number}, so Harry cannot change it "
-            f"by {change:+d}; choose 0 or {-change:+d}"
-        )
 
 
 def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:
@@ -135,7 +109,7 @@ def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) 
     winning = verdicts.resolve(load_json(row["plays"]), game.settings).get("winning_card")
     if winning != pirate:
         raise UserError(
-            f"round {prompt.round} trick {prompt.trick} is not won by {pirate} as "
+            f"round {prompt.round} trick {prompt.trick + 1} is not won by {pirate} as "
             "recorded now, so its ability does not apply; dismiss this question "
             "(or correct the trick first)"
         )
@@ -149,8 +123,9 @@ def drop_abilities_not_won(
     trick_id: int,
     winning: Any,
 ) -> list[dict[str, Any]]:
-    """Drop the trick's choices made for a pirate other than its ``winning`` card; returns
-    them. Each stays in the audit trail, saying why it no longer counts."""
+    """Drop the trick's choices made for a pirate other than its ``winning`` card (every
+    choice, with ``winning`` None: the trick's winner changed hands); returns them. Each
+    stays in the audit trail, saying why it no longer counts."""
     abilities = stored_abilities(conn, game_id, round_number)
     dropped = [a for a in abilities if a["trick"] == trick_index and a["pirate"] != winning]
     if not dropped:
@@ -158,8 +133,9 @@ def drop_abilities_not_won(
     kept = [a for a in abilities if a not in dropped]
     save_abilities(conn, game_id, round_number, kept)
     for a in dropped:
+        how = "no longer wins" if winning is not None else "is no longer the same player's in"
         why = (
-            f"{a['pirate']} no longer wins round {round_number} trick {trick_index}: "
+            f"{a['pirate']} {how} round {round_number} trick {trick_index + 1}: "
             "its ability no longer counts"
         )
         write_audit(conn, game_id, trick_id, "ability", a, None, why)
@@ -170,7 +146,8 @@ def dismiss_questions_not_won(
     conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int, winning: Any
 ) -> set[str]:
     """Dismiss the trick's open ability questions about a pirate other than its ``winning``
-    card; returns the kinds still rightly asked (not to be asked twice)."""
+    card (every one, with ``winning`` None); returns the kinds still rightly asked (not to
+    be asked twice)."""
     asked: set[str] = set()
     rows = conn.execute(
         "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? AND status = 'open'",

@@ -110,7 +110,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
                 self._apply_correction(conn, plan, note)
         if kind == "flagged" and value == "confirm" and prompt.trick is not None:
             trick = self.trick(game.id, prompt.round, prompt.trick)
-            confirm_as_recorded(conn, trick, note, len(game.players))
+            confirm_as_recorded(conn, trick, note, len(game.players), answering=prompt.id)
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
             _record_choice(conn, game, prompt.round, prompt.trick, kind, value, note)

@@ -13,7 +13,7 @@ from typing import Any
 
 from skullcam.errors import UserError, echo
 
-from . import checks
+from . import checks, verdicts
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin
@@ -89,6 +89,52 @@ def _checked_cannonball(game: Game, cannonball: Any) -> list[bool]:
     return list(cannonball)
 
 
+def check_harry_bid(
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    trick_index: int,
+    change: int,
+    bids: Sequence[int | None] | None = None,
+) -> None:
+    """Refuse Harry's change where it would take the trick's winner's bid (``bids``, else the
+    round's stored ones) out of 0..cards dealt: the rules cannot score that, and the whole
+    game would stop there. A bid not entered yet is judged when it is."""
+    if change == 0:
+        return
+    trick = conn.execute(
+        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+        (game.id, round_number, trick_index),
+    ).fetchone()
+    row = round_row(conn, game.id, round_number)
+    if bids is None:
+        bids = load_json(row["bids"]) if row is not None else None
+    if trick is None or bids is None:
+        return
+    plays = load_json(trick["plays"])
+    winner = verdicts.winner_player(plays, verdicts.resolve(plays, game.settings, game.players))
+    bid = None if winner is None else bids[winner]
+    if winner is None or bid is None:
+        return
+    dealt = checks.cards_dealt(round_number, len(game.players))
+    if not 0 <= bid + change <= dealt:
+        raise UserError(
+            f"{game.players[winner]} bid {bid} of {dealt} in round {round_number}, and Harry "
+            f"changes it by {change:+d} (trick {trick_index + 1}): that makes {bid + change}. "
+            f"Choose Harry's 0 or {-change:+d} on that trick's page, or another bid"
+        )
+
+
+def _check_bids_with_harry(
+    conn: sqlite3.Connection, game: Game, round_number: int, bids: Sequence[int | None]
+) -> None:
+    """New bids must leave every Harry's change recorded in the round within range."""
+    row = round_row(conn, game.id, round_number)
+    for ability in load_json(row["abilities"]) if row is not None else []:
+        if ability["pirate"] == "pirate-harry":
+            check_harry_bid(conn, game, round_number, ability["trick"], ability["choice"], bids)
+
+
 def _played(conn: sqlite3.Connection, game_id: int, round_number: int) -> int:
     """How many tricks of the round are recorded."""
     sql = "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?"
@@ -139,6 +185,7 @@ class BidsMixin(GamesMixin):
             row = round_row(conn, game_id, round_number)
             if row is not None:
                 self._keep_bids(conn, game, round_number, load_json(row["bids"]), clean)
+                _check_bids_with_harry(conn, game, round_number, clean)
                 _audit_bids_after_play(conn, game, round_number, load_json(row["bids"]), clean)
             if balls is None and row is not None and row["cannonball"]:
                 balls = load_json(row["cannonball"])
@@ -166,6 +213,7 @@ class BidsMixin(GamesMixin):
             bids = list(old)
             bids[player] = value
             self._keep_bids(conn, game, round_number, old, bids)
+            _check_bids_with_harry(conn, game, round_number, bids)
             _audit_bids_after_play(conn, game, round_number, old, bids)
             if cannonball is not None:
                 if cannonball:

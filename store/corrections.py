@@ -26,9 +26,9 @@ from .abilities import (
 )
 from .audit import write_audit
 from .events import emit
-from .prompts import insert_prompt
+from .prompts import close_prompt, insert_prompt
 from .round_so_far import round_so_far
-from .rows import Game, Trick, dump_json
+from .rows import Game, Trick, dump_json, prompt_from_row
 from .tricks import TricksMixin
 
 
@@ -45,6 +45,8 @@ class CorrectionPlan:
     #: The trick resolved with the corrected plays, and its winning card before.
     resolution: dict[str, Any]
     winning_before: Any
+    #: The player who won the trick before (None: nobody, e.g. a card was missing).
+    winner_before: int | None
     #: ``(kind, before, after)`` per change: 'card', 'tigress', 'player' or 'add'.
     changes: list[tuple[str, Any, Any]]
 
@@ -213,6 +215,7 @@ class CorrectionsMixin(TricksMixin):
             plays=clean,
             resolution=verdicts.resolve(clean, game.settings, game.players),
             winning_before=before.get("winning_card"),
+            winner_before=verdicts.winner_player(old.plays, before),
             changes=changes,
         )
 
@@ -292,6 +295,13 @@ class CorrectionsMixin(TricksMixin):
             after_json = {"play": plan.play, "value": after}
             write_audit(conn, plan.game_id, plan.trick_id, kind, before_json, after_json, note)
         dropped = self._reconcile_abilities(conn, plan)
+        n = len(self.game(plan.game_id).players)
+        if any(kind == "add" for kind, _, _ in plan.changes) and len(plan.plays) == n:
+            # The table just went through this trick card by card to complete it: what the
+            # camera flagged (the short trick above all) is settled.
+            trick = self.trick(plan.game_id, plan.round, plan.trick)
+            if trick.flags:
+                confirm_as_recorded(conn, trick, "completed by hand", n)
         payload: dict[str, Any] = {
             "round": plan.round,
             "trick": plan.trick,
@@ -317,16 +327,21 @@ class CorrectionsMixin(TricksMixin):
         game = self.game(plan.game_id)
         r, t = plan.round, plan.trick
         winning = plan.resolution.get("winning_card")
-        dropped = drop_abilities_not_won(conn, game.id, r, t, plan.trick_id, winning)
-        asked = dismiss_questions_not_won(conn, game.id, r, t, winning)
+        winner = verdicts.winner_player(plan.plays, plan.resolution)
+        # The same pirate won by another player (a seat corrected): the choice was the other
+        # player's to make, and may not even fit this one's bid (Harry), so it is asked again.
+        moved = winner != plan.winner_before
+        keep = None if moved else winning
+        dropped = drop_abilities_not_won(conn, game.id, r, t, plan.trick_id, keep)
+        asked = dismiss_questions_not_won(conn, game.id, r, t, keep)
         kind = ABILITY_KIND.get(str(winning))
         recorded = any(
             a["trick"] == t and a["pirate"] == winning for a in stored_abilities(conn, game.id, r)
         )
         on = bool(checks.full_settings(game.settings)["pirate_abilities"])
-        changed = winning != plan.winning_before  # a question declined is not re-asked
+        # A question declined is not re-asked while the same player's pirate wins.
+        changed = winning != plan.winning_before or moved
         if kind is not None and on and changed and not recorded and kind not in asked:
-            winner = verdicts.winner_player(plan.plays, plan.resolution)
             insert_prompt(conn, game.id, kind, r, t, winner, {})
         return dropped
 
@@ -366,15 +381,26 @@ class CorrectionsMixin(TricksMixin):
             confirm_as_recorded(conn, trick, note, len(self.game(game_id).players))
 
 
-def confirm_as_recorded(conn: sqlite3.Connection, trick: Trick, note: str, n: int) -> None:
-    """Clear a flagged trick's flags: the table says the camera read it right. Not for a
-    trick with a card missing: confirming cannot add it."""
+def confirm_as_recorded(
+    conn: sqlite3.Connection, trick: Trick, note: str, n: int, answering: int | None = None
+) -> None:
+    """Clear a flagged trick's flags: the table says the camera read it right, so the
+    questions about it on the phones close too (but ``answering``, the one being answered).
+    Not for a trick with a card missing: confirming cannot add it."""
     if len(trick.plays) < n:
         raise UserError(
             f"round {trick.round} trick {trick.trick + 1} has {len(trick.plays)} of {n} cards; "
             "add the missing card instead of confirming"
         )
     conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (trick.id,))
+    rows = conn.execute(
+        "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? "
+        "AND kind = 'flagged' AND status = 'open'",
+        (trick.game_id, trick.round, trick.trick),
+    ).fetchall()
+    for prompt in map(prompt_from_row, rows):
+        if prompt.id != answering:
+            close_prompt(conn, prompt, "answered", "confirm")
     write_audit(conn, trick.game_id, trick.id, "confirm", trick.flags, [], note)
     confirmed = {
         "round": trick.round,

@@ -31,7 +31,7 @@ def test_harry_cannot_take_a_bid_below_zero(store: GameStore) -> None:
     pid = store.create_prompt(gid, "harry", 2, 0, player=1)
     with pytest.raises(
         UserError,
-        match=r"Ben bid 0 of 2 in round 2, so Harry cannot change it by -1; choose 0 or \+1",
+        match=r"Ben bid 0 of 2 in round 2, and Harry changes it by -1 \(trick 1\): that makes -1",
     ):
         store.answer_prompt(pid, -1)
     assert store.prompt(pid).status == "open"
@@ -76,12 +76,15 @@ def test_a_choice_never_asked_is_given_and_its_question_closed(store: GameStore)
         (2, 0, 2, r"Harry changes the bid by -1, 0 or \+1, not 2"),
         (2, 0, "1.5", r"Harry's bid change must be a whole number"),
         (2, 1, 0, r"no recorded trick 1 in round 2"),
+        (3, 0, 0, r"round 3 trick 1 has a card missing: add it first"),
     ],
 )
 def test_choices_that_do_not_apply_are_refused(
     store: GameStore, round_number: int, trick: int, choice: object, message: str
 ) -> None:
     gid = harry_wins_round_2(store)
+    store.set_bids(gid, 3, [0, 0, 0])
+    store.record_trick(gid, 3, 0, plays((0, "pirate-harry"), (1, "green-3")))  # Cai's missed
     with pytest.raises(UserError, match=message):
         store.choose_ability(gid, round_number, trick, choice)
     assert store.abilities(gid, 2) == [] and store.audit(gid) == []
@@ -106,7 +109,7 @@ def test_the_replay_page_shows_and_changes_the_choice(
     res = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": 1})
     assert res.status_code == 200, res.json
     bad = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": -1})
-    assert bad.status_code == 400 and "cannot change it by -1" in json_of(bad)["error"]
+    assert bad.status_code == 400 and "changes it by -1 (trick 1)" in json_of(bad)["error"]
     missing = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={})
     assert missing.status_code == 400 and "missing 'choice'" in json_of(missing)["error"]
     res = client.post(f"/api/game/{gid}/round/2/trick/0/ability", json={"choice": 0})

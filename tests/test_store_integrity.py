@@ -281,12 +281,28 @@ def test_correction_reasks_for_the_new_winning_pirate(store: GameStore) -> None:
     assert store.score(gid)["ok"]
 
 
-def test_a_declined_ability_is_not_asked_again_by_a_seat_correction(store: GameStore) -> None:
+def test_a_declined_ability_is_not_asked_again_by_a_card_correction(store: GameStore) -> None:
     gid = new_game(store, {"pirate_abilities": True})
     store.record_trick(gid, 1, 0, plays((1, "pirate-rosie"), (2, "green-3"), (0, "escape")))
     store.dismiss_prompt(store.create_prompt(gid, "rosie", 1, 0, player=1))
-    store.correct_play(gid, 1, 0, 0, player=2)  # Rosie was Cai's card, not Ben's
+    store.correct_play(gid, 1, 0, 1, card="green-4")  # Rosie still wins, still Ben's
     assert store.prompts(gid) == []
+
+
+def test_a_seat_correction_asks_the_pirates_new_player(store: GameStore) -> None:
+    """Harry was Cai's card, not Ben's: Ben's choice (and open question) were not his to
+    make, and -1 may not even fit Cai's bid."""
+    gid = new_game(store, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-harry"), (2, "green-3"), (0, "escape")))
+    store.answer_prompt(store.create_prompt(gid, "harry", 1, 0, player=1), -1)
+    trick = store.correct_play(gid, 1, 0, 0, player=2)
+    assert store.abilities(gid, 1) == []
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.player) == ("harry", 2)
+    dropped = [c for c in store.audit(gid, trick.id) if c.kind == "ability"]
+    assert "is no longer the same player's in round 1 trick 1" in dropped[0].note
+    assert store.score(gid)["ok"]
 
 
 def test_an_ability_answer_for_a_trick_its_pirate_lost_is_refused(store: GameStore) -> None:

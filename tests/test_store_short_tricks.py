@@ -200,3 +200,27 @@ def test_rosies_unanswered_choice_is_awaited_before_a_missed_lead_card_goes_in(
     trick = store.add_play(gid, 2, 1, 2, "purple-3")
     assert [p["player"] for p in trick.plays] == [2, 3, 0, 1]
     assert trick.resolution["winning_card"] == "purple-4"  # purple was led
+
+
+def test_completing_a_short_trick_settles_its_flags_and_question(store: GameStore) -> None:
+    gid = four_players(store)
+    flags = ["cannot resolve: 3 cards for 4 players", "only 3 cards for 4 players"]
+    store.record_trick(
+        gid, 2, 0, plays((2, "yellow-3"), (3, "yellow-9"), (1, "yellow-1")), flags=flags
+    )
+    asked = store.create_prompt(gid, "flagged", 2, 0, payload={"flags": flags})
+    trick = store.add_play(gid, 2, 0, 0, "yellow-12")
+    assert trick.flags == [] and store.prompt(asked).status == "answered"
+    assert [(c.kind, c.note) for c in store.audit(gid, trick.id)] == [
+        ("add", ""),
+        ("confirm", "completed by hand"),
+    ]
+
+
+def test_confirming_a_trick_closes_the_question_about_it(store: GameStore) -> None:
+    gid = four_players(store)
+    full = plays((2, "yellow-3"), (3, "yellow-9"), (0, "yellow-12"), (1, "yellow-1"))
+    store.record_trick(gid, 2, 0, full, flags=["yellow-3 read with low confidence (0.41)"])
+    asked = store.create_prompt(gid, "flagged", 2, 0, payload={"flags": ["low"]})
+    store.confirm_trick(gid, 2, 0)  # on the replay page, not on the phones
+    assert store.prompt(asked).status == "answered" and store.prompts(gid) == []
