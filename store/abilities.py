@@ -55,8 +55,11 @@ def record_ability(
     trick_index: int,
     kind: str,
     choice: int,
+    note: str,
 ) -> None:
-    """Record the table's answer to an ability prompt, replacing an earlier one for it.
+    """Record a pirate's choice (a question answered, or a choice changed on the replay
+    page), replacing an earlier one for it, with an audit entry: a choice moves points as
+    much as a card does, so changing it after the fact is on the record.
 
     The round may have no row yet (a choice can come before any bid is entered); it gets one
     with every bid still open.
@@ -64,14 +67,21 @@ def record_ability(
     if round_row(conn, game.id, round_number) is None:
         put_round(conn, game.id, round_number, [None] * len(game.players), None)
     pirate = ABILITY_PIRATE[kind]
-    abilities = [
-        a
-        for a in stored_abilities(conn, game.id, round_number)
-        if not (a["trick"] == trick_index and a["pirate"] == pirate)
-    ]
+    abilities, before = [], None
+    for a in stored_abilities(conn, game.id, round_number):
+        if a["trick"] == trick_index and a["pirate"] == pirate:
+            before = {"pirate": pirate, "choice": a["choice"]}
+        else:
+            abilities.append(a)
     abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
     abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
     save_abilities(conn, game.id, round_number, abilities)
+    row = conn.execute(
+        "SELECT id FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
+        (game.id, round_number, trick_index),
+    ).fetchone()
+    after = {"pirate": pirate, "choice": choice}
+    write_audit(conn, game.id, row["id"] if row else None, "choice", before, after, note)
 
 
 def choice_kind(game: Game, trick: Trick) -> str:

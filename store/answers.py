@@ -19,9 +19,7 @@ from .abilities import (
     check_harry_bid,
     choice_kind,
     record_ability,
-    stored_abilities,
 )
-from .audit import write_audit
 from .corrections import CorrectionsMixin, confirm_as_recorded
 from .events import emit
 from .prompts import PromptsMixin, close_prompt
@@ -89,7 +87,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             for prompt in self.prompts(game_id):
                 if (prompt.kind, prompt.round, prompt.trick) == (kind, round_number, trick_index):
                     close_prompt(conn, prompt, "answered", value)
-            _record_choice(conn, game, round_number, trick_index, kind, value, note)
+            record_ability(conn, game, round_number, trick_index, kind, value, note)
             changed = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**changed, "choice": {"kind": kind, "value": value}})
         return self.trick(game_id, round_number, trick_index)
@@ -113,33 +111,4 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             confirm_as_recorded(conn, trick, note, len(game.players), answering=prompt.id)
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
-            _record_choice(conn, game, prompt.round, prompt.trick, kind, value, note)
-
-
-def _record_choice(
-    conn: sqlite3.Connection,
-    game: Game,
-    round_number: int,
-    trick_index: int,
-    kind: str,
-    choice: int,
-    note: str,
-) -> None:
-    """Store a pirate's choice (replacing the one before) with an audit entry: a choice
-    moves points as much as a card does, so changing it after the fact is on the record."""
-    pirate = ABILITY_PIRATE[kind]
-    before = next(
-        (
-            {"pirate": a["pirate"], "choice": a["choice"]}
-            for a in stored_abilities(conn, game.id, round_number)
-            if a["trick"] == trick_index and a["pirate"] == pirate
-        ),
-        None,
-    )
-    record_ability(conn, game, round_number, trick_index, kind, choice)
-    row = conn.execute(
-        "SELECT id FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-        (game.id, round_number, trick_index),
-    ).fetchone()
-    after = {"pirate": pirate, "choice": choice}
-    write_audit(conn, game.id, row["id"] if row else None, "choice", before, after, note)
+            record_ability(conn, game, prompt.round, prompt.trick, kind, value, note)

@@ -2,7 +2,7 @@
 
 The ``skullcam-game/1`` record has no "not bid yet", so the store holds ``None`` for a missing
 bid and guards the one change that would silently drop recorded play from the score: clearing
-a bid in a round that already has tricks (:meth:`BidsMixin._keep_bids`).
+a bid in a round that already has tricks (:func:`_bids_changed`).
 """
 
 from __future__ import annotations
@@ -141,20 +141,38 @@ def _played(conn: sqlite3.Connection, game_id: int, round_number: int) -> int:
     return int(conn.execute(sql, (game_id, round_number)).fetchone()[0])
 
 
-def _audit_bids_after_play(
+def _bids_changed(
     conn: sqlite3.Connection,
     game: Game,
     round_number: int,
     old: Sequence[int | None],
     new: Sequence[int | None],
 ) -> None:
-    """A bid changed once the round has recorded tricks moves points like a corrected card,
-    so it goes on the audit trail (bids made before play are the game itself, not changes)."""
-    changed = [i for i, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
-    if not changed or not _played(conn, game.id, round_number):
-        return
-    before = {"round": round_number, "bids": list(old)}
-    write_audit(conn, game.id, None, "bid", before, {"round": round_number, "bids": list(new)}, "")
+    """Check a change of a round's bids, then audit it once the round has recorded tricks.
+
+    Refused: clearing a bid made (the record format has no "not bid yet", so a cleared bid
+    would drop that round and every later one from the score and the exports; on a phone,
+    tapping the lit bid button clears it: changing the bid is the correction a table means),
+    and a bid Harry's recorded change would take out of range. A bid changed after play moves
+    points like a corrected card, so it goes on the audit trail (bids made before play are
+    the game itself, not changes).
+    """
+    played = _played(conn, game.id, round_number)
+    pairs = list(enumerate(zip(old, new, strict=True)))
+    cleared = [i for i, (was, now) in pairs if was is not None and now is None]
+    if cleared and played:
+        what = (
+            f"{game.players[cleared[0]]}'s bid instead of clearing it"
+            if len(cleared) == 1
+            else f"the bids of {', '.join(game.players[i] for i in cleared)} instead of "
+            "clearing them"
+        )
+        raise UserError(f"round {round_number} has recorded tricks; change {what}")
+    _check_bids_with_harry(conn, game, round_number, new)
+    if played and any(was != now for _, (was, now) in pairs):
+        before = {"round": round_number, "bids": list(old)}
+        after = {"round": round_number, "bids": list(new)}
+        write_audit(conn, game.id, None, "bid", before, after, "")
 
 
 class BidsMixin(GamesMixin):
@@ -170,7 +188,7 @@ class BidsMixin(GamesMixin):
         """Set a round's bids at once (``None`` = not bid yet); each 0..cards dealt.
 
         A bid already made cannot be cleared once the round has recorded tricks (see
-        :meth:`_keep_bids`).
+        :func:`_bids_changed`).
         """
         with self._write() as conn:
             game = self.game(game_id)
@@ -184,9 +202,7 @@ class BidsMixin(GamesMixin):
             balls = None if cannonball is None else _checked_cannonball(game, cannonball)
             row = round_row(conn, game_id, round_number)
             if row is not None:
-                self._keep_bids(conn, game, round_number, load_json(row["bids"]), clean)
-                _check_bids_with_harry(conn, game, round_number, clean)
-                _audit_bids_after_play(conn, game, round_number, load_json(row["bids"]), clean)
+                _bids_changed(conn, game, round_number, load_json(row["bids"]), clean)
             if balls is None and row is not None and row["cannonball"]:
                 balls = load_json(row["cannonball"])
             put_round(conn, game_id, round_number, clean, balls)
@@ -212,9 +228,7 @@ class BidsMixin(GamesMixin):
             balls = load_json(row["cannonball"]) if row and row["cannonball"] else None
             bids = list(old)
             bids[player] = value
-            self._keep_bids(conn, game, round_number, old, bids)
-            _check_bids_with_harry(conn, game, round_number, bids)
-            _audit_bids_after_play(conn, game, round_number, old, bids)
+            _bids_changed(conn, game, round_number, old, bids)
             if cannonball is not None:
                 if cannonball:
                     _check_cannonball_counts(game)
@@ -223,33 +237,6 @@ class BidsMixin(GamesMixin):
             put_round(conn, game_id, round_number, bids, balls)
             payload = {"round": round_number, "bids": bids, "player": player}
             emit(conn, game_id, "bids", payload)
-
-    def _keep_bids(
-        self,
-        conn: sqlite3.Connection,
-        game: Game,
-        round_number: int,
-        old: Sequence[int | None],
-        new: Sequence[int | None],
-    ) -> None:
-        """Refuse clearing a bid in a round with recorded tricks.
-
-        The record format has no "not bid yet", so a cleared bid would drop that round and
-        every later one from the score and the exports (on a phone, tapping the lit bid
-        button clears it). Changing the bid is the correction a table means.
-        """
-        pairs = enumerate(zip(old, new, strict=True))
-        cleared = [i for i, (was, now) in pairs if was is not None and now is None]
-        if not cleared:
-            return
-        if _played(conn, game.id, round_number):
-            what = (
-                f"{game.players[cleared[0]]}'s bid instead of clearing it"
-                if len(cleared) == 1
-                else f"the bids of {', '.join(game.players[i] for i in cleared)} instead of "
-                "clearing them"
-            )
-            raise UserError(f"round {round_number} has recorded tricks; change {what}")
 
     def bids(self, game_id: int, round_number: int) -> list[int | None]:
         """A round's bids, ``None`` for a player who has not bid; a round the game does not
