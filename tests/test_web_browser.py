@@ -352,3 +352,21 @@ def test_the_missed_card_is_added_from_the_replay_page(
     assert "card added: Ana Parrot 12" in browser.find_element(By.ID, "audit").text
     assert not browser.find_elements(By.ID, "add-play")
     assert store.score(gid)["score"]["totals"] == [20, 10, 10]  # Ana made her 1, the rest 0
+
+
+def test_a_phone_can_go_through_many_pages_in_one_tab(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Pages left behind in the browser's back/forward cache must not keep their live
+    streams open: six of them used up the browser's connections and the next page hung."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    three = [(1, "green-5"), (2, "green-9"), (0, "green-3")]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c} for p, c in three])
+    replay = "round/1/trick/0"
+    pages = ["bids", "tricks", "settings", replay, "tricks", replay, "bids", "tv", replay, "bids"]
+    browser.set_page_load_timeout(12)
+    for page in pages:
+        browser.get(f"{base}/game/{gid}/{page}")  # a hung page times out here
+    assert browser.current_url.endswith("/bids")

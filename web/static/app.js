@@ -123,6 +123,14 @@ const SK = (() => {
         setTimeout(() => stream(gameId, onChange, onOpen, window.SK_LAST_EVENT), 5000);
       }
     };
+    // A page left for another stays in the browser's back/forward cache with its stream still
+    // open; six of those take every connection the browser allows to this server, and the next
+    // page hangs. So the stream closes when the page is hidden, and opens again (from the last
+    // event seen) if the page is shown again from that cache.
+    window.addEventListener("pagehide", () => es.close(), {once: true});
+    window.addEventListener("pageshow", (ev) => {
+      if (ev.persisted) stream(gameId, onChange, onOpen, window.SK_LAST_EVENT);
+    }, {once: true});
     window.SK_STREAM = es;
     return es;
   }
