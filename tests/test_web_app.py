@@ -343,6 +343,7 @@ def test_the_missed_card_is_added_on_the_replay_page(client: FlaskClient, store:
     gid = game_with_a_missed_card(store)
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert "2 of 3 cards recorded" in page and 'id="add-play"' in page
+    assert 'id="confirm-trick"' not in page  # confirming cannot add the card
     assert "only 2 of 3 cards were recorded" in page  # the why, and the score's stop
     state = json_of(client.get(f"/api/game/{gid}/state"))
     assert not state["score"]["ok"] and "round 1, trick 1" in state["score"]["error"]

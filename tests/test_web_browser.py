@@ -346,7 +346,11 @@ def test_the_missed_card_is_added_from_the_replay_page(
     players = Select(browser.find_element(By.ID, "correct-player"))
     offered = [o.text for o in players.options if o.is_enabled()]
     assert offered == ["Ana"]
-    Select(browser.find_element(By.ID, "correct-card")).select_by_value("green-12")
+    cards = Select(browser.find_element(By.ID, "correct-card"))
+    first = [(o.get_attribute("value"), o.text) for o in cards.options[:11]]
+    assert [value for value, _ in first] == [f"green-{n}" for n in range(1, 12)]  # deck order
+    assert first[0][1] == "Parrot 1"  # the card's name, not its id too
+    cards.select_by_value("green-12")
     browser.find_element(By.ID, "correct-save").click()
     wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
     assert "card added: Ana Parrot 12" in browser.find_element(By.ID, "audit").text

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, g, redirect, render_template, send_file, url_for
 
 from skullcam.errors import UserError
+from skullcam.rules import cards_dealt
 from skullcam.rules.settings import setting_fields
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, resolution_json
 
@@ -179,9 +180,14 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
         "harry": [(-1, "−1"), (0, "0"), (1, "+1")],
     }[kind]
     winner = store.resolve(game.id, trick.plays).get("winner")
+    player = trick.plays[winner]["player"] if isinstance(winner, int) else None
+    bid = None if player is None else store.bids(game.id, trick.round)[player]
+    if kind == "harry" and bid is not None:  # only the changes the rules can score
+        dealt = cards_dealt(trick.round, len(game.players))
+        options = [(change, label) for change, label in options if 0 <= bid + change <= dealt]
     return {
         "kind": kind,
-        "player": trick.plays[winner]["player"] if isinstance(winner, int) else None,
+        "player": player,
         "value": recorded[0] if recorded else None,
         "options": options,
     }

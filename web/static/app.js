@@ -6,7 +6,8 @@
 
 const SK = (() => {
   const strings = JSON.parse(document.getElementById("i18n").textContent);
-  const cardNames = JSON.parse(document.getElementById("card-names").textContent);
+  const cardOrder = JSON.parse(document.getElementById("card-names").textContent);
+  const cardNames = Object.fromEntries(cardOrder);
   const dataEl = document.getElementById("page-data");
   const pageData = dataEl ? JSON.parse(dataEl.textContent) : {};
 
@@ -187,7 +188,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, h, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
+  return {t, card, cardOrder, h, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -525,10 +526,10 @@ function initReplay() {
   const form = document.getElementById("correct-form");
   const cardSel = document.getElementById("correct-card");
   const playerSel = document.getElementById("correct-player");
-  const ids = JSON.parse(document.getElementById("card-names").textContent);
-  // An undeclared Tigress cannot be judged (the server refuses it): offer her declared only.
-  const choices = Object.keys(ids).filter((id) => id !== "tigress");
-  cardSel.replaceChildren(...choices.map((id) => h("option", {value: id}, card(id) + "  (" + id + ")")));
+  // In the deck's order (suits by number, then the specials). An undeclared Tigress cannot be
+  // judged (the server refuses it): she is offered declared only.
+  const choices = SK.cardOrder.map(([id]) => id).filter((id) => id !== "tigress");
+  cardSel.replaceChildren(...choices.map((id) => h("option", {value: id, title: id}, card(id))));
   const title = document.getElementById("correct-title");
   const seated = new Set(pageData.plays.map((p) => p.player));
   let which = null;  // the play being corrected, or "add" for the card the camera missed
