@@ -484,6 +484,10 @@ MESSAGES: dict[str, dict[str, str]] = {
             " la foto"
         ),
         "photo_cards": "hay {n} cartas en la imagen: fotografía las cartas de una en una",
+        "photo_picture_too_small": (
+            "la imagen solo mide {width} x {height} px, demasiado poco para una carta legible:"
+            " haz la foto con la cámara a tamaño completo"
+        ),
         "photo_too_small": (
             "la carta solo mide {width:.0f} px de ancho en la imagen: acércate para que ocupe"
             " más del encuadre"
@@ -601,6 +605,10 @@ MESSAGES: dict[str, dict[str, str]] = {
             " rifai la foto"
         ),
         "photo_cards": "ci sono {n} carte nell'immagine: fotografa una carta alla volta",
+        "photo_picture_too_small": (
+            "l'immagine è solo {width} x {height} px, troppo piccola per una carta leggibile:"
+            " scatta la foto con la fotocamera a piena risoluzione"
+        ),
         "photo_too_small": (
             "la carta è larga solo {width:.0f} px nell'immagine: avvicinati perché riempia di più"
             " l'inquadratura"
@@ -713,6 +721,10 @@ MESSAGES: dict[str, dict[str, str]] = {
             "et genskin bryder kortets omrids: vip kortet eller flyt lyset, og tag billedet igen"
         ),
         "photo_cards": "{n} kort i billedet: fotografér ét kort ad gangen",
+        "photo_picture_too_small": (
+            "billedet er kun {width} x {height} px, for lille til et læseligt kort: tag"
+            " billedet med kameraet i fuld størrelse"
+        ),
         "photo_too_small": (
             "kortet er kun {width:.0f} px bredt i billedet: gå tættere på, så det fylder mere af"
             " billedet"

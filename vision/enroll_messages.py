@@ -82,6 +82,10 @@ ENGLISH: dict[str, str] = {
         "a reflection cuts the card's outline: tilt the card or move the light and retake"
     ),
     "photo_cards": "{n} cards in the picture: photograph one card at a time",
+    "photo_picture_too_small": (
+        "the picture is only {width} x {height} px, too small to hold a readable card: take"
+        " the photo with the camera at full size"
+    ),
     "photo_too_small": (
         "the card is only {width:.0f} px wide in the picture: move closer so it fills more of"
         " the frame"

@@ -415,7 +415,9 @@ def inspect_photo(
     """Find the single card in ``image`` and rectify it, or say what is wrong with the photo."""
     if min(image.shape[:2]) < MIN_SHORT_SIDE_PX:
         # No card in it can be read (and the outline search cannot even shrink it).
-        return PhotoCheck("too-small", message("photo_too_small", width=min(image.shape[:2])))
+        height, width = image.shape[:2]
+        too_small = message("photo_picture_too_small", width=width, height=height)
+        return PhotoCheck("too-small", too_small)
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
