@@ -17,6 +17,7 @@ from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, resolution_js
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
 from .app import get_store
+from .flag_i18n import flag_text
 
 bp = Blueprint("pages", __name__)
 
@@ -155,6 +156,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         prev_trick=prev_trick,
         next_trick=next_trick,
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
+        flags=[flag_text(flag, g.lang) for flag in trick.flags],
         choice=_choice(store, game, trick),
         image_kind=_image_kind(trick),
     )

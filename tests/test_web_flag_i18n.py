@@ -1,0 +1,74 @@
+"""The camera's flags on a trick, said in the reader's language on the replay page."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+from store_support import plays
+
+from skullcam.device.game import Referee
+from skullcam.rules import Settings
+from skullcam.store import GameStore
+from skullcam.web.flag_i18n import flag_text
+
+#: Flags as vision/trick_state.py words them (the tracker's, built from its f-strings).
+TRACKER_FLAGS = [
+    "only 3 cards for 4 players",
+    "the trick was swept away with 3 of 4 cards seen: a card was missed",
+    "the trick was swept away with 4 of 4 cards seen (never all at once)",
+    "the recording ended with 2 of 4 cards seen",
+    "green-7 read with low confidence (0.41)",
+    "Tigress laid at 47 degrees: pirate or escape?",
+    "green-4 seen twice in one trick",
+    "two cards looked like escape; the weaker one read as loot",
+    "taken back before the trick completed: green-3, skull-king",
+    "more cards than players: 5 cards (ignored: black-2)",
+    "Ana led, but the game expected Ben to lead",
+    "play order and seats disagree: cards arrived from Ben, Ana, Cai, clockwise from Ana the "
+    "order is Ana, Ben, Cai; plays follow the seats",
+    "the cards' seats (Ana, Ana, Cai) do not name every player once; plays follow the arrival "
+    "order",
+]
+
+
+def referee_flags() -> list[str]:
+    """Flags the referee really writes (device/game.py), not copies of its wording."""
+    ref = Referee(["Ana", "Ben", "Cai"], 0, Settings(pirate_abilities=True, rounds=3))
+    flags = list(ref.add_plays([(1, "pirate-harry"), (2, "green-3"), (0, "green-4")]).flags)
+    ref.add_plays([(2, "green-3"), (0, "green-9"), (1, "green-2")])  # round 2, Ana wins
+    flags += ref.add_plays([(0, "green-3"), (1, "green-8"), (2, "green-1")]).flags  # again
+    flags += ref.add_plays([(0, "green-5")]).flags  # round 3: a short trick
+    return flags
+
+
+@pytest.mark.parametrize("lang", ["es", "it", "da"])
+def test_every_flag_the_camera_writes_is_said_in_the_language(lang: str) -> None:
+    written = TRACKER_FLAGS + referee_flags()
+    assert "pirate-harry ability: ask the table (recorded as no change)" in written
+    assert "green-3 already played this round" in written
+    assert "cannot resolve: 1 cards for 3 players" in written
+    for flag in written:
+        said = flag_text(flag, lang)
+        assert said != flag and "{" not in said, (lang, flag)
+        for card_id in ("green-7", "green-3", "skull-king", "pirate-harry", "escape", "black-2"):
+            assert card_id not in said, (lang, said)  # cards by their names
+
+
+def test_an_unknown_flag_is_shown_as_written() -> None:
+    assert flag_text("loot was played but the loot setting is off", "es") == (
+        "loot was played but the loot setting is off"
+    )
+    assert flag_text("only 3 cards for 4 players", "en") == "only 3 cards for 4 players"
+
+
+def test_the_replay_page_says_the_flags_in_the_readers_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    flags = ["green-5 read with low confidence (0.41)"]
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")), flags=flags
+    )
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert "Loro 5 leída con poca confianza (0.41)" in page

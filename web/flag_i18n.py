@@ -1,0 +1,199 @@
+"""The camera's flags on a trick, in the reader's language.
+
+The tracker and the referee write a trick's flags as English sentences ("only 3 cards for 4
+players", "green-7 read with low confidence (0.41)"), and the store keeps them as written
+(docs/web.md). A table playing in Spanish reads them on the replay page, where a dispute is
+settled, so each sentence the camera writes is matched here and said again in the reader's
+language, card ids as card names. A flag no pattern knows (an older version's, a rules
+warning) is shown as written: better in English than not at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skullcam.i18n_core import card_name
+
+#: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
+#: ``alt`` and ``cards`` (comma-separated) are card ids; the rest are shown as written.
+FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
+    (
+        re.compile(r"only (?P<k>\d+) cards for (?P<n>\d+) players"),
+        {
+            "es": "solo {k} cartas para {n} jugadores",
+            "it": "solo {k} carte per {n} giocatori",
+            "da": "kun {k} kort til {n} spillere",
+        },
+    ),
+    (
+        re.compile(r"cannot resolve: (?P<k>\d+) cards for (?P<n>\d+) players"),
+        {
+            "es": "no se puede resolver: {k} cartas para {n} jugadores",
+            "it": "impossibile risolvere: {k} carte per {n} giocatori",
+            "da": "kan ikke afgøres: {k} kort til {n} spillere",
+        },
+    ),
+    (
+        re.compile(
+            r"the trick was swept away with (?P<k>\d+) of (?P<n>\d+) cards seen: a card was missed"
+        ),
+        {
+            "es": "la baza se retiró con {k} de {n} cartas vistas: faltó una carta",
+            "it": "la presa è stata raccolta con {k} carte viste su {n}: ne è sfuggita una",
+            "da": "stikket blev fjernet med {k} af {n} kort set: et kort blev overset",
+        },
+    ),
+    (
+        re.compile(
+            r"the trick was swept away with (?P<k>\d+) of (?P<n>\d+) cards seen "
+            r"\(never all at once\)"
+        ),
+        {
+            "es": "la baza se retiró con {k} de {n} cartas vistas (nunca todas a la vez)",
+            "it": "la presa è stata raccolta con {k} carte viste su {n} (mai tutte insieme)",
+            "da": "stikket blev fjernet med {k} af {n} kort set (aldrig alle på én gang)",
+        },
+    ),
+    (
+        re.compile(r"the recording ended with (?P<k>\d+) of (?P<n>\d+) cards seen"),
+        {
+            "es": "la grabación terminó con {k} de {n} cartas vistas",
+            "it": "la registrazione è finita con {k} carte viste su {n}",
+            "da": "optagelsen sluttede med {k} af {n} kort set",
+        },
+    ),
+    (
+        re.compile(r"(?P<card>[a-z0-9:-]+) read with low confidence \((?P<p>[0-9.]+)\)"),
+        {
+            "es": "{card} leída con poca confianza ({p})",
+            "it": "{card} letta con poca sicurezza ({p})",
+            "da": "{card} læst med lav sikkerhed ({p})",
+        },
+    ),
+    (
+        re.compile(r"Tigress laid at (?P<deg>\d+) degrees: pirate or escape\?"),
+        {
+            "es": "Tigresa colocada a {deg} grados: ¿pirata o huida?",
+            "it": "Tigre posata a {deg} gradi: pirata o fuga?",
+            "da": "Tigress lagt i {deg} grader: pirat eller flugtkort?",
+        },
+    ),
+    (
+        re.compile(r"(?P<card>[a-z0-9:-]+) already played this round"),
+        {
+            "es": "{card} ya se jugó en esta ronda",
+            "it": "{card} è già stata giocata in questo round",
+            "da": "{card} er allerede spillet i denne runde",
+        },
+    ),
+    (
+        re.compile(r"(?P<card>[a-z0-9:-]+) seen twice in one trick"),
+        {
+            "es": "{card} vista dos veces en una baza",
+            "it": "{card} vista due volte in una presa",
+            "da": "{card} set to gange i ét stik",
+        },
+    ),
+    (
+        re.compile(
+            r"two cards looked like (?P<card>[a-z0-9:-]+); the weaker one read as "
+            r"(?P<alt>[a-z0-9:-]+)"
+        ),
+        {
+            "es": "dos cartas parecían {card}; la menos clara se leyó como {alt}",
+            "it": "due carte sembravano {card}; la meno chiara è stata letta come {alt}",
+            "da": "to kort lignede {card}; det svageste blev læst som {alt}",
+        },
+    ),
+    (
+        re.compile(r"taken back before the trick completed: (?P<cards>.+)"),
+        {
+            "es": "retirada antes de completar la baza: {cards}",
+            "it": "ripresa prima che la presa fosse completa: {cards}",
+            "da": "taget tilbage før stikket var færdigt: {cards}",
+        },
+    ),
+    (
+        re.compile(r"more cards than players: (?P<k>\d+) cards \(ignored: (?P<cards>.+)\)"),
+        {
+            "es": "más cartas que jugadores: {k} cartas (no se cuentan: {cards})",
+            "it": "più carte che giocatori: {k} carte (ignorate: {cards})",
+            "da": "flere kort end spillere: {k} kort (set bort fra: {cards})",
+        },
+    ),
+    (
+        re.compile(r"(?P<first>.+) led, but the game expected (?P<leader>.+) to lead"),
+        {
+            "es": "salió {first}, pero la partida esperaba que saliera {leader}",
+            "it": "ha aperto {first}, ma la partita si aspettava {leader}",
+            "da": "{first} spillede ud, men spillet ventede, at {leader} spillede ud",
+        },
+    ),
+    (
+        re.compile(
+            r"play order and seats disagree: cards arrived from (?P<arrived>.+), clockwise "
+            r"from (?P<leader>.+) the order is (?P<order>.+); plays follow the seats"
+        ),
+        {
+            "es": "el orden de juego y los asientos no coinciden: las cartas llegaron de"
+            " {arrived}; en sentido horario desde {leader} el orden es {order}; las jugadas"
+            " siguen los asientos",
+            "it": "ordine di gioco e posti non coincidono: le carte sono arrivate da {arrived};"
+            " in senso orario da {leader} l'ordine è {order}; le giocate seguono i posti",
+            "da": "spilleorden og pladser passer ikke: kortene kom fra {arrived}; med uret fra"
+            " {leader} er rækkefølgen {order}; udspillene følger pladserne",
+        },
+    ),
+    (
+        re.compile(
+            r"the cards' seats \((?P<seats>.+)\) do not name every player once; plays follow "
+            r"the arrival order"
+        ),
+        {
+            "es": "los asientos de las cartas ({seats}) no nombran a cada jugador una vez; las"
+            " jugadas siguen el orden de llegada",
+            "it": "i posti delle carte ({seats}) non nominano ogni giocatore una volta; le"
+            " giocate seguono l'ordine di arrivo",
+            "da": "kortenes pladser ({seats}) nævner ikke hver spiller én gang; udspillene"
+            " følger ankomstrækkefølgen",
+        },
+    ),
+    (
+        re.compile(r"(?P<card>pirate-[a-z]+) ability: ask the table \(recorded as no change\)"),
+        {
+            "es": "habilidad de {card}: pregunta a la mesa (grabada sin cambio)",
+            "it": "abilità di {card}: chiedi al tavolo (registrata senza modifica)",
+            "da": "{card}s evne: spørg bordet (registreret som ingen ændring)",
+        },
+    ),
+    (
+        re.compile(r"cannot resolve: (?P<why>.+)"),
+        {
+            "es": "no se puede resolver: {why}",
+            "it": "impossibile risolvere: {why}",
+            "da": "kan ikke afgøres: {why}",
+        },
+    ),
+]
+
+_CARD_GROUPS = ("card", "alt")
+
+
+def flag_text(flag: str, lang: str) -> str:
+    """``flag`` in ``lang``: the camera's sentence said again, its card ids as card names."""
+    if lang == "en":
+        return flag
+    for pattern, wordings in FLAGS:
+        match = pattern.fullmatch(flag)
+        if match is None or lang not in wordings:
+            continue
+        fields = dict(match.groupdict())
+        for group in _CARD_GROUPS:
+            if group in fields:
+                fields[group] = card_name(fields[group], lang)
+        if "cards" in fields:
+            fields["cards"] = ", ".join(
+                card_name(c.strip(), lang) for c in fields["cards"].split(",")
+            )
+        return wordings[lang].format(**fields)
+    return flag
