@@ -22,8 +22,8 @@ from .audit import write_audit
 from .bids import check_harry_bid as check_harry_bid
 from .bids import put_round, round_row
 from .database import Database
-from .prompts import close_prompt
-from .rows import Game, Prompt, Trick, dump_json, load_json, prompt_from_row
+from .prompts import close_prompt, insert_prompt, open_questions
+from .rows import Game, Prompt, Trick, dump_json, load_json, trick_row
 
 #: The prompt kind that asks for each pirate's choice, and back.
 ABILITY_PIRATE = {"rosie": "pirate-rosie", "rascal_bet": "pirate-rascal", "harry": "pirate-harry"}
@@ -76,10 +76,7 @@ def record_ability(
     abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
     abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
     save_abilities(conn, game.id, round_number, abilities)
-    row = conn.execute(
-        "SELECT id FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-        (game.id, round_number, trick_index),
-    ).fetchone()
+    row = trick_row(conn, game.id, round_number, trick_index)
     after = {"pirate": pirate, "choice": choice}
     write_audit(conn, game.id, row["id"] if row else None, "choice", before, after, note)
 
@@ -109,10 +106,7 @@ def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) 
     """Refuse an ability choice for a recorded trick its pirate does not win (any more):
     recorded, it would make the whole game unscoreable."""
     assert prompt.trick is not None
-    row = conn.execute(
-        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-        (game.id, prompt.round, prompt.trick),
-    ).fetchone()
+    row = trick_row(conn, game.id, prompt.round, prompt.trick)
     if row is None:
         return
     pirate = ABILITY_PIRATE[prompt.kind]
@@ -154,23 +148,30 @@ def drop_abilities_not_won(
 
 def dismiss_questions_not_won(
     conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int, winning: Any
-) -> set[str]:
+) -> None:
     """Dismiss the trick's open ability questions about a pirate other than its ``winning``
-    card (every one, with ``winning`` None); returns the kinds still rightly asked (not to
-    be asked twice)."""
-    asked: set[str] = set()
-    rows = conn.execute(
-        "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? AND status = 'open'",
-        (game_id, round_number, trick_index),
-    ).fetchall()
-    for prompt in map(prompt_from_row, rows):
-        if prompt.kind not in ABILITY_PIRATE:
-            continue
-        if ABILITY_PIRATE[prompt.kind] == winning:
-            asked.add(prompt.kind)
-            continue
-        close_prompt(conn, prompt, "dismissed", None)
-    return asked
+    card (every one, with ``winning`` None)."""
+    for prompt in open_questions(conn, game_id, round_number, trick_index):
+        if prompt.kind in ABILITY_PIRATE and ABILITY_PIRATE[prompt.kind] != winning:
+            close_prompt(conn, prompt, "dismissed", None)
+
+
+def ask_for_choice(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_number: int,
+    trick_index: int,
+    kind: str,
+    winner: int | None,
+) -> None:
+    """Ask the table for the choice of the pirate that won the trick (``kind``), unless it
+    was made or is being asked already: a question is asked once."""
+    pirate = ABILITY_PIRATE[kind]
+    made = stored_abilities(conn, game_id, round_number)
+    if any(a["trick"] == trick_index and a["pirate"] == pirate for a in made):
+        return
+    if not open_questions(conn, game_id, round_number, trick_index, kind):
+        insert_prompt(conn, game_id, kind, round_number, trick_index, winner, {})
 
 
 class AbilitiesMixin(Database):

@@ -22,7 +22,7 @@ from .abilities import (
 )
 from .corrections import CorrectionsMixin, confirm_as_recorded
 from .events import emit
-from .prompts import PromptsMixin, close_prompt
+from .prompts import PromptsMixin, close_prompt, open_questions
 from .rows import Game, Prompt, Trick
 
 
@@ -84,9 +84,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             value = _checked_answer(kind, choice, len(game.players))
             if kind == "harry":
                 check_harry_bid(conn, game, round_number, trick_index, value)
-            for prompt in self.prompts(game_id):
-                if (prompt.kind, prompt.round, prompt.trick) == (kind, round_number, trick_index):
-                    close_prompt(conn, prompt, "answered", value)
+            for prompt in open_questions(conn, game_id, round_number, trick_index, kind):
+                close_prompt(conn, prompt, "answered", value)
             record_ability(conn, game, round_number, trick_index, kind, value, note)
             changed = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**changed, "choice": {"kind": kind, "value": value}})

@@ -17,7 +17,7 @@ from . import checks, verdicts
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin
-from .rows import Game, dump_json, load_json
+from .rows import Game, dump_json, load_json, trick_row
 
 
 def round_row(conn: sqlite3.Connection, game_id: int, round_number: int) -> sqlite3.Row | None:
@@ -89,6 +89,12 @@ def _checked_cannonball(game: Game, cannonball: Any) -> list[bool]:
     return list(cannonball)
 
 
+def harry_fits(bid: int, change: int, dealt: int) -> bool:
+    """Whether Harry's ``change`` keeps a ``bid`` within 0..``dealt``, as the rules score it
+    (the question, the replay page's menu and a later bid change all ask this)."""
+    return 0 <= bid + change <= dealt
+
+
 def check_harry_bid(
     conn: sqlite3.Connection,
     game: Game,
@@ -102,10 +108,7 @@ def check_harry_bid(
     game would stop there. A bid not entered yet is judged when it is."""
     if change == 0:
         return
-    trick = conn.execute(
-        "SELECT plays FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-        (game.id, round_number, trick_index),
-    ).fetchone()
+    trick = trick_row(conn, game.id, round_number, trick_index)
     row = round_row(conn, game.id, round_number)
     if bids is None:
         bids = load_json(row["bids"]) if row is not None else None
@@ -117,7 +120,7 @@ def check_harry_bid(
     if winner is None or bid is None:
         return
     dealt = checks.cards_dealt(round_number, len(game.players))
-    if not 0 <= bid + change <= dealt:
+    if not harry_fits(bid, change, dealt):
         raise UserError(
             f"{game.players[winner]} bid {bid} of {dealt} in round {round_number}, and Harry "
             f"changes it by {change:+d} (trick {trick_index + 1}): that makes {bid + change}. "

@@ -20,15 +20,16 @@ from skullcam.errors import UserError, echo
 from . import checks, verdicts
 from .abilities import (
     ABILITY_KIND,
+    ask_for_choice,
     dismiss_questions_not_won,
     drop_abilities_not_won,
     stored_abilities,
 )
 from .audit import write_audit
 from .events import emit
-from .prompts import close_prompt, insert_prompt
+from .prompts import close_prompt, open_questions
 from .round_so_far import round_so_far
-from .rows import Game, Trick, dump_json, prompt_from_row
+from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
 
 
@@ -333,16 +334,13 @@ class CorrectionsMixin(TricksMixin):
         moved = winner != plan.winner_before
         keep = None if moved else winning
         dropped = drop_abilities_not_won(conn, game.id, r, t, plan.trick_id, keep)
-        asked = dismiss_questions_not_won(conn, game.id, r, t, keep)
+        dismiss_questions_not_won(conn, game.id, r, t, keep)
         kind = ABILITY_KIND.get(str(winning))
-        recorded = any(
-            a["trick"] == t and a["pirate"] == winning for a in stored_abilities(conn, game.id, r)
-        )
         on = bool(checks.full_settings(game.settings)["pirate_abilities"])
         # A question declined is not re-asked while the same player's pirate wins.
         changed = winning != plan.winning_before or moved
-        if kind is not None and on and changed and not recorded and kind not in asked:
-            insert_prompt(conn, game.id, kind, r, t, winner, {})
+        if kind is not None and on and changed:
+            ask_for_choice(conn, game.id, r, t, kind, winner)
         return dropped
 
     def _plan_tigress(
@@ -393,12 +391,7 @@ def confirm_as_recorded(
             "add the missing card instead of confirming"
         )
     conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (trick.id,))
-    rows = conn.execute(
-        "SELECT * FROM prompts WHERE game_id = ? AND round = ? AND trick = ? "
-        "AND kind = 'flagged' AND status = 'open'",
-        (trick.game_id, trick.round, trick.trick),
-    ).fetchall()
-    for prompt in map(prompt_from_row, rows):
+    for prompt in open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged"):
         if prompt.id != answering:
             close_prompt(conn, prompt, "answered", "confirm")
     write_audit(conn, trick.game_id, trick.id, "confirm", trick.flags, [], note)

@@ -48,6 +48,7 @@ from .abilities import ABILITY_PIRATE as ABILITY_PIRATE
 from .abilities import choice_kind as choice_kind
 from .answers import AnswersMixin
 from .audit import AuditMixin
+from .bids import harry_fits as harry_fits
 from .database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from .database import database_error as database_error
 from .database import is_busy as is_busy

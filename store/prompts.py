@@ -51,6 +51,27 @@ def insert_prompt(
     return prompt_id
 
 
+def open_questions(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_number: int,
+    trick_index: int,
+    kind: str | None = None,
+) -> list[Prompt]:
+    """The open prompts about one trick (of ``kind`` only, when given), oldest first."""
+    rows = select_rows(
+        conn,
+        "prompts",
+        "id",
+        game_id=game_id,
+        round=round_number,
+        trick=trick_index,
+        kind=kind,
+        status="open",
+    )
+    return [prompt_from_row(r) for r in rows]
+
+
 def close_prompt(conn: sqlite3.Connection, prompt: Prompt, status: str, answer: Any) -> None:
     """Close an open prompt as ``status`` ('answered' or 'dismissed').
 

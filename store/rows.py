@@ -174,6 +174,14 @@ def event_from_row(row: sqlite3.Row) -> Event:
     return _from_row(Event, row, ("payload",))
 
 
+def trick_row(
+    conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int
+) -> sqlite3.Row | None:
+    """A recorded trick's row, or None when that trick is not recorded."""
+    rows = select_rows(conn, "tricks", "id", game_id=game_id, round=round_number, trick=trick_index)
+    return rows[0] if rows else None
+
+
 def select_rows(
     conn: sqlite3.Connection, table: str, order_by: str, **equal: Any
 ) -> list[sqlite3.Row]:

@@ -14,11 +14,10 @@ from typing import Any
 from skullcam.errors import UserError
 
 from . import checks, verdicts
-from .abilities import ABILITY_PIRATE, choice_kind, stored_abilities
+from .abilities import ask_for_choice, choice_kind
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin, mark_finished
-from .prompts import insert_prompt
 from .rows import Game, dump_json, trick_from_row
 
 
@@ -62,20 +61,9 @@ def _ask_choices_not_made(conn: sqlite3.Connection, game: Game) -> None:
             kind = choice_kind(game, trick)
         except UserError:
             continue
-        pirate = ABILITY_PIRATE[kind]
-        made = stored_abilities(conn, game.id, trick.round)
-        if any(a["trick"] == trick.trick and a["pirate"] == pirate for a in made):
-            continue
-        asked = conn.execute(
-            "SELECT 1 FROM prompts WHERE game_id = ? AND round = ? AND trick = ? AND kind = ? "
-            "AND status = 'open'",
-            (game.id, trick.round, trick.trick, kind),
-        ).fetchone()
-        if asked is None:
-            winner = verdicts.winner_player(
-                trick.plays, verdicts.resolve(trick.plays, game.settings, game.players)
-            )
-            insert_prompt(conn, game.id, kind, trick.round, trick.trick, winner, {})
+        resolution = verdicts.resolve(trick.plays, game.settings, game.players)
+        winner = verdicts.winner_player(trick.plays, resolution)
+        ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
 
 
 class SettingsMixin(GamesMixin):

@@ -20,7 +20,7 @@ from . import checks, verdicts
 from .bids import BidsMixin, check_round
 from .events import emit
 from .games import mark_finished
-from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row
+from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row, trick_row
 
 
 def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
@@ -138,14 +138,7 @@ class TricksMixin(BidsMixin):
 
     def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:
         """A recorded trick, or UserError naming what is missing."""
-        row = (
-            self._conn()
-            .execute(
-                "SELECT * FROM tricks WHERE game_id = ? AND round = ? AND trick = ?",
-                (game_id, round_number, trick_index),
-            )
-            .fetchone()
-        )
+        row = trick_row(self._conn(), game_id, round_number, trick_index)
         if row is None:
             raise NotFoundError(
                 f"game {game_id} has no recorded trick {trick_index} in round {round_number}"

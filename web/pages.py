@@ -12,7 +12,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import setting_fields
-from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, resolution_json
+from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
@@ -186,7 +186,7 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
     bid = None if player is None else store.bids(game.id, trick.round)[player]
     if kind == "harry" and bid is not None:  # only the changes the rules can score
         dealt = cards_dealt(trick.round, len(game.players))
-        options = [(change, label) for change, label in options if 0 <= bid + change <= dealt]
+        options = [(change, label) for change, label in options if harry_fits(bid, change, dealt)]
     return {
         "kind": kind,
         "player": player,
