@@ -39,7 +39,7 @@ from skullcam.device.sources import (
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json
 from skullcam.rules import GameRecord, RulesError
-from skullcam.store import GameStore
+from skullcam.store import GameStore, Trick
 from skullcam.vision.seats import SeatLayout, layout_for
 
 logger = logging.getLogger(__name__)
@@ -91,8 +91,9 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     """
     active = store.active_game()
     if active is not None and active.players == demo.players and is_demo_game(store, active.id):
-        start = resume_frame(store, active.id, DEMO_SOURCE)
-        return active.id, start, _last_trick_cards(store, active.id) if start else None
+        last = _last_trick(store, active.id)
+        start = resume_frame(last, DEMO_SOURCE)
+        return active.id, start, [p["card"] for p in last.plays] if last and start else None
     rec = demo.record
     game_id = store.create_game(
         demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
@@ -132,11 +133,23 @@ def game_to_record(store: GameStore, done: Collection[int] = ()) -> int | None:
     return game.id
 
 
+def _last_trick(store: GameStore, game_id: int) -> Trick | None:
+    """The game's last recorded trick, or None before its first."""
+    tricks = store.tricks(game_id)
+    return tricks[-1] if tricks else None
+
+
 def _last_trick_cards(store: GameStore, game_id: int) -> list[str] | None:
     """The cards of the game's last recorded trick (they may still lie on the table), or None
     before its first trick."""
-    tricks = store.tricks(game_id)
-    return [p["card"] for p in tricks[-1].plays] if tricks else None
+    last = _last_trick(store, game_id)
+    return [p["card"] for p in last.plays] if last is not None else None
+
+
+def _recorded_from(trick: Trick | None) -> dict[str, Any]:
+    """What the recorder wrote of where a trick came from (``source``, ``frame_index``)."""
+    info = trick.detections if trick is not None else None
+    return info if isinstance(info, dict) else {}
 
 
 def is_demo_game(store: GameStore, game_id: int) -> bool:
@@ -145,18 +158,15 @@ def is_demo_game(store: GameStore, game_id: int) -> bool:
     first trick."""
     if (store.data_dir / "games" / str(game_id) / DEMO_MARK).is_file():
         return True
-    tricks = store.tricks(game_id)
-    info = tricks[-1].detections if tricks else None
-    return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
+    return _recorded_from(_last_trick(store, game_id)).get("source") == DEMO_SOURCE
 
 
-def resume_frame(store: GameStore, game_id: int, source: str) -> int:
-    """The frame to go on from in a recording ``source`` already partly recorded into the
-    game: after its last recorded trick's frame (0 when the game has no trick from it).
+def resume_frame(last: Trick | None, source: str) -> int:
+    """The frame to go on from in a recording ``source`` already partly recorded into a
+    game whose last trick is ``last``: after that trick's frame (0 when it is not from it).
     Starting again from frame 0 would record the first tricks a second time, as later ones."""
-    tricks = store.tricks(game_id)
-    info = tricks[-1].detections if tricks else None
-    if isinstance(info, dict) and info.get("source") == source:
+    info = _recorded_from(last)
+    if info.get("source") == source:
         index = info.get("frame_index")
         if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
             return index + 1
@@ -266,11 +276,12 @@ class LiveLoop:
         or replaced on the web page), wait for the next one with the camera still open. Ends
         when the frames do (a recording), on :attr:`stop`, or after one game without
         :attr:`next_games`."""
+        name = source_name_of(camera)
         start = 0
         if not names_live_camera(camera) and (game_id := game_to_record(self.store)) is not None:
             # A recording played into a game it was already partly recorded into (stopped,
             # or a frame removed as the error said): on from where it stopped.
-            start = resume_frame(self.store, game_id, source_name_of(camera))
+            start = resume_frame(_last_trick(self.store, game_id), name)
             if start:
                 logger.info("resuming %s at frame %d", camera, start)
         source = open_source(camera, start=start)
@@ -291,7 +302,6 @@ class LiveLoop:
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
-                name = source_name_of(camera)
                 self._pipeline(game_id, source, game_frames, name, guard, follow_active=True)
                 if self.stop.is_set() or feed.ended:
                     return

@@ -42,9 +42,9 @@ logger = logging.getLogger(__name__)
 # WORKING_SIZE (skullcam.frames): what the Pi camera is configured for; imported from here too.
 
 DEFAULT_FPS = 10.0
+"""Frame rate of a folder of frames when nothing says otherwise (interfaces.md)."""
 MAX_FPS = 240.0
 """The highest frame rate believed, from a video, a game folder's meta.json or --fps."""
-"""Frame rate of a folder of frames when nothing says otherwise (interfaces.md)."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
@@ -348,8 +348,7 @@ def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
     if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= MAX_FPS:
         raise UserError(
             f"{Path(path) / 'meta.json'}: fps must be a number more than 0 and at most "
-            f"{MAX_FPS:g}, "
-            f"got {json.dumps(fps)[:40]}; fix it or give --fps"
+            f"{MAX_FPS:g}, got {json.dumps(fps)[:40]}; fix it or give --fps"
         )
     return float(fps)
 
