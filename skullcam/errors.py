@@ -54,6 +54,13 @@ def cannot_listen(host: str, port: int, err: OSError | ValueError) -> UserError:
     return UserError(f"cannot listen on {host}:{port}: {err.strerror or err}; try another --port")
 
 
+def first_line(err: BaseException, limit: int = 160) -> str:
+    """The first line of a library's error, cut to ``limit`` characters (its type's name
+    when it says nothing): enough to name what went wrong inside one line of our own."""
+    text = str(err).strip()
+    return text.splitlines()[0][:limit] if text else type(err).__name__
+
+
 ECHO_LIMIT = 40
 """User input quoted back in a message is cut to this many characters."""
 

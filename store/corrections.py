@@ -80,8 +80,9 @@ def _change_card(
     plays[play_index]["card"] = new_card
     seen = plays[play_index].get("seen", play_index)
     read = camera[seen] if isinstance(seen, int) and seen < len(camera) else None
-    back = read is not None and read["card"] == new_card
-    plays[play_index]["confidence"] = read.get("confidence") if back and read else None
+    plays[play_index]["confidence"] = (
+        read.get("confidence") if read is not None and read["card"] == new_card else None
+    )
     both_tigress = new_card.startswith("tigress") and was.startswith("tigress")
     return [("tigress" if both_tigress else "card", was, new_card)]
 

@@ -110,7 +110,8 @@ def test_any_frame_size_and_colour_format_is_accepted(recognizer: Recognizer) ->
 
 
 def test_each_stage_takes_the_frames_the_whole_recognizer_takes(recognizer: Recognizer) -> None:
-    """The stage API (detect_boxes, detect, classify) converts as ``recognizer(frame)`` does."""
+    """The stage API (detect_boxes, detect, classify, corner_readings) converts frames as
+    ``recognizer(frame)`` does."""
     scene = imread(SAMPLE_SCENES / "images" / "test" / "test_000000.jpg")
     quads, _ = recognizer.detect_boxes(scene)
     for frame in (cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), cv2.cvtColor(scene, cv2.COLOR_BGR2BGRA)):
@@ -120,6 +121,8 @@ def test_each_stage_takes_the_frames_the_whole_recognizer_takes(recognizer: Reco
             len(quads),
             len(recognizer.manifest.classes),
         )
+        marks = recognizer.corner_readings(frame, quads)
+        assert marks.shape == (len(quads), 2, len(recognizer.manifest.classes))
     with pytest.raises(UserError, match="not an image"):
         recognizer.detect_boxes(np.zeros(5, np.uint8))
     # A picture given as floats in 0..1 (as image libraries load them) is the same picture.

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, first_line
 from skullcam.vision import obb
 
 
@@ -73,10 +73,9 @@ def reference_runner(path: Path, threads: int) -> Callable[[np.ndarray], object]
     try:
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # ONNX Runtime's own exception classes: a damaged file
-        first = str(err).strip().splitlines()[0][:160] if str(err).strip() else type(err).__name__
         raise UserError(
-            f"the cached reference model {path} does not load ({first}); delete it, and the "
-            "next bench exports it again"
+            f"the cached reference model {path} does not load ({first_line(err)}); delete it, "
+            "and the next bench exports it again"
         ) from None
     name = session.get_inputs()[0].name
 

@@ -641,6 +641,7 @@ class Recognizer:
         n_classes = len(self.manifest.classes)
         if len(quads) == 0:
             return np.zeros((0, 2, n_classes), np.float32)
+        frame = _as_bgr(frame)  # as classify takes it (a check of microseconds on BGR frames)
         patches = np.concatenate([corner_patches(card_crop(frame, q)) for q in quads])
         (logits,) = self._corner.run(None, {self._corner_input: crops_to_batch(list(patches))})
         return softmax(logits).reshape(len(quads), 2, n_classes)
@@ -706,7 +707,7 @@ class Recognizer:
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
-        boxes = self.detect(frame)
+        boxes = self.detector.detect(frame)
         if not self._warned_grey and len(boxes.scores):  # no card, nothing to misread
             self._warned_grey = _looks_grey(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, first_line
 from skullcam.vision.classifier_net import CardClassifier
 from skullcam.vision.cpu_features import cpu_has_native_bf16
 from skullcam.vision.crop_dataset import CropSet
@@ -284,9 +284,8 @@ def load_checkpoint(
         model = make_model(len(classes))
         model.load_state_dict(raw["state_dict"])
     except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, ValueError, EOFError) as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise UserError(
-            f"{path} is not a saved {make_model.__name__} network ({first[:160]}); give the "
+            f"{path} is not a saved {make_model.__name__} network ({first_line(err)}); give the "
             ".pt file of a trained model folder"
         ) from None
     return model, classes

@@ -97,18 +97,17 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         _check_out_has(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), "corner", "corner reader")
     if plan.skip_detector:
         _check_out_has(plan, (DETECTOR_FILE,), "detector", "detector")
-    detector_kept = plan.skip_detector
-    if detector_kept and plan.skip_classifier and plan.skip_corner:
+    if plan.skip_detector and plan.skip_classifier and plan.skip_corner:
         raise UserError(
             "--skip-detector, --skip-classifier and --skip-corner together leave nothing to "
             "train; drop the flag of the part to train again"
         )
     # Read now: moving the new weights in removes the --out model's manifest.
-    base = _manifest_to_keep(plan, detector_kept)
+    base = _manifest_to_keep(plan)
     staging = plan.work_dir / "staging"
     staging.mkdir(parents=True, exist_ok=True)
     (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
-    if detector_kept:
+    if plan.skip_detector:
         shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
     else:
         best = train_detector(
@@ -163,9 +162,9 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         json.dumps(
             {
                 "dataset": str(plan.dataset),
-                "detector_epochs": "kept" if detector_kept else _detector_epochs_run(plan),
-                "detector_minutes": None if detector_kept else plan.detector_minutes,
-                "imgsz": "kept" if detector_kept else plan.imgsz,
+                "detector_epochs": "kept" if plan.skip_detector else _detector_epochs_run(plan),
+                "detector_minutes": None if plan.skip_detector else plan.detector_minutes,
+                "imgsz": "kept" if plan.skip_detector else plan.imgsz,
                 "input_hw": list(manifest.detector_input),
             }
             | record,
@@ -223,7 +222,7 @@ def _copy_kept(plan: TrainPlan, names: tuple[str, ...], staging: Path) -> None:
         shutil.copyfile(plan.out / name, staging / name)
 
 
-def _manifest_to_keep(plan: TrainPlan, detector_kept: bool) -> ModelManifest:
+def _manifest_to_keep(plan: TrainPlan) -> ModelManifest:
     """What the new manifest starts from: the training defaults, or, for a run that keeps parts
     of the ``--out`` model, that model's own reading rules.
 
@@ -241,7 +240,7 @@ def _manifest_to_keep(plan: TrainPlan, detector_kept: bool) -> ModelManifest:
         detector_input=plan.input_hw,
         classes=CLASSES,
     )
-    keeps_part = detector_kept or plan.skip_classifier or plan.skip_corner
+    keeps_part = plan.skip_detector or plan.skip_classifier or plan.skip_corner
     if not keeps_part or not (plan.out / MANIFEST).is_file():
         return fresh
     kept = ModelManifest.read(plan.out)
@@ -250,7 +249,7 @@ def _manifest_to_keep(plan: TrainPlan, detector_kept: bool) -> ModelManifest:
         folder=plan.out,
         detector=DETECTOR_FILE,
         classifier=CLASSIFIER_FILE,
-        detector_input=kept.detector_input if detector_kept else plan.input_hw,
+        detector_input=kept.detector_input if plan.skip_detector else plan.input_hw,
         classes=CLASSES,
     )
 
