@@ -707,7 +707,7 @@ class Recognizer:
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         frame = _as_bgr(frame)
-        boxes = self.detector.detect(frame)
+        boxes = self.detect(frame)  # the stage method: tests put their boxes in through it
         if not self._warned_grey and len(boxes.scores):  # no card, nothing to misread
             self._warned_grey = _looks_grey(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
