@@ -27,7 +27,15 @@ from .errors import (
     OutOfTurnError,
     RulesError,
 )
-from .record import Ability, GameRecord, Play, RoundRecord, TrickRecord, same_name
+from .record import (
+    Ability,
+    GameRecord,
+    Play,
+    RoundRecord,
+    TrickRecord,
+    name_clash,
+    same_name,
+)
 from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, cards_in_round, dealer_of_round, first_leader
@@ -79,6 +87,7 @@ __all__ = [
     "follow_suit",
     "full_deck",
     "legal_plays",
+    "name_clash",
     "parse_card",
     "resolve_trick",
     "same_name",

@@ -164,20 +164,29 @@ def _parse(data: Any) -> GameRecord:
     return GameRecord(tuple(players), rounds, settings, first_dealer)
 
 
-def same_name(names: Sequence[str]) -> str | None:
-    """The first two names a table would read as one player ("'Ana' appears twice", "'Ana'
-    and 'ana' are one name"), or None: the scores and the messages name players, so two
-    Anas would make "Ana leads with 20" say nothing."""
+def name_clash(names: Sequence[str]) -> tuple[str, str] | None:
+    """The first two names a table would read as one player (the same name twice, or "Ana"
+    and "ana"), or None: the scores and the messages name players, so two Anas would make
+    "Ana leads with 20" say nothing."""
     seen: dict[str, str] = {}
     for name in names:
         key = name.strip().casefold()
         if key in seen:
-            first = seen[key]
-            if first == name:
-                return f"{name!r} appears twice"
-            return f"{first!r} and {name!r} are one name"
+            return seen[key], name
         seen[key] = name
     return None
+
+
+def same_name(names: Sequence[str]) -> str | None:
+    """:func:`name_clash` said in English ("'Ana' appears twice", "'Ana' and 'ana' are one
+    name"), or None."""
+    clash = name_clash(names)
+    if clash is None:
+        return None
+    first, second = clash
+    return (
+        f"{first!r} appears twice" if first == second else f"{first!r} and {second!r} are one name"
+    )
 
 
 def _parse_round(data: Any, number: int, players: Sequence[str]) -> RoundRecord:

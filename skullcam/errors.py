@@ -10,10 +10,24 @@ from __future__ import annotations
 import errno
 import re
 import socket
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from skullcam.rules.explain import Arg, Phrase
 
 
 class UserError(Exception):
-    """A problem the user can fix; ``str(err)`` names what was wrong and what to do."""
+    """A problem the user can fix; ``str(err)`` names what was wrong and what to do.
+
+    ``phrase``, where set, is the same message as a key and its values, so a web page can say
+    it in the reader's language (``web/refusal_i18n.py``); ``str(err)`` stays English, the
+    text the command line and other programs read.
+    """
+
+    def __init__(self, message: str, phrase: Phrase | None = None) -> None:
+        super().__init__(message)
+        self.phrase = phrase
 
 
 class NotFoundError(UserError):
@@ -96,3 +110,16 @@ def whole_number(value: object, what: str) -> int:
     if abs(value) >= WHOLE_NUMBER_LIMIT:
         raise UserError(f"{what} is far out of range, got {echo(value)}")
     return value
+
+
+E = TypeVar("E", bound=UserError)
+
+
+def phrased(kind: type[E], templates: Mapping[str, str], key: str, **args: Arg) -> E:
+    """A ``kind`` error worded by ``templates[key]`` (``rules.explain`` templates: a card is
+    named, ``{name:cap}`` capitalises) and carrying its phrase, so the English message and
+    the translations share one key and one set of values."""
+    from skullcam.rules.explain import Phrase, Wording, render
+
+    phrase = Phrase(key, args)
+    return kind(render([phrase], Wording(templates=templates)), phrase)

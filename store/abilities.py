@@ -15,7 +15,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from skullcam.errors import UserError
+from skullcam.rules import parse_card
+from skullcam.rules.explain import CardId
 
 from . import checks, verdicts
 from .audit import write_audit
@@ -23,6 +24,7 @@ from .bids import check_harry_bid as check_harry_bid
 from .bids import put_round, round_row
 from .database import Database
 from .prompts import close_prompt, insert_prompt, open_questions
+from .refusals import refusal
 from .rows import Game, Prompt, Trick, dump_json, load_json, trick_row
 
 #: The prompt kind that asks for each pirate's choice, and back.
@@ -84,21 +86,18 @@ def record_ability(
 def choice_kind(game: Game, trick: Trick) -> str:
     """The prompt kind of the choice ``trick``'s winning pirate gives the table ("rosie",
     "rascal_bet" or "harry"), or UserError saying why it gives none."""
-    where = f"round {trick.round} trick {trick.trick + 1}"
+    where = {"round": trick.round, "trick": trick.trick + 1}
     if not checks.full_settings(game.settings)["pirate_abilities"]:
-        raise UserError("pirate abilities are off in this game's settings; turn them on first")
+        raise refusal("abilities_off")
     if len(trick.plays) < len(game.players):
-        raise UserError(f"{where} has a card missing: add it first; then its winner is known")
+        raise refusal("choice_card_missing", **where)
     winning = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
     kind = ABILITY_KIND.get(str(winning))
     if kind is None:
-        raise UserError(f"{where} is not won by Rosie, Rascal or Harry: there is no choice")
+        raise refusal("no_choice", **where)
     dealt = checks.cards_dealt(trick.round, len(game.players))
     if kind == "rosie" and trick.trick + 1 >= dealt:
-        raise UserError(
-            f"Rosie won the last trick of round {trick.round}: the next round is led by the "
-            "dealer's neighbour, so there is no choice"
-        )
+        raise refusal("rosie_last_trick", round=trick.round)
     return kind
 
 
@@ -112,10 +111,11 @@ def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) 
     pirate = ABILITY_PIRATE[prompt.kind]
     winning = verdicts.resolve(load_json(row["plays"]), game.settings).get("winning_card")
     if winning != pirate:
-        raise UserError(
-            f"round {prompt.round} trick {prompt.trick + 1} is not won by {pirate} as "
-            "recorded now, so its ability does not apply; dismiss this question "
-            "(or correct the trick first)"
+        raise refusal(
+            "ability_not_won",
+            round=prompt.round,
+            trick=prompt.trick + 1,
+            pirate=CardId(parse_card(pirate)),
         )
 
 

@@ -23,6 +23,7 @@ from .abilities import (
 from .corrections import CorrectionsMixin, confirm_as_recorded
 from .events import emit
 from .prompts import PromptsMixin, close_prompt, open_questions
+from .refusals import refusal
 from .rows import Game, Prompt, Trick
 
 
@@ -63,7 +64,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         with self._write() as conn:
             prompt = self.prompt(prompt_id)
             if prompt.status != "open":
-                raise UserError(f"prompt {prompt_id} was already {prompt.status}")
+                raise refusal(f"prompt_already_{prompt.status}", prompt=prompt_id)
             game = self.game(prompt.game_id)
             value = _checked_answer(prompt.kind, answer, len(game.players))
             self._apply_answer(conn, game, prompt, value)

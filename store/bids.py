@@ -17,6 +17,7 @@ from . import checks, verdicts
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin
+from .refusals import refusal
 from .rows import Game, dump_json, load_json, trick_row
 
 
@@ -61,10 +62,7 @@ def _check_cannonball_counts(game: Game) -> None:
     sit in the record, ignored with a warning, until the setting changed."""
     scoring = checks.full_settings(game.settings)["scoring"]
     if scoring != "rascal":
-        raise UserError(
-            f"a cannonball is called only under Rascal's scoring; this game scores "
-            f"{scoring!r}: change its scoring in the game's settings first"
-        )
+        raise refusal("cannonball_scoring", scoring=repr(scoring))
 
 
 def _checked_bid(game: Game, round_number: int, player: int, bid: Any) -> int | None:
@@ -121,10 +119,16 @@ def check_harry_bid(
         return
     dealt = checks.cards_dealt(round_number, len(game.players))
     if not harry_fits(bid, change, dealt):
-        raise UserError(
-            f"{game.players[winner]} bid {bid} of {dealt} in round {round_number}, and Harry "
-            f"changes it by {change:+d} (trick {trick_index + 1}): that makes {bid + change}. "
-            f"Choose Harry's 0 or {-change:+d} on that trick's page, or another bid"
+        raise refusal(
+            "harry_out_of_range",
+            player=game.players[winner],
+            bid=bid,
+            dealt=dealt,
+            round=round_number,
+            change=change,
+            trick=trick_index + 1,
+            total=bid + change,
+            undo=-change,
         )
 
 
@@ -164,13 +168,11 @@ def _bids_changed(
     pairs = list(enumerate(zip(old, new, strict=True)))
     cleared = [i for i, (was, now) in pairs if was is not None and now is None]
     if cleared and played:
-        what = (
-            f"{game.players[cleared[0]]}'s bid instead of clearing it"
-            if len(cleared) == 1
-            else f"the bids of {', '.join(game.players[i] for i in cleared)} instead of "
-            "clearing them"
-        )
-        raise UserError(f"round {round_number} has recorded tricks; change {what}")
+        if len(cleared) == 1:
+            player = game.players[cleared[0]]
+            raise refusal("bid_cleared_after_play", round=round_number, player=player)
+        players = ", ".join(game.players[i] for i in cleared)
+        raise refusal("bids_cleared_after_play", round=round_number, players=players)
     _check_bids_with_harry(conn, game, round_number, new)
     if played and any(was != now for _, (was, now) in pairs):
         before = {"round": round_number, "bids": list(old)}

@@ -11,8 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import RulesError, Settings, parse_card, same_name
+from skullcam.rules import RulesError, Settings, name_clash, parse_card
 from skullcam.rules import cards_dealt as rules_cards_dealt
+
+from .refusals import refusal
+
+NAME_LIMIT = 40
+"""A player's name fits a scoreboard column."""
 
 
 def has_control(text: str) -> bool:
@@ -25,7 +30,7 @@ def check_players(players: Sequence[str]) -> list[str]:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise UserError("players must be a list of names in seating order")
     if not 2 <= len(players) <= 8:
-        raise UserError(f"Skull King needs 2 to 8 players, got {len(players)}")
+        raise refusal("player_count", count=len(players))
     for i, p in enumerate(players):
         # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
         if not isinstance(p, str):
@@ -33,16 +38,17 @@ def check_players(players: Sequence[str]) -> list[str]:
     names = [p.strip() for p in players]
     for i, name in enumerate(names):
         if has_control(name):
-            raise UserError(
-                f"player {i + 1}'s name {echo(name)} holds a control character; type it again"
-            )
+            raise refusal("name_control", number=i + 1, name=echo(name))
     if any(not n for n in names):
-        raise UserError("every player needs a name")
-    if any(len(n) > 40 for n in names):
-        raise UserError("player names are at most 40 characters")
-    clash = same_name(names)
+        raise refusal("name_missing")
+    if any(len(n) > NAME_LIMIT for n in names):
+        raise refusal("name_too_long", limit=NAME_LIMIT)
+    clash = name_clash(names)
     if clash is not None:
-        raise UserError(f"player names must differ: {clash}")
+        first, second = clash
+        if first == second:
+            raise refusal("name_twice", name=first)
+        raise refusal("names_alike", first=first, second=second)
     return names
 
 
@@ -73,13 +79,10 @@ def check_player(player: Any, n: int) -> None:
 def check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:
     """A bid 0..cards dealt; the message names the round, since bids of several are sent."""
     if isinstance(bid, bool) or not isinstance(bid, int):
-        raise UserError(
-            f"round {round_number}: {name}'s bid must be a whole number 0..{cards}, got {echo(bid)}"
-        )
+        raise refusal("bid_not_whole", round=round_number, player=name, dealt=cards, bid=echo(bid))
     if not 0 <= bid <= cards:
-        raise UserError(
-            f"round {round_number}: {name}'s bid must be 0..{cards} (cards dealt this round), "
-            f"got {echo(bid)}"
+        raise refusal(
+            "bid_out_of_range", round=round_number, player=name, dealt=cards, bid=echo(bid)
         )
     return bid
 

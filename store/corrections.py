@@ -28,6 +28,7 @@ from .abilities import (
 from .audit import write_audit
 from .events import emit
 from .prompts import close_prompt, open_questions
+from .refusals import refusal
 from .round_so_far import round_so_far
 from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
@@ -64,7 +65,7 @@ def _playable(card: Any) -> str:
     new_card = checks.parse_card_id(card)
     if new_card == "tigress":
         # An undeclared Tigress cannot be judged: the score would stop at this trick.
-        raise UserError("say how the Tigress was played: choose tigress:pirate or tigress:escape")
+        raise refusal("tigress_undeclared")
     return new_card
 
 
@@ -242,18 +243,19 @@ class CorrectionsMixin(TricksMixin):
         game = self.game(game_id)
         old = self.trick(game_id, round_number, trick_index)
         n = len(game.players)
-        where = f"round {round_number} trick {trick_index + 1}"
+        where = {"round": round_number, "trick": trick_index + 1}
         if len(old.plays) >= n:
-            raise UserError(f"{where} has a card for every player; correct a card instead")
+            raise refusal("trick_complete", **where)
         checks.check_player(player, n)
         if any(p["player"] == player for p in old.plays):
             have = {p["player"] for p in old.plays}
-            missing = " or ".join(
-                f"{name}'s" for i, name in enumerate(game.players) if i not in have
-            )
-            raise UserError(
-                f"{game.players[player]} already has a card in {where}; the missing card is "
-                f"{missing}"
+            names = [name for i, name in enumerate(game.players) if i not in have]
+            raise refusal(
+                "player_has_card",
+                player=game.players[player],
+                missing=" or ".join(f"{name}'s" for name in names),
+                names=" / ".join(names),  # the translations' "the card of Ana / Ben"
+                **where,
             )
         new_card = _playable(card)
         plays = [dict(p) for p in old.plays]
@@ -280,11 +282,7 @@ class CorrectionsMixin(TricksMixin):
         abilities = stored_abilities(self._conn(), game.id, trick.round)
         by_rules = round_so_far(game, dealer, earlier, abilities, on).leader
         if by_rules is None:
-            raise UserError(
-                f"who led round {trick.round} trick {trick.trick + 1} is not known yet: an "
-                "earlier trick of the round has a card missing or Rosie's choice unanswered; "
-                "settle that first, then add this card"
-            )
+            raise refusal("leader_unknown", round=trick.round, trick=trick.trick + 1)
         return by_rules if by_rules in (added, first_seen) else first_seen
 
     def _apply_correction(self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str) -> None:
@@ -359,9 +357,7 @@ class CorrectionsMixin(TricksMixin):
                 return self._plan_correction(
                     game_id, round_number, trick_index, i, card=f"tigress:{as_}"
                 )
-        raise UserError(
-            f"round {round_number} trick {trick_index} has no Tigress; correct the card instead"
-        )
+        raise refusal("no_tigress", round=round_number, trick=trick_index)
 
     def redeclare_tigress(
         self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""
@@ -387,9 +383,12 @@ def confirm_as_recorded(
     questions about it on the phones close too (but ``answering``, the one being answered).
     Not for a trick with a card missing: confirming cannot add it."""
     if len(trick.plays) < n:
-        raise UserError(
-            f"round {trick.round} trick {trick.trick + 1} has {len(trick.plays)} of {n} cards; "
-            "add the missing card instead of confirming"
+        raise refusal(
+            "confirm_short_trick",
+            round=trick.round,
+            trick=trick.trick + 1,
+            cards=len(trick.plays),
+            players=n,
         )
     conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (trick.id,))
     for prompt in open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged"):

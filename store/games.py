@@ -13,11 +13,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from skullcam.errors import NotFoundError
-
 from . import checks
 from .database import Database
 from .events import emit
+from .refusals import not_found
 from .rows import Game, dump_json, game_from_row, select_rows
 
 
@@ -82,7 +81,7 @@ class GamesMixin(Database):
         """The game, or UserError naming the id when there is none."""
         row = self._conn().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no game {game_id}; see the games list")
+            raise not_found("no_game", game=game_id)
         return game_from_row(row)
 
     def games(self, status: str | None = None) -> list[Game]:

@@ -13,11 +13,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from skullcam.errors import NotFoundError, UserError, echo
+from skullcam.errors import UserError, echo
 
 from . import checks
 from .events import emit
 from .games import GamesMixin
+from .refusals import not_found, refusal
 from .rows import Prompt, dump_json, prompt_from_row, select_rows
 
 #: Prompt kinds the pipeline (or the web) may raise, and the answers each accepts.
@@ -84,7 +85,7 @@ def close_prompt(conn: sqlite3.Connection, prompt: Prompt, status: str, answer: 
         (status, None if answer is None else dump_json(answer), time.time(), prompt.id),
     )
     if not cur.rowcount:
-        raise UserError(f"prompt {prompt.id} was closed on another page meanwhile")
+        raise refusal("prompt_closed_meanwhile", prompt=prompt.id)
     closed = {"prompt_id": prompt.id, "kind": prompt.kind, "answer": answer, "round": prompt.round}
     emit(conn, prompt.game_id, "prompt_answered", closed)
 
@@ -120,7 +121,7 @@ class PromptsMixin(GamesMixin):
         row = self._conn().execute("SELECT * FROM prompts WHERE id = ?", (prompt_id,)).fetchone()
         if row is None:
             # An unknown address is a 404, as an unknown game or trick is (docs/web.md).
-            raise NotFoundError(f"no prompt {prompt_id}; see the game's open prompts")
+            raise not_found("no_prompt", prompt=prompt_id)
         return prompt_from_row(row)
 
     def prompts(self, game_id: int, status: str | None = "open") -> list[Prompt]:
@@ -136,8 +137,5 @@ class PromptsMixin(GamesMixin):
         with self._write() as conn:
             prompt = self.prompt(prompt_id)
             if prompt.status != "open":
-                raise UserError(
-                    f"prompt {prompt_id} was already {prompt.status}; there is nothing to "
-                    "dismiss (to change what it did, correct the trick)"
-                )
+                raise refusal(f"dismiss_closed_{prompt.status}", prompt=prompt_id)
             close_prompt(conn, prompt, "dismissed", None)

@@ -18,6 +18,7 @@ from .abilities import ask_for_choice, choice_kind
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin, mark_finished
+from .refusals import refusal
 from .rows import Game, dump_json, trick_from_row
 
 
@@ -26,9 +27,7 @@ def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) ->
         "SELECT COALESCE(MAX(round), 0) FROM tricks WHERE game_id = ?", (game_id,)
     ).fetchone()[0]
     if rounds < played:
-        raise UserError(
-            f"this game already has tricks in round {played}; rounds cannot be set to {rounds}"
-        )
+        raise refusal("rounds_below_played", played=played, rounds=rounds)
 
 
 def _played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:

@@ -14,12 +14,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skullcam.errors import NotFoundError, UserError, echo
+from skullcam.errors import UserError, echo
 
 from . import checks, verdicts
 from .bids import BidsMixin, check_round
 from .events import emit
 from .games import mark_finished
+from .refusals import not_found
 from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row, trick_row
 
 
@@ -140,9 +141,7 @@ class TricksMixin(BidsMixin):
         """A recorded trick, or UserError naming what is missing."""
         row = trick_row(self._conn(), game_id, round_number, trick_index)
         if row is None:
-            raise NotFoundError(
-                f"game {game_id} has no recorded trick {trick_index} in round {round_number}"
-            )
+            raise not_found("no_trick", game=game_id, trick=trick_index, round=round_number)
         return trick_from_row(row)
 
     def tricks(self, game_id: int, round_number: int | None = None) -> list[Trick]:

@@ -374,3 +374,21 @@ def test_a_phone_can_go_through_many_pages_in_one_tab(
     for page in pages:
         browser.get(f"{base}/game/{gid}/{page}")  # a hung page times out here
     assert browser.current_url.endswith("/bids")
+
+
+def test_a_refusal_is_shown_in_the_tables_language(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Two names a table reads as one are refused by the store; a Spanish page says why in
+    Spanish (the answer's ``error_text``), not in the store's English."""
+    base, store = server
+    browser.get(base + "/setup?lang=es")
+    inputs = browser.find_elements(By.CSS_SELECTOR, "input.player-name")
+    for box, name in zip(inputs, ["Ana", "ana", "Ben"], strict=False):
+        box.send_keys(name)
+    Select(browser.find_element(By.ID, "first-dealer")).select_by_visible_text("Ben")
+    browser.find_element(By.ID, "start-game").click()
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "form-error"), "«Ana» y «ana» son el mismo")
+    )
+    assert store.games() == []

@@ -16,7 +16,7 @@ from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
 
 from . import explain_i18n
-from .app import check_pin, get_store, try_pin
+from .app import check_pin, get_store, pin_refusal, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -67,7 +67,7 @@ def pin() -> Any:
     if not current_app.config["PIN_REQUIRED"]:
         return jsonify({"ok": True, "required": False})
     if not try_pin(given):
-        return jsonify({"error": "wrong PIN", "pin": True}), 403
+        raise pin_refusal("pin_typed_wrong")
     session["pin"] = given
     session.permanent = True
     return jsonify({"ok": True, "required": True})

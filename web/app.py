@@ -37,11 +37,19 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from skullcam import i18n_core
-from skullcam.errors import ECHO_LIMIT, NotFoundError, UserError, cannot_listen, echo
+from skullcam.errors import (
+    ECHO_LIMIT,
+    NotFoundError,
+    UserError,
+    cannot_listen,
+    echo,
+    phrased,
+)
 from skullcam.store import GameStore
 from skullcam.store.game_store import is_busy
 
 from . import i18n
+from .refusal_i18n import PIN_ENGLISH, refusal_text
 
 logger = logging.getLogger(__name__)
 
@@ -178,11 +186,12 @@ def _add_error_pages(app: Flask) -> None:
 
     @app.errorhandler(PinError)
     def _pin_error(err: PinError) -> Any:
-        return _error_response(str(err), 403, pin=True)
+        return _error_response(str(err), 403, pin=True, text=_in_reader_language(err))
 
     @app.errorhandler(UserError)
     def _user_error(err: UserError) -> Any:
-        return _error_response(str(err), 404 if isinstance(err, NotFoundError) else 400)
+        status = 404 if isinstance(err, NotFoundError) else 400
+        return _error_response(str(err), status, text=_in_reader_language(err))
 
     @app.errorhandler(404)
     def _not_found(err: Any) -> Any:
@@ -278,10 +287,17 @@ def parse_id(raw: str, what: str) -> int:
     return ID_MAX + 1 if len(digits) > ID_MAX_DIGITS else int(text)
 
 
-def _error_response(message: str, status: int, pin: bool = False) -> Any:
+def _in_reader_language(err: UserError) -> str:
+    return refusal_text(err, getattr(g, "lang", "en"))
+
+
+def _error_response(message: str, status: int, pin: bool = False, text: str | None = None) -> Any:
+    """The error as JSON (``error`` in English for programs, and ``error_text`` in the
+    reader's language where that differs) or as a page in the reader's language."""
     from flask import render_template
 
     message = clip_message(message)
+    text = message if text is None else clip_message(text)
     wants_json = (
         request.path.startswith("/api/")
         or request.path == "/events"  # an EventSource reads no HTML page
@@ -290,6 +306,8 @@ def _error_response(message: str, status: int, pin: bool = False) -> Any:
     )
     if wants_json:
         body: dict[str, Any] = {"error": message}
+        if text != message:
+            body["error_text"] = text
         if pin:
             body["pin"] = True
         return jsonify(body), status
@@ -297,14 +315,14 @@ def _error_response(message: str, status: int, pin: bool = False) -> Any:
     try:
         page = render_template(
             "error.html",
-            message=message,
+            message=text,
             status=status,
             strings=i18n.js_strings(lang),
             cards=i18n.js_cards(lang),
         )
     except Exception:  # the error page itself failed: still answer, in plain text
         logger.exception("error page failed to render")
-        return Response(f"{status}: {message}\n", status, mimetype="text/plain")
+        return Response(f"{status}: {text}\n", status, mimetype="text/plain")
     return page, status
 
 
@@ -351,18 +369,16 @@ def check_pin() -> None:
         return
     pin = current_app.config["PIN"]
     if pin is None:
-        raise PinError("this table has no PIN set; restart skullcam run with --pin")
+        raise pin_refusal("pin_not_set")
     header = request.headers.get("X-Skullcam-Pin")
     if header:
         if try_pin(header):
             return
-        raise PinError(
-            "wrong PIN in X-Skullcam-Pin: send the table's PIN shown where skullcam was started"
-        )
+        raise pin_refusal("pin_header_wrong")
     remembered = session.get("pin")
     if remembered is not None and _same_pin(remembered, pin):
         return
-    raise PinError("wrong or missing PIN: enter the table's PIN shown where skullcam was started")
+    raise pin_refusal("pin_missing")
 
 
 def try_pin(given: str) -> bool:
@@ -385,7 +401,7 @@ def try_pin(given: str) -> bool:
         if count >= PIN_MAX_FAILURES:
             left = PIN_LOCK_SECONDS - (now - since)
             if left > 0:
-                raise PinError(f"too many wrong PINs; wait {math.ceil(left)} s and try again")
+                raise pin_refusal("pin_locked", seconds=math.ceil(left))
             count = 0
         ok = pin is not None and _same_pin(given, pin)
         if ok:
@@ -405,6 +421,11 @@ def _same_pin(given: object, pin: str) -> bool:
 
 class PinError(UserError):
     """A write without the table's PIN (HTTP 403)."""
+
+
+def pin_refusal(key: str, **args: int) -> PinError:
+    """The PIN check's refusal ``key`` (``refusal_i18n.PIN_ENGLISH``)."""
+    return phrased(PinError, PIN_ENGLISH, key, **args)
 
 
 def make_server(

@@ -62,7 +62,7 @@ const SK = (() => {
           body: JSON.stringify({pin: input.value}), credentials: "same-origin",
         });
         const body = await res.json().catch(() => ({}));
-        if (res.ok) { dlg.close(); resolve(true); } else { err.textContent = body.error || res.statusText; }
+        if (res.ok) { dlg.close(); resolve(true); } else { err.textContent = body.error_text || body.error || res.statusText; }
       };
       dlg.showModal();
       input.focus();
@@ -88,14 +88,14 @@ const SK = (() => {
     if (res.status === 403 && data.pin && !retried) {
       if (await askPin()) return api(url, body, true);
     }
-    if (!res.ok) throw new Error(data.error || (res.status + " " + res.statusText).trim());
+    if (!res.ok) throw new Error(data.error_text || data.error || (res.status + " " + res.statusText).trim());
     return data;
   }
 
   async function getJSON(url) {
     const res = await fetch(url, {credentials: "same-origin"});
     const data = await readBody(res);
-    if (!res.ok) throw new Error(data.error || (res.status + " " + res.statusText).trim());
+    if (!res.ok) throw new Error(data.error_text || data.error || (res.status + " " + res.statusText).trim());
     return data;
   }
 

@@ -1,0 +1,110 @@
+"""What the store says when it refuses a change a table makes on a page, as phrases.
+
+A player who types two names alike, confirms a trick with a card missing or answers a question
+another phone already closed reads why on the page in the table's language. Each refusal here
+is a key and its values (``skullcam.errors.phrased``): ``str(err)`` is the English below, what
+the command line and other programs read, and ``web/refusal_i18n.py`` words the same key in
+Spanish, Italian and Danish. Refusals only a program can meet (a malformed JSON body, a play
+number out of range) stay plain English ``UserError``s.
+"""
+
+from __future__ import annotations
+
+from skullcam.errors import NotFoundError, UserError, phrased
+from skullcam.rules.explain import Arg
+
+ENGLISH: dict[str, str] = {
+    # A new game's players.
+    "player_count": "Skull King needs 2 to 8 players, got {count}",
+    "name_control": "player {number}'s name {name} holds a control character; type it again",
+    "name_missing": "every player needs a name",
+    "name_too_long": "player names are at most {limit} characters",
+    "name_twice": "player names must differ: {name!r} appears twice",
+    "names_alike": "player names must differ: {first!r} and {second!r} are one name",
+    # Bids.
+    "bid_not_whole": "round {round}: {player}'s bid must be a whole number 0..{dealt}, got {bid}",
+    "bid_out_of_range": (
+        "round {round}: {player}'s bid must be 0..{dealt} (cards dealt this round), got {bid}"
+    ),
+    "bid_cleared_after_play": (
+        "round {round} has recorded tricks; change {player}'s bid instead of clearing it"
+    ),
+    "bids_cleared_after_play": (
+        "round {round} has recorded tricks; change the bids of {players} instead of clearing them"
+    ),
+    "harry_out_of_range": (
+        "{player} bid {bid} of {dealt} in round {round}, and Harry changes it by {change:+d} (trick"
+        " {trick}): that makes {total}. Choose Harry's 0 or {undo:+d} on that trick's page, or"
+        " another bid"
+    ),
+    "cannonball_scoring": (
+        "a cannonball is called only under Rascal's scoring; this game scores {scoring}: change"
+        " its scoring in the game's settings first"
+    ),
+    # Corrections of a recorded trick.
+    "trick_complete": (
+        "round {round} trick {trick} has a card for every player; correct a card instead"
+    ),
+    "player_has_card": (
+        "{player} already has a card in round {round} trick {trick}; the missing card is {missing}"
+    ),
+    "leader_unknown": (
+        "who led round {round} trick {trick} is not known yet: an earlier trick of the round has"
+        " a card missing or Rosie's choice unanswered; settle that first, then add this card"
+    ),
+    "tigress_undeclared": (
+        "say how the Tigress was played: choose tigress:pirate or tigress:escape"
+    ),
+    "no_tigress": "round {round} trick {trick} has no Tigress; correct the card instead",
+    "confirm_short_trick": (
+        "round {round} trick {trick} has {cards} of {players} cards; add the missing card instead"
+        " of confirming"
+    ),
+    # Pirates' choices.
+    "abilities_off": "pirate abilities are off in this game's settings; turn them on first",
+    "choice_card_missing": (
+        "round {round} trick {trick} has a card missing: add it first; then its winner is known"
+    ),
+    "no_choice": (
+        "round {round} trick {trick} is not won by Rosie, Rascal or Harry: there is no choice"
+    ),
+    "rosie_last_trick": (
+        "Rosie won the last trick of round {round}: the next round is led by the dealer's"
+        " neighbour, so there is no choice"
+    ),
+    "ability_not_won": (
+        "round {round} trick {trick} is not won by {pirate} as recorded now, so its ability does"
+        " not apply; dismiss this question (or correct the trick first)"
+    ),
+    # Questions on the phones.
+    "prompt_closed_meanwhile": "prompt {prompt} was closed on another page meanwhile",
+    "prompt_already_answered": "prompt {prompt} was already answered",
+    "prompt_already_dismissed": "prompt {prompt} was already dismissed",
+    "dismiss_closed_answered": (
+        "prompt {prompt} was already answered; there is nothing to dismiss (to change what it"
+        " did, correct the trick)"
+    ),
+    "dismiss_closed_dismissed": (
+        "prompt {prompt} was already dismissed; there is nothing to dismiss (to change what it"
+        " did, correct the trick)"
+    ),
+    # Settings.
+    "rounds_below_played": (
+        "this game already has tricks in round {played}; rounds cannot be set to {rounds}"
+    ),
+    # Addresses that name nothing.
+    "no_game": "no game {game}; see the games list",
+    "no_trick": "game {game} has no recorded trick {trick} in round {round}",
+    "no_prompt": "no prompt {prompt}; see the game's open prompts",
+}
+
+
+def refusal(key: str, **args: Arg) -> UserError:
+    """The store's refusal ``key`` (one of :data:`ENGLISH`) with its values."""
+    return phrased(UserError, ENGLISH, key, **args)
+
+
+def not_found(key: str, **args: Arg) -> NotFoundError:
+    """Like :func:`refusal`, for a game, trick or prompt that does not exist (a 404 on the
+    web)."""
+    return phrased(NotFoundError, ENGLISH, key, **args)

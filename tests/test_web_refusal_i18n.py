@@ -1,0 +1,127 @@
+"""A refused change is said in the table's language: the store's and the PIN check's refusals
+come back as ``error_text`` (and on error pages) in Spanish, Italian or Danish, while ``error``
+stays the English that programs read."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from store_support import plays
+from web_support import json_of
+
+from skullcam.errors import UserError
+from skullcam.rules import parse_card
+from skullcam.rules.explain import CardId
+from skullcam.store import GameStore
+from skullcam.store.refusals import ENGLISH, refusal
+from skullcam.web import create_app
+from skullcam.web.refusal_i18n import PIN_ENGLISH, TEMPLATES, refusal_text
+
+REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
+# Refusals only a program meets (a PIN sent in a header) may stay English.
+PROGRAMS_ONLY = {"pin_header_wrong"}
+# Values a refusal carries beyond its English template's fields.
+EXTRA_FIELDS = {"player_has_card": {"names"}}
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("lang", sorted(TEMPLATES))
+def test_every_refusal_a_table_meets_is_translated(lang: str) -> None:
+    english = {**ENGLISH, **PIN_ENGLISH}
+    assert set(TEMPLATES[lang]) == set(english) - PROGRAMS_ONLY
+    for key, template in TEMPLATES[lang].items():
+        given = fields(english[key]) | EXTRA_FIELDS.get(key, set())
+        assert fields(template) <= given, (lang, key)
+
+
+def test_refusal_without_a_phrase_stays_english() -> None:
+    assert refusal_text(UserError("malformed JSON: x"), "es") == "malformed JSON: x"
+
+
+def test_names_alike_are_refused_in_spanish(client: FlaskClient) -> None:
+    client.set_cookie("lang", "es")
+    res = client.post("/api/games", json={"players": ["Ana", "Ben", "ana"]})
+    assert res.status_code == 400
+    body = json_of(res)
+    assert body["error"] == "player names must differ: 'Ana' and 'ana' are one name"
+    assert body["error_text"] == "los nombres deben ser distintos: «Ana» y «ana» son el mismo"
+
+
+def test_confirming_a_short_trick_is_refused_in_italian(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2")), flags=["short"])
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/confirm?lang=it", json={})
+    body = json_of(res)
+    assert res.status_code == 400
+    assert body["error"].startswith("round 1 trick 1 has 2 of 3 cards")
+    assert body["error_text"] == (
+        "la presa 1 del round 1 ha 2 carte su 3; aggiungi la carta mancante invece di confermare"
+    )
+
+
+def test_adding_a_card_for_a_player_who_has_one_names_who_is_missing_in_danish(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai", "Dag"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2")), flags=["short"])
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/add?lang=da", json={"player": 1, "card": "green-9"}
+    )
+    body = json_of(res)
+    assert body["error"].endswith("the missing card is Ana's or Dag's")
+    assert body["error_text"] == (
+        "Ben har allerede et kort i stik 1 i runde 1; det manglende kort er fra Ana / Dag"
+    )
+
+
+def test_a_question_closed_by_a_correction_says_so_in_spanish(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 2, [0, 1, 0])
+    store.record_trick(gid, 2, 0, plays((1, "pirate-harry"), (2, "green-2"), (0, "green-3")))
+    prompt = store.create_prompt(gid, "harry", 2, 0, player=1)
+    store.correct_play(gid, 2, 0, 0, card="skull-king")  # Harry no longer wins the trick
+    res = client.post(f"/api/prompt/{prompt}/answer?lang=es", json={"answer": 1})
+    body = json_of(res)
+    assert body["error"] == f"prompt {prompt} was already dismissed"
+    assert body["error_text"] == "esta pregunta ya se descartó"
+
+
+def test_a_pirate_in_a_refusal_is_named_as_the_page_names_cards() -> None:
+    err = refusal("ability_not_won", round=2, trick=1, pirate=CardId(parse_card("pirate-harry")))
+    assert "is not won by pirate-harry as recorded now" in str(err)
+    assert "no la gana Harry el Gigante tal como está grabada" in refusal_text(err, "es")
+
+
+def test_a_missing_game_page_says_so_in_danish(client: FlaskClient) -> None:
+    res = client.get("/game/999?lang=da")
+    assert res.status_code == 404
+    assert "spil 999 findes ikke; se listen over spil" in res.get_data(as_text=True)
+
+
+def test_a_wrong_pin_on_a_phone_is_said_in_spanish(tmp_path: Path) -> None:
+    client = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    client.set_cookie("lang", "es")
+    res = client.post("/api/pin", json={"pin": "1111"}, environ_base=REMOTE)
+    body = json_of(res)
+    assert res.status_code == 403 and body["pin"] is True
+    assert (body["error"], body["error_text"]) == ("wrong PIN", "PIN incorrecto")
+    refused = client.post("/api/games", json={}, environ_base=REMOTE)
+    assert json_of(refused)["error_text"].startswith("PIN incorrecto o ausente")
+
+
+def test_english_readers_get_the_english_refusal(client: FlaskClient) -> None:
+    res = client.post("/api/games", json={"players": ["Ana", "Ana"]})
+    body = json_of(res)
+    assert body == {"error": "player names must differ: 'Ana' appears twice"}

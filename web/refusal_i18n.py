@@ -1,0 +1,318 @@
+"""Why a change was refused, in Spanish, Italian and Danish, for the page that asked for it.
+
+The store refuses a change with a phrase (``store/refusals.py``: a key and its values), and
+the web its PIN checks the same way (``PIN_ENGLISH``). A page's request carries the reader's
+language, so the error answer says the refusal in it as ``error_text`` beside the English
+``error`` that programs read. A refusal with no phrase, or a key a language lacks, is shown in
+English: a program's malformed request is not a table's mistake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from skullcam.errors import UserError
+from skullcam.rules.explain import render
+
+from . import explain_i18n
+
+PIN_ENGLISH: dict[str, str] = {
+    "pin_not_set": "this table has no PIN set; restart skullcam run with --pin",
+    "pin_header_wrong": (
+        "wrong PIN in X-Skullcam-Pin: send the table's PIN shown where skullcam was started"
+    ),
+    "pin_missing": "wrong or missing PIN: enter the table's PIN shown where skullcam was started",
+    "pin_typed_wrong": "wrong PIN",
+    "pin_locked": "too many wrong PINs; wait {seconds} s and try again",
+}
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "es": {
+        "player_count": "Skull King se juega de 2 a 8 jugadores; hay {count}",
+        "name_control": (
+            "el nombre del jugador {number} ({name}) tiene un carácter de control; escríbelo"
+            " de nuevo"
+        ),
+        "name_missing": "cada jugador necesita un nombre",
+        "name_too_long": "los nombres tienen como mucho {limit} caracteres",
+        "name_twice": "los nombres deben ser distintos: «{name}» aparece dos veces",
+        "names_alike": "los nombres deben ser distintos: «{first}» y «{second}» son el mismo",
+        "bid_not_whole": (
+            "ronda {round}: la apuesta de {player} debe ser un número entero de 0 a {dealt};"
+            " se recibió {bid}"
+        ),
+        "bid_out_of_range": (
+            "ronda {round}: la apuesta de {player} va de 0 a {dealt} (las cartas repartidas"
+            " en esta ronda); se recibió {bid}"
+        ),
+        "bid_cleared_after_play": (
+            "la ronda {round} ya tiene bazas grabadas; cambia la apuesta de {player} en vez"
+            " de borrarla"
+        ),
+        "bids_cleared_after_play": (
+            "la ronda {round} ya tiene bazas grabadas; cambia las apuestas de {players} en"
+            " vez de borrarlas"
+        ),
+        "harry_out_of_range": (
+            "{player} apostó {bid} de {dealt} en la ronda {round}, y Harry la cambia en"
+            " {change:+d} (baza {trick}): quedaría en {total}. Elige 0 o {undo:+d} para Harry"
+            " en la página de esa baza, u otra apuesta"
+        ),
+        "cannonball_scoring": (
+            "las balas de cañón solo se anuncian con la «Puntuación de Rascal»; cambia antes"
+            " la puntuación en los ajustes de la partida"
+        ),
+        "trick_complete": (
+            "la baza {trick} de la ronda {round} ya tiene una carta de cada jugador; corrige"
+            " una carta en su lugar"
+        ),
+        "player_has_card": (
+            "{player} ya tiene una carta en la baza {trick} de la ronda {round}; falta la"
+            " carta de {names}"
+        ),
+        "leader_unknown": (
+            "aún no se sabe quién salió en la baza {trick} de la ronda {round}: a una baza"
+            " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
+            " eso primero y luego añade esta carta"
+        ),
+        "tigress_undeclared": "di cómo se jugó la Tigresa: como pirata o como huida",
+        "no_tigress": "la baza {trick} de la ronda {round} no tiene Tigresa; corrige la carta",
+        "confirm_short_trick": (
+            "la baza {trick} de la ronda {round} tiene {cards} de {players} cartas; añade la"
+            " carta que falta en vez de confirmar"
+        ),
+        "abilities_off": (
+            "las habilidades de los piratas están desactivadas en los ajustes de la partida;"
+            " actívalas primero"
+        ),
+        "choice_card_missing": (
+            "a la baza {trick} de la ronda {round} le falta una carta: añádela primero; así"
+            " se sabrá quién la gana"
+        ),
+        "no_choice": (
+            "la baza {trick} de la ronda {round} no la gana Rosie, Rascal ni Harry: no hay"
+            " nada que elegir"
+        ),
+        "rosie_last_trick": (
+            "Rosie ganó la última baza de la ronda {round}: la siguiente ronda la empieza el"
+            " vecino de quien reparte, así que no hay nada que elegir"
+        ),
+        "ability_not_won": (
+            "la baza {trick} de la ronda {round} no la gana {pirate} tal como está grabada,"
+            " así que su habilidad no cuenta; descarta esta pregunta (o corrige antes la baza)"
+        ),
+        "prompt_closed_meanwhile": "esta pregunta ya se cerró en otra página",
+        "prompt_already_answered": "esta pregunta ya se respondió",
+        "prompt_already_dismissed": "esta pregunta ya se descartó",
+        "dismiss_closed_answered": (
+            "esta pregunta ya se respondió; no hay nada que descartar (para cambiar lo que"
+            " hizo, corrige la baza)"
+        ),
+        "dismiss_closed_dismissed": "esta pregunta ya se descartó",
+        "rounds_below_played": (
+            "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
+            " {rounds} como número de rondas"
+        ),
+        "no_game": "no existe la partida {game}; mira la lista de partidas",
+        "no_trick": "la partida {game} no tiene grabada la baza {trick} de la ronda {round}",
+        "no_prompt": "no existe la pregunta {prompt}; mira las preguntas abiertas de la partida",
+        "pin_not_set": "esta mesa no tiene PIN; reinicia skullcam run con --pin",
+        "pin_missing": "PIN incorrecto o ausente: escribe el PIN que muestra skullcam al arrancar",
+        "pin_typed_wrong": "PIN incorrecto",
+        "pin_locked": "demasiados PIN incorrectos; espera {seconds} s y vuelve a intentarlo",
+    },
+    "it": {
+        "player_count": "Skull King si gioca da 2 a 8 giocatori; ce ne sono {count}",
+        "name_control": (
+            "il nome del giocatore {number} ({name}) contiene un carattere di controllo; riscrivilo"
+        ),
+        "name_missing": "ogni giocatore ha bisogno di un nome",
+        "name_too_long": "i nomi hanno al massimo {limit} caratteri",
+        "name_twice": "i nomi devono essere diversi: «{name}» compare due volte",
+        "names_alike": "i nomi devono essere diversi: «{first}» e «{second}» sono lo stesso nome",
+        "bid_not_whole": (
+            "round {round}: la puntata di {player} deve essere un numero intero da 0 a"
+            " {dealt}; ricevuto {bid}"
+        ),
+        "bid_out_of_range": (
+            "round {round}: la puntata di {player} va da 0 a {dealt} (le carte distribuite"
+            " in questo round); ricevuto {bid}"
+        ),
+        "bid_cleared_after_play": (
+            "il round {round} ha già prese registrate; cambia la puntata di {player} invece"
+            " di cancellarla"
+        ),
+        "bids_cleared_after_play": (
+            "il round {round} ha già prese registrate; cambia le puntate di {players} invece"
+            " di cancellarle"
+        ),
+        "harry_out_of_range": (
+            "{player} ha puntato {bid} su {dealt} nel round {round}, e Harry la cambia di"
+            " {change:+d} (presa {trick}): diventerebbe {total}. Scegli 0 o {undo:+d} per"
+            " Harry nella pagina di quella presa, o un'altra puntata"
+        ),
+        "cannonball_scoring": (
+            "le palle di cannone si dichiarano solo con il «Punteggio del Furfante»; cambia"
+            " prima il punteggio nelle impostazioni della partita"
+        ),
+        "trick_complete": (
+            "la presa {trick} del round {round} ha già una carta per giocatore; correggi"
+            " invece una carta"
+        ),
+        "player_has_card": (
+            "{player} ha già una carta nella presa {trick} del round {round}; manca la carta"
+            " di {names}"
+        ),
+        "leader_unknown": (
+            "non si sa ancora chi ha aperto la presa {trick} del round {round}: a una presa"
+            " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
+            " quello, poi aggiungi questa carta"
+        ),
+        "tigress_undeclared": "di' come è stata giocata la Tigre: come pirata o come fuga",
+        "no_tigress": "la presa {trick} del round {round} non ha la Tigre; correggi la carta",
+        "confirm_short_trick": (
+            "la presa {trick} del round {round} ha {cards} carte su {players}; aggiungi la"
+            " carta mancante invece di confermare"
+        ),
+        "abilities_off": (
+            "le abilità dei pirati sono disattivate nelle impostazioni della partita;"
+            " attivale prima"
+        ),
+        "choice_card_missing": (
+            "alla presa {trick} del round {round} manca una carta: aggiungila prima; così si"
+            " saprà chi la vince"
+        ),
+        "no_choice": (
+            "la presa {trick} del round {round} non è vinta da Rosie, Rascal o Harry: non c'è"
+            " niente da scegliere"
+        ),
+        "rosie_last_trick": (
+            "Rosie ha vinto l'ultima presa del round {round}: il round successivo lo apre il"
+            " vicino del mazziere, quindi non c'è niente da scegliere"
+        ),
+        "ability_not_won": (
+            "la presa {trick} del round {round} non è vinta da {pirate} come è registrata"
+            " ora, quindi la sua abilità non vale; ignora questa domanda (o correggi prima la"
+            " presa)"
+        ),
+        "prompt_closed_meanwhile": "questa domanda è già stata chiusa su un'altra pagina",
+        "prompt_already_answered": "questa domanda ha già una risposta",
+        "prompt_already_dismissed": "questa domanda è già stata ignorata",
+        "dismiss_closed_answered": (
+            "questa domanda ha già una risposta; non c'è niente da ignorare (per cambiare"
+            " ciò che ha fatto, correggi la presa)"
+        ),
+        "dismiss_closed_dismissed": "questa domanda è già stata ignorata",
+        "rounds_below_played": (
+            "questa partita ha già prese registrate nel round {played}; il numero di round"
+            " non può essere {rounds}"
+        ),
+        "no_game": "la partita {game} non esiste; guarda l'elenco delle partite",
+        "no_trick": "la partita {game} non ha registrata la presa {trick} del round {round}",
+        "no_prompt": "la domanda {prompt} non esiste; guarda le domande aperte della partita",
+        "pin_not_set": "questo tavolo non ha un PIN; riavvia skullcam run con --pin",
+        "pin_missing": ("PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam"),
+        "pin_typed_wrong": "PIN errato",
+        "pin_locked": "troppi PIN errati; aspetta {seconds} s e riprova",
+    },
+    "da": {
+        "player_count": "Skull King spilles af 2 til 8 spillere; her er {count}",
+        "name_control": (
+            "spiller {number}s navn ({name}) indeholder et kontroltegn; skriv det igen"
+        ),
+        "name_missing": "hver spiller skal have et navn",
+        "name_too_long": "et navn må højst have {limit} tegn",
+        "name_twice": "navnene skal være forskellige: «{name}» står der to gange",
+        "names_alike": "navnene skal være forskellige: «{first}» og «{second}» er det samme navn",
+        "bid_not_whole": (
+            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; fik {bid}"
+        ),
+        "bid_out_of_range": (
+            "runde {round}: {player}s bud går fra 0 til {dealt} (kortene givet i denne"
+            " runde); fik {bid}"
+        ),
+        "bid_cleared_after_play": (
+            "runde {round} har allerede optagne stik; ret {player}s bud i stedet for at slette det"
+        ),
+        "bids_cleared_after_play": (
+            "runde {round} har allerede optagne stik; ret buddene fra {players} i stedet for"
+            " at slette dem"
+        ),
+        "harry_out_of_range": (
+            "{player} bød {bid} af {dealt} i runde {round}, og Harry ændrer buddet med"
+            " {change:+d} (stik {trick}): det giver {total}. Vælg 0 eller {undo:+d} for Harry"
+            " på det stiks side, eller et andet bud"
+        ),
+        "cannonball_scoring": (
+            "kanonkugler meldes kun med «Rascal scoring»; skift først spillets pointgivning"
+            " i indstillingerne"
+        ),
+        "trick_complete": (
+            "stik {trick} i runde {round} har allerede et kort fra hver spiller; ret i stedet"
+            " et kort"
+        ),
+        "player_has_card": (
+            "{player} har allerede et kort i stik {trick} i runde {round}; det manglende kort"
+            " er fra {names}"
+        ),
+        "leader_unknown": (
+            "det vides endnu ikke, hvem der spillede ud i stik {trick} i runde {round}: et"
+            " tidligere stik i runden mangler et kort, eller Rosies valg mangler; afklar det"
+            " først, og tilføj så dette kort"
+        ),
+        "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",
+        "no_tigress": "stik {trick} i runde {round} har ingen Tigress; ret kortet i stedet",
+        "confirm_short_trick": (
+            "stik {trick} i runde {round} har {cards} af {players} kort; tilføj det manglende"
+            " kort i stedet for at bekræfte"
+        ),
+        "abilities_off": (
+            "piraternes evner er slået fra i spillets indstillinger; slå dem til først"
+        ),
+        "choice_card_missing": (
+            "stik {trick} i runde {round} mangler et kort: tilføj det først; så vides det,"
+            " hvem der vinder stikket"
+        ),
+        "no_choice": (
+            "stik {trick} i runde {round} vindes ikke af Rosie, Rascal eller Harry: der er"
+            " intet at vælge"
+        ),
+        "rosie_last_trick": (
+            "Rosie vandt sidste stik i runde {round}: næste runde spilles ud af giverens"
+            " nabo, så der er intet at vælge"
+        ),
+        "ability_not_won": (
+            "stik {trick} i runde {round} vindes ikke af {pirate}, som det er optaget nu, så"
+            " evnen gælder ikke; afvis dette spørgsmål (eller ret stikket først)"
+        ),
+        "prompt_closed_meanwhile": "dette spørgsmål er allerede lukket på en anden side",
+        "prompt_already_answered": "dette spørgsmål er allerede besvaret",
+        "prompt_already_dismissed": "dette spørgsmål er allerede afvist",
+        "dismiss_closed_answered": (
+            "dette spørgsmål er allerede besvaret; der er intet at afvise (ret stikket for at"
+            " ændre, hvad svaret gjorde)"
+        ),
+        "dismiss_closed_dismissed": "dette spørgsmål er allerede afvist",
+        "rounds_below_played": (
+            "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
+            " ikke sættes til {rounds}"
+        ),
+        "no_game": "spil {game} findes ikke; se listen over spil",
+        "no_trick": "spil {game} har intet optaget stik {trick} i runde {round}",
+        "no_prompt": "spørgsmål {prompt} findes ikke; se spillets åbne spørgsmål",
+        "pin_not_set": "dette bord har ingen PIN; genstart skullcam run med --pin",
+        "pin_missing": "forkert eller manglende PIN: indtast den PIN, skullcam viste ved start",
+        "pin_typed_wrong": "forkert PIN",
+        "pin_locked": "for mange forkerte PIN-koder; vent {seconds} s og prøv igen",
+    },
+}
+
+
+def refusal_text(err: UserError, lang: str) -> str:
+    """``err`` said in ``lang``: its phrase in that language's words where the language has
+    them, else its English message."""
+    phrase = err.phrase
+    templates = TEMPLATES.get(lang, {})
+    if phrase is None or phrase.key not in templates:
+        return str(err)
+    return render([phrase], replace(explain_i18n.wording(lang), templates=templates))
