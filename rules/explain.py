@@ -89,6 +89,11 @@ ENGLISH: dict[str, str] = {
     "bonus_fourteen": "+{points} for {card}",
     "bonus_capture": "+{points} for capturing {card}",
     "bonus_end": " (if the bid is exact).",
+    "bonus_end_kept": " (paid whether the bid is exact or not).",
+    "bonus_end_rascal": (
+        " (all of it if the bid is exact; half if it is off by one, unless a cannonball was"
+        " called)."
+    ),
     "pirate_does_not_count": " The pirate does not count.",
     "loot_alliance": (
         " Loot alliance: {loot_player} and {winner_player} (+{points} each if both bids are exact)."

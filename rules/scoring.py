@@ -255,13 +255,19 @@ class _RoundPlay:
             text += f", play {play + 1}"
         return text
 
-    def at(self, trick: int | None = None, play: int | None = None) -> Phrase:
-        """Where in the round, as the phrase that starts an error: "round 2, trick 3: "."""
+    def at(
+        self, trick: int | None = None, play: int | None = None, by: str | None = None
+    ) -> Phrase:
+        """Where in the round, as the phrase that starts an error: "round 2, trick 3: ", or
+        with the play's player ``by`` "round 2, trick 3, play 1 (Ana): "."""
         if trick is None:
             return Phrase("at_round", {"round": self.number})
         if play is None:
             return Phrase("at_trick", {"round": self.number, "trick": trick + 1})
-        return Phrase("at_play", {"round": self.number, "trick": trick + 1, "play": play + 1})
+        where: dict[str, Arg] = {"round": self.number, "trick": trick + 1, "play": play + 1}
+        if by is not None:
+            return Phrase("at_play_by", {**where, "player": by})
+        return Phrase("at_play", where)
 
     def play(self, is_last: bool) -> RoundScore:
         rnd, n, dealt = self.rnd, self.n, self.dealt
@@ -307,9 +313,12 @@ class _RoundPlay:
             if duplicate is not None:
                 dt, dk, card = played[duplicate[0]]
                 held = deck_holds(card)
+                by = self.names[rnd.tricks[dt].plays[dk].player]
                 raise _refuse(
-                    self.at(dt, dk),
-                    Phrase("played_twice_in_round", {"card": CardId(card)})
+                    self.at(dt, dk, by),
+                    # The face: a Tigress played as an escape after one played as a pirate
+                    # is the one Tigress played twice.
+                    Phrase("played_twice_in_round", {"card": CardId(parse_card(card.face))})
                     if held == 1
                     else Phrase("too_many_in_round", {"card": CardId(card), "count": held}),
                 )

@@ -312,6 +312,15 @@ class _Resolver:
         text.append(Phrase("full_stop"))
         return self._finish(winner, reason, lead_suit, text, warnings)
 
+    def _bonus_condition(self) -> str:
+        """When the winner is paid the capture bonus, as the scorer pays it: Rascal's scoring
+        pays half on a bid off by one, and the house rule "keep bonuses" pays it on a miss."""
+        if self.settings.scoring == "rascal":
+            return "bonus_end_rascal"
+        if self.settings.keep_bonus_on_miss:
+            return "bonus_end_kept"
+        return "bonus_end"
+
     def _finish(
         self,
         winner: int,
@@ -322,23 +331,24 @@ class _Resolver:
     ) -> TrickResult:
         items = self._bonus_items(winner, reason)
         bonus = sum(points for points, _ in items)
-        if self.settings.scoring == "no_bonus":
-            if items:
+        alliances = tuple(
+            (i, winner)
+            for i, card in enumerate(self.cards)
+            if card.kind is Kind.LOOT and i != winner
+        )
+        no_bonus = self.settings.scoring == "no_bonus"
+        if no_bonus:
+            if items or alliances:
                 text.append(Phrase("no_bonus_scoring"))
             bonus = 0
         elif items:
             text.append(Phrase("bonus_start"))
             for n, (_, item) in enumerate(items):
                 text += [Phrase("bonus_separator"), item] if n else [item]
-            text.append(Phrase("bonus_end"))
-        if reason is WinReason.MERMAID_OVER_ALL and self.settings.scoring != "no_bonus":
+            text.append(Phrase(self._bonus_condition()))
+        if reason is WinReason.MERMAID_OVER_ALL and not no_bonus:
             text.append(Phrase("pirate_does_not_count"))
-        alliances = tuple(
-            (i, winner)
-            for i, card in enumerate(self.cards)
-            if card.kind is Kind.LOOT and i != winner
-        )
-        for loot, _ in alliances:
+        for loot, _ in () if no_bonus else alliances:
             text.append(
                 Phrase(
                     "loot_alliance",

@@ -156,7 +156,7 @@ def _game(**changes: object) -> str:
         (_game(rounds__i0__bids=[2, 0, 1, 1]), "round 1: Ana's bid 2 is out of range"),
         (
             _game(rounds__i1__tricks__i1__plays__i3__card="purple-12"),
-            "round 2, trick 2, play 4: purple-12 was already played this round",
+            "round 2, trick 2, play 4 (Ana): purple-12 was already played this round",
         ),
     ],
     ids=["malformed-json", "not-an-object", "unknown-card", "out-of-turn", "bid", "card-twice"],
@@ -218,3 +218,49 @@ def test_help_lists_both_commands() -> None:
     for command in ("trick", "score"):
         out = skullcam(command, "--help")
         assert out.returncode == 0 and "--json" in out.stdout
+
+
+def test_score_settings_override_on_a_record_with_bad_settings_is_one_line(
+    tmp_path: Path,
+) -> None:
+    """--settings merged into a record whose own settings are a list: the record's fault is
+    named, not a TypeError traceback from the merge."""
+    record = spec_example()
+    record["settings"] = [1]
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"loot": True}))
+    out = skullcam("score", "-", "--settings", str(house), stdin=json.dumps(record))
+    assert out.returncode == 2
+    assert "'settings' must be a JSON object" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_a_tigress_played_twice_in_a_round_is_named_as_the_tigress(tmp_path: Path) -> None:
+    """tigress:pirate, then tigress:escape: the one Tigress was played twice, whatever it was
+    declared as (the message named "tigress:escape", as if that were another card)."""
+    plays = [
+        [(0, "tigress:pirate"), (1, "green-2")],
+        [(0, "tigress:escape"), (1, "green-3")],
+    ]
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben"],
+        "first_dealer": 0,
+        "rounds": [
+            {
+                "bids": [0, 1],
+                "tricks": [
+                    {"plays": [{"player": 1, "card": "green-1"}, {"player": 0, "card": "green-2"}]}
+                ],
+            },
+            {
+                "bids": [1, 1],
+                "tricks": [
+                    {"plays": [{"player": p, "card": c} for p, c in trick]} for trick in plays
+                ],
+            },
+        ],
+    }
+    out = skullcam("score", "-", stdin=json.dumps(record))
+    assert out.returncode == 2
+    assert "round 2, trick 2, play 1 (Ana): tigress was already played this round" in out.stderr

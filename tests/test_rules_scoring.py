@@ -400,7 +400,7 @@ BAD_RECORDS = [
         "card-played-twice-in-round",
         "rounds/1/tricks/1/plays/0/card",
         "yellow-5",
-        "round 2, trick 2, play 1: yellow-5 was already played this round",
+        "round 2, trick 2, play 1 (Ana): yellow-5 was already played this round",
     ),
     (
         "out-of-turn",
@@ -573,7 +573,7 @@ def test_a_sixth_escape_in_a_round_is_one_more_than_the_deck_holds() -> None:
     with pytest.raises(GameRecordError) as info:  # from_dict scores the record it reads
         GameRecord.from_dict(game)
     assert str(info.value) == (
-        "round 2, trick 2, play 3: escape: one more than the deck holds this round (it has 5)"
+        "round 2, trick 2, play 3 (Ben): escape: one more than the deck holds this round (it has 5)"
     )
     # Five escapes in the round are fine.
     tricks[1] = trick(["escape", "escape", "green-9"])

@@ -414,6 +414,26 @@ def test_no_bonus_scoring_pays_no_capture_bonus() -> None:
     assert "No capture bonus" in result.explanation
 
 
+def test_no_bonus_scoring_promises_no_loot_alliance() -> None:
+    """The scorer pays no alliance under no-bonus scoring, so the explanation names none."""
+    result = resolve("loot green-14 pirate-rosie", Settings(scoring="no_bonus", loot=True))
+    assert result.loot_alliances == ((0, 2),)  # formed, as the JSON says, but not paid
+    assert "Loot alliance" not in result.explanation
+    assert "No capture bonus under no-bonus scoring" in result.explanation
+
+
+@pytest.mark.parametrize(
+    ("settings", "condition"),
+    [
+        (Settings(), "(if the bid is exact)"),
+        (Settings(keep_bonus_on_miss=True), "(paid whether the bid is exact or not)"),
+        (Settings(scoring="rascal"), "half if it is off by one"),
+    ],
+)
+def test_the_bonus_is_promised_as_the_scorer_pays_it(settings: Settings, condition: str) -> None:
+    assert condition in resolve("skull-king pirate-rosie", settings).explanation
+
+
 def test_explanations_read_at_the_table() -> None:
     text = resolve_trick(cards("pirate-rosie skull-king"), players=["Ana", "Ben"]).explanation
     assert text.startswith("The Skull King (Ben) wins")

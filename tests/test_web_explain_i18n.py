@@ -72,6 +72,8 @@ PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress
 SETTINGS = [
     Settings(),
     Settings(scoring="no_bonus"),
+    Settings(scoring="rascal"),
+    Settings(keep_bonus_on_miss=True),
     Settings(loot=False, kraken_and_white_whale=False, kraken_next_leader="left_of_kraken"),
 ]
 

@@ -65,6 +65,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "bonus_fourteen": "+{points} por {card}",
         "bonus_capture": "+{points} por capturar a {card}",
         "bonus_end": " (si se cumple la apuesta).",
+        "bonus_end_kept": " (se cobra se cumpla o no la apuesta).",
+        "bonus_end_rascal": (
+            " (entero si se cumple la apuesta; la mitad si se falla por una, salvo con bala de"
+            " cañón)."
+        ),
         "pirate_does_not_count": " El pirata no cuenta.",
         "loot_alliance": (
             " Alianza del Botín: {loot_player} y {winner_player}"
@@ -207,6 +212,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "bonus_fourteen": "+{points} per {card}",
         "bonus_capture": "+{points} per aver catturato {card}",
         "bonus_end": " (se la puntata è esatta).",
+        "bonus_end_kept": " (pagato che la puntata sia esatta o no).",
+        "bonus_end_rascal": (
+            " (intero se la puntata è esatta; la metà se sbagliata di uno, salvo con la palla di"
+            " cannone)."
+        ),
         "pirate_does_not_count": " Il pirata non conta.",
         "loot_alliance": (
             " Alleanza del Bottino: {loot_player} e {winner_player}"
@@ -342,6 +352,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "bonus_fourteen": "+{points} for {card}",
         "bonus_capture": "+{points} for at fange {card}",
         "bonus_end": " (hvis buddet holder).",
+        "bonus_end_kept": " (betales, uanset om buddet holder).",
+        "bonus_end_rascal": (
+            " (det hele, hvis buddet holder; det halve, hvis det er én ved siden af, medmindre"
+            " der er meldt kanonkugle)."
+        ),
         "pirate_does_not_count": " Piraten tæller ikke.",
         "loot_alliance": (
             " Byttealliance: {loot_player} og {winner_player}"

@@ -56,7 +56,8 @@ def _run(args: argparse.Namespace) -> int:
         overrides = read_json(args.settings, "settings file")
         if not isinstance(overrides, dict):
             raise UserError(f"{args.settings}: settings must be a JSON object")
-        if isinstance(data, dict):
+        # A record whose own settings are not an object is left as it is: reading it says so.
+        if isinstance(data, dict) and isinstance(data.get("settings") or {}, dict):
             data = {**data, "settings": {**(data.get("settings") or {}), **overrides}}
     try:
         record = GameRecord.from_dict(data, as_played=args.as_played)
