@@ -98,7 +98,16 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     game_id = store.create_game(
         demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
     )
-    (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+    try:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+    except OSError as err:
+        # Unmarked, the game would pass for a table's and block every later demo.
+        store.delete_game(game_id)
+        folder = store.data_dir / "games"
+        raise UserError(
+            f"cannot write the game's images under {folder} ({err.strerror or err}): make it a "
+            "writable folder (or free some disk space), or pass another --data"
+        ) from err
     for number, rnd in enumerate(rec.get("rounds", []), start=1):
         if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
             store.set_bids(game_id, number, list(rnd["bids"]))

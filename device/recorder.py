@@ -31,6 +31,7 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import Settings, cards_in_round
 from skullcam.store import GameStore
+from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
 
@@ -243,6 +244,11 @@ class StoreRecorder:
             )
 
     def _failed(self, outcome: TrickOutcome, err: OSError | sqlite3.Error) -> UserError:
+        if isinstance(err, sqlite3.Error) and says_damaged(err):
+            damaged = database_error(self.store.path, err)
+            return UserError(
+                f"round {outcome.round} trick {outcome.trick + 1} could not be recorded: {damaged}"
+            )
         return UserError(
             f"round {outcome.round} trick {outcome.trick + 1} could not be recorded in "
             f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "

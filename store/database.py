@@ -28,7 +28,7 @@ from pathlib import Path
 
 from skullcam.errors import UserError
 
-from .schema import ensure_schema
+from .schema import ensure_schema, foreign_tables
 
 #: How long a write waits for another connection's transaction before giving up.
 BUSY_TIMEOUT_MS = 10_000
@@ -74,6 +74,17 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
         f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
         "move it aside to start a fresh one; the trick images under "
         f"{path.parent / 'games'} are kept"
+    )
+
+
+def says_damaged(err: sqlite3.Error) -> bool:
+    """Whether ``err`` is SQLite finding the file damaged (or not a database), as opposed to
+    a lock, a full disk, a read-only folder or a query of ours that is wrong."""
+    text = str(err).lower()
+    return (
+        not isinstance(err, sqlite3.OperationalError)
+        or "malformed" in text
+        or ("not a database" in text)
     )
 
 
@@ -131,6 +142,7 @@ class Database:
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        self._check_whole()
         with self._shared.write_lock:
             conn = self._conn()
             try:
@@ -143,6 +155,40 @@ class Database:
 
     def _damaged(self, err: sqlite3.Error) -> UserError:
         return database_error(self.path, err)
+
+    def _check_whole(self) -> None:
+        """Refuse, before writing anything, a database SQLite finds damaged or one another
+        program made: a damaged one would take new games (and lose them with it), and a
+        foreign one would get skullcam's tables mixed into its own.
+
+        Read through a read-only connection of its own: the store's connections switch the
+        file to WAL, which writes its header. A file that does not open even so is left to
+        the store's connection, whose error says what is wrong with it.
+        """
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            return
+        try:
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return
+        try:
+            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(3)")]
+            tables = foreign_tables(conn)
+        except sqlite3.DatabaseError as err:
+            if is_busy(err) or not says_damaged(err):
+                return
+            raise self._damaged(err) from err
+        finally:
+            conn.close()
+        if problems != ["ok"]:
+            lines = [line for p in problems for line in p.splitlines() if "***" not in line]
+            raise self._damaged(sqlite3.DatabaseError(f"damaged: {'; '.join(lines[:3])}"))
+        if tables:
+            names = ", ".join(tables[:5])
+            raise UserError(
+                f"{self.path} is not a skullcam game database (it holds the tables {names}): "
+                "pass another --data, or move that file aside"
+            )
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:

@@ -115,6 +115,19 @@ CREATE INDEX IF NOT EXISTS corrections_trick ON corrections (trick_id, id);
 """
 
 
+def foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    """The tables of a database another program made (one without skullcam's ``meta``), in
+    name order; none for skullcam's own database or an empty file."""
+    names = [
+        row[0]
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    return [] if not names or "meta" in names else names
+
+
 def ensure_schema(conn: sqlite3.Connection) -> None:
     """Create missing tables and record the schema version; never drops or rewrites data."""
     conn.executescript(SCHEMA)

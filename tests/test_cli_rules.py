@@ -208,6 +208,28 @@ def test_score_as_played_lets_a_trick_led_out_of_turn_stand(tmp_path: Path) -> N
     ]
 
 
+def test_score_offers_as_played_only_where_it_would_score_the_record(tmp_path: Path) -> None:
+    """A trick played out of clockwise order is refused with or without --as-played, so its
+    message does not send the user to try it."""
+    record = spec_example()
+    plays = record["rounds"][0]["tricks"][0]["plays"]
+    plays[0], plays[1] = plays[1], plays[0]
+    path = _record(tmp_path, json.dumps(record))
+    refused = skullcam("score", path)
+    assert refused.returncode == 2 and "out of turn" in refused.stderr
+    assert "--as-played" not in refused.stderr
+    assert skullcam("score", path, "--as-played").returncode == 2
+
+
+def test_score_blames_the_settings_file_for_its_own_bad_key(tmp_path: Path) -> None:
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"bogus": 1}))
+    out = skullcam("score", str(EXAMPLE), "--settings", str(house))
+    assert out.returncode == 2
+    assert f"{house}: " in out.stderr and "unknown setting 'bogus'" in out.stderr
+    assert f"{EXAMPLE}:" not in out.stderr
+
+
 def test_score_missing_file() -> None:
     out = skullcam("score", "/nonexistent/game.json")
     assert out.returncode == 2

@@ -289,3 +289,22 @@ def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> 
     assert names == [f"frame_00000{k}.jpg" for k in (0, 2, 3, 4)]
     assert abs(int(imread(tmp_path / "frame_000003.jpg")[0, 0, 0]) - 120) <= 3
     assert abs(int(imread(tmp_path / "frame_000004.jpg")[0, 0, 0]) - 200) <= 3
+
+
+def test_a_database_damaged_mid_game_says_restore_not_free_disk_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: "free some disk space or fix the folder's permissions" for a malformed file."""
+    _record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+
+    def malformed(*args: object, **kwargs: object) -> int:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(store, "record_trick", malformed)
+    with pytest.raises(UserError) as info:
+        loop.run()
+    message = str(info.value)
+    assert message.startswith("round 1 trick 1 could not be recorded: the game database")
+    assert "malformed). Restore a backup of it, or move it aside" in message
+    assert "free some disk space" not in message

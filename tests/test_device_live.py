@@ -556,3 +556,19 @@ def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
     prune_demo_games(store, keep=2)
     assert sorted(g.id for g in store.games()) == [table, *made[2:]]
     assert not (tmp_path / "data" / "games" / str(made[0])).exists()
+
+
+def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:
+    """Was: a traceback, and the unmarked game left "in progress" blocked every later demo."""
+    from skullcam.device.live import start_demo_game
+
+    make_demo(tmp_path / "demo")
+    demo = DemoGame.load(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    (tmp_path / "data" / "games").write_text("not a folder")
+    with pytest.raises(UserError, match=r"cannot write the game's images under .*games"):
+        start_demo_game(store, demo)
+    assert store.games() == []
+    (tmp_path / "data" / "games").unlink()
+    gid, start, _guard = start_demo_game(store, demo)
+    assert start == 0 and [g.id for g in store.games()] == [gid]

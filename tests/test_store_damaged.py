@@ -48,3 +48,44 @@ def test_a_damaged_row_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"record in the game database .* is damaged"):
         store.state(gid)
     store.close()
+
+
+def _scramble_page(db: Path, page: int) -> bytes:
+    """Scramble every 7th byte of 4 KiB page ``page`` (0-based) past its header, as a bad
+    sector or a half-written copy would; the file's own header page is left whole."""
+    data = bytearray(db.read_bytes())
+    for i in range(page * 4096 + 8, page * 4096 + 4096, 7):
+        data[i] = (data[i] * 31 + 7) & 255
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_a_database_sqlite_finds_damaged_is_refused_before_a_new_game_goes_in(
+    tmp_path: Path,
+) -> None:
+    """A damaged page deep in the file used to pass unnoticed at opening: the demo then
+    recorded a whole new game into it."""
+    store = GameStore(tmp_path / "data")
+    for i in range(60):
+        gid = store.create_game([f"A{i}", f"B{i}"], 0, {})
+        store.set_bids(gid, 1, [0, 1])
+    store.close()
+    db = tmp_path / "data" / "skullcam.db"
+    for extra in db.parent.glob("skullcam.db-*"):
+        extra.unlink()
+    damaged = _scramble_page(db, 5)
+    with pytest.raises(UserError, match=r"skullcam\.db cannot be read \(damaged: .*backup"):
+        GameStore(tmp_path / "data")
+    assert db.read_bytes() == damaged
+
+
+def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / "skullcam.db") as conn:
+        conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+    conn.close()
+    before = (data / "skullcam.db").read_bytes()
+    with pytest.raises(UserError, match=r"is not a skullcam game database .*photos"):
+        GameStore(data)
+    assert (data / "skullcam.db").read_bytes() == before

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -469,3 +470,67 @@ def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
     for action in ("answer", "dismiss"):
         res = client.post(f"/api/prompt/999/{action}", json={"answer": "pirate"})
         assert res.status_code == 404 and "no prompt 999" in json_of(res)["error"]
+
+
+# ------------------------------------------------------ damaged or missing recorded data
+def test_a_trick_image_gone_from_the_data_folder_is_named_not_a_broken_picture(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], None)
+    image = store.game_dir(gid) / "r01t00.jpg"
+    image.unlink()
+    page = client.get(url).get_data(as_text=True)
+    assert "/image/completion" not in page
+    assert 'id="image-missing"' in page and str(image) in page
+    assert "restore it from a backup" in page
+
+
+def test_the_annotated_image_stands_in_for_a_missing_completion_frame(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    store.set_bids(gid, 1, [0, 1, 0])
+    folder = store.game_dir(gid)
+    (folder / "r01t00-boxes.jpg").write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+    cards = plays((1, "green-5"), (2, "green-9"), (0, "green-2"))
+    store.record_trick(
+        gid,
+        1,
+        0,
+        cards,
+        completion_image=folder / "r01t00.jpg",  # never written
+        annotated_image=folder / "r01t00-boxes.jpg",
+    )
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "/image/annotated" in page and 'id="image-missing"' not in page
+
+
+def test_a_replay_page_of_a_damaged_trick_says_damaged_not_not_found(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], None)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE tricks SET plays = '{' WHERE game_id = ?", (gid,))
+    conn.close()
+    res = client.get(url)
+    assert res.status_code == 400
+    assert "is damaged" in res.get_data(as_text=True)
+    missing = client.get(f"/game/{gid}/round/1/trick/5")
+    assert missing.status_code == 404
+    assert f"game {gid} has no recorded trick 5 in round 1" in missing.get_data(as_text=True)
+
+
+def test_a_database_found_damaged_mid_request_names_the_file_and_what_to_do(
+    app: Flask, client: FlaskClient, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: "the server failed on this request ... report it", sending a table with a bad
+    sector to the bug tracker instead of to its backup."""
+
+    def malformed(*args: object, **kwargs: object) -> Any:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(store, "state", malformed)
+    res = client.get(f"/api/game/{gid}/state")
+    assert res.status_code == 500
+    error = json_of(res)["error"]
+    assert "cannot be read (database disk image is malformed)" in error
+    assert "Restore a backup" in error and "report it" not in error

@@ -46,6 +46,7 @@ from skullcam.errors import (
     phrased,
 )
 from skullcam.store import GameStore
+from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 
 from . import i18n
@@ -214,22 +215,25 @@ def _add_error_pages(app: Flask) -> None:
             500,
         )
 
-    @app.errorhandler(sqlite3.OperationalError)
-    def _database_busy(err: sqlite3.OperationalError) -> Any:
+    @app.errorhandler(sqlite3.DatabaseError)
+    def _database_error(err: sqlite3.DatabaseError) -> Any:
         """Another program held the database past the store's wait: nothing was written, and
-        the same request a moment later will go through."""
-        if not is_busy(err):
-            app.logger.exception("database failure", exc_info=err)
-            return _server_error(err)
-        response = app.make_response(
-            _error_response(
-                "the game database is busy (another program is writing to it); nothing was "
-                "changed: try again in a moment",
-                503,
+        the same request a moment later will go through (503). SQLite found the file damaged:
+        say which file and what to do, as the command line does, not "report it"."""
+        if is_busy(err):
+            response = app.make_response(
+                _error_response(
+                    "the game database is busy (another program is writing to it); nothing "
+                    "was changed: try again in a moment",
+                    503,
+                )
             )
-        )
-        response.headers["Retry-After"] = "5"
-        return response
+            response.headers["Retry-After"] = "5"
+            return response
+        app.logger.exception("database failure", exc_info=err)
+        if says_damaged(err):
+            return _error_response(str(database_error(get_store(app).path, err)), 500)
+        return _server_error(err)
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:

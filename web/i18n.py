@@ -285,6 +285,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{k} carte registrate su {n}",
         "da": "{k} af {n} kort registreret",
     },
+    "image_missing": {
+        "en": (
+            "This trick's image, {file}, is no longer in the data folder: restore it from a"
+            " backup to see the trick. The cards recorded are kept."
+        ),
+        "es": (
+            "La imagen de esta baza, {file}, ya no está en la carpeta de datos: restáurala de"
+            " una copia de seguridad para ver la baza. Las cartas grabadas se conservan."
+        ),
+        "it": (
+            "L'immagine di questa presa, {file}, non è più nella cartella dei dati: ripristinala"
+            " da un backup per vedere la presa. Le carte registrate restano."
+        ),
+        "da": (
+            "Billedet af dette stik, {file}, er ikke længere i datamappen: gendan det fra en"
+            " sikkerhedskopi for at se stikket. De optagne kort bevares."
+        ),
+    },
     "original": {
         "en": "As recorded",
         "es": "Como se grabó",

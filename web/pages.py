@@ -125,10 +125,8 @@ def tricks(game_id: int) -> Any:
 def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     store = get_store()
     game = store.game(game_id)
-    try:
-        trick = store.trick(game_id, round_number, trick_index)
-    except UserError:
-        abort(404)
+    # No such trick answers 404 with the store's words; a damaged one says it is damaged.
+    trick = store.trick(game_id, round_number, trick_index)
     verdict = store.verdict(game_id, trick.plays)
     resolution = resolution_json(verdict)  # what store.resolve gives, without resolving twice
     winner_index = resolution.get("winner")
@@ -158,7 +156,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
         flags=[flag_text(flag, g.lang) for flag in trick.flags],
         choice=_choice(store, game, trick),
-        image_kind=_image_kind(trick),
+        image_kind=_image_kind(store, trick),
+        missing_image=_missing_image(store, trick),
     )
 
 
@@ -195,14 +194,35 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
     }
 
 
-def _image_kind(trick: Any) -> str | None:
+def _image_file(store: Any, stored: str | None) -> Path | None:
+    """A recorded image's file, when it is still there (inside the data folder)."""
+    path = store.image_path(stored)
+    if path is None:
+        return None
+    resolved = path.resolve()
+    inside = Path(store.data_dir).resolve() in resolved.parents
+    return resolved if inside and resolved.is_file() else None
+
+
+def _image_kind(store: Any, trick: Any) -> str | None:
     """Prefer the plain completion frame (boxes are drawn live from the current plays, so a
-    correction shows at once); fall back to the pipeline's annotated image."""
-    if trick.completion_image:
+    correction shows at once); fall back to the pipeline's annotated image, also when the
+    completion frame's file is gone."""
+    if _image_file(store, trick.completion_image) is not None:
         return "completion"
-    if trick.annotated_image:
+    if _image_file(store, trick.annotated_image) is not None:
         return "annotated"
     return None
+
+
+def _missing_image(store: Any, trick: Any) -> str | None:
+    """The recorded image whose file is gone (moved, deleted, a folder restored without
+    ``games/``), to name on the page instead of a broken picture; None when one shows or
+    none was recorded."""
+    if _image_kind(store, trick) is not None:
+        return None
+    stored = trick.completion_image or trick.annotated_image
+    return str(store.image_path(stored)) if stored else None
 
 
 def _overlay(trick: Any) -> dict[str, Any] | None:
@@ -289,12 +309,8 @@ def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
     if not match or kind not in ("completion", "annotated"):
         abort(404)
     stored = match[0].completion_image if kind == "completion" else match[0].annotated_image
-    path = store.image_path(stored)
-    if path is None:
-        abort(404)
-    data_dir = Path(store.data_dir).resolve()
-    resolved = path.resolve()
-    if data_dir not in resolved.parents or not resolved.is_file():
+    resolved = _image_file(store, stored)
+    if resolved is None:
         abort(404)
     return send_file(resolved, max_age=86400)
 

@@ -49,13 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.rules import GameRecord, OutOfTurnError, RulesError, score_game
+    from skullcam.rules import GameRecord, OutOfTurnError, RulesError, Settings, score_game
 
     data = read_json(args.game, "game record")
     if args.settings is not None:
         overrides = read_json(args.settings, "settings file")
         if not isinstance(overrides, dict):
             raise UserError(f"{args.settings}: settings must be a JSON object")
+        try:  # a bad key or value is the settings file's fault, not the record's
+            Settings.from_dict(overrides)
+        except RulesError as err:
+            raise UserError(f"{args.settings}: {err}") from None
         # A record whose own settings are not an object is left as it is: reading it says so.
         if isinstance(data, dict) and isinstance(data.get("settings") or {}, dict):
             data = {**data, "settings": {**(data.get("settings") or {}), **overrides}}
@@ -64,7 +68,7 @@ def _run(args: argparse.Namespace) -> int:
         score = score_game(record, as_played=args.as_played)
     except RulesError as err:
         hint = ""
-        if isinstance(err, OutOfTurnError) and not args.as_played:
+        if isinstance(err, OutOfTurnError) and not args.as_played and _stands_as_played(data):
             hint = " (if the table really played it so, score it as played with --as-played)"
         raise UserError(f"{args.game}: {err}{hint}") from None
     if args.json:
@@ -122,3 +126,16 @@ def format_explanations(score: Any) -> str:
             lines.append(f"    {trick.result.explanation}")
         lines += [f"  {line}" for line in rnd.explanations]
     return "\n".join(lines)
+
+
+def _stands_as_played(data: Any) -> bool:
+    """Whether ``--as-played`` would score the record: it lets a trick be led by the wrong
+    player, not a trick played out of clockwise order, so the hint is offered only where it
+    helps."""
+    from skullcam.rules import GameRecord, RulesError, score_game
+
+    try:
+        score_game(GameRecord.from_dict(data, as_played=True), as_played=True)
+    except RulesError:
+        return False
+    return True
