@@ -39,6 +39,15 @@ class IllegalPlayError(RulesError):
         self.phrase = phrase
 
 
+class SettingRangeError(RulesError):
+    """A whole-number setting outside its range; ``phrase`` (``rules.explain``) is the same
+    message for a settings page to say in the reader's language."""
+
+    def __init__(self, message: str, phrase: Any) -> None:
+        super().__init__(message)
+        self.phrase = phrase
+
+
 class GameRecordError(RulesError):
     """A ``skullcam-game/1`` record that breaks the rules; the message names round/trick/play.
 

@@ -13,6 +13,7 @@ from typing import Any
 from skullcam.errors import UserError, echo
 from skullcam.rules import RulesError, Settings, name_clash, parse_card
 from skullcam.rules import cards_dealt as rules_cards_dealt
+from skullcam.rules.errors import SettingRangeError
 
 from .refusals import refusal
 
@@ -146,6 +147,8 @@ def settings_obj(settings: Mapping[str, Any]) -> Settings:
     """The game's settings as the rules engine's object; bad ones are a UserError."""
     try:
         return Settings.from_dict(dict(settings))
+    except SettingRangeError as err:  # the one a settings form meets: said in its language
+        raise refusal("setting_range", **err.phrase.args) from err
     except (RulesError, TypeError, ValueError) as err:
         raise UserError(f"invalid settings: {err}") from err
 

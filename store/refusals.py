@@ -89,6 +89,7 @@ ENGLISH: dict[str, str] = {
         " did, correct the trick)"
     ),
     # Settings.
+    "setting_range": "invalid settings: setting {setting} must be {low}..{high}, got {value}",
     "rounds_below_played": (
         "this game already has tricks in round {played}; rounds cannot be set to {rounds}"
     ),

@@ -392,3 +392,26 @@ def test_a_refusal_is_shown_in_the_tables_language(
         ec.text_to_be_present_in_element((By.ID, "form-error"), "«Ana» y «ana» son el mismo")
     )
     assert store.games() == []
+
+
+def test_a_phone_off_the_wifi_is_told_so_in_its_language(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the browser's own "Failed to fetch", in English whatever the page's language."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    button = '.bid-button[data-player="0"][data-bid="1"]'
+    wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, button)))
+    browser.execute_cdp_cmd("Network.enable", {})
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+    try:
+        browser.find_element(By.CSS_SELECTOR, button).click()
+        wait(browser).until(
+            ec.text_to_be_present_in_element((By.ID, "form-error"), "Sin conexión con el servidor")
+        )
+    finally:
+        online = {**offline, "offline": False}
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", online)
+    assert store.bids(gid, 1) == [None, None, None]

@@ -72,3 +72,61 @@ def test_the_replay_page_says_the_flags_in_the_readers_language(
     )
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert "Loro 5 leída con poca confianza (0.41)" in page
+
+
+def rules_flags() -> list[str]:
+    """Flags that carry the rules engine's own sentences, as the referee writes them: a
+    warning (the Kraken with its setting off) and why a trick cannot be resolved."""
+    settings = Settings(kraken_and_white_whale=False, rounds=3)
+    flags = list(
+        Referee(["Ana", "Ben", "Cai"], 0, settings)
+        .add_plays([(1, "kraken"), (2, "green-3"), (0, "green-4")])
+        .flags
+    )
+    flags += (
+        Referee(["Ana", "Ben", "Cai"], 0, settings)
+        .add_plays([(1, "green-5"), (2, "green-5"), (0, "green-4")])
+        .flags
+    )
+    flags += (
+        Referee(["Ana", "Ben", "Cai"], 0, settings)
+        .add_plays([(1, "tigress"), (2, "green-5"), (0, "green-4")])
+        .flags
+    )
+    return flags
+
+
+@pytest.mark.parametrize("lang", ["es", "it", "da"])
+def test_the_rules_sentences_in_flags_are_said_in_the_language(lang: str) -> None:
+    """Was: "no se puede resolver: play 1 (green-5): green-5 is already in this trick", and
+    the Kraken's setting warning wholly in English."""
+    written = rules_flags()
+    assert any(f.startswith("kraken was played but the 'kraken_and_white_whale'") for f in written)
+    assert any(
+        f.startswith("cannot resolve: play 1 (green-5): green-5 is already") for f in written
+    )
+    assert any(
+        f.startswith("cannot resolve: play 0: the Tigress must be declared") for f in written
+    )
+    for flag in written:
+        said = flag_text(flag, lang)
+        assert said != flag, (lang, flag)
+        for english in ("is already in this trick", "was played but", "must be declared", "play "):
+            assert english not in said, (lang, said)
+        for card_id in ("green-5", "kraken", "tigress"):
+            assert card_id not in said, (lang, said)
+
+
+def test_the_confirmed_flags_in_a_tricks_history_are_said_in_the_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    flags = ["green-5 read with low confidence (0.41)"]
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")), flags=flags
+    )
+    store.confirm_trick(gid, 1, 0)
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert "confirmada como se grabó: Loro 5 leída con poca confianza (0.41)" in page
+    assert "read with low confidence" not in page

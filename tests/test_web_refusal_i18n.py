@@ -125,3 +125,27 @@ def test_english_readers_get_the_english_refusal(client: FlaskClient) -> None:
     res = client.post("/api/games", json={"players": ["Ana", "Ana"]})
     body = json_of(res)
     assert body == {"error": "player names must differ: 'Ana' appears twice"}
+
+
+def test_a_setting_out_of_range_is_refused_in_italian(client: FlaskClient) -> None:
+    """The setup form sends what was typed (it is novalidate): 99 rounds."""
+    res = client.post(
+        "/api/games?lang=it", json={"players": ["Ana", "Ben"], "settings": {"rounds": 99}}
+    )
+    body = json_of(res)
+    assert body["error"] == "invalid settings: setting 'rounds' must be 1..10, got 99"
+    assert body["error_text"] == "l'impostazione «Numero di round» va da 1 a 10; ricevuto 99"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("es", "no encontrado: revisa la dirección"), ("da", "ikke fundet: tjek adressen")],
+)
+def test_the_webs_own_errors_are_said_in_the_readers_language(
+    client: FlaskClient, lang: str, said: str
+) -> None:
+    page = client.get(f"/nowhere?lang={lang}")
+    assert page.status_code == 404 and said in page.get_data(as_text=True)
+    client.set_cookie("lang", lang)
+    body = json_of(client.get("/api/nowhere"))
+    assert body == {"error": "not found: check the address", "error_text": said}

@@ -50,6 +50,7 @@ from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 
 from . import i18n
+from .flag_i18n import flag_text
 from .refusal_i18n import PIN_ENGLISH, refusal_text
 
 logger = logging.getLogger(__name__)
@@ -172,9 +173,13 @@ def _add_language(app: Flask) -> None:
         def card(card_id: str) -> str:
             return i18n.card_name(card_id, lang)
 
+        def flag(text: str) -> str:
+            return flag_text(text, lang)
+
         return {
             "t": t,
             "card_name": card,
+            "flag_text": flag,
             "lang": lang,
             "languages": i18n.LANGUAGE_NAMES,
             "pin_required": app.config["PIN_REQUIRED"],
@@ -196,24 +201,20 @@ def _add_error_pages(app: Flask) -> None:
 
     @app.errorhandler(404)
     def _not_found(err: Any) -> Any:
-        return _error_response("not found: check the address", 404)
+        return _said_error("error_not_found", 404)
 
     @app.errorhandler(405)
     def _bad_method(err: Any) -> Any:
-        return _error_response("method not allowed for this address", 405)
+        return _said_error("error_method", 405)
 
     @app.errorhandler(413)
     def _too_large(err: Any) -> Any:
-        return _error_response("upload too large (4 MB at most)", 413)
+        return _said_error("error_too_large", 413)
 
     @app.errorhandler(500)
     def _server_error(err: Any) -> Any:
         # Flask has logged the original exception with its traceback; the answer names none.
-        return _error_response(
-            "the server failed on this request (the details are in its log); "
-            "try again, and report it if it keeps happening",
-            500,
-        )
+        return _said_error("error_server", 500)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def _database_error(err: sqlite3.DatabaseError) -> Any:
@@ -221,13 +222,7 @@ def _add_error_pages(app: Flask) -> None:
         the same request a moment later will go through (503). SQLite found the file damaged:
         say which file and what to do, as the command line does, not "report it"."""
         if is_busy(err):
-            response = app.make_response(
-                _error_response(
-                    "the game database is busy (another program is writing to it); nothing "
-                    "was changed: try again in a moment",
-                    503,
-                )
-            )
+            response = app.make_response(_said_error("error_busy", 503))
             response.headers["Retry-After"] = "5"
             return response
         app.logger.exception("database failure", exc_info=err)
@@ -289,6 +284,13 @@ def parse_id(raw: str, what: str) -> int:
         raise UserError(f"{what} must be 0 or more, got {echo(raw)}")
     digits = text.lstrip("0")
     return ID_MAX + 1 if len(digits) > ID_MAX_DIGITS else int(text)
+
+
+def _said_error(key: str, status: int) -> Any:
+    """The web's own error ``key`` (``web/i18n.py``): English for programs, the reader's
+    language for the page."""
+    english = i18n.translate(key, "en")
+    return _error_response(english, status, text=i18n.translate(key, getattr(g, "lang", "en")))
 
 
 def _in_reader_language(err: UserError) -> str:

@@ -4,15 +4,21 @@ The tracker and the referee write a trick's flags as English sentences ("only 3 
 players", "green-7 read with low confidence (0.41)"), and the store keeps them as written
 (docs/web.md). A table playing in Spanish reads them on the replay page, where a dispute is
 settled, so each sentence the camera writes is matched here and said again in the reader's
-language, card ids as card names. A flag no pattern knows (an older version's, a rules
-warning) is shown as written: better in English than not at all.
+language, card ids as card names; a rules warning the referee copied, or why a trick could not
+be resolved, is worded again from the rules engine's own phrase. A flag no pattern knows (an
+older version's) is shown as written: better in English than not at all.
 """
 
 from __future__ import annotations
 
 import re
+import string
 
 from skullcam.i18n_core import card_name
+from skullcam.rules import RulesError, parse_card
+from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName
+
+from . import explain_i18n
 
 #: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
 #: ``alt`` and ``cards`` (comma-separated) are card ids; the rest are shown as written.
@@ -167,6 +173,22 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        re.compile(r"cannot resolve: play (?P<n>\d+) \((?P<card>[a-z0-9:-]+)\): (?P<why>.+)"),
+        {
+            "es": "no se puede resolver: jugada {n} ({card}): {why}",
+            "it": "impossibile risolvere: giocata {n} ({card}): {why}",
+            "da": "kan ikke afgøres: kort {n} ({card}): {why}",
+        },
+    ),
+    (
+        re.compile(r"cannot resolve: play (?P<n>\d+): (?P<why>.+)"),
+        {
+            "es": "no se puede resolver: jugada {n}: {why}",
+            "it": "impossibile risolvere: giocata {n}: {why}",
+            "da": "kan ikke afgøres: kort {n}: {why}",
+        },
+    ),
+    (
         re.compile(r"cannot resolve: (?P<why>.+)"),
         {
             "es": "no se puede resolver: {why}",
@@ -177,6 +199,58 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
 ]
 
 _CARD_GROUPS = ("card", "alt")
+
+#: The rules engine's own sentences a flag carries: a warning the referee copied into the
+#: flags, or (as ``why``) the reason a trick could not be resolved. They are matched against
+#: the engine's English templates and worded again from the same phrase
+#: (``explain_i18n``), so none is translated twice.
+_RULES_KEYS = (
+    "setting_off",
+    "trick_size",
+    "too_many_escapes",
+    "too_many_loot",
+    "too_many_pirates",
+    "too_many_mermaids",
+    "already_in_trick",
+    "tigress_undeclared",
+)
+
+
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """An English template as a pattern, each ``{field}`` a named group."""
+    parts = []
+    for literal, name, _spec, _conversion in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name:
+            parts.append(f"(?P<{name}>.+?)")
+    return re.compile("".join(parts))
+
+
+_RULES_PATTERNS = [(key, _template_pattern(ENGLISH[key])) for key in _RULES_KEYS]
+
+
+def _rules_value(name: str, text: str) -> Arg:
+    """A field of a rules sentence back as the value the engine wrote: a setting by its key
+    (English quotes it), a number, or a card id."""
+    if name == "setting":
+        return SettingName(text.strip("'"))
+    if text.isdigit():
+        return int(text)
+    try:
+        return CardId(parse_card(text))
+    except RulesError:
+        return text
+
+
+def rules_sentence(text: str, lang: str) -> str | None:
+    """``text``, one of the rules engine's sentences in English, in ``lang``; None for any
+    other text."""
+    for key, pattern in _RULES_PATTERNS:
+        match = pattern.fullmatch(text)
+        if match is not None:
+            args = {name: _rules_value(name, value) for name, value in match.groupdict().items()}
+            return explain_i18n.explain([Phrase(key, args)], lang)
+    return None
 
 
 def flag_text(flag: str, lang: str) -> str:
@@ -195,5 +269,7 @@ def flag_text(flag: str, lang: str) -> str:
             fields["cards"] = ", ".join(
                 card_name(c.strip(), lang) for c in fields["cards"].split(",")
             )
+        if "why" in fields:
+            fields["why"] = rules_sentence(fields["why"], lang) or fields["why"]
         return wordings[lang].format(**fields)
-    return flag
+    return rules_sentence(flag, lang) or flag

@@ -464,11 +464,73 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Pointene kan ikke regnes ud, før dette er rettet:",
     },
     "model": {"en": "Model", "es": "Modelo", "it": "Modello", "da": "Model"},
-    "not_found": {
-        "en": "Not found",
-        "es": "No encontrado",
-        "it": "Non trovato",
-        "da": "Ikke fundet",
+    "no_connection": {
+        "en": "No connection to the table's server: check the phone's Wi-Fi and try again.",
+        "es": "Sin conexión con el servidor de la mesa: revisa el wifi del móvil y vuelve a"
+        " intentarlo.",
+        "it": "Nessuna connessione con il server del tavolo: controlla il Wi-Fi del telefono e"
+        " riprova.",
+        "da": "Ingen forbindelse til bordets server: tjek telefonens wifi, og prøv igen.",
+    },
+    "record_not_json": {
+        "en": "{file} is not a game record: it is not JSON",
+        "es": "{file} no es un registro de partida: no es JSON",
+        "it": "{file} non è una registrazione di partita: non è JSON",
+        "da": "{file} er ikke en spilregistrering: det er ikke JSON",
+    },
+    "error_not_found": {
+        "en": "not found: check the address",
+        "es": "no encontrado: revisa la dirección",
+        "it": "non trovato: controlla l'indirizzo",
+        "da": "ikke fundet: tjek adressen",
+    },
+    "error_method": {
+        "en": "method not allowed for this address",
+        "es": "este método no está permitido en esta dirección",
+        "it": "metodo non consentito per questo indirizzo",
+        "da": "metoden er ikke tilladt på denne adresse",
+    },
+    "error_too_large": {
+        "en": "upload too large (4 MB at most)",
+        "es": "archivo demasiado grande (4 MB como máximo)",
+        "it": "file troppo grande (al massimo 4 MB)",
+        "da": "filen er for stor (højst 4 MB)",
+    },
+    "error_server": {
+        "en": (
+            "the server failed on this request (the details are in its log); try again, and"
+            " report it if it keeps happening"
+        ),
+        "es": (
+            "el servidor falló con esta petición (los detalles están en su registro); vuelve a"
+            " intentarlo y avisa si sigue pasando"
+        ),
+        "it": (
+            "il server ha fallito questa richiesta (i dettagli sono nel suo log); riprova e"
+            " segnalalo se continua a succedere"
+        ),
+        "da": (
+            "serveren fejlede på denne forespørgsel (detaljerne står i dens log); prøv igen, og"
+            " meld det, hvis det bliver ved"
+        ),
+    },
+    "error_busy": {
+        "en": (
+            "the game database is busy (another program is writing to it); nothing was"
+            " changed: try again in a moment"
+        ),
+        "es": (
+            "la base de datos de la partida está ocupada (otro programa está escribiendo en"
+            " ella); no se cambió nada: vuelve a intentarlo en un momento"
+        ),
+        "it": (
+            "il database della partita è occupato (un altro programma ci sta scrivendo); non è"
+            " cambiato nulla: riprova tra un momento"
+        ),
+        "da": (
+            "spildatabasen er optaget (et andet program skriver i den); intet blev ændret:"
+            " prøv igen om et øjeblik"
+        ),
     },
     # Settings labels (rules.md keys). Danish are the score sheet's own names.
     "set_rounds": {

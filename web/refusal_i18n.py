@@ -109,6 +109,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " hizo, corrige la baza)"
         ),
         "dismiss_closed_dismissed": "esta pregunta ya se descartó",
+        "setting_range": "el ajuste {setting} va de {low} a {high}; se recibió {value}",
         "rounds_below_played": (
             "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
             " {rounds} como número de rondas"
@@ -203,6 +204,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " ciò che ha fatto, correggi la presa)"
         ),
         "dismiss_closed_dismissed": "questa domanda è già stata ignorata",
+        "setting_range": "l'impostazione {setting} va da {low} a {high}; ricevuto {value}",
         "rounds_below_played": (
             "questa partita ha già prese registrate nel round {played}; il numero di round"
             " non può essere {rounds}"
@@ -293,6 +295,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " ændre, hvad svaret gjorde)"
         ),
         "dismiss_closed_dismissed": "dette spørgsmål er allerede afvist",
+        "setting_range": "indstillingen {setting} går fra {low} til {high}; fik {value}",
         "rounds_below_played": (
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"

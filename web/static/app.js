@@ -79,8 +79,15 @@ const SK = (() => {
 
   /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
    * refused write (400) carries the server's one-line reason in {"error": ...}. */
+  /* fetch, with a phone off the table's Wi-Fi said in the page's language (the browser's
+   * own "Failed to fetch" is English whatever the page). */
+  async function reach(url, options) {
+    try { return await fetch(url, options); }
+    catch (e) { throw new Error(t("no_connection")); }
+  }
+
   async function api(url, body, retried) {
-    const res = await fetch(url, {
+    const res = await reach(url, {
       method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body || {}), credentials: "same-origin",
     });
@@ -93,7 +100,7 @@ const SK = (() => {
   }
 
   async function getJSON(url) {
-    const res = await fetch(url, {credentials: "same-origin"});
+    const res = await reach(url, {credentials: "same-origin"});
     const data = await readBody(res);
     if (!res.ok) throw new Error(data.error_text || data.error || (res.status + " " + res.statusText).trim());
     return data;
@@ -610,7 +617,7 @@ function initHistory() {
     catch (e) { showError(new Error(t("record_not_utf8", {file: file.name}))); return; }
     let record;
     try { record = JSON.parse(text); }
-    catch (e) { showError(new Error("malformed JSON: " + e.message)); return; }
+    catch (e) { showError(new Error(t("record_not_json", {file: file.name}))); return; }
     try { const res = await api("/api/import", record); location.href = res.url; } catch (e) { showError(e); }
   };
 }
