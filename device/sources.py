@@ -4,7 +4,8 @@ Four kinds, chosen by :func:`open_source` from one string (the ``--camera`` / ``
 
 * ``picamera`` (or ``pi``): the Raspberry Pi camera through picamera2, imported only when asked
   for (it exists only on Raspberry Pi OS, from apt), configured at the recognizer's working size;
-* an integer (``0``) or a URL (``rtsp://...``, ``http://...``): anything ``cv2.VideoCapture`` opens;
+* an integer (``0``), a device (``/dev/video2``, ``/dev/v4l/by-id/...``, opened through V4L2)
+  or a URL (``rtsp://...``, ``http://...``): anything ``cv2.VideoCapture`` opens;
 * a video file: read at the rate the file says, or at ``fps`` when it says none;
 * a folder of images (``frame_000000.jpg`` ...) read in name order at ``fps`` (default 10); a
   generated game folder (``frames/`` + ``meta.json``) works too and uses the rate in its meta.
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from skullcam.errors import UserError
+from skullcam.errors import UserError, first_line
 from skullcam.files import read_json
 from skullcam.frames import WORKING_SIZE
 
@@ -197,9 +198,12 @@ class OpenCVCameraSource(FrameSource):
         import cv2
 
         self.name = f"camera {spec}"
-        self._cap = cv2.VideoCapture(spec)
+        device = is_device_path(spec)
+        # A device node is V4L2's to open (OpenCV would try it as a video file first).
+        self._cap = cv2.VideoCapture(spec, cv2.CAP_V4L2) if device else cv2.VideoCapture(spec)
         if not self._cap.isOpened():
-            what = "is it plugged in?" if isinstance(spec, int) else "is the URL right and up?"
+            plugged = isinstance(spec, int) or device
+            what = "is it plugged in?" if plugged else "is the URL right and up?"
             raise UserError(f"cannot open {self.name}: {what} (or pass another --camera)")
         width, height = WORKING_SIZE
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
@@ -242,18 +246,13 @@ class PiCameraSource(FrameSource):
     live = True
 
     def __init__(self, size: tuple[int, int] = WORKING_SIZE, fps: float = 15.0) -> None:
-        try:
-            module = importlib.import_module("picamera2")
-        except ImportError as err:
-            raise UserError(
-                "picamera2 is not installed: on Raspberry Pi OS run "
-                "'sudo apt install python3-picamera2' and use a venv with "
-                "--system-site-packages (docs/pi.md), or pass --camera"
-            ) from err
+        module = import_picamera2()
         try:
             self._cam: Any = module.Picamera2()
         except Exception as err:  # picamera2 raises IndexError/RuntimeError with no camera
-            if "acquire" in str(err):  # RuntimeError("Failed to acquire camera"): it is busy
+            # picamera2 replaces libcamera's "Failed to acquire camera" (busy) with "Camera
+            # __init__ sequence did not complete": the cause is in the error's context.
+            if "acquire" in f"{err} {err.__context__ or ''}".lower():
                 raise UserError(
                     f"the Raspberry Pi camera is in use by another program ({err}): stop it "
                     "(another skullcam, rpicam-hello, a browser stream) or pass --camera"
@@ -271,6 +270,7 @@ class PiCameraSource(FrameSource):
             )
             self._cam.configure(config)
             self._cam.start()
+            self._focus_on_the_table()
         except Exception as err:  # "Failed to configure camera", "Camera did not start properly"
             self._release_after_failed_start()
             raise UserError(
@@ -279,6 +279,19 @@ class PiCameraSource(FrameSource):
                 "(docs/pi.md), or pass --camera"
             ) from err
         self._closed = False
+        self._lost = False
+
+    def _focus_on_the_table(self) -> None:
+        """Keep an autofocus camera (Camera Module 3) focusing: left as it starts, its lens
+        stays where it was, which need not be the table. Cameras without autofocus (and
+        picamera2 versions without ``camera_controls``) are left alone."""
+        controls = getattr(self._cam, "camera_controls", None) or {}
+        if "AfMode" not in controls:
+            return
+        try:
+            self._cam.set_controls({"AfMode": AF_CONTINUOUS})
+        except Exception:  # a camera that focuses where it is still reads the table
+            logger.warning("could not turn on the camera's autofocus", exc_info=True)
 
     def _release_after_failed_start(self) -> None:
         """Close a camera that opened but did not start, so a retry can acquire it; an error
@@ -293,7 +306,10 @@ class PiCameraSource(FrameSource):
         start_clock = time.monotonic()
         index = 0
         while not self._closed:
-            request = self._cam.capture_request()
+            try:
+                request = self._cam.capture_request(wait=CAPTURE_WAIT_S)
+            except TimeoutError as err:
+                raise self._lost_camera(err) from err
             try:
                 image = request.make_array("main")
                 metadata = request.get_metadata() or {}
@@ -308,23 +324,82 @@ class PiCameraSource(FrameSource):
             yield Frame(image=np.ascontiguousarray(image[:, :, :3]), timestamp=stamp, index=index)
             index += 1
 
+    def _lost_camera(self, err: Exception) -> UserError:
+        """No frame within ``CAPTURE_WAIT_S``: a loose ribbon cable or a camera that hung.
+        The queued capture is cancelled (picamera2 asks for that before the camera can be
+        closed), and closing skips ``stop()``, which waits behind a capture that never ends."""
+        self._lost = True
+        flush = getattr(self._cam, "cancel_all_and_flush", None)
+        if callable(flush):
+            try:
+                flush()
+            except Exception:  # the lost camera is the one error to report
+                logger.debug("cancelling the camera's queued capture", exc_info=True)
+        why = first_line(err) if str(err) else "timed out"
+        return UserError(
+            f"the Raspberry Pi camera sent no frame for {CAPTURE_WAIT_S:g} s ({why}): check "
+            "its ribbon cable with the Pi off and that it streams with 'rpicam-hello' "
+            "(docs/pi.md); the tricks recorded so far are kept"
+        )
+
     def close(self) -> None:
         if not getattr(self, "_closed", True):
             self._closed = True
-            self._cam.stop()
-            self._cam.close()
+            if not self._lost:
+                self._cam.stop()
+                self._cam.close()
+
+
+AF_CONTINUOUS = 2
+"""libcamera's ``AfModeEnum.Continuous`` (0 manual, 1 auto, 2 continuous)."""
+
+CAPTURE_WAIT_S = 5.0
+"""How long a frame from the Pi camera may take before it counts as lost (a frame is due
+every 67 ms at 15 frames/s; auto exposure at start takes well under a second)."""
+
+
+def import_picamera2() -> Any:
+    """The picamera2 module, or a UserError saying how to get a working one.
+
+    Not only ImportError: in a venv whose pip numpy differs from Raspberry Pi OS's, picamera2's
+    JPEG encoder (apt's simplejpeg) fails to load with "numpy.dtype size changed" (a
+    ValueError), and that must be one line saying what to do, not a traceback at every start.
+    """
+    try:
+        return importlib.import_module("picamera2")
+    except ImportError as err:
+        raise UserError(
+            "picamera2 is not installed: on Raspberry Pi OS run "
+            "'sudo apt install python3-picamera2' and use a venv with "
+            "--system-site-packages (docs/pi.md), or pass --camera"
+        ) from err
+    except Exception as err:
+        raise UserError(
+            f"picamera2 is installed but does not load ({first_line(err)}). If that names "
+            "numpy, the venv's numpy differs from the system's: run '.venv/bin/pip install "
+            "--force-reinstall simplejpeg' (docs/pi.md); or pass --camera"
+        ) from err
 
 
 def picamera_available() -> bool:
-    """True when picamera2 imports and reports at least one camera (``skullcam run``'s choice)."""
+    """True when picamera2 loads and reports a Pi camera (``skullcam run``'s choice).
+
+    A USB webcam is listed by libcamera too (its id holds ``/usb``), but it does not take the
+    Pi camera's configuration (no frame-rate control, no RGB888): it is opened as ``--camera
+    0`` through OpenCV instead. A picamera2 that does not load is said in the log, so a table
+    with a camera knows why the demo is playing.
+    """
     try:
-        module = importlib.import_module("picamera2")
-    except ImportError:
+        module = import_picamera2()
+    except UserError as err:
+        if "not installed" not in str(err):
+            logger.warning("%s", err)
         return False
     try:
-        return bool(module.Picamera2.global_camera_info())
+        cameras = module.Picamera2.global_camera_info()
     except Exception:
         return False
+    return any("/usb" not in str(camera.get("Id", "")) for camera in cameras)
 
 
 def game_folder_meta(path: Path) -> dict[str, Any] | None:
@@ -353,10 +428,22 @@ def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
     return float(fps)
 
 
+def is_device_path(spec: int | str | Path) -> bool:
+    """``/dev/video2`` or ``/dev/v4l/by-id/usb-...``: a webcam by a name that stays put. Its
+    index does not: with a Pi camera attached, ``/dev/video0`` is the Pi's own camera port."""
+    return str(spec).startswith("/dev/")
+
+
 def names_live_camera(spec: str | Path) -> bool:
-    """``spec`` is a camera (Pi, index, URL), not a recording: opening it takes the device."""
+    """``spec`` is a camera (Pi, index, URL, device), not a recording: opening it takes the
+    device."""
     text = str(spec)
-    return text in ("picamera", "picamera2", "pi") or text.isdigit() or "://" in text
+    return (
+        text in ("picamera", "picamera2", "pi")
+        or text.isdigit()
+        or "://" in text
+        or is_device_path(text)
+    )
 
 
 def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> FrameSource:
@@ -374,7 +461,7 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
         return PiCameraSource()
     if text.isdigit():
         return OpenCVCameraSource(int(text), fps=fps)
-    if "://" in text:
+    if "://" in text or is_device_path(text):
         return OpenCVCameraSource(text, fps=fps)
     path = Path(text)
     if path.is_dir():

@@ -34,7 +34,14 @@ choose_train_stack() {
   fi
 }
 
-[ -x .venv/bin/python ] || python3 -m venv .venv
+# On a Raspberry Pi the camera library comes from apt (python3-picamera2), not PyPI: a venv
+# made there must see the system's packages, or `skullcam run` plays the demo beside a camera.
+on_pi=""
+if python3 -c "import picamera2" >/dev/null 2>&1; then on_pi=1; fi
+make_venv() {
+  if [ -n "$on_pi" ]; then python3 -m venv --system-site-packages .venv; else python3 -m venv .venv; fi
+}
+[ -x .venv/bin/python ] || make_venv
 pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check --no-cache-dir "$@"; }
 # pip warns once per configured wheel folder that does not exist on this machine: noise on
 # every start, not a problem. Everything else it says is passed on.
@@ -49,6 +56,13 @@ if [ "${1:-}" != "dev" ]; then
     exit 0
   fi
   pip_install -e . 2> >(quiet)
+  if [ -n "$on_pi" ]; then
+    # pip's numpy 2 in the venv cannot load apt's simplejpeg (built for numpy 1.24), which
+    # picamera2 imports: the venv gets PyPI's, built for numpy 2 (picamera2 issue #1211).
+    pip_install --ignore-installed --no-deps simplejpeg 2> >(quiet)
+    .venv/bin/python -c "import picamera2" \
+      || echo "install.sh: warning: picamera2 does not load in .venv (see docs/pi.md)" >&2
+  fi
   echo "$wanted" >"$stamp"
   exit 0
 fi
@@ -76,7 +90,7 @@ install_full_stack() {
   if [ -z "$forced" ] && grep -q "No space left on device" "$log"; then
     rm -f "$log"
     rm -rf .venv
-    python3 -m venv .venv
+    make_venv
     install_cpu_stack "the disk filled up during the full install; .venv started again"
     stack=cpu
     return 0

@@ -136,3 +136,28 @@ def test_a_calibration_made_on_other_frames_is_rescaled_to_the_camera(tmp_path: 
     old = {"format": "skullcam-seats/1", "centre": [300, 200], "angles_degrees": [90, 270]}
     (tmp_path / CALIBRATION_FILE).write_text(json.dumps(old))  # before frame sizes: as it was
     assert layout_for(2, tmp_path, (1280, 960)).centre == (300.0, 200.0)
+
+
+def test_a_live_camera_is_calibrated_from_a_frame_after_its_exposure_settled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first frame of a live camera comes before auto exposure and white balance; a
+    recording's first frame is the recording's."""
+    import argparse
+
+    from skullcam.commands import calibrate
+    from skullcam.device import sources
+
+    class Camera(sources.FrameSource):
+        live = True
+        name = "camera 0"
+
+        def frames(self):
+            for i, stamp in enumerate((0.0, 0.4, 0.8, 1.2, 1.6)):
+                yield sources.Frame(np.full((4, 4, 3), i, np.uint8), stamp, i)
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: Camera())
+    image = calibrate._frame(argparse.Namespace(image=None, camera="0"))
+    assert image[0, 0, 0] == 3  # the frame at 1.2 s
+    Camera.live = False
+    assert calibrate._frame(argparse.Namespace(image=None, camera="0"))[0, 0, 0] == 0

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
+import logging
 import sys
 import time
 import types
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -133,9 +137,12 @@ class FakePicamera2:
         self.n = 0
         FakePicamera2.instances.append(self)
 
-    @staticmethod
-    def global_camera_info() -> list:
-        return [{"Model": "imx708"}]
+    cameras: list[dict] = [{"Model": "imx708", "Id": "/base/soc/i2c0mux/i2c@1/imx708@1a"}]  # noqa: RUF012
+    hang = False  # capture_request times out, as on a camera whose cable came loose
+
+    @classmethod
+    def global_camera_info(cls) -> list:
+        return cls.cameras
 
     def create_video_configuration(self, main: dict, controls: dict, buffer_count: int) -> dict:
         return {"main": main, "controls": controls}
@@ -146,9 +153,15 @@ class FakePicamera2:
     def start(self) -> None:
         self.started = True
 
-    def capture_request(self) -> FakeRequest:
+    def capture_request(self, wait: float | None = None) -> FakeRequest:
+        assert wait is not None and wait > 0  # never wait for ever
+        if self.hang:
+            raise TimeoutError()
         self.n += 1
         return FakeRequest(self, self.n - 1)
+
+    def cancel_all_and_flush(self) -> None:
+        self.flushed = True
 
     def stop(self) -> None:
         self.stopped = True
@@ -163,6 +176,8 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
     module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "picamera2", module)
     FakePicamera2.instances.clear()
+    monkeypatch.setattr(FakePicamera2, "cameras", list(FakePicamera2.cameras))
+    monkeypatch.setattr(FakePicamera2, "hang", False)
     return FakePicamera2
 
 
@@ -227,9 +242,76 @@ def test_a_camera_that_will_not_start_is_a_user_error_and_is_let_go(
 
 
 def test_a_camera_held_by_another_program_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    _picamera2_that_raises(monkeypatch, RuntimeError("Failed to acquire camera"))
+    """picamera2 replaces libcamera's "Failed to acquire camera" with its own "Camera __init__
+    sequence did not complete": the cause is the error's context."""
+    try:
+        try:
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
+        except RuntimeError:
+            raise RuntimeError("Camera __init__ sequence did not complete.")  # noqa: B904
+    except RuntimeError as err:
+        as_picamera2_raises = err
+    _picamera2_that_raises(monkeypatch, as_picamera2_raises)
     with pytest.raises(UserError, match="in use by another program"):
         PiCameraSource()
+
+
+def test_a_usb_webcam_listed_by_libcamera_is_not_taken_for_the_pi_camera(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    fake_picamera2.cameras = [{"Model": "uvcvideo", "Id": "/base/axi/pcie@120000/usb@200000-1"}]
+    assert not sources.picamera_available()  # run falls back to --camera 0 or the demo
+    fake_picamera2.cameras.append({"Model": "imx708", "Id": "/base/axi/pcie/rp1/i2c@88000/imx708"})
+    assert sources.picamera_available()
+
+
+class _BrokenPicamera2Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``picamera2`` and fails to load it as a venv with pip's numpy 2 does: apt's
+    simplejpeg, built for numpy 1.24, raises ValueError while picamera2 imports."""
+
+    def find_spec(self, name: str, path: object, target: object = None) -> Any:
+        if name != "picamera2":
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        raise ValueError(
+            "numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from "
+            "C header, got 88 from PyObject"
+        )
+
+
+def test_a_picamera2_that_fails_to_load_is_one_line_naming_the_fix(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: the ValueError's traceback at every start (only ImportError was caught)."""
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_BrokenPicamera2Finder(), *sys.meta_path])
+    with pytest.raises(UserError, match=r"does not load \(numpy\.dtype size changed.*simplejpeg"):
+        PiCameraSource()
+    with caplog.at_level(logging.WARNING):
+        assert not sources.picamera_available()
+    assert "picamera2 is installed but does not load" in caplog.text
+
+
+def test_a_camera_that_stops_sending_frames_is_let_go_with_a_clear_error(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    """picamera2's capture waits for ever by default: a loose cable hung the loop, and
+    stop() queued behind that capture hung the shutdown too."""
+    src = PiCameraSource()
+    cam = fake_picamera2.instances[0]
+    frames = src.frames()
+    next(frames)
+    cam.hang = True
+    with pytest.raises(UserError, match=r"sent no frame for 5 s .*ribbon cable"):
+        next(frames)
+    assert cam.flushed
+    src.close()
+    assert not cam.stopped  # stop() would wait behind the lost capture
 
 
 class CountingSource(FrameSource):
@@ -266,3 +348,44 @@ def test_latest_frame_reader_reraises_source_errors() -> None:
     with pytest.raises(UserError, match="stopped"):
         for _ in reader.frames():
             time.sleep(0.05)
+
+
+def test_a_webcam_device_path_is_a_live_camera_opened_through_v4l2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/dev/video2 or /dev/v4l/by-id/... names a webcam that keeps its name when a Pi camera
+    takes /dev/video0; it was refused as "no camera or recording named ..."."""
+    opened: list[tuple[object, ...]] = []
+
+    class Capture:
+        def __init__(self, *args: object) -> None:
+            opened.append(args)
+
+        def isOpened(self) -> bool:
+            return False
+
+    monkeypatch.setattr(cv2, "VideoCapture", Capture)
+    by_id = "/dev/v4l/by-id/usb-046d_C270-video-index0"
+    assert sources.names_live_camera(by_id) and sources.names_live_camera("/dev/video2")
+    with pytest.raises(UserError, match=rf"cannot open camera {by_id}: is it plugged in\?"):
+        open_source(by_id)
+    assert opened == [(by_id, cv2.CAP_V4L2)]
+
+
+def test_an_autofocus_camera_is_set_to_keep_focusing(
+    fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Camera Module 3 starts with its lens wherever it was; a camera without autofocus
+    is left alone."""
+    set_to: list[dict] = []
+    monkeypatch.setattr(
+        fake_picamera2,
+        "set_controls",
+        lambda self, controls: set_to.append(controls),
+        raising=False,
+    )
+    PiCameraSource().close()
+    assert set_to == []
+    monkeypatch.setattr(fake_picamera2, "camera_controls", {"AfMode": (0, 2, 0)}, raising=False)
+    PiCameraSource().close()
+    assert set_to == [{"AfMode": 2}]

@@ -84,9 +84,21 @@ def _frame(args: argparse.Namespace) -> np.ndarray:
     from skullcam.device.sources import open_source
 
     with open_source(args.camera) as source:
+        first: np.ndarray | None = None
         for frame in source.frames():
-            return frame.image
+            first = frame.image if first is None else first
+            # A live camera's first frames come before its exposure and white balance settle:
+            # the cards read from them would be darker than the game's.
+            if not source.live or frame.timestamp >= SETTLE_S:
+                return frame.image
+        if first is not None:
+            return first
     raise UserError(f"{args.camera} gave no frame")
+
+
+SETTLE_S = 1.0
+"""How long a live camera runs before its frame is used (auto exposure settles in well under
+a second)."""
 
 
 def _describe(layout: SeatLayout) -> str:
