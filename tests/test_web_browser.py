@@ -415,3 +415,32 @@ def test_a_phone_off_the_wifi_is_told_so_in_its_language(
         online = {**offline, "offline": False}
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", online)
     assert store.bids(gid, 1) == [None, None, None]
+
+
+def test_the_tv_page_on_an_upright_phone_shows_every_column(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A player opening /tv on a phone saw the Total column cut off: the TV's layout is sized
+    for a 16:9 screen. Upright and narrow, it is one column that scrolls."""
+    base, store = server
+    names = ["Ana", "Ben", "Cai", "Dee", "Eva", "Fede", "Gio", "Hanne-Marie Kristoffersen"]
+    gid = store.create_game(names, 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
+    play_trick(store, gid, [f"green-{r}" for r in range(1, 9)])
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(base + "/tv")
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
+        )
+        right_edges = browser.execute_script(
+            "return [...document.querySelectorAll('#tv-table td.total')]"
+            ".map(td => td.getBoundingClientRect().right);"
+        )
+        assert len(right_edges) == 8 and max(right_edges) <= 390
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
