@@ -61,15 +61,21 @@ def test_an_unknown_flag_is_shown_as_written() -> None:
     assert flag_text("only 3 cards for 4 players", "en") == "only 3 cards for 4 players"
 
 
-def test_the_replay_page_says_the_flags_in_the_readers_language(
-    client: FlaskClient, store: GameStore
-) -> None:
+def trick_read_with_low_confidence(store: GameStore) -> int:
+    """A game whose round 1 trick is flagged for Ben's green-5, read at 0.41."""
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [0, 1, 0])
     flags = ["green-5 read with low confidence (0.41)"]
     store.record_trick(
         gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")), flags=flags
     )
+    return gid
+
+
+def test_the_replay_page_says_the_flags_in_the_readers_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = trick_read_with_low_confidence(store)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert "Loro 5 leída con poca confianza (0.41)" in page
 
@@ -120,12 +126,7 @@ def test_the_rules_sentences_in_flags_are_said_in_the_language(lang: str) -> Non
 def test_the_confirmed_flags_in_a_tricks_history_are_said_in_the_language(
     client: FlaskClient, store: GameStore
 ) -> None:
-    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    store.set_bids(gid, 1, [0, 1, 0])
-    flags = ["green-5 read with low confidence (0.41)"]
-    store.record_trick(
-        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")), flags=flags
-    )
+    gid = trick_read_with_low_confidence(store)
     store.confirm_trick(gid, 1, 0)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert "confirmada como se grabó: Loro 5 leída con poca confianza (0.41)" in page
