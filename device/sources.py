@@ -326,8 +326,8 @@ class PiCameraSource(FrameSource):
 
     def _lost_camera(self, err: Exception) -> UserError:
         """No frame within ``CAPTURE_WAIT_S``: a loose ribbon cable or a camera that hung.
-        The queued capture is cancelled (picamera2 asks for that before the camera can be
-        closed), and closing skips ``stop()``, which waits behind a capture that never ends."""
+        The queued capture is cancelled, as picamera2 asks before the camera can be closed:
+        ``stop()`` would otherwise wait behind a capture that never ends."""
         self._lost = True
         flush = getattr(self._cam, "cancel_all_and_flush", None)
         if callable(flush):
@@ -339,15 +339,23 @@ class PiCameraSource(FrameSource):
         return UserError(
             f"the Raspberry Pi camera sent no frame for {CAPTURE_WAIT_S:g} s ({why}): check "
             "its ribbon cable with the Pi off and that it streams with 'rpicam-hello' "
-            "(docs/pi.md); the tricks recorded so far are kept"
+            "(docs/pi.md)"
         )
 
     def close(self) -> None:
-        if not getattr(self, "_closed", True):
-            self._closed = True
-            if not self._lost:
-                self._cam.stop()
-                self._cam.close()
+        if getattr(self, "_closed", True):
+            return
+        self._closed = True
+        if not self._lost:
+            self._cam.stop()
+            self._cam.close()
+            return
+        # Let a lost camera go all the same, so this process can open it again (enrollment
+        # reopens its camera); an error here must not hide the one that said it was lost.
+        try:
+            self._cam.close()
+        except Exception:
+            logger.debug("closing the lost camera", exc_info=True)
 
 
 AF_CONTINUOUS = 2
@@ -367,18 +375,24 @@ def import_picamera2() -> Any:
     """
     try:
         return importlib.import_module("picamera2")
-    except ImportError as err:
+    except ModuleNotFoundError as err:
+        if err.name != "picamera2":  # picamera2 is there; something it needs is not
+            raise _picamera2_broken(err) from err
         raise UserError(
             "picamera2 is not installed: on Raspberry Pi OS run "
             "'sudo apt install python3-picamera2' and use a venv with "
             "--system-site-packages (docs/pi.md), or pass --camera"
         ) from err
     except Exception as err:
-        raise UserError(
-            f"picamera2 is installed but does not load ({first_line(err)}). If that names "
-            "numpy, the venv's numpy differs from the system's: run '.venv/bin/pip install "
-            "--force-reinstall simplejpeg' (docs/pi.md); or pass --camera"
-        ) from err
+        raise _picamera2_broken(err) from err
+
+
+def _picamera2_broken(err: BaseException) -> UserError:
+    return UserError(
+        f"picamera2 is installed but does not load ({first_line(err)}). If that names numpy, "
+        "the venv's numpy differs from the system's: run '.venv/bin/pip install "
+        "--ignore-installed --no-deps simplejpeg' (docs/pi.md); or pass --camera"
+    )
 
 
 def picamera_available() -> bool:
@@ -430,8 +444,9 @@ def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
 
 def is_device_path(spec: int | str | Path) -> bool:
     """``/dev/video2`` or ``/dev/v4l/by-id/usb-...``: a webcam by a name that stays put. Its
-    index does not: with a Pi camera attached, ``/dev/video0`` is the Pi's own camera port."""
-    return str(spec).startswith("/dev/")
+    index does not: with a Pi camera attached, ``/dev/video0`` is the Pi's own camera port.
+    Other ``/dev`` paths are files (a recording kept in ``/dev/shm``)."""
+    return str(spec).startswith(("/dev/video", "/dev/v4l/"))
 
 
 def names_live_camera(spec: str | Path) -> bool:

@@ -42,6 +42,12 @@ make_venv() {
   if [ -n "$on_pi" ]; then python3 -m venv --system-site-packages .venv; else python3 -m venv .venv; fi
 }
 [ -x .venv/bin/python ] || make_venv
+if [ -n "$on_pi" ] && grep -qs "include-system-site-packages = false" .venv/pyvenv.cfg; then
+  # A venv made before (by hand, or by an older install.sh) cannot see picamera2: made again
+  # over itself, it keeps what is installed and sees the system's packages.
+  echo "install.sh: .venv could not see the system's picamera2; making it see it" >&2
+  make_venv
+fi
 pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check --no-cache-dir "$@"; }
 # pip warns once per configured wheel folder that does not exist on this machine: noise on
 # every start, not a problem. Everything else it says is passed on.
@@ -51,7 +57,8 @@ if [ "${1:-}" != "dev" ]; then
   # The install is editable: code changes need no reinstall, only pyproject.toml's do. So
   # `./scripts/run.sh` starts at once when the runtime was installed from this very file.
   stamp=.venv/.skullcam-runtime-installed
-  wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  # On a Pi the install has one step more (simplejpeg, below): a stamp from before it differs.
+  wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)${on_pi:+ pi}"
   if [ -x .venv/bin/skullcam ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
     exit 0
   fi

@@ -22,8 +22,7 @@ from .abilities import (
 )
 from .corrections import CorrectionsMixin, confirm_as_recorded
 from .events import emit
-from .prompts import PromptsMixin, close_prompt, open_questions
-from .refusals import refusal
+from .prompts import PromptsMixin, already_closed, close_prompt, open_questions
 from .rows import Game, Prompt, Trick
 
 
@@ -64,7 +63,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         with self._write() as conn:
             prompt = self.prompt(prompt_id)
             if prompt.status != "open":
-                raise refusal(f"prompt_already_{prompt.status}", prompt=prompt_id)
+                raise already_closed(prompt, "prompt_already")
             game = self.game(prompt.game_id)
             value = _checked_answer(prompt.kind, answer, len(game.players))
             self._apply_answer(conn, game, prompt, value)

@@ -80,12 +80,17 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
 def says_damaged(err: sqlite3.Error) -> bool:
     """Whether ``err`` is SQLite finding the file damaged (or not a database), as opposed to
     a lock, a full disk, a read-only folder or a query of ours that is wrong."""
+    code = getattr(err, "sqlite_errorcode", None)
     text = str(err).lower()
     return (
-        not isinstance(err, sqlite3.OperationalError)
-        or "malformed" in text
-        or ("not a database" in text)
+        code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in text or ("not a database" in text)
     )
+
+
+SQLITE_CORRUPT = 11
+SQLITE_NOTADB = 26
+"""SQLite's result codes for a damaged file and for a file that is not a database: the two an
+integrity error (a bug, a race) or a closed connection must not be mistaken for."""
 
 
 def _disk_full(folder: Path) -> bool:
@@ -168,7 +173,8 @@ class Database:
         if not self.path.is_file() or self.path.stat().st_size == 0:
             return
         try:
-            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            # A short wait: a file another program holds is checked by the next start instead.
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
         except sqlite3.Error:
             return
         try:

@@ -73,6 +73,14 @@ def open_questions(
     return [prompt_from_row(r) for r in rows]
 
 
+def already_closed(prompt: Prompt, what: str) -> UserError:
+    """The refusal for answering (``what`` "prompt_already") or dismissing ("dismiss_closed")
+    a prompt that is no longer open; a status the store never writes is named as it is."""
+    if prompt.status in ("answered", "dismissed"):
+        return refusal(f"{what}_{prompt.status}", prompt=prompt.id)
+    return UserError(f"prompt {prompt.id} is {prompt.status}, not open")
+
+
 def close_prompt(conn: sqlite3.Connection, prompt: Prompt, status: str, answer: Any) -> None:
     """Close an open prompt as ``status`` ('answered' or 'dismissed').
 
@@ -137,5 +145,5 @@ class PromptsMixin(GamesMixin):
         with self._write() as conn:
             prompt = self.prompt(prompt_id)
             if prompt.status != "open":
-                raise refusal(f"dismiss_closed_{prompt.status}", prompt=prompt_id)
+                raise already_closed(prompt, "dismiss_closed")
             close_prompt(conn, prompt, "dismissed", None)

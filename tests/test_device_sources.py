@@ -309,9 +309,9 @@ def test_a_camera_that_stops_sending_frames_is_let_go_with_a_clear_error(
     cam.hang = True
     with pytest.raises(UserError, match=r"sent no frame for 5 s .*ribbon cable"):
         next(frames)
-    assert cam.flushed
+    assert cam.flushed  # the lost capture is cancelled, so closing does not wait behind it
     src.close()
-    assert not cam.stopped  # stop() would wait behind the lost capture
+    assert cam.closed  # let go: enrollment reopens its camera in the same process
 
 
 class CountingSource(FrameSource):
@@ -389,3 +389,22 @@ def test_an_autofocus_camera_is_set_to_keep_focusing(
     monkeypatch.setattr(fake_picamera2, "camera_controls", {"AfMode": (0, 2, 0)}, raising=False)
     PiCameraSource().close()
     assert set_to == [{"AfMode": 2}]
+
+
+def test_a_recording_under_dev_shm_is_a_recording_not_a_camera(tmp_path: Path) -> None:
+    """Only /dev/video* and /dev/v4l/ name cameras; a Pi keeps recordings on its RAM disk."""
+    assert not sources.names_live_camera("/dev/shm/frames")
+    assert not sources.is_device_path("/dev/shm/game.mp4")
+
+
+def test_picamera2_missing_a_module_it_needs_is_not_picamera2_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class MissingDependency(_BrokenPicamera2Finder):
+        def exec_module(self, module: Any) -> None:
+            raise ModuleNotFoundError("No module named 'simplejpeg'", name="simplejpeg")
+
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [MissingDependency(), *sys.meta_path])
+    with pytest.raises(UserError, match=r"installed but does not load \(No module named"):
+        PiCameraSource()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -439,3 +440,18 @@ def test_a_recorded_trick_is_synced_to_disk_and_the_live_view_is_not(store: Game
     assert level("PRAGMA synchronous").fetchone()[0] == 1
     store.set_bids(gid, 1, [0, 1, 0])
     assert level("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_a_prompt_in_a_status_the_store_never_writes_is_refused_by_name(
+    store: GameStore,
+) -> None:
+    """A hand-edited database: answering or dismissing it is a clear refusal, not a 500."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    pid = store.create_prompt(gid, "rascal_bet", 1, 0, player=1)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE prompts SET status = 'expired' WHERE id = ?", (pid,))
+    conn.close()
+    with pytest.raises(UserError, match=f"prompt {pid} is expired, not open"):
+        store.answer_prompt(pid, 10)
+    with pytest.raises(UserError, match=f"prompt {pid} is expired, not open"):
+        store.dismiss_prompt(pid)

@@ -534,3 +534,30 @@ def test_a_database_found_damaged_mid_request_names_the_file_and_what_to_do(
     error = json_of(res)["error"]
     assert "cannot be read (database disk image is malformed)" in error
     assert "Restore a backup" in error and "report it" not in error
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        sqlite3.IntegrityError("UNIQUE constraint failed: tricks.game_id"),
+        sqlite3.ProgrammingError("Cannot operate on a closed database."),
+    ],
+)
+def test_a_database_error_that_is_not_damage_does_not_say_restore_a_backup(
+    client: FlaskClient,
+    store: GameStore,
+    gid: int,
+    monkeypatch: pytest.MonkeyPatch,
+    error: sqlite3.DatabaseError,
+) -> None:
+    """A constraint failure or a closed connection is a bug to report, not a damaged file:
+    telling a table to restore a backup would have it give up a healthy game."""
+
+    def fails(*args: object, **kwargs: object) -> Any:
+        raise error
+
+    monkeypatch.setattr(store, "state", fails)
+    res = client.get(f"/api/game/{gid}/state")
+    assert res.status_code == 500
+    error_text = json_of(res)["error"]
+    assert "report it" in error_text and "backup" not in error_text

@@ -221,8 +221,8 @@ def _missing_image(store: Any, trick: Any) -> str | None:
     none was recorded."""
     if _image_kind(store, trick) is not None:
         return None
-    stored = trick.completion_image or trick.annotated_image
-    return str(store.image_path(stored)) if stored else None
+    path = store.image_path(trick.completion_image or trick.annotated_image)
+    return None if path is None or path.exists() else str(path)
 
 
 def _overlay(trick: Any) -> dict[str, Any] | None:
