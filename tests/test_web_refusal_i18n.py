@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import plays, spec_example
 from web_support import json_of
 
 from skullcam.errors import UserError
@@ -149,3 +149,14 @@ def test_the_webs_own_errors_are_said_in_the_readers_language(
     client.set_cookie("lang", lang)
     body = json_of(client.get("/api/nowhere"))
     assert body == {"error": "not found: check the address", "error_text": said}
+
+
+def test_an_imported_record_the_rules_refuse_says_why_in_spanish(client: FlaskClient) -> None:
+    record = spec_example()
+    record["rounds"][0]["bids"] = [5, 0, 1]
+    body = json_of(client.post("/api/import?lang=es", json=record))
+    assert body["error"].startswith("invalid game record: round 1: Ana's bid 5 is out of range")
+    assert body["error_text"] == (
+        "registro de partida no válido: ronda 1: la apuesta 5 de Ana está fuera de rango: las"
+        " apuestas van de 0 a 1 con 1 carta repartida"
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from skullcam.errors import UserError
+from skullcam.rules import GameRecordError
 from skullcam.rules.explain import render
 
 from . import explain_i18n
@@ -311,11 +312,25 @@ TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
+#: An imported record the rules refuse: the reason is the rules engine's phrases.
+INVALID_RECORD = {
+    "es": "registro de partida no válido: {why}",
+    "it": "registrazione di partita non valida: {why}",
+    "da": "ugyldig spilregistrering: {why}",
+}
+
+
 def refusal_text(err: UserError, lang: str) -> str:
     """``err`` said in ``lang``: its phrase in that language's words where the language has
-    them, else its English message."""
+    them, or (an imported record the rules refuse) the rules engine's phrases; else its
+    English message."""
     phrase = err.phrase
     templates = TEMPLATES.get(lang, {})
+    cause = err.__cause__
+    record = isinstance(cause, GameRecordError) and bool(cause.phrases)
+    if phrase is None and record and lang in INVALID_RECORD:
+        assert isinstance(cause, GameRecordError)
+        return INVALID_RECORD[lang].format(why=explain_i18n.explain(cause.phrases, lang))
     if phrase is None or phrase.key not in templates:
         return str(err)
     return render([phrase], replace(explain_i18n.wording(lang), templates=templates))
