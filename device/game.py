@@ -37,6 +37,16 @@ logger = logging.getLogger(__name__)
 GAME_FORMAT = "skullcam-game/1"
 
 
+ABILITY_ASK = "ability: ask the table (recorded as no change)"
+"""The flag on a trick Rascal or Harry won: the camera cannot see the choice. Where a store
+asks the table for it (``device/recorder.py``), the question stands in for the flag."""
+
+
+def is_ability_ask(flag: str) -> bool:
+    """Whether ``flag`` only says a pirate's choice is to be asked (no doubt about the cards)."""
+    return flag.endswith(ABILITY_ASK)
+
+
 @dataclass(frozen=True)
 class TrickOutcome:
     """One recorded trick: where it sits in the game, its plays, resolution and flags."""
@@ -182,7 +192,7 @@ class Referee:
                         self._pending_rosie = (r, t)
                         next_leader = None
                 elif name in ("pirate-rascal", "pirate-harry"):
-                    flags.append(f"{name} ability: ask the table (recorded as no change)")
+                    flags.append(f"{name} {ABILITY_ASK}")
                     choice = 0
                     self.abilities[r - 1].append({"trick": t, "pirate": name, "choice": choice})
         outcome = TrickOutcome(

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from skullcam.device.game import Referee, TrickOutcome
+from skullcam.device.game import Referee, TrickOutcome, is_ability_ask
 from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
@@ -293,7 +293,9 @@ class StoreRecorder:
             "detections": payload,
             "resolution": outcome.result.to_json() if outcome.result is not None else None,
             "model_version": self.model_version,
-            "flags": list(outcome.flags),
+            # The pirate's question asks for the choice (``_prompts``); as a flag it would mark
+            # the trick doubtful for good, and ask "confirm or correct" beside the question.
+            "flags": [f for f in outcome.flags if not is_ability_ask(f)],
         }
 
     def _prompts(self, outcome: TrickOutcome) -> None:
@@ -303,7 +305,9 @@ class StoreRecorder:
             if flag.startswith("Tigress laid"):
                 player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
                 self.store.create_prompt(self.game_id, "tigress", r, t, player=player)
-        others = [f for f in outcome.flags if not f.startswith("Tigress laid")]
+        others = [
+            f for f in outcome.flags if not f.startswith("Tigress laid") and not is_ability_ask(f)
+        ]
         if others:
             self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
         card = outcome.result.winning_card if outcome.result is not None else None

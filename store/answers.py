@@ -104,7 +104,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         if kind == "tigress" and prompt.trick is not None:
             plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
             if plan is not None:
-                self._apply_correction(conn, plan, note)
+                self._apply_correction(conn, plan, note, by_hand=False)
         if kind == "flagged" and value == "confirm" and prompt.trick is not None:
             trick = self.trick(game.id, prompt.round, prompt.trick)
             confirm_as_recorded(conn, trick, note, len(game.players), answering=prompt.id)

@@ -285,7 +285,12 @@ class CorrectionsMixin(TricksMixin):
             raise refusal("leader_unknown", round=trick.round, trick=trick.trick + 1)
         return by_rules if by_rules in (added, first_seen) else first_seen
 
-    def _apply_correction(self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str) -> None:
+    def _apply_correction(
+        self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str, by_hand: bool = True
+    ) -> None:
+        """Write a planned correction. ``by_hand``: a player changed the trick on its page, so
+        the phones' "confirm or correct?" about it is settled; a Tigress question answered
+        on a phone (not by hand) leaves the trick's other doubts open."""
         conn.execute(
             "UPDATE tricks SET plays = ?, resolution = ? WHERE id = ?",
             (dump_json(plan.plays), dump_json(plan.resolution), plan.trick_id),
@@ -302,6 +307,11 @@ class CorrectionsMixin(TricksMixin):
             trick = self.trick(plan.game_id, plan.round, plan.trick)
             if trick.flags:
                 confirm_as_recorded(conn, trick, "completed by hand", n)
+        # The phones asked "confirm or correct?" about this trick: it has been corrected. (Its
+        # flags stay on the trick until the table confirms the rest of it.)
+        questions = open_questions(conn, plan.game_id, plan.round, plan.trick, "flagged")
+        for prompt in questions if by_hand else []:
+            close_prompt(conn, prompt, "answered", "correct")
         payload: dict[str, Any] = {
             "round": plan.round,
             "trick": plan.trick,

@@ -63,7 +63,24 @@ def _score_record(record: dict[str, Any]) -> dict[str, Any]:
         refused: dict[str, Any] = {"ok": False, "error": str(err)}
         if isinstance(err, GameRecordError) and err.phrases:
             refused["error_phrases"] = phrases_to_json(err.phrases)
+        so_far = _score_so_far(record)
+        if so_far is not None:
+            refused["so_far"] = so_far
         return refused
+
+
+def _score_so_far(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The score of the record's longest run of first rounds the rules accept (None when not
+    even round 1 is): while a table corrects a misread card or enters a forgotten bid, the
+    scoreboard keeps the totals it had instead of dropping everyone to 0."""
+    rounds = list(record.get("rounds") or [])
+    for kept in range(len(rounds) - 1, 0, -1):
+        try:
+            game = GameRecord.from_dict({**record, "rounds": rounds[:kept]}, as_played=True)
+            return score_game(game, as_played=True).to_json()
+        except (RulesError, TypeError, KeyError, ValueError):
+            continue
+    return None
 
 
 class ScoresMixin(RecordsMixin):
@@ -80,22 +97,29 @@ class ScoresMixin(RecordsMixin):
         when the score warns, for pages to word the warnings in their reader's language), or
         ``{"ok": False, "error": msg}`` when the recorded game breaks the rules (e.g. a misread
         card played twice) or recorded rounds cannot be scored yet (a missing bid), so pages
-        can show what to correct instead of failing or showing totals that leave rounds out.
+        can show what to correct instead of failing. Then ``so_far``, when there is one, is
+        the score of the rounds before the one in question (``GameScore.to_json()``): the
+        scoreboard keeps showing it, beside what to correct.
         """
         record, problem = self._record(game_id)
-        if problem is not None:
-            return {
-                "ok": False,
-                "error": render(problem),
-                "error_phrases": phrases_to_json(problem),
-                "record": record,
-            }
         key = json.dumps(record, sort_keys=True, separators=(",", ":"))
         out = self._scores.get(game_id, key)
         if out is None:
             out = _score_record(record)
             self._scores.put(game_id, key, out)
-        return {**out, "record": record}
+        if problem is None:
+            return {**out, "record": record}
+        # The rounds before the missing bid or card score as they are: kept as ``so_far``.
+        refused: dict[str, Any] = {
+            "ok": False,
+            "error": render(problem),
+            "error_phrases": phrases_to_json(problem),
+            "record": record,
+        }
+        so_far = out["score"] if out["ok"] else out.get("so_far")
+        if so_far is not None and record["rounds"]:
+            refused["so_far"] = so_far
+        return refused
 
     def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Resolve ``plays`` under the game's *current* settings (the replay page's verdict;

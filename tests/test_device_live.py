@@ -391,6 +391,30 @@ def test_rosie_is_asked_who_leads_only_when_a_trick_follows_in_the_round(tmp_pat
     assert asked == [("rosie", 2, 0)]
 
 
+def test_rascal_is_asked_for_the_bet_and_the_trick_is_not_called_doubtful(
+    tmp_path: Path,
+) -> None:
+    """The camera cannot see Rascal's bet: the phones ask for it. They used to ask "confirm or
+    correct?" about the same trick as well, its cards being in no doubt, and the trick kept a
+    warning sign for good."""
+    import numpy as np
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {"pirate_abilities": True})
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.0, 10)
+    outcome = referee_from_store(store, game_id).add_plays(
+        [(1, "pirate-rascal"), (2, "green-5"), (0, "green-1")]
+    )
+    assert any("ability: ask the table" in f for f in outcome.flags)  # for `skullcam replay`
+    recorder.on_trick(outcome, frame, [])
+    assert [p.kind for p in store.prompts(game_id)] == ["rascal_bet"]
+    assert store.trick(game_id, 1, 0).flags == []
+
+
 def test_live_winner_of_a_partial_trick() -> None:
     from skullcam.device.recorder import live_winner
 

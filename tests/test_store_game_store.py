@@ -248,6 +248,62 @@ def test_flagged_prompt_confirm_clears_flags(store: GameStore) -> None:
     assert store.audit(gid)[0].kind == "confirm"
 
 
+def test_a_trick_corrected_by_hand_settles_its_question_on_the_phones(
+    store: GameStore,
+) -> None:
+    """The phones' "Correct" only opens the trick's page; the question closes once the trick is
+    corrected there, not when a player backs out."""
+    gid = new_game(store)
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")), flags=["low_confidence"]
+    )
+    pid = store.create_prompt(gid, "flagged", 1, 0)
+    store.correct_play(gid, 1, 0, 0, card="green-6")
+    assert (store.prompt(pid).status, store.prompt(pid).answer) == ("answered", "correct")
+    assert store.trick(gid, 1, 0).flags == ["low_confidence"]  # until the table confirms the rest
+
+
+def test_a_tigress_answered_on_a_phone_leaves_the_tricks_other_doubts_open(
+    store: GameStore,
+) -> None:
+    gid = new_game(store)
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "tigress:pirate"), (0, "green-2")), flags=["low"]
+    )
+    doubt = store.create_prompt(gid, "flagged", 1, 0)
+    store.answer_prompt(store.create_prompt(gid, "tigress", 1, 0, player=2), "escape")
+    assert store.trick(gid, 1, 0).plays[1]["card"] == "tigress:escape"
+    assert store.prompt(doubt).status == "open"
+
+
+def test_the_score_so_far_stands_while_a_finished_round_waits_for_a_bid(
+    store: GameStore,
+) -> None:
+    """Was: every total on the TV dropped to 0 until the forgotten bid was entered."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, None, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.record_trick(gid, 2, 1, plays((0, "yellow-5"), (1, "yellow-9"), (2, "yellow-2")))
+    score = store.score(gid)
+    assert not score["ok"] and "no bid for Ben" in score["error"]
+    assert score["so_far"]["totals"] == [20, 10, 10] and len(score["so_far"]["rounds"]) == 1
+    store.set_bids(gid, 2, [0, 1, 1])
+    assert store.score(gid)["ok"] and "so_far" not in store.score(gid)
+
+
+def test_the_score_so_far_stands_while_a_card_is_to_be_corrected(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    store.correct_play(gid, 2, 0, 1, card="green-5")  # a card twice in one trick
+    score = store.score(gid)
+    assert not score["ok"] and score["so_far"]["totals"] == [20, 10, 10]
+
+
 def test_settings_change_recomputes_scores(store: GameStore) -> None:
     gid = new_game(store)
     store.set_bids(gid, 1, [0, 1, 0])

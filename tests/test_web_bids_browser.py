@@ -1,9 +1,8 @@
 """Real-browser test of the phone's bids page when the server refuses a change: the player
 reads the server's reason, and the page goes back to the bids the server holds.
 
-The store is about to refuse clearing a bid in a round that has recorded tricks (tapping the
-lit bid button clears it); here its ``set_bid`` refuses every change, so the test does not
-depend on which refusals the store makes.
+Here the store's ``set_bid`` refuses every change, so the test does not depend on which
+refusals the store makes.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from selenium.common.exceptions import StaleElementReferenceException  # noqa: E
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-REFUSAL = "Ana's bid in round 1 cannot be cleared: the round has recorded tricks"
+REFUSAL = "Ana's bid in round 1 cannot be changed: the game is being checked"
 
 
 def wait(driver: Any) -> WebDriverWait:
@@ -63,14 +62,16 @@ def test_refused_bid_change_shows_the_servers_reason(
         lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
     )
 
-    # Tapping the lit button asks to clear Ana's bid; the server says no, and why.
+    # A second tap on the lit button sends nothing: it used to clear the bid without a word.
     click(browser, lit)
+    # Tapping Ana's 0 asks to change her bid; the server says no, and why.
+    click(browser, '.bid-button[data-player="0"][data-bid="0"]')
     wait(browser).until(lambda d: d.find_element(By.ID, "form-error").text == REFUSAL)
     assert browser.find_element(By.ID, "toast").text == REFUSAL
     wait(browser).until(
         lambda d: "on" in d.find_element(By.CSS_SELECTOR, lit).get_attribute("class").split()
     )
-    assert store.bids(gid, 1) == [1, 0, 0] and calls == [(gid, 1, 0, None, None)]
+    assert store.bids(gid, 1) == [1, 0, 0] and calls == [(gid, 1, 0, 0, None)]
 
     # A refused cannonball tick is undone on the page, not left looking accepted.
     box = '.bid-row[data-player="1"] .cannon input'

@@ -9,6 +9,7 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -411,6 +412,9 @@ def test_a_phone_off_the_wifi_is_told_so_in_its_language(
         wait(browser).until(
             ec.text_to_be_present_in_element((By.ID, "form-error"), "Sin conexión con el servidor")
         )
+        # The page also says, before any tap, that it lost the game's live stream.
+        browser.execute_script("window.SK_STREAM.onerror()")
+        assert browser.find_element(By.ID, "offline").text == "Reconectando…"
     finally:
         online = {**offline, "offline": False}
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", online)
@@ -444,3 +448,78 @@ def test_the_tv_page_on_an_upright_phone_shows_every_column(
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_forgotten_bid_is_said_at_once_and_the_totals_stand(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: nothing said while the round was played without Cai's bid, and then every total
+    on the TV dropped to 0 until someone entered it."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    play_trick(store, gid, ["green-3", "green-1", "green-2"])
+    store.set_bids(gid, 2, [0, 1, None])
+    play_trick(store, gid, ["green-5", "green-9", "green-2"])
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(
+        ec.text_to_be_present_in_element(
+            (By.ID, "tv-missing-bids"), "Play has started without a bid from Cai"
+        )
+    )
+    play_trick(store, gid, ["yellow-5", "yellow-9", "yellow-2"])  # round 2 over, unscored
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
+    totals = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#tv-table td.total")]
+    assert sorted(totals) == ["-10", "-10", "10"]  # round 1's, not 0, 0, 0
+
+
+def test_bids_are_locked_on_the_phones_once_the_game_is_over(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: a stray tap after the last trick changed a bid, and so the winner, unnoticed."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(gid, 1, [1, 0])
+    play_trick(store, gid, ["green-3", "green-9"])
+    assert store.game(gid).status == "finished"
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas")
+    )
+    button = '.bid-button[data-player="0"][data-bid="0"]'
+    assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    browser.find_element(By.ID, "unlock-bids").click()
+    wait(browser).until(ec.alert_is_present()).accept()
+    wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, button).is_enabled())
+    browser.find_element(By.CSS_SELECTOR, button).click()
+    wait(browser).until(lambda d: store.bids(gid, 1) == [0, 0])
+
+
+def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the page jumped to the new round as the round ended, so the next tap on a bid
+    landed in the wrong round."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    store.set_bids(gid, 1, [1, 0])
+    play_trick(store, gid, ["green-3", "green-9"])
+    store.set_bids(gid, 2, [1, 1])
+    play_trick(store, gid, ["green-4", "green-8"])
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 2"))
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+    browser.find_element(By.ID, "prev-round").click()
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 1"))
+    play_trick(store, gid, ["yellow-4", "yellow-8"])  # round 2 ends: the game moves on
+    last = store.state(gid)["last_event_id"]
+    wait(browser).until(lambda d: d.execute_script("return window.SK_LAST_EVENT || 0") >= last)
+    time.sleep(0.5)  # the page's refresh after that event
+    assert "Round 1" in browser.find_element(By.ID, "round-title").text
+    _click(browser, '.bid-button[data-player="1"][data-bid="1"]')
+    wait(browser).until(lambda d: store.bids(gid, 1) == [1, 1])

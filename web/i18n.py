@@ -464,6 +464,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Pointene kan ikke regnes ud, før dette er rettet:",
     },
     "model": {"en": "Model", "es": "Modelo", "it": "Modello", "da": "Model"},
+    "bids_missing": {
+        "en": "Play has started without a bid from {names}: enter it now",
+        "es": "Ya se juega la ronda sin la apuesta de {names}: anótala ahora",
+        "it": "Il round è iniziato senza la puntata di {names}: inseriscila ora",
+        "da": "Spillet er i gang uden bud fra {names}: indtast det nu",
+    },
+    "rosie_chooses": {
+        "en": "{name} chooses (Rosie)",
+        "es": "lo elige {name} (Rosie)",
+        "it": "sceglie {name} (Rosie)",
+        "da": "{name} vælger (Rosie)",
+    },
+    "change_a_bid": {
+        "en": "Change a bid",
+        "es": "Cambiar una apuesta",
+        "it": "Cambia una puntata",
+        "da": "Ret et bud",
+    },
+    "confirm_bid_after_game": {
+        "en": "The game is over. Changing a bid now changes the final score (it is kept in the"
+        " game's history). Change a bid?",
+        "es": "La partida ha terminado. Cambiar ahora una apuesta cambia la puntuación final"
+        " (queda en el historial de la partida). ¿Cambiar una apuesta?",
+        "it": "La partita è finita. Cambiare ora una puntata cambia il punteggio finale (resta"
+        " nella cronologia della partita). Cambiare una puntata?",
+        "da": "Spillet er slut. Ændres et bud nu, ændres slutresultatet (det gemmes i spillets"
+        " historik). Ret et bud?",
+    },
     "no_connection": {
         "en": "No connection to the table's server: check the phone's Wi-Fi and try again.",
         "es": "Sin conexión con el servidor de la mesa: revisa el wifi del móvil y vuelve a"

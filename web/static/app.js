@@ -142,8 +142,10 @@ const SK = (() => {
     window.SK_STREAM = es;
     return es;
   }
+  /* The live stream dropped (the server restarting, the phone off the Wi-Fi): said on every
+   * page that follows the game, not only on the TV, before a tap finds out. */
   function setOffline(off) {
-    const el = document.getElementById("tv-offline");
+    const el = document.getElementById("tv-offline") || document.getElementById("offline");
     if (el) el.hidden = !off;
     document.body.classList.toggle("offline", off);
   }
@@ -183,12 +185,14 @@ const SK = (() => {
       const buttons = readOnly ? [] : promptChoices(p, players).map(([value, label]) =>
         h("button", {type: "button", class: "big prompt-answer", dataset: {prompt: p.id, answer: value},
           onclick: async () => {
-            try {
-              await api("/api/prompt/" + p.id + "/answer", {answer: value});
-              if (p.kind === "flagged" && value === "correct" && p.trick !== null) {
-                location.href = "/game/" + p.game_id + "/round/" + p.round + "/trick/" + p.trick;
-              }
-            } catch (e) { showError(e); }
+            // "Correct" opens the trick's page and leaves the question open: it closes when
+            // the trick is corrected there (or confirmed), not when a player backs out.
+            if (p.kind === "flagged" && value === "correct" && p.trick !== null) {
+              location.href = "/game/" + p.game_id + "/round/" + p.round + "/trick/" + p.trick;
+              return;
+            }
+            try { await api("/api/prompt/" + p.id + "/answer", {answer: value}); }
+            catch (e) { showError(e); }
           }}, label));
       return h("div", {class: "prompt", dataset: {kind: p.kind}},
         h("p", {class: "prompt-text"}, promptText(p, players)), h("div", {class: "row"}, buttons));
@@ -290,6 +294,9 @@ function initBids() {
   let state = pageData.state;
   let shownRound = state.round;
   let roundBids = null; // bids of a round other than the current one
+  // After the game, a stray tap must not change the final score: bids are locked until a
+  // player asks to change one, and says yes.
+  let unlocked = false;
 
   function cardsFor(r) {
     const n = state.game.players.length;
@@ -320,26 +327,47 @@ function initBids() {
         (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : "")));
     const rascal = state.settings.scoring === "rascal";
     const balls = state.cannonball || [];
+    const locked = state.finished && !unlocked;
+    const over = document.getElementById("game-over");
+    over.hidden = !state.finished;
+    if (state.finished) {
+      const sc = scoreShown(state);
+      const names = sc ? (sc.leaders || []).map((i) => state.game.players[i]).join(", ") : "";
+      over.replaceChildren(
+        h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : "")),
+        ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
+          if (window.confirm(t("confirm_bid_after_game"))) { unlocked = true; render(); }
+        }}, t("change_a_bid"))] : []));
+    }
     const rowsEl = document.getElementById("bid-rows");
     rowsEl.replaceChildren(...state.game.players.map((name, p) => {
       const buttons = [];
       for (let b = 0; b <= cards; b++) {
         buttons.push(h("button", {type: "button", class: "bid-button" + (bids[p] === b ? " on" : ""),
-          dataset: {player: p, bid: b}, "aria-pressed": bids[p] === b ? "true" : "false",
-          onclick: () => setBid(p, bids[p] === b ? null : b)}, String(b)));
+          disabled: locked, dataset: {player: p, bid: b}, "aria-pressed": bids[p] === b ? "true" : "false",
+          // A second tap on the lit bid (a phone passed round in the dark) changes nothing:
+          // clearing it would lose the bid without a word.
+          onclick: () => { if (bids[p] !== b) setBid(p, b); }}, String(b)));
       }
       const extras = [];
       if (p === state.dealer && shownRound === state.round) extras.push(h("span", {class: "tag"}, t("dealer")));
       if (p === state.leader && shownRound === state.round) extras.push(h("span", {class: "tag lead"}, t("leads")));
       if (rascal && shownRound === state.round) {
-        extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p],
+        extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p], disabled: locked,
           onchange: (ev) => setBid(p, bids[p], ev.target.checked)}), " " + t("cannonball")));
       }
       return h("div", {class: "bid-row", dataset: {player: p}},
         h("div", {class: "bid-name"}, name, " ", extras),
         h("div", {class: "bid-buttons"}, buttons));
     }));
+    const unbid = shownRound === state.round && !state.finished ? missingBids(state) : [];
+    const warn = document.getElementById("bids-missing");
+    warn.hidden = !unbid.length;
+    warn.textContent = unbid.length ? t("bids_missing", {names: unbid.join(", ")}) : "";
     renderPrompts(document.getElementById("prompts"), state, false);
+    const sc = scoreShown(state);
+    document.getElementById("bid-totals").textContent = sc
+      ? t("total") + ": " + state.game.players.map((n, i) => n + " " + sc.totals[i]).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
@@ -361,10 +389,13 @@ function initBids() {
   async function refresh() {
     try {
       const fresh = await getJSON("/api/game/" + gameId + "/state");
-      const moved = fresh.round !== state.round;
+      // A phone on the round being played follows the game to the next round; one that went
+      // back (◀) to fix an earlier round's bid stays there, or its next tap would land in the
+      // new round.
+      const following = shownRound === state.round;
       state = fresh;
-      if (moved || shownRound === state.round) { shownRound = state.round; roundBids = null; }
-      render();
+      if (following || shownRound > state.round) { shownRound = state.round; roundBids = null; render(); }
+      else await loadRound(shownRound);
     } catch (e) { showError(e); }
   }
   document.getElementById("prev-round").onclick = () => loadRound(shownRound - 1).catch(showError);
@@ -384,6 +415,19 @@ function initPrompts() {
   stream(gameId, (kind) => { if (kind.startsWith("prompt") || kind === "correction") refresh(); }, refresh);
 }
 
+/* The score to show: the whole game's, or while a round cannot be scored (a bid missing, a
+ * card to correct) the rounds before it, so nobody's total drops to 0 meanwhile. */
+function scoreShown(state) {
+  return state.score.ok ? state.score.score : (state.score.so_far || null);
+}
+
+/* The players with no bid in a round whose play has started: said where the table looks, at
+ * once, not only once the round's score cannot be computed. */
+function missingBids(state) {
+  const started = state.tricks.length > 0 || !!(state.live && state.live.plays && state.live.plays.length);
+  return started ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
+}
+
 /* ------------------------------------------------------------------ TV */
 const PALETTE = ["#ffd166", "#06d6a0", "#4cc9f0", "#f72585", "#ff8c42", "#b8f2e6", "#c77dff", "#e9ff70"];
 
@@ -398,7 +442,8 @@ function chartSVG(state) {
   };
   const players = state.game.players;
   // The round being played scores 0 until it ends: drawn, it would flatten every line.
-  const rounds = (state.score.ok ? state.score.score.rounds : []).filter((r) => !r.in_progress);
+  const sc = scoreShown(state);
+  const rounds = (sc ? sc.rounds : []).filter((r) => !r.in_progress);
   const W = 800, H = 360, L = 60, R = 20, T = 16, B = 34;
   const series = players.map((_, p) => {
     let sum = 0;
@@ -430,7 +475,8 @@ function initTV() {
   let bannerTimer = null;
 
   function ranking() {
-    const totals = state.score.ok ? state.score.score.totals : state.game.players.map(() => 0);
+    const sc = scoreShown(state);
+    const totals = sc ? sc.totals : state.game.players.map(() => 0);
     const order = state.game.players.map((_, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
     const rank = [];
     order.forEach((p, i) => { rank[p] = i > 0 && totals[p] === totals[order[i - 1]] ? rank[order[i - 1]] : i + 1; });
@@ -444,10 +490,27 @@ function initTV() {
     const players = state.game.players;
     document.getElementById("tv-round").textContent = state.finished
       ? t("game_over") : t("round") + " " + state.round + " / " + state.rounds;
+    // The game over, the head names the winner, big; the last round's dealer, leader and bids
+    // would read as if play went on.
+    const fin = state.finished;
+    for (const id of ["tv-dealer", "tv-leader", "tv-bidtotal"]) document.getElementById(id).hidden = fin;
+    const sc = scoreShown(state);
+    const winners = fin && sc ? (sc.leaders || []).map((i) => players[i]).join(", ") : "";
+    const winner = document.getElementById("tv-winner");
+    winner.hidden = !winners;
+    winner.textContent = winners ? t("winner_is", {names: winners}) : "";
     document.getElementById("tv-dealer").textContent = t("dealer") + ": " + players[state.dealer];
-    document.getElementById("tv-leader").textContent = state.leader !== null ? t("leads") + ": " + players[state.leader] : "";
+    // Who leads is Rosie's winner's call while that question is open: said, not left blank.
+    const rosie = (state.prompts || []).find((p) => p.kind === "rosie");
+    document.getElementById("tv-leader").textContent = state.leader !== null
+      ? t("leads") + ": " + players[state.leader]
+      : rosie ? t("leads") + ": " + t("rosie_chooses", {name: players[rosie.player] || ""}) : "";
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
     document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
+    const unbid = state.finished ? [] : missingBids(state);
+    const warn = document.getElementById("tv-missing-bids");
+    warn.hidden = !unbid.length;
+    warn.textContent = unbid.length ? t("bids_missing", {names: unbid.join(", ")}) : "";
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const tbody = document.querySelector("#tv-table tbody");
@@ -455,8 +518,8 @@ function initTV() {
       h("td", {class: "rank"}, rank[p]),
       h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), h("span", {class: "pname"}, players[p]),
         p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
-      h("td", {class: "bid"}, state.bids[p] === null ? "–" : state.bids[p]),
-      h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, state.tricks_won[p]),
+      h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p]),
+      h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, fin ? "" : state.tricks_won[p]),
       h("td", {class: "total"}, totals[p]))));
     const liveList = document.getElementById("tv-live-cards");
     // With nothing on the table, show the last trick of this round (dimmed) and its winner.
@@ -468,10 +531,6 @@ function initTV() {
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
         shown.winner === pl.player ? h("span", {class: "tag"}, live ? t("winning_now") : "★") : null)));
     if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " " + (last.trick + 1)));
-    if (state.finished && state.score.ok) {
-      const names = (state.score.score.leaders || []).map((i) => players[i]).join(", ");
-      liveList.replaceChildren(h("li", {class: "winning"}, t("winner_is", {names})));
-    }
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     const err = document.getElementById("tv-error");
