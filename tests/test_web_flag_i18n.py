@@ -131,3 +131,15 @@ def test_the_confirmed_flags_in_a_tricks_history_are_said_in_the_language(
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert "confirmada como se grabó: Loro 5 leída con poca confianza (0.41)" in page
     assert "read with low confidence" not in page
+
+
+def test_english_flags_name_cards_as_the_page_does() -> None:
+    """Was: "green-9 read with low confidence" beside a plays table that says Parrot 9."""
+    assert flag_text("green-9 read with low confidence (0.41)", "en") == (
+        "Parrot 9 read with low confidence (0.41)"
+    )
+    assert flag_text("taken back before the trick completed: green-3, skull-king", "en") == (
+        "taken back before the trick completed: Parrot 3, Skull King"
+    )
+    for flag in TRACKER_FLAGS + referee_flags():
+        assert not any(c in flag_text(flag, "en") for c in ("green-", "skull-king", "black-2"))

@@ -253,10 +253,26 @@ def rules_sentence(text: str, lang: str) -> str | None:
     return None
 
 
+def _named_in_english(match: re.Match[str]) -> str:
+    """The English flag as written, its card ids as the page names cards ("Parrot 9 read with
+    low confidence", beside a plays table that says Parrot 9, not green-9)."""
+    flag = match.string
+    spans = []
+    for group in (*_CARD_GROUPS, "cards"):
+        if match.groupdict().get(group) is not None:
+            start, end = match.span(group)
+            ids = flag[start:end].split(",") if group == "cards" else [flag[start:end]]
+            spans.append((start, end, ", ".join(card_name(c.strip(), "en") for c in ids)))
+    for start, end, names in sorted(spans, reverse=True):
+        flag = flag[:start] + names + flag[end:]
+    return flag
+
+
 def flag_text(flag: str, lang: str) -> str:
     """``flag`` in ``lang``: the camera's sentence said again, its card ids as card names."""
     if lang == "en":
-        return flag
+        match = next((m for p, _ in FLAGS if (m := p.fullmatch(flag)) is not None), None)
+        return flag if match is None else _named_in_english(match)
     for pattern, wordings in FLAGS:
         match = pattern.fullmatch(flag)
         if match is None or lang not in wordings:
