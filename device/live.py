@@ -349,9 +349,7 @@ class LiveLoop:
             if pipeline is None:
                 height, width = frame.image.shape[:2]
                 layout = self._layout(referee.n, (width, height), source)
-                pipeline = Pipeline(
-                    self.recognizer, referee, layout, listener=recorder, keep_swept=False
-                )
+                pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
                 pipeline.resume_cards = guard
                 self.pipelines = [*self.pipelines[-1:], pipeline]
             if (fresh := self._fresh_model()) is not None:

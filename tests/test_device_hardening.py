@@ -308,3 +308,31 @@ def test_a_database_damaged_mid_game_says_restore_not_free_disk_space(
     assert message.startswith("round 1 trick 1 could not be recorded: the game database")
     assert "malformed). Restore a backup of it, or move it aside" in message
     assert "free some disk space" not in message
+
+
+def test_a_trick_swept_with_a_card_never_seen_is_recorded_short_and_the_rest_stays_in_place(
+    tmp_path: Path,
+) -> None:
+    """The live loop dropped a swept short trick (the replay kept it): the game's later tricks
+    then each went one place early, most of them with no flag. Kept, the trick asks for its
+    missing card and every later trick stays where it was played."""
+    record, script = make_demo(tmp_path / "demo")
+    hidden = record["rounds"][1]["tricks"][0]["plays"][1]["card"]  # round 2, trick 1's 2nd card
+    first_frame = next(i for i, dets in enumerate(script) if any(d.card == hidden for d in dets))
+    # The card is never seen (a hand over it the whole time): drop it from round 2 only.
+    for dets in script[first_frame:]:
+        dets[:] = [d for d in dets if d.card != hidden]
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+    loop.run()
+    (game,) = store.games()
+    short = store.trick(game.id, 2, 0)
+    assert [p["card"] for p in short.plays] == [
+        p["card"] for p in record["rounds"][1]["tricks"][0]["plays"] if p["card"] != hidden
+    ]
+    assert any("swept away with 2 of 3" in f for f in short.flags)
+    assert recorded(store, game.id) == all_tricks(record)  # no trick moved up into its place
+    for r, rnd in enumerate(record["rounds"], 1):
+        for t, trick in enumerate(rnd["tricks"]):
+            if (r, t) != (2, 0):
+                seen = [(p["player"], p["card"]) for p in store.trick(game.id, r, t).plays]
+                assert seen == [(p["player"], p["card"]) for p in trick["plays"]], (r, t)
