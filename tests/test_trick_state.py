@@ -315,3 +315,43 @@ def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     (event,) = b.machine.flush(b.tracker, b.t)
     assert isinstance(event, TrickCompleted)
     assert event.trick.swept and event.trick.players == (2, 0)
+
+
+def test_an_escape_played_on_the_spot_of_one_just_swept_starts_the_next_trick() -> None:
+    """Ben played an escape, the trick was swept, and 2 s later he leads an escape on the same
+    spot: that card used to continue the swept escape's track (same face, same place, within
+    the 2.5 s a hidden card lives on), so the table never cleared and the next trick was
+    lost behind the old one."""
+    b = Bench(leader=1)
+    esc, c, d = det("escape", 1), det("green-9", 2), det("black-2", 0)
+    b.frames([esc], 8)
+    b.frames([esc, c], 8)
+    b.frames([esc, c, d], 10)
+    (first,) = b.completed()
+    assert [p.card for p in first.plays] == ["escape", "green-9", "black-2"]
+    b.frames([], 20)  # swept: every card of it gone for 2 s
+    b.machine.set_leader(1)
+    b.frames([esc], 10)  # the next lead, an escape again, on the very spot
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("escape", 1)
+    b.frames([esc, det("green-3", 2)], 8)
+    b.frames([esc, det("green-3", 2), det("green-1", 0)], 10)
+    assert [[p.card for p in t.plays] for t in b.completed()] == [
+        ["escape", "green-9", "black-2"],
+        ["escape", "green-3", "green-1"],
+    ]
+
+
+def test_a_hand_over_part_of_a_finished_trick_does_not_make_its_cards_new() -> None:
+    """Only a trick gone whole counts as swept: one card hidden by a hand for 2 s and seen
+    again is still the old trick's card, not the next trick's lead."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("black-2", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    assert len(b.completed()) == 1
+    b.frames([c, d], 20)  # a hand over Ana's green-5
+    b.frames([a, c, d], 10)
+    assert b.machine.phase is Phase.CLEARING and b.machine.members == []

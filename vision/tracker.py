@@ -159,6 +159,12 @@ class Tracker:
         self.config = config or TrackerConfig()
         self.tracks: dict[int, Track] = {}
         self._next_id = 1
+        self.closing: frozenset[int] = frozenset()
+        """The tracks of a completed trick waiting to be picked up (set by the trick state).
+        Once every one of them has been unseen for ``nudge_recent_s`` the trick has been swept,
+        and none of them takes a new card's detections: a player who plays an escape right
+        after playing one, on the same spot, would otherwise continue the swept escape's
+        track, and the new trick would be lost behind the old one."""
 
     def confirmed(self, track: Track) -> bool:
         return track.stable_at is not None or track.hits >= self.config.min_hits
@@ -173,8 +179,12 @@ class Tracker:
             [d for d in detections if d.confidence >= cfg.min_confidence], cfg.merge_iou
         )
         centers = [np.asarray(d.center, dtype=np.float64) for d in dets]
+        closing = [self.tracks[i] for i in self.closing if i in self.tracks]
+        swept = bool(closing) and all(t - tr.last_seen > cfg.nudge_recent_s for tr in closing)
         pairs: list[tuple[float, int, int]] = []
         for tid, track in self.tracks.items():
+            if swept and tid in self.closing:
+                continue
             best_face = track.card
             for j, det in enumerate(dets):
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag

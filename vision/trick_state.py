@@ -269,6 +269,7 @@ class TrickStateMachine:
             self.previous = set(tracker.tracks)
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
+        tracker.closing = frozenset(self.previous) if self.phase is Phase.CLEARING else frozenset()
         return events
 
     def flush(self, tracker: Tracker, t: float) -> list[Event]:
