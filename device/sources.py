@@ -366,6 +366,10 @@ CAPTURE_WAIT_S = 5.0
 every 67 ms at 15 frames/s; auto exposure at start takes well under a second)."""
 
 
+class PicameraNotInstalled(UserError):
+    """No picamera2 at all: the usual case off a Raspberry Pi, not worth a warning."""
+
+
 def import_picamera2() -> Any:
     """The picamera2 module, or a UserError saying how to get a working one.
 
@@ -378,7 +382,7 @@ def import_picamera2() -> Any:
     except ModuleNotFoundError as err:
         if err.name != "picamera2":  # picamera2 is there; something it needs is not
             raise _picamera2_broken(err) from err
-        raise UserError(
+        raise PicameraNotInstalled(
             "picamera2 is not installed: on Raspberry Pi OS run "
             "'sudo apt install python3-picamera2' and use a venv with "
             "--system-site-packages (docs/pi.md), or pass --camera"
@@ -405,9 +409,10 @@ def picamera_available() -> bool:
     """
     try:
         module = import_picamera2()
+    except PicameraNotInstalled:
+        return False
     except UserError as err:
-        if "not installed" not in str(err):
-            logger.warning("%s", err)
+        logger.warning("%s", err)
         return False
     try:
         cameras = module.Picamera2.global_camera_info()

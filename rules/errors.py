@@ -40,12 +40,13 @@ class IllegalPlayError(RulesError):
 
 
 class SettingRangeError(RulesError):
-    """A whole-number setting outside its range; ``phrase`` (``rules.explain``) is the same
-    message for a settings page to say in the reader's language."""
+    """A whole-number setting outside its range, with the setting's key, its range and the
+    value given: the store words the same refusal for a settings page in the reader's
+    language."""
 
-    def __init__(self, message: str, phrase: Any) -> None:
-        super().__init__(message)
-        self.phrase = phrase
+    def __init__(self, setting: str, low: int, high: int, value: int) -> None:
+        super().__init__(f"setting {setting!r} must be {low}..{high}, got {value}")
+        self.setting, self.low, self.high, self.value = setting, low, high, value
 
 
 class GameRecordError(RulesError):

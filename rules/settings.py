@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulesError, SettingRangeError
-from .explain import Arg, Phrase, SettingName
 
 # Allowed ranges for the numeric settings (the Danish score sheet's house rules, seed 003).
 _RANGES: dict[str, tuple[int, int]] = {
@@ -96,16 +95,7 @@ def _check(name: str, value: object, type_name: object) -> None:
             raise RulesError(f"setting {name!r} must be a whole number, got {value!r}")
         low, high = _RANGES[name]
         if not low <= value <= high:
-            args: dict[str, Arg] = {
-                "setting": SettingName(name),
-                "low": low,
-                "high": high,
-                "value": value,
-            }
-            raise SettingRangeError(
-                f"setting {name!r} must be {low}..{high}, got {value}",
-                Phrase("setting_range", args),
-            )
+            raise SettingRangeError(name, low, high, value)
     else:
         choices = _CHOICES[name]
         if value not in choices:

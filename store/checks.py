@@ -14,6 +14,7 @@ from skullcam.errors import UserError, echo
 from skullcam.rules import RulesError, Settings, name_clash, parse_card
 from skullcam.rules import cards_dealt as rules_cards_dealt
 from skullcam.rules.errors import SettingRangeError
+from skullcam.rules.explain import SettingName
 
 from .refusals import refusal
 
@@ -148,7 +149,10 @@ def settings_obj(settings: Mapping[str, Any]) -> Settings:
     try:
         return Settings.from_dict(dict(settings))
     except SettingRangeError as err:  # the one a settings form meets: said in its language
-        raise refusal("setting_range", **err.phrase.args) from err
+        setting = SettingName(err.setting)
+        raise refusal(
+            "setting_range", setting=setting, low=err.low, high=err.high, value=err.value
+        ) from err
     except (RulesError, TypeError, ValueError) as err:
         raise UserError(f"invalid settings: {err}") from err
 

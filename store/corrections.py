@@ -309,9 +309,9 @@ class CorrectionsMixin(TricksMixin):
                 confirm_as_recorded(conn, trick, "completed by hand", n)
         # The phones asked "confirm or correct?" about this trick: it has been corrected. (Its
         # flags stay on the trick until the table confirms the rest of it.)
-        questions = open_questions(conn, plan.game_id, plan.round, plan.trick, "flagged")
-        for prompt in questions if by_hand else []:
-            close_prompt(conn, prompt, "answered", "correct")
+        if by_hand:
+            for prompt in open_questions(conn, plan.game_id, plan.round, plan.trick, "flagged"):
+                close_prompt(conn, prompt, "answered", "correct")
         payload: dict[str, Any] = {
             "round": plan.round,
             "trick": plan.trick,

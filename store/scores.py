@@ -14,7 +14,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from skullcam.rules import GameRecord, GameRecordError, RulesError, TrickResult, score_game
+from skullcam.rules import (
+    GameRecord,
+    GameRecordError,
+    GameScore,
+    RulesError,
+    TrickResult,
+    score_game,
+)
 from skullcam.rules.explain import phrases_to_json, render
 
 from . import verdicts
@@ -43,15 +50,22 @@ class _ScoreCache:
                 self._scores.pop(next(iter(self._scores)))
 
 
+_UNSCORABLE = (RulesError, TypeError, KeyError, ValueError)
+"""What reading and scoring a stored record can raise when the rules refuse it."""
+
+
+def _as_played(record: dict[str, Any]) -> GameScore:
+    """The record scored as the table played it: a corrected winner earlier in a round must
+    not make the tricks already played after it unscoreable (they are warned about)."""
+    return score_game(GameRecord.from_dict(record, as_played=True), as_played=True)
+
+
 def _score_record(record: dict[str, Any]) -> dict[str, Any]:
     """``{"ok": True, "score": ...}`` (with ``warning_phrases``, one list per entry of the
     score's ``warnings``, when it has some), or why the record cannot be scored, in English
     and as phrases for a page to say in its reader's language."""
     try:
-        # The table's play stands: a corrected winner earlier in a round must not make
-        # the tricks already played after it unscoreable (they are warned about instead).
-        game = GameRecord.from_dict(record, as_played=True)
-        score = score_game(game, as_played=True)
+        score = _as_played(record)
         out: dict[str, Any] = {"ok": True, "score": score.to_json()}
         # The bids each round was scored with (Harry's change made): the score sheet's column.
         out["bids"] = [list(r.bids) for r in score.rounds]
@@ -59,7 +73,7 @@ def _score_record(record: dict[str, Any]) -> dict[str, Any]:
             # Next to the score, not in it: ``score`` is the interface's JSON, word for word.
             out["warning_phrases"] = [phrases_to_json(w) for w in score.warning_phrases]
         return out
-    except (RulesError, TypeError, KeyError, ValueError) as err:
+    except _UNSCORABLE as err:
         refused: dict[str, Any] = {"ok": False, "error": str(err)}
         if isinstance(err, GameRecordError) and err.phrases:
             refused["error_phrases"] = phrases_to_json(err.phrases)
@@ -76,9 +90,8 @@ def _score_so_far(record: dict[str, Any]) -> dict[str, Any] | None:
     rounds = list(record.get("rounds") or [])
     for kept in range(len(rounds) - 1, 0, -1):
         try:
-            game = GameRecord.from_dict({**record, "rounds": rounds[:kept]}, as_played=True)
-            return score_game(game, as_played=True).to_json()
-        except (RulesError, TypeError, KeyError, ValueError):
+            return _as_played({**record, "rounds": rounds[:kept]}).to_json()
+        except _UNSCORABLE:
             continue
     return None
 

@@ -156,8 +156,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
         flags=[flag_text(flag, g.lang) for flag in trick.flags],
         choice=_choice(store, game, trick),
-        image_kind=_image_kind(store, trick),
-        missing_image=_missing_image(store, trick),
+        image_kind=(kind := _image_kind(store, trick)),
+        missing_image=None if kind is not None else _missing_image(store, trick),
     )
 
 
@@ -216,11 +216,9 @@ def _image_kind(store: Any, trick: Any) -> str | None:
 
 
 def _missing_image(store: Any, trick: Any) -> str | None:
-    """The recorded image whose file is gone (moved, deleted, a folder restored without
-    ``games/``), to name on the page instead of a broken picture; None when one shows or
-    none was recorded."""
-    if _image_kind(store, trick) is not None:
-        return None
+    """For a trick none of whose images shows: the recorded image whose file is gone (moved,
+    deleted, a folder restored without ``games/``), to name on the page instead of a broken
+    picture; None when none was recorded."""
     path = store.image_path(trick.completion_image or trick.annotated_image)
     return None if path is None or path.exists() else str(path)
 

@@ -77,8 +77,6 @@ const SK = (() => {
     return res.ok ? {} : {error: (res.status + " " + res.statusText).trim()};
   }
 
-  /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
-   * refused write (400) carries the server's one-line reason in {"error": ...}. */
   /* fetch, with a phone off the table's Wi-Fi said in the page's language (the browser's
    * own "Failed to fetch" is English whatever the page). */
   async function reach(url, options) {
@@ -86,6 +84,13 @@ const SK = (() => {
     catch (e) { throw new Error(t("no_connection")); }
   }
 
+  /* Why the server refused: in the page's language where it has it (error_text). */
+  function refusedBecause(data, res) {
+    return data.error_text || data.error || (res.status + " " + res.statusText).trim();
+  }
+
+  /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
+   * refused write (400) carries the server's one-line reason in {"error": ...}. */
   async function api(url, body, retried) {
     const res = await reach(url, {
       method: "POST", headers: {"Content-Type": "application/json"},
@@ -95,14 +100,14 @@ const SK = (() => {
     if (res.status === 403 && data.pin && !retried) {
       if (await askPin()) return api(url, body, true);
     }
-    if (!res.ok) throw new Error(data.error_text || data.error || (res.status + " " + res.statusText).trim());
+    if (!res.ok) throw new Error(refusedBecause(data, res));
     return data;
   }
 
   async function getJSON(url) {
     const res = await reach(url, {credentials: "same-origin"});
     const data = await readBody(res);
-    if (!res.ok) throw new Error(data.error_text || data.error || (res.status + " " + res.statusText).trim());
+    if (!res.ok) throw new Error(refusedBecause(data, res));
     return data;
   }
 
@@ -331,8 +336,7 @@ function initBids() {
     const over = document.getElementById("game-over");
     over.hidden = !state.finished;
     if (state.finished) {
-      const sc = scoreShown(state);
-      const names = sc ? (sc.leaders || []).map((i) => state.game.players[i]).join(", ") : "";
+      const names = winnerNames(state);
       over.replaceChildren(
         h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : "")),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
@@ -360,10 +364,8 @@ function initBids() {
         h("div", {class: "bid-name"}, name, " ", extras),
         h("div", {class: "bid-buttons"}, buttons));
     }));
-    const unbid = shownRound === state.round && !state.finished ? missingBids(state) : [];
     const warn = document.getElementById("bids-missing");
-    warn.hidden = !unbid.length;
-    warn.textContent = unbid.length ? t("bids_missing", {names: unbid.join(", ")}) : "";
+    if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
@@ -421,11 +423,19 @@ function scoreShown(state) {
   return state.score.ok ? state.score.score : (state.score.so_far || null);
 }
 
-/* The players with no bid in a round whose play has started: said where the table looks, at
- * once, not only once the round's score cannot be computed. */
-function missingBids(state) {
+/* The winners' names once the game is over ("" before). */
+function winnerNames(state) {
+  const sc = scoreShown(state);
+  return state.finished && sc ? (sc.leaders || []).map((i) => state.game.players[i]).join(", ") : "";
+}
+
+/* The players with no bid in a round whose play has started, said in ``el`` where the table
+ * looks, at once, not only once the round's score cannot be computed. */
+function showMissingBids(el, state) {
   const started = state.tricks.length > 0 || !!(state.live && state.live.plays && state.live.plays.length);
-  return started ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
+  const names = started && !state.finished ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
+  el.hidden = !names.length;
+  el.textContent = names.length ? SK.t("bids_missing", {names: names.join(", ")}) : "";
 }
 
 /* ------------------------------------------------------------------ TV */
@@ -494,8 +504,7 @@ function initTV() {
     // would read as if play went on.
     const fin = state.finished;
     for (const id of ["tv-dealer", "tv-leader", "tv-bidtotal"]) document.getElementById(id).hidden = fin;
-    const sc = scoreShown(state);
-    const winners = fin && sc ? (sc.leaders || []).map((i) => players[i]).join(", ") : "";
+    const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
     winner.hidden = !winners;
     winner.textContent = winners ? t("winner_is", {names: winners}) : "";
@@ -507,10 +516,7 @@ function initTV() {
       : rosie ? t("leads") + ": " + t("rosie_chooses", {name: players[rosie.player] || ""}) : "";
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
     document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
-    const unbid = state.finished ? [] : missingBids(state);
-    const warn = document.getElementById("tv-missing-bids");
-    warn.hidden = !unbid.length;
-    warn.textContent = unbid.length ? t("bids_missing", {names: unbid.join(", ")}) : "";
+    showMissingBids(document.getElementById("tv-missing-bids"), state);
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const tbody = document.querySelector("#tv-table tbody");
