@@ -355,3 +355,50 @@ def test_a_hand_over_part_of_a_finished_trick_does_not_make_its_cards_new() -> N
     b.frames([c, d], 20)  # a hand over Ana's green-5
     b.frames([a, c, d], 10)
     assert b.machine.phase is Phase.CLEARING and b.machine.members == []
+
+
+def test_a_lead_laid_on_the_leaders_own_card_before_the_sweep_starts_the_next_trick() -> None:
+    """Ana won and leads at once, on top of her own card of the finished trick (it still lies
+    there, hidden under the new one). The new card's detections used to continue the hidden
+    card's track (unseen under half a second, so any face could), the old trick never
+    cleared, and every later trick of the game went one place early."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("black-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    (first,) = b.completed()
+    assert first.players == (0, 1, 2)
+    b.machine.set_leader(1)  # Ben won with black-9
+    lead = det("purple-8", 1)  # on the very spot of his black-9, which it hides
+    b.frames([a, d], 2)  # his hand comes in over the card
+    b.frames([a, d, lead], 10)
+    b.frames([lead], 30)  # the old trick is swept
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    b.frames([lead, det("purple-2", 2)], 8)
+    b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 10)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-8", "purple-2", "purple-1"]
+    assert second.players == (1, 2, 0) and not second.swept
+
+
+def test_two_cards_taken_back_one_at_a_time_are_not_a_swept_trick() -> None:
+    """Ana and then Ben each take a card back, seconds apart: two cards of the trick gone, but
+    not swept together, so the trick goes on (it used to be reported short, and the rest of
+    it counted as the next trick)."""
+    b = Bench(leader=0)
+    b.frames([det("skull-king", 0)], 10)
+    b.frames([], 30)  # Ana takes her Skull King back...
+    a = det("green-5", 0)
+    b.frames([a], 10)
+    b.frames([a, det("escape", 1)], 10)
+    b.frames([a], 30)  # ...and Ben his escape, 4 s later
+    c, d = det("green-9", 1), det("green-1", 2)
+    b.frames([a, c], 10)
+    b.frames([a, c, d], 10)
+    (trick,) = b.completed()
+    assert not trick.swept
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.taken_back == ("skull-king", "escape")

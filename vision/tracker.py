@@ -164,7 +164,10 @@ class Tracker:
         Once every one of them has been unseen for ``nudge_recent_s`` the trick has been swept,
         and none of them takes a new card's detections: a player who plays an escape right
         after playing one, on the same spot, would otherwise continue the swept escape's
-        track, and the new trick would be lost behind the old one."""
+        track, and the new trick would be lost behind the old one. Before that, a card of
+        the finished trick is continued only by its own face (as after ``reacquire_s``): a
+        winner who leads at once on top of his own old card hides it, and the new card must
+        not take over the hidden card's identity."""
 
     def confirmed(self, track: Track) -> bool:
         return track.stable_at is not None or track.hits >= self.config.min_hits
@@ -190,7 +193,8 @@ class Tracker:
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
                 same = det.card == best_face
                 unseen = t - track.last_seen
-                if not same and unseen > cfg.reacquire_s and not self._voted(track, det.card):
+                settled = unseen > cfg.reacquire_s or tid in self.closing
+                if not same and settled and not self._voted(track, det.card):
                     continue
                 near = dist <= cfg.match_distance
                 if near or (same and unseen <= cfg.nudge_recent_s and dist <= cfg.nudge_distance):

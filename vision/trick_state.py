@@ -65,6 +65,9 @@ class TrickConfig:
     """A Tigress within this many degrees of the 45-degree line is flagged for a person."""
     low_confidence: float = 0.5
     """A card named with less confidence than this is flagged for a person."""
+    sweep_window_s: float = 2.0
+    """Cards of an unfinished trick that vanish within this long of each other were swept
+    together (a card missed); farther apart, each was taken back on its own."""
 
 
 @dataclass(frozen=True)
@@ -287,14 +290,21 @@ class TrickStateMachine:
         return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
 
     def _swept(self, tracker: Tracker) -> bool:
-        """Were two or more cards of this trick taken away with nothing of it left on the table?
+        """Were two or more cards of this trick taken away together, nothing of it left?
 
-        Cards on the table that arrived after the gone cards were last seen belong to the next
-        trick (its leader may play while the sweep is still being noticed).
+        A sweep takes the cards within moments of each other; cards taken back one at a time
+        (two players each changing their mind) leave gaps longer than ``sweep_window_s``, and
+        the rest of their trick is still to come. Cards on the table that arrived after the
+        swept cards were last seen belong to the next trick (its leader may play while the
+        sweep is still being noticed).
         """
         if len(self._taken) < 2:
             return False
-        vanished = min(tr.last_seen for tr in self._taken)
+        last = max(tr.last_seen for tr in self._taken)
+        together = [tr for tr in self._taken if last - tr.last_seen <= self.config.sweep_window_s]
+        if len(together) < 2:
+            return False
+        vanished = min(tr.last_seen for tr in together)
         return all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
 
     def _revive(self, tracker: Tracker, events: list[Event]) -> None:
