@@ -402,3 +402,42 @@ def test_two_cards_taken_back_one_at_a_time_are_not_a_swept_trick() -> None:
     assert not trick.swept
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
     assert trick.taken_back == ("skull-king", "escape")
+
+
+def test_a_finished_trick_pushed_aside_face_up_is_not_the_next_lead() -> None:
+    """The winner pushes the trick to his edge as a face-up pile and leaves it there while the
+    next trick starts. The pile's top card, come to rest in a new place, used to count as the
+    next trick's first card; one deck holds one black-9, so it is the old one moved."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("black-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    assert len(b.completed()) == 1
+    b.machine.set_leader(1)
+    pile = card_detection("black-9", spot(1, radius=190.0), angle=LAYOUT.angles[1] % math.pi)
+    b.frames([], 3)  # a hand gathers the cards...
+    b.frames([pile], 20)  # ...and leaves them at Ben's edge, black-9 on top
+    e, f = det("purple-8", 1), det("purple-2", 2)
+    b.frames([pile, e], 10)
+    b.frames([pile, e, f], 10)
+    b.frames([e, f], 30)  # the pile is taken away
+    b.frames([e, f, det("purple-1", 0)], 10)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-8", "purple-2", "purple-1"]
+    assert second.players == (1, 2, 0) and not second.flags
+
+
+def test_the_next_rounds_deal_may_bring_a_face_of_the_trick_just_swept() -> None:
+    """The round's last trick held black-9; it is swept, the cards dealt again, and black-9
+    is led at once: a new card, not the old one moved."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("black-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    b.machine.set_leader(2)
+    b.frames([], 15)  # swept, and a quick deal
+    b.frames([det("black-9", 2)], 20)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].seat, played[-1].index) == ("black-9", 2, 1)

@@ -206,6 +206,8 @@ class TrickStateMachine:
         self.taken_back: list[str] = []
         self._taken: list[Track] = []
         self._settled: dict[int, float] = {}
+        self._finished: dict[str, Track] = {}
+        """The trick being cleared, by unique face (a deck holds one of each)."""
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -246,6 +248,9 @@ class TrickStateMachine:
         for tr in tracker.stable_tracks():
             if tr.id in self.previous or tr.id in self.members or tr.id in gone_ids:
                 continue
+            if self._moved_finished_card(tracker, tr):
+                self.previous.add(tr.id)
+                continue
             self.members.append(tr.id)
             self._settled[tr.id] = t
             self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
@@ -270,6 +275,9 @@ class TrickStateMachine:
             events.append(TrickCompleted(trick))
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
+            self._finished = {
+                p.face: tracker.tracks[p.track_id] for p in trick.plays if p.face not in COPIES
+            }
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         tracker.closing = frozenset(self.previous) if self.phase is Phase.CLEARING else frozenset()
@@ -288,6 +296,18 @@ class TrickStateMachine:
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
         self.members, self._taken, self.taken_back = [], [], []
         return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
+
+    def _moved_finished_card(self, tracker: Tracker, track: Track) -> bool:
+        """Is this new card one of the trick being cleared, moved (pushed aside face up)?
+
+        One deck: a unique card of that trick that shows up elsewhere as it vanishes from its
+        place (within ``nudge_recent_s``) is that card, not the next lead. A card of that face
+        seen later comes from the next round's deal.
+        """
+        old = self._finished.get(track.card)
+        if self.phase is not Phase.CLEARING or old is None:
+            return False
+        return track.first_seen - old.last_seen <= tracker.config.nudge_recent_s
 
     def _swept(self, tracker: Tracker) -> bool:
         """Were two or more cards of this trick taken away together, nothing of it left?
