@@ -55,6 +55,12 @@ class _Clock:
         if self.inner is not None:
             self.inner.on_live(plays, leader, frame)
 
+    def on_amended(
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Any], before: str
+    ) -> None:
+        if self.inner is not None:
+            self.inner.on_amended(outcome, frame, detections, before)
+
 
 def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> dict[str, Any]:
     record = json.loads((folder / "game.json").read_text())

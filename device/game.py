@@ -208,6 +208,23 @@ class Referee:
         self.rounds[r - 1].append(outcome)
         return outcome
 
+    def amend_last(self, observation: TrickObservation) -> TrickOutcome:
+        """Replace the last trick with ``observation`` (a card swapped before the pickup).
+
+        The trick is taken off the game, with the pirate's choice it recorded, and resolved
+        again in its place: who won, who leads next and what the table is asked follow the
+        cards as they now lie."""
+        if not self.rounds or not self.rounds[-1]:
+            raise RulesError("no trick has been recorded yet, so none can be amended")
+        last = self.rounds[-1].pop()
+        self.abilities[-1] = [a for a in self.abilities[-1] if a["trick"] != last.trick]
+        if self._pending_rosie == (last.round, last.trick):
+            self._pending_rosie = None
+        if not self.rounds[-1]:
+            self.rounds.pop()
+            self.abilities.pop()
+        return self.add(observation)
+
     def bids_for(self, round_number: int) -> list[int]:
         if self.bids is not None and round_number <= len(self.bids):
             return list(self.bids[round_number - 1])

@@ -28,6 +28,7 @@ from skullcam.vision.trick_state import (
     Event,
     MotionMeter,
     TableCleared,
+    TrickAmended,
     TrickCompleted,
     TrickConfig,
     TrickObservation,
@@ -69,6 +70,11 @@ class Listener(Protocol):
     ) -> None: ...
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None: ...
+
+    def on_amended(
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection], before: str
+    ) -> None:
+        """The last trick was amended: a card (``before``) swapped before the pickup."""
 
 
 @dataclass
@@ -117,6 +123,8 @@ class Pipeline:
         keeps a replay in step. The live loop says no: the store holds only whole tricks, and the
         table fixes the record on the web page."""
         self.swept: list[TrickObservation] = []
+        self._amendable = False
+        """The trick on the table was recorded as the last of the game (a swap amends it)."""
         self.resume_cards: list[str] | None = None
         """After a restart, or when a camera goes on to the next game: the last recorded
         trick's cards (of the game before). If the first trick seen holds exactly these, it is
@@ -155,6 +163,9 @@ class Pipeline:
     ) -> TrickOutcome | None:
         if isinstance(event, TableCleared):
             self.resume_cards = None
+            self._amendable = False
+        if isinstance(event, TrickAmended):
+            return self._amend(event, frame, detections)
         if isinstance(event, TrickCompleted):
             seen = sorted(p.card for p in event.trick.plays)
             guard, self.resume_cards = self.resume_cards, None
@@ -171,6 +182,7 @@ class Pipeline:
                 return None
             outcome = self.referee.add(event.trick)
             self.machine.set_leader(self.referee.leader())
+            self._amendable = True
             self.outcomes.append(outcome)
             self.stats.tricks += 1
             if self.listener is not None:
@@ -180,6 +192,27 @@ class Pipeline:
         if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
             self.listener.on_live(self.live_plays(), self.machine.leader, frame)
         return None
+
+    def _amend(
+        self, event: TrickAmended, frame: Frame, detections: list[Detection]
+    ) -> TrickOutcome | None:
+        """A card of the trick just recorded was swapped: record the trick as it now lies."""
+        if not self._amendable:  # that trick was not recorded (skipped, swept, after the end)
+            return None
+        outcome = self.referee.amend_last(event.trick)
+        self.machine.set_leader(self.referee.leader())
+        self.outcomes[-1] = outcome
+        new = outcome.plays[event.index][1]
+        logger.info(
+            "round %d trick %d: %s swapped for %s after the trick completed",
+            outcome.round,
+            outcome.trick + 1,
+            event.before,
+            new,
+        )
+        if self.listener is not None:
+            self.listener.on_amended(outcome, frame, detections, event.before)
+        return outcome
 
     def live_plays(self) -> list[dict[str, Any]]:
         """The cards of the trick on the table now, in arrival order, with their seats."""

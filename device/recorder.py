@@ -20,6 +20,7 @@ import os
 import sqlite3
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,13 @@ def live_winner(plays: list[dict[str, Any]], settings: dict[str, Any]) -> int | 
     return None if result.winner is None else int(plays[result.winner]["player"])
 
 
+@dataclass(frozen=True)
+class Swap:
+    """A card of a recorded trick swapped before the pickup: ``before`` was replaced."""
+
+    before: str
+
+
 class StoreRecorder:
     """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts.
 
@@ -146,7 +154,8 @@ class StoreRecorder:
         self.source_name = source_name
         self.players = list(store.game(game_id).players)
         self.recorded = 0
-        self.pending: deque[tuple[TrickOutcome, dict[str, Any]]] = deque()
+        self.pending: deque[tuple[TrickOutcome, dict[str, Any] | Swap]] = deque()
+        """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
         self._warned_at = -math.inf
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
@@ -187,25 +196,38 @@ class StoreRecorder:
         self.pending.append((outcome, record))
         self.flush()
 
+    def on_amended(
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection], before: str
+    ) -> None:
+        """Correct the recorded trick as the table now has it (after the trick itself, if that
+        still waits for the database). Its images stay those of its completion: the swap is in
+        the trick's history, with what was replaced."""
+        self.pending.append((outcome, Swap(before)))
+        self.flush()
+
     def flush(self, wait_s: float | None = None) -> bool:
-        """Write the waiting tricks in order; False while the database is still held."""
+        """Write the waiting tricks and swaps in order; False while the database is held."""
         while self.pending:
             outcome, record = self.pending[0]
             try:
                 with self.store.waiting_at_most(self.WAIT_S if wait_s is None else wait_s):
-                    self.store.record_trick(self.game_id, outcome.round, outcome.trick, **record)
+                    if isinstance(record, Swap):
+                        self._swap(outcome, record)
+                    else:
+                        r, t = outcome.round, outcome.trick
+                        self.store.record_trick(self.game_id, r, t, **record)
             except UserError as err:
-                logger.error(
-                    "round %d trick %d not recorded: %s", outcome.round, outcome.trick, err
-                )
+                what = "not amended" if isinstance(record, Swap) else "not recorded"
+                logger.error("round %d trick %d %s: %s", outcome.round, outcome.trick, what, err)
             except sqlite3.Error as err:
                 if not is_busy(err):
                     raise self._failed(outcome, err) from err
                 self._say_waiting(err)
                 return False
             else:
-                self.recorded += 1
-                self._ask(outcome)
+                if not isinstance(record, Swap):
+                    self.recorded += 1
+                    self._ask(outcome)
             self.pending.popleft()
         return True
 
@@ -222,6 +244,25 @@ class StoreRecorder:
                     f"are in {self.store.game_dir(self.game_id)}); close the other program and "
                     "correct them on the web page"
                 )
+
+    def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
+        """Give the recorded trick the swapped card (audited, like a correction by hand, but
+        leaving the phones' "confirm or correct?" about the trick open)."""
+        recorded = self.store.trick(self.game_id, outcome.round, outcome.trick)
+        for index, (play, (player, card)) in enumerate(
+            zip(recorded.plays, outcome.plays, strict=False)
+        ):
+            if play["player"] == player and play["card"] != card:
+                self.store.correct_play(
+                    self.game_id,
+                    outcome.round,
+                    outcome.trick,
+                    index,
+                    card=card,
+                    note=f"the camera saw {swap.before} swapped for {card} before the pickup",
+                    by_hand=False,
+                )
+                return
 
     def _time_to_warn(self) -> bool:
         """True at most once every :attr:`WARN_EVERY_S`: a long lock is said, not shouted."""

@@ -133,8 +133,12 @@ class CorrectionsMixin(TricksMixin):
         card: str | None = None,
         player: int | None = None,
         note: str = "",
+        by_hand: bool = True,
     ) -> Trick:
         """Change one play's card and/or player; re-resolves the trick, keeps the original.
+
+        ``by_hand``: a person changed it (see :meth:`_apply_correction`); the camera, seeing
+        a card swapped before the pickup, leaves the trick's other doubts open.
 
         A player change swaps seats with whichever play had that player, so the trick still
         has one card per player. Unknown cards and players raise UserError. The trick is
@@ -150,7 +154,7 @@ class CorrectionsMixin(TricksMixin):
             card=card,
             player=player,
         )
-        return self._correct(game_id, round_number, trick_index, plan, note)
+        return self._correct(game_id, round_number, trick_index, plan, note, by_hand)
 
     def _correct(
         self,
@@ -159,6 +163,7 @@ class CorrectionsMixin(TricksMixin):
         trick_index: int,
         plan: Callable[[], CorrectionPlan | None],
         note: str,
+        by_hand: bool = True,
     ) -> Trick:
         """Plan and apply a correction in one write transaction (see the module's docstring);
         returns the trick as it is now."""
@@ -166,7 +171,7 @@ class CorrectionsMixin(TricksMixin):
         with self._write() as conn:
             planned = plan()
             if planned is not None:
-                self._apply_correction(conn, planned, note)
+                self._apply_correction(conn, planned, note, by_hand)
         return self.trick(game_id, round_number, trick_index)
 
     def _plan_correction(

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pytest
 from flask.testing import FlaskClient
+from recorded_tricks import held, trick
 
 from skullcam.cli import main
 from skullcam.device.recorder import StoreRecorder, referee_from_store
@@ -17,19 +16,6 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.store import GameStore
 from skullcam.store.game_store import database_error, is_busy
-from skullcam.vision.trick_state import PlayedCard, TrickObservation
-
-
-@contextmanager
-def held(path: Path) -> Iterator[None]:
-    """Another program's write transaction on the database, as a sqlite3 shell would hold it."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
-    try:
-        yield
-    finally:
-        other.execute("COMMIT")
-        other.close()
 
 
 def busy_error(path: Path) -> sqlite3.OperationalError:
@@ -71,24 +57,6 @@ def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
     assert "free some space" in str(database_error(tmp_path / "skullcam.db", io_error))
     monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=1 << 30))
     assert "Restore a backup" in str(database_error(tmp_path / "skullcam.db", io_error))
-
-
-def trick(cards: list[str]) -> TrickObservation:
-    def played(card: str, seat: int) -> PlayedCard:
-        return PlayedCard(
-            seat, card, card, 0.9, seat, 0.1 * seat, 1.0, (100.0 * seat, 100.0), (0, 0, 9, 9), 0.0
-        )
-
-    return TrickObservation(
-        plays=tuple(played(c, s) for s, c in enumerate(cards)),
-        players=(0, 1, 2),
-        leader=0,
-        arrival_seats=(0, 1, 2),
-        flags=(),
-        taken_back=(),
-        last_settled_at=1.0,
-        completed_at=1.2,
-    )
 
 
 def test_tricks_wait_for_a_held_database_and_are_recorded_in_order(tmp_path: Path) -> None:

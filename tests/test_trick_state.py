@@ -15,6 +15,7 @@ from skullcam.vision.trick_state import (
     MotionMeter,
     Phase,
     TableCleared,
+    TrickAmended,
     TrickCompleted,
     TrickStateMachine,
 )
@@ -441,3 +442,39 @@ def test_the_next_rounds_deal_may_bring_a_face_of_the_trick_just_swept() -> None
     b.frames([det("black-9", 2)], 20)
     played = [e for e in b.events if isinstance(e, CardPlayed)]
     assert (played[-1].face, played[-1].seat, played[-1].index) == ("black-9", 2, 1)
+
+
+def _first_trick(b: Bench) -> tuple:
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    assert len(b.completed()) == 1
+    b.machine.set_leader(1)  # Ben won with green-9
+    return a, c, d
+
+
+def test_a_card_swapped_after_the_trick_completed_amends_the_trick() -> None:
+    """Cai sees he could follow suit after all: he takes his green-1 back and lays green-2
+    before the trick is picked up. The trick is amended (it used to keep green-1, silently)."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    b.frames([a, c], 10)  # Cai's card is gone for a second...
+    b.frames([a, c, det("green-2", 2)], 10)  # ...and another lies in its place
+    (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
+    assert (amended.index, amended.before) == (2, "green-1")
+    assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
+    assert amended.trick.players == (0, 1, 2) and amended.trick.leader == 0
+    b.frames([], 30)  # swept, the new card with the rest
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    assert b.machine.members == []
+
+
+def test_a_misread_of_a_finished_card_is_not_a_swap() -> None:
+    """Under a hand, Cai's green-1 reads as green-7 for a second: no gap where the card was
+    gone, so the trick stands."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    b.frames([a, c, det("green-7", 2)], 10)
+    b.frames([a, c, det("green-1", 2)], 10)
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]

@@ -65,6 +65,9 @@ class TrickConfig:
     """A Tigress within this many degrees of the 45-degree line is flagged for a person."""
     low_confidence: float = 0.5
     """A card named with less confidence than this is flagged for a person."""
+    swap_gap_s: float = 0.5
+    """A card of the completed trick gone this long before a new card showed up in its seat
+    was swapped (a misread of a card still there follows it at once)."""
     sweep_window_s: float = 2.0
     """Cards of an unfinished trick that vanish within this long of each other were swept
     together (a card missed); farther apart, each was taken back on its own."""
@@ -154,7 +157,17 @@ class TableCleared:
     pass
 
 
-Event = CardPlayed | CardTakenBack | TrickCompleted | TableCleared
+@dataclass(frozen=True)
+class TrickAmended:
+    """A player swapped a card of the trick just completed, before it was picked up: the
+    trick as it now lies (``index``: the play replaced, ``before``: its old card)."""
+
+    trick: TrickObservation
+    index: int
+    before: str
+
+
+Event = CardPlayed | CardTakenBack | TrickCompleted | TableCleared | TrickAmended
 
 
 def assign_faces(tracks: Sequence[Track]) -> tuple[list[str], list[str]]:
@@ -208,6 +221,8 @@ class TrickStateMachine:
         self._settled: dict[int, float] = {}
         self._finished: dict[str, Track] = {}
         """The trick being cleared, by unique face (a deck holds one of each)."""
+        self._last: tuple[TrickObservation, list[Track]] | None = None
+        """The trick being cleared and its cards' tracks in play order (a swap amends it)."""
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -239,6 +254,7 @@ class TrickStateMachine:
         self._revive(tracker, events)
         if self.phase is Phase.CLEARING and not self.previous:
             self.phase = Phase.COLLECTING
+            self._last = None
             self.taken_back = []
             self._taken = []
             events.append(TableCleared())
@@ -250,6 +266,11 @@ class TrickStateMachine:
                 continue
             if self._moved_finished_card(tracker, tr):
                 self.previous.add(tr.id)
+                continue
+            amended = self._swap(tracker, tr, t)
+            if amended is not None:
+                self.previous.add(tr.id)
+                events.append(amended)
                 continue
             self.members.append(tr.id)
             self._settled[tr.id] = t
@@ -278,6 +299,7 @@ class TrickStateMachine:
             self._finished = {
                 p.face: tracker.tracks[p.track_id] for p in trick.plays if p.face not in COPIES
             }
+            self._last = (trick, [tracker.tracks[p.track_id] for p in trick.plays])
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         tracker.closing = frozenset(self.previous) if self.phase is Phase.CLEARING else frozenset()
@@ -308,6 +330,41 @@ class TrickStateMachine:
         if self.phase is not Phase.CLEARING or old is None:
             return False
         return track.first_seen - old.last_seen <= tracker.config.nudge_recent_s
+
+    def _swap(self, tracker: Tracker, track: Track, t: float) -> TrickAmended | None:
+        """Did a player swap his card of the trick just completed for ``track``'s card?
+
+        He took it back (gone at least ``swap_gap_s`` before the new card showed up: a
+        misread of a card still there follows its last reading at once) and laid another in
+        its seat, while the rest of the trick still lies as it was. Not at the next leader's
+        seat: a winner leading at once on top of his own card looks the same, and leading is
+        what a winner does.
+        """
+        if self.phase is not Phase.CLEARING or self._last is None:
+            return None
+        trick, tracks = self._last
+        seat = self.layout.seat_of((float(track.center[0]), float(track.center[1])))
+        if self.leader is None or seat == self.leader or trick.swept:
+            return None
+        index = next((k for k, p in enumerate(trick.plays) if p.seat == seat), None)
+        if index is None:
+            return None
+        old = tracks[index]
+        others = [tr for k, tr in enumerate(tracks) if k != index]
+        if (
+            old.card == track.card
+            or track.first_seen - old.last_seen < self.config.swap_gap_s
+            or any(t - tr.last_seen > self.config.visible_s for tr in others)
+        ):
+            return None
+        tracks = [track if k == index else tr for k, tr in enumerate(tracks)]
+        amended = self._observe(tracker, t, tracks, leader=trick.leader)
+        amended = dataclasses.replace(amended, completed_at=trick.completed_at)
+        self._last = (amended, tracks)
+        self._finished.pop(old.card, None)
+        if track.card not in COPIES:
+            self._finished[track.card] = track
+        return TrickAmended(amended, index, trick.plays[index].card)
 
     def _swept(self, tracker: Tracker) -> bool:
         """Were two or more cards of this trick taken away together, nothing of it left?
@@ -364,8 +421,14 @@ class TrickStateMachine:
         return t - last >= cfg.max_wait_s
 
     def _observe(
-        self, tracker: Tracker, t: float, tracks: list[Track] | None = None
+        self,
+        tracker: Tracker,
+        t: float,
+        tracks: list[Track] | None = None,
+        leader: int | None = None,
     ) -> TrickObservation:
+        """The trick of ``tracks`` (default: the members) in arrival order, led by ``leader``
+        (default: the one the game expects now)."""
         cfg = self.config
         n = self.n_players
         if tracks is None:
@@ -405,7 +468,8 @@ class TrickStateMachine:
                 )
             )
         arrival_seats = tuple(p.seat for p in plays)
-        leader = self.leader if self.leader is not None else arrival_seats[0]
+        leader = leader if leader is not None else self.leader
+        leader = leader if leader is not None else arrival_seats[0]
         expected = tuple((leader + k) % n for k in range(len(plays)))
         clockwise = tuple((arrival_seats[0] + k) % n for k in range(len(plays)))
         if len(set(arrival_seats)) == n == len(plays) and arrival_seats == clockwise != expected:

@@ -1,0 +1,91 @@
+"""A card swapped after its trick completed: the referee and the store follow the table."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from recorded_tricks import held, trick
+
+from skullcam.device.game import Referee
+from skullcam.device.pipeline import Pipeline
+from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.scripted import ScriptedRecognizer, card_detection
+from skullcam.device.sources import Frame
+from skullcam.rules import Settings
+from skullcam.store import GameStore
+from skullcam.vision.detection import Detection
+from skullcam.vision.seats import SeatLayout
+
+
+def test_the_referee_resolves_the_amended_trick_again() -> None:
+    ref = Referee(players=["Ana", "Ben", "Cai"], settings=Settings(pirate_abilities=True))
+    first = ref.add(trick(["green-5", "green-9", "pirate-rascal"]))
+    assert first.winner == 2 and ref.round == 2  # round 1 has one trick
+    assert ref.abilities[0] and ref.abilities[0][0]["pirate"] == "pirate-rascal"
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-1"]))
+    assert amended.winner == 1 and amended.next_leader == 1
+    assert (amended.round, amended.trick) == (1, 0) and ref.round == 2
+    assert ref.abilities == [[]]  # Rascal no longer won: his bet is not the table's to make
+    assert [o.plays for o in ref.rounds[0]] == [amended.plays]
+
+
+def game(tmp_path: Path) -> tuple[GameStore, int, StoreRecorder, Referee, Frame]:
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["Ana", "Ben", "Cai"], 2, {})
+    ref = referee_from_store(store, game_id)
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    return store, game_id, recorder, ref, Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+
+
+def test_the_store_takes_the_swapped_card_with_the_swap_in_its_history(tmp_path: Path) -> None:
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    doubt = ("green-1 read with low confidence (0.40)",)
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"], doubt)), frame, [])
+    (question,) = store.prompts(game_id)
+    assert question.kind == "flagged"
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], "green-1")
+    (recorded,) = store.tricks(game_id)
+    assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
+    assert recorded.resolution["winner"] == 2
+    (entry,) = store.audit(game_id, recorded.id)
+    assert entry.kind == "card" and entry.before["value"] == "green-1"
+    assert "green-1 swapped for green-13" in entry.note
+    assert [p.id for p in store.prompts(game_id)] == [question.id]  # the doubt stays asked
+    assert recorder.recorded == 1
+
+
+def test_a_swap_waits_behind_its_trick_for_a_held_database(tmp_path: Path) -> None:
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+        recorder.on_amended(amended, frame, [], "green-1")
+        assert len(recorder.pending) == 2
+    assert recorder.flush()
+    (recorded,) = store.tricks(game_id)
+    assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
+
+
+def test_the_pipeline_records_the_trick_as_the_table_left_it() -> None:
+    """Round 1 (one trick): Ben lays green-1, the trick completes, he swaps it for green-13
+    before the pickup. The game's record, and who won, follow the swap."""
+    layout = SeatLayout.default(3)
+
+    def at(card: str, seat: int) -> Detection:
+        a = layout.angles[seat]
+        return card_detection(card, (320 + 95 * math.cos(a), 240 + 95 * math.sin(a)), a % math.pi)
+
+    ana, cai = at("green-5", 0), at("green-9", 2)
+    script = [[ana]] * 8 + [[ana, at("green-1", 1)]] * 8 + [[ana, at("green-1", 1), cai]] * 10
+    script += [[ana, cai]] * 10 + [[ana, at("green-13", 1), cai]] * 10 + [[]] * 40
+    referee = Referee(players=["Ana", "Ben", "Cai"])
+    pipeline = Pipeline(ScriptedRecognizer(script), referee, layout, motion=False)
+    image = np.zeros((480, 640, 3), np.uint8)
+    pipeline.run(Frame(image, k / 10, k) for k in range(len(script)))
+    (outcome,) = pipeline.outcomes
+    assert outcome.plays == ((0, "green-5"), (1, "green-13"), (2, "green-9"))
+    assert outcome.winner == 1
+    assert referee.record()["rounds"][0]["tricks"][0]["plays"][1]["card"] == "green-13"
