@@ -120,6 +120,10 @@ ENGLISH: dict[str, str] = {
         "the game has {rounds} rounds (setting {setting}); an extra round is played only on"
         " a tie with the setting tie=extra_round"
     ),
+    "extra_round_off_one_round": (
+        "the game has {rounds} round (setting {setting}); an extra round is played only on"
+        " a tie with the setting tie=extra_round"
+    ),
     "bid_out_of_range": (
         "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} cards dealt"
     ),

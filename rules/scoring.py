@@ -187,7 +187,7 @@ def score_game(
                 raise _refuse(
                     Phrase("at_round", {"round": number}),
                     Phrase(
-                        "extra_round_off",
+                        "extra_round_off" if settings.rounds != 1 else "extra_round_off_one_round",
                         {"rounds": settings.rounds, "setting": SettingName("rounds")},
                     ),
                 )

@@ -44,6 +44,7 @@ SCORE_KEYS = {
     "at_trick",
     "at_ability",
     "extra_round_off",
+    "extra_round_off_one_round",
     "bid_out_of_range",
     "bid_out_of_range_one_card",
     "too_many_tricks",
@@ -298,7 +299,25 @@ REFUSED_RECORDS = [
         "a round past the setting",
         {"rounds": 1},
         [_ROUND_1, {"bids": [0, 0, 0]}],
-        "round 2: the game has 1 rounds (setting 'rounds'); an extra round is played only on a"
+        "round 2: the game has 1 round (setting 'rounds'); an extra round is played only on a"
+        " tie with the setting tie=extra_round",
+        ["at_round", "extra_round_off_one_round"],
+    ),
+    (
+        "a round past the setting of two rounds",
+        {"rounds": 2},
+        [
+            _ROUND_1,
+            {
+                "bids": [1, 1, 0],
+                "tricks": [
+                    {"plays": _plays((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-3"))},
+                    {"plays": _plays((0, "purple-5"), (1, "purple-9"), (2, "purple-3"))},
+                ],
+            },
+            {"bids": [0, 0, 0]},
+        ],
+        "round 3: the game has 2 rounds (setting 'rounds'); an extra round is played only on a"
         " tie with the setting tie=extra_round",
         ["at_round", "extra_round_off"],
     ),
@@ -461,6 +480,7 @@ def test_the_extra_round_reason_names_the_tie_setting_as_its_page_does() -> None
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
         assert "«" + label + "»" in table["extra_round_off"], lang
+        assert "«" + label + "»" in table["extra_round_off_one_round"], lang
 
 
 def _game(store: GameStore, settings: dict[str, object] | None = None) -> int:

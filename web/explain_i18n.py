@@ -102,6 +102,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partida tiene {rounds} rondas (ajuste {setting}); solo se juega una ronda más"
             " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
         ),
+        "extra_round_off_one_round": (
+            "la partida tiene {rounds} ronda (ajuste {setting}); solo se juega una ronda más"
+            " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
+        ),
         "bid_out_of_range": (
             "la apuesta {bid} de {player} está fuera de rango: las apuestas van de 0 a {dealt}"
             " con {dealt} cartas repartidas"
@@ -250,6 +254,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
             " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
         ),
+        "extra_round_off_one_round": (
+            "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
+            " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
+        ),
         "bid_out_of_range": (
             "la puntata {bid} di {player} non è valida: le puntate vanno da 0 a {dealt} con"
             " {dealt} carte distribuite"
@@ -385,6 +393,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_ability": "runde {round}, evner[{index}]: ",
         "extra_round_off": (
             "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
+            " ved uafgjort med indstillingen «Ved uafgjort: en runde mere»"
+        ),
+        "extra_round_off_one_round": (
+            "spillet har {rounds} runde (indstillingen {setting}); en ekstra runde spilles kun"
             " ved uafgjort med indstillingen «Ved uafgjort: en runde mere»"
         ),
         "bid_out_of_range": (
