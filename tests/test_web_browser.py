@@ -523,3 +523,25 @@ def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
     assert "Round 1" in browser.find_element(By.ID, "round-title").text
     _click(browser, '.bid-button[data-player="1"][data-bid="1"]')
     wait(browser).until(lambda d: store.bids(gid, 1) == [1, 1])
+
+
+def test_a_card_swapped_before_the_pickup_takes_the_winners_banner_down(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Cai swaps his card just after the trick completed, and the camera corrects the trick:
+    the TV's banner must not go on naming the old winner for its remaining seconds (9 s on a
+    round's last trick) over a board that already shows the new one."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    play_trick(store, gid, ["green-5", "green-9", "green-3"])  # Ben leads; Cai's 9 wins
+    banner = (By.ID, "tv-banner")
+    wait(browser).until(ec.text_to_be_present_in_element(banner, "Trick won by Cai"))
+    wait(browser).until(ec.text_to_be_present_in_element(banner, "Round 1:"))
+    note = "the camera saw green-9 swapped for green-1 before the pickup"
+    store.correct_play(gid, 1, 0, 1, card="green-1", note=note, by_hand=False)
+    wait(browser, 4).until(lambda d: not d.find_element(*banner).is_displayed())
+    assert store.score(gid)["score"]["totals"] == [10, 20, 10]  # Ben won, as he bid

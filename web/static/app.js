@@ -483,6 +483,7 @@ function initTV() {
   const fixedGame = document.body.dataset.game;
   let state = null;
   let bannerTimer = null;
+  let bannerTrick = null;
 
   function ranking() {
     const sc = scoreShown(state);
@@ -551,7 +552,15 @@ function initTV() {
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
       ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t("bonus_if_made", {bonus: ev.bonus}))] : []));
+    bannerTrick = ev.round + "/" + ev.trick;
     showBanner(el, 5000);
+  }
+  function hideBannerOf(ev) {
+    // The trick the banner names was corrected (a card swapped before the pickup, or a fix on
+    // a phone): its winner may have changed, and the board below already shows what stands.
+    if (bannerTrick !== ev.round + "/" + ev.trick) return;
+    clearTimeout(bannerTimer);
+    document.getElementById("tv-banner").hidden = true;
   }
   function showBanner(el, ms) {
     el.hidden = false;
@@ -586,6 +595,7 @@ function initTV() {
       refresh().then(() => roundResult(data));
       return;
     }
+    if (kind === "correction" && state && state.game && data.game_id === state.game.id) hideBannerOf(data);
     refresh();
   }, refresh);
 }
