@@ -465,6 +465,9 @@ def test_a_card_swapped_after_the_trick_completed_amends_the_trick() -> None:
     assert (amended.index, amended.before) == (2, "green-1")
     assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
     assert amended.trick.players == (0, 1, 2) and amended.trick.leader == 0
+    assert amended.trick.flags == (
+        "seat 2's green-1 was swapped for green-2 after the trick completed",
+    )
     b.frames([], 30)  # swept, the new card with the rest
     assert any(isinstance(e, TableCleared) for e in b.events)
     assert b.machine.members == []

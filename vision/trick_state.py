@@ -359,12 +359,17 @@ class TrickStateMachine:
             return None
         tracks = [track if k == index else tr for k, tr in enumerate(tracks)]
         amended = self._observe(tracker, t, tracks, leader=trick.leader)
-        amended = dataclasses.replace(amended, completed_at=trick.completed_at)
+        before = trick.plays[index].card
+        said = (
+            f"{self._seat(seat)}'s {before} was swapped for {track.card} after the trick completed"
+        )
+        flags = (said, *amended.flags)
+        amended = dataclasses.replace(amended, completed_at=trick.completed_at, flags=flags)
         self._last = (amended, tracks)
         self._finished.pop(old.card, None)
         if track.card not in COPIES:
             self._finished[track.card] = track
-        return TrickAmended(amended, index, trick.plays[index].card)
+        return TrickAmended(amended, index, before)
 
     def _swept(self, tracker: Tracker) -> bool:
         """Were two or more cards of this trick taken away together, nothing of it left?
