@@ -18,3 +18,11 @@ def test_a_missed_trick_costs_only_itself() -> None:
     assert exact_tricks(short, want) == 5
     extra = game(["a", "x"], ["b", "c"], ["d", "e", "f"])  # a phantom trick in round 1
     assert exact_tricks(extra, want) == 6
+
+
+def test_rounds_before_the_first_filmed_are_not_judged() -> None:
+    want = game(["a"], ["b", "c"], ["d", "e", "f"])
+    assert exact_tricks(want, want, first=2) == 5
+    assert exact_tricks(game(["x"], ["b", "c"], ["d", "e", "f"]), want, first=2) == 5
+    assert exact_tricks(game(["a"], ["b", "x"], ["d", "e", "f"]), want, first=3) == 3
+    assert exact_tricks(game(["a"], ["b", "x"], ["d", "e", "f"]), want, first=2) == 4
