@@ -145,10 +145,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         trick = truth_tricks.get((outcome.round - 1, outcome.trick))  # truth counts from 0
         if trick is None:
             continue
-        # From the moment the last card first lay still with the hand gone: the tracker may
-        # rightly complete the trick then, before a hand comes back to nudge the card (games
-        # written before rested_frame existed fall back to settled_frame).
-        settled = max(p.get("rested_frame", p["settled_frame"]) for p in trick["plays"]) / fps
+        settled = complete_on_table(trick) / fps
         if outcome.observation is not None:
             rec_latency.append(outcome.observation.completed_at - settled)
         if realtime:
@@ -170,6 +167,18 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         "latency_recording_median": statistics.median(rec_latency) if rec_latency else 0.0,
         "within_1s": sum(1 for x in (wall_latency if realtime else rec_latency) if x <= 1.0),
     }
+
+
+def complete_on_table(trick: dict[str, Any]) -> int:
+    """The frame from which a truth.json trick lay complete on the table, where its latency
+    counts from: its last card's first rest with the hand gone (the tracker may rightly
+    complete the trick then, before a hand comes back to nudge the card; games written before
+    rested_frame existed fall back to settled_frame). When the last card was swapped (synth
+    game's swap-last habit), the wrong card completed the trick earlier: it is recorded then,
+    and amended by the swap."""
+    rested = max(p.get("rested_frame", p["settled_frame"]) for p in trick["plays"])
+    swapped = [r["laid_frame"] for r in trick.get("retracts", []) if r["habit"] == "swap-last"]
+    return min([rested, *swapped])
 
 
 def exact_tricks(got: dict[str, Any], want: dict[str, Any], first: int = 1) -> int:

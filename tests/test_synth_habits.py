@@ -383,5 +383,7 @@ def test_oracle_scores_every_trick_of_a_game_with_the_habits_the_tracker_knows(
     row = bench_game(tmp_path, ScriptedRecognizer(oracle_script(tmp_path)), False, store=True)
     assert (row["exact"], row["tricks"], row["recognized"]) == (5, 5, 5)
     assert row["scores_equal"]
+    # recorded within 1 s of lying complete (a swapped trick: complete with the wrong card)
+    assert row["within_1s"] == 5 and row["latency_recording_median"] >= 0
     assert bench_main([str(tmp_path), "--oracle"]) == 0
     assert "5/5 tricks exact" in capsys.readouterr().out
