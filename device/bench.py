@@ -62,6 +62,25 @@ class _Clock:
             self.inner.on_amended(outcome, frame, detections, before)
 
 
+def first_round(folder: Path) -> int:
+    """The first round the game's frames show (1-based): ``skullcam synth game --first-round``
+    renders only the last rounds; older games, and those without meta.json, show them all."""
+    meta = folder / "meta.json"
+    if not meta.is_file():
+        return 1
+    return int(json.loads(meta.read_text()).get("first_round", 1))
+
+
+def played_before(record: dict[str, Any], first: int) -> list[tuple[int, int, list[Any]]]:
+    """(round, trick index, plays) of every trick of ``record`` before round ``first``: what
+    the table had played when the recording starts."""
+    return [
+        (number, t, trick["plays"])
+        for number, rnd in enumerate(record["rounds"][: first - 1], start=1)
+        for t, trick in enumerate(rnd["tricks"])
+    ]
+
+
 def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> dict[str, Any]:
     record = json.loads((folder / "game.json").read_text())
     truth = json.loads((folder / "truth.json").read_text())
@@ -69,6 +88,12 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     referee = Referee(
         record["players"], record["first_dealer"], settings, [r["bids"] for r in record["rounds"]]
     )
+    # A game rendered from a later round: the referee (and the store) start where the table
+    # stood, with the earlier rounds as the record has them, as a restarted recorder resumes.
+    filmed_from = first_round(folder)
+    before = played_before(record, filmed_from)
+    for _, _, plays in before:
+        referee.add_plays([(int(p["player"]), str(p["card"])) for p in plays])
     inner = None
     tmp = None
     if store:
@@ -80,6 +105,8 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         game_id = gs.create_game(record["players"], record["first_dealer"], record.get("settings"))
         for number, rnd in enumerate(record["rounds"], start=1):
             gs.set_bids(game_id, number, rnd["bids"])
+        for number, t, plays in before:
+            gs.record_trick(game_id, number, t, plays)
         inner = StoreRecorder(gs, game_id, "bench", "bench")
     clock = _Clock(inner)
     source = open_source(folder)
@@ -106,8 +133,8 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     # Tricks are paired by (round, trick), not by position: one missed or extra trick must
     # cost that trick, not every trick after it.
     got = referee.record()
-    exact = exact_tricks(got, record)
-    want = [t for r in record["rounds"] for t in r["tricks"]]
+    exact = exact_tricks(got, record, filmed_from)
+    want = [t for r in record["rounds"][filmed_from - 1 :] for t in r["tricks"]]
     truth_tricks = {(t["round"], t["trick"]): t for t in truth["tricks"]}
     truth_totals = list(score_game(GameRecord.from_dict(record)).totals)
     score = referee.score()
@@ -118,10 +145,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         trick = truth_tricks.get((outcome.round - 1, outcome.trick))  # truth counts from 0
         if trick is None:
             continue
-        # From the moment the last card first lay still with the hand gone: the tracker may
-        # rightly complete the trick then, before a hand comes back to nudge the card (games
-        # written before rested_frame existed fall back to settled_frame).
-        settled = max(p.get("rested_frame", p["settled_frame"]) for p in trick["plays"]) / fps
+        settled = complete_on_table(trick) / fps
         if outcome.observation is not None:
             rec_latency.append(outcome.observation.completed_at - settled)
         if realtime:
@@ -132,7 +156,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         "game": str(folder),
         "players": len(record["players"]),
         "tricks": len(want),
-        "recognized": sum(len(r["tricks"]) for r in got["rounds"]),
+        "recognized": sum(len(r["tricks"]) for r in got["rounds"][filmed_from - 1 :]),
         "exact": exact,
         "flagged": sum(1 for o in pipeline.outcomes if o.flags),
         "scores_equal": score.get("totals") == truth_totals,
@@ -145,15 +169,29 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     }
 
 
-def exact_tricks(got: dict[str, Any], want: dict[str, Any]) -> int:
-    """How many of ``want``'s tricks ``got`` holds exactly, each compared with the trick in
-    the same round and place: one missed or extra trick costs that trick, not all after it."""
+def complete_on_table(trick: dict[str, Any]) -> int:
+    """The frame from which a truth.json trick lay complete on the table, where its latency
+    counts from: its last card's first rest with the hand gone (the tracker may rightly
+    complete the trick then, before a hand comes back to nudge the card; games written before
+    rested_frame existed fall back to settled_frame). When the last card was swapped (synth
+    game's swap-last habit), the wrong card completed the trick earlier: it is recorded then,
+    and amended by the swap."""
+    rested = max(p.get("rested_frame", p["settled_frame"]) for p in trick["plays"])
+    swapped = [r["laid_frame"] for r in trick.get("retracts", []) if r["habit"] == "swap-last"]
+    return min([rested, *swapped])
+
+
+def exact_tricks(got: dict[str, Any], want: dict[str, Any], first: int = 1) -> int:
+    """How many of ``want``'s tricks from round ``first`` on ``got`` holds exactly, each
+    compared with the trick in the same round and place: one missed or extra trick costs that
+    trick, not all after it. The rounds before ``first`` were not filmed, so not judged."""
 
     def by_place(record: dict[str, Any]) -> dict[tuple[int, int], Any]:
         return {
             (r, t): trick
             for r, rnd in enumerate(record["rounds"])
             for t, trick in enumerate(rnd["tricks"])
+            if r >= first - 1
         }
 
     found = by_place(got)

@@ -1,8 +1,9 @@
-"""The game benchmark's count of exact tricks: a missed trick costs that trick only."""
+"""The game benchmark's count of exact tricks (a missed trick costs that trick only) and the
+moment its latency counts from."""
 
 from __future__ import annotations
 
-from skullcam.device.bench import exact_tricks
+from skullcam.device.bench import complete_on_table, exact_tricks
 
 
 def game(*rounds: list[str]) -> dict:
@@ -18,3 +19,22 @@ def test_a_missed_trick_costs_only_itself() -> None:
     assert exact_tricks(short, want) == 5
     extra = game(["a", "x"], ["b", "c"], ["d", "e", "f"])  # a phantom trick in round 1
     assert exact_tricks(extra, want) == 6
+
+
+def test_rounds_before_the_first_filmed_are_not_judged() -> None:
+    want = game(["a"], ["b", "c"], ["d", "e", "f"])
+    assert exact_tricks(want, want, first=2) == 5
+    assert exact_tricks(game(["x"], ["b", "c"], ["d", "e", "f"]), want, first=2) == 5
+    assert exact_tricks(game(["a"], ["b", "x"], ["d", "e", "f"]), want, first=3) == 3
+    assert exact_tricks(game(["a"], ["b", "x"], ["d", "e", "f"]), want, first=2) == 4
+
+
+def test_latency_counts_from_the_trick_lying_complete() -> None:
+    plays = [{"rested_frame": 10, "settled_frame": 12}, {"rested_frame": 30, "settled_frame": 30}]
+    assert complete_on_table({"plays": plays}) == 30
+    old_game = [{"settled_frame": 12}, {"settled_frame": 31}]  # written before rested_frame
+    assert complete_on_table({"plays": old_game}) == 31
+    taken_back = {"habit": "take-back", "laid_frame": 20}  # the trick was not complete then
+    assert complete_on_table({"plays": plays, "retracts": [taken_back]}) == 30
+    swapped = {"habit": "swap-last", "laid_frame": 22}  # the wrong card completed it
+    assert complete_on_table({"plays": plays, "retracts": [taken_back, swapped]}) == 22

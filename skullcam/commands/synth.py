@@ -12,6 +12,11 @@ from pathlib import Path
 from skullcam.cli import non_negative_int, positive_int, scene_count
 from skullcam.errors import UserError
 
+# What `synth game` offers, spelled out here so `skullcam --help` needs no numpy or OpenCV;
+# the tests hold them equal to datasets/game.py's HABITS and PACES.
+HABITS = ("lead-early", "push-aside", "take-back", "swap-last", "hover")
+PACES = ("normal", "brisk", "quick")
+
 
 def _fraction(text: str) -> float:
     try:
@@ -123,6 +128,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="shuffle in Loot, Kraken and White Whale (their settings on)",
     )
+    game.add_argument(
+        "--first-round",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="render only rounds N..--rounds (game.json still holds the whole game; default 1)",
+    )
+    game.add_argument(
+        "--pace",
+        choices=PACES,
+        default="normal",
+        help="how fast hands move and tricks are taken: normal (default), brisk or quick",
+    )
+    game.add_argument(
+        "--habit",
+        action="append",
+        default=[],
+        metavar="NAME=P",
+        help="a table habit with its chance per trick, 0..1 (repeatable): "
+        + ", ".join(HABITS)
+        + " (see docs/synth.md)",
+    )
     game.add_argument("--no-progress", action="store_true", help="no progress bar")
     game.set_defaults(func=_game)
 
@@ -189,13 +216,18 @@ def _scenes(args: argparse.Namespace) -> int:
 
 
 def _game(args: argparse.Namespace) -> int:
-    from skullcam.datasets.game import GameConfig, write_game
+    from skullcam.datasets.game import GameConfig, Habits, write_game
 
     if args.no_frames and not args.video:
         raise UserError("--no-frames needs --video, or nothing would be written")
     config = GameConfig(
-        players=args.players, rounds=args.rounds, fps=args.fps, expansion=args.expansion
-    )
+        players=args.players,
+        rounds=args.rounds,
+        fps=args.fps,
+        expansion=args.expansion,
+        first_round=args.first_round,
+        habits=Habits.parse(args.habit),
+    ).with_pace(args.pace)
     summary = write_game(
         args.deck,
         args.out,
