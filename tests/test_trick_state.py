@@ -481,3 +481,41 @@ def test_a_misread_of_a_finished_card_is_not_a_swap() -> None:
     b.frames([a, c, det("green-7", 2)], 10)
     b.frames([a, c, det("green-1", 2)], 10)
     assert not [e for e in b.events if isinstance(e, TrickAmended)]
+
+
+def test_a_swap_by_the_next_leader_is_told_from_his_lead_by_the_sweep() -> None:
+    """Ben's black-9 won; he takes it back and lays green-2 in its place. A winner leading at
+    once on his own card looks the same, so the sweep tells: this card goes with the trick,
+    so it was a swap (it used to stay recorded as black-9, silently)."""
+    b = Bench(leader=0)
+    a, d = det("green-5", 0), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, det("black-9", 1)], 8)
+    b.frames([a, det("black-9", 1), d], 10)
+    b.machine.set_leader(1)  # Ben won with black-9
+    b.frames([a, d], 10)  # he takes it back...
+    b.frames([a, det("green-2", 1), d], 10)  # ...and lays green-2
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]  # a swap or his lead?
+    b.frames([], 30)  # swept, green-2 with the rest: a swap
+    (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
+    assert [p.card for p in amended.trick.plays] == ["green-5", "green-2", "green-1"]
+    cleared = next(k for k, e in enumerate(b.events) if isinstance(e, TableCleared))
+    assert b.events.index(amended) < cleared and b.machine.members == []
+
+
+def test_a_lead_on_the_leaders_own_card_after_a_pause_stays_the_lead() -> None:
+    """Ben's hand hides his black-9 for a second before he leads purple-8 on it: the same
+    sight as a swap until the sweep, which leaves purple-8 on the table."""
+    b = Bench(leader=0)
+    a, d = det("green-5", 0), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, det("black-9", 1)], 8)
+    b.frames([a, det("black-9", 1), d], 10)
+    b.machine.set_leader(1)
+    lead = det("purple-8", 1)
+    b.frames([a, d], 10)
+    b.frames([a, lead, d], 10)
+    b.frames([lead], 30)  # the old trick swept; the lead stays
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)

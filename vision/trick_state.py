@@ -223,6 +223,13 @@ class TrickStateMachine:
         """The trick being cleared, by unique face (a deck holds one of each)."""
         self._last: tuple[TrickObservation, list[Track]] | None = None
         """The trick being cleared and its cards' tracks in play order (a swap amends it)."""
+        self._clearing: dict[int, Track] = {}
+        """Everything that lay on the table when the trick completed, and its cards moved
+        since: when the last of it was seen is when the trick was swept."""
+        self._swap_at_lead: dict[int, int] = {}
+        """Cards laid at the next leader's seat after his card of the trick was taken away
+        (track id -> the play they would replace): the lead if they stay when the trick is
+        swept, a swap if they go with it."""
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -253,8 +260,10 @@ class TrickStateMachine:
         self.previous &= set(tracker.tracks)
         self._revive(tracker, events)
         if self.phase is Phase.CLEARING and not self.previous:
+            events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
             self._last = None
+            self._clearing, self._swap_at_lead = {}, {}
             self.taken_back = []
             self._taken = []
             events.append(TableCleared())
@@ -266,12 +275,16 @@ class TrickStateMachine:
                 continue
             if self._moved_finished_card(tracker, tr):
                 self.previous.add(tr.id)
+                self._clearing[tr.id] = tr
                 continue
-            amended = self._swap(tracker, tr, t)
-            if amended is not None:
-                self.previous.add(tr.id)
-                events.append(amended)
-                continue
+            index = self._swapped_play(tracker, tr, t)
+            if index is not None and self._last is not None:
+                if self.leader is not None and self._last[0].plays[index].seat != self.leader:
+                    self.previous.add(tr.id)
+                    self._clearing[tr.id] = tr
+                    events.append(self._amend(tracker, tr, index, t))
+                    continue
+                self._swap_at_lead[tr.id] = index  # told apart when the trick is swept
             self.members.append(tr.id)
             self._settled[tr.id] = t
             self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
@@ -296,6 +309,7 @@ class TrickStateMachine:
             events.append(TrickCompleted(trick))
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
+            self._clearing = dict(tracker.tracks)
             self._finished = {
                 p.face: tracker.tracks[p.track_id] for p in trick.plays if p.face not in COPIES
             }
@@ -331,23 +345,21 @@ class TrickStateMachine:
             return False
         return track.first_seen - old.last_seen <= tracker.config.nudge_recent_s
 
-    def _swap(self, tracker: Tracker, track: Track, t: float) -> TrickAmended | None:
-        """Did a player swap his card of the trick just completed for ``track``'s card?
+    def _swapped_play(self, tracker: Tracker, track: Track, t: float) -> int | None:
+        """The play of the trick just completed that ``track``'s card may have replaced.
 
-        He took it back (gone at least ``swap_gap_s`` before the new card showed up: a
-        misread of a card still there follows its last reading at once) and laid another in
-        its seat, while the rest of the trick still lies as it was. Not at the next leader's
-        seat: a winner leading at once on top of his own card looks the same, and leading is
-        what a winner does.
+        A player swapping his card takes it back (gone at least ``swap_gap_s`` before the new
+        card showed up: a misread of a card still there follows its last reading at once) and
+        lays another in its seat, while the rest of the trick still lies as it was. At the next
+        leader's seat a winner leading at once on top of his own card looks the same, so there
+        the sweep tells (:meth:`_went_with_the_trick`).
         """
         if self.phase is not Phase.CLEARING or self._last is None:
             return None
         trick, tracks = self._last
         seat = self.layout.seat_of((float(track.center[0]), float(track.center[1])))
-        if self.leader is None or seat == self.leader or trick.swept:
-            return None
         index = next((k for k, p in enumerate(trick.plays) if p.seat == seat), None)
-        if index is None:
+        if trick.swept or index is None:
             return None
         old = tracks[index]
         others = [tr for k, tr in enumerate(tracks) if k != index]
@@ -357,12 +369,17 @@ class TrickStateMachine:
             or any(t - tr.last_seen > self.config.visible_s for tr in others)
         ):
             return None
+        return index
+
+    def _amend(self, tracker: Tracker, track: Track, index: int, t: float) -> TrickAmended:
+        """The trick just completed, with ``track``'s card in place of play ``index``."""
+        assert self._last is not None
+        trick, tracks = self._last
+        old, before = tracks[index], trick.plays[index].card
         tracks = [track if k == index else tr for k, tr in enumerate(tracks)]
         amended = self._observe(tracker, t, tracks, leader=trick.leader)
-        before = trick.plays[index].card
-        said = (
-            f"{self._seat(seat)}'s {before} was swapped for {track.card} after the trick completed"
-        )
+        who = self._seat(trick.plays[index].seat)
+        said = f"{who}'s {before} was swapped for {track.card} after the trick completed"
         flags = (said, *amended.flags)
         amended = dataclasses.replace(amended, completed_at=trick.completed_at, flags=flags)
         self._last = (amended, tracks)
@@ -370,6 +387,34 @@ class TrickStateMachine:
         if track.card not in COPIES:
             self._finished[track.card] = track
         return TrickAmended(amended, index, before)
+
+    def _went_with_the_trick(self, tracker: Tracker, t: float) -> list[Event]:
+        """The trick has been swept: cards laid meanwhile that went with it were not the next
+        trick's. A card swapped at the next leader's seat amends the trick; any other (the
+        escape on top of a pile pushed aside) was part of the old trick.
+
+        Went with it: unseen now, and last seen within ``sweep_window_s`` of the old trick.
+        """
+        swept_at = max((tr.last_seen for tr in self._clearing.values()), default=t)
+        recent = tracker.config.nudge_recent_s
+
+        def went(tr: Track) -> bool:
+            return (
+                t - tr.last_seen > recent
+                and abs(tr.last_seen - swept_at) <= self.config.sweep_window_s
+            )
+
+        events: list[Event] = []
+        members = [tracker.tracks[m] for m in self.members]
+        for tr in [*members, *self._taken]:
+            if not went(tr):
+                continue
+            if tr.id in self.members:
+                self.members.remove(tr.id)
+            index = self._swap_at_lead.get(tr.id)
+            if index is not None and self._last is not None:
+                events.append(self._amend(tracker, tr, index, t))
+        return events
 
     def _swept(self, tracker: Tracker) -> bool:
         """Were two or more cards of this trick taken away together, nothing of it left?
