@@ -496,9 +496,13 @@ def test_a_swap_by_the_next_leader_is_told_from_his_lead_by_the_sweep() -> None:
     b.frames([a, d], 10)  # he takes it back...
     b.frames([a, det("green-2", 1), d], 10)  # ...and lays green-2
     assert not [e for e in b.events if isinstance(e, TrickAmended)]  # a swap or his lead?
-    b.frames([], 30)  # swept, green-2 with the rest: a swap
+    b.frames([a, d], 10)  # swept, green-2 first and the rest a second later: a swap
+    b.frames([], 30)
     (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
     assert [p.card for p in amended.trick.plays] == ["green-5", "green-2", "green-1"]
+    assert amended.trick.flags == (
+        "seat 1's black-9 was swapped for green-2 after the trick completed",
+    )  # not "taken back": green-2 was never a card of the next trick
     cleared = next(k for k, e in enumerate(b.events) if isinstance(e, TableCleared))
     assert b.events.index(amended) < cleared and b.machine.members == []
 

@@ -411,6 +411,9 @@ class TrickStateMachine:
                 continue
             if tr.id in self.members:
                 self.members.remove(tr.id)
+            else:  # not taken back from the next trick: it was never in it
+                self._taken.remove(tr)
+                self.taken_back.remove(tr.card)
             index = self._swap_at_lead.get(tr.id)
             if index is not None and self._last is not None:
                 events.append(self._amend(tracker, tr, index, t))
