@@ -56,10 +56,10 @@ class _Clock:
             self.inner.on_live(plays, leader, frame)
 
     def on_amended(
-        self, outcome: TrickOutcome, frame: Frame, detections: list[Any], before: str
+        self, outcome: TrickOutcome, frame: Frame, detections: list[Any], index: int, before: str
     ) -> None:
         if self.inner is not None:
-            self.inner.on_amended(outcome, frame, detections, before)
+            self.inner.on_amended(outcome, frame, detections, index, before)
 
 
 def first_round(folder: Path) -> int:

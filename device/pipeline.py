@@ -72,9 +72,14 @@ class Listener(Protocol):
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None: ...
 
     def on_amended(
-        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection], before: str
+        self,
+        outcome: TrickOutcome,
+        frame: Frame,
+        detections: list[Detection],
+        index: int,
+        before: str,
     ) -> None:
-        """The last trick was amended: a card (``before``) swapped before the pickup."""
+        """The latest trick was amended: play ``index`` (``before``) swapped before the pickup."""
 
 
 @dataclass
@@ -124,7 +129,7 @@ class Pipeline:
         table fixes the record on the web page."""
         self.swept: list[TrickObservation] = []
         self._amendable = False
-        """The trick on the table was recorded as the last of the game (a swap amends it)."""
+        """The trick on the table is the latest one recorded (a swap amends it)."""
         self.resume_cards: list[str] | None = None
         """After a restart, or when a camera goes on to the next game: the last recorded
         trick's cards (of the game before). If the first trick seen holds exactly these, it is
@@ -135,7 +140,7 @@ class Pipeline:
         return model_version_of(self.recognizer)
 
     def process(self, frame: Frame) -> list[TrickOutcome]:
-        """Feed one frame; returns the tricks it completed (usually none).
+        """Feed one frame; returns the tricks it completed or amended (usually none).
 
         A recognizer failure is a :class:`FrameError`, raised before any state changed."""
         t0 = time.perf_counter()
@@ -182,6 +187,7 @@ class Pipeline:
                 return None
             outcome = self.referee.add(event.trick)
             self.machine.set_leader(self.referee.leader())
+            self.machine.swaps_possible = self.referee.trick > 0  # not after a round's last
             self._amendable = True
             self.outcomes.append(outcome)
             self.stats.tricks += 1
@@ -211,7 +217,7 @@ class Pipeline:
             new,
         )
         if self.listener is not None:
-            self.listener.on_amended(outcome, frame, detections, event.before)
+            self.listener.on_amended(outcome, frame, detections, event.index, event.before)
         return outcome
 
     def live_plays(self) -> list[dict[str, Any]]:

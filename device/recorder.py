@@ -122,8 +122,9 @@ def live_winner(plays: list[dict[str, Any]], settings: dict[str, Any]) -> int | 
 
 @dataclass(frozen=True)
 class Swap:
-    """A card of a recorded trick swapped before the pickup: ``before`` was replaced."""
+    """A card of a recorded trick swapped before the pickup: play ``index``, ``before``."""
 
+    index: int
     before: str
 
 
@@ -197,12 +198,17 @@ class StoreRecorder:
         self.flush()
 
     def on_amended(
-        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection], before: str
+        self,
+        outcome: TrickOutcome,
+        frame: Frame,
+        detections: list[Detection],
+        index: int,
+        before: str,
     ) -> None:
         """Correct the recorded trick as the table now has it (after the trick itself, if that
         still waits for the database). Its images stay those of its completion: the swap is in
         the trick's history, with what was replaced."""
-        self.pending.append((outcome, Swap(before)))
+        self.pending.append((outcome, Swap(index, before)))
         self.flush()
 
     def flush(self, wait_s: float | None = None) -> bool:
@@ -247,22 +253,31 @@ class StoreRecorder:
 
     def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
         """Give the recorded trick the swapped card (audited, like a correction by hand, but
-        leaving the phones' "confirm or correct?" about the trick open)."""
+        leaving the phones' "confirm or correct?" about the trick open). Only while that play
+        still holds the card the camera saw replaced: a person may have corrected it first."""
         recorded = self.store.trick(self.game_id, outcome.round, outcome.trick)
-        for index, (play, (player, card)) in enumerate(
-            zip(recorded.plays, outcome.plays, strict=False)
-        ):
-            if play["player"] == player and play["card"] != card:
-                self.store.correct_play(
-                    self.game_id,
-                    outcome.round,
-                    outcome.trick,
-                    index,
-                    card=card,
-                    note=f"the camera saw {swap.before} swapped for {card} before the pickup",
-                    by_hand=False,
-                )
-                return
+        player, card = outcome.plays[swap.index]
+        plays = recorded.plays
+        if swap.index >= len(plays) or plays[swap.index]["card"] != swap.before:
+            logger.warning(
+                "round %d trick %d: %s's %s swapped for %s, but the recorded trick was changed "
+                "meanwhile; not amended",
+                outcome.round,
+                outcome.trick + 1,
+                self.players[player],
+                swap.before,
+                card,
+            )
+            return
+        self.store.correct_play(
+            self.game_id,
+            outcome.round,
+            outcome.trick,
+            swap.index,
+            card=card,
+            note=f"the camera saw {swap.before} swapped for {card} before the pickup",
+            by_hand=False,
+        )
 
     def _time_to_warn(self) -> bool:
         """True at most once every :attr:`WARN_EVERY_S`: a long lock is said, not shouted."""

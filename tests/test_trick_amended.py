@@ -46,7 +46,7 @@ def test_the_store_takes_the_swapped_card_with_the_swap_in_its_history(tmp_path:
     (question,) = store.prompts(game_id)
     assert question.kind == "flagged"
     amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], "green-1")
+    recorder.on_amended(amended, frame, [], 2, "green-1")
     (recorded,) = store.tricks(game_id)
     assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
     assert recorded.resolution["winner"] == 2
@@ -62,7 +62,7 @@ def test_a_swap_waits_behind_its_trick_for_a_held_database(tmp_path: Path) -> No
     with held(store.path):
         recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
         amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], "green-1")
+        recorder.on_amended(amended, frame, [], 2, "green-1")
         assert len(recorder.pending) == 2
     assert recorder.flush()
     (recorded,) = store.tricks(game_id)
@@ -70,22 +70,44 @@ def test_a_swap_waits_behind_its_trick_for_a_held_database(tmp_path: Path) -> No
 
 
 def test_the_pipeline_records_the_trick_as_the_table_left_it() -> None:
-    """Round 1 (one trick): Ben lays green-1, the trick completes, he swaps it for green-13
-    before the pickup. The game's record, and who won, follow the swap."""
+    """Round 2, trick 1 (Cai leads, Ben dealt): Ben lays green-1, the trick completes, he swaps
+    it for green-13 before the pickup. The game's record, and who won, follow the swap; round
+    1's one trick cannot be swapped (every hand is empty after it)."""
     layout = SeatLayout.default(3)
 
     def at(card: str, seat: int) -> Detection:
         a = layout.angles[seat]
         return card_detection(card, (320 + 95 * math.cos(a), 240 + 95 * math.sin(a)), a % math.pi)
 
-    ana, cai = at("green-5", 0), at("green-9", 2)
-    script = [[ana]] * 8 + [[ana, at("green-1", 1)]] * 8 + [[ana, at("green-1", 1), cai]] * 10
-    script += [[ana, cai]] * 10 + [[ana, at("green-13", 1), cai]] * 10 + [[]] * 40
+    round_1 = [at("yellow-5", 1), at("yellow-9", 2), at("yellow-2", 0)]  # Ben leads
+    script = [round_1[:1]] * 8 + [round_1[:2]] * 8 + [round_1] * 10 + [[]] * 40
+    cai, ana = at("green-9", 2), at("green-5", 0)
+    script += [[cai]] * 8 + [[cai, ana]] * 8 + [[cai, ana, at("green-1", 1)]] * 10
+    script += [[cai, ana]] * 10 + [[cai, ana, at("green-13", 1)]] * 10 + [[]] * 40
     referee = Referee(players=["Ana", "Ben", "Cai"])
     pipeline = Pipeline(ScriptedRecognizer(script), referee, layout, motion=False)
     image = np.zeros((480, 640, 3), np.uint8)
     pipeline.run(Frame(image, k / 10, k) for k in range(len(script)))
-    (outcome,) = pipeline.outcomes
-    assert outcome.plays == ((0, "green-5"), (1, "green-13"), (2, "green-9"))
-    assert outcome.winner == 1
-    assert referee.record()["rounds"][0]["tricks"][0]["plays"][1]["card"] == "green-13"
+    first, second = pipeline.outcomes
+    assert first.plays == ((1, "yellow-5"), (2, "yellow-9"), (0, "yellow-2"))
+    assert second.plays == ((2, "green-9"), (0, "green-5"), (1, "green-13"))
+    assert second.winner == 1 and referee.leader() == 1
+    assert "Ben's green-1 was swapped for green-13 after the trick completed" in second.flags
+    assert referee.record()["rounds"][1]["tricks"][0]["plays"][2]["card"] == "green-13"
+
+
+def test_a_swap_does_not_undo_a_correction_made_meanwhile(tmp_path: Path) -> None:
+    """Someone fixed Cai's card on the trick's page before the camera's swap was written: the
+    swap names a card no longer there, so it changes nothing (it used to change the first
+    play that differed, putting a misread back)."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+    store.correct_play(game_id, 1, 0, 0, card="green-6", note="Ana's was the 6")
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], 2, "green-1")
+    (recorded,) = store.tricks(game_id)
+    assert [p["card"] for p in recorded.plays] == ["green-6", "green-9", "green-13"]
+    store.correct_play(game_id, 1, 0, 2, card="green-12", note="no, the 12")
+    recorder.on_amended(amended, frame, [], 2, "green-1")  # stale: green-1 is long gone
+    (recorded,) = store.tricks(game_id)
+    assert [p["card"] for p in recorded.plays] == ["green-6", "green-9", "green-12"]

@@ -456,11 +456,14 @@ def _first_trick(b: Bench) -> tuple:
 
 def test_a_card_swapped_after_the_trick_completed_amends_the_trick() -> None:
     """Cai sees he could follow suit after all: he takes his green-1 back and lays green-2
-    before the trick is picked up. The trick is amended (it used to keep green-1, silently)."""
+    before the trick is picked up. When green-2 goes with the trick, the trick is amended (it
+    used to keep green-1, silently)."""
     b = Bench(leader=0)
     a, c, _ = _first_trick(b)
     b.frames([a, c], 10)  # Cai's card is gone for a second...
     b.frames([a, c, det("green-2", 2)], 10)  # ...and another lies in its place
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]  # the sweep will tell
+    b.frames([], 30)  # swept, the new card with the rest
     (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
     assert (amended.index, amended.before) == (2, "green-1")
     assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
@@ -468,9 +471,51 @@ def test_a_card_swapped_after_the_trick_completed_amends_the_trick() -> None:
     assert amended.trick.flags == (
         "seat 2's green-1 was swapped for green-2 after the trick completed",
     )
-    b.frames([], 30)  # swept, the new card with the rest
-    assert any(isinstance(e, TableCleared) for e in b.events)
-    assert b.machine.members == []
+    cleared = next(k for k, e in enumerate(b.events) if isinstance(e, TableCleared))
+    assert b.events.index(amended) < cleared and b.machine.members == []
+
+
+def test_a_card_hidden_then_misread_is_not_a_swap() -> None:
+    """A hand hides Cai's green-1 for 0.7 s; as it leaves, the card reads green-7 for half a
+    second, then green-1 again: the card never left, so the trick stands."""
+    b = Bench(leader=0)
+    a, c, d = _first_trick(b)
+    b.frames([a, c], 7)
+    b.frames([a, c, det("green-7", 2)], 5)
+    b.frames([a, c, d], 10)
+    b.frames([], 30)
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
+
+
+def test_the_next_trick_laid_in_a_seat_picked_up_early_is_not_a_swap() -> None:
+    """The table picks the old trick up one card at a time, and Cai follows the new lead where
+    his old card was taken: his card stays when the rest is gone, so it is the next trick's
+    (it used to amend the old trick and lose the new one)."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    lead = card_detection(
+        "purple-8", (spot(1)[0] + 45, spot(1)[1]), angle=LAYOUT.angles[1] % math.pi
+    )
+    b.frames([a, c, lead], 10)  # Ben leads beside his green-9; Cai's green-1 is picked up
+    follow = det("purple-2", 2)
+    b.frames([a, c, lead, follow], 10)  # Cai follows on its spot
+    b.frames([lead, follow], 30)  # the rest of the old trick is picked up
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
+    b.frames([lead, follow, det("purple-1", 0)], 12)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-8", "purple-2", "purple-1"]
+
+
+def test_no_card_is_swapped_after_a_rounds_last_trick() -> None:
+    """Every hand is empty after a round's last trick: a card laid in a seat whose card was
+    taken is the next round's, never a swap."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    b.machine.swaps_possible = False  # the pipeline says the round is over
+    b.frames([a, c], 10)
+    b.frames([a, c, det("green-2", 2)], 10)
+    b.frames([], 30)
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
 
 
 def test_a_misread_of_a_finished_card_is_not_a_swap() -> None:
@@ -523,3 +568,28 @@ def test_a_lead_on_the_leaders_own_card_after_a_pause_stays_the_lead() -> None:
     assert not [e for e in b.events if isinstance(e, TrickAmended)]
     played = [e for e in b.events if isinstance(e, CardPlayed)]
     assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+
+
+def test_a_swapped_card_pushed_aside_with_its_trick_amends_it() -> None:
+    """Cai swaps his green-1 for green-2, then the trick is pushed aside face up with green-2
+    on top, and it stays there while Ben leads: green-2 moved with the trick, so it was a swap
+    (it used to be taken for the next trick's first card)."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    b.frames([a, c], 10)
+    b.frames([a, c, det("green-2", 2)], 10)
+    x, y = spot(2)
+    for k in range(1, 11):  # gathered under green-2 and pushed to Cai's edge
+        b.frames(
+            [card_detection("green-2", (x + 12 * k, y + 8 * k), angle=LAYOUT.angles[2] % math.pi)]
+        )
+    pile = card_detection("green-2", (x + 120, y + 80), angle=LAYOUT.angles[2] % math.pi)
+    lead = det("purple-8", 1)
+    b.frames([pile], 30)
+    b.frames([pile, lead], 10)
+    b.frames([lead], 30)  # the pile is taken away
+    (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
+    assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
+    b.frames([lead, det("purple-2", 2)], 10)
+    b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 12)
+    assert [p.card for p in b.completed()[1].plays] == ["purple-8", "purple-2", "purple-1"]

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from skullcam.rules import DECK
 from skullcam.vision.seats import SeatLayout, crosswise_degrees
 from skullcam.vision.tracker import Track, Tracker
@@ -68,9 +70,14 @@ class TrickConfig:
     swap_gap_s: float = 0.5
     """A card of the completed trick gone this long before a new card showed up in its seat
     was swapped (a misread of a card still there follows it at once)."""
-    sweep_window_s: float = 2.0
+    moved_within_s: float = 1.0
+    """A unique card of the trick being cleared that shows up elsewhere within this long of
+    vanishing was moved (a pile pushed aside); later, it may be the next round's deal."""
+    sweep_window_s: float = 3.0
     """Cards of an unfinished trick that vanish within this long of each other were swept
-    together (a card missed); farther apart, each was taken back on its own."""
+    together (a card missed); farther apart, each was taken back on its own (take-backs at a
+    table come 5 s and more apart; a card hidden under a hand for a while before the sweep
+    must still count)."""
 
 
 @dataclass(frozen=True)
@@ -226,10 +233,13 @@ class TrickStateMachine:
         self._clearing: dict[int, Track] = {}
         """Everything that lay on the table when the trick completed, and its cards moved
         since: when the last of it was seen is when the trick was swept."""
-        self._swap_at_lead: dict[int, int] = {}
-        """Cards laid at the next leader's seat after his card of the trick was taken away
-        (track id -> the play they would replace): the lead if they stay when the trick is
-        swept, a swap if they go with it."""
+        self._maybe_swapped: dict[int, tuple[Track, int, np.ndarray]] = {}
+        """Cards laid in a seat after its card of the trick being cleared was taken away (track
+        id -> the card, the play it would replace, where it was laid): a swap if it goes with
+        the trick (swept, or pushed aside with it), the next trick's if it stays."""
+        self.swaps_possible = True
+        """False after a round's last trick: every hand is empty, so no card can be swapped
+        (the pipeline says so)."""
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -263,7 +273,7 @@ class TrickStateMachine:
             events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
             self._last = None
-            self._clearing, self._swap_at_lead = {}, {}
+            self._clearing, self._maybe_swapped = {}, {}
             self.taken_back = []
             self._taken = []
             events.append(TableCleared())
@@ -273,18 +283,15 @@ class TrickStateMachine:
         for tr in tracker.stable_tracks():
             if tr.id in self.previous or tr.id in self.members or tr.id in gone_ids:
                 continue
-            if self._moved_finished_card(tracker, tr):
+            moved = self._moved_from(tracker, tr)
+            if moved is not None:
                 self.previous.add(tr.id)
                 self._clearing[tr.id] = tr
+                events.extend(self._went_along(tracker, moved, t))
                 continue
             index = self._swapped_play(tracker, tr, t)
-            if index is not None and self._last is not None:
-                if self.leader is not None and self._last[0].plays[index].seat != self.leader:
-                    self.previous.add(tr.id)
-                    self._clearing[tr.id] = tr
-                    events.append(self._amend(tracker, tr, index, t))
-                    continue
-                self._swap_at_lead[tr.id] = index  # told apart when the trick is swept
+            if index is not None:
+                self._maybe_swapped[tr.id] = (tr, index, tr.center.copy())  # the sweep tells
             self.members.append(tr.id)
             self._settled[tr.id] = t
             self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
@@ -316,7 +323,12 @@ class TrickStateMachine:
             self._last = (trick, [tracker.tracks[p.track_id] for p in trick.plays])
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
-        tracker.closing = frozenset(self.previous) if self.phase is Phase.CLEARING else frozenset()
+        if self.phase is Phase.CLEARING:
+            events.extend(self._pushed_along(tracker, t))
+        # A card maybe swapped into the trick keeps its face like the trick's own cards: the
+        # winner's lead laid on it must not take it over before the sweep tells which it was.
+        closing = self.previous | set(self._maybe_swapped)
+        tracker.closing = frozenset(closing) if self.phase is Phase.CLEARING else frozenset()
         return events
 
     def flush(self, tracker: Tracker, t: float) -> list[Event]:
@@ -333,33 +345,45 @@ class TrickStateMachine:
         self.members, self._taken, self.taken_back = [], [], []
         return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
 
-    def _moved_finished_card(self, tracker: Tracker, track: Track) -> bool:
-        """Is this new card one of the trick being cleared, moved (pushed aside face up)?
+    def _moved_from(self, tracker: Tracker, track: Track) -> Track | None:
+        """The card of the trick being cleared (or maybe swapped into it) that this new card
+        is, moved (the trick pushed aside face up), if it is one.
 
-        One deck: a unique card of that trick that shows up elsewhere as it vanishes from its
-        place (within ``nudge_recent_s``) is that card, not the next lead. A card of that face
-        seen later comes from the next round's deal.
+        One deck: a unique card of that trick that shows up elsewhere just after it vanished
+        from where it was last seen (within ``moved_within_s``) is that card, not the next lead.
+        A card of that face seen later comes from the next round's deal.
         """
-        old = self._finished.get(track.card)
-        if self.phase is not Phase.CLEARING or old is None:
-            return False
-        return track.first_seen - old.last_seen <= tracker.config.nudge_recent_s
+        if self.phase is not Phase.CLEARING or track.card in COPIES:
+            return None
+        olds = [*self._finished.values(), *(tr for tr, _, _ in self._maybe_swapped.values())]
+        for old in olds:
+            if old.card != track.card or old.id == track.id:
+                continue
+            moved = float(((track.center - old.center) ** 2).sum() ** 0.5) / old.diag
+            gap = track.first_seen - old.last_seen
+            if moved > tracker.config.match_distance and 0 < gap <= self.config.moved_within_s:
+                return old
+        return None
 
     def _swapped_play(self, tracker: Tracker, track: Track, t: float) -> int | None:
-        """The play of the trick just completed that ``track``'s card may have replaced.
+        """The play of the trick being cleared that ``track``'s card may have replaced.
 
         A player swapping his card takes it back (gone at least ``swap_gap_s`` before the new
         card showed up: a misread of a card still there follows its last reading at once) and
-        lays another in its seat, while the rest of the trick still lies as it was. At the next
-        leader's seat a winner leading at once on top of his own card looks the same, so there
-        the sweep tells (:meth:`_went_with_the_trick`).
+        lays another in its seat, while the rest of the trick still lies as it was and before
+        the next trick has a card (a player who follows the lead while the old trick is picked
+        up lays the next trick's card). The next leader's lead, laid at once on his own card,
+        looks the same, and so does a card hidden a while and then misread: the sweep decides
+        (:meth:`_went_with_the_trick`).
         """
-        if self.phase is not Phase.CLEARING or self._last is None:
+        if self.phase is not Phase.CLEARING or self._last is None or not self.swaps_possible:
+            return None
+        if self.members:  # the next trick is under way: a card laid now is one of it
             return None
         trick, tracks = self._last
         seat = self.layout.seat_of((float(track.center[0]), float(track.center[1])))
         index = next((k for k, p in enumerate(trick.plays) if p.seat == seat), None)
-        if trick.swept or index is None:
+        if index is None:
             return None
         old = tracks[index]
         others = [tr for k, tr in enumerate(tracks) if k != index]
@@ -388,35 +412,59 @@ class TrickStateMachine:
             self._finished[track.card] = track
         return TrickAmended(amended, index, before)
 
+    def _hidden_since(self, index: int, track: Track) -> bool:
+        """Has play ``index``'s card been out of sight since ``track`` first showed up?"""
+        return self._last is not None and self._last[1][index].last_seen < track.first_seen
+
     def _went_with_the_trick(self, tracker: Tracker, t: float) -> list[Event]:
         """The trick has been swept: cards laid meanwhile that went with it were not the next
-        trick's. A card swapped at the next leader's seat amends the trick; any other (the
-        escape on top of a pile pushed aside) was part of the old trick.
+        trick's (see :meth:`_went_along`).
 
-        Went with it: unseen now, and last seen within ``sweep_window_s`` of the old trick.
+        Went with it: unseen now, and last seen within ``sweep_window_s`` of the last sight of
+        the trick's own cards or of everything cleared with them (a pile pushed aside may be
+        taken long after its cards were moved).
         """
-        swept_at = max((tr.last_seen for tr in self._clearing.values()), default=t)
+        own = self._last[1] if self._last is not None else []
+        times = [
+            max((tr.last_seen for tr in cards), default=t)
+            for cards in (own, self._clearing.values())
+        ]
         recent = tracker.config.nudge_recent_s
-
-        def went(tr: Track) -> bool:
-            return (
-                t - tr.last_seen > recent
-                and abs(tr.last_seen - swept_at) <= self.config.sweep_window_s
-            )
-
+        window = self.config.sweep_window_s
         events: list[Event] = []
-        members = [tracker.tracks[m] for m in self.members]
-        for tr in [*members, *self._taken]:
-            if not went(tr):
-                continue
-            if tr.id in self.members:
-                self.members.remove(tr.id)
-            else:  # not taken back from the next trick: it was never in it
-                self._taken.remove(tr)
-                self.taken_back.remove(tr.card)
-            index = self._swap_at_lead.get(tr.id)
-            if index is not None and self._last is not None:
-                events.append(self._amend(tracker, tr, index, t))
+        for tr in [*(tracker.tracks[m] for m in self.members), *self._taken]:
+            near = any(abs(tr.last_seen - at) <= window for at in times)
+            if t - tr.last_seen > recent and near:
+                events.extend(self._went_along(tracker, tr, t))
+        return events
+
+    def _went_along(self, tracker: Tracker, track: Track, t: float) -> list[Event]:
+        """``track``'s card went with the trick being cleared (swept or pushed aside with it),
+        so it is not the next trick's. Laid in the seat of a card taken away, it was a swap
+        and amends the trick, unless that card was seen again since (it was only hidden, and
+        this one a misread); any other was part of the old trick (a misread under the hand)."""
+        if track.id in self.members:
+            self.members.remove(track.id)
+        elif track in self._taken:  # not taken back from the next trick: never in it
+            self._taken.remove(track)
+            self.taken_back.remove(track.card)
+        swapped = self._maybe_swapped.pop(track.id, None)
+        if swapped is None or self._last is None or not self._hidden_since(swapped[1], track):
+            return []
+        return [self._amend(tracker, track, swapped[1], t)]
+
+    def _pushed_along(self, tracker: Tracker, t: float) -> list[Event]:
+        """A card maybe swapped in that moved away from where it was laid (farther than a nudge)
+        went with the trick being pushed aside: nobody moves the next trick's lead so."""
+        events: list[Event] = []
+        for track, _, at in list(self._maybe_swapped.values()):
+            if (
+                float(((track.center - at) ** 2).sum() ** 0.5) / track.diag
+                > 2 * tracker.config.match_distance
+            ):
+                self.previous.add(track.id)
+                self._clearing[track.id] = track
+                events.extend(self._went_along(tracker, track, t))
         return events
 
     def _swept(self, tracker: Tracker) -> bool:
@@ -585,7 +633,6 @@ class MotionMeter:
 
     def __call__(self, image: Any) -> float:
         import cv2
-        import numpy as np
 
         small = cv2.resize(np.asarray(image), self.size, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
