@@ -593,3 +593,41 @@ def test_a_swapped_card_pushed_aside_with_its_trick_amends_it() -> None:
     b.frames([lead, det("purple-2", 2)], 10)
     b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 12)
     assert [p.card for p in b.completed()[1].plays] == ["purple-8", "purple-2", "purple-1"]
+
+
+def test_misreads_under_the_sweeping_hand_are_not_a_trick() -> None:
+    """Under a sleeve, Ana's and Cai's cards read green-6 and green-7 for a second as the trick
+    is picked up, a moment longer than the real cards are seen: those readings went with the
+    trick, and are neither the next trick's cards nor a swept trick of their own (which
+    would put every later trick one place off)."""
+    b = Bench(leader=0)
+    a, c, d = _first_trick(b)
+    b.machine.set_leader(1)
+    b.frames([a, c, d], 5)
+    b.frames([det("green-6", 0), c, det("green-7", 2)], 10)
+    b.frames([det("green-6", 0), det("green-7", 2)], 2)
+    b.frames([], 30)
+    lead = det("purple-8", 1)
+    b.frames([lead], 10)
+    b.frames([lead, det("purple-2", 2)], 10)
+    b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 12)
+    assert [[p.card for p in t.plays] for t in b.completed()] == [
+        ["green-5", "green-9", "green-1"],
+        ["purple-8", "purple-2", "purple-1"],
+    ]
+
+
+def test_a_card_taken_back_and_replaced_is_not_in_the_trick_swept_short() -> None:
+    """Ana plays the Skull King, takes it back and plays green-5; Ben plays green-9; Cai's card
+    is never seen and the trick is swept: Ana's card in it is green-5 alone (the Skull King
+    used to be in it too, as a third card from her seat)."""
+    b = Bench(leader=0)
+    b.frames([det("skull-king", 0)], 10)
+    b.frames([], 30)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 10)
+    b.frames([a, c], 10)
+    b.frames([], 30)
+    (short,) = b.completed()
+    assert short.swept and [p.card for p in short.plays] == ["green-5", "green-9"]
+    assert short.taken_back == ("skull-king",)

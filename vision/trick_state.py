@@ -302,10 +302,12 @@ class TrickStateMachine:
         if self.phase is Phase.COLLECTING and self._swept(tracker):
             # Everything was swept off before the trick completed: a card the camera never
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
-            tracks = sorted(self._taken, key=lambda tr: (tr.arrival or 0.0, tr.id))
-            self.taken_back = []
+            tracks = self._last_per_seat(self._taken)
+            taken_back = [tr.card for tr in self._taken if tr not in tracks]
+            self.taken_back = taken_back  # said on the swept trick, then forgotten
             self._taken = []
             trick = self._observe(tracker, t, tracks)
+            self.taken_back = []
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
                 ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
             )
@@ -336,10 +338,9 @@ class TrickStateMachine:
         as a short, flagged trick (what was seen is better kept than dropped)."""
         if self.phase is not Phase.COLLECTING:
             return []
-        tracks = [tracker.tracks[m] for m in self.members] + self._taken
+        tracks = self._last_per_seat([tracker.tracks[m] for m in self.members] + self._taken)
         if len(tracks) < 2 or len(self.members) >= self.n_players:
             return []
-        tracks.sort(key=lambda tr: (tr.arrival or 0.0, tr.id))
         trick = self._observe(tracker, t, tracks)
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
         self.members, self._taken, self.taken_back = [], [], []
@@ -443,6 +444,8 @@ class TrickStateMachine:
         so it is not the next trick's. Laid in the seat of a card taken away, it was a swap
         and amends the trick, unless that card was seen again since (it was only hidden, and
         this one a misread); any other was part of the old trick (a misread under the hand)."""
+        if track.id in tracker.tracks:
+            self.previous.add(track.id)  # the old trick's, however long it is still tracked
         if track.id in self.members:
             self.members.remove(track.id)
         elif track in self._taken:  # not taken back from the next trick: never in it
@@ -462,10 +465,17 @@ class TrickStateMachine:
                 float(((track.center - at) ** 2).sum() ** 0.5) / track.diag
                 > 2 * tracker.config.match_distance
             ):
-                self.previous.add(track.id)
                 self._clearing[track.id] = track
                 events.extend(self._went_along(tracker, track, t))
         return events
+
+    def _last_per_seat(self, tracks: Sequence[Track]) -> list[Track]:
+        """The last card laid in each seat, in arrival order: a card taken back and replaced
+        before the trick was swept is not one of it."""
+        last: dict[int, Track] = {}
+        for tr in sorted(tracks, key=lambda tr: (tr.arrival or 0.0, tr.id)):
+            last[self.layout.seat_of((float(tr.center[0]), float(tr.center[1])))] = tr
+        return sorted(last.values(), key=lambda tr: (tr.arrival or 0.0, tr.id))
 
     def _swept(self, tracker: Tracker) -> bool:
         """Were two or more cards of this trick taken away together, nothing of it left?
