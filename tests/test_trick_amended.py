@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
+from skullcam.vision.trick_state import TrickObservation
 
 
 def test_the_referee_resolves_the_amended_trick_again() -> None:
@@ -111,3 +113,29 @@ def test_a_swap_does_not_undo_a_correction_made_meanwhile(tmp_path: Path) -> Non
     recorder.on_amended(amended, frame, [], 2, "green-1")  # stale: green-1 is long gone
     (recorded,) = store.tricks(game_id)
     assert [p["card"] for p in recorded.plays] == ["green-6", "green-9", "green-12"]
+
+
+def _led_by(lead: int, cards: list[str]) -> TrickObservation:
+    """Three players' trick led by ``lead``, clockwise."""
+    seen = trick(cards)
+    players = tuple((lead + k) % 3 for k in range(3))
+    return dataclasses.replace(seen, players=players, leader=lead)
+
+
+def test_rosies_choice_follows_an_amendment_both_ways() -> None:
+    """Rosie won round 2's first trick, so her player chooses who leads next; the swap takes
+    the win from her, so the rules' leader (the winner) leads again, and the other way
+    round."""
+    ref = Referee(players=["Ana", "Ben", "Cai"], settings=Settings(pirate_abilities=True))
+    ref.add(trick(["green-5", "green-9", "green-1"]))  # round 1
+    lead = ref.leader()
+    ref.add(_led_by(lead, ["pirate-rosie", "green-3", "green-2"]))
+    assert ref.leader() is None  # Rosie's player will choose
+    amended = ref.amend_last(_led_by(lead, ["green-4", "green-3", "green-2"]))
+    assert amended.winner == lead and ref.leader() == lead
+    ref.amend_last(_led_by(lead, ["pirate-rosie", "green-3", "green-2"]))
+    assert ref.leader() is None
+    chosen = (lead + 2) % 3
+    ref.add(_led_by(chosen, ["yellow-3", "yellow-5", "yellow-7"]))
+    assert ref.abilities[1] == [{"trick": 0, "pirate": "pirate-rosie", "choice": chosen}]
+    assert "error" not in ref.score()
