@@ -133,6 +133,7 @@ def test_rosies_choice_follows_an_amendment_both_ways() -> None:
     assert ref.leader() is None  # Rosie's player will choose
     amended = ref.amend_last(_led_by(lead, ["green-4", "green-3", "green-2"]))
     assert amended.winner == lead and ref.leader() == lead
+    assert ref.abilities[1] == []  # no choice of Rosie's is waiting, nor made up
     ref.amend_last(_led_by(lead, ["pirate-rosie", "green-3", "green-2"]))
     assert ref.leader() is None
     chosen = (lead + 2) % 3
