@@ -187,7 +187,7 @@ class Pipeline:
                 return None
             outcome = self.referee.add(event.trick)
             self.machine.set_leader(self.referee.leader())
-            self.machine.swaps_possible = self.referee.trick > 0  # not after a round's last
+            self.machine.round_continues = self.referee.trick > 0  # not after a round's last
             self._amendable = True
             self.outcomes.append(outcome)
             self.stats.tricks += 1

@@ -129,6 +129,7 @@ def test_rosies_choice_follows_an_amendment_both_ways() -> None:
     ref = Referee(players=["Ana", "Ben", "Cai"], settings=Settings(pirate_abilities=True))
     ref.add(trick(["green-5", "green-9", "green-1"]))  # round 1
     lead = ref.leader()
+    assert lead is not None
     ref.add(_led_by(lead, ["pirate-rosie", "green-3", "green-2"]))
     assert ref.leader() is None  # Rosie's player will choose
     amended = ref.amend_last(_led_by(lead, ["green-4", "green-3", "green-2"]))

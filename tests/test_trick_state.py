@@ -438,6 +438,7 @@ def test_the_next_rounds_deal_may_bring_a_face_of_the_trick_just_swept() -> None
     b.frames([a, c], 8)
     b.frames([a, c, d], 10)
     b.machine.set_leader(2)
+    b.machine.round_continues = False  # the pipeline says: that was the round's last trick
     b.frames([], 15)  # swept, and a quick deal
     b.frames([det("black-9", 2)], 20)
     played = [e for e in b.events if isinstance(e, CardPlayed)]
@@ -511,7 +512,7 @@ def test_no_card_is_swapped_after_a_rounds_last_trick() -> None:
     taken is the next round's, never a swap."""
     b = Bench(leader=0)
     a, c, _ = _first_trick(b)
-    b.machine.swaps_possible = False  # the pipeline says the round is over
+    b.machine.round_continues = False  # the pipeline says the round is over
     b.frames([a, c], 10)
     b.frames([a, c, det("green-2", 2)], 10)
     b.frames([], 30)
@@ -631,3 +632,37 @@ def test_a_card_taken_back_and_replaced_is_not_in_the_trick_swept_short() -> Non
     (short,) = b.completed()
     assert short.swept and [p.card for p in short.plays] == ["green-5", "green-9"]
     assert short.taken_back == ("skull-king",)
+
+
+def test_two_players_each_swap_a_card_before_the_pickup() -> None:
+    """Ana swaps green-5 for green-3, then Cai green-1 for green-2: both swaps stand, and the
+    trick says nothing was taken back (Cai's swap used to be lost, and the amended trick said
+    green-2 was taken back). Then both at once."""
+    for at_once in (False, True):
+        b = Bench(leader=0)
+        _, c, d = _first_trick(b)
+        a2 = det("green-3", 0)
+        if at_once:
+            b.frames([c], 10)
+            b.frames([a2, c], 10)
+        else:
+            b.frames([c, d], 10)
+            b.frames([a2, c, d], 10)
+            b.frames([a2, c], 10)
+        b.frames([a2, c, det("green-2", 2)], 10)
+        b.frames([], 30)
+        last = [e for e in b.events if isinstance(e, TrickAmended)][-1]
+        assert [p.card for p in last.trick.plays] == ["green-3", "green-9", "green-2"], at_once
+        assert last.trick.taken_back == ()
+
+
+def test_a_swap_while_the_arm_hides_a_neighbours_card_stands() -> None:
+    """Cai's arm hides Ben's green-9 for over a second while he swaps green-1 for green-2."""
+    b = Bench(leader=0)
+    a, c, _ = _first_trick(b)
+    b.frames([a], 10)  # Cai takes his card back, his arm over Ben's...
+    b.frames([a, det("green-2", 2)], 8)  # ...and lays green-2, still over Ben's
+    b.frames([a, c, det("green-2", 2)], 10)
+    b.frames([], 30)
+    (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
+    assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]

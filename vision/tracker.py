@@ -169,6 +169,11 @@ class Tracker:
         winner who leads at once on top of his own old card hides it, and the new card must
         not take over the hidden card's identity."""
 
+        self.locked: frozenset[int] = frozenset()
+        """More tracks continued only by their own face, as :attr:`closing`'s are (set by the
+        trick state: cards that may have been swapped into the completed trick), without
+        counting towards its sweep."""
+
     def confirmed(self, track: Track) -> bool:
         return track.stable_at is not None or track.hits >= self.config.min_hits
 
@@ -193,7 +198,7 @@ class Tracker:
                 dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
                 same = det.card == best_face
                 unseen = t - track.last_seen
-                settled = unseen > cfg.reacquire_s or tid in self.closing
+                settled = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked
                 if not same and settled and not self._voted(track, det.card):
                     continue
                 near = dist <= cfg.match_distance

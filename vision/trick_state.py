@@ -237,9 +237,9 @@ class TrickStateMachine:
         """Cards laid in a seat after its card of the trick being cleared was taken away (track
         id -> the card, the play it would replace, where it was laid): a swap if it goes with
         the trick (swept, or pushed aside with it), the next trick's if it stays."""
-        self.swaps_possible = True
-        """False after a round's last trick: every hand is empty, so no card can be swapped
-        (the pipeline says so)."""
+        self.round_continues = True
+        """False after a round's last trick (the pipeline says so): every hand is empty, so no
+        card can be swapped, and the next deal may bring the trick's faces back."""
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -283,6 +283,8 @@ class TrickStateMachine:
         for tr in tracker.stable_tracks():
             if tr.id in self.previous or tr.id in self.members or tr.id in gone_ids:
                 continue
+            if self.phase is Phase.COLLECTING and self._played_this_round(tr):
+                continue  # a card of the trick just cleared, still (or again) in view
             moved = self._moved_from(tracker, tr)
             if moved is not None:
                 self.previous.add(tr.id)
@@ -327,10 +329,11 @@ class TrickStateMachine:
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         if self.phase is Phase.CLEARING:
             events.extend(self._pushed_along(tracker, t))
+        clearing = self.phase is Phase.CLEARING
+        tracker.closing = frozenset(self.previous) if clearing else frozenset()
         # A card maybe swapped into the trick keeps its face like the trick's own cards: the
         # winner's lead laid on it must not take it over before the sweep tells which it was.
-        closing = self.previous | set(self._maybe_swapped)
-        tracker.closing = frozenset(closing) if self.phase is Phase.CLEARING else frozenset()
+        tracker.locked = frozenset(self._maybe_swapped) if clearing else frozenset()
         return events
 
     def flush(self, tracker: Tracker, t: float) -> list[Event]:
@@ -345,6 +348,13 @@ class TrickStateMachine:
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
         self.members, self._taken, self.taken_back = [], [], []
         return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
+
+    def _played_this_round(self, track: Track) -> bool:
+        """Is this a unique card of the trick last completed, seen anew while the round goes
+        on? One deck: it cannot be played twice in a round, so it is that card, dragged aside
+        or hidden a while before it was picked up (its vote is asked again every frame, so a
+        new card misread as it for a moment still joins the next trick once read right)."""
+        return self.round_continues and track.card in self._finished
 
     def _moved_from(self, tracker: Tracker, track: Track) -> Track | None:
         """The card of the trick being cleared (or maybe swapped into it) that this new card
@@ -377,22 +387,17 @@ class TrickStateMachine:
         looks the same, and so does a card hidden a while and then misread: the sweep decides
         (:meth:`_went_with_the_trick`).
         """
-        if self.phase is not Phase.CLEARING or self._last is None or not self.swaps_possible:
+        if self.phase is not Phase.CLEARING or self._last is None or not self.round_continues:
             return None
-        if self.members:  # the next trick is under way: a card laid now is one of it
-            return None
+        if any(m not in self._maybe_swapped for m in self.members):
+            return None  # the next trick is under way: a card laid now is one of it
         trick, tracks = self._last
         seat = self.layout.seat_of((float(track.center[0]), float(track.center[1])))
         index = next((k for k, p in enumerate(trick.plays) if p.seat == seat), None)
         if index is None:
             return None
         old = tracks[index]
-        others = [tr for k, tr in enumerate(tracks) if k != index]
-        if (
-            old.card == track.card
-            or track.first_seen - old.last_seen < self.config.swap_gap_s
-            or any(t - tr.last_seen > self.config.visible_s for tr in others)
-        ):
+        if old.card == track.card or track.first_seen - old.last_seen < self.config.swap_gap_s:
             return None
         return index
 
@@ -402,7 +407,9 @@ class TrickStateMachine:
         trick, tracks = self._last
         old, before = tracks[index], trick.plays[index].card
         tracks = [track if k == index else tr for k, tr in enumerate(tracks)]
+        now, self.taken_back = self.taken_back, list(trick.taken_back)  # the trick's, not since
         amended = self._observe(tracker, t, tracks, leader=trick.leader)
+        self.taken_back = now
         who = self._seat(trick.plays[index].seat)
         said = f"{who}'s {before} was swapped for {track.card} after the trick completed"
         flags = (said, *amended.flags)
@@ -413,9 +420,24 @@ class TrickStateMachine:
             self._finished[track.card] = track
         return TrickAmended(amended, index, before)
 
-    def _hidden_since(self, index: int, track: Track) -> bool:
-        """Has play ``index``'s card been out of sight since ``track`` first showed up?"""
-        return self._last is not None and self._last[1][index].last_seen < track.first_seen
+    def _swap_seen(self, index: int, track: Track) -> bool:
+        """Did ``track``'s card replace play ``index``'s while the rest of the trick lay there?
+
+        The old card out of sight since the new one showed up (seen again, it was only hidden
+        and the new one a misread), and every other card of the trick seen after it showed up
+        (not a card laid while the trick was being picked up; the swapping arm may hide a
+        neighbour's card for a while, so that is judged now, not when it was laid)."""
+        if self._last is None:
+            return False
+        tracks, since = self._last[1], track.first_seen
+        if tracks[index].last_seen >= since:
+            return False
+
+        def lay_there(k: int) -> bool:  # play k's card, or one swapped in for it meanwhile
+            stand_ins = [c for c, i, _ in self._maybe_swapped.values() if i == k]
+            return any(tr.last_seen > since for tr in (tracks[k], *stand_ins))
+
+        return all(lay_there(k) for k in range(len(tracks)) if k != index)
 
     def _went_with_the_trick(self, tracker: Tracker, t: float) -> list[Event]:
         """The trick has been swept: cards laid meanwhile that went with it were not the next
@@ -452,7 +474,7 @@ class TrickStateMachine:
             self._taken.remove(track)
             self.taken_back.remove(track.card)
         swapped = self._maybe_swapped.pop(track.id, None)
-        if swapped is None or self._last is None or not self._hidden_since(swapped[1], track):
+        if swapped is None or self._last is None or not self._swap_seen(swapped[1], track):
             return []
         return [self._amend(tracker, track, swapped[1], t)]
 
