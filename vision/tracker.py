@@ -123,6 +123,11 @@ class Track:
     def stable(self) -> bool:
         return self.stable_at is not None
 
+    def diagonals_to(self, point: np.ndarray) -> float:
+        """How far ``point`` lies from this card's centre, in the card's own diagonals (the
+        unit every distance rule here is set in, whatever the camera's height)."""
+        return float(np.hypot(*(point - self.center))) / self.diag
+
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:
     x1, y1 = max(a[0], b[0]), max(a[1], b[1])
@@ -195,7 +200,7 @@ class Tracker:
                 continue
             best_face = track.card
             for j, det in enumerate(dets):
-                dist = float(np.hypot(*(centers[j] - track.center))) / track.diag
+                dist = track.diagonals_to(centers[j])
                 same = det.card == best_face
                 unseen = t - track.last_seen
                 settled = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked

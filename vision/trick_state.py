@@ -306,10 +306,8 @@ class TrickStateMachine:
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
             tracks = self._last_per_seat(self._taken)
             taken_back = [tr.card for tr in self._taken if tr not in tracks]
-            self.taken_back = taken_back  # said on the swept trick, then forgotten
-            self._taken = []
-            trick = self._observe(tracker, t, tracks)
-            self.taken_back = []
+            self.taken_back, self._taken = [], []
+            trick = self._observe(tracker, t, tracks, taken_back=taken_back)
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
                 ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
             )
@@ -327,9 +325,9 @@ class TrickStateMachine:
             self._last = (trick, [tracker.tracks[p.track_id] for p in trick.plays])
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
-        if self.phase is Phase.CLEARING:
-            events.extend(self._pushed_along(tracker, t))
         clearing = self.phase is Phase.CLEARING
+        if clearing:
+            events.extend(self._pushed_along(tracker, t))
         tracker.closing = frozenset(self.previous) if clearing else frozenset()
         # A card maybe swapped into the trick keeps its face like the trick's own cards: the
         # winner's lead laid on it must not take it over before the sweep tells which it was.
@@ -370,7 +368,7 @@ class TrickStateMachine:
         for old in olds:
             if old.card != track.card or old.id == track.id:
                 continue
-            moved = float(((track.center - old.center) ** 2).sum() ** 0.5) / old.diag
+            moved = old.diagonals_to(track.center)
             gap = track.first_seen - old.last_seen
             if moved > tracker.config.match_distance and 0 < gap <= self.config.moved_within_s:
                 return old
@@ -392,7 +390,7 @@ class TrickStateMachine:
         if any(m not in self._maybe_swapped for m in self.members):
             return None  # the next trick is under way: a card laid now is one of it
         trick, tracks = self._last
-        seat = self.layout.seat_of((float(track.center[0]), float(track.center[1])))
+        seat = self.layout.seat_of(track.center)
         index = next((k for k, p in enumerate(trick.plays) if p.seat == seat), None)
         if index is None:
             return None
@@ -407,9 +405,9 @@ class TrickStateMachine:
         trick, tracks = self._last
         old, before = tracks[index], trick.plays[index].card
         tracks = [track if k == index else tr for k, tr in enumerate(tracks)]
-        now, self.taken_back = self.taken_back, list(trick.taken_back)  # the trick's, not since
-        amended = self._observe(tracker, t, tracks, leader=trick.leader)
-        self.taken_back = now
+        amended = self._observe(
+            tracker, t, tracks, leader=trick.leader, taken_back=list(trick.taken_back)
+        )
         who = self._seat(trick.plays[index].seat)
         said = f"{who}'s {before} was swapped for {track.card} after the trick completed"
         flags = (said, *amended.flags)
@@ -483,10 +481,7 @@ class TrickStateMachine:
         went with the trick being pushed aside: nobody moves the next trick's lead so."""
         events: list[Event] = []
         for track, _, at in list(self._maybe_swapped.values()):
-            if (
-                float(((track.center - at) ** 2).sum() ** 0.5) / track.diag
-                > 2 * tracker.config.match_distance
-            ):
+            if track.diagonals_to(at) > 2 * tracker.config.match_distance:
                 self._clearing[track.id] = track
                 events.extend(self._went_along(tracker, track, t))
         return events
@@ -496,7 +491,7 @@ class TrickStateMachine:
         before the trick was swept is not one of it."""
         last: dict[int, Track] = {}
         for tr in sorted(tracks, key=lambda tr: (tr.arrival or 0.0, tr.id)):
-            last[self.layout.seat_of((float(tr.center[0]), float(tr.center[1])))] = tr
+            last[self.layout.seat_of(tr.center)] = tr
         return sorted(last.values(), key=lambda tr: (tr.arrival or 0.0, tr.id))
 
     def _swept(self, tracker: Tracker) -> bool:
@@ -529,14 +524,14 @@ class TrickStateMachine:
                     or tr.first_seen <= old.last_seen
                 ):
                     continue
-                dist = float(((tr.center - old.center) ** 2).sum() ** 0.5) / old.diag
+                dist = old.diagonals_to(tr.center)
                 if tr.card == old.card and dist <= tracker.config.match_distance:
                     tracker.revive(old, tr.id)
                     self._taken.remove(old)
                     self.taken_back.remove(old.card)
                     self.members.append(old.id)
                     self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
-                    seat = self.layout.seat_of((float(old.center[0]), float(old.center[1])))
+                    seat = self.layout.seat_of(old.center)
                     events.append(CardPlayed(old.id, old.card, seat, len(self.members)))
                     break
 
@@ -559,9 +554,11 @@ class TrickStateMachine:
         t: float,
         tracks: list[Track] | None = None,
         leader: int | None = None,
+        taken_back: list[str] | None = None,
     ) -> TrickObservation:
         """The trick of ``tracks`` (default: the members) in arrival order, led by ``leader``
-        (default: the one the game expects now)."""
+        (default: the one the game expects now), with ``taken_back`` (default: this trick's
+        take-backs so far)."""
         cfg = self.config
         n = self.n_players
         if tracks is None:
@@ -638,15 +635,16 @@ class TrickStateMachine:
             players = expected
         if len(plays) < n:
             flags.append(f"only {len(plays)} cards for {n} players")
-        if self.taken_back:
-            flags.append("taken back before the trick completed: " + ", ".join(self.taken_back))
+        taken_back = self.taken_back if taken_back is None else taken_back
+        if taken_back:
+            flags.append("taken back before the trick completed: " + ", ".join(taken_back))
         return TrickObservation(
             plays=plays_out,
             players=players,
             leader=leader,
             arrival_seats=arrival_seats,
             flags=tuple(flags),
-            taken_back=tuple(self.taken_back),
+            taken_back=tuple(taken_back),
             last_settled_at=max(p.settled_at for p in plays),
             completed_at=t,
         )
