@@ -301,6 +301,22 @@ class Timeline:
         d = self.seat_dir(player)
         return (d[0] * (self.offscreen + 300), d[1] * (self.offscreen + 300))
 
+    def reach_in(
+        self,
+        on_table: list[Actor],
+        player: int,
+        target: tuple[float, float],
+        trick: tuple[int, int],
+    ) -> tuple[float, float]:
+        """``player``'s hand comes in over the table to ``target`` in 0.4 s (to gather a trick,
+        push it aside or take it away); returns where the arm enters."""
+        arm_from = self.arm_from(player)
+        n = self.cfg.frames(0.4)
+        for k in range(1, n + 1):
+            tip = _lerp(arm_from, target, _ease(k / n))
+            self._emit(on_table, [(player, arm_from, tip)], trick)
+        return arm_from
+
     def _emit(self, actors: list[Actor], hands: list, trick: tuple[int, int] | None) -> int:
         self.frames.append(
             Frame(
@@ -391,12 +407,7 @@ class Timeline:
         """A hand gathers the trick and pulls it off the table; returns the first empty frame."""
         cfg = self.cfg
         d = self.seat_dir(towards)
-        arm_from = (d[0] * (self.offscreen + 300), d[1] * (self.offscreen + 300))
-        n = cfg.frames(0.4)
-        for k in range(1, n + 1):
-            self._emit(
-                actors, [(towards, arm_from, _lerp(arm_from, (0.0, 0.0), _ease(k / n)))], trick
-            )
+        arm_from = self.reach_in(actors, towards, (0.0, 0.0), trick)
         n = cfg.frames(cfg.sweep_s)
         start = [a.placement for a in actors]
         for k in range(1, n + 1):
@@ -444,11 +455,7 @@ class Timeline:
         assert not self.leftover, "the previous trick is still on the table"
         cfg = self.cfg
         d = self.seat_dir(towards)
-        arm_from = self.arm_from(towards)
-        n = cfg.frames(0.4)
-        for k in range(1, n + 1):
-            tip = _lerp(arm_from, (0.0, 0.0), _ease(k / n))
-            self._emit(actors, [(towards, arm_from, tip)], trick)
+        arm_from = self.reach_in(actors, towards, (0.0, 0.0), trick)
         start = [a.placement for a in actors]
         edge = self.radius * 1.75
         pile = list(actors)
@@ -475,16 +482,12 @@ class Timeline:
         the trick being played (``actors``, which stay); returns the first frame without them."""
         cfg = self.cfg
         d = self.seat_dir(towards)
-        arm_from = self.arm_from(towards)
         old, self.leftover = self.leftover, []
         centre = (
             sum(o.placement.center[0] for o in old) / len(old),
             sum(o.placement.center[1] for o in old) / len(old),
         )
-        n = cfg.frames(0.4)
-        for k in range(1, n + 1):
-            tip = _lerp(arm_from, centre, _ease(k / n))
-            self._emit([*old, *actors], [(towards, arm_from, tip)], trick)
+        arm_from = self.reach_in([*old, *actors], towards, centre, trick)
         reach = self.offscreen + self.radius
         n = cfg.frames(cfg.sweep_s)
         for k in range(1, n + 1):
