@@ -35,6 +35,7 @@ from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
+from skullcam.vision.trick_state import swap_flag
 
 logger = logging.getLogger(__name__)
 
@@ -253,8 +254,10 @@ class StoreRecorder:
 
     def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
         """Give the recorded trick the swapped card (audited, like a correction by hand, but
-        leaving the phones' "confirm or correct?" about the trick open). Only while that play
-        still holds the card the camera saw replaced: a person may have corrected it first."""
+        leaving the phones' "confirm or correct?" about the trick open), flag it and ask the
+        table: a card changed after the trick completed may be a slip put right or a
+        dispute. Only while that play still holds the card the camera saw replaced: a person
+        may have corrected it first."""
         recorded = self.store.trick(self.game_id, outcome.round, outcome.trick)
         player, card = outcome.plays[swap.index]
         plays = recorded.plays
@@ -277,6 +280,7 @@ class StoreRecorder:
             card=card,
             note=f"the camera saw {swap.before} swapped for {card} before the pickup",
             by_hand=False,
+            flag=swap_flag(self.players[player], swap.before, card),
         )
 
     def _time_to_warn(self) -> bool:

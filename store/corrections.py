@@ -27,7 +27,7 @@ from .abilities import (
 )
 from .audit import write_audit
 from .events import emit
-from .prompts import close_prompt, open_questions
+from .prompts import close_prompt, insert_prompt, open_questions
 from .refusals import refusal
 from .round_so_far import round_so_far
 from .rows import Game, Trick, dump_json
@@ -134,11 +134,14 @@ class CorrectionsMixin(TricksMixin):
         player: int | None = None,
         note: str = "",
         by_hand: bool = True,
+        flag: str = "",
     ) -> Trick:
         """Change one play's card and/or player; re-resolves the trick, keeps the original.
 
         ``by_hand``: a person changed it (see :meth:`_apply_correction`); the camera, seeing
-        a card swapped before the pickup, leaves the trick's other doubts open.
+        a card swapped before the pickup, leaves the trick's other doubts open. ``flag``: a
+        doubt the change raises (the camera's "X's A was swapped for B"): it joins the trick's
+        flags and the phones ask "confirm or correct?", in the same transaction.
 
         A player change swaps seats with whichever play had that player, so the trick still
         has one card per player. Unknown cards and players raise UserError. The trick is
@@ -154,7 +157,7 @@ class CorrectionsMixin(TricksMixin):
             card=card,
             player=player,
         )
-        return self._correct(game_id, round_number, trick_index, plan, note, by_hand)
+        return self._correct(game_id, round_number, trick_index, plan, note, by_hand, flag)
 
     def _correct(
         self,
@@ -164,6 +167,7 @@ class CorrectionsMixin(TricksMixin):
         plan: Callable[[], CorrectionPlan | None],
         note: str,
         by_hand: bool = True,
+        flag: str = "",
     ) -> Trick:
         """Plan and apply a correction in one write transaction (see the module's docstring);
         returns the trick as it is now."""
@@ -172,6 +176,8 @@ class CorrectionsMixin(TricksMixin):
             planned = plan()
             if planned is not None:
                 self._apply_correction(conn, planned, note, by_hand)
+                if flag:
+                    raise_flag(conn, self.trick(game_id, round_number, trick_index), flag)
         return self.trick(game_id, round_number, trick_index)
 
     def _plan_correction(
@@ -389,6 +395,17 @@ class CorrectionsMixin(TricksMixin):
         with self._write() as conn:
             trick = self.trick(game_id, round_number, trick_index)
             confirm_as_recorded(conn, trick, note, len(self.game(game_id).players))
+
+
+def raise_flag(conn: sqlite3.Connection, trick: Trick, flag: str) -> None:
+    """Add a doubt to a recorded trick, and ask the phones "confirm or correct?" about it
+    unless they are asked already (the question names the trick, not each doubt)."""
+    flags = [*trick.flags, checks.check_note(flag)]
+    conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
+    if not open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged"):
+        insert_prompt(
+            conn, trick.game_id, "flagged", trick.round, trick.trick, None, {"flags": flags}
+        )
 
 
 def confirm_as_recorded(

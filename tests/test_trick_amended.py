@@ -55,8 +55,27 @@ def test_the_store_takes_the_swapped_card_with_the_swap_in_its_history(tmp_path:
     (entry,) = store.audit(game_id, recorded.id)
     assert entry.kind == "card" and entry.before["value"] == "green-1"
     assert "green-1 swapped for green-13" in entry.note
-    assert [p.id for p in store.prompts(game_id)] == [question.id]  # the doubt stays asked
+    said = "Cai's green-1 was swapped for green-13 after the trick completed"
+    assert recorded.flags == [*doubt, said]
+    assert [p.id for p in store.prompts(game_id)] == [question.id]  # asked once, still open
     assert recorder.recorded == 1
+
+
+def test_a_swap_on_a_trick_read_cleanly_asks_the_table(tmp_path: Path) -> None:
+    """A card changed after the trick completed may be a slip put right or a dispute: the
+    trick is flagged and the phones ask "confirm or correct?"; confirming clears it."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+    assert store.prompts(game_id) == []
+    recorder.on_amended(
+        ref.amend_last(trick(["green-5", "green-9", "green-13"])), frame, [], 2, "green-1"
+    )
+    (recorded,) = store.tricks(game_id)
+    assert recorded.flags == ["Cai's green-1 was swapped for green-13 after the trick completed"]
+    (question,) = store.prompts(game_id)
+    assert (question.kind, question.round, question.trick) == ("flagged", 1, 0)
+    store.answer_prompt(question.id, "confirm")
+    assert store.tricks(game_id)[0].flags == [] and store.prompts(game_id) == []
 
 
 def test_a_swap_waits_behind_its_trick_for_a_held_database(tmp_path: Path) -> None:

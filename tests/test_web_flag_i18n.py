@@ -9,6 +9,7 @@ from store_support import plays
 from skullcam.device.game import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
+from skullcam.vision.trick_state import swap_flag
 from skullcam.web.flag_i18n import flag_text
 
 #: Flags as vision/trick_state.py words them (the tracker's, built from its f-strings).
@@ -28,6 +29,7 @@ TRACKER_FLAGS = [
     "order is Ana, Ben, Cai; plays follow the seats",
     "the cards' seats (Ana, Ana, Cai) do not name every player once; plays follow the arrival "
     "order",
+    swap_flag("Ben", "green-3", "skull-king"),
 ]
 
 

@@ -409,8 +409,7 @@ class TrickStateMachine:
             tracker, t, tracks, leader=trick.leader, taken_back=list(trick.taken_back)
         )
         who = self._seat(trick.plays[index].seat)
-        said = f"{who}'s {before} was swapped for {track.card} after the trick completed"
-        flags = (said, *amended.flags)
+        flags = (swap_flag(who, before, track.card), *amended.flags)
         amended = dataclasses.replace(amended, completed_at=trick.completed_at, flags=flags)
         self._last = (amended, tracks)
         self._finished.pop(old.card, None)
@@ -671,3 +670,9 @@ class MotionMeter:
         if last is None or getattr(last, "shape", None) != grey.shape:
             return 0.0
         return float(np.mean(np.abs(grey - last)))
+
+
+def swap_flag(who: str, before: str, after: str) -> str:
+    """The flag on a trick whose card was swapped after it completed: the trick is recorded as
+    it lies at the pickup, and the table is asked whether that is how it was played."""
+    return f"{who}'s {before} was swapped for {after} after the trick completed"

@@ -120,6 +120,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        re.compile(
+            r"(?P<who>.+)'s (?P<card>[a-z0-9:-]+) was swapped for (?P<alt>[a-z0-9:-]+) after "
+            r"the trick completed"
+        ),
+        {
+            "es": "{who} cambió {card} por {alt} después de completarse la baza",
+            "it": "{who} ha scambiato {card} con {alt} dopo che la presa era completa",
+            "da": "{who} byttede {card} ud med {alt}, efter stikket var færdigt",
+        },
+    ),
+    (
         re.compile(r"more cards than players: (?P<k>\d+) cards \(ignored: (?P<cards>.+)\)"),
         {
             "es": "más cartas que jugadores: {k} cartas (no se cuentan: {cards})",
