@@ -43,6 +43,18 @@ def insert_game(
     return game_id
 
 
+def table_game_row(conn: sqlite3.Connection, other_than: int = 0) -> sqlite3.Row | None:
+    """The newest game (but ``other_than``) that took the table: every game but the imported
+    records kept finished (their ``imported`` event says not active)."""
+    sql = (
+        "SELECT * FROM games g WHERE g.id != ? AND NOT EXISTS (SELECT 1 FROM events e WHERE"
+        " e.game_id = g.id AND e.kind = 'imported' AND json_extract(e.payload, '$.active') = 0)"
+        " ORDER BY g.id DESC LIMIT 1"
+    )
+    row: sqlite3.Row | None = conn.execute(sql, (other_than,)).fetchone()
+    return row
+
+
 def mark_finished(conn: sqlite3.Connection, game_id: int) -> None:
     """Finish a game (once: a finished game keeps its first finishing time and event).
 
@@ -89,11 +101,20 @@ class GamesMixin(Database):
         rows = select_rows(self._conn(), "games", "id DESC", status=status)
         return [game_from_row(r) for r in rows]
 
-    def active_game(self) -> Game | None:
-        """The newest unfinished game: the one the camera records into and the TV shows."""
-        sql = "SELECT * FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
-        row = self._conn().execute(sql).fetchone()
+    def table_game(self) -> Game | None:
+        """The game set up last at the table, finished or not: the TV shows it (its final
+        scores once it is over). An imported record that did not become the game in progress
+        never took the table."""
+        row = table_game_row(self._conn())
         return game_from_row(row) if row else None
+
+    def active_game(self) -> Game | None:
+        """The game in progress, which the camera records into: the table's game while it is
+        unfinished. An older game left unfinished when a newer one was set up stays set aside:
+        when tonight's game ends nothing is in progress until the next is set up (the
+        abandoned one used to come back, and the camera recorded the next game into it)."""
+        game = self.table_game()
+        return game if game is not None and game.status == "active" else None
 
     def finish_game(self, game_id: int) -> None:
         """Mark a game finished (done automatically when its last trick is recorded)."""

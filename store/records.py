@@ -26,7 +26,7 @@ from .abilities import save_abilities
 from .audit import write_audit
 from .bids import put_round
 from .events import emit
-from .games import insert_game, mark_finished
+from .games import insert_game, mark_finished, table_game_row
 from .rows import Game, Trick, dump_json, load_json
 from .tricks import TricksMixin, insert_trick
 
@@ -160,10 +160,8 @@ def _store_rounds(conn: sqlite3.Connection, game_id: int, record: _CheckedRecord
 def _settle_imported_status(conn: sqlite3.Connection, game_id: int, complete: bool) -> bool:
     """Finish an imported game that is complete, or that would take the TV and the camera
     off a game in progress; returns whether it is the game in progress now."""
-    in_progress = conn.execute(
-        "SELECT id FROM games WHERE status = 'active' AND id != ? ORDER BY id DESC",
-        (game_id,),
-    ).fetchone()
+    table = table_game_row(conn, other_than=game_id)
+    in_progress = table if table is not None and table["status"] == "active" else None
     if complete:
         mark_finished(conn, game_id)
     elif in_progress is not None:

@@ -464,6 +464,47 @@ def test_an_unfinished_import_resumes_when_no_game_is_in_progress(store: GameSto
     assert store.audit(gid) == []
 
 
+def test_a_game_set_aside_for_a_newer_one_does_not_come_back(store: GameStore) -> None:
+    """Game 1 left unfinished, game 2 set up and played to its end: nothing is in progress
+    (the camera waits for the next game), and the TV keeps game 2's final scores. Game 1 used
+    to become the game in progress again, and the camera recorded the next game into it."""
+    abandoned = new_game(store, {"rounds": 2})
+    tonight = new_game(store, {"rounds": 1})
+    store.finish_game(tonight)
+    assert store.game(abandoned).status == "active"
+    assert store.active_game() is None
+    shown = store.table_game()
+    assert shown is not None and shown.id == tonight
+
+
+def test_an_old_record_imported_after_tonights_game_leaves_the_table_to_it(
+    store: GameStore,
+) -> None:
+    tonight = new_game(store, {"rounds": 1})
+    store.finish_game(tonight)
+    old = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}], {"rounds": 2}))
+    shown = store.table_game()
+    assert shown is not None and shown.id == old  # unfinished, nothing in progress: resumed
+    complete = {
+        "bids": [0, 1, 0],
+        "tricks": [
+            {
+                "plays": [
+                    {"player": 1, "card": "green-5"},
+                    {"player": 2, "card": "green-9"},
+                    {"player": 0, "card": "green-1"},
+                ]
+            }
+        ],
+    }
+    done = store.import_record(record([complete], {"rounds": 1}))
+    assert store.game(done).status == "finished"
+    shown = store.table_game()
+    assert shown is not None and shown.id == old  # a complete record never takes the table
+    active = store.active_game()
+    assert active is not None and active.id == old
+
+
 def test_reading_a_round_the_game_does_not_have_is_refused(store: GameStore) -> None:
     gid = new_game(store, {"rounds": 3})
     assert store.bids(gid, 3) == [None, None, None]

@@ -465,6 +465,17 @@ def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     assert json_of(client.get("/api/tv/state"))["game"]["id"] == gid  # TV shows the last game
 
 
+def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """An older game left unfinished is not what the TV goes back to when tonight's ends."""
+    store.create_game(["Old", "Game"], 0, {})
+    gid = game_with_trick(store)
+    assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
+    shown = json_of(client.get("/api/tv/state"))
+    assert shown["game"]["id"] == gid and shown["finished"] is True
+
+
 # ----------------------------------------------------------------- export/import
 def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)

@@ -117,15 +117,16 @@ def state(game_id: int) -> Any:
 
 @bp.get("/tv/state")
 def tv_state() -> Any:
-    """The active game's state (the TV follows whichever game is in progress)."""
+    """The state of the game in progress, or of the last one played (the TV follows the
+    table: an imported record does not take it over, nor does a game set aside)."""
     store = get_store()
-    active = store.active_game()
-    if active is None:
+    shown = store.table_game()  # once tonight's game is over, its final scores
+    if shown is None:  # only imported records
         latest = store.games()
         if not latest:
             return jsonify({"game": None, "last_event_id": store.last_event_id()})
-        return jsonify(_state(latest[0].id))
-    return jsonify(_state(active.id))
+        shown = latest[0]
+    return jsonify(_state(shown.id))
 
 
 @bp.post("/game/<id:game_id>/bids")
