@@ -103,7 +103,10 @@ def choice_kind(game: Game, trick: Trick) -> str:
 
 def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:
     """Refuse an ability choice for a recorded trick its pirate does not win (any more):
-    recorded, it would make the whole game unscoreable."""
+    recorded, it would make the whole game unscoreable. Nor while abilities are off: the
+    choice would be stored and ignored (the replay page refuses it so, too)."""
+    if not checks.full_settings(game.settings)["pirate_abilities"]:
+        raise refusal("abilities_off")
     assert prompt.trick is not None
     row = trick_row(conn, game.id, prompt.round, prompt.trick)
     if row is None:

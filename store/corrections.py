@@ -318,6 +318,10 @@ class CorrectionsMixin(TricksMixin):
             trick = self.trick(plan.game_id, plan.round, plan.trick)
             if trick.flags:
                 confirm_as_recorded(conn, trick, "completed by hand", n)
+        if not any(str(p["card"]).startswith("tigress") for p in plan.plays):
+            # The card asked about was no Tigress after all: the question has no answer left.
+            for prompt in open_questions(conn, plan.game_id, plan.round, plan.trick, "tigress"):
+                close_prompt(conn, prompt, "dismissed", None)
         # The phones asked "confirm or correct?" about this trick: it has been corrected. (Its
         # flags stay on the trick until the table confirms the rest of it.)
         if by_hand:

@@ -14,12 +14,13 @@ from typing import Any
 from skullcam.errors import UserError
 
 from . import checks, verdicts
-from .abilities import ask_for_choice, choice_kind
+from .abilities import ABILITY_PIRATE, ask_for_choice, choice_kind
 from .audit import write_audit
 from .events import emit
 from .games import GamesMixin, mark_finished
+from .prompts import close_prompt
 from .refusals import refusal
-from .rows import Game, dump_json, trick_from_row
+from .rows import Game, dump_json, prompt_from_row, select_rows, trick_from_row
 
 
 def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
@@ -49,6 +50,15 @@ def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int
         conn.execute(
             "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
         )
+
+
+def _dismiss_ability_questions(conn: sqlite3.Connection, game_id: int) -> None:
+    """Pirate abilities turned off: the questions about pirates' choices go (the choices
+    made stay stored, and count again if the setting comes back on, which asks anew)."""
+    for row in select_rows(conn, "prompts", "id", game_id=game_id, status="open"):
+        prompt = prompt_from_row(row)
+        if prompt.kind in ABILITY_PIRATE:
+            close_prompt(conn, prompt, "dismissed", None)
 
 
 def _ask_choices_not_made(conn: sqlite3.Connection, game: Game) -> None:
@@ -100,6 +110,9 @@ class SettingsMixin(GamesMixin):
             if rounds != old_rounds:
                 _restatus(conn, game, old_rounds, rounds)
             was_on = checks.full_settings(game.settings)["pirate_abilities"]
-            if checks.full_settings(clean)["pirate_abilities"] and not was_on:
+            now_on = checks.full_settings(clean)["pirate_abilities"]
+            if now_on and not was_on:
                 _ask_choices_not_made(conn, replace(game, settings=clean))
+            elif was_on and not now_on:
+                _dismiss_ability_questions(conn, game.id)
         return clean

@@ -164,3 +164,20 @@ def test_abilities_turned_on_after_play_ask_for_the_choices_not_made(store: Game
     store.update_settings(gid, {"pirate_abilities": False})
     store.update_settings(gid, {"pirate_abilities": True})  # the choice is kept: not asked again
     assert store.prompts(gid) == []
+
+
+def test_abilities_turned_off_close_their_questions(store: GameStore) -> None:
+    """They used to stay open on the phones and the TV, and an answer was stored, ignored."""
+    gid = harry_wins_round_2(store, {})
+    store.update_settings(gid, {"pirate_abilities": True})
+    (asked,) = store.prompts(gid)
+    store.update_settings(gid, {"pirate_abilities": False})
+    assert store.prompts(gid) == []
+    assert store.prompt(asked.id).status == "dismissed"
+    late = store.create_prompt(gid, "harry", 2, 0, player=1)  # a phone's stale question
+    with pytest.raises(UserError, match="pirate abilities are off"):
+        store.answer_prompt(late, 1)
+    store.update_settings(gid, {"pirate_abilities": True})  # on again: asked, once
+    assert [p.id for p in store.prompts(gid)] == [late]
+    store.answer_prompt(late, 1)
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]

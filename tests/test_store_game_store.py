@@ -218,6 +218,20 @@ def test_tigress_prompt_redeclares(store: GameStore) -> None:
     assert [c.kind for c in store.audit(gid)] == ["tigress"]
 
 
+def test_a_tigress_question_closes_when_the_card_is_corrected_to_another(
+    store: GameStore,
+) -> None:
+    """It used to stay open, and answering it was refused ("no Tigress; correct the card")."""
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "tigress:pirate"), (0, "escape")))
+    pid = store.create_prompt(gid, "tigress", 1, 0, player=2)
+    store.correct_play(gid, 1, 0, 0, card="green-7")  # another card: the question stands
+    assert [p.id for p in store.prompts(gid)] == [pid]
+    store.correct_play(gid, 1, 0, 1, card="green-9")
+    assert store.prompts(gid) == []
+    assert store.prompt(pid).status == "dismissed"
+
+
 def test_ability_prompts_write_round_abilities(store: GameStore) -> None:
     gid = new_game(store, {"pirate_abilities": True})
     pid = store.create_prompt(gid, "rascal_bet", 1, 0, player=1)
