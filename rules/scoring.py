@@ -504,7 +504,7 @@ class _RoundPlay:
                     loot[a] += s.loot_alliance_bonus
                     loot[b] += s.loot_alliance_bonus
         cannon = self.rnd.cannonball
-        if cannon is not None and s.scoring != "rascal":
+        if cannon is not None and any(cannon) and s.scoring != "rascal":
             self.warning_phrases.append(Phrase("cannonball_ignored"))
         points: list[int] = []
         bonuses: list[int] = []

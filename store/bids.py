@@ -154,6 +154,7 @@ def _bids_changed(
     round_number: int,
     old: Sequence[int | None],
     new: Sequence[int | None],
+    calls: tuple[Sequence[bool] | None, Sequence[bool] | None] = (None, None),
 ) -> None:
     """Check a change of a round's bids, then audit it once the round has recorded tricks.
 
@@ -162,7 +163,8 @@ def _bids_changed(
     tapping the lit bid button clears it: changing the bid is the correction a table means),
     and a bid Harry's recorded change would take out of range. A bid changed after play moves
     points like a corrected card, so it goes on the audit trail (bids made before play are
-    the game itself, not changes).
+    the game itself, not changes). So do cannonball calls changed after play (``calls``,
+    before and after; no list is no call), in the same entry.
     """
     played = _played(conn, game.id, round_number)
     pairs = list(enumerate(zip(old, new, strict=True)))
@@ -174,9 +176,14 @@ def _bids_changed(
         players = ", ".join(game.players[i] for i in cleared)
         raise refusal("bids_cleared_after_play", round=round_number, players=players)
     _check_bids_with_harry(conn, game, round_number, new)
-    if played and any(was != now for _, (was, now) in pairs):
-        before = {"round": round_number, "bids": list(old)}
-        after = {"round": round_number, "bids": list(new)}
+    n = len(game.players)
+    was_called, now_called = (list(c) if c else [False] * n for c in calls)
+    balls_changed = was_called != now_called
+    if played and (balls_changed or any(was != now for _, (was, now) in pairs)):
+        before: dict[str, Any] = {"round": round_number, "bids": list(old)}
+        after: dict[str, Any] = {"round": round_number, "bids": list(new)}
+        if balls_changed:
+            before["cannonball"], after["cannonball"] = was_called, now_called
         write_audit(conn, game.id, None, "bid", before, after, "")
 
 
@@ -206,10 +213,12 @@ class BidsMixin(GamesMixin):
             clean = [_checked_bid(game, round_number, i, bid) for i, bid in enumerate(bids)]
             balls = None if cannonball is None else _checked_cannonball(game, cannonball)
             row = round_row(conn, game_id, round_number)
+            was_called = load_json(row["cannonball"]) if row and row["cannonball"] else None
+            if balls is None:
+                balls = was_called
             if row is not None:
-                _bids_changed(conn, game, round_number, load_json(row["bids"]), clean)
-            if balls is None and row is not None and row["cannonball"]:
-                balls = load_json(row["cannonball"])
+                old = load_json(row["bids"])
+                _bids_changed(conn, game, round_number, old, clean, (was_called, balls))
             put_round(conn, game_id, round_number, clean, balls)
             emit(conn, game_id, "bids", {"round": round_number, "bids": clean})
 
@@ -233,12 +242,13 @@ class BidsMixin(GamesMixin):
             balls = load_json(row["cannonball"]) if row and row["cannonball"] else None
             bids = list(old)
             bids[player] = value
-            _bids_changed(conn, game, round_number, old, bids)
+            was_called = list(balls) if balls else None
             if cannonball is not None:
                 if cannonball:
                     _check_cannonball_counts(game)
                 balls = balls or [False] * n
                 balls[player] = bool(cannonball)
+            _bids_changed(conn, game, round_number, old, bids, (was_called, balls))
             put_round(conn, game_id, round_number, bids, balls)
             payload = {"round": round_number, "bids": bids, "player": player}
             emit(conn, game_id, "bids", payload)

@@ -281,6 +281,17 @@ def test_rascal_scoring_with_cannonball_through_a_record() -> None:
     assert rnd.points == (15, 10)
 
 
+def test_cannonball_calls_outside_rascals_scoring_warn_only_when_made() -> None:
+    """A phone that ticked a cannonball and unticked it stores calls of all False: no call,
+    so no "declarations are ignored" warning (it used to stay on the round for good)."""
+    record = build(["Ana", "Ben"], [([1, 0], ["green-1 green-2"])])
+    record["rounds"][0]["cannonball"] = [False, False]
+    assert score_game(GameRecord.from_dict(record)).warnings == ()
+    record["rounds"][0]["cannonball"] = [False, True]
+    (warning,) = score_game(GameRecord.from_dict(record)).warnings
+    assert "cannonball declarations are ignored" in warning
+
+
 def test_proven_revoke_is_reported() -> None:
     # Round 2, 2 players: Ana leads green-5, Ben throws yellow-3, then Ben plays green-7.
     record = build(

@@ -181,3 +181,24 @@ def test_abilities_turned_off_close_their_questions(store: GameStore) -> None:
     assert [p.id for p in store.prompts(gid)] == [late]
     store.answer_prompt(late, 1)
     assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
+
+
+def test_cannonball_calls_changed_after_play_are_on_the_bids_history(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """They move points like a bid does; they used to change the score with no trace."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
+    store.set_bids(gid, 1, [0, 1, 0], cannonball=[False, True, False])  # before play: the game
+    store.record_trick(gid, 1, 0, plays((1, "green-3"), (2, "green-1"), (0, "green-2")))
+    assert store.audit(gid) == []
+    store.set_bid(gid, 1, 0, 0, cannonball=True)
+    store.set_bids(gid, 1, [0, 1, 0], cannonball=[True, True, True])
+    first, second = [c for c in store.audit(gid) if c.kind == "bid"]
+    assert first.before == {"round": 1, "bids": [0, 1, 0], "cannonball": [False, True, False]}
+    assert first.after == {"round": 1, "bids": [0, 1, 0], "cannonball": [True, True, False]}
+    assert second.after["cannonball"] == [True, True, True]
+    store.set_bids(gid, 1, [0, 1, 0])  # no calls sent: they stay, nothing changed
+    assert len(store.audit(gid)) == 2
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
+    assert listed is not None and "Ana Cannonball No → Yes" in " ".join(listed[1].split())
