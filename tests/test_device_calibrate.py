@@ -89,6 +89,17 @@ def test_calibrate_evenly_show_and_reset(tmp_path: Path, capsys) -> None:
     assert not (tmp_path / "seats.json").exists()
 
 
+def test_calibrate_json_keeps_stdout_json(tmp_path: Path, capsys) -> None:
+    """Was: "saved to ..." after the layout, and the no-calibration sentence, on stdout."""
+    data = ["--data", str(tmp_path)]
+    assert main(["calibrate", "--json", *data]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) is None and "no calibration" in err
+    assert main(["calibrate", "--players", "4", "--json", *data]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["players"] == 4 and "saved to" in err
+
+
 def test_calibrate_from_an_image_of_one_card_per_seat(tmp_path: Path, monkeypatch) -> None:
     cards = [
         card_detection("green-1", (330, 390)),

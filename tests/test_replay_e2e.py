@@ -97,3 +97,6 @@ def test_skullcam_replay_with_the_shipped_model_reproduces_the_record(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["first_dealer"] == wrong
     assert "flagged for a person to check" in captured.err
+    # ... and that `skullcam score` takes that record only with --as-played.
+    assert "scores only as played ('skullcam score --as-played')" in captured.err
+    assert "out of turn" in captured.err

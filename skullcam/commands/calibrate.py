@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,7 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument("--show", action="store_true", help="print the layout in use and exit")
     parser.add_argument("--reset", action="store_true", help="forget the calibration")
-    parser.add_argument("--json", action="store_true", help="print the saved layout as JSON")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the layout as JSON on stdout (null when none is saved); messages to stderr",
+    )
     add_data_argument(parser)
     parser.set_defaults(func=_run)
 
@@ -119,7 +124,10 @@ def _run(args: argparse.Namespace) -> int:
     nothing_new = args.players is None and args.image is None and args.camera is None
     if args.show or (args.json and nothing_new):
         if not path.is_file():
-            print("no calibration: players evenly spaced, player 0 at the bottom, clockwise")
+            said = "no calibration: players evenly spaced, player 0 at the bottom, clockwise"
+            if args.json:  # stdout stays JSON for the program reading it: null, no layout
+                print("null")
+            print(said, file=sys.stderr if args.json else sys.stdout)
             return 0
         layout = SeatLayout.load(path)
         print(json.dumps(layout.to_json()) if args.json else _describe(layout))
@@ -154,5 +162,5 @@ def _run(args: argparse.Namespace) -> int:
         layout = SeatLayout(found.centre, found.angles, frame_size=(width, height))
     layout.save(path)
     print(json.dumps(layout.to_json()) if args.json else _describe(layout))
-    print(f"saved to {path}")
+    print(f"saved to {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

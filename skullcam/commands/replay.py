@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
@@ -169,6 +170,12 @@ def _run(args: argparse.Namespace) -> int:
                 "(check --first-dealer and --names)",
                 file=sys.stderr,
             )
+        elif (strict := _strict_refusal(record)) is not None:
+            print(
+                f"the recognized record scores only as played ('skullcam score --as-played'):"
+                f" {strict} (check --players and --first-dealer)",
+                file=sys.stderr,
+            )
         if flagged:
             print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
         return 0
@@ -190,3 +197,15 @@ def _run(args: argparse.Namespace) -> int:
     if flagged:
         print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
     return 0
+
+
+def _strict_refusal(record: dict[str, Any]) -> str | None:
+    """Why ``skullcam score`` (not ``--as-played``) refuses the record, or None: a trick led
+    out of turn stands in the camera's record, but a program scoring it strictly stops."""
+    from skullcam.rules import GameRecord, RulesError, score_game
+
+    try:
+        score_game(GameRecord.from_dict(record))
+    except RulesError as err:
+        return str(err)
+    return None
