@@ -14,7 +14,7 @@ resumes a game from the store.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +93,11 @@ class Referee:
     bids: list[list[int]] | None = None
     rounds: list[list[TrickOutcome]] = field(default_factory=list)
     abilities: list[list[dict[str, Any]]] = field(default_factory=list)
+    #: Where the bids are kept while the game is played (the store, where phones enter
+    #: them): read when a tie after the last round may call for a tie-break round.
+    bids_source: Callable[[], list[list[int]]] | None = None
     _pending_rosie: tuple[int, int] | None = None
+    _due: tuple[int, int] | None = None  # (tricks played, rounds due) last worked out
 
     @property
     def n(self) -> int:
@@ -115,7 +119,26 @@ class Referee:
 
     @property
     def finished(self) -> bool:
-        return self.round > self.settings.rounds
+        return self.round > self.settings.rounds and self.round > self.rounds_due()
+
+    def rounds_due(self) -> int:
+        """The game's rounds, and a tie-break round each time the last one ends with the lead
+        tied under ``tie=extra_round`` (scored from the bids, once per trick played)."""
+        rounds = self.settings.rounds
+        if self.settings.tie != "extra_round":
+            return rounds
+        played = sum(len(r) for r in self.rounds)
+        if self._due is not None and self._due[0] == played:
+            return self._due[1]
+        if self.bids_source is not None:
+            self.bids = self.bids_source() or self.bids
+        try:
+            record = GameRecord.from_dict(self.record(), as_played=True)
+            due = max(rounds, score_game(record, as_played=True).rounds_due)
+        except (RulesError, TypeError, ValueError, KeyError):  # a bid not entered yet, say
+            due = rounds
+        self._due = (played, due)
+        return due
 
     def tricks_in(self, round_number: int) -> int:
         return cards_in_round(round_number, self.n, self.settings.rounds)
@@ -143,7 +166,7 @@ class Referee:
     ) -> TrickOutcome:
         """Append a trick given as (player, card) pairs in play order."""
         if self.finished:
-            raise RulesError(f"the game is over after {self.settings.rounds} rounds")
+            raise RulesError(f"the game is over after {self.rounds_due()} rounds")
         flags = list(flags or [])
         r, t = self.round, self.trick
         if r > len(self.rounds):

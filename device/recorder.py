@@ -60,6 +60,11 @@ def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None
         raise
 
 
+def stored_bids(store: GameStore, game_id: int) -> list[list[Any]]:
+    """Every round's bids as the phones entered them (None: not bid yet), tie-breaks too."""
+    return [store.bids(game_id, r) for r in range(1, store.rounds_due(game_id) + 1)]
+
+
 def referee_from_store(store: GameStore, game_id: int) -> Referee:
     """The game's state as recorded: players, settings and every recorded trick in order."""
     game = store.game(game_id)
@@ -67,6 +72,7 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
         players=list(game.players),
         first_dealer=game.first_dealer,
         settings=Settings.from_dict(dict(game.settings)),
+        bids_source=lambda: stored_bids(store, game_id),
     )
     for trick in store.tricks(game_id):
         if (trick.round, trick.trick) != (ref.round, ref.trick):

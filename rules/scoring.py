@@ -106,6 +106,16 @@ class GameScore:
     finished: bool
 
     @property
+    def rounds_due(self) -> int:
+        """How many rounds the game has now: its setting's, and one more each time the last
+        round played ends with the lead tied under ``tie=extra_round``."""
+        tie_break = not self.finished and bool(self.rounds) and self.rounds[-1].complete
+        played = len(self.rounds)
+        if tie_break and played >= self.settings.rounds:
+            return played + 1
+        return max(self.settings.rounds, played)
+
+    @property
     def warnings(self) -> tuple[str, ...]:
         """English warnings (``--json``'s ``warnings``), one per entry of ``warning_phrases``."""
         return tuple(render(phrases) for phrases in self.warning_phrases)

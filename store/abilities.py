@@ -95,7 +95,7 @@ def choice_kind(game: Game, trick: Trick) -> str:
     kind = ABILITY_KIND.get(str(winning))
     if kind is None:
         raise refusal("no_choice", **where)
-    dealt = checks.cards_dealt(trick.round, len(game.players))
+    dealt = checks.cards_dealt(trick.round, len(game.players), game.settings)
     if kind == "rosie" and trick.trick + 1 >= dealt:
         raise refusal("rosie_last_trick", round=trick.round)
     return kind

@@ -8,7 +8,8 @@ a bid in a round that already has tricks (:func:`_bids_changed`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from skullcam.errors import UserError, echo
@@ -50,11 +51,18 @@ def put_round(
     )
 
 
-def check_round(game: Game, round_number: int) -> None:
-    """A round the game has under its settings *now* (a settings change can remove some)."""
+def check_round(game: Game, round_number: int, rounds_due: Callable[[], int]) -> None:
+    """A round the game has under its settings *now* (a settings change can remove some),
+    or a tie-break round due (``rounds_due``: asked only past the setting's rounds, since
+    it scores the game)."""
     rounds = int(checks.full_settings(game.settings)["rounds"])
-    if not checks.whole_in(round_number, 1, rounds):
-        raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
+    if checks.whole_in(round_number, 1, rounds):
+        return
+    if checks.whole_in(round_number, rounds + 1, 10 * rounds + 100):
+        rounds = rounds_due()
+        if round_number <= rounds:
+            return
+    raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
 
 
 def _check_cannonball_counts(game: Game) -> None:
@@ -69,7 +77,7 @@ def _checked_bid(game: Game, round_number: int, player: int, bid: Any) -> int | 
     """``None`` (not bid yet) or a bid 0..cards dealt this round, named for the player."""
     if bid is None:
         return None
-    cards = checks.cards_dealt(round_number, len(game.players))
+    cards = checks.cards_dealt(round_number, len(game.players), game.settings)
     return checks.check_bid(bid, cards, game.players[player], round_number)
 
 
@@ -117,7 +125,7 @@ def check_harry_bid(
     bid = None if winner is None else bids[winner]
     if winner is None or bid is None:
         return
-    dealt = checks.cards_dealt(round_number, len(game.players))
+    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
     if not harry_fits(bid, change, dealt):
         raise refusal(
             "harry_out_of_range",
@@ -190,6 +198,10 @@ def _bids_changed(
 class BidsMixin(GamesMixin):
     """Setting and reading a round's bids; the TV's bid screen and each player's phone."""
 
+    def rounds_due(self, game_id: int) -> int:
+        """How many rounds the game has now (the scores' mixin counts tie-break rounds)."""
+        return int(checks.full_settings(self.game(game_id).settings)["rounds"])
+
     def set_bids(
         self,
         game_id: int,
@@ -205,7 +217,7 @@ class BidsMixin(GamesMixin):
         with self._write() as conn:
             game = self.game(game_id)
             n = len(game.players)
-            check_round(game, round_number)
+            check_round(game, round_number, partial(self.rounds_due, game_id))
             if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence):
                 raise UserError(f"bids must be a list, one per player ({n})")
             if len(bids) != n:
@@ -234,7 +246,7 @@ class BidsMixin(GamesMixin):
         with self._write() as conn:
             game = self.game(game_id)
             n = len(game.players)
-            check_round(game, round_number)
+            check_round(game, round_number, partial(self.rounds_due, game_id))
             checks.check_player(player, n)
             value = _checked_bid(game, round_number, player, bid)
             row = round_row(conn, game_id, round_number)
@@ -257,13 +269,13 @@ class BidsMixin(GamesMixin):
         """A round's bids, ``None`` for a player who has not bid; a round the game does not
         have is an error, not a row of ``None`` that reads like a round nobody bid in yet."""
         game = self.game(game_id)
-        check_round(game, round_number)
+        check_round(game, round_number, partial(self.rounds_due, game_id))
         row = round_row(self._conn(), game_id, round_number)
         return load_json(row["bids"]) if row else [None] * len(game.players)
 
     def cannonball(self, game_id: int, round_number: int) -> list[bool] | None:
         """A Rascal-scoring round's cannonball calls, ``None`` before any (round checked as
         in :meth:`bids`)."""
-        check_round(self.game(game_id), round_number)
+        check_round(self.game(game_id), round_number, partial(self.rounds_due, game_id))
         row = round_row(self._conn(), game_id, round_number)
         return load_json(row["cannonball"]) if row and row["cannonball"] else None

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import RulesError, Settings, name_clash, parse_card
-from skullcam.rules import cards_dealt as rules_cards_dealt
+from skullcam.rules import RulesError, Settings, cards_in_round, name_clash, parse_card
 from skullcam.rules.errors import SettingRangeError
 from skullcam.rules.explain import SettingName
 
@@ -182,5 +181,7 @@ def full_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     return settings_obj(settings).to_dict()
 
 
-def cards_dealt(round_number: int, n: int) -> int:
-    return int(rules_cards_dealt(round_number, n))
+def cards_dealt(round_number: int, n: int, settings: Mapping[str, Any]) -> int:
+    """Cards each player gets in the round: a tie-break round after the last (``tie`` set to
+    ``extra_round``) is dealt as the last one, so the game's ``rounds`` setting counts."""
+    return int(cards_in_round(round_number, n, int(full_settings(settings)["rounds"])))

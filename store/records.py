@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import GameRecord, RulesError
+from skullcam.rules import GameRecord, RulesError, score_game
 from skullcam.rules.explain import Phrase, render
 
 from . import checks, verdicts
@@ -56,7 +56,7 @@ def _missing_bids_problem(
     if later:
         args: dict[str, str | int] = {"round": r, "players": missing, "later": later[-1]}
         return (Phrase("missing_bid_before_tricks", args),)
-    if len(tricks.get(r, [])) >= checks.cards_dealt(r, n):
+    if len(tricks.get(r, [])) >= checks.cards_dealt(r, n, game.settings):
         return (Phrase("missing_bid_all_tricks", {"round": r, "players": missing}),)
     return None
 
@@ -108,19 +108,28 @@ def _check_record(record: Any) -> _CheckedRecord:
     settings = checks.check_settings(dict(record.get("settings") or {}))
     total = int(checks.full_settings(settings)["rounds"])
     rounds = list(record.get("rounds") or [])
-    if len(rounds) > total:
-        # A tie-break round (tie=extra_round) is valid in a record, but the store keeps
-        # rounds 1..rounds only: refused rather than imported with that round dropped.
-        raise UserError(
-            f"this record has {len(rounds)} rounds but its settings play {total}; the "
-            "scoreboard cannot store a tie-break round: import it without that round"
-        )
     n = len(players)
     checked = [(rnd, _checked_tricks(rnd, r, n)) for r, rnd in enumerate(rounds, start=1)]
-    complete = len(rounds) == total and all(
-        len(tricks) >= checks.cards_dealt(r, n) for r, (_, tricks) in enumerate(checked, start=1)
+    complete = len(rounds) >= total and all(
+        len(tricks) >= checks.cards_dealt(r, n, settings)
+        for r, (_, tricks) in enumerate(checked, start=1)
     )
+    if len(rounds) > total or (complete and settings.get("tie") == "extra_round"):
+        complete = _over(record, len(rounds) > total)
     return _CheckedRecord(players, first_dealer, settings, checked, complete)
+
+
+def _over(record: Mapping[str, Any], tie_breaks: bool) -> bool:
+    """Whether a played-out record's game is over: not while the lead is tied under
+    ``tie=extra_round`` (a tie-break round is due). Its tie-break rounds (``tie_breaks``)
+    must each follow a tied lead; a record the rules cannot score otherwise is taken as
+    over, as its trick count says."""
+    try:
+        return score_game(GameRecord.from_dict(record, as_played=True), as_played=True).finished
+    except RulesError as err:
+        if tie_breaks:
+            raise UserError(f"invalid game record: {err}") from err
+        return True
 
 
 def _checked_tricks(rnd: Mapping[str, Any], r: int, n: int) -> list[list[dict[str, Any]]]:
@@ -205,7 +214,8 @@ class RecordsMixin(TricksMixin):
             tricks.setdefault(t.round, []).append(t)
         rounds_out: list[dict[str, Any]] = []
         full = checks.full_settings(game.settings)
-        total = int(full["rounds"])
+        # Tie-break rounds (tie=extra_round) are stored past the setting's rounds.
+        total = max([int(full["rounds"]), *rows, *tricks])
         abilities_on = bool(full["pirate_abilities"])
         problem: tuple[Phrase, ...] | None = None
         for r in range(1, total + 1):
@@ -213,7 +223,8 @@ class RecordsMixin(TricksMixin):
             # enters them all at the start) are not yet part of the record, which may end with
             # one unfinished round only. Tricks recorded after it still go in, so that the
             # rules engine names the gap.
-            in_play = rounds_out and len(tricks.get(r - 1, [])) < checks.cards_dealt(r - 1, n)
+            dealt_before = checks.cards_dealt(r - 1, n, game.settings) if r > 1 else 0
+            in_play = rounds_out and len(tricks.get(r - 1, [])) < dealt_before
             if in_play and not any(tricks.get(later) for later in range(r, total + 1)):
                 break
             row = rows.get(r)

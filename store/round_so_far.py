@@ -56,7 +56,7 @@ def round_so_far(
                 for a in abilities
                 if a["trick"] == t.trick and a["pirate"] == "pirate-rosie"
             ]
-            last = t.trick + 1 >= checks.cards_dealt(t.round, n)
+            last = t.trick + 1 >= checks.cards_dealt(t.round, n, game.settings)
             so_far.leader = chosen[0] if chosen else (so_far.leader if last else None)
         so_far.tricks.append(
             {

@@ -24,7 +24,7 @@ from skullcam.rules import (
 )
 from skullcam.rules.explain import phrases_to_json, render
 
-from . import verdicts
+from . import checks, verdicts
 from .records import RecordsMixin
 
 
@@ -102,6 +102,20 @@ class ScoresMixin(RecordsMixin):
     def __init__(self, data_dir: Path) -> None:
         super().__init__(data_dir)
         self._scores = _ScoreCache()
+
+    def rounds_due(self, game_id: int) -> int:
+        """How many rounds the game has now: its ``rounds`` setting, and one more each time
+        the last round played ends with the lead tied under ``tie=extra_round``. A record
+        that does not score (yet) has the rounds stored."""
+        full = checks.full_settings(self.game(game_id).settings)
+        total = int(full["rounds"])
+        if full["tie"] != "extra_round":
+            return total
+        record, _ = self._record(game_id)  # up to a missing bid or card: what scores so far
+        try:
+            return max(total, _as_played(record).rounds_due)
+        except _UNSCORABLE:
+            return max(total, len(record["rounds"]))
 
     def score(self, game_id: int) -> dict[str, Any]:
         """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.

@@ -39,7 +39,9 @@ def _played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
             "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
         ).fetchall()
     )
-    return all(counts.get(r, 0) >= checks.cards_dealt(r, n) for r in range(1, rounds + 1))
+    return all(
+        counts.get(r, 0) >= checks.cards_dealt(r, n, game.settings) for r in range(1, rounds + 1)
+    )
 
 
 def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:

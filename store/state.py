@@ -23,7 +23,7 @@ def _current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: i
     """The first round not yet played out (the last round once all are)."""
     n = len(game.players)
     for r in range(1, total + 1):
-        if len(by_round.get(r, [])) < checks.cards_dealt(r, n):
+        if len(by_round.get(r, [])) < checks.cards_dealt(r, n, game.settings):
             return r
     return total
 
@@ -38,12 +38,12 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         game = self.game(game_id)
         n = len(game.players)
         settings = checks.full_settings(game.settings)
-        total = int(settings["rounds"])
+        total = self.rounds_due(game_id)  # with a tie-break round when one is due
         by_round: dict[int, list[Trick]] = {}
         for t in self.tricks(game_id):
             by_round.setdefault(t.round, []).append(t)
         current = _current_round(game, by_round, total)
-        cards = checks.cards_dealt(current, n)
+        cards = checks.cards_dealt(current, n, game.settings)
         dealer = (game.first_dealer + current - 1) % n
         round_tricks = by_round.get(current, [])
         abilities = self.abilities(game_id, current)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row
 
 def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
     """Refuse a trick the round cannot have; returns the cards dealt (tricks in the round)."""
-    cards = checks.cards_dealt(round_number, len(game.players))
+    cards = checks.cards_dealt(round_number, len(game.players), game.settings)
     if not checks.whole_in(trick_index, 0, cards - 1):
         raise UserError(
             f"round {round_number} has tricks 0..{cards - 1}, got trick {echo(trick_index)}"
@@ -35,17 +36,23 @@ def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
 
 
 def _finish_after_last_trick(
-    conn: sqlite3.Connection, game: Game, round_number: int, trick_index: int, cards: int
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    trick_index: int,
+    cards: int,
+    rounds_due: Callable[[], int],
 ) -> None:
-    """The last trick of the last round ends the game, once every trick of it is in."""
+    """The last trick of the last round ends the game, once every trick of it is in; not
+    while a tie-break round is due (``rounds_due``, asked only then)."""
     total_rounds = int(checks.full_settings(game.settings)["rounds"])
-    if round_number != total_rounds or trick_index != cards - 1:
+    if round_number < total_rounds or trick_index != cards - 1:
         return
     done = conn.execute(
         "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
         (game.id, round_number),
     ).fetchone()[0]
-    if done == cards:
+    if done == cards and rounds_due() <= round_number:
         mark_finished(conn, game.id)
 
 
@@ -104,7 +111,7 @@ class TricksMixin(BidsMixin):
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
             # is the one this trick is checked against.
             game = self.game(game_id)
-            check_round(game, round_number)
+            check_round(game, round_number, partial(self.rounds_due, game_id))
             cards = _check_trick_index(game, round_number, trick_index)
             clean = checks.check_plays(plays, len(game.players), partial=True)
             if not clean:
@@ -134,7 +141,8 @@ class TricksMixin(BidsMixin):
                 "flags": list(flags),
             }
             emit(conn, game_id, "trick", trick_event)
-            _finish_after_last_trick(conn, game, round_number, trick_index, cards)
+            due = partial(self.rounds_due, game_id)
+            _finish_after_last_trick(conn, game, round_number, trick_index, cards, due)
         return trick_id
 
     def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:

@@ -341,6 +341,7 @@ def test_tie_shared_or_extra_round() -> None:
     assert score.finished and len(score.leaders) == 1
     still_tied = score_game(GameRecord.from_dict({**extra, "rounds": extra["rounds"][:1]}))
     assert not still_tied.finished
+    assert (shared.rounds_due, still_tied.rounds_due, score.rounds_due) == (1, 2, 2)
     with pytest.raises(GameRecordError, match="round 2: the game has 1 round "):
         GameRecord.from_dict({**extra, "settings": {"rounds": 1}})
 

@@ -1,0 +1,88 @@
+"""A tie after the last round under ``tie=extra_round``: the table plays one more round, and
+the store, the scoreboard and the camera's referee follow it (they used to refuse it and name
+both players winners)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from store_support import plays
+
+from skullcam.device.recorder import referee_from_store
+from skullcam.store import GameStore
+
+TIE = {"rounds": 1, "tie": "extra_round"}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    s = GameStore(tmp_path / "data")
+    yield s
+    s.close()
+
+
+def tied_after_round_1(store: GameStore) -> int:
+    """Ana and Ben each bid and miss: -10 apiece, tied (Ben leads, the first escape wins)."""
+    gid = store.create_game(["Ana", "Ben"], 0, TIE)
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "escape"), (0, "escape")))
+    return gid
+
+
+def test_a_tie_after_the_last_round_calls_for_one_more(store: GameStore) -> None:
+    gid = tied_after_round_1(store)
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 2
+    state = store.state(gid)
+    assert (state["round"], state["rounds"], state["cards"]) == (2, 2, 1)
+    assert state["leader"] == 0 and not state["finished"]  # dealer Ben: Ana leads round 2
+    store.set_bids(gid, 2, [1, 0])
+    with pytest.raises(Exception, match=r"round must be 1\.\.2, got 3"):
+        store.set_bids(gid, 3, [0, 0])
+    store.record_trick(gid, 2, 0, plays((0, "green-3"), (1, "green-2")))
+    assert store.game(gid).status == "finished"
+    score = store.score(gid)["score"]
+    assert score["totals"] == [10, 0] and score["leaders"] == [0]
+    exported = store.export_record(gid)
+    assert [r["bids"] for r in exported["rounds"]] == [[1, 0], [1, 0]]
+    again = store.import_record(exported)  # the tie-break round imports too
+    assert store.game(again).status == "finished"
+    assert store.export_record(again)["rounds"] == exported["rounds"]
+
+
+def test_a_tie_broken_by_a_tie_again_goes_on(store: GameStore) -> None:
+    gid = tied_after_round_1(store)
+    store.set_bids(gid, 2, [0, 0])  # both bid 0, Ana wins the trick: -10 and +10
+    store.record_trick(gid, 2, 0, plays((0, "green-3"), (1, "green-2")))
+    assert store.score(gid)["score"]["totals"] == [-20, 0]
+    assert store.game(gid).status == "finished"
+    gid = tied_after_round_1(store)
+    store.set_bids(gid, 2, [0, 1])  # Ana wins on a 0 bid, Ben bid 1: -10 each, tied again
+    store.record_trick(gid, 2, 0, plays((0, "escape"), (1, "escape")))
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 3
+
+
+def test_an_unfinished_tied_record_imports_as_the_game_in_progress(store: GameStore) -> None:
+    gid = tied_after_round_1(store)
+    record = store.export_record(gid)
+    store.finish_game(gid)
+    again = store.import_record(record)
+    assert store.game(again).status == "active" and store.rounds_due(again) == 2
+
+
+def test_the_camera_plays_the_tie_break_round_from_the_stored_bids(store: GameStore) -> None:
+    """The referee is built from the store while the game is on: it must not call the game
+    over after the last regular round while the lead is tied."""
+    gid = tied_after_round_1(store)
+    referee = referee_from_store(store, gid)
+    assert referee.round == 2 and not referee.finished
+    assert referee.leader() == 0
+    store.set_bids(gid, 2, [1, 0])
+    outcome = referee.add_plays([(0, "green-3"), (1, "green-2")])
+    assert (outcome.round, outcome.winner) == (2, 0)
+    assert referee.finished
+    shared = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(shared, 1, [1, 0])
+    store.record_trick(shared, 1, 0, plays((1, "escape"), (0, "escape")))
+    assert referee_from_store(store, shared).finished  # a shared win: over
