@@ -21,10 +21,16 @@ NAME_LIMIT = 40
 """A player's name fits a scoreboard column."""
 
 
+#: Bidirectional overrides and isolates: they turn the rest of a page's line around ("Ben"
+#: and an override reads as another name, and so does every name after it on the TV).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def has_control(text: str) -> bool:
-    """Control characters (NUL, newline, ...) and lone surrogates: invisible on every page,
-    and a surrogate cannot even be stored as UTF-8."""
-    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+    """Control characters (NUL, newline, ...), lone surrogates and bidirectional overrides:
+    invisible on every page (or turning it around), and a surrogate cannot even be stored as
+    UTF-8."""
+    return any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text)
 
 
 def check_players(players: Sequence[str]) -> list[str]:

@@ -18,6 +18,7 @@ from skullcam.rules import (
     cards_dealt,
     dealer_of_round,
     first_leader,
+    name_clash,
     parse_card,
     resolve_trick,
     score_bid,
@@ -600,3 +601,19 @@ def test_a_record_whose_players_share_a_name_is_refused(players: list[str], clas
     """ "Ana leads with 20" must say which Ana: the web and --names refuse such tables too."""
     with pytest.raises(GameRecordError, match=f"'players' must differ: {clash}"):
         GameRecord.from_dict({"format": "skullcam-game/1", "players": players, "rounds": []})
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Be\u0301n", "B\u00e9n"],  # the accent typed as a combining mark, and precomposed
+        ["Ben", "Ben\u200b"],  # a zero-width space
+        ["Ben", "\uff22\uff45\uff4e"],  # full-width letters
+    ],
+)
+def test_names_a_reader_cannot_tell_apart_clash(names: list[str]) -> None:
+    assert name_clash(names) == (names[0], names[1])
+
+
+def test_names_that_differ_do_not_clash() -> None:
+    assert name_clash(["Ana", "Anna", "Åna", "\U0001f468\u200d\U0001f469", "\U0001f468"]) is None

@@ -408,6 +408,7 @@ def test_errors_name_bad_input_once_and_briefly(store: GameStore) -> None:
         (["Ana\u0000", "Ben"], "control character"),
         (["Ana", "B\nen"], "control character"),
         (["Ana", "\ud800"], "control character"),
+        (["Ana", "Ben\u202e"], "control character"),  # a right-to-left override
     ],
 )
 def test_player_names_must_be_plain_text(
