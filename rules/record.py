@@ -123,9 +123,11 @@ class GameRecord:
 def _parse(data: Any) -> GameRecord:
     if not isinstance(data, Mapping):
         raise GameRecordError(f"a game record is a JSON object, got {_kind(data)}")
-    if data.get("format") != FORMAT:
+    if "format" not in data:
+        raise GameRecordError(f"not a {FORMAT} record: it has no 'format' (expected {FORMAT!r})")
+    if data["format"] != FORMAT:
         raise GameRecordError(
-            f"not a {FORMAT} record: 'format' is {data.get('format')!r}, expected {FORMAT!r}"
+            f"not a {FORMAT} record: 'format' is {data['format']!r}, expected {FORMAT!r}"
         )
     unknown = sorted(set(data) - {"format", "players", "settings", "first_dealer", "rounds"})
     if unknown:

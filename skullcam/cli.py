@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 # OpenCV and its FFmpeg back end print their own lines ("moov atom not found", "camera index
 # out of range") beside the one-line message skullcam gives for the same failure. Set before
@@ -130,8 +130,17 @@ def add_data_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """A usage error is one line on stderr, as every other error is (interfaces.md): the
+    usage block argparse prints first buried what was wrong. Subcommands' parsers are made
+    of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrors(
         prog="skullcam",
         description="Camera-assisted referee and live scoreboard for Skull King.",
     )

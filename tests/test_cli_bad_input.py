@@ -32,12 +32,12 @@ def fails(argv: list[str], capsys: pytest.CaptureFixture[str], *needles: str) ->
 
 
 def refused_by_parser(argv: list[str], capsys: pytest.CaptureFixture[str], needle: str) -> None:
-    """An out-of-range option is refused by argparse (usage + one error line, exit 2)."""
+    """An out-of-range option is refused by argparse (one error line, exit 2)."""
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert needle in err.strip().splitlines()[-1], err
+    assert err.count("\n") == 1 and needle in err, err
 
 
 @pytest.fixture
@@ -708,3 +708,39 @@ def test_replay_of_a_game_folder_whose_record_names_no_seat(
 def test_replay_names_that_differ_only_in_case(frames: Path, capsys) -> None:
     argv = ["replay", str(frames), "--players", "3", "--names", "Ana,Ben,ana"]
     fails(argv, capsys, "distinct", "'Ana' and 'ana' are one name")
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["score"], "skullcam score: error: the following arguments are required: GAME.json"),
+        (["nosuch"], "skullcam: error: argument COMMAND: invalid choice: 'nosuch'"),
+        (["replay", "x.mp4"], "skullcam replay: error: the following arguments are required"),
+    ],
+)
+def test_a_usage_error_is_one_line_too(argv: list[str], said: str, capsys) -> None:
+    """argparse printed its usage block first: the error was the last of 4-5 lines."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(said) and "--help" in err
+
+
+def test_replay_refuses_in_one_line_before_saying_what_it_took(tmp_path: Path, capsys) -> None:
+    """The names taken from the game's record were said first: the error was line two."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    record = {"format": "skullcam-game/1", "players": ["A", "B", "C"], "rounds": []}
+    (folder / "game.json").write_text(json.dumps(record))
+    fails(["replay", str(folder), "--players", "3", "--first-dealer", "5"], capsys, "seat 0..2")
+
+
+def test_replay_says_when_its_bids_file_stops_short() -> None:
+    """Bids for round 1 of 3 were taken with rounds 2 and 3 at 0, unsaid."""
+    from skullcam.commands.replay import _bids_short
+
+    assert _bids_short([[1, 0, 1, 0]], 3) == (
+        "replay: --bids has bids for 1 of 3 rounds: the later rounds' bids count as 0 in the scores"
+    )
+    assert _bids_short([[1, 0]] * 3, 3) is None and _bids_short(None, 3) is None

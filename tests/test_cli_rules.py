@@ -120,6 +120,7 @@ def test_score_stdin_settings_override_and_explain(tmp_path: Path) -> None:
     out = skullcam("score", "-", "--explain", stdin=json.dumps(record))
     assert "The Tigress as a pirate (Cai) wins" in out.stdout
     assert "Cai bid 1, won 1" in out.stdout
+    assert "Round 1 (1 card, Ana deals):" in out.stdout  # was "1 cards"
 
 
 def _record(tmp_path: Path, text: str) -> str:

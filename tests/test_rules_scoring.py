@@ -391,6 +391,7 @@ _DELETE = object()
 # (id, path to change, new value, message)
 BAD_RECORDS = [
     ("wrong-format", "format", "skullcam-game/2", "not a skullcam-game/1 record"),
+    ("no-format", "format", _DELETE, "it has no 'format' (expected 'skullcam-game/1')"),
     ("one-player", "players", ["Ana"], "'players' must list 2 to 8"),
     ("unknown-setting", "settings", {"lot": True}, "settings: unknown setting 'lot'"),
     ("setting-out-of-range", "settings", {"points_per_trick": 90}, "must be 5..50"),

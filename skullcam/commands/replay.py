@@ -88,10 +88,12 @@ def player_names(names: str | None, n: int) -> list[str]:
     return out
 
 
-def _defaults_from_game_folder(args: argparse.Namespace) -> None:
+def _defaults_from_game_folder(args: argparse.Namespace) -> str | None:
     """Fill ``--first-dealer`` and ``--names`` left out from the game record kept with the
     recording (a game folder, or its ``game.*`` video): with the wrong first dealer every
-    trick reads as led out of turn, and the record does not score."""
+    trick reads as led out of turn, and the record does not score. Returns what was taken,
+    to say once the arguments have passed their checks (before an error it only adds a
+    line)."""
     source = Path(args.source)
     folder = source if source.is_dir() else source.parent if source.stem == "game" else None
     record_path = folder / "game.json" if folder is not None else None
@@ -116,10 +118,9 @@ def _defaults_from_game_folder(args: argparse.Namespace) -> None:
             if args.names is None and all(isinstance(p, str) and "," not in p for p in players):
                 args.names = ",".join(players)
                 taken.append("the players' names")
-    if taken:
-        print(f"replay: {' and '.join(taken)} from {record_path}", file=sys.stderr)
     if args.first_dealer is None:
         args.first_dealer = 0
+    return f"replay: {' and '.join(taken)} from {record_path}" if taken else None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -134,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.device.sources import MAX_FPS
     from skullcam.vision.seats import CALIBRATION_FILE
 
-    _defaults_from_game_folder(args)
+    taken = _defaults_from_game_folder(args)
     names = player_names(args.names, args.players)
     if not 0 <= args.first_dealer < args.players:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
@@ -152,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
             if SeatLayout.load(seats).n_players != args.players:
                 seats = None  # calibrated for another table size: use the default
     source = open_replay_source(args.source, args.fps)
+    for said in (taken, _bids_short(bids, settings.rounds)):
+        if said is not None:
+            print(said, file=sys.stderr)
     from skullcam.vision.recognizer import Recognizer
 
     recognizer = Recognizer.load(args.model, data_dir=args.data)
@@ -209,3 +213,13 @@ def _strict_refusal(record: dict[str, Any]) -> str | None:
     except RulesError as err:
         return str(err)
     return None
+
+
+def _bids_short(bids: list[list[int]] | None, rounds: int) -> str | None:
+    """What a bids file for fewer rounds than the game's means for the scores, or None."""
+    if bids is None or len(bids) >= rounds:
+        return None
+    return (
+        f"replay: --bids has bids for {len(bids)} of {rounds} rounds: "
+        "the later rounds' bids count as 0 in the scores"
+    )

@@ -116,7 +116,8 @@ def format_explanations(score: Any) -> str:
     lines: list[str] = []
     for rnd in score.rounds:
         dealer = score.players[rnd.dealer]
-        lines.append(f"Round {rnd.number} ({rnd.cards_dealt} cards, {dealer} deals):")
+        cards = f"{rnd.cards_dealt} card{'s' if rnd.cards_dealt != 1 else ''}"
+        lines.append(f"Round {rnd.number} ({cards}, {dealer} deals):")
         for trick in rnd.tricks:
             plays = ", ".join(
                 f"{score.players[seat]} {card}"
