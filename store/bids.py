@@ -198,10 +198,6 @@ def _bids_changed(
 class BidsMixin(GamesMixin):
     """Setting and reading a round's bids; the TV's bid screen and each player's phone."""
 
-    def rounds_due(self, game_id: int) -> int:
-        """How many rounds the game has now (the scores' mixin counts tie-break rounds)."""
-        return int(checks.full_settings(self.game(game_id).settings)["rounds"])
-
     def set_bids(
         self,
         game_id: int,

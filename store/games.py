@@ -101,6 +101,11 @@ class GamesMixin(Database):
         rows = select_rows(self._conn(), "games", "id DESC", status=status)
         return [game_from_row(r) for r in rows]
 
+    def rounds_due(self, game_id: int) -> int:
+        """How many rounds the game has now: the ``rounds`` setting here; the scores' mixin
+        (``scores.py``) adds the tie-break rounds it scores as due."""
+        return int(checks.full_settings(self.game(game_id).settings)["rounds"])
+
     def table_game(self) -> Game | None:
         """The game set up last at the table, finished or not: the TV shows it (its final
         scores once it is over). An imported record that did not become the game in progress

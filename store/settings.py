@@ -45,7 +45,9 @@ def _played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
 
 
 def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
-    """Finish or reopen a game whose number of rounds changed (see update_settings)."""
+    """Finish or reopen a game whose number of rounds changed (see update_settings): the
+    ``rounds`` setting, or a tie-break round now due or no longer (``tie``, or scoring
+    settings that tie or untie the lead)."""
     if _played_out(conn, game, rounds):
         mark_finished(conn, game.id)
     elif game.status == "finished" and _played_out(conn, game, old_rounds):
@@ -105,12 +107,13 @@ class SettingsMixin(GamesMixin):
             _check_rounds_played(conn, game_id, rounds)
             if clean == game.settings:
                 return clean
+            old_rounds = self.rounds_due(game_id)
             conn.execute("UPDATE games SET settings = ? WHERE id = ?", (dump_json(clean), game_id))
             write_audit(conn, game_id, None, "settings", game.settings, clean, note)
             emit(conn, game_id, "settings", {"settings": clean})
-            old_rounds = int(checks.full_settings(game.settings)["rounds"])
+            rounds = self.rounds_due(game_id)
             if rounds != old_rounds:
-                _restatus(conn, game, old_rounds, rounds)
+                _restatus(conn, replace(game, settings=clean), old_rounds, rounds)
             was_on = checks.full_settings(game.settings)["pirate_abilities"]
             now_on = checks.full_settings(clean)["pirate_abilities"]
             if now_on and not was_on:

@@ -86,3 +86,16 @@ def test_the_camera_plays_the_tie_break_round_from_the_stored_bids(store: GameSt
     store.set_bids(shared, 1, [1, 0])
     store.record_trick(shared, 1, 0, plays((1, "escape"), (0, "escape")))
     assert referee_from_store(store, shared).finished  # a shared win: over
+
+
+def test_settings_that_tie_or_untie_the_lead_reopen_or_finish_the_game(store: GameStore) -> None:
+    gid = tied_after_round_1(store)
+    store.update_settings(gid, {"tie": "shared"})  # a shared win: over
+    assert store.game(gid).status == "finished" and store.rounds_due(gid) == 1
+    store.update_settings(gid, {"tie": "extra_round"})  # tied again: play it out
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 2
+    store.update_settings(gid, {"points_per_trick": 30})  # still -10 each: nothing moves
+    assert store.game(gid).status == "active"
+    store.finish_game(gid)  # the table stops here, tie or not: not reopened by a setting
+    store.update_settings(gid, {"points_per_trick": 20})
+    assert store.game(gid).status == "finished"
