@@ -75,6 +75,8 @@ def record_ability(
             before = {"pirate": pirate, "choice": a["choice"]}
         else:
             abilities.append(a)
+    if before is not None and before["choice"] == choice:
+        return  # the choice it has (Save tapped twice): no "+1 -> +1" in the history
     abilities.append({"trick": trick_index, "pirate": pirate, "choice": choice})
     abilities.sort(key=lambda a: (a["trick"], a["pirate"]))
     save_abilities(conn, game.id, round_number, abilities)

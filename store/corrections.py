@@ -426,10 +426,13 @@ def confirm_as_recorded(
             cards=len(trick.plays),
             players=n,
         )
+    asked = open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged")
+    others = [prompt for prompt in asked if prompt.id != answering]
+    if not trick.flags and not others:
+        return  # nothing left in doubt (Confirm tapped twice): no second entry in its history
     conn.execute("UPDATE tricks SET flags = '[]' WHERE id = ?", (trick.id,))
-    for prompt in open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged"):
-        if prompt.id != answering:
-            close_prompt(conn, prompt, "answered", "confirm")
+    for prompt in others:
+        close_prompt(conn, prompt, "answered", "confirm")
     write_audit(conn, trick.game_id, trick.id, "confirm", trick.flags, [], note)
     confirmed = {
         "round": trick.round,

@@ -202,3 +202,14 @@ def test_cannonball_calls_changed_after_play_are_on_the_bids_history(
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
     listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
     assert listed is not None and "Ana Cannonball No → Yes" in " ".join(listed[1].split())
+
+
+def test_a_choice_or_a_confirmation_sent_twice_is_written_once(store: GameStore) -> None:
+    """A second tap of Save or Confirm wrote "+1 -> +1" and an empty "confirmed" row."""
+    gid = harry_wins_round_2(store)
+    store.choose_ability(gid, 2, 0, 1)
+    store.choose_ability(gid, 2, 0, 1)
+    assert [c.kind for c in store.audit(gid) if c.kind == "choice"] == ["choice"]
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
+    store.confirm_trick(gid, 2, 1)  # nothing in doubt: nothing to write
+    assert [c.kind for c in store.audit(gid) if c.kind == "confirm"] == []

@@ -545,3 +545,36 @@ def test_a_card_swapped_before_the_pickup_takes_the_winners_banner_down(
     store.correct_play(gid, 1, 0, 1, card="green-1", note=note, by_hand=False)
     wait(browser, 4).until(lambda d: not d.find_element(*banner).is_displayed())
     assert store.score(gid)["score"]["totals"] == [10, 20, 10]  # Ben won, as he bid
+
+
+def test_a_double_tap_on_start_sets_up_one_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Two taps before the page moved on made two games (the phone landed on the second, the
+    first stayed behind as an unfinished copy)."""
+    base, store = server
+    browser.get(base + "/setup")
+    inputs = browser.find_elements(By.CSS_SELECTOR, "input.player-name")
+    for box, name in zip(inputs, ["Xena", "Yuri", "Zed"], strict=True):
+        box.send_keys(name)
+    start = browser.find_element(By.ID, "start-game")
+    browser.execute_script("arguments[0].click(); arguments[0].click();", start)
+    wait(browser).until(ec.url_contains("/bids"))
+    assert [g.players for g in store.games()] == [["Xena", "Yuri", "Zed"]]
+
+
+def test_a_page_come_back_to_shows_the_correction_made_meanwhile(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Back to the tricks list after correcting a card on the trick's page: the list came
+    from the browser's back/forward cache, streaming "from now", and kept the old card."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    play_trick(store, gid, ["green-5", "green-9", "green-13"])
+    browser.get(f"{base}/game/{gid}/tricks")
+    wait(browser).until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "Parrot 13"))
+    browser.get(f"{base}/game/{gid}/round/1/trick/0")
+    store.correct_play(gid, 1, 0, 2, card="green-11")
+    browser.back()
+    wait(browser).until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "Parrot 11"))

@@ -31,6 +31,9 @@ def _page(template: str, **context: Any) -> str:
         template,
         strings=i18n.js_strings(lang),
         cards=i18n.js_cards(lang),
+        # The page's live stream starts here, so a change made while it loads, or while it
+        # waits in the browser's back/forward cache, still reaches it.
+        last_event_id=get_store().last_event_id(),
         **context,
     )
 

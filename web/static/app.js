@@ -91,14 +91,25 @@ const SK = (() => {
 
   /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
    * refused write (400) carries the server's one-line reason in {"error": ...}. */
-  async function api(url, body, retried) {
+  // A double tap sends the same request twice before the page moves on: two games set up, two
+  // confirmations on a trick's history. The same request while one is on its way gets its
+  // answer instead of a second write.
+  const inFlight = new Map();
+  function api(url, body) {
+    const key = url + " " + JSON.stringify(body || {});
+    if (!inFlight.has(key)) {
+      inFlight.set(key, post(url, body).finally(() => inFlight.delete(key)));
+    }
+    return inFlight.get(key);
+  }
+  async function post(url, body, retried) {
     const res = await reach(url, {
       method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body || {}), credentials: "same-origin",
     });
     const data = await readBody(res);
     if (res.status === 403 && data.pin && !retried) {
-      if (await askPin()) return api(url, body, true);
+      if (await askPin()) return post(url, body, true);
     }
     if (!res.ok) throw new Error(refusedBecause(data, res));
     return data;
@@ -113,7 +124,11 @@ const SK = (() => {
 
   /* One EventSource per page; onChange(kind, data) for every event. The browser resends
    * Last-Event-ID on reconnect, so nothing is missed; onOpen refreshes the state anyway. */
-  function stream(gameId, onChange, onOpen, lastEvent) {
+  // The last event the page has seen: at first, the newest one when the server drew it.
+  if (window.SK_LAST_EVENT === undefined && document.body.dataset.lastEvent) {
+    window.SK_LAST_EVENT = Number(document.body.dataset.lastEvent);
+  }
+  function stream(gameId, onChange, onOpen, lastEvent = window.SK_LAST_EVENT) {
     const params = new URLSearchParams();
     if (gameId) params.set("game", gameId);
     if (lastEvent) params.set("last_event_id", lastEvent);
@@ -140,10 +155,14 @@ const SK = (() => {
     // open; six of those take every connection the browser allows to this server, and the next
     // page hangs. So the stream closes when the page is hidden, and opens again (from the last
     // event seen) if the page is shown again from that cache.
+    // (Not {once: true} for pageshow: the page's own first pageshow, persisted false, comes
+    // after this runs and would use it up.)
     window.addEventListener("pagehide", () => es.close(), {once: true});
-    window.addEventListener("pageshow", (ev) => {
-      if (ev.persisted) stream(gameId, onChange, onOpen, window.SK_LAST_EVENT);
-    }, {once: true});
+    window.addEventListener("pageshow", function again(ev) {
+      if (!ev.persisted) return;
+      window.removeEventListener("pageshow", again);
+      stream(gameId, onChange, onOpen, window.SK_LAST_EVENT);
+    });
     window.SK_STREAM = es;
     return es;
   }
