@@ -578,3 +578,58 @@ def test_a_page_come_back_to_shows_the_correction_made_meanwhile(
     store.correct_play(gid, 1, 0, 2, card="green-11")
     browser.back()
     wait(browser).until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "Parrot 11"))
+
+
+_TV_BOTTOMS = """
+const bottom = (el) => el ? Math.round(el.getBoundingClientRect().bottom) : 0;
+const last = (sel) => { const all = document.querySelectorAll(sel); return all[all.length - 1]; };
+return {rows: bottom(last('#tv-table tbody tr')), cards: bottom(last('#tv-live-cards li')),
+        chart: bottom(document.querySelector('#tv-chart svg')),
+        winner: document.getElementById('tv-winner').getBoundingClientRect().height};
+"""
+
+
+def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Each card's line wrapped to two under a long name, and the chart below ran off the
+    screen (the board cannot scroll); a tie of long names took four lines of the head."""
+    base, store = server
+    names = [
+        "Maximiliano Fernández-García de la Vega",
+        "Søren Ærø Østergaard-Christiansen",
+        "Giulia D'Annunzio-Bellini Rossi",
+        "Wolfeschlegelsteinhausenbergerdorff",
+        "Jean-François Pérez-Lefebvre",
+        "Hanne-Marie Kristensen-Bjørnsen",
+        "Ñoño Ibáñez Núñez de Arce",
+        "Ævar Þór Ólafsson-Långström",
+    ]
+    gid = store.create_game(names, 7, {"rounds": 1})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
+    order = [(store.state(gid)["leader"] + i) % 8 for i in range(8)]
+    cards = [f"green-{r}" for r in range(3, 9)] + ["mermaid-sirena", "escape"]
+    plays = [{"player": p, "card": c} for p, c in zip(order, cards, strict=True)]
+    store.set_live(gid, 1, 0, plays, leader=order[0], winner=order[6])
+    store.create_prompt(gid, "flagged", 1, 0)
+    browser.set_window_size(1920, 1200)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.get(base + "/tv")
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 8)
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-chart svg"))
+    assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
+    seen = browser.execute_script(_TV_BOTTOMS)
+    assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
+    # Seven of them tie on 10 (each bid 0 and lost the trick of escapes and loot).
+    store.set_bids(gid, 1, [0] * 8)
+    escapes = ["escape"] * 5 + ["loot", "loot", "tigress:escape"]
+    store.record_trick(
+        gid, 1, 0, [{"player": p, "card": c} for p, c in zip(order, escapes, strict=True)]
+    )
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-winner").is_displayed())
+    seen = browser.execute_script(_TV_BOTTOMS)
+    assert seen["winner"] < 1.5 * 0.06 * 1080, seen  # one line of 6vh text, cut with "…"
+    assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen

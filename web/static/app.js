@@ -552,6 +552,7 @@ function initTV() {
     const last = !live && state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
     const shown = live || (last ? {plays: last.plays, winner: last.winner} : null);
     liveList.classList.toggle("past", !live && !!last);
+    liveList.classList.toggle("many", !!shown && shown.plays.length > 6);
     liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
