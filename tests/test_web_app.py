@@ -296,10 +296,10 @@ def test_a_correction_that_stops_the_score_is_kept_and_says_why(
     url = f"/api/game/{gid}/round/1/trick/0/correct"
     first = client.post(url, json={"play": 0, "card": "green-9"})
     assert first.status_code == 200
-    assert "green-9 was already played" in json_of(first)["score_error"]
+    assert "Parrot 9 was already played" in json_of(first)["score_error"]
     assert store.trick(gid, 1, 0).plays[0]["card"] == "green-9"
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
-    assert 'id="score-error"' in page and "green-9 was already played" in page
+    assert 'id="score-error"' in page and "Parrot 9 was already played" in page
     second = client.post(url, json={"play": 1, "card": "green-5"})
     assert second.status_code == 200 and "score_error" not in json_of(second)
     assert json_of(client.get(f"/api/game/{gid}/state"))["score"]["ok"]

@@ -19,7 +19,7 @@ from skullcam.rules import (
     parse_card,
     resolve_trick,
 )
-from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders
+from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders, render
 from skullcam.store import GameStore
 from skullcam.web import i18n
 from skullcam.web.explain_i18n import TEMPLATES, explain
@@ -125,7 +125,7 @@ def test_any_trick_is_explained_in_the_language_with_every_player_named(lang: st
 def test_english_is_the_engines_own_text() -> None:
     for cards, settings in random_tricks(300):
         result = resolve_trick([parse_card(c) for c in cards], settings)
-        assert explain(result.phrases, "en") == result.explanation
+        assert render(result.phrases) == result.explanation
 
 
 def test_spanish_sentence_reads_as_written() -> None:
@@ -183,9 +183,9 @@ def test_why_no_deck_could_produce_a_trick_is_a_phrase(cards: list[str], key: st
         resolve_trick([parse_card(c) for c in cards])
     err = caught.value
     assert err.phrase is not None and err.phrase.key == key
-    assert explain([err.phrase], "en") in str(err)  # the English message is the same words
+    assert render([err.phrase]) in str(err)  # the English message is the same words
     for lang in TEMPLATES:
-        assert explain([err.phrase], lang) != explain([err.phrase], "en")
+        assert explain([err.phrase], lang) != render([err.phrase])
 
 
 def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
@@ -199,6 +199,10 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None
     assert explanation[1] == "Ana (Loro 5): Loro 5 ya está en esta baza (la baraja tiene una)"
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
+    explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert explanation is not None  # English names the card as the page does, not "green-5"
+    assert explanation[1] == "Ana (Parrot 5): Parrot 5 is already in this trick (the deck has one)"
 
 
 def test_every_ui_language_has_every_table() -> None:
@@ -267,7 +271,8 @@ def test_why_the_score_stopped_is_said_in_the_chosen_language(
     assert "Gul 4 er allerede spillet i denne runde" in page
     page = client.get(f"/game/{gid}/tricks?lang=it").get_data(as_text=True)
     assert "Forziere 4 è già stata giocata in questo round" in page
-    assert english in client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)
+    english_page = client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)
+    assert english.replace("yellow-4", "Treasure Chest 4") in english_page  # the page's names
 
 
 def test_phrases_survive_json_as_the_store_keeps_them() -> None:
@@ -463,7 +468,7 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
     err = caught.value
     assert str(err) == english  # word for word what the CLI and the API have always said
     assert [p.key for p in err.phrases] == keys
-    assert explain(err.phrases, "en") == english
+    assert render(err.phrases) == english
     for lang in TEMPLATES:
         _assert_said_in(lang, err.phrases, english)
 
@@ -625,7 +630,8 @@ def test_every_reason_the_store_stops_a_score_is_said_in_spanish(
     page = html.unescape(client.get(f"/game/{gid}/tricks?lang=es").get_data(as_text=True))
     assert spanish in page and english not in page
     english_page = html.unescape(client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True))
-    assert english in english_page
+    said = client.get(f"/api/game/{gid}/state?lang=en").get_json()["score"]["error_text"]
+    assert said in english_page and "pirate-" not in said  # cards by the page's names
 
 
 def test_a_reason_without_phrases_is_still_shown_in_english(
@@ -750,7 +756,7 @@ def test_what_a_score_warns_about_is_phrases_in_every_language(
     assert score.to_json()["warnings"] == english
     assert set(score.to_json()) == {"rounds", "totals", "leaders", "warnings"}  # no new key
     assert [[p.key for p in warning] for warning in score.warning_phrases] == keys
-    assert [explain(warning, "en") for warning in score.warning_phrases] == english
+    assert [render(warning) for warning in score.warning_phrases] == english
     for lang in TEMPLATES:
         for phrases, text in zip(score.warning_phrases, english, strict=True):
             _assert_said_in(lang, phrases, text)

@@ -10,6 +10,7 @@ dispute reads why the trick went that way in the language of the table, and the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from skullcam.rules import Card, IllegalPlayError, RulesError, TrickResult
@@ -461,7 +462,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
 
 
 def wording(lang: str) -> Wording:
-    """How ``lang`` words an explanation; English is the rules engine's own wording."""
+    """How ``lang`` words an explanation; English is the rules engine's own wording, with a
+    card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")."""
+    if lang == "en":
+        return replace(ENGLISH_WORDING, card_id=lambda card: i18n.card_name(str(card), "en"))
     if lang not in TEMPLATES:
         return ENGLISH_WORDING
 
@@ -518,7 +522,7 @@ def score_warning_texts(score: Mapping[str, Any], lang: str) -> list[str]:
         return []
     english = [str(w) for w in (score.get("score") or {}).get("warnings") or []]
     phrases = score.get("warning_phrases")
-    if lang not in TEMPLATES or not phrases or len(phrases) != len(english):
+    if not phrases or len(phrases) != len(english):
         return english
     return [explain(phrases_from_json(warning), lang) for warning in phrases]
 
@@ -531,6 +535,6 @@ def score_error_text(score: Mapping[str, Any], lang: str) -> str:
     all."""
     error = str(score.get("error") or "")
     phrases = score.get("error_phrases")
-    if score.get("ok") or lang not in TEMPLATES or not phrases:
+    if score.get("ok") or not phrases:
         return error
     return explain(phrases_from_json(phrases), lang)
