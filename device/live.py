@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.datasets import bundled_samples
+from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import (
@@ -82,7 +83,7 @@ class DemoGame:
         return [str(p) for p in self.record["players"]]
 
 
-def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[str] | None]:
+def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[list[str]]]:
     """The game the demo records into, the frame to start from, and the resume guard.
 
     An unfinished game with the demo's players whose tricks came from the demo is resumed after
@@ -93,7 +94,7 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     if active is not None and active.players == demo.players and is_demo_game(store, active.id):
         last = _last_trick(store, active.id)
         start = resume_frame(last, DEMO_SOURCE)
-        return active.id, start, [p["card"] for p in last.plays] if last and start else None
+        return active.id, start, _trick_cards(last) if start else []
     rec = demo.record
     game_id = store.create_game(
         demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
@@ -111,7 +112,7 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[st
     for number, rnd in enumerate(rec.get("rounds", []), start=1):
         if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
             store.set_bids(game_id, number, list(rnd["bids"]))
-    return game_id, 0, None
+    return game_id, 0, []
 
 
 def wait_for_game(
@@ -148,11 +149,20 @@ def _last_trick(store: GameStore, game_id: int) -> Trick | None:
     return tricks[-1] if tricks else None
 
 
-def _last_trick_cards(store: GameStore, game_id: int) -> list[str] | None:
-    """The cards of the game's last recorded trick (they may still lie on the table), or None
-    before its first trick."""
-    last = _last_trick(store, game_id)
-    return [p["card"] for p in last.plays] if last is not None else None
+def _last_trick_cards(store: GameStore, game_id: int) -> list[list[str]]:
+    """The cards of the game's last recorded trick, which may still lie on the table (empty
+    before its first trick): see :func:`_trick_cards`."""
+    return _trick_cards(_last_trick(store, game_id))
+
+
+def _trick_cards(trick: Trick | None) -> list[list[str]]:
+    """A recorded trick's cards as the camera may see them again: as recorded, and as the
+    camera first read them where the table corrected them on the web page (a card misread
+    the first time is misread again, and a card it missed may be missed again)."""
+    if trick is None:
+        return []
+    seen = [[str(p["card"]) for p in plays] for plays in (trick.plays, trick.original_plays)]
+    return seen[:1] if sorted(seen[0]) == sorted(seen[1]) else seen
 
 
 def _recorded_from(trick: Trick | None) -> dict[str, Any]:
@@ -302,7 +312,7 @@ class LiveLoop:
             frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
         feed = _EndAware(frames)
         done: set[int] = set()
-        on_table: list[str] | None = None  # the last trick of the game before, if any
+        on_table: list[list[str]] = []  # the last trick of the game before, if any
         try:
             while (game_id := wait_for_game(self.store, self.stop, done)) is not None:
                 # Cards of the trick last recorded may still lie there (a restart mid-game, or
@@ -332,7 +342,7 @@ class LiveLoop:
         source: FrameSource,
         frames: Iterator[Frame],
         source_name: str,
-        guard: list[str] | None,
+        guard: list[list[str]],
         follow_active: bool = False,
     ) -> Pipeline | None:
         """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`; with
@@ -342,9 +352,33 @@ class LiveLoop:
         if referee.finished:
             return None
         recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
+        current = _GameWatch(self._current if follow_active else lambda game_id: True)
+        try:
+            pipeline = self._watch(referee, recorder, source, frames, guard, current, game_id)
+        except BaseException:
+            # The camera failed (or the run was stopped) with tricks waiting for a busy
+            # database: they are written first, as at a normal end; their frames are gone.
+            try:
+                recorder.close()
+            except UserError as err:
+                logger.error("%s", err)
+            raise
+        recorder.close()  # a trick that waited for a busy database is written before the end
+        return pipeline
+
+    def _watch(
+        self,
+        referee: Referee,
+        recorder: StoreRecorder,
+        source: FrameSource,
+        frames: Iterator[Frame],
+        guard: list[list[str]],
+        current: _GameWatch,
+        game_id: int,
+    ) -> Pipeline | None:
+        """The frames through the pipeline until the game ends, the frames do, or a stop."""
         pipeline: Pipeline | None = None
         failing: _FailingFrames = _FailingFrames()
-        current = _GameWatch(self._current if follow_active else lambda game_id: True)
         for frame in frames:
             if pipeline is None:
                 height, width = frame.image.shape[:2]
@@ -364,7 +398,6 @@ class LiveLoop:
                 failing.recovered()
             if referee.finished or self.stop.is_set() or not current.still(game_id):
                 break
-        recorder.close()  # a trick that waited for a busy database is written before the end
         return pipeline
 
     def _current(self, game_id: int) -> bool:

@@ -130,10 +130,12 @@ class Pipeline:
         self.swept: list[TrickObservation] = []
         self._amendable = False
         """The trick on the table is the latest one recorded (a swap amends it)."""
-        self.resume_cards: list[str] | None = None
+        self.resume_cards: list[list[str]] = []
         """After a restart, or when a camera goes on to the next game: the last recorded
-        trick's cards (of the game before). If the first trick seen holds exactly these, it is
-        that trick still on the table, not a new one, and is skipped."""
+        trick's cards (of the game before), as recorded and as first read where corrected. If
+        the first trick seen holds exactly one of these, it is that trick still on the table,
+        not a new one: it is skipped, and stands for the last recorded trick (a swap amends
+        it, and the round goes on after it as after any trick)."""
 
     @property
     def model_version(self) -> str:
@@ -167,15 +169,19 @@ class Pipeline:
         self, event: Event, frame: Frame, detections: list[Detection], t0: float
     ) -> TrickOutcome | None:
         if isinstance(event, TableCleared):
-            self.resume_cards = None
+            self.resume_cards = []
             self._amendable = False
         if isinstance(event, TrickAmended):
             return self._amend(event, frame, detections)
         if isinstance(event, TrickCompleted):
             seen = sorted(p.card for p in event.trick.plays)
-            guard, self.resume_cards = self.resume_cards, None
-            if guard is not None and sorted(guard) == seen:
+            guard, self.resume_cards = self.resume_cards, []
+            if any(sorted(cards) == seen for cards in guard):
                 logger.info("the last recorded trick is still on the table; not recorded again")
+                # As if it had just been recorded: a swap amends it, and a round's last trick
+                # leaves the hands empty (its cards are not the next round's).
+                self.machine.round_continues = self.referee.trick > 0
+                self._amendable = bool(self.referee.rounds and self.referee.rounds[-1])
                 return None
             if self.referee.finished:
                 logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
@@ -207,7 +213,11 @@ class Pipeline:
             return None
         outcome = self.referee.amend_last(event.trick)
         self.machine.set_leader(self.referee.leader())
-        self.outcomes[-1] = outcome
+        last = self.outcomes[-1] if self.outcomes else None
+        if last is not None and (last.round, last.trick) == (outcome.round, outcome.trick):
+            self.outcomes[-1] = outcome
+        else:  # a trick recorded before a restart, still on the table
+            self.outcomes.append(outcome)
         new = outcome.plays[event.index][1]
         logger.info(
             "round %d trick %d: %s swapped for %s after the trick completed",

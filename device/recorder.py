@@ -164,7 +164,7 @@ class StoreRecorder:
         self.recorded = 0
         self.pending: deque[tuple[TrickOutcome, dict[str, Any] | Swap]] = deque()
         """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
-        self._warned_at = -math.inf
+        self._warned_at = {"live": -math.inf, "tricks": -math.inf}
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -186,7 +186,7 @@ class StoreRecorder:
         except sqlite3.Error as err:  # busy or full: the live view is redrawn on the next card
             if not is_busy(err):
                 logger.warning("live trick not published: %s", err)
-            elif self._time_to_warn():
+            elif self._time_to_warn("live"):
                 logger.warning("live trick not published: the game database is in use (%s)", err)
 
     def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> None:
@@ -289,16 +289,18 @@ class StoreRecorder:
             flag=swap_flag(self.players[player], swap.before, card),
         )
 
-    def _time_to_warn(self) -> bool:
-        """True at most once every :attr:`WARN_EVERY_S`: a long lock is said, not shouted."""
+    def _time_to_warn(self, about: str) -> bool:
+        """True at most once every :attr:`WARN_EVERY_S` for each thing waiting (``about``: the
+        live view, the tricks): a long lock is said, not shouted, and the live view's warning
+        does not silence the one that says tricks wait."""
         now = time.monotonic()
-        if now - self._warned_at < self.WARN_EVERY_S:
+        if now - self._warned_at[about] < self.WARN_EVERY_S:
             return False
-        self._warned_at = now
+        self._warned_at[about] = now
         return True
 
     def _say_waiting(self, err: sqlite3.Error) -> None:
-        if self._time_to_warn():
+        if self._time_to_warn("tricks"):
             first, _ = self.pending[0]
             logger.warning(
                 "the game database is in use by another program (%s): %d trick(s) from round %d"

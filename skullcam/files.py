@@ -131,3 +131,23 @@ def make_folder(path: Path, what: str) -> Path:
             f"cannot create {what} {path}: {err.strerror or err}; give a folder you can write"
         ) from None
     return path
+
+
+def hold_lock(path: Path, holder: str) -> BinaryIO | None:
+    """An exclusive lock on ``path`` for as long as the returned file stays open (the process
+    lives); UserError naming ``holder`` when another process holds it. None where the system
+    has no such locks (not Linux or macOS): there nothing is checked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fh = open(path, "a+b")  # noqa: SIM115 - held open on purpose: the lock lives with it
+    except OSError as err:
+        raise UserError(f"cannot open the lock file {path}: {err.strerror or err}") from err
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        fh.close()
+        raise UserError(holder) from err
+    return fh

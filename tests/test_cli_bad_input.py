@@ -744,3 +744,18 @@ def test_replay_says_when_its_bids_file_stops_short() -> None:
         "replay: --bids has bids for 1 of 3 rounds: the later rounds' bids count as 0 in the scores"
     )
     assert _bids_short([[1, 0]] * 3, 3) is None and _bids_short(None, 3) is None
+
+
+def test_a_second_run_on_the_same_data_folder_is_refused(tmp_path: Path, capsys) -> None:
+    """Two recorders on one folder: the second wrote its trick images over the first's."""
+    from skullcam.files import hold_lock
+
+    data = tmp_path / "data"
+    data.mkdir()
+    held = hold_lock(data / "run.lock", "held")
+    try:
+        argv = ["run", "--no-web", "--speed", "0", "--data", str(data)]
+        fails(argv, capsys, "another 'skullcam run' is already recording into", "--data")
+    finally:
+        assert held is not None
+        held.close()

@@ -126,7 +126,8 @@ def test_a_failing_database_write_stops_with_a_clear_error_and_a_restart_loses_n
     with pytest.raises(UserError, match=r"could not be recorded .*disk is full.*free some disk"):
         loop.run()
     (game,) = store.games()
-    assert recorded(store, game.id) == all_tricks(record)[:1]
+    # The run's end tries the failed trick once more (its disk has room again here).
+    assert recorded(store, game.id) == all_tricks(record)[:2]
     monkeypatch.setattr(store, "record_trick", real)
     again, _ = demo_loop(tmp_path, FrameKeyedRecognizer(script))
     again.store = store
@@ -151,6 +152,42 @@ def test_a_full_disk_while_writing_a_trick_image_is_a_clear_error_and_leaves_no_
     (game,) = store.games()
     assert recorded(store, game.id) == []
     assert list(store.game_dir(game.id).glob("*.tmp")) == []
+
+
+class BusyThenFailing(FailingRecognizer):
+    """The game database is held by another program until the recognizer starts failing (a
+    camera giving out, in effect): the tricks of the meantime wait in the recorder."""
+
+    def __init__(self, script: list, fail_from: int, busy: list[bool]) -> None:
+        super().__init__(script, fail_from, 10**9, RuntimeError("camera gone"))
+        self.busy = busy
+
+    def __call__(self, frame: np.ndarray) -> list[Detection]:
+        if self.calls + 1 >= self.fail_from:
+            self.busy[0] = False
+        return super().__call__(frame)
+
+
+def test_tricks_waiting_for_a_busy_database_are_written_when_the_camera_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: the camera's error left the loop before the recorder's waiting tricks were
+    written, and with a live camera they cannot be seen again."""
+    _record, script = make_demo(tmp_path / "demo")
+    busy = [True]
+    loop, store = demo_loop(tmp_path, BusyThenFailing(script, 300, busy))
+    write = store.record_trick
+
+    def held(*args: object, **kwargs: object) -> int:
+        if busy[0]:
+            raise sqlite3.OperationalError("database is locked")
+        return write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "record_trick", held)
+    with pytest.raises(UserError, match="camera gone"):
+        loop.run()
+    (game,) = store.games()
+    assert len(recorded(store, game.id)) >= 2  # every trick completed before the failure
 
 
 def test_a_busy_database_for_the_live_view_does_not_stop_the_recording(

@@ -596,3 +596,23 @@ def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Pat
     (tmp_path / "data" / "games").unlink()
     gid, start, _guard = start_demo_game(store, demo)
     assert start == 0 and [g.id for g in store.games()] == [gid]
+
+
+def test_a_trick_corrected_on_the_web_is_known_on_the_table_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """The camera sees the cards it first read (misread again), not the corrected ones: the
+    trick lying there was recorded a second time, and every later trick went one place off."""
+    from skullcam.device.live import _last_trick_cards
+
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    assert _last_trick_cards(store, gid) == []
+    seen = [{"player": 1, "card": "green-5"}, {"player": 2, "card": "green-9"}]
+    store.record_trick(gid, 1, 0, [*seen, {"player": 0, "card": "green-7"}])
+    assert _last_trick_cards(store, gid) == [["green-5", "green-9", "green-7"]]
+    store.correct_play(gid, 1, 0, 2, card="green-1")
+    assert _last_trick_cards(store, gid) == [
+        ["green-5", "green-9", "green-1"],
+        ["green-5", "green-9", "green-7"],
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from recorded_tricks import held, trick
@@ -160,3 +161,56 @@ def test_rosies_choice_follows_an_amendment_both_ways() -> None:
     ref.add(_led_by(chosen, ["yellow-3", "yellow-5", "yellow-7"]))
     assert ref.abilities[1] == [{"trick": 0, "pirate": "pirate-rosie", "choice": chosen}]
     assert "error" not in ref.score()
+
+
+def _three_seats() -> tuple[SeatLayout, Any]:
+    layout = SeatLayout.default(3)
+
+    def at(card: str, seat: int) -> Detection:
+        a = layout.angles[seat]
+        return card_detection(card, (320 + 95 * math.cos(a), 240 + 95 * math.sin(a)), a % math.pi)
+
+    return layout, at
+
+
+def _resumed(script: list[list[Detection]], recorded: list[list[tuple[int, str]]]) -> Pipeline:
+    """A restart: the referee holds the tricks recorded so far, the last of them still lies
+    on the table (the resume guard), and the camera sees ``script``."""
+    layout, _ = _three_seats()
+    referee = Referee(players=["Ana", "Ben", "Cai"])
+    for plays in recorded:
+        referee.add_plays(plays)
+    pipeline = Pipeline(ScriptedRecognizer(script), referee, layout, motion=False)
+    pipeline.resume_cards = [[card for _, card in recorded[-1]]]
+    image = np.zeros((480, 640, 3), np.uint8)
+    pipeline.run(Frame(image, k / 10, k) for k in range(len(script)))
+    return pipeline
+
+
+def test_after_a_restart_the_next_rounds_first_trick_may_hold_a_card_of_the_last() -> None:
+    """Round 1's one trick, recorded before the restart, still lies there; round 2 starts with
+    Cai's yellow-5, a card of that trick dealt again. It was taken for round 1's card seen
+    again ("not a new play"), and round 2's first trick lost it."""
+    _, at = _three_seats()
+    round_1 = [(1, "yellow-5"), (2, "yellow-9"), (0, "yellow-2")]
+    lying = [at(card, seat) for seat, card in round_1]
+    cai, ana, ben = at("yellow-5", 2), at("green-5", 0), at("green-1", 1)
+    script = [lying] * 10 + [[]] * 40 + [[cai]] * 8 + [[cai, ana]] * 8 + [[cai, ana, ben]] * 10
+    pipeline = _resumed(script + [[]] * 40, [round_1])
+    (outcome,) = pipeline.outcomes
+    assert outcome.plays == ((2, "yellow-5"), (0, "green-5"), (1, "green-1"))
+
+
+def test_after_a_restart_a_swap_on_the_trick_lying_there_is_recorded() -> None:
+    """The restart came between the trick's completion and Ben's swap: the swap used to be
+    dropped (only a trick recorded by this run could be amended)."""
+    _, at = _three_seats()
+    round_1 = [(1, "yellow-5"), (2, "yellow-9"), (0, "yellow-2")]
+    round_2 = [(2, "green-9"), (0, "green-5"), (1, "green-1")]
+    cai, ana = at("green-9", 2), at("green-5", 0)
+    script = [[cai, ana, at("green-1", 1)]] * 10 + [[cai, ana]] * 10
+    script += [[cai, ana, at("green-13", 1)]] * 10 + [[]] * 40
+    pipeline = _resumed(script, [round_1, round_2])
+    (amended,) = pipeline.outcomes
+    assert amended.plays == ((2, "green-9"), (0, "green-5"), (1, "green-13"))
+    assert pipeline.referee.record()["rounds"][1]["tricks"][0]["plays"][2]["card"] == "green-13"

@@ -23,7 +23,7 @@ from typing import Any
 
 from skullcam.cli import add_data_argument, playback_speed, port_number, positive_float
 from skullcam.errors import UserError, cannot_listen
-from skullcam.files import make_folder
+from skullcam.files import hold_lock, make_folder
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +100,13 @@ def _run(args: argparse.Namespace) -> int:
     if camera is not None and not names_live_camera(camera):
         open_source(camera).close()  # a recording's mistake is said first, not after the game's
     data = make_folder(Path(args.data), "data folder")
+    # One recorder per data folder: a second one wrote its trick images over the first's
+    # before the store refused its tricks as already recorded.
+    lock = hold_lock(
+        data / "run.lock",
+        f"another 'skullcam run' is already recording into {data}: stop it first, or give "
+        "this one another --data",
+    )
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
     if demo is not None and (waiting := game_to_record(store)) is not None:
@@ -154,6 +161,8 @@ def _run(args: argparse.Namespace) -> int:
     tricks = sum(p.stats.tricks for p in loop.pipelines)
     frames = sum(p.stats.frames for p in loop.pipelines)
     print(f"recorded {tricks} trick(s) from {frames} frame(s) into {data}")
+    if lock is not None:
+        lock.close()
     if stopping.signalled:
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
