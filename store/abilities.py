@@ -142,10 +142,11 @@ def drop_abilities_not_won(
     kept = [a for a in abilities if a not in dropped]
     save_abilities(conn, game_id, round_number, kept)
     for a in dropped:
-        how = "no longer wins" if winning is not None else "is no longer the same player's in"
+        where = f"round {round_number} trick {trick_index + 1}"
         why = (
-            f"{a['pirate']} {how} round {round_number} trick {trick_index + 1}: "
-            "its ability no longer counts"
+            f"{a['pirate']} no longer wins {where}: its ability no longer counts"
+            if winning is not None
+            else f"{where} is now won by another player: {a['pirate']}'s ability no longer counts"
         )
         write_audit(conn, game_id, trick_id, "ability", a, None, why)
     return dropped

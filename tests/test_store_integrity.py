@@ -301,7 +301,7 @@ def test_a_seat_correction_asks_the_pirates_new_player(store: GameStore) -> None
     (asked,) = store.prompts(gid)
     assert (asked.kind, asked.player) == ("harry", 2)
     dropped = [c for c in store.audit(gid, trick.id) if c.kind == "ability"]
-    assert "is no longer the same player's in round 1 trick 1" in dropped[0].note
+    assert "round 1 trick 1 is now won by another player: pirate-harry's" in dropped[0].note
     assert store.score(gid)["ok"]
 
 

@@ -145,3 +145,33 @@ def test_english_flags_name_cards_as_the_page_does() -> None:
     )
     for flag in TRACKER_FLAGS + referee_flags():
         assert not any(c in flag_text(flag, "en") for c in ("green-", "skull-king", "black-2"))
+
+
+#: Notes the store and the recorder write on a trick's history themselves.
+SYSTEM_NOTES = [
+    "the camera saw purple-3 swapped for purple-9 before the pickup",
+    "pirate-rosie no longer wins round 2 trick 1: its ability no longer counts",
+    "round 2 trick 1 is now won by another player: pirate-harry's ability no longer counts",
+    "completed by hand",
+    "prompt 3",
+]
+
+
+@pytest.mark.parametrize("lang", ["es", "it", "da"])
+def test_the_notes_the_system_writes_are_said_in_the_language(lang: str) -> None:
+    """They were shown as written on a Spanish page: English, with card ids."""
+    for note in SYSTEM_NOTES:
+        said = flag_text(note, lang)
+        assert said != note and "{" not in said, (lang, note)
+        assert not any(c in said for c in ("purple-", "pirate-")), (lang, said)
+
+
+def test_the_replay_page_says_the_cameras_swap_note_in_the_readers_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    note = "the camera saw green-1 swapped for green-13 before the pickup"
+    store.correct_play(gid, 1, 0, 2, card="green-13", note=note, by_hand=False)
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert "la cámara vio Loro 1 cambiada por Loro 13 antes de recoger la baza" in page

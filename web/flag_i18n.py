@@ -130,6 +130,51 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             "da": "{who} byttede {card} ud med {alt}, efter stikket var færdigt",
         },
     ),
+    # Notes the system writes on a trick's history (the audit trail), beside a person's own.
+    (
+        re.compile(
+            r"the camera saw (?P<card>[a-z0-9:-]+) swapped for (?P<alt>[a-z0-9:-]+) before "
+            r"the pickup"
+        ),
+        {
+            "es": "la cámara vio {card} cambiada por {alt} antes de recoger la baza",
+            "it": "la telecamera ha visto {card} scambiata con {alt} prima della raccolta",
+            "da": "kameraet så {card} byttet ud med {alt}, før stikket blev samlet op",
+        },
+    ),
+    (
+        re.compile(
+            r"(?P<card>pirate-[a-z]+) no longer wins round (?P<r>\d+) trick (?P<t>\d+): its "
+            r"ability no longer counts"
+        ),
+        {
+            "es": "{card} ya no gana la baza {t} de la ronda {r}: su habilidad ya no cuenta",
+            "it": "{card} non vince più la presa {t} del round {r}: la sua abilità non conta più",
+            "da": "{card} vinder ikke længere stik {t} i runde {r}: evnen tæller ikke længere",
+        },
+    ),
+    (
+        re.compile(
+            r"round (?P<r>\d+) trick (?P<t>\d+) is now won by another player: "
+            r"(?P<card>pirate-[a-z]+)'s ability no longer counts"
+        ),
+        {
+            "es": "la baza {t} de la ronda {r} la gana ahora otro jugador: la habilidad de"
+            " {card} ya no cuenta",
+            "it": "la presa {t} del round {r} ora la vince un altro giocatore: l'abilità di"
+            " {card} non conta più",
+            "da": "stik {t} i runde {r} vindes nu af en anden spiller: evnen for {card} tæller"
+            " ikke længere",
+        },
+    ),
+    (
+        re.compile(r"completed by hand"),
+        {"es": "completada a mano", "it": "completata a mano", "da": "fuldført i hånden"},
+    ),
+    (
+        re.compile(r"prompt (?P<n>\d+)"),
+        {"es": "pregunta {n}", "it": "domanda {n}", "da": "spørgsmål {n}"},
+    ),
     (
         re.compile(r"more cards than players: (?P<k>\d+) cards \(ignored: (?P<cards>.+)\)"),
         {
