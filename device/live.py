@@ -14,6 +14,7 @@ the table, are not recorded twice.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import (
+    IMAGE_SUFFIXES,
     Frame,
     FrameSource,
     LatestFrameReader,
@@ -186,6 +188,12 @@ def resume_frame(last: Trick | None, source: str) -> int:
     Starting again from frame 0 would record the first tricks a second time, as later ones."""
     info = _recorded_from(last)
     if info.get("source") == source:
+        folder, file = Path(source), info.get("frame_file")
+        if isinstance(file, str) and folder.is_dir():
+            # After that frame's name: by position, frames removed from the front between
+            # runs (a folder the camera fills and a cleaner empties) would skip tricks.
+            names = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            return bisect.bisect_right(names, file)
         index = info.get("frame_index")
         if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
             return index + 1

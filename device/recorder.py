@@ -350,6 +350,8 @@ class StoreRecorder:
             "cards": cards,
             "all_detections": [d.to_json() for d in detections],
             "frame_index": frame.index,
+            # A folder of frames is resumed by name: its front may be cleaned up between runs.
+            **({"frame_file": Path(frame.origin).name} if frame.origin else {}),
             "timestamp": round(frame.timestamp, 3),
             "source": self.source_name,
             "arrival_seats": list(obs.arrival_seats) if obs is not None else [],

@@ -549,6 +549,36 @@ def test_a_recording_played_again_resumes_where_it_stopped(tmp_path: Path) -> No
     assert recorded_rounds(store, gid) == truth_rounds(record)
 
 
+def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_frame(
+    tmp_path: Path,
+) -> None:
+    """The frames a trick was recorded from are removed between runs (a camera folder that
+    a cleaner empties): resuming by position skipped tricks; by name it goes on after them."""
+    import shutil
+
+    record, script = make_demo(tmp_path / "demo")
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    half = len(frames) // 2
+    for frame in frames[:half]:
+        shutil.copy(frame, camera / frame.name)
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+    assert store.tricks(gid), "the first half of the frames holds no whole trick"
+    for frame in frames[: half // 2]:  # the front is cleaned up, the rest comes in
+        (camera / frame.name).unlink()
+    for frame in frames[half:]:
+        shutil.copy(frame, camera / frame.name)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+
+
 def test_the_demo_does_not_play_over_a_tables_game(tmp_path: Path, monkeypatch, capsys) -> None:
     """No camera found (a loose ribbon at boot) while a game set up on the web page waits:
     the demo must not start a game of its own on top of it."""
