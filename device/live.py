@@ -308,9 +308,19 @@ class LiveLoop:
         if not names_live_camera(camera) and (game_id := game_to_record(self.store)) is not None:
             # A recording played into a game it was already partly recorded into (stopped,
             # or a frame removed as the error said): on from where it stopped.
-            start = resume_frame(_last_trick(self.store, game_id), name)
+            last = _last_trick(self.store, game_id)
+            start = resume_frame(last, name)
             if start:
                 logger.info("resuming %s at frame %d", camera, start)
+            elif (before := _recorded_from(last).get("source")) not in (None, name):
+                logger.warning(
+                    "game %d already has tricks recorded from %s; %s is played into it from "
+                    "its first frame: if it is that recording moved or renamed, stop now and "
+                    "run it from its old path (or correct the tricks on the web page)",
+                    game_id,
+                    before,
+                    name,
+                )
         source = open_source(camera, start=start)
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]

@@ -579,6 +579,33 @@ def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_fra
     assert recorded_rounds(store, gid) == truth_rounds(record)
 
 
+def test_a_recording_moved_between_runs_is_warned_about(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A recording is known by its path: moved, it starts again from its first frame, and
+    its first tricks would go in again as later ones. Said, at least, before they do."""
+    import shutil
+
+    record, script = make_demo(tmp_path / "demo")
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    before = tmp_path / "a"
+    before.mkdir()
+    for frame in frames[: len(frames) // 2]:
+        shutil.copy(frame, before / frame.name)
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(before), None)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+    assert store.tricks(gid)
+    moved = before.rename(tmp_path / "b")
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(moved), None)
+    loop.speed, loop.next_games = 0, False
+    with caplog.at_level("WARNING"):
+        loop.run()
+    assert f"game {gid} already has tricks recorded from {before}" in caplog.text
+
+
 def test_the_demo_does_not_play_over_a_tables_game(tmp_path: Path, monkeypatch, capsys) -> None:
     """No camera found (a loose ribbon at boot) while a game set up on the web page waits:
     the demo must not start a game of its own on top of it."""
