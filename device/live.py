@@ -35,6 +35,7 @@ from skullcam.device.sources import (
     Frame,
     FrameSource,
     LatestFrameReader,
+    frames_folder,
     names_live_camera,
     open_source,
     paced,
@@ -188,7 +189,7 @@ def resume_frame(last: Trick | None, source: str) -> int:
     Starting again from frame 0 would record the first tricks a second time, as later ones."""
     info = _recorded_from(last)
     if info.get("source") == source:
-        folder, file = Path(source), info.get("frame_file")
+        folder, file = frames_folder(Path(source)), info.get("frame_file")
         if isinstance(file, str) and folder.is_dir():
             # After that frame's name: by position, frames removed from the front between
             # runs (a folder the camera fills and a cleaner empties) would skip tricks.

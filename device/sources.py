@@ -466,6 +466,12 @@ def names_live_camera(spec: str | Path) -> bool:
     )
 
 
+def frames_folder(path: Path) -> Path:
+    """Where a folder given as a source keeps its frames: a game folder (from ``skullcam synth
+    game``) in ``frames/``, any other folder in itself."""
+    return path / "frames" if (path / "frames").is_dir() else path
+
+
 def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> FrameSource:
     """Open a source from its command-line spelling (see the module docstring).
 
@@ -488,8 +494,8 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
         meta = game_folder_meta(path)
         if meta is not None and fps is None:
             fps = meta_fps(meta, path)
-        if (path / "frames").is_dir():
-            return ImageFolderSource(path / "frames", fps=fps, start=start)
+        if frames_folder(path) != path:
+            return ImageFolderSource(frames_folder(path), fps=fps, start=start)
         videos = sorted(path.glob("game.*"))
         videos = [v for v in videos if v.suffix.lower() in (".mp4", ".avi", ".mkv", ".mov")]
         if videos and not any(p.suffix.lower() in IMAGE_SUFFIXES for p in path.iterdir()):

@@ -549,23 +549,26 @@ def test_a_recording_played_again_resumes_where_it_stopped(tmp_path: Path) -> No
     assert recorded_rounds(store, gid) == truth_rounds(record)
 
 
+@pytest.mark.parametrize("inner", ["", "frames"])
 def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_frame(
-    tmp_path: Path,
+    tmp_path: Path, inner: str
 ) -> None:
     """The frames a trick was recorded from are removed between runs (a camera folder that
-    a cleaner empties): resuming by position skipped tricks; by name it goes on after them."""
+    a cleaner empties): resuming by position skipped tricks; by name it goes on after them.
+    Also for a game folder, whose frames are in ``frames/`` (resumed from frame 0 at first)."""
     import shutil
 
     record, script = make_demo(tmp_path / "demo")
     frames = sorted((tmp_path / "demo" / "frames").iterdir())
-    camera = tmp_path / "camera"
-    camera.mkdir()
+    given = tmp_path / "camera"
+    camera = given / inner
+    camera.mkdir(parents=True)
     half = len(frames) // 2
     for frame in frames[:half]:
         shutil.copy(frame, camera / frame.name)
     store = GameStore(tmp_path / "data")
     gid = _table_game(store, record)
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(given), None)
     loop.speed, loop.next_games = 0, False
     loop.run()
     assert store.tricks(gid), "the first half of the frames holds no whole trick"
@@ -573,7 +576,7 @@ def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_fra
         (camera / frame.name).unlink()
     for frame in frames[half:]:
         shutil.copy(frame, camera / frame.name)
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(given), None)
     loop.speed, loop.next_games = 0, False
     loop.run()
     assert recorded_rounds(store, gid) == truth_rounds(record)

@@ -92,15 +92,18 @@ const SK = (() => {
   /* POST JSON; resolves to the body, or throws Error(message) for the page to show: a
    * refused write (400) carries the server's one-line reason in {"error": ...}. */
   // A double tap sends the same request twice before the page moves on: two games set up, two
-  // confirmations on a trick's history. The same request while one is on its way gets its
-  // answer instead of a second write.
-  const inFlight = new Map();
+  // confirmations on a trick's history. The same request as the last one sent, while that is
+  // still on its way, gets its answer instead of a second write. Only the last one: a bid
+  // tapped 1, 2, 1 must end on 1.
+  let latest = null;
   function api(url, body) {
     const key = url + " " + JSON.stringify(body || {});
-    if (!inFlight.has(key)) {
-      inFlight.set(key, post(url, body).finally(() => inFlight.delete(key)));
+    if (latest === null || latest.key !== key) {
+      const sent = {key, promise: null};
+      sent.promise = post(url, body).finally(() => { if (latest === sent) latest = null; });
+      latest = sent;
     }
-    return inFlight.get(key);
+    return latest.promise;
   }
   async function post(url, body, retried) {
     const res = await reach(url, {
