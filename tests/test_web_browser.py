@@ -633,20 +633,3 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     seen = browser.execute_script(_TV_BOTTOMS)
     assert seen["winner"] < 1.5 * 0.06 * 1080, seen  # one line of 6vh text, cut with "…"
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
-
-
-def test_a_bid_tapped_one_two_one_ends_on_one(server: tuple[str, GameStore], browser: Any) -> None:
-    """Only a repeat of the last request is held back: 1, 2, 1 within one round trip must
-    reach the server as three bids, not as 1 and 2."""
-    base, store = server
-    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    browser.get(f"{base}/game/{gid}/bids")
-    wait(browser).until(lambda d: d.execute_script("return typeof SK !== 'undefined'"))
-    browser.execute_async_script(
-        "const url = '/api/game/' + arguments[0] + '/bids';"
-        "const done = arguments[arguments.length - 1];"
-        "Promise.all([1, 2, 1].map((bid) => SK.api(url, {round: 3, player: 0, bid})))"
-        ".then(() => done(), () => done());",
-        gid,
-    )
-    assert store.bids(gid, 3)[0] == 1
