@@ -66,7 +66,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
                 raise already_closed(prompt, "prompt_already")
             game = self.game(prompt.game_id)
             value = _checked_answer(prompt.kind, answer, len(game.players))
-            self._apply_answer(conn, game, prompt, value)
+            with self.settling_rounds(conn, game.id):  # Harry's choice may tie the lead
+                self._apply_answer(conn, game, prompt, value)
         return self.prompt(prompt_id)
 
     def choose_ability(
@@ -86,7 +87,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
                 check_harry_bid(conn, game, round_number, trick_index, value)
             for prompt in open_questions(conn, game_id, round_number, trick_index, kind):
                 close_prompt(conn, prompt, "answered", value)
-            record_ability(conn, game, round_number, trick_index, kind, value, note)
+            with self.settling_rounds(conn, game_id):
+                record_ability(conn, game, round_number, trick_index, kind, value, note)
             changed = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**changed, "choice": {"kind": kind, "value": value}})
         return self.trick(game_id, round_number, trick_index)

@@ -227,7 +227,8 @@ class BidsMixin(GamesMixin):
             if row is not None:
                 old = load_json(row["bids"])
                 _bids_changed(conn, game, round_number, old, clean, (was_called, balls))
-            put_round(conn, game_id, round_number, clean, balls)
+            with self.settling_rounds(conn, game_id):  # a bid changed after play may tie
+                put_round(conn, game_id, round_number, clean, balls)
             emit(conn, game_id, "bids", {"round": round_number, "bids": clean})
 
     def set_bid(
@@ -257,7 +258,8 @@ class BidsMixin(GamesMixin):
                 balls = balls or [False] * n
                 balls[player] = bool(cannonball)
             _bids_changed(conn, game, round_number, old, bids, (was_called, balls))
-            put_round(conn, game_id, round_number, bids, balls)
+            with self.settling_rounds(conn, game_id):
+                put_round(conn, game_id, round_number, bids, balls)
             payload = {"round": round_number, "bids": bids, "player": player}
             emit(conn, game_id, "bids", payload)
 

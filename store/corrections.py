@@ -172,7 +172,7 @@ class CorrectionsMixin(TricksMixin):
         """Plan and apply a correction in one write transaction (see the module's docstring);
         returns the trick as it is now."""
         note = checks.check_note(note)
-        with self._write() as conn:
+        with self._write() as conn, self.settling_rounds(conn, game_id):
             planned = plan()
             if planned is not None:
                 self._apply_correction(conn, planned, note, by_hand)

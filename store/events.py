@@ -27,6 +27,7 @@ EVENT_KINDS = (
     "prompt",
     "prompt_answered",
     "imported",
+    "reopened",
 )
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from . import checks
@@ -53,6 +54,43 @@ def table_game_row(conn: sqlite3.Connection, other_than: int = 0) -> sqlite3.Row
     )
     row: sqlite3.Row | None = conn.execute(sql, (other_than,)).fetchone()
     return row
+
+
+def played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
+    """Whether every trick of rounds 1..``rounds`` is recorded."""
+    n = len(game.players)
+    counts = dict(
+        conn.execute(
+            "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
+        ).fetchall()
+    )
+    return all(
+        counts.get(r, 0) >= checks.cards_dealt(r, n, game.settings) for r in range(1, rounds + 1)
+    )
+
+
+def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
+    """Finish or reopen a game whose number of rounds changed: the ``rounds`` setting, or a
+    tie-break round now due or no longer (the ``tie`` setting, or anything that ties or
+    unties the lead: a setting, a bid, a corrected card, a pirate's choice). A game finished
+    by hand mid-round stays finished."""
+    if played_out(conn, game, rounds):
+        mark_finished(conn, game.id)
+    elif game.status == "finished" and played_out(conn, game, old_rounds):
+        conn.execute(
+            "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
+        )
+        emit(conn, game.id, "reopened", {"rounds": rounds})
+
+
+def drop_unplayed_rounds(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
+    """Forget the bids of rounds past ``rounds`` that have no trick: a tie-break round no
+    longer due (the lead untied before it was played) would stop the score for good."""
+    conn.execute(
+        "DELETE FROM rounds WHERE game_id = ? AND round > ? AND round NOT IN"
+        " (SELECT round FROM tricks WHERE game_id = ?)",
+        (game_id, rounds, game_id),
+    )
 
 
 def mark_finished(conn: sqlite3.Connection, game_id: int) -> None:
@@ -105,6 +143,18 @@ class GamesMixin(Database):
         """How many rounds the game has now: the ``rounds`` setting here; the scores' mixin
         (``scores.py``) adds the tie-break rounds it scores as due."""
         return int(checks.full_settings(self.game(game_id).settings)["rounds"])
+
+    @contextmanager
+    def settling_rounds(self, conn: sqlite3.Connection, game_id: int) -> Iterator[None]:
+        """Around a write that may tie or untie the lead (a bid, a corrected card, a pirate's
+        choice, a setting): finish or reopen the game as the rounds due now say, and forget
+        the bids of a tie-break round no longer due. Inside the write's transaction."""
+        before = self.rounds_due(game_id)
+        yield
+        after = self.rounds_due(game_id)
+        if after != before:
+            restatus(conn, self.game(game_id), before, after)
+        drop_unplayed_rounds(conn, game_id, after)
 
     def table_game(self) -> Game | None:
         """The game set up last at the table, finished or not: the TV shows it (its final

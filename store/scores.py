@@ -22,7 +22,7 @@ from skullcam.rules import (
     TrickResult,
     score_game,
 )
-from skullcam.rules.explain import phrases_to_json, render
+from skullcam.rules.explain import Phrase, phrases_to_json, render
 
 from . import checks, verdicts
 from .records import RecordsMixin
@@ -67,6 +67,7 @@ def _score_record(record: dict[str, Any]) -> dict[str, Any]:
     try:
         score = _as_played(record)
         out: dict[str, Any] = {"ok": True, "score": score.to_json()}
+        out["rounds_due"] = score.rounds_due  # for the store's count of rounds, not pages
         # The bids each round was scored with (Harry's change made): the score sheet's column.
         out["bids"] = [list(r.bids) for r in score.rounds]
         if score.warning_phrases:
@@ -96,12 +97,25 @@ def _score_so_far(record: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _cached_score(cache: _ScoreCache, game_id: int, record: dict[str, Any]) -> dict[str, Any]:
+    """``_score_record`` of the record, from ``cache`` while the record is unchanged."""
+    key = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    out = cache.get(game_id, key)
+    if out is None:
+        out = _score_record(record)
+        cache.put(game_id, key, out)
+    return out
+
+
 class ScoresMixin(RecordsMixin):
     """The scoreboard's numbers, and the rules engine's verdict on one trick for replays."""
 
     def __init__(self, data_dir: Path) -> None:
         super().__init__(data_dir)
         self._scores = _ScoreCache()
+        #: Scores of records cut before a tie-break round that is only bid so far: those bids
+        #: must not decide whether the round is due.
+        self._scores_before_tie_break = _ScoreCache()
 
     def rounds_due(self, game_id: int) -> int:
         """How many rounds the game has now: its ``rounds`` setting, and one more each time
@@ -111,11 +125,24 @@ class ScoresMixin(RecordsMixin):
         total = int(full["rounds"])
         if full["tie"] != "extra_round":
             return total
-        record, _ = self._record(game_id)  # up to a missing bid or card: what scores so far
-        try:
-            return max(total, _as_played(record).rounds_due)
-        except _UNSCORABLE:
-            return max(total, len(record["rounds"]))
+        record, _, out = self._scored(game_id)  # up to a missing bid or card: what scores
+        rounds = record["rounds"]
+        played = len(rounds)
+        while played > total and not rounds[played - 1]["tricks"]:
+            played -= 1  # a tie-break round only bid: whether it is due is the rounds' before
+        if played < len(rounds):
+            shorter = {**record, "rounds": rounds[:played]}
+            out = _cached_score(self._scores_before_tie_break, game_id, shorter)
+        due = out.get("rounds_due")
+        return max(total, due if isinstance(due, int) else played)
+
+    def _scored(
+        self, game_id: int
+    ) -> tuple[dict[str, Any], tuple[Phrase, ...] | None, dict[str, Any]]:
+        """The exportable record, why recorded rounds are missing from it, and its score
+        (``_score_record``), computed once per record: every page view asks, some twice."""
+        record, problem = self._record(game_id)
+        return record, problem, _cached_score(self._scores, game_id, record)
 
     def score(self, game_id: int) -> dict[str, Any]:
         """Scores computed now by ``skullcam.rules.score_game`` from :meth:`export_record`.
@@ -128,14 +155,9 @@ class ScoresMixin(RecordsMixin):
         the score of the rounds before the one in question (``GameScore.to_json()``): the
         scoreboard keeps showing it, beside what to correct.
         """
-        record, problem = self._record(game_id)
-        key = json.dumps(record, sort_keys=True, separators=(",", ":"))
-        out = self._scores.get(game_id, key)
-        if out is None:
-            out = _score_record(record)
-            self._scores.put(game_id, key, out)
+        record, problem, out = self._scored(game_id)
         if problem is None:
-            return {**out, "record": record}
+            return {k: v for k, v in out.items() if k != "rounds_due"} | {"record": record}
         # The rounds before the missing bid or card score as they are: kept as ``so_far``.
         refused: dict[str, Any] = {
             "ok": False,

@@ -17,7 +17,7 @@ from . import checks, verdicts
 from .abilities import ABILITY_PIRATE, ask_for_choice, choice_kind
 from .audit import write_audit
 from .events import emit
-from .games import GamesMixin, mark_finished
+from .games import GamesMixin
 from .prompts import close_prompt
 from .refusals import refusal
 from .rows import Game, dump_json, prompt_from_row, select_rows, trick_from_row
@@ -29,31 +29,6 @@ def _check_rounds_played(conn: sqlite3.Connection, game_id: int, rounds: int) ->
     ).fetchone()[0]
     if rounds < played:
         raise refusal("rounds_below_played", played=played, rounds=rounds)
-
-
-def _played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
-    """Whether every trick of rounds 1..``rounds`` is recorded."""
-    n = len(game.players)
-    counts = dict(
-        conn.execute(
-            "SELECT round, COUNT(*) FROM tricks WHERE game_id = ? GROUP BY round", (game.id,)
-        ).fetchall()
-    )
-    return all(
-        counts.get(r, 0) >= checks.cards_dealt(r, n, game.settings) for r in range(1, rounds + 1)
-    )
-
-
-def _restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
-    """Finish or reopen a game whose number of rounds changed (see update_settings): the
-    ``rounds`` setting, or a tie-break round now due or no longer (``tie``, or scoring
-    settings that tie or untie the lead)."""
-    if _played_out(conn, game, rounds):
-        mark_finished(conn, game.id)
-    elif game.status == "finished" and _played_out(conn, game, old_rounds):
-        conn.execute(
-            "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
-        )
 
 
 def _dismiss_ability_questions(conn: sqlite3.Connection, game_id: int) -> None:
@@ -103,17 +78,18 @@ class SettingsMixin(GamesMixin):
         with self._write() as conn:
             game = self.game(game_id)
             clean = checks.check_settings(checks.merged_settings(game.settings, changes))
-            rounds = int(checks.full_settings(clean)["rounds"])
-            _check_rounds_played(conn, game_id, rounds)
+            old, new = checks.full_settings(game.settings), checks.full_settings(clean)
+            if (new["rounds"], new["tie"]) != (old["rounds"], old["tie"]):
+                # (Tie-break rounds count as played rounds: other settings may still change.)
+                _check_rounds_played(conn, game_id, int(new["rounds"]))
             if clean == game.settings:
                 return clean
-            old_rounds = self.rounds_due(game_id)
-            conn.execute("UPDATE games SET settings = ? WHERE id = ?", (dump_json(clean), game_id))
-            write_audit(conn, game_id, None, "settings", game.settings, clean, note)
-            emit(conn, game_id, "settings", {"settings": clean})
-            rounds = self.rounds_due(game_id)
-            if rounds != old_rounds:
-                _restatus(conn, replace(game, settings=clean), old_rounds, rounds)
+            with self.settling_rounds(conn, game_id):
+                conn.execute(
+                    "UPDATE games SET settings = ? WHERE id = ?", (dump_json(clean), game_id)
+                )
+                write_audit(conn, game_id, None, "settings", game.settings, clean, note)
+                emit(conn, game_id, "settings", {"settings": clean})
             was_on = checks.full_settings(game.settings)["pirate_abilities"]
             now_on = checks.full_settings(clean)["pirate_abilities"]
             if now_on and not was_on:

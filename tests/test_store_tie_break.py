@@ -11,6 +11,7 @@ import pytest
 from store_support import plays
 
 from skullcam.device.recorder import referee_from_store
+from skullcam.errors import UserError
 from skullcam.store import GameStore
 
 TIE = {"rounds": 1, "tie": "extra_round"}
@@ -99,3 +100,55 @@ def test_settings_that_tie_or_untie_the_lead_reopen_or_finish_the_game(store: Ga
     store.finish_game(gid)  # the table stops here, tie or not: not reopened by a setting
     store.update_settings(gid, {"points_per_trick": 20})
     assert store.game(gid).status == "finished"
+
+
+def test_a_correction_that_ties_the_lead_after_the_end_reopens_the_game(
+    store: GameStore,
+) -> None:
+    """A card corrected after the last trick ties the lead: the tie-break is due, so the game
+    is in progress again (it stayed finished, and the camera never recorded the round)."""
+    gid = store.create_game(["Ana", "Ben"], 0, TIE)
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-2"), (0, "green-3")))  # Ana 20, Ben 10
+    assert store.game(gid).status == "finished"
+    store.correct_play(gid, 1, 0, 1, card="escape")  # Ana's escape: Ben wins, both missed
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 2
+    assert store.events_since(0)[-1].kind in ("correction", "reopened")
+    assert "reopened" in [e.kind for e in store.events_since(0)]
+    active = store.active_game()
+    assert active is not None and active.id == gid
+
+
+def test_a_correction_that_unties_the_lead_drops_the_tie_break_bids(store: GameStore) -> None:
+    """The tie-break's bids were in, no trick yet: untied, the round is not due, its bids go
+    (the score stopped on them for good), and the game is over."""
+    gid = tied_after_round_1(store)
+    store.set_bids(gid, 2, [1, 0])
+    store.correct_play(gid, 1, 0, 1, card="green-3")  # Ana's green-3 under Ben's escape lead
+    assert store.rounds_due(gid) == 1 and store.game(gid).status == "finished"
+    assert store.score(gid)["ok"] and store.export_record(gid)["rounds"][1:] == []
+
+
+def test_harrys_choice_can_tie_or_untie_the_lead(store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {**TIE, "pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-harry"), (0, "green-3")))  # Ben wins
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 2  # -10 each
+    store.choose_ability(gid, 1, 0, 1)  # Ben's 0 becomes 1: made, +20, the lead untied
+    assert store.score(gid)["score"]["totals"] == [-10, 20]
+    assert store.game(gid).status == "finished" and store.rounds_due(gid) == 1
+    store.choose_ability(gid, 1, 0, 0)  # no change after all: tied again, the game goes on
+    assert store.game(gid).status == "active" and store.rounds_due(gid) == 2
+
+
+def test_settings_but_the_rounds_still_change_during_a_tie_break(store: GameStore) -> None:
+    """Tie-break rounds count as rounds played: a setting like points per trick was refused
+    ("rounds cannot be set to 1") once one had a trick."""
+    gid = tied_after_round_1(store)
+    store.set_bids(gid, 2, [0, 1])
+    store.record_trick(gid, 2, 0, plays((0, "escape"), (1, "escape")))  # tied again
+    assert store.rounds_due(gid) == 3
+    store.update_settings(gid, {"points_per_trick": 30})
+    assert store.rounds_due(gid) == 3 and store.game(gid).status == "active"
+    with pytest.raises(UserError, match="already has tricks in round 2"):
+        store.update_settings(gid, {"tie": "shared"})  # round 2 was played as a tie-break

@@ -138,7 +138,7 @@ const SK = (() => {
     const url = "/events" + (params.toString() ? "?" + params : "");
     const es = new EventSource(url);
     const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
-      "settings", "prompt", "prompt_answered", "imported"];
+      "settings", "prompt", "prompt_answered", "imported", "reopened"];
     for (const k of kinds) {
       es.addEventListener(k, (ev) => {
         window.SK_LAST_EVENT = Number(ev.lastEventId);
