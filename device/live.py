@@ -280,14 +280,28 @@ class LiveLoop:
         """The loop itself (runs in the caller's thread when called directly)."""
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
+                if self._table_game_waits():
+                    return
                 finished = self._run_demo(self.demo)
-                if not (finished and self.next_games):
+                if not (finished and self.next_games) or self._table_game_waits():
                     return
                 prune_demo_games(self.store)
                 self.stop.wait(10.0)  # the final scores stay up a while, then a new game
                 continue
             self._run_camera(self.camera or "")
             return
+
+    def _table_game_waits(self) -> bool:
+        """A game was set up on the web page while the demo played: the demo stops, since a
+        new demo game would take the table (and the TV) from it."""
+        waiting = game_to_record(self.store)
+        if waiting is not None:
+            logger.warning(
+                "game %d was set up on the web page: the demo stops; connect a camera (or run "
+                "with --camera SRC) to record it",
+                waiting,
+            )
+        return waiting is not None
 
     def _run_demo(self, demo: DemoGame) -> bool:
         game_id, start, guard = start_demo_game(self.store, demo)

@@ -44,13 +44,22 @@ def insert_game(
     return game_id
 
 
+#: When each game last took the table: set up (but an imported record kept finished), or
+#: reopened (its rounds raised, a tie-break due). Read through the events' kind index.
+_TOOK_THE_TABLE = """
+SELECT game_id, MAX(id) AS at FROM events
+WHERE kind = 'reopened' OR (kind = 'game_created' AND game_id NOT IN (
+    SELECT game_id FROM events WHERE kind = 'imported' AND json_extract(payload, '$.active') = 0))
+GROUP BY game_id
+"""
+
+
 def table_game_row(conn: sqlite3.Connection, other_than: int = 0) -> sqlite3.Row | None:
-    """The newest game (but ``other_than``) that took the table: every game but the imported
-    records kept finished (their ``imported`` event says not active)."""
+    """The game (but ``other_than``) that took the table last: set up last, or reopened
+    since (an older game whose rounds were raised is the one to play on)."""
     sql = (
-        "SELECT * FROM games g WHERE g.id != ? AND NOT EXISTS (SELECT 1 FROM events e WHERE"
-        " e.game_id = g.id AND e.kind = 'imported' AND json_extract(e.payload, '$.active') = 0)"
-        " ORDER BY g.id DESC LIMIT 1"
+        f"SELECT g.* FROM games g JOIN ({_TOOK_THE_TABLE}) took ON took.game_id = g.id"
+        " WHERE g.id != ? ORDER BY took.at DESC LIMIT 1"
     )
     row: sqlite3.Row | None = conn.execute(sql, (other_than,)).fetchone()
     return row

@@ -109,6 +109,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id, id);
+CREATE INDEX IF NOT EXISTS events_kind ON events (kind, game_id);
 CREATE INDEX IF NOT EXISTS tricks_game ON tricks (game_id, round, trick);
 CREATE INDEX IF NOT EXISTS prompts_game ON prompts (game_id, status);
 CREATE INDEX IF NOT EXISTS corrections_trick ON corrections (trick_id, id);

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from demo_games import SEED, make_demo
 
@@ -640,6 +641,37 @@ def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
     prune_demo_games(store, keep=2)
     assert sorted(g.id for g in store.games()) == [table, *made[2:]]
     assert not (tmp_path / "data" / "games" / str(made[0])).exists()
+
+
+class SetsUpAGame:
+    """The demo's recognizer, and a table setting up its own game on the web page part way."""
+
+    version = "keyed"
+
+    def __init__(self, script: list, store: GameStore, at_call: int) -> None:
+        self.inner = FrameKeyedRecognizer(script)
+        self.store, self.at_call, self.calls = store, at_call, 0
+        self.table: int | None = None
+
+    def __call__(self, frame: np.ndarray) -> list:
+        self.calls += 1
+        if self.calls == self.at_call:
+            self.table = self.store.create_game(["Xan", "Yui", "Zed"], 0, {})
+        return self.inner(frame)
+
+
+def test_the_demo_stops_for_a_game_set_up_while_it_played(tmp_path: Path) -> None:
+    """A looping demo's next game took the table from it: the table's game was left 'active'
+    out of the TV's and the camera's reach."""
+    _record, script = make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    recognizer = SetsUpAGame(script, store, at_call=50)
+    loop = LiveLoop(store, recognizer, None, DemoGame.load(tmp_path / "demo"))
+    loop.speed, loop.next_games = 0, True
+    loop.run()  # returns after the demo game it was playing: no second one
+    active = store.active_game()
+    assert recognizer.table is not None and active is not None and active.id == recognizer.table
+    assert len(store.games()) == 2
 
 
 def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:

@@ -478,6 +478,20 @@ def test_a_game_set_aside_for_a_newer_one_does_not_come_back(store: GameStore) -
     assert shown is not None and shown.id == tonight
 
 
+def test_an_older_game_reopened_by_raising_its_rounds_takes_the_table(store: GameStore) -> None:
+    """Both games over; the first one's rounds raised to play on: it is the game in progress
+    (it was 'active' but out of the camera's and the TV's reach)."""
+    first = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(first, 1, [1, 0])
+    store.record_trick(first, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    second = new_game(store, {"rounds": 1})
+    store.finish_game(second)
+    store.update_settings(first, {"rounds": 2})
+    active = store.active_game()
+    assert active is not None and active.id == first
+    assert "reopened" in [e.kind for e in store.events_since(0)]
+
+
 def test_an_old_record_imported_after_tonights_game_leaves_the_table_to_it(
     store: GameStore,
 ) -> None:
