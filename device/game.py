@@ -13,7 +13,9 @@ resumes a game from the store.
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +85,10 @@ class TrickOutcome:
         }
 
 
+#: The bids of each round and the pirates' choices of each round, as the table entered them.
+TableChoices = tuple[list[list[Any]], list[list[dict[str, Any]]]]
+
+
 @dataclass
 class Referee:
     """Follows one game trick by trick; players are seat indices ``0..n-1`` clockwise."""
@@ -93,11 +99,13 @@ class Referee:
     bids: list[list[int]] | None = None
     rounds: list[list[TrickOutcome]] = field(default_factory=list)
     abilities: list[list[dict[str, Any]]] = field(default_factory=list)
-    #: Where the bids are kept while the game is played (the store, where phones enter
-    #: them): read when a tie after the last round may call for a tie-break round.
-    bids_source: Callable[[], list[list[int]]] | None = None
+    #: Where the bids and the pirates' choices are kept while the game is played (the store,
+    #: where phones enter them): read when a tie after the last round may call for a
+    #: tie-break round, at most once a second or when a trick comes.
+    table_source: Callable[[], TableChoices] | None = None
     _pending_rosie: tuple[int, int] | None = None
-    _due: tuple[int, int] | None = None  # (tricks played, rounds due) last worked out
+    _table: tuple[float, int, TableChoices] | None = None  # read at, tricks then, what
+    _due: tuple[str, int] | None = None  # (record scored, rounds due) last worked out
 
     @property
     def n(self) -> int:
@@ -127,18 +135,34 @@ class Referee:
         rounds = self.settings.rounds
         if self.settings.tie != "extra_round":
             return rounds
-        played = sum(len(r) for r in self.rounds)
-        if self._due is not None and self._due[0] == played:
+        record = self._record_with_table()
+        key = json.dumps(record, sort_keys=True)
+        if self._due is not None and self._due[0] == key:
             return self._due[1]
-        if self.bids_source is not None:
-            self.bids = self.bids_source() or self.bids
         try:
-            record = GameRecord.from_dict(self.record(), as_played=True)
-            due = max(rounds, score_game(record, as_played=True).rounds_due)
+            game = GameRecord.from_dict(record, as_played=True)
+            due = max(rounds, score_game(game, as_played=True).rounds_due)
         except (RulesError, TypeError, ValueError, KeyError):  # a bid not entered yet, say
             due = rounds
-        self._due = (played, due)
+        self._due = (key, due)
         return due
+
+    def _record_with_table(self) -> dict[str, Any]:
+        """The record as scored, with the table's bids and choices (``table_source``)."""
+        if self.table_source is None:
+            return self.record()
+        played = sum(len(r) for r in self.rounds)
+        now = time.monotonic()
+        if self._table is None or self._table[1] != played or now - self._table[0] >= 1.0:
+            self._table = (now, played, self.table_source())
+        bids, abilities = self._table[2]
+        self.bids = bids or self.bids
+        record = self.record()
+        for rnd, chosen in zip(record["rounds"], abilities, strict=False):
+            rnd.pop("abilities", None)
+            if chosen:
+                rnd["abilities"] = chosen
+        return record
 
     def tricks_in(self, round_number: int) -> int:
         return cards_in_round(round_number, self.n, self.settings.rounds)

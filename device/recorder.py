@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from skullcam.device.game import Referee, TrickOutcome, is_ability_ask
+from skullcam.device.game import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
@@ -60,9 +60,11 @@ def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None
         raise
 
 
-def stored_bids(store: GameStore, game_id: int) -> list[list[Any]]:
-    """Every round's bids as the phones entered them (None: not bid yet), tie-breaks too."""
-    return [store.bids(game_id, r) for r in range(1, store.rounds_due(game_id) + 1)]
+def table_choices(store: GameStore, game_id: int) -> TableChoices:
+    """Every round's bids as the phones entered them (None: not bid yet) and its pirates'
+    choices (Harry's changes the bid), tie-breaks too."""
+    rounds = range(1, store.rounds_due(game_id) + 1)
+    return [store.bids(game_id, r) for r in rounds], [store.abilities(game_id, r) for r in rounds]
 
 
 def referee_from_store(store: GameStore, game_id: int) -> Referee:
@@ -72,7 +74,7 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
         players=list(game.players),
         first_dealer=game.first_dealer,
         settings=Settings.from_dict(dict(game.settings)),
-        bids_source=lambda: stored_bids(store, game_id),
+        table_source=lambda: table_choices(store, game_id),
     )
     for trick in store.tricks(game_id):
         if (trick.round, trick.trick) != (ref.round, ref.trick):

@@ -4,15 +4,20 @@ both players winners)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from recorded_tricks import trick
 from store_support import plays
 
+from skullcam.device.game import Referee
 from skullcam.device.recorder import referee_from_store
 from skullcam.errors import UserError
+from skullcam.rules import Settings
 from skullcam.store import GameStore
+from skullcam.vision.trick_state import TrickObservation
 
 TIE = {"rounds": 1, "tie": "extra_round"}
 
@@ -152,3 +157,29 @@ def test_settings_but_the_rounds_still_change_during_a_tie_break(store: GameStor
     assert store.rounds_due(gid) == 3 and store.game(gid).status == "active"
     with pytest.raises(UserError, match="already has tricks in round 2"):
         store.update_settings(gid, {"tie": "shared"})  # round 2 was played as a tie-break
+
+
+def test_the_camera_follows_a_swap_that_unties_the_lead() -> None:
+    """The referee's count of rounds was kept per number of tricks: a swap (the same number)
+    that untied the lead left it waiting for a tie-break round that was not due."""
+    referee = Referee(players=["Ana", "Ben"], settings=Settings(rounds=1, tie="extra_round"))
+    referee.bids = [[1, 0]]
+
+    def ben_leads(cards: list[str]) -> TrickObservation:
+        return dataclasses.replace(trick(cards), players=(1, 0), leader=1, arrival_seats=(1, 0))
+
+    referee.add(ben_leads(["escape", "escape"]))  # Ben's escape wins: -10 each
+    assert referee.rounds_due() == 2 and not referee.finished
+    referee.amend_last(ben_leads(["escape", "green-3"]))  # Ana's green-3 wins: untied
+    assert referee.rounds_due() == 1 and referee.finished
+
+
+def test_the_camera_counts_harrys_stored_choice(store: GameStore) -> None:
+    """The referee scored every pirate's choice as none: with Harry's +1 stored the store
+    said the game was over and the referee waited for a tie-break round."""
+    gid = store.create_game(["Ana", "Ben"], 0, {**TIE, "pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-harry"), (0, "green-3")))
+    store.choose_ability(gid, 1, 0, 1)  # Ben's 0 becomes 1: made, the lead untied
+    assert store.rounds_due(gid) == 1
+    assert referee_from_store(store, gid).finished
