@@ -546,10 +546,11 @@ def test_activate_switches_models_and_the_watcher_notices(tmp_path: Path, base_m
     data = tmp_path / "data"
     for name in ("deck-a", "deck-b"):
         shutil.copytree(base_model, data / "models" / name)
-    watcher = ActiveModelWatcher(data)
+    watcher = ActiveModelWatcher(str(data))  # a str, as docs/enroll.md shows it (a TypeError)
     assert watcher.changed() is None
     activate(data, "deck-a")
     assert active_model_dir(data) == data / "models" / "deck-a"
+    assert active_model_dir(str(data)) == data / "models" / "deck-a"
     assert (data / "active_model").read_text().strip() == "models/deck-a"
     assert watcher.changed() == data / "models" / "deck-a"
     assert watcher.changed() is None

@@ -100,3 +100,17 @@ def test_skullcam_replay_with_the_shipped_model_reproduces_the_record(
     # ... and that `skullcam score` takes that record only with --as-played.
     assert "scores only as played ('skullcam score --as-played')" in captured.err
     assert "out of turn" in captured.err
+
+
+def test_replay_of_a_game_folder_takes_its_settings_too(
+    generated_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It took the names and the first dealer from the folder's game.json, not its rounds:
+    the demo's 3-round game came out as a 10-round one, unfinished."""
+    record = json.loads((generated_game / "game.json").read_text())
+    assert record["settings"].get("rounds") == 2
+    argv = ["replay", str(generated_game), "--players", "3", "--json"]
+    assert main([*argv, "--data", str(tmp_path / "data")]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["settings"] == record["settings"]
+    assert "the settings from" in captured.err

@@ -50,11 +50,11 @@ def shipped_model_dir() -> Path:
     return Path(skullcam.models.__file__).resolve().parent
 
 
-def active_model_dir(data_dir: Path | None) -> Path:
+def active_model_dir(data_dir: Path | str | None) -> Path:
     """The data folder's active model (set by ``skullcam enroll``), else the shipped one; a
     pointer to a folder that is no model is a UserError."""
     if data_dir is not None:
-        pointer = data_dir / "active_model"
+        pointer = Path(data_dir) / "active_model"
         if pointer.is_file():
             again = "choose the model again with 'skullcam enroll --activate NAME' (or shipped)"
             try:
@@ -583,7 +583,7 @@ class Recognizer:
 
     @classmethod
     def load(
-        cls, path: Path | None = None, data_dir: Path | None = None, threads: int = 0
+        cls, path: Path | None = None, data_dir: Path | str | None = None, threads: int = 0
     ) -> Recognizer:
         """Load a model folder (or a manifest file); default: the data folder's active model."""
         folder = Path(path) if path is not None else active_model_dir(data_dir)
@@ -989,8 +989,8 @@ class ActiveModelWatcher:
     when :meth:`changed` returns a folder, with no restart.
     """
 
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
+    def __init__(self, data_dir: Path | str) -> None:
+        self.data_dir = Path(data_dir)  # a str too, as create_app and GameStore take
         self._seen = self._key()
 
     def _key(self) -> tuple[int, int] | None:

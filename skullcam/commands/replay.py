@@ -89,9 +89,10 @@ def player_names(names: str | None, n: int) -> list[str]:
 
 
 def _defaults_from_game_folder(args: argparse.Namespace) -> str | None:
-    """Fill ``--first-dealer`` and ``--names`` left out from the game record kept with the
-    recording (a game folder, or its ``game.*`` video): with the wrong first dealer every
-    trick reads as led out of turn, and the record does not score. Returns what was taken,
+    """Fill ``--first-dealer``, ``--names`` and ``--settings`` left out from the game record
+    kept with the recording (a game folder, or its ``game.*`` video): with the wrong first
+    dealer every trick reads as led out of turn, and the record does not score; without its
+    settings, a 3-round game scores as 10 rounds, unfinished. Returns what was taken,
     to say once the arguments have passed their checks (before an error it only adds a
     line)."""
     source = Path(args.source)
@@ -118,6 +119,11 @@ def _defaults_from_game_folder(args: argparse.Namespace) -> str | None:
             if args.names is None and all(isinstance(p, str) and "," not in p for p in players):
                 args.names = ",".join(players)
                 taken.append("the players' names")
+            settings = record.get("settings")
+            if args.settings is None and args.bids is None and isinstance(settings, dict):
+                # Its rounds, say: without them a 3-round game scored as 10 rounds, unfinished.
+                args.settings_record = record_path
+                taken.append("the settings")
     if args.first_dealer is None:
         args.first_dealer = 0
     return f"replay: {' and '.join(taken)} from {record_path}" if taken else None
@@ -141,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
     if args.fps is not None and not 0 < args.fps <= MAX_FPS:
         raise UserError(f"--fps must be more than 0 and at most {MAX_FPS:g}")
-    settings = load_settings(args.settings, args.bids)
+    settings = load_settings(args.settings, args.bids or getattr(args, "settings_record", None))
     bids = load_bids(args.bids, names, settings)
     seats = args.seats
     if seats is None and args.data is not None:

@@ -168,7 +168,7 @@ def _deck(args: argparse.Namespace) -> int:
 
     get_style(args.style)
     out = write_deck(args.out, style=args.style, name=args.name)
-    print(f"wrote a {args.style} deck of 69 faces to {out}")
+    print(f"wrote the {args.style} deck's 69 faces to {out}")
     return 0
 
 
