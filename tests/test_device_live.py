@@ -525,23 +525,36 @@ def _table_game(store: GameStore, record: dict) -> int:
     return gid
 
 
+def _half_a_game_in(camera: Path, tmp_path: Path) -> tuple[dict, list, list[Path], GameStore, int]:
+    """The demo's first half of frames copied into the folder ``camera``, and a table's game
+    set up for it: (record, script, every frame, store, game id)."""
+    import shutil
+
+    record, script = make_demo(tmp_path / "demo")
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    camera.mkdir(parents=True)
+    for frame in frames[: len(frames) // 2]:
+        shutil.copy(frame, camera / frame.name)
+    store = GameStore(tmp_path / "data")
+    return record, script, frames, store, _table_game(store, record)
+
+
+def _record_from(folder: Path, store: GameStore, script: list) -> None:
+    """``skullcam run --camera FOLDER`` until its frames end."""
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(folder), None)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+
+
 def test_a_recording_played_again_resumes_where_it_stopped(tmp_path: Path) -> None:
     """``run --camera FOLDER`` stopped part way (a bad frame removed, a kill) and run again
     goes on after the last recorded trick's frame, not from frame 0 into the same game."""
     import shutil
 
-    record, script = make_demo(tmp_path / "demo")
-    frames = sorted((tmp_path / "demo" / "frames").iterdir())
     camera = tmp_path / "camera"
-    camera.mkdir()
-    for frame in frames[: len(frames) // 2]:
-        shutil.copy(frame, camera / frame.name)
-    store = GameStore(tmp_path / "data")
-    gid = _table_game(store, record)
+    record, script, frames, store, gid = _half_a_game_in(camera, tmp_path)
     for _ in range(2):
-        loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None)
-        loop.speed, loop.next_games = 0, False
-        loop.run()
+        _record_from(camera, store, script)
         if len(store.tricks(gid)) == sum(len(r["tricks"]) for r in record["rounds"]):
             break
         assert store.tricks(gid), "the first half of the frames holds no whole trick"
@@ -559,27 +572,17 @@ def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_fra
     Also for a game folder, whose frames are in ``frames/`` (resumed from frame 0 at first)."""
     import shutil
 
-    record, script = make_demo(tmp_path / "demo")
-    frames = sorted((tmp_path / "demo" / "frames").iterdir())
     given = tmp_path / "camera"
     camera = given / inner
-    camera.mkdir(parents=True)
-    half = len(frames) // 2
-    for frame in frames[:half]:
-        shutil.copy(frame, camera / frame.name)
-    store = GameStore(tmp_path / "data")
-    gid = _table_game(store, record)
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(given), None)
-    loop.speed, loop.next_games = 0, False
-    loop.run()
+    record, script, frames, store, gid = _half_a_game_in(camera, tmp_path)
+    _record_from(given, store, script)
     assert store.tricks(gid), "the first half of the frames holds no whole trick"
+    half = len(frames) // 2
     for frame in frames[: half // 2]:  # the front is cleaned up, the rest comes in
         (camera / frame.name).unlink()
     for frame in frames[half:]:
         shutil.copy(frame, camera / frame.name)
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(given), None)
-    loop.speed, loop.next_games = 0, False
-    loop.run()
+    _record_from(given, store, script)
     assert recorded_rounds(store, gid) == truth_rounds(record)
 
 
@@ -588,25 +591,13 @@ def test_a_recording_moved_between_runs_is_warned_about(
 ) -> None:
     """A recording is known by its path: moved, it starts again from its first frame, and
     its first tricks would go in again as later ones. Said, at least, before they do."""
-    import shutil
-
-    record, script = make_demo(tmp_path / "demo")
-    frames = sorted((tmp_path / "demo" / "frames").iterdir())
     before = tmp_path / "a"
-    before.mkdir()
-    for frame in frames[: len(frames) // 2]:
-        shutil.copy(frame, before / frame.name)
-    store = GameStore(tmp_path / "data")
-    gid = _table_game(store, record)
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(before), None)
-    loop.speed, loop.next_games = 0, False
-    loop.run()
+    _record, script, _frames, store, gid = _half_a_game_in(before, tmp_path)
+    _record_from(before, store, script)
     assert store.tricks(gid)
     moved = before.rename(tmp_path / "b")
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(moved), None)
-    loop.speed, loop.next_games = 0, False
     with caplog.at_level("WARNING"):
-        loop.run()
+        _record_from(moved, store, script)
     assert f"game {gid} already has tricks recorded from {before}" in caplog.text
 
 
