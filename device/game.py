@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skullcam.rules import (
-    GameRecord,
     RulesError,
     Settings,
     TrickResult,
@@ -30,7 +29,7 @@ from skullcam.rules import (
     first_leader,
     parse_card,
     resolve_trick,
-    score_game,
+    score_as_played,
 )
 from skullcam.vision.trick_state import TrickObservation
 
@@ -140,8 +139,7 @@ class Referee:
         if self._due is not None and self._due[0] == key:
             return self._due[1]
         try:
-            game = GameRecord.from_dict(record, as_played=True)
-            due = max(rounds, score_game(game, as_played=True).rounds_due)
+            due = max(rounds, score_as_played(record).rounds_due)
         except (RulesError, TypeError, ValueError, KeyError):  # a bid not entered yet, say
             due = rounds
         self._due = (key, due)
@@ -303,8 +301,7 @@ class Referee:
         breaks the rules. As played: the camera records the order the table really played in,
         and a trick led by the wrong player still happened (the trick is flagged for that)."""
         try:
-            record = GameRecord.from_dict(self.record(), as_played=True)
-            return score_game(record, as_played=True).to_json()
+            return score_as_played(self.record()).to_json()
         except RulesError as err:
             return {"error": str(err)}
 

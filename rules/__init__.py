@@ -36,7 +36,15 @@ from .record import (
     name_clash,
     same_name,
 )
-from .scoring import GameScore, Revoke, RoundScore, TrickScore, score_bid, score_game
+from .scoring import (
+    GameScore,
+    Revoke,
+    RoundScore,
+    TrickScore,
+    score_as_played,
+    score_bid,
+    score_game,
+)
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_dealt, cards_in_round, dealer_of_round, first_leader
 from .trick import (
@@ -91,6 +99,7 @@ __all__ = [
     "parse_card",
     "resolve_trick",
     "same_name",
+    "score_as_played",
     "score_bid",
     "score_game",
 ]

@@ -9,7 +9,7 @@ validated: turn order depends on who won the previous trick.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,6 +168,13 @@ class GameScore:
         if detail:
             result["finished"] = self.finished
         return result
+
+
+def score_as_played(data: Mapping[str, Any]) -> GameScore:
+    """A ``skullcam-game/1`` record (JSON data) read and scored as the table played it: what
+    the camera and the store keep is what happened, so a trick led by someone other than the
+    rules' leader stands, warned about (``score_game``'s ``as_played``)."""
+    return score_game(GameRecord.from_dict(data, as_played=True), as_played=True)
 
 
 def score_game(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import GameRecord, RulesError, score_game
+from skullcam.rules import GameRecord, RulesError, score_as_played
 from skullcam.rules.explain import Phrase, render
 
 from . import checks, verdicts
@@ -125,7 +125,7 @@ def _over(record: Mapping[str, Any], tie_breaks: bool) -> bool:
     must each follow a tied lead; a record the rules cannot score otherwise is taken as
     over, as its trick count says."""
     try:
-        return score_game(GameRecord.from_dict(record, as_played=True), as_played=True).finished
+        return score_as_played(record).finished
     except RulesError as err:
         if tie_breaks:
             raise UserError(f"invalid game record: {err}") from err

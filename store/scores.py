@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.rules import (
-    GameRecord,
     GameRecordError,
-    GameScore,
     RulesError,
     TrickResult,
-    score_game,
+    score_as_played,
 )
 from skullcam.rules.explain import Phrase, phrases_to_json, render
 
@@ -54,18 +52,12 @@ _UNSCORABLE = (RulesError, TypeError, KeyError, ValueError)
 """What reading and scoring a stored record can raise when the rules refuse it."""
 
 
-def _as_played(record: dict[str, Any]) -> GameScore:
-    """The record scored as the table played it: a corrected winner earlier in a round must
-    not make the tricks already played after it unscoreable (they are warned about)."""
-    return score_game(GameRecord.from_dict(record, as_played=True), as_played=True)
-
-
 def _score_record(record: dict[str, Any]) -> dict[str, Any]:
     """``{"ok": True, "score": ...}`` (with ``warning_phrases``, one list per entry of the
     score's ``warnings``, when it has some), or why the record cannot be scored, in English
     and as phrases for a page to say in its reader's language."""
     try:
-        score = _as_played(record)
+        score = score_as_played(record)
         out: dict[str, Any] = {"ok": True, "score": score.to_json()}
         out["rounds_due"] = score.rounds_due  # for the store's count of rounds, not pages
         # The bids each round was scored with (Harry's change made): the score sheet's column.
@@ -91,7 +83,7 @@ def _score_so_far(record: dict[str, Any]) -> dict[str, Any] | None:
     rounds = list(record.get("rounds") or [])
     for kept in range(len(rounds) - 1, 0, -1):
         try:
-            return _as_played({**record, "rounds": rounds[:kept]}).to_json()
+            return score_as_played({**record, "rounds": rounds[:kept]}).to_json()
         except _UNSCORABLE:
             continue
     return None

@@ -133,10 +133,10 @@ def _stands_as_played(data: Any) -> bool:
     """Whether ``--as-played`` would score the record: it lets a trick be led by the wrong
     player, not a trick played out of clockwise order, so the hint is offered only where it
     helps."""
-    from skullcam.rules import GameRecord, RulesError, score_game
+    from skullcam.rules import RulesError, score_as_played
 
     try:
-        score_game(GameRecord.from_dict(data, as_played=True), as_played=True)
+        score_as_played(data)
     except RulesError:
         return False
     return True
