@@ -31,10 +31,10 @@ from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import (
-    IMAGE_SUFFIXES,
     Frame,
     FrameSource,
     LatestFrameReader,
+    frame_files,
     frames_folder,
     names_live_camera,
     open_source,
@@ -193,7 +193,7 @@ def resume_frame(last: Trick | None, source: str) -> int:
         if isinstance(file, str) and folder.is_dir():
             # After that frame's name: by position, frames removed from the front between
             # runs (a folder the camera fills and a cleaner empties) would skip tricks.
-            names = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            names = [p.name for p in frame_files(folder)]
             return bisect.bisect_right(names, file)
         index = info.get("frame_index")
         if isinstance(index, int) and not isinstance(index, bool) and index >= 0:

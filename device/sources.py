@@ -102,7 +102,7 @@ class ImageFolderSource(FrameSource):
         folder = Path(folder)
         if not folder.is_dir():
             raise UserError(f"{folder} is not a folder of frames; give a video file or a folder")
-        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.paths = frame_files(folder)
         if not self.paths:
             raise UserError(
                 f"{folder} holds no .jpg/.png frames; give a folder of frames or a video file"
@@ -466,6 +466,12 @@ def names_live_camera(spec: str | Path) -> bool:
     )
 
 
+def frame_files(folder: Path) -> list[Path]:
+    """A folder's frames in the order they are played (by name): what a frame's index in
+    the folder means, for playing it and for resuming it."""
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
 def frames_folder(path: Path) -> Path:
     """Where a folder given as a source keeps its frames: a game folder (from ``skullcam synth
     game``) in ``frames/``, any other folder in itself."""
@@ -494,8 +500,8 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
         meta = game_folder_meta(path)
         if meta is not None and fps is None:
             fps = meta_fps(meta, path)
-        if frames_folder(path) != path:
-            return ImageFolderSource(frames_folder(path), fps=fps, start=start)
+        if (frames := frames_folder(path)) != path:
+            return ImageFolderSource(frames, fps=fps, start=start)
         videos = sorted(path.glob("game.*"))
         videos = [v for v in videos if v.suffix.lower() in (".mp4", ".avi", ".mkv", ".mov")]
         if videos and not any(p.suffix.lower() in IMAGE_SUFFIXES for p in path.iterdir()):
