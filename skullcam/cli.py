@@ -102,6 +102,8 @@ playback_speed = _in_range(
 while it sleeps (and 1e-300 overflows the clock)."""
 positive_float = _in_range(finite_float, lambda v: v > 0, "must be more than 0")
 """A time limit, a learning rate."""
+non_negative_float = _in_range(finite_float, lambda v: v >= 0, "must be 0 or more")
+"""A warm-up length in epochs, where 0 means none."""
 port_number = _in_range(
     whole_number_arg,
     lambda v: 0 <= v <= 65535,

@@ -328,6 +328,49 @@ def test_classifier_fine_tunes_from_a_checkpoint_and_keeps_the_detector(
     assert training["classifier_init"] == str(start_pt)
 
 
+def test_a_detector_continuation_keeps_the_readers_and_trains_at_the_rate_asked(
+    tiny_model: Path, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """What a GPU run that trains only the detector further does (scripts/continue_detector_gpu.sh):
+    it starts from the model's checkpoint at the learning rate given, with AdamW named, since
+    ultralytics' "auto" optimiser ignores lr0; the classifier, the corner reader and the
+    model's reading rules stay."""
+    from ultralytics.utils import YAML
+
+    from skullcam.vision.training import train_recognizer
+
+    out = _copy_of(tiny_model, tmp_path)
+    before = json.loads((out / "recognizer.json").read_text())
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        detector_epochs=1,
+        imgsz=128,
+        batch=8,
+        init_detector=tiny_model / "card-detector.pt",
+        detector_lr=1e-4,
+        detector_warmup=0.5,
+        skip_classifier=True,
+        skip_corner=True,
+    )
+    train_recognizer(plan)
+    args = YAML.load(tmp_path / "runs" / "detector" / "args.yaml")
+    assert (args["optimizer"], args["lr0"]) == ("AdamW", 1e-4)
+    assert (args["warmup_epochs"], args["warmup_bias_lr"]) == (0.5, 0.0)
+    assert args["pretrained"] == str(tiny_model / "card-detector.pt")
+    for name in ("card-classifier.onnx", "corner-reader.onnx"):
+        assert (out / name).read_bytes() == (tiny_model / name).read_bytes()
+    assert (out / "card-detector.onnx").read_bytes() != (
+        tiny_model / "card-detector.onnx"
+    ).read_bytes()
+    record = json.loads((out / "training.json").read_text())
+    assert (record["detector_lr"], record["detector_warmup"]) == (1e-4, 0.5)
+    after = json.loads((out / "recognizer.json").read_text())
+    assert after["min_confidence"] == before["min_confidence"]
+    Recognizer.load(out)
+
+
 def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:

@@ -121,7 +121,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
             fraction=plan.detector_fraction,
             device=ultralytics_device(plan.device),
             init=plan.init_detector,
-            extra={"time": plan.detector_minutes / 60} if plan.detector_minutes else None,
+            extra=_detector_extra(plan),
         )
         export_detector(best, staging / DETECTOR_FILE, plan.input_hw)
         shutil.copyfile(best, staging / DETECTOR_CHECKPOINT_FILE)
@@ -164,6 +164,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
                 "dataset": str(plan.dataset),
                 "detector_epochs": "kept" if plan.skip_detector else _detector_epochs_run(plan),
                 "detector_minutes": None if plan.skip_detector else plan.detector_minutes,
+                "detector_lr": None if plan.skip_detector else plan.detector_lr,
+                "detector_warmup": None if plan.skip_detector else plan.detector_warmup,
                 "imgsz": "kept" if plan.skip_detector else plan.imgsz,
                 "input_hw": list(manifest.detector_input),
             }
@@ -174,6 +176,20 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     )
     assert (plan.out / MANIFEST).is_file()
     return manifest
+
+
+def _detector_extra(plan: TrainPlan) -> dict[str, object] | None:
+    """ultralytics settings a plan adds to train_detector's: its time budget, a learning rate
+    named with its optimiser (``optimizer="auto"`` ignores ``lr0``) and a warm-up."""
+    extra: dict[str, object] = {}
+    if plan.detector_minutes:
+        extra["time"] = plan.detector_minutes / 60
+    if plan.detector_lr is not None:
+        extra |= {"optimizer": "AdamW", "lr0": plan.detector_lr}
+    if plan.detector_warmup:
+        # From 0 for every parameter: ultralytics starts biases at 0.1, a rate meant for SGD.
+        extra |= {"warmup_epochs": plan.detector_warmup, "warmup_bias_lr": 0.0}
+    return extra or None
 
 
 def _detector_epochs_run(plan: TrainPlan) -> int:

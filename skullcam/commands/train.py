@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from skullcam.cli import non_negative_int, positive_float, positive_int
+from skullcam.cli import non_negative_float, non_negative_int, positive_float, positive_int
 from skullcam.vision.train_plan import TrainPlan
 
 
@@ -101,6 +101,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="peak classifier learning rate",
     )
     parser.add_argument(
+        "--detector-lr",
+        type=positive_float,
+        default=None,
+        help="peak detector learning rate, with AdamW (default: 0.002 with --init-detector, "
+        "ultralytics' own choice from scratch)",
+    )
+    parser.add_argument(
+        "--detector-warmup",
+        type=non_negative_float,
+        default=TrainPlan.detector_warmup,
+        metavar="EPOCHS",
+        help="raise the detector's learning rate from 0 over this many epochs, at least 100 "
+        "steps (default 0: a continuation starts at its full rate)",
+    )
+    parser.add_argument(
         "--device",
         default=TrainPlan.device,
         help="where to train: cpu (default), or cuda / cuda:N / N for a GPU",
@@ -169,6 +184,8 @@ def _run(args: argparse.Namespace) -> int:
         init_detector=args.init_detector,
         init_classifier=args.init_classifier,
         classifier_lr=args.classifier_lr,
+        detector_lr=args.detector_lr,
+        detector_warmup=args.detector_warmup,
         device=_device(args.device),
         workers=args.workers,
         detector_minutes=args.detector_minutes,
