@@ -331,10 +331,10 @@ def test_classifier_fine_tunes_from_a_checkpoint_and_keeps_the_detector(
 def test_a_detector_continuation_keeps_the_readers_and_trains_at_the_rate_asked(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:
-    """What a GPU run that trains only the detector further does (scripts/continue_detector_gpu.sh):
-    it starts from the model's checkpoint at the learning rate given, with AdamW named, since
-    ultralytics' "auto" optimiser ignores lr0; the classifier, the corner reader and the
-    model's reading rules stay."""
+    """What a GPU run that trains only the detector further does (scripts/refine_on_gpu.sh,
+    stage 1): it starts from the model's checkpoint at the learning rate given, with AdamW
+    named, since ultralytics' "auto" optimiser ignores lr0, warmed up from 0; the classifier,
+    the corner reader and the model's reading rules stay."""
     from ultralytics.utils import YAML
 
     from skullcam.vision.training import train_recognizer
