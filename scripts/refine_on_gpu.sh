@@ -38,6 +38,8 @@ $SKULLCAM train --dataset "$OUT/scenes" --out "$OUT/model" --work "$OUT/work" \
   --device "$DEVICE" --workers "$WORKERS" --batch 64 --detector-epochs 40 \
   --detector-minutes "${DETECTOR_MIN:-6.2}" --detector-lr "${DETECTOR_LR:-0.001}" \
   --detector-warmup 1 --init-detector models/card-detector.pt --skip-classifier --skip-corner
+# Stage 2 writes the model folder's training.json again: keep the detector's record beside it.
+cp "$OUT/model/training.json" "$OUT/training_detector.json"
 stage classifier scenes
 $SKULLCAM synth scenes --deck "$OUT/deck" --count "${CLASSIFIER_SCENES:-10000}" \
   --val-fraction 0.03 --test-fraction 0 --out "$OUT/scenes_classifier" --seed 3223 \

@@ -18,7 +18,7 @@ cp "$RUNS"/gpu/model/*.onnx "$RUNS"/gpu/model/*.pt "$RUNS"/gpu/model/training.js
 # The manifest last; the shipped one differs from the trained one by thresholds chosen on the
 # 1,300 validation scenes (docs/model-history.md): the corner reader's 0.95 and the classifier's
 # min_confidence 0.3 (session 10), and the corner reader's weight 0.25 (session 11; training
-# chooses one on its own 300 validation scenes).
+# chooses one on its own 300 validation scenes; 0.5 since session 32, set further down).
 python - "$RUNS/gpu/model/recognizer.json" <<'PY'
 import json, pathlib, sys
 manifest = json.loads(pathlib.Path(sys.argv[1]).read_text())
@@ -40,13 +40,24 @@ skullcam train --dataset "$RUNS/scenes_s23" --out models --work "$RUNS/train_cls
 # the corner reader's weight chosen again on the 8,000 validation scenes of sessions 25-31.
 RUNS="$RUNS" ./scripts/refine_on_gpu.sh
 cp "$RUNS"/gpu_refine/model/card-detector.* "$RUNS"/gpu_refine/model/card-classifier.* models/
-python - "$RUNS/gpu_refine/model/recognizer.json" <<'PY'
+# The manifest with the weight chosen on 8,000 validation scenes; training.json from the three
+# runs behind the weights (the refinement's two stages, session 10's corner reader).
+python - "$RUNS/gpu_refine" "$RUNS/gpu/model/training.json" <<'PY'
 import json, pathlib, sys
-path = pathlib.Path("models/recognizer.json")
-manifest = json.loads(path.read_text())
+refine, corner_run = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+read = lambda path: json.loads(pathlib.Path(path).read_text())
+manifest = read("models/recognizer.json")
 manifest["corner_weight"] = 0.5
-manifest["version"] = json.loads(pathlib.Path(sys.argv[1]).read_text())["version"]
-path.write_text(json.dumps(manifest, indent=2) + "\n")
+manifest["version"] = read(refine / "model" / "recognizer.json")["version"]
+pathlib.Path("models/recognizer.json").write_text(json.dumps(manifest, indent=2) + "\n")
+detector = read(refine / "training_detector.json")
+classifier = read(refine / "model" / "training.json")
+record = {k: v for k, v in detector.items() if k.startswith("detector") or k in ("dataset", "imgsz", "input_hw")}
+record["classifier_dataset"] = classifier["dataset"]
+record |= {k: v for k, v in classifier.items() if k.startswith("classifier")}
+record |= {k: v for k, v in read(corner_run).items() if k.startswith("corner_") and k != "corner_weight"}
+record["corner_weight"] = 0.5
+pathlib.Path("models/training.json").write_text(json.dumps(record, indent=2) + "\n")
 PY
 skullcam synth scenes --deck "$RUNS/gpu/deck" --count 1000 --split test --out "$RUNS/scenes_test" \
   --seed 9999

@@ -333,8 +333,9 @@ def test_a_detector_continuation_keeps_the_readers_and_trains_at_the_rate_asked(
 ) -> None:
     """What a GPU run that trains only the detector further does (scripts/refine_on_gpu.sh,
     stage 1): it starts from the model's checkpoint at the learning rate given, with AdamW
-    named, since ultralytics' "auto" optimiser ignores lr0, warmed up from 0; the classifier,
-    the corner reader and the model's reading rules stay."""
+    named, since ultralytics' "auto" optimiser ignores lr0, and the warm-up asked for reaches
+    ultralytics (one epoch here, so ultralytics itself leaves it out); the classifier, the
+    corner reader and the model's reading rules stay."""
     from ultralytics.utils import YAML
 
     from skullcam.vision.training import train_recognizer
@@ -369,6 +370,32 @@ def test_a_detector_continuation_keeps_the_readers_and_trains_at_the_rate_asked(
     after = json.loads((out / "recognizer.json").read_text())
     assert after["min_confidence"] == before["min_confidence"]
     Recognizer.load(out)
+
+
+@pytest.mark.parametrize(
+    ("lr", "warmup", "expected"),
+    [
+        (None, None, None),  # each path's own defaults
+        (1e-3, None, {"optimizer": "AdamW", "lr0": 1e-3, "warmup_bias_lr": 0.0}),
+        (None, 0.0, {"warmup_epochs": 0.0, "warmup_bias_lr": 0.0}),  # 0 is no warm-up, not "unset"
+        (
+            1e-3,
+            1.0,
+            {"optimizer": "AdamW", "lr0": 1e-3, "warmup_epochs": 1.0, "warmup_bias_lr": 0.0},
+        ),
+    ],
+)
+def test_a_named_detector_rate_or_warm_up_never_starts_biases_at_sgds_rate(
+    tmp_path: Path, lr: float | None, warmup: float | None, expected: dict[str, object] | None
+) -> None:
+    """ultralytics warms biases up from 0.1 unless told otherwise, a rate for SGD that AdamW at
+    lr 0.001 would take as a hundredfold jump; its own "auto" AdamW sets 0."""
+    from skullcam.vision.training import _detector_extra
+
+    plan = TrainPlan(
+        dataset=tmp_path, out=tmp_path, work_dir=tmp_path, detector_lr=lr, detector_warmup=warmup
+    )
+    assert _detector_extra(plan) == expected
 
 
 def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(

@@ -124,7 +124,8 @@ CORNER_WEIGHT = 0.25
 renormalised, with ``p(corner)`` the mean of the card's two corner marks. 0 turns it off,
 which is what a manifest without ``corner_weight`` gets (``UNWEIGHED_CORNER``): models made
 before session 11 were never measured with it. Training and enrollment choose a model's own
-weight on its validation scenes (``vision/reading_choice.py``); this is the shipped one.
+weight on its validation scenes (``vision/reading_choice.py``); this was the shipped one until
+session 32, whose refined detector and classifier read best at 0.5 (``models/recognizer.json``).
 Session 11, the session-10 model on 1,300 validation scenes, the corner reader asked about
 every box: w 0 / 0.15 / 0.25 / 0.35 / 0.5 gave 96.85 / 97.69 / 98.00 / 98.00 / 97.85 % of
 scenes right; at 0.25 false alarms 23 -> 10 and missed cards 34 -> 26. The two readers err

@@ -42,11 +42,12 @@ class TrainPlan:
     # Peak detector learning rate (AdamW). None: 0.002 for a continuation (train_detector's
     # default), ultralytics' own choice from scratch.
     detector_lr: float | None = None
-    # Epochs over which the detector's learning rate rises from 0 (ultralytics warms up for at
-    # least 100 steps). 0: a continuation starts at its full rate, as enrollment's short
-    # fine-tune does; a long continuation (session 32) warms up, since AdamW's first steps at
-    # full rate knock a trained detector back (mAP50-95 0.93 -> 0.88 after one epoch, session 18).
-    detector_warmup: float = 0.0
+    # Epochs over which the detector's learning rate rises from 0 (ultralytics 8.4 leaves the
+    # last epoch out of it). None: the default of the path, none for a continuation (as
+    # enrollment's short fine-tune runs) and ultralytics' 3 epochs from scratch. A long
+    # continuation (session 32) warms up, since AdamW's first steps at full rate knock a
+    # trained detector back (mAP50-95 0.93 -> 0.88 after one epoch, session 18).
+    detector_warmup: float | None = None
     skip_classifier: bool = False
     # Keep the --out model's corner reader (and, as with the other skips, its reading rules).
     skip_corner: bool = False

@@ -110,10 +110,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--detector-warmup",
         type=non_negative_float,
-        default=TrainPlan.detector_warmup,
+        default=None,
         metavar="EPOCHS",
-        help="raise the detector's learning rate from 0 over this many epochs, at least 100 "
-        "steps (default 0: a continuation starts at its full rate)",
+        help="raise the detector's learning rate from 0 over this many epochs, never the last "
+        "(default: none with --init-detector, ultralytics' 3 from scratch)",
     )
     parser.add_argument(
         "--device",
