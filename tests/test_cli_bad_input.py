@@ -515,10 +515,12 @@ def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, cap
     assert len(err.splitlines()) == 2
     # Every image bad (even before the model loads): still the one JSON object a program
     # reading stdout expects.
-    for bad in ([str(text), str(gone)], [str(gone)]):
+    # It has the same keys either way: "model" is null when no model was loaded to read nothing.
+    for bad, model in (([str(text), str(gone)], payload["model"]), ([str(gone)], None)):
         assert main(["detect", *bad, "--json", "--data", str(tmp_path)]) == 2
         out, err = capsys.readouterr()
-        assert json.loads(out)["images"] == [] and len(err.splitlines()) == len(bad)
+        assert json.loads(out) == {"images": [], "model": model}
+        assert len(err.splitlines()) == len(bad)
     assert main(["detect", str(good), "--json", "--data", str(tmp_path)]) == 0
 
 

@@ -22,8 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Find the cards in still images with the active model (or --model): each card's id,"
             " confidence, box and corners, in the images' own pixels. --json prints"
             ' {"images": [{"path", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2],'
-            ' ...}]}], "model"} for other programs. An image that cannot be read (missing, not'
-            " an image, no colour, too small) gets an error line on stderr and the other"
+            ' ...}]}], "model"} for other programs ("model" null when no image could be read).'
+            " An image that cannot be read (missing, not an image, no colour, too small) gets"
+            " an error line on stderr and the other"
             " images are still read (--json lists only those); the exit status is then 2."
         ),
     )
@@ -46,8 +47,9 @@ def _run(args: argparse.Namespace) -> int:
         except UserError as err:
             print_error("detect", err)
     if not files:
-        if args.json:  # one JSON object per run, as promised, for a program reading stdout
-            print(json.dumps({"images": []}))
+        if args.json:  # one JSON object per run, as promised, for a program reading stdout,
+            # with the keys it always has; no model was loaded to read nothing
+            print(json.dumps({"images": [], "model": None}))
         return 2
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     results = []
