@@ -147,6 +147,11 @@ def test_a_weak_adapted_model_is_installed_but_not_activated(
     # Listed, and said to be refused before anyone activates it by hand.
     (row,) = [r for r in list_models(data) if r["name"] == outcome.model_dir.name]
     assert str(row["check"]).startswith("not activated: its self-check fell short")
+    # Chosen by hand all the same: the list no longer says it is not active.
+    activate(data, outcome.model_dir.name)
+    (row,) = [r for r in list_models(data) if r["name"] == outcome.model_dir.name]
+    assert row["active"]
+    assert str(row["check"]).startswith("activated by hand: its self-check fell short")
 
 
 @pytest.mark.parametrize("corner_epochs", [1, 0])

@@ -601,14 +601,17 @@ def list_models(data_dir: Path) -> list[ModelRow]:
             info = {"check": {"sentence": "self-check record unreadable"}}
         check = info.get("check") if info is not None else None
         sentence = check.get("sentence") if isinstance(check, dict) else None
+        is_active = folder.resolve() == active
         if _passed(info) is False:
-            # Kept for a look, but its own self-check refused it: say so before --activate.
-            sentence = f"not activated: its self-check fell short; {sentence}"
+            # Kept for a look, but its own self-check refused it: say so before --activate,
+            # and after it that a person chose it anyway.
+            verdict = "activated by hand" if is_active else "not activated"
+            sentence = f"{verdict}: its self-check fell short; {sentence}"
         rows.append(
             {
                 "name": folder.name,
                 "path": str(folder),
-                "active": folder.resolve() == active,
+                "active": is_active,
                 "complete": True,
                 "check": sentence,
             }
