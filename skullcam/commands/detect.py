@@ -24,8 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             ' {"images": [{"path", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2],'
             ' ...}]}], "model"} for other programs ("model" null when no image could be read).'
             " An image that cannot be read (missing, not an image, no colour, too small) gets"
-            " an error line on stderr and the other"
-            " images are still read (--json lists only those); the exit status is then 2."
+            " an error line on stderr and the other images are still read (--json lists only"
+            " those); the exit status is then 2."
         ),
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
