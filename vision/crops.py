@@ -11,7 +11,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# Crop size fed to the classifier: width x height, the card's 56 x 87 mm proportions.
+from skullcam.datasets.deck import SIZE_MM
+
+CARD_ASPECT = SIZE_MM[1] / SIZE_MM[0]
+"""A card's long side over its short one (87 / 56 mm, 1.55)."""
+
+# Crop size fed to the classifier: width x height, about the card's proportions.
 CROP_W, CROP_H = 64, 96
 
 

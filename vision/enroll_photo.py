@@ -21,13 +21,12 @@ import cv2
 import numpy as np
 
 from skullcam.datasets.deck import FACE_H, FACE_W
-from skullcam.vision.crops import order_long_side_vertical, rectify
+from skullcam.vision.crops import CARD_ASPECT, order_long_side_vertical, rectify
 from skullcam.vision.enroll_messages import Message, message
 
 logger = logging.getLogger(__name__)
 
 PROBLEMS = ("no-card", "two-cards", "too-small", "blurred", "glare", "wrong-card")
-CARD_ASPECT = FACE_H / FACE_W  # 1.55
 ASPECT_RANGE = (1.25, 1.85)  # perspective and a tilted phone stretch the outline
 WORK_SIDE = 800  # photos are searched at most this large (a phone's 4000 px buys nothing)
 MIN_SHORT_SIDE_PX = 48  # below this the corner numbers are a few pixels tall
