@@ -376,26 +376,43 @@ def test_a_detector_continuation_keeps_the_readers_and_trains_at_the_rate_asked(
     ("lr", "warmup", "expected"),
     [
         (None, None, None),  # each path's own defaults
-        (1e-3, None, {"optimizer": "AdamW", "lr0": 1e-3, "warmup_bias_lr": 0.0}),
-        (None, 0.0, {"warmup_epochs": 0.0, "warmup_bias_lr": 0.0}),  # 0 is no warm-up, not "unset"
-        (
-            1e-3,
-            1.0,
-            {"optimizer": "AdamW", "lr0": 1e-3, "warmup_epochs": 1.0, "warmup_bias_lr": 0.0},
-        ),
+        (1e-3, None, {"optimizer": "AdamW", "lr0": 1e-3}),  # "auto" would ignore lr0
+        (None, 0.0, {"warmup_epochs": 0.0}),  # 0 is no warm-up, not "unset"
+        (1e-3, 1.0, {"optimizer": "AdamW", "lr0": 1e-3, "warmup_epochs": 1.0}),
     ],
 )
-def test_a_named_detector_rate_or_warm_up_never_starts_biases_at_sgds_rate(
+def test_a_plan_names_the_optimiser_with_its_detector_rate(
     tmp_path: Path, lr: float | None, warmup: float | None, expected: dict[str, object] | None
 ) -> None:
-    """ultralytics warms biases up from 0.1 unless told otherwise, a rate for SGD that AdamW at
-    lr 0.001 would take as a hundredfold jump; its own "auto" AdamW sets 0."""
     from skullcam.vision.training import _detector_extra
 
     plan = TrainPlan(
         dataset=tmp_path, out=tmp_path, work_dir=tmp_path, detector_lr=lr, detector_warmup=warmup
     )
     assert _detector_extra(plan) == expected
+
+
+@pytest.mark.parametrize(
+    ("settings", "bias_rate"),
+    [
+        ({"optimizer": "AdamW", "lr0": 1e-3}, 0.0),
+        ({"optimizer": "AdamW", "warmup_bias_lr": 0.05}, 0.05),  # one asked for stays
+        ({"optimizer": "SGD"}, None),  # ultralytics' 0.1, meant for SGD
+        ({"warmup_epochs": 1.0}, None),  # "auto": ultralytics sets its own for what it picks
+    ],
+)
+def test_biases_never_warm_up_at_sgds_rate_under_a_named_adamw(
+    settings: dict[str, object], bias_rate: float | None
+) -> None:
+    """ultralytics warms biases up from 0.1 unless told otherwise, a rate for SGD that AdamW at
+    lr 0.001 would take as a hundredfold jump; its own "auto" AdamW sets 0."""
+    from skullcam.vision.train_detector import with_bias_warm_up_for_optimizer
+
+    out = with_bias_warm_up_for_optimizer(settings)
+    assert out.get("warmup_bias_lr") == bias_rate
+    assert {k: v for k, v in out.items() if k != "warmup_bias_lr"} == {
+        k: v for k, v in settings.items() if k != "warmup_bias_lr"
+    }
 
 
 def test_fine_tuning_from_a_missing_checkpoint_is_a_clear_error(

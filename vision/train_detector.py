@@ -90,6 +90,7 @@ def train_detector(
             "deterministic": True,
             "cache": "ram",  # decode and resize each scene once, not once per epoch
         } | (extra or {})
+        settings = with_bias_warm_up_for_optimizer(settings)
     with cpu_training_speed(model, device):
         model.train(**settings)
     best = run_dir / "weights" / "best.pt"
@@ -98,6 +99,16 @@ def train_detector(
     if not best.is_file():
         raise UserError(f"training produced no weights under {run_dir}")
     return best
+
+
+def with_bias_warm_up_for_optimizer(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with biases warming up from 0 where AdamW is named and no bias warm-up
+    rate is: ultralytics starts them at 0.1 (``warmup_bias_lr``), a rate meant for SGD that
+    AdamW at lr 0.001 takes as a hundredfold jump. Its own "auto" choice of AdamW sets 0 itself,
+    and SGD, named or chosen, keeps 0.1."""
+    if settings.get("optimizer") == "AdamW" and "warmup_bias_lr" not in settings:
+        return settings | {"warmup_bias_lr": 0.0}
+    return settings
 
 
 @threads_kept()

@@ -180,16 +180,15 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
 
 def _detector_extra(plan: TrainPlan) -> dict[str, object] | None:
     """ultralytics settings a plan adds to train_detector's: its time budget, a learning rate
-    named with its optimiser (``optimizer="auto"`` ignores ``lr0``) and a warm-up. Whenever
-    either is ours, biases warm up from 0 too: ultralytics starts them at 0.1, a rate meant for
-    SGD (its "auto" choice of AdamW sets 0 itself)."""
+    named with its optimiser (``optimizer="auto"`` ignores ``lr0``) and a warm-up. How biases
+    warm up follows from the optimiser, in ``train_detector``."""
     extra: dict[str, object] = {}
     if plan.detector_minutes:
         extra["time"] = plan.detector_minutes / 60
     if plan.detector_lr is not None:
-        extra |= {"optimizer": "AdamW", "lr0": plan.detector_lr, "warmup_bias_lr": 0.0}
+        extra |= {"optimizer": "AdamW", "lr0": plan.detector_lr}
     if plan.detector_warmup is not None:
-        extra |= {"warmup_epochs": plan.detector_warmup, "warmup_bias_lr": 0.0}
+        extra["warmup_epochs"] = plan.detector_warmup
     return extra or None
 
 
