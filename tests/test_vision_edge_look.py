@@ -14,7 +14,7 @@ from skullcam.errors import UserError
 from skullcam.vision import obb
 from skullcam.vision.crop_dataset import MIN_VISIBLE, read_scene_index
 from skullcam.vision.evaluate import judge_scene
-from skullcam.vision.recognizer import MANIFEST, Recognizer, shipped_model_dir
+from skullcam.vision.recognizer import MANIFEST, Recognizer, box_names, shipped_model_dir
 
 EDGE_LOOK_SCENE = Path(__file__).resolve().parent / "data" / "edge_look_scene"
 
@@ -60,6 +60,26 @@ def test_boxes_named_or_inside_the_frame_are_not_looked_at_again(
     assert inside.any()
     assert recognizer.edge_look(frame, evidence, inside) == []
     assert recognizer.edge_look(frame, evidence, ~inside) != []
+
+
+def test_a_frame_is_given_an_edge_look_at_exactly_the_boxes_no_reader_named(
+    recognizer: Recognizer, scene: tuple[Path, list], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = imread(scene[0])
+    boxes = recognizer.detect(frame)
+    names, _ = box_names(recognizer.evidence(frame, boxes.quads, boxes.scores), recognizer.manifest)
+    asked: list[np.ndarray] = []
+    look = recognizer.edge_look
+
+    def spy(frame: np.ndarray, evidence: object, unnamed: np.ndarray) -> list:
+        asked.append(unnamed.copy())
+        return look(frame, evidence, unnamed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(recognizer, "edge_look", spy)
+    recognizer(frame)
+    (unnamed,) = asked
+    assert unnamed.any() and not unnamed.all()
+    np.testing.assert_array_equal(unnamed, names < 0)
 
 
 def test_the_manifest_switch_defaults_on_and_must_be_true_or_false(tmp_path: Path) -> None:

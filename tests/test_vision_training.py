@@ -398,7 +398,7 @@ def test_a_plan_names_the_optimiser_with_its_detector_rate(
         ({"optimizer": "AdamW", "lr0": 1e-3}, 0.0),
         ({"optimizer": "AdamW", "warmup_bias_lr": 0.05}, 0.05),  # one asked for stays
         ({"optimizer": "SGD"}, None),  # ultralytics' 0.1, meant for SGD
-        ({"warmup_epochs": 1.0}, None),  # "auto": ultralytics sets its own for what it picks
+        ({"warmup_epochs": 1.0}, None),  # "auto": ultralytics 8.4 sets 0 itself
     ],
 )
 def test_biases_never_warm_up_at_sgds_rate_under_a_named_adamw(

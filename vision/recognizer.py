@@ -182,10 +182,12 @@ recognizer.json turns it off on a Pi short of time."""
 EDGE_LOOK = True
 """Where no reader can name a box on the frame's edge, read it again as the whole card it is
 part of (``vision/frame_edge.py``) and report that card's whole outline. On for every model,
-old ones included, for the second look's reasons. Session 33, the shipped model, the 8,000
+old ones included: it reads with the model's own networks, only boxes that would otherwise be
+lost (not measured on an enrolled deck). Session 33, the shipped model, the 8,000
 validation scenes: 7,855 -> 7,873 right (18 fixed, none broken), recall 0.9944 -> 0.9951,
-precision 0.9978 either way. Reported on the box cut by the edge instead, the same readings
-broke 14 scenes for 7 fixed on 5,000 of them: a card under half in view read right lies
+precision 0.9978 either way (on the test split one miss became a misread: a green-12 read as
+a green-10). Reported on the box cut by the edge instead, such readings (at p >= 0.9) broke 14
+scenes for 7 fixed on 5,000 of them: a card under half in view read right lies
 outside that box, and counts as a false alarm. ``edge_look: false`` in recognizer.json turns it
 off."""
 
@@ -839,7 +841,7 @@ def named_readings(
 
 def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection]:
     """The cards a frame's evidence says are there, under the manifest's reading rules (the
-    first look: ``Recognizer.__call__`` adds the second)."""
+    first look: ``Recognizer.__call__`` adds the second look and the edge look)."""
     return drop_overlapping_readings(
         named_readings(evidence, manifest, *box_names(evidence, manifest))
     )

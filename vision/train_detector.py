@@ -104,8 +104,8 @@ def train_detector(
 def with_bias_warm_up_for_optimizer(settings: dict[str, Any]) -> dict[str, Any]:
     """``settings`` with biases warming up from 0 where AdamW is named and no bias warm-up
     rate is: ultralytics starts them at 0.1 (``warmup_bias_lr``), a rate meant for SGD that
-    AdamW at lr 0.001 takes as a hundredfold jump. Its own "auto" choice of AdamW sets 0 itself,
-    and SGD, named or chosen, keeps 0.1."""
+    AdamW at lr 0.001 takes as a hundredfold jump. Its "auto" choice (AdamW or MuSGD in
+    ultralytics 8.4) sets 0 itself; a named SGD keeps 0.1."""
     if settings.get("optimizer") == "AdamW" and "warmup_bias_lr" not in settings:
         return settings | {"warmup_bias_lr": 0.0}
     return settings
