@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from image_support import imread
+from model_variants import shipped_model_with
 
 from skullcam.errors import UserError
 from skullcam.vision import obb
@@ -83,18 +84,14 @@ def test_a_frame_is_given_an_edge_look_at_exactly_the_boxes_no_reader_named(
 
 
 def test_the_manifest_switch_defaults_on_and_must_be_true_or_false(tmp_path: Path) -> None:
-    folder = tmp_path / "model"
-    folder.mkdir()
-    for f in shipped_model_dir().glob("*.onnx"):
-        (folder / f.name).symlink_to(f)
-    raw = json.loads((shipped_model_dir() / MANIFEST).read_text())
-    raw.pop("edge_look", None)
-    (folder / MANIFEST).write_text(json.dumps(raw))
+    folder = shipped_model_with(tmp_path / "model", edge_look=False)
+    assert Recognizer.load(folder, threads=1).manifest.edge_look is False
+    written = json.loads((folder / MANIFEST).read_text())
+    del written["edge_look"]  # a manifest from before session 33
+    (folder / MANIFEST).write_text(json.dumps(written))
     manifest = Recognizer.load(folder, threads=1).manifest
     assert manifest.edge_look is True
     assert manifest.to_json()["edge_look"] is True
-    (folder / MANIFEST).write_text(json.dumps(raw | {"edge_look": False}))
-    assert Recognizer.load(folder, threads=1).manifest.edge_look is False
-    (folder / MANIFEST).write_text(json.dumps(raw | {"edge_look": "no"}))
+    shipped_model_with(folder, edge_look="no")
     with pytest.raises(UserError, match="expected true or false"):
         Recognizer.load(folder, threads=1)
