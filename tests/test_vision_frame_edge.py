@@ -7,12 +7,17 @@ import cv2
 import numpy as np
 import pytest
 
+from skullcam.datasets.deck import SIZE_MM
 from skullcam.datasets.scenes import obb_line
 from skullcam.vision.crops import CARD_ASPECT
 from skullcam.vision.frame_edge import complete_cut_quad
 from skullcam.vision.obb import polygon_iou
 
 SIZE = (640, 480)
+
+
+def test_the_recognizers_card_proportions_are_the_generators() -> None:
+    assert SIZE_MM[1] / SIZE_MM[0] == CARD_ASPECT
 
 
 def test_a_card_cut_across_its_length_is_extended_to_its_length() -> None:

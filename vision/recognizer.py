@@ -749,11 +749,12 @@ class Recognizer:
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
         names, p = box_names(evidence, self.manifest)
         found = drop_overlapping_readings(named_readings(evidence, self.manifest, names, p))
+        unnamed = names < 0
         more: list[Detection] = []
         if self.manifest.second_look:
-            more += self.second_look(frame, evidence, boxes, names < 0)
+            more += self.second_look(frame, evidence, boxes, unnamed)
         if self.manifest.edge_look:
-            more += self.edge_look(frame, evidence, names < 0)
+            more += self.edge_look(frame, evidence, unnamed)
         return drop_overlapping_readings(found + more) if more else found
 
     def read_picture(self, image: np.ndarray) -> list[Detection]:
