@@ -14,15 +14,9 @@
 # (10000), DETECTOR_MIN (6.2), DETECTOR_LR (0.001), SKULLCAM (the command; default: this
 # checkout's .venv), RUNS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ -z "${SKULLCAM:-}" ]; then
-  . .venv/bin/activate
-  SKULLCAM=skullcam
-fi
+. "$(dirname "$0")/gpu_run_setup.sh"
 OUT=${RUNS:-runs}/gpu_refine
-WORKERS=${WORKERS:-$(nproc)}
 DEVICE=${DEVICE:-cuda}
-stage() { echo "== $(date -u +%T) $*"; }
 
 stage deck
 $SKULLCAM synth deck --out "$OUT/deck" --style classic

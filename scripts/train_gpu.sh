@@ -9,14 +9,8 @@
 # CLASSIFIER_MIN, CORNER_MIN (the budgets above), SKULLCAM (the command; default: this
 # checkout's .venv), RUNS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ -z "${SKULLCAM:-}" ]; then
-  . .venv/bin/activate
-  SKULLCAM=skullcam
-fi
+. "$(dirname "$0")/gpu_run_setup.sh"
 OUT=${RUNS:-runs}/gpu
-WORKERS=${WORKERS:-$(nproc)}
-stage() { echo "== $(date -u +%T) $*"; }
 
 stage deck
 $SKULLCAM synth deck --out "$OUT/deck" --style classic
