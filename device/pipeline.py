@@ -151,7 +151,8 @@ class Pipeline:
         except Exception as err:
             raise FrameError(frame, err) from err
         t1 = time.perf_counter()
-        gone = self.tracker.update(detections, frame.timestamp)
+        height, width = frame.image.shape[:2]
+        gone = self.tracker.update(detections, frame.timestamp, (width, height))
         motion = self.motion(frame.image) if self.motion is not None else None
         events = self.machine.update(self.tracker, gone, frame.timestamp, motion)
         self.stats.recognize_s += t1 - t0

@@ -18,9 +18,11 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import GameRecord, Settings, score_game
 from skullcam.rules.simulate import random_game
+from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 
-BLANK = np.zeros((8, 8, 3), np.uint8)
+BLANK = np.zeros((480, 640, 3), np.uint8)
+"""A frame of the size the scripted detections are placed in (the tracker clips to it)."""
 
 
 def game(seed: int, n: int, rounds: int = 3, settings: Settings | None = None) -> dict:
@@ -197,3 +199,23 @@ def test_rosie_on_a_rounds_last_trick_asks_nothing_of_the_next_round() -> None:
     assert ref.round == 2 and ref.leader() == 2  # left of round 2's dealer (seat 1)
     ref.add_plays([(2, "green-2"), (0, "green-7"), (1, "green-8")])
     assert all("abilities" not in rnd for rnd in ref.record()["rounds"])
+
+
+def test_the_tracker_places_a_cut_card_by_its_part_in_view() -> None:
+    """The pipeline gives the tracker the frame's size: a card the frame's edge cuts, reported
+    on its part in view and on its whole outline on alternate frames (the first look and the
+    edge look), comes to rest as one still card."""
+    whole = Detection.from_corners(
+        "black-7", 0.9, np.array([(300, 437), (356, 437), (356, 524), (300, 524)], float)
+    )
+    part = Detection.from_corners(
+        "black-7", 0.9, np.array([(300, 437), (356, 437), (356, 480), (300, 480)], float)
+    )
+    referee = Referee(["Ana", "Ben", "Cai"], 0, Settings(), [[0, 0, 0]])
+    pipe = Pipeline(
+        ScriptedRecognizer([[whole], [part]] * 5), referee, SeatLayout.default(3), motion=False
+    )
+    for i in range(10):
+        pipe.process(Frame(BLANK, i / 10, i))
+    (track,) = pipe.tracker.tracks.values()
+    assert track.stable and track.card == "black-7"

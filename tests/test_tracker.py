@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
+
 from skullcam.device.scripted import card_detection
-from skullcam.vision.tracker import Tracker, TrackerConfig
+from skullcam.vision.detection import Detection
+from skullcam.vision.tracker import Tracker, TrackerConfig, centre_in_frame
 
 FPS = 10.0
 
@@ -124,3 +128,52 @@ def test_mean_angle_averages_over_half_turns() -> None:
     run(tracker, frames * 3)
     (track,) = tracker.tracks.values()
     assert min(track.mean_angle, math.pi - track.mean_angle) < 0.05
+
+
+FRAME = (640, 480)
+WHOLE_CUT_CARD = [(300, 437), (356, 437), (356, 524), (300, 524)]
+"""A 56 x 87 px card across the frame's bottom edge, 43 px of it in view."""
+PART_IN_VIEW = [(300, 437), (356, 437), (356, 480), (300, 480)]
+
+
+def test_a_cut_card_is_placed_at_the_middle_of_its_part_in_view() -> None:
+    whole = Detection.from_corners("black-7", 0.9, np.array(WHOLE_CUT_CARD, float))
+    part = Detection.from_corners("black-7", 0.9, np.array(PART_IN_VIEW, float))
+    assert centre_in_frame(whole, FRAME) == pytest.approx([328.0, 458.5])
+    assert centre_in_frame(part, FRAME) == pytest.approx([328.0, 458.5])
+    assert centre_in_frame(whole, None) == pytest.approx([328.0, 480.5])
+
+
+def test_a_card_in_view_keeps_its_own_centre() -> None:
+    det = card_detection("green-7", (320, 240), angle=0.6)
+    assert centre_in_frame(det, FRAME) == pytest.approx(det.center)
+
+
+def test_a_turned_card_over_a_frame_corner_is_clipped_to_its_part_in_view() -> None:
+    # A 20 x 20 square turned 45 degrees, centred on the frame's top-left corner: the part in
+    # view is the quarter between the two edges, a right triangle with legs 10 * sqrt(2).
+    r = 10 * math.sqrt(2)
+    det = Detection.from_corners("escape", 0.9, np.array([(0, -r), (r, 0), (0, r), (-r, 0)]))
+    assert centre_in_frame(det, FRAME) == pytest.approx([r / 3, r / 3])
+
+
+def test_a_cut_card_read_on_both_outlines_in_turn_comes_to_rest() -> None:
+    """The first look reports a cut card on its part in view, the edge look on the whole card
+    (vision/frame_edge.py); a card read either way on alternate frames must still settle."""
+    whole = Detection.from_corners("black-7", 0.9, np.array(WHOLE_CUT_CARD, float))
+    part = Detection.from_corners("black-7", 0.9, np.array(PART_IN_VIEW, float))
+    frames = [[whole], [part]] * 5
+    told = Tracker()
+    for i, dets in enumerate(frames):
+        told.update(dets, i / FPS, FRAME)
+    (track,) = told.tracks.values()
+    assert track.stable and track.arrival == 0.0
+    untold = Tracker()  # without the frame's size the two centres lie 0.2 diagonals apart
+    run(untold, frames)
+    (track,) = untold.tracks.values()
+    assert not track.stable
+
+
+def test_a_card_wholly_outside_the_frame_keeps_its_own_centre() -> None:
+    det = card_detection("green-7", (800, 240))
+    assert centre_in_frame(det, FRAME) == pytest.approx(det.center)

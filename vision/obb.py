@@ -209,3 +209,17 @@ def polygon_inside(a: np.ndarray, b: np.ndarray) -> float:
         return 0.0
     inter, _ = cv2.intersectConvexConvex(pa, pb)
     return float(max(inter, 0.0) / area)
+
+
+def centroid_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The centroid of the part of convex polygon ``a`` (N x 2) that lies inside convex ``b``;
+    None where they share no area."""
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    inter, part = cv2.intersectConvexConvex(pa, pb)
+    if inter <= 0 or part is None:
+        return None
+    m = cv2.moments(part.reshape(-1, 1, 2))
+    if m["m00"] <= 0:
+        return None
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])

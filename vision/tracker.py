@@ -16,9 +16,11 @@ detections into tracks:
 * **stability**: a confirmed track (``min_hits`` detections) that has not moved more than
   ``still_fraction`` of its diagonal for ``settle_s`` seconds is *stable*: the moment the
   trick state machine counts it as played. ``arrival`` is when it came to rest, which gives play
-  order, and is kept through later nudges.
+  order, and is kept through later nudges. A card the frame's edge cuts is placed at the middle
+  of its part in view, so the two outlines the recognizer may give it do not read as motion.
 
-Pure Python + numpy; time is whatever the frames say, so replays are deterministic.
+numpy, and OpenCV only for the part of a cut card in view (``obb.centroid_inside``); time is
+whatever the frames say, so replays are deterministic.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skullcam.vision.detection import Detection
+from skullcam.vision.obb import centroid_inside
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +151,28 @@ def _diag(det: Detection) -> float:
     return max(1.0, math.hypot(x2 - x1, y2 - y1))
 
 
+def centre_in_frame(det: Detection, frame_size: tuple[int, int] | None) -> np.ndarray:
+    """Where the tracker places ``det``: its centre, or for a card whose outline runs past the
+    frame of ``frame_size`` (width, height), the centroid of its part in view.
+
+    The recognizer reports a cut card on either of two outlines: the box around its part in
+    view where the first look names it, the whole card past the edge where only the edge look
+    does (``vision/frame_edge.py``). For a card half in view the two centres lie about a fifth
+    of a diagonal apart, more than ``still_fraction``: a card read one way and the other on
+    alternate frames would never come to rest, and never count as played. Clipped to the
+    frame, both outlines have nearly the same centre."""
+    centre = np.asarray(det.center, dtype=np.float64)
+    if frame_size is None:
+        return centre
+    width, height = frame_size
+    pts = np.asarray(det.corners, dtype=np.float64).reshape(-1, 2)
+    if pts.shape[0] < 3 or (pts.min() >= 0 and (pts <= (width, height)).all()):
+        return centre
+    frame = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float64)
+    part = centroid_inside(pts, frame)
+    return centre if part is None else part
+
+
 def merge_duplicates(detections: Sequence[Detection], iou: float) -> list[Detection]:
     """Drop a detection that overlaps a more confident one by more than ``iou``."""
     kept: list[Detection] = []
@@ -185,13 +210,21 @@ class Tracker:
     def visible(self, track: Track, t: float) -> bool:
         return track.last_seen >= t - 1e-9
 
-    def update(self, detections: Sequence[Detection], t: float) -> list[Track]:
-        """Match this frame's detections; returns the confirmed tracks that are now gone."""
+    def update(
+        self,
+        detections: Sequence[Detection],
+        t: float,
+        frame_size: tuple[int, int] | None = None,
+    ) -> list[Track]:
+        """Match this frame's detections; returns the confirmed tracks that are now gone.
+
+        With the frame's ``frame_size`` (width, height), a card the frame's edge cuts is placed
+        at the middle of its part in view (:func:`centre_in_frame`), however it was boxed."""
         cfg = self.config
         dets = merge_duplicates(
             [d for d in detections if d.confidence >= cfg.min_confidence], cfg.merge_iou
         )
-        centers = [np.asarray(d.center, dtype=np.float64) for d in dets]
+        centers = [centre_in_frame(d, frame_size) for d in dets]
         closing = [self.tracks[i] for i in self.closing if i in self.tracks]
         swept = bool(closing) and all(t - tr.last_seen > cfg.nudge_recent_s for tr in closing)
         pairs: list[tuple[float, int, int]] = []

@@ -145,6 +145,7 @@ def _run(args: argparse.Namespace) -> int:
             layout = SeatLayout(centre, layout.angles, frame_size=WORKING_SIZE)
     else:
         from skullcam.vision.recognizer import Recognizer
+        from skullcam.vision.tracker import centre_in_frame
 
         image = _frame(args)
         cards = Recognizer.load(args.model, data_dir=args.data)(image)
@@ -156,9 +157,9 @@ def _run(args: argparse.Namespace) -> int:
         height, width = image.shape[:2]
         if centre is not None:
             _check_centre(args.center, centre, (width, height), "image")
-        found = SeatLayout.from_points(
-            [c.center for c in cards], centre or (width / 2.0, height / 2.0), first
-        )
+        # Where the tracker places the same cards in play (a cut card: its part in view).
+        points = [tuple(centre_in_frame(c, (width, height))) for c in cards]
+        found = SeatLayout.from_points(points, centre or (width / 2.0, height / 2.0), first)
         layout = SeatLayout(found.centre, found.angles, frame_size=(width, height))
     layout.save(path)
     print(json.dumps(layout.to_json()) if args.json else _describe(layout))
