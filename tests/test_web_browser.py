@@ -633,3 +633,39 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     seen = browser.execute_script(_TV_BOTTOMS)
     assert seen["winner"] < 1.5 * 0.06 * 1080, seen  # one line of 6vh text, cut with "…"
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
+
+
+def test_replay_labels_stay_on_the_picture_on_a_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A label of a card at the picture's right edge (a long name, its player, its confidence)
+    ran past the picture on a 390 px phone (to 416 px, the picture ending at 378)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    play_trick(
+        store, gid, ["green-13", "green-12", "green-11", "mermaid-sirena"], store.game_dir(gid)
+    )
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/round/1/trick/0")
+        wait(browser).until(
+            lambda d: (
+                d.execute_script("return document.getElementById('trick-image').naturalWidth")
+                == 640
+            )
+        )
+        picture, labels = browser.execute_script(
+            "const r = r => [r.left, r.right];"
+            "return [r(document.querySelector('svg.overlay').getBoundingClientRect()),"
+            " [...document.querySelectorAll('svg.overlay text')]"
+            ".map(t => r(t.getBoundingClientRect()))];"
+        )
+        assert len(labels) == 4
+        for left, right in labels:
+            assert picture[0] - 1 <= left and right <= picture[1] + 1
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -316,6 +317,43 @@ def test_replay_overlay_labels_repeated_cards_with_their_own_players(
     assert "Escape · Ben 90%</text>" in page
     assert "Escape · Ana 80%</text>" in page
     assert "Parrot 6 · Cai 90%</text>" in page
+
+
+def test_replay_labels_start_inside_the_picture(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    """A label runs from the box edge nearer the picture's middle, and a cut card's box (the
+    edge look reports its whole outline, past the picture) starts it at the picture's edge."""
+    detections = {
+        "image_size": [640, 480],
+        "cards": [
+            {"card": "green-5", "confidence": 0.9, "box": [-60, 170, 50, 310]},
+            {"card": "green-9", "confidence": 0.9, "box": [200, 20, 300, 170]},
+            {"card": "green-2", "confidence": 0.9, "box": [560, 170, 700, 310]},
+        ],
+    }
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], detections)
+    labels = re.findall(
+        r'<text x="([-\d.]+)" text-anchor="(\w+)"', client.get(url).get_data(as_text=True)
+    )
+    assert [(float(x), anchor) for x, anchor in labels] == [
+        (3.0, "start"),
+        (203.0, "start"),
+        (637.0, "end"),
+    ]
+
+
+def test_replay_labels_shorten_long_player_names(client: FlaskClient, store: GameStore) -> None:
+    name = "Hanne-Marie Kristoffersen-Lindqvist"
+    gid = store.create_game(["Ana", name, "Cai"], 0, {})
+    detections = {
+        "image_size": [640, 480],
+        "cards": [{"card": "green-5", "confidence": 0.9, "box": [10, 170, 110, 310]}],
+    }
+    url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], detections)
+    page = client.get(url).get_data(as_text=True)
+    assert "Parrot 5 · Hanne-Marie K… 90%</text>" in page
+    assert name in page  # the play-order table keeps the whole name
 
 
 # -------------------------------------------------------------------------- 5. CSV export

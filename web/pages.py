@@ -226,6 +226,10 @@ def _missing_image(store: Any, trick: Any) -> str | None:
     return None if path is None or path.exists() else str(path)
 
 
+LABEL_INSET = 3
+"""How far inside its box's edge a replay label starts, in picture pixels."""
+
+
 def _overlay(trick: Any) -> dict[str, Any] | None:
     """Boxes to draw over the completion frame, labelled with the *current* card of each play.
 
@@ -252,12 +256,20 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
             continue
         index = _match_play(d, trick.original_plays, matched)
         play = _showing(trick.plays, index) if index is not None else None
+        # A label runs from its box's left edge rightwards, or, for a box in the picture's
+        # right half, from its right edge leftwards: a long name on a card at the right edge
+        # otherwise ran past the picture, and past a phone's screen.
+        right_half = x1 + x2 > width
         boxes.append(
             {
                 "x": x1,
                 "y": y1,
                 "w": x2 - x1,
                 "h": y2 - y1,
+                # A card cut by the picture's edge has its whole outline as its box (the edge
+                # look): its label starts at the picture's edge, not past it.
+                "label_x": min(x2, width) - LABEL_INSET if right_half else max(x1, 0) + LABEL_INSET,
+                "label_anchor": "end" if right_half else "start",
                 "card": play["card"] if play else str(d.get("card")),
                 "player": play["player"] if play else None,
                 "confidence": _number(d.get("confidence")),
