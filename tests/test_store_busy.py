@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from recorded_tricks import held, trick
 
 from skullcam.cli import main
+from skullcam.device.game import Referee
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
@@ -59,13 +60,22 @@ def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
     assert "Restore a backup" in str(database_error(tmp_path / "skullcam.db", io_error))
 
 
-def test_tricks_wait_for_a_held_database_and_are_recorded_in_order(tmp_path: Path) -> None:
+def two_round_game(tmp_path: Path) -> tuple[GameStore, int, Referee, StoreRecorder]:
+    """A three-player game with two rounds bid, its referee and the camera's recorder."""
     store = GameStore(tmp_path)
     game_id = store.create_game(["a", "b", "c"], 2, {})
     store.set_bids(game_id, 1, [0, 1, 0])
     store.set_bids(game_id, 2, [1, 1, 0])
-    ref = referee_from_store(store, game_id)
-    recorder = StoreRecorder(store, game_id, "m1", "test")
+    return (
+        store,
+        game_id,
+        referee_from_store(store, game_id),
+        StoreRecorder(store, game_id, "m1", "test"),
+    )
+
+
+def test_tricks_wait_for_a_held_database_and_are_recorded_in_order(tmp_path: Path) -> None:
+    store, game_id, ref, recorder = two_round_game(tmp_path)
     frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
     first = ref.add(trick(["green-3", "green-9", "green-5"]))
     second = ref.add(trick(["yellow-2", "yellow-4", "yellow-1"]))
@@ -133,3 +143,23 @@ def test_a_damaged_page_found_mid_run_is_one_line(
     assert code == 2
     assert "cannot be read (database disk image is malformed)" in err
     assert "Traceback" not in err
+
+
+def test_the_live_views_busy_warning_does_not_silence_the_waiting_tricks_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each thing waiting on a held database is said once per ``WARN_EVERY_S``: the live view's
+    warning came first and used to silence the one saying that tricks wait to be recorded."""
+    store, _, ref, recorder = two_round_game(tmp_path)
+    caplog.set_level("WARNING", logger="skullcam.device.recorder")
+    with held(store.path):
+        recorder.on_live([], None, _frame())
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+        recorder.on_trick(ref.add(trick(["yellow-2", "yellow-4", "yellow-1"])), _frame(), [])
+        recorder.on_live([], None, _frame())
+    said = [r.getMessage() for r in caplog.records]
+    live = [m for m in said if m.startswith("live trick not published")]
+    waiting = [m for m in said if "wait to be recorded" in m]
+    assert len(live) == 1 and "in use" in live[0]
+    assert len(waiting) == 1  # said once, not on every trick while the lock lasts
+    assert "1 trick(s) from round 1 trick 1 wait" in waiting[0]
