@@ -80,8 +80,11 @@ def play_trick(store: GameStore, gid: int, cards: list[str], image_dir: Path | N
     store.record_trick(gid, state["round"], state["next_trick"], plays, **extra)
 
 
-def wait(driver: Any, seconds: float = 10) -> WebDriverWait:
-    """Waits retry when a live re-render replaced the element a condition was looking at."""
+def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
+    """Waits retry when a live re-render replaced the element a condition was looking at.
+
+    20 s, not 10: the first browser test after a fresh install once timed out at 10 s (a cold
+    Chromium), and a wait that passes returns as soon as its condition holds."""
     from selenium.common.exceptions import StaleElementReferenceException
 
     return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
@@ -192,7 +195,7 @@ def test_setup_bids_live_tv_replay_correction(
     assert totals_before == dict(zip(names, store.score(gid)["score"]["totals"], strict=True))
     # 8 players would still fit; 4 certainly must not scroll.
     assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
-    wait(browser, 12).until(lambda d: not d.find_element(By.ID, "tv-banner").is_displayed())
+    wait(browser, 20).until(lambda d: not d.find_element(By.ID, "tv-banner").is_displayed())
     browser.save_screenshot(str(shots / "tv.png"))
 
     # --- replay of round 3 trick 1 (the Skull King takes Rosie)
