@@ -207,8 +207,14 @@ CARD_IDS: tuple[str, ...] = tuple(_IDS)
 def parse_card(text: str) -> Card:
     """The card whose id is ``text`` (case-insensitive, surrounding spaces ignored).
 
-    Raises ``InvalidCardError`` naming the text, with a hint for the common mistakes.
+    Raises ``InvalidCardError`` naming the text, with a hint for the common mistakes; also for
+    a value that is not text (a JSON ``null`` or number passed straight through), so a caller
+    handling bad card ids handles that one too.
     """
+    if not isinstance(text, str):
+        raise InvalidCardError(
+            f"a card id must be text like 'green-7', not {type(text).__name__} {text!r}"
+        )
     key = text.strip().lower()
     card = _IDS.get(key)
     if card is not None:

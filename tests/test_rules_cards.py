@@ -115,6 +115,14 @@ def test_parse_suggests_nothing_for_text_close_to_no_card(text: str) -> None:
     assert "did you mean" not in str(info.value)
 
 
+@pytest.mark.parametrize("value", [None, 7, ["green-7"]])
+def test_parse_refuses_a_value_that_is_not_text_as_an_unknown_card(value: object) -> None:
+    """A JSON null or number handed straight through raised AttributeError, which callers
+    handling bad card ids (``except InvalidCardError``) did not catch."""
+    with pytest.raises(InvalidCardError, match="must be text"):
+        parse_card(value)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
