@@ -16,6 +16,8 @@ from functools import partial
 from typing import Any
 
 from skullcam.errors import UserError, echo
+from skullcam.rules import InvalidCardError, parse_card
+from skullcam.rules.explain import CardId
 
 from . import checks, verdicts
 from .abilities import (
@@ -58,6 +60,45 @@ def _check_play_index(play_index: Any, last: int) -> None:
         raise UserError(f"play must be a number 0..{last}, got {echo(play_index)}")
     if not 0 <= play_index <= last:
         raise UserError(f"play must be 0..{last}, got {echo(play_index)}")
+
+
+def _check_expected(game: Game, old: Trick, play_index: int, expect: Any) -> None:
+    """Refuse a correction made from a page that no longer shows the trick as it is.
+
+    Corrections name a play by its place in the trick, and a player correction moves cards
+    between places: a second phone still showing the old order would otherwise overwrite a
+    card it never saw (and that card would be gone from the trick). ``expect`` is what the
+    page showed at that place, ``{"card": id, "player": p}`` (either may be left out)."""
+    if expect is None:
+        return
+    if not isinstance(expect, Mapping) or set(expect) - {"card", "player"}:
+        raise UserError(
+            f'expect must be {{"card": id, "player": p}} (what the page showed), not {echo(expect)}'
+        )
+    now = old.plays[play_index]
+    card, player = expect.get("card", now["card"]), expect.get("player", now["player"])
+    if str(card).lower() == str(now["card"]) and player == now["player"]:
+        return
+    names = game.players
+    was_player = names[player] if isinstance(player, int) and 0 <= player < len(names) else player
+    raise refusal(
+        "play_changed",
+        round=old.round,
+        trick=old.trick + 1,
+        play=play_index + 1,
+        player=names[now["player"]],
+        card=_card_arg(now["card"]),
+        was_player=str(was_player),
+        was_card=_card_arg(card),
+    )
+
+
+def _card_arg(card: Any) -> Any:
+    """A card as a refusal names it: by its name where it is a card, else as sent."""
+    try:
+        return CardId(parse_card(str(card)))
+    except InvalidCardError:
+        return echo(card)
 
 
 def _playable(card: Any) -> str:
@@ -135,6 +176,7 @@ class CorrectionsMixin(TricksMixin):
         note: str = "",
         by_hand: bool = True,
         flag: str = "",
+        expect: Any = None,
     ) -> Trick:
         """Change one play's card and/or player; re-resolves the trick, keeps the original.
 
@@ -147,6 +189,8 @@ class CorrectionsMixin(TricksMixin):
         has one card per player. Unknown cards and players raise UserError. The trick is
         read and changed in one write transaction, so two pages correcting the same trick at
         once both land (one after the other) instead of the later undoing the earlier.
+        ``expect``: what the asking page showed at ``play_index`` (see :func:`_check_expected`);
+        a page that is out of date is refused, not applied to another card.
         """
         plan = partial(
             self._plan_correction,
@@ -156,6 +200,7 @@ class CorrectionsMixin(TricksMixin):
             play_index,
             card=card,
             player=player,
+            expect=expect,
         )
         return self._correct(game_id, round_number, trick_index, plan, note, by_hand, flag)
 
@@ -189,6 +234,7 @@ class CorrectionsMixin(TricksMixin):
         *,
         card: str | None = None,
         player: int | None = None,
+        expect: Any = None,
     ) -> CorrectionPlan | None:
         """Validate a correction (reads only); None when it changes nothing.
 
@@ -198,6 +244,7 @@ class CorrectionsMixin(TricksMixin):
         old = self.trick(game_id, round_number, trick_index)
         n = len(game.players)
         _check_play_index(play_index, len(old.plays) - 1)
+        _check_expected(game, old, play_index, expect)
         plays = [dict(p) for p in old.plays]
         changes: list[tuple[str, Any, Any]] = []
         if card is not None:
@@ -382,7 +429,7 @@ class CorrectionsMixin(TricksMixin):
                 return self._plan_correction(
                     game_id, round_number, trick_index, i, card=f"tigress:{as_}"
                 )
-        raise refusal("no_tigress", round=round_number, trick=trick_index)
+        raise refusal("no_tigress", round=round_number, trick=trick_index + 1)
 
     def redeclare_tigress(
         self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""

@@ -56,6 +56,11 @@ ENGLISH: dict[str, str] = {
         "say how the Tigress was played: choose tigress:pirate or tigress:escape"
     ),
     "no_tigress": "round {round} trick {trick} has no Tigress; correct the card instead",
+    "play_changed": (
+        "round {round} trick {trick}: card {play} is now {player}'s {card}, not {was_player}'s"
+        " {was_card} as this page showed: another page corrected the trick meanwhile. Reload the"
+        " page and correct it again"
+    ),
     "confirm_short_trick": (
         "round {round} trick {trick} has {cards} of {players} cards; add the missing card instead"
         " of confirming"

@@ -149,7 +149,8 @@ class TricksMixin(BidsMixin):
         """A recorded trick, or UserError naming what is missing."""
         row = trick_row(self._conn(), game_id, round_number, trick_index)
         if row is None:
-            raise not_found("no_trick", game=game_id, trick=trick_index, round=round_number)
+            # Counted from 1, as every message counts tricks (the address counts from 0).
+            raise not_found("no_trick", game=game_id, trick=trick_index + 1, round=round_number)
         return trick_from_row(row)
 
     def tricks(self, game_id: int, round_number: int | None = None) -> list[Trick]:

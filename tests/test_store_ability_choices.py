@@ -75,7 +75,7 @@ def test_a_choice_never_asked_is_given_and_its_question_closed(store: GameStore)
         (1, 0, 1, r"round 1 trick 1 is not won by Rosie, Rascal or Harry"),
         (2, 0, 2, r"Harry changes the bid by -1, 0 or \+1, not 2"),
         (2, 0, "1.5", r"Harry's bid change must be a whole number"),
-        (2, 1, 0, r"no recorded trick 1 in round 2"),
+        (2, 1, 0, r"no recorded trick 2 in round 2"),
         (3, 0, 0, r"round 3 trick 1 has a card missing: add it first"),
     ],
 )

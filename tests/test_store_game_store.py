@@ -203,6 +203,45 @@ def test_player_correction_swaps_seats(store: GameStore) -> None:
     assert [c.kind for c in store.audit(gid, trick.id)] == ["player"]
 
 
+def test_a_correction_from_a_page_made_out_of_date_is_refused_and_loses_no_card(
+    store: GameStore,
+) -> None:
+    """Two phones on one trick: A says the escape was Cai's, which swaps Cai's green 9 and
+    Ana's escape. B, still showing the old order, corrects "Cai's green 9" at place 1: applied
+    to what is there now, it overwrote the escape and the green 9 stayed, Ana's."""
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.correct_play(gid, 1, 0, 2, player=2, expect={"card": "escape", "player": 0})
+    with pytest.raises(UserError) as refused:
+        store.correct_play(gid, 1, 0, 1, card="green-8", expect={"card": "green-9", "player": 2})
+    assert str(refused.value) == (
+        "round 1 trick 1: card 2 is now Cai's escape, not Cai's green-9 as this page showed:"
+        " another page corrected the trick meanwhile. Reload the page and correct it again"
+    )
+    trick = store.trick(gid, 1, 0)
+    assert [(p["player"], p["card"]) for p in trick.plays] == [
+        (1, "green-5"),
+        (2, "escape"),
+        (0, "green-9"),
+    ]
+    assert [c.kind for c in store.audit(gid)] == ["player"]
+    # A page showing the trick as it is lands; so does one that sends no expectation.
+    store.correct_play(gid, 1, 0, 2, card="green-8", expect={"card": "GREEN-9", "player": 0})
+    store.correct_play(gid, 1, 0, 0, card="green-4")
+    assert [p["card"] for p in store.trick(gid, 1, 0).plays] == ["green-4", "escape", "green-8"]
+
+
+@pytest.mark.parametrize(
+    "expect", ["green-9", {"card": "green-9", "seat": 2}, ["green-9", 2]], ids=repr
+)
+def test_an_expectation_not_shaped_as_a_play_is_refused(store: GameStore, expect: object) -> None:
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    with pytest.raises(UserError, match=r"expect must be .* the page showed"):
+        store.correct_play(gid, 1, 0, 1, card="green-8", expect=expect)
+    assert store.audit(gid) == []
+
+
 def test_tigress_prompt_redeclares(store: GameStore) -> None:
     gid = new_game(store)
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "tigress:pirate"), (0, "escape")))

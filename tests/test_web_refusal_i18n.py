@@ -84,6 +84,26 @@ def test_adding_a_card_for_a_player_who_has_one_names_who_is_missing_in_danish(
     )
 
 
+def test_a_correction_from_an_out_of_date_page_is_refused_in_spanish(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.correct_play(gid, 1, 0, 2, player=2)  # another phone: the escape was Cai's
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/correct?lang=es",
+        json={"play": 1, "card": "green-8", "expect": {"card": "green-9", "player": 2}},
+    )
+    body = json_of(res)
+    assert res.status_code == 400
+    assert body["error"].startswith("round 1 trick 1: card 2 is now Cai's escape, not Cai's")
+    assert body["error_text"].startswith(
+        "ronda 1, baza 1: la carta 2 es ahora Huida de Cai, no Loro 9 de Cai"
+    )
+    assert [p["card"] for p in store.trick(gid, 1, 0).plays] == ["green-5", "escape", "green-9"]
+
+
 def test_a_question_closed_by_a_correction_says_so_in_spanish(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -181,7 +181,9 @@ def round_bids(game_id: int, round_number: int) -> Any:
 
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/correct")
 def correct(game_id: int, round_number: int, trick: int) -> Any:
-    """``{"play": i, "card": "green-7"}`` and/or ``{"player": p}``; ``note`` optional."""
+    """``{"play": i, "card": "green-7"}`` and/or ``{"player": p}``; ``note`` optional;
+    ``expect`` (``{"card", "player"}``, what the page showed at ``play``) refuses a correction
+    from a page another page's correction has made out of date."""
     data = _body()
     play = _int(data, "play")
     assert play is not None
@@ -194,7 +196,14 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
     # Passed as sent: the store refuses a note that is not text (str() would store a repr).
     note = data.get("note") or ""
     updated = get_store().correct_play(
-        game_id, round_number, trick, play, card=card, player=player, note=note
+        game_id,
+        round_number,
+        trick,
+        play,
+        card=card,
+        player=player,
+        note=note,
+        expect=data.get("expect"),
     )
     return _corrected(game_id, updated)
 

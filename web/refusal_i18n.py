@@ -77,6 +77,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " eso primero y luego añade esta carta"
         ),
         "tigress_undeclared": "di cómo se jugó la Tigresa: como pirata o como huida",
+        "play_changed": (
+            "ronda {round}, baza {trick}: la carta {play} es ahora {card} de {player}, no"
+            " {was_card} de {was_player} como mostraba esta página: otra página corrigió la"
+            " baza mientras tanto. Recarga la página y corrígela de nuevo"
+        ),
         "no_tigress": "la baza {trick} de la ronda {round} no tiene Tigresa; corrige la carta",
         "confirm_short_trick": (
             "la baza {trick} de la ronda {round} tiene {cards} de {players} cartas; añade la"
@@ -171,6 +176,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " quello, poi aggiungi questa carta"
         ),
         "tigress_undeclared": "di' come è stata giocata la Tigre: come pirata o come fuga",
+        "play_changed": (
+            "round {round}, presa {trick}: la carta {play} ora è {card} di {player}, non"
+            " {was_card} di {was_player} come mostrava questa pagina: un'altra pagina ha"
+            " corretto la presa nel frattempo. Ricarica la pagina e correggila di nuovo"
+        ),
         "no_tigress": "la presa {trick} del round {round} non ha la Tigre; correggi la carta",
         "confirm_short_trick": (
             "la presa {trick} del round {round} ha {cards} carte su {players}; aggiungi la"
@@ -264,6 +274,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " først, og tilføj så dette kort"
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",
+        "play_changed": (
+            "runde {round}, stik {trick}: kort {play} er nu {player}s {card}, ikke"
+            " {was_player}s {was_card} som denne side viste: en anden side rettede stikket"
+            " imens. Genindlæs siden og ret det igen"
+        ),
         "no_tigress": "stik {trick} i runde {round} har ingen Tigress; ret kortet i stedet",
         "confirm_short_trick": (
             "stik {trick} i runde {round} har {cards} af {players} kort; tilføj det manglende"

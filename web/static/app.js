@@ -672,7 +672,9 @@ function initReplay() {
       return;
     }
     const play = pageData.plays[which];
-    const body = {play: which};
+    // What this page shows there: a page another phone's correction made out of date is
+    // refused, not applied to a card that has since moved into this place.
+    const body = {play: which, expect: {card: play.card, player: play.player}};
     if (cardSel.value !== play.card) body.card = cardSel.value;
     if (Number(playerSel.value) !== play.player) body.player = Number(playerSel.value);
     if (body.card === undefined && body.player === undefined) { form.hidden = true; return; }
