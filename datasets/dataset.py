@@ -231,6 +231,26 @@ def write_data_yaml(out: Path, marks: bool = False) -> Path:
     return path
 
 
+def data_yaml_for_here(data_yaml: Path, spare: Path) -> Path:
+    """``data_yaml``, or a copy written to ``spare`` whose ``path:`` names the folder it lies in.
+
+    ``write_data_yaml`` records the folder's absolute path, and ultralytics reads the images
+    from there: a dataset copied or moved since it was written was read from its old place
+    (silently, where that still existed) or failed with a traceback. The copy leaves the
+    dataset's own file untouched (a committed sample's stays as committed)."""
+    folder = Path(data_yaml).resolve().parent
+    lines = Path(data_yaml).read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("path:"):
+            if Path(line.removeprefix("path:").strip()) == folder:
+                return Path(data_yaml)
+            lines[i] = f"path: {folder}"
+            spare.parent.mkdir(parents=True, exist_ok=True)
+            spare.write_text("\n".join(lines) + "\n")
+            return spare
+    return Path(data_yaml)
+
+
 RENDERED_WITH = "rendered with"
 """How the line naming a dataset's rendering libraries begins, written and read back."""
 

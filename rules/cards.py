@@ -204,6 +204,16 @@ CARD_IDS: tuple[str, ...] = tuple(_IDS)
 ``tigress:pirate`` and ``tigress:escape``."""
 
 
+def card_ids_in_words() -> str:
+    """Every card id, the numbered ones as ranges: what ``skullcam trick --help`` and an
+    unknown card's message list, so a player who guessed "blue-3" learns the four suits."""
+    numbered = [f"{s.value}-1 .. {s.value}-{MAX_RANK}" for s in SUITS]
+    pirates = [f"pirate-{n}" for n in PIRATE_NAMES]
+    mermaids = [f"mermaid-{n}" for n in MERMAID_NAMES]
+    specials = ["tigress:pirate", "tigress:escape", "skull-king", *mermaids, "loot", "kraken"]
+    return ", ".join([*numbered, "escape", *pirates, *specials]) + " or white-whale"
+
+
 def parse_card(text: str) -> Card:
     """The card whose id is ``text`` (case-insensitive, surrounding spaces ignored).
 
@@ -229,10 +239,7 @@ def parse_card(text: str) -> Card:
     elif key.startswith("tigress"):
         hint = "declare the Tigress as tigress:pirate or tigress:escape"
     else:
-        hint = (
-            "expected a card id like green-7, black-14, escape, pirate-rosie, tigress:pirate,"
-            " skull-king, mermaid-alyra, loot, kraken or white-whale"
-        )
+        hint = "expected one of " + card_ids_in_words()
         # A typo of a special card ("skull-kong", "kracken") is the commonest slip at the
         # table; numbered cards are left to the hint above, as "green-15" is not "green-1".
         close = difflib.get_close_matches(key, _IDS, n=1, cutoff=0.75)

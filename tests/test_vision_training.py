@@ -687,6 +687,27 @@ class _Interrupted(Exception):
     """Stands in for a power cut after a detector epoch's checkpoint was written."""
 
 
+def test_a_dataset_moved_since_it_was_written_trains_from_where_it_is(
+    tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """data.yaml records the folder's absolute path and ultralytics reads the images from
+    there: a copied or moved dataset failed with a traceback naming its old folder."""
+    import shutil
+
+    from skullcam.vision.train_detector import train_detector
+
+    moved = tmp_path / "moved"
+    shutil.copytree(tiny_dataset, moved)
+    written = (moved / "data.yaml").read_text()
+    stale = written.replace(f"path: {tiny_dataset.resolve()}", f"path: {tmp_path / 'gone'}")
+    assert stale != written
+    (moved / "data.yaml").write_text(stale)
+    best = train_detector(moved / "data.yaml", tmp_path / "runs", epochs=1, imgsz=128, batch=8)
+    assert best.is_file()
+    assert (moved / "data.yaml").read_text() == stale  # the dataset's own file left as it was
+    assert f"path: {moved.resolve()}" in (tmp_path / "runs" / "detector-data.yaml").read_text()
+
+
 def test_an_interrupted_detector_run_resumes_from_its_last_epoch(
     tiny_dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

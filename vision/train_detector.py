@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from skullcam.datasets.dataset import data_yaml_for_here
 from skullcam.errors import UserError
 from skullcam.vision.detector_cpu_speed import cpu_training_speed
 from skullcam.vision.ultralytics_offline import import_ultralytics, threads_kept
@@ -53,6 +54,7 @@ def train_detector(
             f"dataset description {data_yaml} not found; make one with 'skullcam synth scenes'"
         )
     run_dir = project.resolve() / name
+    data_yaml = data_yaml_for_here(data_yaml, project.resolve() / f"{name}-data.yaml")
     last = run_dir / "weights" / "last.pt"
     if resume and last.is_file():
         model = YOLO(str(last))

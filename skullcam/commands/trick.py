@@ -17,6 +17,8 @@ from skullcam.files import read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from skullcam.rules.cards import card_ids_in_words
+
     parser = sub.add_parser(
         "trick",
         help="resolve one trick, cards in play order (first = leader)",
@@ -25,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             " tigress:pirate, tigress:escape, skull-king, mermaid-alyra, loot, kraken,"
             " white-whale (case-insensitive), in play order: the first card led. Plays are"
             " numbered from 0."
+        ),
+        epilog=(
+            f"card ids: {card_ids_in_words()} (the five escapes share one id, as do the two"
+            " loot cards)."
         ),
     )
     parser.add_argument("cards", nargs="+", metavar="CARD", help="card ids in play order")
