@@ -113,7 +113,8 @@ ENGLISH: dict[str, str] = {
     "at_play_by": "round {round}, trick {trick}, play {play} ({player}): ",
     "at_ability": "round {round}, abilities[{index}]: ",
     "played_twice_in_round": (
-        "{card} was already played this round (a card can be played only once per round)"
+        "{card} was already played this round, in trick {first_trick} by {first_player} (a card"
+        " can be played only once per round)"
     ),
     "too_many_in_round": "{card}: one more than the deck holds this round (it has {count})",
     "extra_round_off": (

@@ -331,11 +331,19 @@ class _RoundPlay:
                 dt, dk, card = played[duplicate[0]]
                 held = deck_holds(card)
                 by = self.names[rnd.tricks[dt].plays[dk].player]
-                raise _refuse(
-                    self.at(dt, dk, by),
+                # Where it was played first, too: a person who just corrected a card into a
+                # trick is told of that trick, not only of the later one the error stops at.
+                ft, fk, _ = next(p for p in played if p[2].face == card.face)
+                first: dict[str, Arg] = {
                     # The face: a Tigress played as an escape after one played as a pirate
                     # is the one Tigress played twice.
-                    Phrase("played_twice_in_round", {"card": CardId(parse_card(card.face))})
+                    "card": CardId(parse_card(card.face)),
+                    "first_trick": ft + 1,
+                    "first_player": self.names[rnd.tricks[ft].plays[fk].player],
+                }
+                raise _refuse(
+                    self.at(dt, dk, by),
+                    Phrase("played_twice_in_round", first)
                     if held == 1
                     else Phrase("too_many_in_round", {"card": CardId(card), "count": held}),
                 )

@@ -414,7 +414,7 @@ BAD_RECORDS = [
         "card-played-twice-in-round",
         "rounds/1/tricks/1/plays/0/card",
         "yellow-5",
-        "round 2, trick 2, play 1 (Ana): yellow-5 was already played this round",
+        "round 2, trick 2, play 1 (Ana): yellow-5 was already played this round, in trick 1 by",
     ),
     (
         "out-of-turn",

@@ -263,10 +263,14 @@ def test_why_the_score_stopped_is_said_in_the_chosen_language(
     # A correction turns a card of round 2 into one already played in it.
     store.correct_play(gid, 2, 1, 0, card="yellow-4")
     english = store.score(gid)["error"]
-    assert "yellow-4 was already played this round" in english
+    # Where it was played first, too: the trick a person corrects may be either of the two.
+    assert "yellow-4 was already played this round, in trick 1 by Ben" in english
     state = client.get(f"/api/game/{gid}/state?lang=es").get_json()
     assert state["score"]["error"] == english  # the API's English stays as it was
-    assert "Cofre del Tesoro 4 ya se jugó en esta ronda" in state["score"]["error_text"]
+    assert (
+        "Cofre del Tesoro 4 ya se jugó en esta ronda, en la baza 1 por Ben"
+        in (state["score"]["error_text"])
+    )
     page = client.get(f"/game/{gid}/round/2/trick/1?lang=da").get_data(as_text=True)
     assert "Gul 4 er allerede spillet i denne runde" in page
     page = client.get(f"/game/{gid}/tricks?lang=it").get_data(as_text=True)

@@ -86,7 +86,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_play": "ronda {round}, baza {trick}, jugada {play}: ",
         "at_play_by": "ronda {round}, baza {trick}, jugada {play} ({player}): ",
         "played_twice_in_round": (
-            "{card} ya se jugó en esta ronda (cada carta se juega una sola vez por ronda)"
+            "{card} ya se jugó en esta ronda, en la baza {first_trick} por {first_player} (cada"
+            " carta se juega una sola vez por ronda)"
         ),
         "too_many_in_round": (
             "{card}: una más de las que tiene la baraja en esta ronda (tiene {count})"
@@ -237,8 +238,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_play": "round {round}, presa {trick}, giocata {play}: ",
         "at_play_by": "round {round}, presa {trick}, giocata {play} ({player}): ",
         "played_twice_in_round": (
-            "{card} è già stata giocata in questo round (ogni carta si gioca una sola volta"
-            " per round)"
+            "{card} è già stata giocata in questo round, nella presa {first_trick} da"
+            " {first_player} (ogni carta si gioca una sola volta per round)"
         ),
         "too_many_in_round": (
             "{card}: una in più di quelle che il mazzo ha in questo round (ne ha {count})"
@@ -381,7 +382,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_play": "runde {round}, stik {trick}, kort {play}: ",
         "at_play_by": "runde {round}, stik {trick}, kort {play} ({player}): ",
         "played_twice_in_round": (
-            "{card} er allerede spillet i denne runde (hvert kort spilles kun én gang pr. runde)"
+            "{card} er allerede spillet i denne runde, i stik {first_trick} af {first_player}"
+            " (hvert kort spilles kun én gang pr. runde)"
         ),
         "too_many_in_round": "{card}: ét kort mere end bunken har i denne runde (den har {count})",
         "setting_off": (
