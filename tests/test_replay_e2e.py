@@ -114,3 +114,21 @@ def test_replay_of_a_game_folder_takes_its_settings_too(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["settings"] == record["settings"]
     assert "the settings from" in captured.err
+    assert f"every bid counts as 0 (its own: --bids {generated_game / 'game.json'})" in (
+        captured.err
+    )
+
+
+def test_replay_beside_a_plain_list_of_bids_still_takes_the_folders_settings(
+    generated_game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --bids a list of bid lists (no settings in it), the game's settings were left
+    out: a 2-round game was scored as 10 rounds ("--bids has bids for 2 of 10 rounds")."""
+    record = json.loads((generated_game / "game.json").read_text())
+    bids = tmp_path / "bids.json"
+    bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
+    argv = ["replay", str(generated_game), "--players", "3", "--bids", str(bids), "--json"]
+    assert main([*argv, "--data", str(tmp_path / "data")]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["settings"] == record["settings"]
+    assert "the settings from" in captured.err and "of 10 rounds" not in captured.err

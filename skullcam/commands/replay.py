@@ -120,13 +120,32 @@ def _defaults_from_game_folder(args: argparse.Namespace) -> str | None:
                 args.names = ",".join(players)
                 taken.append("the players' names")
             settings = record.get("settings")
-            if args.settings is None and args.bids is None and isinstance(settings, dict):
-                # Its rounds, say: without them a 3-round game scored as 10 rounds, unfinished.
+            if (
+                args.settings is None
+                and not _brings_settings(args.bids)
+                and isinstance(settings, dict)
+            ):
+                # Its rounds, say: without them a 3-round game scored as 10 rounds, unfinished
+                # (also beside a --bids file that is a plain list of bids, with no settings).
                 args.settings_record = record_path
                 taken.append("the settings")
     if args.first_dealer is None:
         args.first_dealer = 0
-    return f"replay: {' and '.join(taken)} from {record_path}" if taken else None
+    if not taken:
+        return None
+    said = f"replay: {' and '.join(taken)} from {record_path}"
+    if args.bids is None:
+        # Bids are not on the table for the camera: say where this game's are.
+        said += f"; no --bids given, so every bid counts as 0 (its own: --bids {record_path})"
+    return said
+
+
+def _brings_settings(bids: Path | None) -> bool:
+    """Whether a ``--bids`` file is a game record with settings (which then apply)."""
+    if bids is None:
+        return False
+    record = read_json(bids, "bids file")
+    return isinstance(record, dict) and isinstance(record.get("settings"), dict)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -147,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UserError(f"--first-dealer must be a seat 0..{args.players - 1}")
     if args.fps is not None and not 0 < args.fps <= MAX_FPS:
         raise UserError(f"--fps must be more than 0 and at most {MAX_FPS:g}")
-    settings = load_settings(args.settings, args.bids or getattr(args, "settings_record", None))
+    settings = load_settings(args.settings, getattr(args, "settings_record", None) or args.bids)
     bids = load_bids(args.bids, names, settings)
     seats = args.seats
     if seats is None and args.data is not None:
