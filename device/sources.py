@@ -126,6 +126,26 @@ class ImageFolderSource(FrameSource):
             yield Frame(image=image, timestamp=index / self.fps, index=index, origin=str(path))
 
 
+def _decodes_a_frame(path: Path, announced: int) -> bool:
+    """Whether a fresh reader of ``path`` decodes a frame, tried as :meth:`VideoFileSource.
+    frames` would (past a damaged start the header announces frames after).
+
+    OpenCV opens a damaged image or a file of noise as a "video" that then yields nothing:
+    ``skullcam run --camera`` waited for a game to be set up, and only then, or never, said
+    so. The second reader keeps the first at frame 0."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    try:
+        for _ in range(1 + min(MAX_BAD_READS, announced)):
+            ok, image = cap.read()
+            if ok and image is not None:
+                return True
+        return False
+    finally:
+        cap.release()
+
+
 class VideoFileSource(FrameSource):
     """A video file (any container OpenCV reads); timestamps follow the file's own frame rate."""
 
@@ -148,6 +168,12 @@ class VideoFileSource(FrameSource):
         self.start = start
         self.frame_count = max(0, int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
         """Frames the container's header announces (0: it does not say)."""
+        if not _decodes_a_frame(path, self.frame_count):
+            self._cap.release()
+            raise UserError(
+                f"{path} holds no readable frame: it is damaged, or not a video OpenCV reads"
+                " (.mp4, .avi); give a video file or a folder of frames"
+            )
 
     def frames(self) -> Iterator[Frame]:
         """Decoded frames; a damaged stretch is skipped, and a short file is said, not hidden.

@@ -601,17 +601,21 @@ def test_a_recording_moved_between_runs_is_warned_about(
     assert f"game {gid} already has tricks recorded from {before}" in caplog.text
 
 
-def test_the_demo_does_not_play_over_a_tables_game(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_the_demo_does_not_play_over_a_tables_game(
+    tmp_path: Path, monkeypatch, capsys, caplog: pytest.LogCaptureFixture
+) -> None:
     """No camera found (a loose ribbon at boot) while a game set up on the web page waits:
-    the demo must not start a game of its own on top of it."""
+    the demo must not start a game of its own on top of it (nor say it replays one)."""
     make_demo(tmp_path / "demo")
     store = GameStore(tmp_path / "data")
     store.create_game(["Xan", "Yui", "Zed"], 0, {})
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
-    assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 2
+    with caplog.at_level("INFO"):
+        assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 2
     err = capsys.readouterr().err
     assert "no camera found, and game 1 (Xan, Yui, Zed) is in progress" in err
     assert len(store.games()) == 1
+    assert "replaying the recorded game" not in caplog.text
 
 
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:

@@ -92,6 +92,18 @@ def test_unreadable_image_in_folder_names_the_file(tmp_path: Path) -> None:
         list(ImageFolderSource(tmp_path).frames())
 
 
+@pytest.mark.parametrize("content", [b"not an image", b"\xff\xd8\xff" + bytes(300)])
+def test_a_file_with_no_readable_frame_is_refused_when_opened(
+    tmp_path: Path, content: bytes
+) -> None:
+    """OpenCV opens it as a one-frame "video" that yields nothing: 'skullcam run --camera'
+    then waited for a game to be set up, and recorded 0 frames, with no word of why."""
+    path = tmp_path / "frame.jpg"
+    path.write_bytes(content)
+    with pytest.raises(UserError, match=r"frame\.jpg holds no readable frame"):
+        open_source(path)
+
+
 def test_unplugged_camera_index_is_a_user_error() -> None:
     with pytest.raises(UserError, match="camera 57"):
         open_source("57")

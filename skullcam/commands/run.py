@@ -96,7 +96,6 @@ def _run(args: argparse.Namespace) -> int:
         camera = "picamera"
     if camera is None:
         demo = DemoGame.load(args.demo)
-        logger.info("no camera: replaying the recorded game in %s", demo.folder)
     if camera is not None and not names_live_camera(camera):
         open_source(camera).close()  # a recording's mistake is said first, not after the game's
     data = make_folder(Path(args.data), "data folder")
@@ -145,6 +144,10 @@ def _run(args: argparse.Namespace) -> int:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
         logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
+    if demo is not None:
+        # Said once every check has passed: before, a run refused (a table's game in progress,
+        # the port taken) first announced the replay it then did not play.
+        logger.info("no camera: replaying the recorded game in %s", demo.folder)
     stopping = _StopOnSignal(loop)
     try:
         run_for(loop, args.max_seconds)
