@@ -206,6 +206,10 @@ def remove_stale_scenes(out: Path, split: str, n: int) -> None:
                 folder.rmdir()
 
 
+WRITTEN_BY = "# written by 'skullcam synth scenes'"
+"""The first line of a ``data.yaml`` that belongs to the folder it lies in."""
+
+
 def write_data_yaml(out: Path, marks: bool = False) -> Path:
     """``data.yaml`` for ultralytics: absolute ``path``, the splits present, ``names: {0: card}``.
 
@@ -219,7 +223,7 @@ def write_data_yaml(out: Path, marks: bool = False) -> Path:
     """
     out = Path(out).resolve()
     present = [s for s in SPLITS if (out / "images" / s).is_dir()]
-    lines = ["# written by 'skullcam synth scenes'", f"# {rendered_with()}", f"path: {out}"]
+    lines = [WRITTEN_BY, f"# {rendered_with()}", f"path: {out}"]
     for split in SPLITS:
         if split in present:
             lines.append(f"{split}: images/{split}")
@@ -236,10 +240,14 @@ def data_yaml_for_here(data_yaml: Path, spare: Path) -> Path:
 
     ``write_data_yaml`` records the folder's absolute path, and ultralytics reads the images
     from there: a dataset copied or moved since it was written was read from its old place
-    (silently, where that still existed) or failed with a traceback. The copy leaves the
-    dataset's own file untouched (a committed sample's stays as committed)."""
+    (silently, where that still existed) or failed with a traceback. Only a file
+    ``write_data_yaml`` wrote is taken to belong to its folder: a hand-made one may name
+    images kept elsewhere. The copy leaves the dataset's own file untouched (a committed
+    sample's stays as committed)."""
     folder = Path(data_yaml).resolve().parent
     lines = Path(data_yaml).read_text().splitlines()
+    if not lines or lines[0] != WRITTEN_BY:
+        return Path(data_yaml)
     for i, line in enumerate(lines):
         if line.startswith("path:"):
             if Path(line.removeprefix("path:").strip()) == folder:

@@ -328,25 +328,9 @@ class _RoundPlay:
                 played.append((t, k, play.card))
             duplicate = find_duplicate(card for _, _, card in played)
             if duplicate is not None:
-                dt, dk, card = played[duplicate[0]]
-                held = deck_holds(card)
+                dt, dk, _ = played[duplicate[0]]
                 by = self.names[rnd.tricks[dt].plays[dk].player]
-                # Where it was played first, too: a person who just corrected a card into a
-                # trick is told of that trick, not only of the later one the error stops at.
-                ft, fk, _ = next(p for p in played if p[2].face == card.face)
-                first: dict[str, Arg] = {
-                    # The face: a Tigress played as an escape after one played as a pirate
-                    # is the one Tigress played twice.
-                    "card": CardId(parse_card(card.face)),
-                    "first_trick": ft + 1,
-                    "first_player": self.names[rnd.tricks[ft].plays[fk].player],
-                }
-                raise _refuse(
-                    self.at(dt, dk, by),
-                    Phrase("played_twice_in_round", first)
-                    if held == 1
-                    else Phrase("too_many_in_round", {"card": CardId(card), "count": held}),
-                )
+                raise _refuse(self.at(dt, dk, by), self._duplicate(played, duplicate[0]))
             try:
                 result = resolve_trick(trick.cards, self.settings, [self.names[s] for s in seats])
             except IllegalPlayError as err:
@@ -452,6 +436,31 @@ class _RoundPlay:
         }
         self.warning_phrases.append(Phrase("scored_as_played", names))
         return played
+
+    def _duplicate(self, played: list[tuple[int, int, Card]], index: int) -> Phrase:
+        """Why ``played[index]`` is one card more than the deck holds this round."""
+        card = played[index][2]
+        held = deck_holds(card)
+        ft, fk, _ = next(p for p in played if p[2].face == card.face)
+        if held > 1:
+            return Phrase("too_many_in_round", {"card": CardId(card), "count": held})
+        if (ft, fk) == played[index][:2]:
+            # Its face is the first of its kind this round: the group is full (a named
+            # mermaid after an unnamed one and the other named one).
+            group = parse_card(card.kind.value)
+            return Phrase("too_many_in_round", {"card": CardId(group), "count": deck_holds(group)})
+        # Where it was played first, too: a person who just corrected a card into a trick is
+        # told of that trick, not only of the later one the error stops at.
+        return Phrase(
+            "played_twice_in_round",
+            {
+                # The face: a Tigress played as an escape after one played as a pirate is the
+                # one Tigress played twice.
+                "card": CardId(parse_card(card.face)),
+                "first_trick": ft + 1,
+                "first_player": self.names[self.rnd.tricks[ft].plays[fk].player],
+            },
+        )
 
     def _abilities(self) -> dict[int, tuple[str, int]]:
         """Ability choices by trick index, or none when the setting is off (with a warning)."""

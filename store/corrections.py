@@ -80,7 +80,8 @@ def _check_expected(game: Game, old: Trick, play_index: int, expect: Any) -> Non
     if str(card).lower() == str(now["card"]) and player == now["player"]:
         return
     names = game.players
-    was_player = names[player] if isinstance(player, int) and 0 <= player < len(names) else player
+    seat = isinstance(player, int) and not isinstance(player, bool) and 0 <= player < len(names)
+    was_player = names[player] if seat else echo(player)
     raise refusal(
         "play_changed",
         round=old.round,
@@ -88,7 +89,7 @@ def _check_expected(game: Game, old: Trick, play_index: int, expect: Any) -> Non
         play=play_index + 1,
         player=names[now["player"]],
         card=_card_arg(now["card"]),
-        was_player=str(was_player),
+        was_player=was_player,
         was_card=_card_arg(card),
     )
 

@@ -117,6 +117,12 @@ def test_replay_of_a_game_folder_takes_its_settings_too(
     assert f"every bid counts as 0 (its own: --bids {generated_game / 'game.json'})" in (
         captured.err
     )
+    # As text, said once, beside the scores.
+    assert main([*argv[:-1], "--data", str(tmp_path / "data")]) == 0
+    captured = capsys.readouterr()
+    assert "every bid counts as 0" not in captured.err
+    own = f"every bid counts as 0 in these scores; the game's own: --bids {generated_game}"
+    assert own in captured.out
 
 
 def test_replay_beside_a_plain_list_of_bids_still_takes_the_folders_settings(

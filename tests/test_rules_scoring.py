@@ -618,3 +618,42 @@ def test_names_a_reader_cannot_tell_apart_clash(names: list[str]) -> None:
 
 def test_names_that_differ_do_not_clash() -> None:
     assert name_clash(["Ana", "Anna", "Åna", "\U0001f468\u200d\U0001f469", "\U0001f468"]) is None
+
+
+@pytest.mark.parametrize(
+    ("tricks", "message"),
+    [
+        (
+            ["yellow-5 green-2", "yellow-5 green-3"],
+            "round 2, trick 2, play 1 (Ana): yellow-5 was already played this round, in trick 1"
+            " by Ana",
+        ),
+        (
+            ["tigress:pirate green-2", "tigress:escape green-3"],
+            "round 2, trick 2, play 1 (Ana): tigress was already played this round, in trick 1"
+            " by Ana",
+        ),
+        # A group overflows at a face not played before: the message names the group, not
+        # the refused play as where the face was played first.
+        (
+            ["mermaid mermaid-alyra", "mermaid-sirena green-2"],
+            "round 2, trick 2, play 1 (Ana): mermaid: one more than the deck holds this round"
+            " (it has 2)",
+        ),
+        (
+            ["pirate pirate-rosie", "pirate-bendt pirate-rascal", "pirate-juanita pirate-harry"],
+            "round 3, trick 3, play 2 (Ana): pirate: one more than the deck holds this round"
+            " (it has 5)",
+        ),
+    ],
+)
+def test_a_card_more_than_the_deck_holds_says_where_it_was_played_first(
+    tricks: list[str], message: str
+) -> None:
+    rounds = [
+        ([0, 0], [f"black-{i + 1} black-{i + 8}" for i in range(r)]) for r in range(1, len(tricks))
+    ]
+    record = build(["Ana", "Ben"], [*rounds, ([0, 0], tricks)])
+    with pytest.raises(GameRecordError) as refused:
+        score_game(GameRecord.from_dict(record))
+    assert str(refused.value).startswith(message)

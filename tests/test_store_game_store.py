@@ -225,6 +225,10 @@ def test_a_correction_from_a_page_made_out_of_date_is_refused_and_loses_no_card(
         (0, "green-9"),
     ]
     assert [c.kind for c in store.audit(gid)] == ["player"]
+    with pytest.raises(UserError, match=r"not 'xxxxx.*…'s green-9 as this page showed"):
+        store.correct_play(
+            gid, 1, 0, 1, card="green-8", expect={"card": "green-9", "player": "x" * 500}
+        )
     # A page showing the trick as it is lands; so does one that sends no expectation.
     store.correct_play(gid, 1, 0, 2, card="green-8", expect={"card": "GREEN-9", "player": 0})
     store.correct_play(gid, 1, 0, 0, card="green-4")

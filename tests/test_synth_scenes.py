@@ -257,12 +257,20 @@ def test_dataset_same_for_any_worker_count(deck_dir: Path, tmp_path: Path) -> No
     assert len(images) == 8 and len(set(images)) == 8  # no duplicates within or across splits
 
 
-def test_a_data_yaml_in_place_is_used_as_it_is(deck_dir: Path, tmp_path: Path) -> None:
+def test_a_data_yaml_in_place_or_made_by_hand_is_used_as_it_is(
+    deck_dir: Path, tmp_path: Path
+) -> None:
     from skullcam.datasets.dataset import data_yaml_for_here
 
     write_scenes(deck_dir, tmp_path / "s", {"val": 1}, seed=3, workers=1, progress=False)
     spare = tmp_path / "spare.yaml"
     assert data_yaml_for_here(tmp_path / "s" / "data.yaml", spare) == tmp_path / "s" / "data.yaml"
+    assert not spare.exists()
+    # A hand-made description kept apart from its images is theirs to place.
+    (tmp_path / "cfg").mkdir()
+    custom = tmp_path / "cfg" / "custom.yaml"
+    custom.write_text(f"path: {tmp_path / 's'}\ntrain: images/val\nval: images/val\n")
+    assert data_yaml_for_here(custom, spare) == custom
     assert not spare.exists()
 
 

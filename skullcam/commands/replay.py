@@ -134,9 +134,11 @@ def _defaults_from_game_folder(args: argparse.Namespace) -> str | None:
     if not taken:
         return None
     said = f"replay: {' and '.join(taken)} from {record_path}"
-    if args.bids is None:
-        # Bids are not on the table for the camera: say where this game's are.
+    if args.bids is None and args.json:
+        # Bids are not on the table for the camera: say where this game's are (the text
+        # output says it beside the scores).
         said += f"; no --bids given, so every bid counts as 0 (its own: --bids {record_path})"
+    args.bids_hint = record_path
     return said
 
 
@@ -214,7 +216,9 @@ def _run(args: argparse.Namespace) -> int:
         print("no completed trick was recognized")
     score = referee.score()
     if bids is None:
-        print("(no --bids given: every bid counts as 0 in these scores)")
+        hint = getattr(args, "bids_hint", None)
+        own = f"; the game's own: --bids {hint}" if hint is not None else ""
+        print(f"(no --bids given: every bid counts as 0 in these scores{own})")
     if "error" in score:
         print(f"scores: cannot score the recognized game: {score['error']}")
         return 0
