@@ -618,6 +618,47 @@ def test_the_demo_does_not_play_over_a_tables_game(
     assert "replaying the recorded game" not in caplog.text
 
 
+def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
+    tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It exited 2 before the web server started: under the systemd unit (Restart=on-failure)
+    it started again every 3 s, for ever, and the TV and phones reached nothing."""
+    import re
+    import urllib.request
+
+    from skullcam.vision import recognizer as recognizer_module
+
+    _, script = make_demo(tmp_path / "demo")
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
+    argv += ["--port", "0", "--max-seconds", "4"]
+    codes: list[int] = []
+    with caplog.at_level("INFO"):
+        runner = threading.Thread(target=lambda: codes.append(main(argv)))
+        runner.start()
+        status = None
+        for _ in range(60):
+            found = re.search(r"scoreboard on http://127\.0\.0\.1:(\d+)/tv", caplog.text)
+            if found:
+                with urllib.request.urlopen(f"http://127.0.0.1:{found[1]}/tv") as page:
+                    status = page.status
+                break
+            time.sleep(0.05)
+        runner.join(10)
+    assert status == 200
+    assert codes == [0]
+    assert "game 1 (Xan, Yui, Zed) is in progress" in caplog.text
+    assert "nothing is recorded" in caplog.text
+    assert "replaying the recorded game" not in caplog.text
+    assert len(store.games()) == 1 and store.tricks(1) == []
+
+
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
     from skullcam.device.live import game_to_record, prune_demo_games, start_demo_game
 

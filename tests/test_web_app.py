@@ -579,6 +579,21 @@ def test_make_server_turns_pin_on_beyond_localhost(tmp_path: Path, capsys: Any) 
     assert given.config["PIN"] == "9999"
 
 
+def test_a_generated_pin_is_kept_across_restarts(tmp_path: Path, capsys: Any) -> None:
+    """A new PIN at every start meant every phone needed it again after a power cut, read
+    from the journal of a TV-only Pi."""
+    first = create_app(tmp_path)
+    make_server(first, "0.0.0.0", 0).close()
+    again = create_app(tmp_path)
+    make_server(again, "0.0.0.0", 0).close()
+    assert again.config["PIN"] == first.config["PIN"]
+    assert capsys.readouterr().out.count(f"table PIN for phones: {first.config['PIN']}") == 2
+    (tmp_path / "web_pin").write_text("not a pin")
+    mended = create_app(tmp_path)
+    make_server(mended, "0.0.0.0", 0).close()
+    assert len(mended.config["PIN"]) == 4 and mended.config["PIN"].isdigit()
+
+
 def test_is_loopback() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("192.168.0.2") and not is_loopback("0.0.0.0") and not is_loopback(None)

@@ -480,6 +480,28 @@ def _prepare_pin(app: Flask, host: str) -> None:
         return
     app.config["PIN_REQUIRED"] = True
     if not app.config.get("PIN"):
-        app.config["PIN"] = f"{secrets.randbelow(10000):04d}"
+        app.config["PIN"] = _kept_pin(Path(app.config["DATA_DIR"]))
         # Printed, not logged as well: with logging on the terminal it read twice.
         print(f"skullcam: table PIN for phones: {app.config['PIN']}", flush=True)
+
+
+def _kept_pin(data_dir: Path) -> str:
+    """The data folder's generated PIN, made once and kept (as the session key is).
+
+    A new one at every start meant that after a restart (a power cut, the systemd unit
+    starting again) every phone at the table needed a PIN shown only in the journal."""
+    path = data_dir / "web_pin"
+    try:
+        kept = path.read_text().strip()
+        if len(kept) == 4 and kept.isdigit():
+            return kept
+    except OSError:
+        pass
+    pin = f"{secrets.randbelow(10000):04d}"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(pin + "\n")
+        path.chmod(0o600)
+    except OSError:
+        pass  # a read-only data folder: this start's PIN, printed, still works
+    return pin

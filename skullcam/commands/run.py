@@ -108,12 +108,23 @@ def _run(args: argparse.Namespace) -> int:
     )
     recognizer = Recognizer.load(args.model, data_dir=data)
     store = GameStore(data)
+    idle = None
     if demo is not None and (waiting := game_to_record(store)) is not None:
         names = ", ".join(store.game(waiting).players)
-        raise UserError(
+        idle = (
             f"no camera found, and game {waiting} ({names}) is in progress in {data}: the demo "
-            "does not play over a table's game. Connect the camera (or pass --camera SRC) to "
-            "record it, or finish it on the web page first"
+            "does not play over a table's game."
+        )
+        if args.no_web:
+            raise UserError(
+                f"{idle} Connect the camera (or pass --camera SRC) to record it, or finish it on"
+                " the web page first"
+            )
+        # The pages still come up: exiting here made the systemd unit restart every 3 s,
+        # for ever, with the scoreboard and the phones' pages unreachable meanwhile.
+        idle += (
+            " The scoreboard and phone pages are served, and nothing is recorded: connect the"
+            " camera (or pass --camera SRC) and restart skullcam"
         )
     if camera is not None and args.no_web and game_to_record(store) is None:
         raise UserError(
@@ -144,13 +155,17 @@ def _run(args: argparse.Namespace) -> int:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
         logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
-    if demo is not None:
+    if demo is not None and idle is None:
         # Said once every check has passed: before, a run refused (a table's game in progress,
         # the port taken) first announced the replay it then did not play.
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
     stopping = _StopOnSignal(loop)
     try:
-        run_for(loop, args.max_seconds)
+        if idle is not None:
+            logger.warning(idle)
+            stopping.event.wait(args.max_seconds)
+        else:
+            run_for(loop, args.max_seconds)
         done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
         if not done and server is not None:
             logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
