@@ -283,7 +283,7 @@ class LiveLoop:
                 if self._table_game_waits():
                     return
                 finished = self._run_demo(self.demo)
-                if not (finished and self.next_games) or self._table_game_waits():
+                if self._table_game_waits() or not (finished and self.next_games):
                     return
                 prune_demo_games(self.store)
                 self.stop.wait(10.0)  # the final scores stay up a while, then a new game
@@ -310,7 +310,12 @@ class LiveLoop:
         if self.speed > 0:
             frames = paced(frames, self.speed)
         with source:
-            pipeline = self._pipeline(game_id, source, frames, DEMO_SOURCE, guard)
+            # Following the active game, as a camera does: a game set up on the web page
+            # stops the demo within a second, not after the rest of the demo's game (a minute
+            # or more at real speed, while the table thought its game was being watched).
+            pipeline = self._pipeline(
+                game_id, source, frames, DEMO_SOURCE, guard, follow_active=True
+            )
         return pipeline is not None and pipeline.referee.finished
 
     def _run_camera(self, camera: str) -> None:
@@ -379,8 +384,8 @@ class LiveLoop:
         follow_active: bool = False,
     ) -> Pipeline | None:
         """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`; with
-        ``follow_active`` (a camera), also when the web page finishes the game or starts
-        another (the TV follows the newest game, so the camera must too)."""
+        ``follow_active`` (a camera, the demo), also when the web page finishes the game or
+        starts another (the TV follows the newest game, so the camera must too)."""
         referee = referee_from_store(self.store, game_id)
         if referee.finished:
             return None

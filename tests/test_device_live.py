@@ -710,6 +710,24 @@ def test_the_demo_stops_for_a_game_set_up_while_it_played(tmp_path: Path) -> Non
     assert len(store.games()) == 2
 
 
+def test_the_demo_stops_within_a_second_of_a_table_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It played the rest of its own game first (a minute or more at real speed) while the
+    table's game, set up on the web page, looked watched and was not."""
+    _record, script = make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    recognizer = SetsUpAGame(script, store, at_call=5)
+    loop = LiveLoop(store, recognizer, None, DemoGame.load(tmp_path / "demo"))
+    loop.speed, loop.next_games = 4.0, True
+    loop.run()
+    # At 4 x the demo's rate a second is a few dozen frames, far from the demo's end.
+    assert recognizer.calls < len(script) // 2, (recognizer.calls, len(script))
+    assert f"game {recognizer.table} was set up on the web page: the demo stops" in caplog.text
+    active = store.active_game()
+    assert active is not None and active.id == recognizer.table
+
+
 def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:
     """Was: a traceback, and the unmarked game left "in progress" blocked every later demo."""
     from skullcam.device.live import start_demo_game
