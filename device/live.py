@@ -278,6 +278,8 @@ class LiveLoop:
 
     def run(self) -> None:
         """The loop itself (runs in the caller's thread when called directly)."""
+        if self.store.camera_missing():  # said by an earlier run; this one records or demos
+            self.store.set_camera_missing(False)
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
                 if self._table_game_waits():
@@ -301,6 +303,7 @@ class LiveLoop:
                 "with --camera SRC) to record it",
                 waiting,
             )
+            self.store.set_camera_missing(True)  # the TV says nothing is recorded
         return waiting is not None
 
     def _run_demo(self, demo: DemoGame) -> bool:

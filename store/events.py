@@ -31,6 +31,10 @@ EVENT_KINDS = (
 )
 
 
+CAMERA_MISSING = "camera_missing"
+"""The ``meta`` key present while the table's game goes unrecorded for want of a camera."""
+
+
 def emit(
     conn: sqlite3.Connection, game_id: int | None, kind: str, payload: Mapping[str, Any]
 ) -> int:
@@ -44,6 +48,26 @@ def emit(
 
 class EventsMixin(Database):
     """Reading the log and waiting for it to grow (the web's server-sent-event stream)."""
+
+    def set_camera_missing(self, missing: bool) -> None:
+        """Say whether the table's game goes unrecorded for want of a camera (``skullcam run``
+        found none while a game set up on the web page was in progress), so the TV can say
+        so: without it the scoreboard looked watched while nothing was recorded. An event
+        (``camera``) tells the pages at once."""
+        with self._write(durable=False) as conn:
+            if missing:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (CAMERA_MISSING,)
+                )
+            else:
+                conn.execute("DELETE FROM meta WHERE key = ?", (CAMERA_MISSING,))
+            emit(conn, None, "camera", {"missing": missing})
+
+    def camera_missing(self) -> bool:
+        """Whether the last ``skullcam run`` on this folder said it has no camera to record
+        the table's game with (see :meth:`set_camera_missing`)."""
+        sql = "SELECT 1 FROM meta WHERE key = ?"
+        return self._conn().execute(sql, (CAMERA_MISSING,)).fetchone() is not None
 
     def last_event_id(self) -> int:
         """The newest event id (0 when none): a page's starting point for the SSE stream."""

@@ -33,7 +33,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
 
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the current round (bids, tricks,
-        dealer, leader), the live trick, open prompts, scores and the last event id."""
+        dealer, leader), the live trick, open prompts, scores, whether a camera is missing
+        (nothing is recorded) and the last event id."""
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
@@ -70,5 +71,6 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
             "finished": game.status == "finished",
+            "camera_missing": self.camera_missing(),
             "last_event_id": last_event,
         }

@@ -657,6 +657,7 @@ def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
     assert "nothing is recorded" in caplog.text
     assert "replaying the recorded game" not in caplog.text
     assert len(store.games()) == 1 and store.tricks(1) == []
+    assert store.camera_missing() and store.state(1)["camera_missing"] is True  # the TV says so
 
 
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
@@ -726,6 +727,13 @@ def test_the_demo_stops_within_a_second_of_a_table_game(
     assert f"game {recognizer.table} was set up on the web page: the demo stops" in caplog.text
     active = store.active_game()
     assert active is not None and active.id == recognizer.table
+    assert store.camera_missing()  # the TV says the table's game is not recorded
+    # The next run that plays (a camera found, or the demo with no table game) says it no more.
+    store.finish_game(recognizer.table)
+    again = LiveLoop(store, FrameKeyedRecognizer(script), None, DemoGame.load(tmp_path / "demo"))
+    again.speed, again.next_games = 0, False
+    again.run()
+    assert not store.camera_missing()
 
 
 def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:

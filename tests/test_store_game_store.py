@@ -568,3 +568,18 @@ def test_a_prompt_in_a_status_the_store_never_writes_is_refused_by_name(
         store.answer_prompt(pid, 10)
     with pytest.raises(UserError, match=f"prompt {pid} is expired, not open"):
         store.dismiss_prompt(pid)
+
+
+def test_a_missing_camera_is_kept_shown_in_the_state_and_announced(store: GameStore) -> None:
+    gid = new_game(store)
+    assert not store.camera_missing() and store.state(gid)["camera_missing"] is False
+    before = store.last_event_id()
+    store.set_camera_missing(True)
+    assert store.camera_missing() and store.state(gid)["camera_missing"] is True
+    assert GameStore(store.data_dir).camera_missing()  # kept in the database, not in memory
+    store.set_camera_missing(False)
+    assert not store.camera_missing()
+    assert [(e.kind, e.payload) for e in store.events_since(before, gid)] == [
+        ("camera", {"missing": True}),
+        ("camera", {"missing": False}),
+    ]

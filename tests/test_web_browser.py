@@ -672,3 +672,22 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
             assert picture[0] - 1 <= left and right <= picture[1] + 1
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_tv_says_when_no_camera_records_the_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """skullcam run with no camera and the table's game in progress serves the pages but
+    records nothing: the board looked watched all the same."""
+    base, store = server
+    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    notice = (By.ID, "tv-no-camera")
+    assert not browser.find_element(*notice).is_displayed()
+    store.set_camera_missing(True)  # as the run does; the page hears it as an event
+    wait(browser).until(lambda d: d.find_element(*notice).is_displayed())
+    assert "tricks are not being recorded" in browser.find_element(*notice).text
+    store.set_camera_missing(False)
+    wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())

@@ -185,6 +185,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Punteggio totale per round",
         "da": "Samlet score pr. runde",
     },
+    "no_camera": {
+        "en": "No camera: tricks are not being recorded. Connect it and restart skullcam.",
+        "es": "Sin cámara: las bazas no se graban. Conéctala y reinicia skullcam.",
+        "it": "Nessuna fotocamera: le prese non vengono registrate. Collegala e riavvia skullcam.",
+        "da": "Intet kamera: stikkene optages ikke. Tilslut det og genstart skullcam.",
+    },
     "game_over": {
         "en": "Game over",
         "es": "Fin de la partida",

@@ -163,6 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if idle is not None:
             logger.warning(idle)
+            store.set_camera_missing(True)  # the TV says nothing is recorded
             stopping.event.wait(args.max_seconds)
         else:
             run_for(loop, args.max_seconds)

@@ -138,7 +138,7 @@ const SK = (() => {
     const url = "/events" + (params.toString() ? "?" + params : "");
     const es = new EventSource(url);
     const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
-      "settings", "prompt", "prompt_answered", "imported", "reopened"];
+      "settings", "prompt", "prompt_answered", "imported", "reopened", "camera"];
     for (const k of kinds) {
       es.addEventListener(k, (ev) => {
         window.SK_LAST_EVENT = Number(ev.lastEventId);
@@ -540,6 +540,8 @@ function initTV() {
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
     document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
     showMissingBids(document.getElementById("tv-missing-bids"), state);
+    // skullcam run found no camera for the table's game: the board must not look watched.
+    document.getElementById("tv-no-camera").hidden = !state.camera_missing || state.finished;
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const tbody = document.querySelector("#tv-table tbody");
