@@ -215,6 +215,10 @@ def source_name_of(camera: str) -> str:
     return camera if names_live_camera(camera) else str(Path(camera).absolute())
 
 
+DEMO_PAUSE_S = 10.0
+"""How long a demo game's final scores stay up before the next demo game starts."""
+
+
 class LiveLoop:
     """Runs the pipeline on a source until it ends, the game ends, or :attr:`stop` is set."""
 
@@ -278,8 +282,6 @@ class LiveLoop:
 
     def run(self) -> None:
         """The loop itself (runs in the caller's thread when called directly)."""
-        if self.store.camera_missing():  # said by an earlier run; this one records or demos
-            self.store.set_camera_missing(False)
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
                 if self._table_game_waits():
@@ -288,10 +290,16 @@ class LiveLoop:
                 if self._table_game_waits() or not (finished and self.next_games):
                     return
                 prune_demo_games(self.store)
-                self.stop.wait(10.0)  # the final scores stay up a while, then a new game
+                self.stop.wait(DEMO_PAUSE_S)  # the final scores stay up a while, then a new game
                 continue
             self._run_camera(self.camera or "")
             return
+
+    def _playing_again(self) -> None:
+        """A camera opened, or the demo starts: the TV's "no camera" notice (said by an
+        earlier run, or by this one before the camera came back) no longer holds."""
+        if self.store.camera_missing():
+            self.store.set_camera_missing(False)
 
     def _table_game_waits(self) -> bool:
         """A game was set up on the web page while the demo played: the demo stops, since a
@@ -307,6 +315,7 @@ class LiveLoop:
         return waiting is not None
 
     def _run_demo(self, demo: DemoGame) -> bool:
+        self._playing_again()
         game_id, start, guard = start_demo_game(self.store, demo)
         source = open_source(demo.folder, start=start)
         frames: Iterator[Frame] = source.frames()
@@ -319,7 +328,9 @@ class LiveLoop:
             pipeline = self._pipeline(
                 game_id, source, frames, DEMO_SOURCE, guard, follow_active=True
             )
-        return pipeline is not None and pipeline.referee.finished
+        # Finished on the web page (or its rounds lowered) counts as done: the loop goes on
+        # to the next demo game, as it did before the demo followed the active game.
+        return (pipeline is not None and pipeline.referee.finished) or not self._current(game_id)
 
     def _run_camera(self, camera: str) -> None:
         """Record the active game from the camera; when it ends (its last trick, or finished
@@ -345,6 +356,7 @@ class LiveLoop:
                     name,
                 )
         source = open_source(camera, start=start)
+        self._playing_again()
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]
         if reader is not None:

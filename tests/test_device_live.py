@@ -18,6 +18,7 @@ import pytest
 from demo_games import SEED, make_demo
 
 from skullcam.cli import main
+from skullcam.device import live as live_module
 from skullcam.device.live import DemoGame, LiveLoop
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
@@ -660,6 +661,103 @@ def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
     assert store.camera_missing() and store.state(1)["camera_missing"] is True  # the TV says so
 
 
+def _serving_port(caplog: pytest.LogCaptureFixture) -> int | None:
+    import re
+
+    found = re.search(r"scoreboard on http://127\.0\.0\.1:(\d+)/tv", caplog.text)
+    return int(found[1]) if found else None
+
+
+def test_an_idle_run_with_exit_when_done_ends_once_the_game_is_finished(
+    tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It waited for a signal only: a kiosk wrapper restarting 'run --exit-when-done' sat
+    there for good once the table finished its game by hand."""
+    from skullcam.vision import recognizer as recognizer_module
+
+    _, script = make_demo(tmp_path / "demo")
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
+    argv += ["--port", "0", "--exit-when-done", "--max-seconds", "30"]
+    codes: list[int] = []
+    with caplog.at_level("INFO"):
+        runner = threading.Thread(target=lambda: codes.append(main(argv)))
+        runner.start()
+        for _ in range(100):
+            if _serving_port(caplog) is not None:
+                break
+            time.sleep(0.05)
+        store.finish_game(gid)
+        runner.join(10)
+    assert not runner.is_alive() and codes == [0]
+
+
+def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
+    tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A USB webcam not there at boot (or unplugged) stopped the run with status 2: under the
+    systemd unit a restart every 3 s, the pages down. Now the pages stay up, the TV says
+    nothing is recorded, and the camera is tried again until it opens."""
+    import urllib.request
+
+    from skullcam.commands import run as run_module
+    from skullcam.device.sources import FrameSource
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer, "load", staticmethod(lambda *a, **k: FrameKeyedRecognizer([]))
+    )
+    monkeypatch.setattr(run_module, "CAMERA_RETRY_S", 0.1)
+    opened: list[str] = []
+
+    class Plugged(FrameSource):
+        live = True
+        name = "camera 0"
+
+        def frames(self):
+            yield from ()
+
+    def open_source(spec: str, start: int = 0) -> FrameSource:
+        opened.append(spec)
+        if len(opened) < 3:
+            raise UserError(f"cannot open camera {spec}: is it plugged in?")
+        return Plugged()
+
+    monkeypatch.setattr(live_module, "open_source", open_source)
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    argv = ["run", "--camera", "0", "--data", str(tmp_path / "data"), "--port", "0"]
+    argv += ["--max-seconds", "3"]
+    codes: list[int] = []
+    with caplog.at_level("INFO"):
+        runner = threading.Thread(target=lambda: codes.append(main(argv)))
+        runner.start()
+        status = None
+        for _ in range(100):
+            port = _serving_port(caplog)
+            if port is not None and status is None:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/tv") as page:
+                    status = page.status
+            if len(opened) >= 3 and status is not None:
+                break
+            time.sleep(0.02)
+        runner.join(10)
+    assert codes == [0] and status == 200
+    assert len(opened) >= 3
+    assert "cannot open camera 0: is it plugged in?; the scoreboard and phone pages stay up" in (
+        caplog.text
+    )
+    # Said while the camera was gone (once a try), cleared once it opened.
+    said = [e.payload["missing"] for e in store.events_since(0) if e.kind == "camera"]
+    assert said[0] is True and said[-1] is False and not store.camera_missing()
+
+
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
     from skullcam.device.live import game_to_record, prune_demo_games, start_demo_game
 
@@ -734,6 +832,40 @@ def test_the_demo_stops_within_a_second_of_a_table_game(
     again.speed, again.next_games = 0, False
     again.run()
     assert not store.camera_missing()
+
+
+def test_a_demo_game_finished_on_the_web_page_is_followed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the demo followed the active game, finishing its game on the web page ended the
+    looping demo for good, the TV left on a finished demo game."""
+    monkeypatch.setattr(live_module, "DEMO_PAUSE_S", 0.05)
+    _record, script = make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+
+    class FinishesTheDemo(FrameKeyedRecognizer):
+        calls = 0
+
+        def __call__(self, frame: np.ndarray) -> list:
+            self.calls += 1
+            if self.calls == 5:
+                active = store.active_game()
+                assert active is not None
+                store.finish_game(active.id)
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, FinishesTheDemo(script), None, DemoGame.load(tmp_path / "demo"))
+    # Paced (not at speed 0): the game is asked after at most a second, before the demo's end.
+    loop.speed, loop.next_games = 4.0, True
+    loop.start()
+    for _ in range(200):
+        if len(store.games()) >= 2:
+            break
+        time.sleep(0.05)
+    loop.stop.set()
+    assert loop.join(10)
+    assert len(store.games()) >= 2, "no next demo game after the first was finished by hand"
+    assert loop.error is None
 
 
 def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.device.live import DemoGame, LiveLoop, game_to_record, run_for
+    from skullcam.device.live import DemoGame, LiveLoop, game_to_record
     from skullcam.device.sources import names_live_camera, open_source, picamera_available
     from skullcam.store import GameStore
     from skullcam.vision.recognizer import Recognizer
@@ -160,13 +161,20 @@ def _run(args: argparse.Namespace) -> int:
         # the port taken) first announced the replay it then did not play.
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
     stopping = _StopOnSignal(loop)
+    deadline = None if args.max_seconds is None else time.monotonic() + args.max_seconds
     try:
         if idle is not None:
             logger.warning(idle)
             store.set_camera_missing(True)  # the TV says nothing is recorded
-            stopping.event.wait(args.max_seconds)
+            _wait_idle(
+                stopping, deadline, lambda: args.exit_when_done and game_to_record(store) is None
+            )
         else:
-            run_for(loop, args.max_seconds)
+            # A live camera that fails (not there at boot, unplugged) with the pages served:
+            # they stay up and the camera is tried again, where exiting made the systemd unit
+            # restart every 3 s with no page up meanwhile.
+            retry = server is not None and camera is not None and names_live_camera(camera)
+            _run_trying_again(loop, store, stopping, deadline, retry)
         done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
         if not done and server is not None:
             logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
@@ -186,6 +194,51 @@ def _run(args: argparse.Namespace) -> int:
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+CAMERA_RETRY_S = 10.0
+"""How long a run serving the pages waits before it tries a failed live camera again."""
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def _wait_idle(stopping: _StopOnSignal, deadline: float | None, done: Callable[[], bool]) -> None:
+    """Serve the pages with nothing recorded until a signal, the deadline, or ``done()``
+    (asked once a second: ``--exit-when-done`` ends once no game is in progress)."""
+    while not stopping.event.wait(min(1.0, _left(deadline) or 1.0)):
+        if (deadline is not None and time.monotonic() >= deadline) or done():
+            return
+
+
+def _run_trying_again(
+    loop: Any, store: Any, stopping: _StopOnSignal, deadline: float | None, retry: bool
+) -> None:
+    """Run the live loop; with ``retry``, a loop stopped by a UserError (the camera) is said,
+    flagged for the TV, and run again every :data:`CAMERA_RETRY_S` until it works."""
+    from skullcam.device.live import run_for
+
+    while True:
+        try:
+            run_for(loop, _left(deadline))
+            return
+        except UserError as err:
+            if not retry or stopping.signalled:
+                raise
+            logger.error(
+                "%s; the scoreboard and phone pages stay up and nothing is recorded: trying "
+                "again every %g s",
+                err,
+                CAMERA_RETRY_S,
+            )
+            store.set_camera_missing(True)
+            left = _left(deadline)
+            if stopping.event.wait(CAMERA_RETRY_S if left is None else min(CAMERA_RETRY_S, left)):
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            loop.error = None
 
 
 class _StopOnSignal:
