@@ -680,7 +680,7 @@ def test_the_tv_says_when_no_camera_records_the_game(
     """skullcam run with no camera and the table's game in progress serves the pages but
     records nothing: the board looked watched all the same."""
     base, store = server
-    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     browser.set_window_size(1920, 1080)
     browser.get(base + "/tv")
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
@@ -691,3 +691,10 @@ def test_the_tv_says_when_no_camera_records_the_game(
     assert "tricks are not being recorded" in browser.find_element(*notice).text
     store.set_camera_missing(False)
     wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
+    # The phones say it too: a table without a TV would not know otherwise.
+    store.set_camera_missing(True)
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    phone_notice = (By.ID, "no-camera")
+    wait(browser).until(lambda d: d.find_element(*phone_notice).is_displayed())
+    assert "tricks are not being recorded" in browser.find_element(*phone_notice).text

@@ -388,6 +388,8 @@ function initBids() {
     }));
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
+    // A table with no TV learns here that the camera records nothing (skullcam run found none).
+    document.getElementById("no-camera").hidden = !state.camera_missing || state.finished;
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
