@@ -619,14 +619,32 @@ def test_the_demo_does_not_play_over_a_tables_game(
     assert "replaying the recorded game" not in caplog.text
 
 
-def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
-    tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """It exited 2 before the web server started: under the systemd unit (Restart=on-failure)
-    it started again every 3 s, for ever, and the TV and phones reached nothing."""
+def _serving_port(caplog: pytest.LogCaptureFixture) -> int | None:
+    """The port ``skullcam run --port 0`` logged that it serves on, once it has."""
     import re
+
+    found = re.search(r"scoreboard on http://127\.0\.0\.1:(\d+)/tv", caplog.text)
+    return int(found[1]) if found else None
+
+
+def _tv_status(port: int) -> int:
     import urllib.request
 
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/tv") as page:
+        return int(page.status)
+
+
+def _run_in_background(argv: list[str]) -> tuple[threading.Thread, list[int]]:
+    """``skullcam`` with ``argv`` in a thread (its exit status lands in the list)."""
+    codes: list[int] = []
+    runner = threading.Thread(target=lambda: codes.append(main(argv)))
+    runner.start()
+    return runner, codes
+
+
+def _no_camera_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[GameStore, int]:
+    """A data folder with a game set up on the web page, a demo and no camera (the scripted
+    recognizer in place of the shipped one)."""
     from skullcam.vision import recognizer as recognizer_module
 
     _, script = make_demo(tmp_path / "demo")
@@ -636,36 +654,32 @@ def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
         staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
     )
     store = GameStore(tmp_path / "data")
-    store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    return store, store.create_game(["Xan", "Yui", "Zed"], 0, {})
+
+
+def test_with_a_tables_game_and_no_camera_the_pages_still_come_up(
+    tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It exited 2 before the web server started: under the systemd unit (Restart=on-failure)
+    it started again every 3 s, for ever, and the TV and phones reached nothing."""
+    store, gid = _no_camera_table(tmp_path, monkeypatch)
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
-    argv += ["--port", "0", "--max-seconds", "4"]
-    codes: list[int] = []
     with caplog.at_level("INFO"):
-        runner = threading.Thread(target=lambda: codes.append(main(argv)))
-        runner.start()
+        runner, codes = _run_in_background([*argv, "--port", "0", "--max-seconds", "4"])
         status = None
         for _ in range(60):
-            found = re.search(r"scoreboard on http://127\.0\.0\.1:(\d+)/tv", caplog.text)
-            if found:
-                with urllib.request.urlopen(f"http://127.0.0.1:{found[1]}/tv") as page:
-                    status = page.status
+            if (port := _serving_port(caplog)) is not None:
+                status = _tv_status(port)
                 break
             time.sleep(0.05)
         runner.join(10)
     assert status == 200
     assert codes == [0]
-    assert "game 1 (Xan, Yui, Zed) is in progress" in caplog.text
+    assert f"game {gid} (Xan, Yui, Zed) is in progress" in caplog.text
     assert "nothing is recorded" in caplog.text
     assert "replaying the recorded game" not in caplog.text
-    assert len(store.games()) == 1 and store.tricks(1) == []
-    assert store.camera_missing() and store.state(1)["camera_missing"] is True  # the TV says so
-
-
-def _serving_port(caplog: pytest.LogCaptureFixture) -> int | None:
-    import re
-
-    found = re.search(r"scoreboard on http://127\.0\.0\.1:(\d+)/tv", caplog.text)
-    return int(found[1]) if found else None
+    assert len(store.games()) == 1 and store.tricks(gid) == []
+    assert store.camera_missing() and store.state(gid)["camera_missing"] is True  # the TV says so
 
 
 def test_an_idle_run_with_exit_when_done_ends_once_the_game_is_finished(
@@ -673,22 +687,12 @@ def test_an_idle_run_with_exit_when_done_ends_once_the_game_is_finished(
 ) -> None:
     """It waited for a signal only: a kiosk wrapper restarting 'run --exit-when-done' sat
     there for good once the table finished its game by hand."""
-    from skullcam.vision import recognizer as recognizer_module
-
-    _, script = make_demo(tmp_path / "demo")
-    monkeypatch.setattr(
-        recognizer_module.Recognizer,
-        "load",
-        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
-    )
-    store = GameStore(tmp_path / "data")
-    gid = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    store, gid = _no_camera_table(tmp_path, monkeypatch)
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
-    argv += ["--port", "0", "--exit-when-done", "--max-seconds", "30"]
-    codes: list[int] = []
     with caplog.at_level("INFO"):
-        runner = threading.Thread(target=lambda: codes.append(main(argv)))
-        runner.start()
+        runner, codes = _run_in_background(
+            [*argv, "--port", "0", "--exit-when-done", "--max-seconds", "30"]
+        )
         for _ in range(100):
             if _serving_port(caplog) is not None:
                 break
@@ -704,8 +708,6 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     """A USB webcam not there at boot (or unplugged) stopped the run with status 2: under the
     systemd unit a restart every 3 s, the pages down. Now the pages stay up, the TV says
     nothing is recorded, and the camera is tried again until it opens."""
-    import urllib.request
-
     from skullcam.commands import run as run_module
     from skullcam.device.sources import FrameSource
     from skullcam.vision import recognizer as recognizer_module
@@ -734,16 +736,13 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     store.create_game(["Xan", "Yui", "Zed"], 0, {})
     argv = ["run", "--camera", "0", "--data", str(tmp_path / "data"), "--port", "0"]
     argv += ["--max-seconds", "3"]
-    codes: list[int] = []
     with caplog.at_level("INFO"):
-        runner = threading.Thread(target=lambda: codes.append(main(argv)))
-        runner.start()
+        runner, codes = _run_in_background(argv)
         status = None
         for _ in range(100):
             port = _serving_port(caplog)
             if port is not None and status is None:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/tv") as page:
-                    status = page.status
+                status = _tv_status(port)
             if len(opened) >= 3 and status is not None:
                 break
             time.sleep(0.02)
