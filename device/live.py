@@ -296,8 +296,9 @@ class LiveLoop:
             return
 
     def _playing_again(self) -> None:
-        """A camera opened, or the demo starts: the TV's "no camera" notice (said by an
-        earlier run, or by this one before the camera came back) no longer holds."""
+        """The first frame of a game from the camera or the demo: the TV's "no camera"
+        notice (said by an earlier run, or by this one before the camera came back) no longer
+        holds. On a frame, not on opening: a camera that opens and then stalls is no camera."""
         if self.store.camera_missing():
             self.store.set_camera_missing(False)
 
@@ -315,7 +316,6 @@ class LiveLoop:
         return waiting is not None
 
     def _run_demo(self, demo: DemoGame) -> bool:
-        self._playing_again()
         game_id, start, guard = start_demo_game(self.store, demo)
         source = open_source(demo.folder, start=start)
         frames: Iterator[Frame] = source.frames()
@@ -356,7 +356,6 @@ class LiveLoop:
                     name,
                 )
         source = open_source(camera, start=start)
-        self._playing_again()
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]
         if reader is not None:
@@ -434,6 +433,7 @@ class LiveLoop:
         failing: _FailingFrames = _FailingFrames()
         for frame in frames:
             if pipeline is None:
+                self._playing_again()  # frames come in: the TV's "no camera" goes
                 height, width = frame.image.shape[:2]
                 layout = self._layout(referee.n, (width, height), source)
                 pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)

@@ -71,6 +71,14 @@ class Frame:
         return self.origin or f"frame {self.index}"
 
 
+class CameraError(UserError):
+    """A live camera failed: not there, busy, would not start, or stopped delivering frames.
+
+    Told apart from the other errors of a run so that ``skullcam run`` serving the pages can
+    try the camera again (a webcam plugged in late, a cable reseated) instead of exiting; a
+    recording's, the recognizer's or the disk's errors still end the run."""
+
+
 class FrameSource:
     """The interface every source implements: iterate :meth:`frames`, then :meth:`close`.
 
@@ -230,7 +238,7 @@ class OpenCVCameraSource(FrameSource):
         if not self._cap.isOpened():
             plugged = isinstance(spec, int) or device
             what = "is it plugged in?" if plugged else "is the URL right and up?"
-            raise UserError(f"cannot open {self.name}: {what} (or pass another --camera)")
+            raise CameraError(f"cannot open {self.name}: {what} (or pass another --camera)")
         width, height = WORKING_SIZE
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -247,7 +255,7 @@ class OpenCVCameraSource(FrameSource):
             if not ok or image is None:
                 failures += 1
                 if failures > self.retries:
-                    raise UserError(
+                    raise CameraError(
                         f"{self.name} stopped delivering frames: check its cable or stream"
                     )
                 time.sleep(0.05)
@@ -279,11 +287,11 @@ class PiCameraSource(FrameSource):
             # picamera2 replaces libcamera's "Failed to acquire camera" (busy) with "Camera
             # __init__ sequence did not complete": the cause is in the error's context.
             if "acquire" in f"{err} {err.__context__ or ''}".lower():
-                raise UserError(
+                raise CameraError(
                     f"the Raspberry Pi camera is in use by another program ({err}): stop it "
                     "(another skullcam, rpicam-hello, a browser stream) or pass --camera"
                 ) from err
-            raise UserError(
+            raise CameraError(
                 f"no Raspberry Pi camera found ({err}): check the ribbon cable, or pass --camera"
             ) from err
         self.name = "picamera2"
@@ -299,7 +307,7 @@ class PiCameraSource(FrameSource):
             self._focus_on_the_table()
         except Exception as err:  # "Failed to configure camera", "Camera did not start properly"
             self._release_after_failed_start()
-            raise UserError(
+            raise CameraError(
                 f"the Raspberry Pi camera was found but would not start ({err}): reseat its "
                 "ribbon cable with the Pi off, check that it streams with 'rpicam-hello' "
                 "(docs/pi.md), or pass --camera"
@@ -350,7 +358,7 @@ class PiCameraSource(FrameSource):
             yield Frame(image=np.ascontiguousarray(image[:, :, :3]), timestamp=stamp, index=index)
             index += 1
 
-    def _lost_camera(self, err: Exception) -> UserError:
+    def _lost_camera(self, err: Exception) -> CameraError:
         """No frame within ``CAPTURE_WAIT_S``: a loose ribbon cable or a camera that hung.
         The queued capture is cancelled, as picamera2 asks before the camera can be closed:
         ``stop()`` would otherwise wait behind a capture that never ends."""
@@ -362,7 +370,7 @@ class PiCameraSource(FrameSource):
             except Exception:  # the lost camera is the one error to report
                 logger.debug("cancelling the camera's queued capture", exc_info=True)
         why = first_line(err) if str(err) else "timed out"
-        return UserError(
+        return CameraError(
             f"the Raspberry Pi camera sent no frame for {CAPTURE_WAIT_S:g} s ({why}): check "
             "its ribbon cable with the Pi off and that it streams with 'rpicam-hello' "
             "(docs/pi.md)"
@@ -627,7 +635,7 @@ class LatestFrameReader:
                 waiting_since = time.monotonic()
                 while self._frame is None and not self._done:
                     if time.monotonic() - waiting_since > self.stall_s:
-                        raise UserError(
+                        raise CameraError(
                             f"{self.source.name} delivered no frame for {self.stall_s:.0f} s: "
                             "check its cable (or pass another --camera), then run again"
                         )

@@ -709,7 +709,7 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     systemd unit a restart every 3 s, the pages down. Now the pages stay up, the TV says
     nothing is recorded, and the camera is tried again until it opens."""
     from skullcam.commands import run as run_module
-    from skullcam.device.sources import FrameSource
+    from skullcam.device.sources import CameraError, Frame, FrameSource
     from skullcam.vision import recognizer as recognizer_module
 
     monkeypatch.setattr(
@@ -723,12 +723,12 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
         name = "camera 0"
 
         def frames(self):
-            yield from ()
+            yield Frame(np.zeros((48, 64, 3), np.uint8), 0.0, 0)
 
     def open_source(spec: str, start: int = 0) -> FrameSource:
         opened.append(spec)
         if len(opened) < 3:
-            raise UserError(f"cannot open camera {spec}: is it plugged in?")
+            raise CameraError(f"cannot open camera {spec}: is it plugged in?")
         return Plugged()
 
     monkeypatch.setattr(live_module, "open_source", open_source)
@@ -752,9 +752,47 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     assert "cannot open camera 0: is it plugged in?; the scoreboard and phone pages stay up" in (
         caplog.text
     )
-    # Said while the camera was gone (once a try), cleared once it opened.
+    # Said once when it went (not once a try), cleared by the first frame once it opened.
     said = [e.payload["missing"] for e in store.events_since(0) if e.kind == "camera"]
-    assert said[0] is True and said[-1] is False and not store.camera_missing()
+    assert said == [True, False] and not store.camera_missing()
+
+
+@pytest.mark.parametrize("failure", ["not the camera", "camera, exit when done"])
+def test_a_run_serving_pages_ends_when_trying_the_camera_again_would_not_help(
+    tmp_path: Path, monkeypatch, failure: str
+) -> None:
+    """Only the camera's own failures are tried again (a full disk or a broken model ends
+    the run, as before); and with --exit-when-done, a game finished by hand while the camera
+    is away ends it (it tried the camera for ever)."""
+    from skullcam.commands import run as run_module
+    from skullcam.device.sources import CameraError, FrameSource
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer, "load", staticmethod(lambda *a, **k: FrameKeyedRecognizer([]))
+    )
+    monkeypatch.setattr(run_module, "CAMERA_RETRY_S", 0.1)
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    tries: list[str] = []
+
+    def open_source(spec: str, start: int = 0) -> FrameSource:
+        tries.append(spec)
+        if failure == "not the camera":
+            raise UserError("cannot write the trick's image: the disk is full")
+        if len(tries) == 2:
+            store.finish_game(gid)
+        raise CameraError(f"cannot open camera {spec}: is it plugged in?")
+
+    monkeypatch.setattr(live_module, "open_source", open_source)
+    argv = ["run", "--camera", "0", "--data", str(tmp_path / "data"), "--port", "0"]
+    runner, codes = _run_in_background([*argv, "--exit-when-done", "--max-seconds", "20"])
+    runner.join(10)
+    assert not runner.is_alive()
+    if failure == "not the camera":
+        assert codes == [2] and tries == ["0"] and not store.camera_missing()
+    else:
+        assert codes == [0] and len(tries) == 2
 
 
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:

@@ -162,19 +162,23 @@ def _run(args: argparse.Namespace) -> int:
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
     stopping = _StopOnSignal(loop)
     deadline = None if args.max_seconds is None else time.monotonic() + args.max_seconds
+
+    def no_game_left() -> bool:
+        """Whether a run waiting with nothing recorded is done (``--exit-when-done``, and no
+        game in progress: the table finished it by hand)."""
+        return bool(args.exit_when_done) and game_to_record(store) is None
+
     try:
         if idle is not None:
             logger.warning(idle)
             store.set_camera_missing(True)  # the TV says nothing is recorded
-            _wait_idle(
-                stopping, deadline, lambda: args.exit_when_done and game_to_record(store) is None
-            )
+            _wait_idle(stopping, deadline, no_game_left, deadline)
         else:
             # A live camera that fails (not there at boot, unplugged) with the pages served:
             # they stay up and the camera is tried again, where exiting made the systemd unit
             # restart every 3 s with no page up meanwhile.
             retry = server is not None and camera is not None and names_live_camera(camera)
-            _run_trying_again(loop, store, stopping, deadline, retry)
+            _run_trying_again(loop, store, stopping, deadline, retry, no_game_left)
         done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
         if not done and server is not None:
             logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
@@ -204,39 +208,60 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-def _wait_idle(stopping: _StopOnSignal, deadline: float | None, done: Callable[[], bool]) -> None:
-    """Serve the pages with nothing recorded until a signal, the deadline, or ``done()``
-    (asked once a second: ``--exit-when-done`` ends once no game is in progress)."""
-    while not stopping.event.wait(min(1.0, _left(deadline) or 1.0)):
-        if (deadline is not None and time.monotonic() >= deadline) or done():
-            return
+def _sooner(deadline: float | None, seconds: float) -> float:
+    """The earlier of ``deadline`` and ``seconds`` from now."""
+    soon = time.monotonic() + seconds
+    return soon if deadline is None else min(deadline, soon)
+
+
+def _wait_idle(
+    stopping: _StopOnSignal,
+    until: float | None,
+    done: Callable[[], bool],
+    deadline: float | None = None,
+) -> bool:
+    """Serve the pages with nothing recorded until a signal, ``until``, or ``done()`` (asked
+    once a second: ``--exit-when-done`` ends once no game is in progress). True when the run
+    is over (a signal, ``done()``, or ``deadline`` passed), False when only ``until`` came."""
+    while not stopping.event.wait(min(1.0, _left(until) or 1.0)):
+        now = time.monotonic()
+        if done() or (deadline is not None and now >= deadline):
+            return True
+        if until is not None and now >= until:
+            return False
+    return True
 
 
 def _run_trying_again(
-    loop: Any, store: Any, stopping: _StopOnSignal, deadline: float | None, retry: bool
+    loop: Any,
+    store: Any,
+    stopping: _StopOnSignal,
+    deadline: float | None,
+    retry: bool,
+    done: Callable[[], bool],
 ) -> None:
-    """Run the live loop; with ``retry``, a loop stopped by a UserError (the camera) is said,
-    flagged for the TV, and run again every :data:`CAMERA_RETRY_S` until it works."""
+    """Run the live loop; with ``retry``, a loop stopped by its camera (``CameraError``) is
+    said, flagged for the TV, and run again every :data:`CAMERA_RETRY_S` until it works, a
+    signal, the deadline or ``done()``. Other errors end the run as before."""
     from skullcam.device.live import run_for
+    from skullcam.device.sources import CameraError
 
     while True:
         try:
             run_for(loop, _left(deadline))
             return
-        except UserError as err:
+        except CameraError as err:
             if not retry or stopping.signalled:
                 raise
             logger.error(
                 "%s; the scoreboard and phone pages stay up and nothing is recorded: trying "
-                "again every %g s",
+                "the camera again every %g s",
                 err,
                 CAMERA_RETRY_S,
             )
-            store.set_camera_missing(True)
-            left = _left(deadline)
-            if stopping.event.wait(CAMERA_RETRY_S if left is None else min(CAMERA_RETRY_S, left)):
-                return
-            if deadline is not None and time.monotonic() >= deadline:
+            if not store.camera_missing():  # one event when it goes, not one a try
+                store.set_camera_missing(True)
+            if _wait_idle(stopping, _sooner(deadline, CAMERA_RETRY_S), done, deadline):
                 return
             loop.error = None
 
