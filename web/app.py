@@ -332,21 +332,30 @@ def _error_response(message: str, status: int, pin: bool = False, text: str | No
     return page, status
 
 
+def _kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:
+    """The secret kept in ``path`` where it is ``usable``, else one ``make`` gives, kept there
+    (mode 600) for the next start. A folder that cannot be written gives this start's."""
+    try:
+        kept = path.read_bytes()
+        if usable(kept):
+            return kept
+    except OSError:
+        pass
+    made = make()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(made)
+        path.chmod(0o600)
+    except OSError:
+        pass
+    return made
+
+
 def _secret_key(data_dir: Path) -> bytes:
     """A per-data-folder random key, kept so phones stay signed in across restarts."""
-    path = data_dir / "web_secret_key"
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            key = path.read_bytes()
-            if len(key) >= 32:
-                return key
-        key = secrets.token_bytes(32)
-        path.write_bytes(key)
-        path.chmod(0o600)
-        return key
-    except OSError:
-        return secrets.token_bytes(32)
+    return _kept_secret(
+        data_dir / "web_secret_key", lambda key: len(key) >= 32, lambda: secrets.token_bytes(32)
+    )
 
 
 def is_loopback(address: str | None) -> bool:
@@ -490,18 +499,12 @@ def _kept_pin(data_dir: Path) -> str:
 
     A new one at every start meant that after a restart (a power cut, the systemd unit
     starting again) every phone at the table needed a PIN shown only in the journal."""
-    path = data_dir / "web_pin"
-    try:
-        kept = path.read_text().strip()
-        if len(kept) == 4 and kept.isdigit():
-            return kept
-    except OSError:
-        pass
-    pin = f"{secrets.randbelow(10000):04d}"
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(pin + "\n")
-        path.chmod(0o600)
-    except OSError:
-        pass  # a read-only data folder: this start's PIN, printed, still works
-    return pin
+
+    def usable(kept: bytes) -> bool:
+        pin = kept.strip()
+        return len(pin) == 4 and pin.isdigit()
+
+    made = _kept_secret(
+        data_dir / "web_pin", usable, lambda: f"{secrets.randbelow(10000):04d}\n".encode()
+    )
+    return made.strip().decode()
