@@ -299,8 +299,7 @@ class LiveLoop:
         """The first frame of a game from the camera or the demo: the TV's "no camera"
         notice (said by an earlier run, or by this one before the camera came back) no longer
         holds. On a frame, not on opening: a camera that opens and then stalls is no camera."""
-        if self.store.camera_missing():
-            self.store.set_camera_missing(False)
+        self.store.set_camera_missing(False)
 
     def _table_game_waits(self) -> bool:
         """A game was set up on the web page while the demo played: the demo stops, since a

@@ -54,8 +54,12 @@ class EventsMixin(Database):
         """Say whether the table's game goes unrecorded for want of a camera (``skullcam run``
         found none while a game set up on the web page was in progress), so the TV can say
         so: without it the scoreboard looked watched while nothing was recorded. An event
-        (``camera``) tells the pages at once."""
+        (``camera``) tells the pages at once, only when it changes: a camera tried again every
+        few seconds must not make every page fetch the state again each time."""
         with self._write(durable=False) as conn:
+            was = conn.execute("SELECT 1 FROM meta WHERE key = ?", (CAMERA_MISSING,)).fetchone()
+            if (was is not None) == missing:
+                return
             if missing:
                 conn.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (CAMERA_MISSING,)

@@ -575,6 +575,7 @@ def test_a_missing_camera_is_kept_shown_in_the_state_and_announced(store: GameSt
     assert not store.camera_missing() and store.state(gid)["camera_missing"] is False
     before = store.last_event_id()
     store.set_camera_missing(True)
+    store.set_camera_missing(True)  # said again (a camera tried again): no second event
     assert store.camera_missing() and store.state(gid)["camera_missing"] is True
     assert GameStore(store.data_dir).camera_missing()  # kept in the database, not in memory
     store.set_camera_missing(False)

@@ -259,8 +259,7 @@ def _run_trying_again(
                 err,
                 CAMERA_RETRY_S,
             )
-            if not store.camera_missing():  # one event when it goes, not one a try
-                store.set_camera_missing(True)
+            store.set_camera_missing(True)  # one event when it goes (the store's), not one a try
             if _wait_idle(stopping, _sooner(deadline, CAMERA_RETRY_S), done, deadline):
                 return
             loop.error = None
