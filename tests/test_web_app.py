@@ -209,7 +209,8 @@ def test_bids(client: FlaskClient, store: GameStore) -> None:
     assert ok.status_code == 200 and json_of(ok)["bids"] == [None, 2, None]
     allb = client.post(f"/api/game/{gid}/bids", json={"round": 1, "bids": [0, 1, 0]})
     assert json_of(allb)["bids"] == [0, 1, 0]
-    assert json_of(client.get(f"/api/game/{gid}/round/3/bids"))["bids"] == [None, 2, None]
+    round3 = json_of(client.get(f"/api/game/{gid}/round/3/bids"))
+    assert round3["bids"] == [None, 2, None] and round3["cards"] == 3
     cleared = client.post(f"/api/game/{gid}/bids", json={"round": 3, "player": 1, "bid": None})
     assert json_of(cleared)["bids"] == [None, None, None]
 
@@ -661,3 +662,16 @@ def test_sse_bad_input(
     res = client.get("/events" + query, headers=headers)
     assert res.status_code == status
     assert message in json_of(res)["error"]
+
+
+def test_round_bids_count_the_cards_of_a_tie_break(client: FlaskClient, store: GameStore) -> None:
+    """The bids page shows a round's buttons from this count: the tie-break round 2 of a
+    one-round game is dealt as round 1 (the page once offered 2 cards, which were refused)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 1, "tie": "extra_round"})
+    store.set_bids(gid, 1, [0, 0, 0])
+    plays = [(1, "green-2"), (2, "skull-king"), (0, "green-3")]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for p, c in plays])
+    assert json_of(client.get(f"/api/game/{gid}/state"))["round"] == 2  # Ana and Ben tie
+    assert [
+        json_of(client.get(f"/api/game/{gid}/round/{r}/bids"))["cards"] for r in (1, 2)
+    ] == [1, 1]

@@ -80,3 +80,27 @@ def test_refused_bid_change_shows_the_servers_reason(
     wait(browser).until(lambda d: not d.find_element(By.CSS_SELECTOR, box).is_selected())
     assert browser.find_element(By.ID, "form-error").text == REFUSAL
     assert store.cannonball(gid, 1) is None
+
+
+def test_tie_break_round_offers_the_cards_the_server_deals(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A tie-break round is dealt as the last round: the page once counted round 2 of a
+    one-round game as 2 cards, offered a bid of 2 and then showed the server's refusal."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 1, "tie": "extra_round"})
+    store.set_bids(gid, 1, [0, 0, 0])
+    plays = [(1, "green-2"), (2, "skull-king"), (0, "green-3")]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for p, c in plays])
+    # Cai took the trick on a bid of 0: Ana and Ben tie at 10 points, so round 2 is due.
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(lambda d: "Round 2" in d.find_element(By.ID, "round-title").text)
+    assert "1 card dealt" in browser.find_element(By.ID, "round-title").text
+    bids = browser.find_elements(By.CSS_SELECTOR, '.bid-button[data-player="0"]')
+    assert [b.text for b in bids] == ["0", "1"]
+
+    # Looking back at round 1 shows its own count, from the server too.
+    click(browser, "#prev-round")
+    wait(browser).until(lambda d: "Round 1" in d.find_element(By.ID, "round-title").text)
+    assert "1 card dealt" in browser.find_element(By.ID, "round-title").text

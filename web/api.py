@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, session
 
 from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
+from skullcam.store.checks import cards_dealt
 
 from . import explain_i18n
 from .app import check_pin, get_store, pin_refusal, try_pin
@@ -170,9 +171,11 @@ def bids(game_id: int) -> Any:
 @bp.get("/game/<id:game_id>/round/<id:round_number>/bids")
 def round_bids(game_id: int, round_number: int) -> Any:
     store = get_store()
+    game = store.game(game_id)
     return jsonify(
         {
             "round": round_number,
+            "cards": cards_dealt(round_number, len(game.players), game.settings),
             "bids": store.bids(game_id, round_number),
             "cannonball": store.cannonball(game_id, round_number),
         }

@@ -321,19 +321,22 @@ function initBids() {
   let state = pageData.state;
   let shownRound = state.round;
   let roundBids = null; // bids of a round other than the current one
+  let roundCards = null; // and the cards dealt in it (the server's count: rounds cap, tie-break)
   // After the game, a stray tap must not change the final score: bids are locked until a
   // player asks to change one, and says yes.
   let unlocked = false;
 
+  // The server counts the cards (the game's rounds setting, a tie-break round dealt as the
+  // last): a page that worked it out itself offered bids the server then refused.
   function cardsFor(r) {
-    const n = state.game.players.length;
-    return Math.min(r, Math.floor(70 / n));
+    return r === state.round ? state.cards : roundCards;
   }
   async function loadRound(r) {
     shownRound = r;
     if (r === state.round) { roundBids = null; render(); return; }
     const res = await getJSON("/api/game/" + gameId + "/round/" + r + "/bids");
     roundBids = res.bids;
+    roundCards = res.cards;
     render();
   }
   function render() {
