@@ -110,6 +110,13 @@ port_number = _in_range(
     "not a port number (1-65535, or 0 for any free one)",
 )
 """A TCP port; out of range, the OS would wrap it (99999 listens on 34463) or refuse it."""
+table_pin = _in_range(
+    str,
+    lambda v: 4 <= len(v) <= 12 and not any(c.isspace() for c in v),
+    "must be 4 to 12 characters with no spaces (a phone's PIN box takes 12, and drops spaces)",
+)
+"""The table's phone PIN: one the phones' box cannot take (longer, or with a space the
+phone's typing loses) would lock every phone out, and a shorter one is guessed at once."""
 
 
 def check_data_dir(path: Path) -> None:

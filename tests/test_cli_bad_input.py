@@ -761,3 +761,12 @@ def test_a_second_run_on_the_same_data_folder_is_refused(tmp_path: Path, capsys)
     finally:
         assert held is not None
         held.close()
+
+
+@pytest.mark.parametrize("pin", [" 4821", "4821 ", "48 21", "12", "1234567890123"])
+def test_run_refuses_a_pin_no_phone_can_type(tmp_path: Path, capsys, pin: str) -> None:
+    """A phone's PIN box drops spaces and takes 12 characters: such a PIN locked every phone
+    out, each told "wrong PIN"; one under 4 is guessed at once."""
+    refused_by_parser(
+        ["run", "--pin", pin, "--data", str(tmp_path)], capsys, "4 to 12 characters with no spaces"
+    )

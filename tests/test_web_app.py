@@ -672,6 +672,7 @@ def test_round_bids_count_the_cards_of_a_tie_break(client: FlaskClient, store: G
     plays = [(1, "green-2"), (2, "skull-king"), (0, "green-3")]
     store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for p, c in plays])
     assert json_of(client.get(f"/api/game/{gid}/state"))["round"] == 2  # Ana and Ben tie
-    assert [
-        json_of(client.get(f"/api/game/{gid}/round/{r}/bids"))["cards"] for r in (1, 2)
-    ] == [1, 1]
+    assert [json_of(client.get(f"/api/game/{gid}/round/{r}/bids"))["cards"] for r in (1, 2)] == [
+        1,
+        1,
+    ]

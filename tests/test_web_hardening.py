@@ -599,3 +599,81 @@ def test_a_database_error_that_is_not_damage_does_not_say_restore_a_backup(
     assert res.status_code == 500
     error_text = json_of(res)["error"]
     assert "report it" in error_text and "backup" not in error_text
+
+
+def test_each_further_lock_of_an_address_is_twice_as_long(tmp_path: Path) -> None:
+    """With a fixed 30 s lock one address found any 4-digit PIN within a day."""
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    client = app.test_client()
+
+    def typed(pin: str) -> Any:
+        return client.post("/api/pin", json={"pin": pin}, environ_base=REMOTE)
+
+    for wait in (30, 60, 120):
+        for guess in range(5):
+            assert json_of(typed(f"{guess:04d}"))["error"] == "wrong PIN"
+        assert f"wait {wait} s" in json_of(typed("4821"))["error"]
+        now[0] += wait
+    assert typed("4821").status_code == 200
+    # A right PIN forgives: the next wrong five lock for 30 s again.
+    for guess in range(5):
+        typed(f"{guess:04d}")
+    assert "wait 30 s" in json_of(typed("4821"))["error"]
+
+
+def test_the_table_takes_fifty_wrong_pins_an_hour_from_all_addresses(tmp_path: Path) -> None:
+    """Per-address locks alone let a guesser with many addresses through."""
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    client = app.test_client()
+    phone = app.test_client()  # a phone that entered the PIN before the guessing
+    assert phone.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+    for n in range(50):
+        address = {"REMOTE_ADDR": f"10.0.0.{n // 4 + 1}"}  # 4 a address: under its own lock
+        client.post("/api/pin", json={"pin": f"{n:04d}"}, environ_base=address)
+    fresh = {"REMOTE_ADDR": "10.0.1.1"}
+    refused = client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh)
+    assert refused.status_code == 403
+    assert json_of(refused)["error"] == (
+        "too many wrong PINs at this table in the last hour; wait 60 min, or use a phone that "
+        "already has the PIN"
+    )
+    made = phone.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
+    assert made.status_code == 201
+    now[0] += 3600
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
+
+
+def test_the_session_cookie_does_not_carry_the_pin(tmp_path: Path) -> None:
+    """The cookie is signed, not encrypted: anyone who saw it read the PIN."""
+    import base64
+
+    client = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    payload = cookie.value.lstrip(".").split(".")[0]
+    text = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    if cookie.value.startswith("."):  # compressed
+        import zlib
+
+        text = zlib.decompress(text)
+    assert b"4821" not in text and b"pin_mark" in text
+    made = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
+    assert made.status_code == 201
+
+
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:8000", "192.168.1.9"])
+def test_a_loopback_request_under_a_foreign_host_name_needs_the_pin(
+    tmp_path: Path, host: str
+) -> None:
+    """A web page in a browser on the Pi itself (DNS rebinding) arrives from loopback."""
+    client = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    body = {"players": ["Ana", "Ben"]}
+    foreign = client.post("/api/games", json=body, headers={"Host": host})
+    assert foreign.status_code == 403 and json_of(foreign)["pin"] is True
+    for local in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        assert client.post("/api/games", json=body, headers={"Host": local}).status_code == 201

@@ -17,7 +17,7 @@ from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 
 from . import explain_i18n
-from .app import check_pin, get_store, pin_refusal, try_pin
+from .app import check_pin, get_store, pin_mark, pin_refusal, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -69,7 +69,7 @@ def pin() -> Any:
         return jsonify({"ok": True, "required": False})
     if not try_pin(given):
         raise pin_refusal("pin_typed_wrong")
-    session["pin"] = given
+    session["pin_mark"] = pin_mark(given)
     session.permanent = True
     return jsonify({"ok": True, "required": True})
 
@@ -171,12 +171,13 @@ def bids(game_id: int) -> Any:
 @bp.get("/game/<id:game_id>/round/<id:round_number>/bids")
 def round_bids(game_id: int, round_number: int) -> Any:
     store = get_store()
+    bids = store.bids(game_id, round_number)  # refuses a round the game does not have
     game = store.game(game_id)
     return jsonify(
         {
             "round": round_number,
             "cards": cards_dealt(round_number, len(game.players), game.settings),
-            "bids": store.bids(game_id, round_number),
+            "bids": bids,
             "cannonball": store.cannonball(game_id, round_number),
         }
     )

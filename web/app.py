@@ -10,7 +10,12 @@ Why these choices:
   Wi-Fi); a phone enters it once and keeps it in a signed session cookie. Requests from the
   machine itself (loopback) never need it; the TV view is read-only anyway. Wrong PINs count
   per address whether typed on a phone or sent as ``X-Skullcam-Pin``: four digits are only
-  10 000 guesses, so five wrong ones lock the address for 30 s.
+  10 000 guesses, so five wrong ones lock the address for 30 s, each further lock twice as
+  long (to an hour), and the whole table takes at most 50 wrong PINs an hour, from any
+  number of addresses (a brute force would take days; phones already in keep working). The
+  cookie carries a keyed digest of the PIN, not the PIN: it is signed, not encrypted.
+- A loopback request skips the PIN only when it names this machine in ``Host``: a web page
+  in a browser on the Pi (a DNS-rebinding page) arrives from loopback under a foreign name.
 - Every error answers in the page's own terms: ``{"error": "..."}`` under ``/api/``, the error
   page elsewhere, a 500 included; a traceback only ever goes to the log.
 - waitress holds each server-sent-event stream on one worker thread, so ``serve`` sizes the
@@ -19,6 +24,7 @@ Why these choices:
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import logging
@@ -28,6 +34,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -67,6 +74,12 @@ event id it saw and misses nothing, and a phone that left the wifi without closi
 holds its server thread at most this long instead of until TCP gives up."""
 PIN_MAX_FAILURES = 5
 PIN_LOCK_SECONDS = 30.0
+"""The first lock of an address; each further one (without a right PIN between) doubles."""
+PIN_LOCK_MAX_SECONDS = 3600.0
+PIN_TABLE_FAILURES = 50
+PIN_TABLE_WINDOW_SECONDS = 3600.0
+"""Wrong PINs the table takes from all addresses together in this window: an address lock
+alone lets a guesser with many addresses (a phone can take several) through."""
 #: Digits an id may have in a URL or a query: SQLite integers are 64-bit, so a longer one
 #: (which would overflow) can name nothing that exists.
 ID_MAX_DIGITS = 18
@@ -130,6 +143,7 @@ def create_app(
         app.config.update(test_config)
     app.extensions["skullcam_store"] = store or GameStore(data_dir)
     app.extensions["skullcam_pin_failures"] = {}
+    app.extensions["skullcam_pin_recent"] = deque()
     app.extensions["skullcam_pin_lock"] = threading.Lock()
     app.extensions["skullcam_clock"] = time.monotonic
     app.extensions["skullcam_streams"] = StreamCount()
@@ -380,7 +394,9 @@ def check_pin() -> None:
     """
     from flask import current_app
 
-    if not current_app.config["PIN_REQUIRED"] or is_loopback(request.remote_addr):
+    if not current_app.config["PIN_REQUIRED"] or (
+        is_loopback(request.remote_addr) and _names_this_machine(request.host)
+    ):
         return
     pin = current_app.config["PIN"]
     if pin is None:
@@ -390,10 +406,27 @@ def check_pin() -> None:
         if try_pin(header):
             return
         raise pin_refusal("pin_header_wrong")
-    remembered = session.get("pin")
-    if remembered is not None and _same_pin(remembered, pin):
+    remembered = session.get("pin_mark")
+    if remembered is not None and _same_pin(remembered, pin_mark(pin)):
         return
     raise pin_refusal("pin_missing")
+
+
+def pin_mark(pin: str) -> str:
+    """What a phone's session cookie keeps to show it knows ``pin``: a digest keyed by the
+    app's secret, since the cookie is readable by whoever sees it (signed, not encrypted)."""
+    from flask import current_app
+
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, pin.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
+
+def _names_this_machine(host: str) -> bool:
+    """``Host`` (``name[:port]``) is a loopback name or address."""
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if name.startswith("[") and "]" in name:  # [::1]:8000
+        name = name[1 : name.index("]")]
+    return is_loopback(name.lower())
 
 
 def try_pin(given: str) -> bool:
@@ -405,25 +438,51 @@ def try_pin(given: str) -> bool:
     """
     from flask import current_app
 
-    failures: dict[str, tuple[int, float]] = current_app.extensions["skullcam_pin_failures"]
+    failures: dict[str, tuple[int, float, int]] = current_app.extensions["skullcam_pin_failures"]
+    recent: deque[float] = current_app.extensions["skullcam_pin_recent"]
     lock: threading.Lock = current_app.extensions["skullcam_pin_lock"]
     clock: Callable[[], float] = current_app.extensions["skullcam_clock"]
     pin = current_app.config["PIN"]
     who = request.remote_addr or "?"
     with lock:
         now = clock()
-        count, since = failures.get(who, (0, now))
+        while recent and now - recent[0] >= PIN_TABLE_WINDOW_SECONDS:
+            recent.popleft()
+        count, since, locks = failures.get(who, (0, now, 0))
         if count >= PIN_MAX_FAILURES:
-            left = PIN_LOCK_SECONDS - (now - since)
+            left = _lock_seconds(locks) - (now - since)
             if left > 0:
                 raise pin_refusal("pin_locked", seconds=math.ceil(left))
             count = 0
+        if len(recent) >= PIN_TABLE_FAILURES:
+            left = PIN_TABLE_WINDOW_SECONDS - (now - recent[0])
+            raise pin_refusal("pin_table_locked", minutes=max(1, math.ceil(left / 60)))
         ok = pin is not None and _same_pin(given, pin)
         if ok:
             failures.pop(who, None)
-        else:
-            failures[who] = (count + 1, now)
-    return ok
+            return True
+        count += 1
+        recent.append(now)
+        if count >= PIN_MAX_FAILURES:
+            locks += 1
+            logger.warning(
+                "%d wrong PINs from %s: that address waits %d s (someone may be guessing)",
+                count,
+                who,
+                _lock_seconds(locks),
+            )
+        if len(recent) == PIN_TABLE_FAILURES:
+            logger.warning(
+                "%d wrong PINs within an hour: no phone can enter a PIN for a while "
+                "(phones that already have it keep working)",
+                len(recent),
+            )
+        failures[who] = (count, now, locks)
+    return False
+
+
+def _lock_seconds(locks: int) -> float:
+    return min(PIN_LOCK_SECONDS * 2 ** max(0, locks - 1), PIN_LOCK_MAX_SECONDS)
 
 
 def _same_pin(given: object, pin: str) -> bool:

@@ -25,6 +25,10 @@ PIN_ENGLISH: dict[str, str] = {
     "pin_missing": "wrong or missing PIN: enter the table's PIN shown where skullcam was started",
     "pin_typed_wrong": "wrong PIN",
     "pin_locked": "too many wrong PINs; wait {seconds} s and try again",
+    "pin_table_locked": (
+        "too many wrong PINs at this table in the last hour; wait {minutes} min, or use a phone "
+        "that already has the PIN"
+    ),
 }
 
 TEMPLATES: dict[str, dict[str, str]] = {
@@ -127,6 +131,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_missing": "PIN incorrecto o ausente: escribe el PIN que muestra skullcam al arrancar",
         "pin_typed_wrong": "PIN incorrecto",
         "pin_locked": "demasiados PIN incorrectos; espera {seconds} s y vuelve a intentarlo",
+        "pin_table_locked": (
+            "demasiados PIN incorrectos en esta mesa en la última hora; espera {minutes} min o usa "
+            "un móvil que ya tenga el PIN"
+        ),
     },
     "it": {
         "player_count": "Skull King si gioca da 2 a 8 giocatori; ce ne sono {count}",
@@ -227,6 +235,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_missing": ("PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam"),
         "pin_typed_wrong": "PIN errato",
         "pin_locked": "troppi PIN errati; aspetta {seconds} s e riprova",
+        "pin_table_locked": (
+            "troppi PIN errati a questo tavolo nell'ultima ora; aspetta {minutes} min o usa un "
+            "telefono che ha già il PIN"
+        ),
     },
     "da": {
         "player_count": "Skull King spilles af 2 til 8 spillere; her er {count}",
@@ -323,6 +335,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_missing": "forkert eller manglende PIN: indtast den PIN, skullcam viste ved start",
         "pin_typed_wrong": "forkert PIN",
         "pin_locked": "for mange forkerte PIN-koder; vent {seconds} s og prøv igen",
+        "pin_table_locked": (
+            "for mange forkerte PIN-koder ved dette bord den seneste time; vent {minutes} min, "
+            "eller brug en telefon, der allerede har PIN-koden"
+        ),
     },
 }
 

@@ -22,7 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from skullcam.cli import add_data_argument, playback_speed, port_number, positive_float
+from skullcam.cli import (
+    add_data_argument,
+    playback_speed,
+    port_number,
+    positive_float,
+    table_pin,
+)
 from skullcam.errors import UserError, cannot_listen
 from skullcam.files import hold_lock, make_folder
 
@@ -47,8 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--pin",
         default=None,
-        help="table PIN phones must give to write (default: a random one, printed, when --host "
-        "is beyond localhost)",
+        type=table_pin,
+        help="table PIN phones must give to write, 4-12 characters (default: a random one, "
+        "printed and kept in the data folder, when --host is beyond localhost)",
     )
     parser.add_argument("--port", type=port_number, default=8000, help="port to serve on (8000)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
