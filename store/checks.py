@@ -33,6 +33,20 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text)
 
 
+#: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def shows_something(text: str) -> bool:
+    """A name of only zero-width, format or filler characters passes ``strip()`` and then
+    shows as nothing on every page."""
+    return any(
+        unicodedata.category(c) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
+        and c not in BLANK_LETTERS
+        for c in text
+    )
+
+
 def check_players(players: Sequence[str]) -> list[str]:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise UserError("players must be a list of names in seating order")
@@ -46,7 +60,7 @@ def check_players(players: Sequence[str]) -> list[str]:
     for i, name in enumerate(names):
         if has_control(name):
             raise refusal("name_control", number=i + 1, name=echo(name))
-    if any(not n for n in names):
+    if not all(shows_something(n) for n in names):
         raise refusal("name_missing")
     if any(len(n) > NAME_LIMIT for n in names):
         raise refusal("name_too_long", limit=NAME_LIMIT)

@@ -43,6 +43,10 @@ def test_create_game_and_read_back(store: GameStore) -> None:
         ([f"P{i}" for i in range(9)], 0, {}, "2 to 8 players"),
         (["Ana", "ana"], 0, {}, "must differ"),
         (["Ana", " "], 0, {}, "needs a name"),
+        # Zero-width and filler characters pass strip() and show as nothing.
+        (["Ana", "\u200b"], 0, {}, "needs a name"),
+        (["Ana", "\u3164"], 0, {}, "needs a name"),
+        (["\u200d\u0301", "Ben"], 0, {}, "needs a name"),
         (["Ana", "Ben"], 2, {}, "first dealer"),
         (["Ana", "Ben"], 0, {"rounds": 11}, "invalid settings"),
         (["Ana", "Ben"], 0, {"colour": "red"}, "unknown setting"),
@@ -584,3 +588,9 @@ def test_a_missing_camera_is_kept_shown_in_the_state_and_announced(store: GameSt
         ("camera", {"missing": True}),
         ("camera", {"missing": False}),
     ]
+
+
+@pytest.mark.parametrize("name", ["Zoë", "José", "😀", "李", "عليّ", "A\u200bna"])
+def test_names_that_show_something_are_kept(store: GameStore, name: str) -> None:
+    gid = store.create_game([name, "Ben"], 0, {})
+    assert store.game(gid).players == [name, "Ben"]

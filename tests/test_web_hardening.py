@@ -358,15 +358,20 @@ def test_replay_labels_shorten_long_player_names(client: FlaskClient, store: Gam
 
 # -------------------------------------------------------------------------- 5. CSV export
 def test_csv_export_neutralises_formulas(client: FlaskClient, store: GameStore) -> None:
-    names = ['=HYPERLINK("http://evil.example","x")', "@Ben", "-Cai", "+Dan"]
+    names = ['=HYPERLINK("http://evil.example","x")', "@Ben", "-Cai", "+Dan", "Eve;=1+1;"]
     gid = store.create_game(names, 0, {})
-    store.set_bids(gid, 1, [0, 0, 0, 1])
+    store.set_bids(gid, 1, [0, 0, 0, 1, 0])
     store.record_trick(
-        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (3, "green-2"), (0, "green-3"))
+        gid,
+        1,
+        0,
+        plays((1, "green-5"), (2, "green-9"), (3, "green-2"), (4, "green-1"), (0, "green-3")),
     )
     text = client.get(f"/game/{gid}/export.csv").get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(text)))
-    assert [r[2] for r in rows[1:]] == ["'" + n for n in names]
+    # A spreadsheet splitting on ';' (Spanish, Italian, Danish defaults) sees Eve's "=1+1"
+    # as a cell of its own.
+    assert [r[2] for r in rows[1:]] == ["'" + n for n in names[:4]] + ["Eve;'=1+1;"]
     # Cai's green 9 won: a missed zero bid, whose -10 stays a number.
     assert rows[3][2:] == ["'-Cai", "0", "1", "0", "-10", "-10"]
 

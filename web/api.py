@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, session
@@ -318,15 +319,17 @@ def audit(game_id: int) -> Any:
 
 
 # ------------------------------------------------------------------------------ exports
-#: A spreadsheet runs a text cell starting with one of these as a formula ("CSV injection").
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A spreadsheet runs a text cell starting with one of these as a formula ("CSV injection"),
+#: and a cell starts at the line's start or, where a spreadsheet splits on ``;`` (the
+#: default in Spanish, Italian and Danish ones), after any ``;`` in a name.
+_FORMULA_CELL = re.compile(r"(^|;)(?=[=+\-@\t\r])")
 
 
 def _csv_cell(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula (a player named ``=HYPERLINK(...)``)
-    gets a leading ``'``, the usual neutraliser; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
+    """Text that a spreadsheet would run as a formula (a player named ``=HYPERLINK(...)``,
+    or ``Ana;=1+1``) gets a ``'`` before it, the usual neutraliser; numbers stay numbers."""
+    if isinstance(value, str):
+        return _FORMULA_CELL.sub(lambda m: m.group(1) + "'", value)
     return value
 
 
