@@ -104,3 +104,19 @@ def test_tie_break_round_offers_the_cards_the_server_deals(
     click(browser, "#prev-round")
     wait(browser).until(lambda d: "Round 1" in d.find_element(By.ID, "round-title").text)
     assert "1 card dealt" in browser.find_element(By.ID, "round-title").text
+
+
+def test_a_right_to_left_name_keeps_its_own_number(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """In "Total: Ana 10 · عليّ 10 · Ben 20" the browser drew the number after the Arabic name
+    before it; the name is now set apart (first-strong isolate), a Latin one left as it is."""
+    base, store = server
+    gid = store.create_game(["Ana", "عليّ", "Ben"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    plays = [(1, "green-9"), (2, "green-2"), (0, "green-3")]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for p, c in plays])
+    browser.get(f"{base}/game/{gid}/bids")
+    totals = "return document.getElementById('bid-totals').textContent"
+    wait(browser).until(lambda d: d.execute_script(totals))
+    assert browser.execute_script(totals) == "Total: Ana 10 · \u2068عليّ\u2069 20 · Ben 10"

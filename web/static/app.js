@@ -4,6 +4,14 @@
  * the table's PIN once and retries. */
 "use strict";
 
+/* A name in right-to-left script set apart (first-strong isolate) from the text around it: in
+ * "Total: Ana 10 · عليّ 10 · Ben 20" the number after an Arabic name was drawn before it, so
+ * numbers paired with the wrong names. Left-to-right names are left as they are. */
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+function bidi(text) {
+  return RTL_LETTER.test(text) ? "\u2068" + text + "\u2069" : text;
+}
+
 const SK = (() => {
   const strings = JSON.parse(document.getElementById("i18n").textContent);
   const cardOrder = JSON.parse(document.getElementById("card-names").textContent);
@@ -13,7 +21,7 @@ const SK = (() => {
 
   function t(key, fields) {
     let text = strings[key] || key;
-    for (const [k, v] of Object.entries(fields || {})) text = text.split("{" + k + "}").join(String(v));
+    for (const [k, v] of Object.entries(fields || {})) text = text.split("{" + k + "}").join(bidi(String(v)));
     return text;
   }
   const card = (id) => cardNames[id] || id;
@@ -301,7 +309,7 @@ function initSettings() {
       const tot = document.getElementById("saved-totals");
       if (state.score.ok) {
         tot.textContent = t("saved") + " · " + state.game.players.map((n, i) =>
-          n + " " + state.score.score.totals[i]).join(" · ");
+          bidi(n) + " " + state.score.score.totals[i]).join(" · ");
       } else tot.textContent = t("saved");
       toast(t("saved"));
     } catch (e) { showError(e); }
@@ -396,7 +404,7 @@ function initBids() {
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
-      ? t("total") + ": " + state.game.players.map((n, i) => n + " " + sc.totals[i]).join(" · ") : "";
+      ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + " " + sc.totals[i]).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
@@ -453,7 +461,7 @@ function scoreShown(state) {
 /* The winners' names once the game is over ("" before). */
 function winnerNames(state) {
   const sc = scoreShown(state);
-  return state.finished && sc ? (sc.leaders || []).map((i) => state.game.players[i]).join(", ") : "";
+  return state.finished && sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
 }
 
 /* The players with no bid in a round whose play has started, said in ``el`` where the table
@@ -462,7 +470,7 @@ function showMissingBids(el, state) {
   const started = state.tricks.length > 0 || !!(state.live && state.live.plays && state.live.plays.length);
   const names = started && !state.finished ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
   el.hidden = !names.length;
-  el.textContent = names.length ? SK.t("bids_missing", {names: names.join(", ")}) : "";
+  el.textContent = names.length ? SK.t("bids_missing", {names: names.map(bidi).join(", ")}) : "";
 }
 
 /* ------------------------------------------------------------------ TV */
@@ -604,7 +612,7 @@ function initTV() {
     if (!scored || scored.in_progress) return;
     const el = document.getElementById("tv-banner");
     const sign = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
-    const parts = state.game.players.map((name, p) => name + " " + sign(scored.points[p]));
+    const parts = state.game.players.map((name, p) => bidi(name) + " " + sign(scored.points[p]));
     el.append(h("div", {class: "banner-round"}, t("round") + " " + ev.round + ": " + parts.join(" · ")));
     showBanner(el, 9000);
   }
