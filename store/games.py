@@ -15,9 +15,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import checks
+from .audit import write_audit
 from .database import Database
 from .events import emit
-from .refusals import not_found
+from .refusals import not_found, refusal
 from .rows import Game, dump_json, game_from_row, select_rows
 
 
@@ -102,8 +103,9 @@ def drop_unplayed_rounds(conn: sqlite3.Connection, game_id: int, rounds: int) ->
     )
 
 
-def mark_finished(conn: sqlite3.Connection, game_id: int) -> None:
-    """Finish a game (once: a finished game keeps its first finishing time and event).
+def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Finish a game (once: a finished game keeps its first finishing time and event);
+    whether it was unfinished until now.
 
     The live trick goes with it, so the TV does not show cards of a game that is over.
     """
@@ -115,6 +117,7 @@ def mark_finished(conn: sqlite3.Connection, game_id: int) -> None:
     if cur.rowcount:
         conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
         emit(conn, game_id, "game_finished", {})
+    return bool(cur.rowcount)
 
 
 class GamesMixin(Database):
@@ -181,10 +184,35 @@ class GamesMixin(Database):
         return game if game is not None and game.status == "active" else None
 
     def finish_game(self, game_id: int) -> None:
-        """Mark a game finished (done automatically when its last trick is recorded)."""
+        """Mark a game finished by hand (done by itself when its last trick is recorded);
+        audited, since the camera stops recording into it."""
         self.game(game_id)
         with self._write() as conn:
-            mark_finished(conn, game_id)
+            if mark_finished(conn, game_id):
+                write_audit(
+                    conn, game_id, None, "finish", {"status": "active"}, {"status": "finished"}, ""
+                )
+
+    def resume_game(self, game_id: int) -> None:
+        """Undo a finish by hand (a tap on "Finish game" by mistake): the game is in progress
+        again and the camera records into it. Only the table's latest game, and only one
+        with rounds left: a played-out game finishes again at once (raise its rounds)."""
+        with self._write() as conn:
+            game = self.game(game_id)
+            if game.status != "finished":
+                raise refusal("resume_not_finished", game=game_id)
+            if played_out(conn, game, self.rounds_due(game_id)):
+                raise refusal("resume_played_out", game=game_id)
+            latest = table_game_row(conn)
+            if latest is not None and latest["id"] != game_id:
+                raise refusal("resume_not_latest", game=game_id, newer=latest["id"])
+            conn.execute(
+                "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,)
+            )
+            emit(conn, game_id, "reopened", {"rounds": self.rounds_due(game_id)})
+            write_audit(
+                conn, game_id, None, "resume", {"status": "finished"}, {"status": "active"}, ""
+            )
 
     def delete_game(self, game_id: int) -> None:
         """Remove a game with everything recorded of it, images too. Only for the demo's

@@ -99,6 +99,15 @@ ENGLISH: dict[str, str] = {
         "this game already has tricks in round {played}; rounds cannot be set to {rounds}"
     ),
     # Addresses that name nothing.
+    # Resuming a game finished by hand.
+    "resume_not_finished": "game {game} is not finished: there is nothing to resume",
+    "resume_played_out": (
+        "every round of game {game} is played; to play more, raise its rounds in Settings"
+    ),
+    "resume_not_latest": (
+        "game {newer} has been set up since game {game}; only the table's latest game can be "
+        "resumed"
+    ),
     "no_game": "no game {game}; see the games list",
     "no_trick": "game {game} has no recorded trick {trick} in round {round}",
     "no_prompt": "no prompt {prompt}; see the game's open prompts",

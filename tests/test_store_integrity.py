@@ -526,3 +526,38 @@ def test_reading_a_round_the_game_does_not_have_is_refused(store: GameStore) -> 
     for read in (store.bids, store.cannonball):
         with pytest.raises(UserError, match=r"round must be 1\.\.3, got 4"):
             read(gid, 4)
+
+
+def test_a_game_finished_by_mistake_is_resumed_and_both_are_audited(store: GameStore) -> None:
+    """One confirmed tap on "Finish game" stopped the recording for good, with no trace."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 2})
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    store.finish_game(gid)
+    store.finish_game(gid)  # a second tap changes nothing and is not audited again
+    assert store.active_game() is None
+    store.resume_game(gid)
+    active = store.active_game()
+    assert active is not None and active.id == gid and store.state(gid)["round"] == 2
+    assert [(c.kind, c.after) for c in store.audit(gid)] == [
+        ("finish", {"status": "finished"}),
+        ("resume", {"status": "active"}),
+    ]
+    assert [e.kind for e in store.events_since(0)][-2:] == ["game_finished", "reopened"]
+
+
+def test_resuming_is_refused_where_it_would_not_give_the_game_back(store: GameStore) -> None:
+    played = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    with pytest.raises(UserError, match=f"game {played} is not finished"):
+        store.resume_game(played)
+    store.set_bids(played, 1, [1, 0])
+    store.record_trick(played, 1, 0, plays((1, "green-2"), (0, "green-3")))  # finishes it
+    with pytest.raises(UserError, match="to play more, raise its rounds in Settings"):
+        store.resume_game(played)
+    stopped = new_game(store, {"rounds": 2})
+    store.finish_game(stopped)
+    tonight = new_game(store, {"rounds": 2})
+    with pytest.raises(UserError, match=f"game {tonight} has been set up since game {stopped}"):
+        store.resume_game(stopped)
+    active = store.active_game()
+    assert active is not None and active.id == tonight

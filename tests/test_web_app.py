@@ -464,6 +464,18 @@ def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
     assert store.game(gid).status == "finished"
     assert json_of(client.get("/api/tv/state"))["game"]["id"] == gid  # TV shows the last game
+    # Finished by mistake: Settings offers to resume it instead of finishing it again.
+    page = client.get(f"/game/{gid}/settings").get_data(as_text=True)
+    assert 'id="resume-game"' in page and 'id="finish-game"' not in page
+    assert client.post(f"/api/game/{gid}/resume", json={}).status_code == 200
+    assert store.game(gid).status == "active"
+    page = client.get(f"/game/{gid}/settings").get_data(as_text=True)
+    assert 'id="finish-game"' in page and 'id="resume-game"' not in page
+    again = client.post(f"/api/game/{gid}/resume", json={}, headers={"Accept-Language": "es"})
+    assert again.status_code == 400
+    assert json_of(again)["error_text"] == (
+        f"la partida {gid} no ha terminado: no hay nada que reanudar"
+    )
 
 
 def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(

@@ -287,6 +287,14 @@ def finish(game_id: int) -> Any:
     return jsonify({"ok": True})
 
 
+@bp.post("/game/<id:game_id>/resume")
+def resume(game_id: int) -> Any:
+    """Undo "Finish game": only the table's latest game, with rounds left to play."""
+    _body()
+    get_store().resume_game(game_id)
+    return jsonify({"ok": True})
+
+
 @bp.post("/prompt/<id:prompt_id>/answer")
 def answer(prompt_id: int) -> Any:
     data = _body()

@@ -427,17 +427,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Termina partita",
         "da": "Afslut spillet",
     },
+    "resume_game": {
+        "en": "Resume game",
+        "es": "Reanudar partida",
+        "it": "Riprendi partita",
+        "da": "Genoptag spillet",
+    },
+    "resume_hint": {
+        "en": "Finished by mistake? The camera records into it again.",
+        "es": "¿Terminada por error? La cámara vuelve a grabar en ella.",
+        "it": "Finita per sbaglio? La fotocamera torna a registrarla.",
+        "da": "Afsluttet ved en fejl? Kameraet optager det igen.",
+    },
     "confirm_finish": {
         "en": (
-            "Finish this game now? The camera stops recording into it, and it cannot be reopened."
+            "Finish this game now? The camera stops recording into it (Settings can resume it)."
         ),
         "es": (
-            "¿Terminar la partida ahora? La cámara deja de grabar en ella y no se puede reabrir."
+            "¿Terminar la partida ahora? La cámara deja de grabar en ella (se puede reanudar en"
+            " Ajustes)."
         ),
         "it": (
-            "Terminare la partita ora? La fotocamera smette di registrarla e non si può riaprire."
+            "Terminare la partita ora? La fotocamera smette di registrarla (si può riprendere da"
+            " Impostazioni)."
         ),
-        "da": "Afslut spillet nu? Kameraet holder op med at optage det, og det kan ikke genåbnes.",
+        "da": (
+            "Afslut spillet nu? Kameraet holder op med at optage det (det kan genoptages under"
+            " Indstillinger)."
+        ),
     },
     "choose_record": {
         "en": "choose a .json game record first",

@@ -124,6 +124,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
             " {rounds} como número de rondas"
         ),
+        "resume_not_finished": "la partida {game} no ha terminado: no hay nada que reanudar",
+        "resume_played_out": (
+            "todas las rondas de la partida {game} están jugadas; para jugar más, sube sus rondas"
+            " en Ajustes"
+        ),
+        "resume_not_latest": (
+            "la partida {newer} se preparó después de la {game}; solo se puede reanudar la última"
+            " partida de la mesa"
+        ),
         "no_game": "no existe la partida {game}; mira la lista de partidas",
         "no_trick": "la partida {game} no tiene grabada la baza {trick} de la ronda {round}",
         "no_prompt": "no existe la pregunta {prompt}; mira las preguntas abiertas de la partida",
@@ -228,6 +237,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "questa partita ha già prese registrate nel round {played}; il numero di round"
             " non può essere {rounds}"
         ),
+        "resume_not_finished": "la partita {game} non è finita: non c'è niente da riprendere",
+        "resume_played_out": (
+            "tutti i round della partita {game} sono giocati; per giocarne altri, aumenta i round"
+            " in Impostazioni"
+        ),
+        "resume_not_latest": (
+            "la partita {newer} è stata preparata dopo la {game}; si può riprendere solo l'ultima"
+            " partita del tavolo"
+        ),
         "no_game": "la partita {game} non esiste; guarda l'elenco delle partite",
         "no_trick": "la partita {game} non ha registrata la presa {trick} del round {round}",
         "no_prompt": "la domanda {prompt} non esiste; guarda le domande aperte della partita",
@@ -327,6 +345,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "rounds_below_played": (
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"
+        ),
+        "resume_not_finished": "spil {game} er ikke slut: der er intet at genoptage",
+        "resume_played_out": (
+            "alle runder i spil {game} er spillet; hæv antallet af runder under Indstillinger for"
+            " at spille flere"
+        ),
+        "resume_not_latest": (
+            "spil {newer} er sat op efter spil {game}; kun bordets seneste spil kan genoptages"
         ),
         "no_game": "spil {game} findes ikke; se listen over spil",
         "no_trick": "spil {game} har intet optaget stik {trick} i runde {round}",

@@ -314,10 +314,17 @@ function initSettings() {
       toast(t("saved"));
     } catch (e) { showError(e); }
   };
-  document.getElementById("finish-game").onclick = async () => {
-    // One tap ends the game for good (the camera records only into unfinished games).
+  // The camera records only into an unfinished game: finishing asks first, and a game
+  // finished by mistake can be resumed here.
+  const finish = document.getElementById("finish-game");
+  if (finish) finish.onclick = async () => {
     if (!window.confirm(t("confirm_finish"))) return;
     try { await api("/api/game/" + gameId + "/finish", {}); location.href = "/game/" + gameId + "/tricks"; }
+    catch (e) { showError(e); }
+  };
+  const resume = document.getElementById("resume-game");
+  if (resume) resume.onclick = async () => {
+    try { await api("/api/game/" + gameId + "/resume", {}); location.href = "/game/" + gameId + "/bids"; }
     catch (e) { showError(e); }
   };
 }
