@@ -631,8 +631,23 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     assert code == 2
     err = capsys.readouterr().err
     assert "missing 68 face(s)" in err
-    assert err.strip().splitlines()[-1].startswith("skullcam enroll: error: 1 problem(s) above")
+    # The last line stands alone: a program that keeps it learns what was wrong.
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("skullcam enroll: error: missing 68 face(s): green-1.jpg, ")
+    assert "…; fix them and run the same command again (1 good face(s) are kept" in last
     assert list(Enrollment.open(data, "my-deck").faces) == ["skull-king"]
+
+    # Another folder under the same deck name: the face kept from the first is said, since
+    # it will go into the model with this folder's photos.
+    other = _subset(alt_photos, tmp_path / "more", ["tigress", "kraken"])
+    assert main(["enroll", "--from", str(other), "--trust-names", "--data", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"1 face(s) of deck 'my-deck' are kept from {folder.resolve()}, not this folder: "
+        "skull-king (for a new deck, give another --name)"
+    ) in err
+    last = err.strip().splitlines()[-1]
+    assert "missing 66 face(s)" in last and "3 good face(s) are kept" in last
 
 
 def test_running_again_skips_only_a_model_that_passed_with_the_same_plan(tmp_path: Path) -> None:

@@ -406,6 +406,7 @@ def collect_from_folder(
     from skullcam.vision.image_io import read_colour_image
 
     files, problems, named = _photo_files(folder)
+    here = str(folder.resolve())
     todo = []
     for face, path in files.items():
         digest = _file_digest(path)
@@ -426,12 +427,14 @@ def collect_from_folder(
                 face,
                 check.face,
                 source=path.name,
+                folder=here,
                 digest=digest,
                 sharpness=round(check.sharpness, 3),
                 method=check.method,
             )
         else:
             problems.append(f"{path.name}: {check.message}")
+    _say_faces_from_elsewhere(enrollment, files, here, say)
     missing = [f for f in enrollment.missing() if f not in named]
     if missing:
         problems.append(
@@ -440,6 +443,25 @@ def collect_from_folder(
             + " (escape and loot once each)"
         )
     return problems
+
+
+def _say_faces_from_elsewhere(
+    enrollment: Enrollment, files: dict[str, Path], here: str, say: Say
+) -> None:
+    """A deck is kept by its name, not its folder: faces kept from an earlier run with
+    another folder (or the camera page) go into the model with this folder's photos. That
+    is how a few retaken photos join the rest, but a user who meant a new deck must hear it."""
+    elsewhere: dict[str, list[str]] = {}
+    for face, info in enrollment.faces.items():
+        if face not in files and info.get("folder") != here:
+            where = str(info.get("folder") or "an earlier enrollment")
+            elsewhere.setdefault(where, []).append(face)
+    for where, faces in elsewhere.items():
+        shown = ", ".join(faces[:6]) + (f" and {len(faces) - 6} more" if len(faces) > 6 else "")
+        say(
+            f"{len(faces)} face(s) of deck '{enrollment.name}' are kept from {where}, not this "
+            f"folder: {shown} (for a new deck, give another --name)"
+        )
 
 
 def _assemble_model(

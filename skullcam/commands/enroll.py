@@ -216,8 +216,12 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         for line in problems:
             _say(f"  {line}")
         kept = len(enrollment.faces)
+        # The error line stands alone (a program keeps the last line of stderr): it names
+        # the first problem, cut short, and counts the rest.
+        first = problems[0] if len(problems[0]) <= 160 else problems[0][:159] + "…"
+        more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
         raise UserError(
-            f"{len(problems)} problem(s) above; fix them and run the same command again "
+            f"{first}{more}; fix them and run the same command again "
             f"({kept} good face(s) are kept; --trust-names skips the looks-like check)"
         )
     outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)
