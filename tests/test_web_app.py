@@ -13,8 +13,9 @@ from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner, json_of
 
 from skullcam.store import GameStore
+from skullcam.table_pin import is_loopback
 from skullcam.web import create_app
-from skullcam.web.app import is_loopback, make_server
+from skullcam.web.app import make_server
 from skullcam.web.i18n import LANGUAGES, STRINGS, card_name, pick_language
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}

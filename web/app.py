@@ -7,15 +7,9 @@ Why these choices:
   a cross-site HTML form cannot send; that keeps the phones' bid and correction calls safe
   without a CSRF token dance.
 - The PIN protects writes once the server listens beyond localhost (phones on the table's
-  Wi-Fi); a phone enters it once and keeps it in a signed session cookie. Requests from the
-  machine itself (loopback) never need it; the TV view is read-only anyway. Wrong PINs count
-  per address whether typed on a phone or sent as ``X-Skullcam-Pin``: four digits are only
-  10 000 guesses, so five wrong ones lock the address for 30 s, each further lock twice as
-  long (to an hour), and the whole table takes at most 50 wrong PINs an hour, from any
-  number of addresses (a brute force would take days; phones already in keep working). The
-  cookie carries a keyed digest of the PIN, not the PIN: it is signed, not encrypted.
-- A loopback request skips the PIN only when it names this machine in ``Host``: a web page
-  in a browser on the Pi (a DNS-rebinding page) arrives from loopback under a foreign name.
+  Wi-Fi); a phone enters it once and its signed session cookie remembers it. The machine
+  itself never needs it; the TV view is read-only anyway. The lockouts, the cookie's mark and
+  the loopback rule are ``skullcam/table_pin.py``'s, shared with the enrollment page.
 - Every error answers in the page's own terms: ``{"error": "..."}`` under ``/api/``, the error
   page elsewhere, a 500 included; a traceback only ever goes to the log.
 - waitress holds each server-sent-event stream on one worker thread, so ``serve`` sizes the
@@ -24,17 +18,11 @@ Why these choices:
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import ipaddress
 import logging
-import math
 import re
-import secrets
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,7 +31,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from skullcam import i18n_core
+from skullcam import i18n_core, table_pin
 from skullcam.errors import (
     ECHO_LIMIT,
     NotFoundError,
@@ -55,6 +43,7 @@ from skullcam.errors import (
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
+from skullcam.table_pin import from_this_machine, same_pin
 
 from . import i18n
 from .flag_i18n import flag_text
@@ -72,14 +61,6 @@ SSE_MAX_SECONDS = 300.0
 """A page's event stream is renewed this often: the browser reconnects at once with the last
 event id it saw and misses nothing, and a phone that left the wifi without closing its page
 holds its server thread at most this long instead of until TCP gives up."""
-PIN_MAX_FAILURES = 5
-PIN_LOCK_SECONDS = 30.0
-"""The first lock of an address; each further one (without a right PIN between) doubles."""
-PIN_LOCK_MAX_SECONDS = 3600.0
-PIN_TABLE_FAILURES = 50
-PIN_TABLE_WINDOW_SECONDS = 3600.0
-"""Wrong PINs the table takes from all addresses together in this window: an address lock
-alone lets a guesser with many addresses (a phone can take several) through."""
 #: Digits an id may have in a URL or a query: SQLite integers are 64-bit, so a longer one
 #: (which would overflow) can name nothing that exists.
 ID_MAX_DIGITS = 18
@@ -128,7 +109,7 @@ def create_app(
         DATA_DIR=data_dir,
         PIN=str(pin) if pin is not None else None,
         PIN_REQUIRED=bool(require_pin),
-        SECRET_KEY=_secret_key(data_dir),
+        SECRET_KEY=table_pin.secret_key(data_dir),
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
@@ -142,9 +123,7 @@ def create_app(
     if test_config:
         app.config.update(test_config)
     app.extensions["skullcam_store"] = store or GameStore(data_dir)
-    app.extensions["skullcam_pin_failures"] = {}
-    app.extensions["skullcam_pin_recent"] = deque()
-    app.extensions["skullcam_pin_lock"] = threading.Lock()
+    app.extensions["skullcam_pin_guard"] = table_pin.PinGuard()
     app.extensions["skullcam_clock"] = time.monotonic
     app.extensions["skullcam_streams"] = StreamCount()
     app.url_map.converters["id"] = IdConverter
@@ -346,56 +325,18 @@ def _error_response(message: str, status: int, pin: bool = False, text: str | No
     return page, status
 
 
-def _kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:
-    """The secret kept in ``path`` where it is ``usable``, else one ``make`` gives, kept there
-    (mode 600) for the next start. A folder that cannot be written gives this start's."""
-    try:
-        kept = path.read_bytes()
-        if usable(kept):
-            return kept
-    except OSError:
-        pass
-    made = make()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(made)
-        path.chmod(0o600)
-    except OSError:
-        pass
-    return made
-
-
-def _secret_key(data_dir: Path) -> bytes:
-    """A per-data-folder random key, kept so phones stay signed in across restarts."""
-    return _kept_secret(
-        data_dir / "web_secret_key", lambda key: len(key) >= 32, lambda: secrets.token_bytes(32)
-    )
-
-
-def is_loopback(address: str | None) -> bool:
-    """True for 127.0.0.0/8, ::1 and 'localhost' (a missing address counts as remote)."""
-    if not address:
-        return False
-    if address == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(address.split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
-
 def check_pin() -> None:
-    """Refuse a write unless PINs are off, the caller is local, or it carries the PIN.
+    """Refuse a write unless PINs are off, the caller is this machine, or it carries the PIN.
 
     A PIN in the ``X-Skullcam-Pin`` header counts towards the same lockout as one typed on a
-    phone (:func:`try_pin`), or a script could try all 10 000 in a minute. The session's PIN
-    was checked when it was stored and is signed, so it is compared without counting.
-    Raises ``PinError`` (403); the pages answer it by asking for the PIN.
+    phone (:func:`try_pin`), or a script could try all 10 000 in a minute. The session's mark
+    of the PIN was checked when it was stored and is signed, so it is compared without
+    counting. Raises ``PinError`` (403); the pages answer it by asking for the PIN.
     """
     from flask import current_app
 
-    if not current_app.config["PIN_REQUIRED"] or (
-        is_loopback(request.remote_addr) and _names_this_machine(request.host)
+    if not current_app.config["PIN_REQUIRED"] or from_this_machine(
+        request.remote_addr, request.host
     ):
         return
     pin = current_app.config["PIN"]
@@ -407,90 +348,29 @@ def check_pin() -> None:
             return
         raise pin_refusal("pin_header_wrong")
     remembered = session.get("pin_mark")
-    if remembered is not None and _same_pin(remembered, pin_mark(pin)):
+    if remembered is not None and same_pin(remembered, pin_mark(pin)):
         return
     raise pin_refusal("pin_missing")
 
 
 def pin_mark(pin: str) -> str:
-    """What a phone's session cookie keeps to show it knows ``pin``: a digest keyed by the
-    app's secret, since the cookie is readable by whoever sees it (signed, not encrypted)."""
+    """The mark of ``pin`` a phone's session cookie keeps (``table_pin.pin_mark``)."""
     from flask import current_app
 
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, pin.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
-
-
-def _names_this_machine(host: str) -> bool:
-    """``Host`` (``name[:port]``) is a loopback name or address."""
-    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    if name.startswith("[") and "]" in name:  # [::1]:8000
-        name = name[1 : name.index("]")]
-    return is_loopback(name.lower())
+    return table_pin.pin_mark(str(current_app.config["SECRET_KEY"]), pin)
 
 
 def try_pin(given: str) -> bool:
-    """Check a PIN typed on a phone or sent in a header; too many wrong tries lock that
-    address for a while (raises ``PinError`` while locked, whatever the PIN).
-
-    The count is read, checked and written under one lock, so parallel guesses cannot slip
-    past the limit.
-    """
+    """Check a PIN typed on a phone or sent in a header (``table_pin.PinGuard``: too many
+    wrong tries lock the address, or the whole table, for a while)."""
     from flask import current_app
 
-    failures: dict[str, tuple[int, float, int]] = current_app.extensions["skullcam_pin_failures"]
-    recent: deque[float] = current_app.extensions["skullcam_pin_recent"]
-    lock: threading.Lock = current_app.extensions["skullcam_pin_lock"]
+    guard: table_pin.PinGuard = current_app.extensions["skullcam_pin_guard"]
     clock: Callable[[], float] = current_app.extensions["skullcam_clock"]
-    pin = current_app.config["PIN"]
-    who = request.remote_addr or "?"
-    with lock:
-        now = clock()
-        while recent and now - recent[0] >= PIN_TABLE_WINDOW_SECONDS:
-            recent.popleft()
-        count, since, locks = failures.get(who, (0, now, 0))
-        if count >= PIN_MAX_FAILURES:
-            left = _lock_seconds(locks) - (now - since)
-            if left > 0:
-                raise pin_refusal("pin_locked", seconds=math.ceil(left))
-            count = 0
-        if len(recent) >= PIN_TABLE_FAILURES:
-            left = PIN_TABLE_WINDOW_SECONDS - (now - recent[0])
-            raise pin_refusal("pin_table_locked", minutes=max(1, math.ceil(left / 60)))
-        ok = pin is not None and _same_pin(given, pin)
-        if ok:
-            failures.pop(who, None)
-            return True
-        count += 1
-        recent.append(now)
-        if count >= PIN_MAX_FAILURES:
-            locks += 1
-            logger.warning(
-                "%d wrong PINs from %s: that address waits %d s (someone may be guessing)",
-                count,
-                who,
-                _lock_seconds(locks),
-            )
-        if len(recent) == PIN_TABLE_FAILURES:
-            logger.warning(
-                "%d wrong PINs within an hour: no phone can enter a PIN for a while "
-                "(phones that already have it keep working)",
-                len(recent),
-            )
-        failures[who] = (count, now, locks)
-    return False
-
-
-def _lock_seconds(locks: int) -> float:
-    return min(PIN_LOCK_SECONDS * 2 ** max(0, locks - 1), PIN_LOCK_MAX_SECONDS)
-
-
-def _same_pin(given: object, pin: str) -> bool:
-    """Constant-time comparison of the UTF-8 bytes: ``compare_digest`` refuses ``str`` with
-    non-ASCII characters (a 500 for a PIN like 'é')."""
-    return hmac.compare_digest(
-        str(given).encode("utf-8", "surrogatepass"), pin.encode("utf-8", "surrogatepass")
-    )
+    try:
+        return guard.attempt(request.remote_addr or "?", given, current_app.config["PIN"], clock())
+    except table_pin.PinWait as wait:
+        raise pin_refusal(wait.key, **wait.args_) from None
 
 
 class PinError(UserError):
@@ -544,26 +424,10 @@ def serve(
 
 
 def _prepare_pin(app: Flask, host: str) -> None:
-    if is_loopback(host):
+    if table_pin.is_loopback(host):
         return
     app.config["PIN_REQUIRED"] = True
     if not app.config.get("PIN"):
-        app.config["PIN"] = _kept_pin(Path(app.config["DATA_DIR"]))
+        app.config["PIN"] = table_pin.kept_pin(Path(app.config["DATA_DIR"]))
         # Printed, not logged as well: with logging on the terminal it read twice.
         print(f"skullcam: table PIN for phones: {app.config['PIN']}", flush=True)
-
-
-def _kept_pin(data_dir: Path) -> str:
-    """The data folder's generated PIN, made once and kept (as the session key is).
-
-    A new one at every start meant that after a restart (a power cut, the systemd unit
-    starting again) every phone at the table needed a PIN shown only in the journal."""
-
-    def usable(kept: bytes) -> bool:
-        pin = kept.strip()
-        return len(pin) == 4 and pin.isdigit()
-
-    made = _kept_secret(
-        data_dir / "web_pin", usable, lambda: f"{secrets.randbelow(10000):04d}\n".encode()
-    )
-    return made.strip().decode()

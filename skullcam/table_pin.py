@@ -1,0 +1,180 @@
+"""The table's PIN, shared by the two servers a phone writes to: the table app (``web/``)
+and the enrollment page (``device/``), which may not import each other.
+
+Why it is shaped so:
+- Four digits are only 10 000 guesses. Five wrong ones lock an address for 30 s, each
+  further lock twice as long (to an hour) until a right PIN; and the whole table takes at
+  most 50 wrong PINs an hour from all addresses together, since a guesser can take several
+  addresses. A brute force would take days; phones already in keep working.
+- A phone proves it knows the PIN once: its session cookie keeps a digest keyed by the
+  server's secret, not the PIN (the cookie is signed, not encrypted: whoever sees it could
+  read a PIN in it).
+- The machine itself never needs the PIN, but only a request that names it in ``Host``: a
+  web page in a browser on the Pi (DNS rebinding) arrives from loopback under a foreign name.
+- The PIN and the cookie key are kept in the data folder (mode 600), so a restart (a power
+  cut, the systemd unit starting again) keeps every phone at the table signed in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import logging
+import math
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+MAX_FAILURES = 5
+LOCK_SECONDS = 30.0
+"""The first lock of an address; each further one (without a right PIN between) doubles."""
+LOCK_MAX_SECONDS = 3600.0
+TABLE_FAILURES = 50
+TABLE_WINDOW_SECONDS = 3600.0
+"""Wrong PINs the table takes from all addresses together in this window."""
+
+
+class PinWait(Exception):
+    """Too many wrong PINs: ``key`` is ``pin_locked`` (this address; ``seconds``) or
+    ``pin_table_locked`` (every address; ``minutes``), for each server to word."""
+
+    def __init__(self, key: str, **args: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.args_ = args
+
+
+@dataclass
+class PinGuard:
+    """The wrong-PIN counts of one server."""
+
+    failures: dict[str, tuple[int, float, int]] = field(default_factory=dict)
+    recent: deque[float] = field(default_factory=deque)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def attempt(self, who: str, given: object, pin: str | None, now: float) -> bool:
+        """Whether ``given`` is ``pin``; raises :class:`PinWait` while ``who`` (an address)
+        or the whole table is locked, whatever the PIN. Read, checked and written under one
+        lock, so parallel guesses cannot slip past the limits."""
+        with self.lock:
+            while self.recent and now - self.recent[0] >= TABLE_WINDOW_SECONDS:
+                self.recent.popleft()
+            count, since, locks = self.failures.get(who, (0, now, 0))
+            if count >= MAX_FAILURES:
+                left = lock_seconds(locks) - (now - since)
+                if left > 0:
+                    raise PinWait("pin_locked", seconds=math.ceil(left))
+                count = 0
+            if len(self.recent) >= TABLE_FAILURES:
+                left = TABLE_WINDOW_SECONDS - (now - self.recent[0])
+                raise PinWait("pin_table_locked", minutes=max(1, math.ceil(left / 60)))
+            if pin is not None and same_pin(given, pin):
+                self.failures.pop(who, None)
+                return True
+            count += 1
+            self.recent.append(now)
+            if count >= MAX_FAILURES:
+                locks += 1
+                logger.warning(
+                    "%d wrong PINs from %s: that address waits %d s (someone may be guessing)",
+                    count,
+                    who,
+                    lock_seconds(locks),
+                )
+            if len(self.recent) == TABLE_FAILURES:
+                logger.warning(
+                    "%d wrong PINs within an hour: no phone can enter a PIN for a while "
+                    "(phones that already have it keep working)",
+                    len(self.recent),
+                )
+            self.failures[who] = (count, now, locks)
+        return False
+
+
+def lock_seconds(locks: int) -> float:
+    return min(LOCK_SECONDS * 2 ** max(0, locks - 1), LOCK_MAX_SECONDS)
+
+
+def same_pin(given: object, pin: str) -> bool:
+    """Constant-time comparison of the UTF-8 bytes: ``compare_digest`` refuses ``str`` with
+    non-ASCII characters (a 500 for a PIN like 'é')."""
+    return hmac.compare_digest(
+        str(given).encode("utf-8", "surrogatepass"), pin.encode("utf-8", "surrogatepass")
+    )
+
+
+def pin_mark(secret: bytes | str, pin: str) -> str:
+    """What a phone's session cookie keeps to show it knows ``pin``."""
+    key = secret if isinstance(secret, bytes) else secret.encode()
+    return hmac.new(key, pin.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
+
+def is_loopback(address: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and 'localhost' (a missing address counts as remote)."""
+    if not address:
+        return False
+    if address == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def names_this_machine(host: str) -> bool:
+    """``Host`` (``name[:port]``) is a loopback name or address."""
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if name.startswith("[") and "]" in name:  # [::1]:8000
+        name = name[1 : name.index("]")]
+    return is_loopback(name.lower())
+
+
+def from_this_machine(remote_addr: str | None, host: str) -> bool:
+    """A request the PIN does not apply to: from loopback, naming this machine."""
+    return is_loopback(remote_addr) and names_this_machine(host)
+
+
+def kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:
+    """The secret kept in ``path`` where it is ``usable``, else one ``make`` gives, kept there
+    (mode 600) for the next start. A folder that cannot be written gives this start's."""
+    try:
+        kept = path.read_bytes()
+        if usable(kept):
+            return kept
+    except OSError:
+        pass
+    made = make()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(made)
+        path.chmod(0o600)
+    except OSError:
+        pass
+    return made
+
+
+def secret_key(data_dir: Path) -> bytes:
+    """A per-data-folder random key, kept so phones stay signed in across restarts."""
+    return kept_secret(
+        data_dir / "web_secret_key", lambda key: len(key) >= 32, lambda: secrets.token_bytes(32)
+    )
+
+
+def kept_pin(data_dir: Path) -> str:
+    """The data folder's generated PIN, made once and kept (as the session key is): a new
+    one at every start meant every phone needed it again, shown only in the journal."""
+
+    def usable(kept: bytes) -> bool:
+        pin = kept.strip()
+        return len(pin) == 4 and pin.isdigit()
+
+    made = kept_secret(
+        data_dir / "web_pin", usable, lambda: f"{secrets.randbelow(10000):04d}\n".encode()
+    )
+    return made.strip().decode()
