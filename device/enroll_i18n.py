@@ -462,6 +462,52 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "il file supera i {limit} MB: invia una foto più piccola",
         "da": "filen er større end {limit} MB: send et mindre billede",
     },
+    # The PIN, beyond localhost (``skullcam.table_pin``, as on the table app).
+    "pin_prompt": {
+        "en": "The table's PIN (shown where skullcam enroll was started):",
+        "es": "El PIN de la mesa (lo muestra skullcam enroll al arrancar):",
+        "it": "Il PIN del tavolo (mostrato all'avvio di skullcam enroll):",
+        "da": "Bordets PIN (vises, hvor skullcam enroll blev startet):",
+    },
+    "pin_missing": {
+        "en": "wrong or missing PIN: enter the table's PIN shown where skullcam enroll was started",
+        "es": "PIN incorrecto o ausente: escribe el PIN que muestra skullcam enroll al arrancar",
+        "it": "PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam enroll",
+        "da": "forkert eller manglende PIN: indtast den PIN, skullcam enroll viste ved start",
+    },
+    "pin_typed_wrong": {
+        "en": "wrong PIN",
+        "es": "PIN incorrecto",
+        "it": "PIN errato",
+        "da": "forkert PIN",
+    },
+    "pin_header_wrong": {
+        "en": "wrong PIN in X-Skullcam-Pin: send the PIN shown where skullcam enroll was started",
+        "es": "PIN incorrecto en X-Skullcam-Pin: envía el PIN que muestra skullcam enroll",
+        "it": "PIN errato in X-Skullcam-Pin: invia il PIN mostrato da skullcam enroll",
+        "da": "forkert PIN i X-Skullcam-Pin: send den PIN, skullcam enroll viste",
+    },
+    "pin_locked": {
+        "en": "too many wrong PINs; wait {seconds} s and try again",
+        "es": "demasiados PIN incorrectos; espera {seconds} s y vuelve a intentarlo",
+        "it": "troppi PIN errati; aspetta {seconds} s e riprova",
+        "da": "for mange forkerte PIN-koder; vent {seconds} s og prøv igen",
+    },
+    "pin_table_locked": {
+        "en": "too many wrong PINs in the last hour; wait {minutes} min",
+        "es": "demasiados PIN incorrectos en la última hora; espera {minutes} min",
+        "it": "troppi PIN errati nell'ultima ora; aspetta {minutes} min",
+        "da": "for mange forkerte PIN-koder den seneste time; vent {minutes} min",
+    },
+    "err_not_from_page": {
+        "en": "send this from the enrollment page (a form posted from elsewhere is refused)",
+        "es": (
+            "envíalo desde la página de registro (se rechaza un formulario enviado desde otro"
+            " sitio)"
+        ),
+        "it": "invialo dalla pagina di registrazione (un modulo inviato da altrove è rifiutato)",
+        "da": "send det fra registreringssiden (en formular sendt andetsteds fra afvises)",
+    },
 }
 
 #: What the vision code says (``vision.enroll_messages.ENGLISH``) in the other languages.

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import secrets
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from skullcam import i18n_core
+from skullcam import i18n_core, table_pin
 from skullcam.device.enroll_i18n import (
     error_text,
     face_name,
@@ -427,17 +429,103 @@ def _jpeg(image: np.ndarray) -> bytes:
     return bytes(data)
 
 
-def create_enroll_app(session: EnrollSession) -> Any:
-    """The Flask app of the enrollment page (its own app: it never touches the game server)."""
+class PinNeeded(Exception):
+    """A request the page's PIN check refuses (403 with ``"pin": true``, so the page asks
+    for the PIN): ``key`` is one of the page's strings, ``fields`` its values."""
+
+    def __init__(self, key: str, **fields: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+
+#: The content types a cross-site HTML form can post (no CORS preflight): a page elsewhere
+#: must not start an adaptation, retake a face or upload a photo here.
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
+def create_enroll_app(
+    session: EnrollSession,
+    *,
+    pin: str | None = None,
+    require_pin: bool = False,
+    secret: bytes | None = None,
+) -> Any:
+    """The Flask app of the enrollment page (its own app: it never touches the game server).
+
+    Beyond loopback (``require_pin``) every request but the page itself needs the table's
+    ``pin`` (``skullcam.table_pin``, as on the table app): an adaptation activates the model
+    the running game reads with, and the camera's picture is the table's. ``secret`` signs
+    the cookie that remembers a phone's PIN (the data folder's key, kept across restarts).
+    """
     from flask import Flask, Response, g, jsonify, render_template, request
+    from flask import session as cookie
     from markupsafe import Markup, escape
 
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
-    app.config["SESSION"] = session
+    app.config.update(
+        SESSION=session,
+        PIN=pin,
+        PIN_REQUIRED=require_pin,
+        SECRET_KEY=secret or secrets.token_bytes(32),
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    guard = table_pin.PinGuard()
+    app.extensions["skullcam_clock"] = time.monotonic
 
     @app.before_request
     def language() -> None:
         g.lang = i18n_core.language_of(request)
+
+    def try_pin(given: str) -> bool:
+        clock = app.extensions["skullcam_clock"]
+        try:
+            return guard.attempt(request.remote_addr or "?", given, app.config["PIN"], clock())
+        except table_pin.PinWait as wait:
+            raise PinNeeded(wait.key, **wait.args_) from None
+
+    def mark(given: str) -> str:
+        return table_pin.pin_mark(app.config["SECRET_KEY"], given)
+
+    @app.before_request
+    def check_writer() -> None:
+        posted_form = request.method == "POST" and request.mimetype in FORM_TYPES
+        if posted_form and not request.headers.get("X-Skullcam-Page"):
+            raise page_error("err_not_from_page")
+        if (
+            not app.config["PIN_REQUIRED"]
+            or request.endpoint in ("index", "enter_pin")
+            or table_pin.from_this_machine(request.remote_addr, request.host)
+        ):
+            return
+        header = request.headers.get("X-Skullcam-Pin")
+        if header:
+            if try_pin(header):
+                return
+            raise PinNeeded("pin_header_wrong")
+        remembered = cookie.get("pin_mark")
+        if not (
+            remembered
+            and app.config["PIN"]
+            and table_pin.same_pin(remembered, mark(app.config["PIN"]))
+        ):
+            raise PinNeeded("pin_missing")
+
+    @app.errorhandler(PinNeeded)
+    def pin_needed(err: PinNeeded) -> Any:
+        return jsonify({"error": t(err.key, lang(), **err.fields), "pin": True}), 403
+
+    @app.post("/api/pin")
+    def enter_pin() -> Any:
+        given = str(_json_object().get("pin", "")).strip()
+        if not app.config["PIN_REQUIRED"]:
+            return jsonify({"ok": True, "required": False})
+        if not try_pin(given):
+            raise PinNeeded("pin_typed_wrong")
+        cookie["pin_mark"] = mark(given)
+        cookie.permanent = True
+        return jsonify({"ok": True, "required": True})
 
     @app.after_request
     def remember_language(response: Any) -> Any:
@@ -584,7 +672,11 @@ def serve(args: argparse.Namespace, plan: object) -> int:
             detector=detector,
             test_scenes=args.test_scenes,
         )
-        app = create_enroll_app(session)
+        beyond = not table_pin.is_loopback(args.host)
+        pin = (args.pin or table_pin.kept_pin(args.data)) if beyond else None
+        app = create_enroll_app(
+            session, pin=pin, require_pin=beyond, secret=table_pin.secret_key(args.data)
+        )
         try:
             server = create_server(app, host=args.host, port=args.port, threads=4)
         except (OSError, ValueError) as err:
@@ -598,6 +690,8 @@ def serve(args: argparse.Namespace, plan: object) -> int:
             f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
             flush=True,
         )
+        if pin is not None:
+            print(f"PIN for phones: {pin} (the table's PIN, as for the scoreboard)", flush=True)
         server.run()
     finally:
         feed.close()

@@ -32,7 +32,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 @contextmanager
-def _serve(tmp_path: Path, shots: list[np.ndarray]) -> Iterator[tuple[str, EnrollSession]]:
+def _serve(
+    tmp_path: Path, shots: list[np.ndarray], **app_options: Any
+) -> Iterator[tuple[str, EnrollSession]]:
     """The enrollment page on a free port, its camera a folder of ``shots``."""
     from waitress.server import create_server
 
@@ -45,7 +47,8 @@ def _serve(tmp_path: Path, shots: list[np.ndarray]) -> Iterator[tuple[str, Enrol
         CameraFeed(ImageFolderSource(camera)),
         AdaptPlan(progress=False),
     )
-    server = create_server(create_enroll_app(session), host="127.0.0.1", port=0, threads=4)
+    app = create_enroll_app(session, **app_options)
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -102,6 +105,36 @@ def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     browser.find_element(By.ID, "accept").click()
     wait.until(lambda d: "Green 3" in _text(d, "prompt"))
     assert sorted(session.enrollment.faces) == ["green-1", "green-2"]
+
+
+def test_a_phone_is_asked_for_the_pin_once_and_then_enrolls(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond the Pi the page asks for the table's PIN; a wrong one is said and asked again."""
+    import skullcam.table_pin
+
+    # The browser runs on this machine: let its requests count as a phone's on the Wi-Fi.
+    monkeypatch.setattr(skullcam.table_pin, "from_this_machine", lambda *_: False)
+    shot = render_photo([render_face("green-1", "alt")], np.random.default_rng(5), (640, 480))[0]
+    with _serve(tmp_path, [shot], pin="4821", require_pin=True) as (url, session):
+        from selenium.webdriver.support import expected_conditions as ec
+
+        wait = WebDriverWait(browser, 15)
+        browser.get(url)
+        alert = wait.until(ec.alert_is_present())
+        assert alert.text.startswith("The table's PIN")
+        alert.send_keys("1111")
+        alert.accept()
+        alert = wait.until(ec.alert_is_present())
+        assert alert.text.startswith("wrong PIN\nThe table's PIN")
+        alert.send_keys("4821")
+        alert.accept()
+        wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+        browser.find_element(By.ID, "capture").click()
+        wait.until(lambda d: "accept it?" in _text(d, "message"))
+        browser.find_element(By.ID, "accept").click()
+        wait.until(lambda d: "Green 2" in _text(d, "prompt"))
+        assert sorted(session.enrollment.faces) == ["green-1"]
 
 
 SCENE = SAMPLE_SCENES / "images" / "test" / "test_000000.jpg"

@@ -357,7 +357,11 @@ def test_the_pages_own_errors_are_worded_in_its_language(tmp_path: Path) -> None
     assert (
         nothing.get_json()["error"] == "intet billede taget endnu: tag først et billede af kortet"
     )
-    upload = client.post("/api/trick/upload", data={"photo": (io.BytesIO(b""), "empty.jpg")})
+    upload = client.post(
+        "/api/trick/upload",
+        data={"photo": (io.BytesIO(b""), "empty.jpg")},
+        headers={"X-Skullcam-Page": "enroll"},
+    )
     assert upload.status_code == 400
     assert upload.get_json()["error"] == (
         "den uploadede fil er tom: vælg et billede (JPEG eller PNG)"

@@ -323,6 +323,7 @@ def _upload(client: Any, data: bytes, filename: str = "trick.jpg") -> Any:
         "/api/trick/upload",
         data={"photo": (io.BytesIO(data), filename)},
         content_type="multipart/form-data",
+        headers={"X-Skullcam-Page": "enroll"},  # as the page's script sends it
     )
 
 
@@ -553,3 +554,59 @@ def test_a_bar_another_thread_is_still_opening_is_not_read() -> None:
     finally:
         listed.discard(opening)
         opening.disable = True  # its __del__ closes it: nothing to close
+
+
+REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
+
+
+def test_beyond_the_pi_every_request_but_the_page_needs_the_tables_pin(tmp_path: Path) -> None:
+    """The page listens on the Wi-Fi (0.0.0.0) by default: any phone there could start an
+    adaptation (which activates the model a running game reads with), retake faces, or watch
+    the camera."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    app = create_enroll_app(session, pin="4821", require_pin=True)
+    client = app.test_client()
+    assert client.get("/", environ_base=REMOTE).status_code == 200
+    for method, url in [("get", "/api/state"), ("get", "/camera.jpg"), ("post", "/api/adapt")]:
+        refused = getattr(client, method)(url, environ_base=REMOTE)
+        assert refused.status_code == 403 and refused.get_json()["pin"] is True
+        assert refused.get_json()["error"].startswith("wrong or missing PIN")
+    wrong = client.post("/api/pin", json={"pin": "1111"}, environ_base=REMOTE)
+    assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+    assert client.get("/api/state", environ_base=REMOTE).status_code == 200
+    assert client.get("/camera.jpg", environ_base=REMOTE).mimetype == "image/jpeg"
+    # Wrong guesses lock the address, as on the table app.
+    other = app.test_client()
+    away = {"REMOTE_ADDR": "192.168.1.77"}
+    for guess in range(5):
+        other.post("/api/pin", json={"pin": f"{guess:04d}"}, environ_base=away)
+    locked = other.post("/api/pin", json={"pin": "4821"}, environ_base=away)
+    assert locked.get_json()["error"] == "too many wrong PINs; wait 30 s and try again"
+    # The Pi itself needs none, when it names itself.
+    assert client.get("/api/state").status_code == 200
+    foreign = app.test_client().get("/api/state", headers={"Host": "evil.example"})
+    assert foreign.status_code == 403
+
+
+def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
+    """A cross-site HTML form can post without the browser asking first: it must not start an
+    adaptation or upload a photo here, even from a browser on the Pi itself."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(4), PHOTO)[0]])
+    client = create_enroll_app(session).test_client()
+    for data in ({"x": "1"}, {"photo": (io.BytesIO(b"jpeg"), "a.jpg")}):
+        refused = client.post("/api/adapt", data=data)
+        assert refused.status_code == 400
+        assert refused.get_json()["error"] == (
+            "send this from the enrollment page (a form posted from elsewhere is refused)"
+        )
+    plain = client.post("/api/adapt", data="{}", content_type="text/plain")
+    assert plain.status_code == 400
+    assert session.adapt_status.get("state") != "running"
+    # The page's own upload says where it comes from.
+    upload = client.post(
+        "/api/trick/upload",
+        data={"photo": (io.BytesIO(b""), "empty.jpg")},
+        headers={"X-Skullcam-Page": "enroll"},
+    )
+    assert upload.status_code == 400 and "empty" in upload.get_json()["error"]

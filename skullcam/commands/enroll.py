@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skullcam.cli import add_data_argument, port_number
+from skullcam.cli import add_data_argument, port_number, table_pin
 from skullcam.errors import UserError
 
 if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see _plan)
@@ -43,6 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--host", default="0.0.0.0", help="web enrollment address")
     parser.add_argument("--port", type=port_number, default=8001, help="web enrollment port")
+    parser.add_argument(
+        "--pin",
+        type=table_pin,
+        default=None,
+        help="PIN phones must give beyond localhost (default: the table's, kept in the data "
+        "folder, as skullcam run uses)",
+    )
     parser.add_argument(
         "--trust-names",
         action="store_true",
