@@ -324,9 +324,7 @@ class LiveLoop:
             # Following the active game, as a camera does: a game set up on the web page
             # stops the demo within a second, not after the rest of the demo's game (a minute
             # or more at real speed, while the table thought its game was being watched).
-            pipeline = self._pipeline(
-                game_id, source, frames, DEMO_SOURCE, guard, follow_active=True
-            )
+            pipeline = self._pipeline(game_id, source, frames, DEMO_SOURCE, guard)
         # Finished on the web page (or its rounds lowered) counts as done: the loop goes on
         # to the next demo game, as it did before the demo followed the active game.
         return (pipeline is not None and pipeline.referee.finished) or not self._current(game_id)
@@ -372,7 +370,7 @@ class LiveLoop:
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
-                self._pipeline(game_id, source, game_frames, name, guard, follow_active=True)
+                self._pipeline(game_id, source, game_frames, name, guard)
                 if self.stop.is_set() or feed.ended:
                     return
                 done.add(game_id)
@@ -394,16 +392,15 @@ class LiveLoop:
         frames: Iterator[Frame],
         source_name: str,
         guard: list[list[str]],
-        follow_active: bool = False,
     ) -> Pipeline | None:
-        """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`; with
-        ``follow_active`` (a camera, the demo), also when the web page finishes the game or
-        starts another (the TV follows the newest game, so the camera must too)."""
+        """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`, or
+        the web page finishes the game or starts another (the TV follows the newest game, so
+        the camera must too)."""
         referee = referee_from_store(self.store, game_id)
         if referee.finished:
             return None
         recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
-        current = _GameWatch(self._current if follow_active else lambda game_id: True)
+        current = _GameWatch(self._current)
         try:
             pipeline = self._watch(referee, recorder, source, frames, guard, current, game_id)
         except BaseException:

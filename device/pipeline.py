@@ -31,7 +31,6 @@ from skullcam.vision.trick_state import (
     TrickAmended,
     TrickCompleted,
     TrickConfig,
-    TrickObservation,
     TrickStateMachine,
 )
 
@@ -106,7 +105,6 @@ class Pipeline:
         tracker_config: TrackerConfig | None = None,
         trick_config: TrickConfig | None = None,
         motion: bool = True,
-        keep_swept: bool = True,
     ) -> None:
         if layout.n_players != referee.n:
             raise ValueError(f"seat layout has {layout.n_players} seats for {referee.n} players")
@@ -123,11 +121,6 @@ class Pipeline:
         self.stats = PipelineStats()
         self.last_frame_index = -1
         self.last_frame: Frame | None = None
-        self.keep_swept = keep_swept
-        """Count a trick swept off with cards missing as a (short, flagged) trick of the game:
-        keeps a replay in step. The live loop says no: the store holds only whole tricks, and the
-        table fixes the record on the web page."""
-        self.swept: list[TrickObservation] = []
         self._amendable = False
         """The trick on the table is the latest one recorded (a swap amends it)."""
         self.resume_cards: list[list[str]] = []
@@ -186,11 +179,6 @@ class Pipeline:
                 return None
             if self.referee.finished:
                 logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
-                return None
-            if event.trick.swept and not self.keep_swept:
-                logger.warning("a trick was swept with a card missed (frame %d)", frame.index)
-                self.swept.append(event.trick)
-                self.machine.set_leader(None)  # whoever leads next shows by playing first
                 return None
             outcome = self.referee.add(event.trick)
             self.machine.set_leader(self.referee.leader())

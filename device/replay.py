@@ -156,8 +156,7 @@ def replay_source(
     pipeline.process(first)
     pipeline.last_frame = first
     pipeline.run(iterator)
-    if pipeline.keep_swept:
-        pipeline.finish(pipeline.last_frame)
+    pipeline.finish(pipeline.last_frame)
     return pipeline
 
 
