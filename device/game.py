@@ -31,11 +31,10 @@ from skullcam.rules import (
     resolve_trick,
     score_as_played,
 )
+from skullcam.rules.record import FORMAT as GAME_FORMAT
 from skullcam.vision.trick_state import TrickObservation
 
 logger = logging.getLogger(__name__)
-
-GAME_FORMAT = "skullcam-game/1"
 
 
 ABILITY_ASK = "ability: ask the table (recorded as no change)"

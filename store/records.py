@@ -20,6 +20,7 @@ from typing import Any
 from skullcam.errors import UserError, echo
 from skullcam.rules import GameRecord, RulesError, score_as_played
 from skullcam.rules.explain import Phrase, render
+from skullcam.rules.record import FORMAT as GAME_FORMAT
 
 from . import checks, verdicts
 from .abilities import save_abilities
@@ -29,8 +30,6 @@ from .events import emit
 from .games import insert_game, mark_finished, table_game_row
 from .rows import Game, Trick, dump_json, load_json
 from .tricks import TricksMixin, insert_trick
-
-GAME_FORMAT = "skullcam-game/1"
 
 
 @dataclass(frozen=True)
