@@ -35,7 +35,7 @@ from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
-from skullcam.vision.trick_state import swap_flag
+from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
 
 logger = logging.getLogger(__name__)
 
@@ -374,12 +374,10 @@ class StoreRecorder:
         """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""
         r, t = outcome.round, outcome.trick
         for flag in outcome.flags:
-            if flag.startswith("Tigress laid"):
+            if is_tigress_doubt(flag):
                 player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
                 self.store.create_prompt(self.game_id, "tigress", r, t, player=player)
-        others = [
-            f for f in outcome.flags if not f.startswith("Tigress laid") and not is_ability_ask(f)
-        ]
+        others = [f for f in outcome.flags if not is_tigress_doubt(f) and not is_ability_ask(f)]
         if others:
             self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
         card = outcome.result.winning_card if outcome.result is not None else None

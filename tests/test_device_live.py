@@ -24,6 +24,7 @@ from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout
+from skullcam.vision.trick_state import tigress_flag
 
 
 def recorded_rounds(store: GameStore, game_id: int) -> list[list[list]]:
@@ -332,7 +333,7 @@ def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
         players=(0, 1, 2),
         leader=0,
         arrival_seats=(0, 1, 2),
-        flags=("Tigress laid at 50 degrees: pirate or escape?",),
+        flags=(tigress_flag(50),),
         taken_back=(),
         last_settled_at=1.0,
         completed_at=1.2,

@@ -9,7 +9,7 @@ from store_support import plays
 from skullcam.device.game import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
-from skullcam.vision.trick_state import swap_flag
+from skullcam.vision.trick_state import swap_flag, tigress_flag
 from skullcam.web.flag_i18n import flag_text
 
 #: Flags as vision/trick_state.py words them (the tracker's, built from its f-strings).
@@ -19,7 +19,7 @@ TRACKER_FLAGS = [
     "the trick was swept away with 4 of 4 cards seen (never all at once)",
     "the recording ended with 2 of 4 cards seen",
     "green-7 read with low confidence (0.41)",
-    "Tigress laid at 47 degrees: pirate or escape?",
+    tigress_flag(47),
     "green-4 seen twice in one trick",
     "two cards looked like escape; the weaker one read as loot",
     "taken back before the trick completed: green-3, skull-king",

@@ -577,7 +577,7 @@ class TrickStateMachine:
                 degrees = crosswise_degrees(tr.mean_angle, center, self.layout.centre)
                 card = "tigress:escape" if degrees > 45.0 else "tigress:pirate"
                 if abs(degrees - 45.0) < cfg.tigress_doubt_degrees:
-                    flags.append(f"Tigress laid at {degrees:.0f} degrees: pirate or escape?")
+                    flags.append(tigress_flag(degrees))
             confidence = tr.confidence if face == tr.card else 0.0
             if confidence < cfg.low_confidence:
                 flags.append(f"{card} read with low confidence ({confidence:.2f})")
@@ -670,6 +670,20 @@ class MotionMeter:
         if last is None or getattr(last, "shape", None) != grey.shape:
             return 0.0
         return float(np.mean(np.abs(grey - last)))
+
+
+TIGRESS_DOUBT = "Tigress laid at "
+
+
+def tigress_flag(degrees: float) -> str:
+    """The flag on a Tigress laid neither upright nor sideways: the recorder asks the table
+    whether she was played as a pirate or an escape (:func:`is_tigress_doubt`)."""
+    return f"{TIGRESS_DOUBT}{degrees:.0f} degrees: pirate or escape?"
+
+
+def is_tigress_doubt(flag: str) -> bool:
+    """Whether ``flag`` is :func:`tigress_flag`'s: the question stands in for it."""
+    return flag.startswith(TIGRESS_DOUBT)
 
 
 def swap_flag(who: str, before: str, after: str) -> str:
