@@ -7,8 +7,9 @@ leader of each trick, resolves every completed trick with ``skullcam.rules``, fl
 person must confirm (a card seen twice in a round, an expansion card whose setting is off, a
 trick no deck can produce), and builds the ``skullcam-game/1`` record.
 
-It is rebuilt from a record (:meth:`Referee.from_record`), which is how a restarted recorder
-resumes a game from the store.
+A restarted recorder rebuilds it from the store's tricks and the table's choices
+(``device/recorder.py``: ``referee_from_store``), Rosie's recorded choices with
+:meth:`Referee.take_rosie_choice`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skullcam.rules import (
@@ -304,18 +305,9 @@ class Referee:
         except RulesError as err:
             return {"error": str(err)}
 
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Referee:
-        """Rebuild the state of a game recorded so far (resuming after a restart)."""
-        settings = Settings.from_dict(record.get("settings") or {})
-        ref = cls(
-            players=list(record["players"]),
-            first_dealer=int(record.get("first_dealer", 0)),
-            settings=settings,
-            bids=[list(r.get("bids") or []) for r in record.get("rounds", [])] or None,
-        )
-        for rnd in record.get("rounds", []):
-            for trick in rnd.get("tricks", []):
-                plays = [(int(p["player"]), str(p["card"])) for p in trick["plays"]]
-                ref.add_plays(plays)
-        return ref
+    def take_rosie_choice(self, leader: int) -> None:
+        """The table's recorded Rosie choice for the trick just added (a game resumed from
+        the store): ``leader`` leads next, and the choice is no longer waited for."""
+        last = self.rounds[-1][-1]
+        self.rounds[-1][-1] = replace(last, next_leader=leader)
+        self._pending_rosie = None

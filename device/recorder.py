@@ -95,17 +95,7 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
             if a["trick"] == trick.trick and a["pirate"] == "pirate-rosie"
         ]
         if rosie and ref.settings.pirate_abilities:
-            last = ref.rounds[-1][-1]
-            ref.rounds[-1][-1] = TrickOutcome(
-                last.round,
-                last.trick,
-                last.plays,
-                last.result,
-                last.winner,
-                int(rosie[0]["choice"]),
-                last.flags,
-            )
-            ref._pending_rosie = None
+            ref.take_rosie_choice(int(rosie[0]["choice"]))
     return ref
 
 

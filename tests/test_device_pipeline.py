@@ -99,13 +99,6 @@ def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_ros
     ]
 
 
-def test_referee_resumes_from_its_own_record() -> None:
-    record = game(seed=7, n=4, rounds=2)
-    ref, _ = run_script(record, seed=7)
-    again = Referee.from_record(ref.record())
-    assert (again.round, again.trick, again.leader()) == (ref.round, ref.trick, ref.leader())
-
-
 def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> None:
     record = game(seed=4, n=3, rounds=2)
     sg = simulate_game(record, seed=4)
