@@ -6,6 +6,7 @@ import importlib.abc
 import importlib.util
 import logging
 import sys
+import threading
 import time
 import types
 from pathlib import Path
@@ -326,28 +327,34 @@ def test_a_camera_that_stops_sending_frames_is_let_go_with_a_clear_error(
     assert cam.closed  # let go: enrollment reopens its camera in the same process
 
 
-class CountingSource(FrameSource):
+class GatedSource(FrameSource):
+    """Frame 0, then (once the consumer has it) frames 1-19 at once: a camera that runs on
+    while the loop is busy, in step with the test rather than the machine's load."""
+
     live = True
 
-    def __init__(self, count: int, period: float) -> None:
-        self.count, self.period = count, period
+    def __init__(self) -> None:
+        self.took_first, self.all_sent = threading.Event(), threading.Event()
 
     def frames(self):
-        for i in range(self.count):
-            time.sleep(self.period)
-            yield Frame(np.zeros((2, 2, 3), np.uint8), i * self.period, i)
+        yield Frame(np.zeros((2, 2, 3), np.uint8), 0.0, 0)
+        assert self.took_first.wait(10)
+        for i in range(1, 20):
+            yield Frame(np.zeros((2, 2, 3), np.uint8), i * 0.01, i)
+        self.all_sent.set()
 
 
 def test_latest_frame_reader_drops_instead_of_queueing() -> None:
-    reader = LatestFrameReader(CountingSource(20, 0.005))
+    source = GatedSource()
+    reader = LatestFrameReader(source)
     seen = []
     for frame in reader.frames():
         seen.append(frame.index)
-        time.sleep(0.03)
+        if frame.index == 0:
+            source.took_first.set()
+            assert source.all_sent.wait(10)  # the camera ran on while the loop was busy
     reader.close()
-    assert seen[-1] == 19
-    assert len(seen) < 20 and reader.dropped == 20 - len(seen)
-    assert seen == sorted(seen)
+    assert seen == [0, 19] and reader.dropped == 18
 
 
 def test_latest_frame_reader_reraises_source_errors() -> None:
