@@ -202,3 +202,27 @@ def test_the_page_in_spanish_fills_in_its_script_texts(
     wait.until(lambda d: "repite la foto" in _text(d, "message"))
     assert _text(browser, "message").startswith("la carta está borrosa")
     assert sorted(session.enrollment.faces) == ["green-1"]
+
+
+def test_a_refused_action_stays_said_after_the_page_polls(
+    browser: Any, page: tuple[str, EnrollSession]
+) -> None:
+    """The reason was shown in the pending shot's box, which the next poll (every 1.5 s)
+    hid again before it could be read."""
+    import time
+
+    from skullcam.errors import UserError
+
+    url, session = page
+
+    def refuse() -> None:
+        raise UserError("no picture from the camera yet: wait a moment and capture again")
+
+    session.capture = refuse  # type: ignore[method-assign]
+    wait = WebDriverWait(browser, 15)
+    browser.get(url)
+    wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+    browser.find_element(By.ID, "capture").click()
+    wait.until(lambda d: "no picture from the camera" in _text(d, "action-error"))
+    time.sleep(3.5)  # two polls
+    assert "no picture from the camera" in _text(browser, "action-error")
