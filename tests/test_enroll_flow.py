@@ -213,17 +213,48 @@ def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: 
     (folder / "IMG_0001.jpg").write_bytes((alt_photos / "green-3.jpg").read_bytes())
     (folder / "green-9.webp").write_bytes((alt_photos / "green-9.jpg").read_bytes())
     (folder / "notes.txt").write_text("not a photo, not named for a card: left alone")
+    (folder / "IMG_0002.HEIC").write_bytes(b"ftypheic")  # as it comes off an iPhone
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = collect_from_folder(enrollment, folder, progress=False)
     assert problems[0].startswith("IMG_0001.jpg: not a card id")
+    assert problems[1] == (
+        "IMG_0002.HEIC: an iPhone HEIC photo, which is not read; save it as JPEG named for its "
+        "card (e.g. green-7.jpg)"
+    )
     assert (
-        problems[1]
+        problems[2]
         == "green-9.webp: not a JPEG or PNG photo; save it as green-9.jpg or green-9.png"
     )
-    assert len(problems) == 3
+    assert len(problems) == 4
     assert problems[-1].startswith("missing 67 face(s): green-3.jpg, green-4.jpg")
     assert "white-whale.jpg" in problems[-1]
     assert sorted(enrollment.faces) == ["green-1", "green-2"]
+
+
+def test_one_picture_under_two_card_names_is_named_and_used_for_neither(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    """A photo copied to fill a gap enrolled one face's picture as another's, unnoticed."""
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-1", "green-2"])
+    shutil.copyfile(folder / "green-1.jpg", folder / "green-7.jpg")
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    problems = collect_from_folder(enrollment, folder, progress=False)
+    assert problems[:2] == [
+        "green-1.jpg: the same picture as green-7.jpg; photograph each face",
+        "green-7.jpg: the same picture as green-1.jpg; photograph each face",
+    ]
+    assert sorted(enrollment.faces) == ["green-2"]
+    # Fixed in the folder, then copied again from a face kept from an earlier run.
+    shutil.copyfile(alt_photos / "green-7.jpg", folder / "green-7.jpg")
+    assert collect_from_folder(enrollment, folder, progress=False)[-1].startswith("missing 66")
+    other = _subset(alt_photos, tmp_path / "more", [])
+    shutil.copyfile(folder / "green-2.jpg", other / "green-3.jpg")
+    problems = collect_from_folder(enrollment, other, progress=False)
+    assert (
+        "green-3.jpg: the same picture as the photo kept for green-2; photograph each face"
+        in problems
+    )
+    assert "green-3" not in enrollment.faces
 
 
 def test_two_photos_of_one_face_are_both_named_and_neither_used(

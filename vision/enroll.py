@@ -369,6 +369,13 @@ def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
                 problems.append(
                     f"{path.name}: not a JPEG or PNG photo; save it as {face}.jpg or {face}.png"
                 )
+            elif path.suffix.lower() in (".heic", ".heif") and path.is_file():
+                # An iPhone's photos as they come off it (IMG_1234.HEIC): were they left
+                # out unsaid, the user would read only "missing 69 face(s)".
+                problems.append(
+                    f"{path.name}: an iPhone HEIC photo, which is not read; save it as JPEG "
+                    "named for its card (e.g. green-7.jpg)"
+                )
             continue
         if not path.is_file():
             problems.append(f"{path.name}: a folder, not a photo (move the photo out of it)")
@@ -407,10 +414,13 @@ def collect_from_folder(
 
     files, problems, named = _photo_files(folder)
     here = str(folder.resolve())
+    digests = {face: _file_digest(path) for face, path in files.items()}
+    copies = _same_pictures(enrollment, files, digests)
+    problems += copies.values()
     todo = []
     for face, path in files.items():
-        digest = _file_digest(path)
-        if enrollment.faces.get(face, {}).get("digest") == digest:
+        digest = digests[face]
+        if face in copies or enrollment.faces.get(face, {}).get("digest") == digest:
             continue
         todo.append((face, path, digest))
     if len(files) - len(todo):
@@ -443,6 +453,38 @@ def collect_from_folder(
             + " (escape and loot once each)"
         )
     return problems
+
+
+def _same_pictures(
+    enrollment: Enrollment, files: dict[str, Path], digests: dict[str, str]
+) -> dict[str, str]:
+    """One problem line per photo that is the very same file as another face's (a photo
+    copied to fill a gap, or saved twice under two names): each face needs its own picture,
+    and which name is right is the user's to say, so neither is used."""
+    by_digest: dict[str, list[str]] = {}
+    for face in files:
+        by_digest.setdefault(digests[face], []).append(face)
+    kept = {
+        info.get("digest"): face
+        for face, info in enrollment.faces.items()
+        if face not in files and info.get("digest")
+    }
+    lines: dict[str, str] = {}
+    for digest, faces in by_digest.items():
+        names = [files[f].name for f in faces]
+        if len(faces) > 1:
+            for face in faces:
+                lines[face] = (
+                    f"{files[face].name}: the same picture as "
+                    + ", ".join(n for n in names if n != files[face].name)
+                    + "; photograph each face"
+                )
+        elif digest in kept:
+            lines[faces[0]] = (
+                f"{names[0]}: the same picture as the photo kept for {kept[digest]}; "
+                "photograph each face"
+            )
+    return lines
 
 
 def _say_faces_from_elsewhere(
