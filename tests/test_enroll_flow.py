@@ -32,6 +32,7 @@ from skullcam.vision.enroll import (
     ENROLLED_TURN_BELOW,
     ActiveModelWatcher,
     Enrollment,
+    EnrollOutcome,
     activate,
     adapt_and_install,
     collect_from_folder,
@@ -853,3 +854,43 @@ def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None
     held._held.close()  # the first program ends
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
+
+
+def test_faces_the_self_check_reads_under_half_are_named_to_retake(
+    tmp_path: Path,
+    alt_photos: Path,
+    base_model: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A face photo cut off at its edge was enrolled as its print panel; the model, read
+    right 0 % on that face, was activated with only "weakest cards: black-3 R=0.00"."""
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "base")
+    activate(data, "base")
+    check = CheckResult(
+        scenes=500,
+        cards=2100,
+        recall=0.98,
+        precision=0.98,
+        classifier_accuracy=0.985,
+        per_card={"black-3": {"precision": 0.0, "recall": 0.0}},
+        classifier_per_card={
+            "black-3": {"precision": 0.0, "recall": 0.0},
+            "green-7": {"precision": 0.5, "recall": 0.45},
+            "green-8": {"precision": 0.9, "recall": 0.5},
+        },
+    )
+
+    def adapted(*_: object, **__: object) -> EnrollOutcome:
+        return EnrollOutcome(data / "models" / "base", check, True, {})
+
+    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
+    code = main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+    assert code == 0
+    assert (
+        "  retake black-3.jpg, green-7.jpg: the self-check names them right on under half of "
+        "their cards (a photo cut off at the edge, of another card, or blurred?), then run the "
+        "same command again"
+    ) in capsys.readouterr().out
+    assert check.faces_to_retake(below=0.4) == ["black-3"]

@@ -83,6 +83,13 @@ class CheckResult:
             confusions=[(str(a), str(b), int(n)) for a, b, n in data.get("confusions") or []],
         )
 
+    def faces_to_retake(self, below: float = 0.5) -> list[str]:
+        """Faces the classifier names right on under ``below`` of their own outlines: with
+        about 20 of each in the self-check, that is no unlucky draw but a face photo to
+        retake (cut off at the photo's edge so only its print was kept, another card's, or
+        blurred), which the model would misread at the table every time."""
+        return [f for f, v in sorted(self.classifier_per_card.items()) if v["recall"] < below]
+
     def weakest(self, n: int = 3) -> list[tuple[str, float, float]]:
         """The ``n`` faces with the lowest min(precision, recall): (face, precision, recall)."""
         rows = [(f, v["precision"], v["recall"]) for f, v in self.per_card.items()]

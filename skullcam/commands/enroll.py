@@ -240,6 +240,13 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     )
     weakest = ", ".join(f"{f} P={p:.2f} R={r:.2f}" for f, p, r in check.weakest())
     print(f"  weakest cards: {weakest}")
+    retake = check.faces_to_retake()
+    if retake:
+        print(
+            f"  retake {', '.join(f + '.jpg' for f in retake)}: the self-check names "
+            f"{'it' if len(retake) == 1 else 'them'} right on under half of their cards (a photo "
+            "cut off at the edge, of another card, or blurred?), then run the same command again"
+        )
     if outcome.activated:
         print(f"active model: {outcome.model_dir.name} (the previous one: skullcam enroll --list)")
         return 0
