@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections.abc import Callable
 from multiprocessing.context import BaseContext
 from multiprocessing.pool import Pool
@@ -25,4 +26,15 @@ def worker_pool(
     initargs: tuple[Any, ...] = (),
 ) -> Pool:
     """A process pool of :func:`worker_context` workers."""
-    return worker_context().Pool(workers, initializer=initializer, initargs=initargs)
+    return worker_context().Pool(
+        workers, initializer=_start_worker, initargs=(initializer, initargs)
+    )
+
+
+def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    """Workers leave Ctrl-C to their parent, which ends the pool: they share its terminal's
+    process group, and each printed its own KeyboardInterrupt traceback (a screenful above
+    the one-line "interrupted")."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)

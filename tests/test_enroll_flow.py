@@ -894,3 +894,53 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
         "same command again"
     ) in capsys.readouterr().out
     assert check.faces_to_retake(below=0.4) == ["black-3"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
+def test_ctrl_c_in_a_job_with_workers_prints_no_tracebacks(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group: the job and each pool worker printed their
+    own KeyboardInterrupt traceback, about a hundred lines above the starter's one line."""
+    (tmp_path / "pooljob.py").write_text(
+        textwrap.dedent(
+            """
+            import time
+            from skullcam.parallel import worker_pool
+
+            def run() -> None:
+                with worker_pool(2) as pool:
+                    pool.map(time.sleep, [60, 60])
+            """
+        )
+    )
+    starter = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from skullcam.vision.adapt import call_in_fresh_interpreter as c\n"
+            "try:\n"
+            "    c('pooljob:run', {}, 'a test job')\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted')\n",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the job, its fork server and two workers
+            job = _children_of(starter.pid)
+            if job and sum(len(_children_of(p)) for p in _children_of(job[0])) >= 2:
+                break
+            time.sleep(0.2)
+        time.sleep(0.5)
+        os.killpg(starter.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        out, err = starter.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(starter.pid, signal.SIGKILL)
+    assert out.strip() == "interrupted"
+    assert "Traceback" not in err, err

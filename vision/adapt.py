@@ -195,10 +195,16 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     threaded process can deadlock its children. Its output goes to this process's terminal.
     """
     module, function = target.split(":")
+    # Ctrl-C reaches the job too (one terminal, one process group): it ends quietly with
+    # status 130, leaving the one "interrupted" line to this process.
     code = (
-        "import importlib, json, sys; "
-        f"from skullcam.vision.adapt import exit_with_parent; exit_with_parent({os.getpid()}); "
-        f"getattr(importlib.import_module({module!r}), {function!r})(**json.loads(sys.argv[1]))"
+        "import importlib, json, sys\n"
+        f"from skullcam.vision.adapt import exit_with_parent; exit_with_parent({os.getpid()})\n"
+        "try:\n"
+        f"    getattr(importlib.import_module({module!r}), {function!r})"
+        "(**json.loads(sys.argv[1]))\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
     )
     result = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], check=False)
     if result.returncode != 0:
