@@ -666,7 +666,7 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     # The last line stands alone: a program that keeps it learns what was wrong.
     last = err.strip().splitlines()[-1]
     assert last.startswith("skullcam enroll: error: missing 68 face(s): green-1.jpg, ")
-    assert "…; fix them and run the same command again (1 good face(s) are kept" in last
+    assert "…; fix it and run the same command again (1 good face(s) are kept)" in last
     assert list(Enrollment.open(data, "my-deck").faces) == ["skull-king"]
 
     # Another folder under the same deck name: the face kept from the first is said, since
@@ -680,6 +680,19 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     ) in err
     last = err.strip().splitlines()[-1]
     assert "missing 66 face(s)" in last and "3 good face(s) are kept" in last
+
+    # One short problem is said once, in the error line.
+    whole = tmp_path / "whole"
+    shutil.copytree(alt_photos, whole)
+    (whole / "IMG_0001.jpg").write_bytes(b"")
+    assert main(["enroll", "--from", str(whole), "--trust-names", "--data", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("IMG_0001.jpg: not a card id") == 1
+    assert (
+        err.strip()
+        .splitlines()[-1]
+        .startswith("skullcam enroll: error: IMG_0001.jpg: not a card id")
+    )
 
 
 def test_running_again_skips_only_a_model_that_passed_with_the_same_plan(tmp_path: Path) -> None:

@@ -220,16 +220,21 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         )
         return 0
     if problems:
-        for line in problems:
-            _say(f"  {line}")
-        kept = len(enrollment.faces)
         # The error line stands alone (a program keeps the last line of stderr): it names
-        # the first problem, cut short, and counts the rest.
+        # the first problem, cut short, and counts the rest, listed above it.
         first = problems[0] if len(problems[0]) <= 160 else problems[0][:159] + "…"
+        if first != problems[0] or len(problems) > 1:
+            for line in problems:
+                _say(f"  {line}")
         more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
+        trust = (
+            "; --trust-names skips the looks-like check"
+            if any("looks like" in line for line in problems)
+            else ""
+        )
         raise UserError(
-            f"{first}{more}; fix them and run the same command again "
-            f"({kept} good face(s) are kept; --trust-names skips the looks-like check)"
+            f"{first}{more}; fix {'them' if len(problems) > 1 else 'it'} and run the same "
+            f"command again ({len(enrollment.faces)} good face(s) are kept{trust})"
         )
     outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)
     check = outcome.check
