@@ -21,7 +21,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,17 +119,18 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
 
 
 def wait_for_game(
-    store: GameStore, stop: threading.Event, done: Collection[int] = ()
+    store: GameStore, stop: threading.Event, done: Mapping[int, int] | None = None
 ) -> int | None:
     """A live camera records into the active game; wait until the web page starts one (other
-    than the games in ``done``, which the camera has already seen to their end)."""
+    than the games in ``done``, which the camera has already seen to their end, unless the
+    table resumed one since)."""
     announced = False
     while not stop.is_set():
         if (found := game_to_record(store, done)) is not None:
             return found
         if not announced:
             game = store.active_game()
-            if game is not None and game.id not in done:
+            if game is not None and not _seen_to_end(store, done, game.id):
                 logger.info("game %d is the demo's, left unfinished: not recorded into", game.id)
             logger.info("waiting for a game to be set up on the web page")
             announced = True
@@ -137,13 +138,22 @@ def wait_for_game(
     return None
 
 
-def game_to_record(store: GameStore, done: Collection[int] = ()) -> int | None:
-    """The game a camera records into now: the active one, unless it is in ``done`` or its
+def game_to_record(store: GameStore, done: Mapping[int, int] | None = None) -> int | None:
+    """The game a camera records into now: the active one, unless the camera saw it end
+    (``done``: game id -> the last event id then) and it was not reopened since, or its
     tricks came from the demo; None when there is none."""
     game = store.active_game()
-    if game is None or game.id in done or is_demo_game(store, game.id):
+    if game is None or _seen_to_end(store, done, game.id) or is_demo_game(store, game.id):
         return None
     return game.id
+
+
+def _seen_to_end(store: GameStore, done: Mapping[int, int] | None, game_id: int) -> bool:
+    """A game finished by mistake and resumed on the Settings page (or its rounds raised)
+    is recorded into again: the camera had taken it as over for good."""
+    if not done or game_id not in done:
+        return False
+    return not store.reopened_since(game_id, done[game_id])
 
 
 def _last_trick(store: GameStore, game_id: int) -> Trick | None:
@@ -360,7 +370,7 @@ class LiveLoop:
         else:  # a recording played as if it were a camera: at its real rate
             frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
         feed = _EndAware(frames)
-        done: set[int] = set()
+        done: dict[int, int] = {}
         on_table: list[list[str]] = []  # the last trick of the game before, if any
         try:
             while (game_id := wait_for_game(self.store, self.stop, done)) is not None:
@@ -373,7 +383,7 @@ class LiveLoop:
                 self._pipeline(game_id, source, game_frames, name, guard)
                 if self.stop.is_set() or feed.ended:
                     return
-                done.add(game_id)
+                done[game_id] = self.store.last_event_id()
                 on_table = _last_trick_cards(self.store, game_id)
                 logger.info("game %d is over", game_id)
                 if not self.next_games:

@@ -93,6 +93,15 @@ class EventsMixin(Database):
             args = (after_id, game_id, limit)
         return [event_from_row(r) for r in self._conn().execute(sql, args).fetchall()]
 
+    def reopened_since(self, game_id: int, after_id: int) -> bool:
+        """Whether the game was reopened (resumed, or its rounds raised) after event
+        ``after_id``: a camera that saw it end records into it again."""
+        row = self._conn().execute(
+            "SELECT 1 FROM events WHERE id > ? AND game_id = ? AND kind = 'reopened' LIMIT 1",
+            (after_id, game_id),
+        ).fetchone()
+        return row is not None
+
     def wait_for_event(self, after_id: int, timeout: float) -> bool:
         """Block until an event newer than ``after_id`` may exist, or ``timeout`` seconds.
 

@@ -940,3 +940,22 @@ def test_a_trick_corrected_on_the_web_is_known_on_the_table_after_a_restart(
         ["green-5", "green-9", "green-1"],
         ["green-5", "green-9", "green-7"],
     ]
+
+
+def test_a_game_the_camera_saw_end_is_recorded_into_again_once_resumed(tmp_path: Path) -> None:
+    """The camera kept every game it had seen end as done for good: a game finished by
+    mistake and resumed on the Settings page went unrecorded until skullcam run restarted."""
+    from skullcam.device.live import game_to_record
+
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 2})
+    assert game_to_record(store, {}) == gid
+    store.finish_game(gid)
+    done = {gid: store.last_event_id()}  # what the camera loop keeps when a game ends
+    assert game_to_record(store, done) is None
+    store.resume_game(gid)
+    assert game_to_record(store, done) == gid
+    # A game the camera saw end that is active without being reopened stays done (the
+    # camera's own reading of its end, the store not yet caught up).
+    again = {gid: store.last_event_id()}
+    assert game_to_record(store, again) is None
