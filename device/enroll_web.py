@@ -439,9 +439,6 @@ class PinNeeded(Exception):
         self.fields = fields
 
 
-#: The content types a cross-site HTML form can post (no CORS preflight): a page elsewhere
-#: must not start an adaptation, retake a face or upload a photo here.
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
 
 
 def create_enroll_app(
@@ -468,6 +465,9 @@ def create_enroll_app(
         PIN=pin,
         PIN_REQUIRED=require_pin,
         SECRET_KEY=secret or secrets.token_bytes(32),
+        # Its own name: a browser sends a host's cookies to every port, and the scoreboard's
+        # "session" cookie written here (or this one there) signed a phone out of the other.
+        SESSION_COOKIE_NAME="skullcam_enroll",
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -490,8 +490,13 @@ def create_enroll_app(
 
     @app.before_request
     def check_writer() -> None:
-        posted_form = request.method == "POST" and request.mimetype in FORM_TYPES
-        if posted_form and not request.headers.get("X-Skullcam-Page"):
+        # A page on another site can post here without the browser asking first: a form, or
+        # a no-cors fetch or beacon (no Content-Type at all). Neither can send JSON or a
+        # header of ours without asking, and this server never says yes.
+        from_page = request.mimetype == "application/json" or request.headers.get(
+            "X-Skullcam-Page"
+        )
+        if request.method == "POST" and not from_page:
             raise page_error("err_not_from_page")
         if (
             not app.config["PIN_REQUIRED"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -121,6 +122,11 @@ def test_a_phone_is_asked_for_the_pin_once_and_then_enrolls(
 
         wait = WebDriverWait(browser, 15)
         browser.get(url)
+        # Declined: not asked again by the page's own polling, only by the next tap.
+        wait.until(ec.alert_is_present()).dismiss()
+        time.sleep(3.5)  # two polls
+        assert not ec.alert_is_present()(browser)
+        browser.find_element(By.ID, "capture").click()
         alert = wait.until(ec.alert_is_present())
         assert alert.text.startswith("The table's PIN")
         alert.send_keys("1111")
@@ -130,6 +136,8 @@ def test_a_phone_is_asked_for_the_pin_once_and_then_enrolls(
         alert.send_keys("4821")
         alert.accept()
         wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+        # The real-trick pickers get their faces once the PIN is in.
+        wait.until(lambda d: len(Select(d.find_element(By.ID, "trick-add-face")).options) == 69)
         browser.find_element(By.ID, "capture").click()
         wait.until(lambda d: "accept it?" in _text(d, "message"))
         browser.find_element(By.ID, "accept").click()
@@ -209,8 +217,6 @@ def test_a_refused_action_stays_said_after_the_page_polls(
 ) -> None:
     """The reason was shown in the pending shot's box, which the next poll (every 1.5 s)
     hid again before it could be read."""
-    import time
-
     from skullcam.errors import UserError
 
     url, session = page

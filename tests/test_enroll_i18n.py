@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import pytest
 from repo_paths import REPO
+from web_support import page_client
 
 from skullcam import i18n_core
 from skullcam.datasets.deck import render_face
@@ -265,7 +266,7 @@ def _client(tmp_path: Path, shots: list[np.ndarray]) -> FlaskClient:
         CameraFeed(ImageFolderSource(camera)),
         AdaptPlan(progress=False),
     )
-    return create_enroll_app(session).test_client()
+    return page_client(create_enroll_app(session))
 
 
 @pytest.mark.parametrize(
@@ -549,7 +550,7 @@ def test_the_running_step_and_log_are_in_the_pages_language(
     session = _session_on_an_empty_table(tmp_path)
     for face in FACES:
         session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     try:
         assert client.post("/api/adapt?lang=es").get_json()["adapt"]["state"] == "running"
         assert running.wait(timeout=30)

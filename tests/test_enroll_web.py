@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from image_support import imdecode, imread
 from repo_paths import SAMPLE_SCENES
+from web_support import page_client
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
 from skullcam.device.enroll_tricks_page import TrickChecker
@@ -81,7 +82,7 @@ def test_one_face_at_a_time_with_accept_and_retake(tmp_path: Path) -> None:
         render_photo([green2], rng, PHOTO)[0],  # good: accepted
     ]
     session = _session(tmp_path, shots)
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
 
     page = client.get("/")
     assert page.status_code == 200 and b"Enroll deck" in page.data
@@ -134,7 +135,7 @@ def test_a_card_that_looks_like_another_can_be_retaken_or_accepted_anyway(
         return {f: (0.95 if f == "black-9" else 0.05 / 69) for f in FACES}
 
     session = _session(tmp_path, shots, classify=classify)
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     state = client.post("/api/capture").get_json()
     assert state["pending"]["problem"] == "wrong-card"
     assert state["pending"]["message"].startswith("this card looks like black-9 (Black 9)")
@@ -168,7 +169,7 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     # A photo of a real trick was labelled earlier: the adaptation checks it with the new model.
     trick = TrickLabels((BoxLabel((100.0, 100.0, 160.0, 190.0), "green-3"),))
     save_trick(session.tricks.folder, np.zeros((480, 640, 3), np.uint8), trick)
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     state = client.get("/api/state").get_json()
     assert state["face"] == "white-whale" and state["done"] == 68
     assert client.post("/api/adapt").status_code == 400  # not before the last face
@@ -243,7 +244,7 @@ def test_a_corrupt_recorded_frame_is_said_and_the_next_capture_reads_on(tmp_path
     session.feed = CameraFeed(
         ImageFolderSource(camera), reopen=lambda start: ImageFolderSource(camera, start=start)
     )
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     assert client.post("/api/capture").status_code == 200
     client.post("/api/retake")
     for _ in range(2):  # not fixed yet: the same file is named again, not "no picture"
@@ -335,7 +336,7 @@ def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: P
     jpeg, truth = _scene(0)
     camera_shot = imdecode(jpeg)
     session = _session(tmp_path, [camera_shot])
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     tricks = client.get("/api/state").get_json()["tricks"]
     assert (tricks["saved"], tricks["pending"], tricks["check"]) == (0, None, None)
     assert b"Check on real tricks" in client.get("/").data
@@ -420,7 +421,7 @@ def _fake_session(tmp_path: Path) -> EnrollSession:
 def test_bad_real_trick_input_gets_a_clear_error_and_writes_nothing(tmp_path: Path) -> None:
     session = _fake_session(tmp_path)
     app = create_enroll_app(session)
-    client = app.test_client()
+    client = page_client(app)
 
     def error(response: Any, status: int = 400) -> str:
         assert response.status_code == status, response.data
@@ -465,7 +466,7 @@ def test_bad_real_trick_input_gets_a_clear_error_and_writes_nothing(tmp_path: Pa
 
 def test_an_adaptation_checks_the_saved_photos_again(tmp_path: Path) -> None:
     session = _fake_session(tmp_path)
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     _upload(client, _scene(1)[0])
     client.post("/api/trick/save", json={"labels": ["green-7", "pirate-harry"]})
     session.tricks.check = None  # as after a restart: nothing checked with this model yet
@@ -503,7 +504,7 @@ def test_adapting_without_the_training_stack_says_what_to_install(
     session = _session(tmp_path, [table], base_model=base_model)
     for face, image in load_deck(alt_deck).items():
         session.enrollment.accept(face, image)
-    client = create_enroll_app(session).test_client()
+    client = page_client(create_enroll_app(session))
     assert client.post("/api/adapt").get_json()["adapt"]["state"] == "running"
     assert session.adapt_thread is not None
     may_fail.set()
@@ -565,7 +566,7 @@ def test_beyond_the_pi_every_request_but_the_page_needs_the_tables_pin(tmp_path:
     the camera."""
     session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
     app = create_enroll_app(session, pin="4821", require_pin=True)
-    client = app.test_client()
+    client = page_client(app)
     assert client.get("/", environ_base=REMOTE).status_code == 200
     for method, url in [("get", "/api/state"), ("get", "/camera.jpg"), ("post", "/api/adapt")]:
         refused = getattr(client, method)(url, environ_base=REMOTE)
@@ -574,10 +575,14 @@ def test_beyond_the_pi_every_request_but_the_page_needs_the_tables_pin(tmp_path:
     wrong = client.post("/api/pin", json={"pin": "1111"}, environ_base=REMOTE)
     assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
     assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+    # Its own cookie: a browser sends a host's cookies to every port, and sharing the
+    # scoreboard's "session" signed a phone out of one when it entered the PIN on the other.
+    assert client.get_cookie("skullcam_enroll") is not None
+    assert client.get_cookie("session") is None
     assert client.get("/api/state", environ_base=REMOTE).status_code == 200
     assert client.get("/camera.jpg", environ_base=REMOTE).mimetype == "image/jpeg"
     # Wrong guesses lock the address, as on the table app.
-    other = app.test_client()
+    other = page_client(app)
     away = {"REMOTE_ADDR": "192.168.1.77"}
     for guess in range(5):
         other.post("/api/pin", json={"pin": f"{guess:04d}"}, environ_base=away)
@@ -585,13 +590,14 @@ def test_beyond_the_pi_every_request_but_the_page_needs_the_tables_pin(tmp_path:
     assert locked.get_json()["error"] == "too many wrong PINs; wait 30 s and try again"
     # The Pi itself needs none, when it names itself.
     assert client.get("/api/state").status_code == 200
-    foreign = app.test_client().get("/api/state", headers={"Host": "evil.example"})
+    foreign = page_client(app).get("/api/state", headers={"Host": "evil.example"})
     assert foreign.status_code == 403
 
 
 def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
-    """A cross-site HTML form can post without the browser asking first: it must not start an
-    adaptation or upload a photo here, even from a browser on the Pi itself."""
+    """A cross-site HTML form, no-cors fetch or beacon can post without the browser asking
+    first: it must not start an adaptation, capture or upload a photo here, even from a
+    browser on the Pi itself."""
     session = _session(tmp_path, [render_photo([], np.random.default_rng(4), PHOTO)[0]])
     client = create_enroll_app(session).test_client()
     for data in ({"x": "1"}, {"photo": (io.BytesIO(b"jpeg"), "a.jpg")}):
@@ -602,6 +608,9 @@ def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
         )
     plain = client.post("/api/adapt", data="{}", content_type="text/plain")
     assert plain.status_code == 400
+    # A no-cors fetch or a beacon sends no Content-Type at all.
+    for url in ("/api/capture", "/api/adapt", "/api/trick/capture"):
+        assert client.post(url).status_code == 400
     assert session.adapt_status.get("state") != "running"
     # The page's own upload says where it comes from.
     upload = client.post(

@@ -31,3 +31,11 @@ def game_with_round_2_led_by_the_read_winner(store: GameStore) -> int:
     store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
     store.record_trick(gid, 2, 1, plays((0, "yellow-3"), (1, "yellow-7"), (2, "yellow-1")))
     return gid
+
+
+def page_client(app: Any) -> Any:
+    """A test client of the enrollment page that says, as the page's script does, that its
+    posts come from the page (a cross-site form or beacon cannot)."""
+    client = app.test_client()
+    client.environ_base["HTTP_X_SKULLCAM_PAGE"] = "enroll"
+    return client

@@ -357,7 +357,7 @@ def pin_mark(pin: str) -> str:
     """The mark of ``pin`` a phone's session cookie keeps (``table_pin.pin_mark``)."""
     from flask import current_app
 
-    return table_pin.pin_mark(str(current_app.config["SECRET_KEY"]), pin)
+    return table_pin.pin_mark(current_app.config["SECRET_KEY"], pin)
 
 
 def try_pin(given: str) -> bool:
