@@ -439,8 +439,6 @@ class PinNeeded(Exception):
         self.fields = fields
 
 
-
-
 def create_enroll_app(
     session: EnrollSession,
     *,
@@ -493,15 +491,19 @@ def create_enroll_app(
         # A page on another site can post here without the browser asking first: a form, or
         # a no-cors fetch or beacon (no Content-Type at all). Neither can send JSON or a
         # header of ours without asking, and this server never says yes.
-        from_page = request.mimetype == "application/json" or request.headers.get(
-            "X-Skullcam-Page"
-        )
+        from_page = request.mimetype == "application/json" or request.headers.get("X-Skullcam-Page")
         if request.method == "POST" and not from_page:
             raise page_error("err_not_from_page")
-        if (
-            not app.config["PIN_REQUIRED"]
-            or request.endpoint in ("index", "enter_pin")
-            or table_pin.from_this_machine(request.remote_addr, request.host)
+        if request.endpoint == "index":
+            return
+        if not app.config["PIN_REQUIRED"]:
+            # Listening on this machine only: a page reaching it under another name (DNS
+            # rebinding) must neither drive it nor see the camera.
+            if not table_pin.names_this_machine(request.host):
+                raise page_error("err_not_from_page")
+            return
+        if request.endpoint == "enter_pin" or table_pin.from_this_machine(
+            request.remote_addr, request.host
         ):
             return
         header = request.headers.get("X-Skullcam-Pin")

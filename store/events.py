@@ -96,10 +96,14 @@ class EventsMixin(Database):
     def reopened_since(self, game_id: int, after_id: int) -> bool:
         """Whether the game was reopened (resumed, or its rounds raised) after event
         ``after_id``: a camera that saw it end records into it again."""
-        row = self._conn().execute(
-            "SELECT 1 FROM events WHERE id > ? AND game_id = ? AND kind = 'reopened' LIMIT 1",
-            (after_id, game_id),
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT 1 FROM events WHERE id > ? AND game_id = ? AND kind = 'reopened' LIMIT 1",
+                (after_id, game_id),
+            )
+            .fetchone()
+        )
         return row is not None
 
     def wait_for_event(self, after_id: int, timeout: float) -> bool:

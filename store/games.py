@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from skullcam.errors import UserError
+
 from . import checks
 from .audit import write_audit
 from .database import Database
@@ -198,14 +200,9 @@ class GamesMixin(Database):
         again and the camera records into it. Only the table's latest game, and only one
         with rounds left: a played-out game finishes again at once (raise its rounds)."""
         with self._write() as conn:
-            game = self.game(game_id)
-            if game.status != "finished":
-                raise refusal("resume_not_finished", game=game_id)
-            if played_out(conn, game, self.rounds_due(game_id)):
-                raise refusal("resume_played_out", game=game_id)
-            latest = table_game_row(conn)
-            if latest is not None and latest["id"] != game_id:
-                raise refusal("resume_not_latest", game=game_id, newer=latest["id"])
+            refused = self._resume_refusal(conn, game_id)
+            if refused is not None:
+                raise refused
             conn.execute(
                 "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,)
             )
@@ -213,6 +210,22 @@ class GamesMixin(Database):
             write_audit(
                 conn, game_id, None, "resume", {"status": "finished"}, {"status": "active"}, ""
             )
+
+    def resumable(self, game_id: int) -> bool:
+        """Whether :meth:`resume_game` would give the game back (the Settings page offers it
+        only then: a game that simply finished is not one to resume)."""
+        return self._resume_refusal(self._conn(), game_id) is None
+
+    def _resume_refusal(self, conn: sqlite3.Connection, game_id: int) -> UserError | None:
+        game = self.game(game_id)
+        if game.status != "finished":
+            return refusal("resume_not_finished", game=game_id)
+        if played_out(conn, game, self.rounds_due(game_id)):
+            return refusal("resume_played_out", game=game_id)
+        latest = table_game_row(conn)
+        if latest is not None and latest["id"] != game_id:
+            return refusal("resume_not_latest", game=game_id, newer=latest["id"])
+        return None
 
     def delete_game(self, game_id: int) -> None:
         """Remove a game with everything recorded of it, images too. Only for the demo's

@@ -902,9 +902,9 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
     code = main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
     assert code == 0
     assert (
-        "  retake black-3.jpg, green-7.jpg: the self-check names them right on under half of "
-        "their cards (a photo cut off at the edge, of another card, or blurred?), then run the "
-        "same command again"
+        "  retake the photos of black-3, green-7: the self-check names them right on under "
+        "half of their cards (a photo cut off at the edge, of another card, or blurred?), "
+        "then run the same command again"
     ) in capsys.readouterr().out
     assert check.faces_to_retake(below=0.4) == ["black-3"]
 

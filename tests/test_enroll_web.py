@@ -606,6 +606,10 @@ def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
         assert refused.get_json()["error"] == (
             "send this from the enrollment page (a form posted from elsewhere is refused)"
         )
+    # Reached under another name (DNS rebinding), it neither acts nor shows the camera.
+    for url in ("/api/state", "/camera.jpg"):
+        assert client.get(url, headers={"Host": "rebound.example:8001"}).status_code == 400
+    assert client.get("/api/state", headers={"Host": "127.0.0.1:8001"}).status_code == 200
     plain = client.post("/api/adapt", data="{}", content_type="text/plain")
     assert plain.status_code == 400
     # A no-cors fetch or a beacon sends no Content-Type at all.

@@ -472,6 +472,12 @@ def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     assert store.game(gid).status == "active"
     page = client.get(f"/game/{gid}/settings").get_data(as_text=True)
     assert 'id="finish-game"' in page and 'id="resume-game"' not in page
+    # A game that simply finished (every round played) is not offered for resuming.
+    done = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(done, 1, [1, 0])
+    store.record_trick(done, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    page = client.get(f"/game/{done}/settings").get_data(as_text=True)
+    assert 'id="resume-game"' not in page and 'id="finish-game"' not in page
     again = client.post(f"/api/game/{gid}/resume", json={}, headers={"Accept-Language": "es"})
     assert again.status_code == 400
     assert json_of(again)["error_text"] == (

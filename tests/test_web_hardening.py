@@ -684,3 +684,20 @@ def test_a_loopback_request_under_a_foreign_host_name_needs_the_pin(
     assert foreign.status_code == 403 and json_of(foreign)["pin"] is True
     for local in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
         assert client.post("/api/games", json=body, headers={"Host": local}).status_code == 201
+
+
+def test_a_localhost_only_scoreboard_refuses_writes_under_another_name(tmp_path: Path) -> None:
+    """Without a PIN (listening on 127.0.0.1) every caller is this machine, but a web page in
+    its browser can reach the app under a name of its own (DNS rebinding)."""
+    client = create_app(tmp_path).test_client()
+    body = {"players": ["Ana", "Ben"]}
+    rebound = client.post("/api/games", json=body, headers={"Host": "rebound.example:8000"})
+    assert rebound.status_code == 403
+    assert json_of(rebound)["error"] == (
+        "this scoreboard listens on this machine only: open it as http://localhost:8000/ to "
+        "change anything"
+    )
+    assert client.get("/api/games", headers={"Host": "rebound.example:8000"}).status_code == 200
+    assert (
+        client.post("/api/games", json=body, headers={"Host": "localhost:8000"}).status_code == 201
+    )

@@ -335,9 +335,16 @@ def check_pin() -> None:
     """
     from flask import current_app
 
-    if not current_app.config["PIN_REQUIRED"] or from_this_machine(
-        request.remote_addr, request.host
-    ):
+    if not current_app.config["PIN_REQUIRED"]:
+        # Listening on this machine only, every caller is local; but a web page in a browser
+        # here can reach it under another name (DNS rebinding), and must not write.
+        if not table_pin.names_this_machine(request.host):
+            raise PinError(
+                f"this scoreboard listens on this machine only: open it as "
+                f"http://localhost:{request.host.rsplit(':', 1)[-1]}/ to change anything"
+            )
+        return
+    if from_this_machine(request.remote_addr, request.host):
         return
     pin = current_app.config["PIN"]
     if pin is None:

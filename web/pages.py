@@ -95,7 +95,13 @@ def settings(game_id: int) -> Any:
     store = get_store()
     game = store.game(game_id)
     values = {**_defaults(), **game.settings}
-    return _page("settings.html", game=game, fields=SETTING_FIELDS, values=values)
+    return _page(
+        "settings.html",
+        game=game,
+        fields=SETTING_FIELDS,
+        values=values,
+        resumable=store.resumable(game_id),
+    )
 
 
 @bp.get("/game/<id:game_id>/tricks")

@@ -248,7 +248,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     retake = check.faces_to_retake()
     if retake:
         print(
-            f"  retake {', '.join(f + '.jpg' for f in retake)}: the self-check names "
+            f"  retake the photos of {', '.join(retake)}: the self-check names "
             f"{'it' if len(retake) == 1 else 'them'} right on under half of their cards (a photo "
             "cut off at the edge, of another card, or blurred?), then run the same command again"
         )
