@@ -302,19 +302,24 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
 
 
 def test_finishing_a_game_asks_first(server: tuple[str, GameStore], browser: Any) -> None:
-    """One tap on "Finish game" must not end a game for good: the page asks, and a "no"
-    leaves the game open for the camera to record into."""
+    """One tap on "Finish game" must not end a game by mistake: the page asks, and a "no"
+    leaves the game open for the camera to record into; a "yes" by mistake is undone by
+    "Resume game" on the same page."""
     base, store = server
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     browser.get(f"{base}/game/{gid}/settings")
     wait(browser).until(ec.element_to_be_clickable((By.ID, "finish-game"))).click()
     alert = wait(browser).until(ec.alert_is_present())
-    assert "cannot be reopened" in alert.text
+    assert "Settings can resume it" in alert.text
     alert.dismiss()
     assert store.game(gid).status == "active"
     browser.find_element(By.ID, "finish-game").click()
     wait(browser).until(ec.alert_is_present()).accept()
     wait(browser).until(lambda d: store.game(gid).status == "finished")
+    browser.get(f"{base}/game/{gid}/settings")
+    wait(browser).until(ec.element_to_be_clickable((By.ID, "resume-game"))).click()
+    wait(browser).until(lambda d: d.current_url.endswith(f"/game/{gid}/bids"))
+    assert store.game(gid).status == "active"
 
 
 def test_import_refuses_a_record_not_in_utf8(
