@@ -506,18 +506,15 @@ def create_enroll_app(
             request.remote_addr, request.host
         ):
             return
-        header = request.headers.get("X-Skullcam-Pin")
-        if header:
-            if try_pin(header):
-                return
-            raise PinNeeded("pin_header_wrong")
-        remembered = cookie.get("pin_mark")
-        if not (
-            remembered
-            and app.config["PIN"]
-            and table_pin.same_pin(remembered, mark(app.config["PIN"]))
-        ):
-            raise PinNeeded("pin_missing")
+        key = table_pin.refusal_key(
+            request.headers.get("X-Skullcam-Pin"),
+            cookie.get("pin_mark"),
+            app.config["PIN"],
+            app.config["SECRET_KEY"],
+            try_pin,
+        )
+        if key is not None:
+            raise PinNeeded(key)
 
     @app.errorhandler(PinNeeded)
     def pin_needed(err: PinNeeded) -> Any:

@@ -115,6 +115,25 @@ def pin_mark(secret: bytes | str, pin: str) -> str:
     return hmac.new(key, pin.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
+def refusal_key(
+    header: str | None,
+    remembered: object,
+    pin: str | None,
+    secret: bytes | str,
+    attempt: Callable[[str], bool],
+) -> str | None:
+    """Whether a request proves it knows ``pin``: None if so, else why not
+    (``pin_header_wrong``, ``pin_missing``). A PIN in the ``X-Skullcam-Pin`` header counts
+    towards the lockouts (``attempt``), or a script could try all 10 000 in a minute; the
+    cookie's mark (``remembered``) was checked when it was stored and is signed, so it is
+    compared without counting."""
+    if header:
+        return None if attempt(header) else "pin_header_wrong"
+    if pin is not None and remembered is not None and same_pin(remembered, pin_mark(secret, pin)):
+        return None
+    return "pin_missing"
+
+
 def is_loopback(address: str | None) -> bool:
     """True for 127.0.0.0/8, ::1 and 'localhost' (a missing address counts as remote)."""
     if not address:

@@ -43,7 +43,7 @@ from skullcam.errors import (
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
-from skullcam.table_pin import from_this_machine, same_pin
+from skullcam.table_pin import from_this_machine
 
 from . import i18n
 from .flag_i18n import flag_text
@@ -349,15 +349,15 @@ def check_pin() -> None:
     pin = current_app.config["PIN"]
     if pin is None:
         raise pin_refusal("pin_not_set")
-    header = request.headers.get("X-Skullcam-Pin")
-    if header:
-        if try_pin(header):
-            return
-        raise pin_refusal("pin_header_wrong")
-    remembered = session.get("pin_mark")
-    if remembered is not None and same_pin(remembered, pin_mark(pin)):
-        return
-    raise pin_refusal("pin_missing")
+    key = table_pin.refusal_key(
+        request.headers.get("X-Skullcam-Pin"),
+        session.get("pin_mark"),
+        pin,
+        current_app.config["SECRET_KEY"],
+        try_pin,
+    )
+    if key is not None:
+        raise pin_refusal(key)
 
 
 def pin_mark(pin: str) -> str:
