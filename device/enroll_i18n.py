@@ -500,13 +500,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "for mange forkerte PIN-koder den seneste time; vent {minutes} min",
     },
     "err_not_from_page": {
-        "en": "send this from the enrollment page (a form posted from elsewhere is refused)",
-        "es": (
-            "envíalo desde la página de registro (se rechaza un formulario enviado desde otro"
-            " sitio)"
+        "en": (
+            "send this from the enrollment page, or as JSON or with the header X-Skullcam-Page"
+            " from a script (a form posted from elsewhere is refused)"
         ),
-        "it": "invialo dalla pagina di registrazione (un modulo inviato da altrove è rifiutato)",
-        "da": "send det fra registreringssiden (en formular sendt andetsteds fra afvises)",
+        "es": (
+            "envíalo desde la página de registro, o como JSON o con la cabecera X-Skullcam-Page"
+            " desde un script (se rechaza un formulario enviado desde otro sitio)"
+        ),
+        "it": (
+            "invialo dalla pagina di registrazione, o come JSON o con l'intestazione"
+            " X-Skullcam-Page da uno script (un modulo inviato da altrove è rifiutato)"
+        ),
+        "da": (
+            "send det fra registreringssiden, eller som JSON eller med headeren X-Skullcam-Page"
+            " fra et script (en formular sendt andetsteds fra afvises)"
+        ),
+    },
+    "err_foreign_host": {
+        "en": "this page listens on this machine only: open it as http://localhost:{port}/",
+        "es": "esta página solo escucha en esta máquina: ábrela como http://localhost:{port}/",
+        "it": "questa pagina ascolta solo su questa macchina: aprila come http://localhost:{port}/",
+        "da": "denne side lytter kun på denne maskine: åbn den som http://localhost:{port}/",
     },
 }
 

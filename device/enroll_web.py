@@ -500,7 +500,7 @@ def create_enroll_app(
             # Listening on this machine only: a page reaching it under another name (DNS
             # rebinding) must neither drive it nor see the camera.
             if not table_pin.names_this_machine(request.host):
-                raise page_error("err_not_from_page")
+                raise page_error("err_foreign_host", port=request.environ.get("SERVER_PORT", ""))
             return
         if request.endpoint == "enter_pin" or table_pin.from_this_machine(
             request.remote_addr, request.host

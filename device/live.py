@@ -380,10 +380,13 @@ class LiveLoop:
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
+                # The log as the game starts: a reopening after this (the table resuming a
+                # game finished by mistake, even while this camera winds it down) counts.
+                started = self.store.last_event_id()
                 self._pipeline(game_id, source, game_frames, name, guard)
                 if self.stop.is_set() or feed.ended:
                     return
-                done[game_id] = self.store.last_event_id()
+                done[game_id] = started
                 on_table = _last_trick_cards(self.store, game_id)
                 logger.info("game %d is over", game_id)
                 if not self.next_games:

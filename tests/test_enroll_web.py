@@ -604,11 +604,18 @@ def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
         refused = client.post("/api/adapt", data=data)
         assert refused.status_code == 400
         assert refused.get_json()["error"] == (
-            "send this from the enrollment page (a form posted from elsewhere is refused)"
+            "send this from the enrollment page, or as JSON or with the header X-Skullcam-Page "
+            "from a script (a form posted from elsewhere is refused)"
         )
     # Reached under another name (DNS rebinding), it neither acts nor shows the camera.
     for url in ("/api/state", "/camera.jpg"):
-        assert client.get(url, headers={"Host": "rebound.example:8001"}).status_code == 400
+        refused = client.get(
+            url, headers={"Host": "rebound.example"}, base_url="http://localhost:8001"
+        )
+        assert refused.status_code == 400
+        assert refused.get_json()["error"] == (
+            "this page listens on this machine only: open it as http://localhost:8001/"
+        )
     assert client.get("/api/state", headers={"Host": "127.0.0.1:8001"}).status_code == 200
     plain = client.post("/api/adapt", data="{}", content_type="text/plain")
     assert plain.status_code == 400

@@ -57,6 +57,8 @@ def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | Non
 
 @bp.before_request
 def _guard_writes() -> None:
+    if "pin" in session:  # a cookie from before the mark kept the PIN itself (a TV's, too)
+        session.pop("pin")
     if request.method in ("POST", "PUT", "DELETE", "PATCH") and request.endpoint != "api.pin":
         check_pin()
 

@@ -338,10 +338,12 @@ def check_pin() -> None:
     if not current_app.config["PIN_REQUIRED"]:
         # Listening on this machine only, every caller is local; but a web page in a browser
         # here can reach it under another name (DNS rebinding), and must not write.
+        # (A plain refusal: a PinError would make the page ask for a PIN there is none of.)
         if not table_pin.names_this_machine(request.host):
-            raise PinError(
+            port = request.environ.get("SERVER_PORT", "")
+            raise UserError(
                 f"this scoreboard listens on this machine only: open it as "
-                f"http://localhost:{request.host.rsplit(':', 1)[-1]}/ to change anything"
+                f"http://localhost:{port}/ to change anything"
             )
         return
     if from_this_machine(request.remote_addr, request.host):
