@@ -273,6 +273,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Non attivato: rifai le foto delle carte più deboli ({names}).",
         "da": "Ikke aktiveret: tag billederne af de svageste kort igen ({names}).",
     },
+    "retake_named": {
+        "en": " Retake the photos of {names}: the self-check names them right on under half of"
+        " their cards (cut off at the edge, another card, or blurred?).",
+        "es": " Repite las fotos de {names}: la comprobación las reconoce en menos de la mitad de"
+        " sus cartas (¿cortadas por el borde, otra carta o movidas?).",
+        "it": " Rifai le foto di {names}: il controllo le riconosce in meno della metà delle loro"
+        " carte (tagliate dal bordo, un'altra carta o mosse?).",
+        "da": " Tag billederne af {names} igen: selvtjekket genkender dem i under halvdelen af"
+        " deres kort (skåret af ved kanten, et andet kort eller uskarpe?).",
+    },
     "failed": {
         "en": "Failed: {error}",
         "es": "Error: {error}",

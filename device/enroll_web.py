@@ -248,15 +248,18 @@ class EnrollSession:
         except UserError:
             return None
         try:
-            said: tuple[Message, ...] | None = CheckResult.from_json(check).said()
+            result = CheckResult.from_json(check)
+            said: tuple[Message, ...] | None = result.said()
+            retake = result.faces_to_retake()
         except (KeyError, TypeError, ValueError):  # an older record: its English sentence
-            said = None
+            said, retake = None, []
         return {
             "state": "done",
             "sentence": check.get("sentence"),
             "said": said,
             "model": model,
             "activated": active,
+            "retake_faces": retake,
             "log": [],
         }
 
@@ -298,7 +301,7 @@ class EnrollSession:
         """The adaptation's state: its sentence, weakest faces, log (the terminal's lines) and
         running step worded in ``lang`` (``enroll_i18n`` says what stays English)."""
         status = self.adapt_status
-        hidden = ("log", "said", "weakest_faces", "error_said")
+        hidden = ("log", "said", "weakest_faces", "retake_faces", "error_said")
         shown = {k: v for k, v in status.items() if k not in hidden}
         if status.get("said"):
             shown["sentence"] = word(status["said"], lang)
@@ -306,6 +309,7 @@ class EnrollSession:
             shown["error"] = word(status["error_said"], lang)
         if "weakest_faces" in status:
             shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
+        shown["retake"] = [face_name(f, lang) for f in status.get("retake_faces", [])]
         shown["log"] = [log_line(line, lang) for line in status["log"][-8:]]
         if status.get("state") == "running":
             step = step_progress()
@@ -394,6 +398,7 @@ class EnrollSession:
                     model=outcome.model_dir.name,
                     activated=outcome.activated,
                     weakest_faces=[f for f, _, _ in outcome.check.weakest()],
+                    retake_faces=outcome.check.faces_to_retake(),
                 )
                 self._recheck_tricks(say)
             except UserError as err:

@@ -576,6 +576,43 @@ def test_the_running_step_and_log_are_in_the_pages_language(
     assert client.get("/api/state").get_json()["adapt"]["state"] == "failed"
 
 
+def test_the_page_names_the_faces_to_retake_in_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line named them since this session; the camera page said only the
+    weakest faces, and only when the model was not activated."""
+    import skullcam.device.enroll_web as enroll_web
+    from skullcam.vision.enroll import EnrollOutcome
+
+    check = CheckResult(
+        scenes=500,
+        cards=2100,
+        recall=0.98,
+        precision=0.98,
+        classifier_accuracy=0.985,
+        classifier_per_card={
+            "green-7": {"precision": 0.4, "recall": 0.2},
+            "green-8": {"precision": 1.0, "recall": 1.0},
+        },
+    )
+
+    def adapted(*_: object, **__: object) -> EnrollOutcome:
+        return EnrollOutcome(tmp_path / "models" / "m", check, True, {})
+
+    monkeypatch.setattr(enroll_web, "adapt_and_install", adapted)
+    session = _session_on_an_empty_table(tmp_path)
+    for face in FACES:
+        session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+    client = page_client(create_enroll_app(session))
+    client.post("/api/adapt")
+    assert session.adapt_thread is not None
+    session.adapt_thread.join(timeout=30)
+    assert client.get("/api/state?lang=es").get_json()["adapt"]["retake"] == ["Loro 7"]
+    assert client.get("/api/state?lang=en").get_json()["adapt"]["retake"] == ["Green 7"]
+    page = client.get("/?lang=es").get_data(as_text=True)
+    assert "Repite las fotos de {names}" in page  # the page's script words the line
+
+
 def _session_on_an_empty_table(tmp_path: Path) -> EnrollSession:
     """An enrollment page's session whose camera shows only the table."""
     camera = tmp_path / "camera"
