@@ -245,6 +245,9 @@ def test_one_picture_under_two_card_names_is_named_and_used_for_neither(
         "green-7.jpg: the same picture as green-1.jpg; photograph each face",
     ]
     assert sorted(enrollment.faces) == ["green-2"]
+    said: list[str] = []  # run again: the copies are not counted as enrolled
+    collect_from_folder(enrollment, folder, say=said.append, progress=False)
+    assert said == ["1 face(s) already enrolled from these photos: kept"]
     # Fixed in the folder, then copied again from a face kept from an earlier run.
     shutil.copyfile(alt_photos / "green-7.jpg", folder / "green-7.jpg")
     assert collect_from_folder(enrollment, folder, progress=False)[-1].startswith("missing 66")

@@ -417,14 +417,14 @@ def collect_from_folder(
     digests = {face: _file_digest(path) for face, path in files.items()}
     copies = _same_pictures(enrollment, files, digests)
     problems += copies.values()
-    todo = []
-    for face, path in files.items():
-        digest = digests[face]
-        if face in copies or enrollment.faces.get(face, {}).get("digest") == digest:
-            continue
-        todo.append((face, path, digest))
-    if len(files) - len(todo):
-        say(f"{len(files) - len(todo)} face(s) already enrolled from these photos: kept")
+    kept = [f for f in files if enrollment.faces.get(f, {}).get("digest") == digests[f]]
+    if kept:
+        say(f"{len(kept)} face(s) already enrolled from these photos: kept")
+    todo = [
+        (face, path, digests[face])
+        for face, path in files.items()
+        if face not in copies and face not in kept
+    ]
     for face, path, digest in tqdm(todo, desc="photos", unit="photo", disable=not progress):
         try:
             image = read_colour_image(path)  # grey faces would teach grey cards
