@@ -501,15 +501,11 @@ def create_enroll_app(
             raise page_error("err_not_from_page")
         if request.endpoint == "index":
             return
-        if not app.config["PIN_REQUIRED"]:
-            # Listening on this machine only: a page reaching it under another name (DNS
-            # rebinding) must neither drive it nor see the camera.
-            if not table_pin.names_this_machine(request.host):
-                raise page_error("err_foreign_host", port=request.environ.get("SERVER_PORT", ""))
-            return
-        if request.endpoint == "enter_pin" or table_pin.from_this_machine(
-            request.remote_addr, request.host
-        ):
+        # Under a foreign name it neither acts nor shows the camera.
+        rule = table_pin.access(app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+        if rule == table_pin.FOREIGN_HOST:
+            raise page_error("err_foreign_host", port=request.environ.get("SERVER_PORT", ""))
+        if rule == table_pin.OPEN or request.endpoint == "enter_pin":
             return
         key = table_pin.refusal_key(
             request.headers.get("X-Skullcam-Pin"),

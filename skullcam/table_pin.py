@@ -159,6 +159,18 @@ def from_this_machine(remote_addr: str | None, host: str) -> bool:
     return is_loopback(remote_addr) and names_this_machine(host)
 
 
+OPEN, FOREIGN_HOST, PROVE_PIN = "open", "foreign host", "prove the PIN"
+
+
+def access(pin_required: bool, remote_addr: str | None, host: str) -> str:
+    """What a request to either server must do: nothing (:data:`OPEN`), be refused
+    (:data:`FOREIGN_HOST`: a server listening on this machine only, reached under another
+    name, is a web page in a browser here, DNS rebinding), or :data:`PROVE_PIN`."""
+    if not pin_required:
+        return OPEN if names_this_machine(host) else FOREIGN_HOST
+    return OPEN if from_this_machine(remote_addr, host) else PROVE_PIN
+
+
 def kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:
     """The secret kept in ``path`` where it is ``usable``, else one ``make`` gives, kept there
     (mode 600) for the next start. A folder that cannot be written gives this start's."""

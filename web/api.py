@@ -73,7 +73,6 @@ def pin() -> Any:
     if not try_pin(given):
         raise pin_refusal("pin_typed_wrong")
     session["pin_mark"] = pin_mark(given)
-    session.pop("pin", None)  # a cookie from before the mark kept the PIN itself
     session.permanent = True
     return jsonify({"ok": True, "required": True})
 

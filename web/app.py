@@ -43,7 +43,6 @@ from skullcam.errors import (
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
-from skullcam.table_pin import from_this_machine
 
 from . import i18n
 from .flag_i18n import flag_text
@@ -335,18 +334,15 @@ def check_pin() -> None:
     """
     from flask import current_app
 
-    if not current_app.config["PIN_REQUIRED"]:
-        # Listening on this machine only, every caller is local; but a web page in a browser
-        # here can reach it under another name (DNS rebinding), and must not write.
-        # (A plain refusal: a PinError would make the page ask for a PIN there is none of.)
-        if not table_pin.names_this_machine(request.host):
-            port = request.environ.get("SERVER_PORT", "")
-            raise UserError(
-                f"this scoreboard listens on this machine only: open it as "
-                f"http://localhost:{port}/ to change anything"
-            )
-        return
-    if from_this_machine(request.remote_addr, request.host):
+    rule = table_pin.access(current_app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+    if rule == table_pin.FOREIGN_HOST:
+        # A plain refusal: a PinError would make the page ask for a PIN there is none of.
+        port = request.environ.get("SERVER_PORT", "")
+        raise UserError(
+            f"this scoreboard listens on this machine only: open it as "
+            f"http://localhost:{port}/ to change anything"
+        )
+    if rule == table_pin.OPEN:
         return
     pin = current_app.config["PIN"]
     if pin is None:
