@@ -178,6 +178,10 @@ ENGLISH: dict[str, str] = {
     "tie_one_more_round": (
         "the lead is tied after the last round: play one more round (tie setting)"
     ),
+    "tie_break_not_due": (
+        "the lead is not tied after round {last}, so round {round}, played as a tie-break,"
+        " does not count"
+    ),
 }
 
 

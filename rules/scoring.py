@@ -188,7 +188,9 @@ def score_game(
     clockwise from that player, stands as played (with a warning naming it) instead of being
     refused. A dispute settled after the fact (an earlier trick's winner corrected) changes who
     *should* have led tricks the table has already played; those tricks happened, and a
-    referee re-scores them rather than throwing the game away.
+    referee re-scores them rather than throwing the game away. For the same reason a
+    tie-break round played while the lead was tied, which a correction has since untied, is
+    left out of the score with a warning instead of refusing the game.
     """
     settings = settings or record.settings
     n = len(record.players)
@@ -200,6 +202,12 @@ def score_game(
         is_last = number == len(record.rounds)
         if number > settings.rounds:
             tied = totals.count(max(totals)) > 1
+            if as_played and settings.tie == "extra_round" and not tied:
+                # A tie-break round was played, then a corrected trick untied the lead: the
+                # game ended before it. Its tricks happened but decide nothing.
+                last = {"round": number, "last": number - 1}
+                warnings.append((Phrase("tie_break_not_due", last),))
+                break
             if settings.tie != "extra_round" or not tied:
                 raise _refuse(
                     Phrase("at_round", {"round": number}),

@@ -95,16 +95,6 @@ def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int)
         emit(conn, game.id, "reopened", {"rounds": rounds})
 
 
-def drop_unplayed_rounds(conn: sqlite3.Connection, game_id: int, rounds: int) -> None:
-    """Forget the bids of rounds past ``rounds`` that have no trick: a tie-break round no
-    longer due (the lead untied before it was played) would stop the score for good."""
-    conn.execute(
-        "DELETE FROM rounds WHERE game_id = ? AND round > ? AND round NOT IN"
-        " (SELECT round FROM tricks WHERE game_id = ?)",
-        (game_id, rounds, game_id),
-    )
-
-
 def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:
     """Finish a game (once: a finished game keeps its first finishing time and event);
     whether it was unfinished until now.
@@ -161,14 +151,14 @@ class GamesMixin(Database):
     @contextmanager
     def settling_rounds(self, conn: sqlite3.Connection, game_id: int) -> Iterator[None]:
         """Around a write that may tie or untie the lead (a bid, a corrected card, a pirate's
-        choice, a setting): finish or reopen the game as the rounds due now say, and forget
-        the bids of a tie-break round no longer due. Inside the write's transaction."""
+        choice, a setting): finish or reopen the game as the rounds due now say. Inside the
+        write's transaction. The bids of a tie-break round no longer due stay stored (the
+        record leaves them out while it is not due: ``scores.py``)."""
         before = self.rounds_due(game_id)
         yield
         after = self.rounds_due(game_id)
         if after != before:
             restatus(conn, self.game(game_id), before, after)
-        drop_unplayed_rounds(conn, game_id, after)
 
     def table_game(self) -> Game | None:
         """The game set up last at the table, finished or not: the TV shows it (its final

@@ -118,15 +118,26 @@ class ScoresMixin(RecordsMixin):
         if full["tie"] != "extra_round":
             return total
         record, _, out = self._scored(game_id)  # up to a missing bid or card: what scores
+        due = out.get("rounds_due")
+        return max(total, due if isinstance(due, int) else len(record["rounds"]))
+
+    def _record(self, game_id: int) -> tuple[dict[str, Any], tuple[Phrase, ...] | None]:
+        """The record (``RecordsMixin._record``) without tie-break rounds that are only bid and
+        no longer due. Their bids stay in the store: a correction that untied the lead before
+        the round was played may be undone, and the round is due again with its bids."""
+        record, problem = super()._record(game_id)
         rounds = record["rounds"]
+        total = int(checks.full_settings(record["settings"])["rounds"])
         played = len(rounds)
         while played > total and not rounds[played - 1]["tricks"]:
-            played -= 1  # a tie-break round only bid: whether it is due is the rounds' before
-        if played < len(rounds):
-            shorter = {**record, "rounds": rounds[:played]}
-            out = _cached_score(self._scores_before_tie_break, game_id, shorter)
-        due = out.get("rounds_due")
-        return max(total, due if isinstance(due, int) else played)
+            played -= 1  # whether a tie-break round only bid is due is the rounds' before
+        if played == len(rounds):
+            return record, problem
+        shorter = {**record, "rounds": rounds[:played]}
+        due = _cached_score(self._scores_before_tie_break, game_id, shorter).get("rounds_due")
+        if not isinstance(due, int):  # the rounds before do not score: kept, so it is named
+            return record, problem
+        return {**record, "rounds": rounds[: max(played, due)]}, problem
 
     def _scored(
         self, game_id: int

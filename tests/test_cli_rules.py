@@ -222,6 +222,35 @@ def test_score_offers_as_played_only_where_it_would_score_the_record(tmp_path: P
     assert skullcam("score", path, "--as-played").returncode == 2
 
 
+def test_score_as_played_leaves_out_a_tie_break_a_correction_made_needless(
+    tmp_path: Path,
+) -> None:
+    """A store export after a round-1 correction untied the lead: the tie-break round was
+    played, but the game was over before it. Refused as it stands, with --as-played offered;
+    scored as played, the round is left out and said so."""
+    one = [{"player": 1, "card": "green-5"}, {"player": 0, "card": "green-3"}]
+    record = {
+        "format": "skullcam-game/1",
+        "players": ["Ana", "Ben"],
+        "settings": {"rounds": 1, "tie": "extra_round"},
+        "rounds": [
+            {"bids": [0, 1], "tricks": [{"plays": one}]},  # Ben made it: 20 to 10
+            {"bids": [0, 1], "tricks": [{"plays": one[::-1]}]},
+        ],
+    }
+    path = _record(tmp_path, json.dumps(record))
+    refused = skullcam("score", path)
+    assert refused.returncode == 2 and "an extra round is played only on" in refused.stderr
+    assert "--as-played" in refused.stderr
+    out = skullcam("score", path, "--json", "--as-played")
+    assert out.returncode == 0, out.stderr
+    score = json.loads(out.stdout)
+    assert score["totals"] == [10, 20] and len(score["rounds"]) == 1
+    assert score["warnings"] == [
+        "the lead is not tied after round 1, so round 2, played as a tie-break, does not count"
+    ]
+
+
 def test_score_blames_the_settings_file_for_its_own_bad_key(tmp_path: Path) -> None:
     house = tmp_path / "house.json"
     house.write_text(json.dumps({"bogus": 1}))

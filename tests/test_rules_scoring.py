@@ -558,7 +558,7 @@ def test_abilities_appear_in_the_round_explanation() -> None:
 
 
 def test_an_out_of_turn_play_is_a_game_record_error_of_its_own_kind() -> None:
-    # Callers (skullcam score) offer --as-played for this error and no other.
+    # Its own kind, so a caller can tell the one rule a table may knowingly break.
     record = _disputed_round()
     with pytest.raises(GameRecordError) as caught:
         GameRecord.from_dict(record)

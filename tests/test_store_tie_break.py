@@ -124,14 +124,47 @@ def test_a_correction_that_ties_the_lead_after_the_end_reopens_the_game(
     assert active is not None and active.id == gid
 
 
-def test_a_correction_that_unties_the_lead_drops_the_tie_break_bids(store: GameStore) -> None:
-    """The tie-break's bids were in, no trick yet: untied, the round is not due, its bids go
-    (the score stopped on them for good), and the game is over."""
+def test_a_correction_that_unties_the_lead_sets_the_tie_break_bids_aside(
+    store: GameStore,
+) -> None:
+    """The tie-break's bids were in, no trick yet: untied, the round is not due and the game
+    is over, but the bids stay stored (they were deleted, unaudited), so a correction undone
+    brings the round back with them."""
     gid = tied_after_round_1(store)
     store.set_bids(gid, 2, [1, 0])
     store.correct_play(gid, 1, 0, 1, card="green-3")  # Ana's green-3 under Ben's escape lead
     assert store.rounds_due(gid) == 1 and store.game(gid).status == "finished"
     assert store.score(gid)["ok"] and store.export_record(gid)["rounds"][1:] == []
+    assert "warning_phrases" not in store.score(gid)  # only bid: nothing to warn about
+    store.correct_play(gid, 1, 0, 1, card="escape")  # taken back: tied again
+    assert store.rounds_due(gid) == 2 and store.game(gid).status == "active"
+    assert store.bids(gid, 2) == [1, 0]
+    assert [r["bids"] for r in store.export_record(gid)["rounds"]] == [[1, 0], [1, 0]]
+
+
+def test_a_correction_that_unties_the_lead_after_the_tie_break_was_played(
+    store: GameStore,
+) -> None:
+    """The tie-break round was under way when a correction of round 1 untied the lead: the
+    game was over after round 1, so the round counts for nothing (its trick stays recorded),
+    the game finishes and exports, instead of refusing every score from then on."""
+    gid = tied_after_round_1(store)
+    store.set_bids(gid, 2, [1, 0])
+    store.record_trick(gid, 2, 0, plays((0, "green-3"), (1, "green-2")))  # Ana: +20
+    assert store.game(gid).status == "finished"
+    store.correct_play(gid, 1, 0, 1, card="green-3")  # Ana wins round 1 after all: 20 to 10
+    answer = store.score(gid)
+    assert answer["ok"], answer
+    assert answer["score"]["totals"] == [20, 10] and len(answer["score"]["rounds"]) == 1
+    assert answer["score"]["warnings"] == [
+        "the lead is not tied after round 1, so round 2, played as a tie-break, does not count"
+    ]
+    assert store.rounds_due(gid) == 1 and store.game(gid).status == "finished"
+    assert len(store.tricks(gid)) == 2  # the tie-break's trick is kept
+    exported = store.export_record(gid)
+    assert len(exported["rounds"]) == 2  # what was played, for the record
+    store.correct_play(gid, 1, 0, 1, card="escape")  # undone: tied, round 2 counts again
+    assert store.score(gid)["score"]["totals"] == [10, 0]
 
 
 def test_harrys_choice_can_tie_or_untie_the_lead(store: GameStore) -> None:

@@ -68,6 +68,7 @@ WARNING_KEYS = {
     "abilities_setting_off",
     "cannonball_ignored",
     "tie_one_more_round",
+    "tie_break_not_due",
 }
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
@@ -709,6 +710,16 @@ WARNED_RECORDS = [
         [{"bids": [0, 0, 0], "tricks": [_TRICK_1]}],
         ["the lead is tied after the last round: play one more round (tie setting)"],
         [["tie_one_more_round"]],
+    ),
+    (
+        "a tie-break round played, then the lead untied by a correction: it does not count",
+        {"rounds": 1, "tie": "extra_round"},
+        [
+            {"bids": [0, 0, 1], "tricks": [_TRICK_1]},
+            {"bids": [0, 0, 0], "tricks": [_TRICK_1]},
+        ],
+        ["the lead is not tied after round 1, so round 2, played as a tie-break, does not count"],
+        [["tie_break_not_due"]],
     ),
     (
         "loot played twice in a round with its setting off: said once",

@@ -168,6 +168,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "hay empate en cabeza tras la última ronda: toca jugar una ronda más"
             " (ajuste «En caso de empate: una ronda más»)"
         ),
+        "tie_break_not_due": (
+            "no hay empate en cabeza tras la ronda {last}, así que la ronda {round}, jugada"
+            " para desempatar, no cuenta"
+        ),
     },
     "it": {
         "kraken_meets_whale": (
@@ -320,6 +324,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "c'è parità in testa dopo l'ultimo round: si gioca un round in più"
             " (impostazione «In caso di parità: un round in più»)"
         ),
+        "tie_break_not_due": (
+            "non c'è parità in testa dopo il round {last}, quindi il round {round}, giocato"
+            " per lo spareggio, non conta"
+        ),
     },
     "da": {
         "kraken_meets_whale": (
@@ -458,6 +466,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "tie_one_more_round": (
             "der er uafgjort om førstepladsen efter sidste runde: spil en runde mere"
             " (indstillingen «Ved uafgjort: en runde mere»)"
+        ),
+        "tie_break_not_due": (
+            "der er ikke uafgjort om førstepladsen efter runde {last}, så runde {round},"
+            " spillet for at afgøre stillingen, tæller ikke"
         ),
     },
 }

@@ -41,15 +41,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--as-played",
         action="store_true",
         help=(
-            "let a trick led out of turn stand as the table played it, with a warning (after an"
-            " earlier trick's winner was corrected); without it such a record is refused"
+            "let a trick led out of turn stand as the table played it, and leave out a"
+            " tie-break round a corrected trick made needless, each with a warning (after an"
+            " earlier trick was corrected); without it such a record is refused"
         ),
     )
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.rules import GameRecord, OutOfTurnError, RulesError, Settings, score_game
+    from skullcam.rules import GameRecord, RulesError, Settings, score_game
 
     data = read_json(args.game, "game record")
     if args.settings is not None:
@@ -68,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
         score = score_game(record, as_played=args.as_played)
     except RulesError as err:
         hint = ""
-        if isinstance(err, OutOfTurnError) and not args.as_played and _stands_as_played(data):
+        if not args.as_played and _stands_as_played(data):
             hint = " (if the table really played it so, score it as played with --as-played)"
         raise UserError(f"{args.game}: {err}{hint}") from None
     if args.json:
@@ -131,8 +132,8 @@ def format_explanations(score: Any) -> str:
 
 def _stands_as_played(data: Any) -> bool:
     """Whether ``--as-played`` would score the record: it lets a trick be led by the wrong
-    player, not a trick played out of clockwise order, so the hint is offered only where it
-    helps."""
+    player and leaves out a tie-break round whose tie a correction undid, but not a trick
+    played out of clockwise order, so the hint is offered only where it helps."""
     from skullcam.rules import RulesError, score_as_played
 
     try:
