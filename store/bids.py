@@ -240,17 +240,33 @@ class BidsMixin(GamesMixin):
         cannonball: bool | None = None,
     ) -> None:
         """Set one player's bid (a phone per player); other players' bids are kept."""
+        self._set_one(game_id, round_number, player, bid, cannonball)
+
+    def set_cannonball(self, game_id: int, round_number: int, player: int, called: bool) -> None:
+        """One player's cannonball call alone, the bid kept as stored: a tap on the box that
+        sent the bid too would undo a bid another phone changed since the page last looked."""
+        self._set_one(game_id, round_number, player, None, called, keep_bid=True)
+
+    def _set_one(
+        self,
+        game_id: int,
+        round_number: int,
+        player: int,
+        bid: int | None,
+        cannonball: bool | None,
+        keep_bid: bool = False,
+    ) -> None:
         with self._write() as conn:
             game = self.game(game_id)
             n = len(game.players)
             check_round(game, round_number, partial(self.rounds_due, game_id))
             checks.check_player(player, n)
-            value = _checked_bid(game, round_number, player, bid)
             row = round_row(conn, game_id, round_number)
             old = load_json(row["bids"]) if row else [None] * n
             balls = load_json(row["cannonball"]) if row and row["cannonball"] else None
             bids = list(old)
-            bids[player] = value
+            if not keep_bid:
+                bids[player] = _checked_bid(game, round_number, player, bid)
             was_called = list(balls) if balls else None
             if cannonball is not None:
                 if cannonball:

@@ -54,7 +54,7 @@ def test_refused_bid_change_shows_the_servers_reason(
         calls.append(args)
         raise UserError(REFUSAL)
 
-    store.set_bid = refuse  # type: ignore[method-assign]
+    store.set_bid = store.set_cannonball = refuse  # type: ignore[method-assign]
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{gid}/bids")
     lit = '.bid-button[data-player="0"][data-bid="1"]'
@@ -77,6 +77,7 @@ def test_refused_bid_change_shows_the_servers_reason(
     box = '.bid-row[data-player="1"] .cannon input'
     click(browser, box)  # the error toast lets taps through to the rows under it
     wait(browser).until(lambda d: len(calls) == 2)
+    assert calls[1] == (gid, 1, 1, True)  # the call alone, not Ben's bid as the page saw it
     wait(browser).until(lambda d: not d.find_element(By.CSS_SELECTOR, box).is_selected())
     assert browser.find_element(By.ID, "form-error").text == REFUSAL
     assert store.cannonball(gid, 1) is None

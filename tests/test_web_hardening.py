@@ -509,6 +509,29 @@ def test_a_one_player_bid_without_bid_keeps_the_bid(
     assert cleared.status_code == 200 and json_of(cleared)["bids"] == [1, None, 1]
 
 
+def test_a_cannonball_call_alone_keeps_a_bid_another_phone_changed(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The cannonball box used to resend the bid its page last saw: a stale page undid Ben's
+    new bid without a word. The call alone leaves the stored bid as it is."""
+    game = client.post(
+        "/api/games",
+        json={
+            "players": ["Ana", "Ben", "Cai"],
+            "first_dealer": 0,
+            "settings": {"scoring": "rascal"},
+        },
+    )
+    url = f"/api/game/{json_of(game)['id']}/bids"
+    assert client.post(url, json={"round": 1, "bids": [1, 1, 1]}).status_code == 200
+    assert client.post(url, json={"round": 1, "player": 1, "bid": 0}).status_code == 200
+    called = client.post(url, json={"round": 1, "player": 1, "cannonball": True})
+    assert called.status_code == 200 and json_of(called)["bids"] == [1, 0, 1]
+    assert store.cannonball(json_of(game)["id"], 1) == [False, True, False]
+    wrong = client.post(url, json={"round": 1, "player": 1, "cannonball": "yes"})
+    assert wrong.status_code == 400 and "true or false" in json_of(wrong)["error"]
+
+
 def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
     for action in ("answer", "dismiss"):
         res = client.post(f"/api/prompt/999/{action}", json={"answer": "pirate"})

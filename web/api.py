@@ -136,7 +136,8 @@ def tv_state() -> Any:
 @bp.post("/game/<id:game_id>/bids")
 def bids(game_id: int) -> Any:
     """``{"round": r, "player": p, "bid": b}`` for one player, or ``{"round": r, "bids": [...]}``;
-    ``cannonball`` (bool, or a list for all) for Rascal's scoring."""
+    ``cannonball`` (bool, or a list for all) for Rascal's scoring; one player's cannonball
+    without ``bid`` keeps the bid stored."""
     data = _body()
     store = get_store()
     round_number = _int(data, "round")
@@ -159,15 +160,17 @@ def bids(game_id: int) -> Any:
     else:
         player = _int(data, "player")
         assert player is not None
-        if "bid" not in data:
-            # Only an explicit null clears a bid: a body that leaves "bid" out (a cannonball
-            # toggle from another client, a typo such as "bd") must not wipe the one made.
-            raise UserError("missing 'bid' (send null to clear a bid)")
-        bid = _int(data, "bid", optional=True)
         ball = data.get("cannonball")
         if ball is not None and not isinstance(ball, bool):
             raise UserError("cannonball must be true or false")
-        store.set_bid(game_id, round_number, player, bid, ball)
+        if "bid" in data:
+            store.set_bid(game_id, round_number, player, _int(data, "bid", optional=True), ball)
+        elif ball is not None:  # the cannonball box alone: the bid stays as stored
+            store.set_cannonball(game_id, round_number, player, ball)
+        else:
+            # Only an explicit null clears a bid: a body that leaves "bid" out (a typo such
+            # as "bd") must not wipe the one made.
+            raise UserError("missing 'bid' (send null to clear a bid)")
     return jsonify({"ok": True, "bids": store.bids(game_id, round_number)})
 
 

@@ -398,7 +398,8 @@ function initBids() {
       if (p === state.leader && shownRound === state.round) extras.push(h("span", {class: "tag lead"}, t("leads")));
       if (rascal && shownRound === state.round) {
         extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p], disabled: locked,
-          onchange: (ev) => setBid(p, bids[p], ev.target.checked)}), " " + t("cannonball")));
+          // The call alone: resending the bid this page last saw would undo another phone's.
+          onchange: (ev) => setBid(p, undefined, ev.target.checked)}), " " + t("cannonball")));
       }
       return h("div", {class: "bid-row", dataset: {player: p}},
         h("div", {class: "bid-name"}, name, " ", extras),
@@ -417,7 +418,8 @@ function initBids() {
   }
   async function setBid(player, bid, cannonball) {
     showError(null);
-    const body = {round: shownRound, player, bid};
+    const body = {round: shownRound, player};
+    if (bid !== undefined) body.bid = bid;
     if (cannonball !== undefined) body.cannonball = cannonball;
     try {
       const res = await api("/api/game/" + gameId + "/bids", body);
