@@ -149,6 +149,10 @@ ENGLISH: dict[str, str] = {
         "an ability of {pirate} is recorded, but that pirate did not win this trick"
     ),
     "rosie_choice": "Rosie's choice must be a seat 0..{last}, got {choice}",
+    "rosie_last_trick": (
+        "Rosie won the last trick of round {round}: the next round is led by the dealer's"
+        " neighbour, so there is no choice"
+    ),
     "harry_bid_out_of_range": "Harry cannot move {player}'s bid to {bid} (bids are 0..{dealt})",
     # Why the store cannot score recorded rounds yet (``GameStore.score``'s own reasons).
     "missing_bid_before_tricks": (

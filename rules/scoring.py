@@ -378,6 +378,10 @@ class _RoundPlay:
                         raise _refuse(
                             self.at(t), Phrase("rosie_choice", {"last": n - 1, "choice": choice})
                         )
+                    if t == self.dealt - 1:  # the next round's leader is the rules' to say
+                        raise _refuse(
+                            self.at(t), Phrase("rosie_last_trick", {"round": self.number})
+                        )
                     next_leader = choice
                     notes.append(
                         f"Trick {t + 1}: {who} uses Rosie D' Laney:"

@@ -87,6 +87,8 @@ def random_game(
                 winner = seats[result.next_leader]
                 name = str(result.winning_card)
                 if name == "pirate-rosie":
+                    if t == dealt - 1:  # no next trick to choose a leader for
+                        continue
                     leader = rng.randrange(n)
                     abilities.append(Ability(t, name, leader))
                 elif name == "pirate-rascal":

@@ -56,6 +56,7 @@ SCORE_KEYS = {
     "ability_past_tricks",
     "ability_not_won",
     "rosie_choice",
+    "rosie_last_trick",
     "harry_bid_out_of_range",
     "missing_bid_before_tricks",
     "missing_bid_all_tricks",
@@ -435,6 +436,20 @@ REFUSED_RECORDS = [
         ],
         "round 1, trick 1: Rosie's choice must be a seat 0..2, got 5",
         ["at_trick", "rosie_choice"],
+    ),
+    (
+        "Rosie's choice on a round's last trick",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_ROSIE],
+                "abilities": [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}],
+            }
+        ],
+        "round 1, trick 1: Rosie won the last trick of round 1: the next round is led by the"
+        " dealer's neighbour, so there is no choice",
+        ["at_trick", "rosie_last_trick"],
     ),
     (
         "Harry moving a bid below 0",

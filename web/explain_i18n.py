@@ -136,6 +136,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "hay grabada una habilidad de {pirate}, pero ese pirata no ganó esta baza"
         ),
         "rosie_choice": "la elección de Rosie tiene que ser un jugador de 0 a {last}, no {choice}",
+        "rosie_last_trick": (
+            "Rosie ganó la última baza de la ronda {round}: la siguiente ronda la empieza el"
+            " vecino de quien reparte, así que no hay nada que elegir"
+        ),
         "harry_bid_out_of_range": (
             "Harry no puede llevar la apuesta de {player} a {bid} (las apuestas van de 0 a {dealt})"
         ),
@@ -292,6 +296,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "è registrata un'abilità di {pirate}, ma quel pirata non ha vinto questa presa"
         ),
         "rosie_choice": "la scelta di Rosie deve essere un giocatore da 0 a {last}, non {choice}",
+        "rosie_last_trick": (
+            "Rosie ha vinto l'ultima presa del round {round}: il round successivo lo apre il"
+            " vicino del mazziere, quindi non c'è niente da scegliere"
+        ),
         "harry_bid_out_of_range": (
             "Harry non può portare la puntata di {player} a {bid} (le puntate vanno da 0 a {dealt})"
         ),
@@ -438,6 +446,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "der er registreret en evne for {pirate}, men den pirat vandt ikke dette stik"
         ),
         "rosie_choice": "Rosies valg skal være en spiller fra 0 til {last}, ikke {choice}",
+        "rosie_last_trick": (
+            "Rosie vandt sidste stik i runde {round}: næste runde spilles ud af giverens"
+            " nabo, så der er intet at vælge"
+        ),
         "harry_bid_out_of_range": (
             "Harry kan ikke ændre buddet fra {player} til {bid} (bud er 0 til {dealt})"
         ),
