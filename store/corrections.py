@@ -362,7 +362,8 @@ class CorrectionsMixin(TricksMixin):
         n = len(self.game(plan.game_id).players)
         if any(kind == "add" for kind, _, _ in plan.changes) and len(plan.plays) == n:
             # The table just went through this trick card by card to complete it: what the
-            # camera flagged (the short trick above all) is settled.
+            # camera flagged (the short trick above all) is settled; a trick no deck could
+            # produce is flagged again below.
             trick = self.trick(plan.game_id, plan.round, plan.trick)
             if trick.flags:
                 confirm_as_recorded(conn, trick, "completed by hand", n)
@@ -375,6 +376,9 @@ class CorrectionsMixin(TricksMixin):
         if by_hand:
             for prompt in open_questions(conn, plan.game_id, plan.round, plan.trick, "flagged"):
                 close_prompt(conn, prompt, "answered", "correct")
+        if len(plan.plays) == n:  # a short trick's doubt (a card missing) stands as it is
+            trick = self.trick(plan.game_id, plan.round, plan.trick)
+            _flag_unresolved(conn, trick, plan.resolution.get("error"))
         payload: dict[str, Any] = {
             "round": plan.round,
             "trick": plan.trick,
@@ -447,6 +451,24 @@ class CorrectionsMixin(TricksMixin):
         with self._write() as conn:
             trick = self.trick(game_id, round_number, trick_index)
             confirm_as_recorded(conn, trick, note, len(self.game(game_id).players))
+
+
+def _flag_unresolved(conn: sqlite3.Connection, trick: Trick, error: str | None) -> None:
+    """A corrected trick no deck could produce (a card twice in it) keeps a doubt naming why,
+    as the camera flags one, so its page shows it and the phones ask until it is corrected
+    again; once it resolves, such doubts about the old cards go."""
+    stale = [f for f in trick.flags if f.startswith(_UNRESOLVED)]
+    if error is None:
+        if stale:
+            flags = [f for f in trick.flags if f not in stale]
+            conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
+        return
+    if _UNRESOLVED + error not in trick.flags:
+        raise_flag(conn, trick, _UNRESOLVED + error)
+
+
+#: How a flag says why a trick could not be resolved (the camera's referee words it so too).
+_UNRESOLVED = "cannot resolve: "
 
 
 def raise_flag(conn: sqlite3.Connection, trick: Trick, flag: str) -> None:

@@ -224,3 +224,29 @@ def test_confirming_a_trick_closes_the_question_about_it(store: GameStore) -> No
     asked = store.create_prompt(gid, "flagged", 2, 0, payload={"flags": ["low"]})
     store.confirm_trick(gid, 2, 0)  # on the replay page, not on the phones
     assert store.prompt(asked).status == "answered" and store.prompts(gid) == []
+
+
+def test_a_card_added_or_corrected_twice_into_a_trick_keeps_it_in_doubt(store: GameStore) -> None:
+    """Completing a short trick with a card it already holds was marked "completed by hand"
+    with no doubt left: the trick showed no ⚠ while the score stopped on it. It is flagged
+    as the camera flags such a trick, the phones are asked, and correcting it clears that."""
+    gid = four_players(store)
+    store.record_trick(
+        gid,
+        2,
+        0,
+        plays((2, "yellow-3"), (3, "yellow-9"), (1, "yellow-1")),
+        flags=["only 3 cards for 4 players"],
+    )
+    trick = store.add_play(gid, 2, 0, 0, "yellow-9")
+    why = "cannot resolve: play 2 (yellow-9): yellow-9 is already in this trick (the deck has one)"
+    assert trick.flags == [why]  # the short trick's doubt is settled; this one is new
+    assert [p.kind for p in store.prompts(gid)] == ["flagged"]
+    assert not store.score(gid)["ok"]
+    trick = store.correct_play(gid, 2, 0, 2, card="yellow-2")  # Ana's, after Cai and Dag
+    assert trick.flags == [] and store.score(gid)["ok"]
+    # A correction that puts a card twice into a trick that resolved is flagged the same way.
+    trick = store.correct_play(gid, 1, 0, 0, card="green-3")
+    assert trick.flags == [
+        "cannot resolve: play 1 (green-3): green-3 is already in this trick (the deck has one)"
+    ]
