@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from skullcam.errors import UserError, echo
+from skullcam.errors import UserError, echo, whole_number
 from skullcam.rules import InvalidCardError, parse_card
 from skullcam.rules.explain import CardId
 
@@ -71,12 +71,16 @@ def _check_expected(game: Game, old: Trick, play_index: int, expect: Any) -> Non
     page showed at that place, ``{"card": id, "player": p}`` (either may be left out)."""
     if expect is None:
         return
-    if not isinstance(expect, Mapping) or set(expect) - {"card", "player"}:
+    shape = isinstance(expect, Mapping) and expect and not set(expect) - {"card", "player"}
+    if not shape or expect.get("card", "") is None or expect.get("player", 0) is None:
+        # An empty ``{}`` would check nothing, and a null names nothing to compare.
         raise UserError(
             f'expect must be {{"card": id, "player": p}} (what the page showed), not {echo(expect)}'
         )
     now = old.plays[play_index]
     card, player = expect.get("card", now["card"]), expect.get("player", now["player"])
+    if isinstance(player, str):
+        player = whole_number(player, "expect's player")  # as the correction itself reads it
     if str(card).lower() == str(now["card"]) and player == now["player"]:
         return
     names = game.players

@@ -229,18 +229,30 @@ def test_a_correction_from_a_page_made_out_of_date_is_refused_and_loses_no_card(
         (0, "green-9"),
     ]
     assert [c.kind for c in store.audit(gid)] == ["player"]
-    with pytest.raises(UserError, match=r"not 'xxxxx.*…'s green-9 as this page showed"):
+    with pytest.raises(UserError, match=r"expect's player must be a whole number, got 'xxxxx"):
         store.correct_play(
             gid, 1, 0, 1, card="green-8", expect={"card": "green-9", "player": "x" * 500}
         )
-    # A page showing the trick as it is lands; so does one that sends no expectation.
-    store.correct_play(gid, 1, 0, 2, card="green-8", expect={"card": "GREEN-9", "player": 0})
+    with pytest.raises(UserError, match=r"card 2 is now Cai's escape, not Cai's green-9"):
+        store.correct_play(gid, 1, 0, 1, card="green-8", expect={"card": "green-9", "player": "2"})
+    # A page showing the trick as it is lands, its seat as text too (as a correction's own
+    # player is read); so does one that sends no expectation.
+    store.correct_play(gid, 1, 0, 2, card="green-8", expect={"card": "GREEN-9", "player": "0"})
     store.correct_play(gid, 1, 0, 0, card="green-4")
     assert [p["card"] for p in store.trick(gid, 1, 0).plays] == ["green-4", "escape", "green-8"]
 
 
 @pytest.mark.parametrize(
-    "expect", ["green-9", {"card": "green-9", "seat": 2}, ["green-9", 2]], ids=repr
+    "expect",
+    [
+        "green-9",
+        {"card": "green-9", "seat": 2},
+        ["green-9", 2],
+        {},
+        {"card": None},
+        {"player": None},
+    ],
+    ids=repr,
 )
 def test_an_expectation_not_shaped_as_a_play_is_refused(store: GameStore, expect: object) -> None:
     gid = new_game(store)
