@@ -143,7 +143,10 @@ def check_harry_bid(
 def _check_bids_with_harry(
     conn: sqlite3.Connection, game: Game, round_number: int, bids: Sequence[int | None]
 ) -> None:
-    """New bids must leave every Harry's change recorded in the round within range."""
+    """New bids must leave every Harry's change recorded in the round within range, while
+    abilities count (kept while the setting is off, they move no bid then)."""
+    if not checks.full_settings(game.settings)["pirate_abilities"]:
+        return
     row = round_row(conn, game.id, round_number)
     for ability in load_json(row["abilities"]) if row is not None else []:
         if ability["pirate"] == "pirate-harry":

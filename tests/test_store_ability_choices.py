@@ -183,6 +183,20 @@ def test_abilities_turned_off_close_their_questions(store: GameStore) -> None:
     assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
 
 
+def test_a_bid_changes_freely_while_abilities_are_off(store: GameStore) -> None:
+    """Harry's stored +1 moves no bid while the setting is off, so it no longer refuses a bid
+    change then; turned on again, a choice the new bid cannot take is named by the score."""
+    gid = harry_wins_round_2(store)
+    store.choose_ability(gid, 2, 0, 1)  # Ben's 0 becomes 1
+    store.update_settings(gid, {"pirate_abilities": False})
+    store.set_bid(gid, 2, 1, 2)  # 2 + 1 would be 3 of 2 cards: refused while it counts
+    assert store.bids(gid, 2) == [1, 2, 1] and store.score(gid)["ok"]
+    store.update_settings(gid, {"pirate_abilities": True})
+    assert "Harry cannot move Ben's bid to 3 (bids are 0..2)" in store.score(gid)["error"]
+    store.choose_ability(gid, 2, 0, 0)
+    assert store.score(gid)["ok"]
+
+
 def test_cannonball_calls_changed_after_play_are_on_the_bids_history(
     client: FlaskClient, store: GameStore
 ) -> None:
