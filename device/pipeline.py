@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -31,6 +32,7 @@ from skullcam.vision.trick_state import (
     TrickAmended,
     TrickCompleted,
     TrickConfig,
+    TrickObservation,
     TrickStateMachine,
 )
 
@@ -126,9 +128,10 @@ class Pipeline:
         self.resume_cards: list[list[str]] = []
         """After a restart, or when a camera goes on to the next game: the last recorded
         trick's cards (of the game before), as recorded and as first read where corrected. If
-        the first trick seen holds exactly one of these, it is that trick still on the table,
-        not a new one: it is skipped, and stands for the last recorded trick (a swap amends
-        it, and the round goes on after it as after any trick)."""
+        the first trick seen holds exactly one of these, or is swept away holding only cards of
+        one (the camera came back as it was being picked up), it is that trick still on the
+        table, not a new one: it is skipped, and stands for the last recorded trick (a swap
+        amends it, and the round goes on after it as after any trick)."""
 
     @property
     def model_version(self) -> str:
@@ -168,9 +171,8 @@ class Pipeline:
         if isinstance(event, TrickAmended):
             return self._amend(event, frame, detections)
         if isinstance(event, TrickCompleted):
-            seen = sorted(p.card for p in event.trick.plays)
             guard, self.resume_cards = self.resume_cards, []
-            if any(sorted(cards) == seen for cards in guard):
+            if any(_is_still_on_the_table(event.trick, cards) for cards in guard):
                 logger.info("the last recorded trick is still on the table; not recorded again")
                 # As if it had just been recorded: a swap amends it, and a round's last trick
                 # leaves the hands empty (its cards are not the next round's).
@@ -300,3 +302,15 @@ def trick_log_lines(outcomes: Iterable[TrickOutcome], players: list[str]) -> lis
             lines.append(f"    {o.result.explanation}")
         lines.extend(f"    ! {flag}" for flag in o.flags)
     return lines
+
+
+def _is_still_on_the_table(trick: TrickObservation, recorded: list[str]) -> bool:
+    """Whether the first trick seen after a restart is the last recorded one (``recorded``,
+    its cards): the same cards, or, swept before it was complete, only cards of it. A new
+    trick is not made only of cards the last trick took (each is played once a round, and a
+    round's first trick is dealt from a new hand), escapes and loot aside: a short new trick
+    of only those would be skipped, where it could only have been recorded short anyway."""
+    seen = Counter(p.card for p in trick.plays)
+    if trick.swept:
+        return bool(seen) and not seen - Counter(recorded)
+    return seen == Counter(recorded)

@@ -214,3 +214,21 @@ def test_after_a_restart_a_swap_on_the_trick_lying_there_is_recorded() -> None:
     (amended,) = pipeline.outcomes
     assert amended.plays == ((2, "green-9"), (0, "green-5"), (1, "green-13"))
     assert pipeline.referee.record()["rounds"][1]["tricks"][0]["plays"][2]["card"] == "green-13"
+
+
+def test_after_a_restart_the_last_trick_swept_away_is_not_recorded_again() -> None:
+    """The camera came back as the last recorded trick was being picked up: two of its cards
+    were seen, then swept. That was recorded as a new, short trick (the next round's first),
+    and every later trick went one place down."""
+    _, at = _three_seats()
+    round_1 = [(1, "yellow-5"), (2, "yellow-9"), (0, "yellow-2")]
+    round_2 = [(2, "green-9"), (0, "green-5"), (1, "green-1")]
+    sweeping = [at("green-9", 2), at("green-5", 0)]
+    ana, ben, cai = at("black-3", 0), at("black-7", 1), at("black-9", 2)
+    script = [sweeping] * 6 + [[]] * 40
+    script += [[cai]] * 8 + [[cai, ana]] * 8 + [[cai, ana, ben]] * 10 + [[]] * 40  # Cai won
+    pipeline = _resumed(script, [round_1, round_2])
+    (outcome,) = pipeline.outcomes
+    assert outcome.plays == ((2, "black-9"), (0, "black-3"), (1, "black-7"))
+    assert not outcome.flags
+    assert (outcome.round, outcome.trick) == (2, 1)
