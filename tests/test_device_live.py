@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
@@ -216,6 +217,38 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     assert all(t.flags == [] for t in store.tricks(game_id))
     saved = sorted((data / "recordings" / f"game-{game_id}").glob("frame_*.jpg"))
     assert len(saved) > 100
+
+
+def test_a_recording_shorter_than_the_game_says_what_is_left(
+    tmp_path: Path, monkeypatch, caplog
+) -> None:
+    """A recording that ended mid-game was summed up as "recorded 3 trick(s)", or with the
+    pages served as "the game is over", while the game was still in progress."""
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    for frame in frames[len(frames) // 3 :]:
+        frame.unlink()
+    data = tmp_path / "data"
+    store = GameStore(data)
+    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
+    SeatLayout.default(3).save(data / "seats.json")
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    argv = ["run", "--camera", str(tmp_path / "demo" / "frames"), "--data", str(data)]
+    with caplog.at_level(logging.INFO):
+        assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 0
+    recorded = len(store.tricks(game_id))
+    assert 0 < recorded < 3 and store.game(game_id).status == "active"
+    assert (
+        f"the camera's frames ran out with game {game_id} still in progress ({recorded} of 3"
+        " tricks recorded)" in caplog.text
+    )
+    assert "the game is over" not in caplog.text
 
 
 def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Path) -> None:

@@ -187,8 +187,12 @@ def _run(args: argparse.Namespace) -> int:
             retry = server is not None and camera is not None and names_live_camera(camera)
             _run_trying_again(loop, store, stopping, deadline, retry, no_game_left)
         done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
+        unfinished = None if stopping.signalled or deadline else _left_unrecorded(store)
+        if unfinished is not None:
+            logger.warning(unfinished)
         if not done and server is not None:
-            logger.info("the game is over; the scoreboard stays up (Ctrl-C to stop)")
+            over = "the game is over" if unfinished is None else "nothing records it now"
+            logger.info("%s; the scoreboard stays up (Ctrl-C to stop)", over)
             stopping.wait()
     finally:
         stopping.restore()
@@ -205,6 +209,24 @@ def _run(args: argparse.Namespace) -> int:
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _left_unrecorded(store: Any) -> str | None:
+    """What is left of the game in progress once the camera's frames ran out (a recording
+    shorter than the game, or the demo stopped for a table's game), or None when no game is
+    in progress: the run had said "the game is over" either way."""
+    from skullcam.store.checks import cards_dealt
+
+    game = store.active_game()
+    if game is None:
+        return None
+    n = len(game.players)
+    due = sum(cards_dealt(r, n, game.settings) for r in range(1, store.rounds_due(game.id) + 1))
+    return (
+        f"the camera's frames ran out with game {game.id} still in progress"
+        f" ({len(store.tricks(game.id))} of {due} tricks recorded): 'skullcam run --camera"
+        " SRC' records the rest into it, or finish it on its Settings page"
+    )
 
 
 CAMERA_RETRY_S = 10.0
