@@ -118,20 +118,37 @@ class ImageFolderSource(FrameSource):
         self.name = str(folder)
         self.fps = float(fps) if fps else DEFAULT_FPS
         self.start = start
+        first = self.paths[min(start, len(self.paths) - 1)]
+        if _read_frame(first) is None:
+            # Said when the source opens ('skullcam run' opens it first), not once a game is
+            # set up and the whole run, pages and all, stops on it.
+            raise UserError(_unreadable(first))
 
     def __len__(self) -> int:
         return len(self.paths)
 
     def frames(self) -> Iterator[Frame]:
-        import cv2
-
         assert self.fps is not None
         for index in range(self.start, len(self.paths)):
             path = self.paths[index]
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = _read_frame(path)
             if image is None:
-                raise UserError(f"cannot read image {path}; remove it or replace it with a frame")
+                raise UserError(_unreadable(path))
             yield Frame(image=image, timestamp=index / self.fps, index=index, origin=str(path))
+
+
+def _read_frame(path: Path) -> np.ndarray | None:
+    import cv2
+
+    image: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return image
+
+
+def _unreadable(path: Path) -> str:
+    """Why a folder's frame stops the run: gone (deleted meanwhile), or not an image."""
+    if not path.exists():
+        return f"frame {path} is gone from its folder: was the folder changed while it was read?"
+    return f"cannot read image {path}; remove it or replace it with a frame"
 
 
 def _decodes_a_frame(path: Path, announced: int) -> bool:
@@ -463,7 +480,7 @@ def game_folder_meta(path: Path) -> dict[str, Any] | None:
     try:
         data = read_json(meta, "game folder description")
     except UserError as err:
-        raise UserError(f"{err}; fix or delete it") from None
+        raise UserError(f"{err}, or delete it") from None
     return data if isinstance(data, dict) else None
 
 
@@ -476,7 +493,8 @@ def meta_fps(meta: dict[str, Any], path: Path) -> float | None:
     if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= MAX_FPS:
         raise UserError(
             f"{Path(path) / 'meta.json'}: fps must be a number more than 0 and at most "
-            f"{MAX_FPS:g}, got {json.dumps(fps)[:40]}; fix it or give --fps"
+            f'{MAX_FPS:g}, got {json.dumps(fps)[:40]}; fix it, or remove "fps" from it'
+            " ('skullcam replay --fps N' also overrides it)"
         )
     return float(fps)
 

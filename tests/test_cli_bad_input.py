@@ -685,7 +685,8 @@ def test_replay_of_a_game_folder_with_a_bad_fps(
 ) -> None:
     (frames / "meta.json").write_text(meta)
     err = fails(["replay", str(frames), "--players", "4"], capsys, "meta.json", needle)
-    assert "more than 0 and at most 240" in err and "--fps" in err
+    assert "more than 0 and at most 240" in err and 'remove "fps"' in err
+    assert "'skullcam replay --fps N'" in err  # named as replay's: 'run' has no --fps
 
 
 def test_replay_of_a_game_folder_whose_meta_is_not_utf8(

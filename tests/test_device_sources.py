@@ -51,6 +51,24 @@ def test_folder_default_rate_is_ten(tmp_path: Path) -> None:
     assert src.fps == 10.0
 
 
+def test_a_folder_whose_frames_are_not_images_is_refused_when_opened(tmp_path: Path) -> None:
+    """'skullcam run --camera FOLDER' opens the source to check it; a folder of a text file
+    named .jpg passed, and the whole run (pages too) stopped on it once a game was set up."""
+    (tmp_path / "notimg.jpg").write_text("not an image")
+    with pytest.raises(UserError, match=r"cannot read image .*notimg\.jpg; remove it"):
+        open_source(tmp_path)
+
+
+def test_a_frame_deleted_while_the_folder_is_read_is_named_as_gone(tmp_path: Path) -> None:
+    write_frames(tmp_path, 3)
+    src = open_source(tmp_path)
+    frames = src.frames()
+    next(frames)
+    (tmp_path / "frame_000001.png").unlink()
+    with pytest.raises(UserError, match=r"frame_000001\.png is gone from its folder"):
+        next(frames)
+
+
 def test_game_folder_uses_frames_subfolder_and_meta_fps(tmp_path: Path) -> None:
     write_frames(tmp_path / "frames", 3)
     (tmp_path / "meta.json").write_text('{"fps": 4, "players": 3}')
