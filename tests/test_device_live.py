@@ -175,6 +175,21 @@ def test_run_without_camera_or_demo_is_a_user_error(tmp_path: Path, capsys) -> N
     assert "no recorded demo game" in capsys.readouterr().err
 
 
+def test_a_demo_without_frames_is_refused_before_its_game_is_set_up(
+    tmp_path: Path, capsys
+) -> None:
+    """A demo folder with its game.json but no frames left an active demo game behind."""
+    import shutil
+
+    make_demo(tmp_path / "demo", n=3, rounds=1)
+    shutil.rmtree(tmp_path / "demo" / "frames")
+    (tmp_path / "demo" / "frames").mkdir()
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "d"), "--no-web"]
+    assert main(argv) == 2
+    assert "holds no .jpg/.png frames" in capsys.readouterr().err
+    assert GameStore(tmp_path / "d").games() == []
+
+
 def test_a_camera_without_web_pages_and_no_game_to_record_is_a_user_error(
     tmp_path: Path, capsys
 ) -> None:

@@ -198,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
         if "error" in (score := referee.score()):
             print(
                 f"the recognized record does not score: {score['error']} "
-                "(check --first-dealer and --names)",
+                "(check --players, --first-dealer and --names)",
                 file=sys.stderr,
             )
         elif (strict := _strict_refusal(record)) is not None:

@@ -106,6 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         demo = DemoGame.load(args.demo)
     if camera is not None and not names_live_camera(camera):
         open_source(camera).close()  # a recording's mistake is said first, not after the game's
+    if demo is not None:
+        open_source(demo.folder).close()  # before its game is set up in the store
     data = make_folder(Path(args.data), "data folder")
     # One recorder per data folder: a second one wrote its trick images over the first's
     # before the store refused its tricks as already recorded.
