@@ -30,7 +30,8 @@ def test_bench_json_has_latency_per_thread_count_and_the_views(
 ) -> None:
     args = [*BENCH, "--json", "--cache", str(tmp_path), "--model", str(shipped_model_dir())]
     assert main(args) == 0
-    report = json.loads(capsys.readouterr().out)
+    said = capsys.readouterr()
+    report = json.loads(said.out)
     assert report["frames"] == 2 and report["frame_size"] == [480, 640]
     assert report["detector_views"] == 2
     for threads in sorted({1, os.cpu_count() or 1}):
@@ -39,6 +40,9 @@ def test_bench_json_has_latency_per_thread_count_and_the_views(
         assert stats["detector_median_ms"] > 0
         assert f"yolo11n640_{threads}_threads" not in report
     assert report["max_rss_mb"] > 0
+    # The reference left out is said, on stderr and in the report, not silently dropped.
+    assert "pip install -e '.[train]'" in report["reference_missing"]
+    assert "no yolo11n@640 reference" in said.err
 
 
 def test_bench_text_names_the_views_of_the_model_it_ran(

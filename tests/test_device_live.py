@@ -175,9 +175,7 @@ def test_run_without_camera_or_demo_is_a_user_error(tmp_path: Path, capsys) -> N
     assert "no recorded demo game" in capsys.readouterr().err
 
 
-def test_a_demo_without_frames_is_refused_before_its_game_is_set_up(
-    tmp_path: Path, capsys
-) -> None:
+def test_a_demo_without_frames_is_refused_before_its_game_is_set_up(tmp_path: Path, capsys) -> None:
     """A demo folder with its game.json but no frames left an active demo game behind."""
     import shutil
 

@@ -122,6 +122,11 @@ def run_benchmark(
             report[f"yolo11n640_{threads}_threads"] = time_calls(
                 reference_runner(ref, threads), frames, repeats
             )
+        else:
+            report["reference_missing"] = (
+                f"no yolo11n@640 reference to compare with: exporting it needs the train extras"
+                f" (pip install -e '.[train]'), or put a yolo11n-640.onnx in {cache}"
+            )
     report["max_rss_mb"] = round(max_rss_mb(), 1)
     report["rss_growth_mb"] = round(max_rss_mb() - rss_before, 1)
     return report
