@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 # OpenCV and its FFmpeg back end print their own lines ("moov atom not found", "camera index
 # out of range") beside the one-line message skullcam gives for the same failure. Set before
@@ -167,9 +167,23 @@ def print_error(command: str, err: object) -> None:
     print(f"skullcam {command}: error: {err}", file=sys.stderr)
 
 
+def _chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The (sub)command's own parser that ``args`` came through (``skullcam synth game``'s)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(args, subs[0].dest, None) if subs else None
+        if chosen is None:
+            return parser
+        parser = subs[0].choices[chosen]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    command = _chosen_parser(parser, args)
+    if extra:  # said by the command's own parser, as its other usage errors are
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.command = command.prog.removeprefix("skullcam ")
     if getattr(args, "data", "absent") is None:
         args.data = default_data_dir()
     try:

@@ -719,6 +719,10 @@ def test_replay_names_that_differ_only_in_case(frames: Path, capsys) -> None:
         (["score"], "skullcam score: error: the following arguments are required: GAME.json"),
         (["nosuch"], "skullcam: error: argument COMMAND: invalid choice: 'nosuch'"),
         (["replay", "x.mp4"], "skullcam replay: error: the following arguments are required"),
+        # An option the command lacks is said by the command, not by 'skullcam' at large.
+        (["trick", "green-7", "--jsn"], "skullcam trick: error: unrecognized arguments: --jsn"),
+        (["run", "--fps", "10"], "skullcam run: error: unrecognized arguments: --fps 10"),
+        (["synth", "deck", "--out", "d", "--bad"], "skullcam synth deck: error: unrecognized"),
     ],
 )
 def test_a_usage_error_is_one_line_too(argv: list[str], said: str, capsys) -> None:
@@ -728,6 +732,13 @@ def test_a_usage_error_is_one_line_too(argv: list[str], said: str, capsys) -> No
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(said) and "--help" in err
+
+
+def test_a_subcommands_own_error_names_it_whole(tmp_path: Path, capsys) -> None:
+    """'synth game --habit' was said as 'skullcam synth', '--pace' as 'skullcam synth game'."""
+    argv = ["synth", "game", "--deck", str(tmp_path), "--players", "3", "--out", str(tmp_path)]
+    assert main([*argv, "--habit", "lead-soon=2"]) == 2
+    assert capsys.readouterr().err.startswith("skullcam synth game: error: --habit")
 
 
 def test_replay_refuses_in_one_line_before_saying_what_it_took(tmp_path: Path, capsys) -> None:
