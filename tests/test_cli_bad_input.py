@@ -184,6 +184,24 @@ def test_a_non_finite_saved_calibration_is_refused(tmp_path: Path, capsys) -> No
     fails(["calibrate", "--show", "--data", str(tmp_path)], capsys, "bad seat calibration")
 
 
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('"centre": [1, 2], "angles_degrees": "oops"', "its 'angles_degrees' is not valid"),
+        ('"centre": "x", "angles_degrees": [0, 180]', "its 'centre' is not valid"),
+        ('"angles_degrees": [0, 180]', "no 'centre'"),
+        ('"centre": [1, 2], "angles_degrees": [0, 90], "frame_size": [0, 4]', "'frame_size'"),
+    ],
+)
+def test_a_damaged_calibration_names_its_file_and_field(
+    tmp_path: Path, capsys, body: str, said: str
+) -> None:
+    """It said "(could not convert string to float: 'o')", naming neither."""
+    path = tmp_path / "seats.json"
+    path.write_text('{"format": "skullcam-seats/1", ' + body + "}")
+    fails(["calibrate", "--show", "--data", str(tmp_path)], capsys, str(path), said)
+
+
 # --- item 5: the enrollment web page's port -------------------------------------------------
 
 

@@ -157,21 +157,31 @@ class SeatLayout:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatLayout:
+        field = "format"  # which one a bad value is said of: Python's own words name none
         try:
             if data.get("format") != FORMAT:
-                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+                raise ValueError(f"it is {data.get('format')!r}, expected {FORMAT!r}")
+            field = "centre"
             centre = (float(data["centre"][0]), float(data["centre"][1]))
+            field = "angles_degrees"
             angles = tuple(math.radians(float(a)) % TAU for a in data["angles_degrees"])
+            field = "centre or angles_degrees"
             if not all(math.isfinite(v) for v in (*centre, *angles)):
-                raise ValueError("a centre or angle is not a finite number")
+                raise ValueError("a value is not a finite number")
+            field = "frame_size"
             size = data.get("frame_size")
             frame_size = None if size is None else (int(size[0]), int(size[1]))
             if frame_size is not None and min(frame_size) <= 0:
-                raise ValueError(f"frame_size {size!r} is not a picture's width and height")
-        except (KeyError, TypeError, ValueError, IndexError) as err:
+                raise ValueError(f"{size!r} is not a picture's width and height")
+        except KeyError:
             raise UserError(
-                f"bad seat calibration ({err}); run 'skullcam calibrate' again"
-            ) from err
+                f"bad seat calibration: no {field!r}; run 'skullcam calibrate' again"
+            ) from None
+        except (TypeError, ValueError, IndexError) as err:
+            raise UserError(
+                f"bad seat calibration: its {field!r} is not valid ({err}); run"
+                " 'skullcam calibrate' again"
+            ) from None
         if not 2 <= len(angles) <= 8:
             raise UserError("bad seat calibration: 2 to 8 seats; run 'skullcam calibrate' again")
         return cls(centre=centre, angles=angles, frame_size=frame_size)
@@ -190,7 +200,10 @@ class SeatLayout:
             raise UserError(f"{err}; run 'skullcam calibrate' again") from None
         if not isinstance(data, dict):
             raise UserError(f"bad seat calibration {path}; run 'skullcam calibrate' again")
-        return cls.from_json(data)
+        try:
+            return cls.from_json(data)
+        except UserError as err:
+            raise UserError(f"{path}: {err}") from None
 
 
 CALIBRATION_FILE = "seats.json"
