@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from skullcam import i18n_core, table_pin
+from skullcam.addresses import page_urls
 from skullcam.device.enroll_i18n import (
     error_text,
     face_name,
@@ -686,12 +687,11 @@ def serve(args: argparse.Namespace, plan: object) -> int:
             server = create_server(app, host=args.host, port=args.port, threads=4)
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from None
-        host = "localhost" if args.host in ("0.0.0.0", "") else args.host
         # One host: a TcpWSGIServer, whose effective_port types-waitress leaves out (waitress'
         # BaseWSGIServer sets it once bound).
         port = server.effective_port  # type: ignore[union-attr]
         print(
-            f"enrollment of '{args.name}': open http://{host}:{port}/ "
+            f"enrollment of '{args.name}': open {page_urls(args.host, port)} "
             f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
             flush=True,
         )

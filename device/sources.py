@@ -118,11 +118,11 @@ class ImageFolderSource(FrameSource):
         self.name = str(folder)
         self.fps = float(fps) if fps else DEFAULT_FPS
         self.start = start
-        first = self.paths[min(start, len(self.paths) - 1)]
-        if _read_frame(first) is None:
+        if start == 0 and _read_frame(self.paths[0]) is None:
             # Said when the source opens ('skullcam run' opens it first), not once a game is
-            # set up and the whole run, pages and all, stops on it.
-            raise UserError(_unreadable(first))
+            # set up and the whole run, pages and all, stops on it. A source opened again
+            # further on says so when it gets there, as a frame spoiled meanwhile is.
+            raise UserError(_unreadable(self.paths[0]))
 
     def __len__(self) -> int:
         return len(self.paths)

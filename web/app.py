@@ -32,6 +32,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from skullcam import i18n_core, table_pin
+from skullcam.addresses import page_urls
 from skullcam.errors import (
     ECHO_LIMIT,
     NotFoundError,
@@ -421,7 +422,7 @@ def serve(
         server = make_server(app, host, port, threads)
     except (OSError, ValueError) as err:
         raise cannot_listen(host, port, err) from err
-    logger.info("scoreboard on http://%s:%s/tv", host, server.effective_port)
+    logger.info("scoreboard on %s", page_urls(host, server.effective_port, "/tv"))
     try:
         server.run()
     finally:

@@ -41,8 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--camera", default="picamera", help="camera for the web enrollment (default: picamera)"
     )
-    parser.add_argument("--host", default="0.0.0.0", help="web enrollment address")
-    parser.add_argument("--port", type=port_number, default=8001, help="web enrollment port")
+    parser.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="web enrollment address (0.0.0.0: every interface, so a phone can hold the card)",
+    )
+    parser.add_argument("--port", type=port_number, default=8001, help="web enrollment port (8001)")
     parser.add_argument(
         "--pin",
         type=table_pin,

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skullcam.addresses import page_urls
 from skullcam.cli import (
     add_data_argument,
     playback_speed,
@@ -164,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
-        logger.info("scoreboard on http://%s:%s/tv", args.host, server.effective_port)
+        logger.info("scoreboard on %s", page_urls(args.host, server.effective_port, "/tv"))
     if demo is not None and idle is None:
         # Said once every check has passed: before, a run refused (a table's game in progress,
         # the port taken) first announced the replay it then did not play.

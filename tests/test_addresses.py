@@ -1,0 +1,31 @@
+"""The address a log line tells a person to open: never the wildcard a server binds."""
+
+from __future__ import annotations
+
+import pytest
+
+from skullcam import addresses
+from skullcam.addresses import page_urls
+
+
+def test_a_named_host_is_shown_as_given() -> None:
+    assert page_urls("127.0.0.1", 8000, "/tv") == "http://127.0.0.1:8000/tv"
+    assert page_urls("::1", 8001) == "http://[::1]:8001/"
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", ""])
+def test_every_interface_is_shown_as_localhost_and_the_lan_address(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'scoreboard on http://0.0.0.0:8000/tv' opened nothing on a phone."""
+    monkeypatch.setattr(addresses, "lan_address", lambda: "192.168.1.20")
+    assert page_urls(host, 8000, "/tv") == (
+        "http://localhost:8000/tv (phones: http://192.168.1.20:8000/tv)"
+    )
+    monkeypatch.setattr(addresses, "lan_address", lambda: None)  # no network at all
+    assert page_urls(host, 8000, "/tv") == "http://localhost:8000/tv"
+
+
+def test_the_lan_address_is_none_or_not_loopback() -> None:
+    found = addresses.lan_address()
+    assert found is None or not found.startswith("127.")
