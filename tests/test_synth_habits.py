@@ -329,7 +329,7 @@ def test_bad_habit_is_one_line_naming_it(
     argv = ["synth", "game", "--deck", str(deck_dir), "--players", "3", "--out", str(out)]
     assert main([*argv, "--habit", "hover=0.2", "--habit", habit]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and err.startswith("skullcam synth: error: --habit"), err
+    assert err.count("\n") == 0 and err.startswith("skullcam synth game: error: --habit"), err
     for needle in needles:
         assert needle in err, err
     assert not out.exists()  # refused before anything was written

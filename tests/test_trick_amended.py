@@ -232,3 +232,37 @@ def test_after_a_restart_the_last_trick_swept_away_is_not_recorded_again() -> No
     assert outcome.plays == ((2, "black-9"), (0, "black-3"), (1, "black-7"))
     assert not outcome.flags
     assert (outcome.round, outcome.trick) == (2, 1)
+
+
+def test_the_winner_leading_the_card_he_swapped_out_on_top_of_the_one_he_swapped_in() -> None:
+    """Ben laid purple-1 by mistake, swapped it for Rosie and won; he then led purple-1 on top
+    of Rosie before the trick was picked up. purple-1 took back its old identity, as if it had
+    only been hidden: the trick never cleared, the next trick's cards were read as swaps
+    into it, and every later trick went one place down (a review's generated game: 1 of 10
+    tricks right)."""
+    layout, at = _three_seats()
+    cai, ana, p1, rosie = (
+        at("green-9", 2),
+        at("green-5", 0),
+        at("purple-1", 1),
+        at("pirate-rosie", 1),
+    )
+    script: list[list[Detection]] = [[]] * 5
+    r1 = [at("yellow-5", 1), at("yellow-9", 2), at("yellow-2", 0)]  # Ben leads, Cai wins
+    script += [r1[:1]] * 8 + [r1[:2]] * 8 + [r1] * 12 + [[]] * 40
+    script += [[cai]] * 8 + [[cai, ana]] * 8 + [[cai, ana, p1]] * 12  # complete, purple-1
+    script += [[cai, ana]] * 10 + [[cai, ana, rosie]] * 15  # purple-1 taken, Rosie laid
+    script += [[cai, ana, p1]] * 15  # Ben leads purple-1 on top of Rosie
+    script += [[p1]] * 40  # the old trick is picked up; the lead stays
+    follow = [p1, at("green-3", 2), at("green-4", 0)]
+    script += [follow[:2]] * 8 + [follow] * 12 + [[]] * 40
+    referee = Referee(players=["Ana", "Ben", "Cai"])
+    pipeline = Pipeline(ScriptedRecognizer(script), referee, layout, motion=False)
+    image = np.zeros((480, 640, 3), np.uint8)
+    pipeline.run(Frame(image, k / 10, k) for k in range(len(script)))
+    rounds = referee.record()["rounds"]
+    plays = [[(p["player"], p["card"]) for p in t["plays"]] for t in rounds[1]["tricks"]]
+    assert plays == [
+        [(2, "green-9"), (0, "green-5"), (1, "pirate-rosie")],
+        [(1, "purple-1"), (2, "green-3"), (0, "green-4")],
+    ]

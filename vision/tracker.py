@@ -203,6 +203,11 @@ class Tracker:
         """More tracks continued only by their own face, as :attr:`closing`'s are (set by the
         trick state: cards that may have been swapped into the completed trick), without
         counting towards its sweep."""
+        self.retired: frozenset[int] = frozenset()
+        """Tracks no detection continues (set by the trick state: a card of the completed
+        trick taken away, another laid in its seat since). The same card laid there again is
+        a new track: the winner leading with it on top of the card he swapped in, or a card
+        only hidden meanwhile; the sweep tells which (:class:`TrickStateMachine`)."""
 
     def confirmed(self, track: Track) -> bool:
         return track.stable_at is not None or track.hits >= self.config.min_hits
@@ -229,7 +234,7 @@ class Tracker:
         swept = bool(closing) and all(t - tr.last_seen > cfg.nudge_recent_s for tr in closing)
         pairs: list[tuple[float, int, int]] = []
         for tid, track in self.tracks.items():
-            if swept and tid in self.closing:
+            if (swept and tid in self.closing) or tid in self.retired:
                 continue
             best_face = track.card
             for j, det in enumerate(dets):

@@ -27,7 +27,7 @@ import dataclasses
 import enum
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -332,7 +332,14 @@ class TrickStateMachine:
         # A card maybe swapped into the trick keeps its face like the trick's own cards: the
         # winner's lead laid on it must not take it over before the sweep tells which it was.
         tracker.locked = frozenset(self._maybe_swapped) if clearing else frozenset()
+        tracker.retired = frozenset(self._replaced()) if clearing else frozenset()
         return events
+
+    def _replaced(self) -> Iterator[int]:
+        """The tracks of the trick's cards another card may have been swapped in for."""
+        if self._last is not None:
+            for _, index, _ in self._maybe_swapped.values():
+                yield self._last[1][index].id
 
     def flush(self, tracker: Tracker, t: float) -> list[Event]:
         """The recording ended: a trick of two or more cards still being collected is reported
@@ -473,7 +480,27 @@ class TrickStateMachine:
         swapped = self._maybe_swapped.pop(track.id, None)
         if swapped is None or self._last is None or not self._swap_seen(swapped[1], track):
             return []
+        if self._hidden_only(tracker, swapped[1], track, t):
+            return []
         return [self._amend(tracker, track, swapped[1], t)]
+
+    def _hidden_only(self, tracker: Tracker, index: int, track: Track, t: float) -> bool:
+        """Was play ``index``'s card only hidden while ``track`` was read in its seat? Its
+        card laid there again after ``track`` showed up is a new track (the tracker retires
+        the old one): swept with the trick, it was that card all along and ``track`` a
+        misread; still lying there after the sweep, it is the next trick's lead, laid on
+        the card swapped in."""
+        assert self._last is not None
+        old = self._last[1][index]
+        recent = tracker.config.nudge_recent_s
+        return any(
+            tr.card == old.card
+            and tr.id != old.id
+            and tr.first_seen >= track.first_seen
+            and t - tr.last_seen > recent
+            and old.diagonals_to(tr.center) <= tracker.config.match_distance
+            for tr in [*tracker.tracks.values(), *self._taken]  # swept: gone, or going
+        )
 
     def _pushed_along(self, tracker: Tracker, t: float) -> list[Event]:
         """A card maybe swapped in that moved away from where it was laid (farther than a nudge)
