@@ -218,6 +218,14 @@ class VideoFileSource(FrameSource):
                     index += 1
                     continue
                 break
+            if failures:  # said when it happens: a live run may stop reading before the end
+                logger.warning(
+                    "%s: frames %d-%d could not be decoded (the file is damaged there); the"
+                    " play in them is missing",
+                    self.name,
+                    index - failures,
+                    index - 1,
+                )
             failures = 0
             decoded += 1
             if index >= self.start:

@@ -8,6 +8,7 @@ a clear error naming what was wrong and what to do, and no recorded data lost or
 from __future__ import annotations
 
 import errno
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -288,6 +289,26 @@ def test_a_video_damaged_mid_way_is_read_past_the_damage_and_said_so(
     assert len(frames) > 90
     assert frames[-1].image[0, 0, 0] >= 2 * 95  # the end of the game is there
     assert "damaged.mp4 is damaged or cut short" in caplog.text
+
+
+def test_the_damage_is_said_as_it_is_passed_not_only_at_the_end(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """'skullcam run' stops reading once the game is over, before the end-of-file summary:
+    damage in the middle of a recording went unsaid there."""
+    data = bytearray(write_video(tmp_path / "clean.mp4", "mp4v"))
+    middle = len(data) // 2
+    data[middle : middle + 5000] = bytes(5000)
+    damaged = tmp_path / "damaged.mp4"
+    damaged.write_bytes(bytes(data))
+    read: list[int] = []
+    with caplog.at_level(logging.WARNING), open_source(damaged) as source:
+        for frame in source.frames():
+            read.append(frame.index)
+            if "could not be decoded" in caplog.text:
+                break
+    assert "(the file is damaged there)" in caplog.text
+    assert read[-1] < 95  # said right after the damage, not at the end
 
 
 def test_a_video_cut_short_says_how_much_of_it_was_read(
