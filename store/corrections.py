@@ -9,6 +9,7 @@ trick at once both land, one after the other, instead of the later undoing the e
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -79,8 +80,7 @@ def _check_expected(game: Game, old: Trick, play_index: int, expect: Any) -> Non
         )
     now = old.plays[play_index]
     card, player = expect.get("card", now["card"]), expect.get("player", now["player"])
-    if isinstance(player, str):
-        player = whole_number(player, "expect's player")  # as the correction itself reads it
+    player = whole_number(player, "expect's player")  # as the correction itself reads it
     if str(card).lower() == str(now["card"]) and player == now["player"]:
         return
     names = game.players
@@ -460,15 +460,16 @@ class CorrectionsMixin(TricksMixin):
 def _flag_unresolved(conn: sqlite3.Connection, trick: Trick, error: str | None) -> None:
     """A corrected trick no deck could produce (a card twice in it) keeps a doubt naming why,
     as the camera flags one, so its page shows it and the phones ask until it is corrected
-    again; once it resolves, such doubts about the old cards go."""
-    stale = [f for f in trick.flags if f.startswith(_UNRESOLVED)]
-    if error is None:
-        if stale:
-            flags = [f for f in trick.flags if f not in stale]
-            conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
-        return
-    if _UNRESOLVED + error not in trick.flags:
-        raise_flag(conn, trick, _UNRESOLVED + error)
+    again; such doubts about the cards before (it resolves now, or fails for another reason)
+    go."""
+    now = None if error is None else _UNRESOLVED + error
+    stale = [f for f in trick.flags if f.startswith(_UNRESOLVED) and f != now]
+    if stale:
+        flags = [f for f in trick.flags if f not in stale]
+        conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
+        trick = dataclasses.replace(trick, flags=flags)
+    if now is not None and now not in trick.flags:
+        raise_flag(conn, trick, now)
 
 
 #: How a flag says why a trick could not be resolved (the camera's referee words it so too).

@@ -251,13 +251,15 @@ def test_a_correction_from_a_page_made_out_of_date_is_refused_and_loses_no_card(
         {},
         {"card": None},
         {"player": None},
+        {"player": True},
+        {"player": 2.0},
     ],
     ids=repr,
 )
 def test_an_expectation_not_shaped_as_a_play_is_refused(store: GameStore, expect: object) -> None:
     gid = new_game(store)
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
-    with pytest.raises(UserError, match=r"expect must be .* the page showed"):
+    with pytest.raises(UserError, match=r"expect must be .* the page showed|expect's player"):
         store.correct_play(gid, 1, 0, 1, card="green-8", expect=expect)
     assert store.audit(gid) == []
 

@@ -250,3 +250,9 @@ def test_a_card_added_or_corrected_twice_into_a_trick_keeps_it_in_doubt(store: G
     assert trick.flags == [
         "cannot resolve: play 1 (green-3): green-3 is already in this trick (the deck has one)"
     ]
+    # Broken for another reason now: the doubt about the cards before goes, this one stays.
+    store.correct_play(gid, 1, 0, 3, card="green-4")
+    trick = store.correct_play(gid, 1, 0, 1, card="green-9")
+    assert trick.flags == [
+        "cannot resolve: play 3 (green-4): green-4 is already in this trick (the deck has one)"
+    ]
