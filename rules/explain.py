@@ -179,6 +179,10 @@ ENGLISH: dict[str, str] = {
         "pirate abilities are recorded but the {setting} setting is off: they are ignored"
     ),
     "cannonball_ignored": "cannonball declarations are ignored outside Rascal's scoring",
+    "rosie_last_trick_ignored": (
+        "Rosie's choice recorded on the round's last trick is ignored: the next round is led by"
+        " the dealer's neighbour"
+    ),
     "tie_one_more_round": (
         "the lead is tied after the last round: play one more round (tie setting)"
     ),

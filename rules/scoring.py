@@ -379,14 +379,18 @@ class _RoundPlay:
                             self.at(t), Phrase("rosie_choice", {"last": n - 1, "choice": choice})
                         )
                     if t == self.dealt - 1:  # the next round's leader is the rules' to say
-                        raise _refuse(
-                            self.at(t), Phrase("rosie_last_trick", {"round": self.number})
+                        if not self.as_played:
+                            raise _refuse(
+                                self.at(t), Phrase("rosie_last_trick", {"round": self.number})
+                            )
+                        # A game recorded before the store refused it scores on without it.
+                        self.warning_phrases.append(Phrase("rosie_last_trick_ignored"))
+                    else:
+                        next_leader = choice
+                        notes.append(
+                            f"Trick {t + 1}: {who} uses Rosie D' Laney:"
+                            f" {self.names[choice]} leads next."
                         )
-                    next_leader = choice
-                    notes.append(
-                        f"Trick {t + 1}: {who} uses Rosie D' Laney:"
-                        f" {self.names[choice]} leads next."
-                    )
                 elif pirate == "pirate-rascal":
                     bets[winner] = choice
                     notes.append(f"Trick {t + 1}: {who} bets {choice} with Rascal of Roatan.")

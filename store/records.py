@@ -120,9 +120,11 @@ def _check_record(record: Any) -> _CheckedRecord:
 
 def _over(record: Mapping[str, Any], tie_breaks: bool) -> bool:
     """Whether a played-out record's game is over: not while the lead is tied under
-    ``tie=extra_round`` (a tie-break round is due). Its tie-break rounds (``tie_breaks``)
-    must each follow a tied lead; a record the rules cannot score otherwise is taken as
-    over, as its trick count says."""
+    ``tie=extra_round`` (a tie-break round is due). A record with rounds past the setting's
+    (``tie_breaks``) must score as played: a tie-break round after an untied lead is then
+    left out of the score, warned about, as the store's own export of a game corrected after
+    its tie-break has it. A record the rules cannot score otherwise is taken as over, as its
+    trick count says."""
     try:
         return score_as_played(record).finished
     except RulesError as err:

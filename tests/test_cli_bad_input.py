@@ -190,6 +190,7 @@ def test_a_non_finite_saved_calibration_is_refused(tmp_path: Path, capsys) -> No
         ('"centre": [1, 2], "angles_degrees": "oops"', "its 'angles_degrees' is not valid"),
         ('"centre": "x", "angles_degrees": [0, 180]', "its 'centre' is not valid"),
         ('"angles_degrees": [0, 180]', "no 'centre'"),
+        ('"centre": {"x": 1}, "angles_degrees": [0, 180]', "its 'centre' is not valid"),
         ('"centre": [1, 2], "angles_degrees": [0, 90], "frame_size": [0, 4]', "'frame_size'"),
     ],
 )

@@ -264,6 +264,21 @@ def test_a_recording_shorter_than_the_game_says_what_is_left(
     assert "the game is over" not in caplog.text
 
 
+def test_a_game_set_up_while_the_demo_played_is_said_unrecorded_not_run_out(
+    tmp_path: Path,
+) -> None:
+    """The demo stops for a table's game: no camera's frames "ran out", nothing records it."""
+    from skullcam.commands.run import _left_unrecorded
+
+    store = GameStore(tmp_path)
+    assert _left_unrecorded(store, None) is None  # no game in progress: nothing to say
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    said = _left_unrecorded(store, None)
+    assert said is not None and f"game {gid} is in progress and no camera records it" in said
+    camera = _left_unrecorded(store, "game.mp4")
+    assert camera is not None and "ran out" in camera and "(0 of 55 tricks recorded)" in camera
+
+
 def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Path) -> None:
     # An evening at the table: when a game ends, the next one set up on the web page is
     # recorded by the same camera. A folder stands in for the camera: the first game's frames,

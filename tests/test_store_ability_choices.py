@@ -96,6 +96,14 @@ def test_rosie_on_a_rounds_last_trick_has_no_choice(store: GameStore) -> None:
     store.record_trick(gid, 1, 0, plays((1, "pirate-rosie"), (2, "green-3"), (0, "green-4")))
     with pytest.raises(UserError, match="Rosie won the last trick of round 1"):
         store.choose_ability(gid, 1, 0, 2)
+    # A record that has one anyway (an older version's import) still scores, without it.
+    record = store.export_record(gid)
+    record["rounds"][0]["abilities"] = [{"trick": 0, "pirate": "pirate-rosie", "choice": 2}]
+    answer = store.score(store.import_record(record))
+    assert answer["ok"] and answer["score"]["warnings"] == [
+        "round 1: Rosie's choice recorded on the round's last trick is ignored: the next round"
+        " is led by the dealer's neighbour"
+    ]
 
 
 def test_the_replay_page_shows_and_changes_the_choice(

@@ -70,6 +70,7 @@ WARNING_KEYS = {
     "cannonball_ignored",
     "tie_one_more_round",
     "tie_break_not_due",
+    "rosie_last_trick_ignored",
 }
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
@@ -725,6 +726,22 @@ WARNED_RECORDS = [
         [{"bids": [0, 0, 0], "tricks": [_TRICK_1]}],
         ["the lead is tied after the last round: play one more round (tie setting)"],
         [["tie_one_more_round"]],
+    ),
+    (
+        "Rosie's choice on a round's last trick, in a game recorded before it was refused",
+        {"pirate_abilities": True},
+        [
+            {
+                "bids": [0, 1, 0],
+                "tricks": [_ROSIE],
+                "abilities": [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}],
+            }
+        ],
+        [
+            "round 1: Rosie's choice recorded on the round's last trick is ignored: the next"
+            " round is led by the dealer's neighbour"
+        ],
+        [["at_round", "rosie_last_trick_ignored"]],
     ),
     (
         "a tie-break round played, then the lead untied by a correction: it does not count",

@@ -174,8 +174,9 @@ class SeatLayout:
             if frame_size is not None and min(frame_size) <= 0:
                 raise ValueError(f"{size!r} is not a picture's width and height")
         except KeyError:
+            said = f"no {field!r}" if field not in data else f"its {field!r} is not valid"
             raise UserError(
-                f"bad seat calibration: no {field!r}; run 'skullcam calibrate' again"
+                f"bad seat calibration: {said}; run 'skullcam calibrate' again"
             ) from None
         except (TypeError, ValueError, IndexError) as err:
             raise UserError(

@@ -168,6 +168,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "cannonball_ignored": (
             "las balas de cañón anunciadas no cuentan fuera de la «Puntuación de Rascal»"
         ),
+        "rosie_last_trick_ignored": (
+            "la elección de Rosie grabada en la última baza de la ronda no cuenta: la siguiente"
+            " ronda la empieza el vecino de quien reparte"
+        ),
         "tie_one_more_round": (
             "hay empate en cabeza tras la última ronda: toca jugar una ronda más"
             " (ajuste «En caso de empate: una ronda más»)"
@@ -328,6 +332,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "cannonball_ignored": (
             "le palle di cannone dichiarate non contano fuori dal «Punteggio del Furfante»"
         ),
+        "rosie_last_trick_ignored": (
+            "la scelta di Rosie registrata sull'ultima presa del round non conta: il round"
+            " successivo lo apre il vicino del mazziere"
+        ),
         "tie_one_more_round": (
             "c'è parità in testa dopo l'ultimo round: si gioca un round in più"
             " (impostazione «In caso di parità: un round in più»)"
@@ -475,6 +483,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " ikke med"
         ),
         "cannonball_ignored": "meldte kanonkugler tæller ikke uden for «Rascal scoring»",
+        "rosie_last_trick_ignored": (
+            "Rosies valg registreret på rundens sidste stik tæller ikke: næste runde spilles ud"
+            " af giverens nabo"
+        ),
         "tie_one_more_round": (
             "der er uafgjort om førstepladsen efter sidste runde: spil en runde mere"
             " (indstillingen «Ved uafgjort: en runde mere»)"

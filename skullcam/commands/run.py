@@ -190,7 +190,8 @@ def _run(args: argparse.Namespace) -> int:
             retry = server is not None and camera is not None and names_live_camera(camera)
             _run_trying_again(loop, store, stopping, deadline, retry, no_game_left)
         done = args.exit_when_done or args.max_seconds is not None or stopping.signalled
-        unfinished = None if stopping.signalled or deadline else _left_unrecorded(store)
+        timed_out = deadline is not None and time.monotonic() >= deadline
+        unfinished = None if stopping.signalled or timed_out else _left_unrecorded(store, camera)
         if unfinished is not None:
             logger.warning(unfinished)
         if not done and server is not None:
@@ -214,15 +215,20 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _left_unrecorded(store: Any) -> str | None:
-    """What is left of the game in progress once the camera's frames ran out (a recording
-    shorter than the game, or the demo stopped for a table's game), or None when no game is
-    in progress: the run had said "the game is over" either way."""
+def _left_unrecorded(store: Any, camera: str | None) -> str | None:
+    """What is left of the game in progress once the frames ran out (a recording shorter
+    than the game, or the demo stopped for a table's game: ``camera`` None), or None when no
+    game is in progress: the run had said "the game is over" either way."""
     from skullcam.store.checks import cards_dealt
 
     game = store.active_game()
     if game is None:
         return None
+    if camera is None:
+        return (
+            f"game {game.id} is in progress and no camera records it: connect one and run"
+            " 'skullcam run' again (or 'skullcam run --camera SRC')"
+        )
     n = len(game.players)
     due = sum(cards_dealt(r, n, game.settings) for r in range(1, store.rounds_due(game.id) + 1))
     return (
