@@ -274,16 +274,22 @@ def write_video(path: Path, fourcc: str, count: int = 100) -> bytes:
     return path.read_bytes()
 
 
-def test_a_video_damaged_mid_way_is_read_past_the_damage_and_said_so(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Was: reading stopped at the damage (frame 51 of 100), silently, and a replay scored
-    the first half of the game as the whole game."""
+def damaged_mid_way(tmp_path: Path) -> Path:
+    """A 100-frame mp4 with 5,000 bytes zeroed at half its length."""
     data = bytearray(write_video(tmp_path / "clean.mp4", "mp4v"))
     middle = len(data) // 2
     data[middle : middle + 5000] = bytes(5000)
     damaged = tmp_path / "damaged.mp4"
     damaged.write_bytes(bytes(data))
+    return damaged
+
+
+def test_a_video_damaged_mid_way_is_read_past_the_damage_and_said_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: reading stopped at the damage (frame 51 of 100), silently, and a replay scored
+    the first half of the game as the whole game."""
+    damaged = damaged_mid_way(tmp_path)
     with open_source(damaged) as source:
         frames = list(source.frames())
     assert len(frames) > 90
@@ -296,11 +302,7 @@ def test_the_damage_is_said_as_it_is_passed_not_only_at_the_end(
 ) -> None:
     """'skullcam run' stops reading once the game is over, before the end-of-file summary:
     damage in the middle of a recording went unsaid there."""
-    data = bytearray(write_video(tmp_path / "clean.mp4", "mp4v"))
-    middle = len(data) // 2
-    data[middle : middle + 5000] = bytes(5000)
-    damaged = tmp_path / "damaged.mp4"
-    damaged.write_bytes(bytes(data))
+    damaged = damaged_mid_way(tmp_path)
     read: list[int] = []
     with caplog.at_level(logging.WARNING), open_source(damaged) as source:
         for frame in source.frames():
