@@ -31,6 +31,7 @@ from skullcam.rules import (
     parse_card,
     resolve_trick,
     score_as_played,
+    unresolved_reason,
 )
 from skullcam.rules.record import FORMAT as GAME_FORMAT
 from skullcam.vision.trick_state import TrickObservation
@@ -221,7 +222,7 @@ class Referee:
             result = resolve_trick(cards, self.settings, names)
         except RulesError as err:
             if len(plays) == self.n:
-                flags.append(f"cannot resolve: {err}")
+                flags.append(f"cannot resolve: {unresolved_reason(err, [c for _, c in plays])}")
         if result is not None:
             winner = None if result.winner is None else plays[result.winner][0]
             next_leader = plays[result.next_leader][0]

@@ -54,6 +54,7 @@ from .trick import (
     follow_suit,
     legal_plays,
     resolve_trick,
+    unresolved_reason,
 )
 
 __all__ = [
@@ -102,4 +103,5 @@ __all__ = [
     "score_as_played",
     "score_bid",
     "score_game",
+    "unresolved_reason",
 ]

@@ -145,6 +145,16 @@ def check_trick(cards: Sequence[Card]) -> None:
             raise IllegalPlayError(f"play {index}: {reason}", index, reason, phrase)
 
 
+def unresolved_reason(err: Exception, cards: Sequence[object]) -> str:
+    """Why a table's trick of ``cards`` has no result, its play counted from 1 as a table
+    (and every page) counts plays: ``IllegalPlayError``'s own message counts from 0, as
+    ``skullcam trick --json`` numbers plays, so "play 2" named the third card on a trick page
+    that counted "play 3" for it."""
+    if isinstance(err, IllegalPlayError) and err.play is not None and err.phrase is not None:
+        return f"play {err.play + 1} ({cards[err.play]}): {render([err.phrase])}"
+    return str(err)
+
+
 def _too_many(card: Card, played_before: bool) -> Phrase:
     """Why ``card`` cannot be in the trick: its face was already played (``played_before``), or
     its kind's copies ran out (a sixth pirate where one was played unnamed)."""

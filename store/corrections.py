@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from skullcam.errors import UserError, echo, whole_number
-from skullcam.rules import InvalidCardError, parse_card
+from skullcam.rules import InvalidCardError, RulesError, parse_card, unresolved_reason
 from skullcam.rules.explain import CardId
 
 from . import checks, verdicts
@@ -382,7 +382,11 @@ class CorrectionsMixin(TricksMixin):
                 close_prompt(conn, prompt, "answered", "correct")
         if len(plan.plays) == n:  # a short trick's doubt (a card missing) stands as it is
             trick = self.trick(plan.game_id, plan.round, plan.trick)
-            _flag_unresolved(conn, trick, plan.resolution.get("error"))
+            game = self.game(plan.game_id)
+            found = verdicts.verdict(plan.plays, game.settings, game.players)
+            cards = [p["card"] for p in plan.plays]
+            why = unresolved_reason(found, cards) if isinstance(found, RulesError) else None
+            _flag_unresolved(conn, trick, why)
         payload: dict[str, Any] = {
             "round": plan.round,
             "trick": plan.trick,

@@ -239,7 +239,7 @@ def test_a_card_added_or_corrected_twice_into_a_trick_keeps_it_in_doubt(store: G
         flags=["only 3 cards for 4 players"],
     )
     trick = store.add_play(gid, 2, 0, 0, "yellow-9")
-    why = "cannot resolve: play 2 (yellow-9): yellow-9 is already in this trick (the deck has one)"
+    why = "cannot resolve: play 3 (yellow-9): yellow-9 is already in this trick (the deck has one)"
     assert trick.flags == [why]  # the short trick's doubt is settled; this one is new
     assert [p.kind for p in store.prompts(gid)] == ["flagged"]
     assert not store.score(gid)["ok"]
@@ -248,11 +248,11 @@ def test_a_card_added_or_corrected_twice_into_a_trick_keeps_it_in_doubt(store: G
     # A correction that puts a card twice into a trick that resolved is flagged the same way.
     trick = store.correct_play(gid, 1, 0, 0, card="green-3")
     assert trick.flags == [
-        "cannot resolve: play 1 (green-3): green-3 is already in this trick (the deck has one)"
+        "cannot resolve: play 2 (green-3): green-3 is already in this trick (the deck has one)"
     ]
     # Broken for another reason now: the doubt about the cards before goes, this one stays.
     store.correct_play(gid, 1, 0, 3, card="green-4")
     trick = store.correct_play(gid, 1, 0, 1, card="green-9")
     assert trick.flags == [
-        "cannot resolve: play 3 (green-4): green-4 is already in this trick (the deck has one)"
+        "cannot resolve: play 4 (green-4): green-4 is already in this trick (the deck has one)"
     ]

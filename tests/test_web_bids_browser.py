@@ -121,3 +121,26 @@ def test_a_right_to_left_name_keeps_its_own_number(
     totals = "return document.getElementById('bid-totals').textContent"
     wait(browser).until(lambda d: d.execute_script(totals))
     assert browser.execute_script(totals) == "Total: Ana 10 · \u2068عليّ\u2069 20 · Ben 10"
+
+
+def test_a_ticked_cannonball_box_stays_ticked_with_the_live_stream_down(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The page drew the box again from its own last state, not from the server's answer: a
+    phone whose live stream was down showed the call it had just made as not made."""
+    from selenium.webdriver.support import expected_conditions
+
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
+    store.set_bids(gid, 1, [1, 0, 0])
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+    browser.execute_script("SK_STREAM.close()")
+    box = '.bid-row[data-player="1"] .cannon input'
+    drawn = browser.find_element(By.CSS_SELECTOR, box)
+    drawn.click()
+    wait(browser).until(expected_conditions.staleness_of(drawn))  # drawn again: answered
+    assert store.cannonball(gid, 1) == [False, True, False]
+    assert browser.find_element(By.CSS_SELECTOR, box).is_selected()

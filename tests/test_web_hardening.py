@@ -527,6 +527,7 @@ def test_a_cannonball_call_alone_keeps_a_bid_another_phone_changed(
     assert client.post(url, json={"round": 1, "player": 1, "bid": 0}).status_code == 200
     called = client.post(url, json={"round": 1, "player": 1, "cannonball": True})
     assert called.status_code == 200 and json_of(called)["bids"] == [1, 0, 1]
+    assert json_of(called)["cannonball"] == [False, True, False]  # the page draws the box so
     assert store.cannonball(json_of(game)["id"], 1) == [False, True, False]
     wrong = client.post(url, json={"round": 1, "player": 1, "cannonball": "yes"})
     assert wrong.status_code == 400 and "true or false" in json_of(wrong)["error"]

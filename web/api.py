@@ -171,7 +171,13 @@ def bids(game_id: int) -> Any:
             # Only an explicit null clears a bid: a body that leaves "bid" out (a typo such
             # as "bd") must not wipe the one made.
             raise UserError("missing 'bid' (send null to clear a bid)")
-    return jsonify({"ok": True, "bids": store.bids(game_id, round_number)})
+    return jsonify(
+        {
+            "ok": True,
+            "bids": store.bids(game_id, round_number),
+            "cannonball": store.cannonball(game_id, round_number),
+        }
+    )
 
 
 @bp.get("/game/<id:game_id>/round/<id:round_number>/bids")

@@ -423,11 +423,14 @@ function initBids() {
     if (cannonball !== undefined) body.cannonball = cannonball;
     try {
       const res = await api("/api/game/" + gameId + "/bids", body);
-      if (shownRound === state.round) state.bids = res.bids; else roundBids = res.bids;
+      // The server's answer, cannonball calls too: a phone whose live stream is down would
+      // otherwise draw the box it just ticked from its old state, unticked.
+      if (shownRound === state.round) { state.bids = res.bids; state.cannonball = res.cannonball; }
+      else roundBids = res.bids;
       render();
     } catch (e) {
       // Refused (e.g. clearing a bid once the round has tricks): the rows go back to what the
-      // server holds (a ticked cannonball box unticks) and its reason stays on the page.
+      // page last had from the server (a ticked cannonball box unticks) and the reason stays.
       render();
       showError(e);
     }
