@@ -870,3 +870,21 @@ def _assert_said_in(lang: str, phrases: Sequence[Phrase], english: str) -> None:
                 assert i18n.translate(f"set_{value.key}", lang) in text, lang
             else:
                 assert str(value) in text, (lang, value)
+
+
+def test_a_tie_break_trick_that_does_not_count_says_so_on_its_page(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Its page named its winner with a star as any trick's does; only the tricks list said
+    the round was out of the score."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 1, "tie": "extra_round"})
+    store.set_bids(gid, 1, [1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "escape"), (0, "escape")))  # -10 each: tied
+    store.set_bids(gid, 2, [1, 0])
+    store.record_trick(gid, 2, 0, plays((0, "green-3"), (1, "green-2")))
+    store.correct_play(gid, 1, 0, 1, card="green-3")  # Ana wins round 1: untied after all
+    spanish = "así que la ronda 2, jugada para desempatar, no cuenta"
+    page = client.get(f"/game/{gid}/round/2/trick/0?lang=es").get_data(as_text=True)
+    assert spanish in page
+    first = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert spanish not in first

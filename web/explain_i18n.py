@@ -565,6 +565,21 @@ def score_warning_texts(score: Mapping[str, Any], lang: str) -> list[str]:
     return [explain(phrases_from_json(warning), lang) for warning in phrases]
 
 
+def not_counted_text(score: Mapping[str, Any], round_number: int, lang: str) -> str | None:
+    """Why round ``round_number``'s tricks count for nothing (a tie-break round a corrected
+    trick made needless), in ``lang``, or None: its trick page names its winner as any other
+    does, and only the game's warnings said the round is out of the score."""
+    if not score.get("ok"):
+        return None
+    for warning in score.get("warning_phrases") or []:
+        for phrase in warning:
+            if phrase.get("key") == "tie_break_not_due":
+                first = phrase.get("args", {}).get("round")
+                if isinstance(first, int) and round_number >= first:
+                    return explain(phrases_from_json(warning), lang)
+    return None
+
+
 def score_error_text(score: Mapping[str, Any], lang: str) -> str:
     """Why a game's score stopped (``GameStore.score``'s ``error``), in ``lang``: the rules
     engine and the store give every reason they know as phrases (``error_phrases``): a card

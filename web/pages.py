@@ -152,7 +152,10 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # Why the trick went that way, or why no deck could produce it, in the reader's
         # language: a dispute is settled at the table, not in English.
         explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),
-        warnings=explain_i18n.warning_texts(verdict, g.lang),
+        warnings=[
+            *explain_i18n.warning_texts(verdict, g.lang),
+            *filter(None, [explain_i18n.not_counted_text(score, trick.round, g.lang)]),
+        ],
         winner_index=winner_index if isinstance(winner_index, int) else None,
         overlay=_overlay(trick),
         audit=store.audit(game_id, trick.id),
