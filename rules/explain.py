@@ -60,7 +60,7 @@ ENGLISH: dict[str, str] = {
     "kraken": "The Kraken destroys the trick: nobody wins it; its cards and bonuses are lost.",
     "kraken_left_leads": " {player:cap}, left of the Kraken's player, leads next.",
     "kraken_would_have_won": " {who:cap} would have won it and leads next.",
-    "kraken_alone": " No other card was played: {player} leads again.",
+    "kraken_alone": " No other card is left that could have won it: {player} leads again.",
     "whale": "The White Whale strips every special card of its power",
     "whale_discarded": (
         "; only specials were played, so the trick is discarded and {player}, who played the"

@@ -80,6 +80,15 @@ class Settings:
         """Every setting, as the JSON object ``from_dict`` reads back."""
         return dataclasses.asdict(self)
 
+    def bonus_paid(self) -> str:
+        """When a trick's capture bonus is paid, as the scorer pays it, so that every line that
+        names a bonus names its condition too: ``"exact"`` (the bid met), ``"always"`` (the
+        house rule ``keep_bonus_on_miss``) or ``"rascal"`` (all of it on an exact bid, half on
+        a bid off by one unless a cannonball was called)."""
+        if self.scoring == "rascal":
+            return "rascal"
+        return "always" if self.keep_bonus_on_miss else "exact"
+
     def changes(self) -> dict[str, Any]:
         """Only the settings that differ from the defaults (what a record needs to store)."""
         default = Settings()

@@ -25,6 +25,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 
+#: The explanation's closing words on a capture bonus, by ``Settings.bonus_paid()``.
+_BONUS_CONDITION = {"exact": "bonus_end", "always": "bonus_end_kept", "rascal": "bonus_end_rascal"}
+
+
 class WinReason(enum.Enum):
     """Why a trick went the way it did (the first matching rule, in this priority order)."""
 
@@ -317,19 +321,15 @@ class _Resolver:
         text = [*prefix, Phrase(reason.value, args)]
         if reason is WinReason.PIRATE and count[Kind.PIRATE] > 1:
             text.append(Phrase("first_pirate_wins"))
-        if reason in (WinReason.MERMAID, WinReason.MERMAID_OVER_ALL) and count[Kind.MERMAID] > 1:
+        mermaid_wins = (
+            WinReason.MERMAID,
+            WinReason.MERMAID_OVER_ALL,
+            WinReason.MERMAID_CAPTURES_SKULL_KING,
+        )
+        if reason in mermaid_wins and count[Kind.MERMAID] > 1:
             text.append(Phrase("first_mermaid_wins"))
         text.append(Phrase("full_stop"))
         return self._finish(winner, reason, lead_suit, text, warnings)
-
-    def _bonus_condition(self) -> str:
-        """When the winner is paid the capture bonus, as the scorer pays it: Rascal's scoring
-        pays half on a bid off by one, and the house rule "keep bonuses" pays it on a miss."""
-        if self.settings.scoring == "rascal":
-            return "bonus_end_rascal"
-        if self.settings.keep_bonus_on_miss:
-            return "bonus_end_kept"
-        return "bonus_end"
 
     def _finish(
         self,
@@ -355,7 +355,7 @@ class _Resolver:
             text.append(Phrase("bonus_start"))
             for n, (_, item) in enumerate(items):
                 text += [Phrase("bonus_separator"), item] if n else [item]
-            text.append(Phrase(self._bonus_condition()))
+            text.append(Phrase(_BONUS_CONDITION[self.settings.bonus_paid()]))
         if reason is WinReason.MERMAID_OVER_ALL and not no_bonus:
             text.append(Phrase("pirate_does_not_count"))
         for loot, _ in () if no_bonus else alliances:

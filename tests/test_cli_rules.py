@@ -36,6 +36,28 @@ def test_trick_plain_verdict() -> None:
     assert "The pirate does not count." in out.stdout
 
 
+@pytest.mark.parametrize(
+    ("settings", "verdict"),
+    [
+        ({"keep_bonus_on_miss": True}, "(+40 bonus, paid whether the bid is exact or not)."),
+        (
+            {"scoring": "rascal"},
+            "(+40 bonus: all of it if the bid is exact, half if it is off by one).",
+        ),
+    ],
+)
+def test_trick_verdict_names_the_bonus_as_the_table_scores_it(
+    tmp_path: Path, settings: dict[str, object], verdict: str
+) -> None:
+    """The verdict line once said "if the bid is exact" under every table's rules, beside an
+    explanation that said otherwise."""
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps(settings))
+    out = skullcam("trick", "skull-king", "mermaid-alyra", "--settings", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "Play 1 wins with mermaid-alyra " + verdict
+
+
 def test_trick_json_is_the_documented_object() -> None:
     out = skullcam("trick", "Pirate-Rosie", "SKULL-KING", "--json")
     assert out.returncode == 0, out.stderr

@@ -434,6 +434,19 @@ def test_the_bonus_is_promised_as_the_scorer_pays_it(settings: Settings, conditi
     assert condition in resolve("skull-king pirate-rosie", settings).explanation
 
 
+def test_two_mermaids_and_the_skull_king_say_which_mermaid_captures() -> None:
+    text = resolve("mermaid-alyra mermaid-sirena skull-king").explanation
+    assert "captures the Skull King" in text
+    assert "among the mermaids the first played wins" in text
+
+
+def test_a_kraken_beside_the_whale_alone_says_no_card_is_left() -> None:
+    """The White Whale was played (it plays as an escape here): "no other card was played"
+    was untrue."""
+    text = resolve("white-whale kraken", EXPANSION).explanation
+    assert "No other card is left that could have won it: play 0 leads again." in text
+
+
 def test_explanations_read_at_the_table() -> None:
     text = resolve_trick(cards("pirate-rosie skull-king"), players=["Ana", "Ben"]).explanation
     assert text.startswith("The Skull King (Ben) wins")

@@ -175,12 +175,16 @@ def test_setup_bids_live_tv_replay_correction(
     wait(browser).until(lambda d: d.find_element(*banner).text == "Trick won by Dee")
     play_trick(store, gid, ["purple-2", "purple-11", "purple-5", "purple-7"])
     store.set_bids(gid, 3, [1, 1, 0, 1])
-    for cards in (
-        ["green-13", "green-12", "green-11", "green-10"],
-        ["skull-king", "pirate-rosie", "escape", "yellow-5"],
-        ["purple-13", "mermaid-alyra", "purple-4", "purple-6"],
-    ):
-        play_trick(store, gid, cards, store.game_dir(gid))
+    play_trick(store, gid, ["green-13", "green-12", "green-11", "green-10"], store.game_dir(gid))
+    # The table keeps bonuses on a missed bid: the banner names the bonus on that condition.
+    store.update_settings(gid, {"keep_bonus_on_miss": True})
+    play_trick(
+        store, gid, ["skull-king", "pirate-rosie", "escape", "yellow-5"], store.game_dir(gid)
+    )
+    wait(browser).until(ec.text_to_be_present_in_element(banner, "+30 bonus, bid made or not"))
+    play_trick(
+        store, gid, ["purple-13", "mermaid-alyra", "purple-4", "purple-6"], store.game_dir(gid)
+    )
     store.set_bids(gid, 4, [2, 1, 0, 1])
     state = store.state(gid)
     leader = state["leader"]

@@ -29,7 +29,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {player:cap}, a la izquierda de quien jugó el Kraken, sale en la siguiente."
         ),
         "kraken_would_have_won": " {who:cap} la habría ganado y sale en la siguiente.",
-        "kraken_alone": " No se jugó ninguna otra carta: {player} vuelve a salir.",
+        "kraken_alone": (
+            " No queda ninguna otra carta que hubiera podido ganarla: {player} vuelve a salir."
+        ),
         "whale": "La Ballena Blanca quita su poder a todas las cartas especiales",
         "whale_discarded": (
             "; solo se jugaron cartas especiales, así que la baza se descarta y {player},"
@@ -193,7 +195,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {player:cap}, a sinistra di chi ha giocato il Kraken, apre la prossima presa."
         ),
         "kraken_would_have_won": " {who:cap} l'avrebbe vinta e apre la prossima presa.",
-        "kraken_alone": " Non è stata giocata nessun'altra carta: {player} apre di nuovo.",
+        "kraken_alone": (
+            " Non resta nessun'altra carta che avrebbe potuto vincerla: {player} apre di nuovo."
+        ),
         "whale": "La Balena Bianca toglie il potere a tutte le carte speciali",
         "whale_discarded": (
             "; sono state giocate solo carte speciali, quindi la presa viene scartata e"
@@ -355,7 +359,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {player:cap}, til venstre for den, der spillede Kraken, spiller ud næste gang."
         ),
         "kraken_would_have_won": " {who:cap} ville have vundet det og spiller ud næste gang.",
-        "kraken_alone": " Der blev ikke spillet andre kort: {player} spiller ud igen.",
+        "kraken_alone": (
+            " Der er intet andet kort tilbage, der kunne have vundet det: {player} spiller ud igen."
+        ),
         "whale": "Den Hvide Hval fratager alle specialkort deres kraft",
         "whale_discarded": (
             "; der blev kun spillet specialkort, så stikket kasseres, og {player}, der"

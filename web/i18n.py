@@ -173,6 +173,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "+{bonus} di bonus se indovina la puntata",
         "da": "+{bonus} i bonus hvis buddet holder",
     },
+    "bonus_kept": {
+        "en": "+{bonus} bonus, bid made or not",
+        "es": "+{bonus} de bonus, cumpla o no la apuesta",
+        "it": "+{bonus} di bonus, indovinata o no la puntata",
+        "da": "+{bonus} i bonus, uanset om buddet holder",
+    },
+    "bonus_rascal": {
+        "en": "+{bonus} bonus if bid made, half if off by one",
+        "es": "+{bonus} de bonus si cumple la apuesta, la mitad si falla por una",
+        "it": "+{bonus} di bonus se indovina la puntata, metà se sbaglia di una",
+        "da": "+{bonus} i bonus hvis buddet holder, det halve hvis det er én ved siden af",
+    },
     "no_winner": {
         "en": "Nobody wins this trick",
         "es": "Nadie gana esta baza",

@@ -15,6 +15,13 @@ from typing import Any
 from skullcam.errors import UserError
 from skullcam.files import read_json
 
+#: The verdict line's bonus condition, as the scorer pays it (the explanation says the same).
+_BONUS_PAID = {
+    "exact": " if the bid is exact",
+    "always": ", paid whether the bid is exact or not",
+    "rascal": ": all of it if the bid is exact, half if it is off by one",
+}
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     from skullcam.rules.cards import card_ids_in_words
@@ -79,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         line = f"Play {result.winner} wins with {result.winning_card}"
         if result.bonus:
-            line += f" (+{result.bonus} bonus if the bid is exact)"
+            line += f" (+{result.bonus} bonus{_BONUS_PAID[settings.bonus_paid()]})"
         print(line + ".")
     print(result.explanation)
     for warning in result.warnings:
