@@ -7,7 +7,6 @@ figures themselves belong in the model card, not in assertions.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from model_variants import shipped_model_with
 
 import skullcam.vision.benchmark as benchmark
 from skullcam.cli import main
+from skullcam.parallel import usable_cores
 from skullcam.vision.recognizer import shipped_model_dir
 
 BENCH = ["bench", "--frames", "2", "--repeats", "3"]
@@ -34,7 +34,7 @@ def test_bench_json_has_latency_per_thread_count_and_the_views(
     report = json.loads(said.out)
     assert report["frames"] == 2 and report["frame_size"] == [480, 640]
     assert report["detector_views"] == 2
-    for threads in sorted({1, os.cpu_count() or 1}):
+    for threads in sorted({1, usable_cores()}):
         stats = report[f"skullcam_{threads}_threads"]
         assert 0 < stats["median_ms"] <= stats["p95_ms"]
         assert stats["detector_median_ms"] > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,15 @@ def test_the_shipped_model_skips_sure_frames_and_old_manifests_do_not(tmp_path: 
     folder = shipped_model_with(tmp_path)
     (folder / MANIFEST).write_text(json.dumps(raw))
     assert ModelManifest.read(folder).mirror_below == ALWAYS_MIRROR == 1.0
+
+
+def test_a_process_pinned_to_one_core_runs_one_view_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sized from the machine's cores, the detector ran both views side by side on the one
+    core ``taskset -c 0`` left it (and so never skipped the mirror on a sure frame)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert not _detector(0, True, MIRROR_BELOW)._side_by_side
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert _detector(0, True, MIRROR_BELOW)._side_by_side

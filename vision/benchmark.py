@@ -7,7 +7,6 @@ and cached, so the comparison is always made on the same machine, in the same pr
 
 from __future__ import annotations
 
-import os
 import resource
 import statistics
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from skullcam.errors import UserError, first_line
+from skullcam.parallel import usable_cores
 from skullcam.vision import obb
 
 
@@ -99,7 +99,7 @@ def run_benchmark(
 ) -> dict[str, object]:
     from skullcam.vision.recognizer import Recognizer
 
-    cores = os.cpu_count() or 1
+    cores = usable_cores()
     report: dict[str, object] = {
         "frames": len(frames),
         "repeats": repeats,

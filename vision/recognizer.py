@@ -25,6 +25,7 @@ import numpy as np
 
 from skullcam.errors import UserError
 from skullcam.files import read_json, read_text, write_atomic
+from skullcam.parallel import usable_cores
 from skullcam.rules import FACES, copies_in_deck
 from skullcam.vision import obb
 from skullcam.vision.crops import (
@@ -502,7 +503,7 @@ class CardDetector:
         self.iou = iou
         self.mirror = mirror
         self.mirror_below = mirror_below
-        threads = threads or min(4, os.cpu_count() or 1)
+        threads = threads or min(4, usable_cores())
         # With two cores or more the two views run side by side, each on half of them: this
         # small network gains little from a second thread within one run (measured here: two
         # views one after the other on 2 threads 24-28 ms, side by side on 1 thread each 19-21).
@@ -587,7 +588,7 @@ class Recognizer:
 
     def __init__(self, manifest: ModelManifest, threads: int = 0) -> None:
         self.manifest = manifest
-        threads = threads or min(4, os.cpu_count() or 1)
+        threads = threads or min(4, usable_cores())
         self.detector = CardDetector.from_manifest(manifest, threads)
         self._classifier = classifier_session(manifest, threads)
         self._cls_input = self._classifier.get_inputs()[0].name

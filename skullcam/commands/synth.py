@@ -6,11 +6,11 @@ Heavy imports (cv2, numpy) stay inside the handlers so ``skullcam --help`` stays
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from skullcam.cli import non_negative_int, positive_int, scene_count
 from skullcam.errors import UserError
+from skullcam.parallel import usable_cores
 
 # What `synth game` offers, spelled out here so `skullcam --help` needs no numpy or OpenCV;
 # the tests hold them equal to datasets/game.py's HABITS and PACES.
@@ -89,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     scenes.add_argument(
         "--workers",
         type=positive_int,
-        default=min(2, os.cpu_count() or 1),
+        default=min(2, usable_cores()),
         help="parallel worker processes (default: min(2, CPUs))",
     )
     scenes.add_argument("--no-progress", action="store_true", help="no progress bar")
