@@ -35,7 +35,7 @@ from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import Pipeline
 from skullcam.device.replay import layout_for_source
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script
-from skullcam.device.sources import Frame, open_source, paced
+from skullcam.device.sources import Frame, Paced, open_source
 from skullcam.rules import GameRecord, Settings, score_game
 
 
@@ -119,7 +119,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
     # lazily: a whole game's frames never in memory
     stream: Iterator[Frame] = itertools.chain([first], frames)
     if realtime:
-        stream = paced(stream)
+        stream = Paced(stream).frames()
     last = first
     for frame in stream:
         pipeline.process(frame)

@@ -30,15 +30,16 @@ from skullcam.datasets import bundled_samples
 from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.run_tally import RunTally, warn_when_behind
 from skullcam.device.sources import (
     Frame,
     FrameSource,
     LatestFrameReader,
+    Paced,
     frame_files,
     frames_folder,
     names_live_camera,
     open_source,
-    paced,
 )
 from skullcam.errors import UserError
 from skullcam.files import make_folder, read_json
@@ -259,9 +260,8 @@ class LiveLoop:
         game set up on the web page (``skullcam run`` without ``--exit-when-done``)."""
         self.stop = threading.Event()
         self.error: BaseException | None = None
-        self.pipelines: list[Pipeline] = []
-        """The current game's pipeline and the one before (a looping demo keeps no more)."""
-        self.dropped = 0
+        self.tally = RunTally()
+        """Tricks, frames and skipped frames over every game this loop played."""
         self._thread: threading.Thread | None = None
         self.record_frames: Path | None = None
         """With a live camera: also save every processed frame here, for a later replay."""
@@ -305,6 +305,12 @@ class LiveLoop:
             self._run_camera(self.camera or "")
             return
 
+    def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
+        """The source's frames, its skipped ones counted into the run's tally and said when
+        the recognizer falls behind."""
+        self.tally.follow_drops(source)
+        return warn_when_behind(source.frames(), source)
+
     def _playing_again(self) -> None:
         """The first frame of a game from the camera or the demo: the TV's "no camera"
         notice (said by an earlier run, or by this one before the camera came back) no longer
@@ -329,7 +335,7 @@ class LiveLoop:
         source = open_source(demo.folder, start=start)
         frames: Iterator[Frame] = source.frames()
         if self.speed > 0:
-            frames = paced(frames, self.speed)
+            frames = self._counting_drops(Paced(frames, self.speed))
         with source:
             # Following the active game, as a camera does: a game set up on the web page
             # stops the demo within a second, not after the rest of the demo's game (a minute
@@ -366,9 +372,11 @@ class LiveLoop:
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]
         if reader is not None:
-            frames = reader.frames()
-        else:  # a recording played as if it were a camera: at its real rate
-            frames = paced(source.frames(), self.speed) if self.speed > 0 else source.frames()
+            frames = self._counting_drops(reader)
+        elif self.speed > 0:  # a recording played as if it were a camera: at its real rate
+            frames = self._counting_drops(Paced(source.frames(), self.speed))
+        else:
+            frames = source.frames()
         feed = _EndAware(frames)
         done: dict[int, int] = {}
         on_table: list[list[str]] = []  # the last trick of the game before, if any
@@ -393,7 +401,6 @@ class LiveLoop:
                     return
         finally:
             if reader is not None:
-                self.dropped = reader.dropped
                 reader.close()
             else:
                 source.close()
@@ -447,7 +454,7 @@ class LiveLoop:
                 layout = self._layout(referee.n, (width, height), source)
                 pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
                 pipeline.resume_cards = guard
-                self.pipelines = [*self.pipelines[-1:], pipeline]
+                self.tally.follow_pipeline(pipeline)
             if (fresh := self._fresh_model()) is not None:
                 self.recognizer = pipeline.recognizer = fresh
                 recorder.model_version = self.model_version

@@ -11,7 +11,7 @@ Four kinds, chosen by :func:`open_source` from one string (the ``--camera`` / ``
   generated game folder (``frames/`` + ``meta.json``) works too and uses the rate in its meta.
 
 File sources are *recorded* time: their timestamps are ``index / fps``, so a replay gives the same
-output every time whatever the machine's speed. :func:`paced` plays them at real speed when a
+output every time whatever the machine's speed. :class:`Paced` plays them at real speed when a
 viewer should see it happen (``skullcam run`` without a camera). Live sources stamp frames with
 the monotonic clock, and :class:`LatestFrameReader` reads them in a thread keeping only the newest
 frame, so a slow recognizer drops frames instead of falling behind.
@@ -575,30 +575,40 @@ def open_source(spec: str | Path, fps: float | None = None, start: int = 0) -> F
     )
 
 
-def paced(frames: Iterator[Frame], speed: float = 1.0, drop_late: bool = True) -> Iterator[Frame]:
-    """Play recorded frames at real speed (``speed`` x): sleep until each frame is due.
+class Paced:
+    """Recorded frames played at real speed (``speed`` x): each is held until it is due.
 
     With ``drop_late`` a frame already more than one frame period late is skipped, so a slow
     consumer falls back to the recording's clock instead of drifting behind it (what a live
-    camera would do); callers see the skipped indices as gaps in ``Frame.index``.
+    camera would do); callers see the skipped indices as gaps in ``Frame.index``, and
+    :attr:`dropped` counts them, as :class:`LatestFrameReader` counts a camera's.
     """
-    wall0: float | None = None
-    t0 = 0.0
-    period = 0.0
-    last_stamp: float | None = None
-    for frame in frames:
-        if wall0 is None:
-            wall0, t0 = time.monotonic(), frame.timestamp
-        if last_stamp is not None:
-            period = max(period, frame.timestamp - last_stamp)
-        last_stamp = frame.timestamp
-        due = wall0 + (frame.timestamp - t0) / speed
-        now = time.monotonic()
-        if now < due:
-            time.sleep(due - now)
-        elif drop_late and period > 0 and now - due > period / speed:
-            continue
-        yield frame
+
+    def __init__(self, frames: Iterator[Frame], speed: float = 1.0, drop_late: bool = True) -> None:
+        self._frames = frames
+        self.speed = speed
+        self.drop_late = drop_late
+        self.dropped = 0
+
+    def frames(self) -> Iterator[Frame]:
+        wall0: float | None = None
+        t0 = 0.0
+        period = 0.0
+        last_stamp: float | None = None
+        for frame in self._frames:
+            if wall0 is None:
+                wall0, t0 = time.monotonic(), frame.timestamp
+            if last_stamp is not None:
+                period = max(period, frame.timestamp - last_stamp)
+            last_stamp = frame.timestamp
+            due = wall0 + (frame.timestamp - t0) / self.speed
+            now = time.monotonic()
+            if now < due:
+                time.sleep(due - now)
+            elif self.drop_late and period > 0 and now - due > period / self.speed:
+                self.dropped += 1
+                continue
+            yield frame
 
 
 STALL_S = 10.0

@@ -220,11 +220,13 @@ class GamesMixin(Database):
     def delete_game(self, game_id: int) -> None:
         """Remove a game with everything recorded of it, images too. Only for the demo's
         own finished games: a demo left looping on a TV would otherwise fill the disk with a
-        new game a minute. The rows go in one transaction; the images after, so a crash
+        new game a minute. The rows go in one transaction (its events too, about 40 a demo
+        game, which no page asks for once the game is gone); the images after, so a crash
         between the two leaves only unreferenced files."""
         self.game(game_id)
         with self._write() as conn:
             conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
         shutil.rmtree(self.data_dir / "games" / str(int(game_id)), ignore_errors=True)
 
     def remembered_names(self, limit: int = 30) -> list[str]:

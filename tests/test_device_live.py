@@ -875,6 +875,9 @@ def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
     prune_demo_games(store, keep=2)
     assert sorted(g.id for g in store.games()) == [table, *made[2:]]
     assert not (tmp_path / "data" / "games" / str(made[0])).exists()
+    # Their events go too: a TV looping the demo kept about 40 a game, for ever.
+    games_with_events = {e.game_id for e in store.events_since(0, limit=10_000)}
+    assert games_with_events - {None} == {table, *made[2:]}
 
 
 class SetsUpAGame:

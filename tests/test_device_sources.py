@@ -22,9 +22,9 @@ from skullcam.device.sources import (
     FrameSource,
     ImageFolderSource,
     LatestFrameReader,
+    Paced,
     PiCameraSource,
     open_source,
-    paced,
 )
 from skullcam.errors import UserError
 
@@ -131,16 +131,19 @@ def test_unplugged_camera_index_is_a_user_error() -> None:
 def test_paced_plays_at_real_speed_and_drops_when_late() -> None:
     frames = [Frame(np.zeros((2, 2, 3), np.uint8), i * 0.05, i) for i in range(5)]
     start = time.monotonic()
-    out = list(paced(iter(frames)))
+    out = list(Paced(iter(frames)).frames())
     assert time.monotonic() - start >= 0.19
     assert [f.index for f in out] == [0, 1, 2, 3, 4]
 
+    paced = Paced(iter(frames))
+
     def slow():
-        for f in paced(iter(frames)):
+        for f in paced.frames():
             time.sleep(0.12)
             yield f
 
-    assert len(list(slow())) < 5
+    kept = len(list(slow()))
+    assert kept < 5 and paced.dropped == 5 - kept  # every frame skipped is counted
 
 
 class FakeRequest:

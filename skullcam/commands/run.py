@@ -204,9 +204,7 @@ def _run(args: argparse.Namespace) -> int:
         loop.join(5.0)  # let the loop finish its frame
         if server is not None:
             server.close()
-    tricks = sum(p.stats.tricks for p in loop.pipelines)
-    frames = sum(p.stats.frames for p in loop.pipelines)
-    print(f"recorded {tricks} trick(s) from {frames} frame(s) into {data}")
+    print(loop.tally.summary(data))
     if lock is not None:
         lock.close()
     if stopping.signalled:
