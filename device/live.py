@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.datasets import bundled_samples
+from skullcam.device import unrecorded
 from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
@@ -292,6 +293,7 @@ class LiveLoop:
 
     def run(self) -> None:
         """The loop itself (runs in the caller's thread when called directly)."""
+        self._take_kept()
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
                 if self._table_game_waits():
@@ -304,6 +306,13 @@ class LiveLoop:
                 continue
             self._run_camera(self.camera or "")
             return
+
+    def _take_kept(self) -> None:
+        """Tricks an earlier run left waiting for a busy database go in first, before a
+        recording's resume point, the demo's or the camera's referee read the game."""
+        game = self.store.active_game()
+        if game is not None and (self.store.game_dir(game.id) / unrecorded.FILE).exists():
+            StoreRecorder(self.store, game.id, self.model_version).take_kept()
 
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
         """The source's frames, its skipped ones counted into the run's tally and said when

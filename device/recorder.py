@@ -20,15 +20,16 @@ import os
 import sqlite3
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from skullcam.device import unrecorded
 from skullcam.device.game import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
+from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
 from skullcam.rules import Settings, cards_in_round
 from skullcam.store import GameStore
@@ -119,14 +120,6 @@ def live_winner(plays: list[dict[str, Any]], settings: dict[str, Any]) -> int | 
     return None if result.winner is None else int(plays[result.winner]["player"])
 
 
-@dataclass(frozen=True)
-class Swap:
-    """A card of a recorded trick swapped before the pickup: play ``index``, ``before``."""
-
-    index: int
-    before: str
-
-
 class StoreRecorder:
     """The pipeline's listener in ``skullcam run``: live trick, completed tricks, prompts.
 
@@ -154,8 +147,10 @@ class StoreRecorder:
         self.source_name = source_name
         self.players = list(store.game(game_id).players)
         self.recorded = 0
-        self.pending: deque[tuple[TrickOutcome, dict[str, Any] | Swap]] = deque()
+        self.pending: deque[Waiting] = deque()
         """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
+        self._kept = 0
+        """How many of them ``unrecorded.json`` holds (written while the database is held)."""
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
@@ -228,13 +223,44 @@ class StoreRecorder:
                 if not is_busy(err):
                     raise self._failed(outcome, err) from err
                 self._say_waiting(err)
+                self._keep()
                 return False
             else:
                 if not isinstance(record, Swap):
                     self.recorded += 1
-                    self._ask(outcome)
+                    self._ask(outcome, record)
             self.pending.popleft()
+        self._keep()
         return True
+
+    def _keep(self) -> None:
+        """What waits, on disk too once the database is held: a stop or a crash before it
+        is free loses no trick (``take_kept`` records them at the next start)."""
+        if len(self.pending) == self._kept:
+            return
+        try:
+            unrecorded.keep(self.store.game_dir(self.game_id), list(self.pending))
+        except (OSError, UserError) as err:  # they still wait in memory
+            logger.warning("the tricks waiting for the database could not be kept: %s", err)
+            return
+        self._kept = len(self.pending)
+
+    def take_kept(self) -> None:
+        """Record first what an earlier run left waiting for a busy database (a trick the
+        store already has, recorded before that run stopped, is not recorded twice)."""
+        waiting = unrecorded.kept(self.store.game_dir(self.game_id))
+        if not waiting:
+            return
+        have = {(t.round, t.trick) for t in self.store.tricks(self.game_id)}
+        for outcome, record in waiting:
+            if isinstance(record, Swap) or (outcome.round, outcome.trick) not in have:
+                self.pending.append((outcome, record))
+        self._kept = len(waiting)
+        logger.info(
+            "recording %d trick(s) an earlier run left waiting for the database",
+            sum(1 for _, record in self.pending if not isinstance(record, Swap)),
+        )
+        self.close()
 
     def close(self) -> None:
         """Write what still waits before the run ends; say plainly what could not be."""
@@ -242,12 +268,14 @@ class StoreRecorder:
         while not self.flush(wait_s=1.0):
             if time.monotonic() > deadline:
                 first, _ = self.pending[0]
+                kept = self.store.game_dir(self.game_id) / unrecorded.FILE
+                where = f"they are kept in {kept}" if self._kept else "they are lost"
                 raise UserError(
                     f"the game database {self.store.path} stayed in use by another program for "
                     f"{self.CLOSE_WAIT_S:.0f} s: {len(self.pending)} trick(s) from round "
-                    f"{first.round} trick {first.trick + 1} on were not recorded (their images "
-                    f"are in {self.store.game_dir(self.game_id)}); close the other program and "
-                    "correct them on the web page"
+                    f"{first.round} trick {first.trick + 1} on are not recorded yet; {where}: "
+                    "close the other program and run skullcam run again, which records them "
+                    "before anything else"
                 )
 
     def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
@@ -315,9 +343,9 @@ class StoreRecorder:
             "permissions, then run again; the tricks recorded before it are kept"
         )
 
-    def _ask(self, outcome: TrickOutcome) -> None:
+    def _ask(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
         try:
-            self._prompts(outcome)
+            self._prompts(outcome, (record.get("resolution") or {}).get("winning_card"))
         except sqlite3.Error as err:  # the trick is recorded, flags and all; only the ask is lost
             logger.warning("the table was not asked about round %d: %s", outcome.round, err)
 
@@ -360,7 +388,7 @@ class StoreRecorder:
             "flags": [f for f in outcome.flags if not is_ability_ask(f)],
         }
 
-    def _prompts(self, outcome: TrickOutcome) -> None:
+    def _prompts(self, outcome: TrickOutcome, card: str | None) -> None:
         """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""
         r, t = outcome.round, outcome.trick
         for flag in outcome.flags:
@@ -370,7 +398,6 @@ class StoreRecorder:
         others = [f for f in outcome.flags if not is_tigress_doubt(f) and not is_ability_ask(f)]
         if others:
             self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
-        card = outcome.result.winning_card if outcome.result is not None else None
         game = self.store.game(self.game_id)
         settings = Settings.from_dict(dict(game.settings))
         if card is not None and settings.pirate_abilities:

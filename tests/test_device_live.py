@@ -1023,3 +1023,45 @@ def test_a_game_the_camera_saw_end_is_recorded_into_again_once_resumed(tmp_path:
     # camera's own reading of its end, the store not yet caught up).
     again = {gid: store.last_event_id()}
     assert game_to_record(store, again) is None
+
+
+def test_tricks_a_held_database_kept_out_are_recorded_before_a_recording_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the database from a quarter of the game to the end of the frames
+    there are: the run ends saying the waiting tricks are kept, and the next run (the rest of
+    the frames in) records them before it works out where the recording resumes: after them,
+    so none is lost and none recorded twice."""
+    import shutil
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    camera = tmp_path / "camera"
+    record, script, frames, store, gid = _half_a_game_in(camera, tmp_path)
+    other = sqlite3.connect(store.path, isolation_level=None)
+
+    class HoldsTheDatabase(FrameKeyedRecognizer):
+        calls = 0
+
+        def __call__(self, frame: np.ndarray) -> list:
+            self.calls += 1
+            if self.calls == len(script) // 4:
+                other.execute("BEGIN EXCLUSIVE")
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, HoldsTheDatabase(script), str(camera), None)
+    loop.speed = 0
+    with pytest.raises(UserError, match="not recorded yet; they are kept in"):
+        loop.run()
+    other.execute("COMMIT")
+    other.close()
+    assert (store.game_dir(gid) / "unrecorded.json").is_file()
+    recorded_before = len(store.tricks(gid))
+    for frame in frames[len(frames) // 2 :]:
+        shutil.copy(frame, camera / frame.name)
+    _record_from(camera, store, script)
+    assert recorded_before < len(store.tricks(gid))
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()  # taken, not read again

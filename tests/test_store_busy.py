@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.store import GameStore
 from skullcam.store.game_store import database_error, is_busy
+from skullcam.vision.trick_state import tigress_flag
 
 
 def busy_error(path: Path) -> sqlite3.OperationalError:
@@ -102,10 +104,61 @@ def test_close_says_which_tricks_a_still_held_database_kept_out(tmp_path: Path) 
     recorder.CLOSE_WAIT_S = 0.5
     with held(store.path):
         recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
-        with pytest.raises(UserError, match=r"1 trick\(s\) from round 1 trick 1 on were not"):
+        kept = store.game_dir(game_id) / "unrecorded.json"
+        said = r"1 trick\(s\) from round 1 trick 1 on are not recorded yet; they are kept in "
+        with pytest.raises(UserError, match=said + re.escape(str(kept))):
             recorder.close()
     recorder.close()  # free again: written now
     assert len(store.tricks(game_id)) == 1
+    assert not kept.exists()
+
+
+def test_tricks_left_waiting_by_a_stopped_run_are_recorded_by_the_next(tmp_path: Path) -> None:
+    """A run stopped (or killed) while another program held the database lost the tricks
+    waiting in memory, and the advice, "correct them on the web page", could not be followed:
+    no page adds a whole trick."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    tigress = ref.add(trick(["tigress:pirate", "green-9", "green-5"], flags=(tigress_flag(45),)))
+    second = ref.add(trick(["yellow-2", "yellow-4", "yellow-1"]))
+    with held(store.path):
+        recorder.on_trick(tigress, _frame(), [])
+        recorder.on_trick(second, _frame(), [])
+    # Killed here: nothing was written to the database, the waiting tricks are on disk.
+    assert store.tricks(game_id) == []
+    kept = store.game_dir(game_id) / "unrecorded.json"
+    assert kept.is_file()
+    StoreRecorder(store, game_id, "m2").take_kept()  # what the next run does first
+    rounds = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]
+    assert rounds == [(1, 0, "tigress:pirate"), (2, 0, "yellow-2")]
+    assert store.tricks(game_id)[0].model_version == "m1"  # as the first run saw them
+    assert [p.kind for p in store.prompts(game_id)] == ["tigress"]  # the table is still asked
+    assert not kept.exists()
+    StoreRecorder(store, game_id, "m2").take_kept()  # nothing left: nothing twice
+    assert len(store.tricks(game_id)) == 2
+
+
+def test_a_kept_trick_the_database_already_has_is_not_recorded_twice(tmp_path: Path) -> None:
+    """Killed after a waiting trick went in but before the kept list was written again."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    first = ref.add(trick(["green-3", "green-9", "green-5"]))
+    second = ref.add(trick(["yellow-2", "yellow-4", "yellow-1"]))
+    with held(store.path):
+        recorder.on_trick(first, _frame(), [])
+        recorder.on_trick(second, _frame(), [])
+    kept = store.game_dir(game_id) / "unrecorded.json"
+    text = kept.read_text()
+    recorder.flush()
+    kept.write_text(text)  # as a crash between the two writes would leave it
+    StoreRecorder(store, game_id, "m2").take_kept()
+    assert [(t.round, t.trick) for t in store.tricks(game_id)] == [(1, 0), (2, 0)]
+    assert not kept.exists()
+
+
+def test_a_damaged_kept_list_is_named_with_what_to_do(tmp_path: Path) -> None:
+    store, game_id, _, _ = two_round_game(tmp_path)
+    (store.game_dir(game_id) / "unrecorded.json").write_text('{"format": "other"}')
+    with pytest.raises(UserError, match=r"unrecorded\.json is not a list of tricks.*move it aside"):
+        StoreRecorder(store, game_id, "m2").take_kept()
 
 
 def _frame() -> Frame:
