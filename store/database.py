@@ -72,8 +72,8 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
         )
     return UserError(
         f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
-        "move it aside to start a fresh one; the trick images under "
-        f"{path.parent / 'games'} are kept"
+        f"move it aside to start a fresh one, its {path.name}-wal and -shm files with it "
+        f'(docs/pi.md, "Backups"); the trick images under {path.parent / "games"} are kept'
     )
 
 

@@ -26,7 +26,8 @@ def load_json(text: str) -> Any:
     except (TypeError, ValueError) as err:
         raise UserError(
             f"a record in the game database (skullcam.db) is damaged: {err}. Restore a backup "
-            "of skullcam.db, or move it aside to start a fresh one"
+            "of skullcam.db, or move it aside to start a fresh one, its skullcam.db-wal and "
+            '-shm files with it (docs/pi.md, "Backups")'
         ) from err
 
 
