@@ -18,6 +18,7 @@ The concern modules (games, bids, tricks, ...) only ever say ``with self._write(
 from __future__ import annotations
 
 import contextlib
+import logging
 import shutil
 import sqlite3
 import threading
@@ -29,6 +30,8 @@ from pathlib import Path
 from skullcam.errors import UserError
 
 from .schema import ensure_schema, foreign_tables
+
+logger = logging.getLogger(__name__)
 
 #: How long a write waits for another connection's transaction before giving up.
 BUSY_TIMEOUT_MS = 10_000
@@ -101,6 +104,85 @@ def _disk_full(folder: Path) -> bool:
         return False
 
 
+def game_folder_ids(data_dir: Path) -> list[int]:
+    """The game ids that have a folder under ``<data>/games/``, lowest first: each holds the
+    images of a game recorded there, which no later game may write into."""
+    try:
+        names = [p.name for p in (data_dir / "games").iterdir() if p.is_dir()]
+    except OSError:  # no games folder yet (or none readable: nothing to number past)
+        return []
+    return sorted(int(name) for name in names if name.isascii() and name.isdigit())
+
+
+def number_games_past_folders(conn: sqlite3.Connection, data_dir: Path) -> int | None:
+    """Make the next game's id higher than every ``<data>/games/<id>/`` folder; returns the
+    highest such folder when the numbering had to move past it, else None.
+
+    A fresh database (the old one moved aside as damaged, or restored from an older backup)
+    would otherwise number its games from 1 again: the new game wrote its images over the
+    old game's in ``games/1/`` and took that folder's DEMO mark for its own. ``games`` is an
+    AUTOINCREMENT table, so raising its ``sqlite_sequence`` row is all it takes.
+    """
+    folders = game_folder_ids(data_dir)
+    if not folders:
+        return None
+    highest = folders[-1]
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+    newest = conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+    if max(int(row[0]) if row else 0, int(newest)) >= highest:
+        return None
+    if row is None:
+        conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (highest,))
+    else:
+        conn.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'games'", (highest,))
+    logger.info(
+        "%s holds game folders up to %d that %s does not know: new games are numbered from"
+        " %d, and the images in those folders are left as they are",
+        data_dir / "games",
+        highest,
+        data_dir / "skullcam.db",
+        highest + 1,
+    )
+    return highest
+
+
+def refuse_emptied(path: Path) -> None:
+    """Refuse a 0-byte ``skullcam.db`` that games were recorded with: one emptied by a crash
+    or a copy gone wrong, not a fresh one.
+
+    SQLite takes an empty file for a new database, and on opening it deletes the file's
+    ``-wal`` log, which during a game holds every trick recorded since the last checkpoint;
+    the new game then numbered from 1 and wrote over ``games/1/``'s images.
+    """
+    wal = path.with_name(path.name + "-wal")
+    wal_size = wal.stat().st_size if wal.is_file() else 0
+    games = path.parent / "games"
+    folders = [i for i in game_folder_ids(path.parent) if _holds_files(games / str(i))]
+    if wal_size:
+        raise UserError(
+            f"the game database {path} is empty (0 bytes) but its log {wal} is not "
+            f"({wal_size} bytes): keep that log, it may hold the games. Restore a backup of "
+            f'the data folder (docs/pi.md, "Backups"), or move {path.name} and '
+            f"{wal.name} aside together to start a fresh database"
+        )
+    if folders:
+        raise UserError(
+            f"the game database {path} is empty (0 bytes) although {games} "
+            f"holds the images of {len(folders)} game(s): it was emptied (a crash, a full "
+            f'disk or a copy gone wrong). Restore a backup of it (docs/pi.md, "Backups"), '
+            "or move the empty file aside to start a fresh database: new games are numbered "
+            "after those folders and their images are kept"
+        )
+
+
+def _holds_files(folder: Path) -> bool:
+    """Whether ``folder`` has anything in it (an image, a DEMO mark): a game was recorded."""
+    try:
+        return any(folder.iterdir())
+    except OSError:
+        return False
+
+
 def newest_event_id(conn: sqlite3.Connection) -> int:
     """The newest row of the event log (0 when none): what waiters on the log compare with."""
     return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
@@ -153,6 +235,7 @@ class Database:
             try:
                 with conn:
                     ensure_schema(conn)
+                    number_games_past_folders(conn, self.data_dir)
             except sqlite3.DatabaseError as err:
                 raise self._damaged(err) from err
         newest = newest_event_id(self._conn())
@@ -170,7 +253,10 @@ class Database:
         file to WAL, which writes its header. A file that does not open even so is left to
         the store's connection, whose error says what is wrong with it.
         """
-        if not self.path.is_file() or self.path.stat().st_size == 0:
+        if not self.path.is_file():
+            return
+        if self.path.stat().st_size == 0:
+            refuse_emptied(self.path)
             return
         try:
             # A short wait: a file another program holds is checked by the next start instead.
