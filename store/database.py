@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 
 #: How long a write waits for another connection's transaction before giving up.
 BUSY_TIMEOUT_MS = 10_000
-_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 10, 13
 
 
 def is_busy(err: BaseException) -> bool:
@@ -51,8 +51,9 @@ def is_busy(err: BaseException) -> bool:
 def database_error(path: Path, err: sqlite3.Error) -> UserError:
     """What went wrong with the game database ``path`` and what to do; the file is left as is.
 
-    A lock or a read-only folder is not damage: advice to restore a backup there would make a
-    table give up a healthy game.
+    A lock, a full disk, a read-only folder or an I/O error is not damage: advice to restore a
+    backup there would make a table give up a healthy game. An I/O error says to restore only
+    when SQLite's quick check (:func:`integrity`) finds the file damaged.
     """
     text = str(err).lower()
     if is_busy(err):
@@ -61,9 +62,7 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
             "skullcam on the same --data folder, or a sqlite3 shell) and try again; nothing "
             "was lost"
         )
-    if "full" in text or ("disk i/o" in text and _disk_full(path.parent)):
-        # SQLite says "disk I/O error" when a fresh database cannot even get its first page:
-        # nothing to restore, only space to free.
+    if is_disk_full(err, path.parent):
         return UserError(
             f"the disk holding {path} is full ({err}): free some space on it, or pass another "
             "--data; nothing was lost"
@@ -73,10 +72,71 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
             f"the game database {path} cannot be opened for writing ({err}): make "
             f"{path.parent} writable, or pass another --data; nothing was lost"
         )
+    if is_io_error(err):
+        whole = integrity(path)
+        if whole != "damaged":
+            return disk_trouble(path, err, whole == "ok")
     return UserError(
         f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
         f"move it aside to start a fresh one, its {path.name}-wal and -shm files with it "
         f'(docs/pi.md, "Backups"); the trick images under {path.parent / "games"} are kept'
+    )
+
+
+def is_disk_full(err: sqlite3.Error, folder: Path) -> bool:
+    """SQLite ran out of space for ``err``: free some, nothing is damaged.
+
+    SQLite says "disk I/O error" when a fresh database cannot even get its first page, so
+    an I/O error with less than 1 MB free in ``folder`` counts too.
+    """
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF == _SQLITE_FULL:
+        return True
+    text = str(err).lower()
+    return "full" in text or (is_io_error(err) and _disk_full(folder))
+
+
+def is_io_error(err: sqlite3.Error) -> bool:
+    """The operating system failed a read or a write for SQLite (a file size limit, a failing
+    SD card, a drive pulled out): trouble with the disk, which is no proof the file is damaged."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None:
+        return bool(code & 0xFF == _SQLITE_IOERR)
+    return "disk i/o" in str(err).lower()
+
+
+def integrity(path: Path) -> str:
+    """``"ok"``, ``"damaged"``, or ``"unknown"`` (the check could not read the file either):
+    what SQLite's quick check finds of the database at ``path``, read through a read-only
+    connection of its own, so an I/O error is told apart from a damaged file before anyone
+    is told to move a healthy game aside."""
+    if not path.is_file():
+        return "unknown"
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return "unknown"
+    try:
+        problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(1)")]
+    except sqlite3.DatabaseError as err:
+        return "damaged" if says_damaged(err) else "unknown"
+    finally:
+        conn.close()
+    return "ok" if problems == ["ok"] else "damaged"
+
+
+def disk_trouble(path: Path, err: sqlite3.Error, whole: bool) -> UserError:
+    """An I/O error on ``path``: the disk is the first suspect; never advise moving the game
+    database aside here, as it may well be whole (``whole``: a check just found it so)."""
+    found = (
+        "a check found the file itself whole, so keep it as it is"
+        if whole
+        else "the file is left as it is"
+    )
+    return UserError(
+        f"the game database {path} could not be read or written ({err}): check the disk it "
+        "is on (free space, a limit on file size such as `ulimit -f`, a failing SD card or a "
+        f"loose USB drive), then try again; {found}"
     )
 
 
