@@ -243,6 +243,19 @@ def _holds_files(folder: Path) -> bool:
         return False
 
 
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """Undo a failed write, keeping the error that failed it.
+
+    SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error): a
+    ROLLBACK then failed with "no transaction is active" and that error hid the one that
+    said what was wrong. A COMMIT that failed may leave the transaction open: rolled back
+    here, or every later write on this connection failed to BEGIN.
+    """
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
+
 def newest_event_id(conn: sqlite3.Connection) -> int:
     """The newest row of the event log (0 when none): what waiters on the log compare with."""
     return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
@@ -406,10 +419,10 @@ class Database:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _roll_back(conn)
                 raise
-            conn.execute("COMMIT")
             newest = newest_event_id(conn)
         with self._shared.changed:
             if newest > self._shared.last_event_id:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skullcam.store import GameStore
 from skullcam.store.game_store import database_error
 
@@ -18,6 +20,8 @@ from skullcam.store.game_store import database_error
 _UNDER_A_SIZE_LIMIT = """
 import resource, sqlite3, sys
 from pathlib import Path
+
+import pytest
 from skullcam.errors import UserError
 from skullcam.store import GameStore
 from skullcam.store.game_store import database_error
@@ -76,3 +80,25 @@ def test_an_io_error_on_a_damaged_database_still_says_restore_a_backup(tmp_path:
     db.write_bytes(bytes(data))
     said = str(database_error(db, sqlite3.OperationalError("disk I/O error")))
     assert "Restore a backup of it, or move it aside" in said
+
+
+def test_a_write_that_fills_the_disk_says_full_and_the_next_write_goes_through(
+    tmp_path: Path,
+) -> None:
+    """SQLite rolls the transaction back by itself on a full disk: the store's ROLLBACK then
+    failed with "no transaction is active", and that error hid the one saying the disk was
+    full."""
+    store = GameStore(tmp_path / "data")
+    conn = store._conn()
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count={pages}")
+    made = 0
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
+        for i in range(500):
+            store.create_game([f"Ana {i}", f"Ben {i}"], 0, {})
+            made += 1
+    assert not conn.in_transaction
+    conn.execute("PRAGMA max_page_count=1073741823")
+    store.create_game(["Ana", "Ben"], 0, {})
+    assert len(store.games()) == made + 1
+    store.close()

@@ -603,6 +603,31 @@ def test_a_database_found_damaged_mid_request_names_the_file_and_what_to_do(
     assert "Restore a backup" in error and "report it" not in error
 
 
+def test_a_full_disk_mid_request_says_so_and_loses_nothing(
+    client: FlaskClient, store: GameStore, gid: int
+) -> None:
+    """Was: the generic 500 "the server failed on this request ... report it", with the
+    traceback of `COMMIT ... database or disk is full` in the log."""
+    conn = store._conn()  # the test client runs on this thread: its requests use this one
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count={pages}")  # SQLite's own "database or disk is full"
+    statuses = []
+    for i in range(200):
+        res = client.post("/api/games", json={"players": [f"Ana {i}", f"Ben {i}"]})
+        statuses.append(res.status_code)
+        if res.status_code != 201:
+            break
+    assert res.status_code == 507, statuses
+    body = json_of(res)
+    assert body["error"].startswith("this change was not saved: the disk holding")
+    assert "is full (database or disk is full); free some space" in body["error"]
+    assert "free some space" in body["error_text"] and "report it" not in body["error_text"]
+    made = len(statuses) - 1
+    conn.execute("PRAGMA max_page_count=1073741823")
+    assert len(store.games()) == made + 1  # the fixture's game and every one answered 201
+    assert client.post("/api/games", json={"players": ["Ana", "Ben"]}).status_code == 201
+
+
 @pytest.mark.parametrize(
     "error",
     [

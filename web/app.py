@@ -42,7 +42,7 @@ from skullcam.errors import (
     phrased,
 )
 from skullcam.store import GameStore
-from skullcam.store.database import database_error, says_damaged
+from skullcam.store.database import database_error, is_disk_full, says_damaged
 from skullcam.store.game_store import is_busy
 
 from . import i18n
@@ -218,6 +218,9 @@ def _add_error_pages(app: Flask) -> None:
             response = app.make_response(_said_error("error_busy", 503))
             response.headers["Retry-After"] = "5"
             return response
+        store = get_store(app)
+        if is_disk_full(err, store.data_dir):
+            return _disk_full(store.path, err)
         app.logger.exception("database failure", exc_info=err)
         if says_damaged(err):
             return _error_response(str(database_error(get_store(app).path, err)), 500)
@@ -227,6 +230,20 @@ def _add_error_pages(app: Flask) -> None:
     def _http_error(err: HTTPException) -> Any:
         """Any other HTTP error (400 from Werkzeug, 416, ...) in the same shape as ours."""
         return _error_response(err.description or err.name, err.code or 500)
+
+
+def _disk_full(path: Path, err: sqlite3.Error) -> Any:
+    """The disk is full (507 Insufficient Storage): a sentence naming the file for programs
+    and the log, and the same advice in the reader's language on the page. The write was rolled
+    back whole, so it says this change was not saved and nothing before it was lost; a
+    traceback would only bury that."""
+    message = (
+        f"this change was not saved: the disk holding {path} is full ({err}); free some space"
+        " on it, then try again; nothing saved before it was lost"
+    )
+    logger.warning("%s", message)
+    text = i18n.translate("error_disk_full", getattr(g, "lang", "en"))
+    return _error_response(message, 507, text=text)
 
 
 class StreamCount:

@@ -577,6 +577,25 @@ STRINGS: dict[str, dict[str, str]] = {
             " meld det, hvis det bliver ved"
         ),
     },
+    "error_disk_full": {
+        "en": (
+            "the disk of the computer running skullcam is full: this change was not saved, and"
+            " nothing saved before it was lost; free some space on it, then try again"
+        ),
+        "es": (
+            "el disco del ordenador que ejecuta skullcam está lleno: este cambio no se guardó,"
+            " y no se perdió nada de lo guardado antes; libera espacio en él y vuelve a"
+            " intentarlo"
+        ),
+        "it": (
+            "il disco del computer su cui gira skullcam è pieno: questa modifica non è stata"
+            " salvata, e nulla di quanto salvato prima è andato perso; libera spazio e riprova"
+        ),
+        "da": (
+            "disken på computeren, der kører skullcam, er fuld: denne ændring blev ikke gemt,"
+            " og intet, der var gemt før, gik tabt; frigør plads på den, og prøv igen"
+        ),
+    },
     "error_busy": {
         "en": (
             "the game database is busy (another program is writing to it); nothing was"
