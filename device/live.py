@@ -99,6 +99,8 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
     if active is not None and active.players == demo.players and is_demo_game(store, active.id):
         last = _last_trick(store, active.id)
         start = resume_frame(last, DEMO_SOURCE)
+        if start:  # said as a recording's resume is: the board does not start from scratch
+            logger.info("resuming the demo's game %d at frame %d", active.id, start)
         return active.id, start, _trick_cards(last) if start else []
     rec = demo.record
     game_id = store.create_game(

@@ -1065,3 +1065,20 @@ def test_tricks_a_held_database_kept_out_are_recorded_before_a_recording_resumes
     assert recorded_before < len(store.tricks(gid))
     assert recorded_rounds(store, gid) == truth_rounds(record)
     assert not (store.game_dir(gid) / "unrecorded.json").exists()  # taken, not read again
+
+
+def test_a_demo_game_resumed_after_a_restart_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A recording's resume was said, the demo's was not: the board simply carried on."""
+    from skullcam.device.live import DEMO_SOURCE, start_demo_game
+
+    make_demo(tmp_path / "demo")
+    demo = DemoGame.load(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    gid, _, _ = start_demo_game(store, demo)
+    first = demo.record["rounds"][0]["tricks"][0]["plays"]
+    store.record_trick(gid, 1, 0, first, detections={"source": DEMO_SOURCE, "frame_index": 40})
+    with caplog.at_level(logging.INFO, logger="skullcam.device.live"):
+        assert start_demo_game(store, demo)[:2] == (gid, 41)
+    assert f"resuming the demo's game {gid} at frame 41" in caplog.text

@@ -540,16 +540,23 @@ def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
 
 
 # ------------------------------------------------------ damaged or missing recorded data
+@pytest.mark.parametrize("damage", ["deleted", "emptied"])
 def test_a_trick_image_gone_from_the_data_folder_is_named_not_a_broken_picture(
-    client: FlaskClient, store: GameStore, gid: int
+    client: FlaskClient, store: GameStore, gid: int, damage: str
 ) -> None:
+    """An emptied image (a crash, a full disk) was served as a blank 200 picture."""
     url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], None)
     image = store.game_dir(gid) / "r01t00.jpg"
-    image.unlink()
+    if damage == "deleted":
+        image.unlink()
+    else:
+        image.write_bytes(b"")
     page = client.get(url).get_data(as_text=True)
     assert "/image/completion" not in page
     assert 'id="image-missing"' in page and str(image) in page
     assert "restore it from a backup" in page
+    trick_id = store.trick(gid, 1, 0).id
+    assert client.get(f"/game/{gid}/trick/{trick_id}/image/completion").status_code == 404
 
 
 def test_the_annotated_image_stands_in_for_a_missing_completion_frame(

@@ -305,19 +305,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "image_missing": {
         "en": (
-            "This trick's image, {file}, is no longer in the data folder: restore it from a"
+            "This trick's image, {file}, is missing or empty in the data folder: restore it from a"
             " backup to see the trick. The cards recorded are kept."
         ),
         "es": (
-            "La imagen de esta baza, {file}, ya no está en la carpeta de datos: restáurala de"
-            " una copia de seguridad para ver la baza. Las cartas grabadas se conservan."
+            "La imagen de esta baza, {file}, falta o está vacía en la carpeta de datos:"
+            " restáurala de una copia de seguridad para ver la baza. Las cartas grabadas se"
+            " conservan."
         ),
         "it": (
-            "L'immagine di questa presa, {file}, non è più nella cartella dei dati: ripristinala"
-            " da un backup per vedere la presa. Le carte registrate restano."
+            "L'immagine di questa presa, {file}, manca o è vuota nella cartella dei dati:"
+            " ripristinala da un backup per vedere la presa. Le carte registrate restano."
         ),
         "da": (
-            "Billedet af dette stik, {file}, er ikke længere i datamappen: gendan det fra en"
+            "Billedet af dette stik, {file}, mangler eller er tomt i datamappen: gendan det fra en"
             " sikkerhedskopi for at se stikket. De optagne kort bevares."
         ),
     },

@@ -207,13 +207,18 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
 
 
 def _image_file(store: Any, stored: str | None) -> Path | None:
-    """A recorded image's file, when it is still there (inside the data folder)."""
+    """A recorded image's file, when it is still there (inside the data folder) and not
+    emptied (a crash or a full disk): an empty file was served as a blank picture."""
     path = store.image_path(stored)
     if path is None:
         return None
     resolved = path.resolve()
     inside = Path(store.data_dir).resolve() in resolved.parents
-    return resolved if inside and resolved.is_file() else None
+    try:
+        usable = inside and resolved.is_file() and resolved.stat().st_size > 0
+    except OSError:
+        usable = False
+    return resolved if usable else None
 
 
 def _image_kind(store: Any, trick: Any) -> str | None:
@@ -228,11 +233,12 @@ def _image_kind(store: Any, trick: Any) -> str | None:
 
 
 def _missing_image(store: Any, trick: Any) -> str | None:
-    """For a trick none of whose images shows: the recorded image whose file is gone (moved,
-    deleted, a folder restored without ``games/``), to name on the page instead of a broken
-    picture; None when none was recorded."""
-    path = store.image_path(trick.completion_image or trick.annotated_image)
-    return None if path is None or path.exists() else str(path)
+    """For a trick none of whose images shows: the recorded image whose file is gone or empty
+    (moved, deleted, a folder restored without ``games/``, a crash), to name on the page
+    instead of a broken picture; None when none was recorded."""
+    stored = trick.completion_image or trick.annotated_image
+    path = store.image_path(stored)
+    return None if path is None or _image_file(store, stored) is not None else str(path)
 
 
 LABEL_INSET = 3
