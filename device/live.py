@@ -309,12 +309,39 @@ class LiveLoop:
             self._run_camera(self.camera or "")
             return
 
+    def _next_game(self, reader: LatestFrameReader | None, done: dict[int, int]) -> int | None:
+        """The next game to record; a live camera's frames left unread meanwhile are not the
+        recognizer falling behind, so they are not counted as dropped."""
+        if reader is not None:
+            reader.counting = False
+        try:
+            return wait_for_game(self.store, self.stop, done)
+        finally:
+            if reader is not None:
+                reader.counting = True
+
     def _take_kept(self) -> None:
         """Tricks an earlier run left waiting for a busy database go in first, before a
         recording's resume point, the demo's or the camera's referee read the game."""
-        game = self.store.active_game()
-        if game is not None and (self.store.game_dir(game.id) / unrecorded.FILE).exists():
-            StoreRecorder(self.store, game.id, self.model_version).take_kept()
+        for kept in sorted((self.store.data_dir / "games").glob(f"*/{unrecorded.FILE}")):
+            name = kept.parent.name
+            game = self._game_or_none(int(name)) if name.isascii() and name.isdigit() else None
+            if game is not None and game.status == "active":
+                StoreRecorder(self.store, game.id, self.model_version).take_kept()
+                continue
+            logger.warning(
+                "%s holds tricks a run stopped while the game database was held could not "
+                "record, but %s: to record them, resume the game on the Settings page and "
+                "run again; to drop them, delete the file",
+                kept,
+                "that game is finished" if game is not None else "the database has no such game",
+            )
+
+    def _game_or_none(self, game_id: int) -> Any:
+        try:
+            return self.store.game(game_id)
+        except UserError:
+            return None
 
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
         """The source's frames, its skipped ones counted into the run's tally and said when
@@ -392,7 +419,7 @@ class LiveLoop:
         done: dict[int, int] = {}
         on_table: list[list[str]] = []  # the last trick of the game before, if any
         try:
-            while (game_id := wait_for_game(self.store, self.stop, done)) is not None:
+            while (game_id := self._next_game(reader, done)) is not None:
                 # Cards of the trick last recorded may still lie there (a restart mid-game, or
                 # the game before's last trick not yet swept): not a new trick.
                 guard = _last_trick_cards(self.store, game_id) or on_table

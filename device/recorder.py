@@ -149,8 +149,10 @@ class StoreRecorder:
         self.recorded = 0
         self.pending: deque[Waiting] = deque()
         """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
-        self._kept = 0
-        """How many of them ``unrecorded.json`` holds (written while the database is held)."""
+        self._on_disk = False
+        """``unrecorded.json`` holds what waits (written while the database is held) ..."""
+        self._disk_current = True
+        """... and nothing was added to or taken from :attr:`pending` since it was written."""
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
@@ -188,7 +190,7 @@ class StoreRecorder:
             record = self._write_images(outcome, frame, detections)
         except OSError as err:
             raise self._failed(outcome, err) from err
-        self.pending.append((outcome, record))
+        self._wait((outcome, record))
         self.flush()
 
     def on_amended(
@@ -202,8 +204,12 @@ class StoreRecorder:
         """Correct the recorded trick as the table now has it (after the trick itself, if that
         still waits for the database). Its images stay those of its completion: the swap is in
         the trick's history, with what was replaced."""
-        self.pending.append((outcome, Swap(index, before)))
+        self._wait((outcome, Swap(index, before)))
         self.flush()
+
+    def _wait(self, item: Waiting) -> None:
+        self.pending.append(item)
+        self._disk_current = False
 
     def flush(self, wait_s: float | None = None) -> bool:
         """Write the waiting tricks and swaps in order; False while the database is held."""
@@ -230,20 +236,23 @@ class StoreRecorder:
                     self.recorded += 1
                     self._ask(outcome, record)
             self.pending.popleft()
+            self._disk_current = False
         self._keep()
         return True
 
     def _keep(self) -> None:
         """What waits, on disk too once the database is held: a stop or a crash before it
         is free loses no trick (``take_kept`` records them at the next start)."""
-        if len(self.pending) == self._kept:
+        if not self.pending and not self._on_disk:
+            return
+        if self._on_disk and self._disk_current:
             return
         try:
             unrecorded.keep(self.store.game_dir(self.game_id), list(self.pending))
         except (OSError, UserError) as err:  # they still wait in memory
             logger.warning("the tricks waiting for the database could not be kept: %s", err)
             return
-        self._kept = len(self.pending)
+        self._on_disk, self._disk_current = bool(self.pending), True
 
     def take_kept(self) -> None:
         """Record first what an earlier run left waiting for a busy database (a trick the
@@ -254,8 +263,8 @@ class StoreRecorder:
         have = {(t.round, t.trick) for t in self.store.tricks(self.game_id)}
         for outcome, record in waiting:
             if isinstance(record, Swap) or (outcome.round, outcome.trick) not in have:
-                self.pending.append((outcome, record))
-        self._kept = len(waiting)
+                self._wait((outcome, record))
+        self._on_disk, self._disk_current = True, False  # the file may list some recorded
         logger.info(
             "recording %d trick(s) an earlier run left waiting for the database",
             sum(1 for _, record in self.pending if not isinstance(record, Swap)),
@@ -268,14 +277,21 @@ class StoreRecorder:
         while not self.flush(wait_s=1.0):
             if time.monotonic() > deadline:
                 first, _ = self.pending[0]
-                kept = self.store.game_dir(self.game_id) / unrecorded.FILE
-                where = f"they are kept in {kept}" if self._kept else "they are lost"
-                raise UserError(
+                folder = self.store.game_dir(self.game_id)
+                held = (
                     f"the game database {self.store.path} stayed in use by another program for "
                     f"{self.CLOSE_WAIT_S:.0f} s: {len(self.pending)} trick(s) from round "
-                    f"{first.round} trick {first.trick + 1} on are not recorded yet; {where}: "
-                    "close the other program and run skullcam run again, which records them "
-                    "before anything else"
+                    f"{first.round} trick {first.trick + 1} on "
+                )
+                if self._on_disk and self._disk_current:
+                    raise UserError(
+                        f"{held}are not recorded yet; they are kept in {folder / unrecorded.FILE}"
+                        ": close the other program and run skullcam run again, which records"
+                        " them before anything else"
+                    )
+                raise UserError(
+                    f"{held}are not recorded, and could not be kept on disk either (the warning"
+                    f" above says why): they are lost; their images are in {folder}"
                 )
 
     def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:

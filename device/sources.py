@@ -638,6 +638,9 @@ class LatestFrameReader:
         self.stall_s = stall_s
         self.close_s = close_s
         self.dropped = 0
+        self.counting = True
+        """Whether a frame overwritten unread counts as dropped: not while the consumer waits
+        for something else (a game to be set up), which is not falling behind."""
         self._frame: Frame | None = None
         self._error: BaseException | None = None
         self._done = False
@@ -649,7 +652,7 @@ class LatestFrameReader:
         try:
             for frame in self.source.frames():
                 with self._cond:
-                    if self._frame is not None:
+                    if self._frame is not None and self.counting:
                         self.dropped += 1
                     self._frame = frame
                     self._cond.notify_all()

@@ -45,7 +45,7 @@ def keep(folder: Path, waiting: list[Waiting]) -> None:
     if not waiting:
         path.unlink(missing_ok=True)
         return
-    items = [_to_json(outcome, what) for outcome, what in waiting]
+    items = [_to_json(outcome, what, folder) for outcome, what in waiting]
     write_atomic(path, json.dumps({"format": FORMAT, "waiting": items}, indent=1) + "\n")
 
 
@@ -58,7 +58,7 @@ def kept(folder: Path) -> list[Waiting]:
     try:
         if data["format"] != FORMAT:
             raise ValueError(f"format {data['format']!r}")
-        return [_from_json(item) for item in data["waiting"]]
+        return [_from_json(item, folder) for item in data["waiting"]]
     except (KeyError, TypeError, ValueError) as err:
         raise UserError(
             f"{path} is not a list of tricks skullcam can record ({err}); move it aside to "
@@ -66,16 +66,25 @@ def kept(folder: Path) -> list[Waiting]:
         ) from None
 
 
-def _to_json(outcome: TrickOutcome, what: dict[str, Any] | Swap) -> dict[str, Any]:
+#: The record's images, kept by name: they lie beside the file, wherever the data folder goes.
+IMAGES = ("completion_image", "annotated_image")
+
+
+def _to_json(outcome: TrickOutcome, what: dict[str, Any] | Swap, folder: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"outcome": outcome.to_json()}
     if isinstance(what, Swap):
         out["swap"] = {"index": what.index, "before": what.before}
-    else:
-        out["record"] = {k: str(v) if isinstance(v, Path) else v for k, v in what.items()}
+        return out
+    record = dict(what)
+    for key in IMAGES:
+        if isinstance(record.get(key), Path):
+            image = record[key]
+            record[key] = image.name if image.parent == folder else str(image)
+    out["record"] = record
     return out
 
 
-def _from_json(item: dict[str, Any]) -> Waiting:
+def _from_json(item: dict[str, Any], folder: Path) -> Waiting:
     o = item["outcome"]
     outcome = TrickOutcome(
         round=int(o["round"]),
@@ -88,4 +97,8 @@ def _from_json(item: dict[str, Any]) -> Waiting:
     )
     if "swap" in item:
         return outcome, Swap(int(item["swap"]["index"]), str(item["swap"]["before"]))
-    return outcome, dict(item["record"])
+    record = dict(item["record"])
+    for key in IMAGES:
+        if isinstance(record.get(key), str):
+            record[key] = folder / record[key]  # a name joins the folder; a full path stays
+    return outcome, record

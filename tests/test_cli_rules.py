@@ -42,7 +42,8 @@ def test_trick_plain_verdict() -> None:
         ({"keep_bonus_on_miss": True}, "(+40 bonus, paid whether the bid is exact or not)."),
         (
             {"scoring": "rascal"},
-            "(+40 bonus: all of it if the bid is exact, half if it is off by one).",
+            "(+40 bonus: all of it if the bid is exact, half if it is off by one unless a"
+            " cannonball was called).",
         ),
     ],
 )

@@ -1082,3 +1082,36 @@ def test_a_demo_game_resumed_after_a_restart_says_so(
     with caplog.at_level(logging.INFO, logger="skullcam.device.live"):
         assert start_demo_game(store, demo)[:2] == (gid, 41)
     assert f"resuming the demo's game {gid} at frame 41" in caplog.text
+
+
+def test_kept_tricks_of_a_game_no_longer_the_newest_are_recorded_and_a_finished_ones_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Only the newest active game's kept tricks were looked for: a table that set up another
+    game before the restart left the first game's tricks unrecorded, without a word."""
+    from recorded_tricks import held, trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path / "data")
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+    kept = []
+    for _ in range(2):
+        gid = store.create_game(["a", "b", "c"], 2, {})
+        store.set_bids(gid, 1, [0, 1, 0])
+        recorder = StoreRecorder(store, gid, "m1")
+        first = referee_from_store(store, gid).add(trick(["green-3", "green-9", "green-5"]))
+        with held(store.path):
+            recorder.on_trick(first, frame, [])
+        kept.append(gid)
+    store.finish_game(kept[1])
+    newest = store.create_game(["x", "y"], 0, {})
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    loop.stop.set()  # what a run does before it watches anything
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.live"):
+        loop.run()
+    assert len(store.tricks(kept[0])) == 1  # an older game, still in progress: recorded
+    assert store.tricks(kept[1]) == [] and "that game is finished" in caplog.text
+    assert (store.game_dir(kept[1]) / "unrecorded.json").exists()  # kept for a resume
+    assert store.tricks(newest) == []

@@ -155,6 +155,74 @@ def test_a_kept_trick_the_database_already_has_is_not_recorded_twice(tmp_path: P
     assert not kept.exists()
 
 
+def test_the_kept_list_follows_what_waits_not_only_how_many(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first trick went in, a new one came and the next was refused again: two waited
+    before and two after, so the kept list (the first two) was not written again, and a kill
+    then lost the new trick (a review's sequence)."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    a = ref.add(trick(["green-3", "green-9", "green-5"]))
+    b = ref.add(trick(["yellow-2", "yellow-4", "yellow-1"]))
+    c = ref.add(trick(["purple-2", "purple-4", "purple-1"]))
+    with held(store.path):
+        recorder.on_trick(a, _frame(), [])
+        recorder.on_trick(b, _frame(), [])
+    real = store.record_trick
+    calls = 0
+
+    def once_then_busy(*args: object, **kwargs: object) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise sqlite3.OperationalError("database is locked")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "record_trick", once_then_busy)
+    recorder.on_trick(c, _frame(), [])  # a goes in, b is refused: b and c wait
+    assert [(o.round, o.trick) for o, _ in recorder.pending] == [(2, 0), (2, 1)]
+    monkeypatch.setattr(store, "record_trick", real)
+    # Killed here; the next run records what the file says.
+    StoreRecorder(store, game_id, "m2").take_kept()
+    got = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]
+    assert got == [(1, 0, "green-3"), (2, 0, "yellow-2"), (2, 1, "purple-2")]
+
+
+def test_kept_images_are_found_where_the_data_folder_now_is(tmp_path: Path) -> None:
+    """Kept by full path, a data folder moved between runs recorded its tricks pointing at
+    the old place, their images missing."""
+    import shutil
+
+    store, game_id, ref, recorder = two_round_game(tmp_path / "old")
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+    store.close()
+    shutil.move(tmp_path / "old", tmp_path / "new")
+    moved = GameStore(tmp_path / "new")
+    StoreRecorder(moved, game_id, "m2").take_kept()
+    (recorded,) = moved.tricks(game_id)
+    image = moved.image_path(recorded.completion_image)
+    assert image is not None and image.is_file() and tmp_path / "new" in image.parents
+
+
+def test_tricks_that_could_not_be_kept_are_said_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "kept ... run again, which records them" when writing the list failed."""
+    from skullcam.device import unrecorded
+
+    def cannot(folder: Path, waiting: list) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(unrecorded, "keep", cannot)
+    store, _, ref, recorder = two_round_game(tmp_path)
+    recorder.CLOSE_WAIT_S = 0.3
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+        with pytest.raises(UserError, match=r"could not be kept on disk either.*they are lost"):
+            recorder.close()
+
+
 def test_a_damaged_kept_list_is_named_with_what_to_do(tmp_path: Path) -> None:
     store, game_id, _, _ = two_round_game(tmp_path)
     (store.game_dir(game_id) / "unrecorded.json").write_text('{"format": "other"}')

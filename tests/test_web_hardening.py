@@ -540,6 +540,25 @@ def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
 
 
 # ------------------------------------------------------ damaged or missing recorded data
+@pytest.mark.parametrize(
+    ("settings", "note"),
+    [
+        ({}, "+30 bonus if bid made"),
+        ({"keep_bonus_on_miss": True}, "+30 bonus, bid made or not"),
+        ({"scoring": "rascal"}, "+30 bonus if bid made, half if off by one"),
+    ],
+)
+def test_the_replay_page_names_the_bonus_on_the_tables_condition(
+    client: FlaskClient, store: GameStore, settings: dict[str, Any], note: str
+) -> None:
+    """It said "if bid made" under every table's rules, below an explanation saying the
+    bonus was paid either way."""
+    game = store.create_game(["Ana", "Ben", "Cai"], 0, settings)
+    url = trick_with(store, game, [(1, "skull-king"), (2, "pirate-rosie"), (0, "green-2")], None)
+    page = client.get(url).get_data(as_text=True)
+    assert f'<p id="bonus-note">{note}</p>' in page
+
+
 @pytest.mark.parametrize("damage", ["deleted", "emptied"])
 def test_a_trick_image_gone_from_the_data_folder_is_named_not_a_broken_picture(
     client: FlaskClient, store: GameStore, gid: int, damage: str
@@ -660,6 +679,24 @@ def test_a_database_error_that_is_not_damage_does_not_say_restore_a_backup(
     assert res.status_code == 500
     error_text = json_of(res)["error"]
     assert "report it" in error_text and "backup" not in error_text
+
+
+def test_a_disk_io_error_on_a_page_sends_the_table_to_check_the_disk(
+    client: FlaskClient, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failing SD card or a file size limit is not a bug to report (the generic 500), nor
+    damage to restore from a backup: the command line already said to check the disk."""
+    err = sqlite3.OperationalError("disk I/O error")
+    err.sqlite_errorcode = 10  # SQLITE_IOERR
+
+    def fails(*args: object, **kwargs: object) -> Any:
+        raise err
+
+    monkeypatch.setattr(store, "state", fails)
+    res = client.get(f"/api/game/{gid}/state")
+    assert res.status_code == 500
+    said = json_of(res)["error"]
+    assert "report it" not in said and "disk" in said and "move it aside" not in said
 
 
 def test_each_further_lock_of_an_address_is_twice_as_long(tmp_path: Path) -> None:

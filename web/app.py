@@ -42,7 +42,7 @@ from skullcam.errors import (
     phrased,
 )
 from skullcam.store import GameStore
-from skullcam.store.database import database_error, is_disk_full, says_damaged
+from skullcam.store.database import database_error, is_disk_full, is_io_error, says_damaged
 from skullcam.store.game_store import is_busy
 
 from . import i18n
@@ -222,7 +222,7 @@ def _add_error_pages(app: Flask) -> None:
         if is_disk_full(err, store.data_dir):
             return _disk_full(store.path, err)
         app.logger.exception("database failure", exc_info=err)
-        if says_damaged(err):
+        if says_damaged(err) or is_io_error(err):  # damage, or a disk to check first
             return _error_response(str(database_error(get_store(app).path, err)), 500)
         return _server_error(err)
 

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
-from skullcam.rules.settings import setting_fields
+from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 
 from . import explain_i18n, i18n
@@ -20,6 +20,10 @@ from .app import get_store
 from .flag_i18n import flag_text
 
 bp = Blueprint("pages", __name__)
+
+#: The i18n key naming a trick's capture bonus on the condition the table's rules pay it
+#: (``Settings.bonus_paid``); the TV's banner picks the same keys (``app.js``).
+BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus_rascal"}
 
 #: The setup and settings pages' fields: the rules engine's settings, in its order.
 SETTING_FIELDS = setting_fields()
@@ -39,8 +43,6 @@ def _page(template: str, **context: Any) -> str:
 
 
 def _defaults() -> dict[str, Any]:
-    from skullcam.rules import Settings
-
     return Settings().to_dict()
 
 
@@ -149,6 +151,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         game=game,
         trick=trick,
         resolution=resolution,
+        bonus_note=BONUS_NOTE[Settings.from_dict(dict(game.settings)).bonus_paid()],
         # Why the trick went that way, or why no deck could produce it, in the reader's
         # language: a dispute is settled at the table, not in English.
         explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),

@@ -19,7 +19,9 @@ from skullcam.files import read_json
 _BONUS_PAID = {
     "exact": " if the bid is exact",
     "always": ", paid whether the bid is exact or not",
-    "rascal": ": all of it if the bid is exact, half if it is off by one",
+    "rascal": (
+        ": all of it if the bid is exact, half if it is off by one unless a cannonball was called"
+    ),
 }
 
 
