@@ -670,6 +670,18 @@ def test_a_database_error_that_is_not_damage_does_not_say_restore_a_backup(
 ) -> None:
     """A constraint failure or a closed connection is a bug to report, not a damaged file:
     telling a table to restore a backup would have it give up a healthy game."""
+    error_text = _state_error(client, store, gid, monkeypatch, error)
+    assert "report it" in error_text and "backup" not in error_text
+
+
+def _state_error(
+    client: FlaskClient,
+    store: GameStore,
+    gid: int,
+    monkeypatch: pytest.MonkeyPatch,
+    error: sqlite3.Error,
+) -> str:
+    """The error a page's state request answers (a 500) when reading the game raises ``error``."""
 
     def fails(*args: object, **kwargs: object) -> Any:
         raise error
@@ -677,8 +689,7 @@ def test_a_database_error_that_is_not_damage_does_not_say_restore_a_backup(
     monkeypatch.setattr(store, "state", fails)
     res = client.get(f"/api/game/{gid}/state")
     assert res.status_code == 500
-    error_text = json_of(res)["error"]
-    assert "report it" in error_text and "backup" not in error_text
+    return str(json_of(res)["error"])
 
 
 def test_a_disk_io_error_on_a_page_sends_the_table_to_check_the_disk(
@@ -688,14 +699,7 @@ def test_a_disk_io_error_on_a_page_sends_the_table_to_check_the_disk(
     damage to restore from a backup: the command line already said to check the disk."""
     err = sqlite3.OperationalError("disk I/O error")
     err.sqlite_errorcode = 10  # SQLITE_IOERR
-
-    def fails(*args: object, **kwargs: object) -> Any:
-        raise err
-
-    monkeypatch.setattr(store, "state", fails)
-    res = client.get(f"/api/game/{gid}/state")
-    assert res.status_code == 500
-    said = json_of(res)["error"]
+    said = _state_error(client, store, gid, monkeypatch, err)
     assert "report it" not in said and "disk" in said and "move it aside" not in said
 
 
