@@ -105,16 +105,23 @@ def is_io_error(err: sqlite3.Error) -> bool:
     return "disk i/o" in str(err).lower()
 
 
+def read_only(path: Path) -> sqlite3.Connection | None:
+    """A connection that cannot write ``path`` (the store's own switch the file to WAL, which
+    writes its header), or None when it does not open. A short wait: a file another program
+    holds is checked by the next start instead."""
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return None
+
+
 def integrity(path: Path) -> str:
     """``"ok"``, ``"damaged"``, or ``"unknown"`` (the check could not read the file either):
     what SQLite's quick check finds of the database at ``path``, read through a read-only
     connection of its own, so an I/O error is told apart from a damaged file before anyone
     is told to move a healthy game aside."""
-    if not path.is_file():
-        return "unknown"
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
-    except sqlite3.Error:
+    conn = read_only(path) if path.is_file() else None
+    if conn is None:
         return "unknown"
     try:
         problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(1)")]
@@ -331,10 +338,8 @@ class Database:
         if self.path.stat().st_size == 0:
             refuse_emptied(self.path)
             return
-        try:
-            # A short wait: a file another program holds is checked by the next start instead.
-            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
-        except sqlite3.Error:
+        conn = read_only(self.path)
+        if conn is None:
             return
         try:
             problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(3)")]
