@@ -80,13 +80,14 @@ class Settings:
         """Every setting, as the JSON object ``from_dict`` reads back."""
         return dataclasses.asdict(self)
 
-    def bonus_paid(self) -> str:
+    def bonus_paid(self, cannonball: bool = False) -> str:
         """When a trick's capture bonus is paid, as the scorer pays it, so that every line that
         names a bonus names its condition too: ``"exact"`` (the bid met), ``"always"`` (the
         house rule ``keep_bonus_on_miss``) or ``"rascal"`` (all of it on an exact bid, half on
-        a bid off by one unless a cannonball was called)."""
+        a bid off by one). Under Rascal's scoring a winner who called a cannonball is paid
+        only on an exact bid (``cannonball``)."""
         if self.scoring == "rascal":
-            return "rascal"
+            return "exact" if cannonball else "rascal"
         return "always" if self.keep_bonus_on_miss else "exact"
 
     def changes(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError, echo
+from skullcam.rules import Settings
 
 from . import checks, verdicts
 from .bids import BidsMixin, check_round
@@ -131,12 +132,16 @@ class TricksMixin(BidsMixin):
             }
             trick_id = insert_trick(conn, game_id, round_number, trick_index, columns)
             conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
+            winner = verdicts.winner_player(clean, resolution)
             trick_event = {
                 "round": round_number,
                 "trick": trick_index,
                 "trick_id": trick_id,
-                "winner": verdicts.winner_player(clean, resolution),
+                "winner": winner,
                 "bonus": resolution.get("bonus"),
+                # Read with the trick, so a page's banner names the condition the scorer
+                # applies even when its copy of the settings is a moment old.
+                "bonus_paid": self.bonus_paid(game_id, round_number, winner),
                 "explanation": resolution.get("explanation"),
                 "flags": list(flags),
             }
@@ -144,6 +149,14 @@ class TricksMixin(BidsMixin):
             due = partial(self.rounds_due, game_id)
             _finish_after_last_trick(conn, game, round_number, trick_index, cards, due)
         return trick_id
+
+    def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:
+        """When the winner of a trick in this round is paid its capture bonus
+        (``Settings.bonus_paid``, with the winner's cannonball call)."""
+        settings = Settings.from_dict(dict(self.game(game_id).settings))
+        calls = self.cannonball(game_id, round_number) or []
+        called = winner is not None and winner < len(calls) and bool(calls[winner])
+        return settings.bonus_paid(cannonball=called)
 
     def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:
         """A recorded trick, or UserError naming what is missing."""

@@ -541,22 +541,29 @@ def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
 
 # ------------------------------------------------------ damaged or missing recorded data
 @pytest.mark.parametrize(
-    ("settings", "note"),
+    ("settings", "cannonball", "note"),
     [
-        ({}, "+30 bonus if bid made"),
-        ({"keep_bonus_on_miss": True}, "+30 bonus, bid made or not"),
-        ({"scoring": "rascal"}, "+30 bonus if bid made, half if off by one"),
+        ({}, False, "+30 bonus if bid made"),
+        ({"keep_bonus_on_miss": True}, False, "+30 bonus, bid made or not"),
+        ({"scoring": "rascal"}, False, "+30 bonus if bid made, half if off by one"),
+        ({"scoring": "rascal"}, True, "+30 bonus if bid made"),  # all or nothing
     ],
 )
-def test_the_replay_page_names_the_bonus_on_the_tables_condition(
-    client: FlaskClient, store: GameStore, settings: dict[str, Any], note: str
+def test_the_replay_page_and_the_trick_event_name_the_bonus_on_the_tables_condition(
+    client: FlaskClient, store: GameStore, settings: dict[str, Any], cannonball: bool, note: str
 ) -> None:
     """It said "if bid made" under every table's rules, below an explanation saying the
-    bonus was paid either way."""
+    bonus was paid either way; and Rascal's half for a winner who had called a cannonball.
+    The TV's banner reads the condition from the trick's event."""
     game = store.create_game(["Ana", "Ben", "Cai"], 0, settings)
+    if cannonball:
+        store.set_cannonball(game, 1, 1, True)  # Ben, who takes the trick
     url = trick_with(store, game, [(1, "skull-king"), (2, "pirate-rosie"), (0, "green-2")], None)
     page = client.get(url).get_data(as_text=True)
     assert f'<p id="bonus-note">{note}</p>' in page
+    (event,) = [e for e in store.events_since(0, game) if e.kind == "trick"]
+    paid = {"+30 bonus if bid made": "exact", "+30 bonus, bid made or not": "always"}
+    assert event.payload["bonus_paid"] == paid.get(note, "rascal")
 
 
 @pytest.mark.parametrize("damage", ["deleted", "emptied"])

@@ -13,6 +13,7 @@ from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
+from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
 from .api import export_csv, export_json
@@ -22,7 +23,7 @@ from .flag_i18n import flag_text
 bp = Blueprint("pages", __name__)
 
 #: The i18n key naming a trick's capture bonus on the condition the table's rules pay it
-#: (``Settings.bonus_paid``); the TV's banner picks the same keys (``app.js``).
+#: (``GameStore.bonus_paid``); the TV's banner picks the same keys (``app.js``).
 BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus_rascal"}
 
 #: The setup and settings pages' fields: the rules engine's settings, in its order.
@@ -151,7 +152,9 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         game=game,
         trick=trick,
         resolution=resolution,
-        bonus_note=BONUS_NOTE[Settings.from_dict(dict(game.settings)).bonus_paid()],
+        bonus_note=BONUS_NOTE[
+            store.bonus_paid(game_id, trick.round, winner_player(trick.plays, resolution))
+        ],
         # Why the trick went that way, or why no deck could produce it, in the reader's
         # language: a dispute is settled at the table, not in English.
         explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),

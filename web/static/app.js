@@ -594,12 +594,9 @@ function initTV() {
     err.hidden = state.score.ok;
     err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
-  function bonusCondition() {
-    // The banner's bonus is paid as the scorer pays it: a table's house rule or Rascal's
-    // scoring changes when (rules.Settings.bonus_paid).
-    if (state.settings.scoring === "rascal") return "bonus_rascal";
-    return state.settings.keep_bonus_on_miss ? "bonus_kept" : "bonus_if_made";
-  }
+  // The banner's bonus on the condition the scorer pays it (the trick event's bonus_paid,
+  // from rules.Settings.bonus_paid): a house rule, Rascal's scoring, a cannonball called.
+  const BONUS_NOTE = {exact: "bonus_if_made", always: "bonus_kept", rascal: "bonus_rascal"};
   function banner(ev) {
     if (!state || !state.game) return;
     const el = document.getElementById("tv-banner");
@@ -607,7 +604,7 @@ function initTV() {
     // Only the parts there are: replaceChildren writes a null child as the text "null".
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
-      ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t(bonusCondition(), {bonus: ev.bonus}))] : []));
+      ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {bonus: ev.bonus}))] : []));
     bannerTrick = ev.round + "/" + ev.trick;
     showBanner(el, 5000);
   }
