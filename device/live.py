@@ -314,11 +314,10 @@ class LiveLoop:
         recognizer falling behind, so they are not counted as dropped."""
         if reader is not None:
             reader.counting = False
-        try:
-            return wait_for_game(self.store, self.stop, done)
-        finally:
-            if reader is not None:
-                reader.counting = True
+        game_id = wait_for_game(self.store, self.stop, done)
+        if reader is not None and game_id is not None:  # not on a stop: nothing is watched
+            reader.counting = True
+        return game_id
 
     def _take_kept(self) -> None:
         """Tricks an earlier run left waiting for a busy database go in first, before a

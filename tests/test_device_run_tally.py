@@ -97,3 +97,15 @@ def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
     assert loop.join(10) and loop.error is None
     assert loop.tally.frames > 0 and loop.tally.dropped > 0
     assert f"; {loop.tally.dropped} more frame(s) were skipped" in loop.tally.summary("D")
+
+
+def test_a_stop_while_waiting_for_a_game_counts_no_frame_as_skipped(tmp_path: Path) -> None:
+    """Counting came back on as the wait ended on a stop, and the frame the camera then
+    left unread was said at every `systemctl stop`: "1 more frame(s) were skipped, the
+    recognizer falling behind"."""
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    loop.stop.set()
+    reader = SimpleNamespace(counting=True)
+    assert loop._next_game(reader, {}) is None  # type: ignore[arg-type]
+    assert reader.counting is False

@@ -60,3 +60,17 @@ def test_a_damaged_database_message_points_to_the_backups_section_and_the_log(
 def test_a_damaged_row_message_points_to_the_backups_section() -> None:
     with pytest.raises(UserError, match=r'-shm files with it \(docs/pi\.md, "Backups"\)'):
         load_json('{"player": 1,')
+
+
+def test_the_documented_backup_of_a_mistyped_path_fails_instead_of_copying_nothing(
+    tmp_path: Path,
+) -> None:
+    """Opened for writing, a mistyped path made a new, empty database and backed that up."""
+    script = re.search(r"python -c '([^']+)'", _backups_section())
+    assert script, "the Backups section has no python one-liner"
+    typo, backup = tmp_path / "skulcam.db", tmp_path / "backup.db"
+    done = subprocess.run(
+        [sys.executable, "-c", script[1], str(typo), str(backup)], capture_output=True, text=True
+    )
+    assert done.returncode != 0 and "unable to open database file" in done.stderr
+    assert not typo.exists()
