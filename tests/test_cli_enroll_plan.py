@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from skullcam.cli import build_parser
+from skullcam.cli import build_parser, main
 from skullcam.commands.enroll import _plan
 from skullcam.errors import UserError
 from skullcam.vision.adapt import THOROUGH_PLAN, AdaptPlan
@@ -59,3 +61,33 @@ def test_explicit_counts_win_over_either_plan() -> None:
 def test_bad_counts_are_refused_naming_the_flag(flags: list[str], message: str) -> None:
     with pytest.raises(UserError, match=message):
         plan_for(*flags)
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_the_guided_enrollment_says_before_the_first_photo_that_it_cannot_adapt(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    installed: bool,
+) -> None:
+    """On a Pi's runtime install the page photographed all 69 faces and only then failed,
+    at the adaptation, for want of torch."""
+    import importlib.util
+
+    import skullcam.device.enroll_web as enroll_web
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: found(name, *a) if installed or name not in ("torch", "onnx") else None,
+    )
+    monkeypatch.setattr(enroll_web, "serve", lambda args, plan: 0)  # the page, not served here
+    assert main(["enroll", "--data", str(tmp_path)]) == 0
+    said = capsys.readouterr().err
+    if installed:
+        assert "not installed" not in said
+    else:
+        assert "warning: torch and onnx not installed: the photos you take are kept in " in said
+        assert str(tmp_path / "enroll" / "my-deck" / "faces") in said
+        assert "skullcam enroll --from FOLDER" in said

@@ -174,8 +174,25 @@ def _run(args: argparse.Namespace) -> int:
     if args.source is None:
         from skullcam.device.enroll_web import serve
 
+        _warn_without_training_stack(args.data / "enroll" / args.name / "faces")
         return serve(args, _plan(args))
     return _enroll_folder(args)
+
+
+def _warn_without_training_stack(photos: Path) -> None:
+    """Said before the first photo, not after the 69th: the guided page photographs every face
+    and only its last step, the adaptation, needs torch and onnx (a Pi's runtime install has
+    neither). The photos are kept, so the table may go on and adapt later or elsewhere."""
+    import importlib.util
+
+    missing = [name for name in ("torch", "onnx") if importlib.util.find_spec(name) is None]
+    if missing:
+        _say(
+            f"warning: {' and '.join(missing)} not installed: the photos you take are kept in "
+            f"{photos}, but adapting the recognizer to them needs the training stack (docs/pi.md,"
+            " 'Enrolling on the Pi'); or copy that folder to a machine that has it and run "
+            "skullcam enroll --from FOLDER there"
+        )
 
 
 def _enroll_folder(args: argparse.Namespace) -> int:
