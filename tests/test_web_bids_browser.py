@@ -144,3 +144,40 @@ def test_a_ticked_cannonball_box_stays_ticked_with_the_live_stream_down(
     wait(browser).until(expected_conditions.staleness_of(drawn))  # drawn again: answered
     assert store.cannonball(gid, 1) == [False, True, False]
     assert browser.find_element(By.CSS_SELECTOR, box).is_selected()
+
+
+def test_an_earlier_rounds_cannonball_call_is_shown_and_put_right_from_its_round(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """◀ to an earlier round showed its bids but no cannonball box: a call set wrong there
+    could be put right only through the API."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.set_cannonball(gid, 1, 2, True)  # Cai's call, made by mistake
+    plays = [(1, "green-9"), (2, "green-2"), (0, "green-3")]
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c, "confidence": 0.9} for p, c in plays])
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(lambda d: "Round 2" in d.find_element(By.ID, "round-title").text)
+    click(browser, "#prev-round")
+    wait(browser).until(lambda d: "Round 1" in d.find_element(By.ID, "round-title").text)
+    box = '.bid-row[data-player="2"] .cannon input'
+    wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, box).is_selected())
+    browser.find_element(By.CSS_SELECTOR, box).click()
+    wait(browser).until(lambda d: store.cannonball(gid, 1) == [False, False, False])
+    assert store.bids(gid, 1) == [1, 0, 0]  # the call alone changed
+    assert "Round 1" in browser.find_element(By.ID, "round-title").text
+
+
+def test_the_tv_shows_who_called_a_cannonball(server: tuple[str, GameStore], browser: Any) -> None:
+    """A call changes what a bid is worth, and the TV's bid column did not show it."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.set_cannonball(gid, 1, 1, True)
+    browser.get(f"{base}/tv")
+    row = '#tv-table tr[data-player="{}"] td.bid'
+    wait(browser).until(
+        lambda d: "Cannonball" in d.find_element(By.CSS_SELECTOR, row.format(1)).text
+    )
+    assert "Cannonball" not in browser.find_element(By.CSS_SELECTOR, row.format(0)).text

@@ -336,6 +336,7 @@ function initBids() {
   let state = pageData.state;
   let shownRound = state.round;
   let roundBids = null; // bids of a round other than the current one
+  let roundBalls = null; // and its cannonball calls (Rascal's scoring)
   let roundCards = null; // and the cards dealt in it (the server's count: rounds cap, tie-break)
   // After the game, a stray tap must not change the final score: bids are locked until a
   // player asks to change one, and says yes.
@@ -351,6 +352,7 @@ function initBids() {
     if (r === state.round) { roundBids = null; render(); return; }
     const res = await getJSON("/api/game/" + gameId + "/round/" + r + "/bids");
     roundBids = res.bids;
+    roundBalls = res.cannonball;
     roundCards = res.cards;
     render();
   }
@@ -371,7 +373,8 @@ function initBids() {
       h("span", {class: "label"}, " " + t("total_bids") + " · " + t("tricks_available") +
         (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : "")));
     const rascal = state.settings.scoring === "rascal";
-    const balls = state.cannonball || [];
+    // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
+    const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
     const locked = state.finished && !unlocked;
     const over = document.getElementById("game-over");
     over.hidden = !state.finished;
@@ -396,7 +399,7 @@ function initBids() {
       const extras = [];
       if (p === state.dealer && shownRound === state.round) extras.push(h("span", {class: "tag"}, t("dealer")));
       if (p === state.leader && shownRound === state.round) extras.push(h("span", {class: "tag lead"}, t("leads")));
-      if (rascal && shownRound === state.round) {
+      if (rascal) {
         extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p], disabled: locked,
           // The call alone: resending the bid this page last saw would undo another phone's.
           onchange: (ev) => setBid(p, undefined, ev.target.checked)}), " " + t("cannonball")));
@@ -426,7 +429,7 @@ function initBids() {
       // The server's answer, cannonball calls too: a phone whose live stream is down would
       // otherwise draw the box it just ticked from its old state, unticked.
       if (shownRound === state.round) { state.bids = res.bids; state.cannonball = res.cannonball; }
-      else roundBids = res.bids;
+      else { roundBids = res.bids; roundBalls = res.cannonball; }
       render();
     } catch (e) {
       // Refused (e.g. clearing a bid once the round has tricks): the rows go back to what the
@@ -574,7 +577,9 @@ function initTV() {
       h("td", {class: "rank"}, rank[p]),
       h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), h("span", {class: "pname"}, players[p]),
         p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
-      h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p]),
+      h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p],
+        // A cannonball call changes what the bid is worth: the room sees who made one.
+        !fin && (state.cannonball || [])[p] ? h("span", {class: "tag cannon"}, t("cannonball")) : null),
       h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, fin ? "" : state.tricks_won[p]),
       h("td", {class: "total"}, totals[p]))));
     const liveList = document.getElementById("tv-live-cards");
