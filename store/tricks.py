@@ -19,7 +19,7 @@ from skullcam.errors import UserError, echo
 from skullcam.rules import Settings
 
 from . import checks, verdicts
-from .bids import BidsMixin, check_round
+from .bids import BidsMixin, check_round, round_row
 from .events import emit
 from .games import mark_finished
 from .refusals import not_found
@@ -154,7 +154,10 @@ class TricksMixin(BidsMixin):
         """When the winner of a trick in this round is paid its capture bonus
         (``Settings.bonus_paid``, with the winner's cannonball call)."""
         settings = Settings.from_dict(dict(self.game(game_id).settings))
-        calls = self.cannonball(game_id, round_number) or []
+        # The round's row as stored, unchecked: a tie-break round a correction made needless
+        # is no longer due, and its trick's page still asks.
+        row = round_row(self._conn(), game_id, round_number)
+        calls = load_json(row["cannonball"]) if row and row["cannonball"] else []
         called = winner is not None and winner < len(calls) and bool(calls[winner])
         return settings.bonus_paid(cannonball=called)
 
