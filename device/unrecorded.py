@@ -11,7 +11,6 @@ wrong place. So while any wait, they are also written here, beside their images,
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,6 @@ from typing import Any
 from skullcam.device.game import TrickOutcome
 from skullcam.errors import UserError
 from skullcam.files import read_json, write_atomic
-
-logger = logging.getLogger(__name__)
 
 FILE = "unrecorded.json"
 FORMAT = "skullcam-unrecorded/1"

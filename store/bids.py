@@ -30,6 +30,14 @@ def round_row(conn: sqlite3.Connection, game_id: int, round_number: int) -> sqli
     return row
 
 
+def stored_cannonball(
+    conn: sqlite3.Connection, game_id: int, round_number: int
+) -> list[bool] | None:
+    """A round's cannonball calls as stored, ``None`` before any; the round is not checked."""
+    row = round_row(conn, game_id, round_number)
+    return load_json(row["cannonball"]) if row and row["cannonball"] else None
+
+
 def put_round(
     conn: sqlite3.Connection,
     game_id: int,
@@ -294,5 +302,4 @@ class BidsMixin(GamesMixin):
         """A Rascal-scoring round's cannonball calls, ``None`` before any (round checked as
         in :meth:`bids`)."""
         check_round(self.game(game_id), round_number, partial(self.rounds_due, game_id))
-        row = round_row(self._conn(), game_id, round_number)
-        return load_json(row["cannonball"]) if row and row["cannonball"] else None
+        return stored_cannonball(self._conn(), game_id, round_number)

@@ -19,7 +19,7 @@ from skullcam.errors import UserError, echo
 from skullcam.rules import Settings
 
 from . import checks, verdicts
-from .bids import BidsMixin, check_round, round_row
+from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished
 from .refusals import not_found
@@ -141,7 +141,7 @@ class TricksMixin(BidsMixin):
                 "bonus": resolution.get("bonus"),
                 # Read with the trick, so a page's banner names the condition the scorer
                 # applies even when its copy of the settings is a moment old.
-                "bonus_paid": self.bonus_paid(game_id, round_number, winner),
+                "bonus_paid": self._bonus_paid(game, round_number, winner),
                 "explanation": resolution.get("explanation"),
                 "flags": list(flags),
             }
@@ -153,13 +153,14 @@ class TricksMixin(BidsMixin):
     def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:
         """When the winner of a trick in this round is paid its capture bonus
         (``Settings.bonus_paid``, with the winner's cannonball call)."""
-        settings = Settings.from_dict(dict(self.game(game_id).settings))
-        # The round's row as stored, unchecked: a tie-break round a correction made needless
-        # is no longer due, and its trick's page still asks.
-        row = round_row(self._conn(), game_id, round_number)
-        calls = load_json(row["cannonball"]) if row and row["cannonball"] else []
+        return self._bonus_paid(self.game(game_id), round_number, winner)
+
+    def _bonus_paid(self, game: Game, round_number: int, winner: int | None) -> str:
+        # The calls as stored, the round unchecked: a tie-break round a correction made
+        # needless is no longer due, and its trick's page still asks.
+        calls = stored_cannonball(self._conn(), game.id, round_number) or []
         called = winner is not None and winner < len(calls) and bool(calls[winner])
-        return settings.bonus_paid(cannonball=called)
+        return Settings.from_dict(dict(game.settings)).bonus_paid(cannonball=called)
 
     def trick(self, game_id: int, round_number: int, trick_index: int) -> Trick:
         """A recorded trick, or UserError naming what is missing."""

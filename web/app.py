@@ -223,7 +223,7 @@ def _add_error_pages(app: Flask) -> None:
             return _disk_full(store.path, err)
         app.logger.exception("database failure", exc_info=err)
         if says_damaged(err) or is_io_error(err):  # damage, or a disk to check first
-            return _error_response(str(database_error(get_store(app).path, err)), 500)
+            return _error_response(str(database_error(store.path, err)), 500)
         return _server_error(err)
 
     @app.errorhandler(HTTPException)
