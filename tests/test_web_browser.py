@@ -320,6 +320,9 @@ def test_finishing_a_game_asks_first(server: tuple[str, GameStore], browser: Any
     browser.find_element(By.ID, "finish-game").click()
     wait(browser).until(ec.alert_is_present()).accept()
     wait(browser).until(lambda d: store.game(gid).status == "finished")
+    # The page goes on to the tricks list once the server answers: opening Settings before
+    # that navigation lands was overtaken by it (a fresh CI clone timed out on the tricks page).
+    wait(browser).until(lambda d: d.current_url.endswith(f"/game/{gid}/tricks"))
     browser.get(f"{base}/game/{gid}/settings")
     wait(browser).until(ec.element_to_be_clickable((By.ID, "resume-game"))).click()
     wait(browser).until(lambda d: d.current_url.endswith(f"/game/{gid}/bids"))
