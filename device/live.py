@@ -326,7 +326,7 @@ class LiveLoop:
             name = kept.parent.name
             game = self._game_or_none(int(name)) if name.isascii() and name.isdigit() else None
             if game is not None and game.status == "active":
-                StoreRecorder(self.store, game.id, self.model_version).take_kept()
+                StoreRecorder(self.store, game.id, self.model_version).take_kept(self.stop)
                 continue
             logger.warning(
                 "%s holds tricks a run stopped while the game database was held could not "

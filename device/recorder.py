@@ -18,6 +18,7 @@ import logging
 import math
 import os
 import sqlite3
+import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -154,6 +155,8 @@ class StoreRecorder:
         self._disk_current = True
         """... and nothing was added to or taken from :attr:`pending` since it was written."""
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
+        self._meanwhile = "the camera keeps watching"
+        """What the "database in use" warning says goes on while tricks wait."""
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -254,9 +257,14 @@ class StoreRecorder:
             return
         self._on_disk, self._disk_current = bool(self.pending), True
 
-    def take_kept(self) -> None:
+    def take_kept(self, stop: threading.Event | None = None) -> None:
         """Record first what an earlier run left waiting for a busy database (a trick the
-        store already has, recorded before that run stopped, is not recorded twice)."""
+        store already has, recorded before that run stopped, is not recorded twice).
+
+        With ``stop`` (a run's start) the database is waited for until the run is stopped,
+        as tricks from the camera are: giving up after :attr:`CLOSE_WAIT_S` ended the run,
+        and under systemd the restarts took the pages down each time while the lock lasted.
+        The list stays on disk meanwhile, so a stop loses nothing."""
         waiting = unrecorded.kept(self.store.game_dir(self.game_id))
         if not waiting:
             return
@@ -269,7 +277,12 @@ class StoreRecorder:
             "recording %d trick(s) an earlier run left waiting for the database",
             sum(1 for _, record in self.pending if not isinstance(record, Swap)),
         )
-        self.close()
+        if stop is None:
+            self.close()
+            return
+        self._meanwhile = "they go in first: the table is watched once they are in"
+        while not self.flush(wait_s=1.0) and not stop.wait(1.0):
+            pass
 
     def close(self) -> None:
         """Write what still waits before the run ends; say plainly what could not be."""
@@ -340,11 +353,12 @@ class StoreRecorder:
             first, _ = self.pending[0]
             logger.warning(
                 "the game database is in use by another program (%s): %d trick(s) from round %d"
-                " trick %d wait to be recorded; the camera keeps watching",
+                " trick %d wait to be recorded; %s",
                 err,
                 len(self.pending),
                 first.round,
                 first.trick + 1,
+                self._meanwhile,
             )
 
     def _failed(self, outcome: TrickOutcome, err: OSError | sqlite3.Error) -> UserError:

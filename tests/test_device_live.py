@@ -1115,3 +1115,45 @@ def test_kept_tricks_of_a_game_no_longer_the_newest_are_recorded_and_a_finished_
     assert store.tricks(kept[1]) == [] and "that game is finished" in caplog.text
     assert (store.game_dir(kept[1]) / "unrecorded.json").exists()  # kept for a resume
     assert store.tricks(newest) == []
+
+
+def test_kept_tricks_wait_for_a_database_still_held_at_start_instead_of_ending_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the database still held when the next run started, the pickup gave up after
+    ``CLOSE_WAIT_S`` and ended the run; under systemd it restarted over and over, the pages
+    down each time. It now waits, as tricks from the camera do, and a stop loses nothing."""
+    from recorded_tricks import held, trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.2)
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["a", "b", "c"], 2, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    first = referee_from_store(store, gid).add(trick(["green-3", "green-9", "green-5"]))
+    with held(store.path):
+        StoreRecorder(store, gid, "m1").on_trick(
+            first, Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), []
+        )
+    kept = store.game_dir(gid) / "unrecorded.json"
+    assert kept.is_file()
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    with held(store.path):
+        loop._thread = threading.Thread(target=loop._take_kept)  # the run's first step
+        loop._thread.start()
+        assert not loop.join(timeout=1.5)  # still waiting, long after CLOSE_WAIT_S
+    assert loop.join(timeout=10)  # free again: recorded, and the run goes on
+    assert [t.plays[0]["card"] for t in store.tricks(gid)] == ["green-3"]
+    assert not kept.exists()
+
+    second = referee_from_store(store, gid).add(trick(["yellow-2", "yellow-4", "yellow-1"]))
+    with held(store.path):
+        StoreRecorder(store, gid, "m1").on_trick(
+            second, Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), []
+        )
+        loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+        loop.stop.set()  # stopped while it waits
+        loop._take_kept()
+    assert kept.is_file() and len(store.tricks(gid)) == 1  # kept for the next run
