@@ -103,14 +103,17 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
             logger.info("resuming the demo's game %d at frame %d", active.id, start)
         return active.id, start, _trick_cards(last) if start else []
     rec = demo.record
-    game_id = store.create_game(
-        demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {})
-    )
-    try:
+
+    def mark(game_id: int) -> None:
         (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    try:
+        # Marked before the game is committed: unmarked, it would pass for a table's game and
+        # block every later demo.
+        game_id = store.create_game(
+            demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {}), mark
+        )
     except OSError as err:
-        # Unmarked, the game would pass for a table's and block every later demo.
-        store.delete_game(game_id)
         folder = store.data_dir / "games"
         raise UserError(
             f"cannot write the game's images under {folder} ({err.strerror or err}): make it a "

@@ -986,6 +986,37 @@ def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Pat
     assert start == 0 and [g.id for g in store.games()] == [gid]
 
 
+def test_a_demo_game_is_marked_before_another_program_can_see_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mark was written just after the game's row: a kill in between left an unmarked
+    game that passed for a table's (the camera then refused it as the table's game, and
+    every later demo waited for it)."""
+    import sqlite3
+
+    from skullcam.device.live import DEMO_MARK, start_demo_game
+
+    make_demo(tmp_path / "demo")
+    demo = DemoGame.load(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    seen: list[tuple[bool, int]] = []
+    real_write = Path.write_text
+
+    def watching(self: Path, *args: object, **kwargs: object) -> int:
+        other = sqlite3.connect(store.path)
+        games = other.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        other.close()
+        written = real_write(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self.name == DEMO_MARK:
+            seen.append((self.is_file(), games))
+        return written
+
+    monkeypatch.setattr(Path, "write_text", watching)
+    gid, _start, _guard = start_demo_game(store, demo)
+    assert seen == [(True, 0)]  # the mark was on disk while no game was committed
+    assert (store.game_dir(gid) / DEMO_MARK).is_file()
+
+
 def test_a_trick_corrected_on_the_web_is_known_on_the_table_after_a_restart(
     tmp_path: Path,
 ) -> None:
