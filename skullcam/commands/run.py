@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import sys
 import threading
@@ -238,6 +239,8 @@ def _left_unrecorded(store: Any, camera: str | None) -> str | None:
 
 CAMERA_RETRY_S = 10.0
 """How long a run serving the pages waits before it tries a failed live camera again."""
+CAMERA_REMIND_S = 600.0
+"""How often a camera failing the same way is said again (every try goes to the debug log)."""
 
 
 def _left(deadline: float | None) -> float | None:
@@ -282,6 +285,7 @@ def _run_trying_again(
     from skullcam.device.live import run_for
     from skullcam.device.sources import CameraError
 
+    said, said_at, tries = "", -math.inf, 0
     while True:
         try:
             run_for(loop, _left(deadline))
@@ -289,12 +293,20 @@ def _run_trying_again(
         except CameraError as err:
             if not retry or stopping.signalled:
                 raise
-            logger.error(
-                "%s; the scoreboard and phone pages stay up and nothing is recorded: trying "
-                "the camera again every %g s",
-                err,
-                CAMERA_RETRY_S,
-            )
+            tries += 1
+            if str(err) != said:  # a new failure is said in full, once
+                said, said_at, tries = str(err), time.monotonic(), 1
+                logger.error(
+                    "%s; the scoreboard and phone pages stay up and nothing is recorded: "
+                    "trying the camera again every %g s",
+                    err,
+                    CAMERA_RETRY_S,
+                )
+            elif time.monotonic() - said_at >= CAMERA_REMIND_S:  # the same: a reminder
+                said_at = time.monotonic()
+                logger.warning("still no camera after %d tries: %s", tries, err)
+            else:  # an error every 10 s filled the Pi's journal while no camera was plugged
+                logger.debug("camera tried again: %s", err)
             store.set_camera_missing(True)  # one event when it goes (the store's), not one a try
             if _wait_idle(stopping, _sooner(deadline, CAMERA_RETRY_S), done, deadline):
                 return
