@@ -14,7 +14,6 @@ same for any number of workers, and no two scenes (within or across splits) shar
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,8 +34,6 @@ from skullcam.datasets.scenes import (
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.parallel import worker_pool
-
-logger = logging.getLogger(__name__)
 
 SPLITS = ("train", "val", "test")
 _SPLIT_CODE = {"train": 0, "val": 1, "test": 2}

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,8 +33,6 @@ import numpy as np
 from skullcam.datasets.faces import FACES, split_number
 from skullcam.errors import UserError
 from skullcam.files import make_folder
-
-logger = logging.getLogger(__name__)
 
 PX_PER_MM = 4
 SIZE_MM = (56, 87)

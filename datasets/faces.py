@@ -6,11 +6,9 @@ generator's own helpers on face ids.
 
 from __future__ import annotations
 
-from skullcam.rules import FACES  # rules owns the list and its order
+from skullcam.rules import FACES as FACES  # re-exported: rules owns the list and its order
 
 SUITS: tuple[str, ...] = ("green", "yellow", "purple", "black")
-
-SPECIALS: tuple[str, ...] = tuple(f for f in FACES if "-" not in f or f.split("-")[0] not in SUITS)
 
 
 def split_number(face: str) -> tuple[str, int] | None:

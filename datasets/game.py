@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 import math
 import random
 from collections.abc import Callable, Iterable
@@ -56,8 +55,7 @@ from skullcam.datasets.scenes import (
 )
 from skullcam.errors import UserError
 from skullcam.frames import WORKING_SIZE
-
-logger = logging.getLogger(__name__)
+from skullcam.rules.record import GameRecord
 
 PLAYER_NAMES = ("Ana", "Ben", "Cai", "Dag", "Eve", "Fay", "Gus", "Hal")
 TRUTH_FORMAT = "skullcam-synth-truth/1"
@@ -564,7 +562,7 @@ def _seat_pose(
     )
 
 
-def simulate(config: GameConfig, seed: int):
+def simulate(config: GameConfig, seed: int) -> GameRecord:
     """The legal game record of this seed (rules.simulate.random_game)."""
     from skullcam.rules import Settings
     from skullcam.rules.simulate import random_game

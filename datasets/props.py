@@ -9,14 +9,11 @@ accounting needs.
 
 from __future__ import annotations
 
-import logging
 import math
 from pathlib import Path
 
 import cv2
 import numpy as np
-
-logger = logging.getLogger(__name__)
 
 AA = cv2.LINE_AA
 TABLE_KINDS = ("wood", "felt", "cloth", "plain")

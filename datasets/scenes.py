@@ -19,7 +19,6 @@ shading gradient across the face, glare by a specular spot on the glossy face.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,8 +40,6 @@ from skullcam.datasets.deck import (
 )
 from skullcam.datasets.faces import FACES
 from skullcam.frames import WORKING_SIZE
-
-logger = logging.getLogger(__name__)
 
 CARD_W_MM, CARD_H_MM = float(SIZE_MM[0]), float(SIZE_MM[1])
 LAYOUTS = ("seats", "pile", "empty")

@@ -4,7 +4,6 @@ records), not from the renderer, so it checks what a trainer will actually read.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,6 @@ import numpy as np
 
 from skullcam.datasets.dataset import read_scenes
 from skullcam.errors import UserError
-
-logger = logging.getLogger(__name__)
 
 
 def draw_labels(image: np.ndarray, label_text: str, record: dict[str, Any] | None) -> np.ndarray:

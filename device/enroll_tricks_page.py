@@ -10,7 +10,6 @@ the new model does better on their own table than the old one did.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,8 +35,6 @@ from skullcam.vision.enroll_tricks import (
     save_trick,
 )
 from skullcam.vision.recognizer import ModelManifest, Recognizer, active_model_dir
-
-logger = logging.getLogger(__name__)
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # a phone's full-size photo, with room to spare
 

@@ -15,7 +15,6 @@ A restarted recorder rebuilds it from the store's tricks and the table's choices
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,9 +34,6 @@ from skullcam.rules import (
 )
 from skullcam.rules.record import FORMAT as GAME_FORMAT
 from skullcam.vision.trick_state import TrickObservation
-
-logger = logging.getLogger(__name__)
-
 
 ABILITY_ASK = "ability: ask the table (recorded as no change)"
 """The flag on a trick Rascal or Harry won: the camera cannot see the choice. Where a store

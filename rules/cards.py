@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import difflib
 import enum
-import logging
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import IllegalPlayError, InvalidCardError
-
-logger = logging.getLogger(__name__)
 
 
 class Suit(enum.Enum):

@@ -8,7 +8,6 @@ validated: turn order depends on who won the previous trick.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +19,6 @@ from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_in_round, dealer_of_round, first_leader
 from .trick import TrickResult, follow_suit, resolve_trick
-
-logger = logging.getLogger(__name__)
 
 
 def _refuse(*phrases: Phrase, error: type[GameRecordError] = GameRecordError) -> GameRecordError:

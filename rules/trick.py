@@ -9,7 +9,6 @@ led, then "only escapes". The ``WinReason`` it records is what a dispute replay 
 from __future__ import annotations
 
 import enum
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +17,6 @@ from .cards import Card, Kind, Suit, find_duplicate, parse_card, suit_role
 from .errors import IllegalPlayError
 from .explain import Arg, CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
-
-logger = logging.getLogger(__name__)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8

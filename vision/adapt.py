@@ -18,7 +18,6 @@ resumes where it stopped instead of starting over.
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import shutil
@@ -52,8 +51,6 @@ from skullcam.vision.training import (
     DETECTOR_CHECKPOINT_FILE,
     DETECTOR_FILE,
 )
-
-logger = logging.getLogger(__name__)
 
 Say = Callable[[str], None]
 """Where the adaptation says what it does: ``print`` on the command line. Its lines are

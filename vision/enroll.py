@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import logging
 import os
 import re
 import shutil
@@ -66,8 +65,6 @@ from skullcam.vision.training import (
     DETECTOR_CHECKPOINT_FILE,
     DETECTOR_FILE,
 )
-
-logger = logging.getLogger(__name__)
 
 STATE_FORMAT = "skullcam-enroll/1"
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -301,11 +298,6 @@ class Enrollment:
             self.stage = "collect"  # a retaken face invalidates the deck and what follows
             self.model = None
             shutil.rmtree(self.work_dir / "adapt", ignore_errors=True)
-        self.save()
-
-    def forget(self, face_id: str) -> None:
-        self.faces.pop(face_id, None)
-        (self.faces_dir / f"{face_id}.png").unlink(missing_ok=True)
         self.save()
 
     def face_image(self, face_id: str) -> np.ndarray | None:

@@ -13,7 +13,6 @@ photo.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,8 +22,6 @@ import numpy as np
 from skullcam.datasets.deck import FACE_H, FACE_W
 from skullcam.vision.crops import CARD_ASPECT, order_long_side_vertical, rectify
 from skullcam.vision.enroll_messages import Message, message
-
-logger = logging.getLogger(__name__)
 
 PROBLEMS = ("no-card", "two-cards", "too-small", "blurred", "glare", "wrong-card")
 ASPECT_RANGE = (1.25, 1.85)  # perspective and a tilted phone stretch the outline

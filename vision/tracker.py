@@ -25,7 +25,6 @@ whatever the frames say, so replays are deterministic.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,8 +33,6 @@ import numpy as np
 
 from skullcam.vision.detection import Detection
 from skullcam.vision.obb import centroid_inside
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

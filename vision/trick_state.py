@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import logging
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -36,8 +35,6 @@ import numpy as np
 from skullcam.rules import DECK
 from skullcam.vision.seats import SeatLayout, crosswise_degrees
 from skullcam.vision.tracker import Track, Tracker
-
-logger = logging.getLogger(__name__)
 
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
 """Faces with more than one physical card (escape 5, loot 2; every other face is unique),
