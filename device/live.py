@@ -14,7 +14,6 @@ the table, are not recorded twice.
 
 from __future__ import annotations
 
-import bisect
 import json
 import logging
 import os
@@ -22,107 +21,47 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skullcam.datasets import bundled_samples
 from skullcam.device import unrecorded
+from skullcam.device.demo_game import (
+    DEMO_SOURCE,
+    DemoGame,
+    is_demo_game,
+    prune_demo_games,
+    start_demo_game,
+)
 from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.resume_point import (
+    last_trick,
+    last_trick_cards,
+    recorded_from,
+    resume_frame,
+    source_name_of,
+)
 from skullcam.device.run_tally import RunTally, warn_when_behind
 from skullcam.device.sources import (
     Frame,
     FrameSource,
     LatestFrameReader,
     Paced,
-    frame_files,
-    frames_folder,
     names_live_camera,
     open_source,
 )
 from skullcam.errors import UserError
-from skullcam.files import make_folder, read_json
-from skullcam.rules import GameRecord, RulesError
-from skullcam.store import GameStore, Trick
+from skullcam.files import make_folder
+from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout, layout_for
 
 logger = logging.getLogger(__name__)
-
-DEMO_SOURCE = "demo"
-DEMO_MARK = "DEMO"
-"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game."""
 
 FAILING_FRAMES_S = 10.0
 """Seconds of frames the recognizer may fail on in a row before the loop stops. A frame it
 fails on is skipped like a missed detection (the tracker rides out 2.5 s of those); a
 recognizer that fails on everything is broken, and the table must be told, not left waiting."""
-
-
-@dataclass(frozen=True)
-class DemoGame:
-    """A recorded game folder: frames (or a video) plus its record for players, dealer, bids."""
-
-    folder: Path
-    record: dict[str, Any]
-
-    @classmethod
-    def load(cls, folder: Path | None = None) -> DemoGame:
-        folder = Path(folder) if folder is not None else bundled_samples("demo_game")
-        game_json = folder / "game.json"
-        if not game_json.is_file():
-            raise UserError(
-                f"no recorded demo game at {folder} (game.json missing): "
-                "connect a camera and pass --camera, or pass --demo DIR"
-            )
-        record = read_json(game_json, "demo game record")
-        try:  # all of it now: a bad bid found later would leave a half-made game in the store
-            GameRecord.from_dict(record)
-        except RulesError as err:
-            raise UserError(f"{game_json}: {err}; fix the record or pass another --demo") from None
-        return cls(folder, record)
-
-    @property
-    def players(self) -> list[str]:
-        return [str(p) for p in self.record["players"]]
-
-
-def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[list[str]]]:
-    """The game the demo records into, the frame to start from, and the resume guard.
-
-    An unfinished game with the demo's players whose tricks came from the demo is resumed after
-    its last recorded frame; otherwise a new game is created with the demo's bids entered (in a
-    real game the phones enter them).
-    """
-    active = store.active_game()
-    if active is not None and active.players == demo.players and is_demo_game(store, active.id):
-        last = _last_trick(store, active.id)
-        start = resume_frame(last, DEMO_SOURCE)
-        if start:  # said as a recording's resume is: the board does not start from scratch
-            logger.info("resuming the demo's game %d at frame %d", active.id, start)
-        return active.id, start, _trick_cards(last) if start else []
-    rec = demo.record
-
-    def mark(game_id: int) -> None:
-        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
-
-    try:
-        # Marked before the game is committed: unmarked, it would pass for a table's game and
-        # block every later demo.
-        game_id = store.create_game(
-            demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {}), mark
-        )
-    except OSError as err:
-        folder = store.data_dir / "games"
-        raise UserError(
-            f"cannot write the game's images under {folder} ({err.strerror or err}): make it a "
-            "writable folder (or free some disk space), or pass another --data"
-        ) from err
-    for number, rnd in enumerate(rec.get("rounds", []), start=1):
-        if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
-            store.set_bids(game_id, number, list(rnd["bids"]))
-    return game_id, 0, []
 
 
 def wait_for_game(
@@ -161,75 +100,6 @@ def _seen_to_end(store: GameStore, done: Mapping[int, int] | None, game_id: int)
     if not done or game_id not in done:
         return False
     return not store.reopened_since(game_id, done[game_id])
-
-
-def _last_trick(store: GameStore, game_id: int) -> Trick | None:
-    """The game's last recorded trick, or None before its first."""
-    tricks = store.tricks(game_id)
-    return tricks[-1] if tricks else None
-
-
-def _last_trick_cards(store: GameStore, game_id: int) -> list[list[str]]:
-    """The cards of the game's last recorded trick, which may still lie on the table (empty
-    before its first trick): see :func:`_trick_cards`."""
-    return _trick_cards(_last_trick(store, game_id))
-
-
-def _trick_cards(trick: Trick | None) -> list[list[str]]:
-    """A recorded trick's cards as the camera may see them again: as recorded, and as the
-    camera first read them where the table corrected them on the web page (a card misread
-    the first time is misread again, and a card it missed may be missed again)."""
-    if trick is None:
-        return []
-    seen = [[str(p["card"]) for p in plays] for plays in (trick.plays, trick.original_plays)]
-    return seen[:1] if sorted(seen[0]) == sorted(seen[1]) else seen
-
-
-def _recorded_from(trick: Trick | None) -> dict[str, Any]:
-    """What the recorder wrote of where a trick came from (``source``, ``frame_index``)."""
-    info = trick.detections if trick is not None else None
-    return info if isinstance(info, dict) else {}
-
-
-def is_demo_game(store: GameStore, game_id: int) -> bool:
-    """The game is the demo's (marked when the demo made it, or its tricks came from the
-    demo): a camera must not add the table's tricks to it, even one stopped before its
-    first trick."""
-    if (store.data_dir / "games" / str(game_id) / DEMO_MARK).is_file():
-        return True
-    return _recorded_from(_last_trick(store, game_id)).get("source") == DEMO_SOURCE
-
-
-def resume_frame(last: Trick | None, source: str) -> int:
-    """The frame to go on from in a recording ``source`` already partly recorded into a
-    game whose last trick is ``last``: after that trick's frame (0 when it is not from it).
-    Starting again from frame 0 would record the first tricks a second time, as later ones."""
-    info = _recorded_from(last)
-    if info.get("source") == source:
-        folder, file = frames_folder(Path(source)), info.get("frame_file")
-        if isinstance(file, str) and folder.is_dir():
-            # After that frame's name: by position, frames removed from the front between
-            # runs (a folder the camera fills and a cleaner empties) would skip tricks.
-            names = [p.name for p in frame_files(folder)]
-            return bisect.bisect_right(names, file)
-        index = info.get("frame_index")
-        if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
-            return index + 1
-    return 0
-
-
-def prune_demo_games(store: GameStore, keep: int = 2) -> None:
-    """Delete the demo's finished games but the newest ``keep``: looping on a TV, the demo
-    makes a game a minute, and each keeps its trick images."""
-    finished = [g.id for g in store.games("finished") if is_demo_game(store, g.id)]
-    for game_id in finished[keep:]:
-        store.delete_game(game_id)
-
-
-def source_name_of(camera: str) -> str:
-    """What a trick records as its source: a recording by its absolute path, so a restart
-    from another folder still knows it (and resumes it); a camera as given."""
-    return camera if names_live_camera(camera) else str(Path(camera).absolute())
 
 
 DEMO_PAUSE_S = 10.0
@@ -395,11 +265,11 @@ class LiveLoop:
         if not names_live_camera(camera) and (game_id := game_to_record(self.store)) is not None:
             # A recording played into a game it was already partly recorded into (stopped,
             # or a frame removed as the error said): on from where it stopped.
-            last = _last_trick(self.store, game_id)
+            last = last_trick(self.store, game_id)
             start = resume_frame(last, name)
             if start:
                 logger.info("resuming %s at frame %d", camera, start)
-            elif (before := _recorded_from(last).get("source")) not in (None, name):
+            elif (before := recorded_from(last).get("source")) not in (None, name):
                 logger.warning(
                     "game %d already has tricks recorded from %s; %s is played into it from "
                     "its first frame: if it is that recording moved or renamed, stop now and "
@@ -424,7 +294,7 @@ class LiveLoop:
             while (game_id := self._next_game(reader, done)) is not None:
                 # Cards of the trick last recorded may still lie there (a restart mid-game, or
                 # the game before's last trick not yet swept): not a new trick.
-                guard = _last_trick_cards(self.store, game_id) or on_table
+                guard = last_trick_cards(self.store, game_id) or on_table
                 game_frames: Iterator[Frame] = iter(feed)
                 if self.record_frames is not None:
                     game_frames = save_frames(game_frames, self.record_frames / f"game-{game_id}")
@@ -435,7 +305,7 @@ class LiveLoop:
                 if self.stop.is_set() or feed.ended:
                     return
                 done[game_id] = started
-                on_table = _last_trick_cards(self.store, game_id)
+                on_table = last_trick_cards(self.store, game_id)
                 logger.info("game %d is over", game_id)
                 if not self.next_games:
                     return

@@ -20,7 +20,8 @@ from demo_games import SEED, make_demo
 
 from skullcam.cli import main
 from skullcam.device import live as live_module
-from skullcam.device.live import DemoGame, LiveLoop
+from skullcam.device.demo_game import DemoGame
+from skullcam.device.live import LiveLoop
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
 from skullcam.store import GameStore
@@ -81,7 +82,8 @@ CHILD = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from skullcam.device.live import DemoGame, LiveLoop
+    from skullcam.device.demo_game import DemoGame
+    from skullcam.device.live import LiveLoop
     from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game
     from skullcam.store import GameStore
 
@@ -862,7 +864,8 @@ def test_a_run_serving_pages_ends_when_trying_the_camera_again_would_not_help(
 
 
 def test_demo_games_are_marked_and_only_the_newest_kept(tmp_path: Path) -> None:
-    from skullcam.device.live import game_to_record, prune_demo_games, start_demo_game
+    from skullcam.device.demo_game import prune_demo_games, start_demo_game
+    from skullcam.device.live import game_to_record
 
     make_demo(tmp_path / "demo")
     demo = DemoGame.load(tmp_path / "demo")
@@ -976,7 +979,7 @@ def test_a_demo_game_finished_on_the_web_page_is_followed_by_the_next(
 
 def test_a_demo_that_cannot_write_its_images_leaves_no_game_behind(tmp_path: Path) -> None:
     """Was: a traceback, and the unmarked game left "in progress" blocked every later demo."""
-    from skullcam.device.live import start_demo_game
+    from skullcam.device.demo_game import start_demo_game
 
     make_demo(tmp_path / "demo")
     demo = DemoGame.load(tmp_path / "demo")
@@ -998,7 +1001,7 @@ def test_a_demo_game_is_marked_before_another_program_can_see_it(
     every later demo waited for it)."""
     import sqlite3
 
-    from skullcam.device.live import DEMO_MARK, start_demo_game
+    from skullcam.device.demo_game import DEMO_MARK, start_demo_game
 
     make_demo(tmp_path / "demo")
     demo = DemoGame.load(tmp_path / "demo")
@@ -1026,16 +1029,16 @@ def test_a_trick_corrected_on_the_web_is_known_on_the_table_after_a_restart(
 ) -> None:
     """The camera sees the cards it first read (misread again), not the corrected ones: the
     trick lying there was recorded a second time, and every later trick went one place off."""
-    from skullcam.device.live import _last_trick_cards
+    from skullcam.device.resume_point import last_trick_cards
 
     store = GameStore(tmp_path / "data")
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    assert _last_trick_cards(store, gid) == []
+    assert last_trick_cards(store, gid) == []
     seen = [{"player": 1, "card": "green-5"}, {"player": 2, "card": "green-9"}]
     store.record_trick(gid, 1, 0, [*seen, {"player": 0, "card": "green-7"}])
-    assert _last_trick_cards(store, gid) == [["green-5", "green-9", "green-7"]]
+    assert last_trick_cards(store, gid) == [["green-5", "green-9", "green-7"]]
     store.correct_play(gid, 1, 0, 2, card="green-1")
-    assert _last_trick_cards(store, gid) == [
+    assert last_trick_cards(store, gid) == [
         ["green-5", "green-9", "green-1"],
         ["green-5", "green-9", "green-7"],
     ]
@@ -1106,7 +1109,7 @@ def test_a_demo_game_resumed_after_a_restart_says_so(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A recording's resume was said, the demo's was not: the board simply carried on."""
-    from skullcam.device.live import DEMO_SOURCE, start_demo_game
+    from skullcam.device.demo_game import DEMO_SOURCE, start_demo_game
 
     make_demo(tmp_path / "demo")
     demo = DemoGame.load(tmp_path / "demo")
@@ -1114,7 +1117,7 @@ def test_a_demo_game_resumed_after_a_restart_says_so(
     gid, _, _ = start_demo_game(store, demo)
     first = demo.record["rounds"][0]["tricks"][0]["plays"]
     store.record_trick(gid, 1, 0, first, detections={"source": DEMO_SOURCE, "frame_index": 40})
-    with caplog.at_level(logging.INFO, logger="skullcam.device.live"):
+    with caplog.at_level(logging.INFO, logger="skullcam.device.demo_game"):
         assert start_demo_game(store, demo)[:2] == (gid, 41)
     assert f"resuming the demo's game {gid} at frame 41" in caplog.text
 

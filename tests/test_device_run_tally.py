@@ -12,7 +12,8 @@ import pytest
 from demo_games import make_demo
 
 from skullcam.device import live as live_module
-from skullcam.device.live import DemoGame, LiveLoop
+from skullcam.device.demo_game import DemoGame
+from skullcam.device.live import LiveLoop
 from skullcam.device.run_tally import RunTally, warn_when_behind
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.device.sources import Frame

@@ -94,7 +94,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.device.live import DemoGame, LiveLoop, game_to_record
+    from skullcam.device.demo_game import DemoGame
+    from skullcam.device.live import LiveLoop, game_to_record
     from skullcam.device.sources import names_live_camera, open_source, picamera_available
     from skullcam.store import GameStore
     from skullcam.vision.recognizer import Recognizer

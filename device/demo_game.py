@@ -1,0 +1,104 @@
+"""The bundled recorded game ``skullcam run`` plays with no camera: loading it, the game it
+records into (resumed after a restart), its mark, and pruning the games a looping TV makes."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skullcam.datasets import bundled_samples
+from skullcam.device.resume_point import last_trick, recorded_from, resume_frame, trick_cards
+from skullcam.errors import UserError
+from skullcam.files import read_json
+from skullcam.rules import GameRecord, RulesError
+from skullcam.store import GameStore
+
+logger = logging.getLogger(__name__)
+
+DEMO_SOURCE = "demo"
+DEMO_MARK = "DEMO"
+"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game."""
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """A recorded game folder: frames (or a video) plus its record for players, dealer, bids."""
+
+    folder: Path
+    record: dict[str, Any]
+
+    @classmethod
+    def load(cls, folder: Path | None = None) -> DemoGame:
+        folder = Path(folder) if folder is not None else bundled_samples("demo_game")
+        game_json = folder / "game.json"
+        if not game_json.is_file():
+            raise UserError(
+                f"no recorded demo game at {folder} (game.json missing): "
+                "connect a camera and pass --camera, or pass --demo DIR"
+            )
+        record = read_json(game_json, "demo game record")
+        try:  # all of it now: a bad bid found later would leave a half-made game in the store
+            GameRecord.from_dict(record)
+        except RulesError as err:
+            raise UserError(f"{game_json}: {err}; fix the record or pass another --demo") from None
+        return cls(folder, record)
+
+    @property
+    def players(self) -> list[str]:
+        return [str(p) for p in self.record["players"]]
+
+
+def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[list[str]]]:
+    """The game the demo records into, the frame to start from, and the resume guard.
+
+    An unfinished game with the demo's players whose tricks came from the demo is resumed after
+    its last recorded frame; otherwise a new game is created with the demo's bids entered (in a
+    real game the phones enter them).
+    """
+    active = store.active_game()
+    if active is not None and active.players == demo.players and is_demo_game(store, active.id):
+        last = last_trick(store, active.id)
+        start = resume_frame(last, DEMO_SOURCE)
+        if start:  # said as a recording's resume is: the board does not start from scratch
+            logger.info("resuming the demo's game %d at frame %d", active.id, start)
+        return active.id, start, trick_cards(last) if start else []
+    rec = demo.record
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    try:
+        # Marked before the game is committed: unmarked, it would pass for a table's game and
+        # block every later demo.
+        game_id = store.create_game(
+            demo.players, int(rec.get("first_dealer", 0)), dict(rec.get("settings") or {}), mark
+        )
+    except OSError as err:
+        folder = store.data_dir / "games"
+        raise UserError(
+            f"cannot write the game's images under {folder} ({err.strerror or err}): make it a "
+            "writable folder (or free some disk space), or pass another --data"
+        ) from err
+    for number, rnd in enumerate(rec.get("rounds", []), start=1):
+        if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
+            store.set_bids(game_id, number, list(rnd["bids"]))
+    return game_id, 0, []
+
+
+def is_demo_game(store: GameStore, game_id: int) -> bool:
+    """The game is the demo's (marked when the demo made it, or its tricks came from the
+    demo): a camera must not add the table's tricks to it, even one stopped before its
+    first trick."""
+    if (store.data_dir / "games" / str(game_id) / DEMO_MARK).is_file():
+        return True
+    return recorded_from(last_trick(store, game_id)).get("source") == DEMO_SOURCE
+
+
+def prune_demo_games(store: GameStore, keep: int = 2) -> None:
+    """Delete the demo's finished games but the newest ``keep``: looping on a TV, the demo
+    makes a game a minute, and each keeps its trick images."""
+    finished = [g.id for g in store.games("finished") if is_demo_game(store, g.id)]
+    for game_id in finished[keep:]:
+        store.delete_game(game_id)

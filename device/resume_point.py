@@ -1,0 +1,64 @@
+"""Where a recording already partly recorded into a game goes on from, and which cards of
+its last trick may still lie on the table: a restart (or a camera reconnecting) must neither
+record a trick twice nor skip one."""
+
+from __future__ import annotations
+
+import bisect
+from pathlib import Path
+from typing import Any
+
+from skullcam.device.sources import frame_files, frames_folder, names_live_camera
+from skullcam.store import GameStore, Trick
+
+
+def last_trick(store: GameStore, game_id: int) -> Trick | None:
+    """The game's last recorded trick, or None before its first."""
+    tricks = store.tricks(game_id)
+    return tricks[-1] if tricks else None
+
+
+def last_trick_cards(store: GameStore, game_id: int) -> list[list[str]]:
+    """The cards of the game's last recorded trick, which may still lie on the table (empty
+    before its first trick): see :func:`trick_cards`."""
+    return trick_cards(last_trick(store, game_id))
+
+
+def trick_cards(trick: Trick | None) -> list[list[str]]:
+    """A recorded trick's cards as the camera may see them again: as recorded, and as the
+    camera first read them where the table corrected them on the web page (a card misread
+    the first time is misread again, and a card it missed may be missed again)."""
+    if trick is None:
+        return []
+    seen = [[str(p["card"]) for p in plays] for plays in (trick.plays, trick.original_plays)]
+    return seen[:1] if sorted(seen[0]) == sorted(seen[1]) else seen
+
+
+def recorded_from(trick: Trick | None) -> dict[str, Any]:
+    """What the recorder wrote of where a trick came from (``source``, ``frame_index``)."""
+    info = trick.detections if trick is not None else None
+    return info if isinstance(info, dict) else {}
+
+
+def resume_frame(last: Trick | None, source: str) -> int:
+    """The frame to go on from in a recording ``source`` already partly recorded into a
+    game whose last trick is ``last``: after that trick's frame (0 when it is not from it).
+    Starting again from frame 0 would record the first tricks a second time, as later ones."""
+    info = recorded_from(last)
+    if info.get("source") == source:
+        folder, file = frames_folder(Path(source)), info.get("frame_file")
+        if isinstance(file, str) and folder.is_dir():
+            # After that frame's name: by position, frames removed from the front between
+            # runs (a folder the camera fills and a cleaner empties) would skip tricks.
+            names = [p.name for p in frame_files(folder)]
+            return bisect.bisect_right(names, file)
+        index = info.get("frame_index")
+        if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
+            return index + 1
+    return 0
+
+
+def source_name_of(camera: str) -> str:
+    """What a trick records as its source: a recording by its absolute path, so a restart
+    from another folder still knows it (and resumes it); a camera as given."""
+    return camera if names_live_camera(camera) else str(Path(camera).absolute())
