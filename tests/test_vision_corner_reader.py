@@ -22,13 +22,8 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.crops import PATCH_H, PATCH_W, corner_patches
-from skullcam.vision.recognizer import (
-    MANIFEST,
-    NOT_A_CARD,
-    SECOND_OPINION_BELOW,
-    Recognizer,
-    shipped_model_dir,
-)
+from skullcam.vision.readings import NOT_A_CARD, SECOND_OPINION_BELOW
+from skullcam.vision.recognizer import MANIFEST, Recognizer, shipped_model_dir
 
 
 def test_the_two_patches_are_the_crop_corners_the_second_turned_upright() -> None:

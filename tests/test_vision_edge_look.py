@@ -15,7 +15,8 @@ from skullcam.errors import UserError
 from skullcam.vision import obb
 from skullcam.vision.crop_dataset import MIN_VISIBLE, read_scene_index
 from skullcam.vision.evaluate import judge_scene
-from skullcam.vision.recognizer import MANIFEST, Recognizer, box_names, shipped_model_dir
+from skullcam.vision.readings import box_names
+from skullcam.vision.recognizer import MANIFEST, Recognizer, shipped_model_dir
 
 EDGE_LOOK_SCENE = Path(__file__).resolve().parent / "data" / "edge_look_scene"
 

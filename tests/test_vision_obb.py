@@ -11,7 +11,8 @@ from training_stack import require_ultralytics
 from skullcam.vision import obb
 from skullcam.vision.crops import CROP_H, CROP_W, order_long_side_vertical, rectify
 from skullcam.vision.detection import Detection
-from skullcam.vision.recognizer import DETECTOR_IOU, drop_overlapping_readings
+from skullcam.vision.readings import drop_overlapping_readings
+from skullcam.vision.recognizer import DETECTOR_IOU
 
 
 def test_letterbox_4_3_frame_into_256x320_needs_no_padding_sideways() -> None:

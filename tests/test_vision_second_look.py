@@ -16,13 +16,8 @@ from skullcam.errors import UserError
 from skullcam.vision import obb
 from skullcam.vision.crop_dataset import MIN_VISIBLE, read_scene_index
 from skullcam.vision.evaluate import judge_scene
-from skullcam.vision.recognizer import (
-    MANIFEST,
-    SECOND_LOOK_MIN_CONFIDENCE,
-    DetectorBoxes,
-    Recognizer,
-    shipped_model_dir,
-)
+from skullcam.vision.readings import SECOND_LOOK_MIN_CONFIDENCE
+from skullcam.vision.recognizer import MANIFEST, DetectorBoxes, Recognizer, shipped_model_dir
 from skullcam.vision.second_look import (
     LOOK_MAX_IOU,
     LOOK_MIN_IOU,

@@ -14,13 +14,13 @@ from repo_paths import SAMPLE_SCENES
 from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import read_scene_index
 from skullcam.vision.crops import card_crop, crops_to_batch
+from skullcam.vision.readings import softmax
 from skullcam.vision.recognizer import (
     ALWAYS_TURN,
     MANIFEST,
     TURN_BELOW,
     Recognizer,
     shipped_model_dir,
-    softmax,
 )
 
 

@@ -29,7 +29,8 @@ from skullcam.vision.crops import (
     order_long_side_vertical,
 )
 from skullcam.vision.obb import corners as obb_corners
-from skullcam.vision.recognizer import NOT_A_CARD, CardDetector
+from skullcam.vision.readings import NOT_A_CARD
+from skullcam.vision.recognizer import CardDetector
 
 
 @dataclass

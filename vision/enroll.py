@@ -133,7 +133,8 @@ def _file_digest(path: Path) -> str:
 def onnx_face_classifier(model_dir: Path) -> FaceClassifier:
     """The model folder's classifier as a :data:`FaceClassifier` (for the wrong-card check)."""
     from skullcam.vision.crops import card_crop, crops_to_batch
-    from skullcam.vision.recognizer import classifier_session, softmax
+    from skullcam.vision.readings import softmax
+    from skullcam.vision.recognizer import classifier_session
 
     manifest = ModelManifest.read(model_dir)
     session = classifier_session(manifest, threads=2)

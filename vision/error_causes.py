@@ -16,7 +16,8 @@ import numpy as np
 
 from skullcam.vision.evaluate import EXTRA, HIDDEN_WRONG, MATCH_IOU, MIN_VISIBLE, SceneOutcome
 from skullcam.vision.obb import polygon_iou
-from skullcam.vision.recognizer import NOT_A_CARD, Recognizer
+from skullcam.vision.readings import NOT_A_CARD
+from skullcam.vision.recognizer import Recognizer
 
 MISS_NO_BOX = "missed: no box"
 MISS_SUPPRESSED = "missed: box lost in NMS"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+
+logger = logging.getLogger(__name__)
 
 MAX_PIXELS = 100_000_000
 """The largest image opened: a 50-megapixel phone photo fits twice over. A PNG of a few MB
@@ -101,3 +104,82 @@ def read_colour_image(path: Path) -> np.ndarray:
     if not has_colour(image):
         raise no_colour_error(str(path))
     return image
+
+
+MIN_FRAME_SIDE = 32
+MAX_FRAME_RATIO = 10
+"""Frames outside these are refused: a sliver has no card in it, and letterboxing a 2 x 3000
+image to the detector's input would shrink its short side to no pixels at all."""
+
+
+GREY_CHECK_STRIDE = 16
+"""Every 16th row and column (1/256 of the pixels) is enough to see colour in a camera frame
+and costs next to nothing beside the networks."""
+
+
+def looks_grey(frame: np.ndarray) -> bool:
+    """Whether a frame is a picture with no colour, logged as a warning when it is. A camera in
+    greyscale mode (some start in it, an infrared one always is) makes cards read as confident
+    wrong faces, since suits differ by colour; files are refused for it (``read_picture``)
+    but a live frame is not, which would stop a game over a camera setting. A frame without a
+    picture (black, the lens covered) is not judged."""
+    sample = frame[::GREY_CHECK_STRIDE, ::GREY_CHECK_STRIDE]
+    if has_colour(sample) or int(sample.max()) - int(sample.min()) < 32:
+        return False
+    logger.warning(
+        "the camera's picture has no colour: card suits are told apart by colour, so cards "
+        "will be misread; set the camera to colour"
+    )
+    return True
+
+
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """Accept grey, BGR or BGRA uint8 frames; anything else is a clear error, not a crash."""
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        raise UserError("frame is not an image array (expected H x W x 3 uint8 BGR)")
+    height, width = frame.shape[:2]
+    if min(height, width) < MIN_FRAME_SIDE or max(height, width) > MAX_FRAME_RATIO * min(
+        height, width
+    ):
+        raise UserError(
+            f"the image is {width}x{height} pixels, too small or too thin to show cards "
+            f"(at least {MIN_FRAME_SIDE} pixels each way, at most {MAX_FRAME_RATIO}:1); "
+            "give a photo of the table"
+        )
+    import cv2
+
+    frame = as_uint8(frame)
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.shape[2] == 1:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] != 3:
+        raise UserError(f"frame has {frame.shape[2]} channels; expected 1, 3 or 4")
+    return frame
+
+
+def as_uint8(frame: np.ndarray) -> np.ndarray:
+    """8-bit pixels from the formats a camera or an image library gives: 16-bit (a PNG read
+    unchanged, a raw sensor) scaled down, floats in [0, 1] or [0, 255] scaled or cast.
+    Clipping a 16-bit frame to 255, as before, turned it white and found no cards, silently."""
+    if frame.dtype == np.uint8:
+        return frame
+    if frame.dtype == np.uint16:
+        return (frame >> 8).astype(np.uint8)
+    if np.issubdtype(frame.dtype, np.floating):
+        if not np.isfinite(frame).all():
+            raise UserError("the image has NaN or infinite pixel values; give a photo of the table")
+        low, high = float(frame.min()), float(frame.max())
+        if low < 0 or high > 255:
+            raise UserError(
+                f"the image's float pixels run from {low:g} to {high:g}; expected 0..1 or 0..255"
+            )
+        return np.rint(frame * (255.0 if high <= 1.0 else 1.0)).astype(np.uint8)
+    if np.issubdtype(frame.dtype, np.integer) and frame.min() >= 0 and frame.max() <= 255:
+        return frame.astype(np.uint8)
+    raise UserError(
+        f"the image's pixels are {frame.dtype} values the camera formats do not give; "
+        "expected 8-bit (or 16-bit) BGR"
+    )

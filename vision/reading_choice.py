@@ -26,7 +26,8 @@ from skullcam.errors import UserError
 from skullcam.vision.crop_dataset import Scene
 from skullcam.vision.enroll_messages import Message, message, render
 from skullcam.vision.evaluate import judge_scene
-from skullcam.vision.recognizer import BoxEvidence, Recognizer, read_cards
+from skullcam.vision.readings import BoxEvidence, read_cards
+from skullcam.vision.recognizer import Recognizer
 
 CORNER_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
 """The weights tried. Above 1.0 the corner reader outweighs the classifier; on the alt deck

@@ -26,23 +26,36 @@ import numpy as np
 from skullcam.errors import UserError
 from skullcam.files import read_json, read_text, write_atomic
 from skullcam.parallel import usable_cores
-from skullcam.rules import FACES, copies_in_deck
+from skullcam.rules import FACES
 from skullcam.vision import obb
 from skullcam.vision.crops import (
     card_crop,
     corner_patches,
     crops_to_batch,
-    order_long_side_vertical,
 )
 from skullcam.vision.detection import Detection
 from skullcam.vision.frame_edge import complete_cut_quad
-from skullcam.vision.image_io import has_colour, no_colour_error
+from skullcam.vision.image_io import as_bgr, has_colour, looks_grey, no_colour_error
+from skullcam.vision.readings import (
+    EDGE_LOOK_MIN_CONFIDENCE,
+    NOT_A_CARD,
+    SECOND_OPINION_BELOW,
+    BoxEvidence,
+    box_names,
+    drop_overlapping_readings,
+    face_probabilities,
+    gives_up,
+    named_readings,
+    softmax,
+    sure_readings,
+    surer_corner,
+    turned,
+)
 from skullcam.vision.second_look import boxes_worth_a_look, second_look_picks
 
 logger = logging.getLogger(__name__)
 
 MANIFEST = "recognizer.json"
-NOT_A_CARD = "none"
 
 
 def shipped_model_dir() -> Path:
@@ -85,21 +98,6 @@ purpose: cards stacked in a trick overlap a lot, and at 0.5 the top card's box s
 half-hidden card below it (15 of 25 missed cards on 300 validation scenes). The extra boxes a
 loose threshold lets through are removed after classification, where a second box on one card
 can be told from a different card underneath (:func:`drop_overlapping_readings`)."""
-SAME_CARD_IOU = 0.3
-"""Two readings of one face overlapping more than this (polygon IoU) are one card read twice."""
-ANY_CARD_IOU = 0.5
-"""Two readings of any faces overlapping more than this are one card: the outline of a card
-under another overlaps it this much only when under a third of it shows, too little to read."""
-COVERED_SHARE = 0.3
-COVERED_MIN_CONFIDENCE = 0.1
-"""A reading whose box lies at least ``COVERED_SHARE`` inside a surer reading's box needs this
-confidence (classifier times detector) to stand. Such a box is a card mostly under another,
-and an unsure reading of one is usually a phantom face (session 4, 1,300 validation scenes: 77
-of the 117 false alarms were readings of a card under half visible as another face, median
-confidence 0.16; 0.2 took scene accuracy from 89.7 % to 91.8 %, 49 false alarms fewer for 7
-missed cards more). Session 25, with the classifier that learned covered cards (session 23):
-at 0.2 the rule now only drops right readings of half-covered cards; 0.1 (or 0.05, or no rule)
-reads 3 + 1 more of 8,000 validation scenes right and breaks none, no false alarm added."""
 MIN_CONFIDENCE = 0.25
 DETECTOR_MIRROR = True
 """Run the detector on the frame and on its mirror image, and keep the best boxes of both.
@@ -134,12 +132,6 @@ scenes right; at 0.25 false alarms 23 -> 10 and missed cards 34 -> 26. The two r
 differently: the classifier sees the whole card at half resolution, the corner reader one
 mark at full resolution."""
 UNWEIGHED_CORNER = 0.0
-SECOND_OPINION_BELOW = 0.9
-"""The classifier's top probability under which the corner reader is asked. Asking it about
-every box scored the same as asking below 0.8 or 0.9 (98.00 %), below 0.7 97.92 %: a sure
-classifier is not second-guessed, and the corner reader runs on ~2 of ~6 boxes a frame."""
-
-
 TURN_BELOW = 0.95
 """The classifier's top probability on a crop as cut under which the crop is read turned 180
 degrees too, the two readings' logits averaged (the oriented box cannot say which short edge is
@@ -620,15 +612,15 @@ class Recognizer:
 
     def detect_boxes(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage 1: card corners (K, 4, 2) in frame pixels and their detector scores."""
-        return self.detector(_as_bgr(frame))
+        return self.detector(as_bgr(frame))
 
     def detect(self, frame: np.ndarray) -> DetectorBoxes:
         """Stage 1 with the boxes NMS chose from, which the second look reads again."""
-        return self.detector.detect(_as_bgr(frame))
+        return self.detector.detect(as_bgr(frame))
 
     def classify(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
         """Stage 2: class probabilities (K, n_classes) for each card quadrilateral."""
-        frame = _as_bgr(frame)
+        frame = as_bgr(frame)
         crops = [card_crop(frame, q) for q in quads]
         if not crops:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
@@ -638,7 +630,7 @@ class Recognizer:
         # 35 -> 16 on 300 validation scenes). A sure crop is not read again (turn_below).
         batch = crops_to_batch(crops)
         if self.manifest.turn_below >= 1:  # every crop both ways, in one batch
-            both = np.concatenate([batch, _turned(batch)])
+            both = np.concatenate([batch, turned(batch)])
             (logits,) = self._classifier.run(None, {self._cls_input: both})
             return softmax((logits[: len(crops)] + logits[len(crops) :]) / 2)
         (logits,) = self._classifier.run(None, {self._cls_input: batch})
@@ -646,7 +638,7 @@ class Recognizer:
         unsure = np.flatnonzero(probs.max(axis=1) < self.manifest.turn_below)
         if not unsure.size:
             return probs
-        (again,) = self._classifier.run(None, {self._cls_input: _turned(batch[unsure])})
+        (again,) = self._classifier.run(None, {self._cls_input: turned(batch[unsure])})
         logits[unsure] = (logits[unsure] + again) / 2
         return softmax(logits)
 
@@ -659,7 +651,7 @@ class Recognizer:
         n_classes = len(self.manifest.classes)
         if len(quads) == 0:
             return np.zeros((0, 2, n_classes), np.float32)
-        frame = _as_bgr(frame)  # as classify takes it (a check of microseconds on BGR frames)
+        frame = as_bgr(frame)  # as classify takes it (a check of microseconds on BGR frames)
         patches = np.concatenate([corner_patches(card_crop(frame, q)) for q in quads])
         (logits,) = self._corner.run(None, {self._corner_input: crops_to_batch(list(patches))})
         return softmax(logits).reshape(len(quads), 2, n_classes)
@@ -743,10 +735,10 @@ class Recognizer:
         return sure_readings(again, self.manifest, EDGE_LOOK_MIN_CONFIDENCE)
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
-        frame = _as_bgr(frame)
+        frame = as_bgr(frame)
         boxes = self.detect(frame)  # the stage method: tests put their boxes in through it
         if not self._warned_grey and len(boxes.scores):  # no card, nothing to misread
-            self._warned_grey = _looks_grey(frame)
+            self._warned_grey = looks_grey(frame)
         evidence = self.evidence(frame, boxes.quads, boxes.scores)
         names, p = box_names(evidence, self.manifest)
         found = drop_overlapping_readings(named_readings(evidence, self.manifest, names, p))
@@ -762,272 +754,14 @@ class Recognizer:
         """The cards in a picture file (``skullcam detect``). A picture with no colour is
         refused (:func:`image_io.no_colour_error`) where the detector sees a card in it: suits
         differ by colour alone, so grey cards would read as confident wrong faces. A live frame
-        is only warned about (``_looks_grey``), and an empty table on a grey cloth is read as
+        is only warned about (``looks_grey``), and an empty table on a grey cloth is read as
         what it is: no cards."""
-        image = _as_bgr(image)  # first: colour is judged on 8-bit BGR, not on floats in 0..1
+        image = as_bgr(image)  # first: colour is judged on 8-bit BGR, not on floats in 0..1
         if has_colour(image):
             return self(image)
         if len(self.detect(image).scores):
             raise no_colour_error("the picture")
         return []
-
-
-@dataclass(frozen=True)
-class BoxEvidence:
-    """What the networks said about one frame's boxes, before any reading rule: kept apart
-    so that reading rules and their thresholds can be tried without running them again."""
-
-    quads: np.ndarray  # (K, 4, 2) frame pixels
-    det_scores: np.ndarray  # (K,)
-    classifier: np.ndarray  # (K, n_classes)
-    asked: np.ndarray  # indices of the boxes the corner reader read
-    marks: np.ndarray  # (len(asked), 2, n_classes): both corner marks of each of those
-
-
-def gives_up(probs: np.ndarray, manifest: ModelManifest) -> np.ndarray:
-    """Per box: the reading names no card (``none``, or a face below ``min_confidence``)."""
-    none = manifest.classes.index(NOT_A_CARD)
-    return (probs.argmax(axis=1) == none) | (probs.max(axis=1) < manifest.min_confidence)
-
-
-def face_probabilities(
-    evidence: BoxEvidence, manifest: ModelManifest
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per box, the face probabilities its reading goes by, and the corner reader's own
-    reading (its surer mark) for a card those give up on; zeros for a box it did not read.
-
-    Where the classifier is unsure (``SECOND_OPINION_BELOW``) and the model weighs the corner
-    reader in (``corner_weight``), the two opinions are combined (``combine_readings``).
-    """
-    probs = evidence.classifier.copy()
-    alone = np.zeros_like(probs)
-    asked = evidence.asked
-    if asked.size == 0:
-        return probs, alone
-    alone[asked] = surer_corner(evidence.marks, manifest.classes.index(NOT_A_CARD))
-    if manifest.corner_weight > 0:
-        fuse = probs[asked].max(axis=1) < SECOND_OPINION_BELOW
-        probs[asked[fuse]] = combine_readings(
-            probs[asked[fuse]], evidence.marks[fuse], manifest.corner_weight
-        )
-    return probs, alone
-
-
-def box_names(evidence: BoxEvidence, manifest: ModelManifest) -> tuple[np.ndarray, np.ndarray]:
-    """Per box, the class index its reading names and that reading's probability; -1 (and 0)
-    for a box no reader names."""
-    probs, corner_alone = face_probabilities(evidence, manifest)
-    none = manifest.classes.index(NOT_A_CARD)
-    unread = gives_up(probs, manifest)
-    corner_read = np.zeros(len(probs), bool)
-    corner_read[evidence.asked] = True
-    # A box the classifier gave up on is often a card half under another with one corner mark
-    # in view: the corner reader names it on its own when it is sure.
-    chosen = np.where(unread[:, None], corner_alone, probs)
-    names = chosen.argmax(axis=1)
-    p = chosen[np.arange(len(chosen)), names]
-    named = ~unread | (corner_read & (names != none) & (p >= manifest.corner_min_confidence))
-    return np.where(named, names, -1), np.where(named, p, 0.0)
-
-
-def named_readings(
-    evidence: BoxEvidence, manifest: ModelManifest, names: np.ndarray, p: np.ndarray
-) -> list[Detection]:
-    """A reading of each box ``box_names`` named, not yet merged."""
-    return [
-        _reading(manifest.classes[name], float(p[k]), evidence.quads[k], float(score))
-        for k, (name, score) in enumerate(zip(names, evidence.det_scores, strict=True))
-        if name >= 0
-    ]
-
-
-def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection]:
-    """The cards a frame's evidence says are there, under the manifest's reading rules (the
-    first look: ``Recognizer.__call__`` adds the second look and the edge look)."""
-    return drop_overlapping_readings(
-        named_readings(evidence, manifest, *box_names(evidence, manifest))
-    )
-
-
-SECOND_LOOK_MIN_CONFIDENCE = 0.5
-"""How sure a reading of a box the second look tried must be to name a card (the classifier
-with the corner reader's second opinion, as any box is read; the corner reader alone is not
-asked here). Session 12, 1,300 validation scenes: 0.25 / 0.3 / 0.4 / 0.5 / 0.6 / 0.7 / 0.9
-gave 97.85 / 98.00 / 98.15 / 98.23 / 98.15 / 98.08 / 98.00 % of scenes right against 98.00 %
-without a second look: below 0.4 it names phantoms on boxes straddling two cards."""
-
-
-EDGE_LOOK_MIN_CONFIDENCE = 0.7
-"""How sure a reading of a cut box completed to a whole card must be to name it. Session 33,
-5,000 validation scenes: 0.5 and 0.7 fixed the same 10 scenes, 0.9 fixed 8; none broke one."""
-
-
-def sure_readings(
-    evidence: BoxEvidence, manifest: ModelManifest, at_least: float = SECOND_LOOK_MIN_CONFIDENCE
-) -> list[Detection]:
-    """The readings of a look at boxes no reader named: boxes whose face reads at
-    ``at_least`` or more. Not merged here: the caller merges them with the frame's first
-    readings."""
-    probs, _ = face_probabilities(evidence, manifest)
-    none = manifest.classes.index(NOT_A_CARD)
-    found = []
-    for quad, det_score, p in zip(evidence.quads, evidence.det_scores, probs, strict=True):
-        best = int(p.argmax())
-        if best != none and p[best] >= at_least:
-            found.append(_reading(manifest.classes[best], float(p[best]), quad, float(det_score)))
-    return found
-
-
-def _turned(batch: np.ndarray) -> np.ndarray:
-    """An NCHW batch of crops turned 180 degrees."""
-    return np.ascontiguousarray(batch[:, :, ::-1, ::-1])
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    """Class probabilities from a network's logits (N, C), row by row; the row's largest logit
-    is taken off first so that ``exp`` cannot overflow."""
-    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return probs / probs.sum(axis=1, keepdims=True)
-
-
-def surer_corner(marks: np.ndarray, none: int) -> np.ndarray:
-    """(K, 2, C) -> (K, C): per card, the mark that reads surer as a face; the first if both
-    read ``none`` (class index ``none``)."""
-    face_p = np.where(marks.argmax(axis=2) != none, marks.max(axis=2), 0.0)
-    return marks[np.arange(len(marks)), face_p.argmax(axis=1)]
-
-
-def combine_readings(classifier: np.ndarray, marks: np.ndarray, weight: float) -> np.ndarray:
-    """The classifier's probabilities (K, C) times the mean of the two corner marks' (K, 2, C)
-    raised to ``weight``, renormalised: a weighted product of experts, in which a face the
-    corner reader finds unlikely is damped, not erased (a small weight, and a floor, so a
-    covered mark reading ``none`` cannot zero every face)."""
-    product = classifier * np.power(marks.mean(axis=1) + 1e-6, weight)
-    return product / product.sum(axis=1, keepdims=True)
-
-
-def _reading(name: str, p: float, quad: np.ndarray, det_score: float) -> Detection:
-    """A card reading: its confidence is the reader's probability times the detector score."""
-    return Detection.from_corners(name, p * det_score, order_long_side_vertical(quad), det_score)
-
-
-def drop_overlapping_readings(
-    detections: list[Detection],
-    same_face_iou: float = SAME_CARD_IOU,
-    any_face_iou: float = ANY_CARD_IOU,
-    covered_share: float = COVERED_SHARE,
-    covered_min_confidence: float = COVERED_MIN_CONFIDENCE,
-) -> list[Detection]:
-    """Going from the surest reading down, drop those that overlap a kept one as no second card
-    would: two boxes on one card, or an unsure reading of a card mostly covered by another; and
-    those of a face the deck holds no more of (one purple-2, five escapes: one deck is on the
-    table, so a second purple-2 is a misread, and the surer reading is kept).
-
-    Readings of the same face merge at a small overlap, different faces only at a large one:
-    two different faces overlapping moderately are two cards in a pile, the very case the
-    loose detector threshold exists for. Measured on 1,300 validation scenes (NMS 0.5 and no
-    merging -> merging): scene accuracy 90.9 % -> 92.7 %. The covered rule: see
-    ``COVERED_MIN_CONFIDENCE``. The deck's count (session 13, 3,300 validation scenes): 3 frames
-    held a face twice; 3,228 -> 3,229 scenes right, and the trick never holds a card twice.
-    """
-    kept: list[Detection] = []
-    seen: Counter[str] = Counter()
-    for det in sorted(detections, key=lambda d: -d.confidence):
-        if seen[det.card] < copies_in_deck(det.card) and not any(
-            _one_card(k, det, same_face_iou, any_face_iou)
-            or (
-                det.confidence < covered_min_confidence
-                and obb.polygon_inside(det.corners, k.corners) >= covered_share
-            )
-            for k in kept
-        ):
-            kept.append(det)
-            seen[det.card] += 1
-    return kept
-
-
-def _one_card(kept: Detection, det: Detection, same_face_iou: float, any_face_iou: float) -> bool:
-    iou = obb.polygon_iou(kept.corners, det.corners)
-    return iou > any_face_iou or (kept.card == det.card and iou > same_face_iou)
-
-
-MIN_FRAME_SIDE = 32
-MAX_FRAME_RATIO = 10
-"""Frames outside these are refused: a sliver has no card in it, and letterboxing a 2 x 3000
-image to the detector's input would shrink its short side to no pixels at all."""
-
-
-GREY_CHECK_STRIDE = 16
-"""Every 16th row and column (1/256 of the pixels) is enough to see colour in a camera frame
-and costs next to nothing beside the networks."""
-
-
-def _looks_grey(frame: np.ndarray) -> bool:
-    """Whether a frame is a picture with no colour, logged as a warning when it is. A camera in
-    greyscale mode (some start in it, an infrared one always is) makes cards read as confident
-    wrong faces, since suits differ by colour; files are refused for it (``read_picture``)
-    but a live frame is not, which would stop a game over a camera setting. A frame without a
-    picture (black, the lens covered) is not judged."""
-    sample = frame[::GREY_CHECK_STRIDE, ::GREY_CHECK_STRIDE]
-    if has_colour(sample) or int(sample.max()) - int(sample.min()) < 32:
-        return False
-    logger.warning(
-        "the camera's picture has no colour: card suits are told apart by colour, so cards "
-        "will be misread; set the camera to colour"
-    )
-    return True
-
-
-def _as_bgr(frame: np.ndarray) -> np.ndarray:
-    """Accept grey, BGR or BGRA uint8 frames; anything else is a clear error, not a crash."""
-    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
-        raise UserError("frame is not an image array (expected H x W x 3 uint8 BGR)")
-    height, width = frame.shape[:2]
-    if min(height, width) < MIN_FRAME_SIDE or max(height, width) > MAX_FRAME_RATIO * min(
-        height, width
-    ):
-        raise UserError(
-            f"the image is {width}x{height} pixels, too small or too thin to show cards "
-            f"(at least {MIN_FRAME_SIDE} pixels each way, at most {MAX_FRAME_RATIO}:1); "
-            "give a photo of the table"
-        )
-    import cv2
-
-    frame = _as_uint8(frame)
-    if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    if frame.shape[2] == 1:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.shape[2] != 3:
-        raise UserError(f"frame has {frame.shape[2]} channels; expected 1, 3 or 4")
-    return frame
-
-
-def _as_uint8(frame: np.ndarray) -> np.ndarray:
-    """8-bit pixels from the formats a camera or an image library gives: 16-bit (a PNG read
-    unchanged, a raw sensor) scaled down, floats in [0, 1] or [0, 255] scaled or cast.
-    Clipping a 16-bit frame to 255, as before, turned it white and found no cards, silently."""
-    if frame.dtype == np.uint8:
-        return frame
-    if frame.dtype == np.uint16:
-        return (frame >> 8).astype(np.uint8)
-    if np.issubdtype(frame.dtype, np.floating):
-        if not np.isfinite(frame).all():
-            raise UserError("the image has NaN or infinite pixel values; give a photo of the table")
-        low, high = float(frame.min()), float(frame.max())
-        if low < 0 or high > 255:
-            raise UserError(
-                f"the image's float pixels run from {low:g} to {high:g}; expected 0..1 or 0..255"
-            )
-        return np.rint(frame * (255.0 if high <= 1.0 else 1.0)).astype(np.uint8)
-    if np.issubdtype(frame.dtype, np.integer) and frame.min() >= 0 and frame.max() <= 255:
-        return frame.astype(np.uint8)
-    raise UserError(
-        f"the image's pixels are {frame.dtype} values the camera formats do not give; "
-        "expected 8-bit (or 16-bit) BGR"
-    )
 
 
 class ActiveModelWatcher:

@@ -35,7 +35,8 @@ from skullcam.vision.crop_dataset import (
     read_scene_index,
 )
 from skullcam.vision.reading_choice import choose_corner_weight
-from skullcam.vision.recognizer import MANIFEST, NOT_A_CARD, ModelManifest, Recognizer
+from skullcam.vision.readings import NOT_A_CARD
+from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer
 from skullcam.vision.train_plan import TrainPlan, torch_device, ultralytics_device
 
 if TYPE_CHECKING:  # torch is a training-stack package: imported only where a step needs it
