@@ -71,7 +71,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"(?P<card>[a-z0-9:-]+) read with low confidence \((?P<p>[0-9.]+)\)"),
         {
-            "es": "{card} leída con poca confianza ({p})",
+            "es": "{card}: lectura poco fiable ({p})",
             "it": "{card} letta con poca sicurezza ({p})",
             "da": "{card} læst med lav sikkerhed ({p})",
         },
@@ -79,7 +79,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"Tigress laid at (?P<deg>\d+) degrees: pirate or escape\?"),
         {
-            "es": "Tigresa colocada a {deg} grados: ¿pirata o huida?",
+            "es": "Tigresa colocada a {deg} grados: ¿Pirata o Huida?",
             "it": "Tigre posata a {deg} gradi: pirata o fuga?",
             "da": "Tigress lagt i {deg} grader: pirat eller flugtkort?",
         },
@@ -95,7 +95,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"(?P<card>[a-z0-9:-]+) seen twice in one trick"),
         {
-            "es": "{card} vista dos veces en una baza",
+            "es": "{card} aparece dos veces en una baza",
             "it": "{card} vista due volte in una presa",
             "da": "{card} set to gange i ét stik",
         },
@@ -114,7 +114,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"taken back before the trick completed: (?P<cards>.+)"),
         {
-            "es": "retirada antes de completar la baza: {cards}",
+            "es": "cartas retiradas antes de completar la baza: {cards}",
             "it": "ripresa prima che la presa fosse completa: {cards}",
             "da": "taget tilbage før stikket var færdigt: {cards}",
         },
@@ -137,7 +137,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"the pickup"
         ),
         {
-            "es": "la cámara vio {card} cambiada por {alt} antes de recoger la baza",
+            "es": "la cámara vio cambiar {card} por {alt} antes de recoger la baza",
             "it": "la telecamera ha visto {card} scambiata con {alt} prima della raccolta",
             "da": "kameraet så {card} byttet ud med {alt}, før stikket blev samlet op",
         },

@@ -352,7 +352,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "prompts": {"en": "Questions", "es": "Preguntas", "it": "Domande", "da": "Spørgsmål"},
     "prompt_tigress": {
         "en": "{name}: Tigress as pirate or escape?",
-        "es": "{name}: ¿Tigresa como pirata o como huida?",
+        "es": "{name}: ¿Tigresa como Pirata o como Huida?",
         "it": "{name}: Tigre come pirata o come fuga?",
         "da": "{name}: Tigress som pirat eller flugtkort?",
     },
@@ -364,7 +364,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "prompt_rascal_bet": {
         "en": "{name} won with Rascal: bet 0, 10 or 20?",
-        "es": "{name} ganó con Rascal: ¿apuesta 0, 10 o 20?",
+        "es": "{name} ganó con Rascal: ¿cuántos puntos se juega: 0, 10 o 20?",
         "it": "{name} ha vinto con il Furfante: scommetti 0, 10 o 20?",
         "da": "{name} vandt med Rascal: sats 0, 10 eller 20?",
     },
@@ -376,11 +376,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "prompt_flagged": {
         "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
-        "es": "Ronda {round}, baza {trick} es dudosa: confírmala o corrígela.",
+        "es": "La baza {trick} de la ronda {round} parece dudosa: confírmala o corrígela.",
         "it": "Round {round}, presa {trick} è dubbia: confermala o correggila.",
         "da": "Runde {round}, stik {trick} er tvivlsomt: bekræft eller ret det.",
     },
-    "dismiss": {"en": "Dismiss", "es": "Descartar", "it": "Ignora", "da": "Afvis"},
+    "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
     "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
     "settings_recompute": {
         "en": "Changing a setting recomputes every round already played.",
@@ -404,7 +404,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "export_csv": {
         "en": "Score sheet (CSV)",
-        "es": "Hoja de puntos (CSV)",
+        "es": "Hoja de puntuación (CSV)",
         "it": "Foglio punti (CSV)",
         "da": "Pointskema (CSV)",
     },
@@ -654,19 +654,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "set_mermaid_captures_skull_king": {
         "en": "Mermaid captures Skull King",
-        "es": "Sirena captura al Skull King",
+        "es": "Una sirena captura al Skull King",
         "it": "Sirena cattura il Re dei Teschi",
         "da": "Havfrue fanger Skull King",
     },
     "set_skull_king_captures_pirate": {
         "en": "Skull King captures a pirate",
-        "es": "Skull King captura un pirata",
+        "es": "El Skull King captura a un pirata",
         "it": "Re dei Teschi cattura un pirata",
         "da": "Skull King fanger en pirat",
     },
     "set_pirate_captures_mermaid": {
         "en": "Pirate captures a mermaid",
-        "es": "Pirata captura una sirena",
+        "es": "Un pirata captura a una sirena",
         "it": "Pirata cattura una sirena",
         "da": "Pirat fanger en havfrue",
     },

@@ -80,7 +80,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
             " eso primero y luego añade esta carta"
         ),
-        "tigress_undeclared": "di cómo se jugó la Tigresa: como pirata o como huida",
+        "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
         "play_changed": (
             "ronda {round}, baza {trick}: la carta {play} es ahora {card} de {player}, no"
             " {was_card} de {was_player} como mostraba esta página: otra página corrigió la"
@@ -109,16 +109,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "ability_not_won": (
             "la baza {trick} de la ronda {round} no la gana {pirate} tal como está grabada,"
-            " así que su habilidad no cuenta; descarta esta pregunta (o corrige antes la baza)"
+            " así que su habilidad no cuenta; ignora esta pregunta (o corrige antes la baza)"
         ),
         "prompt_closed_meanwhile": "esta pregunta ya se cerró en otra página",
         "prompt_already_answered": "esta pregunta ya se respondió",
-        "prompt_already_dismissed": "esta pregunta ya se descartó",
+        "prompt_already_dismissed": "esta pregunta ya se ignoró",
         "dismiss_closed_answered": (
-            "esta pregunta ya se respondió; no hay nada que descartar (para cambiar lo que"
+            "esta pregunta ya se respondió; no hay nada que ignorar (para cambiar lo que"
             " hizo, corrige la baza)"
         ),
-        "dismiss_closed_dismissed": "esta pregunta ya se descartó",
+        "dismiss_closed_dismissed": (
+            "esta pregunta ya se ignoró; no hay nada que ignorar (para cambiar lo que"
+            " hizo, corrige la baza)"
+        ),
         "setting_range": "el ajuste {setting} va de {low} a {high}; se recibió {value}",
         "rounds_below_played": (
             "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
