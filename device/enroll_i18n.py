@@ -200,7 +200,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # The running step's name (the tqdm bar's ``desc``, mapped by :data:`STEPS`). English is
     # the bar's own text, as the terminal shows it.
-    "step_working": {"en": "working", "es": "trabajando", "it": "al lavoro", "da": "arbejder"},
+    "step_working": {
+        "en": "working",
+        "es": "trabajando",
+        "it": "elaborazione in corso",
+        "da": "arbejder",
+    },
     "step_scenes": {
         "en": "scenes",
         "es": "creando escenas",
@@ -298,7 +303,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "read_label": {
         "en": "{name} (read {read})",
         "es": "{name} (se leyó {read})",
-        "it": "{name} (letta come {read})",
+        "it": "{name} (lettura: {read})",
         "da": "{name} (læst som {read})",
     },
     "picking": {
@@ -451,7 +456,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "err_not_enrolled": {
         "en": "{face} is not enrolled",
         "es": "falta registrar {face}",
-        "it": "{face} non è registrata",
+        "it": "la carta {face} non è registrata",
         "da": "{face} er ikke registreret",
     },
     "err_no_trick_photo": {
@@ -711,7 +716,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_photos_one": "su {n} foto di prese reali: ",
         "tricks_right": "{right} su {n} carte giuste",
         "tricks_right_one": "{right} su {n} carta giusta",
-        "tricks_misread": "; {true} letta come {read} {times}",
+        "tricks_misread": "; la carta {true} letta come {read} {times}",
         "tricks_other_misreads": "; altre {n} letture sbagliate",
         "tricks_other_misreads_one": "; {n} altra lettura sbagliata",
         "tricks_not_found": "; {n} carte non trovate ({names})",

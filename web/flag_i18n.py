@@ -72,7 +72,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<card>[a-z0-9:-]+) read with low confidence \((?P<p>[0-9.]+)\)"),
         {
             "es": "{card}: lectura poco fiable ({p})",
-            "it": "{card} letta con poca sicurezza ({p})",
+            "it": "{card}: lettura poco sicura ({p})",
             "da": "{card} læst med lav sikkerhed ({p})",
         },
     ),
@@ -80,7 +80,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"Tigress laid at (?P<deg>\d+) degrees: pirate or escape\?"),
         {
             "es": "Tigresa colocada a {deg} grados: ¿Pirata o Huida?",
-            "it": "Tigre posata a {deg} gradi: pirata o fuga?",
+            "it": "Tigre posata a {deg} gradi: Pirata o Fuga?",
             "da": "Tigress lagt i {deg} grader: pirat eller flugtkort?",
         },
     ),
@@ -88,7 +88,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<card>[a-z0-9:-]+) already played this round"),
         {
             "es": "{card} ya se jugó en esta ronda",
-            "it": "{card} è già stata giocata in questo round",
+            "it": "la carta {card} è già stata giocata in questo round",
             "da": "{card} er allerede spillet i denne runde",
         },
     ),
@@ -96,7 +96,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<card>[a-z0-9:-]+) seen twice in one trick"),
         {
             "es": "{card} aparece dos veces en una baza",
-            "it": "{card} vista due volte in una presa",
+            "it": "la carta {card} compare due volte in una presa",
             "da": "{card} set to gange i ét stik",
         },
     ),
@@ -115,7 +115,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"taken back before the trick completed: (?P<cards>.+)"),
         {
             "es": "cartas retiradas antes de completar la baza: {cards}",
-            "it": "ripresa prima che la presa fosse completa: {cards}",
+            "it": "carte riprese prima che la presa fosse completa: {cards}",
             "da": "taget tilbage før stikket var færdigt: {cards}",
         },
     ),
@@ -138,7 +138,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         ),
         {
             "es": "la cámara vio cambiar {card} por {alt} antes de recoger la baza",
-            "it": "la telecamera ha visto {card} scambiata con {alt} prima della raccolta",
+            "it": "la fotocamera ha visto scambiare {card} con {alt} prima della raccolta",
             "da": "kameraet så {card} byttet ud med {alt}, før stikket blev samlet op",
         },
     ),
@@ -187,7 +187,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<first>.+) led, but the game expected (?P<leader>.+) to lead"),
         {
             "es": "salió {first}, pero la partida esperaba que saliera {leader}",
-            "it": "ha aperto {first}, ma la partita si aspettava {leader}",
+            "it": "ha guidato {first}, ma la partita si aspettava che guidasse {leader}",
             "da": "{first} spillede ud, men spillet ventede, at {leader} spillede ud",
         },
     ),

@@ -215,7 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Capitano dei Sette Mari: {names}",
         "da": "De syv haves kaptajn: {names}",
     },
-    "replay": {"en": "Replay", "es": "Repetición", "it": "Replay", "da": "Genafspilning"},
+    "replay": {"en": "Replay", "es": "Repetición", "it": "Rivedi", "da": "Genafspilning"},
     "round_list": {
         "en": "Rounds and tricks",
         "es": "Rondas y bazas",
@@ -229,7 +229,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Spillerækkefølge",
     },
     "card": {"en": "Card", "es": "Carta", "it": "Carta", "da": "Kort"},
-    "confidence": {"en": "Confidence", "es": "Confianza", "it": "Confidenza", "da": "Sikkerhed"},
+    "confidence": {"en": "Confidence", "es": "Confianza", "it": "Sicurezza", "da": "Sikkerhed"},
     "explanation": {
         "en": "Why",
         "es": "Por qué",
@@ -353,7 +353,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "prompt_tigress": {
         "en": "{name}: Tigress as pirate or escape?",
         "es": "{name}: ¿Tigresa como Pirata o como Huida?",
-        "it": "{name}: Tigre come pirata o come fuga?",
+        "it": "{name}: Tigre come Pirata o come Fuga?",
         "da": "{name}: Tigress som pirat eller flugtkort?",
     },
     "prompt_rosie": {
@@ -377,7 +377,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "prompt_flagged": {
         "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
         "es": "La baza {trick} de la ronda {round} parece dudosa: confírmala o corrígela.",
-        "it": "Round {round}, presa {trick} è dubbia: confermala o correggila.",
+        "it": "La presa {trick} del round {round} sembra dubbia: confermala o correggila.",
         "da": "Runde {round}, stik {trick} er tvivlsomt: bekræft eller ret det.",
     },
     "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
@@ -539,7 +539,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "record_not_json": {
         "en": "{file} is not a game record: it is not JSON",
         "es": "{file} no es un registro de partida: no es JSON",
-        "it": "{file} non è una registrazione di partita: non è JSON",
+        "it": "{file} non è un registro di partita: non è JSON",
         "da": "{file} er ikke en spilregistrering: det er ikke JSON",
     },
     "error_not_found": {

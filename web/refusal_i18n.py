@@ -191,11 +191,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " di {names}"
         ),
         "leader_unknown": (
-            "non si sa ancora chi ha aperto la presa {trick} del round {round}: a una presa"
+            "non si sa ancora chi ha guidato la presa {trick} del round {round}: a una presa"
             " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
             " quello, poi aggiungi questa carta"
         ),
-        "tigress_undeclared": "di' come è stata giocata la Tigre: come pirata o come fuga",
+        "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
         "play_changed": (
             "round {round}, presa {trick}: la carta {play} ora è {card} di {player}, non"
             " {was_card} di {was_player} come mostrava questa pagina: un'altra pagina ha"
@@ -215,12 +215,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " saprà chi la vince"
         ),
         "no_choice": (
-            "la presa {trick} del round {round} non è vinta da Rosie, Rascal o Harry: non c'è"
-            " niente da scegliere"
+            "la presa {trick} del round {round} non è vinta da Rosie, dal Furfante o da Harry:"
+            " non c'è niente da scegliere"
         ),
         "rosie_last_trick": (
-            "Rosie ha vinto l'ultima presa del round {round}: il round successivo lo apre il"
-            " vicino del mazziere, quindi non c'è niente da scegliere"
+            "Rosie ha vinto l'ultima presa del round {round}: la prima presa del round"
+            " successivo la guida il vicino del mazziere, quindi non c'è niente da scegliere"
         ),
         "ability_not_won": (
             "la presa {trick} del round {round} non è vinta da {pirate} come è registrata"
@@ -234,7 +234,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "questa domanda ha già una risposta; non c'è niente da ignorare (per cambiare"
             " ciò che ha fatto, correggi la presa)"
         ),
-        "dismiss_closed_dismissed": "questa domanda è già stata ignorata",
+        "dismiss_closed_dismissed": (
+            "questa domanda è già stata ignorata; non c'è niente da ignorare (per cambiare"
+            " ciò che ha fatto, correggi la presa)"
+        ),
         "setting_range": "l'impostazione {setting} va da {low} a {high}; ricevuto {value}",
         "rounds_below_played": (
             "questa partita ha già prese registrate nel round {played}; il numero di round"
@@ -375,7 +378,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
 #: An imported record the rules refuse: the reason is the rules engine's phrases.
 INVALID_RECORD = {
     "es": "registro de partida no válido: {why}",
-    "it": "registrazione di partita non valida: {why}",
+    "it": "registro di partita non valido: {why}",
     "da": "ugyldig spilregistrering: {why}",
 }
 
