@@ -403,11 +403,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (+{points} hver, hvis begges bud holder)."
         ),
         "trick_size": "et stik har ét kort pr. spiller, {low} til {high}; her er {count}",
-        "too_many_escapes": "ét flugtkort for meget i dette stik (spillet har 5)",
-        "too_many_loot": "ét byttekort for meget i dette stik (spillet har 2)",
-        "too_many_pirates": "én pirat for meget i dette stik (spillet har 5)",
-        "too_many_mermaids": "én havfrue for meget i dette stik (spillet har 2)",
-        "already_in_trick": "{face} er allerede i dette stik (spillet har ét)",
+        "too_many_escapes": "ét flugtkort for meget i dette stik (bunken har 5)",
+        "too_many_loot": "ét byttekort for meget i dette stik (bunken har 2)",
+        "too_many_pirates": "én pirat for meget i dette stik (bunken har 5)",
+        "too_many_mermaids": "én havfrue for meget i dette stik (bunken har 2)",
+        "already_in_trick": "{face} er allerede i dette stik (bunken har kun ét)",
         "tigress_undeclared": "Tigress skal meldes: som pirat eller som flugtkort",
         "at_play": "runde {round}, stik {trick}, kort {play}: ",
         "at_play_by": "runde {round}, stik {trick}, kort {play} ({player}): ",
@@ -465,7 +465,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nabo, så der er intet at vælge"
         ),
         "harry_bid_out_of_range": (
-            "Harry kan ikke ændre buddet fra {player} til {bid} (bud er 0 til {dealt})"
+            "Harry kan ikke ændre {player}s bud til {bid} (bud er 0 til {dealt})"
         ),
         "missing_bid_before_tricks": (
             "runde {round} mangler bud fra {players}, men runde {later} har registrerede stik;"

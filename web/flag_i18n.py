@@ -169,7 +169,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     ),
     (
         re.compile(r"completed by hand"),
-        {"es": "completada a mano", "it": "completata a mano", "da": "fuldført i hånden"},
+        {"es": "completada a mano", "it": "completata a mano", "da": "fuldført manuelt"},
     ),
     (
         re.compile(r"prompt (?P<n>\d+)"),
@@ -188,7 +188,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         {
             "es": "salió {first}, pero la partida esperaba que saliera {leader}",
             "it": "ha guidato {first}, ma la partita si aspettava che guidasse {leader}",
-            "da": "{first} spillede ud, men spillet ventede, at {leader} spillede ud",
+            "da": "{first} spillede ud, men efter spillet skulle {leader} have spillet ud",
         },
     ),
     (
@@ -203,7 +203,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             "it": "ordine di gioco e posti non coincidono: le carte sono arrivate da {arrived};"
             " in senso orario da {leader} l'ordine è {order}; le giocate seguono i posti",
             "da": "spilleorden og pladser passer ikke: kortene kom fra {arrived}; med uret fra"
-            " {leader} er rækkefølgen {order}; udspillene følger pladserne",
+            " {leader} er rækkefølgen {order}; kortene følger pladserne",
         },
     ),
     (
@@ -216,7 +216,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " jugadas siguen el orden de llegada",
             "it": "i posti delle carte ({seats}) non nominano ogni giocatore una volta; le"
             " giocate seguono l'ordine di arrivo",
-            "da": "kortenes pladser ({seats}) nævner ikke hver spiller én gang; udspillene"
+            "da": "kortenes pladser ({seats}) nævner ikke hver spiller én gang; kortene"
             " følger ankomstrækkefølgen",
         },
     ),

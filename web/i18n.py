@@ -183,7 +183,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "+{bonus} bonus if bid made, half if off by one",
         "es": "+{bonus} de bonus si cumple la apuesta, la mitad si falla por una",
         "it": "+{bonus} di bonus se indovina la puntata, metà se sbaglia di una",
-        "da": "+{bonus} i bonus hvis buddet holder, det halve hvis det er én ved siden af",
+        "da": "+{bonus} i bonus ved holdt bud, det halve ved ét stik ved siden af",
     },
     "no_winner": {
         "en": "Nobody wins this trick",
@@ -277,7 +277,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "abilità del pirata annullata",
         "da": "piratens evne fjernet",
     },
-    "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "udspil {n}"},
+    "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "kort {n}"},
     "audit_choice": {
         "en": "pirate's choice",
         "es": "elección del pirata",
@@ -378,7 +378,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
         "es": "La baza {trick} de la ronda {round} parece dudosa: confírmala o corrígela.",
         "it": "La presa {trick} del round {round} sembra dubbia: confermala o correggila.",
-        "da": "Runde {round}, stik {trick} er tvivlsomt: bekræft eller ret det.",
+        "da": "Stik {trick} i runde {round} ser tvivlsomt ud: bekræft eller ret det.",
     },
     "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
     "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
@@ -699,7 +699,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "After the Kraken, who leads",
         "es": "Tras el Kraken, quién sale",
         "it": "Dopo il Kraken, chi guida",
-        "da": "Efter Kraken spiller ud",
+        "da": "Efter Kraken: hvem spiller ud",
     },
     "set_pirate_abilities": {
         "en": "Pirate abilities",
@@ -719,7 +719,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "times the cards dealt",
         "es": "por las cartas repartidas",
         "it": "per le carte distribuite",
-        "da": "gang med rundenummeret",
+        "da": "gang med antal givne kort (normalt rundenummeret)",
     },
     "opt_fixed": {"en": "fixed", "es": "fijo", "it": "fisso", "da": "fast"},
     "opt_would_have_won": {

@@ -274,11 +274,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_twice": "navnene skal være forskellige: «{name}» står der to gange",
         "names_alike": "navnene skal være forskellige: «{first}» og «{second}» er det samme navn",
         "bid_not_whole": (
-            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; fik {bid}"
+            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
         "bid_out_of_range": (
             "runde {round}: {player}s bud går fra 0 til {dealt} (kortene givet i denne"
-            " runde); fik {bid}"
+            " runde); ikke {bid}"
         ),
         "bid_cleared_after_play": (
             "runde {round} har allerede optagne stik; ret {player}s bud i stedet for at slette det"
@@ -346,8 +346,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "dette spørgsmål er allerede besvaret; der er intet at afvise (ret stikket for at"
             " ændre, hvad svaret gjorde)"
         ),
-        "dismiss_closed_dismissed": "dette spørgsmål er allerede afvist",
-        "setting_range": "indstillingen {setting} går fra {low} til {high}; fik {value}",
+        "dismiss_closed_dismissed": (
+            "dette spørgsmål er allerede afvist; der er intet at afvise (ret stikket for at"
+            " ændre, hvad det gjorde)"
+        ),
+        "setting_range": "indstillingen {setting} går fra {low} til {high}; ikke {value}",
         "rounds_below_played": (
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"
