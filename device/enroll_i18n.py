@@ -200,7 +200,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # The running step's name (the tqdm bar's ``desc``, mapped by :data:`STEPS`). English is
     # the bar's own text, as the terminal shows it.
-    "step_working": {"en": "working", "es": "trabajando", "it": "al lavoro", "da": "arbejder"},
+    "step_working": {
+        "en": "working",
+        "es": "trabajando",
+        "it": "elaborazione in corso",
+        "da": "arbejder",
+    },
     "step_scenes": {
         "en": "scenes",
         "es": "creando escenas",
@@ -297,8 +302,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "read_label": {
         "en": "{name} (read {read})",
-        "es": "{name} (leída como {read})",
-        "it": "{name} (letta come {read})",
+        "es": "{name} (se leyó {read})",
+        "it": "{name} (lettura: {read})",
         "da": "{name} (læst som {read})",
     },
     "picking": {
@@ -450,8 +455,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "err_not_enrolled": {
         "en": "{face} is not enrolled",
-        "es": "{face} no está registrada",
-        "it": "{face} non è registrata",
+        "es": "falta registrar {face}",
+        "it": "la carta {face} non è registrata",
         "da": "{face} er ikke registreret",
     },
     "err_no_trick_photo": {
@@ -580,7 +585,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "times_2": "dos veces",
         "times": "{n} veces",
         "check_right": "{recall:.1%} de cartas acertadas en {scenes} escenas de prueba",
-        "check_confused": "; {a} y {b} confundidas {times}",
+        "check_confused": "; {a} y {b} se confundieron {times}",
         "check_not_found": "; {n} cartas no encontradas",
         "check_not_found_one": "; {n} carta no encontrada",
         "false_alarms": "; {n} falsas alarmas",
@@ -590,7 +595,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_photos_one": "en {n} foto de bazas reales: ",
         "tricks_right": "{right} de {n} cartas acertadas",
         "tricks_right_one": "{right} de {n} carta acertada",
-        "tricks_misread": "; {true} leída como {read} {times}",
+        "tricks_misread": "; {true} se leyó como {read} {times}",
         "tricks_other_misreads": "; {n} lecturas erróneas más",
         "tricks_other_misreads_one": "; {n} lectura errónea más",
         "tricks_not_found": "; {n} cartas no encontradas ({names})",
@@ -711,7 +716,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_photos_one": "su {n} foto di prese reali: ",
         "tricks_right": "{right} su {n} carte giuste",
         "tricks_right_one": "{right} su {n} carta giusta",
-        "tricks_misread": "; {true} letta come {read} {times}",
+        "tricks_misread": "; la carta {true} letta come {read} {times}",
         "tricks_other_misreads": "; altre {n} letture sbagliate",
         "tricks_other_misreads_one": "; {n} altra lettura sbagliata",
         "tricks_not_found": "; {n} carte non trovate ({names})",

@@ -210,7 +210,7 @@ def test_sentences_in_english_and_spanish() -> None:
     )
     assert say(check.said(), "es") == (
         "99,7% de cartas acertadas en 500 escenas de prueba; Harry el Gigante y "
-        "Rosie D' Laney confundidas dos veces; 1 falsa alarma"
+        "Rosie D' Laney se confundieron dos veces; 1 falsa alarma"
     )
     # The page rebuilds the sentence from a model's enroll.json after a restart.
     assert CheckResult.from_json(check.to_json()).said() == check.said()

@@ -287,7 +287,7 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
     # The TV shows the question read-only (no buttons) ...
     wait(browser).until(
         ec.text_to_be_present_in_element(
-            (By.ID, "tv-prompts"), "¿Tigresa como pirata o como huida?"
+            (By.ID, "tv-prompts"), "¿Tigresa como Pirata o como Huida?"
         )
     )
     assert not browser.find_elements(By.CSS_SELECTOR, "#tv-prompts button")

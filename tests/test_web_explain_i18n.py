@@ -277,7 +277,7 @@ def test_why_the_score_stopped_is_said_in_the_chosen_language(
     page = client.get(f"/game/{gid}/round/2/trick/1?lang=da").get_data(as_text=True)
     assert "Gul 4 er allerede spillet i denne runde" in page
     page = client.get(f"/game/{gid}/tricks?lang=it").get_data(as_text=True)
-    assert "Forziere 4 è già stata giocata in questo round" in page
+    assert "la carta Forziere 4 è già stata giocata in questo round" in page
     english_page = client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)
     assert english.replace("yellow-4", "Treasure Chest 4") in english_page  # the page's names
 

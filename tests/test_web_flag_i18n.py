@@ -79,7 +79,7 @@ def test_the_replay_page_says_the_flags_in_the_readers_language(
 ) -> None:
     gid = trick_read_with_low_confidence(store)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
-    assert "Loro 5 leída con poca confianza (0.41)" in page
+    assert "Loro 5: lectura poco fiable (0.41)" in page
 
 
 def rules_flags() -> list[str]:
@@ -133,7 +133,7 @@ def test_the_confirmed_flags_in_a_tricks_history_are_said_in_the_language(
     gid = trick_read_with_low_confidence(store)
     store.confirm_trick(gid, 1, 0)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
-    assert "confirmada como se grabó: Loro 5 leída con poca confianza (0.41)" in page
+    assert "confirmada como se grabó: Loro 5: lectura poco fiable (0.41)" in page
     assert "read with low confidence" not in page
 
 
@@ -176,4 +176,4 @@ def test_the_replay_page_says_the_cameras_swap_note_in_the_readers_language(
     note = "the camera saw green-1 swapped for green-13 before the pickup"
     store.correct_play(gid, 1, 0, 2, card="green-13", note=note, by_hand=False)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
-    assert "la cámara vio Loro 1 cambiada por Loro 13 antes de recoger la baza" in page
+    assert "la cámara vio cambiar Loro 1 por Loro 13 antes de recoger la baza" in page

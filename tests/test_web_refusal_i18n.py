@@ -115,7 +115,7 @@ def test_a_question_closed_by_a_correction_says_so_in_spanish(
     res = client.post(f"/api/prompt/{prompt}/answer?lang=es", json={"answer": 1})
     body = json_of(res)
     assert body["error"] == f"prompt {prompt} was already dismissed"
-    assert body["error_text"] == "esta pregunta ya se descartó"
+    assert body["error_text"] == "esta pregunta ya se ignoró"
 
 
 def test_a_pirate_in_a_refusal_is_named_as_the_page_names_cards() -> None:

@@ -192,16 +192,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "Il Kraken distrugge la presa: nessuno la vince; le sue carte e i bonus vanno persi."
         ),
         "kraken_left_leads": (
-            " {player:cap}, a sinistra di chi ha giocato il Kraken, apre la prossima presa."
+            " {player:cap}, a sinistra di chi ha giocato il Kraken, guida la prossima presa."
         ),
-        "kraken_would_have_won": " {who:cap} l'avrebbe vinta e apre la prossima presa.",
+        "kraken_would_have_won": " {who:cap} l'avrebbe vinta e guida la prossima presa.",
         "kraken_alone": (
-            " Non resta nessun'altra carta che avrebbe potuto vincerla: {player} apre di nuovo."
+            " Non resta nessun'altra carta che avrebbe potuto vincerla: {player} guida di nuovo."
         ),
         "whale": "La Balena Bianca toglie il potere a tutte le carte speciali",
         "whale_discarded": (
             "; sono state giocate solo carte speciali, quindi la presa viene scartata e"
-            " {player}, che ha giocato la Balena Bianca, apre la prossima presa."
+            " {player}, che ha giocato la Balena Bianca, guida la prossima presa."
         ),
         "whale_highest": ": vince {who}, il numero più alto, qualunque sia il seme",
         "whale_tied": " (il primo dei {rank} a pari merito).",
@@ -254,14 +254,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_play": "round {round}, presa {trick}, giocata {play}: ",
         "at_play_by": "round {round}, presa {trick}, giocata {play} ({player}): ",
         "played_twice_in_round": (
-            "{card} è già stata giocata in questo round, nella presa {first_trick} da"
+            "la carta {card} è già stata giocata in questo round, nella presa {first_trick} da"
             " {first_player} (ogni carta si gioca una sola volta per round)"
         ),
         "too_many_in_round": (
             "{card}: una in più di quelle che il mazzo ha in questo round (ne ha {count})"
         ),
         "setting_off": (
-            "è stata giocata {card}, ma l'impostazione {setting} è disattivata: risolta"
+            "è stata giocata la carta {card}, ma l'impostazione {setting} è disattivata: risolta"
             " comunque con la sua regola; controlla la carta o attiva l'impostazione"
         ),
         # Why a game's score stopped (a record the rules refuse, a missing bid).
@@ -294,7 +294,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "plays_per_trick": "{count} giocate, ne serve una per giocatore ({players})",
         "out_of_turn": "{player} ha giocato fuori turno; toccava a {due}",
-        "out_of_turn_leader": " ({leader} apre questa presa)",
+        "out_of_turn_leader": " ({leader} guida questa presa)",
         "ability_twice": "la presa {trick} ha già un'abilità",
         "ability_past_tricks": (
             "un'abilità indica la presa {trick}, ma il round ha solo {count} presa/e"
@@ -305,8 +305,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "rosie_choice": "la scelta di Rosie deve essere un giocatore da 0 a {last}, non {choice}",
         "rosie_last_trick": (
-            "Rosie ha vinto l'ultima presa del round {round}: il round successivo lo apre il"
-            " vicino del mazziere, quindi non c'è niente da scegliere"
+            "Rosie ha vinto l'ultima presa del round {round}: la prima presa del round"
+            " successivo la guida il vicino del mazziere, quindi non c'è niente da scegliere"
         ),
         "harry_bid_out_of_range": (
             "Harry non può portare la puntata di {player} a {bid} (le puntate vanno da 0 a {dealt})"
@@ -326,7 +326,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         # What the score warns about (each after "round N: ", but the tie).
         "scored_as_played": (
-            "presa {trick}: ha aperto {player}, ma secondo le regole apre {leader}; conteggiata"
+            "presa {trick}: ha guidato {player}, ma secondo le regole guida {leader}; conteggiata"
             " così come è stata giocata"
         ),
         "abilities_setting_off": (
@@ -337,8 +337,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "le palle di cannone dichiarate non contano fuori dal «Punteggio del Furfante»"
         ),
         "rosie_last_trick_ignored": (
-            "la scelta di Rosie registrata sull'ultima presa del round non conta: il round"
-            " successivo lo apre il vicino del mazziere"
+            "la scelta di Rosie registrata sull'ultima presa del round non conta: la prima"
+            " presa del round successivo la guida il vicino del mazziere"
         ),
         "tie_one_more_round": (
             "c'è parità in testa dopo l'ultimo round: si gioca un round in più"
@@ -403,11 +403,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (+{points} hver, hvis begges bud holder)."
         ),
         "trick_size": "et stik har ét kort pr. spiller, {low} til {high}; her er {count}",
-        "too_many_escapes": "ét flugtkort for meget i dette stik (spillet har 5)",
-        "too_many_loot": "ét byttekort for meget i dette stik (spillet har 2)",
-        "too_many_pirates": "én pirat for meget i dette stik (spillet har 5)",
-        "too_many_mermaids": "én havfrue for meget i dette stik (spillet har 2)",
-        "already_in_trick": "{face} er allerede i dette stik (spillet har ét)",
+        "too_many_escapes": "ét flugtkort for meget i dette stik (bunken har 5)",
+        "too_many_loot": "ét byttekort for meget i dette stik (bunken har 2)",
+        "too_many_pirates": "én pirat for meget i dette stik (bunken har 5)",
+        "too_many_mermaids": "én havfrue for meget i dette stik (bunken har 2)",
+        "already_in_trick": "{face} er allerede i dette stik (bunken har kun ét)",
         "tigress_undeclared": "Tigress skal meldes: som pirat eller som flugtkort",
         "at_play": "runde {round}, stik {trick}, kort {play}: ",
         "at_play_by": "runde {round}, stik {trick}, kort {play} ({player}): ",
@@ -465,7 +465,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nabo, så der er intet at vælge"
         ),
         "harry_bid_out_of_range": (
-            "Harry kan ikke ændre buddet fra {player} til {bid} (bud er 0 til {dealt})"
+            "Harry kan ikke ændre {player}s bud til {bid} (bud er 0 til {dealt})"
         ),
         "missing_bid_before_tricks": (
             "runde {round} mangler bud fra {players}, men runde {later} har registrerede stik;"

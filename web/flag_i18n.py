@@ -71,16 +71,16 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"(?P<card>[a-z0-9:-]+) read with low confidence \((?P<p>[0-9.]+)\)"),
         {
-            "es": "{card} leída con poca confianza ({p})",
-            "it": "{card} letta con poca sicurezza ({p})",
+            "es": "{card}: lectura poco fiable ({p})",
+            "it": "{card}: lettura poco sicura ({p})",
             "da": "{card} læst med lav sikkerhed ({p})",
         },
     ),
     (
         re.compile(r"Tigress laid at (?P<deg>\d+) degrees: pirate or escape\?"),
         {
-            "es": "Tigresa colocada a {deg} grados: ¿pirata o huida?",
-            "it": "Tigre posata a {deg} gradi: pirata o fuga?",
+            "es": "Tigresa colocada a {deg} grados: ¿Pirata o Huida?",
+            "it": "Tigre posata a {deg} gradi: Pirata o Fuga?",
             "da": "Tigress lagt i {deg} grader: pirat eller flugtkort?",
         },
     ),
@@ -88,15 +88,15 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<card>[a-z0-9:-]+) already played this round"),
         {
             "es": "{card} ya se jugó en esta ronda",
-            "it": "{card} è già stata giocata in questo round",
+            "it": "la carta {card} è già stata giocata in questo round",
             "da": "{card} er allerede spillet i denne runde",
         },
     ),
     (
         re.compile(r"(?P<card>[a-z0-9:-]+) seen twice in one trick"),
         {
-            "es": "{card} vista dos veces en una baza",
-            "it": "{card} vista due volte in una presa",
+            "es": "{card} aparece dos veces en una baza",
+            "it": "la carta {card} compare due volte in una presa",
             "da": "{card} set to gange i ét stik",
         },
     ),
@@ -114,8 +114,8 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"taken back before the trick completed: (?P<cards>.+)"),
         {
-            "es": "retirada antes de completar la baza: {cards}",
-            "it": "ripresa prima che la presa fosse completa: {cards}",
+            "es": "cartas retiradas antes de completar la baza: {cards}",
+            "it": "carte riprese prima che la presa fosse completa: {cards}",
             "da": "taget tilbage før stikket var færdigt: {cards}",
         },
     ),
@@ -137,8 +137,8 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"the pickup"
         ),
         {
-            "es": "la cámara vio {card} cambiada por {alt} antes de recoger la baza",
-            "it": "la telecamera ha visto {card} scambiata con {alt} prima della raccolta",
+            "es": "la cámara vio cambiar {card} por {alt} antes de recoger la baza",
+            "it": "la fotocamera ha visto scambiare {card} con {alt} prima della raccolta",
             "da": "kameraet så {card} byttet ud med {alt}, før stikket blev samlet op",
         },
     ),
@@ -169,7 +169,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     ),
     (
         re.compile(r"completed by hand"),
-        {"es": "completada a mano", "it": "completata a mano", "da": "fuldført i hånden"},
+        {"es": "completada a mano", "it": "completata a mano", "da": "fuldført manuelt"},
     ),
     (
         re.compile(r"prompt (?P<n>\d+)"),
@@ -187,8 +187,8 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"(?P<first>.+) led, but the game expected (?P<leader>.+) to lead"),
         {
             "es": "salió {first}, pero la partida esperaba que saliera {leader}",
-            "it": "ha aperto {first}, ma la partita si aspettava {leader}",
-            "da": "{first} spillede ud, men spillet ventede, at {leader} spillede ud",
+            "it": "ha guidato {first}, ma la partita si aspettava che guidasse {leader}",
+            "da": "{first} spillede ud, men efter spillet skulle {leader} have spillet ud",
         },
     ),
     (
@@ -203,7 +203,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             "it": "ordine di gioco e posti non coincidono: le carte sono arrivate da {arrived};"
             " in senso orario da {leader} l'ordine è {order}; le giocate seguono i posti",
             "da": "spilleorden og pladser passer ikke: kortene kom fra {arrived}; med uret fra"
-            " {leader} er rækkefølgen {order}; udspillene følger pladserne",
+            " {leader} er rækkefølgen {order}; kortene følger pladserne",
         },
     ),
     (
@@ -216,7 +216,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " jugadas siguen el orden de llegada",
             "it": "i posti delle carte ({seats}) non nominano ogni giocatore una volta; le"
             " giocate seguono l'ordine di arrivo",
-            "da": "kortenes pladser ({seats}) nævner ikke hver spiller én gang; udspillene"
+            "da": "kortenes pladser ({seats}) nævner ikke hver spiller én gang; kortene"
             " følger ankomstrækkefølgen",
         },
     ),

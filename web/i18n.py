@@ -183,7 +183,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "+{bonus} bonus if bid made, half if off by one",
         "es": "+{bonus} de bonus si cumple la apuesta, la mitad si falla por una",
         "it": "+{bonus} di bonus se indovina la puntata, metà se sbaglia di una",
-        "da": "+{bonus} i bonus hvis buddet holder, det halve hvis det er én ved siden af",
+        "da": "+{bonus} i bonus ved holdt bud, det halve ved ét stik ved siden af",
     },
     "no_winner": {
         "en": "Nobody wins this trick",
@@ -215,7 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Capitano dei Sette Mari: {names}",
         "da": "De syv haves kaptajn: {names}",
     },
-    "replay": {"en": "Replay", "es": "Repetición", "it": "Replay", "da": "Genafspilning"},
+    "replay": {"en": "Replay", "es": "Repetición", "it": "Rivedi", "da": "Genafspilning"},
     "round_list": {
         "en": "Rounds and tricks",
         "es": "Rondas y bazas",
@@ -229,7 +229,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Spillerækkefølge",
     },
     "card": {"en": "Card", "es": "Carta", "it": "Carta", "da": "Kort"},
-    "confidence": {"en": "Confidence", "es": "Confianza", "it": "Confidenza", "da": "Sikkerhed"},
+    "confidence": {"en": "Confidence", "es": "Confianza", "it": "Sicurezza", "da": "Sikkerhed"},
     "explanation": {
         "en": "Why",
         "es": "Por qué",
@@ -277,7 +277,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "abilità del pirata annullata",
         "da": "piratens evne fjernet",
     },
-    "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "udspil {n}"},
+    "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "kort {n}"},
     "audit_choice": {
         "en": "pirate's choice",
         "es": "elección del pirata",
@@ -352,8 +352,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "prompts": {"en": "Questions", "es": "Preguntas", "it": "Domande", "da": "Spørgsmål"},
     "prompt_tigress": {
         "en": "{name}: Tigress as pirate or escape?",
-        "es": "{name}: ¿Tigresa como pirata o como huida?",
-        "it": "{name}: Tigre come pirata o come fuga?",
+        "es": "{name}: ¿Tigresa como Pirata o como Huida?",
+        "it": "{name}: Tigre come Pirata o come Fuga?",
         "da": "{name}: Tigress som pirat eller flugtkort?",
     },
     "prompt_rosie": {
@@ -364,7 +364,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "prompt_rascal_bet": {
         "en": "{name} won with Rascal: bet 0, 10 or 20?",
-        "es": "{name} ganó con Rascal: ¿apuesta 0, 10 o 20?",
+        "es": "{name} ganó con Rascal: ¿cuántos puntos se juega: 0, 10 o 20?",
         "it": "{name} ha vinto con il Furfante: scommetti 0, 10 o 20?",
         "da": "{name} vandt med Rascal: sats 0, 10 eller 20?",
     },
@@ -376,11 +376,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "prompt_flagged": {
         "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
-        "es": "Ronda {round}, baza {trick} es dudosa: confírmala o corrígela.",
-        "it": "Round {round}, presa {trick} è dubbia: confermala o correggila.",
-        "da": "Runde {round}, stik {trick} er tvivlsomt: bekræft eller ret det.",
+        "es": "La baza {trick} de la ronda {round} parece dudosa: confírmala o corrígela.",
+        "it": "La presa {trick} del round {round} sembra dubbia: confermala o correggila.",
+        "da": "Stik {trick} i runde {round} ser tvivlsomt ud: bekræft eller ret det.",
     },
-    "dismiss": {"en": "Dismiss", "es": "Descartar", "it": "Ignora", "da": "Afvis"},
+    "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
     "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
     "settings_recompute": {
         "en": "Changing a setting recomputes every round already played.",
@@ -404,7 +404,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "export_csv": {
         "en": "Score sheet (CSV)",
-        "es": "Hoja de puntos (CSV)",
+        "es": "Hoja de puntuación (CSV)",
         "it": "Foglio punti (CSV)",
         "da": "Pointskema (CSV)",
     },
@@ -539,7 +539,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "record_not_json": {
         "en": "{file} is not a game record: it is not JSON",
         "es": "{file} no es un registro de partida: no es JSON",
-        "it": "{file} non è una registrazione di partita: non è JSON",
+        "it": "{file} non è un registro di partita: non è JSON",
         "da": "{file} er ikke en spilregistrering: det er ikke JSON",
     },
     "error_not_found": {
@@ -654,19 +654,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "set_mermaid_captures_skull_king": {
         "en": "Mermaid captures Skull King",
-        "es": "Sirena captura al Skull King",
+        "es": "Una sirena captura al Skull King",
         "it": "Sirena cattura il Re dei Teschi",
         "da": "Havfrue fanger Skull King",
     },
     "set_skull_king_captures_pirate": {
         "en": "Skull King captures a pirate",
-        "es": "Skull King captura un pirata",
+        "es": "El Skull King captura a un pirata",
         "it": "Re dei Teschi cattura un pirata",
         "da": "Skull King fanger en pirat",
     },
     "set_pirate_captures_mermaid": {
         "en": "Pirate captures a mermaid",
-        "es": "Pirata captura una sirena",
+        "es": "Un pirata captura a una sirena",
         "it": "Pirata cattura una sirena",
         "da": "Pirat fanger en havfrue",
     },
@@ -699,7 +699,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "After the Kraken, who leads",
         "es": "Tras el Kraken, quién sale",
         "it": "Dopo il Kraken, chi guida",
-        "da": "Efter Kraken spiller ud",
+        "da": "Efter Kraken: hvem spiller ud",
     },
     "set_pirate_abilities": {
         "en": "Pirate abilities",
@@ -719,7 +719,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "times the cards dealt",
         "es": "por las cartas repartidas",
         "it": "per le carte distribuite",
-        "da": "gang med rundenummeret",
+        "da": "gang med antal givne kort (normalt rundenummeret)",
     },
     "opt_fixed": {"en": "fixed", "es": "fijo", "it": "fisso", "da": "fast"},
     "opt_would_have_won": {

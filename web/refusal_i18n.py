@@ -80,7 +80,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
             " eso primero y luego añade esta carta"
         ),
-        "tigress_undeclared": "di cómo se jugó la Tigresa: como pirata o como huida",
+        "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
         "play_changed": (
             "ronda {round}, baza {trick}: la carta {play} es ahora {card} de {player}, no"
             " {was_card} de {was_player} como mostraba esta página: otra página corrigió la"
@@ -109,16 +109,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "ability_not_won": (
             "la baza {trick} de la ronda {round} no la gana {pirate} tal como está grabada,"
-            " así que su habilidad no cuenta; descarta esta pregunta (o corrige antes la baza)"
+            " así que su habilidad no cuenta; ignora esta pregunta (o corrige antes la baza)"
         ),
         "prompt_closed_meanwhile": "esta pregunta ya se cerró en otra página",
         "prompt_already_answered": "esta pregunta ya se respondió",
-        "prompt_already_dismissed": "esta pregunta ya se descartó",
+        "prompt_already_dismissed": "esta pregunta ya se ignoró",
         "dismiss_closed_answered": (
-            "esta pregunta ya se respondió; no hay nada que descartar (para cambiar lo que"
+            "esta pregunta ya se respondió; no hay nada que ignorar (para cambiar lo que"
             " hizo, corrige la baza)"
         ),
-        "dismiss_closed_dismissed": "esta pregunta ya se descartó",
+        "dismiss_closed_dismissed": (
+            "esta pregunta ya se ignoró; no hay nada que ignorar (para cambiar lo que"
+            " hizo, corrige la baza)"
+        ),
         "setting_range": "el ajuste {setting} va de {low} a {high}; se recibió {value}",
         "rounds_below_played": (
             "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
@@ -188,11 +191,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " di {names}"
         ),
         "leader_unknown": (
-            "non si sa ancora chi ha aperto la presa {trick} del round {round}: a una presa"
+            "non si sa ancora chi ha guidato la presa {trick} del round {round}: a una presa"
             " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
             " quello, poi aggiungi questa carta"
         ),
-        "tigress_undeclared": "di' come è stata giocata la Tigre: come pirata o come fuga",
+        "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
         "play_changed": (
             "round {round}, presa {trick}: la carta {play} ora è {card} di {player}, non"
             " {was_card} di {was_player} come mostrava questa pagina: un'altra pagina ha"
@@ -212,12 +215,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " saprà chi la vince"
         ),
         "no_choice": (
-            "la presa {trick} del round {round} non è vinta da Rosie, Rascal o Harry: non c'è"
-            " niente da scegliere"
+            "la presa {trick} del round {round} non è vinta da Rosie, dal Furfante o da Harry:"
+            " non c'è niente da scegliere"
         ),
         "rosie_last_trick": (
-            "Rosie ha vinto l'ultima presa del round {round}: il round successivo lo apre il"
-            " vicino del mazziere, quindi non c'è niente da scegliere"
+            "Rosie ha vinto l'ultima presa del round {round}: la prima presa del round"
+            " successivo la guida il vicino del mazziere, quindi non c'è niente da scegliere"
         ),
         "ability_not_won": (
             "la presa {trick} del round {round} non è vinta da {pirate} come è registrata"
@@ -231,7 +234,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "questa domanda ha già una risposta; non c'è niente da ignorare (per cambiare"
             " ciò che ha fatto, correggi la presa)"
         ),
-        "dismiss_closed_dismissed": "questa domanda è già stata ignorata",
+        "dismiss_closed_dismissed": (
+            "questa domanda è già stata ignorata; non c'è niente da ignorare (per cambiare"
+            " ciò che ha fatto, correggi la presa)"
+        ),
         "setting_range": "l'impostazione {setting} va da {low} a {high}; ricevuto {value}",
         "rounds_below_played": (
             "questa partita ha già prese registrate nel round {played}; il numero di round"
@@ -268,11 +274,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_twice": "navnene skal være forskellige: «{name}» står der to gange",
         "names_alike": "navnene skal være forskellige: «{first}» og «{second}» er det samme navn",
         "bid_not_whole": (
-            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; fik {bid}"
+            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
         "bid_out_of_range": (
             "runde {round}: {player}s bud går fra 0 til {dealt} (kortene givet i denne"
-            " runde); fik {bid}"
+            " runde); ikke {bid}"
         ),
         "bid_cleared_after_play": (
             "runde {round} har allerede optagne stik; ret {player}s bud i stedet for at slette det"
@@ -340,8 +346,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "dette spørgsmål er allerede besvaret; der er intet at afvise (ret stikket for at"
             " ændre, hvad svaret gjorde)"
         ),
-        "dismiss_closed_dismissed": "dette spørgsmål er allerede afvist",
-        "setting_range": "indstillingen {setting} går fra {low} til {high}; fik {value}",
+        "dismiss_closed_dismissed": (
+            "dette spørgsmål er allerede afvist; der er intet at afvise (ret stikket for at"
+            " ændre, hvad det gjorde)"
+        ),
+        "setting_range": "indstillingen {setting} går fra {low} til {high}; ikke {value}",
         "rounds_below_played": (
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"
@@ -372,7 +381,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
 #: An imported record the rules refuse: the reason is the rules engine's phrases.
 INVALID_RECORD = {
     "es": "registro de partida no válido: {why}",
-    "it": "registrazione di partita non valida: {why}",
+    "it": "registro di partita non valido: {why}",
     "da": "ugyldig spilregistrering: {why}",
 }
 
