@@ -765,6 +765,34 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
+def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
+    tmp_path: Path,
+    alt_photos: Path,
+    base_model: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The refusal said "names only 20.0 % of test cards right" just under a self-check line
+    saying 17.1 % of cards right: two figures, one wording, and no word of the bar."""
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "base")
+    activate(data, "base")
+    check = CheckResult(scenes=10, cards=41, recall=0.171, precision=0.5, classifier_accuracy=0.2)
+
+    def adapted(*_: object, **__: object) -> EnrollOutcome:
+        return EnrollOutcome(data / "models" / "base", check, False, {})
+
+    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
+    code = main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "classifier alone on the true card outlines 20.0%" in out
+    assert (
+        "the adapted classifier names only 20.0% of the test cards right on their true "
+        "outlines (90% activates a model), so it was kept (base) but not activated"
+    ) in err
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
 @pytest.mark.parametrize("settle_s", [1.0, 0.0], ids=["while-working", "while-importing"])
 def test_a_job_in_a_fresh_interpreter_ends_when_its_starter_is_killed(settle_s: float) -> None:
@@ -895,6 +923,8 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
             "black-3": {"precision": 0.0, "recall": 0.0},
             "green-7": {"precision": 0.5, "recall": 0.45},
             "green-8": {"precision": 0.9, "recall": 0.5},
+            # Cards read as no card count against "none" too: no photo of it to retake.
+            "none": {"precision": 0.0, "recall": 0.0},
         },
     )
 

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from skullcam.errors import UserError
+from skullcam.rules import FACES
 from skullcam.vision import enroll_messages
 from skullcam.vision.crop_dataset import LabelledCard
 from skullcam.vision.enroll_messages import CardName, Message, counted, message, render
@@ -88,7 +89,8 @@ class CheckResult:
         about 20 of each in the self-check, that is no unlucky draw but a face photo to
         retake (cut off at the photo's edge so only its print was kept, another card's, or
         blurred), which the model would misread at the table every time."""
-        return [f for f, v in sorted(self.classifier_per_card.items()) if v["recall"] < below]
+        faces = sorted(self.classifier_per_card.items())
+        return [f for f, v in faces if f in FACES and v["recall"] < below]  # not "none"
 
     def weakest(self, n: int = 3) -> list[tuple[str, float, float]]:
         """The ``n`` faces with the lowest min(precision, recall): (face, precision, recall)."""

@@ -22,7 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Find the cards in still images with the active model (or --model): each card's id,"
             " confidence, box and corners, in the images' own pixels. --json prints"
             ' {"images": [{"path", "cards": [{"card", "confidence", "box": [x1, y1, x2, y2],'
-            ' ...}]}], "model"} for other programs ("model" null when no image could be read).'
+            ' ...}]}], "model"} for other programs ("model" null when no file passed the'
+            " check before the model loads: every path missing or a folder). A card cut"
+            " by the image's edge is boxed on its whole outline, so its box may reach past the"
+            " edge (below 0 or beyond the width or height)."
             " An image that cannot be read (missing, not an image, no colour, too small) gets"
             " an error line on stderr and the other images are still read (--json lists only"
             " those); the exit status is then 2."

@@ -197,6 +197,7 @@ def _warn_without_training_stack(photos: Path) -> None:
 
 def _enroll_folder(args: argparse.Namespace) -> int:
     from skullcam.vision.enroll import (
+        MIN_ACTIVATE_ACCURACY,
         Enrollment,
         adapt_and_install,
         collect_from_folder,
@@ -277,7 +278,8 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         print(f"active model: {outcome.model_dir.name} (the previous one: skullcam enroll --list)")
         return 0
     raise UserError(
-        f"the adapted model names only {check.classifier_accuracy:.1%} of test cards right, so "
-        f"it was kept ({outcome.model_dir.name}) but not activated; retake the weakest faces "
-        "or run again with more --scenes/--epochs"
+        f"the adapted classifier names only {check.classifier_accuracy:.1%} of the test cards"
+        f" right on their true outlines ({MIN_ACTIVATE_ACCURACY:.0%} activates a model), so it"
+        f" was kept ({outcome.model_dir.name}) but not activated; retake the weakest faces or"
+        " run again with more --scenes/--epochs"
     )

@@ -54,7 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         metavar="F",
-        help="frame rate of a folder of frames (default 10; a video's own rate wins)",
+        help=(
+            'frame rate of a folder of frames (default: the folder\'s meta.json "fps", else 10;'
+            " a video's own rate wins)"
+        ),
     )
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument(
