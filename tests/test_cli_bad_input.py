@@ -801,3 +801,19 @@ def test_run_refuses_a_pin_no_phone_can_type(tmp_path: Path, capsys, pin: str) -
     refused_by_parser(
         ["run", "--pin", pin, "--data", str(tmp_path)], capsys, "4 to 12 characters with no spaces"
     )
+
+
+@pytest.mark.parametrize("where", ["SKULLCAM_DATA", "HOME", "--data"])
+def test_the_data_folder_is_data_then_skullcam_data_then_the_home_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """interfaces.md: stateful commands take --data DIR, default $SKULLCAM_DATA or
+    ~/.local/share/skullcam (an empty variable counts as unset)."""
+    home, env, given = tmp_path / "home", tmp_path / "env", tmp_path / "given"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SKULLCAM_DATA", str(env) if where != "HOME" else "")
+    argv = ["calibrate", "--players", "4", "--center", "320,240"]
+    assert main([*argv, "--data", str(given)] if where == "--data" else argv) == 0
+    expected = {"SKULLCAM_DATA": env, "HOME": home / ".local/share/skullcam", "--data": given}
+    written = sorted(p.parent for p in tmp_path.rglob("seats.json"))
+    assert written == [expected[where]]
