@@ -460,7 +460,6 @@ def create_enroll_app(
     the cookie that remembers a phone's PIN (the data folder's key, kept across restarts).
     """
     from flask import Flask, Response, g, jsonify, render_template, request
-    from flask import session as cookie
     from markupsafe import Markup, escape
 
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
@@ -483,14 +482,7 @@ def create_enroll_app(
         g.lang = i18n_core.language_of(request)
 
     def try_pin(given: str) -> bool:
-        clock = app.extensions["skullcam_clock"]
-        try:
-            return guard.attempt(request.remote_addr or "?", given, app.config["PIN"], clock())
-        except table_pin.PinWait as wait:
-            raise PinNeeded(wait.key, **wait.args_) from None
-
-    def mark(given: str) -> str:
-        return table_pin.pin_mark(app.config["SECRET_KEY"], given)
+        return table_pin.try_pin(guard, given, PinNeeded)
 
     @app.before_request
     def check_writer() -> None:
@@ -506,15 +498,9 @@ def create_enroll_app(
         rule = table_pin.access(app.config["PIN_REQUIRED"], request.remote_addr, request.host)
         if rule == table_pin.FOREIGN_HOST:
             raise page_error("err_foreign_host", port=request.environ.get("SERVER_PORT", ""))
-        if rule == table_pin.OPEN or request.endpoint == "enter_pin":
+        if request.endpoint == "enter_pin":
             return
-        key = table_pin.refusal_key(
-            request.headers.get("X-Skullcam-Pin"),
-            cookie.get("pin_mark"),
-            app.config["PIN"],
-            app.config["SECRET_KEY"],
-            try_pin,
-        )
+        key = table_pin.write_refusal(try_pin)
         if key is not None:
             raise PinNeeded(key)
 
@@ -524,14 +510,7 @@ def create_enroll_app(
 
     @app.post("/api/pin")
     def enter_pin() -> Any:
-        given = str(_json_object().get("pin", "")).strip()
-        if not app.config["PIN_REQUIRED"]:
-            return jsonify({"ok": True, "required": False})
-        if not try_pin(given):
-            raise PinNeeded("pin_typed_wrong")
-        cookie["pin_mark"] = mark(given)
-        cookie.permanent = True
-        return jsonify({"ok": True, "required": True})
+        return jsonify(table_pin.sign_in(_json_object().get("pin", ""), try_pin, PinNeeded))
 
     @app.after_request
     def remember_language(response: Any) -> Any:

@@ -171,6 +171,58 @@ def access(pin_required: bool, remote_addr: str | None, host: str) -> str:
     return OPEN if from_this_machine(remote_addr, host) else PROVE_PIN
 
 
+Refuse = Callable[..., Exception]
+"""A server's own refusal for a key (``pin_locked``, ``pin_missing``, ...) and its fields."""
+
+
+def try_pin(guard: PinGuard, given: str, refuse: Refuse) -> bool:
+    """Whether ``given`` is the table's PIN, for the Flask request being served (its address
+    counted by ``guard``; the app's ``skullcam_clock`` read now, so tests can move it); a
+    lockout is raised as the server's own refusal."""
+    from flask import current_app, request
+
+    clock: Callable[[], float] = current_app.extensions["skullcam_clock"]
+    try:
+        return guard.attempt(request.remote_addr or "?", given, current_app.config["PIN"], clock())
+    except PinWait as wait:
+        raise refuse(wait.key, **wait.args_) from None
+
+
+def write_refusal(attempt: Callable[[str], bool]) -> str | None:
+    """Why the Flask request being served may not write: None when it may (PINs off, or
+    this machine), :data:`FOREIGN_HOST`, ``pin_not_set``, or the key of :func:`refusal_key`.
+    The one check both servers run; each words the answer itself."""
+    from flask import current_app, request, session
+
+    rule = access(current_app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+    if rule != PROVE_PIN:
+        return None if rule == OPEN else FOREIGN_HOST
+    if current_app.config["PIN"] is None:
+        return "pin_not_set"  # PINs on and none given: no phone can write
+    return refusal_key(
+        request.headers.get("X-Skullcam-Pin"),
+        session.get("pin_mark"),
+        current_app.config["PIN"],
+        current_app.config["SECRET_KEY"],
+        attempt,
+    )
+
+
+def sign_in(given: object, attempt: Callable[[str], bool], refuse: Refuse) -> dict[str, bool]:
+    """Either server's ``/api/pin``: a phone proves it knows the PIN once, and the signed
+    session cookie keeps its mark (not the PIN)."""
+    from flask import current_app, session
+
+    if not current_app.config["PIN_REQUIRED"]:
+        return {"ok": True, "required": False}
+    typed = str(given).strip()
+    if not attempt(typed):
+        raise refuse("pin_typed_wrong")
+    session["pin_mark"] = pin_mark(current_app.config["SECRET_KEY"], typed)
+    session.permanent = True
+    return {"ok": True, "required": True}
+
+
 def kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:
     """The secret kept in ``path`` where it is ``usable``, else one ``make`` gives, kept there
     (mode 600) for the next start. A folder that cannot be written gives this start's."""

@@ -765,6 +765,26 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
+def _enroll_judged(
+    check: CheckResult,
+    activated: bool,
+    tmp_path: Path,
+    alt_photos: Path,
+    base_model: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> int:
+    """`skullcam enroll --from` whose adaptation comes back with ``check`` (no training)."""
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "base")
+    activate(data, "base")
+
+    def adapted(*_: object, **__: object) -> EnrollOutcome:
+        return EnrollOutcome(data / "models" / "base", check, activated, {})
+
+    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
+    return main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+
+
 def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
     tmp_path: Path,
     alt_photos: Path,
@@ -774,16 +794,8 @@ def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
 ) -> None:
     """The refusal said "names only 20.0 % of test cards right" just under a self-check line
     saying 17.1 % of cards right: two figures, one wording, and no word of the bar."""
-    data = tmp_path / "data"
-    shutil.copytree(base_model, data / "models" / "base")
-    activate(data, "base")
     check = CheckResult(scenes=10, cards=41, recall=0.171, precision=0.5, classifier_accuracy=0.2)
-
-    def adapted(*_: object, **__: object) -> EnrollOutcome:
-        return EnrollOutcome(data / "models" / "base", check, False, {})
-
-    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
-    code = main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+    code = _enroll_judged(check, False, tmp_path, alt_photos, base_model, monkeypatch)
     out, err = capsys.readouterr()
     assert code == 2
     assert "classifier alone on the true card outlines 20.0%" in out
@@ -909,9 +921,6 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
 ) -> None:
     """A face photo cut off at its edge was enrolled as its print panel; the model, read
     right 0 % on that face, was activated with only "weakest cards: black-3 R=0.00"."""
-    data = tmp_path / "data"
-    shutil.copytree(base_model, data / "models" / "base")
-    activate(data, "base")
     check = CheckResult(
         scenes=500,
         cards=2100,
@@ -928,11 +937,7 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
         },
     )
 
-    def adapted(*_: object, **__: object) -> EnrollOutcome:
-        return EnrollOutcome(data / "models" / "base", check, True, {})
-
-    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
-    code = main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+    code = _enroll_judged(check, True, tmp_path, alt_photos, base_model, monkeypatch)
     assert code == 0
     assert (
         "  retake the photos of black-3, green-7: the self-check names them right on under "

@@ -11,14 +11,15 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, session
+from flask import Blueprint, Response, g, jsonify, request, session
 
+from skullcam import table_pin
 from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 
 from . import explain_i18n
-from .app import check_pin, get_store, pin_mark, pin_refusal, try_pin
+from .app import check_pin, get_store, pin_refusal, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -66,15 +67,7 @@ def _guard_writes() -> None:
 @bp.post("/pin")
 def pin() -> Any:
     """A phone proves it knows the table PIN once; the signed session cookie remembers it."""
-    data = _body()
-    given = str(data.get("pin", "")).strip()
-    if not current_app.config["PIN_REQUIRED"]:
-        return jsonify({"ok": True, "required": False})
-    if not try_pin(given):
-        raise pin_refusal("pin_typed_wrong")
-    session["pin_mark"] = pin_mark(given)
-    session.permanent = True
-    return jsonify({"ok": True, "required": True})
+    return jsonify(table_pin.sign_in(_body().get("pin", ""), try_pin, pin_refusal))
 
 
 @bp.get("/games")

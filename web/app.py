@@ -23,11 +23,10 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, request, session
+from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
@@ -350,37 +349,16 @@ def check_pin() -> None:
     of the PIN was checked when it was stored and is signed, so it is compared without
     counting. Raises ``PinError`` (403); the pages answer it by asking for the PIN.
     """
-    from flask import current_app
-
-    rule = table_pin.access(current_app.config["PIN_REQUIRED"], request.remote_addr, request.host)
-    if rule == table_pin.FOREIGN_HOST:
+    key = table_pin.write_refusal(try_pin)
+    if key == table_pin.FOREIGN_HOST:
         # A plain refusal: a PinError would make the page ask for a PIN there is none of.
         port = request.environ.get("SERVER_PORT", "")
         raise UserError(
             f"this scoreboard listens on this machine only: open it as "
             f"http://localhost:{port}/ to change anything"
         )
-    if rule == table_pin.OPEN:
-        return
-    pin = current_app.config["PIN"]
-    if pin is None:
-        raise pin_refusal("pin_not_set")
-    key = table_pin.refusal_key(
-        request.headers.get("X-Skullcam-Pin"),
-        session.get("pin_mark"),
-        pin,
-        current_app.config["SECRET_KEY"],
-        try_pin,
-    )
     if key is not None:
         raise pin_refusal(key)
-
-
-def pin_mark(pin: str) -> str:
-    """The mark of ``pin`` a phone's session cookie keeps (``table_pin.pin_mark``)."""
-    from flask import current_app
-
-    return table_pin.pin_mark(current_app.config["SECRET_KEY"], pin)
 
 
 def try_pin(given: str) -> bool:
@@ -388,12 +366,7 @@ def try_pin(given: str) -> bool:
     wrong tries lock the address, or the whole table, for a while)."""
     from flask import current_app
 
-    guard: table_pin.PinGuard = current_app.extensions["skullcam_pin_guard"]
-    clock: Callable[[], float] = current_app.extensions["skullcam_clock"]
-    try:
-        return guard.attempt(request.remote_addr or "?", given, current_app.config["PIN"], clock())
-    except table_pin.PinWait as wait:
-        raise pin_refusal(wait.key, **wait.args_) from None
+    return table_pin.try_pin(current_app.extensions["skullcam_pin_guard"], given, pin_refusal)
 
 
 class PinError(UserError):
