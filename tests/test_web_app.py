@@ -510,6 +510,38 @@ def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     assert client.get("/game/42/export.json").status_code == 404
 
 
+def test_the_exports_keep_the_record_while_the_score_has_an_error(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: the score sheet answered 400 while a card corrected into one already played this
+    round stopped the score, just when a table settling that dispute needs the record. Now
+    the rounds that score have their rows, the round in question its bids and nothing
+    invented, and a last row says why the score stops."""
+    gid = game_with_trick(store)
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-3")))
+    store.correct_play(gid, 2, 0, 1, card="green-4")  # a card twice: the score stops
+    assert not store.score(gid)["ok"]
+    record = json.loads(client.get(f"/game/{gid}/export.json").data)
+    cards = [p["card"] for p in record["rounds"][1]["tricks"][0]["plays"]]
+    assert cards == ["green-4", "green-4", "green-3"]  # what was played, as recorded
+    res = client.get(f"/game/{gid}/export.csv")
+    assert res.status_code == 200
+    lines = res.get_data(as_text=True).strip().splitlines()
+    assert lines[:7] == [
+        "round,player,name,bid,tricks_won,bonus,points,total",
+        "1,0,Ana,0,0,0,10,10",
+        "1,1,Ben,1,0,0,-10,-10",
+        "1,2,Cai,0,1,0,-10,-10",
+        "2,0,Ana,1,,,,",
+        "2,1,Ben,0,,,,",
+        "2,2,Cai,1,,,,",
+    ]
+    assert len(lines) == 8
+    assert lines[7].startswith('"The scores cannot be computed until this is corrected: ')
+    assert "Parrot 4 was already played this round" in lines[7]
+
+
 def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     record = client.get(f"/game/{gid}/export.json").json
