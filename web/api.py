@@ -104,19 +104,24 @@ def create_game() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 
 
-def _state(game_id: int) -> dict[str, Any]:
+def worded_state(game_id: int) -> dict[str, Any]:
     """The store's state of a game, with why its score stopped (if it did) in the reader's
-    language as ``score.error_text``."""
+    language as ``score.error_text``, and what a score that stands warns about (a trick
+    scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
+    the TV and the bids page say it as the tricks page does, or the room reads totals whose
+    caveat only the tricks page named."""
     out = get_store().state(game_id)
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)
+    elif isinstance(score, dict):
+        score["warning_texts"] = explain_i18n.score_warning_texts(score, g.lang)
     return out
 
 
 @bp.get("/game/<id:game_id>/state")
 def state(game_id: int) -> Any:
-    return jsonify(_state(game_id))
+    return jsonify(worded_state(game_id))
 
 
 @bp.get("/tv/state")
@@ -130,7 +135,7 @@ def tv_state() -> Any:
         if not latest:
             return jsonify({"game": None, "last_event_id": store.last_event_id()})
         shown = latest[0]
-    return jsonify(_state(shown.id))
+    return jsonify(worded_state(shown.id))
 
 
 @bp.post("/game/<id:game_id>/bids")
