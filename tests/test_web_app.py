@@ -496,6 +496,36 @@ def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(
     assert shown["game"]["id"] == gid and shown["finished"] is True
 
 
+def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """✎ marks a trick whose cards or seats differ from what the camera saw (``Trick.
+    corrected``), not one with entries in its history: undoing a later correction keeps it
+    while an earlier one stands (a card, a seat swap), and only a trick put back as the
+    camera saw it loses it, its history still on its replay page."""
+
+    def marked() -> bool:
+        page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+        (link,) = re.findall(r'<a href="/game/\d+/round/1/trick/0".*?</a>', page, re.S)
+        return "✎" in link
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    assert not marked()
+    store.correct_play(gid, 1, 0, 0, card="green-6")
+    store.correct_play(gid, 1, 0, 1, player=0)  # Cai's and Ana's cards swapped
+    store.correct_play(gid, 1, 0, 1, player=0)  # undone
+    assert marked()  # the green-6 stands
+    store.correct_play(gid, 1, 0, 0, card="green-7")
+    store.correct_play(gid, 1, 0, 0, card="green-6")  # undone: back to the first correction
+    assert marked()
+    store.correct_play(gid, 1, 0, 0, card="green-5")  # the camera's card again
+    assert not marked()
+    replay = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert replay.count("<li><time") == 6  # every correction, undone or not, in its history
+
+
 # ----------------------------------------------------------------- export/import
 def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
