@@ -16,6 +16,7 @@ from typing import Any
 
 from skullcam.rules import (
     GameRecordError,
+    GameScore,
     RulesError,
     TrickResult,
     score_as_played,
@@ -72,18 +73,20 @@ def _score_record(record: dict[str, Any]) -> dict[str, Any]:
             refused["error_phrases"] = phrases_to_json(err.phrases)
         so_far = _score_so_far(record)
         if so_far is not None:
-            refused["so_far"] = so_far
+            refused["so_far"] = so_far.to_json()
+            # As ``bids`` beside a score: the score sheet's rows of the rounds that score.
+            refused["so_far_bids"] = [list(r.bids) for r in so_far.rounds]
         return refused
 
 
-def _score_so_far(record: dict[str, Any]) -> dict[str, Any] | None:
+def _score_so_far(record: dict[str, Any]) -> GameScore | None:
     """The score of the record's longest run of first rounds the rules accept (None when not
     even round 1 is): while a table corrects a misread card or enters a forgotten bid, the
     scoreboard keeps the totals it had instead of dropping everyone to 0."""
     rounds = list(record.get("rounds") or [])
     for kept in range(len(rounds) - 1, 0, -1):
         try:
-            return score_as_played({**record, "rounds": rounds[:kept]}).to_json()
+            return score_as_played({**record, "rounds": rounds[:kept]})
         except _UNSCORABLE:
             continue
     return None
@@ -156,7 +159,8 @@ class ScoresMixin(RecordsMixin):
         card played twice) or recorded rounds cannot be scored yet (a missing bid), so pages
         can show what to correct instead of failing. Then ``so_far``, when there is one, is
         the score of the rounds before the one in question (``GameScore.to_json()``): the
-        scoreboard keeps showing it, beside what to correct.
+        scoreboard keeps showing it, beside what to correct, and ``so_far_bids`` the bids
+        its rounds were scored with (``bids`` of a score), for the score sheet's rows.
         """
         record, problem, out = self._scored(game_id)
         if problem is None:
@@ -171,6 +175,7 @@ class ScoresMixin(RecordsMixin):
         so_far = out["score"] if out["ok"] else out.get("so_far")
         if so_far is not None and record["rounds"]:
             refused["so_far"] = so_far
+            refused["so_far_bids"] = out["bids"] if out["ok"] else out.get("so_far_bids")
         return refused
 
     def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

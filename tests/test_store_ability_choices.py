@@ -163,6 +163,23 @@ def test_the_score_sheet_shows_the_bid_harry_made(client: FlaskClient, store: Ga
     assert "2,1,Ben,1,2,0,-10,10" in rows  # bid 1 (as scored), won 2: missed by one
 
 
+def test_the_score_sheet_shows_the_bid_harry_made_while_a_later_round_does_not_score(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The rounds before the one that stops the score keep their rows, the bid as scored
+    too: the recorded 0 beside points scored for a bid of 1 would not add up."""
+    gid = harry_wins_round_2(store)
+    store.choose_ability(gid, 2, 0, 1)  # Ben's 0 becomes 1
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
+    store.set_bids(gid, 3, [1, 1, 1])
+    store.record_trick(gid, 3, 0, plays((2, "green-8"), (0, "green-7"), (1, "green-6")))
+    store.correct_play(gid, 3, 0, 1, card="green-8")  # a card twice: round 3 stops the score
+    res = client.get(f"/game/{gid}/export.csv")
+    assert res.status_code == 200
+    rows = res.get_data(as_text=True).splitlines()
+    assert "2,1,Ben,1,2,0,-10,10" in rows and "3,1,Ben,1,,,," in rows
+
+
 def test_abilities_turned_on_after_play_ask_for_the_choices_not_made(store: GameStore) -> None:
     gid = harry_wins_round_2(store, {})
     store.update_settings(gid, {"pirate_abilities": True})

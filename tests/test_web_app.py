@@ -496,6 +496,36 @@ def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(
     assert shown["game"]["id"] == gid and shown["finished"] is True
 
 
+def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """✎ marks a trick whose cards or seats differ from what the camera saw (``Trick.
+    corrected``), not one with entries in its history: undoing a later correction keeps it
+    while an earlier one stands (a card, a seat swap), and only a trick put back as the
+    camera saw it loses it, its history still on its replay page."""
+
+    def marked() -> bool:
+        page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+        (link,) = re.findall(r'<a href="/game/\d+/round/1/trick/0".*?</a>', page, re.S)
+        return "✎" in link
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    assert not marked()
+    store.correct_play(gid, 1, 0, 0, card="green-6")
+    store.correct_play(gid, 1, 0, 1, player=0)  # Cai's and Ana's cards swapped
+    store.correct_play(gid, 1, 0, 1, player=0)  # undone
+    assert marked()  # the green-6 stands
+    store.correct_play(gid, 1, 0, 0, card="green-7")
+    store.correct_play(gid, 1, 0, 0, card="green-6")  # undone: back to the first correction
+    assert marked()
+    store.correct_play(gid, 1, 0, 0, card="green-5")  # the camera's card again
+    assert not marked()
+    replay = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert replay.count("<li><time") == 6  # every correction, undone or not, in its history
+
+
 # ----------------------------------------------------------------- export/import
 def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
@@ -508,6 +538,38 @@ def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     assert lines[0] == "round,player,name,bid,tricks_won,bonus,points,total"
     assert lines[1:] == ["1,0,Ana,0,0,0,10,10", "1,1,Ben,1,0,0,-10,-10", "1,2,Cai,0,1,0,-10,-10"]
     assert client.get("/game/42/export.json").status_code == 404
+
+
+def test_the_exports_keep_the_record_while_the_score_has_an_error(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: the score sheet answered 400 while a card corrected into one already played this
+    round stopped the score, just when a table settling that dispute needs the record. Now
+    the rounds that score have their rows, the round in question its bids and nothing
+    invented, and a last row says why the score stops."""
+    gid = game_with_trick(store)
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-3")))
+    store.correct_play(gid, 2, 0, 1, card="green-4")  # a card twice: the score stops
+    assert not store.score(gid)["ok"]
+    record = json.loads(client.get(f"/game/{gid}/export.json").data)
+    cards = [p["card"] for p in record["rounds"][1]["tricks"][0]["plays"]]
+    assert cards == ["green-4", "green-4", "green-3"]  # what was played, as recorded
+    res = client.get(f"/game/{gid}/export.csv")
+    assert res.status_code == 200
+    lines = res.get_data(as_text=True).strip().splitlines()
+    assert lines[:7] == [
+        "round,player,name,bid,tricks_won,bonus,points,total",
+        "1,0,Ana,0,0,0,10,10",
+        "1,1,Ben,1,0,0,-10,-10",
+        "1,2,Cai,0,1,0,-10,-10",
+        "2,0,Ana,1,,,,",
+        "2,1,Ben,0,,,,",
+        "2,2,Cai,1,,,,",
+    ]
+    assert len(lines) == 8
+    assert lines[7].startswith('"The scores cannot be computed until this is corrected: ')
+    assert "Parrot 4 was already played this round" in lines[7]
 
 
 def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from browser_support import require_browser
 from repo_paths import DOCS
+from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.store import GameStore
 
@@ -648,6 +649,42 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     seen = browser.execute_script(_TV_BOTTOMS)
     assert seen["winner"] < 1.5 * 0.06 * 1080, seen  # one line of 6vh text, cut with "…"
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
+
+
+def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the tricks page said the score counts a trick as played out of turn; the TV and
+    the phones showed the same totals without a word. The TV says it in one small line that
+    leaves the board on the screen."""
+    base, store = server
+    gid = game_with_round_2_led_by_the_read_winner(store)
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate")
+    english = "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
+    browser.set_window_size(1920, 1200)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/tv")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-warnings"), english))
+        line = browser.find_element(By.ID, "tv-warnings")
+        assert line.text == "⚠ " + english and line.size["height"] < 1.5 * 0.026 * 1080
+        assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
+        seen = browser.execute_script(_TV_BOTTOMS)
+        assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
+        store.correct_play(gid, 2, 0, 2, card="green-2")  # undone: the line goes
+        wait(browser).until(lambda d: not d.find_element(By.ID, "tv-warnings").is_displayed())
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate")
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "score-warnings"), "se puntúa"))
+    assert browser.find_element(By.ID, "score-warnings").text == (
+        "⚠ ronda 2: baza 2: salió Ana, pero según las reglas sale Ben; se puntúa tal como se jugó"
+    )
 
 
 def test_replay_labels_stay_on_the_picture_on_a_phone(

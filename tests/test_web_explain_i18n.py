@@ -843,6 +843,35 @@ def test_tricks_page_says_the_score_warnings_in_the_chosen_language(
     assert re.findall(r'class="warning">(.*?)</p>', english_page, re.S) == ["⚠ " + english]
 
 
+def test_the_tv_and_bids_pages_get_the_score_warnings_in_the_chosen_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: only the tricks and replay pages said what the score warns about; the TV and the
+    bids page showed the totals with no caveat. The state they render from words it now."""
+    import html
+    import json
+
+    gid = game_with_round_2_led_by_the_read_winner(store)
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate")
+    spanish = (
+        "ronda 2: baza 2: salió Ana, pero según las reglas sale Ben; se puntúa tal como se jugó"
+    )
+    for url in (f"/api/game/{gid}/state?lang=es", "/api/tv/state?lang=es"):
+        score = client.get(url).get_json()["score"]
+        assert score["warning_texts"] == [spanish], url
+        assert score["score"]["warnings"] == [
+            "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
+        ]  # the English beside it, word for word
+    page = client.get(f"/game/{gid}/bids?lang=es").get_data(as_text=True)
+    data = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', page, re.S)
+    assert data is not None
+    assert json.loads(html.unescape(data[1]))["state"]["score"]["warning_texts"] == [spanish]
+    assert 'id="score-warnings"' in page
+    assert 'id="tv-warnings"' in client.get(f"/game/{gid}/tv").get_data(as_text=True)
+    store.correct_play(gid, 2, 0, 2, card="green-2")  # undone: nothing to warn about
+    assert client.get(f"/api/game/{gid}/state").get_json()["score"]["warning_texts"] == []
+
+
 def test_score_warnings_without_phrases_are_shown_in_english() -> None:
     """A score kept without ``warning_phrases`` still shows its warnings, in English."""
     from skullcam.web.explain_i18n import score_warning_texts

@@ -177,3 +177,28 @@ def test_the_replay_page_says_the_cameras_swap_note_in_the_readers_language(
     store.correct_play(gid, 1, 0, 2, card="green-13", note=note, by_hand=False)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert "la cámara vio cambiar Loro 1 por Loro 13 antes de recoger la baza" in page
+
+
+def test_english_rules_sentences_in_flags_name_cards_as_the_page_does() -> None:
+    """Was: "cannot resolve: play 2 (Parrot 5): green-5 is already in this trick", and the
+    Kraken's setting warning as "kraken was played but ...": only the flag's own card groups
+    were named, not the rules engine's sentence in it."""
+    said = [flag_text(flag, "en") for flag in rules_flags()]
+    assert "cannot resolve: play 2 (Parrot 5): Parrot 5 is already in this trick" in " ".join(said)
+    assert any(s.startswith("Kraken was played but the") for s in said), said
+    for text in said:
+        assert "green-5" not in text and not text.startswith("kraken"), text
+
+
+def test_the_english_replay_page_names_the_card_a_trick_has_twice(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A trick corrected into one no deck could produce keeps a doubt naming why (the store
+    writes it with card ids); the English page said "green-5 is already in this trick"
+    beside a plays table that says Parrot 5."""
+    gid = trick_read_with_low_confidence(store)
+    store.correct_play(gid, 1, 0, 2, card="green-5")
+    assert any("green-5 is already in this trick" in f for f in store.trick(gid, 1, 0).flags)
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
+    assert "Parrot 5 is already in this trick" in page
+    assert "green-5" not in page.split('id="flag-box"')[1].split("</div>")[0]

@@ -18,7 +18,7 @@ from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 
-from . import explain_i18n
+from . import explain_i18n, i18n
 from .app import check_pin, get_store, pin_refusal, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -97,19 +97,24 @@ def create_game() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 
 
-def _state(game_id: int) -> dict[str, Any]:
+def worded_state(game_id: int) -> dict[str, Any]:
     """The store's state of a game, with why its score stopped (if it did) in the reader's
-    language as ``score.error_text``."""
+    language as ``score.error_text``, and what a score that stands warns about (a trick
+    scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
+    the TV and the bids page say it as the tricks page does, or the room reads totals whose
+    caveat only the tricks page named."""
     out = get_store().state(game_id)
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)
+    elif isinstance(score, dict):
+        score["warning_texts"] = explain_i18n.score_warning_texts(score, g.lang)
     return out
 
 
 @bp.get("/game/<id:game_id>/state")
 def state(game_id: int) -> Any:
-    return jsonify(_state(game_id))
+    return jsonify(worded_state(game_id))
 
 
 @bp.get("/tv/state")
@@ -123,7 +128,7 @@ def tv_state() -> Any:
         if not latest:
             return jsonify({"game": None, "last_event_id": store.last_event_id()})
         shown = latest[0]
-    return jsonify(_state(shown.id))
+    return jsonify(worded_state(shown.id))
 
 
 @bp.post("/game/<id:game_id>/bids")
@@ -357,21 +362,29 @@ def export_json(game_id: int) -> Response:
 
 def export_csv(game_id: int) -> Response:
     """One row per player per round: bid (as scored, after Harry's change), tricks won, bonus,
-    points, running total."""
+    points, running total.
+
+    While the score stops (a card corrected into one already played, a bid missing) the sheet
+    still gives the record, as the JSON export does: a table settling that dispute needs it
+    most then. The rounds that score have their rows; a later recorded round has its bids as
+    entered and its other cells empty (no score is made up); a last row says why the score
+    stops, as the tricks page says it."""
     store = get_store()
     game = store.game(game_id)
     result = store.score(game_id)
-    if not result["ok"]:
-        raise UserError(f"cannot score this game yet: {result['error']}")
-    score = result["score"]
     record = result["record"]
+    if result["ok"]:
+        score, scored_bids = result["score"], result.get("bids") or []
+    else:
+        score = result.get("so_far") or {"rounds": []}
+        scored_bids = result.get("so_far_bids") or []
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "player", "name", "bid", "tricks_won", "bonus", "points", "total"])
     running = [0] * len(game.players)
     for r, rnd in enumerate(score["rounds"], start=1):
         # As scored: after Harry's change, so a row's bid, tricks and points agree.
-        bids = result["bids"][r - 1] if "bids" in result else record["rounds"][r - 1]["bids"]
+        bids = scored_bids[r - 1] if r <= len(scored_bids) else record["rounds"][r - 1]["bids"]
         for p, name in enumerate(game.players):
             running[p] += rnd["points"][p]
             row = [
@@ -385,6 +398,13 @@ def export_csv(game_id: int) -> Response:
                 running[p],
             ]
             writer.writerow([_csv_cell(v) for v in row])
+    for r in range(len(score["rounds"]) + 1, len(record["rounds"]) + 1):
+        bids = record["rounds"][r - 1]["bids"]
+        for p, name in enumerate(game.players):
+            writer.writerow([_csv_cell(v) for v in [r, p, name, bids[p], "", "", "", ""]])
+    if not result["ok"]:
+        why = explain_i18n.score_error_text(result, g.lang)
+        writer.writerow([_csv_cell(f"{i18n.translate('score_error', g.lang)} {why}")])
     return Response(
         out.getvalue(),
         mimetype="text/csv",

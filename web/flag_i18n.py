@@ -311,7 +311,9 @@ def rules_sentence(text: str, lang: str) -> str | None:
 
 def _named_in_english(match: re.Match[str]) -> str:
     """The English flag as written, its card ids as the page names cards ("Parrot 9 read with
-    low confidence", beside a plays table that says Parrot 9, not green-9)."""
+    low confidence", beside a plays table that says Parrot 9, not green-9), the rules
+    engine's reason in it too ("cannot resolve: play 2 (Parrot 5): Parrot 5 is already in
+    this trick", not "green-5 is already")."""
     flag = match.string
     spans = []
     for group in (*_CARD_GROUPS, "cards"):
@@ -319,6 +321,9 @@ def _named_in_english(match: re.Match[str]) -> str:
             start, end = match.span(group)
             ids = flag[start:end].split(",") if group == "cards" else [flag[start:end]]
             spans.append((start, end, ", ".join(card_name(c.strip(), "en") for c in ids)))
+    if match.groupdict().get("why") is not None:  # the rules engine's reason, cards named too
+        start, end = match.span("why")
+        spans.append((start, end, rules_sentence(flag[start:end], "en") or flag[start:end]))
     for start, end, names in sorted(spans, reverse=True):
         flag = flag[:start] + names + flag[end:]
     return flag
@@ -328,7 +333,9 @@ def flag_text(flag: str, lang: str) -> str:
     """``flag`` in ``lang``: the camera's sentence said again, its card ids as card names."""
     if lang == "en":
         match = next((m for p, _ in FLAGS if (m := p.fullmatch(flag)) is not None), None)
-        return flag if match is None else _named_in_english(match)
+        if match is None:  # a rules warning the referee copied names its cards too
+            return rules_sentence(flag, "en") or flag
+        return _named_in_english(match)
     for pattern, wordings in FLAGS:
         match = pattern.fullmatch(flag)
         if match is None or lang not in wordings:

@@ -16,7 +16,7 @@ from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, r
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
-from .api import export_csv, export_json
+from .api import export_csv, export_json, worded_state
 from .app import get_store
 from .flag_i18n import flag_text
 
@@ -84,7 +84,9 @@ def game(game_id: int) -> Any:
 @bp.get("/game/<id:game_id>/bids")
 def bids(game_id: int) -> Any:
     store = get_store()
-    return _page("bids.html", game=store.game(game_id), state=store.state(game_id))
+    # Worded as the state API words it: the page's first render said why the score stopped
+    # in English, and nothing of what it warns about, until its first refresh.
+    return _page("bids.html", game=store.game(game_id), state=worded_state(game_id))
 
 
 @bp.get("/game/<id:game_id>/prompts")

@@ -418,6 +418,10 @@ function initBids() {
       ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + " " + sc.totals[i]).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
+    // What the score warns about (a trick scored as led, a tie-break round that does not
+    // count): the totals above stand with that caveat, as the tricks page says.
+    document.getElementById("score-warnings").replaceChildren(
+      ...scoreWarnings(state).map((w) => h("p", {class: "warning"}, "⚠ " + w)));
   }
   async function setBid(player, bid, cannonball) {
     showError(null);
@@ -471,6 +475,13 @@ function initPrompts() {
  * card to correct) the rounds before it, so nobody's total drops to 0 meanwhile. */
 function scoreShown(state) {
   return state.score.ok ? state.score.score : (state.score.so_far || null);
+}
+
+/* What a score that stands warns about, in the page's language (the state API's
+ * score.warning_texts; the English score.warnings from a server that has none). */
+function scoreWarnings(state) {
+  if (!state.score.ok) return [];
+  return state.score.warning_texts || state.score.score.warnings || [];
 }
 
 /* The winners' names once the game is over ("" before). */
@@ -595,6 +606,12 @@ function initTV() {
     if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " " + (last.trick + 1)));
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
+    // One short line for the room: the totals stand, with a caveat the tricks page details.
+    const warnings = scoreWarnings(state);
+    const warned = document.getElementById("tv-warnings");
+    warned.hidden = !warnings.length;
+    warned.textContent = warnings.map((w) => "⚠ " + w).join(" · ");
+    warned.title = warned.textContent;
     const err = document.getElementById("tv-error");
     err.hidden = state.score.ok;
     err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
