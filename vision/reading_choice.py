@@ -6,8 +6,8 @@ validation scenes, session 11; the shipped model of session 32 reads best at 0.5
 enrolling a deck with other art, the classifier is the weaker reader (96.7 % of true outlines)
 and 0.5-1.0 read more scenes right (500 unseen scenes of the alt deck: 88.8 % at 0.25, 89.8 % at
 0.5, 89.6 % at 1.0). So enrollment chooses the weight on the validation scenes it has rendered
-anyway, the way a threshold is chosen:
-the networks run once per scene, and each candidate weight is only a reading rule.
+anyway, the way a threshold is chosen: the networks run once per scene, and each candidate
+weight is only a reading rule.
 
 The choice scores the first look only. The second look (``vision/second_look.py``) reads
 other boxes again where the first found nothing, and which boxes those are depends on the
