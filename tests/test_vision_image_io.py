@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -51,3 +53,31 @@ def test_a_huge_declared_image_is_refused_before_decoding(tmp_path: Path, capsys
         read_image(path)
     assert main(["detect", str(path)]) == 2
     assert "too large to open" in capsys.readouterr().err
+
+
+def test_a_jpegs_size_is_read_past_a_phones_large_exif() -> None:
+    """Only the first 64 kB were searched: a frame header behind a phone's EXIF and preview
+    (each segment up to 64 kB) went unread, and the decode went ahead whatever its size."""
+    jpeg = cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))[1].tobytes()
+    exif = b"\xff\xe1" + struct.pack(">H", 65533) + b"Exif\x00\x00" + b"\x00" * 65525
+    padded = jpeg[:2] + exif + exif + jpeg[2:]
+    assert len(padded) > 2 * 65536 and declared_size(padded) == (64, 48)
+
+
+def test_formats_whose_header_is_not_read_meet_opencvs_limit_too(tmp_path: Path) -> None:
+    """A 34-byte WebP declaring 16,383 x 16,383 pixels was decoded (a 10 kB one took an
+    enrollment upload to 1.7 GB): skullcam sets OpenCV's own limit before cv2 is imported.
+    In a fresh process, so that skullcam is imported first, as the commands import it."""
+    ok, encoded = cv2.imencode(
+        ".webp", np.zeros((8, 8, 3), np.uint8), [cv2.IMWRITE_WEBP_QUALITY, 101]
+    )
+    bomb = bytearray(encoded.tobytes())
+    at = bomb.index(b"VP8L") + 9  # lossless: 14 bits of width - 1, 14 of height - 1
+    head = int.from_bytes(bomb[at : at + 4], "little")
+    bomb[at : at + 4] = ((head & ~((1 << 28) - 1)) | 16383 | 16383 << 14).to_bytes(4, "little")
+    path = tmp_path / "bomb.webp"
+    path.write_bytes(bytes(bomb))
+    code = "import sys; from skullcam.cli import main; sys.exit(main(['detect', sys.argv[1]]))"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert ok and run.returncode == 2
+    assert "bomb.webp is too large to open (over 100 megapixels)" in run.stderr

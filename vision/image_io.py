@@ -8,11 +8,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from skullcam import MAX_IMAGE_PIXELS
 from skullcam.errors import UserError
 
 logger = logging.getLogger(__name__)
 
-MAX_PIXELS = 100_000_000
+MAX_PIXELS = MAX_IMAGE_PIXELS
 """The largest image opened: a 50-megapixel phone photo fits twice over. A PNG of a few MB
 can declare 20,000 x 20,000 pixels and take over a gigabyte once decoded, more than a Pi has
 to spare (an upload on the enrollment page did that)."""
@@ -20,18 +21,20 @@ to spare (an upload on the enrollment page did that)."""
 
 def declared_size(data: bytes | np.ndarray) -> tuple[int, int] | None:
     """(width, height) from a PNG's or JPEG's header, without decoding it; None for other
-    formats or a header too short to say (OpenCV's own limit then applies)."""
-    head = bytes(data[:65536])
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
-        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-    if head[:2] != b"\xff\xd8":
+    formats or a header too short to say (OpenCV's own limit then applies). A JPEG's markers
+    are walked to its frame header wherever it lies: a phone's EXIF and preview can put it
+    past the first 64 kB."""
+    view = memoryview(data) if isinstance(data, bytes) else np.ascontiguousarray(data, np.uint8).data
+    if bytes(view[:8]) == b"\x89PNG\r\n\x1a\n" and len(view) >= 24:
+        return int.from_bytes(view[16:20], "big"), int.from_bytes(view[20:24], "big")
+    if bytes(view[:2]) != b"\xff\xd8":
         return None
     i = 2
-    while i + 9 <= len(head) and head[i] == 0xFF:
-        marker, length = head[i + 1], int.from_bytes(head[i + 2 : i + 4], "big")
+    while i + 9 <= len(view) and view[i] == 0xFF:
+        marker, length = view[i + 1], int.from_bytes(view[i + 2 : i + 4], "big")
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame header
-            height = int.from_bytes(head[i + 5 : i + 7], "big")
-            return int.from_bytes(head[i + 7 : i + 9], "big"), height
+            height = int.from_bytes(view[i + 5 : i + 7], "big")
+            return int.from_bytes(view[i + 7 : i + 9], "big"), height
         i += 2 + length
     return None
 
@@ -48,7 +51,12 @@ def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray | None:
     buffer = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data
     try:
         return cv2.imdecode(buffer, cv2.IMREAD_COLOR) if buffer.size else None
-    except cv2.error:  # a size over OpenCV's own limit, in a format read above
+    except cv2.error as err:  # OpenCV's own limit (``skullcam.MAX_IMAGE_PIXELS``), any format
+        if "MAX_IMAGE_PIXELS" in str(err):
+            raise UserError(
+                f"{name} is too large to open (over {MAX_PIXELS // 1_000_000} megapixels):"
+                " use a smaller image"
+            ) from None
         return None
 
 
