@@ -515,7 +515,7 @@ def create_enroll_app(
     @app.after_request
     def remember_language(response: Any) -> Any:
         i18n_core.remember_language(request, response)
-        return response
+        return table_pin.protect_page(response)
 
     def lang() -> str:
         return str(getattr(g, "lang", "en"))

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -221,6 +222,16 @@ def sign_in(given: object, attempt: Callable[[str], bool], refuse: Refuse) -> di
     session["pin_mark"] = pin_mark(current_app.config["SECRET_KEY"], typed)
     session.permanent = True
     return {"ok": True, "required": True}
+
+
+def protect_page(response: Any) -> Any:
+    """Headers both servers send with every answer: no other site may frame a page (a
+    framed Settings page let a click on another site finish the game), and no browser
+    guesses a type other than the one sent."""
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
 
 
 def kept_secret(path: Path, usable: Callable[[bytes], bool], make: Callable[[], bytes]) -> bytes:

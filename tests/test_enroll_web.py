@@ -630,3 +630,20 @@ def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
         headers={"X-Skullcam-Page": "enroll"},
     )
     assert upload.status_code == 400 and "empty" in upload.get_json()["error"]
+
+
+def test_neither_server_lets_another_site_frame_its_pages(tmp_path: Path) -> None:
+    """A framed Settings page let a click on another site finish the game (a review's
+    reproduction in a browser); the enrollment page starts adaptations the same way."""
+    from skullcam.web.app import create_app
+
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    enroll = page_client(create_enroll_app(session))
+    table = create_app(tmp_path / "data").test_client()
+    gid = table.post("/api/games", json={"players": ["Ana", "Ben"]}).get_json()["id"]
+    answers = [enroll.get("/"), enroll.get("/api/state"), table.get("/tv")]
+    answers += [table.get(f"/game/{gid}/settings"), table.get("/static/app.js")]
+    for answer in answers:
+        assert answer.status_code == 200, answer.request.path
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]

@@ -661,6 +661,27 @@ def test_make_server_turns_pin_on_beyond_localhost(tmp_path: Path, capsys: Any) 
     assert given.config["PIN"] == "9999"
 
 
+def test_an_idle_connection_is_closed_so_a_guest_cannot_hold_them_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Idle connections were kept an hour: 200 of them from one laptop on the Wi-Fi left the
+    TV and every phone unanswered for that long (a review's reproduction)."""
+    import socket
+    import threading
+
+    from skullcam.web import app as app_module
+
+    monkeypatch.setattr(app_module, "IDLE_CONNECTION_S", 2)
+    server = make_server(create_app(tmp_path), "127.0.0.1", 0)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        # Left idle 2 s, it is closed within a few (an hour before: recv timed out here).
+        idle = socket.create_connection(("127.0.0.1", server.effective_port), timeout=20)
+        assert idle.recv(1) == b""  # closed by the server, having sent nothing
+    finally:
+        server.close()
+
+
 def test_a_generated_pin_is_kept_across_restarts(tmp_path: Path, capsys: Any) -> None:
     """A new PIN at every start meant every phone needed it again after a power cut, read
     from the journal of a TV-only Pi."""

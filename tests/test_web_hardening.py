@@ -807,7 +807,12 @@ def test_a_localhost_only_scoreboard_refuses_writes_under_another_name(tmp_path:
         "this scoreboard listens on this machine only: open it as http://localhost:8000/ to "
         "change anything"
     )
-    assert client.get("/api/games", headers={"Host": "rebound.example:8000"}).status_code == 200
+    # Nor read: the page could read every game, its exports and its trick images.
+    read = client.get("/api/games", headers={"Host": "rebound.example:8000"})
+    assert read.status_code == 400 and "open it as http://localhost" in json_of(read)["error"]
+    page = client.get("/", headers={"Host": "rebound.example:8000"})
+    assert page.status_code == 400 and page.headers["X-Frame-Options"] == "DENY"
+    assert client.get("/api/games", headers={"Host": "localhost:8000"}).status_code == 200
     assert (
         client.post("/api/games", json=body, headers={"Host": "localhost:8000"}).status_code == 201
     )

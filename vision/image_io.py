@@ -24,7 +24,9 @@ def declared_size(data: bytes | np.ndarray) -> tuple[int, int] | None:
     formats or a header too short to say (OpenCV's own limit then applies). A JPEG's markers
     are walked to its frame header wherever it lies: a phone's EXIF and preview can put it
     past the first 64 kB."""
-    view = memoryview(data) if isinstance(data, bytes) else np.ascontiguousarray(data, np.uint8).data
+    view = (
+        memoryview(data) if isinstance(data, bytes) else np.ascontiguousarray(data, np.uint8).data
+    )
     if bytes(view[:8]) == b"\x89PNG\r\n\x1a\n" and len(view) >= 24:
         return int.from_bytes(view[16:20], "big"), int.from_bytes(view[20:24], "big")
     if bytes(view[:2]) != b"\xff\xd8":

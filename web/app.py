@@ -52,6 +52,10 @@ logger = logging.getLogger(__name__)
 
 #: Worker threads for waitress: every open page holds one for its event stream.
 DEFAULT_THREADS = 96
+IDLE_CONNECTION_S = 60
+"""A connection that sends and receives nothing this long is closed (waitress's
+``channel_timeout``; an event stream says something every ``SSE_KEEPALIVE_SECONDS``). It was an
+hour: 200 idle connections from one laptop on the Wi-Fi took the scoreboard down for that long."""
 SSE_MAX_STREAMS = DEFAULT_THREADS - 16
 """Open event streams at once (one per open page; each holds a server thread while open):
 beyond it a page is answered 503 and tries again, so the last 16 threads always serve
@@ -137,7 +141,20 @@ def create_app(
 
     _add_language(app)
     _add_error_pages(app)
+    _refuse_foreign_names(app)
     return app
+
+
+def _refuse_foreign_names(app: Flask) -> None:
+    """A scoreboard listening on this machine only answers nothing under another name: that
+    is a web page in a browser here (DNS rebinding), which could otherwise read the games,
+    their exports and their trick images, as writes were already refused to it."""
+
+    @app.before_request
+    def _foreign_name() -> None:
+        rule = table_pin.access(app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+        if rule == table_pin.FOREIGN_HOST and request.method in ("GET", "HEAD"):
+            raise UserError(_only_here())
 
 
 def _add_language(app: Flask) -> None:
@@ -152,8 +169,7 @@ def _add_language(app: Flask) -> None:
     @app.after_request
     def _remember_language(response: Any) -> Any:
         i18n_core.remember_language(request, response)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
+        return table_pin.protect_page(response)
 
     @app.context_processor
     def _template_helpers() -> dict[str, Any]:
@@ -352,13 +368,14 @@ def check_pin() -> None:
     key = table_pin.write_refusal(try_pin)
     if key == table_pin.FOREIGN_HOST:
         # A plain refusal: a PinError would make the page ask for a PIN there is none of.
-        port = request.environ.get("SERVER_PORT", "")
-        raise UserError(
-            f"this scoreboard listens on this machine only: open it as "
-            f"http://localhost:{port}/ to change anything"
-        )
+        raise UserError(f"{_only_here()} to change anything")
     if key is not None:
         raise pin_refusal(key)
+
+
+def _only_here() -> str:
+    port = request.environ.get("SERVER_PORT", "")
+    return f"this scoreboard listens on this machine only: open it as http://localhost:{port}/"
 
 
 def try_pin(given: str) -> bool:
@@ -394,7 +411,8 @@ def make_server(
         host=host,
         port=port,
         threads=threads or DEFAULT_THREADS,
-        channel_timeout=3600,
+        channel_timeout=IDLE_CONNECTION_S,
+        cleanup_interval=max(1, int(IDLE_CONNECTION_S // 4)),
         connection_limit=max(200, (threads or DEFAULT_THREADS) * 2),
         ident="skullcam",
         channel_request_lookahead=1,
