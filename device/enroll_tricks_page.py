@@ -221,6 +221,18 @@ class TrickHost(Protocol):
     def camera_frame(self) -> np.ndarray | None: ...
 
 
+def sent_json() -> Any:
+    """The request's JSON, None when it is none. ``get_json(silent=True)`` lets a
+    RecursionError through ('[' * 100000 nests once per level): an HTML 500 and a traceback
+    in the log for a request anyone may send, where a refusal belongs."""
+    from flask import request
+
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None
+
+
 def add_trick_routes(
     app: Any,
     host: TrickHost,
@@ -272,7 +284,7 @@ def add_trick_routes(
 
     @app.post("/api/trick/save")
     def trick_save() -> Any:
-        tricks.save(request.get_json(silent=True))
+        tricks.save(sent_json())
         return jsonify(host.state(lang()))
 
     @app.post("/api/trick/discard")

@@ -48,7 +48,7 @@ from skullcam.device.enroll_i18n import (
     t,
 )
 from skullcam.device.enroll_i18n import say as word
-from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes
+from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, sent_json
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
@@ -622,7 +622,7 @@ def _json_object() -> dict[str, Any]:
 
     if not request.get_data():
         return {}
-    body = request.get_json(silent=True)
+    body = sent_json()
     if not isinstance(body, dict):
         raise UserError('send a JSON object, e.g. {} or {"face": "green-7"}')
     return body

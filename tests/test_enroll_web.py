@@ -647,3 +647,15 @@ def test_neither_server_lets_another_site_frame_its_pages(tmp_path: Path) -> Non
         assert answer.status_code == 200, answer.request.path
         assert answer.headers["X-Frame-Options"] == "DENY"
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+
+
+def test_json_nested_too_deeply_is_refused_not_an_error_page(tmp_path: Path) -> None:
+    """'[' * 100000 got an HTML 500 and a traceback in the log, on /api/pin too, which
+    anyone on the Wi-Fi may call; the table app refused it with a 400 already."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    client = page_client(create_enroll_app(session))
+    deep = "[" * 100_000
+    for url in ("/api/pin", "/api/trick/save", "/api/retake"):
+        answer = client.post(url, data=deep, content_type="application/json")
+        assert answer.status_code in (400, 404, 405, 409), (url, answer.status_code)
+        assert answer.is_json, url
