@@ -98,9 +98,10 @@ def _check_record(record: Any) -> _CheckedRecord:
             f"expected {GAME_FORMAT!r})"
         )
     try:
-        GameRecord.from_dict(record, as_played=True)
+        parsed = GameRecord.from_dict(record, as_played=True)
     except (RulesError, TypeError, KeyError, ValueError) as err:
         raise UserError(f"invalid game record: {err}") from err
+    _check_ability_tricks(parsed)
     players = checks.check_players(record["players"])
     first_dealer = record.get("first_dealer", 0)
     checks.check_first_dealer(first_dealer, len(players))
@@ -116,6 +117,19 @@ def _check_record(record: Any) -> _CheckedRecord:
     if len(rounds) > total or (complete and settings.get("tie") == "extra_round"):
         complete = _over(record, len(rounds) > total)
     return _CheckedRecord(players, first_dealer, settings, checked, complete)
+
+
+def _check_ability_tricks(parsed: GameRecord) -> None:
+    """A pirate's choice names a trick its round has, whether pirate abilities are on or not:
+    kept while they were off, a choice for trick 10^20 made the game unscoreable the moment
+    they were turned on, and no page can remove a choice for a trick that is not there."""
+    for r, rnd in enumerate(parsed.rounds, start=1):
+        for ability in rnd.abilities:
+            if not 0 <= ability.trick < len(rnd.tricks):
+                raise UserError(
+                    f"invalid game record: round {r}: a choice of {ability.pirate} for trick "
+                    f"{ability.trick + 1}, but the round has {len(rnd.tricks)} trick(s)"
+                )
 
 
 def _over(record: Mapping[str, Any], tie_breaks: bool) -> bool:

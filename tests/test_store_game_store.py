@@ -439,6 +439,28 @@ def test_import_export_round_trip_and_finish(store: GameStore) -> None:
             },
             "invalid game record",
         ),
+        (  # kept while abilities were off, it broke the score when they were turned on
+            {
+                "format": "skullcam-game/1",
+                "players": ["A", "B"],
+                "settings": {"rounds": 1, "pirate_abilities": False},
+                "rounds": [
+                    {
+                        "bids": [1, 0],
+                        "tricks": [
+                            {
+                                "plays": [
+                                    {"player": 0, "card": "pirate-rosie"},
+                                    {"player": 1, "card": "green-3"},
+                                ]
+                            }
+                        ],
+                        "abilities": [{"trick": 10**20, "pirate": "pirate-rosie", "choice": 1}],
+                    }
+                ],
+            },
+            r"round 1: a choice of pirate-rosie for trick 100000000000000000001, but the round",
+        ),
     ],
 )
 def test_import_rejects_bad_records(store: GameStore, record: object, message: str) -> None:
