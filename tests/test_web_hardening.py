@@ -476,6 +476,26 @@ def test_event_streams_beyond_the_limit_are_refused_until_one_closes(
     assert app.extensions["skullcam_streams"].open == 0
 
 
+def test_one_address_cannot_take_every_event_stream(app: Flask, client: FlaskClient) -> None:
+    """80 streams from one guest's laptop left every other page, the TV's too, answered 503
+    (a review's reproduction); each address now has its own share."""
+    app.config["SSE_MAX_STREAMS_PER_ADDRESS"] = 2
+    guest = {"REMOTE_ADDR": "192.168.1.66"}
+    held = [client.get("/events", environ_base=guest) for _ in range(2)]
+    assert [r.status_code for r in held] == [200, 200]
+    assert client.get("/events", environ_base=guest).status_code == 503
+    tv = client.get("/events")  # the TV on the Pi, and every other phone, still follow
+    phone = client.get("/events", environ_base={"REMOTE_ADDR": "192.168.1.20"})
+    assert tv.status_code == phone.status_code == 200
+    held[0].close()
+    again = client.get("/events", environ_base=guest)
+    assert again.status_code == 200
+    for response in (held[1], again, tv, phone):
+        response.close()
+    assert app.extensions["skullcam_streams"].open == 0
+    assert not app.extensions["skullcam_streams"].by_address
+
+
 # ------------------------------------------------- a review's findings (session 27)
 def test_a_body_not_in_utf8_is_refused_not_stored_broken(
     client: FlaskClient, store: GameStore, gid: int

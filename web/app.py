@@ -23,6 +23,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,9 @@ IDLE_CONNECTION_S = 60
 ``channel_timeout``; an event stream says something every ``SSE_KEEPALIVE_SECONDS``). It was an
 hour: 200 idle connections from one laptop on the Wi-Fi took the scoreboard down for that long."""
 SSE_MAX_STREAMS = DEFAULT_THREADS - 16
+SSE_MAX_STREAMS_PER_ADDRESS = 16
+"""Open event streams from one address: a phone with every page of the game open in tabs
+holds under ten; more is one guest taking the streams everyone else's pages need."""
 """Open event streams at once (one per open page; each holds a server thread while open):
 beyond it a page is answered 503 and tries again, so the last 16 threads always serve
 requests. Without a limit, about 96 open pages left every request waiting (measured)."""
@@ -121,6 +125,7 @@ def create_app(
         SSE_KEEPALIVE_SECONDS=15.0,
         SSE_MAX_SECONDS=SSE_MAX_SECONDS,
         SSE_MAX_STREAMS=SSE_MAX_STREAMS,
+        SSE_MAX_STREAMS_PER_ADDRESS=SSE_MAX_STREAMS_PER_ADDRESS,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
     if test_config:
@@ -262,22 +267,31 @@ def _disk_full(path: Path, err: sqlite3.Error) -> Any:
 
 
 class StreamCount:
-    """How many event streams are open, for ``SSE_MAX_STREAMS``."""
+    """How many event streams are open, all told (``SSE_MAX_STREAMS``) and from each address
+    (``SSE_MAX_STREAMS_PER_ADDRESS``): 80 streams from one guest's laptop left every other
+    page, the TV's too, answered 503 for as long as it held them."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.open = 0
+        self.by_address: Counter[str] = Counter()
 
-    def take(self, limit: int) -> bool:
+    def take(self, limit: int, who: str = "?", per_address: int | None = None) -> bool:
         with self.lock:
             if self.open >= limit:
                 return False
+            if per_address is not None and self.by_address[who] >= per_address:
+                return False
             self.open += 1
+            self.by_address[who] += 1
             return True
 
-    def give_back(self) -> None:
+    def give_back(self, who: str = "?") -> None:
         with self.lock:
             self.open -= 1
+            self.by_address[who] -= 1
+            if self.by_address[who] <= 0:
+                del self.by_address[who]
 
 
 def get_store(app: Flask | None = None) -> GameStore:

@@ -100,7 +100,8 @@ def stream() -> Response:
                 store.wait_for_event(last, wait)
 
     streams: StreamCount = current_app.extensions["skullcam_streams"]
-    if not streams.take(int(config["SSE_MAX_STREAMS"])):
+    who = request.remote_addr or "?"
+    if not streams.take(int(config["SSE_MAX_STREAMS"]), who, config["SSE_MAX_STREAMS_PER_ADDRESS"]):
         raise ServiceUnavailable(
             "too many pages are following the game; this page tries again in a few seconds"
         )
@@ -109,5 +110,7 @@ def stream() -> Response:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-    response.call_on_close(streams.give_back)  # when the server closes it, whatever the cause
+    response.call_on_close(
+        lambda: streams.give_back(who)
+    )  # when the server closes it, whatever the cause
     return response
