@@ -53,7 +53,7 @@ class Page(threading.Thread):
     def run(self) -> None:
         sock = socket.create_connection(("127.0.0.1", self.port))
         sock.sendall(
-            f"GET /events?game={self.game_id} HTTP/1.1\r\nHost: x\r\n"
+            f"GET /events?game={self.game_id} HTTP/1.1\r\nHost: localhost:{self.port}\r\n"
             "Accept: text/event-stream\r\n\r\n".encode()
         )
         buf = b""
@@ -90,7 +90,8 @@ def main() -> None:
     data = Path(tempfile.mkdtemp(prefix="skullcam-bench-web-"))
     # One stream per page for the whole run, however long and however many pages: what is
     # measured is delivery on a long-lived stream, not the server's renewal and page limits.
-    app = create_app(data, test_config={"SSE_MAX_SECONDS": None, "SSE_MAX_STREAMS": args.pages})
+    limits = {"SSE_MAX_STREAMS": args.pages, "SSE_MAX_STREAMS_PER_ADDRESS": args.pages}
+    app = create_app(data, test_config={"SSE_MAX_SECONDS": None, **limits})
     store = get_store(app)
     server = make_server(app, "127.0.0.1", 0, threads=args.pages + 16)
     threading.Thread(target=server.run, daemon=True).start()
