@@ -53,16 +53,11 @@ from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
-from skullcam.vision.enroll import (
-    Enrollment,
-    FaceClassifier,
-    adapt_and_install,
-    check_face,
-    enroll_record,
-)
+from skullcam.vision.enroll import Enrollment, FaceClassifier, adapt_and_install, check_face
 from skullcam.vision.enroll_check import CheckResult
 from skullcam.vision.enroll_messages import Message, MessageError, SaidText, message, spoken
 from skullcam.vision.enroll_photo import Detector, PhotoCheck, inspect_photo
+from skullcam.vision.enrolled_models import enroll_record
 from skullcam.vision.recognizer import active_model_dir
 
 logger = logging.getLogger(__name__)

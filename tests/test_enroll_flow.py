@@ -33,14 +33,12 @@ from skullcam.vision.enroll import (
     ActiveModelWatcher,
     Enrollment,
     EnrollOutcome,
-    activate,
     adapt_and_install,
     collect_from_folder,
-    list_models,
-    passed_with_plan,
 )
 from skullcam.vision.enroll_check import CheckResult, card_name
 from skullcam.vision.enroll_synth import render_photo, write_photo_folder, write_tiny_model
+from skullcam.vision.enrolled_models import activate, list_models, passed_with_plan
 from skullcam.vision.reading_choice import CORNER_WEIGHTS
 from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer, active_model_dir
 from skullcam.vision.training import CLASSES

@@ -146,7 +146,7 @@ def _load_problem(folder: Path) -> str | None:
 def _run(args: argparse.Namespace) -> int:
     data: Path = args.data
     if args.list:
-        from skullcam.vision.enroll import list_models
+        from skullcam.vision.enrolled_models import list_models
 
         rows = list_models(data)
         for row in rows:
@@ -166,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"no active model: {err}", file=sys.stderr)
         return 0
     if args.activate is not None:
-        from skullcam.vision.enroll import activate
+        from skullcam.vision.enrolled_models import activate
 
         folder = activate(data, args.activate)
         print(f"active model: {args.activate} ({folder})")
@@ -197,14 +197,13 @@ def _warn_without_training_stack(photos: Path) -> None:
 
 def _enroll_folder(args: argparse.Namespace) -> int:
     from skullcam.vision.enroll import (
-        MIN_ACTIVATE_ACCURACY,
         Enrollment,
         adapt_and_install,
         collect_from_folder,
         onnx_detector,
         onnx_face_classifier,
-        passed_with_plan,
     )
+    from skullcam.vision.enrolled_models import MIN_ACTIVATE_ACCURACY, passed_with_plan
     from skullcam.vision.recognizer import active_model_dir
 
     plan = _plan(args)
