@@ -76,6 +76,13 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
         whole = integrity(path)
         if whole != "damaged":
             return disk_trouble(path, err, whole == "ok")
+    if isinstance(err, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError):
+        # A write of ours SQLite refused, or a misused connection: a bug, not the file.
+        return UserError(
+            f"the game database {path} refused a change ({type(err).__name__}: {err}): "
+            "this is a bug in skullcam, please report it; the file is left as it is and "
+            "needs no restoring"
+        )
     return UserError(
         f"the game database {path} cannot be read ({err}). Restore a backup of it, or "
         f"move it aside to start a fresh one, its {path.name}-wal and -shm files with it "

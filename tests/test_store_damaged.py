@@ -10,6 +10,7 @@ import pytest
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
+from skullcam.store.database import database_error
 
 
 def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
@@ -89,3 +90,19 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"is not a skullcam game database .*photos"):
         GameStore(data)
     assert (data / "skullcam.db").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "err",
+    [
+        sqlite3.IntegrityError("UNIQUE constraint failed: tricks.game_id"),
+        sqlite3.ProgrammingError("Cannot operate on a closed database."),
+    ],
+)
+def test_a_bug_is_not_called_damage(tmp_path: Path, err: sqlite3.Error) -> None:
+    """A write SQLite refused (a bug of ours, or a race) was worded as damage: "cannot be
+    read ... Restore a backup of it, or move it aside", and a table could give up a healthy
+    game on that advice."""
+    said = str(database_error(tmp_path / "skullcam.db", err))
+    assert "bug in skullcam" in said and "needs no restoring" in said
+    assert "Restore" not in said and "move it aside" not in said
