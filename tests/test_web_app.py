@@ -109,6 +109,44 @@ def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameSto
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 
+def test_pages_name_their_controls_and_signs_for_a_screen_reader(
+    client: FlaskClient, store: GameStore, tmp_path: Path
+) -> None:
+    """Was (accessibility review): six Correct buttons all named "Correct", ◀/▶ named by their
+    arrows, the picture's alt "Trick", ★ and ✎ with no words, a PIN dialog and box with no
+    name, a wrong PIN not announced, and new questions appearing without a word."""
+    gid = game_with_trick(store, tmp_path)
+    store.set_bids(gid, 2, [0, 0, 0])
+    store.record_trick(gid, 2, 0, plays((2, "green-1"), (0, "green-2"), (1, "green-3")))
+    store.correct_play(gid, 1, 0, 0, card="green-6")
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    names = re.findall(r'class="correct-button"[^>]*aria-label="([^"]*)"', page)
+    assert names == ["Correct play 1 · Ben", "Correct play 2 · Cai", "Correct play 3 · Ana"]
+    assert re.search(r'id="next-trick"[^>]*aria-label="next trick: Round 2 · Trick 1"', page)
+    assert 'alt="Round 1 · Trick 1"' in page
+    winner = re.search(r'<span class="winner-mark"[^>]*>(.*?)</span></span>', page)
+    assert winner is not None and 'aria-hidden="true">★<' in winner[1]
+    assert '<span class="sr-only">wins the trick' in winner[1]
+    assert re.search(r'<dialog id="pin-dialog" aria-labelledby="pin-title"', page)
+    assert re.search(r'<input id="pin-input"[^>]*aria-labelledby="pin-title"', page)
+    assert '<p class="error" id="pin-error" role="alert">' in page
+    later = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert re.search(r'id="prev-trick"[^>]*aria-label="previous trick: Round 1 · Trick 1"', later)
+    # In the page's language.
+    es = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert 'aria-label="Corregir jugada 2 · Cai"' in es
+    assert '<span class="sr-only">gana la baza</span>' in es
+    tricks = client.get(f"/game/{gid}/tricks?lang=da").get_data(as_text=True)
+    assert '<span aria-hidden="true">✎</span><span class="sr-only">rettet</span>' in tricks
+    # Questions are said as they come (a polite live region), and a forgotten bid politely too:
+    # role=alert interrupted the reader each time the page redrew it.
+    for path in ["bids", "prompts"]:
+        html = client.get(f"/game/{gid}/{path}").get_data(as_text=True)
+        assert '<div id="prompts" class="prompts" aria-live="polite">' in html, path
+    bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
+    assert '<p id="bids-missing" class="error" role="status" hidden>' in bids
+
+
 def test_unknown_game_is_404_page(client: FlaskClient) -> None:
     res = client.get("/game/99/bids")
     assert res.status_code == 404

@@ -7,6 +7,7 @@ refusals the store makes.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -181,3 +182,81 @@ def test_the_tv_shows_who_called_a_cannonball(server: tuple[str, GameStore], bro
         lambda d: "Cannonball" in d.find_element(By.CSS_SELECTOR, row.format(1)).text
     )
     assert "Cannonball" not in browser.find_element(By.CSS_SELECTOR, row.format(0)).text
+
+
+_WATCH = """
+window.SK_MUTATIONS = {total: 0, missing: 0, prompts: 0};
+const what = {childList: true, subtree: true, characterData: true, attributes: true};
+const ids = {total: "bid-total", missing: "bids-missing", prompts: "prompts"};
+for (const [key, id] of Object.entries(ids)) {
+  new MutationObserver((seen) => { SK_MUTATIONS[key] += seen.length; })
+    .observe(document.getElementById(id), what);
+}
+"""
+
+
+def _accessible_names(driver: Any, role: str) -> list[str]:
+    """The names Chrome's accessibility tree gives every node of ``role``."""
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    return [
+        n.get("name", {}).get("value", "")
+        for n in tree
+        if n.get("role", {}).get("value") == role and not n.get("ignored")
+    ]
+
+
+def test_bid_buttons_say_whose_bid_and_the_live_regions_speak_only_of_changes(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was (accessibility review): a screen reader heard 24 buttons "0, 1, 2, 3, 0, 1, ..."
+    with nothing saying whose bid each sets; and every event of the game (a setting, another
+    phone's bid) rewrote the bids total, the forgotten-bid alert and the open questions, so the
+    reader said them all again."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, None])
+    leader = store.state(gid)["leader"]
+    live = [{"player": leader, "card": "tigress", "confidence": 0.9}]
+    store.set_live(gid, 1, 0, live, winner=leader, leader=leader)  # play started: Cai forgot
+    store.create_prompt(gid, "tigress", 1, 0, player=leader)
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+    wait(browser).until(lambda d: d.find_element(By.ID, "bids-missing").is_displayed())
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#prompts .prompt"))
+    names = _accessible_names(browser, "button")
+    assert {"Bid 0 · Ana", "Bid 1 · Ana", "Bid 0 · Ben", "Bid 1 · Cai"} <= set(names), names
+    assert {"Ana", "Ben", "Cai"} <= set(_accessible_names(browser, "group"))
+    assert browser.find_element(By.ID, "prompts").get_attribute("aria-live") == "polite"
+    assert browser.find_element(By.ID, "bids-missing").get_attribute("role") == "status"
+
+    def caught_up(d: Any) -> bool:
+        return bool(d.execute_script("return window.SK_LAST_EVENT || 0") >= last)
+
+    # An event that changes none of them leaves them alone.
+    browser.execute_script(_WATCH)
+    store.update_settings(gid, {"points_per_trick": 15})
+    last = store.state(gid)["last_event_id"]
+    wait(browser).until(caught_up)
+    time.sleep(0.5)  # the page's refresh after that event
+    assert browser.execute_script("return SK_MUTATIONS") == {"total": 0, "missing": 0, "prompts": 0}
+    # Another phone changes Ben's bid: the number changes, the rest of the line is not rewritten.
+    browser.execute_script("window.SK_LABEL = document.getElementById('bid-total-label')")
+    store.set_bids(gid, 1, [1, 1, None])
+    wait(browser).until(lambda d: d.find_element(By.ID, "bid-total-number").text == "2")
+    assert browser.execute_script("return document.getElementById('bid-total-label') === SK_LABEL")
+    seen = browser.execute_script("return SK_MUTATIONS")
+    assert seen["missing"] == 0 and seen["prompts"] == 0, seen
+
+    # A new question is drawn (and so said) at once.
+    store.create_prompt(gid, "harry", 1, 0, player=0)
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#prompts .prompt")) == 2)
+    group = browser.find_elements(By.CSS_SELECTOR, "#prompts .prompt")[1]
+    assert group.get_attribute("role") == "group"
+    text_id = group.get_attribute("aria-labelledby")
+    assert (
+        browser.find_element(By.ID, text_id).text
+        == group.find_element(By.CSS_SELECTOR, ".prompt-text").text
+    )

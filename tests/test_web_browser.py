@@ -294,6 +294,19 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
     assert not browser.find_elements(By.CSS_SELECTOR, "#tv-prompts button")
     # ... and fits a 1080p screen without scrolling.
     assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
+    # The secondary text reads from across the room: 3.2vh at least (was 2.6vh, 20 px axes).
+    sizes = browser.execute_script(
+        "return ['#tv-table th', '.tv-side h2', '#tv-prompts .prompt'].map(s =>"
+        " parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"
+    )
+    assert min(sizes) >= 0.032 * 1080 - 0.5, sizes
+    # The chart's axis labels are in its own units: measured as drawn.
+    axis = browser.execute_script(
+        "return document.querySelector('.chart .axis').getBoundingClientRect().height"
+    )
+    assert axis >= 0.026 * 1080, axis
+    chart = browser.find_element(By.CSS_SELECTOR, "#tv-chart svg")
+    assert chart.get_attribute("aria-label") == "Puntuación acumulada"
     # A phone answers it; the TV drops the question live.
     tv = browser.current_window_handle
     browser.switch_to.new_window("window")
@@ -506,6 +519,8 @@ def test_bids_are_locked_on_the_phones_once_the_game_is_over(
     )
     button = '.bid-button[data-player="0"][data-bid="0"]'
     assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    # Locked, the final bids are still read: muted, not faded to 1.5:1 (opacity 0.35).
+    assert browser.find_element(By.CSS_SELECTOR, button).value_of_css_property("opacity") == "1"
     browser.find_element(By.ID, "unlock-bids").click()
     wait(browser).until(ec.alert_is_present()).accept()
     wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, button).is_enabled())
@@ -600,6 +615,7 @@ _TV_BOTTOMS = """
 const bottom = (el) => el ? Math.round(el.getBoundingClientRect().bottom) : 0;
 const last = (sel) => { const all = document.querySelectorAll(sel); return all[all.length - 1]; };
 return {rows: bottom(last('#tv-table tbody tr')), cards: bottom(last('#tv-live-cards li')),
+        scores: bottom(document.querySelector('.tv-scores')),
         chart: bottom(document.querySelector('#tv-chart svg')),
         winner: document.getElementById('tv-winner').getBoundingClientRect().height};
 """
@@ -639,6 +655,7 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
     seen = browser.execute_script(_TV_BOTTOMS)
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
+    assert seen["rows"] <= seen["scores"], seen  # the last row is not cut off by the footer
     # Seven of them tie on 10 (each bid 0 and lost the trick of escapes and loot).
     store.set_bids(gid, 1, [0] * 8)
     escapes = ["escape"] * 5 + ["loot", "loot", "tigress:escape"]
@@ -670,7 +687,9 @@ def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
         browser.get(f"{base}/game/{gid}/tv")
         wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-warnings"), english))
         line = browser.find_element(By.ID, "tv-warnings")
-        assert line.text == "⚠ " + english and line.size["height"] < 1.5 * 0.026 * 1080
+        # 3.6vh (2.6vh was too small from 3 m), on at most two lines: the rest is cut.
+        assert line.text == "⚠ " + english and line.size["height"] < 2.5 * 0.036 * 1080
+        assert line.value_of_css_property("font-size") == f"{0.036 * 1080:g}px"
         assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
         seen = browser.execute_script(_TV_BOTTOMS)
         assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
@@ -747,3 +766,105 @@ def test_the_tv_says_when_no_camera_records_the_game(
     phone_notice = (By.ID, "no-camera")
     wait(browser).until(lambda d: d.find_element(*phone_notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text
+
+
+def test_the_tv_shows_a_player_over_the_bid_by_more_than_colour(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was (accessibility review): red text alone said a player had taken more tricks than
+    bid; a colour-blind player saw a plain number."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    play_trick(store, gid, ["green-5", "green-9", "green-3"])  # round 1: Cai's 9
+    store.set_bids(gid, 2, [0, 0, 0])
+    play_trick(store, gid, ["yellow-5", "yellow-9", "yellow-2"])  # whoever took it is over
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Ronda 2"))
+    won = store.state(gid)["tricks_won"]
+    over = [p for p in range(3) if won[p] > 0]
+    assert len(over) == 1
+    row = '#tv-table tr[data-player="{}"] td.won'
+    cell = browser.find_element(By.CSS_SELECTOR, row.format(over[0]))
+    assert "over" in cell.get_attribute("class").split()
+    mark = cell.find_element(By.CSS_SELECTOR, ".over-mark")
+    shown = mark.find_element(By.CSS_SELECTOR, '[aria-hidden="true"]')
+    assert shown.text == "↑" and mark.get_attribute("title") == "más bazas que las apostadas"
+    assert mark.get_attribute("textContent") == "↑más bazas que las apostadas"  # said, too
+    others = [p for p in range(3) if p not in over]
+    for p in others:
+        assert not browser.find_elements(By.CSS_SELECTOR, row.format(p) + " .over-mark")
+
+
+_CORRECT_RIGHTS = """
+return {width: document.documentElement.clientWidth,
+        page: document.documentElement.scrollWidth,
+        table: [document.getElementById('plays').scrollWidth,
+                document.getElementById('plays').clientWidth],
+        rights: [...document.querySelectorAll('.correct-button')]
+          .map(b => Math.ceil(b.getBoundingClientRect().right))};
+"""
+
+
+@pytest.mark.parametrize(
+    ("width", "scale", "body_font"),
+    [(195, 4, ""), (390, 2, "36px")],
+    ids=["zoom-200", "text-200"],
+)
+def test_every_correct_button_is_in_view_at_200_percent(
+    server: tuple[str, GameStore], browser: Any, width: int, scale: int, body_font: str
+) -> None:
+    """Was (accessibility review): at 200 % zoom (a 390 px phone is 195 CSS px wide) the plays
+    table was 269 px wide and every Correct button lay past the screen's edge, reachable only by
+    scrolling the table sideways; with doubled text, likewise. Under 600 px each play is now a
+    block of its own."""
+    base, store = server
+    names = ["Ana", "Benjamin", "Cai", "Hanne-Marie Kristoffersen"]
+    gid = store.create_game(names, 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    play_trick(store, gid, ["green-13", "tigress:pirate", "mermaid-sirena", "yellow-14"])
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 844, "deviceScaleFactor": scale, "mobile": True},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/round/1/trick/0")
+        wait(browser).until(ec.presence_of_element_located((By.CSS_SELECTOR, ".correct-button")))
+        if body_font:
+            browser.execute_script("document.body.style.fontSize = arguments[0]", body_font)
+        seen = browser.execute_script(_CORRECT_RIGHTS)
+        assert len(seen["rights"]) == 4
+        assert max(seen["rights"]) <= seen["width"], seen
+        assert seen["page"] <= seen["width"], seen
+        assert seen["table"][0] <= seen["table"][1], seen  # the table does not scroll sideways
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_correction_form_closes_from_the_keyboard_back_to_its_button(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was (accessibility review): Esc did nothing, and Cancel left the focus on the page's
+    body, so the next Tab started again at the top of the page."""
+    from selenium.webdriver.common.keys import Keys
+
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    play_trick(store, gid, ["green-3", "green-9", "green-5"])
+    browser.get(f"{base}/game/{gid}/round/1/trick/0")
+    buttons = browser.find_elements(By.CSS_SELECTOR, ".correct-button")
+    form = browser.find_element(By.ID, "correct-form")
+    focused = "return document.activeElement"
+    for close in ("escape", "cancel"):
+        buttons[1].send_keys(Keys.ENTER)
+        wait(browser).until(lambda d: form.is_displayed())
+        assert browser.execute_script(focused) == browser.find_element(By.ID, "correct-card")
+        if close == "escape":
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+        else:
+            browser.find_element(By.ID, "correct-cancel").send_keys(Keys.ENTER)
+        wait(browser).until(lambda d: not form.is_displayed())
+        assert browser.execute_script(focused) == buttons[1], close
+    assert store.trick(gid, 1, 0).plays == store.trick(gid, 1, 0).original_plays

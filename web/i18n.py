@@ -493,6 +493,38 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "round successivo",
         "da": "næste runde",
     },
+    # Spoken only (aria-label, title, visually hidden text): what a sign or a bare button means.
+    "previous_trick": {
+        "en": "previous trick",
+        "es": "baza anterior",
+        "it": "presa precedente",
+        "da": "forrige stik",
+    },
+    "next_trick": {
+        "en": "next trick",
+        "es": "baza siguiente",
+        "it": "presa successiva",
+        "da": "næste stik",
+    },
+    "correct_play": {
+        "en": "Correct play {n} · {name}",
+        "es": "Corregir jugada {n} · {name}",
+        "it": "Correggi giocata {n} · {name}",
+        "da": "Ret kort {n} · {name}",
+    },
+    "corrected": {"en": "corrected", "es": "corregida", "it": "corretta", "da": "rettet"},
+    "trick_winner": {
+        "en": "wins the trick",
+        "es": "gana la baza",
+        "it": "vince la presa",
+        "da": "vinder stikket",
+    },
+    "over_bid": {
+        "en": "more tricks than bid",
+        "es": "más bazas que las apostadas",
+        "it": "più prese della puntata",
+        "da": "flere stik end buddet",
+    },
     "score_error": {
         "en": "The scores cannot be computed until this is corrected:",
         "es": "Los puntos no se pueden calcular hasta corregir esto:",

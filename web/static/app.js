@@ -42,6 +42,18 @@ const SK = (() => {
     return el;
   }
 
+  /* Text written only when it changes: a live region (aria-live, role=status) re-reads
+   * whatever is written into it, and the pages redraw on every event of the game. */
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+  /* A sign (★, ↑) with its meaning: shown as the sign, said as the words, and the words as a
+   * tooltip where there is a pointer. */
+  function sign(mark, meaning, attrs) {
+    return h("span", Object.assign({title: meaning}, attrs || {}),
+      h("span", {"aria-hidden": "true"}, mark), h("span", {class: "sr-only"}, meaning));
+  }
+
   function toast(text, bad) {
     const el = document.getElementById("toast");
     if (!el) return;
@@ -65,6 +77,8 @@ const SK = (() => {
       document.getElementById("pin-cancel").onclick = cancel;
       form.onsubmit = async (ev) => {
         ev.preventDefault();
+        // Emptied first, so that a second wrong PIN is announced again (#pin-error is an alert).
+        err.textContent = "";
         const res = await fetch("/api/pin", {
           method: "POST", headers: {"Content-Type": "application/json"},
           body: JSON.stringify({pin: input.value}), credentials: "same-origin",
@@ -216,6 +230,11 @@ const SK = (() => {
   function renderPrompts(container, state, readOnly) {
     if (!container) return;
     const players = state.game.players;
+    // #prompts is a live region: redrawn on every event, it would read the open questions out
+    // again each time. Only a question asked or answered redraws it.
+    const ids = (state.prompts || []).map((p) => p.id).join(",");
+    if (container.dataset.ids === ids) return;
+    container.dataset.ids = ids;
     container.replaceChildren(...(state.prompts || []).map((p) => {
       const buttons = readOnly ? [] : promptChoices(p, players).map(([value, label]) =>
         h("button", {type: "button", class: "big prompt-answer", dataset: {prompt: p.id, answer: value},
@@ -229,12 +248,13 @@ const SK = (() => {
             try { await api("/api/prompt/" + p.id + "/answer", {answer: value}); }
             catch (e) { showError(e); }
           }}, label));
-      return h("div", {class: "prompt", dataset: {kind: p.kind}},
-        h("p", {class: "prompt-text"}, promptText(p, players)), h("div", {class: "row"}, buttons));
+      const textId = container.id + "-" + p.id;
+      return h("div", {class: "prompt", role: "group", "aria-labelledby": textId, dataset: {kind: p.kind}},
+        h("p", {class: "prompt-text", id: textId}, promptText(p, players)), h("div", {class: "row"}, buttons));
     }));
   }
 
-  return {t, card, cardOrder, h, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
+  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -244,7 +264,12 @@ function initSetup() {
   const dealer = document.getElementById("first-dealer");
   const rows = () => [...list.querySelectorAll("input.player-name")];
   function refreshDealer() {
-    rows().forEach((inp, i) => { inp.placeholder = t("player") + " " + (i + 1); });
+    // The placeholder goes once a name is typed: the label stays for a screen reader.
+    rows().forEach((inp, i) => {
+      const label = t("player") + " " + (i + 1);
+      inp.placeholder = label;
+      inp.setAttribute("aria-label", label);
+    });
     const keep = dealer.value;
     dealer.replaceChildren(...rows().map((inp, i) =>
       h("option", {value: i}, inp.value.trim() || t("player") + " " + (i + 1))));
@@ -331,7 +356,7 @@ function initSettings() {
 
 /* ------------------------------------------------------------------ bids (phone) */
 function initBids() {
-  const {h, t, api, getJSON, stream, renderPrompts, showError, pageData} = SK;
+  const {h, t, setText, api, getJSON, stream, renderPrompts, showError, pageData} = SK;
   const gameId = document.body.dataset.game;
   let state = pageData.state;
   let shownRound = state.round;
@@ -366,12 +391,19 @@ function initBids() {
     const total = bids.reduce((a, b) => a + (b || 0), 0);
     const missing = bids.filter((b) => b === null).length;
     const cls = total > cards ? "over" : total < cards ? "under" : "even";
-    document.getElementById("bid-total").replaceChildren(
-      h("span", {class: "big-number " + cls, id: "bid-total-number"}, String(total)),
-      h("span", {class: "slash"}, " / "),
-      h("span", {class: "big-number"}, String(cards)),
-      h("span", {class: "label"}, " " + t("total_bids") + " · " + t("tricks_available") +
-        (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : "")));
+    // #bid-total is a live region: its parts are written only when they change, or every
+    // event of the game (a setting, a trick, another phone's bid) would read it out again.
+    const totalEl = document.getElementById("bid-total");
+    if (!totalEl.firstChild) {
+      totalEl.append(h("span", {class: "big-number", id: "bid-total-number"}), h("span", {class: "slash"}, " / "),
+        h("span", {class: "big-number", id: "bid-total-cards"}), h("span", {class: "label", id: "bid-total-label"}));
+    }
+    const number = document.getElementById("bid-total-number");
+    if (number.className !== "big-number " + cls) number.className = "big-number " + cls;
+    setText(number, String(total));
+    setText(document.getElementById("bid-total-cards"), String(cards));
+    setText(document.getElementById("bid-total-label"), " " + t("total_bids") + " · " + t("tricks_available") +
+      (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : ""));
     const rascal = state.settings.scoring === "rascal";
     // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
@@ -392,6 +424,8 @@ function initBids() {
       for (let b = 0; b <= cards; b++) {
         buttons.push(h("button", {type: "button", class: "bid-button" + (bids[p] === b ? " on" : ""),
           disabled: locked, dataset: {player: p, bid: b}, "aria-pressed": bids[p] === b ? "true" : "false",
+          // Said as "Bid 1 · Ana", not "1": a screen reader hears whose bid the button sets.
+          "aria-label": t("bid") + " " + b + " · " + name,
           // A second tap on the lit bid (a phone passed round in the dark) changes nothing:
           // clearing it would lose the bid without a word.
           onclick: () => { if (bids[p] !== b) setBid(p, b); }}, String(b)));
@@ -404,8 +438,10 @@ function initBids() {
           // The call alone: resending the bid this page last saw would undo another phone's.
           onchange: (ev) => setBid(p, undefined, ev.target.checked)}), " " + t("cannonball")));
       }
-      return h("div", {class: "bid-row", dataset: {player: p}},
-        h("div", {class: "bid-name"}, name, " ", extras),
+      // Each player's buttons are a group named by the player.
+      const nameId = "bid-name-" + p;
+      return h("div", {class: "bid-row", role: "group", "aria-labelledby": nameId, dataset: {player: p}},
+        h("div", {class: "bid-name"}, h("span", {id: nameId}, name), " ", extras),
         h("div", {class: "bid-buttons"}, buttons));
     }));
     const warn = document.getElementById("bids-missing");
@@ -495,8 +531,9 @@ function winnerNames(state) {
 function showMissingBids(el, state) {
   const started = state.tricks.length > 0 || !!(state.live && state.live.plays && state.live.plays.length);
   const names = started && !state.finished ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
-  el.hidden = !names.length;
-  el.textContent = names.length ? SK.t("bids_missing", {names: names.map(bidi).join(", ")}) : "";
+  // Written only when it changes: on the phones it is a status line a screen reader reads out.
+  if (el.hidden !== !names.length) el.hidden = !names.length;
+  SK.setText(el, names.length ? SK.t("bids_missing", {names: names.map(bidi).join(", ")}) : "");
 }
 
 /* ------------------------------------------------------------------ TV */
@@ -515,7 +552,8 @@ function chartSVG(state) {
   // The round being played scores 0 until it ends: drawn, it would flatten every line.
   const sc = scoreShown(state);
   const rounds = (sc ? sc.rounds : []).filter((r) => !r.in_progress);
-  const W = 800, H = 360, L = 60, R = 20, T = 16, B = 34;
+  // Margins for the axis labels (32 units: .chart .axis).
+  const W = 800, H = 360, L = 84, R = 20, T = 16, B = 44;
   const series = players.map((_, p) => {
     let sum = 0;
     return [0].concat(rounds.map((r) => (sum += r.points[p])));
@@ -526,9 +564,9 @@ function chartSVG(state) {
   const n = Math.max(state.rounds, 1);
   const x = (i) => L + (W - L - R) * i / n;
   const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
-  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img"});
+  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": SK.t("score_chart")});
   svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
-  for (const v of [lo, hi]) svg.append(s("text", {x: L - 8, y: y(v) + 6, "text-anchor": "end", class: "axis"}, Math.round(v)));
+  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, Math.round(v)));
   for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
   series.forEach((pts, p) => {
     const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
@@ -540,7 +578,7 @@ function chartSVG(state) {
 }
 
 function initTV() {
-  const {h, t, card, getJSON, stream, renderPrompts} = SK;
+  const {h, t, card, sign, getJSON, stream, renderPrompts} = SK;
   const fixedGame = document.body.dataset.game;
   let state = null;
   let bannerTimer = null;
@@ -583,6 +621,7 @@ function initTV() {
     document.getElementById("tv-no-camera").hidden = !state.camera_missing || state.finished;
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
+    const overBid = (p) => state.bids[p] !== null && state.tricks_won[p] > state.bids[p];
     const tbody = document.querySelector("#tv-table tbody");
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
@@ -591,7 +630,9 @@ function initTV() {
       h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p],
         // A cannonball call changes what the bid is worth: the room sees who made one.
         !fin && (state.cannonball || [])[p] ? h("span", {class: "tag cannon"}, t("cannonball")) : null),
-      h("td", {class: "won" + (state.bids[p] !== null && state.tricks_won[p] > state.bids[p] ? " over" : "")}, fin ? "" : state.tricks_won[p]),
+      // Over the bid: red, and an arrow for whoever cannot tell the red.
+      h("td", {class: "won" + (overBid(p) ? " over" : "")}, fin ? "" : state.tricks_won[p],
+        !fin && overBid(p) ? sign("↑", t("over_bid"), {class: "over-mark"}) : null),
       h("td", {class: "total"}, totals[p]))));
     const liveList = document.getElementById("tv-live-cards");
     // With nothing on the table, show the last trick of this round (dimmed) and its winner.
@@ -602,7 +643,7 @@ function initTV() {
     liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
-        shown.winner === pl.player ? h("span", {class: "tag"}, live ? t("winning_now") : "★") : null)));
+        shown.winner === pl.player ? (live ? h("span", {class: "tag"}, t("winning_now")) : sign("★", t("trick_winner"), {class: "tag"})) : null)));
     if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " " + (last.trick + 1)));
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
@@ -690,11 +731,17 @@ function initReplay() {
   const title = document.getElementById("correct-title");
   const seated = new Set(pageData.plays.map((p) => p.player));
   let which = null;  // the play being corrected, or "add" for the card the camera missed
-  const open = (heading, label) => {
+  let opener = null;  // the button that opened the form: focus goes back there when it closes
+  const open = (heading, label, from) => {
+    opener = from;
     title.textContent = heading;
     document.getElementById("correct-which").textContent = label;
     form.hidden = false;
     cardSel.focus();
+  };
+  const close = () => {
+    form.hidden = true;
+    if (opener) opener.focus();
   };
   for (const btn of document.querySelectorAll(".correct-button")) {
     btn.onclick = () => {
@@ -703,7 +750,7 @@ function initReplay() {
       cardSel.value = play.card;
       for (const opt of playerSel.options) opt.disabled = false;
       playerSel.value = String(play.player);
-      open(t("correct_card"), "#" + (which + 1));
+      open(t("correct_card"), "#" + (which + 1), btn);
     };
   }
   const addBtn = document.getElementById("add-play");
@@ -712,9 +759,10 @@ function initReplay() {
     // Only a player with no card in the trick can have had the missed one.
     for (const opt of playerSel.options) opt.disabled = seated.has(Number(opt.value));
     playerSel.value = [...playerSel.options].find((opt) => !opt.disabled).value;
-    open(t("add_missing"), "");
+    open(t("add_missing"), "", addBtn);
   };
-  document.getElementById("correct-cancel").onclick = () => { form.hidden = true; };
+  document.getElementById("correct-cancel").onclick = close;
+  form.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); close(); } });
   form.onsubmit = async (ev) => {
     ev.preventDefault();
     showError(null);
@@ -729,7 +777,7 @@ function initReplay() {
     const body = {play: which, expect: {card: play.card, player: play.player}};
     if (cardSel.value !== play.card) body.card = cardSel.value;
     if (Number(playerSel.value) !== play.player) body.player = Number(playerSel.value);
-    if (body.card === undefined && body.player === undefined) { form.hidden = true; return; }
+    if (body.card === undefined && body.player === undefined) { close(); return; }
     try { await api(base + "/correct", body); location.reload(); } catch (e) { showError(e); }
   };
   for (const btn of document.querySelectorAll(".tigress-button")) {
