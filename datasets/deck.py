@@ -1077,9 +1077,15 @@ def load_deck(deck_dir: Path, size: tuple[int, int] = (FACE_W, FACE_H)) -> dict[
         if path is None:
             missing.append(face)
             continue
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error:  # over OpenCV's limit (skullcam.MAX_IMAGE_PIXELS): a huge scan
+            img = None
         if img is None:
-            raise UserError(f"cannot read face image {path}; replace or regenerate it")
+            raise UserError(
+                f"cannot read face image {path} (not an image, or over 100 megapixels); "
+                "replace or regenerate it"
+            )
         if (img.shape[1], img.shape[0]) != size:
             img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
         faces[face] = img

@@ -31,6 +31,23 @@ def _color(rng: np.random.Generator, base: tuple[int, int, int], spread: int) ->
     return np.clip(np.asarray(base, np.float32) + rng.integers(-spread, spread + 1, 3), 0, 255)
 
 
+def _read_background(path: Path) -> np.ndarray | None:
+    """A background photo, shrunk to a side of at most 4,000 pixels (a table is drawn at a
+    few hundred); None when it is no image. A photo over ``skullcam.MAX_IMAGE_PIXELS`` is
+    read at an eighth of its size: OpenCV refuses to decode it whole."""
+    try:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error:
+        try:  # a JPEG decodes at an eighth; other formats are refused again
+            img = cv2.imread(str(path), cv2.IMREAD_REDUCED_COLOR_8)
+        except cv2.error:
+            img = None
+    if img is not None and max(img.shape[:2]) > 4000:
+        scale = 4000 / max(img.shape[:2])
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return img
+
+
 def table_texture(
     rng: np.random.Generator,
     w: int,
@@ -41,7 +58,7 @@ def table_texture(
     """A ``w`` x ``h`` BGR table surface, drawn at ``px_per_mm``; one of TABLE_KINDS or, when
     ``backgrounds`` holds image files, sometimes a random crop of one of them."""
     if backgrounds and rng.random() < 0.5:
-        img = cv2.imread(str(backgrounds[int(rng.integers(len(backgrounds)))]), cv2.IMREAD_COLOR)
+        img = _read_background(backgrounds[int(rng.integers(len(backgrounds)))])
         if img is not None and img.shape[0] > 8 and img.shape[1] > 8:
             scale = max(w / img.shape[1], h / img.shape[0]) * float(rng.uniform(1.0, 1.6))
             img = cv2.resize(img, (int(img.shape[1] * scale) + 1, int(img.shape[0] * scale) + 1))

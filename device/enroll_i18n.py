@@ -490,6 +490,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam enroll",
         "da": "forkert eller manglende PIN: indtast den PIN, skullcam enroll viste ved start",
     },
+    "pin_not_set": {
+        "en": "this page has no PIN set; restart skullcam enroll with --pin",
+        "es": "esta página no tiene PIN; reinicia skullcam enroll con --pin",
+        "it": "questa pagina non ha un PIN; riavvia skullcam enroll con --pin",
+        "da": "denne side har ingen PIN; genstart skullcam enroll med --pin",
+    },
     "pin_typed_wrong": {
         "en": "wrong PIN",
         "es": "PIN incorrecto",

@@ -490,7 +490,7 @@ def create_enroll_app(
         if request.endpoint == "index":
             return
         # Under a foreign name it neither acts nor shows the camera.
-        rule = table_pin.access(app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+        rule = table_pin.request_access()
         if rule == table_pin.FOREIGN_HOST:
             raise page_error("err_foreign_host", port=request.environ.get("SERVER_PORT", ""))
         if request.endpoint == "enter_pin":

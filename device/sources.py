@@ -138,9 +138,21 @@ class ImageFolderSource(FrameSource):
 
 
 def _read_frame(path: Path) -> np.ndarray | None:
+    """The frame, None when it is no image; a frame over ``skullcam.MAX_IMAGE_PIXELS``
+    (OpenCV's own limit, which raises) is refused by name, not with a traceback."""
     import cv2
 
-    image: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    from skullcam import MAX_IMAGE_PIXELS
+
+    try:
+        image: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error as err:
+        if "MAX_IMAGE_PIXELS" not in str(err):
+            raise
+        raise UserError(
+            f"frame {path} is too large to open (over {MAX_IMAGE_PIXELS // 1_000_000} "
+            "megapixels): frames are camera pictures, 640 x 480 is plenty"
+        ) from None
     return image
 
 

@@ -148,11 +148,27 @@ def is_loopback(address: str | None) -> bool:
 
 
 def names_this_machine(host: str) -> bool:
-    """``Host`` (``name[:port]``) is a loopback name or address."""
+    """``Host`` (``name[:port]``) is a loopback name or address, or this machine's unspecified
+    address (``0.0.0.0``, which a browser here reaches as itself). No ``Host`` at all (an
+    HTTP/1.0 request, a script) counts too: DNS rebinding is a browser's, and a browser always
+    names the host; refused, a health check with ``curl -0`` got a 400."""
+    if not host:
+        return True
     name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
     if name.startswith("[") and "]" in name:  # [::1]:8000
         name = name[1 : name.index("]")]
-    return is_loopback(name.lower())
+    name = name.lower().removesuffix(".")  # "localhost." is localhost
+    return is_loopback(name) or name in ("0.0.0.0", "::")
+
+
+def request_access() -> str:
+    """:func:`access` for the Flask request being served. Its ``Host`` header as sent, ""
+    when there is none: Flask's ``request.host`` fills in the server's own name then
+    (``waitress.invalid``), which would pass for a foreign one."""
+    from flask import current_app, request
+
+    host = str(request.headers.get("Host", ""))
+    return access(current_app.config["PIN_REQUIRED"], request.remote_addr, host)
 
 
 def from_this_machine(remote_addr: str | None, host: str) -> bool:
@@ -195,7 +211,7 @@ def write_refusal(attempt: Callable[[str], bool]) -> str | None:
     The one check both servers run; each words the answer itself."""
     from flask import current_app, request, session
 
-    rule = access(current_app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+    rule = request_access()
     if rule != PROVE_PIN:
         return None if rule == OPEN else FOREIGN_HOST
     if current_app.config["PIN"] is None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import GameRecord, RulesError, score_as_played
+from skullcam.rules import GameRecord, GameRecordError, RulesError, score_as_played
 from skullcam.rules.explain import Phrase, render
 from skullcam.rules.record import FORMAT as GAME_FORMAT
 
@@ -122,14 +122,16 @@ def _check_record(record: Any) -> _CheckedRecord:
 def _check_ability_tricks(parsed: GameRecord) -> None:
     """A pirate's choice names a trick its round has, whether pirate abilities are on or not:
     kept while they were off, a choice for trick 10^20 made the game unscoreable the moment
-    they were turned on, and no page can remove a choice for a trick that is not there."""
+    they were turned on, and no page can remove a choice for a trick that is not there.
+    Refused in the rules engine's own words (and numbering), as it refuses the same record
+    with abilities on, so a page says it in its reader's language."""
     for r, rnd in enumerate(parsed.rounds, start=1):
         for ability in rnd.abilities:
             if not 0 <= ability.trick < len(rnd.tricks):
-                raise UserError(
-                    f"invalid game record: round {r}: a choice of {ability.pirate} for trick "
-                    f"{ability.trick + 1}, but the round has {len(rnd.tricks)} trick(s)"
-                )
+                counts = {"trick": ability.trick, "count": len(rnd.tricks)}
+                said = (Phrase("at_round", {"round": r}), Phrase("ability_past_tricks", counts))
+                err = GameRecordError(render(said), said)
+                raise UserError(f"invalid game record: {err}") from err
 
 
 def _over(record: Mapping[str, Any], tie_breaks: bool) -> bool:

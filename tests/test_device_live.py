@@ -825,6 +825,37 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     assert said == [True, False] and not store.camera_missing()
 
 
+def test_a_camera_that_came_back_and_failed_again_is_said_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Said once per failure, not once per try: a camera that worked a while and then failed
+    the same way again was only in the debug log, though recording had stopped mid-game."""
+    from skullcam.commands import run as run_module
+    from skullcam.device.sources import CameraError
+
+    monkeypatch.setattr(run_module, "CAMERA_RETRY_S", 0.01)
+    loop = LiveLoop(GameStore(tmp_path / "data"), FrameKeyedRecognizer([]), "0", None)
+    frames = iter([0, 0, 40, 40, 40])  # the loop's frame count at each failure
+    tries = 0
+
+    def run_for(_loop: object, _left: object) -> None:
+        nonlocal tries
+        tries += 1
+        if tries <= 4:
+            monkeypatch.setattr(type(loop.tally), "frames", property(lambda _: next(frames)))
+            raise CameraError("camera 0 stopped delivering frames")
+
+    monkeypatch.setattr(live_module, "run_for", run_for)
+    stopping = run_module._StopOnSignal(loop)
+    try:
+        with caplog.at_level("DEBUG", logger="skullcam.commands.run"):
+            run_module._run_trying_again(loop, loop.store, stopping, None, True, lambda: False)
+    finally:
+        stopping.restore()
+    said = [r for r in caplog.records if "stopped delivering" in r.getMessage()]
+    assert [r.levelname for r in said] == ["ERROR", "DEBUG", "ERROR", "DEBUG"]
+
+
 @pytest.mark.parametrize("failure", ["not the camera", "camera, exit when done"])
 def test_a_run_serving_pages_ends_when_trying_the_camera_again_would_not_help(
     tmp_path: Path, monkeypatch, failure: str

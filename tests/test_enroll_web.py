@@ -659,3 +659,13 @@ def test_json_nested_too_deeply_is_refused_not_an_error_page(tmp_path: Path) -> 
         answer = client.post(url, data=deep, content_type="application/json")
         assert answer.status_code in (400, 404, 405, 409), (url, answer.status_code)
         assert answer.is_json, url
+
+
+def test_pins_on_with_none_set_refuses_with_its_own_words(tmp_path: Path) -> None:
+    """The shared PIN check says "pin_not_set" there; the page had no words for it and
+    answered 500 (the command line always sets a PIN, a program calling the app need not)."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    client = page_client(create_enroll_app(session, pin=None, require_pin=True))
+    refused = client.get("/api/state", environ_base=REMOTE)
+    assert refused.status_code == 403
+    assert refused.get_json()["error"].startswith("this page has no PIN set")

@@ -459,7 +459,7 @@ def test_import_export_round_trip_and_finish(store: GameStore) -> None:
                     }
                 ],
             },
-            r"round 1: a choice of pirate-rosie for trick 100000000000000000001, but the round",
+            r"round 1: an ability names trick 100000000000000000000, but the round has only 1",
         ),
     ],
 )

@@ -64,20 +64,48 @@ def test_a_jpegs_size_is_read_past_a_phones_large_exif() -> None:
     assert len(padded) > 2 * 65536 and declared_size(padded) == (64, 48)
 
 
-def test_formats_whose_header_is_not_read_meet_opencvs_limit_too(tmp_path: Path) -> None:
-    """A 34-byte WebP declaring 16,383 x 16,383 pixels was decoded (a 10 kB one took an
-    enrollment upload to 1.7 GB): skullcam sets OpenCV's own limit before cv2 is imported.
-    In a fresh process, so that skullcam is imported first, as the commands import it."""
+def _webp_declaring_16383_squared(path: Path) -> Path:
+    """A 34-byte lossless WebP whose header says 16,383 x 16,383 pixels."""
     ok, encoded = cv2.imencode(
         ".webp", np.zeros((8, 8, 3), np.uint8), [cv2.IMWRITE_WEBP_QUALITY, 101]
     )
+    assert ok
     bomb = bytearray(encoded.tobytes())
     at = bomb.index(b"VP8L") + 9  # lossless: 14 bits of width - 1, 14 of height - 1
     head = int.from_bytes(bomb[at : at + 4], "little")
     bomb[at : at + 4] = ((head & ~((1 << 28) - 1)) | 16383 | 16383 << 14).to_bytes(4, "little")
-    path = tmp_path / "bomb.webp"
     path.write_bytes(bytes(bomb))
+    return path
+
+
+def _fresh(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh process: skullcam imported first, as the commands import it."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+
+
+def test_formats_whose_header_is_not_read_meet_opencvs_limit_too(tmp_path: Path) -> None:
+    """A 34-byte WebP declaring 16,383 x 16,383 pixels was decoded (a 10 kB one took an
+    enrollment upload to 1.7 GB): skullcam sets OpenCV's own limit before cv2 is imported."""
+    path = _webp_declaring_16383_squared(tmp_path / "bomb.webp")
     code = "import sys; from skullcam.cli import main; sys.exit(main(['detect', sys.argv[1]]))"
-    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
-    assert ok and run.returncode == 2
+    run = _fresh(code, str(path))
+    assert run.returncode == 2
     assert "bomb.webp is too large to open (over 100 megapixels)" in run.stderr
+
+
+def test_the_limit_is_said_not_a_traceback_where_frames_and_backgrounds_are_read(
+    tmp_path: Path,
+) -> None:
+    """With OpenCV's limit set, a frame folder's oversized frame ended `skullcam replay` with
+    a traceback, and a background photo over the limit broke `synth --backgrounds` (a review's
+    reproductions)."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    _webp_declaring_16383_squared(frames / "000000.png")
+    code = "import sys; from skullcam.cli import main; sys.exit(main(sys.argv[1:]))"
+    run = _fresh(code, "replay", str(frames), "--players", "3", "--data", str(tmp_path / "d"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "000000.png is too large to open (over 100 megapixels)" in run.stderr
+    read = "import sys; from skullcam.datasets.props import _read_background as r; from pathlib "
+    read += "import Path; print(r(Path(sys.argv[1])) is None)"
+    assert _fresh(read, str(frames / "000000.png")).stdout.strip() == "True"

@@ -476,6 +476,32 @@ def test_event_streams_beyond_the_limit_are_refused_until_one_closes(
     assert app.extensions["skullcam_streams"].open == 0
 
 
+def test_requests_that_name_this_machine_any_way_are_answered(tmp_path: Path) -> None:
+    """The refusal of reads under a foreign name also caught an HTTP/1.0 request with no Host
+    (a health check: waitress names itself waitress.invalid then), "localhost." and 0.0.0.0,
+    none of them a browser's DNS rebinding (a review's reproductions)."""
+    import socket
+    import threading
+
+    from skullcam.web.app import make_server
+
+    client = create_app(tmp_path).test_client()
+    for host in ("localhost.:8000", "0.0.0.0:8000", "[::1]:8000", "LOCALHOST"):
+        assert client.get("/api/games", headers={"Host": host}).status_code == 200, host
+    assert client.get("/api/games", headers={"Host": "localhost.evil.example"}).status_code == 400
+    server = make_server(create_app(tmp_path / "b"), "127.0.0.1", 0)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+            sock.sendall(b"GET /api/games HTTP/1.0\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200"), answer[:200]
+    finally:
+        server.close()
+
+
 def test_one_address_cannot_take_every_event_stream(app: Flask, client: FlaskClient) -> None:
     """80 streams from one guest's laptop left every other page, the TV's too, answered 503
     (a review's reproduction); each address now has its own share."""

@@ -58,12 +58,12 @@ IDLE_CONNECTION_S = 60
 ``channel_timeout``; an event stream says something every ``SSE_KEEPALIVE_SECONDS``). It was an
 hour: 200 idle connections from one laptop on the Wi-Fi took the scoreboard down for that long."""
 SSE_MAX_STREAMS = DEFAULT_THREADS - 16
-SSE_MAX_STREAMS_PER_ADDRESS = 16
-"""Open event streams from one address: a phone with every page of the game open in tabs
-holds under ten; more is one guest taking the streams everyone else's pages need."""
 """Open event streams at once (one per open page; each holds a server thread while open):
 beyond it a page is answered 503 and tries again, so the last 16 threads always serve
 requests. Without a limit, about 96 open pages left every request waiting (measured)."""
+SSE_MAX_STREAMS_PER_ADDRESS = 16
+"""Open event streams from one address: a phone with every page of the game open in tabs
+holds under ten; more is one guest taking the streams everyone else's pages need."""
 SSE_MAX_SECONDS = 300.0
 """A page's event stream is renewed this often: the browser reconnects at once with the last
 event id it saw and misses nothing, and a phone that left the wifi without closing its page
@@ -157,7 +157,7 @@ def _refuse_foreign_names(app: Flask) -> None:
 
     @app.before_request
     def _foreign_name() -> None:
-        rule = table_pin.access(app.config["PIN_REQUIRED"], request.remote_addr, request.host)
+        rule = table_pin.request_access()
         if rule == table_pin.FOREIGN_HOST and request.method in ("GET", "HEAD"):
             raise UserError(_only_here())
 

@@ -286,7 +286,7 @@ def _run_trying_again(
     from skullcam.device.live import run_for
     from skullcam.device.sources import CameraError
 
-    said, said_at, tries = "", -math.inf, 0
+    said, said_at, tries, frames = "", -math.inf, 0, loop.tally.frames
     while True:
         try:
             run_for(loop, _left(deadline))
@@ -294,6 +294,8 @@ def _run_trying_again(
         except CameraError as err:
             if not retry or stopping.signalled:
                 raise
+            if loop.tally.frames > frames:  # it worked since: a new failure, said in full
+                said, frames = "", loop.tally.frames
             tries += 1
             if str(err) != said:  # a new failure is said in full, once
                 said, said_at, tries = str(err), time.monotonic(), 1
