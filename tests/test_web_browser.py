@@ -307,6 +307,11 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
     assert axis >= 0.026 * 1080, axis
     chart = browser.find_element(By.CSS_SELECTOR, "#tv-chart svg")
     assert chart.get_attribute("aria-label") == "Puntuación acumulada"
+    # Whose line is whose, without telling colours apart: the number in each line's end
+    # mark is the one in that player's swatch.
+    marks = [m.text for m in chart.find_elements(By.CSS_SELECTOR, "text.mark")]
+    swatches = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#tv-table .swatch")]
+    assert marks == [str(p) for p in range(1, 9)] and sorted(swatches, key=int) == marks
     # A phone answers it; the TV drops the question live.
     tv = browser.current_window_handle
     browser.switch_to.new_window("window")

@@ -568,12 +568,23 @@ function chartSVG(state) {
   svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
   for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, Math.round(v)));
   for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
+  const marks = [];
   series.forEach((pts, p) => {
     const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     svg.append(s("path", {d, stroke: PALETTE[p % 8], class: "line"}));
-    const last = pts.length - 1;
-    svg.append(s("circle", {cx: x(last), cy: y(pts[last]), r: 6, fill: PALETTE[p % 8]}));
+    marks.push([p, y(pts[pts.length - 1]), x(pts.length - 1)]);
   });
+  // The player's number in the line's end mark, as in the table's swatch: two colours a
+  // colour-blind player cannot tell apart still say whose line it is. Tied players' marks
+  // would lie on one another: each one after the first steps aside.
+  const taken = [];
+  for (const [p, my, lx] of marks) {
+    const step = lx > W - R - 150 ? -36 : 36; // at the last round, aside to the left
+    const mx = lx + step * taken.filter(([ty, tx]) => tx === lx && Math.abs(ty - my) < 34).length;
+    taken.push([my, lx]);
+    svg.append(s("circle", {cx: mx, cy: my, r: 17, fill: PALETTE[p % 8]}));
+    svg.append(s("text", {x: mx, y: my + 8, "text-anchor": "middle", class: "mark"}, p + 1));
+  }
   return h("div", {}, svg);
 }
 
@@ -625,7 +636,7 @@ function initTV() {
     const tbody = document.querySelector("#tv-table tbody");
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
-      h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8]}), h("span", {class: "pname"}, players[p]),
+      h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8], "aria-hidden": "true"}, String(p + 1)), h("span", {class: "pname"}, players[p]),
         p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
       h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p],
         // A cannonball call changes what the bid is worth: the room sees who made one.
