@@ -17,6 +17,23 @@ from skullcam.rules.explain import SettingName
 
 from .refusals import refusal
 
+MAX_STACKED_MARKS = 3
+"""Accents (combining marks) kept on one letter: a name may need two (Vietnamese), and a
+letter under 39 of them smeared over the TV's head and the next rows (a review's test)."""
+
+
+def without_stacked_marks(name: str) -> str:
+    """``name`` composed (NFC: a "é" typed as e + accent is the "é" another phone sends) with
+    at most :data:`MAX_STACKED_MARKS` combining marks on a letter; the rest are dropped."""
+    kept: list[str] = []
+    run = 0
+    for ch in unicodedata.normalize("NFC", name):
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run <= MAX_STACKED_MARKS:
+            kept.append(ch)
+    return "".join(kept)
+
+
 NAME_LIMIT = 40
 """A player's name fits a scoreboard column."""
 
@@ -56,7 +73,7 @@ def check_players(players: Sequence[str]) -> list[str]:
         # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
         if not isinstance(p, str):
             raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
-    names = [p.strip() for p in players]
+    names = [without_stacked_marks(p).strip() for p in players]
     for i, name in enumerate(names):
         if has_control(name):
             raise refusal("name_control", number=i + 1, name=echo(name))
