@@ -313,7 +313,56 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Kort {n} (læst som {name}) er:",
     },
     "missed_none": {"en": "none", "es": "ninguna", "it": "nessuna", "da": "ingen"},
-    "remove": {"en": "remove", "es": "quitar", "it": "rimuovi", "da": "fjern"},
+    # Spoken by a screen reader (or shown next to the chips): what the page's buttons and
+    # progress bars are, beyond their visible text.
+    "remove_missed": {
+        "en": "Remove missed card {name}",
+        "es": "Quitar la carta no encontrada {name}",
+        "it": "Rimuovi la carta non trovata {name}",
+        "da": "Fjern det ikke fundne kort {name}",
+    },
+    "progress_faces": {
+        "en": "Faces enrolled",
+        "es": "Cartas registradas",
+        "it": "Carte registrate",
+        "da": "Registrerede kort",
+    },
+    "progress_step": {
+        "en": "Progress of this step",
+        "es": "Progreso de este paso",
+        "it": "Avanzamento di questo passo",
+        "da": "Fremskridt i dette trin",
+    },
+    "enrolled_key": {
+        "en": "✓ enrolled",
+        "es": "✓ registrada",
+        "it": "✓ registrata",
+        "da": "✓ registreret",
+    },
+    "face_enrolled": {
+        "en": "{name}: enrolled",
+        "es": "{name}: registrada",
+        "it": "{name}: registrata",
+        "da": "{name}: registreret",
+    },
+    "face_missing": {
+        "en": "{name}: not yet",
+        "es": "{name}: todavía no",
+        "it": "{name}: non ancora",
+        "da": "{name}: ikke endnu",
+    },
+    "trick_cards": {
+        "en": "Cards found in the photo",
+        "es": "Cartas encontradas en la foto",
+        "it": "Carte trovate nella foto",
+        "da": "Kort fundet på billedet",
+    },
+    "trick_card": {
+        "en": "Card {n}: {label}",
+        "es": "Carta {n}: {label}",
+        "it": "Carta {n}: {label}",
+        "da": "Kort {n}: {label}",
+    },
     "trick_found": {
         "en": "{n} card(s) found. Tap a card to correct its name.",
         "es": "{n} cartas encontradas. Toca una carta para corregir su nombre.",

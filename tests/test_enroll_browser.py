@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_browser()
 
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
@@ -75,6 +77,30 @@ def page(tmp_path: Path) -> Iterator[tuple[str, EnrollSession]]:
 
 def _text(driver: Any, element_id: str) -> str:
     return str(driver.find_element(By.ID, element_id).text)
+
+
+def _keys(driver: Any, *keys: str) -> None:
+    """Real key presses, sent to whatever has the focus."""
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def _tab_to(driver: Any, found: Callable[[Any], bool], limit: int = 100, back: bool = False) -> Any:
+    """Press Tab (Shift+Tab, ``back``) until the focused element is ``found``."""
+    for _ in range(limit):
+        if back:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(
+                Keys.SHIFT
+            ).perform()
+        else:
+            _keys(driver, Keys.TAB)
+        focused = driver.switch_to.active_element
+        if found(focused):
+            return focused
+    raise AssertionError("Tab never reached the element")
+
+
+def _focused(driver: Any) -> Any:
+    return driver.switch_to.active_element
 
 
 def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
@@ -198,6 +224,11 @@ def test_the_page_in_spanish_fills_in_its_script_texts(
     assert _text(browser, "prompt") == "coloca la carta Loro 1 boca arriba dentro del encuadre"
     assert _text(browser, "count") == "0 de 69 cartas"
     assert _text(browser, "capture") == "Capturar"
+    # What a screen reader says is Spanish too.
+    assert browser.find_element(By.ID, "progress").accessible_name == "Cartas registradas"
+    assert browser.find_element(By.ID, "trick-file").accessible_name == "Subir una foto"
+    chip = browser.find_element(By.CSS_SELECTOR, '#faces [data-face="green-1"]')
+    assert chip.accessible_name == "Loro 1: todavía no"
 
     browser.find_element(By.ID, "capture").click()
     wait.until(lambda d: "¿la aceptas?" in _text(d, "message"))
@@ -205,6 +236,7 @@ def test_the_page_in_spanish_fills_in_its_script_texts(
     browser.find_element(By.ID, "accept").click()
     wait.until(lambda d: "Loro 2" in _text(d, "prompt"))
     assert _text(browser, "count") == "1 de 69 cartas"
+    assert chip.accessible_name == "Loro 1: registrada" and chip.text == "✓ Loro 1"
 
     browser.find_element(By.ID, "capture").click()  # the blurred shot: said in Spanish
     wait.until(lambda d: "repite la foto" in _text(d, "message"))
@@ -232,3 +264,153 @@ def test_a_refused_action_stays_said_after_the_page_polls(
     wait.until(lambda d: "no picture from the camera" in _text(d, "action-error"))
     time.sleep(3.5)  # two polls
     assert "no picture from the camera" in _text(browser, "action-error")
+
+
+# ---------------------------------------------------------- keyboard and screen readers
+
+
+def test_a_face_chip_is_a_named_button_the_keyboard_reaches_and_presses(
+    browser: Any, page: tuple[str, EnrollSession]
+) -> None:
+    """Tab to a face's chip, press Enter: the page asks for that face. The chip says whether
+    the face is in (a ✓ on screen, "enrolled" to a screen reader), and the page's polling
+    keeps the focus on it."""
+    url, _ = page
+    wait = WebDriverWait(browser, 15)
+    browser.get(url)
+    wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+    browser.find_element(By.ID, "capture").click()
+    wait.until(lambda d: "accept it?" in _text(d, "message"))
+    browser.find_element(By.ID, "accept").click()
+    wait.until(lambda d: "Green 2" in _text(d, "prompt"))
+
+    def chip(face: str) -> Any:
+        return browser.find_element(By.CSS_SELECTOR, f'#faces [data-face="{face}"]')
+
+    wait.until(lambda d: chip("green-1").text.startswith("✓"))
+    assert (chip("green-1").tag_name, chip("green-1").aria_role) == ("button", "button")
+    assert chip("green-1").text == "✓ Green 1"
+    assert chip("green-1").accessible_name == "Green 1: enrolled"
+    assert chip("green-5").text == "Green 5"
+    assert chip("green-5").accessible_name == "Green 5: not yet"
+
+    browser.find_element(By.TAG_NAME, "h1").click()  # start from the top of the page
+    focused = _tab_to(browser, lambda el: el.get_attribute("data-face") == "green-5")
+    time.sleep(3.5)  # two polls: the chips are kept, and so is the focus
+    assert _focused(browser) == focused
+    _keys(browser, Keys.ENTER)
+    wait.until(lambda d: "Green 5" in _text(d, "prompt"))
+    assert _text(browser, "prompt") == "place the Green 5 face up in the frame"
+    assert _focused(browser).get_attribute("data-face") == "green-5"
+
+
+def test_the_live_regions_are_written_only_when_their_text_changes(
+    browser: Any, page: tuple[str, EnrollSession]
+) -> None:
+    """A screen reader reads a live region again on every write: the page polls every 1.5 s,
+    so an unchanged prompt is left alone, and a new one is written once."""
+    url, _ = page
+    wait = WebDriverWait(browser, 15)
+    browser.get(url)
+    wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+    prompt = browser.find_element(By.ID, "prompt")
+    assert prompt.get_attribute("aria-live") == "polite"
+    for status in ("message", "adapt-state", "trick-found", "trick-result"):  # some hidden now
+        assert browser.find_element(By.ID, status).get_attribute("role") == "status", status
+    progress = browser.find_element(By.ID, "progress")
+    assert (progress.aria_role, progress.accessible_name) == ("progressbar", "Faces enrolled")
+    assert browser.find_element(By.ID, "adapt-progress").get_attribute("aria-label") == (
+        "Progress of this step"
+    )
+    browser.execute_script(
+        """
+        window.writes = {};
+        for (const id of ["prompt", "count", "message", "adapt-state", "trick-result"]) {
+          window.writes[id] = 0;
+          new MutationObserver((changes) => { window.writes[id] += changes.length; })
+            .observe(document.getElementById(id),
+                     {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    time.sleep(3.5)  # two polls, nothing new
+    assert browser.execute_script("return window.writes") == {
+        "prompt": 0,
+        "count": 0,
+        "message": 0,
+        "adapt-state": 0,
+        "trick-result": 0,
+    }
+    browser.find_element(By.ID, "capture").click()
+    wait.until(lambda d: "accept it?" in _text(d, "message"))
+    browser.find_element(By.ID, "accept").click()
+    wait.until(lambda d: "Green 2" in _text(d, "prompt"))
+    time.sleep(3.5)
+    writes = browser.execute_script("return window.writes")
+    assert (writes["prompt"], writes["count"]) == (1, 1)
+
+
+def test_a_trick_is_corrected_from_the_keyboard_alone(browser: Any, tmp_path: Path) -> None:
+    """The upload is a focusable file input, the found cards a list of buttons mirroring the
+    boxes on the photo: Enter on one opens its picker, typing picks a face, Enter closes it
+    and the focus comes back; a missed card is added and removed with Enter too."""
+    with _serve(tmp_path, [imread(SCENE)]) as (url, session):
+        wait = WebDriverWait(browser, 30)
+        browser.get(url)
+        wait.until(lambda d: _text(d, "trick-model"))
+        upload = browser.find_element(By.ID, "trick-file")
+        assert upload.get_attribute("hidden") is None
+        assert upload.value_of_css_property("display") != "none"
+        assert upload.accessible_name == "Upload a photo"
+        trick_capture = browser.find_element(By.ID, "trick-capture")
+        trick_capture.send_keys(Keys.ENTER)  # focus it, then press Enter
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trick-cards button"))
+        found = session.tricks.pending
+        assert found is not None and len(found.detections) >= 2
+        n = len(found.detections)
+        first = found.detections[0].card
+        other = "kraken" if first != "kraken" else "loot"
+        cards = browser.find_elements(By.CSS_SELECTOR, "#trick-cards button")
+        assert len(cards) == n == len(browser.find_elements(By.CSS_SELECTOR, "#trick-boxes text"))
+        assert cards[0].accessible_name == f"Card 1: {card_name(first)}"
+
+        # From the photo button the keyboard goes to the upload, then to the first card.
+        assert _focused(browser).get_attribute("id") == "trick-capture"
+        _keys(browser, Keys.TAB)
+        assert _focused(browser).get_attribute("id") == "trick-file"
+        card = _tab_to(browser, lambda el: el.get_attribute("data-index") == "0")
+        _keys(browser, Keys.ENTER)
+        wait.until(lambda d: d.find_element(By.ID, "trick-picker").is_displayed())
+        assert _focused(browser).get_attribute("id") == "trick-pick"
+        assert _focused(browser).accessible_name.startswith("Card 1 (read as")
+        _keys(browser, card_name(other))  # a closed select picks by typing its name
+        time.sleep(0.3)
+        assert browser.find_element(By.ID, "trick-picker").is_displayed()  # not on a key
+        _keys(browser, Keys.ENTER)
+        wait.until(lambda d: not d.find_element(By.ID, "trick-picker").is_displayed())
+        card = _focused(browser)
+        assert card.get_attribute("data-index") == "0"
+        assert card.accessible_name == (f"Card 1: {card_name(other)} (read {card_name(first)})")
+
+        add = _tab_to(browser, lambda el: el.get_attribute("id") == "trick-add-face")
+        assert add.accessible_name == "Add a card it missed"
+        _keys(browser, "White Whale", Keys.TAB, Keys.ENTER)  # pick it, then the Add button
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trick-missed button"))
+        _tab_to(browser, lambda el: el.get_attribute("id") == "trick-add-face", back=True)
+        _keys(browser, "Mermaid", Keys.TAB, Keys.ENTER)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#trick-missed button")) == 2)
+        chips = browser.find_elements(By.CSS_SELECTOR, "#trick-missed button")
+        assert [c.accessible_name for c in chips] == [
+            "Remove missed card White Whale",
+            "Remove missed card Mermaid Alyra",
+        ]
+        _tab_to(browser, lambda el: el == chips[1], back=True)
+        _keys(browser, Keys.ENTER)  # removed: the focus goes to the chip left
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#trick-missed button")) == 1)
+        assert _focused(browser).accessible_name == "Remove missed card White Whale"
+        save = _tab_to(browser, lambda el: el.get_attribute("id") == "trick-save")
+        save.send_keys(Keys.ENTER)
+        wait.until(lambda d: "real tricks" in _text(d, "trick-result"))
+        assert _text(browser, "trick-result").startswith(
+            f"On 1 photo of real tricks: {n - 1} of {n + 1} cards right; "
+            f"{card_name(other)} read as {card_name(first)} once; 1 card not found (White Whale)"
+        )

@@ -301,6 +301,10 @@ def test_the_page_renders_in_each_language(
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and f'<html lang="{lang}">' in html
     assert f"<h1>{heading}</h1>" in html and f'<button id="capture">{capture}</button>' in html
+    # The names a screen reader gives the progress bars and the card list, and the ✓'s key.
+    for key in ("progress_faces", "progress_step", "trick_cards"):
+        assert f'aria-label="{STRINGS[key][lang]}"' in html, key
+    assert f"({STRINGS['enrolled_key'][lang]})" in html
     assert f"lang={lang}" in page.headers.get("Set-Cookie", "")
     # The state the script shows is in the same language: the cookie remembers it.
     state = client.get("/api/state").get_json()

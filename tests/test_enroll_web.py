@@ -332,6 +332,58 @@ def _other_face(face: str) -> str:
     return "kraken" if face != "kraken" else "loot"
 
 
+def _elements(html: str) -> dict[str, tuple[str, dict[str, str | None]]]:
+    """The page's elements that have an id: id -> (tag, attributes)."""
+    from html.parser import HTMLParser
+
+    found: dict[str, tuple[str, dict[str, str | None]]] = {}
+
+    class Ids(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            fields = dict(attrs)
+            if fields.get("id"):
+                found[str(fields["id"])] = (tag, fields)
+
+    Ids().feed(html)
+    return found
+
+
+def test_the_page_gives_the_keyboard_and_screen_readers_what_they_need(tmp_path: Path) -> None:
+    """Without a browser: the markup the accessibility review asked for (the browser tests
+    drive it with the keyboard)."""
+    client = page_client(create_enroll_app(_session(tmp_path, [np.zeros((480, 640, 3), np.uint8)])))
+    html = client.get("/").get_data(as_text=True)
+    ids = _elements(html)
+    # The upload's input is out of sight but focusable, and its label opens it.
+    tag, upload = ids["trick-file"]
+    assert tag == "input" and "hidden" not in upload and "visually-hidden" in str(upload["class"])
+    assert '<label class="button" for="trick-file">Upload a photo<input' in html
+    # The prompt and the status lines are read out when they change.
+    assert ids["prompt"][1]["aria-live"] == "polite"
+    for status in ("message", "adapt-state", "trick-found", "trick-result"):
+        assert ids[status][1]["role"] == "status", status
+    # The progress bars have names, and say what they count.
+    assert ids["progress"] == (
+        "progress",
+        {
+            "id": "progress",
+            "max": "69",
+            "value": "0",
+            "aria-label": "Faces enrolled",
+            "aria-describedby": "count",
+        },
+    )
+    assert ids["adapt-progress"][1]["aria-label"] == "Progress of this step"
+    # The boxes on the photo are mirrored by a list of buttons; the picture itself is hidden
+    # from a screen reader, and the pickers are named.
+    assert ids["trick-boxes"][1]["aria-hidden"] == "true"
+    assert ids["trick-cards"][1]["aria-label"] == "Cards found in the photo"
+    assert ids["trick-pick"][1]["aria-labelledby"] == "trick-picking"
+    assert ids["trick-add-face"][1]["aria-labelledby"] == "trick-add"
+    # The chips are buttons made by the script, never clickable spans.
+    assert 'createElement("button")' in html and 'createElement("span")' not in html
+
+
 def test_a_real_trick_photo_is_read_labelled_saved_and_checked_again(tmp_path: Path) -> None:
     jpeg, truth = _scene(0)
     camera_shot = imdecode(jpeg)
