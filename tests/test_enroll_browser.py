@@ -103,6 +103,14 @@ def _focused(driver: Any) -> Any:
     return driver.switch_to.active_element
 
 
+def _found_and_another(session: Any) -> tuple[int, str, str]:
+    """The captured trick's card count, its first card, and a face to correct that one to."""
+    found = session.tricks.pending
+    assert found is not None and len(found.detections) >= 2
+    first = found.detections[0].card
+    return len(found.detections), first, "kraken" if first != "kraken" else "loot"
+
+
 def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     browser: Any, page: tuple[str, EnrollSession]
 ) -> None:
@@ -184,11 +192,7 @@ def test_tap_a_found_card_pick_its_face_add_a_missed_one_and_save(
         wait.until(lambda d: _text(d, "trick-model"))
         browser.find_element(By.ID, "trick-capture").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trick-boxes text"))
-        found = session.tricks.pending
-        assert found is not None and len(found.detections) >= 2
-        n = len(found.detections)
-        first = found.detections[0].card
-        other = "kraken" if first != "kraken" else "loot"
+        n, first, other = _found_and_another(session)
 
         browser.find_elements(By.CSS_SELECTOR, "#trick-boxes text")[0].click()
         wait.until(lambda d: d.find_element(By.ID, "trick-picker").is_displayed())
@@ -364,11 +368,7 @@ def test_a_trick_is_corrected_from_the_keyboard_alone(browser: Any, tmp_path: Pa
         trick_capture = browser.find_element(By.ID, "trick-capture")
         trick_capture.send_keys(Keys.ENTER)  # focus it, then press Enter
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trick-cards button"))
-        found = session.tricks.pending
-        assert found is not None and len(found.detections) >= 2
-        n = len(found.detections)
-        first = found.detections[0].card
-        other = "kraken" if first != "kraken" else "loot"
+        n, first, other = _found_and_another(session)
         cards = browser.find_elements(By.CSS_SELECTOR, "#trick-cards button")
         assert len(cards) == n == len(browser.find_elements(By.CSS_SELECTOR, "#trick-boxes text"))
         assert cards[0].accessible_name == f"Card 1: {card_name(first)}"

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -763,37 +764,33 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
-def _enroll_judged(
-    check: CheckResult,
-    activated: bool,
-    tmp_path: Path,
-    alt_photos: Path,
-    base_model: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> int:
-    """`skullcam enroll --from` whose adaptation comes back with ``check`` (no training)."""
-    data = tmp_path / "data"
-    shutil.copytree(base_model, data / "models" / "base")
-    activate(data, "base")
+@pytest.fixture
+def enroll_judged(
+    tmp_path: Path, alt_photos: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[CheckResult, bool], int]:
+    """`skullcam enroll --from` whose adaptation comes back with a given check (no training)."""
 
-    def adapted(*_: object, **__: object) -> EnrollOutcome:
-        return EnrollOutcome(data / "models" / "base", check, activated, {})
+    def run(check: CheckResult, activated: bool) -> int:
+        data = tmp_path / "data"
+        shutil.copytree(base_model, data / "models" / "base")
+        activate(data, "base")
 
-    monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
-    return main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+        def adapted(*_: object, **__: object) -> EnrollOutcome:
+            return EnrollOutcome(data / "models" / "base", check, activated, {})
+
+        monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
+        return main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
+
+    return run
 
 
 def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
-    tmp_path: Path,
-    alt_photos: Path,
-    base_model: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The refusal said "names only 20.0 % of test cards right" just under a self-check line
     saying 17.1 % of cards right: two figures, one wording, and no word of the bar."""
     check = CheckResult(scenes=10, cards=41, recall=0.171, precision=0.5, classifier_accuracy=0.2)
-    code = _enroll_judged(check, False, tmp_path, alt_photos, base_model, monkeypatch)
+    code = enroll_judged(check, False)
     out, err = capsys.readouterr()
     assert code == 2
     assert "classifier alone on the true card outlines 20.0%" in out
@@ -911,11 +908,7 @@ def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None
 
 
 def test_faces_the_self_check_reads_under_half_are_named_to_retake(
-    tmp_path: Path,
-    alt_photos: Path,
-    base_model: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A face photo cut off at its edge was enrolled as its print panel; the model, read
     right 0 % on that face, was activated with only "weakest cards: black-3 R=0.00"."""
@@ -935,7 +928,7 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
         },
     )
 
-    code = _enroll_judged(check, True, tmp_path, alt_photos, base_model, monkeypatch)
+    code = enroll_judged(check, True)
     assert code == 0
     assert (
         "  retake the photos of black-3, green-7: the self-check names them right on under "
