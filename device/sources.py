@@ -138,22 +138,15 @@ class ImageFolderSource(FrameSource):
 
 
 def _read_frame(path: Path) -> np.ndarray | None:
-    """The frame, None when it is no image; a frame over ``skullcam.MAX_IMAGE_PIXELS``
-    (OpenCV's own limit, which raises) is refused by name, not with a traceback."""
-    import cv2
-
-    from skullcam import MAX_IMAGE_PIXELS
+    """The frame, None when it is no image (or gone); one too large to open is refused by
+    name, as every image read is (``vision.image_io.decode_image``)."""
+    from skullcam.vision.image_io import decode_image
 
     try:
-        image: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    except cv2.error as err:
-        if "MAX_IMAGE_PIXELS" not in str(err):
-            raise
-        raise UserError(
-            f"frame {path} is too large to open (over {MAX_IMAGE_PIXELS // 1_000_000} "
-            "megapixels): frames are camera pictures, 640 x 480 is plenty"
-        ) from None
-    return image
+        data = np.fromfile(str(path), np.uint8)
+    except OSError:
+        return None
+    return decode_image(data, f"frame {path}")
 
 
 def _unreadable(path: Path) -> str:

@@ -110,7 +110,6 @@ def stream() -> Response:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-    response.call_on_close(
-        lambda: streams.give_back(who)
-    )  # when the server closes it, whatever the cause
+    # Given back when the server closes it, whatever the cause.
+    response.call_on_close(lambda: streams.give_back(who))
     return response
