@@ -2,7 +2,8 @@
 
 A server started with ``--host 0.0.0.0`` listens on every interface, but
 ``http://0.0.0.0:8000/tv`` opens nothing on a phone. The log names this machine's address
-on the local network instead (and localhost for the Pi's own browser).
+on the local network instead (and localhost for the Pi's own browser). The TV shows ``/tv``;
+phones enter bids at ``/``, so the start line names both.
 """
 
 from __future__ import annotations
@@ -33,3 +34,16 @@ def page_urls(host: str, port: int, path: str = "/") -> str:
     here = f"http://localhost:{port}{path}"
     lan = lan_address()
     return here if lan is None else f"{here} (phones: http://{lan}:{port}{path})"
+
+
+def scoreboard_urls(host: str, port: int) -> str:
+    """The start line's addresses: the TV page, and the bids page phones open. Before, it
+    named only ``/tv``, after "phones:", and a table sent its phones to the TV's page."""
+    if host not in WILDCARDS:
+        return f"{page_urls(host, port, '/tv')}; bids at {page_urls(host, port, '/')}"
+    lan = lan_address()
+    here = f"http://localhost:{port}"
+    if lan is None:
+        return f"{here}/tv; bids at {here}/"
+    there = f"http://{lan}:{port}"
+    return f"{here}/tv (other screens: {there}/tv); phones enter bids at {there}/"

@@ -32,7 +32,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from skullcam import i18n_core, table_pin
-from skullcam.addresses import page_urls
+from skullcam.addresses import scoreboard_urls
 from skullcam.errors import (
     ECHO_LIMIT,
     NotFoundError,
@@ -444,7 +444,7 @@ def serve(
         server = make_server(app, host, port, threads)
     except (OSError, ValueError) as err:
         raise cannot_listen(host, port, err) from err
-    logger.info("scoreboard on %s", page_urls(host, server.effective_port, "/tv"))
+    logger.info("scoreboard on %s", scoreboard_urls(host, server.effective_port))
     try:
         server.run()
     finally:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from skullcam.addresses import page_urls
+from skullcam.addresses import scoreboard_urls
 from skullcam.cli import (
     add_data_argument,
     playback_speed,
@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from err
         threading.Thread(target=server.run, name="web", daemon=True).start()
-        logger.info("scoreboard on %s", page_urls(args.host, server.effective_port, "/tv"))
+        logger.info("scoreboard on %s", scoreboard_urls(args.host, server.effective_port))
     if demo is not None and idle is None:
         # Said once every check has passed: before, a run refused (a table's game in progress,
         # the port taken) first announced the replay it then did not play.
