@@ -166,6 +166,18 @@ def _change_player(
     return [("player", current, player)]
 
 
+def _seat_swap(
+    plays: list[dict[str, Any]], play_index: int, before: int, after: int
+) -> dict[str, Any]:
+    """What a player change moved, for its audit entry: the card given to ``after`` and, when
+    the change swapped seats (see :func:`_change_player`), the card ``before`` got back. The
+    entry named only the two players, so a dispute could not tell which cards changed hands."""
+    moved = next(p["card"] for p in plays if p["player"] == after)
+    there = plays[play_index]
+    swapped = {"swapped_card": there["card"]} if there["player"] == before else {}
+    return {"card": moved, **swapped}
+
+
 class CorrectionsMixin(TricksMixin):
     """Changing a recorded trick after the fact (the replay page, and answered prompts)."""
 
@@ -361,6 +373,8 @@ class CorrectionsMixin(TricksMixin):
         for kind, before, after in plan.changes:
             before_json = {"play": plan.play, "value": before}
             after_json = {"play": plan.play, "value": after}
+            if kind == "player":
+                after_json.update(_seat_swap(plan.plays, plan.play, before, after))
             write_audit(conn, plan.game_id, plan.trick_id, kind, before_json, after_json, note)
         dropped = self._reconcile_abilities(conn, plan)
         n = len(self.game(plan.game_id).players)

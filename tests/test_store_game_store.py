@@ -204,7 +204,18 @@ def test_player_correction_swaps_seats(store: GameStore) -> None:
     trick = store.correct_play(gid, 1, 0, 1, player=0)  # the green 9 was Ana's
     assert [p["player"] for p in trick.plays] == [1, 2, 0]  # still clockwise from Ben
     assert [p["card"] for p in trick.plays] == ["green-5", "escape", "green-9"]
-    assert [c.kind for c in store.audit(gid, trick.id)] == ["player"]
+    [change] = store.audit(gid, trick.id)
+    assert change.kind == "player"
+    assert change.before == {"play": 1, "value": 2}
+    assert change.after == {"play": 1, "value": 0, "card": "green-9", "swapped_card": "escape"}
+
+
+def test_a_player_given_a_card_in_a_short_trick_swaps_nothing(store: GameStore) -> None:
+    gid = new_game(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9")), flags=["short"])
+    trick = store.correct_play(gid, 1, 0, 1, player=0)
+    [change] = store.audit(gid, trick.id)
+    assert change.after == {"play": 1, "value": 0, "card": "green-9"}
 
 
 def test_a_correction_from_a_page_made_out_of_date_is_refused_and_loses_no_card(

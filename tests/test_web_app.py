@@ -109,6 +109,22 @@ def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameSto
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 
+def test_a_seat_swap_on_the_audit_trail_names_both_cards(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """It read "play 2, player: Cai → Ana" alone: which card went where, and that Ana's
+    card went to Cai, was not on the trail a dispute is settled from."""
+    gid = game_with_trick(store)
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "player": 0})
+    assert res.status_code == 200, res.json
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
+    assert trail is not None
+    assert re.search(
+        r"play 2, player:\s+Cai → Ana \(Parrot 9\); Ana → Cai \(Tigress \(escape\)\)", trail[1]
+    ), trail[1]
+
+
 def test_pages_name_their_controls_and_signs_for_a_screen_reader(
     client: FlaskClient, store: GameStore, tmp_path: Path
 ) -> None:
