@@ -260,3 +260,24 @@ def test_bid_buttons_say_whose_bid_and_the_live_regions_speak_only_of_changes(
         browser.find_element(By.ID, text_id).text
         == group.find_element(By.CSS_SELECTOR, ".prompt-text").text
     )
+
+
+def test_the_bids_total_says_over_or_under_in_words_once_every_bid_is_in(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was (accessibility review): over- and under-bid were told by the number's colour alone."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 1, None])
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+
+    def label_ends(text: str) -> Any:
+        return lambda d: d.find_element(By.ID, "bid-total-label").text.endswith(text)
+
+    wait(browser).until(label_ends("tricks available · 1 still to bid"))
+    for bids, words in [([1, 1, 0], "· 1 over"), ([0, 0, 0], "· 1 under")]:
+        store.set_bids(gid, 1, bids)
+        wait(browser).until(label_ends(words))
+    store.set_bids(gid, 1, [0, 1, 0])
+    wait(browser).until(label_ends("· as many as the tricks"))

@@ -125,6 +125,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{n} devono ancora puntare",
         "da": "{n} mangler at byde",
     },
+    "bids_over": {
+        "en": "{n} over",
+        "es": "{n} de más",
+        "it": "{n} in più",
+        "da": "{n} for mange",
+    },
+    "bids_under": {
+        "en": "{n} under",
+        "es": "{n} de menos",
+        "it": "{n} in meno",
+        "da": "{n} for få",
+    },
+    "bids_even": {
+        "en": "as many as the tricks",
+        "es": "tantas como bazas",
+        "it": "tante quante le prese",
+        "da": "lige så mange som stik",
+    },
     "one_still_to_bid": {
         "en": "1 still to bid",
         "es": "falta 1 por apostar",

@@ -402,8 +402,11 @@ function initBids() {
     if (number.className !== "big-number " + cls) number.className = "big-number " + cls;
     setText(number, String(total));
     setText(document.getElementById("bid-total-cards"), String(cards));
-    setText(document.getElementById("bid-total-label"), " " + t("total_bids") + " · " + t("tricks_available") +
-      (missing ? " · " + (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : ""));
+    // Over or under in words once every bid is in: the number's colour alone said it.
+    const balance = total > cards ? t("bids_over", {n: total - cards})
+      : total < cards ? t("bids_under", {n: cards - total}) : t("bids_even");
+    setText(document.getElementById("bid-total-label"), " " + t("total_bids") + " · " + t("tricks_available") + " · " +
+      (missing ? (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : balance));
     const rascal = state.settings.scoring === "rascal";
     // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
