@@ -281,3 +281,26 @@ def test_the_bids_total_says_over_or_under_in_words_once_every_bid_is_in(
         wait(browser).until(label_ends(words))
     store.set_bids(gid, 1, [0, 1, 0])
     wait(browser).until(label_ends("· as many as the tricks"))
+
+
+def test_the_first_tab_offers_a_skip_past_the_nav_to_the_page(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was (accessibility review): a keyboard went through the nav's eleven links on every
+    page before reaching a bid button."""
+    from selenium.webdriver.common.keys import Keys
+
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    skip = browser.find_element(By.CSS_SELECTOR, "a.skip-link")
+    assert skip.rect["y"] < 0  # out of sight until the keyboard reaches it
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    assert browser.execute_script("return document.activeElement.className") == "skip-link"
+    assert skip.text == "Skip to the page" and skip.rect["y"] >= 0
+    skip.send_keys(Keys.ENTER)
+    wait(browser).until(lambda d: d.execute_script("return document.activeElement.id") == "main")
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    focused = browser.execute_script("return document.activeElement.className")
+    assert "bid-button" in focused, focused  # the page's first control, not the nav's

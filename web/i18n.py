@@ -107,6 +107,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "carte distribuite",
         "da": "kort givet",
     },
+    "skip_to_content": {
+        "en": "Skip to the page",
+        "es": "Saltar a la página",
+        "it": "Vai alla pagina",
+        "da": "Spring til siden",
+    },
     "total_bids": {
         "en": "Total of bids",
         "es": "Total de apuestas",
