@@ -146,7 +146,7 @@ def test_a_seat_correction_swaps_cards_and_keeps_the_order_of_play(store: GameSt
     assert (change.kind, change.before, change.after) == (
         "player",
         {"play": 0, "value": 2},
-        {"play": 0, "value": 1},
+        {"play": 0, "value": 1, "card": "black-13", "swapped_card": "green-6"},
     )
 
 
