@@ -832,3 +832,32 @@ def test_round_bids_count_the_cards_of_a_tie_break(client: FlaskClient, store: G
         1,
         1,
     ]
+
+
+def test_a_proven_revoke_is_said_on_the_pages_not_only_by_skullcam_score(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """rules.md: a revoke is proven when the player later plays the suit they did not
+    follow, "skullcam flags it". The score found it; no page said it (a review, session 40)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "yellow-3"), (1, "green-7")))
+    store.record_trick(gid, 2, 1, plays((1, "purple-2"), (2, "purple-4"), (0, "green-9")))
+    said = (
+        "Round 2, trick 1: Ana played Treasure Chest 3 when Parrot was led, but later played"
+        " Parrot 9 (trick 2): a revoke"
+    )
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert said in state["score"]["warning_texts"]  # the TV and the bids page show these
+    assert said in client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    for trick in (0, 1):  # the revoke's trick and the one that proves it
+        page = client.get(f"/game/{gid}/round/2/trick/{trick}").get_data(as_text=True)
+        assert said in page, trick
+    assert said not in client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    spanish = json_of(client.get(f"/api/game/{gid}/state?lang=es"))["score"]["warning_texts"]
+    assert spanish == [
+        "Ronda 2, baza 1: Ana jugó Cofre del Tesoro 3 cuando el palo de salida era Loro, pero"
+        " después jugó Loro 9 (baza 2): renuncio"
+    ]

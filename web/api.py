@@ -108,7 +108,8 @@ def worded_state(game_id: int) -> dict[str, Any]:
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)
     elif isinstance(score, dict):
-        score["warning_texts"] = explain_i18n.score_warning_texts(score, g.lang)
+        players = out["game"]["players"]
+        score["warning_texts"] = explain_i18n.score_warning_texts(score, g.lang, players)
     return out
 
 

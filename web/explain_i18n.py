@@ -557,18 +557,57 @@ def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
     return [explain([w], lang) for w in verdict.warning_phrases]
 
 
-def score_warning_texts(score: Mapping[str, Any], lang: str) -> list[str]:
+def score_warning_texts(
+    score: Mapping[str, Any], lang: str, players: Sequence[str] = ()
+) -> list[str]:
     """What a game's score warns about (``GameStore.score``'s ``score.warnings``: a trick
     scored as led, abilities or cannonballs recorded that the settings ignore, a tie to play
     off), in ``lang``, from the ``warning_phrases`` the store keeps next to the score. Without
-    them (an older cached score, an unexpected shape) the English warnings are shown."""
+    them (an older cached score, an unexpected shape) the English warnings are shown. Then
+    each proven revoke (:func:`revoke_texts`), given the players' names."""
     if not score.get("ok"):
         return []
     english = [str(w) for w in (score.get("score") or {}).get("warnings") or []]
     phrases = score.get("warning_phrases")
     if not phrases or len(phrases) != len(english):
-        return english
-    return [explain(phrases_from_json(warning), lang) for warning in phrases]
+        worded = english
+    else:
+        worded = [explain(phrases_from_json(warning), lang) for warning in phrases]
+    return worded + revoke_texts(score, players, lang) if players else worded
+
+
+def revoke_texts(
+    score: Mapping[str, Any],
+    players: Sequence[str],
+    lang: str,
+    at: tuple[int, int] | None = None,
+) -> list[str]:
+    """The revokes the score proved (a player who did not follow suit later played that
+    suit in the round), in ``lang``; with ``at`` = (round, trick index), only those that
+    trick holds, as the revoke or as its proof. The rules promise "skullcam flags it", and
+    only ``skullcam score`` had said it: the pages never did."""
+    if not score.get("ok"):
+        return []
+    texts = []
+    for revoke in (score.get("score") or {}).get("revokes") or []:
+        round_number, trick, proof = revoke["round"], revoke["trick"], revoke["proof_trick"]
+        if at is not None and at not in ((round_number, trick), (round_number, proof)):
+            continue
+        seat = int(revoke["player"])
+        texts.append(
+            i18n.translate(
+                "revoke",
+                lang,
+                round=round_number,
+                trick=trick + 1,
+                player=players[seat] if 0 <= seat < len(players) else str(seat),
+                card=i18n.card_name(str(revoke["card"]), lang),
+                suit=i18n.suit_name(str(revoke["suit"]), lang),
+                proof=i18n.card_name(str(revoke["proof_card"]), lang),
+                proof_trick=proof + 1,
+            )
+        )
+    return texts
 
 
 def not_counted_text(score: Mapping[str, Any], round_number: int, lang: str) -> str | None:

@@ -107,6 +107,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "carte distribuite",
         "da": "kort givet",
     },
+    "revoke": {
+        "en": (
+            "Round {round}, trick {trick}: {player} played {card} when {suit} was led, but"
+            " later played {proof} (trick {proof_trick}): a revoke"
+        ),
+        "es": (
+            "Ronda {round}, baza {trick}: {player} jugó {card} cuando el palo de salida era"
+            " {suit}, pero después jugó {proof} (baza {proof_trick}): renuncio"
+        ),
+        "it": (
+            "Round {round}, presa {trick}: {player} ha giocato {card} quando il seme da"
+            " seguire era {suit}, ma poi ha giocato {proof} (presa {proof_trick}): non ha"
+            " seguito il seme pur avendolo"
+        ),
+        "da": (
+            "Runde {round}, stik {trick}: {player} spillede {card}, da den udspillede farve"
+            " var {suit}, men spillede senere {proof} (stik {proof_trick}): bekendte ikke"
+            " farve"
+        ),
+    },
     "skip_to_content": {
         "en": "Skip to the page",
         "es": "Saltar a la página",

@@ -131,7 +131,7 @@ def tricks(game_id: int) -> Any:
         bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
-        score_warnings=explain_i18n.score_warning_texts(score, g.lang),
+        score_warnings=explain_i18n.score_warning_texts(score, g.lang, game.players),
     )
 
 
@@ -163,6 +163,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         warnings=[
             *explain_i18n.warning_texts(verdict, g.lang),
             *filter(None, [explain_i18n.not_counted_text(score, trick.round, g.lang)]),
+            *explain_i18n.revoke_texts(score, game.players, g.lang, (trick.round, trick.trick)),
         ],
         winner_index=winner_index if isinstance(winner_index, int) else None,
         overlay=_overlay(trick),
