@@ -20,7 +20,7 @@ from .abilities import (
     choice_kind,
     record_ability,
 )
-from .corrections import CorrectionsMixin, confirm_as_recorded
+from .corrections import CorrectionsMixin, check_confirmable, confirm_as_recorded
 from .events import emit
 from .prompts import PromptsMixin, already_closed, close_prompt, open_questions
 from .rows import Game, Prompt, Trick
@@ -109,6 +109,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
                 self._apply_correction(conn, plan, note, by_hand=False)
         if kind == "flagged" and value == "confirm" and prompt.trick is not None:
             trick = self.trick(game.id, prompt.round, prompt.trick)
+            check_confirmable(trick, len(game.players))
             confirm_as_recorded(conn, trick, note, len(game.players), answering=prompt.id)
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:

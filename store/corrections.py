@@ -472,7 +472,9 @@ class CorrectionsMixin(TricksMixin):
         note = checks.check_note(note)
         with self._write() as conn:
             trick = self.trick(game_id, round_number, trick_index)
-            confirm_as_recorded(conn, trick, note, len(self.game(game_id).players))
+            n = len(self.game(game_id).players)
+            check_confirmable(trick, n)
+            confirm_as_recorded(conn, trick, note, n)
 
 
 def _flag_unresolved(conn: sqlite3.Connection, trick: Trick, error: str | None) -> None:
@@ -503,6 +505,16 @@ def raise_flag(conn: sqlite3.Connection, trick: Trick, flag: str) -> None:
         insert_prompt(
             conn, trick.game_id, "flagged", trick.round, trick.trick, None, {"flags": flags}
         )
+
+
+def check_confirmable(trick: Trick, n: int) -> None:
+    """Refuse the table's "confirm as recorded" where it cannot settle the doubt: a card
+    missing (see :func:`confirm_as_recorded`), or a full trick that cannot be resolved (a card
+    twice in it). Confirming that cleared its ⚠ while the score stayed stopped on it. (Adding
+    the missing card confirms a short trick's own "cannot resolve" doubt, so this is not in
+    :func:`confirm_as_recorded`.)"""
+    if len(trick.plays) >= n and any(f.startswith(_UNRESOLVED) for f in trick.flags):
+        raise refusal("confirm_unresolved", round=trick.round, trick=trick.trick + 1)
 
 
 def confirm_as_recorded(

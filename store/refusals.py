@@ -65,6 +65,10 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} has {cards} of {players} cards; add the missing card instead"
         " of confirming"
     ),
+    "confirm_unresolved": (
+        "round {round} trick {trick} cannot be resolved as it stands (its page says why):"
+        " correct its cards instead of confirming"
+    ),
     # Pirates' choices.
     "abilities_off": "pirate abilities are off in this game's settings; turn them on first",
     "choice_card_missing": (

@@ -250,6 +250,15 @@ def test_a_card_added_or_corrected_twice_into_a_trick_keeps_it_in_doubt(store: G
     assert trick.flags == [
         "cannot resolve: play 2 (green-3): green-3 is already in this trick (the deck has one)"
     ]
+    # Confirming it as recorded would clear the ⚠ and leave the score stopped: refused, on
+    # the replay page and on the phones, with nothing changed.
+    with pytest.raises(UserError, match="cannot be resolved as it stands"):
+        store.confirm_trick(gid, 1, 0)
+    [asked] = store.prompts(gid)
+    with pytest.raises(UserError, match="correct its cards instead of confirming"):
+        store.answer_prompt(asked.id, "confirm")
+    assert store.trick(gid, 1, 0).flags == trick.flags and store.prompt(asked.id).status == "open"
+    assert [c.kind for c in store.audit(gid, trick.id)] == ["card"]
     # Broken for another reason now: the doubt about the cards before goes, this one stays.
     store.correct_play(gid, 1, 0, 3, card="green-4")
     trick = store.correct_play(gid, 1, 0, 1, card="green-9")

@@ -861,3 +861,26 @@ def test_a_proven_revoke_is_said_on_the_pages_not_only_by_skullcam_score(
         "Ronda 2, baza 1: Ana jugó Cofre del Tesoro 3 cuando el palo de salida era Loro, pero"
         " después jugó Loro 9 (baza 2): renuncio"
     ]
+
+
+def test_a_trick_that_cannot_be_resolved_offers_no_confirm(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Confirm cleared the ⚠ of a trick holding a card twice, and the score stayed stopped
+    on a trick that showed no doubt (a review, session 40): correcting is the way out."""
+    gid = game_with_trick(store)
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert 'id="confirm-trick"' in page  # flagged low confidence: confirm or correct
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-5"}
+    )
+    assert res.status_code == 200, res.json
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "cannot resolve" in page and 'id="confirm-trick"' not in page
+    refused = client.post(f"/api/game/{gid}/round/1/trick/0/confirm", json={})
+    assert refused.status_code == 400
+    assert "correct its cards instead of confirming" in refused.json["error"]
+    spanish = client.post(
+        f"/api/game/{gid}/round/1/trick/0/confirm", json={}, headers={"Accept-Language": "es"}
+    )
+    assert "corrige sus cartas en vez de confirmar" in spanish.json["error"]

@@ -13,6 +13,8 @@ from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
+from skullcam.store.corrections import check_confirmable
+from skullcam.store.rows import Trick
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
@@ -135,6 +137,16 @@ def tricks(game_id: int) -> Any:
     )
 
 
+def _confirmable(trick: Trick, n: int) -> bool:
+    """Whether "Confirm" can settle the trick's doubts: not with a card missing (it is added
+    below) nor when the trick cannot be resolved (a card is corrected instead)."""
+    try:
+        check_confirmable(trick, n)
+    except UserError:
+        return False
+    return len(trick.plays) >= n
+
+
 @bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")
 def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     store = get_store()
@@ -153,6 +165,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         "replay.html",
         game=game,
         trick=trick,
+        confirmable=_confirmable(trick, len(game.players)),
         resolution=resolution,
         bonus_note=BONUS_NOTE[
             store.bonus_paid(game_id, trick.round, winner_player(trick.plays, resolution))

@@ -91,6 +91,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la baza {trick} de la ronda {round} tiene {cards} de {players} cartas; añade la"
             " carta que falta en vez de confirmar"
         ),
+        "confirm_unresolved": (
+            "la baza {trick} de la ronda {round} no se puede resolver tal como está (su página"
+            " dice por qué): corrige sus cartas en vez de confirmar"
+        ),
         "abilities_off": (
             "las habilidades de los piratas están desactivadas en los ajustes de la partida;"
             " actívalas primero"
@@ -206,6 +210,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la presa {trick} del round {round} ha {cards} carte su {players}; aggiungi la"
             " carta mancante invece di confermare"
         ),
+        "confirm_unresolved": (
+            "la presa {trick} del round {round} non si può risolvere così com'è (la sua pagina"
+            " dice perché): correggi le carte invece di confermare"
+        ),
         "abilities_off": (
             "le abilità dei pirati sono disattivate nelle impostazioni della partita;"
             " attivale prima"
@@ -319,6 +327,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "confirm_short_trick": (
             "stik {trick} i runde {round} har {cards} af {players} kort; tilføj det manglende"
             " kort i stedet for at bekræfte"
+        ),
+        "confirm_unresolved": (
+            "stik {trick} i runde {round} kan ikke afgøres, som det står (dets side siger"
+            " hvorfor): ret kortene i stedet for at bekræfte"
         ),
         "abilities_off": (
             "piraternes evner er slået fra i spillets indstillinger; slå dem til først"
