@@ -883,4 +883,4 @@ def test_a_trick_that_cannot_be_resolved_offers_no_confirm(
     spanish = client.post(
         f"/api/game/{gid}/round/1/trick/0/confirm", json={}, headers={"Accept-Language": "es"}
     )
-    assert "corrige sus cartas en vez de confirmar" in spanish.json["error"]
+    assert "corrige sus cartas en vez de confirmar" in spanish.json["error_text"]

@@ -12,8 +12,8 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
-from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 from skullcam.store.corrections import check_confirmable
+from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 from skullcam.store.rows import Trick
 from skullcam.store.verdicts import winner_player
 
