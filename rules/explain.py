@@ -81,6 +81,9 @@ ENGLISH: dict[str, str] = {
     "trump": "{who:cap} wins: black is trump and this is the highest black card",
     "suit_led": "{who:cap} wins: the highest {suit} card, the suit led",
     "only_escapes": "{who:cap} wins: only escapes were played, so the first card played wins",
+    "only_escapes_and_loot": (
+        "{who:cap} wins: only escapes and Loot were played, so the first card played wins"
+    ),
     "first_pirate_wins": "; among several pirates the first played wins",
     "first_mermaid_wins": "; among the mermaids the first played wins",
     "no_bonus_scoring": " No capture bonus under no-bonus scoring.",
@@ -95,6 +98,7 @@ ENGLISH: dict[str, str] = {
         " called)."
     ),
     "pirate_does_not_count": " The pirate does not count.",
+    "pirates_do_not_count": " The pirates do not count.",
     "loot_alliance": (
         " Loot alliance: {loot_player} and {winner_player} (+{points} each if both bids are exact)."
     ),

@@ -315,7 +315,10 @@ class _Resolver:
         if reason is WinReason.SUIT_LED:
             assert lead_suit is not None
             args["suit"] = lead_suit
-        text = [*prefix, Phrase(reason.value, args)]
+        key = reason.value
+        if reason is WinReason.ONLY_ESCAPES and any(c.kind is Kind.LOOT for c in self.cards):
+            key = "only_escapes_and_loot"  # rule 7: Loot sets no suit, as an escape does
+        text = [*prefix, Phrase(key, args)]
         if reason is WinReason.PIRATE and count[Kind.PIRATE] > 1:
             text.append(Phrase("first_pirate_wins"))
         mermaid_wins = (
@@ -354,7 +357,8 @@ class _Resolver:
                 text += [Phrase("bonus_separator"), item] if n else [item]
             text.append(Phrase(_BONUS_CONDITION[self.settings.bonus_paid()]))
         if reason is WinReason.MERMAID_OVER_ALL and not no_bonus:
-            text.append(Phrase("pirate_does_not_count"))
+            pirates = self.roles.count(Kind.PIRATE)
+            text.append(Phrase("pirates_do_not_count" if pirates > 1 else "pirate_does_not_count"))
         for loot, _ in () if no_bonus else alliances:
             text.append(
                 Phrase(

@@ -358,6 +358,28 @@ def test_pirate_king_and_mermaid_the_mermaid_wins_whatever_the_order(order: tupl
     assert "The pirate does not count." in result.explanation
 
 
+def test_two_pirates_beside_the_king_and_a_mermaid_do_not_count_in_the_plural() -> None:
+    """It said "The pirate does not count." with two pirates beaten (a review, session 40)."""
+    result = resolve("pirate-rosie mermaid-alyra skull-king tigress:pirate")
+    assert result.winner == 1 and result.bonus == 40
+    assert result.explanation.endswith("The pirates do not count.")
+
+
+@pytest.mark.parametrize(
+    ("trick", "winner", "words"),
+    [
+        ("loot escape", 0, "only escapes and Loot were played"),
+        ("escape loot tigress:escape", 0, "only escapes and Loot were played"),
+        ("escape tigress:escape", 0, "only escapes were played"),
+    ],
+)
+def test_a_trick_of_loot_and_escapes_is_said_to_be_one(trick: str, winner: int, words: str) -> None:
+    """Rule 7: escapes, Tigress-as-escape and Loot set no suit; "only escapes were played"
+    named none of the Loot on the table (a review, session 40)."""
+    result = resolve(trick)
+    assert result.winner == winner and words in result.explanation
+
+
 @pytest.mark.parametrize(
     ("trick", "alliances"),
     [

@@ -60,6 +60,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "only_escapes": (
             "Gana {who}: solo se jugaron Huidas, así que gana la primera carta jugada"
         ),
+        "only_escapes_and_loot": (
+            "Gana {who}: solo se jugaron Huidas y Botines, así que gana la primera carta jugada"
+        ),
         "first_pirate_wins": "; entre varios piratas gana el primero que se jugó",
         "first_mermaid_wins": "; entre las sirenas gana la primera que se jugó",
         "no_bonus_scoring": " Sin bonus por capturas: la puntuación es sin bonus.",
@@ -74,6 +77,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " cañón)."
         ),
         "pirate_does_not_count": " El pirata no cuenta.",
+        "pirates_do_not_count": " Los piratas no cuentan.",
         "loot_alliance": (
             " Alianza del Botín: {loot_player} y {winner_player}"
             " (+{points} cada uno si los dos cumplen su apuesta)."
@@ -226,6 +230,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "only_escapes": (
             "Vince {who}: sono state giocate solo Fughe, quindi vince la prima carta giocata"
         ),
+        "only_escapes_and_loot": (
+            "Vince {who}: sono state giocate solo Fughe e Bottini, quindi vince la prima carta"
+            " giocata"
+        ),
         "first_pirate_wins": "; tra più pirati vince il primo giocato",
         "first_mermaid_wins": "; tra le sirene vince la prima giocata",
         "no_bonus_scoring": " Nessun bonus di cattura: il punteggio è senza bonus.",
@@ -240,6 +248,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " cannone)."
         ),
         "pirate_does_not_count": " Il pirata non conta.",
+        "pirates_do_not_count": " I pirati non contano.",
         "loot_alliance": (
             " Alleanza del Bottino: {loot_player} e {winner_player}"
             " (+{points} ciascuno se entrambe le puntate sono esatte)."
@@ -384,6 +393,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "only_escapes": (
             "{who:cap} vinder: der blev kun spillet flugtkort, så det først spillede kort vinder"
         ),
+        "only_escapes_and_loot": (
+            "{who:cap} vinder: der blev kun spillet flugtkort og byttekort, så det først spillede"
+            " kort vinder"
+        ),
         "first_pirate_wins": "; blandt flere pirater vinder den først spillede",
         "first_mermaid_wins": "; blandt havfruerne vinder den først spillede",
         "no_bonus_scoring": " Ingen fangstbonus: der tælles uden bonusser.",
@@ -398,6 +411,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " der er meldt kanonkugle)."
         ),
         "pirate_does_not_count": " Piraten tæller ikke.",
+        "pirates_do_not_count": " Piraterne tæller ikke.",
         "loot_alliance": (
             " Byttealliance: {loot_player} og {winner_player}"
             " (+{points} hver, hvis begges bud holder)."
