@@ -879,8 +879,8 @@ def test_a_trick_that_cannot_be_resolved_offers_no_confirm(
     assert "cannot resolve" in page and 'id="confirm-trick"' not in page
     refused = client.post(f"/api/game/{gid}/round/1/trick/0/confirm", json={})
     assert refused.status_code == 400
-    assert "correct its cards instead of confirming" in refused.json["error"]
+    assert "correct its cards instead of confirming" in json_of(refused)["error"]
     spanish = client.post(
         f"/api/game/{gid}/round/1/trick/0/confirm", json={}, headers={"Accept-Language": "es"}
     )
-    assert "corrige sus cartas en vez de confirmar" in spanish.json["error_text"]
+    assert "corrige sus cartas en vez de confirmar" in json_of(spanish)["error_text"]
