@@ -626,6 +626,21 @@ def test_the_exports_keep_the_record_while_the_score_has_an_error(
     assert "Parrot 4 was already played this round" in lines[7]
 
 
+def test_the_score_sheet_keeps_the_bids_of_a_round_a_short_trick_stops(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The record stops before a trick the camera saw short (its format has no missing
+    card), and the sheet left that round's bids out, though it kept them when a card read
+    twice stopped the score (a review, session 40)."""
+    gid = game_with_trick(store)
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6")), flags=["short"])
+    assert not store.score(gid)["ok"]
+    lines = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).strip().splitlines()
+    assert lines[4:7] == ["2,0,Ana,1,,,,", "2,1,Ben,0,,,,", "2,2,Cai,1,,,,"]
+    assert len(lines) == 8 and "only 2 of 3 cards" in lines[7]
+
+
 def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     record = client.get(f"/game/{gid}/export.json").json

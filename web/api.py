@@ -399,10 +399,17 @@ def export_csv(game_id: int) -> Response:
                 running[p],
             ]
             writer.writerow([_csv_cell(v) for v in row])
-    for r in range(len(score["rounds"]) + 1, len(record["rounds"]) + 1):
-        bids = record["rounds"][r - 1]["bids"]
+    # The record stops before a short trick's round (its format holds no missing card): that
+    # round and any recorded after it give their bids as stored.
+    last = max([len(record["rounds"]), *(t.round for t in store.tricks(game_id))])
+    for r in range(len(score["rounds"]) + 1, last + 1):
+        if r <= len(record["rounds"]):
+            bids: list[Any] = record["rounds"][r - 1]["bids"]
+        else:
+            bids = store.bids(game_id, r)
         for p, name in enumerate(game.players):
-            writer.writerow([_csv_cell(v) for v in [r, p, name, bids[p], "", "", "", ""]])
+            cells = [r, p, name, "" if bids[p] is None else bids[p], "", "", "", ""]
+            writer.writerow([_csv_cell(v) for v in cells])
     if not result["ok"]:
         why = explain_i18n.score_error_text(result, g.lang)
         writer.writerow([_csv_cell(f"{i18n.translate('score_error', g.lang)} {why}")])
