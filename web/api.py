@@ -403,12 +403,13 @@ def export_csv(game_id: int) -> Response:
     # round and any recorded after it give their bids as stored.
     last = max([len(record["rounds"]), *(t.round for t in store.tricks(game_id))])
     for r in range(len(score["rounds"]) + 1, last + 1):
-        if r <= len(record["rounds"]):
-            bids: list[Any] = record["rounds"][r - 1]["bids"]
-        else:
-            bids = store.bids(game_id, r)
+        entered = (
+            record["rounds"][r - 1]["bids"]
+            if r <= len(record["rounds"])
+            else store.bids(game_id, r)
+        )
         for p, name in enumerate(game.players):
-            cells = [r, p, name, "" if bids[p] is None else bids[p], "", "", "", ""]
+            cells = [r, p, name, "" if entered[p] is None else entered[p], "", "", "", ""]
             writer.writerow([_csv_cell(v) for v in cells])
     if not result["ok"]:
         why = explain_i18n.score_error_text(result, g.lang)
