@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import socket
 
+from skullcam.table_pin import is_loopback
+
 WILDCARDS = ("0.0.0.0", "::", "")
 
 
@@ -40,7 +42,10 @@ def scoreboard_urls(host: str, port: int) -> str:
     """The start line's addresses: the TV page, and the bids page phones open. Before, it
     named only ``/tv``, after "phones:", and a table sent its phones to the TV's page."""
     if host not in WILDCARDS:
-        return f"{page_urls(host, port, '/tv')}; bids at {page_urls(host, port, '/')}"
+        both = f"{page_urls(host, port, '/tv')}; bids at {page_urls(host, port, '/')}"
+        if is_loopback(host):  # the default: a table reading this line has phones in hand
+            return f"{both} (this machine only: start with --host 0.0.0.0 for phones)"
+        return both
     lan = lan_address()
     here = f"http://localhost:{port}"
     if lan is None:

@@ -42,4 +42,8 @@ def test_the_start_line_sends_phones_to_the_bids_page(monkeypatch: pytest.Monkey
     assert scoreboard_urls("::", 8000) == "http://localhost:8000/tv; bids at http://localhost:8000/"
     assert scoreboard_urls("127.0.0.1", 8001) == (
         "http://127.0.0.1:8001/tv; bids at http://127.0.0.1:8001/"
+        " (this machine only: start with --host 0.0.0.0 for phones)"
+    )
+    assert scoreboard_urls("192.168.1.20", 8000) == (
+        "http://192.168.1.20:8000/tv; bids at http://192.168.1.20:8000/"
     )
