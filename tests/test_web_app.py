@@ -899,3 +899,25 @@ def test_a_trick_that_cannot_be_resolved_offers_no_confirm(
         f"/api/game/{gid}/round/1/trick/0/confirm", json={}, headers={"Accept-Language": "es"}
     )
     assert "corrige sus cartas en vez de confirmar" in json_of(spanish)["error_text"]
+
+
+def test_a_doubtful_tricks_question_says_what_is_in_doubt(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The question read "Round 1, trick 1 looks doubtful: confirm or correct it." with a
+    Confirm button and no reason; the reason was on the replay page only (a review)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(
+        gid,
+        1,
+        0,
+        plays((1, "green-5"), (2, "green-9"), (0, "escape")),
+        flags=["green-9 read with low confidence (0.41)"],
+    )
+    store.create_prompt(gid, "flagged", 1, 0, payload={"flags": ["low"]})
+    [asked] = json_of(client.get(f"/api/game/{gid}/state"))["prompts"]
+    assert asked["kind"] == "flagged"
+    assert asked["flag_texts"] == ["Parrot 9 read with low confidence (0.41)"]
+    spanish = json_of(client.get(f"/api/game/{gid}/state?lang=es"))["prompts"][0]["flag_texts"]
+    assert spanish != asked["flag_texts"] and "Loro 9" in spanish[0]

@@ -304,3 +304,20 @@ def test_the_first_tab_offers_a_skip_past_the_nav_to_the_page(
     browser.switch_to.active_element.send_keys(Keys.TAB)
     focused = browser.execute_script("return document.activeElement.className")
     assert "bid-button" in focused, focused  # the page's first control, not the nav's
+
+
+def test_a_doubtful_tricks_question_shows_its_reason_on_the_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    flag = "green-9 read with low confidence (0.41)"
+    trick = [{"player": 1, "card": "green-5"}, {"player": 2, "card": "green-9"}]
+    store.record_trick(gid, 1, 0, [*trick, {"player": 0, "card": "escape"}], flags=[flag])
+    store.create_prompt(gid, "flagged", 1, 0, payload={"flags": [flag]})
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#prompts .prompt-why"))
+    why = browser.find_element(By.CSS_SELECTOR, "#prompts .prompt-why").text
+    assert why == "⚠ Parrot 9 read with low confidence (0.41)"

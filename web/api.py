@@ -19,6 +19,7 @@ from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 
 from . import explain_i18n, i18n
+from .flag_i18n import flag_text
 from .app import check_pin, get_store, pin_refusal, try_pin
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -103,7 +104,14 @@ def worded_state(game_id: int) -> dict[str, Any]:
     scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
     the TV and the bids page say it as the tricks page does, or the room reads totals whose
     caveat only the tricks page named."""
-    out = get_store().state(game_id)
+    store = get_store()
+    out = store.state(game_id)
+    for prompt in out.get("prompts") or []:
+        if prompt.get("kind") == "flagged" and prompt.get("trick") is not None:
+            # What is doubtful, on the question itself: "looks doubtful: confirm or correct"
+            # alone asked for a blind Confirm (a review, session 40).
+            trick = store.trick(game_id, prompt["round"], prompt["trick"])
+            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in trick.flags]
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)

@@ -249,8 +249,12 @@ const SK = (() => {
             catch (e) { showError(e); }
           }}, label));
       const textId = container.id + "-" + p.id;
+      // A doubtful trick's question says what is in doubt ("Ana's Parrot 13 was swapped for
+      // ..."): Confirm alone, with no reason, asked the table to confirm blind.
+      const why = (p.flag_texts || []).length
+        ? h("p", {class: "hint prompt-why"}, p.flag_texts.map((f) => "⚠ " + f).join(" · ")) : null;
       return h("div", {class: "prompt", role: "group", "aria-labelledby": textId, dataset: {kind: p.kind}},
-        h("p", {class: "prompt-text", id: textId}, promptText(p, players)), h("div", {class: "row"}, buttons));
+        h("p", {class: "prompt-text", id: textId}, promptText(p, players)), why, h("div", {class: "row"}, buttons));
     }));
   }
 
