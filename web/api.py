@@ -19,8 +19,8 @@ from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 
 from . import explain_i18n, i18n
-from .flag_i18n import flag_text
 from .app import check_pin, get_store, pin_refusal, try_pin
+from .flag_i18n import flag_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
