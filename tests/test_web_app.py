@@ -93,8 +93,10 @@ def test_replay_page_shows_image_boxes_explanation(
     assert client.get(f"/game/{gid}/round/1/trick/5").status_code == 404
 
 
-def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameStore) -> None:
-    gid = game_with_trick(store)
+def test_replay_after_correction_shows_audit(
+    client: FlaskClient, store: GameStore, tmp_path: Path
+) -> None:
+    gid = game_with_trick(store, tmp_path)
     res = client.post(
         f"/api/game/{gid}/round/1/trick/0/correct", json={"play": 1, "card": "green-3"}
     )
@@ -106,6 +108,9 @@ def test_replay_after_correction_shows_audit(client: FlaskClient, store: GameSto
     trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
     assert trail is not None
     assert re.search(r"play 2, card:\s+Parrot 9 → Parrot 3", trail[1])
+    # The picture still shows the card the camera saw: its label says so beside the new name.
+    labels = re.findall(r"<text [^>]*>([^<]*)</text>", page)
+    assert "Parrot 3 · Cai (in the picture: Parrot 9)" in labels, labels
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 

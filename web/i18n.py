@@ -329,6 +329,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "piratens valg",
     },
     "audit_bids": {"en": "bids", "es": "apuestas", "it": "puntate", "da": "bud"},
+    "in_picture": {
+        "en": "in the picture:",
+        "es": "en la foto:",
+        "it": "nella foto:",
+        "da": "på billedet:",
+    },
     "audit_add": {
         "en": "card added",
         "es": "carta añadida",

@@ -311,6 +311,9 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
                 "player": play["player"] if play else None,
                 "confidence": _number(d.get("confidence")),
                 "corrected": play is not None and play["card"] != d.get("card"),
+                # What the picture shows under a corrected label: a swap the camera saw after
+                # the trick completed left the picture contradicting the label (a review).
+                "seen": str(d.get("card")),
             }
         )
     return {"width": width, "height": height, "boxes": boxes}
