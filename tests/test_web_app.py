@@ -27,7 +27,7 @@ def game_with_trick(store: GameStore, tmp_path: Path | None = None) -> int:
     image = None
     if tmp_path is not None:
         image = store.game_dir(gid) / "r01t00.jpg"
-        image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+        image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9")
     store.record_trick(
         gid,
         1,

@@ -33,7 +33,7 @@ def trick_with(store: GameStore, gid: int, cards: list[tuple[int, str]], detecti
     """Record round 1's trick with a completion image and ``detections``; its replay URL."""
     store.set_bids(gid, 1, [0, 1, 0])
     image = store.game_dir(gid) / "r01t00.jpg"
-    image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+    image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9")
     store.record_trick(gid, 1, 0, plays(*cards), completion_image=image, detections=detections)
     return f"/game/{gid}/round/1/trick/0"
 
@@ -612,17 +612,23 @@ def test_the_replay_page_and_the_trick_event_name_the_bonus_on_the_tables_condit
     assert event.payload["bonus_paid"] == paid.get(note, "rascal")
 
 
-@pytest.mark.parametrize("damage", ["deleted", "emptied"])
+@pytest.mark.parametrize("damage", ["deleted", "emptied", "overwritten", "cut short"])
 def test_a_trick_image_gone_from_the_data_folder_is_named_not_a_broken_picture(
     client: FlaskClient, store: GameStore, gid: int, damage: str
 ) -> None:
-    """An emptied image (a crash, a full disk) was served as a blank 200 picture."""
+    """An emptied image (a crash, a full disk) was served as a blank 200 picture, and a
+    damaged one (random bytes, a JPEG cut short) as a broken-image icon (a review)."""
     url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], None)
     image = store.game_dir(gid) / "r01t00.jpg"
+    whole = image.read_bytes()
     if damage == "deleted":
         image.unlink()
-    else:
+    elif damage == "emptied":
         image.write_bytes(b"")
+    elif damage == "overwritten":
+        image.write_bytes(bytes(range(256)) * 2)
+    else:
+        image.write_bytes(whole[: len(whole) // 2])
     page = client.get(url).get_data(as_text=True)
     assert "/image/completion" not in page
     assert 'id="image-missing"' in page and str(image) in page
@@ -636,7 +642,7 @@ def test_the_annotated_image_stands_in_for_a_missing_completion_frame(
 ) -> None:
     store.set_bids(gid, 1, [0, 1, 0])
     folder = store.game_dir(gid)
-    (folder / "r01t00-boxes.jpg").write_bytes(b"\xff\xd8\xff\xe0fake-jpeg")
+    (folder / "r01t00-boxes.jpg").write_bytes(b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9")
     cards = plays((1, "green-5"), (2, "green-9"), (0, "green-2"))
     store.record_trick(
         gid,

@@ -355,21 +355,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "image_missing": {
         "en": (
-            "This trick's image, {file}, is missing or empty in the data folder: restore it from a"
-            " backup to see the trick. The cards recorded are kept."
+            "This trick's image, {file}, is missing, empty or damaged in the data folder: restore"
+            " it from a backup to see the trick. The cards recorded are kept."
         ),
         "es": (
-            "La imagen de esta baza, {file}, falta o está vacía en la carpeta de datos:"
+            "La imagen de esta baza, {file}, falta, está vacía o dañada en la carpeta de datos:"
             " restáurala de una copia de seguridad para ver la baza. Las cartas grabadas se"
             " conservan."
         ),
         "it": (
-            "L'immagine di questa presa, {file}, manca o è vuota nella cartella dei dati:"
+            "L'immagine di questa presa, {file}, manca, è vuota o danneggiata nella cartella dei"
+            " dati:"
             " ripristinala da un backup per vedere la presa. Le carte registrate restano."
         ),
         "da": (
-            "Billedet af dette stik, {file}, mangler eller er tomt i datamappen: gendan det fra en"
-            " sikkerhedskopi for at se stikket. De optagne kort bevares."
+            "Billedet af dette stik, {file}, mangler, er tomt eller beskadiget i datamappen: gendan"
+            " det fra en sikkerhedskopi for at se stikket. De optagne kort bevares."
         ),
     },
     "original": {

@@ -229,18 +229,39 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
 
 
 def _image_file(store: Any, stored: str | None) -> Path | None:
-    """A recorded image's file, when it is still there (inside the data folder) and not
-    emptied (a crash or a full disk): an empty file was served as a blank picture."""
+    """A recorded image's file, when it is still there (inside the data folder), not emptied
+    (a crash or a full disk) and whole: an empty file was served as a blank picture, and a
+    damaged one as a broken-image icon under collapsed boxes."""
     path = store.image_path(stored)
     if path is None:
         return None
     resolved = path.resolve()
     inside = Path(store.data_dir).resolve() in resolved.parents
     try:
-        usable = inside and resolved.is_file() and resolved.stat().st_size > 0
+        usable = inside and resolved.is_file() and _looks_whole(resolved)
     except OSError:
         usable = False
     return resolved if usable else None
+
+
+#: How a whole file of each kind the recorder writes begins and ends: a JPEG with its
+#: start-of-image and end-of-image markers, a PNG with its signature and its IEND chunk.
+_WHOLE_IMAGE = {".jpg": (b"\xff\xd8\xff", b"\xff\xd9"), ".png": (b"\x89PNG\r\n", b"IEND\xaeB`\x82")}
+
+
+def _looks_whole(path: Path) -> bool:
+    """Whether ``path`` begins and ends as its kind does: a cheap check (two short reads, no
+    decoding) that catches an overwritten or cut file. A kind not listed passes if not empty.
+    The end marker may be followed by a little padding, as some encoders write."""
+    size = path.stat().st_size
+    start, end = _WHOLE_IMAGE.get(path.suffix.lower(), (b"", b""))
+    if size <= len(start) + len(end):
+        return size > 0 and not start
+    with path.open("rb") as f:
+        head = f.read(len(start))
+        f.seek(max(0, size - 64))
+        tail = f.read()
+    return head == start and end in tail
 
 
 def _image_kind(store: Any, trick: Any) -> str | None:
