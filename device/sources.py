@@ -128,12 +128,22 @@ class ImageFolderSource(FrameSource):
         return len(self.paths)
 
     def frames(self) -> Iterator[Frame]:
+        """The frames in name order; a damaged frame is skipped and said, as a video's damaged
+        stretch is. A replay used to stop on the first one, losing the work done, and on the
+        next run stopped on the next. Only a long run of them (:data:`MAX_BAD_READS` in a
+        row), or a frame deleted while the folder is read, stops it."""
         assert self.fps is not None
+        bad_in_a_row = 0
         for index in range(self.start, len(self.paths)):
             path = self.paths[index]
             image = _read_frame(path)
             if image is None:
-                raise UserError(_unreadable(path))
+                bad_in_a_row += 1
+                if not path.exists() or bad_in_a_row > MAX_BAD_READS:
+                    raise UserError(_unreadable(path))
+                logger.warning("%s; skipped (the play in it is missing)", _unreadable(path))
+                continue
+            bad_in_a_row = 0
             yield Frame(image=image, timestamp=index / self.fps, index=index, origin=str(path))
 
 

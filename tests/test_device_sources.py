@@ -104,10 +104,21 @@ def test_unusable_recordings_are_user_errors(tmp_path: Path, make) -> None:
         list(src.frames())
 
 
-def test_unreadable_image_in_folder_names_the_file(tmp_path: Path) -> None:
-    write_frames(tmp_path, 1)
-    (tmp_path / "frame_000001.jpg").write_bytes(b"broken")
-    with pytest.raises(UserError, match=r"frame_000001\.jpg"):
+def test_a_damaged_frame_in_a_folder_is_skipped_and_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay stopped on the first damaged frame, losing its work, then on the next one at
+    the next run (a review, session 40). A video's damaged stretch was already skipped."""
+    write_frames(tmp_path, 3)
+    (tmp_path / "frame_000001.png").write_bytes(b"broken")
+    with caplog.at_level(logging.WARNING):
+        frames = list(ImageFolderSource(tmp_path).frames())
+    assert [f.index for f in frames] == [0, 2]
+    assert "cannot read image" in caplog.text and "frame_000001.png" in caplog.text
+    # A long run of them is no recording any more: it stops, naming the file.
+    monkeypatch.setattr(sources, "MAX_BAD_READS", 1)
+    (tmp_path / "frame_000002.png").write_bytes(b"broken")
+    with pytest.raises(UserError, match=r"frame_000002\.png; remove it"):
         list(ImageFolderSource(tmp_path).frames())
 
 
