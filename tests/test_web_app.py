@@ -926,3 +926,7 @@ def test_a_doubtful_tricks_question_says_what_is_in_doubt(
     assert asked["flag_texts"] == ["Parrot 9 read with low confidence (0.41)"]
     spanish = json_of(client.get(f"/api/game/{gid}/state?lang=es"))["prompts"][0]["flag_texts"]
     assert spanish != asked["flag_texts"] and "Loro 9" in spanish[0]
+    # A question about a trick not recorded (yet) is asked without a reason, not a 404.
+    store.create_prompt(gid, "flagged", 1, 5)
+    later = json_of(client.get(f"/api/game/{gid}/state?lang=en"))["prompts"]
+    assert [p["flag_texts"] for p in later] == [asked["flag_texts"], []]

@@ -110,8 +110,11 @@ def worded_state(game_id: int) -> dict[str, Any]:
         if prompt.get("kind") == "flagged" and prompt.get("trick") is not None:
             # What is doubtful, on the question itself: "looks doubtful: confirm or correct"
             # alone asked for a blind Confirm (a review, session 40).
-            trick = store.trick(game_id, prompt["round"], prompt["trick"])
-            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in trick.flags]
+            try:
+                flags = store.trick(game_id, prompt["round"], prompt["trick"]).flags
+            except UserError:  # not recorded (yet): the question is asked without a reason
+                flags = []
+            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in flags]
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)
