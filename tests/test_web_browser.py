@@ -222,7 +222,7 @@ def test_setup_bids_live_tv_replay_correction(
     browser.get(f"{base}/game/{gid}/round/1/trick/0")
     browser.find_elements(By.CSS_SELECTOR, ".correct-button")[3].click()
     heading = browser.find_element(By.CSS_SELECTOR, "#correct-form h3").text
-    assert heading == "Correct play 4 · Dee : Jolly Roger 14"  # was "... or player #4"
+    assert heading == "Correct play 4 · Dee (Jolly Roger 14)"  # was "... or player #4"
     menu = Select(browser.find_element(By.ID, "correct-card"))
     offered = {o.get_attribute("value") for o in menu.options}
     assert {"tigress:pirate", "tigress:escape"} <= offered and "tigress" not in offered

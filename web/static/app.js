@@ -768,8 +768,8 @@ function initReplay() {
       cardSel.value = play.card;
       for (const opt of playerSel.options) opt.disabled = false;
       playerSel.value = String(play.player);
-      // "Correct play 3 · Marta: Parrot 9", as the button is named; "#3" said less.
-      open(t("correct_play", {n: which + 1, name: pageData.players[play.player]}), ": " + card(play.card), btn);
+      // "Correct play 3 · Marta (Parrot 9)", as the button is named; "#3" said less.
+      open(t("correct_play", {n: which + 1, name: pageData.players[play.player]}), "(" + card(play.card) + ")", btn);
     };
   }
   const addBtn = document.getElementById("add-play");
