@@ -875,3 +875,31 @@ def test_the_correction_form_closes_from_the_keyboard_back_to_its_button(
         wait(browser).until(lambda d: not form.is_displayed())
         assert browser.execute_script(focused) == buttons[1], close
     assert store.trick(gid, 1, 0).plays == store.trick(gid, 1, 0).original_plays
+
+
+def test_the_chart_before_any_round_draws_no_axis_values_or_marks(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """It read "10" over "0", with every player's mark on the "0" (a review, session 40)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai", "Dee"], 0, {"rounds": 4})
+    browser.set_window_size(1920, 1080)
+    browser.get(f"{base}/game/{gid}/tv")
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-chart svg"))
+    chart = browser.find_element(By.CSS_SELECTOR, "#tv-chart svg")
+    assert chart.find_elements(By.CSS_SELECTOR, "text.mark") == []
+    assert [a.text for a in chart.find_elements(By.CSS_SELECTOR, "text.axis")] == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
+    # Once round 1 scores, the values and the marks are there.
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    store.record_trick(
+        gid,
+        1,
+        0,
+        [{"player": (1 + i) % 4, "card": f"green-{i + 1}"} for i in range(4)],
+    )
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart text.mark")) == 4)

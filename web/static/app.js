@@ -573,8 +573,12 @@ function chartSVG(state) {
   const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
   const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": SK.t("score_chart")});
   svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
-  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, Math.round(v)));
   for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
+  // Before a round has scored there is nothing to plot: the axis read "10" over "0", with
+  // every player's mark on the "0" (a review, session 40). The round numbers and the zero
+  // line stay, so the board keeps its shape.
+  if (!rounds.length) return h("div", {}, svg);
+  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, Math.round(v)));
   const marks = [];
   series.forEach((pts, p) => {
     const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
