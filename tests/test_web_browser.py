@@ -903,3 +903,21 @@ def test_the_chart_before_any_round_draws_no_axis_values_or_marks(
         [{"player": (1 + i) % 4, "card": f"green-{i + 1}"} for i in range(4)],
     )
     wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart text.mark")) == 4)
+
+
+def test_the_replay_title_keeps_each_word_with_its_number_on_a_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """At 390 px it broke as "Round 3 · Trick / 2" (a review, session 40)."""
+    base, store = server
+    gid = store.create_game(["Maximiliana", "Bartholomew", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(
+        gid, 1, 0, [{"player": (1 + i) % 3, "card": f"green-{i + 1}"} for i in range(3)]
+    )
+    browser.set_window_size(390, 844)
+    browser.get(f"{base}/game/{gid}/round/1/trick/0?lang=da")
+    lines = browser.execute_script(
+        "return [...document.querySelectorAll('h1 .unbroken')].map(s => s.getClientRects().length)"
+    )
+    assert lines == [1, 1]
