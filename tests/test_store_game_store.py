@@ -637,6 +637,29 @@ def test_a_missing_camera_is_kept_shown_in_the_state_and_announced(store: GameSt
     ]
 
 
+def test_the_state_says_whether_the_demo_made_the_game(store: GameStore) -> None:
+    """The pages say the demo's game is one (skullcam run with no camera replays a recorded
+    game): by its mark, or for a game made before marks, by its tricks' source."""
+    from skullcam.store.tricks import DEMO_MARK, DEMO_SOURCE
+
+    table = new_game(store)
+    assert store.state(table)["demo"] is False and not store.is_demo_game(table)
+    marked = store.create_game(
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).write_text("")
+    )
+    assert store.state(marked)["demo"] is True and store.is_demo_game(marked)
+    older = new_game(store)
+    assert store.state(older)["demo"] is False
+    store.record_trick(
+        older,
+        1,
+        0,
+        plays((0, "green-3"), (1, "green-5"), (2, "green-9")),
+        detections={"source": DEMO_SOURCE, "frame_index": 12},
+    )
+    assert store.state(older)["demo"] is True and store.is_demo_game(older)
+
+
 @pytest.mark.parametrize("name", ["Zoë", "José", "😀", "李", "عليّ", "A\u200bna"])
 def test_names_that_show_something_are_kept(store: GameStore, name: str) -> None:
     gid = store.create_game([name, "Ben"], 0, {})

@@ -56,6 +56,38 @@ def test_pages_without_game(client: FlaskClient, path: str) -> None:
     assert b"https://" not in res.data  # nothing from a CDN
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_demos_game_is_said_to_be_the_demo(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """Plain 'skullcam run' with no camera replays a recorded game, a new one a minute or
+    so, and no page said it was a demo: the table took it for a camera watching."""
+    from skullcam.device.demo_game import DEMO_MARK
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    demo = store.create_game(["Ana", "Ben", "Cai"], 0, {}, mark)
+    said = STRINGS["demo_banner"][lang]
+    pages = ["/", "/game/{}/bids", "/game/{}/tricks", "/game/{}/prompts", "/game/{}/settings"]
+    for page in pages:
+        text = client.get(page.format(demo) + f"?lang={lang}").get_data(as_text=True)
+        note = re.search(r'<p id="demo-note"[^>]*>(.*?)</p>', text)
+        assert note is not None and note.group(1).startswith(said), page
+    # A link to set up the table's own game, but on the home page, whose button is below.
+    assert re.search(r'id="demo-note".*?<a href="/setup">', client.get(f"/game/{demo}/bids").text)
+    assert not re.search(r'id="demo-note"[^\n]*<a href="/setup">', client.get("/").text)
+    assert json_of(client.get(f"/api/game/{demo}/state"))["demo"] is True
+    assert json_of(client.get("/api/tv/state"))["demo"] is True  # the TV says it from the state
+    assert re.search(
+        r'id="tv-demo"[^>]*hidden>' + re.escape(said), client.get(f"/tv?lang={lang}").text
+    )
+    table = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    for page in pages:
+        assert 'id="demo-note"' not in client.get(page.format(table)).text, page
+    assert json_of(client.get("/api/tv/state"))["demo"] is False
+
+
 def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskClient) -> None:
     heading = re.search(r"<h1>(.*?)</h1>", client.get("/").get_data(as_text=True))
     assert heading is not None and heading[1] == "No game in progress."

@@ -773,6 +773,28 @@ def test_the_tv_says_when_no_camera_records_the_game(
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text
 
 
+def test_the_tv_says_when_it_shows_the_demos_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Plain 'skullcam run' with no camera replays a recorded game on the TV: nothing said it
+    was a demo, and the table took the replay for a camera watching."""
+    from skullcam.device.demo_game import DEMO_MARK
+
+    base, store = server
+    store.create_game(
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).write_text("")
+    )
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    note = (By.ID, "tv-demo")
+    assert browser.find_element(*note).is_displayed()
+    assert browser.find_element(*note).text.startswith("Demo: a recorded game replayed")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})  # the table's own: the TV follows it
+    wait(browser).until(lambda d: not d.find_element(*note).is_displayed())
+    assert "Xan" in browser.find_element(By.ID, "tv-table").text
+
+
 def test_the_tv_shows_a_player_over_the_bid_by_more_than_colour(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

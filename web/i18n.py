@@ -636,6 +636,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "file troppo grande (al massimo 4 MB)",
         "da": "filen er for stor (højst 4 MB)",
     },
+    # The demo's game, and why nothing records the table's game (skullcam run's camera).
+    "demo_banner": {
+        "en": "Demo: a recorded game replayed, no camera. Press New game to start yours.",
+        "es": (
+            "Demo: una partida grabada, repetida sin cámara. Pulsa Nueva partida para empezar"
+            " la tuya."
+        ),
+        "it": (
+            "Demo: una partita registrata, riprodotta senza fotocamera. Premi Nuova partita per"
+            " iniziare la tua."
+        ),
+        "da": (
+            "Demo: et optaget spil afspilles, uden kamera. Tryk på Nyt spil for at starte dit eget."
+        ),
+    },
     "error_server": {
         "en": (
             "the server failed on this request (the details are in its log); try again, and"

@@ -618,6 +618,7 @@ function initTV() {
     // would read as if play went on.
     const fin = state.finished;
     for (const id of ["tv-dealer", "tv-leader", "tv-bidtotal"]) document.getElementById(id).hidden = fin;
+    document.getElementById("tv-demo").hidden = !state.demo;  // the demo's game, not the table's
     const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
     winner.hidden = !winners;
