@@ -56,6 +56,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         finished = game.status == "finished" or len(round_tricks) >= cards
         score = self.score(game_id)
         score.pop("record", None)
+        camera_missing_why = self.camera_missing_why()
         return {
             "game": game.to_json(),
             "settings": settings,
@@ -73,7 +74,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
             "finished": game.status == "finished",
-            "camera_missing": self.camera_missing(),
+            "camera_missing": camera_missing_why is not None,
+            "camera_missing_why": camera_missing_why,
             # The demo's game (skullcam run with no camera): the pages say it is one.
             "demo": made_by_demo(
                 self.data_dir / "games" / str(int(game_id)), recorded[-1] if recorded else None

@@ -764,10 +764,21 @@ def test_the_tv_says_when_no_camera_records_the_game(
     assert "tricks are not being recorded" in browser.find_element(*notice).text
     store.set_camera_missing(False)
     wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
+    # A recording played as the camera that ran out of frames mid-game: a normal round showed.
+    store.set_camera_missing(True, "frames_ended")
+    ran_out = "The camera's frames ran out: nothing records tricks now."
+    wait(browser).until(ec.text_to_be_present_in_element(notice, ran_out))
+    store.set_camera_missing(True, "camera_failed")  # tried again: not "restart skullcam"
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "tries it again"))
+    store.set_camera_missing(False)
+    wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
     # The phones say it too: a table without a TV would not know otherwise.
-    store.set_camera_missing(True)
+    store.set_camera_missing(True, "frames_ended")
     browser.set_window_size(412, 915)
-    browser.get(f"{base}/game/{gid}/bids")
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "no-camera"), "fotogramas"))
+    store.set_camera_missing(True)
+    browser.get(f"{base}/game/{gid}/bids?lang=en")
     phone_notice = (By.ID, "no-camera")
     wait(browser).until(lambda d: d.find_element(*phone_notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text

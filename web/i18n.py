@@ -651,6 +651,30 @@ STRINGS: dict[str, dict[str, str]] = {
             "Demo: et optaget spil afspilles, uden kamera. Tryk på Nyt spil for at starte dit eget."
         ),
     },
+    "camera_failed": {
+        "en": (
+            "The camera is not working: tricks are not being recorded. Check it; skullcam tries"
+            " it again every few seconds."
+        ),
+        "es": (
+            "La cámara no funciona: las bazas no se graban. Revísala; skullcam la vuelve a"
+            " probar cada pocos segundos."
+        ),
+        "it": (
+            "La fotocamera non funziona: le prese non vengono registrate. Controllala; skullcam"
+            " riprova ogni pochi secondi."
+        ),
+        "da": (
+            "Kameraet virker ikke: stikkene optages ikke. Tjek det; skullcam prøver igen med få"
+            " sekunders mellemrum."
+        ),
+    },
+    "camera_frames_ran_out": {
+        "en": "The camera's frames ran out: nothing records tricks now.",
+        "es": "Se acabaron los fotogramas de la cámara: ya nada graba las bazas.",
+        "it": "I fotogrammi della fotocamera sono finiti: ora nulla registra le prese.",
+        "da": "Kameraets billeder er sluppet op: intet optager stikkene nu.",
+    },
     "error_server": {
         "en": (
             "the server failed on this request (the details are in its log); try again, and"
