@@ -88,6 +88,22 @@ def test_the_demos_game_is_said_to_be_the_demo(
     assert json_of(client.get("/api/tv/state"))["demo"] is False
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_camera_names_the_ways_to_record_with_a_laptop(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """ "Connect it and restart skullcam" left a laptop with no camera to connect stuck: the
+    pages name a webcam (--camera 0) and a recorded game or video (--camera PATH)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_camera_missing(True)
+    for page, element in [(f"/game/{gid}/bids", "p"), ("/tv", "div")]:
+        text = client.get(f"{page}?lang={lang}").text
+        said = re.search(rf'<{element} id="(?:tv-)?no-camera"[^>]*>(.*?)</{element}>', text)
+        assert said is not None, page
+        assert "(skullcam run --camera 0)" in said.group(1), page
+        assert re.search(r"\(--camera [A-Z]+\)", said.group(1)), page
+
+
 def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskClient) -> None:
     heading = re.search(r"<h1>(.*?)</h1>", client.get("/").get_data(as_text=True))
     assert heading is not None and heading[1] == "No game in progress."

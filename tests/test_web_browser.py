@@ -762,6 +762,7 @@ def test_the_tv_says_when_no_camera_records_the_game(
     store.set_camera_missing(True)  # as the run does; the page hears it as an event
     wait(browser).until(lambda d: d.find_element(*notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*notice).text
+    assert "(skullcam run --camera 0)" in browser.find_element(*notice).text  # a laptop's way
     store.set_camera_missing(False)
     wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
     # A recording played as the camera that ran out of frames mid-game: a normal round showed.

@@ -242,10 +242,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Samlet score pr. runde",
     },
     "no_camera": {
-        "en": "No camera: tricks are not being recorded. Connect it and restart skullcam.",
-        "es": "Sin cámara: las bazas no se graban. Conéctala y reinicia skullcam.",
-        "it": "Nessuna fotocamera: le prese non vengono registrate. Collegala e riavvia skullcam.",
-        "da": "Intet kamera: stikkene optages ikke. Tilslut det og genstart skullcam.",
+        "en": (
+            "No camera: tricks are not being recorded. Restart with one connected, a webcam"
+            " (skullcam run --camera 0) or a recording (--camera PATH)."
+        ),
+        "es": (
+            "Sin cámara: las bazas no se graban. Reinicia con una conectada, con una webcam"
+            " (skullcam run --camera 0) o con una grabación (--camera RUTA)."
+        ),
+        "it": (
+            "Nessuna fotocamera: le prese non vengono registrate. Riavvia con una collegata, con"
+            " una webcam (skullcam run --camera 0) o con una registrazione (--camera PERCORSO)."
+        ),
+        "da": (
+            "Intet kamera: stikkene optages ikke. Genstart med et tilsluttet, med et webcam"
+            " (skullcam run --camera 0) eller med en optagelse (--camera STI)."
+        ),
     },
     "game_over": {
         "en": "Game over",
