@@ -674,7 +674,7 @@ def test_the_state_says_whether_the_demo_made_the_game(store: GameStore) -> None
     table = new_game(store)
     assert store.state(table)["demo"] is False and not store.is_demo_game(table)
     marked = store.create_game(
-        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).write_text("")
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).touch()
     )
     assert store.state(marked)["demo"] is True and store.is_demo_game(marked)
     older = new_game(store)

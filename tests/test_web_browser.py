@@ -794,7 +794,7 @@ def test_the_tv_says_when_it_shows_the_demos_game(
 
     base, store = server
     store.create_game(
-        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).write_text("")
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).touch()
     )
     browser.set_window_size(1920, 1080)
     browser.get(base + "/tv")
