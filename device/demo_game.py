@@ -9,17 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.datasets import bundled_samples
-from skullcam.device.resume_point import last_trick, recorded_from, resume_frame, trick_cards
+from skullcam.device.resume_point import last_trick, resume_frame, trick_cards
 from skullcam.errors import UserError
 from skullcam.files import read_json
 from skullcam.rules import GameRecord, RulesError
 from skullcam.store import GameStore
+from skullcam.store.tricks import DEMO_MARK as DEMO_MARK
+from skullcam.store.tricks import DEMO_SOURCE as DEMO_SOURCE
 
 logger = logging.getLogger(__name__)
-
-DEMO_SOURCE = "demo"
-DEMO_MARK = "DEMO"
-"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game."""
 
 
 @dataclass(frozen=True)
@@ -90,10 +88,8 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
 def is_demo_game(store: GameStore, game_id: int) -> bool:
     """The game is the demo's (marked when the demo made it, or its tricks came from the
     demo): a camera must not add the table's tricks to it, even one stopped before its
-    first trick."""
-    if (store.data_dir / "games" / str(game_id) / DEMO_MARK).is_file():
-        return True
-    return recorded_from(last_trick(store, game_id)).get("source") == DEMO_SOURCE
+    first trick. The store's check (``GameStore.is_demo_game``), which the pages use too."""
+    return store.is_demo_game(game_id)
 
 
 def prune_demo_games(store: GameStore, keep: int = 2) -> None:

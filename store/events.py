@@ -33,7 +33,17 @@ EVENT_KINDS = (
 
 
 CAMERA_MISSING = "camera_missing"
-"""The ``meta`` key present while the table's game goes unrecorded for want of a camera."""
+"""The ``meta`` key present while the table's game goes unrecorded for want of a camera; its
+value is why (one of :data:`CAMERA_WHYS`; ``'1'``, written before there were reasons, is
+``no_camera``)."""
+CAMERA_WHYS = ("no_camera", "camera_failed", "frames_ended")
+"""Why nothing records the table's game: ``skullcam run`` found no camera at all (the demo
+stepped aside for it), its live camera fails (it is tried again), or the recording played as
+the camera ran out of frames with the game still in progress."""
+
+
+def _why(value: object) -> str:
+    return value if isinstance(value, str) and value in CAMERA_WHYS else "no_camera"
 
 
 def emit(
@@ -50,29 +60,40 @@ def emit(
 class EventsMixin(Database):
     """Reading the log and waiting for it to grow (the web's server-sent-event stream)."""
 
-    def set_camera_missing(self, missing: bool) -> None:
-        """Say whether the table's game goes unrecorded for want of a camera (``skullcam run``
-        found none while a game set up on the web page was in progress), so the TV can say
+    def set_camera_missing(self, missing: bool, why: str = "no_camera") -> None:
+        """Say whether the table's game goes unrecorded for want of a camera, and ``why``
+        (:data:`CAMERA_WHYS`): ``skullcam run`` found none while a game set up on the web page
+        was in progress, its camera fails, or a recording's frames ran out; so the TV can say
         so: without it the scoreboard looked watched while nothing was recorded. An event
         (``camera``) tells the pages at once, only when it changes: a camera tried again every
         few seconds must not make every page fetch the state again each time."""
+        if missing and why not in CAMERA_WHYS:
+            raise ValueError(f"why must be one of {', '.join(CAMERA_WHYS)}, not {why!r}")
+        now = why if missing else None
         with self._write(durable=False) as conn:
-            was = conn.execute("SELECT 1 FROM meta WHERE key = ?", (CAMERA_MISSING,)).fetchone()
-            if (was is not None) == missing:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (CAMERA_MISSING,)).fetchone()
+            if (None if row is None else _why(row[0])) == now:
                 return
             if missing:
                 conn.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (CAMERA_MISSING,)
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (CAMERA_MISSING, why)
                 )
+                emit(conn, None, "camera", {"missing": True, "why": why})
             else:
                 conn.execute("DELETE FROM meta WHERE key = ?", (CAMERA_MISSING,))
-            emit(conn, None, "camera", {"missing": missing})
+                emit(conn, None, "camera", {"missing": False})
 
     def camera_missing(self) -> bool:
         """Whether the last ``skullcam run`` on this folder said it has no camera to record
         the table's game with (see :meth:`set_camera_missing`)."""
-        sql = "SELECT 1 FROM meta WHERE key = ?"
-        return self._conn().execute(sql, (CAMERA_MISSING,)).fetchone() is not None
+        return self.camera_missing_why() is not None
+
+    def camera_missing_why(self) -> str | None:
+        """Why nothing records the table's game (:data:`CAMERA_WHYS`), or None while
+        something does (see :meth:`set_camera_missing`)."""
+        sql = "SELECT value FROM meta WHERE key = ?"
+        row = self._conn().execute(sql, (CAMERA_MISSING,)).fetchone()
+        return None if row is None else _why(row[0])
 
     def last_event_id(self) -> int:
         """The newest event id (0 when none): a page's starting point for the SSE stream."""

@@ -17,6 +17,7 @@ from .prompts import PromptsMixin
 from .round_so_far import round_so_far
 from .rows import Game, Trick
 from .scores import ScoresMixin
+from .tricks import made_by_demo
 
 
 def _current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:
@@ -34,14 +35,15 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the current round (bids, tricks,
         dealer, leader), the live trick, open prompts, scores, whether a camera is missing
-        (nothing is recorded) and the last event id."""
+        (nothing is recorded), whether the demo made the game, and the last event id."""
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
         settings = checks.full_settings(game.settings)
         total = self.rounds_due(game_id)  # with a tie-break round when one is due
         by_round: dict[int, list[Trick]] = {}
-        for t in self.tricks(game_id):
+        recorded = self.tricks(game_id)
+        for t in recorded:
             by_round.setdefault(t.round, []).append(t)
         current = _current_round(game, by_round, total)
         cards = checks.cards_dealt(current, n, game.settings)
@@ -54,6 +56,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         finished = game.status == "finished" or len(round_tricks) >= cards
         score = self.score(game_id)
         score.pop("record", None)
+        camera_missing_why = self.camera_missing_why()
         return {
             "game": game.to_json(),
             "settings": settings,
@@ -71,6 +74,11 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
             "finished": game.status == "finished",
-            "camera_missing": self.camera_missing(),
+            "camera_missing": camera_missing_why is not None,
+            "camera_missing_why": camera_missing_why,
+            # The demo's game (skullcam run with no camera): the pages say it is one.
+            "demo": made_by_demo(
+                self.data_dir / "games" / str(int(game_id)), recorded[-1] if recorded else None
+            ),
             "last_event_id": last_event,
         }

@@ -25,6 +25,21 @@ from .games import mark_finished
 from .refusals import not_found
 from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row, trick_row
 
+DEMO_MARK = "DEMO"
+"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game
+(``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
+DEMO_SOURCE = "demo"
+"""The source a trick the demo recorded names (``detections["source"]``)."""
+
+
+def made_by_demo(folder: Path, last: Trick | None) -> bool:
+    """Whether a game is the demo's: its image ``folder`` holds :data:`DEMO_MARK`, or its
+    ``last`` recorded trick came from the demo (a game made before the mark was written)."""
+    if (folder / DEMO_MARK).is_file():
+        return True
+    info = last.detections if last is not None else None
+    return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
+
 
 def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
     """Refuse a trick the round cannot have; returns the cards dealt (tricks in the round)."""
@@ -65,6 +80,13 @@ class TricksMixin(BidsMixin):
         path = self.data_dir / "games" / str(int(game_id))
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+    def is_demo_game(self, game_id: int) -> bool:
+        """Whether the demo made the game (see :func:`made_by_demo`): a camera must not record
+        the table's tricks into it, and the pages say it is a recorded game replayed."""
+        tricks = self.tricks(game_id)
+        folder = self.data_dir / "games" / str(int(game_id))  # not game_dir: no folder made
+        return made_by_demo(folder, tricks[-1] if tricks else None)
 
     def image_path(self, stored: str | None) -> Path | None:
         """The absolute path of an image path stored on a trick (stored relative to data)."""

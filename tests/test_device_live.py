@@ -239,7 +239,10 @@ def test_a_recording_shorter_than_the_game_says_what_is_left(
 ) -> None:
     """A recording that ended mid-game was summed up as "recorded 3 trick(s)", or with the
     pages served as "the game is over", while the game was still in progress."""
+    import shutil
+
     record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    shutil.copytree(tmp_path / "demo" / "frames", tmp_path / "all_frames")
     frames = sorted((tmp_path / "demo" / "frames").iterdir())
     for frame in frames[len(frames) // 3 :]:
         frame.unlink()
@@ -264,6 +267,15 @@ def test_a_recording_shorter_than_the_game_says_what_is_left(
         " tricks recorded)" in caplog.text
     )
     assert "the game is over" not in caplog.text
+    # The pages say so too: they showed a normal round, the state saying nothing was amiss.
+    state = store.state(game_id)
+    assert state["camera_missing"] is True and state["camera_missing_why"] == "frames_ended"
+    # The rest of the recording played into it: the pages say it no more.
+    shutil.rmtree(tmp_path / "demo" / "frames")
+    shutil.copytree(tmp_path / "all_frames", tmp_path / "demo" / "frames")
+    assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 0
+    assert recorded_rounds(store, game_id) == truth_rounds(record)
+    assert not store.camera_missing()
 
 
 def test_a_game_set_up_while_the_demo_played_is_said_unrecorded_not_run_out(
@@ -788,7 +800,11 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
         name = "camera 0"
 
         def frames(self):
-            yield Frame(np.zeros((48, 64, 3), np.uint8), 0.0, 0)
+            # Frames until the run ends, as a camera plugged in gives them: a camera whose
+            # frames ran out mid-game is said on the pages too.
+            for i in range(200):
+                yield Frame(np.zeros((48, 64, 3), np.uint8), i / 20, i)
+                time.sleep(0.05)
 
     def open_source(spec: str, start: int = 0) -> FrameSource:
         opened.append(spec)
@@ -821,8 +837,10 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     reminders = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert "still no camera after 2 tries: cannot open camera 0" in "\n".join(reminders)
     # Said once when it went (not once a try), cleared by the first frame once it opened.
-    said = [e.payload["missing"] for e in store.events_since(0) if e.kind == "camera"]
-    assert said == [True, False] and not store.camera_missing()
+    said = [e.payload for e in store.events_since(0) if e.kind == "camera"]
+    # The pages say the camera fails and is tried again (not to restart with another).
+    assert said == [{"missing": True, "why": "camera_failed"}, {"missing": False}]
+    assert not store.camera_missing()
 
 
 def test_a_camera_that_came_back_and_failed_again_is_said_again(

@@ -629,12 +629,64 @@ def test_a_missing_camera_is_kept_shown_in_the_state_and_announced(store: GameSt
     store.set_camera_missing(True)  # said again (a camera tried again): no second event
     assert store.camera_missing() and store.state(gid)["camera_missing"] is True
     assert GameStore(store.data_dir).camera_missing()  # kept in the database, not in memory
+    assert store.state(gid)["camera_missing_why"] == "no_camera"
     store.set_camera_missing(False)
-    assert not store.camera_missing()
+    assert not store.camera_missing() and store.state(gid)["camera_missing_why"] is None
     assert [(e.kind, e.payload) for e in store.events_since(before, gid)] == [
-        ("camera", {"missing": True}),
+        ("camera", {"missing": True, "why": "no_camera"}),
         ("camera", {"missing": False}),
     ]
+
+
+def test_why_no_camera_records_the_game_is_kept_and_announced(store: GameStore) -> None:
+    """A recording played as the camera that ran out of frames mid-game left the pages
+    showing a normal round: the state said a camera was recording. Why nothing records is
+    kept, and a change of reason is announced like the flag itself."""
+    gid = new_game(store)
+    before = store.last_event_id()
+    store.set_camera_missing(True, "frames_ended")
+    store.set_camera_missing(True, "frames_ended")  # said again: no second event
+    state = store.state(gid)
+    assert state["camera_missing"] is True and state["camera_missing_why"] == "frames_ended"
+    assert GameStore(store.data_dir).camera_missing_why() == "frames_ended"
+    store.set_camera_missing(True, "camera_failed")
+    assert store.camera_missing_why() == "camera_failed"
+    store.set_camera_missing(False)  # a camera plays again
+    assert [e.payload for e in store.events_since(before, gid) if e.kind == "camera"] == [
+        {"missing": True, "why": "frames_ended"},
+        {"missing": True, "why": "camera_failed"},
+        {"missing": False},
+    ]
+    with pytest.raises(ValueError, match="why must be one of"):
+        store.set_camera_missing(True, "asleep")
+    # The flag as an older skullcam kept it (no reason): no camera at all.
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("INSERT INTO meta (key, value) VALUES ('camera_missing', '1')")
+    conn.close()
+    assert store.state(gid)["camera_missing_why"] == "no_camera"
+
+
+def test_the_state_says_whether_the_demo_made_the_game(store: GameStore) -> None:
+    """The pages say the demo's game is one (skullcam run with no camera replays a recorded
+    game): by its mark, or for a game made before marks, by its tricks' source."""
+    from skullcam.store.tricks import DEMO_MARK, DEMO_SOURCE
+
+    table = new_game(store)
+    assert store.state(table)["demo"] is False and not store.is_demo_game(table)
+    marked = store.create_game(
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).touch()
+    )
+    assert store.state(marked)["demo"] is True and store.is_demo_game(marked)
+    older = new_game(store)
+    assert store.state(older)["demo"] is False
+    store.record_trick(
+        older,
+        1,
+        0,
+        plays((0, "green-3"), (1, "green-5"), (2, "green-9")),
+        detections={"source": DEMO_SOURCE, "frame_index": 12},
+    )
+    assert store.state(older)["demo"] is True and store.is_demo_game(older)
 
 
 @pytest.mark.parametrize("name", ["Zoë", "José", "😀", "李", "عليّ", "A\u200bna"])

@@ -56,6 +56,55 @@ def test_pages_without_game(client: FlaskClient, path: str) -> None:
     assert b"https://" not in res.data  # nothing from a CDN
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_demos_game_is_said_to_be_the_demo(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """Plain 'skullcam run' with no camera replays a recorded game, a new one a minute or
+    so, and no page said it was a demo: the table took it for a camera watching."""
+    from skullcam.device.demo_game import DEMO_MARK
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    demo = store.create_game(["Ana", "Ben", "Cai"], 0, {}, mark)
+    said = STRINGS["demo_banner"][lang]
+    pages = ["/", "/game/{}/bids", "/game/{}/tricks", "/game/{}/prompts", "/game/{}/settings"]
+    for page in pages:
+        text = client.get(page.format(demo) + f"?lang={lang}").get_data(as_text=True)
+        note = re.search(r'<p id="demo-note"[^>]*>(.*?)</p>', text)
+        assert note is not None and note.group(1).startswith(said), page
+    # With a link to set up the table's own game.
+    assert re.search(
+        r'id="demo-note"[^\n]*<a href="/setup">', client.get(f"/game/{demo}/bids").text
+    )
+    assert json_of(client.get(f"/api/game/{demo}/state"))["demo"] is True
+    assert json_of(client.get("/api/tv/state"))["demo"] is True  # the TV says it from the state
+    assert re.search(
+        r'id="tv-demo"[^>]*hidden>' + re.escape(said), client.get(f"/tv?lang={lang}").text
+    )
+    table = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    for page in pages:
+        assert 'id="demo-note"' not in client.get(page.format(table)).text, page
+    assert json_of(client.get("/api/tv/state"))["demo"] is False
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_camera_names_the_ways_to_record_with_a_laptop(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """ "Connect it and restart skullcam" left a laptop with no camera to connect stuck: the
+    pages name a webcam (--camera 0) and a recorded game or video (--camera PATH)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_camera_missing(True)
+    for page, element in [(f"/game/{gid}/bids", "p"), ("/tv", "div")]:
+        text = client.get(f"{page}?lang={lang}").text
+        said = re.search(rf'<{element} id="(?:tv-)?no-camera"[^>]*>(.*?)</{element}>', text)
+        assert said is not None, page
+        assert "(skullcam run --camera 0)" in said.group(1), page
+        assert re.search(r"\(--camera [A-Z]+\)", said.group(1)), page
+
+
 def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskClient) -> None:
     heading = re.search(r"<h1>(.*?)</h1>", client.get("/").get_data(as_text=True))
     assert heading is not None and heading[1] == "No game in progress."

@@ -764,15 +764,49 @@ def test_the_tv_says_when_no_camera_records_the_game(
     store.set_camera_missing(True)  # as the run does; the page hears it as an event
     wait(browser).until(lambda d: d.find_element(*notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*notice).text
+    assert "(skullcam run --camera 0)" in browser.find_element(*notice).text  # a laptop's way
+    store.set_camera_missing(False)
+    wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
+    # A recording played as the camera that ran out of frames mid-game: a normal round showed.
+    store.set_camera_missing(True, "frames_ended")
+    ran_out = "The camera's frames ran out: nothing records tricks now."
+    wait(browser).until(ec.text_to_be_present_in_element(notice, ran_out))
+    store.set_camera_missing(True, "camera_failed")  # tried again: not "restart skullcam"
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "tries it again"))
     store.set_camera_missing(False)
     wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
     # The phones say it too: a table without a TV would not know otherwise.
-    store.set_camera_missing(True)
+    store.set_camera_missing(True, "frames_ended")
     browser.set_window_size(412, 915)
-    browser.get(f"{base}/game/{gid}/bids")
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "no-camera"), "fotogramas"))
+    store.set_camera_missing(True)
+    browser.get(f"{base}/game/{gid}/bids?lang=en")
     phone_notice = (By.ID, "no-camera")
     wait(browser).until(lambda d: d.find_element(*phone_notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text
+
+
+def test_the_tv_says_when_it_shows_the_demos_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Plain 'skullcam run' with no camera replays a recorded game on the TV: nothing said it
+    was a demo, and the table took the replay for a camera watching."""
+    from skullcam.device.demo_game import DEMO_MARK
+
+    base, store = server
+    store.create_game(
+        ["Ana", "Ben", "Cai"], 0, {}, lambda g: (store.game_dir(g) / DEMO_MARK).touch()
+    )
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    note = (By.ID, "tv-demo")
+    assert browser.find_element(*note).is_displayed()
+    assert browser.find_element(*note).text.startswith("Demo: a recorded game replayed")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})  # the table's own: the TV follows it
+    wait(browser).until(lambda d: not d.find_element(*note).is_displayed())
+    assert "Xan" in browser.find_element(By.ID, "tv-table").text
 
 
 def test_the_tv_shows_a_player_over_the_bid_by_more_than_colour(

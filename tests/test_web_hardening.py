@@ -868,3 +868,42 @@ def test_a_localhost_only_scoreboard_refuses_writes_under_another_name(tmp_path:
     assert (
         client.post("/api/games", json=body, headers={"Host": "localhost:8000"}).status_code == 201
     )
+
+
+def test_a_closed_page_is_not_said_on_the_terminal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every page closed (a phone locked, the TV's browser reloading) printed "waitress:
+    Client disconnected while serving /events" on the terminal the table reads, as if
+    something had gone wrong. That message goes; waitress's others stay."""
+    import logging
+    import socket
+    import threading
+    import time
+
+    from skullcam.web.app import make_server
+
+    app = create_app(tmp_path, test_config={"SSE_KEEPALIVE_SECONDS": 0.05})
+    server = make_server(app, "127.0.0.1", 0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    streams = app.extensions["skullcam_streams"]
+    request = f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{server.effective_port}\r\n\r\n"
+    try:
+        with caplog.at_level(logging.INFO, logger="waitress"):
+            for _ in range(2):
+                with socket.create_connection(("127.0.0.1", server.effective_port), 10) as sock:
+                    sock.sendall(request.encode())
+                    assert sock.recv(64).startswith(b"HTTP/1.1 200")
+            # The streams end when the keepalive finds the page gone: then waitress logs it.
+            deadline = time.monotonic() + 10
+            while streams.open and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not streams.open
+            time.sleep(0.2)
+            waitress = logging.getLogger("waitress")
+            waitress.info("Client disconnected while serving /api/game/1/state")
+            waitress.warning("Task queue depth is 4")
+    finally:
+        server.close()
+    said = [r.getMessage() for r in caplog.records if r.name == "waitress"]
+    assert said == ["Client disconnected while serving /api/game/1/state", "Task queue depth is 4"]

@@ -432,7 +432,29 @@ def make_server(
         channel_request_lookahead=1,
     )
     _prepare_pin(app, host)  # once the address is known to be good: no PIN for a failed start
+    quiet_closed_streams()
     return server
+
+
+CLOSED_STREAM = "Client disconnected while serving /events"
+"""What waitress logs (at INFO, on the ``waitress`` logger) for each page closed while its
+event stream was open: the normal end of every stream, not a fault."""
+
+
+class _ClosedStreamFilter(logging.Filter):
+    """Drops waitress's :data:`CLOSED_STREAM` message, and only that one: a phone locked or a
+    page closed printed it on the terminal the table reads, every time, as if something had
+    gone wrong. Its other messages (a request that failed, a full queue) still pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != CLOSED_STREAM
+
+
+def quiet_closed_streams() -> None:
+    """Put :class:`_ClosedStreamFilter` on waitress's logger (once, however many servers)."""
+    waitress_logger = logging.getLogger("waitress")
+    if not any(isinstance(f, _ClosedStreamFilter) for f in waitress_logger.filters):
+        waitress_logger.addFilter(_ClosedStreamFilter())
 
 
 def serve(

@@ -242,10 +242,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Samlet score pr. runde",
     },
     "no_camera": {
-        "en": "No camera: tricks are not being recorded. Connect it and restart skullcam.",
-        "es": "Sin cámara: las bazas no se graban. Conéctala y reinicia skullcam.",
-        "it": "Nessuna fotocamera: le prese non vengono registrate. Collegala e riavvia skullcam.",
-        "da": "Intet kamera: stikkene optages ikke. Tilslut det og genstart skullcam.",
+        "en": (
+            "No camera: tricks are not being recorded. Restart with one connected, a webcam"
+            " (skullcam run --camera 0) or a recording (--camera PATH)."
+        ),
+        "es": (
+            "Sin cámara: las bazas no se graban. Reinicia con una conectada, con una webcam"
+            " (skullcam run --camera 0) o con una grabación (--camera RUTA)."
+        ),
+        "it": (
+            "Nessuna fotocamera: le prese non vengono registrate. Riavvia con una collegata, con"
+            " una webcam (skullcam run --camera 0) o con una registrazione (--camera PERCORSO)."
+        ),
+        "da": (
+            "Intet kamera: stikkene optages ikke. Genstart med et tilsluttet, med et webcam"
+            " (skullcam run --camera 0) eller med en optagelse (--camera STI)."
+        ),
     },
     "game_over": {
         "en": "Game over",
@@ -642,6 +654,45 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": "archivo demasiado grande (4 MB como máximo)",
         "it": "file troppo grande (al massimo 4 MB)",
         "da": "filen er for stor (højst 4 MB)",
+    },
+    # The demo's game, and why nothing records the table's game (skullcam run's camera).
+    "demo_banner": {
+        "en": "Demo: a recorded game replayed, no camera. Press New game to start yours.",
+        "es": (
+            "Demo: una partida grabada, repetida sin cámara. Pulsa Nueva partida para empezar"
+            " la tuya."
+        ),
+        "it": (
+            "Demo: una partita registrata, riprodotta senza fotocamera. Premi Nuova partita per"
+            " iniziare la tua."
+        ),
+        "da": (
+            "Demo: et optaget spil afspilles, uden kamera. Tryk på Nyt spil for at starte dit eget."
+        ),
+    },
+    "camera_failed": {
+        "en": (
+            "The camera is not working: tricks are not being recorded. Check it; skullcam tries"
+            " it again every few seconds."
+        ),
+        "es": (
+            "La cámara no funciona: las bazas no se graban. Revísala; skullcam la vuelve a"
+            " probar cada pocos segundos."
+        ),
+        "it": (
+            "La fotocamera non funziona: le prese non vengono registrate. Controllala; skullcam"
+            " riprova ogni pochi secondi."
+        ),
+        "da": (
+            "Kameraet virker ikke: stikkene optages ikke. Tjek det; skullcam prøver igen med få"
+            " sekunders mellemrum."
+        ),
+    },
+    "camera_frames_ran_out": {
+        "en": "The camera's frames ran out: nothing records tricks now.",
+        "es": "Se acabaron los fotogramas de la cámara: ya nada graba las bazas.",
+        "it": "I fotogrammi della fotocamera sono finiti: ora nulla registra le prese.",
+        "da": "Kameraets billeder er sluppet op: intet optager stikkene nu.",
     },
     "error_server": {
         "en": (

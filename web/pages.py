@@ -34,6 +34,10 @@ SETTING_FIELDS = setting_fields()
 
 def _page(template: str, **context: Any) -> str:
     lang = g.lang
+    game = context.get("game")
+    # The demo's game says so on its pages (base.html): a table that never set up a game of
+    # its own took the replay for a camera watching.
+    context.setdefault("demo_game", game is not None and get_store().is_demo_game(game.id))
     return render_template(
         template,
         strings=i18n.js_strings(lang),
@@ -52,7 +56,9 @@ def _defaults() -> dict[str, Any]:
 @bp.get("/")
 def home() -> Any:
     store = get_store()
-    return _page("home.html", active=store.active_game(), games=store.games()[:5])
+    active = store.active_game()
+    demo = active is not None and store.is_demo_game(active.id)
+    return _page("home.html", active=active, games=store.games()[:5], demo_game=demo)
 
 
 @bp.get("/setup")

@@ -196,6 +196,8 @@ def _run(args: argparse.Namespace) -> int:
         unfinished = None if stopping.signalled or timed_out else _left_unrecorded(store, camera)
         if unfinished is not None:
             logger.warning(unfinished)
+            if camera is not None:  # the pages say so too (the demo's stop has said it already)
+                store.set_camera_missing(True, "frames_ended")
         if not done and server is not None:
             over = "the game is over" if unfinished is None else "nothing records it now"
             logger.info("%s; the scoreboard stays up (Ctrl-C to stop)", over)
@@ -310,7 +312,8 @@ def _run_trying_again(
                 logger.warning("still no camera after %d tries: %s", tries, err)
             else:  # an error every 10 s filled the Pi's journal while no camera was plugged
                 logger.debug("camera tried again: %s", err)
-            store.set_camera_missing(True)  # one event when it goes (the store's), not one a try
+            # One event when it goes (the store's), not one a try; the pages say it is tried.
+            store.set_camera_missing(True, "camera_failed")
             if _wait_idle(stopping, _sooner(deadline, CAMERA_RETRY_S), done, deadline):
                 return
             loop.error = None

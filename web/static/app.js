@@ -454,7 +454,7 @@ function initBids() {
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
-    document.getElementById("no-camera").hidden = !state.camera_missing || state.finished;
+    showCameraMissing(document.getElementById("no-camera"), state);
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
@@ -531,6 +531,14 @@ function scoreWarnings(state) {
 function winnerNames(state) {
   const sc = scoreShown(state);
   return state.finished && sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
+}
+
+/* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
+ * a recording's frames ran out), said in ``el`` until the game is over. */
+function showCameraMissing(el, state) {
+  const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
+  el.hidden = !state.camera_missing || state.finished;
+  SK.setText(el, SK.t(why[state.camera_missing_why] || "no_camera"));
 }
 
 /* The players with no bid in a round whose play has started, said in ``el`` where the table
@@ -626,6 +634,7 @@ function initTV() {
     // would read as if play went on.
     const fin = state.finished;
     for (const id of ["tv-dealer", "tv-leader", "tv-bidtotal"]) document.getElementById(id).hidden = fin;
+    document.getElementById("tv-demo").hidden = !state.demo;  // the demo's game, not the table's
     const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
     winner.hidden = !winners;
@@ -640,7 +649,7 @@ function initTV() {
     document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
     showMissingBids(document.getElementById("tv-missing-bids"), state);
     // skullcam run found no camera for the table's game: the board must not look watched.
-    document.getElementById("tv-no-camera").hidden = !state.camera_missing || state.finished;
+    showCameraMissing(document.getElementById("tv-no-camera"), state);
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const overBid = (p) => state.bids[p] !== null && state.tricks_won[p] > state.bids[p];
