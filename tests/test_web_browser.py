@@ -955,3 +955,26 @@ def test_the_replay_title_keeps_each_word_with_its_number_on_a_phone(
         "return [...document.querySelectorAll('h1 .unbroken')].map(s => s.getClientRects().length)"
     )
     assert lines == [1, 1]
+
+
+def test_a_rematch_fills_the_setup_with_the_last_tables_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A new game offered empty boxes, the first dealer again and the default ten rounds,
+    though the table had just played four (a review, session 40). The demo's game is not
+    the table's and is passed over."""
+    base, store = server
+    played = store.create_game(["Ana", "Ben", "Cai", "Dee"], 2, {"rounds": 4, "loot": True})
+    store.finish_game(played)
+    demo = store.create_game(["Xu", "Yo", "Zed"], 0, {})
+    (store.game_dir(demo) / "DEMO").write_text("recorded from the demo game\n")
+    browser.get(base + "/setup")
+    same = browser.find_element(By.ID, "same-players")
+    assert same.text == "Same players as last game (Ana, Ben, Cai, Dee)"
+    same.click()
+    browser.find_element(By.ID, "start-game").click()
+    wait(browser).until(lambda d: "/bids" in d.current_url)
+    newest = store.games()[0]
+    assert newest.id not in (played, demo)
+    assert (newest.players, newest.first_dealer) == (["Ana", "Ben", "Cai", "Dee"], 2)
+    assert newest.settings == {"rounds": 4, "loot": True}

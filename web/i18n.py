@@ -341,6 +341,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "piratens valg",
     },
     "audit_bids": {"en": "bids", "es": "apuestas", "it": "puntate", "da": "bud"},
+    "same_players": {
+        "en": "Same players as last game ({names})",
+        "es": "Los mismos jugadores que la última partida ({names})",
+        "it": "Gli stessi giocatori dell'ultima partita ({names})",
+        "da": "Samme spillere som sidste spil ({names})",
+    },
     "in_picture": {
         "en": "in the picture:",
         "es": "en la foto:",

@@ -69,7 +69,18 @@ def setup() -> Any:
         names=store.remembered_names(),
         fields=SETTING_FIELDS,
         defaults=_defaults(),
+        last=_last_table(store),
     )
+
+
+def _last_table(store: Any) -> dict[str, Any] | None:
+    """The newest game the table played (not the demo's): a rematch fills the form with its
+    players, first dealer and house rules, which a table otherwise typed again."""
+    last = next((game for game in store.games() if not store.is_demo_game(game.id)), None)
+    if last is None:
+        return None
+    settings = {**_defaults(), **last.settings}
+    return {"players": last.players, "first_dealer": last.first_dealer, "settings": settings}
 
 
 @bp.get("/tv")

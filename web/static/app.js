@@ -290,6 +290,16 @@ function initSetup() {
     return input;
   }
   for (let i = 0; i < 3; i++) addRow("");
+  const same = document.getElementById("same-players");
+  if (same) same.onclick = () => {
+    // A rematch: the last game's players in their seats, its first dealer and its rules.
+    const last = pageData.last;
+    list.replaceChildren();
+    last.players.forEach((name) => addRow(name));
+    dealer.value = String(last.first_dealer);
+    writeSettings(last.settings);
+    rows()[0].focus();
+  };
   document.getElementById("add-player").onclick = () => { const inp = addRow(""); if (inp) inp.focus(); };
   document.getElementById("setup-form").onsubmit = async (ev) => {
     ev.preventDefault();
@@ -305,6 +315,16 @@ function initSetup() {
       location.href = res.url;
     } catch (e) { showError(e); }
   };
+}
+
+/* `values` -> the settings inputs (the inverse of readSettings). */
+function writeSettings(values) {
+  for (const el of document.querySelectorAll("[data-setting]")) {
+    const value = values[el.dataset.setting];
+    if (value === undefined) continue;
+    if (el.dataset.kind === "bool") el.checked = !!value;
+    else el.value = String(value);
+  }
 }
 
 /* Settings inputs -> only the keys that differ from `base`. */
