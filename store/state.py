@@ -71,6 +71,9 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
             "finished": game.status == "finished",
+            # Another game has taken the table since (set up after it, or reopened): the
+            # pages say so and link to it; None while this is the table's game.
+            "replaced_by": self.replaced_by(game_id),
             "camera_missing": self.camera_missing(),
             "last_event_id": last_event,
         }

@@ -550,6 +550,42 @@ def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(
     assert shown["game"]["id"] == gid and shown["finished"] is True
 
 
+def test_an_old_games_pages_say_a_newer_game_has_replaced_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A phone left on game 1's pages after game 2 was set up went on showing game 1 as the
+    live game. Every page of game 1 now names the way to game 2's bids; the store still takes
+    a late correction of game 1's bids (the bids page locks them until asked, as it does
+    once a game is over)."""
+    old = game_with_trick(store)
+    for path in ["bids", "tricks", "settings", "prompts"]:
+        html = client.get(f"/game/{old}/{path}").get_data(as_text=True)
+        assert re.search(r'id="replaced"[^>]* hidden', html), path
+    new = store.create_game(["Dan", "Eva"], 0, {})
+    for path in ["bids", "tricks", "settings", "prompts"]:
+        res = client.get(f"/game/{old}/{path}", headers={"Accept-Language": "es"})
+        html = res.get_data(as_text=True)
+        assert re.search(r'id="replaced"[^>]*role="status">', html), path
+        assert f'href="/game/{new}/bids">{STRINGS["replaced_link"]["es"]}</a>' in html, path
+    assert 'id="replaced" class="replaced-notice" role="status" hidden' in client.get(
+        f"/game/{new}/bids"
+    ).get_data(as_text=True)
+    assert json_of(client.get(f"/api/game/{old}/state"))["replaced_by"] == new
+    assert json_of(client.get(f"/api/game/{new}/state"))["replaced_by"] is None
+    late = client.post(f"/api/game/{old}/bids", json={"round": 1, "player": 2, "bid": 1})
+    assert late.status_code == 200 and store.bids(old, 1) == [0, 1, 1]
+
+
+def test_sse_tells_an_old_games_page_that_a_newer_game_replaced_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    old = store.create_game(["Ana", "Ben"], 0, {})
+    start = store.last_event_id()
+    new = store.create_game(["Dan", "Eva"], 0, {})
+    body = client.get(f"/events?game={old}&last_event_id={start}").get_data(as_text=True)
+    assert f'event: replaced\ndata: {{"by":{new},"game_id":{old}}}' in body
+
+
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
     client: FlaskClient, store: GameStore
 ) -> None:
@@ -798,8 +834,10 @@ def test_sse_filters_other_games(client: FlaskClient, store: GameStore) -> None:
     store.set_bid(a, 1, 0, 0)
     events = _sse(client.get(f"/events?game={a}&last_event_id=0").get_data(as_text=True))
     assert {e["data"]["game_id"] for e in events} == {a}
+    # Game b's setting up is told to game a's pages as a's own event: b replaced it.
+    assert [e["event"] for e in events] == ["game_created", "replaced", "bids"]
     everything = _sse(client.get("/events?last_event_id=0").get_data(as_text=True))
-    assert len(everything) == 4
+    assert len(everything) == 5
 
 
 @pytest.mark.parametrize(

@@ -199,6 +199,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Sul tavolo",
         "da": "På bordet",
     },
+    "replaced_notice": {
+        "en": "A newer game is at the table now: this one is no longer being played.",
+        "es": "Ya hay una partida más reciente en la mesa: esta ya no se está jugando.",
+        "it": "Al tavolo c'è ora una partita più recente: questa non si sta più giocando.",
+        "da": "Et nyere spil er i gang ved bordet: dette spil bliver ikke spillet længere.",
+    },
+    "replaced_link": {
+        "en": "Go to the new game's bids",
+        "es": "Ir a las apuestas de la nueva partida",
+        "it": "Vai alle puntate della nuova partita",
+        "da": "Gå til buddene i det nye spil",
+    },
+    "confirm_bid_replaced": {
+        "en": "A newer game is at the table. Changing a bid here changes this older game's"
+        " score, not the new game's (it is kept in this game's history). Change a bid?",
+        "es": "Ya hay una partida más reciente en la mesa. Cambiar aquí una apuesta cambia la"
+        " puntuación de esta partida anterior, no la de la nueva (queda en el historial de"
+        " esta partida). ¿Cambiar una apuesta?",
+        "it": "Al tavolo c'è una partita più recente. Cambiare qui una puntata cambia il"
+        " punteggio di questa partita precedente, non quello della nuova (resta nello storico"
+        " di questa partita). Cambiare una puntata?",
+        "da": "Et nyere spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
+        " dette ældre spil, ikke i det nye (det gemmes i dette spils historik). Ret et bud?",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

@@ -14,7 +14,7 @@ from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.corrections import check_confirmable
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
-from skullcam.store.rows import Trick
+from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
@@ -34,13 +34,17 @@ SETTING_FIELDS = setting_fields()
 
 def _page(template: str, **context: Any) -> str:
     lang = g.lang
+    store = get_store()
+    game = context.get("game")
     return render_template(
         template,
         strings=i18n.js_strings(lang),
         cards=i18n.js_cards(lang),
         # The page's live stream starts here, so a change made while it loads, or while it
         # waits in the browser's back/forward cache, still reaches it.
-        last_event_id=get_store().last_event_id(),
+        last_event_id=store.last_event_id(),
+        # A game's pages say when a newer game has taken the table (base.html).
+        replaced_by=store.replaced_by(game.id) if isinstance(game, Game) else None,
         **context,
     )
 

@@ -160,11 +160,13 @@ const SK = (() => {
     const url = "/events" + (params.toString() ? "?" + params : "");
     const es = new EventSource(url);
     const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
-      "settings", "prompt", "prompt_answered", "imported", "reopened", "camera"];
+      "settings", "prompt", "prompt_answered", "imported", "reopened", "replaced", "camera"];
     for (const k of kinds) {
       es.addEventListener(k, (ev) => {
         window.SK_LAST_EVENT = Number(ev.lastEventId);
-        onChange(k, JSON.parse(ev.data));
+        const data = JSON.parse(ev.data);
+        if (k === "replaced") showReplaced(data);
+        onChange(k, data);
       });
     }
     es.onopen = () => { setOffline(false); if (onOpen) onOpen(); };
@@ -190,6 +192,14 @@ const SK = (() => {
     });
     window.SK_STREAM = es;
     return es;
+  }
+  /* A newer game has taken this one's place at the table (the store's "replaced" event on
+   * this game): every page of it says so at once, with the way to the new game's bids. */
+  function showReplaced(data) {
+    const el = document.getElementById("replaced");
+    if (!el || String(data.game_id) !== document.body.dataset.game) return;
+    document.getElementById("replaced-link").href = "/game/" + data.by + "/bids";
+    el.hidden = false;
   }
   /* The live stream dropped (the server restarting, the phone off the Wi-Fi): said on every
    * page that follows the game, not only on the TV, before a tap finds out. */
@@ -410,15 +420,18 @@ function initBids() {
     const rascal = state.settings.scoring === "rascal";
     // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
-    const locked = state.finished && !unlocked;
+    // A game a newer one has replaced at the table is locked too: a phone left on its page
+    // must not take tonight's bids into it (#replaced says so, with the way to the new game).
+    const locked = (state.finished || !!state.replaced_by) && !unlocked;
     const over = document.getElementById("game-over");
-    over.hidden = !state.finished;
-    if (state.finished) {
+    over.hidden = !state.finished && !locked;
+    if (!over.hidden) {
       const names = winnerNames(state);
+      const ask = state.finished ? "confirm_bid_after_game" : "confirm_bid_replaced";
       over.replaceChildren(
-        h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : "")),
+        ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : ""))] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
-          if (window.confirm(t("confirm_bid_after_game"))) { unlocked = true; render(); }
+          if (window.confirm(t(ask))) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
     }
     const rowsEl = document.getElementById("bid-rows");
