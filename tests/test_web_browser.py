@@ -533,6 +533,34 @@ def test_bids_are_locked_on_the_phones_once_the_game_is_over(
     wait(browser).until(lambda d: store.bids(gid, 1) == [0, 0])
 
 
+def test_a_game_finished_with_no_round_played_has_no_winner(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: Settings -> Finish game right after setup named every player "Captain of the
+    Seven Seas" with 0 points on the TV (and the bids page)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])  # bid, but no trick played: round 1 scores nothing
+    store.finish_game(gid)
+    browser.get(f"{base}/tv")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "tv-winner"), "Ended with no rounds played")
+    )
+    assert "Captain" not in browser.find_element(By.ID, "tv-board").text
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    over = browser.find_element(By.ID, "game-over")
+    assert over.text.startswith("Fin de la partida · Terminó sin ninguna ronda jugada")
+    assert "Capitán" not in over.text
+    # Round 1 played out (Ben's zero bid made; Cai took the trick) names its winner.
+    store.resume_game(gid)
+    play_trick(store, gid, ["green-3", "green-9", "green-5"])
+    store.finish_game(gid)
+    browser.get(f"{base}/tv?lang=en")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "tv-winner"), "Captain of the Seven Seas: Ben")
+    )
+
+
 def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

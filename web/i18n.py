@@ -223,6 +223,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Et nyere spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
         " dette ældre spil, ikke i det nye (det gemmes i dette spils historik). Ret et bud?",
     },
+    "no_rounds_played": {
+        "en": "Ended with no rounds played",
+        "es": "Terminó sin ninguna ronda jugada",
+        "it": "Finita senza nessun round giocato",
+        "da": "Sluttede uden nogen spillede runder",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

@@ -429,7 +429,8 @@ function initBids() {
       const names = winnerNames(state);
       const ask = state.finished ? "confirm_bid_after_game" : "confirm_bid_replaced";
       over.replaceChildren(
-        ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : ""))] : []),
+        ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
+          : endedUnplayed(state) ? " · " + t("no_rounds_played") : ""))] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
           if (window.confirm(t(ask))) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
@@ -536,10 +537,17 @@ function scoreWarnings(state) {
   return state.score.warning_texts || state.score.score.warnings || [];
 }
 
-/* The winners' names once the game is over ("" before). */
+/* A game over with no round scored (finished right after setup): it has no winner, not
+ * every player tied at 0 as "Captain of the Seven Seas". */
+function endedUnplayed(state) {
+  return state.finished && state.score.ok && !state.score.score.rounds.some((r) => !r.in_progress);
+}
+
+/* The winners' names once the game is over ("" before, and for a game with no round scored). */
 function winnerNames(state) {
   const sc = scoreShown(state);
-  return state.finished && sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
+  if (!state.finished || !sc || endedUnplayed(state)) return "";
+  return (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
 }
 
 /* The players with no bid in a round whose play has started, said in ``el`` where the table
@@ -633,8 +641,9 @@ function initTV() {
     for (const id of ["tv-dealer", "tv-leader", "tv-bidtotal"]) document.getElementById(id).hidden = fin;
     const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
-    winner.hidden = !winners;
-    winner.textContent = winners ? t("winner_is", {names: winners}) : "";
+    const unplayed = endedUnplayed(state);
+    winner.hidden = !winners && !unplayed;
+    winner.textContent = winners ? t("winner_is", {names: winners}) : unplayed ? t("no_rounds_played") : "";
     document.getElementById("tv-dealer").textContent = t("dealer") + ": " + players[state.dealer];
     // Who leads is Rosie's winner's call while that question is open: said, not left blank.
     const rosie = (state.prompts || []).find((p) => p.kind === "rosie");
