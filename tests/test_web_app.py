@@ -62,6 +62,41 @@ def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskCl
     assert "Start one from a phone" in client.get("/tv").get_data(as_text=True)  # the TV's
 
 
+def test_the_home_page_keeps_the_last_game_once_it_is_over(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: once the game ended, / said only "No game in progress.": its final scores, its
+    exports and a question still open were reached through History only."""
+    gid = game_with_trick(store)  # round 1: Ana's zero bid made; Ben's 1 and Cai's 0 missed
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)  # in progress
+    store.finish_game(gid)
+    home = client.get("/").get_data(as_text=True)
+    assert "<h1>No game in progress.</h1>" in home
+    card = last_game_card(home)
+    assert "Last game: Ana, Ben, Cai" in card
+    assert "Captain of the Seven Seas: Ana" in card
+    assert "Total: Ana 10 · Ben -10 · Cai -10" in card
+    for link in ("tricks", "export.json", "export.csv"):
+        assert f'href="/game/{gid}/{link}"' in card, link
+    assert f'href="/game/{gid}/prompts">1 open question</a>' in card
+    store.create_prompt(gid, "flagged", 1, 0)
+    card = last_game_card(client.get("/?lang=da").get_data(as_text=True))
+    assert "Seneste spil: Ana, Ben, Cai" in card and ">2 åbne spørgsmål</a>" in card
+    # A game finished right after setup: no winner, and no questions to link to.
+    unplayed = store.create_game(["Dan", "Eva"], 0, {})
+    store.finish_game(unplayed)
+    card = last_game_card(client.get("/?lang=en").get_data(as_text=True))
+    assert "Last game: Dan, Eva" in card and "Ended with no rounds played" in card
+    assert "Captain" not in card and "open question" not in card
+
+
+def last_game_card(home: str) -> str:
+    """The home page's "Last game" card."""
+    start = home.index('<section class="card" id="last-game"')
+    return home[start : home.index("</section>", start)]
+
+
 def test_game_pages(client: FlaskClient, store: GameStore, tmp_path: Path) -> None:
     gid = game_with_trick(store, tmp_path)
     for path in ["bids", "tv", "tricks", "settings", "prompts"]:

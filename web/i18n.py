@@ -229,6 +229,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Finita senza nessun round giocato",
         "da": "Sluttede uden nogen spillede runder",
     },
+    "last_game": {
+        "en": "Last game",
+        "es": "Última partida",
+        "it": "Ultima partita",
+        "da": "Seneste spil",
+    },
+    "one_open_question": {
+        "en": "1 open question",
+        "es": "1 pregunta abierta",
+        "it": "1 domanda aperta",
+        "da": "1 åbent spørgsmål",
+    },
+    "open_questions": {
+        "en": "{n} open questions",
+        "es": "{n} preguntas abiertas",
+        "it": "{n} domande aperte",
+        "da": "{n} åbne spørgsmål",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

@@ -53,10 +53,40 @@ def _defaults() -> dict[str, Any]:
     return Settings().to_dict()
 
 
+def game_result(store: Any, game: Game) -> dict[str, Any]:
+    """What a game came to, for the home page's last game and the history: ``stopped`` (why
+    its score cannot be computed, in the reader's language), or ``unplayed`` (no round
+    scored: no winner, not every player tied at 0), or ``standings`` (names and totals, best
+    first) and, once the game is over, ``winners``."""
+    score = store.score(game.id)
+    if not score.get("ok"):
+        return {"stopped": explain_i18n.score_error_text(score, g.lang)}
+    scored = score["score"]
+    if not any(not r.get("in_progress") for r in scored["rounds"]):
+        return {"unplayed": True}
+    totals = scored["totals"]
+    order = sorted(range(len(game.players)), key=lambda p: (-totals[p], p))
+    finished = game.status == "finished"
+    return {
+        "standings": [(game.players[p], totals[p]) for p in order],
+        "winners": [game.players[p] for p in scored["leaders"]] if finished else [],
+    }
+
+
 @bp.get("/")
 def home() -> Any:
     store = get_store()
-    return _page("home.html", active=store.active_game(), games=store.games()[:5])
+    active = store.active_game()
+    # Nothing in progress: the game the table played last (the one the TV keeps), with its
+    # result, exports and open questions, which were otherwise reached through History only.
+    last = None if active is not None else store.table_game() or next(iter(store.games()), None)
+    return _page(
+        "home.html",
+        active=active,
+        last=last,
+        last_result=game_result(store, last) if last is not None else None,
+        last_open=len(store.prompts(last.id)) if last is not None else 0,
+    )
 
 
 @bp.get("/setup")
