@@ -549,6 +549,16 @@ def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
     assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 404
 
 
+def test_the_questions_page_says_when_none_is_open(client: FlaskClient, store: GameStore) -> None:
+    """Was: with no open question the page showed its heading and nothing else."""
+    gid = game_with_trick(store)
+    page = client.get(f"/game/{gid}/prompts?lang=it").get_data(as_text=True)
+    assert '<p id="no-prompts" class="hint">Nessuna domanda aperta.</p>' in page
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    page = client.get(f"/game/{gid}/prompts?lang=en").get_data(as_text=True)
+    assert '<p id="no-prompts" class="hint" hidden>No open questions.</p>' in page
+
+
 def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200

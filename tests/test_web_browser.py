@@ -561,6 +561,22 @@ def test_a_game_finished_with_no_round_played_has_no_winner(
     )
 
 
+def test_the_questions_page_says_so_once_the_last_one_is_answered(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    play_trick(store, gid, ["green-5", "green-9", "tigress:escape"])
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    browser.get(f"{base}/game/{gid}/prompts?lang=es")
+    assert not browser.find_element(By.ID, "no-prompts").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, '.prompt-answer[data-answer="pirate"]').click()
+    wait(browser).until(lambda d: d.find_element(By.ID, "no-prompts").is_displayed())
+    assert browser.find_element(By.ID, "no-prompts").text == "No hay preguntas abiertas."
+    assert not browser.find_elements(By.CSS_SELECTOR, ".prompt")
+
+
 def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -247,6 +247,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{n} domande aperte",
         "da": "{n} åbne spørgsmål",
     },
+    "no_open_questions": {
+        "en": "No open questions.",
+        "es": "No hay preguntas abiertas.",
+        "it": "Nessuna domanda aperta.",
+        "da": "Ingen åbne spørgsmål.",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

@@ -518,7 +518,11 @@ function initPrompts() {
   const {getJSON, stream, renderPrompts, pageData} = SK;
   const gameId = document.body.dataset.game;
   let state = pageData.state;
-  const render = () => renderPrompts(document.getElementById("prompts"), state, false);
+  const render = () => {
+    renderPrompts(document.getElementById("prompts"), state, false);
+    // Said, not left as a bare heading, once the last question is answered.
+    document.getElementById("no-prompts").hidden = (state.prompts || []).length > 0;
+  };
   const refresh = async () => { state = await getJSON("/api/game/" + gameId + "/state"); render(); };
   render();
   stream(gameId, (kind) => { if (kind.startsWith("prompt") || kind === "correction") refresh(); }, refresh);
