@@ -631,6 +631,36 @@ def test_sse_tells_an_old_games_page_that_a_newer_game_replaced_it(
     assert f'event: replaced\ndata: {{"by":{new},"game_id":{old}}}' in body
 
 
+def test_history_lists_each_games_result(client: FlaskClient, store: GameStore) -> None:
+    """Was: the games were listed without who won or the totals."""
+    played = game_with_trick(store)  # Ana's zero bid made; Ben's 1 and Cai's 0 missed
+    store.finish_game(played)
+    one_round = store.create_game(["Dan", "Eva"], 0, {"rounds": 1})
+    store.set_bids(one_round, 1, [0, 0])  # Eva leads, Dan takes it: Dan -10, Eva +10
+    store.record_trick(one_round, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    unplayed = store.create_game(["Fay", "Gus"], 0, {})
+    store.finish_game(unplayed)
+    aside = store.create_game(["Hal", "Ivy"], 0, {})
+    tonight = store.create_game(["Jon", "Kim"], 0, {})
+    page = client.get("/history").get_data(as_text=True)
+
+    def row(gid: int) -> str:
+        start = page.index(f'<tr id="history-game-{gid}">')
+        return re.sub(r"\s+", " ", page[start : page.index("</tr>", start)])
+
+    assert "<td>finished</td>" in row(played)
+    assert "Captain of the Seven Seas: Ana" in row(played)
+    assert "Total: Ana 10 · Ben -10 · Cai -10" in row(played)
+    assert "Captain of the Seven Seas: Eva" in row(one_round)
+    assert "Total: Eva 10 · Dan -10" in row(one_round)
+    assert "Ended with no rounds played" in row(unplayed) and "Captain" not in row(unplayed)
+    assert "<td>not finished</td>" in row(aside) and "Total" not in row(aside)
+    assert "<td>in progress</td>" in row(tonight) and "Total" not in row(tonight)
+    page = client.get("/history?lang=es").get_data(as_text=True)
+    assert "Capitán de los Siete Mares: Ana" in row(played)
+    assert "<td>sin terminar</td>" in row(aside)
+
+
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
     client: FlaskClient, store: GameStore
 ) -> None:

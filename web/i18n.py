@@ -253,6 +253,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Nessuna domanda aperta.",
         "da": "Ingen åbne spørgsmål.",
     },
+    "set_aside": {
+        "en": "not finished",
+        "es": "sin terminar",
+        "it": "non finita",
+        "da": "ikke afsluttet",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

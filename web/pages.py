@@ -401,7 +401,19 @@ def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
 
 @bp.get("/history")
 def history() -> Any:
-    return _page("history.html", games=get_store().games())
+    """Every game with how it stands: a finished game's result (its winners and totals, or
+    no rounds played), or in progress, or not finished (set aside for a newer game)."""
+    store = get_store()
+    active = store.active_game()
+    rows = []
+    for game in store.games():
+        if game.status == "finished":
+            status, result = "finished", game_result(store, game)
+        else:
+            in_progress = active is not None and active.id == game.id
+            status, result = ("in_progress" if in_progress else "set_aside"), None
+        rows.append({"game": game, "status": status, "result": result})
+    return _page("history.html", rows=rows)
 
 
 @bp.get("/game/<id:game_id>/export.json")
