@@ -28,6 +28,7 @@ EVENT_KINDS = (
     "prompt_answered",
     "imported",
     "reopened",
+    "replaced",
     "camera",
 )
 

@@ -68,6 +68,23 @@ def table_game_row(conn: sqlite3.Connection, other_than: int = 0) -> sqlite3.Row
     return row
 
 
+def took_the_table(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Whether the game ever took the table (an imported record kept finished never did)."""
+    sql = f"SELECT 1 FROM ({_TOOK_THE_TABLE}) WHERE game_id = ?"
+    return conn.execute(sql, (game_id,)).fetchone() is not None
+
+
+def announce_replaced(conn: sqlite3.Connection, before: sqlite3.Row | None) -> None:
+    """Inside a write that may have given the table to another game (a game set up, a record
+    imported as the game in progress, an older game reopened): tell the game that held it
+    ``before`` the write, with a ``replaced`` event on that game naming the one at the table
+    now. A phone left on the old game's pages follows that game's events only, and kept
+    taking bids for it as if it were still being played."""
+    after = table_game_row(conn)
+    if before is not None and after is not None and before["id"] != after["id"]:
+        emit(conn, int(before["id"]), "replaced", {"by": int(after["id"])})
+
+
 def played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
     """Whether every trick of rounds 1..``rounds`` is recorded."""
     n = len(game.players)
@@ -89,10 +106,12 @@ def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int)
     if played_out(conn, game, rounds):
         mark_finished(conn, game.id)
     elif game.status == "finished" and played_out(conn, game, old_rounds):
+        table = table_game_row(conn)
         conn.execute(
             "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
         )
         emit(conn, game.id, "reopened", {"rounds": rounds})
+        announce_replaced(conn, table)
 
 
 def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:
@@ -134,7 +153,9 @@ class GamesMixin(Database):
             settings = checks.merged_settings({}, settings)
         clean = checks.check_settings(settings or {})
         with self._write() as conn:
+            table = table_game_row(conn)
             game_id = insert_game(conn, names, first_dealer, clean)
+            announce_replaced(conn, table)
             if before_commit is not None:
                 before_commit(game_id)
             return game_id
@@ -182,6 +203,19 @@ class GamesMixin(Database):
         abandoned one used to come back, and the camera recorded the next game into it)."""
         game = self.table_game()
         return game if game is not None and game.status == "active" else None
+
+    def replaced_by(self, game_id: int) -> int | None:
+        """The game that has taken the table from this one (set up after it, or an older game
+        reopened since), or None: this is the table's game, or it never took the table (an
+        imported record kept finished). The store still takes a late correction of a replaced
+        game (a bid, a card), as it does of a finished one; the pages say it is not the
+        table's game any more, and the bids page locks its bids until asked."""
+        conn = self._conn()
+        self.game(game_id)
+        table = table_game_row(conn)
+        if table is None or table["id"] == game_id or not took_the_table(conn, game_id):
+            return None
+        return int(table["id"])
 
     def finish_game(self, game_id: int) -> None:
         """Mark a game finished by hand (done by itself when its last trick is recorded);

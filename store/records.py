@@ -27,7 +27,7 @@ from .abilities import save_abilities
 from .audit import write_audit
 from .bids import put_round
 from .events import emit
-from .games import insert_game, mark_finished, table_game_row
+from .games import announce_replaced, insert_game, mark_finished, table_game_row
 from .rows import Game, Trick, dump_json, load_json
 from .tricks import TricksMixin, insert_trick
 
@@ -274,8 +274,10 @@ class RecordsMixin(TricksMixin):
         """
         checked = _check_record(record)
         with self._write() as conn:
+            table = table_game_row(conn)
             game_id = insert_game(conn, checked.players, checked.first_dealer, checked.settings)
             _store_rounds(conn, game_id, checked)
             active = _settle_imported_status(conn, game_id, checked.complete)
             emit(conn, game_id, "imported", {"rounds": len(checked.rounds), "active": active})
+            announce_replaced(conn, table)
         return game_id

@@ -74,6 +74,9 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
             "finished": game.status == "finished",
+            # Another game has taken the table since (set up after it, or reopened): the
+            # pages say so and link to it; None while this is the table's game.
+            "replaced_by": self.replaced_by(game_id),
             "camera_missing": camera_missing_why is not None,
             "camera_missing_why": camera_missing_why,
             # The demo's game (skullcam run with no camera): the pages say it is one.

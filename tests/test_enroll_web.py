@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import shutil
 import threading
 import time
@@ -234,7 +235,11 @@ def test_a_live_camera_shows_its_newest_frame(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-def test_a_corrupt_recorded_frame_is_said_and_the_next_capture_reads_on(tmp_path: Path) -> None:
+def test_a_corrupt_recorded_frame_is_skipped_and_said_and_the_capture_reads_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder of frames skips a damaged frame with a warning naming it, as a video's
+    damaged stretch is skipped (it used to stop every capture on it until it was fixed)."""
     rng = np.random.default_rng(5)
     shot = render_photo([render_face("green-1", "alt")], rng, PHOTO)[0]
     session = _session(tmp_path, [shot, shot, shot])
@@ -247,15 +252,11 @@ def test_a_corrupt_recorded_frame_is_said_and_the_next_capture_reads_on(tmp_path
     client = page_client(create_enroll_app(session))
     assert client.post("/api/capture").status_code == 200
     client.post("/api/retake")
-    for _ in range(2):  # not fixed yet: the same file is named again, not "no picture"
-        answer = client.post("/api/capture")
-        assert answer.status_code == 400
-        assert answer.get_json()["error"].startswith(f"cannot read image {bad}")
-    cv2.imwrite(str(bad), shot)
-    state = client.post("/api/capture").get_json()
+    with caplog.at_level(logging.WARNING):
+        state = client.post("/api/capture").get_json()  # frame_000002
     assert state["pending"]["problem"] is None, state
-    assert session.feed.capture() is not None  # frame_000002, then the folder ends
-    assert session.feed.capture() is None
+    assert f"cannot read image {bad}" in caplog.text
+    assert session.feed.capture() is None  # the folder ends
 
 
 class _Camera(FrameSource):

@@ -492,6 +492,52 @@ def test_an_older_game_reopened_by_raising_its_rounds_takes_the_table(store: Gam
     assert "reopened" in [e.kind for e in store.events_since(0)]
 
 
+def replacements(store: GameStore) -> list[tuple[int | None, int]]:
+    """The ``replaced`` events so far: (the game replaced, the game at the table now)."""
+    return [(e.game_id, e.payload["by"]) for e in store.events_since(0) if e.kind == "replaced"]
+
+
+def test_a_game_replaced_at_the_table_is_told_on_its_own_events(store: GameStore) -> None:
+    """A phone left on game 1's bids page follows game 1's events only: it must hear there
+    that game 2 has taken the table, or it goes on taking bids as if game 1 were played."""
+    first = new_game(store)
+    assert store.replaced_by(first) is None and store.state(first)["replaced_by"] is None
+    second = new_game(store)
+    assert replacements(store) == [(first, second)]
+    assert [e.kind for e in store.events_since(0, first)][-1] == "replaced"
+    assert store.replaced_by(first) == second and store.state(first)["replaced_by"] == second
+    assert store.replaced_by(second) is None
+    store.finish_game(second)  # a finished game keeps the table: nothing new is told
+    third = new_game(store)
+    assert replacements(store) == [(first, second), (second, third)]
+    assert store.replaced_by(first) == third  # the table's game now, read when asked
+
+
+def test_a_game_reopened_or_imported_onto_the_table_tells_the_one_it_replaces(
+    store: GameStore,
+) -> None:
+    first = store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    store.set_bids(first, 1, [1, 0])
+    store.record_trick(first, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    second = new_game(store, {"rounds": 1})
+    store.finish_game(second)
+    store.update_settings(first, {"rounds": 2})  # game 1 takes the table back
+    assert replacements(store)[-1] == (second, first)
+    assert store.replaced_by(second) == first and store.replaced_by(first) is None
+    store.finish_game(first)
+    imported = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
+    assert replacements(store)[-1] == (first, imported)
+
+
+def test_an_old_record_kept_finished_replaces_nothing_and_was_never_at_the_table(
+    store: GameStore,
+) -> None:
+    tonight = new_game(store)
+    old = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
+    assert replacements(store) == []
+    assert store.replaced_by(tonight) is None and store.replaced_by(old) is None
+
+
 def test_an_old_record_imported_after_tonights_game_leaves_the_table_to_it(
     store: GameStore,
 ) -> None:

@@ -111,6 +111,41 @@ def test_the_phones_home_page_does_not_send_the_phone_to_a_phone(client: FlaskCl
     assert "Start one from a phone" in client.get("/tv").get_data(as_text=True)  # the TV's
 
 
+def test_the_home_page_keeps_the_last_game_once_it_is_over(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: once the game ended, / said only "No game in progress.": its final scores, its
+    exports and a question still open were reached through History only."""
+    gid = game_with_trick(store)  # round 1: Ana's zero bid made; Ben's 1 and Cai's 0 missed
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)  # in progress
+    store.finish_game(gid)
+    home = client.get("/").get_data(as_text=True)
+    assert "<h1>No game in progress.</h1>" in home
+    card = last_game_card(home)
+    assert "Last game: Ana, Ben, Cai" in card
+    assert "Captain of the Seven Seas: Ana" in card
+    assert "Total: Ana 10 · Ben -10 · Cai -10" in card
+    for link in ("tricks", "export.json", "export.csv"):
+        assert f'href="/game/{gid}/{link}"' in card, link
+    assert f'href="/game/{gid}/prompts">1 open question</a>' in card
+    store.create_prompt(gid, "flagged", 1, 0)
+    card = last_game_card(client.get("/?lang=da").get_data(as_text=True))
+    assert "Seneste spil: Ana, Ben, Cai" in card and ">2 åbne spørgsmål</a>" in card
+    # A game finished right after setup: no winner, and no questions to link to.
+    unplayed = store.create_game(["Dan", "Eva"], 0, {})
+    store.finish_game(unplayed)
+    card = last_game_card(client.get("/?lang=en").get_data(as_text=True))
+    assert "Last game: Dan, Eva" in card and "Ended with no rounds played" in card
+    assert "Captain" not in card and "open question" not in card
+
+
+def last_game_card(home: str) -> str:
+    """The home page's "Last game" card."""
+    start = home.index('<section class="card" id="last-game"')
+    return home[start : home.index("</section>", start)]
+
+
 def test_game_pages(client: FlaskClient, store: GameStore, tmp_path: Path) -> None:
     gid = game_with_trick(store, tmp_path)
     for path in ["bids", "tv", "tricks", "settings", "prompts"]:
@@ -568,6 +603,16 @@ def test_prompts_api(client: FlaskClient, store: GameStore) -> None:
     assert client.post("/api/prompt/999/answer", json={"answer": 1}).status_code == 404
 
 
+def test_the_questions_page_says_when_none_is_open(client: FlaskClient, store: GameStore) -> None:
+    """Was: with no open question the page showed its heading and nothing else."""
+    gid = game_with_trick(store)
+    page = client.get(f"/game/{gid}/prompts?lang=it").get_data(as_text=True)
+    assert '<p id="no-prompts" class="hint">Nessuna domanda aperta.</p>' in page
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    page = client.get(f"/game/{gid}/prompts?lang=en").get_data(as_text=True)
+    assert '<p id="no-prompts" class="hint" hidden>No open questions.</p>' in page
+
+
 def test_finish_game(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
@@ -602,6 +647,72 @@ def test_the_tv_keeps_tonights_final_scores_over_a_game_set_aside(
     assert client.post(f"/api/game/{gid}/finish", json={}).status_code == 200
     shown = json_of(client.get("/api/tv/state"))
     assert shown["game"]["id"] == gid and shown["finished"] is True
+
+
+def test_an_old_games_pages_say_a_newer_game_has_replaced_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A phone left on game 1's pages after game 2 was set up went on showing game 1 as the
+    live game. Every page of game 1 now names the way to game 2's bids; the store still takes
+    a late correction of game 1's bids (the bids page locks them until asked, as it does
+    once a game is over)."""
+    old = game_with_trick(store)
+    for path in ["bids", "tricks", "settings", "prompts"]:
+        html = client.get(f"/game/{old}/{path}").get_data(as_text=True)
+        assert re.search(r'id="replaced"[^>]* hidden', html), path
+    new = store.create_game(["Dan", "Eva"], 0, {})
+    for path in ["bids", "tricks", "settings", "prompts"]:
+        res = client.get(f"/game/{old}/{path}", headers={"Accept-Language": "es"})
+        html = res.get_data(as_text=True)
+        assert re.search(r'id="replaced"[^>]*role="status">', html), path
+        assert f'href="/game/{new}/bids">{STRINGS["replaced_link"]["es"]}</a>' in html, path
+    assert 'id="replaced" class="replaced-notice" role="status" hidden' in client.get(
+        f"/game/{new}/bids"
+    ).get_data(as_text=True)
+    assert json_of(client.get(f"/api/game/{old}/state"))["replaced_by"] == new
+    assert json_of(client.get(f"/api/game/{new}/state"))["replaced_by"] is None
+    late = client.post(f"/api/game/{old}/bids", json={"round": 1, "player": 2, "bid": 1})
+    assert late.status_code == 200 and store.bids(old, 1) == [0, 1, 1]
+
+
+def test_sse_tells_an_old_games_page_that_a_newer_game_replaced_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    old = store.create_game(["Ana", "Ben"], 0, {})
+    start = store.last_event_id()
+    new = store.create_game(["Dan", "Eva"], 0, {})
+    body = client.get(f"/events?game={old}&last_event_id={start}").get_data(as_text=True)
+    assert f'event: replaced\ndata: {{"by":{new},"game_id":{old}}}' in body
+
+
+def test_history_lists_each_games_result(client: FlaskClient, store: GameStore) -> None:
+    """Was: the games were listed without who won or the totals."""
+    played = game_with_trick(store)  # Ana's zero bid made; Ben's 1 and Cai's 0 missed
+    store.finish_game(played)
+    one_round = store.create_game(["Dan", "Eva"], 0, {"rounds": 1})
+    store.set_bids(one_round, 1, [0, 0])  # Eva leads, Dan takes it: Dan -10, Eva +10
+    store.record_trick(one_round, 1, 0, plays((1, "green-2"), (0, "green-3")))
+    unplayed = store.create_game(["Fay", "Gus"], 0, {})
+    store.finish_game(unplayed)
+    aside = store.create_game(["Hal", "Ivy"], 0, {})
+    tonight = store.create_game(["Jon", "Kim"], 0, {})
+    page = client.get("/history").get_data(as_text=True)
+
+    def row(gid: int) -> str:
+        start = page.index(f'<tr id="history-game-{gid}">')
+        return re.sub(r"\s+", " ", page[start : page.index("</tr>", start)])
+
+    assert "<td>finished</td>" in row(played)
+    assert "Captain of the Seven Seas: Ana" in row(played)
+    assert "Total: Ana 10 · Ben -10 · Cai -10" in row(played)
+    assert "Captain of the Seven Seas: Eva" in row(one_round)
+    assert "Total: Eva 10 · Dan -10" in row(one_round)
+    assert "Ended with no rounds played" in row(unplayed) and "Captain" not in row(unplayed)
+    assert "<td>not finished</td>" in row(aside) and "Total" not in row(aside)
+    assert "<td>in progress</td>" in row(tonight) and "Total" not in row(tonight)
+    page = client.get("/history?lang=es").get_data(as_text=True)
+    assert "Capitán de los Siete Mares: Ana" in row(played)
+    assert "<td>sin terminar</td>" in row(aside)
 
 
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
@@ -867,8 +978,10 @@ def test_sse_filters_other_games(client: FlaskClient, store: GameStore) -> None:
     store.set_bid(a, 1, 0, 0)
     events = _sse(client.get(f"/events?game={a}&last_event_id=0").get_data(as_text=True))
     assert {e["data"]["game_id"] for e in events} == {a}
+    # Game b's setting up is told to game a's pages as a's own event: b replaced it.
+    assert [e["event"] for e in events] == ["game_created", "replaced", "bids"]
     everything = _sse(client.get("/events?last_event_id=0").get_data(as_text=True))
-    assert len(everything) == 4
+    assert len(everything) == 5
 
 
 @pytest.mark.parametrize(

@@ -535,6 +535,83 @@ def test_bids_are_locked_on_the_phones_once_the_game_is_over(
     wait(browser).until(lambda d: store.bids(gid, 1) == [0, 0])
 
 
+def test_a_game_finished_with_no_round_played_has_no_winner(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: Settings -> Finish game right after setup named every player "Captain of the
+    Seven Seas" with 0 points on the TV (and the bids page)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])  # bid, but no trick played: round 1 scores nothing
+    store.finish_game(gid)
+    browser.get(f"{base}/tv")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "tv-winner"), "Ended with no rounds played")
+    )
+    assert "Captain" not in browser.find_element(By.ID, "tv-board").text
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    over = browser.find_element(By.ID, "game-over")
+    assert over.text.startswith("Fin de la partida · Terminó sin ninguna ronda jugada")
+    assert "Capitán" not in over.text
+    # Round 1 played out (Ben's zero bid made; Cai took the trick) names its winner.
+    store.resume_game(gid)
+    play_trick(store, gid, ["green-3", "green-9", "green-5"])
+    store.finish_game(gid)
+    browser.get(f"{base}/tv?lang=en")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "tv-winner"), "Captain of the Seven Seas: Ben")
+    )
+
+
+def test_the_questions_page_says_so_once_the_last_one_is_answered(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    play_trick(store, gid, ["green-5", "green-9", "tigress:escape"])
+    store.create_prompt(gid, "tigress", 1, 0, player=0)
+    browser.get(f"{base}/game/{gid}/prompts?lang=es")
+    assert not browser.find_element(By.ID, "no-prompts").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, '.prompt-answer[data-answer="pirate"]').click()
+    wait(browser).until(lambda d: d.find_element(By.ID, "no-prompts").is_displayed())
+    assert browser.find_element(By.ID, "no-prompts").text == "No hay preguntas abiertas."
+    assert not browser.find_elements(By.CSS_SELECTOR, ".prompt")
+
+
+def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: a phone left on game 1's bids page after another phone set up game 2 kept
+    showing game 1 as live and took bids into it (its stream follows game 1 only)."""
+    base, store = server
+    old = store.create_game(["Ana", "Ben"], 0, {})
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{old}/bids")
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+    button = '.bid-button[data-player="0"][data-bid="1"]'
+    assert browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    assert not browser.find_element(By.ID, "replaced").is_displayed()
+    new = store.create_game(["Dan", "Eva"], 0, {})
+    wait(browser).until(lambda d: d.find_element(By.ID, "replaced").is_displayed())
+    link = browser.find_element(By.ID, "replaced-link")
+    assert link.get_attribute("href") == f"{base}/game/{new}/bids"
+    wait(browser).until(lambda d: not d.find_element(By.CSS_SELECTOR, button).is_enabled())
+    # A late correction of the old game's bids is still possible, once asked.
+    browser.find_element(By.ID, "unlock-bids").click()
+    alert = wait(browser).until(ec.alert_is_present())
+    assert "A newer game is at the table" in alert.text
+    alert.accept()
+    wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, button).is_enabled())
+    browser.find_element(By.CSS_SELECTOR, button).click()
+    wait(browser).until(lambda d: store.bids(old, 1) == [1, None])
+    assert store.bids(new, 1) == [None, None]
+    link.click()
+    wait(browser).until(lambda d: d.current_url == f"{base}/game/{new}/bids")
+
+
 def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

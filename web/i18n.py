@@ -199,6 +199,66 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Sul tavolo",
         "da": "På bordet",
     },
+    "replaced_notice": {
+        "en": "A newer game is at the table now: this one is no longer being played.",
+        "es": "Ya hay una partida más reciente en la mesa: esta ya no se está jugando.",
+        "it": "Al tavolo c'è ora una partita più recente: questa non si sta più giocando.",
+        "da": "Et nyere spil er i gang ved bordet: dette spil bliver ikke spillet længere.",
+    },
+    "replaced_link": {
+        "en": "Go to the new game's bids",
+        "es": "Ir a las apuestas de la nueva partida",
+        "it": "Vai alle puntate della nuova partita",
+        "da": "Gå til buddene i det nye spil",
+    },
+    "confirm_bid_replaced": {
+        "en": "A newer game is at the table. Changing a bid here changes this older game's"
+        " score, not the new game's (it is kept in this game's history). Change a bid?",
+        "es": "Ya hay una partida más reciente en la mesa. Cambiar aquí una apuesta cambia la"
+        " puntuación de esta partida anterior, no la de la nueva (queda en el historial de"
+        " esta partida). ¿Cambiar una apuesta?",
+        "it": "Al tavolo c'è una partita più recente. Cambiare qui una puntata cambia il"
+        " punteggio di questa partita precedente, non quello della nuova (resta nello storico"
+        " di questa partita). Cambiare una puntata?",
+        "da": "Et nyere spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
+        " dette ældre spil, ikke i det nye (det gemmes i dette spils historik). Ret et bud?",
+    },
+    "no_rounds_played": {
+        "en": "Ended with no rounds played",
+        "es": "Terminó sin ninguna ronda jugada",
+        "it": "Finita senza nessun round giocato",
+        "da": "Sluttede uden nogen spillede runder",
+    },
+    "last_game": {
+        "en": "Last game",
+        "es": "Última partida",
+        "it": "Ultima partita",
+        "da": "Seneste spil",
+    },
+    "one_open_question": {
+        "en": "1 open question",
+        "es": "1 pregunta abierta",
+        "it": "1 domanda aperta",
+        "da": "1 åbent spørgsmål",
+    },
+    "open_questions": {
+        "en": "{n} open questions",
+        "es": "{n} preguntas abiertas",
+        "it": "{n} domande aperte",
+        "da": "{n} åbne spørgsmål",
+    },
+    "no_open_questions": {
+        "en": "No open questions.",
+        "es": "No hay preguntas abiertas.",
+        "it": "Nessuna domanda aperta.",
+        "da": "Ingen åbne spørgsmål.",
+    },
+    "set_aside": {
+        "en": "not finished",
+        "es": "sin terminar",
+        "it": "non finita",
+        "da": "ikke afsluttet",
+    },
     "winning_now": {
         "en": "winning now",
         "es": "gana ahora",

@@ -14,7 +14,7 @@ from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.corrections import check_confirmable
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
-from skullcam.store.rows import Trick
+from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
@@ -34,17 +34,20 @@ SETTING_FIELDS = setting_fields()
 
 def _page(template: str, **context: Any) -> str:
     lang = g.lang
+    store = get_store()
     game = context.get("game")
     # The demo's game says so on its pages (base.html): a table that never set up a game of
     # its own took the replay for a camera watching.
-    context.setdefault("demo_game", game is not None and get_store().is_demo_game(game.id))
+    context.setdefault("demo_game", isinstance(game, Game) and store.is_demo_game(game.id))
     return render_template(
         template,
         strings=i18n.js_strings(lang),
         cards=i18n.js_cards(lang),
         # The page's live stream starts here, so a change made while it loads, or while it
         # waits in the browser's back/forward cache, still reaches it.
-        last_event_id=get_store().last_event_id(),
+        last_event_id=store.last_event_id(),
+        # A game's pages say when a newer game has taken the table (base.html).
+        replaced_by=store.replaced_by(game.id) if isinstance(game, Game) else None,
         **context,
     )
 
@@ -53,12 +56,42 @@ def _defaults() -> dict[str, Any]:
     return Settings().to_dict()
 
 
+def game_result(store: Any, game: Game) -> dict[str, Any]:
+    """What a game came to, for the home page's last game and the history: ``stopped`` (why
+    its score cannot be computed, in the reader's language), or ``unplayed`` (no round
+    scored: no winner, not every player tied at 0), or ``standings`` (names and totals, best
+    first) and, once the game is over, ``winners``."""
+    score = store.score(game.id)
+    if not score.get("ok"):
+        return {"stopped": explain_i18n.score_error_text(score, g.lang)}
+    scored = score["score"]
+    if not any(not r.get("in_progress") for r in scored["rounds"]):
+        return {"unplayed": True}
+    totals = scored["totals"]
+    order = sorted(range(len(game.players)), key=lambda p: (-totals[p], p))
+    finished = game.status == "finished"
+    return {
+        "standings": [(game.players[p], totals[p]) for p in order],
+        "winners": [game.players[p] for p in scored["leaders"]] if finished else [],
+    }
+
+
 @bp.get("/")
 def home() -> Any:
     store = get_store()
     active = store.active_game()
     demo = active is not None and store.is_demo_game(active.id)
-    return _page("home.html", active=active, games=store.games()[:5], demo_game=demo)
+    # Nothing in progress: the game the table played last (the one the TV keeps), with its
+    # result, exports and open questions, which were otherwise reached through History only.
+    last = None if active is not None else store.table_game() or next(iter(store.games()), None)
+    return _page(
+        "home.html",
+        active=active,
+        demo_game=demo,
+        last=last,
+        last_result=game_result(store, last) if last is not None else None,
+        last_open=len(store.prompts(last.id)) if last is not None else 0,
+    )
 
 
 @bp.get("/setup")
@@ -408,7 +441,19 @@ def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
 
 @bp.get("/history")
 def history() -> Any:
-    return _page("history.html", games=get_store().games())
+    """Every game with how it stands: a finished game's result (its winners and totals, or
+    no rounds played), or in progress, or not finished (set aside for a newer game)."""
+    store = get_store()
+    active = store.active_game()
+    rows = []
+    for game in store.games():
+        if game.status == "finished":
+            status, result = "finished", game_result(store, game)
+        else:
+            in_progress = active is not None and active.id == game.id
+            status, result = ("in_progress" if in_progress else "set_aside"), None
+        rows.append({"game": game, "status": status, "result": result})
+    return _page("history.html", rows=rows)
 
 
 @bp.get("/game/<id:game_id>/export.json")

@@ -160,11 +160,13 @@ const SK = (() => {
     const url = "/events" + (params.toString() ? "?" + params : "");
     const es = new EventSource(url);
     const kinds = ["game_created", "game_finished", "bids", "live", "trick", "correction",
-      "settings", "prompt", "prompt_answered", "imported", "reopened", "camera"];
+      "settings", "prompt", "prompt_answered", "imported", "reopened", "replaced", "camera"];
     for (const k of kinds) {
       es.addEventListener(k, (ev) => {
         window.SK_LAST_EVENT = Number(ev.lastEventId);
-        onChange(k, JSON.parse(ev.data));
+        const data = JSON.parse(ev.data);
+        if (k === "replaced") showReplaced(data);
+        onChange(k, data);
       });
     }
     es.onopen = () => { setOffline(false); if (onOpen) onOpen(); };
@@ -190,6 +192,14 @@ const SK = (() => {
     });
     window.SK_STREAM = es;
     return es;
+  }
+  /* A newer game has taken this one's place at the table (the store's "replaced" event on
+   * this game): every page of it says so at once, with the way to the new game's bids. */
+  function showReplaced(data) {
+    const el = document.getElementById("replaced");
+    if (!el || String(data.game_id) !== document.body.dataset.game) return;
+    document.getElementById("replaced-link").href = "/game/" + data.by + "/bids";
+    el.hidden = false;
   }
   /* The live stream dropped (the server restarting, the phone off the Wi-Fi): said on every
    * page that follows the game, not only on the TV, before a tap finds out. */
@@ -434,15 +444,19 @@ function initBids() {
     const rascal = state.settings.scoring === "rascal";
     // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
-    const locked = state.finished && !unlocked;
+    // A game a newer one has replaced at the table is locked too: a phone left on its page
+    // must not take tonight's bids into it (#replaced says so, with the way to the new game).
+    const locked = (state.finished || !!state.replaced_by) && !unlocked;
     const over = document.getElementById("game-over");
-    over.hidden = !state.finished;
-    if (state.finished) {
+    over.hidden = !state.finished && !locked;
+    if (!over.hidden) {
       const names = winnerNames(state);
+      const ask = state.finished ? "confirm_bid_after_game" : "confirm_bid_replaced";
       over.replaceChildren(
-        h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names}) : "")),
+        ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
+          : endedUnplayed(state) ? " · " + t("no_rounds_played") : ""))] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
-          if (window.confirm(t("confirm_bid_after_game"))) { unlocked = true; render(); }
+          if (window.confirm(t(ask))) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
     }
     const rowsEl = document.getElementById("bid-rows");
@@ -528,7 +542,11 @@ function initPrompts() {
   const {getJSON, stream, renderPrompts, pageData} = SK;
   const gameId = document.body.dataset.game;
   let state = pageData.state;
-  const render = () => renderPrompts(document.getElementById("prompts"), state, false);
+  const render = () => {
+    renderPrompts(document.getElementById("prompts"), state, false);
+    // Said, not left as a bare heading, once the last question is answered.
+    document.getElementById("no-prompts").hidden = (state.prompts || []).length > 0;
+  };
   const refresh = async () => { state = await getJSON("/api/game/" + gameId + "/state"); render(); };
   render();
   stream(gameId, (kind) => { if (kind.startsWith("prompt") || kind === "correction") refresh(); }, refresh);
@@ -547,10 +565,17 @@ function scoreWarnings(state) {
   return state.score.warning_texts || state.score.score.warnings || [];
 }
 
-/* The winners' names once the game is over ("" before). */
+/* A game over with no round scored (finished right after setup): it has no winner, not
+ * every player tied at 0 as "Captain of the Seven Seas". */
+function endedUnplayed(state) {
+  return state.finished && state.score.ok && !state.score.score.rounds.some((r) => !r.in_progress);
+}
+
+/* The winners' names once the game is over ("" before, and for a game with no round scored). */
 function winnerNames(state) {
   const sc = scoreShown(state);
-  return state.finished && sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
+  if (!state.finished || !sc || endedUnplayed(state)) return "";
+  return (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
 }
 
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
@@ -657,8 +682,9 @@ function initTV() {
     document.getElementById("tv-demo").hidden = !state.demo;  // the demo's game, not the table's
     const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
-    winner.hidden = !winners;
-    winner.textContent = winners ? t("winner_is", {names: winners}) : "";
+    const unplayed = endedUnplayed(state);
+    winner.hidden = !winners && !unplayed;
+    winner.textContent = winners ? t("winner_is", {names: winners}) : unplayed ? t("no_rounds_played") : "";
     document.getElementById("tv-dealer").textContent = t("dealer") + ": " + players[state.dealer];
     // Who leads is Rosie's winner's call while that question is open: said, not left blank.
     const rosie = (state.prompts || []).find((p) => p.kind === "rosie");
