@@ -1055,3 +1055,29 @@ def test_a_rematch_fills_the_setup_with_the_last_tables_game(
     assert newest.id not in (played, demo)
     assert (newest.players, newest.first_dealer) == (["Ana", "Ben", "Cai", "Dee"], 2)
     assert newest.settings == {"rounds": 4, "loot": True}
+
+
+def test_the_tv_says_the_bids_against_tricks_and_which_trick_was_last(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """ "Bids 3 / 2" had no unit and "Last trick 1" read as a count (a review, session 40)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 2})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(
+        gid, 1, 0, [{"player": (1 + i) % 3, "card": f"green-{i + 3}"} for i in range(3)]
+    )
+    store.set_bids(gid, 2, [1, 1, None])
+    browser.set_window_size(1920, 1080)
+    browser.get(f"{base}/game/{gid}/tv")
+    total = (By.ID, "tv-bidtotal")
+    wait(browser).until(lambda d: d.find_element(*total).text == "Bids 2 / 2 tricks")
+    store.set_bids(gid, 2, [1, 1, 1])
+    wait(browser).until(lambda d: d.find_element(*total).text == "Bids 3 / 2 tricks · 1 over")
+    leader = store.state(gid)["leader"]
+    store.record_trick(
+        gid, 2, 0, [{"player": (leader + i) % 3, "card": f"yellow-{i + 3}"} for i in range(3)]
+    )
+    caption = (By.CSS_SELECTOR, "#tv-live-cards .caption")
+    wait(browser).until(lambda d: d.find_elements(*caption))
+    assert browser.find_element(*caption).text == "Last trick · Trick 1"

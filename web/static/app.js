@@ -222,6 +222,12 @@ const SK = (() => {
     }
   }
 
+  /* A round's bids against its tricks, in words: "2 over", "1 under", "as many as the tricks". */
+  function bidBalance(total, cards) {
+    return total > cards ? t("bids_over", {n: total - cards})
+      : total < cards ? t("bids_under", {n: cards - total}) : t("bids_even");
+  }
+
   /* Prompts: phones answer them; the TV shows them read-only. */
   function promptText(p, players) {
     const name = p.player !== null && p.player !== undefined ? players[p.player] : "";
@@ -268,7 +274,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, pageData};
+  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -390,7 +396,7 @@ function initSettings() {
 
 /* ------------------------------------------------------------------ bids (phone) */
 function initBids() {
-  const {h, t, setText, api, getJSON, stream, renderPrompts, showError, pageData} = SK;
+  const {h, t, setText, api, getJSON, stream, renderPrompts, showError, pageData, bidBalance} = SK;
   const gameId = document.body.dataset.game;
   let state = pageData.state;
   let shownRound = state.round;
@@ -437,10 +443,8 @@ function initBids() {
     setText(number, String(total));
     setText(document.getElementById("bid-total-cards"), String(cards));
     // Over or under in words once every bid is in: the number's colour alone said it.
-    const balance = total > cards ? t("bids_over", {n: total - cards})
-      : total < cards ? t("bids_under", {n: cards - total}) : t("bids_even");
     setText(document.getElementById("bid-total-label"), " " + t("total_bids") + " · " + t("tricks_available") + " · " +
-      (missing ? (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : balance));
+      (missing ? (missing === 1 ? t("one_still_to_bid") : t("still_to_bid", {n: missing})) : bidBalance(total, cards)));
     const rascal = state.settings.scoring === "rascal";
     // An earlier round's calls too: a call set wrong there is put right from ◀, as its bids are.
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
@@ -653,7 +657,7 @@ function chartSVG(state) {
 }
 
 function initTV() {
-  const {h, t, card, sign, getJSON, stream, renderPrompts} = SK;
+  const {h, t, card, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
   const fixedGame = document.body.dataset.game;
   let state = null;
   let bannerTimer = null;
@@ -692,7 +696,11 @@ function initTV() {
       ? t("leads") + ": " + players[state.leader]
       : rosie ? t("leads") + ": " + t("rosie_chooses", {name: players[rosie.player] || ""}) : "";
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
-    document.getElementById("tv-bidtotal").textContent = t("bids") + " " + bidSum + " / " + state.cards;
+    // "Bids 6 / 4 tricks · 2 over": the bare "6 / 4" had no unit (a review, session 40).
+    const allIn = state.bids.every((b) => b !== null);
+    const balance = allIn ? " · " + bidBalance(bidSum, state.cards) : "";
+    document.getElementById("tv-bidtotal").textContent =
+      t("bids") + " " + bidSum + " / " + state.cards + " " + t("tricks").toLowerCase() + balance;
     showMissingBids(document.getElementById("tv-missing-bids"), state);
     // skullcam run found no camera for the table's game: the board must not look watched.
     showCameraMissing(document.getElementById("tv-no-camera"), state);
@@ -721,7 +729,8 @@ function initTV() {
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
         shown.winner === pl.player ? (live ? h("span", {class: "tag"}, t("winning_now")) : sign("★", t("trick_winner"), {class: "tag"})) : null)));
-    if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " " + (last.trick + 1)));
+    // "Last trick · Trick 2": "Last trick 2" read as "the last two tricks".
+    if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " · " + t("trick") + " " + (last.trick + 1)));
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     // One short line for the room: the totals stand, with a caveat the tricks page details.
