@@ -607,7 +607,7 @@ def test_the_questions_page_says_when_none_is_open(client: FlaskClient, store: G
     """Was: with no open question the page showed its heading and nothing else."""
     gid = game_with_trick(store)
     page = client.get(f"/game/{gid}/prompts?lang=it").get_data(as_text=True)
-    assert '<p id="no-prompts" class="hint">Nessuna domanda aperta.</p>' in page
+    assert '<p id="no-prompts" class="hint">Nessuna domanda in sospeso.</p>' in page
     store.create_prompt(gid, "tigress", 1, 0, player=0)
     page = client.get(f"/game/{gid}/prompts?lang=en").get_data(as_text=True)
     assert '<p id="no-prompts" class="hint" hidden>No open questions.</p>' in page

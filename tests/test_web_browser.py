@@ -575,7 +575,7 @@ def test_the_questions_page_says_so_once_the_last_one_is_answered(
     assert not browser.find_element(By.ID, "no-prompts").is_displayed()
     browser.find_element(By.CSS_SELECTOR, '.prompt-answer[data-answer="pirate"]').click()
     wait(browser).until(lambda d: d.find_element(By.ID, "no-prompts").is_displayed())
-    assert browser.find_element(By.ID, "no-prompts").text == "No hay preguntas abiertas."
+    assert browser.find_element(By.ID, "no-prompts").text == "No hay preguntas pendientes."
     assert not browser.find_elements(By.CSS_SELECTOR, ".prompt")
 
 

@@ -124,14 +124,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": (
             "Runde {round}, stik {trick}: {player} spillede {card}, da den udspillede farve"
             " var {suit}, men spillede senere {proof} (stik {proof_trick}): bekendte ikke"
-            " farve"
+            " farve, selv om det var muligt"
         ),
     },
     "skip_to_content": {
         "en": "Skip to the page",
-        "es": "Saltar a la página",
-        "it": "Vai alla pagina",
-        "da": "Spring til siden",
+        "es": "Saltar al contenido",
+        "it": "Vai al contenuto",
+        "da": "Spring til indholdet",
     },
     "total_bids": {
         "en": "Total of bids",
@@ -153,21 +153,21 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "bids_over": {
         "en": "{n} over",
-        "es": "{n} de más",
+        "es": "{n} por encima",
         "it": "{n} in più",
-        "da": "{n} for mange",
+        "da": "{n} over",
     },
     "bids_under": {
         "en": "{n} under",
-        "es": "{n} de menos",
+        "es": "{n} por debajo",
         "it": "{n} in meno",
-        "da": "{n} for få",
+        "da": "{n} under",
     },
     "bids_even": {
         "en": "as many as the tricks",
         "es": "tantas como bazas",
         "it": "tante quante le prese",
-        "da": "lige så mange som stik",
+        "da": "går lige op",
     },
     "one_still_to_bid": {
         "en": "1 still to bid",
@@ -203,7 +203,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A newer game is at the table now: this one is no longer being played.",
         "es": "Ya hay una partida más reciente en la mesa: esta ya no se está jugando.",
         "it": "Al tavolo c'è ora una partita più recente: questa non si sta più giocando.",
-        "da": "Et nyere spil er i gang ved bordet: dette spil bliver ikke spillet længere.",
+        "da": "Et nyere spil er i gang ved bordet: dette spil spilles ikke længere.",
     },
     "replaced_link": {
         "en": "Go to the new game's bids",
@@ -217,17 +217,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": "Ya hay una partida más reciente en la mesa. Cambiar aquí una apuesta cambia la"
         " puntuación de esta partida anterior, no la de la nueva (queda en el historial de"
         " esta partida). ¿Cambiar una apuesta?",
-        "it": "Al tavolo c'è una partita più recente. Cambiare qui una puntata cambia il"
-        " punteggio di questa partita precedente, non quello della nuova (resta nello storico"
-        " di questa partita). Cambiare una puntata?",
+        "it": (
+            "Al tavolo c'è una partita più recente. Cambiare qui una puntata cambia il"
+            " punteggio di questa partita precedente, non quello della nuova (resta nella"
+            " cronologia di questa partita). Cambiare una puntata?"
+        ),
         "da": "Et nyere spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
         " dette ældre spil, ikke i det nye (det gemmes i dette spils historik). Ret et bud?",
     },
     "no_rounds_played": {
         "en": "Ended with no rounds played",
         "es": "Terminó sin ninguna ronda jugada",
-        "it": "Finita senza nessun round giocato",
-        "da": "Sluttede uden nogen spillede runder",
+        "it": "Finita senza alcun round giocato",
+        "da": "Sluttede, uden at der blev spillet nogen runder",
     },
     "last_game": {
         "en": "Last game",
@@ -237,20 +239,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "one_open_question": {
         "en": "1 open question",
-        "es": "1 pregunta abierta",
-        "it": "1 domanda aperta",
+        "es": "1 pregunta pendiente",
+        "it": "1 domanda in sospeso",
         "da": "1 åbent spørgsmål",
     },
     "open_questions": {
         "en": "{n} open questions",
-        "es": "{n} preguntas abiertas",
-        "it": "{n} domande aperte",
+        "es": "{n} preguntas pendientes",
+        "it": "{n} domande in sospeso",
         "da": "{n} åbne spørgsmål",
     },
     "no_open_questions": {
         "en": "No open questions.",
-        "es": "No hay preguntas abiertas.",
-        "it": "Nessuna domanda aperta.",
+        "es": "No hay preguntas pendientes.",
+        "it": "Nessuna domanda in sospeso.",
         "da": "Ingen åbne spørgsmål.",
     },
     "set_aside": {
@@ -307,15 +309,16 @@ STRINGS: dict[str, dict[str, str]] = {
             " (skullcam run --camera 0) or a recording (--camera PATH)."
         ),
         "es": (
-            "Sin cámara: las bazas no se graban. Reinicia con una conectada, con una webcam"
+            "Sin cámara: las bazas no se graban. Reinicia skullcam con una cámara conectada"
             " (skullcam run --camera 0) o con una grabación (--camera RUTA)."
         ),
         "it": (
-            "Nessuna fotocamera: le prese non vengono registrate. Riavvia con una collegata, con"
-            " una webcam (skullcam run --camera 0) o con una registrazione (--camera PERCORSO)."
+            "Nessuna fotocamera: le prese non vengono registrate. Riavvia skullcam con una"
+            " fotocamera collegata (skullcam run --camera 0) o con una registrazione"
+            " (--camera PERCORSO)."
         ),
         "da": (
-            "Intet kamera: stikkene optages ikke. Genstart med et tilsluttet, med et webcam"
+            "Intet kamera: stikkene optages ikke. Genstart skullcam med et tilsluttet kamera"
             " (skullcam run --camera 0) eller med en optagelse (--camera STI)."
         ),
     },
@@ -403,14 +406,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "audit_bids": {"en": "bids", "es": "apuestas", "it": "puntate", "da": "bud"},
     "same_players": {
         "en": "Same players as last game ({names})",
-        "es": "Los mismos jugadores que la última partida ({names})",
+        "es": "Los mismos jugadores que en la última partida ({names})",
         "it": "Gli stessi giocatori dell'ultima partita ({names})",
-        "da": "Samme spillere som sidste spil ({names})",
+        "da": "Samme spillere som i sidste spil ({names})",
     },
     "in_picture": {
         "en": "in the picture:",
-        "es": "en la foto:",
-        "it": "nella foto:",
+        "es": "en la imagen:",
+        "it": "nell'immagine:",
         "da": "på billedet:",
     },
     "audit_add": {
@@ -725,15 +728,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "demo_banner": {
         "en": "Demo: a recorded game replayed, no camera. Press New game to start yours.",
         "es": (
-            "Demo: una partida grabada, repetida sin cámara. Pulsa Nueva partida para empezar"
-            " la tuya."
+            "Demo: se reproduce una partida grabada; no hay cámara. Pulsa Nueva partida para"
+            " empezar la tuya."
         ),
         "it": (
-            "Demo: una partita registrata, riprodotta senza fotocamera. Premi Nuova partita per"
-            " iniziare la tua."
+            "Demo: si riproduce una partita registrata; nessuna fotocamera collegata. Premi"
+            " Nuova partita per iniziare la tua."
         ),
         "da": (
-            "Demo: et optaget spil afspilles, uden kamera. Tryk på Nyt spil for at starte dit eget."
+            "Demo: et optaget spil afspilles – der er intet kamera. Tryk på Nyt spil for at"
+            " starte dit eget."
         ),
     },
     "camera_failed": {
@@ -746,8 +750,8 @@ STRINGS: dict[str, dict[str, str]] = {
             " probar cada pocos segundos."
         ),
         "it": (
-            "La fotocamera non funziona: le prese non vengono registrate. Controllala; skullcam"
-            " riprova ogni pochi secondi."
+            "La fotocamera non funziona: le prese non vengono registrate. Controllala;"
+            " skullcam riprova a intervalli di pochi secondi."
         ),
         "da": (
             "Kameraet virker ikke: stikkene optages ikke. Tjek det; skullcam prøver igen med få"
@@ -756,9 +760,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
-        "es": "Se acabaron los fotogramas de la cámara: ya nada graba las bazas.",
-        "it": "I fotogrammi della fotocamera sono finiti: ora nulla registra le prese.",
-        "da": "Kameraets billeder er sluppet op: intet optager stikkene nu.",
+        "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",
+        "it": "I fotogrammi della fotocamera sono finiti: le prese non vengono più registrate.",
+        "da": "Der er ikke flere billeder fra kameraet: stikkene optages ikke længere.",
     },
     "error_server": {
         "en": (

@@ -329,8 +329,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " kort i stedet for at bekræfte"
         ),
         "confirm_unresolved": (
-            "stik {trick} i runde {round} kan ikke afgøres, som det står (dets side siger"
-            " hvorfor): ret kortene i stedet for at bekræfte"
+            "stik {trick} i runde {round} kan ikke afgøres, som det står (stikkets side"
+            " forklarer hvorfor): ret kortene i stedet for at bekræfte"
         ),
         "abilities_off": (
             "piraternes evner er slået fra i spillets indstillinger; slå dem til først"
