@@ -81,12 +81,18 @@ def wait_for_tricks(data: Path, proc: subprocess.Popen, count: int, timeout: flo
 CHILD = textwrap.dedent(
     """
     import sys
+    from functools import partial
     from pathlib import Path
+    from skullcam.device import live, sources
     from skullcam.device.demo_game import DemoGame
     from skullcam.device.live import LiveLoop
     from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game
     from skullcam.store import GameStore
 
+    # Paced, but late frames are not skipped: the truth is what the game records from every
+    # frame, and a loaded machine that stalls 0.15 s (12 frames at speed 8) as a lead card
+    # lands records that trick with the next card's player leading, before any kill.
+    live.Paced = partial(sources.Paced, drop_late=False)
     demo = DemoGame.load(Path(sys.argv[1]))
     script = simulate_game(demo.record, seed=int(sys.argv[4])).script
     loop = LiveLoop(GameStore(Path(sys.argv[2])), FrameKeyedRecognizer(script), None, demo)
@@ -114,12 +120,84 @@ def test_kill_9_mid_game_then_restart_resumes_without_loss_or_duplicates(tmp_pat
         proc.wait(10)
     assert proc.returncode == -signal.SIGKILL
     store = GameStore(data)
-    before = len(store.tricks(store.games()[0].id))
-    assert before < sum(len(r["tricks"]) for r in record["rounds"])
+    before = recorded_rounds(store, store.games()[0].id)
+    assert sum(map(len, before)) < sum(len(r["tricks"]) for r in record["rounds"])
+    # What the killed run recorded is the truth so far: a wrong trick after the restart is
+    # the resume's, not the first run's.
+    assert before == [r[: len(b)] for r, b in zip(truth_rounds(record), before, strict=False)]
     store.close()
     subprocess.run([*args, "0", str(SEED)], check=True, timeout=120, stderr=subprocess.DEVNULL)
     store = GameStore(data)
     (game,) = store.games()
+    assert recorded_rounds(store, game.id) == truth_rounds(record)
+    assert store.game(game.id).status == "finished"
+
+
+KILLED_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    import skullcam.store.tricks as tricks
+    from skullcam.device.demo_game import DemoGame
+    from skullcam.device.live import LiveLoop
+    from skullcam.device.scripted import FrameKeyedRecognizer, simulate_game
+    from skullcam.store import GameStore
+
+    demo_dir, data, seed, frame, trick = sys.argv[1:6]
+    demo = DemoGame.load(Path(demo_dir))
+    keyed = FrameKeyedRecognizer(simulate_game(demo.record, seed=int(seed)).script)
+
+    def recognizer(image):  # killed as this frame comes in
+        if int(image[0, 0, 0]) | int(image[0, 0, 1]) << 8 == int(frame):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return keyed(image)
+
+    insert, inserted = tricks.insert_trick, []
+
+    def insert_then_die(*args, **kwargs):  # killed with the trick's row written, not committed
+        inserted.append(insert(*args, **kwargs))
+        if len(inserted) == int(trick):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return inserted[-1]
+
+    tricks.insert_trick = insert_then_die
+    LiveLoop(GameStore(Path(data)), recognizer, None, demo, speed=0).run()
+    """
+)
+
+
+@pytest.mark.parametrize("when", ["in-transaction", "trick-still-lying", "mid-trick"])
+def test_a_kill_at_each_risky_moment_resumes_the_game_exactly(tmp_path: Path, when: str) -> None:
+    """The kill -9 test's moments, each made to happen (not left to timing): in the 4th trick's
+    transaction (its images written), after the 3rd trick with its cards still on the table,
+    and with two cards of the 4th trick down (the live trick shown)."""
+    from skullcam.device.scripted import simulate_game
+
+    record, _ = make_demo(tmp_path / "demo", rounds=4)
+    settled = simulate_game(record, seed=SEED).settle_frames  # per trick, each card's frame
+    frame, trick = {
+        "in-transaction": (-1, 4),
+        "trick-still-lying": (settled[2][-1] + 8, -1),  # swept 12 frames after the last card
+        "mid-trick": (settled[3][1] + 6, -1),  # settled: still for 0.35 s (4 frames)
+    }[when]
+    (tmp_path / "child.py").write_text(KILLED_CHILD)
+    data = tmp_path / "data"
+    args = [sys.executable, str(tmp_path / "child.py"), str(tmp_path / "demo"), str(data)]
+    done = subprocess.run([*args, str(SEED), str(frame), str(trick)], timeout=120)
+    assert done.returncode == -signal.SIGKILL
+    store = GameStore(data)
+    (game,) = store.games()
+    assert recorded_rounds(store, game.id) == truth_rounds(record)[:2]  # three tricks
+    live = store.live(game.id)
+    if when == "in-transaction":  # the 4th trick's images are there, its row is not
+        assert (store.game_dir(game.id) / "r03t00-boxes.jpg").is_file()
+    elif when == "trick-still-lying":  # recording it cleared the live trick; no sweep since
+        assert live is None
+    else:
+        assert live is not None and [p["card"] for p in live["plays"]] == ["purple-13", "yellow-9"]
+    store.close()
+    subprocess.run([*args, str(SEED), "-1", "-1"], check=True, timeout=120)
+    store = GameStore(data)
     assert recorded_rounds(store, game.id) == truth_rounds(record)
     assert store.game(game.id).status == "finished"
 
