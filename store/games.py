@@ -57,14 +57,17 @@ GROUP BY game_id
 """
 
 
+#: Games (but one) in the order they took the table, the last first.
+_BY_TABLE = (
+    f"SELECT g.* FROM games g JOIN ({_TOOK_THE_TABLE}) took ON took.game_id = g.id"
+    " WHERE g.id != ? ORDER BY took.at DESC LIMIT ?"
+)
+
+
 def table_game_row(conn: sqlite3.Connection, other_than: int = 0) -> sqlite3.Row | None:
     """The game (but ``other_than``) that took the table last: set up last, or reopened
     since (an older game whose rounds were raised is the one to play on)."""
-    sql = (
-        f"SELECT g.* FROM games g JOIN ({_TOOK_THE_TABLE}) took ON took.game_id = g.id"
-        " WHERE g.id != ? ORDER BY took.at DESC LIMIT 1"
-    )
-    row: sqlite3.Row | None = conn.execute(sql, (other_than,)).fetchone()
+    row: sqlite3.Row | None = conn.execute(_BY_TABLE, (other_than, 1)).fetchone()
     return row
 
 
@@ -195,6 +198,12 @@ class GamesMixin(Database):
         never took the table."""
         row = table_game_row(self._conn())
         return game_from_row(row) if row else None
+
+    def table_games(self, limit: int = 50) -> list[Game]:
+        """The games that took the table, the last to take it first (at most ``limit``):
+        set up there, or reopened; never a record imported as finished."""
+        rows = self._conn().execute(_BY_TABLE, (0, limit)).fetchall()
+        return [game_from_row(r) for r in rows]
 
     def active_game(self) -> Game | None:
         """The game in progress, which the camera records into: the table's game while it is

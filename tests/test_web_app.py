@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -1092,3 +1093,60 @@ def test_a_doubtful_tricks_question_says_what_is_in_doubt(
     store.create_prompt(gid, "flagged", 1, 5)
     later = json_of(client.get(f"/api/game/{gid}/state?lang=en"))["prompts"]
     assert [p["flag_texts"] for p in later] == [asked["flag_texts"], []]
+
+
+def test_the_questions_page_says_what_is_in_doubt_and_offers_no_blind_confirm(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The Questions page embedded the state without the reasons, and the phones offered a
+    Confirm the server refused for a trick that cannot be resolved (a review, session 40)."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    flag = "green-9 read with low confidence (0.41)"
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")), flags=[flag]
+    )
+    store.create_prompt(gid, "flagged", 1, 0, payload={"flags": [flag]})
+    page = client.get(f"/game/{gid}/prompts?lang=en").get_data(as_text=True)
+    embedded = json.loads(re.search(r'<script id="page-data"[^>]*>(.*?)</script>', page, re.S)[1])
+    [asked] = embedded["state"]["prompts"]
+    assert asked["flag_texts"] == ["Parrot 9 read with low confidence (0.41)"]
+    assert asked["confirmable"] is True
+    store.correct_play(gid, 1, 0, 1, card="green-5")  # a card twice: cannot be resolved
+    [asked] = json_of(client.get(f"/api/game/{gid}/state"))["prompts"]
+    assert asked["confirmable"] is False and len(asked["flag_texts"]) == 2
+
+
+def test_one_damaged_game_leaves_home_setup_and_history_up(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A damaged trick row in the last game answered 400 on Home, Setup and History, which
+    had read no game's tricks before session 40 (a review)."""
+    gid = game_with_trick(store)
+    store.finish_game(gid)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE tricks SET plays = '{' WHERE game_id = ?", (gid,))
+    conn.close()
+    for path in ["/", "/setup", "/history"]:
+        assert client.get(path).status_code == 200, path
+    assert "damaged" in client.get("/history").get_data(as_text=True)
+
+
+def test_a_rematch_and_the_last_game_are_the_tables_not_an_imported_record(
+    client: FlaskClient, store: GameStore, tmp_path: Path
+) -> None:
+    """An old record imported after the table's game was offered for a rematch, and shown
+    as the home page's last game (a review, session 40)."""
+    other = GameStore(tmp_path / "elsewhere")
+    record = other.export_record(other.create_game(["Wu", "Xi", "Yo", "Zed"], 0, {}))
+    other.close()
+    table = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    imported = store.import_record(record)  # kept as finished: a game is in progress
+    assert store.game(imported).status == "finished"
+    store.finish_game(table)
+    assert [g.id for g in store.table_games()] == [table]
+    assert "Same players as last game (Ana, Ben, Cai)" in client.get("/setup").get_data(
+        as_text=True
+    )
+    home = client.get("/").get_data(as_text=True)
+    assert "Ana" in home and "Wu" not in home

@@ -321,3 +321,12 @@ def test_a_doubtful_tricks_question_shows_its_reason_on_the_phone(
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#prompts .prompt-why"))
     why = browser.find_element(By.CSS_SELECTOR, "#prompts .prompt-why").text
     assert why == "⚠ Parrot 9 read with low confidence (0.41)"
+    # A doubt the camera adds while the question is open is drawn too (it stayed stale).
+    store.correct_play(gid, 1, 0, 0, card="green-6", by_hand=False, flag="swapped meanwhile")
+    wait(browser).until(
+        lambda d: "swapped meanwhile" in d.find_element(By.CSS_SELECTOR, ".prompt-why").text
+    )
+    # The TV, which cannot scroll, asks without the reasons: they pushed the scores off it.
+    browser.get(f"{base}/game/{gid}/tv")
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt-why")

@@ -602,7 +602,7 @@ def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
     # A late correction of the old game's bids is still possible, once asked.
     browser.find_element(By.ID, "unlock-bids").click()
     alert = wait(browser).until(ec.alert_is_present())
-    assert "A newer game is at the table" in alert.text
+    assert "Another game is at the table now" in alert.text
     alert.accept()
     wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, button).is_enabled())
     browser.find_element(By.CSS_SELECTOR, button).click()

@@ -17,6 +17,7 @@ from skullcam import table_pin
 from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
+from skullcam.store.corrections import check_confirmable
 
 from . import explain_i18n, i18n
 from .app import check_pin, get_store, pin_refusal, try_pin
@@ -98,6 +99,16 @@ def create_game() -> Any:
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 
 
+def confirmable(trick: Trick, n: int) -> bool:
+    """Whether "Confirm" can settle the trick's doubts: not with a card missing (it is added
+    on the replay page) nor when the trick cannot be resolved (a card is corrected instead)."""
+    try:
+        check_confirmable(trick, n)
+    except UserError:
+        return False
+    return len(trick.plays) >= n
+
+
 def worded_state(game_id: int) -> dict[str, Any]:
     """The store's state of a game, with why its score stopped (if it did) in the reader's
     language as ``score.error_text``, and what a score that stands warns about (a trick
@@ -111,10 +122,14 @@ def worded_state(game_id: int) -> dict[str, Any]:
             # What is doubtful, on the question itself: "looks doubtful: confirm or correct"
             # alone asked for a blind Confirm (a review, session 40).
             try:
-                flags = store.trick(game_id, prompt["round"], prompt["trick"]).flags
+                trick = store.trick(game_id, prompt["round"], prompt["trick"])
             except UserError:  # not recorded (yet): the question is asked without a reason
-                flags = []
-            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in flags]
+                prompt["flag_texts"], prompt["confirmable"] = [], True
+                continue
+            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in trick.flags]
+            # A trick that cannot be resolved is corrected, not confirmed: the phones offered
+            # a Confirm the server then refused every time (a review, session 40).
+            prompt["confirmable"] = confirmable(trick, len(out["game"]["players"]))
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)

@@ -200,30 +200,36 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "På bordet",
     },
     "replaced_notice": {
-        "en": "A newer game is at the table now: this one is no longer being played.",
-        "es": "Ya hay una partida más reciente en la mesa: esta ya no se está jugando.",
-        "it": "Al tavolo c'è ora una partita più recente: questa non si sta più giocando.",
-        "da": "Et nyere spil er i gang ved bordet: dette spil spilles ikke længere.",
+        "en": "Another game is at the table now: this one is no longer being played.",
+        "es": "Ahora hay otra partida en la mesa: esta ya no se está jugando.",
+        "it": "Al tavolo c'è ora un'altra partita: questa non si sta più giocando.",
+        "da": "Et andet spil er i gang ved bordet: dette spil spilles ikke længere.",
     },
     "replaced_link": {
-        "en": "Go to the new game's bids",
-        "es": "Ir a las apuestas de la nueva partida",
-        "it": "Vai alle puntate della nuova partita",
-        "da": "Gå til buddene i det nye spil",
+        "en": "Go to that game's bids",
+        "es": "Ir a las apuestas de esa partida",
+        "it": "Vai alle puntate di quella partita",
+        "da": "Gå til buddene i det spil",
     },
     "confirm_bid_replaced": {
-        "en": "A newer game is at the table. Changing a bid here changes this older game's"
-        " score, not the new game's (it is kept in this game's history). Change a bid?",
-        "es": "Ya hay una partida más reciente en la mesa. Cambiar aquí una apuesta cambia la"
-        " puntuación de esta partida anterior, no la de la nueva (queda en el historial de"
-        " esta partida). ¿Cambiar una apuesta?",
-        "it": (
-            "Al tavolo c'è una partita più recente. Cambiare qui una puntata cambia il"
-            " punteggio di questa partita precedente, non quello della nuova (resta nella"
-            " cronologia di questa partita). Cambiare una puntata?"
+        "en": (
+            "Another game is at the table now. Changing a bid here changes this game's score,"
+            " not the other's (it is kept in this game's history). Change a bid?"
         ),
-        "da": "Et nyere spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
-        " dette ældre spil, ikke i det nye (det gemmes i dette spils historik). Ret et bud?",
+        "es": (
+            "Ahora hay otra partida en la mesa. Cambiar aquí una apuesta cambia la puntuación"
+            " de esta partida, no la de la otra (queda en el historial de esta partida)."
+            " ¿Cambiar una apuesta?"
+        ),
+        "it": (
+            "Al tavolo c'è ora un'altra partita. Cambiare qui una puntata cambia il punteggio"
+            " di questa partita, non quello dell'altra (resta nella cronologia di questa"
+            " partita). Cambiare una puntata?"
+        ),
+        "da": (
+            "Et andet spil er i gang ved bordet. Retter du et bud her, ændres pointene i"
+            " dette spil, ikke i det andet (det gemmes i dette spils historik). Ret et bud?"
+        ),
     },
     "no_rounds_played": {
         "en": "Ended with no rounds played",

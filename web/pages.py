@@ -12,13 +12,12 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
-from skullcam.store.corrections import check_confirmable
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
-from skullcam.store.rows import Game, Trick
+from skullcam.store.rows import Game
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
-from .api import export_csv, export_json, worded_state
+from .api import confirmable, export_csv, export_json, worded_state
 from .app import get_store
 from .flag_i18n import flag_text
 
@@ -27,6 +26,9 @@ bp = Blueprint("pages", __name__)
 #: The i18n key naming a trick's capture bonus on the condition the table's rules pay it
 #: (``GameStore.bonus_paid``); the TV's banner picks the same keys (``app.js``).
 BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus_rascal"}
+
+#: How many of the newest games the history page gives a result (winner and totals) for.
+HISTORY_RESULTS = 30
 
 #: The setup and settings pages' fields: the rules engine's settings, in its order.
 SETTING_FIELDS = setting_fields()
@@ -38,7 +40,7 @@ def _page(template: str, **context: Any) -> str:
     game = context.get("game")
     # The demo's game says so on its pages (base.html): a table that never set up a game of
     # its own took the replay for a camera watching.
-    context.setdefault("demo_game", isinstance(game, Game) and store.is_demo_game(game.id))
+    context.setdefault("demo_game", isinstance(game, Game) and _is_demo(store, game))
     return render_template(
         template,
         strings=i18n.js_strings(lang),
@@ -52,6 +54,14 @@ def _page(template: str, **context: Any) -> str:
     )
 
 
+def _is_demo(store: Any, game: Game) -> bool:
+    """Whether the demo made ``game``; a damaged game is not said to be (its page says why)."""
+    try:
+        return bool(store.is_demo_game(game.id))
+    except UserError:
+        return False
+
+
 def _defaults() -> dict[str, Any]:
     return Settings().to_dict()
 
@@ -60,8 +70,13 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
     """What a game came to, for the home page's last game and the history: ``stopped`` (why
     its score cannot be computed, in the reader's language), or ``unplayed`` (no round
     scored: no winner, not every player tied at 0), or ``standings`` (names and totals, best
-    first) and, once the game is over, ``winners``."""
-    score = store.score(game.id)
+    first) and, once the game is over, ``winners``. A game the store cannot read (a damaged
+    row) is ``stopped`` with the store's words: one damaged game took Home, Setup and History
+    down with it (a review, session 40)."""
+    try:
+        score = store.score(game.id)
+    except UserError as err:
+        return {"stopped": str(err)}
     if not score.get("ok"):
         return {"stopped": explain_i18n.score_error_text(score, g.lang)}
     scored = score["score"]
@@ -80,10 +95,10 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
 def home() -> Any:
     store = get_store()
     active = store.active_game()
-    demo = active is not None and store.is_demo_game(active.id)
-    # Nothing in progress: the game the table played last (the one the TV keeps), with its
-    # result, exports and open questions, which were otherwise reached through History only.
-    last = None if active is not None else store.table_game() or next(iter(store.games()), None)
+    demo = active is not None and _is_demo(store, active)
+    # Nothing in progress: the game the table played last, with its result, exports and open
+    # questions, which were otherwise reached through History only.
+    last = None if active is not None else _last_table_game(store)
     return _page(
         "home.html",
         active=active,
@@ -107,13 +122,26 @@ def setup() -> Any:
 
 
 def _last_table(store: Any) -> dict[str, Any] | None:
-    """The newest game the table played (not the demo's): a rematch fills the form with its
-    players, first dealer and house rules, which a table otherwise typed again."""
-    last = next((game for game in store.games() if not store.is_demo_game(game.id)), None)
+    """The last game the table played: a rematch fills the form with its players, first
+    dealer and house rules, which a table otherwise typed again."""
+    last = _last_table_game(store)
     if last is None:
         return None
     settings = {**_defaults(), **last.settings}
     return {"players": last.players, "first_dealer": last.first_dealer, "settings": settings}
+
+
+def _last_table_game(store: Any) -> Game | None:
+    """The newest game that took the table (set up or reopened there; not a record imported
+    as finished) and is not the demo's. The newest game by id offered an imported record's
+    players for a rematch (a review, session 40)."""
+    for game in store.table_games():
+        try:
+            if not store.is_demo_game(game.id):
+                return game
+        except UserError:  # a damaged game: not offered
+            continue
+    return None
 
 
 @bp.get("/tv")
@@ -144,7 +172,7 @@ def bids(game_id: int) -> Any:
 @bp.get("/game/<id:game_id>/prompts")
 def prompts(game_id: int) -> Any:
     store = get_store()
-    return _page("prompts.html", game=store.game(game_id), state=store.state(game_id))
+    return _page("prompts.html", game=store.game(game_id), state=worded_state(game_id))
 
 
 @bp.get("/game/<id:game_id>/settings")
@@ -187,16 +215,6 @@ def tricks(game_id: int) -> Any:
     )
 
 
-def _confirmable(trick: Trick, n: int) -> bool:
-    """Whether "Confirm" can settle the trick's doubts: not with a card missing (it is added
-    below) nor when the trick cannot be resolved (a card is corrected instead)."""
-    try:
-        check_confirmable(trick, n)
-    except UserError:
-        return False
-    return len(trick.plays) >= n
-
-
 @bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")
 def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     store = get_store()
@@ -215,7 +233,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         "replay.html",
         game=game,
         trick=trick,
-        confirmable=_confirmable(trick, len(game.players)),
+        confirmable=confirmable(trick, len(game.players)),
         resolution=resolution,
         bonus_note=BONUS_NOTE[
             store.bonus_paid(game_id, trick.round, winner_player(trick.plays, resolution))
@@ -446,9 +464,12 @@ def history() -> Any:
     store = get_store()
     active = store.active_game()
     rows = []
-    for game in store.games():
+    for n, game in enumerate(store.games()):
         if game.status == "finished":
-            status, result = "finished", game_result(store, game)
+            # Scored for the newest games only: every finished game scored on every load
+            # took 1.7 s with 200 of them here, more on a Pi (older ones keep their exports).
+            shown = n < HISTORY_RESULTS
+            status, result = "finished", game_result(store, game) if shown else None
         else:
             in_progress = active is not None and active.id == game.id
             status, result = ("in_progress" if in_progress else "set_aside"), None

@@ -240,7 +240,9 @@ const SK = (() => {
       case "rosie": return players.map((n, i) => [i, n]);
       case "rascal_bet": return [[0, "0"], [10, "10"], [20, "20"]];
       case "harry": return [[-1, "−1"], [0, "0"], [1, "+1"]];
-      default: return [["confirm", t("confirm")], ["correct", t("correct")]];
+      // A trick that cannot be resolved is corrected, not confirmed (the server refuses it).
+      default: return p.confirmable === false ? [["correct", t("correct")]]
+        : [["confirm", t("confirm")], ["correct", t("correct")]];
     }
   }
   function renderPrompts(container, state, readOnly) {
@@ -248,7 +250,8 @@ const SK = (() => {
     const players = state.game.players;
     // #prompts is a live region: redrawn on every event, it would read the open questions out
     // again each time. Only a question asked or answered redraws it.
-    const ids = (state.prompts || []).map((p) => p.id).join(",");
+    // A question's reasons count too: a doubt the camera adds while it is open is drawn.
+    const ids = (state.prompts || []).map((p) => p.id + ":" + (p.flag_texts || []).join("|") + ":" + p.confirmable).join(",");
     if (container.dataset.ids === ids) return;
     container.dataset.ids = ids;
     container.replaceChildren(...(state.prompts || []).map((p) => {
@@ -267,7 +270,8 @@ const SK = (() => {
       const textId = container.id + "-" + p.id;
       // A doubtful trick's question says what is in doubt ("Ana's Parrot 13 was swapped for
       // ..."): Confirm alone, with no reason, asked the table to confirm blind.
-      const why = (p.flag_texts || []).length
+      // Not on the TV, which cannot scroll: a few questions' reasons pushed the scores off it.
+      const why = !readOnly && (p.flag_texts || []).length
         ? h("p", {class: "hint prompt-why"}, p.flag_texts.map((f) => "⚠ " + f).join(" · ")) : null;
       return h("div", {class: "prompt", role: "group", "aria-labelledby": textId, dataset: {kind: p.kind}},
         h("p", {class: "prompt-text", id: textId}, promptText(p, players)), why, h("div", {class: "row"}, buttons));
