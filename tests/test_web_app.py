@@ -1108,7 +1108,9 @@ def test_the_questions_page_says_what_is_in_doubt_and_offers_no_blind_confirm(
     )
     store.create_prompt(gid, "flagged", 1, 0, payload={"flags": [flag]})
     page = client.get(f"/game/{gid}/prompts?lang=en").get_data(as_text=True)
-    embedded = json.loads(re.search(r'<script id="page-data"[^>]*>(.*?)</script>', page, re.S)[1])
+    found = re.search(r'<script id="page-data"[^>]*>(.*?)</script>', page, re.S)
+    assert found is not None
+    embedded = json.loads(found[1])
     [asked] = embedded["state"]["prompts"]
     assert asked["flag_texts"] == ["Parrot 9 read with low confidence (0.41)"]
     assert asked["confirmable"] is True
