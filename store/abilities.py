@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from skullcam.errors import UserError
 from skullcam.rules import parse_card
 from skullcam.rules.explain import CardId
 
@@ -131,10 +132,12 @@ def drop_abilities_not_won(
     trick_index: int,
     trick_id: int,
     winning: Any,
+    chooser: int | None = None,
 ) -> list[dict[str, Any]]:
     """Drop the trick's choices made for a pirate other than its ``winning`` card (every
     choice, with ``winning`` None: the trick's winner changed hands); returns them. Each
-    stays in the audit trail, saying why it no longer counts."""
+    stays in the audit trail, saying why it no longer counts and whose choice it was
+    (``chooser``, the player who won the trick when it was made)."""
     abilities = stored_abilities(conn, game_id, round_number)
     dropped = [a for a in abilities if a["trick"] == trick_index and a["pirate"] != winning]
     if not dropped:
@@ -148,8 +151,51 @@ def drop_abilities_not_won(
             if winning is not None
             else f"{where} is now won by another player: {a['pirate']}'s ability no longer counts"
         )
-        write_audit(conn, game_id, trick_id, "ability", a, None, why)
+        write_audit(conn, game_id, trick_id, "ability", {**a, "player": chooser}, None, why)
     return dropped
+
+
+def restore_dropped_choice(
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    trick_index: int,
+    trick_id: int,
+    kind: str,
+    winner: int | None,
+) -> bool:
+    """Put back the choice a correction dropped when a later one makes the same pirate win
+    the trick again (the first undone); whether it did. Asking again lost an answered
+    choice, and the score stood short until someone answered a second time (a review,
+    session 40). Only a choice dropped because its pirate stopped winning comes back: one
+    dropped because another player won the trick was that player's to make, not this one's,
+    and so is one dropped from another player than ``winner`` (the trick's winner now)."""
+    pirate = ABILITY_PIRATE[kind]
+    row = conn.execute(
+        "SELECT before, note FROM corrections WHERE trick_id = ? AND kind = 'ability'"
+        " ORDER BY id DESC LIMIT 1",
+        (trick_id,),
+    ).fetchone()
+    if row is None:
+        return False
+    dropped = load_json(row["before"])
+    if not isinstance(dropped, dict) or dropped.get("pirate") != pirate:
+        return False
+    if winner is None or dropped.get("player") != winner:
+        return False
+    if not str(row["note"]).startswith(f"{pirate} no longer wins"):
+        return False
+    choice = dropped.get("choice")
+    if not isinstance(choice, int) or isinstance(choice, bool):
+        return False
+    if kind == "harry":
+        try:
+            check_harry_bid(conn, game, round_number, trick_index, choice)
+        except UserError:  # the bids changed meanwhile: asked again
+            return False
+    note = "restored: the correction that dropped it was undone"
+    record_ability(conn, game, round_number, trick_index, kind, choice, note)
+    return True
 
 
 def dismiss_questions_not_won(

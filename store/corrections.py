@@ -26,6 +26,7 @@ from .abilities import (
     ask_for_choice,
     dismiss_questions_not_won,
     drop_abilities_not_won,
+    restore_dropped_choice,
     stored_abilities,
 )
 from .audit import write_audit
@@ -431,13 +432,21 @@ class CorrectionsMixin(TricksMixin):
         # player's to make, and may not even fit this one's bid (Harry), so it is asked again.
         moved = winner != plan.winner_before
         keep = None if moved else winning
-        dropped = drop_abilities_not_won(conn, game.id, r, t, plan.trick_id, keep)
+        dropped = drop_abilities_not_won(
+            conn, game.id, r, t, plan.trick_id, keep, plan.winner_before
+        )
         dismiss_questions_not_won(conn, game.id, r, t, keep)
         kind = ABILITY_KIND.get(str(winning))
         on = bool(checks.full_settings(game.settings)["pirate_abilities"])
         # A question declined is not re-asked while the same player's pirate wins.
         changed = winning != plan.winning_before or moved
-        if kind is not None and on and changed:
+        # A choice a correction dropped comes back when the next one undoes it; else asked.
+        if (
+            kind is not None
+            and on
+            and changed
+            and not restore_dropped_choice(conn, game, r, t, plan.trick_id, kind, winner)
+        ):
             ask_for_choice(conn, game.id, r, t, kind, winner)
         return dropped
 

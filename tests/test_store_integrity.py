@@ -250,13 +250,31 @@ def test_correction_drops_an_ability_its_pirate_no_longer_earns(store: GameStore
     assert store.state(gid)["leader"] == 2  # Cai won with the green 9 and leads
     dropped = [c for c in store.audit(gid, trick.id) if c.kind == "ability"]
     assert [(c.before, c.after) for c in dropped] == [
-        ({"trick": 0, "pirate": "pirate-rosie", "choice": 1}, None)
+        ({"trick": 0, "pirate": "pirate-rosie", "choice": 1, "player": 2}, None)
     ]
     assert "no longer wins" in dropped[0].note
     event = store.events_since(0, game_id=gid)[-1]
     assert event.kind == "correction" and event.payload["abilities_dropped"] == [
         {"trick": 0, "pirate": "pirate-rosie", "choice": 1}
     ]
+
+
+def test_a_correction_undone_puts_the_dropped_choice_back(store: GameStore) -> None:
+    """Undoing the correction asked Rosie's choice again: the answer given was lost, and the
+    score stood on the trick's winner leading until someone answered twice (a review)."""
+    gid = rosie_game(store)
+    store.correct_play(gid, 2, 0, 0, card="green-9")  # Rosie dropped: Cai's choice of Ben
+    trick = store.correct_play(gid, 2, 0, 0, card="pirate-rosie")  # the correction undone
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    assert store.prompts(gid) == [] and store.state(gid)["leader"] == 1
+    restored = [c for c in store.audit(gid, trick.id) if c.kind == "choice"][-1]
+    assert restored.note == "restored: the correction that dropped it was undone"
+    # Rosie given to another player: that player's choice to make, so asked.
+    store.correct_play(gid, 2, 0, 0, card="green-9")
+    store.correct_play(gid, 2, 0, 1, card="pirate-rosie")  # now Ana's card wins
+    assert store.abilities(gid, 2) == []
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.player) == ("rosie", 0)
 
 
 def test_rosie_leads_only_while_abilities_count(store: GameStore) -> None:
