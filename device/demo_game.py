@@ -56,7 +56,7 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
     real game the phones enter them).
     """
     active = store.active_game()
-    if active is not None and active.players == demo.players and is_demo_game(store, active.id):
+    if active is not None and active.players == demo.players and store.is_demo_game(active.id):
         last = last_trick(store, active.id)
         start = resume_frame(last, DEMO_SOURCE)
         if start:  # said as a recording's resume is: the board does not start from scratch
@@ -85,16 +85,9 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
     return game_id, 0, []
 
 
-def is_demo_game(store: GameStore, game_id: int) -> bool:
-    """The game is the demo's (marked when the demo made it, or its tricks came from the
-    demo): a camera must not add the table's tricks to it, even one stopped before its
-    first trick. The store's check (``GameStore.is_demo_game``), which the pages use too."""
-    return store.is_demo_game(game_id)
-
-
 def prune_demo_games(store: GameStore, keep: int = 2) -> None:
     """Delete the demo's finished games but the newest ``keep``: looping on a TV, the demo
     makes a game a minute, and each keeps its trick images."""
-    finished = [g.id for g in store.games("finished") if is_demo_game(store, g.id)]
+    finished = [g.id for g in store.games("finished") if store.is_demo_game(g.id)]
     for game_id in finished[keep:]:
         store.delete_game(game_id)

@@ -28,7 +28,6 @@ from skullcam.device import unrecorded
 from skullcam.device.demo_game import (
     DEMO_SOURCE,
     DemoGame,
-    is_demo_game,
     prune_demo_games,
     start_demo_game,
 )
@@ -89,7 +88,7 @@ def game_to_record(store: GameStore, done: Mapping[int, int] | None = None) -> i
     (``done``: game id -> the last event id then) and it was not reopened since, or its
     tricks came from the demo; None when there is none."""
     game = store.active_game()
-    if game is None or _seen_to_end(store, done, game.id) or is_demo_game(store, game.id):
+    if game is None or _seen_to_end(store, done, game.id) or store.is_demo_game(game.id):
         return None
     return game.id
 

@@ -17,7 +17,6 @@ from .prompts import PromptsMixin
 from .round_so_far import round_so_far
 from .rows import Game, Trick
 from .scores import ScoresMixin
-from .tricks import made_by_demo
 
 
 def _current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:
@@ -80,8 +79,6 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "camera_missing": camera_missing_why is not None,
             "camera_missing_why": camera_missing_why,
             # The demo's game (skullcam run with no camera): the pages say it is one.
-            "demo": made_by_demo(
-                self.data_dir / "games" / str(int(game_id)), recorded[-1] if recorded else None
-            ),
+            "demo": self.is_demo_game(game_id, recorded),
             "last_event_id": last_event,
         }

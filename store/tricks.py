@@ -32,12 +32,10 @@ DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
 
 
-def made_by_demo(folder: Path, last: Trick | None) -> bool:
-    """Whether a game is the demo's: its image ``folder`` holds :data:`DEMO_MARK`, or its
-    ``last`` recorded trick came from the demo (a game made before the mark was written)."""
-    if (folder / DEMO_MARK).is_file():
-        return True
-    info = last.detections if last is not None else None
+def _recorded_by_demo(recorded: Sequence[Trick]) -> bool:
+    """Whether a game's last recorded trick came from the demo (how a game made before the
+    demo wrote its mark is told)."""
+    info = recorded[-1].detections if recorded else None
     return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
 
 
@@ -77,16 +75,22 @@ class TricksMixin(BidsMixin):
 
     def game_dir(self, game_id: int) -> Path:
         """``<data>/games/<id>/``, created on demand: where a game's trick images live."""
-        path = self.data_dir / "games" / str(int(game_id))
+        path = self._game_folder(game_id)
         path.mkdir(parents=True, exist_ok=True)
         return path
 
-    def is_demo_game(self, game_id: int) -> bool:
-        """Whether the demo made the game (see :func:`made_by_demo`): a camera must not record
-        the table's tricks into it, and the pages say it is a recorded game replayed."""
-        tricks = self.tricks(game_id)
-        folder = self.data_dir / "games" / str(int(game_id))  # not game_dir: no folder made
-        return made_by_demo(folder, tricks[-1] if tricks else None)
+    def _game_folder(self, game_id: int) -> Path:
+        return self.data_dir / "games" / str(int(game_id))
+
+    def is_demo_game(self, game_id: int, recorded: Sequence[Trick] | None = None) -> bool:
+        """Whether the demo made the game: its image folder holds :data:`DEMO_MARK`, or its
+        last trick came from the demo (a game made before the mark was written). A camera
+        must not record the table's tricks into it, and the pages say it is a recorded game
+        replayed. Every page asks, so the mark is looked at first and the tricks read only
+        without it (``recorded``: the game's tricks, when the caller has them)."""
+        if (self._game_folder(game_id) / DEMO_MARK).is_file():
+            return True
+        return _recorded_by_demo(self.tricks(game_id) if recorded is None else recorded)
 
     def image_path(self, stored: str | None) -> Path | None:
         """The absolute path of an image path stored on a trick (stored relative to data)."""
