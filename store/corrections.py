@@ -518,20 +518,10 @@ def raise_flag(conn: sqlite3.Connection, trick: Trick, flag: str) -> None:
 
 def check_confirmable(trick: Trick, n: int) -> None:
     """Refuse the table's "confirm as recorded" where it cannot settle the doubt: a card
-    missing (see :func:`confirm_as_recorded`), or a full trick that cannot be resolved (a card
-    twice in it). Confirming that cleared its ⚠ while the score stayed stopped on it. (Adding
-    the missing card confirms a short trick's own "cannot resolve" doubt, so this is not in
-    :func:`confirm_as_recorded`.)"""
-    if len(trick.plays) >= n and any(f.startswith(_UNRESOLVED) for f in trick.flags):
-        raise refusal("confirm_unresolved", round=trick.round, trick=trick.trick + 1)
-
-
-def confirm_as_recorded(
-    conn: sqlite3.Connection, trick: Trick, note: str, n: int, answering: int | None = None
-) -> None:
-    """Clear a flagged trick's flags: the table says the camera read it right, so the
-    questions about it on the phones close too (but ``answering``, the one being answered).
-    Not for a trick with a card missing: confirming cannot add it."""
+    missing (confirming cannot add it), or a full trick that cannot be resolved (a card twice
+    in it): confirming that cleared its ⚠ while the score stayed stopped on it. Not in
+    :func:`confirm_as_recorded`: adding a short trick's missing card confirms that trick's own
+    "cannot resolve" doubt there."""
     if len(trick.plays) < n:
         raise refusal(
             "confirm_short_trick",
@@ -540,6 +530,17 @@ def confirm_as_recorded(
             cards=len(trick.plays),
             players=n,
         )
+    if any(f.startswith(_UNRESOLVED) for f in trick.flags):
+        raise refusal("confirm_unresolved", round=trick.round, trick=trick.trick + 1)
+
+
+def confirm_as_recorded(
+    conn: sqlite3.Connection, trick: Trick, note: str, n: int, answering: int | None = None
+) -> None:
+    """Clear a flagged trick's flags: the table says the camera read it right, so the
+    questions about it on the phones close too (but ``answering``, the one being answered).
+    The table's own Confirm is checked first (:func:`check_confirmable`); adding a short
+    trick's last card confirms it here without that check."""
     asked = open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged")
     others = [prompt for prompt in asked if prompt.id != answering]
     if not trick.flags and not others:
