@@ -30,6 +30,9 @@ DEMO_MARK = "DEMO"
 (``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
 DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
+HAND_SOURCE = "hand"
+"""The source a trick the table entered by hand names (``detections["source"]``): a camera
+following the game rebuilds its state when one appears, as after a restart."""
 
 
 def _recorded_by_demo(recorded: Sequence[Trick]) -> bool:
@@ -201,6 +204,16 @@ class TricksMixin(BidsMixin):
         order = "round, trick"
         rows = select_rows(self._conn(), "tricks", order, game_id=game_id, round=round_number)
         return [trick_from_row(r) for r in rows]
+
+    def last_hand_trick_id(self, game_id: int) -> int:
+        """The id of the newest trick entered by hand in the game (0 before any): the camera
+        asks it once a second, and a change means its idea of the round is out of date."""
+        sql = (
+            "SELECT MAX(id) FROM tricks WHERE game_id = ? "
+            "AND CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END = ?"
+        )
+        row = self._conn().execute(sql, (game_id, HAND_SOURCE)).fetchone()
+        return int(row[0] or 0)
 
     def set_live(
         self,
