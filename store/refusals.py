@@ -69,6 +69,21 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} cannot be resolved as it stands (its page says why):"
         " correct its cards instead of confirming"
     ),
+    # A trick entered by hand.
+    "hand_no_trick_left": "every trick of game {game} is recorded: there is no trick to enter",
+    "hand_not_next": (
+        "round {round} trick {trick} is not the next trick to enter: round {next_round} trick"
+        " {next_trick} is (a camera or another page recorded one meanwhile). Reload the page"
+    ),
+    "hand_leader_unknown": (
+        "who leads round {round} trick {trick} is not known yet: an earlier trick of the round"
+        " has a card missing or Rosie's choice unanswered; settle that first, then enter this"
+        " trick"
+    ),
+    "hand_card_used": (
+        "{card} was already played in round {round}, and the deck holds no other: choose the"
+        " card {player} really played"
+    ),
     # Pirates' choices.
     "abilities_off": "pirate abilities are off in this game's settings; turn them on first",
     "choice_card_missing": (

@@ -70,3 +70,12 @@ def round_so_far(
             }
         )
     return so_far
+
+
+def current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:
+    """The first round not yet played out (the last round once all are)."""
+    n = len(game.players)
+    for r in range(1, total + 1):
+        if len(by_round.get(r, [])) < checks.cards_dealt(r, n, game.settings):
+            return r
+    return total

@@ -7,25 +7,15 @@ settings change is then reflected everywhere at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import checks
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
 from .prompts import PromptsMixin
-from .round_so_far import round_so_far
-from .rows import Game, Trick
+from .round_so_far import current_round, round_so_far
+from .rows import Trick
 from .scores import ScoresMixin
-
-
-def _current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:
-    """The first round not yet played out (the last round once all are)."""
-    n = len(game.players)
-    for r in range(1, total + 1):
-        if len(by_round.get(r, [])) < checks.cards_dealt(r, n, game.settings):
-            return r
-    return total
 
 
 class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
@@ -44,7 +34,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         recorded = self.tricks(game_id)
         for t in recorded:
             by_round.setdefault(t.round, []).append(t)
-        current = _current_round(game, by_round, total)
+        current = current_round(game, by_round, total)
         cards = checks.cards_dealt(current, n, game.settings)
         dealer = (game.first_dealer + current - 1) % n
         round_tricks = by_round.get(current, [])

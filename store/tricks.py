@@ -142,41 +142,65 @@ class TricksMixin(BidsMixin):
             # is the one this trick is checked against.
             game = self.game(game_id)
             check_round(game, round_number, partial(self.rounds_due, game_id))
-            cards = _check_trick_index(game, round_number, trick_index)
+            _check_trick_index(game, round_number, trick_index)
             clean = checks.check_plays(plays, len(game.players), partial=True)
             if not clean:
                 raise UserError("a trick needs at least one card")
             if resolution is None or len(clean) < len(game.players):
                 resolution = verdicts.resolve(clean, game.settings, game.players)
             columns = {
-                "plays": dump_json(clean),
-                "original_plays": dump_json(clean),
                 "completion_image": self._relative(completion_image),
                 "annotated_image": self._relative(annotated_image),
                 "detections": dump_json(detections),
-                "resolution": dump_json(dict(resolution)),
                 "model_version": model_version,
-                "flags": dump_json(list(flags)),
-                "recorded_at": time.time(),
             }
-            trick_id = insert_trick(conn, game_id, round_number, trick_index, columns)
-            conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
-            winner = verdicts.winner_player(clean, resolution)
-            trick_event = {
-                "round": round_number,
-                "trick": trick_index,
-                "trick_id": trick_id,
-                "winner": winner,
-                "bonus": resolution.get("bonus"),
-                # Read with the trick, so a page's banner names the condition the scorer
-                # applies even when its copy of the settings is a moment old.
-                "bonus_paid": self._bonus_paid(game, round_number, winner),
-                "explanation": resolution.get("explanation"),
-                "flags": list(flags),
-            }
-            emit(conn, game_id, "trick", trick_event)
-            due = partial(self.rounds_due, game_id)
-            _finish_after_last_trick(conn, game, round_number, trick_index, cards, due)
+            return self._record_in(
+                conn, game, round_number, trick_index, clean, dict(resolution), columns, flags
+            )
+
+    def _record_in(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        round_number: int,
+        trick_index: int,
+        plays: list[dict[str, Any]],
+        resolution: dict[str, Any],
+        columns: Mapping[str, Any],
+        flags: Sequence[str] = (),
+        by_hand: bool = False,
+    ) -> int:
+        """Write a checked trick inside the caller's transaction: its row, the live trick
+        cleared, the ``trick`` event, and the game finished after its last trick. Returns
+        the trick's id."""
+        row = {
+            "plays": dump_json(plays),
+            "original_plays": dump_json(plays),
+            "resolution": dump_json(resolution),
+            "flags": dump_json(list(flags)),
+            "recorded_at": time.time(),
+            **columns,
+        }
+        trick_id = insert_trick(conn, game.id, round_number, trick_index, row)
+        conn.execute("DELETE FROM live WHERE game_id = ?", (game.id,))
+        winner = verdicts.winner_player(plays, resolution)
+        trick_event = {
+            "round": round_number,
+            "trick": trick_index,
+            "trick_id": trick_id,
+            "winner": winner,
+            "bonus": resolution.get("bonus"),
+            # Read with the trick, so a page's banner names the condition the scorer
+            # applies even when its copy of the settings is a moment old.
+            "bonus_paid": self._bonus_paid(game, round_number, winner),
+            "explanation": resolution.get("explanation"),
+            "flags": list(flags),
+            **({"by_hand": True} if by_hand else {}),
+        }
+        emit(conn, game.id, "trick", trick_event)
+        cards = checks.cards_dealt(round_number, len(game.players), game.settings)
+        due = partial(self.rounds_due, game.id)
+        _finish_after_last_trick(conn, game, round_number, trick_index, cards, due)
         return trick_id
 
     def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:

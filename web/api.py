@@ -271,6 +271,19 @@ def add_play(game_id: int, round_number: int, trick: int) -> Any:
     return _corrected(game_id, updated)
 
 
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/enter")
+def enter_trick(game_id: int, round_number: int, trick: int) -> Any:
+    """``{"plays": [{"player": p, "card": "green-7"}, ...]}``, the leader first: the game's
+    next trick, entered by hand (the camera missed it, or there is none); ``note`` optional."""
+    data = _body()
+    plays = data.get("plays")
+    if not isinstance(plays, list):
+        raise UserError("plays must be a list of {player, card}, the leader's first")
+    note = data.get("note") or ""
+    entered = get_store().enter_trick(game_id, round_number, trick, plays, note)
+    return _corrected(game_id, entered), 201
+
+
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/tigress")
 def tigress(game_id: int, round_number: int, trick: int) -> Any:
     """``{"as": "pirate" | "escape"}``: re-declare the Tigress."""

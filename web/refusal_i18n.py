@@ -80,6 +80,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
             " eso primero y luego añade esta carta"
         ),
+        "hand_no_trick_left": (
+            "todas las bazas de la partida {game} están grabadas: no queda ninguna por anotar"
+        ),
+        "hand_not_next": (
+            "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
+            " {next_trick} de la ronda {next_round} (una cámara u otra página grabó una"
+            " entretanto). Recarga la página"
+        ),
+        "hand_leader_unknown": (
+            "aún no se sabe quién sale en la baza {trick} de la ronda {round}: a una baza"
+            " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
+            " eso primero y luego anota esta baza"
+        ),
+        "hand_card_used": (
+            "{card} ya se jugó en la ronda {round} y el mazo no tiene otra: elige la carta"
+            " que jugó {player} de verdad"
+        ),
         "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
         "play_changed": (
             "ronda {round}, baza {trick}: la carta {play} es ahora {card} de {player}, no"
@@ -199,6 +216,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
             " quello, poi aggiungi questa carta"
         ),
+        "hand_no_trick_left": (
+            "tutte le prese della partita {game} sono registrate: non ce n'è nessuna da inserire"
+        ),
+        "hand_not_next": (
+            "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
+            " {next_trick} del round {next_round} (una fotocamera o un'altra pagina ne ha"
+            " registrata una nel frattempo). Ricarica la pagina"
+        ),
+        "hand_leader_unknown": (
+            "non si sa ancora chi guida la presa {trick} del round {round}: a una presa"
+            " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
+            " quello, poi inserisci questa presa"
+        ),
+        "hand_card_used": (
+            "{card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
+            " scegli la carta che {player} ha giocato davvero"
+        ),
         "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
         "play_changed": (
             "round {round}, presa {trick}: la carta {play} ora è {card} di {player}, non"
@@ -316,6 +350,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "det vides endnu ikke, hvem der spillede ud i stik {trick} i runde {round}: et"
             " tidligere stik i runden mangler et kort, eller Rosies valg mangler; afklar det"
             " først, og tilføj så dette kort"
+        ),
+        "hand_no_trick_left": (
+            "alle stik i spil {game} er optaget: der er ikke flere stik at indtaste"
+        ),
+        "hand_not_next": (
+            "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"
+            " {next_trick} i runde {next_round} (et kamera eller en anden side har optaget et"
+            " imens). Genindlæs siden"
+        ),
+        "hand_leader_unknown": (
+            "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: et"
+            " tidligere stik i runden mangler et kort, eller Rosies valg mangler; afklar det"
+            " først, og indtast så dette stik"
+        ),
+        "hand_card_used": (
+            "{card} er allerede spillet i runde {round}, og bunken har ikke flere: vælg det"
+            " kort, {player} faktisk spillede"
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",
         "play_changed": (

@@ -1,0 +1,157 @@
+"""A trick entered by hand: the camera missed it, or the table has none. It goes into the
+game's next slot only, in play order from the rules' leader, and the record stays scoreable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from store_support import plays
+from web_support import json_of
+
+from skullcam.errors import UserError
+from skullcam.store import GameStore
+
+
+@pytest.fixture
+def hand_store(tmp_path: Path) -> Iterator[GameStore]:
+    s = GameStore(tmp_path / "data")
+    yield s
+    s.close()
+
+
+def hand(*pairs: tuple[int, str]) -> list[dict[str, object]]:
+    return [{"player": p, "card": c} for p, c in pairs]
+
+
+def three_players(store: GameStore, settings: dict | None = None) -> int:
+    """Ana, Ben and Cai, Ana dealing: Ben leads round 1, Cai round 2."""
+    return store.create_game(["Ana", "Ben", "Cai"], 0, settings or {})
+
+
+def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"rounds": 2})
+    hand_store.set_bids(gid, 1, [0, 1, 0])
+    assert hand_store.next_trick(gid) == {"round": 1, "trick": 0, "order": [1, 2, 0]}
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    # Cai won with the 9, but a round is led by the player left of its dealer: Ben deals
+    # round 2, so Cai leads it.
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 0, "order": [2, 0, 1]}
+    hand_store.set_bids(gid, 2, [1, 0, 1])
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [0, 1, 2]}
+    hand_store.enter_trick(gid, 2, 1, hand((0, "purple-2"), (1, "escape"), (2, "skull-king")))
+    assert hand_store.next_trick(gid) is None
+    assert hand_store.game(gid).status == "finished"
+    score = hand_store.score(gid)
+    assert score["ok"], score
+    # Round 1: Ana 0 made (+10), Ben 1 missed (-10), Cai 0 missed (-10).
+    # Round 2: Ana 1 made (+20), Ben 0 made (+20), Cai 1 made (+20).
+    assert score["score"]["totals"] == [30, 10, 10]
+    tricks = hand_store.tricks(gid)
+    assert all(t.detections == {"source": "hand"} for t in tricks)
+    assert all(t.completion_image is None for t in tricks)
+    assert hand_store.last_hand_trick_id(gid) == tricks[-1].id
+
+
+def test_it_goes_after_the_cameras_tricks_and_is_audited(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    assert hand_store.last_hand_trick_id(gid) == 0  # the camera's trick is not one
+    trick = hand_store.enter_trick(
+        gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")), note="camera off"
+    )
+    assert (trick.round, trick.trick) == (2, 0)
+    assert [p["player"] for p in trick.plays] == [2, 0, 1]
+    assert trick.original_plays == trick.plays  # what the table said is what was recorded
+    assert hand_store.last_hand_trick_id(gid) == trick.id
+    (entry,) = hand_store.audit(gid, trick.id)
+    assert entry.kind == "hand"
+    assert entry.note == "camera off"
+    assert entry.after == {"plays": hand((2, "black-3"), (0, "black-9"), (1, "escape"))}
+
+
+def test_only_the_next_trick_can_be_entered(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    # The page showed round 1's trick, and the camera recorded it meanwhile.
+    with pytest.raises(UserError, match="round 1 trick 1 is not the next trick to enter: round 2"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    with pytest.raises(UserError, match="round 2 trick 2 is not the next"):
+        hand_store.enter_trick(gid, 2, 1, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
+    assert len(hand_store.tricks(gid)) == 1
+
+
+def test_plays_go_clockwise_from_the_rules_leader(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    with pytest.raises(UserError, match="clockwise from Ben, who leads it"):
+        hand_store.enter_trick(gid, 1, 0, hand((0, "green-5"), (1, "green-9"), (2, "escape")))
+    with pytest.raises(UserError, match="one card per player"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9")))
+    assert hand_store.tricks(gid) == []
+
+
+def test_a_card_the_round_used_up_is_refused(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    hand_store.set_bids(gid, 1, [0, 0, 1])
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
+    with pytest.raises(UserError, match="black-9 was already played in round 2.*Cai really"):
+        hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "black-9")))
+    # Escapes come five to a deck: a second one in the round is fine.
+    hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "escape"), (2, "green-3")))
+    with pytest.raises(UserError, match="choose tigress:pirate or tigress:escape"):
+        hand_store.enter_trick(gid, 3, 0, hand((0, "tigress"), (1, "green-2"), (2, "green-3")))
+
+
+def test_the_leader_must_be_known(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"rounds": 3})
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    hand_store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "black-9")))  # a card missed
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": []}
+    with pytest.raises(UserError, match="who leads round 2 trick 2 is not known yet"):
+        hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "green-3")))
+    hand_store.add_play(gid, 2, 0, 1, "black-1")
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [0, 1, 2]}
+
+
+def test_a_pirate_choice_is_asked_as_for_a_cameras_trick(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"pirate_abilities": True})
+    hand_store.set_bids(gid, 1, [0, 1, 0])
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.enter_trick(
+        gid, 2, 0, hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2"))
+    )
+    asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
+    assert asked == [("rascal_bet", 2, 0, 0)]
+
+
+def test_a_finished_game_takes_no_trick(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    hand_store.finish_game(gid)
+    assert hand_store.next_trick(gid) is None
+    with pytest.raises(UserError, match="there is no trick to enter"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+
+
+def test_the_api_enters_the_trick_and_says_why_it_refuses(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    url = f"/api/game/{gid}/round/1/trick/0/enter"
+    body = {"plays": hand((1, "green-5"), (2, "green-9"), (0, "escape"))}
+    res = client.post(url, json=body)
+    assert res.status_code == 201, res.get_data(as_text=True)
+    assert json_of(res)["trick"]["plays"][1]["card"] == "green-9"
+    again = client.post(url, json=body, headers={"Accept-Language": "es"})
+    assert again.status_code == 400
+    refused = json_of(again)
+    assert "is not the next trick to enter" in refused["error"]
+    assert refused["error_text"] != refused["error"]  # said in the page's language too
+    bad = client.post(f"/api/game/{gid}/round/2/trick/0/enter", json={"plays": "green-5"})
+    assert bad.status_code == 400
+    assert "plays must be a list" in json_of(bad)["error"]
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert state["next_trick"] == 0 and state["round"] == 2
