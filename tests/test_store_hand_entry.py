@@ -3,6 +3,7 @@ game's next slot only, in play order from the rules' leader, and the record stay
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def test_a_card_the_round_used_up_is_refused(hand_store: GameStore) -> None:
     hand_store.set_bids(gid, 1, [0, 0, 1])
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     hand_store.enter_trick(gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
-    with pytest.raises(UserError, match="black-9 was already played in round 2.*Cai really"):
+    with pytest.raises(UserError, match=r"black-9 was already played in round 2.*Cai really"):
         hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "black-9")))
     # Escapes come five to a deck: a second one in the round is fine.
     hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "escape"), (2, "green-3")))
@@ -121,9 +122,7 @@ def test_a_pirate_choice_is_asked_as_for_a_cameras_trick(hand_store: GameStore) 
     gid = three_players(hand_store, {"pirate_abilities": True})
     hand_store.set_bids(gid, 1, [0, 1, 0])
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
-    hand_store.enter_trick(
-        gid, 2, 0, hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2"))
-    )
+    hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2")))
     asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
     assert asked == [("rascal_bet", 2, 0, 0)]
 
@@ -155,3 +154,44 @@ def test_the_api_enters_the_trick_and_says_why_it_refuses(
     assert "plays must be a list" in json_of(bad)["error"]
     state = json_of(client.get(f"/api/game/{gid}/state"))
     assert state["next_trick"] == 0 and state["round"] == 2
+
+
+def test_the_tricks_page_offers_the_next_trick_in_play_order(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert "Enter round 2 trick 1 by hand" in page
+    # Ben deals round 2, so Cai leads it, then Ana and Ben.
+    order = re.findall(r'(\d)\. (\w+) <select class="enter-card" data-player="(\d)"', page)
+    assert order == [("1", "Cai", "2"), ("2", "Ana", "0"), ("3", "Ben", "1")]
+    assert '"next_trick": {"order": [2, 0, 1], "round": 2, "trick": 0}' in page
+    bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
+    assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
+
+
+def test_no_trick_is_offered_once_the_game_is_over_or_its_leader_unknown(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "black-9")))  # a card missed
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert 'id="enter-leader-unknown"' in page and 'id="enter-form"' not in page
+    store.finish_game(gid)
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert 'id="enter-trick"' not in page
+    bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
+    assert 'id="enter-by-hand" hidden' in bids
+
+
+def test_the_replay_page_says_the_trick_was_entered_by_hand(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    client.set_cookie("lang", "it")
+    page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "Inserita a mano: nessuna immagine." in page
+    assert "presa inserita a mano" in page  # the audit trail's row

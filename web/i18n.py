@@ -428,6 +428,78 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "carta aggiunta",
         "da": "kort tilføjet",
     },
+    "enter_trick_title": {
+        "en": "Enter round {round} trick {trick} by hand",
+        "es": "Anotar a mano la baza {trick} de la ronda {round}",
+        "it": "Inserisci a mano la presa {trick} del round {round}",
+        "da": "Indtast stik {trick} i runde {round} i hånden",
+    },
+    "enter_trick_hint": {
+        "en": (
+            "For a trick the camera missed, or a table without a camera: choose each "
+            "player's card, in the order they were played."
+        ),
+        "es": (
+            "Para una baza que la cámara no vio, o una mesa sin cámara: elige la carta de "
+            "cada jugador, en el orden en que se jugaron."
+        ),
+        "it": (
+            "Per una presa che la fotocamera non ha visto, o un tavolo senza fotocamera: "
+            "scegli la carta di ogni giocatore, nell'ordine in cui sono state giocate."
+        ),
+        "da": (
+            "Til et stik, kameraet ikke så, eller et bord uden kamera: vælg hver spillers "
+            "kort i den rækkefølge, de blev spillet."
+        ),
+    },
+    "enter_trick_save": {
+        "en": "Record this trick",
+        "es": "Grabar esta baza",
+        "it": "Registra questa presa",
+        "da": "Gem dette stik",
+    },
+    "enter_trick_choose": {
+        "en": "Choose a card for every player.",
+        "es": "Elige una carta para cada jugador.",
+        "it": "Scegli una carta per ogni giocatore.",
+        "da": "Vælg et kort til hver spiller.",
+    },
+    "enter_trick_leader_unknown": {
+        "en": (
+            "Who leads the next trick is not known yet: first add the missing card of the "
+            "round's short trick, or answer Rosie's question."
+        ),
+        "es": (
+            "Aún no se sabe quién sale en la próxima baza: primero añade la carta que falta "
+            "en la baza incompleta de la ronda, o responde a la pregunta de Rosie."
+        ),
+        "it": (
+            "Non si sa ancora chi guida la prossima presa: prima aggiungi la carta mancante "
+            "nella presa incompleta del round, o rispondi alla domanda di Rosie."
+        ),
+        "da": (
+            "Det vides endnu ikke, hvem der spiller ud i næste stik: tilføj først det "
+            "manglende kort i rundens ufuldstændige stik, eller svar på Rosies spørgsmål."
+        ),
+    },
+    "enter_trick_link": {
+        "en": "Camera missed a trick? Enter it by hand",
+        "es": "¿La cámara no vio una baza? Anótala a mano",
+        "it": "La fotocamera non ha visto una presa? Inseriscila a mano",
+        "da": "Så kameraet ikke et stik? Indtast det i hånden",
+    },
+    "entered_by_hand": {
+        "en": "Entered by hand: no picture.",
+        "es": "Anotada a mano: sin imagen.",
+        "it": "Inserita a mano: nessuna immagine.",
+        "da": "Indtastet i hånden: intet billede.",
+    },
+    "audit_hand": {
+        "en": "trick entered by hand",
+        "es": "baza anotada a mano",
+        "it": "presa inserita a mano",
+        "da": "stik indtastet i hånden",
+    },
     "add_missing": {
         "en": "Add the missing card",
         "es": "Añadir la carta que falta",

@@ -208,11 +208,21 @@ def tricks(game_id: int) -> Any:
         "tricks.html",
         game=game,
         rounds=rounds,
+        next_trick=_next_trick_by_hand(store, game),
         bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
         score_warnings=explain_i18n.score_warning_texts(score, g.lang, game.players),
     )
+
+
+def _next_trick_by_hand(store: Any, game: Game) -> dict[str, Any] | None:
+    """The trick the table may enter by hand (``store.next_trick``), or None: not in the
+    demo's game (a recording replayed into it), nor in one another game has replaced at the
+    table (its pages say so; the camera follows the new one)."""
+    if _is_demo(store, game) or store.replaced_by(game.id) is not None:
+        return None
+    return store.next_trick(game.id)
 
 
 @bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")

@@ -497,6 +497,9 @@ function initBids() {
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
+    // A trick the camera missed (or every trick, with no camera) is entered on the tricks page.
+    const byHand = document.getElementById("enter-by-hand");
+    if (byHand) byHand.hidden = !!(state.finished || state.replaced_by || state.demo);
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
@@ -914,8 +917,29 @@ function initHistory() {
 }
 
 function initTricks() {
+  const {h, t, card, api, pageData, showError} = SK;
   const gameId = document.body.dataset.game;
-  SK.stream(gameId, (kind) => { if (kind === "trick" || kind === "correction" || kind === "settings") location.reload(); });
+  const form = document.getElementById("enter-form");
+  const selects = form ? [...form.querySelectorAll(".enter-card")] : [];
+  // The deck's order, a declared Tigress only (an undeclared one cannot be judged).
+  const choices = SK.cardOrder.map(([id]) => id).filter((id) => id !== "tigress");
+  for (const sel of selects) {
+    sel.replaceChildren(h("option", {value: ""}, "—"), ...choices.map((id) => h("option", {value: id, title: id}, card(id))));
+  }
+  // Cards chosen and not yet recorded are not thrown away by another page's change.
+  const typing = () => selects.some((sel) => sel.value !== "");
+  if (form) form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    if (selects.some((sel) => sel.value === "")) { showError(new Error(t("enter_trick_choose"))); return; }
+    const next = pageData.next_trick;
+    const plays = selects.map((sel) => ({player: Number(sel.dataset.player), card: sel.value}));
+    const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + "/enter";
+    try { await api(url, {plays}); location.reload(); } catch (e) { showError(e); }
+  };
+  SK.stream(gameId, (kind) => {
+    if ((kind === "trick" || kind === "correction" || kind === "settings") && !typing()) location.reload();
+  });
 }
 
 SK.fmtTimes();

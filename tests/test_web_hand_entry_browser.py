@@ -1,0 +1,100 @@
+"""Real-browser test of entering a trick by hand: a table whose camera missed a trick (or that
+has none) follows the bids page's link, picks each player's card and records it; the score
+follows, and a mistake is refused on the page in the table's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import require_browser
+
+from skullcam.store import GameStore
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_browser()
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+
+def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
+
+
+def pick(driver: Any, cards: list[str]) -> None:
+    menus = driver.find_elements(By.CSS_SELECTOR, "#enter-form select.enter-card")
+    assert len(menus) == len(cards)
+    for menu, card in zip(menus, cards, strict=True):
+        Select(menu).select_by_value(card)
+
+
+def test_a_trick_is_entered_by_hand_from_the_phones(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    browser.set_window_size(390, 844)  # a phone
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, "#enter-by-hand a"))).click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    labels = [el.text for el in browser.find_elements(By.CSS_SELECTOR, "#enter-form label")]
+    assert [label.split("\n")[0].strip() for label in labels] == ["1. Ben", "2. Cai", "3. Ana"]
+    # A card left out is said before anything is sent.
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    error = browser.find_element(By.ID, "form-error")
+    wait(browser).until(lambda d: error.text == "Choose a card for every player.")
+    assert store.tricks(gid) == []
+    pick(browser, ["green-5", "green-9", "escape"])
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "enter-trick"), "round 2"))
+    (trick,) = store.tricks(gid)
+    assert [(p["player"], p["card"]) for p in trick.plays] == [
+        (1, "green-5"),
+        (2, "green-9"),
+        (0, "escape"),
+    ]
+    assert "Cai" in browser.find_element(By.CSS_SELECTOR, ".trick-list").text
+    assert store.score(gid)["score"]["totals"] == [10, -10, -10]
+
+
+def test_a_card_already_played_is_refused_in_the_tables_language(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.enter_trick(
+        gid,
+        1,
+        0,
+        [
+            {"player": 1, "card": "green-5"},
+            {"player": 2, "card": "green-9"},
+            {"player": 0, "card": "escape"},
+        ],
+    )
+    store.enter_trick(
+        gid,
+        2,
+        0,
+        [
+            {"player": 2, "card": "black-3"},
+            {"player": 0, "card": "black-9"},
+            {"player": 1, "card": "escape"},
+        ],
+    )
+    browser.get(f"{base}/game/{gid}/tricks")
+    browser.add_cookie({"name": "lang", "value": "es"})
+    browser.get(f"{base}/game/{gid}/tricks")
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    pick(browser, ["green-1", "green-2", "black-9"])  # Ana leads; Cai's black-9 is gone
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    error = browser.find_element(By.ID, "form-error")
+    wait(browser).until(lambda d: "ya se jugó en la ronda 2" in error.text)
+    assert "Cai" in error.text
+    assert len(store.tricks(gid)) == 2
