@@ -9,7 +9,8 @@ fills in at the speed of a real table, with the real recognizer running on every
 
 Restarting resumes: the active game's recorded tricks rebuild the referee, a demo replay
 continues after the frame of its last recorded trick, and the last trick's cards, if still on
-the table, are not recorded twice.
+the table, are not recorded twice. A trick the table enters by hand on the web page while the
+camera watches is taken up the same way, without a restart.
 """
 
 from __future__ import annotations
@@ -324,24 +325,45 @@ class LiveLoop:
     ) -> Pipeline | None:
         """Record ``frames`` into the game until it ends, the frames do, or :attr:`stop`, or
         the web page finishes the game or starts another (the TV follows the newest game, so
-        the camera must too)."""
-        referee = referee_from_store(self.store, game_id)
-        if referee.finished:
-            return None
-        recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
-        current = _GameWatch(self._current)
-        try:
-            pipeline = self._watch(referee, recorder, source, frames, guard, current, game_id)
-        except BaseException:
-            # The camera failed (or the run was stopped) with tricks waiting for a busy
-            # database: they are written first, as at a normal end; their frames are gone.
+        the camera must too).
+
+        A trick the table enters by hand meanwhile leaves the camera's referee out of date
+        (its next trick would be refused as already recorded, or led by the wrong player): the
+        game is then taken up again from the store as a restart takes it up, on the same
+        frames, the hand-entered trick's cards (maybe still on the table) not a new trick."""
+        entered_by_hand = False
+        while True:
+            # Before the referee reads the tricks: one entered by hand in between is then
+            # followed at the next ask instead of missed.
+            watch = _GameWatch(game_id, self._current, self.store.last_hand_trick_id)
+            referee = referee_from_store(self.store, game_id)
+            if referee.finished:
+                return None
+            if entered_by_hand:
+                logger.info(
+                    "a trick was entered by hand: following the table's record from round %d "
+                    "trick %d",
+                    referee.round,
+                    referee.trick + 1,
+                )
+            recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
             try:
-                recorder.close()
-            except UserError as err:
-                logger.error("%s", err)
-            raise
-        recorder.close()  # a trick that waited for a busy database is written before the end
-        return pipeline
+                pipeline = self._watch(referee, recorder, source, frames, guard, watch)
+            except BaseException:
+                # The camera failed (or the run was stopped) with tricks waiting for a busy
+                # database: they are written first, as at a normal end; their frames are gone.
+                try:
+                    recorder.close()
+                except UserError as err:
+                    logger.error("%s", err)
+                raise
+            # A trick that waited for a busy database is written before the end, or before
+            # the referee is rebuilt from the store.
+            recorder.close()
+            if not watch.entered_by_hand:
+                return pipeline
+            entered_by_hand = True
+            guard = last_trick_cards(self.store, game_id)
 
     def _watch(
         self,
@@ -351,9 +373,9 @@ class LiveLoop:
         frames: Iterator[Frame],
         guard: list[list[str]],
         current: _GameWatch,
-        game_id: int,
     ) -> Pipeline | None:
-        """The frames through the pipeline until the game ends, the frames do, or a stop."""
+        """The frames through the pipeline until the game ends, the frames do, a stop, or
+        ``current`` says the game is no longer this pipeline's to follow."""
         pipeline: Pipeline | None = None
         failing: _FailingFrames = _FailingFrames()
         for frame in frames:
@@ -374,7 +396,7 @@ class LiveLoop:
                 failing.failed(frame, err)
             else:
                 failing.recovered()
-            if referee.finished or self.stop.is_set() or not current.still(game_id):
+            if referee.finished or self.stop.is_set() or not current.still():
                 break
         return pipeline
 
@@ -422,21 +444,37 @@ class _EndAware:
 
 
 class _GameWatch:
-    """Asks at most once a second whether the game being recorded is still the one to record:
-    a game finished or replaced on the web page stops the camera's pipeline (a database read
-    every frame would cost more than the answer is worth)."""
+    """Asks at most once a second whether the game being recorded is still the one to record,
+    and whether a trick was entered by hand since the watch began (a database read every frame
+    would cost more than the answers are worth): a game finished or replaced on the web page
+    stops the camera's pipeline, and so does a trick entered by hand, for the pipeline to be
+    rebuilt from the store (:attr:`entered_by_hand` then says so)."""
 
-    def __init__(self, is_current: Callable[[int], bool], every_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        is_current: Callable[[int], bool],
+        last_hand_trick: Callable[[int], int],
+        every_s: float = 1.0,
+    ) -> None:
+        self.game_id = game_id
         self.is_current = is_current
+        self.last_hand_trick = last_hand_trick
         self.every_s = every_s
         self.asked = time.monotonic()
+        self.hand_trick = last_hand_trick(game_id)
+        """The newest trick entered by hand as the watch began (0: none yet)."""
+        self.entered_by_hand = False
 
-    def still(self, game_id: int) -> bool:
+    def still(self) -> bool:
         now = time.monotonic()
         if now - self.asked < self.every_s:
             return True
         self.asked = now
-        return self.is_current(game_id)
+        if not self.is_current(self.game_id):
+            return False
+        self.entered_by_hand = self.last_hand_trick(self.game_id) != self.hand_trick
+        return not self.entered_by_hand
 
 
 class _FailingFrames:

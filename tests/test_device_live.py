@@ -11,6 +11,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -754,6 +755,82 @@ def test_a_recording_moved_between_runs_is_warned_about(
     with caplog.at_level("WARNING"):
         _record_from(moved, store, script)
     assert f"game {gid} already has tricks recorded from {before}" in caplog.text
+
+
+class MissesATrick(FrameKeyedRecognizer):
+    """A camera that sees nothing of the frames ``blind`` (an arm over the lens), and the
+    table entering the trick it missed by hand as the last of them comes in."""
+
+    def __init__(self, script: list, blind: range, enter_by_hand: Callable[[], None]) -> None:
+        super().__init__(script)
+        self.blind, self.enter_by_hand = blind, enter_by_hand
+
+    def __call__(self, frame: np.ndarray) -> list:
+        b, g, r = (int(v) for v in frame[0, 0])
+        index = b | (g << 8) | (r << 16)
+        if index == self.blind[-1]:
+            self.enter_by_hand()
+            time.sleep(1.05)  # the loop asks about the game at most once a second
+        return [] if index in self.blind else super().__call__(frame)
+
+
+def _a_trick_entered_by_hand(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, back_at: Callable[[list[int]], int]
+) -> tuple[GameStore, int, dict, LiveLoop]:
+    """The camera records a table's game but misses its second trick (round 2's first),
+    from the empty table after the first trick until the frame ``back_at(its settle frames)``,
+    and the table enters that trick by hand meanwhile: (store, game, truth, loop) after it."""
+    from skullcam.device.scripted import simulate_game
+    from skullcam.store.tricks import HAND_SOURCE
+
+    record, script = make_demo(tmp_path / "demo")
+    settled = simulate_game(record, seed=SEED).settle_frames  # the frames make_demo drew
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    missed = record["rounds"][1]["tricks"][0]["plays"]
+
+    def enter_by_hand() -> None:
+        store.record_trick(gid, 2, 0, missed, detections={"source": HAND_SOURCE})
+
+    blind = range(settled[0][-1] + 20, back_at(settled[1]))
+    camera = str(tmp_path / "demo" / "frames")
+    loop = LiveLoop(store, MissesATrick(script, blind, enter_by_hand), camera, None)
+    loop.speed, loop.next_games = 0, False
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        loop.run()
+    assert loop.error is None
+    return store, gid, record, loop
+
+
+def test_the_camera_follows_a_trick_the_table_entered_by_hand(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera's referee kept its own count: the next trick it saw went into the slot
+    entered by hand (refused, lost), and every later one a slot early, led by the wrong
+    player. It is rebuilt from the store, and the camera's tricks land where they belong."""
+    # Back once the missed trick is swept off the table, before the next one is led.
+    store, gid, record, loop = _a_trick_entered_by_hand(tmp_path, caplog, lambda s: s[-1] + 25)
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    sources = [t.detections["source"] for t in store.tricks(gid)]
+    assert sources[1] == "hand" and sources.count("hand") == 1
+    assert store.game(gid).status == "finished"
+    assert loop.tally.tricks == len(sources) - 1  # every other trick the camera's, none refused
+    assert "not recorded:" not in caplog.text  # nothing refused as already recorded
+    said = "a trick was entered by hand: following the table's record from round 2 trick 2"
+    assert caplog.text.count(said) == 1
+
+
+def test_a_trick_entered_by_hand_still_on_the_table_is_not_recorded_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera comes back as the last card of the trick entered by hand lands: the cards
+    lying there are that trick, not the next one."""
+    store, gid, record, loop = _a_trick_entered_by_hand(tmp_path, caplog, lambda s: s[-1])
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert [t.detections["source"] for t in store.tricks(gid)].count("hand") == 1
+    assert "the last recorded trick is still on the table; not recorded again" in caplog.text
+    assert "not recorded:" not in caplog.text  # nothing refused as already recorded
+    assert loop.tally.tricks == len(store.tricks(gid)) - 1
 
 
 def test_the_demo_does_not_play_over_a_tables_game(
