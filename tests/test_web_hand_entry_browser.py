@@ -41,6 +41,11 @@ def test_a_trick_is_entered_by_hand_from_the_phones(
     store.set_bids(gid, 1, [0, 1, 0])
     browser.set_window_size(390, 844)  # a phone
     browser.get(f"{base}/game/{gid}/bids")
+    # With a camera recording, the link waits under the bids; with none, it is at the top.
+    after = "return document.getElementById('enter-by-hand').previousElementSibling.id"
+    wait(browser).until(lambda d: d.execute_script(after) == "bid-totals")
+    store.set_camera_missing(True)
+    wait(browser).until(lambda d: d.execute_script(after) == "no-camera")
     wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, "#enter-by-hand a"))).click()
     wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
     labels = [el.text for el in browser.find_elements(By.CSS_SELECTOR, "#enter-form label")]

@@ -497,9 +497,14 @@ function initBids() {
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
-    // A trick the camera missed (or every trick, with no camera) is entered on the tricks page.
+    // A trick the camera missed (or every trick, with no camera) is entered on the tricks page:
+    // linked at the top while no camera records, else under the bids, out of the way.
     const byHand = document.getElementById("enter-by-hand");
-    if (byHand) byHand.hidden = !!(state.finished || state.replaced_by || state.demo);
+    if (byHand) {
+      byHand.hidden = !!(state.finished || state.replaced_by || state.demo);
+      const anchor = document.getElementById(state.camera_missing ? "no-camera" : "bid-totals");
+      if (byHand.previousElementSibling !== anchor) anchor.after(byHand);
+    }
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
     document.getElementById("bid-totals").textContent = sc
