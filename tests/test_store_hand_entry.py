@@ -195,3 +195,14 @@ def test_the_replay_page_says_the_trick_was_entered_by_hand(
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert "Inserita a mano: nessuna immagine." in page
     assert "presa inserita a mano" in page  # the audit trail's row
+
+
+def test_rosies_choice_names_who_leads_the_trick_after_hers(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"pirate_abilities": True})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
+    (asked,) = hand_store.prompts(gid)
+    assert (asked.kind, asked.player) == ("rosie", 0)
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": []}
+    hand_store.answer_prompt(asked.id, 1)  # Ana chose Ben to lead
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [1, 2, 0]}

@@ -942,9 +942,9 @@ function initTricks() {
     const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + "/enter";
     try { await api(url, {plays}); location.reload(); } catch (e) { showError(e); }
   };
-  SK.stream(gameId, (kind) => {
-    if ((kind === "trick" || kind === "correction" || kind === "settings") && !typing()) location.reload();
-  });
+  // A Rosie question answered (on a phone) can make the next trick's leader known.
+  const redraw = ["trick", "correction", "settings", "prompt_answered", "game_finished", "reopened", "replaced"];
+  SK.stream(gameId, (kind) => { if (redraw.includes(kind) && !typing()) location.reload(); });
 }
 
 SK.fmtTimes();
