@@ -432,7 +432,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Enter round {round} trick {trick} by hand",
         "es": "Anotar a mano la baza {trick} de la ronda {round}",
         "it": "Inserisci a mano la presa {trick} del round {round}",
-        "da": "Indtast stik {trick} i runde {round} i hånden",
+        "da": "Indtast stik {trick} i runde {round} manuelt",
     },
     "enter_trick_hint": {
         "en": (
@@ -440,11 +440,11 @@ STRINGS: dict[str, dict[str, str]] = {
             "player's card, in the order they were played."
         ),
         "es": (
-            "Para una baza que la cámara no vio, o una mesa sin cámara: elige la carta de "
+            "Para una baza que la cámara no vio, o para una mesa sin cámara: elige la carta de "
             "cada jugador, en el orden en que se jugaron."
         ),
         "it": (
-            "Per una presa che la fotocamera non ha visto, o un tavolo senza fotocamera: "
+            "Per una presa che la fotocamera non ha visto, o per un tavolo senza fotocamera: "
             "scegli la carta di ogni giocatore, nell'ordine in cui sono state giocate."
         ),
         "da": (
@@ -454,7 +454,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "enter_trick_save": {
         "en": "Record this trick",
-        "es": "Grabar esta baza",
+        "es": "Guardar esta baza",
         "it": "Registra questa presa",
         "da": "Gem dette stik",
     },
@@ -486,19 +486,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Camera missed a trick? Enter it by hand",
         "es": "¿La cámara no vio una baza? Anótala a mano",
         "it": "La fotocamera non ha visto una presa? Inseriscila a mano",
-        "da": "Så kameraet ikke et stik? Indtast det i hånden",
+        "da": "Så kameraet ikke et stik? Indtast det manuelt",
     },
     "entered_by_hand": {
         "en": "Entered by hand: no picture.",
         "es": "Anotada a mano: sin imagen.",
         "it": "Inserita a mano: nessuna immagine.",
-        "da": "Indtastet i hånden: intet billede.",
+        "da": "Indtastet manuelt: intet billede.",
     },
     "audit_hand": {
         "en": "trick entered by hand",
         "es": "baza anotada a mano",
         "it": "presa inserita a mano",
-        "da": "stik indtastet i hånden",
+        "da": "stik indtastet manuelt",
     },
     "add_missing": {
         "en": "Add the missing card",

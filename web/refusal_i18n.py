@@ -85,8 +85,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
-            " {next_trick} de la ronda {next_round} (una cámara u otra página grabó una"
-            " entretanto). Recarga la página"
+            " {next_trick} de la ronda {next_round} (una cámara u otra página registró una"
+            " mientras tanto). Recarga la página"
         ),
         "hand_leader_unknown": (
             "aún no se sabe quién sale en la baza {trick} de la ronda {round}: a una baza"
@@ -94,8 +94,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " eso primero y luego anota esta baza"
         ),
         "hand_card_used": (
-            "{card} ya se jugó en la ronda {round} y el mazo no tiene otra: elige la carta"
-            " que jugó {player} de verdad"
+            "la carta {card} ya se jugó en la ronda {round} y el mazo no tiene otra: elige la"
+            " carta que {player} jugó realmente"
         ),
         "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
         "play_changed": (
@@ -230,7 +230,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " quello, poi inserisci questa presa"
         ),
         "hand_card_used": (
-            "{card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
+            "la carta {card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
             " scegli la carta che {player} ha giocato davvero"
         ),
         "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
@@ -352,12 +352,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " først, og tilføj så dette kort"
         ),
         "hand_no_trick_left": (
-            "alle stik i spil {game} er optaget: der er ikke flere stik at indtaste"
+            "alle stik i spil {game} er registreret: der er ikke flere stik at indtaste"
         ),
         "hand_not_next": (
             "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"
-            " {next_trick} i runde {next_round} (et kamera eller en anden side har optaget et"
-            " imens). Genindlæs siden"
+            " {next_trick} i runde {next_round} (et kamera eller en anden side har registreret et"
+            " i mellemtiden). Genindlæs siden"
         ),
         "hand_leader_unknown": (
             "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: et"
