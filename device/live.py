@@ -36,7 +36,7 @@ from skullcam.device.game import Referee
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
-    last_trick,
+    last_seen_trick,
     last_trick_cards,
     recorded_from,
     resume_frame,
@@ -265,7 +265,9 @@ class LiveLoop:
         if not names_live_camera(camera) and (game_id := game_to_record(self.store)) is not None:
             # A recording played into a game it was already partly recorded into (stopped,
             # or a frame removed as the error said): on from where it stopped.
-            last = last_trick(self.store, game_id)
+            # After the last trick it recorded: one the table entered by hand since has no
+            # frame, and the recording would be played again from its start.
+            last = last_seen_trick(self.store, game_id)
             start = resume_frame(last, name)
             if start:
                 logger.info("resuming %s at frame %d", camera, start)

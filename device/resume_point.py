@@ -10,6 +10,7 @@ from typing import Any
 
 from skullcam.device.sources import frame_files, frames_folder, names_live_camera
 from skullcam.store import GameStore, Trick
+from skullcam.store.tricks import HAND_SOURCE
 
 
 def last_trick(store: GameStore, game_id: int) -> Trick | None:
@@ -18,10 +19,23 @@ def last_trick(store: GameStore, game_id: int) -> Trick | None:
     return tricks[-1] if tricks else None
 
 
+def last_seen_trick(store: GameStore, game_id: int) -> Trick | None:
+    """The game's last trick a camera or recording recorded (not one the table entered by
+    hand): where a recording played into the game goes on from."""
+    seen = [t for t in store.tricks(game_id) if recorded_from(t).get("source") != HAND_SOURCE]
+    return seen[-1] if seen else None
+
+
 def last_trick_cards(store: GameStore, game_id: int) -> list[list[str]]:
     """The cards of the game's last recorded trick, which may still lie on the table (empty
-    before its first trick): see :func:`trick_cards`."""
-    return trick_cards(last_trick(store, game_id))
+    before its first trick): see :func:`trick_cards`. When the table entered that trick by
+    hand, the camera may never have seen it there, and the last trick the camera recorded
+    may be what still lies in its view: its cards are given too."""
+    last = last_trick(store, game_id)
+    cards = trick_cards(last)
+    if recorded_from(last).get("source") == HAND_SOURCE:
+        cards += [c for c in trick_cards(last_seen_trick(store, game_id)) if c not in cards]
+    return cards
 
 
 def trick_cards(trick: Trick | None) -> list[list[str]]:

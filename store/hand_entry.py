@@ -4,17 +4,19 @@ Without it a trick the camera never saw (a hand over the table, the camera unplu
 minute, no camera at all) left its round a trick short for good: the web page could add a
 missing card to a recorded trick, not a missing trick. The table enters the game's *next*
 trick only, card by card in play order from the player the rules say leads it, so the record
-stays one the rules can score; the slot is checked inside the write, so a camera recording the
-same trick a moment earlier wins and the page is told to look again instead of adding it twice.
+stays one the rules can score; the slot and the order are checked inside the write, so a
+camera recording the same trick a moment earlier (or a correction that changed who leads)
+wins, and the page is told to look again instead of adding it twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import RulesError, find_duplicate, parse_card, unresolved_reason
+from skullcam.rules import Card, RulesError, find_duplicate, parse_card, unresolved_reason
+from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
 
 from . import checks, verdicts
@@ -26,15 +28,42 @@ from .round_so_far import current_round, round_so_far
 from .rows import Game, Trick, dump_json
 from .tricks import HAND_SOURCE, TricksMixin
 
+_UNNAMED = ("tigress", "pirate", "mermaid")
+"""Ids no physical card is entered as: an undeclared Tigress cannot be judged, and an unnamed
+pirate or mermaid would lose Rosie's, Rascal's and Harry's abilities."""
+
+
+def hand_cards(settings: dict[str, Any]) -> list[str]:
+    """The card ids a table enters by hand, in the deck's order: every named card, the
+    Tigress declared, and the expansion cards only where their setting is on."""
+    full = checks.full_settings(settings)
+    off: set[Kind] = set()
+    if not full["loot"]:
+        off.add(Kind.LOOT)
+    if not full["kraken_and_white_whale"]:
+        off |= {Kind.KRAKEN, Kind.WHITE_WHALE}
+    return [cid for cid in CARD_IDS if cid not in _UNNAMED and parse_card(cid).kind not in off]
+
+
+def _legal(cards: Sequence[Card]) -> list[Card]:
+    """``cards`` without those the deck could not hold (a card the camera read twice is
+    corrected on its own trick's page; it must not hide a new card played once too often)."""
+    kept: list[Card] = []
+    for card in cards:
+        if find_duplicate([*kept, card]) is None:
+            kept.append(card)
+    return kept
+
 
 class HandEntryMixin(TricksMixin):
     """Where the next trick goes and who plays in which order; entering it."""
 
     def next_trick(self, game_id: int) -> dict[str, Any] | None:
-        """The trick the table would enter next: ``{"round", "trick", "order"}`` (players in
-        play order, the leader first), or None when the game is over or every round is
-        played. ``order`` is empty while the leader is not known yet (an earlier trick of the
-        round has a card missing, or Rosie's choice waits): :meth:`enter_trick` says which."""
+        """The trick the table would enter next: ``{"round", "trick", "order", "waits_on"}``
+        (players in play order, the leader first), or None when the game is over or every
+        round is played. ``order`` is empty while the leader is not known yet, and then
+        ``waits_on`` is the trick (its index in the round) to settle first: it has no winner
+        yet (a card missing or read twice) or Rosie's choice of who leads is not made."""
         return self._next_trick(self.game(game_id), self.tricks(game_id))
 
     def _next_trick(self, game: Game, recorded: Sequence[Trick]) -> dict[str, Any] | None:
@@ -45,12 +74,19 @@ class HandEntryMixin(TricksMixin):
         for t in recorded:
             by_round.setdefault(t.round, []).append(t)
         round_number = current_round(game, by_round, self.rounds_due(game.id))
-        round_tricks = by_round.get(round_number, [])
-        if len(round_tricks) >= checks.cards_dealt(round_number, n, game.settings):
+        dealt = checks.cards_dealt(round_number, n, game.settings)
+        taken = {t.trick for t in by_round.get(round_number, [])}
+        free = [k for k in range(dealt) if k not in taken]
+        if not free:
             return None
-        leader = self._leader(game, round_number, round_tricks)
+        # The first free place (a trick refused while the camera wrote the next one leaves
+        # a gap), led as the tricks before it say.
+        slot = free[0]
+        before = [t for t in by_round.get(round_number, []) if t.trick < slot]
+        leader = self._leader(game, round_number, before)
         order = [] if leader is None else [(leader + k) % n for k in range(n)]
-        return {"round": round_number, "trick": len(round_tricks), "order": order}
+        waits_on = before[-1].trick if leader is None and before else None
+        return {"round": round_number, "trick": slot, "order": order, "waits_on": waits_on}
 
     def _leader(self, game: Game, round_number: int, round_tricks: Sequence[Trick]) -> int | None:
         n = len(game.players)
@@ -64,21 +100,25 @@ class HandEntryMixin(TricksMixin):
         game_id: int,
         round_number: int,
         trick_index: int,
-        plays: Sequence[Mapping[str, Any]],
+        plays: Sequence[Any],
         note: str = "",
     ) -> Trick:
         """Record trick ``trick_index`` of ``round_number`` as the table says it was played:
         ``plays`` in play order, one ``{"player", "card"}`` per player, the leader first.
 
         Refused unless it is the game's next trick (the page shows it; a camera or another
-        phone may have recorded it meanwhile), while its leader is not known, when a card is
-        played more often in the round than the deck holds, or for an undeclared Tigress.
-        Audited as 'hand'; a pirate's choice it gives is asked on the phones as a camera's
-        trick would ask it."""
+        phone may have recorded it meanwhile) and its plays go clockwise from the leader the
+        rules give now (a correction may have changed who that is); while its leader is not
+        known; when a card is played more often in the round than the deck holds; for an
+        undeclared Tigress; in a finished game and in the demo's. Audited as 'hand'; a
+        pirate's choice it gives is asked on the phones as a camera's trick would ask it."""
         note = checks.check_note(note)
         with self._write() as conn:
             game = self.game(game_id)
-            n = len(game.players)
+            if game.status == "finished":
+                raise refusal("hand_game_finished", game=game_id)
+            if self.is_demo_game(game_id):
+                raise refusal("hand_demo_game", game=game_id)
             nxt = self._next_trick(game, self.tricks(game_id))
             if nxt is None:
                 raise refusal("hand_no_trick_left", game=game_id)
@@ -92,17 +132,14 @@ class HandEntryMixin(TricksMixin):
                 )
             where = {"round": round_number, "trick": trick_index + 1}
             if not nxt["order"]:
-                raise refusal("hand_leader_unknown", **where)
-            clean = checks.check_plays(plays, n)
+                waits_on = nxt["waits_on"]
+                raise refusal("hand_leader_unknown", waits_on=(waits_on or 0) + 1, **where)
+            clean = checks.check_plays(plays, len(game.players))
             for play in clean:
                 play["card"] = _playable(play["card"])
-            order = [p["player"] for p in clean]
-            if order != nxt["order"]:
+            if [p["player"] for p in clean] != nxt["order"]:
                 leader = game.players[nxt["order"][0]]
-                raise UserError(
-                    f"round {round_number} trick {trick_index + 1}: plays must go clockwise "
-                    f"from {leader}, who leads it (players {nxt['order']}), got players {order}"
-                )
+                raise refusal("hand_order_changed", leader=leader, **where)
             self._check_deck(game, round_number, clean)
             found = verdicts.verdict(clean, game.settings, game.players)
             if isinstance(found, RulesError):  # the deck check above leaves no known case
@@ -125,14 +162,28 @@ class HandEntryMixin(TricksMixin):
                 ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
         return trick
 
-    def _check_deck(
-        self, game: Game, round_number: int, plays: Sequence[Mapping[str, Any]]
-    ) -> None:
+    def _check_deck(self, game: Game, round_number: int, plays: list[dict[str, Any]]) -> None:
         """Refuse a card the round has already used up (the score would stop at it)."""
-        before = [p for t in self.tricks(game.id, round_number) for p in t.plays]
-        cards = [parse_card(str(p["card"])) for p in [*before, *plays]]
-        duplicate = find_duplicate(cards)
-        if duplicate is not None and duplicate[0] >= len(before):
-            index, card = duplicate
-            player = game.players[int(plays[index - len(before)]["player"])]
+        before = _legal(
+            [
+                parse_card(str(p["card"]))
+                for t in self.tricks(game.id, round_number)
+                for p in t.plays
+            ]
+        )
+        for k, play in enumerate(plays):
+            card = parse_card(str(play["card"]))
+            earlier = [parse_card(str(p["card"])) for p in plays[:k]]
+            if find_duplicate([*before, *earlier, card]) is None:
+                continue
+            player = game.players[int(play["player"])]
+            held = deck_holds(card)
+            if held > 1:
+                raise refusal(
+                    "hand_cards_used",
+                    card=CardId(card),
+                    copies=held,
+                    player=player,
+                    round=round_number,
+                )
             raise refusal("hand_card_used", card=CardId(card), player=player, round=round_number)

@@ -70,19 +70,33 @@ ENGLISH: dict[str, str] = {
         " correct its cards instead of confirming"
     ),
     # A trick entered by hand.
+    "hand_game_finished": (
+        "game {game} is finished; resume it on its Settings page to enter a trick"
+    ),
+    "hand_demo_game": (
+        "game {game} is the demo's recorded game; set up a new game to enter your own tricks"
+    ),
     "hand_no_trick_left": "every trick of game {game} is recorded: there is no trick to enter",
     "hand_not_next": (
         "round {round} trick {trick} is not the next trick to enter: round {next_round} trick"
         " {next_trick} is (a camera or another page recorded one meanwhile). Reload the page"
     ),
     "hand_leader_unknown": (
-        "who leads round {round} trick {trick} is not known yet: an earlier trick of the round"
-        " has a card missing or Rosie's choice unanswered; settle that first, then enter this"
-        " trick"
+        "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"
+        " has no winner yet (a card missing or read twice) or Rosie's choice of who leads is"
+        " not made; settle that on its page first"
+    ),
+    "hand_order_changed": (
+        "round {round} trick {trick} is led by {leader} now (a correction changed who won the"
+        " trick before): reload the page and enter it again"
     ),
     "hand_card_used": (
         "{card} was already played in round {round}, and the deck holds no other: choose the"
         " card {player} really played"
+    ),
+    "hand_cards_used": (
+        "all {copies} {card} cards of the deck were already played in round {round}: choose"
+        " the card {player} really played"
     ),
     # Pirates' choices.
     "abilities_off": "pirate abilities are off in this game's settings; turn them on first",

@@ -742,6 +742,42 @@ def test_a_folder_whose_front_was_cleaned_up_resumes_after_the_last_recorded_fra
     assert recorded_rounds(store, gid) == truth_rounds(record)
 
 
+def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_hand(
+    tmp_path: Path,
+) -> None:
+    """A trick entered by hand has no frame: a recording played into the game again went on
+    from its first frame (recording its first tricks again as later ones), and warned that
+    the game had tricks "recorded from hand". And the cards of the camera's own last trick,
+    still in its view when it goes on, are not a new trick."""
+    import shutil
+
+    from skullcam.device.scripted import simulate_game
+
+    camera = tmp_path / "camera"
+    record, script, frames, store, gid = _half_a_game_in(camera, tmp_path)
+    _record_from(camera, store, script)
+    done = len(store.tricks(gid))
+    assert done, "the first half of the frames holds no whole trick"
+    truth = [
+        (r + 1, t, tr["plays"])
+        for r, rnd in enumerate(record["rounds"])
+        for t, tr in enumerate(rnd["tricks"])
+    ]
+    round_number, trick, plays = truth[done]
+    store.enter_trick(gid, round_number, trick, plays)  # the camera missed it: entered by hand
+    for frame in frames[len(frames) // 2 :]:
+        shutil.copy(frame, camera / frame.name)
+    # Blind from after the camera's last trick was swept until the missed one is swept.
+    settled = simulate_game(record, seed=SEED).settle_frames
+    blind = range(settled[done - 1][-1] + 20, settled[done][-1] + 25)
+    loop = LiveLoop(store, MissesATrick(script, blind, lambda: None), str(camera), None)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    sources = [t.detections.get("source") for t in store.tricks(gid)]
+    assert sources.count("hand") == 1
+
+
 def test_a_recording_moved_between_runs_is_warned_about(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -35,14 +35,29 @@ def three_players(store: GameStore, settings: dict | None = None) -> int:
 def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameStore) -> None:
     gid = three_players(hand_store, {"rounds": 2})
     hand_store.set_bids(gid, 1, [0, 1, 0])
-    assert hand_store.next_trick(gid) == {"round": 1, "trick": 0, "order": [1, 2, 0]}
+    assert hand_store.next_trick(gid) == {
+        "round": 1,
+        "trick": 0,
+        "order": [1, 2, 0],
+        "waits_on": None,
+    }
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     # Cai won with the 9, but a round is led by the player left of its dealer: Ben deals
     # round 2, so Cai leads it.
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 0, "order": [2, 0, 1]}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 0,
+        "order": [2, 0, 1],
+        "waits_on": None,
+    }
     hand_store.set_bids(gid, 2, [1, 0, 1])
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [0, 1, 2]}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 1,
+        "order": [0, 1, 2],
+        "waits_on": None,
+    }
     hand_store.enter_trick(gid, 2, 1, hand((0, "purple-2"), (1, "escape"), (2, "skull-king")))
     assert hand_store.next_trick(gid) is None
     assert hand_store.game(gid).status == "finished"
@@ -87,7 +102,7 @@ def test_only_the_next_trick_can_be_entered(hand_store: GameStore) -> None:
 
 def test_plays_go_clockwise_from_the_rules_leader(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
-    with pytest.raises(UserError, match="clockwise from Ben, who leads it"):
+    with pytest.raises(UserError, match="round 1 trick 1 is led by Ben now"):
         hand_store.enter_trick(gid, 1, 0, hand((0, "green-5"), (1, "green-9"), (2, "escape")))
     with pytest.raises(UserError, match="one card per player"):
         hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9")))
@@ -111,11 +126,16 @@ def test_the_leader_must_be_known(hand_store: GameStore) -> None:
     gid = three_players(hand_store, {"rounds": 3})
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
     hand_store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "black-9")))  # a card missed
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": []}
-    with pytest.raises(UserError, match="who leads round 2 trick 2 is not known yet"):
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [], "waits_on": 0}
+    with pytest.raises(UserError, match="round 2 trick 2 is not known yet: trick 1 of the round"):
         hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "green-3")))
     hand_store.add_play(gid, 2, 0, 1, "black-1")
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [0, 1, 2]}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 1,
+        "order": [0, 1, 2],
+        "waits_on": None,
+    }
 
 
 def test_a_pirate_choice_is_asked_as_for_a_cameras_trick(hand_store: GameStore) -> None:
@@ -131,7 +151,7 @@ def test_a_finished_game_takes_no_trick(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.finish_game(gid)
     assert hand_store.next_trick(gid) is None
-    with pytest.raises(UserError, match="there is no trick to enter"):
+    with pytest.raises(UserError, match="is finished; resume it on its Settings page"):
         hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
 
 
@@ -166,7 +186,7 @@ def test_the_tricks_page_offers_the_next_trick_in_play_order(
     # Ben deals round 2, so Cai leads it, then Ana and Ben.
     order = re.findall(r'(\d)\. (\w+) <select class="enter-card" data-player="(\d)"', page)
     assert order == [("1", "Cai", "2"), ("2", "Ana", "0"), ("3", "Ben", "1")]
-    assert '"next_trick": {"order": [2, 0, 1], "round": 2, "trick": 0}' in page
+    assert '"next_trick": {"order": [2, 0, 1], "round": 2, "trick": 0, "waits_on": null}' in page
     bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
     assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
 
@@ -203,6 +223,121 @@ def test_rosies_choice_names_who_leads_the_trick_after_hers(hand_store: GameStor
     hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
     (asked,) = hand_store.prompts(gid)
     assert (asked.kind, asked.player) == ("rosie", 0)
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": []}
+    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [], "waits_on": 0}
     hand_store.answer_prompt(asked.id, 1)  # Ana chose Ben to lead
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [1, 2, 0]}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 1,
+        "order": [1, 2, 0],
+        "waits_on": None,
+    }
+
+
+def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The page drew Ana leading; another phone's correction made Ben win the trick before.
+    Was: an English refusal naming player numbers, with no word of reloading."""
+    gid = three_players(store)
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "green-9"), (1, "green-2")))
+    shown = store.next_trick(gid)
+    assert shown is not None and shown["order"] == [0, 1, 2]
+    store.correct_play(gid, 2, 0, 2, card="green-12")  # Ben's 12 now beats Ana's 9
+    client.set_cookie("lang", "da")
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/1/enter",
+        json={"plays": hand((0, "black-1"), (1, "black-2"), (2, "black-3"))},
+    )
+    assert res.status_code == 400
+    body = json_of(res)
+    assert body["error"].startswith("round 2 trick 2 is led by Ben now")
+    assert "genindlæs siden" in body["error_text"]
+
+
+def test_a_card_read_twice_earlier_hides_no_new_duplicate(hand_store: GameStore) -> None:
+    """Was: the deck check looked at the round's first duplicate only, so once the camera had
+    read a card twice, any card could be entered again."""
+    gid = three_players(hand_store, {"rounds": 3})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
+    hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "black-1")))
+    hand_store.record_trick(gid, 3, 0, plays((0, "green-3"), (1, "green-10"), (2, "green-4")))
+    hand_store.record_trick(gid, 3, 1, plays((1, "green-3"), (2, "green-6"), (0, "green-7")))
+    nxt = hand_store.next_trick(gid)  # the camera read green-3 in both: the score stops there
+    assert nxt is not None and nxt["order"], nxt
+    order = nxt["order"]
+    cards = ["green-10", "yellow-1", "yellow-2"]  # green-10 was played in trick 1
+    with pytest.raises(UserError, match="green-10 was already played in round 3"):
+        hand_store.enter_trick(gid, 3, 2, hand(*zip(order, cards, strict=True)))
+    # ... and the camera's own duplicate does not refuse cards played once.
+    fresh = ["green-12", "yellow-1", "yellow-2"]
+    hand_store.enter_trick(gid, 3, 2, hand(*zip(order, fresh, strict=True)))
+
+
+def test_escapes_run_out_at_five(hand_store: GameStore) -> None:
+    gid = hand_store.create_game(["Ana", "Ben", "Cai", "Dag", "Eve", "Fay"], 0, {"rounds": 2})
+    hand_store.enter_trick(
+        gid,
+        1,
+        0,
+        hand(
+            (1, "green-1"),
+            (2, "green-2"),
+            (3, "green-3"),
+            (4, "green-4"),
+            (5, "green-5"),
+            (0, "green-6"),
+        ),
+    )
+    six = hand(
+        (2, "escape"), (3, "escape"), (4, "escape"), (5, "escape"), (0, "escape"), (1, "escape")
+    )
+    with pytest.raises(
+        UserError, match=r"all 5 escape cards of the deck were already played in round 2.*Ben"
+    ):
+        hand_store.enter_trick(gid, 2, 0, six)
+
+
+def test_a_gap_left_by_the_camera_is_the_next_trick(hand_store: GameStore) -> None:
+    """A trick refused while the camera wrote the next one leaves a gap: it is the one to
+    enter, led as the tricks before it say (was: the slot after the last, already taken)."""
+    gid = three_players(hand_store, {"rounds": 3})
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    hand_store.record_trick(gid, 2, 1, plays((0, "black-3"), (1, "black-9"), (2, "black-1")))
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 0,
+        "order": [2, 0, 1],
+        "waits_on": None,
+    }
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
+    assert [t.trick for t in hand_store.tricks(gid, 2)] == [0, 1]
+    assert hand_store.next_trick(gid) == {
+        "round": 3,
+        "trick": 0,
+        "order": [0, 1, 2],
+        "waits_on": None,
+    }
+
+
+def test_the_demos_game_takes_no_trick_by_hand(hand_store: GameStore) -> None:
+    from skullcam.store.tricks import DEMO_MARK
+
+    gid = three_players(hand_store)
+    (hand_store.game_dir(gid) / DEMO_MARK).write_text("")
+    with pytest.raises(UserError, match="is the demo's recorded game; set up a new game"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+
+
+def test_the_menus_offer_named_cards_and_only_the_expansions_in_play() -> None:
+    from skullcam.store.hand_entry import hand_cards
+
+    every = hand_cards({"loot": True, "kraken_and_white_whale": True})
+    assert "tigress" not in every and "pirate" not in every and "mermaid" not in every
+    assert {"tigress:pirate", "tigress:escape", "pirate-rosie", "mermaid-alyra"} <= set(every)
+    assert every[0] == "green-1"  # the deck's order
+    # Numbers, pirates, mermaids, the Tigress both ways, escape, Skull King, the expansions.
+    assert len(every) == 14 * 4 + 5 + 2 + 2 + 2 + 3
+    plain = hand_cards({})  # the expansions are off unless set
+    assert set(every) - set(plain) == {"loot", "kraken", "white-whale"}

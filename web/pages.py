@@ -13,6 +13,7 @@ from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
+from skullcam.store.hand_entry import hand_cards
 from skullcam.store.rows import Game
 from skullcam.store.verdicts import winner_player
 
@@ -209,6 +210,7 @@ def tricks(game_id: int) -> Any:
         game=game,
         rounds=rounds,
         next_trick=_next_trick_by_hand(store, game),
+        hand_cards=hand_cards(game.settings),
         bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),

@@ -88,13 +88,28 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {next_trick} de la ronda {next_round} (una cámara u otra página registró una"
             " mientras tanto). Recarga la página"
         ),
+        "hand_game_finished": (
+            "la partida {game} ha terminado; reanúdala en su página de Ajustes para anotar una baza"
+        ),
+        "hand_demo_game": (
+            "la partida {game} es la grabación de la demo; crea una partida nueva para anotar"
+            " tus bazas"
+        ),
         "hand_leader_unknown": (
-            "aún no se sabe quién sale en la baza {trick} de la ronda {round}: a una baza"
-            " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
-            " eso primero y luego anota esta baza"
+            "aún no se sabe quién sale en la baza {trick} de la ronda {round}: la baza"
+            " {waits_on} de la ronda aún no tiene ganador (falta una carta o se leyó dos"
+            " veces) o falta la elección de Rosie de quién sale; resuélvelo antes en su página"
+        ),
+        "hand_order_changed": (
+            "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
+            " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
         ),
         "hand_card_used": (
             "la carta {card} ya se jugó en la ronda {round} y el mazo no tiene otra: elige la"
+            " carta que {player} jugó realmente"
+        ),
+        "hand_cards_used": (
+            "las {copies} cartas {card} del mazo ya se jugaron en la ronda {round}: elige la"
             " carta que {player} jugó realmente"
         ),
         "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
@@ -224,14 +239,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {next_trick} del round {next_round} (una fotocamera o un'altra pagina ne ha"
             " registrata una nel frattempo). Ricarica la pagina"
         ),
+        "hand_game_finished": (
+            "la partita {game} è finita; riprendila dalla sua pagina Impostazioni per inserire"
+            " una presa"
+        ),
+        "hand_demo_game": (
+            "la partita {game} è la registrazione della demo; crea una nuova partita per"
+            " inserire le tue prese"
+        ),
         "hand_leader_unknown": (
-            "non si sa ancora chi guida la presa {trick} del round {round}: a una presa"
-            " precedente del round manca una carta o manca la scelta di Rosie; sistema prima"
-            " quello, poi inserisci questa presa"
+            "non si sa ancora chi guida la presa {trick} del round {round}: la presa"
+            " {waits_on} del round non ha ancora un vincitore (manca una carta o è stata letta"
+            " due volte) o manca la scelta di Rosie su chi guida; sistemala prima nella sua"
+            " pagina"
+        ),
+        "hand_order_changed": (
+            "ora la presa {trick} del round {round} la guida {leader} (una correzione ha"
+            " cambiato chi ha vinto la presa precedente): ricarica la pagina e inseriscila di"
+            " nuovo"
         ),
         "hand_card_used": (
             "la carta {card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
             " scegli la carta che {player} ha giocato davvero"
+        ),
+        "hand_cards_used": (
+            "tutte le {copies} carte {card} del mazzo sono già state giocate nel round"
+            " {round}: scegli la carta che {player} ha giocato davvero"
         ),
         "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
         "play_changed": (
@@ -359,13 +392,29 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {next_trick} i runde {next_round} (et kamera eller en anden side har registreret et"
             " i mellemtiden). Genindlæs siden"
         ),
+        "hand_game_finished": (
+            "spil {game} er slut; genoptag det på siden Indstillinger for at indtaste et stik"
+        ),
+        "hand_demo_game": (
+            "spil {game} er demoens optagede spil; opret et nyt spil for at indtaste jeres egne"
+            " stik"
+        ),
         "hand_leader_unknown": (
-            "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: et"
-            " tidligere stik i runden mangler et kort, eller Rosies valg mangler; afklar det"
-            " først, og indtast så dette stik"
+            "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: stik"
+            " {waits_on} i runden har endnu ingen vinder (et kort mangler eller er læst to"
+            " gange), eller Rosies valg af, hvem der spiller ud, mangler; afklar det først på"
+            " stikkets side"
+        ),
+        "hand_order_changed": (
+            "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse ændrede,"
+            " hvem der vandt stikket før): genindlæs siden, og indtast det igen"
         ),
         "hand_card_used": (
             "{card} er allerede spillet i runde {round}, og bunken har ikke flere: vælg det"
+            " kort, {player} faktisk spillede"
+        ),
+        "hand_cards_used": (
+            "alle bunkens {copies} {card}-kort er allerede spillet i runde {round}: vælg det"
             " kort, {player} faktisk spillede"
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",

@@ -926,8 +926,10 @@ function initTricks() {
   const gameId = document.body.dataset.game;
   const form = document.getElementById("enter-form");
   const selects = form ? [...form.querySelectorAll(".enter-card")] : [];
-  // The deck's order, a declared Tigress only (an undeclared one cannot be judged).
-  const choices = SK.cardOrder.map(([id]) => id).filter((id) => id !== "tigress");
+  // The deck's order; the cards the server offers (a declared Tigress, named pirates and
+  // mermaids, the expansion cards whose setting is on).
+  const offered = new Set(pageData.cards || []);
+  const choices = SK.cardOrder.map(([id]) => id).filter((id) => offered.has(id));
   for (const sel of selects) {
     sel.replaceChildren(h("option", {value: ""}, "—"), ...choices.map((id) => h("option", {value: id, title: id}, card(id))));
   }
@@ -942,9 +944,13 @@ function initTricks() {
     const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + "/enter";
     try { await api(url, {plays}); location.reload(); } catch (e) { showError(e); }
   };
-  // A Rosie question answered (on a phone) can make the next trick's leader known.
-  const redraw = ["trick", "correction", "settings", "prompt_answered", "game_finished", "reopened", "replaced"];
-  SK.stream(gameId, (kind) => { if (redraw.includes(kind) && !typing()) location.reload(); });
+  // A Rosie question answered (on a phone) can make the next trick's leader known. Cards being
+  // chosen are kept through a change elsewhere (the server refuses them if it moved the trick
+  // or its leader), not through the game ending or giving the table to another game.
+  const redraw = ["trick", "correction", "settings", "prompt_answered", "reopened"];
+  SK.stream(gameId, (kind) => {
+    if (kind === "game_finished" || kind === "replaced" || (redraw.includes(kind) && !typing())) location.reload();
+  });
 }
 
 SK.fmtTimes();
