@@ -56,14 +56,14 @@ def _finish_after_last_trick(
     conn: sqlite3.Connection,
     game: Game,
     round_number: int,
-    trick_index: int,
     cards: int,
     rounds_due: Callable[[], int],
 ) -> None:
-    """The last trick of the last round ends the game, once every trick of it is in; not
-    while a tie-break round is due (``rounds_due``, asked only then)."""
+    """The last trick of the last round ends the game, once every trick of it is in (the last
+    place, or a gap before it entered by hand); not while a tie-break round is due
+    (``rounds_due``, asked only then)."""
     total_rounds = int(checks.full_settings(game.settings)["rounds"])
-    if round_number < total_rounds or trick_index != cards - 1:
+    if round_number < total_rounds:
         return
     done = conn.execute(
         "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
@@ -200,7 +200,7 @@ class TricksMixin(BidsMixin):
         emit(conn, game.id, "trick", trick_event)
         cards = checks.cards_dealt(round_number, len(game.players), game.settings)
         due = partial(self.rounds_due, game.id)
-        _finish_after_last_trick(conn, game, round_number, trick_index, cards, due)
+        _finish_after_last_trick(conn, game, round_number, cards, due)
         return trick_id
 
     def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:

@@ -341,3 +341,12 @@ def test_the_menus_offer_named_cards_and_only_the_expansions_in_play() -> None:
     assert len(every) == 14 * 4 + 5 + 2 + 2 + 2 + 3
     plain = hand_cards({})  # the expansions are off unless set
     assert set(every) - set(plain) == {"loot", "kraken", "white-whale"}
+
+
+def test_a_gap_filled_in_the_last_round_ends_the_game(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"rounds": 2})
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    hand_store.record_trick(gid, 2, 1, plays((0, "black-3"), (1, "black-9"), (2, "black-1")))
+    assert hand_store.game(gid).status == "active"
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
+    assert hand_store.game(gid).status == "finished"
