@@ -368,6 +368,7 @@ def test_a_game_set_up_while_the_demo_played_is_said_unrecorded_not_run_out(
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     said = _left_unrecorded(store, None)
     assert said is not None and f"game {gid} is in progress and no camera records it" in said
+    assert f"enter its tricks by hand on its tricks page (/game/{gid}/tricks)" in said
     camera = _left_unrecorded(store, "game.mp4")
     assert camera is not None and "ran out" in camera and "(0 of 55 tricks recorded)" in camera
 

@@ -137,7 +137,8 @@ def _run(args: argparse.Namespace) -> int:
         # for ever, with the scoreboard and the phones' pages unreachable meanwhile.
         idle += (
             " The scoreboard and phone pages are served, and nothing is recorded: connect the"
-            " camera (or pass --camera SRC) and restart skullcam"
+            " camera (or pass --camera SRC) and restart skullcam, or enter its tricks by hand"
+            f" on its tricks page (/game/{waiting}/tricks)"
         )
     if camera is not None and args.no_web and game_to_record(store) is None:
         raise UserError(
@@ -229,7 +230,8 @@ def _left_unrecorded(store: Any, camera: str | None) -> str | None:
     if camera is None:
         return (
             f"game {game.id} is in progress and no camera records it: connect one and run"
-            " 'skullcam run' again (or 'skullcam run --camera SRC')"
+            " 'skullcam run' again (or 'skullcam run --camera SRC'), or enter its tricks by hand"
+            f" on its tricks page (/game/{game.id}/tricks)"
         )
     n = len(game.players)
     due = sum(cards_dealt(r, n, game.settings) for r in range(1, store.rounds_due(game.id) + 1))
