@@ -162,15 +162,25 @@ class HandEntryMixin(TricksMixin):
                 ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
         return trick
 
+    def used_up(self, game_id: int, round_number: int) -> list[str]:
+        """The card ids of :func:`hand_cards` the round has no copy left of (the page greys
+        them out: a card already played is the commonest slip when entering a trick)."""
+        game = self.game(game_id)
+        before = self._round_cards(game, round_number)
+        return [
+            cid
+            for cid in hand_cards(dict(game.settings))
+            if find_duplicate([*before, parse_card(cid)]) is not None
+        ]
+
+    def _round_cards(self, game: Game, round_number: int) -> list[Card]:
+        """The cards the round's recorded tricks hold, as the deck could hold them."""
+        tricks = self.tricks(game.id, round_number)
+        return _legal([parse_card(str(p["card"])) for t in tricks for p in t.plays])
+
     def _check_deck(self, game: Game, round_number: int, plays: list[dict[str, Any]]) -> None:
         """Refuse a card the round has already used up (the score would stop at it)."""
-        before = _legal(
-            [
-                parse_card(str(p["card"]))
-                for t in self.tricks(game.id, round_number)
-                for p in t.plays
-            ]
-        )
+        before = self._round_cards(game, round_number)
         for k, play in enumerate(plays):
             card = parse_card(str(play["card"]))
             earlier = [parse_card(str(p["card"])) for p in plays[:k]]

@@ -83,7 +83,7 @@ ENGLISH: dict[str, str] = {
     ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"
-        " has no winner yet (a card missing or read twice) or Rosie's choice of who leads is"
+        " has no winner yet (a card missing, or one read twice) or Rosie's choice of who leads is"
         " not made; settle that on its page first"
     ),
     "hand_order_changed": (

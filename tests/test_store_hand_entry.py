@@ -186,7 +186,7 @@ def test_the_tricks_page_offers_the_next_trick_in_play_order(
     # Ben deals round 2, so Cai leads it, then Ana and Ben.
     order = re.findall(r'(\d)\. (\w+) <select class="enter-card" data-player="(\d)"', page)
     assert order == [("1", "Cai", "2"), ("2", "Ana", "0"), ("3", "Ben", "1")]
-    assert '"next_trick": {"order": [2, 0, 1], "round": 2, "trick": 0, "waits_on": null}' in page
+    assert '"order": [2, 0, 1], "round": 2, "trick": 0, "used_up": [], "waits_on": null}' in page
     bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
     assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
 
@@ -350,3 +350,12 @@ def test_a_gap_filled_in_the_last_round_ends_the_game(hand_store: GameStore) -> 
     assert hand_store.game(gid).status == "active"
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
     assert hand_store.game(gid).status == "finished"
+
+
+def test_the_cards_the_round_used_up_are_named_for_the_page(hand_store: GameStore) -> None:
+    gid = hand_store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": True})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "loot"), (0, "escape")))
+    assert hand_store.used_up(gid, 1) == ["green-5"]  # one loot and one escape left at least
+    hand_store.enter_trick(gid, 2, 0, hand((2, "tigress:escape"), (0, "loot"), (1, "escape")))
+    assert hand_store.used_up(gid, 2) == ["tigress:pirate", "tigress:escape"]
+    assert hand_store.used_up(gid, 1) == ["green-5"]  # another round, another deal

@@ -97,7 +97,15 @@ def test_a_card_already_played_is_refused_in_the_tables_language(
     browser.add_cookie({"name": "lang", "value": "es"})
     browser.get(f"{base}/game/{gid}/tricks")
     wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
-    pick(browser, ["green-1", "green-2", "black-9"])  # Ana leads; Cai's black-9 is gone
+    # Ana leads. The round's cards are greyed out in the menus, but a program (or an old
+    # page) sending one is refused by the server: lift the grey to send it.
+    menus = browser.find_elements(By.CSS_SELECTOR, "#enter-form select.enter-card")
+    grey = "return [...arguments[0].options].filter(o => o.disabled).map(o => o.value)"
+    assert browser.execute_script(grey, menus[2]) == ["black-3", "black-9"]
+    browser.execute_script(
+        "for (const o of document.querySelectorAll('option')) o.disabled = false"
+    )
+    pick(browser, ["green-1", "green-2", "black-9"])  # Cai's black-9 is gone
     browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
     error = browser.find_element(By.ID, "form-error")
     wait(browser).until(lambda d: "ya se jugó en la ronda 2" in error.text)

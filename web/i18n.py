@@ -467,23 +467,24 @@ STRINGS: dict[str, dict[str, str]] = {
     "enter_trick_leader_unknown": {
         "en": (
             "Who leads the next trick is not known yet: trick {trick} of this round has no"
-            " winner yet (a card missing or read twice) or Rosie's choice of who leads is not"
+            " winner yet (a card missing, or one read twice) or Rosie's choice of who leads is not"
             " made. Settle that on its page first:"
         ),
         "es": (
-            "Aún no se sabe quién sale en la próxima baza: la baza {trick} de esta ronda aún no"
-            " tiene ganador (falta una carta o se leyó dos veces) o falta la elección de Rosie"
+            "Aún no se sabe quién sale en la próxima baza: la baza {trick} de esta ronda todavía"
+            " no tiene ganador (falta una carta o hay una leída dos veces) o falta la elección"
+            " de Rosie"
             " de quién sale. Resuélvelo antes en su página:"
         ),
         "it": (
             "Non si sa ancora chi guida la prossima presa: la presa {trick} di questo round non"
-            " ha ancora un vincitore (manca una carta o è stata letta due volte) o manca la"
+            " ha ancora un vincitore (manca una carta o una è stata letta due volte) o manca la"
             " scelta di Rosie su chi guida. Sistemala prima nella sua pagina:"
         ),
         "da": (
             "Det vides endnu ikke, hvem der spiller ud i næste stik: stik {trick} i denne runde"
-            " har endnu ingen vinder (et kort mangler eller er læst to gange), eller Rosies valg"
-            " af, hvem der spiller ud, mangler. Afklar det først på stikkets side:"
+            " har stadig ingen vinder (et kort mangler, eller et er læst to gange), eller"
+            " Rosies valg af, hvem der spiller ud, mangler. Afklar det først på stikkets side:"
         ),
     },
     "enter_trick_link": {

@@ -210,7 +210,7 @@ def tricks(game_id: int) -> Any:
         game=game,
         rounds=rounds,
         next_trick=_next_trick_by_hand(store, game),
-        hand_cards=hand_cards(game.settings),
+        hand_cards=hand_cards(dict(game.settings)),
         bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
@@ -224,7 +224,10 @@ def _next_trick_by_hand(store: Any, game: Game) -> dict[str, Any] | None:
     table (its pages say so; the camera follows the new one)."""
     if _is_demo(store, game) or store.replaced_by(game.id) is not None:
         return None
-    return store.next_trick(game.id)
+    nxt = store.next_trick(game.id)
+    if nxt is not None:
+        nxt["used_up"] = store.used_up(game.id, nxt["round"])
+    return nxt
 
 
 @bp.get("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick_index>")

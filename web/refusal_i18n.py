@@ -92,25 +92,26 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partida {game} ha terminado; reanúdala en su página de Ajustes para anotar una baza"
         ),
         "hand_demo_game": (
-            "la partida {game} es la grabación de la demo; crea una partida nueva para anotar"
-            " tus bazas"
+            "la partida {game} es la partida grabada de la demo; crea una partida nueva para"
+            " anotar tus bazas"
         ),
         "hand_leader_unknown": (
             "aún no se sabe quién sale en la baza {trick} de la ronda {round}: la baza"
-            " {waits_on} de la ronda aún no tiene ganador (falta una carta o se leyó dos"
-            " veces) o falta la elección de Rosie de quién sale; resuélvelo antes en su página"
+            " {waits_on} de la ronda todavía no tiene ganador (falta una carta o hay una leída"
+            " dos veces) o falta la elección de Rosie de quién sale; resuélvelo antes en la"
+            " página de esa baza"
         ),
         "hand_order_changed": (
             "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
         ),
         "hand_card_used": (
-            "la carta {card} ya se jugó en la ronda {round} y el mazo no tiene otra: elige la"
+            "la carta {card} ya se jugó en la ronda {round} y la baraja no tiene otra: elige la"
             " carta que {player} jugó realmente"
         ),
         "hand_cards_used": (
-            "las {copies} cartas {card} del mazo ya se jugaron en la ronda {round}: elige la"
-            " carta que {player} jugó realmente"
+            "las {copies} cartas {card} de la baraja ya se jugaron en la ronda {round}: elige"
+            " la carta que {player} jugó realmente"
         ),
         "tigress_undeclared": "di cómo se jugó la Tigresa: como Pirata o como Huida",
         "play_changed": (
@@ -244,14 +245,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " una presa"
         ),
         "hand_demo_game": (
-            "la partita {game} è la registrazione della demo; crea una nuova partita per"
+            "la partita {game} è la partita registrata della demo; crea una nuova partita per"
             " inserire le tue prese"
         ),
         "hand_leader_unknown": (
             "non si sa ancora chi guida la presa {trick} del round {round}: la presa"
-            " {waits_on} del round non ha ancora un vincitore (manca una carta o è stata letta"
-            " due volte) o manca la scelta di Rosie su chi guida; sistemala prima nella sua"
-            " pagina"
+            " {waits_on} del round non ha ancora un vincitore (manca una carta o una è stata"
+            " letta due volte) o manca la scelta di Rosie su chi guida; sistemala prima nella"
+            " pagina di quella presa"
         ),
         "hand_order_changed": (
             "ora la presa {trick} del round {round} la guida {leader} (una correzione ha"
@@ -263,7 +264,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " scegli la carta che {player} ha giocato davvero"
         ),
         "hand_cards_used": (
-            "tutte le {copies} carte {card} del mazzo sono già state giocate nel round"
+            "tutte e {copies} le carte {card} del mazzo sono già state giocate nel round"
             " {round}: scegli la carta che {player} ha giocato davvero"
         ),
         "tigress_undeclared": "di' come è stata giocata la Tigre: come Pirata o come Fuga",
@@ -401,20 +402,20 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_leader_unknown": (
             "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: stik"
-            " {waits_on} i runden har endnu ingen vinder (et kort mangler eller er læst to"
+            " {waits_on} i runden har stadig ingen vinder (et kort mangler, eller et er læst to"
             " gange), eller Rosies valg af, hvem der spiller ud, mangler; afklar det først på"
-            " stikkets side"
+            " det stiks side"
         ),
         "hand_order_changed": (
-            "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse ændrede,"
-            " hvem der vandt stikket før): genindlæs siden, og indtast det igen"
+            "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse har ændret,"
+            " hvem der vandt det forrige stik): genindlæs siden og indtast det igen"
         ),
         "hand_card_used": (
-            "{card} er allerede spillet i runde {round}, og bunken har ikke flere: vælg det"
+            "{card} er allerede spillet i runde {round}, og bunken har kun ét: vælg det"
             " kort, {player} faktisk spillede"
         ),
         "hand_cards_used": (
-            "alle bunkens {copies} {card}-kort er allerede spillet i runde {round}: vælg det"
+            "alle {copies} {card} i bunken er allerede spillet i runde {round}: vælg det"
             " kort, {player} faktisk spillede"
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",

@@ -930,8 +930,11 @@ function initTricks() {
   // mermaids, the expansion cards whose setting is on).
   const offered = new Set(pageData.cards || []);
   const choices = SK.cardOrder.map(([id]) => id).filter((id) => offered.has(id));
+  // A card the round has no copy left of is greyed out: the commonest slip.
+  const usedUp = new Set((pageData.next_trick && pageData.next_trick.used_up) || []);
   for (const sel of selects) {
-    sel.replaceChildren(h("option", {value: ""}, "—"), ...choices.map((id) => h("option", {value: id, title: id}, card(id))));
+    sel.replaceChildren(h("option", {value: ""}, "—"), ...choices.map((id) =>
+      h("option", {value: id, title: id, disabled: usedUp.has(id)}, card(id))));
   }
   // Cards chosen and not yet recorded are not thrown away by another page's change.
   const typing = () => selects.some((sel) => sel.value !== "");
