@@ -55,6 +55,13 @@ def _legal(cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
+def _waits_for(game: Game, trick: Trick) -> str:
+    """What the trick that leaves the next leader unknown waits for: ``"rosie"`` (her
+    choice of who leads) or ``"winner"`` (a card missing, or one read twice)."""
+    won = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
+    return "rosie" if won == "pirate-rosie" else "winner"
+
+
 class HandEntryMixin(TricksMixin):
     """Where the next trick goes and who plays in which order; entering it."""
 
@@ -85,8 +92,14 @@ class HandEntryMixin(TricksMixin):
         before = [t for t in by_round.get(round_number, []) if t.trick < slot]
         leader = self._leader(game, round_number, before)
         order = [] if leader is None else [(leader + k) % n for k in range(n)]
-        waits_on = before[-1].trick if leader is None and before else None
-        return {"round": round_number, "trick": slot, "order": order, "waits_on": waits_on}
+        waits = before[-1] if leader is None and before else None
+        return {
+            "round": round_number,
+            "trick": slot,
+            "order": order,
+            "waits_on": None if waits is None else waits.trick,
+            "waits_for": None if waits is None else _waits_for(game, waits),
+        }
 
     def _leader(self, game: Game, round_number: int, round_tricks: Sequence[Trick]) -> int | None:
         n = len(game.players)
@@ -187,6 +200,15 @@ class HandEntryMixin(TricksMixin):
             if find_duplicate([*before, *earlier, card]) is None:
                 continue
             player = game.players[int(play["player"])]
+            twin = next((p for p in plays[:k] if p["card"] == play["card"]), None)
+            if (
+                twin is not None
+                and deck_holds(card) == 1
+                and find_duplicate([*before, card]) is None
+            ):
+                # Chosen twice in this trick, not played before it: name both players.
+                first = game.players[int(twin["player"])]
+                raise refusal("hand_card_twice", card=CardId(card), first=first, player=player)
             held = deck_holds(card)
             if held > 1:
                 raise refusal(

@@ -90,6 +90,10 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} is led by {leader} now (a correction changed who won the"
         " trick before): reload the page and enter it again"
     ),
+    "hand_card_twice": (
+        "{card} is chosen for both {first} and {player} in this trick: choose each player's own"
+        " card"
+    ),
     "hand_card_used": (
         "{card} was already played in round {round}, and the deck holds no other: choose the"
         " card {player} really played"

@@ -40,6 +40,7 @@ def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameSt
         "trick": 0,
         "order": [1, 2, 0],
         "waits_on": None,
+        "waits_for": None,
     }
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     # Cai won with the 9, but a round is led by the player left of its dealer: Ben deals
@@ -49,6 +50,7 @@ def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameSt
         "trick": 0,
         "order": [2, 0, 1],
         "waits_on": None,
+        "waits_for": None,
     }
     hand_store.set_bids(gid, 2, [1, 0, 1])
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
@@ -57,6 +59,7 @@ def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameSt
         "trick": 1,
         "order": [0, 1, 2],
         "waits_on": None,
+        "waits_for": None,
     }
     hand_store.enter_trick(gid, 2, 1, hand((0, "purple-2"), (1, "escape"), (2, "skull-king")))
     assert hand_store.next_trick(gid) is None
@@ -126,7 +129,13 @@ def test_the_leader_must_be_known(hand_store: GameStore) -> None:
     gid = three_players(hand_store, {"rounds": 3})
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
     hand_store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "black-9")))  # a card missed
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [], "waits_on": 0}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 1,
+        "order": [],
+        "waits_on": 0,
+        "waits_for": "winner",
+    }
     with pytest.raises(UserError, match="round 2 trick 2 is not known yet: trick 1 of the round"):
         hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "green-3")))
     hand_store.add_play(gid, 2, 0, 1, "black-1")
@@ -135,6 +144,7 @@ def test_the_leader_must_be_known(hand_store: GameStore) -> None:
         "trick": 1,
         "order": [0, 1, 2],
         "waits_on": None,
+        "waits_for": None,
     }
 
 
@@ -186,7 +196,10 @@ def test_the_tricks_page_offers_the_next_trick_in_play_order(
     # Ben deals round 2, so Cai leads it, then Ana and Ben.
     order = re.findall(r'(\d)\. (\w+) <select class="enter-card" data-player="(\d)"', page)
     assert order == [("1", "Cai", "2"), ("2", "Ana", "0"), ("3", "Ben", "1")]
-    assert '"order": [2, 0, 1], "round": 2, "trick": 0, "used_up": [], "waits_on": null}' in page
+    assert (
+        '"order": [2, 0, 1], "round": 2, "trick": 0, "used_up": [], "waits_for": null,'
+        ' "waits_on": null}' in page
+    )
     bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
     assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
 
@@ -223,13 +236,20 @@ def test_rosies_choice_names_who_leads_the_trick_after_hers(hand_store: GameStor
     hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
     (asked,) = hand_store.prompts(gid)
     assert (asked.kind, asked.player) == ("rosie", 0)
-    assert hand_store.next_trick(gid) == {"round": 2, "trick": 1, "order": [], "waits_on": 0}
+    assert hand_store.next_trick(gid) == {
+        "round": 2,
+        "trick": 1,
+        "order": [],
+        "waits_on": 0,
+        "waits_for": "rosie",
+    }
     hand_store.answer_prompt(asked.id, 1)  # Ana chose Ben to lead
     assert hand_store.next_trick(gid) == {
         "round": 2,
         "trick": 1,
         "order": [1, 2, 0],
         "waits_on": None,
+        "waits_for": None,
     }
 
 
@@ -310,6 +330,7 @@ def test_a_gap_left_by_the_camera_is_the_next_trick(hand_store: GameStore) -> No
         "trick": 0,
         "order": [2, 0, 1],
         "waits_on": None,
+        "waits_for": None,
     }
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
     assert [t.trick for t in hand_store.tricks(gid, 2)] == [0, 1]
@@ -318,6 +339,7 @@ def test_a_gap_left_by_the_camera_is_the_next_trick(hand_store: GameStore) -> No
         "trick": 0,
         "order": [0, 1, 2],
         "waits_on": None,
+        "waits_for": None,
     }
 
 
@@ -359,3 +381,44 @@ def test_the_cards_the_round_used_up_are_named_for_the_page(hand_store: GameStor
     hand_store.enter_trick(gid, 2, 0, hand((2, "tigress:escape"), (0, "loot"), (1, "escape")))
     assert hand_store.used_up(gid, 2) == ["tigress:pirate", "tigress:escape"]
     assert hand_store.used_up(gid, 1) == ["green-5"]  # another round, another deal
+
+
+def test_a_card_chosen_twice_in_the_trick_names_both_players(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    twice = hand((1, "purple-9"), (2, "purple-9"), (0, "escape"))
+    with pytest.raises(UserError, match="purple-9 is chosen for both Ben and Cai in this trick"):
+        hand_store.enter_trick(gid, 1, 0, twice)
+
+
+def test_the_form_says_what_came_before_and_what_is_missing(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store, {"pirate_abilities": True})
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert 'id="enter-last"' not in page  # nothing recorded yet
+    assert 'id="enter-bids-missing">Not every bid of round 1 is in yet.' in page
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert "Last trick: round 2 trick 1, won by Ana." in page
+    assert 'id="enter-bids-missing"' not in page
+    # Rosie's choice waits: the page says so and carries the question to answer there.
+    assert "Rosie won trick 1: answer who leads next (above)" in page
+    assert 'id="enter-form"' not in page
+    assert '"kind": "rosie"' in page
+    # Round 2 is being played: no "(Points: ...)" for it yet; round 1's stand.
+    assert re.search(r"Round 1 <small class=\"hint\">\(Points: Ana 10", page)
+    assert not re.search(r"Round 2 <small", page)
+
+
+def test_the_tricks_page_of_a_finished_game_says_it_is_over(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store, {"rounds": 1})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert 'id="enter-trick"' not in page
+    assert f'id="tricks-game-over">Game over · <a href="/game/{gid}/tv">Final scores</a>' in page

@@ -111,3 +111,44 @@ def test_a_card_already_played_is_refused_in_the_tables_language(
     wait(browser).until(lambda d: "ya se jugó en la ronda 2" in error.text)
     assert "Cai" in error.text
     assert len(store.tricks(gid)) == 2
+
+
+def test_rosies_choice_is_answered_where_the_trick_is_entered(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the form gave way to a message naming two possible causes and a link to another
+    page, where the choice was a menu and a Save button."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_camera_missing(True)
+    store.enter_trick(
+        gid,
+        1,
+        0,
+        [
+            {"player": 1, "card": "green-5"},
+            {"player": 2, "card": "green-9"},
+            {"player": 0, "card": "escape"},
+        ],
+    )
+    browser.set_window_size(390, 844)
+    browser.get(f"{base}/game/{gid}/bids")
+    # With no camera, the bids page's way to the form is a button naming the next trick.
+    button = wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, "#enter-by-hand a")))
+    assert button.text == "Enter round 2 trick 1 by hand"
+    assert button.get_attribute("class") == "button"
+    button.click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    groups = browser.find_elements(By.CSS_SELECTOR, "#enter-form select.enter-card optgroup")
+    labels = [g.get_attribute("label") for g in groups[:5]]
+    assert labels == ["Parrot", "Treasure Chest", "Treasure Map", "Jolly Roger", "Special cards"]
+    pick(browser, ["green-3", "pirate-rosie", "green-2"])  # Cai leads round 2
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-leader-unknown")))
+    assert "Rosie won trick 1" in browser.find_element(By.ID, "enter-leader-unknown").text
+    answer = "#prompts button.prompt-answer[data-answer='1']"  # Ana chooses Ben to lead
+    wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, answer))).click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    labels = [el.text for el in browser.find_elements(By.CSS_SELECTOR, "#enter-form label")]
+    assert [label.split("\n")[0].strip() for label in labels] == ["1. Ben", "2. Cai", "3. Ana"]
+    assert "won by Ana" in browser.find_element(By.ID, "enter-last").text

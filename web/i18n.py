@@ -311,21 +311,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "no_camera": {
         "en": (
-            "No camera: tricks are not being recorded. Restart with one connected, a webcam"
-            " (skullcam run --camera 0) or a recording (--camera PATH)."
+            "No camera: tricks are not being recorded. Enter them by hand on a phone (Tricks),"
+            " or restart with a webcam (skullcam run --camera 0) or a recording (--camera PATH)."
         ),
         "es": (
-            "Sin cámara: las bazas no se graban. Reinicia skullcam con una cámara conectada"
-            " (skullcam run --camera 0) o con una grabación (--camera RUTA)."
+            "Sin cámara: las bazas no se graban. Anótalas a mano en un móvil (Bazas), o reinicia"
+            " skullcam con una cámara (skullcam run --camera 0) o una grabación (--camera RUTA)."
         ),
         "it": (
-            "Nessuna fotocamera: le prese non vengono registrate. Riavvia skullcam con una"
-            " fotocamera collegata (skullcam run --camera 0) o con una registrazione"
-            " (--camera PERCORSO)."
+            "Nessuna fotocamera: le prese non vengono registrate. Inseriscile a mano da un"
+            " telefono (Prese), o riavvia skullcam con una fotocamera (skullcam run --camera 0)"
+            " o una registrazione (--camera PERCORSO)."
         ),
         "da": (
-            "Intet kamera: stikkene optages ikke. Genstart skullcam med et tilsluttet kamera"
-            " (skullcam run --camera 0) eller med en optagelse (--camera STI)."
+            "Intet kamera: stikkene optages ikke. Indtast dem manuelt på en telefon (Stik),"
+            " eller genstart skullcam med et kamera (skullcam run --camera 0) eller en"
+            " optagelse (--camera STI)."
         ),
     },
     "game_over": {
@@ -467,25 +468,62 @@ STRINGS: dict[str, dict[str, str]] = {
     "enter_trick_leader_unknown": {
         "en": (
             "Who leads the next trick is not known yet: trick {trick} of this round has no"
-            " winner yet (a card missing, or one read twice) or Rosie's choice of who leads is not"
-            " made. Settle that on its page first:"
+            " winner yet (a card missing, or one read twice). Settle that on its page first:"
         ),
         "es": (
             "Aún no se sabe quién sale en la próxima baza: la baza {trick} de esta ronda todavía"
-            " no tiene ganador (falta una carta o hay una leída dos veces) o falta la elección"
-            " de Rosie"
-            " de quién sale. Resuélvelo antes en su página:"
+            " no tiene ganador (falta una carta o hay una leída dos veces). Resuélvelo antes en"
+            " su página:"
         ),
         "it": (
             "Non si sa ancora chi guida la prossima presa: la presa {trick} di questo round non"
-            " ha ancora un vincitore (manca una carta o una è stata letta due volte) o manca la"
-            " scelta di Rosie su chi guida. Sistemala prima nella sua pagina:"
+            " ha ancora un vincitore (manca una carta o una è stata letta due volte). Sistemala"
+            " prima nella sua pagina:"
         ),
         "da": (
             "Det vides endnu ikke, hvem der spiller ud i næste stik: stik {trick} i denne runde"
-            " har stadig ingen vinder (et kort mangler, eller et er læst to gange), eller"
-            " Rosies valg af, hvem der spiller ud, mangler. Afklar det først på stikkets side:"
+            " har stadig ingen vinder (et kort mangler, eller et er læst to gange). Afklar det"
+            " først på stikkets side:"
         ),
+    },
+    "enter_trick_waits_rosie": {
+        "en": "Rosie won trick {trick}: answer who leads next (above), then enter this trick.",
+        "es": (
+            "Rosie ganó la baza {trick}: responde quién sale ahora (arriba) y luego anota esta"
+            " baza."
+        ),
+        "it": (
+            "Rosie ha vinto la presa {trick}: rispondi chi guida la prossima presa (sopra), poi"
+            " inserisci questa presa."
+        ),
+        "da": (
+            "Rosie vandt stik {trick}: svar på, hvem der spiller ud næste gang (ovenfor), og"
+            " indtast så dette stik."
+        ),
+    },
+    "enter_trick_last": {
+        "en": "Last trick: round {round} trick {trick}, won by {name}.",
+        "es": "Última baza: la {trick} de la ronda {round}, ganada por {name}.",
+        "it": "Ultima presa: la {trick} del round {round}, vinta da {name}.",
+        "da": "Seneste stik: stik {trick} i runde {round}, vundet af {name}.",
+    },
+    "enter_trick_bids_missing": {
+        "en": "Not every bid of round {round} is in yet.",
+        "es": "Aún faltan apuestas de la ronda {round}.",
+        "it": "Mancano ancora puntate del round {round}.",
+        "da": "Der mangler stadig bud i runde {round}.",
+    },
+    "final_scores": {
+        "en": "Final scores",
+        "es": "Puntuación final",
+        "it": "Punteggi finali",
+        "da": "Slutstilling",
+    },
+    "special_cards": {
+        "en": "Special cards",
+        "es": "Cartas especiales",
+        "it": "Carte speciali",
+        "da": "Specialkort",
     },
     "enter_trick_link": {
         "en": "Camera missed a trick? Enter it by hand",

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, g, redirect, render_template, send_file, url
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
+from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 from skullcam.store.hand_entry import hand_cards
 from skullcam.store.rows import Game
@@ -205,11 +206,22 @@ def tricks(game_id: int) -> Any:
             }
         )
     score = store.score(game_id)
+    n = len(game.players)
+    nxt = _next_trick_by_hand(store, game)
+    last = next(iter(reversed([i for items in rounds.values() for i in items])), None)
     return _page(
         "tricks.html",
         game=game,
         rounds=rounds,
-        next_trick=_next_trick_by_hand(store, game),
+        # A round still being played has no points yet: "(Points: 0, 0, 0)" read as scored.
+        played_out={r: len(items) >= dealt_in(r, n, game.settings) for r, items in rounds.items()},
+        next_trick=nxt,
+        # What the hand-entry section shows around its form: the trick just recorded (the
+        # page reloads there, and the form alone said nothing of it), the round's missing
+        # bids, and the open questions (Rosie's choice names the next leader).
+        last_item=last,
+        bids_missing=nxt is not None and None in store.bids(game_id, nxt["round"]),
+        state=worded_state(game_id) if nxt is not None else None,
         hand_cards=hand_cards(dict(game.settings)),
         bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
         score=score,

@@ -105,6 +105,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
         ),
+        "hand_card_twice": (
+            "la carta {card} está elegida para {first} y para {player} en esta baza: elige la"
+            " carta de cada jugador"
+        ),
         "hand_card_used": (
             "la carta {card} ya se jugó en la ronda {round} y la baraja no tiene otra: elige la"
             " carta que {player} jugó realmente"
@@ -259,6 +263,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " cambiato chi ha vinto la presa precedente): ricarica la pagina e inseriscila di"
             " nuovo"
         ),
+        "hand_card_twice": (
+            "la carta {card} è scelta sia per {first} sia per {player} in questa presa:"
+            " scegli la carta di ogni giocatore"
+        ),
         "hand_card_used": (
             "la carta {card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
             " scegli la carta che {player} ha giocato davvero"
@@ -409,6 +417,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_order_changed": (
             "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse har ændret,"
             " hvem der vandt det forrige stik): genindlæs siden og indtast det igen"
+        ),
+        "hand_card_twice": (
+            "{card} er valgt til både {first} og {player} i dette stik: vælg hver spillers"
+            " eget kort"
         ),
         "hand_card_used": (
             "{card} er allerede spillet i runde {round}, og bunken har kun ét: vælg det"

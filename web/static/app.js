@@ -504,6 +504,10 @@ function initBids() {
       byHand.hidden = !!(state.finished || state.replaced_by || state.demo);
       const anchor = document.getElementById(state.camera_missing ? "no-camera" : "bid-totals");
       if (byHand.previousElementSibling !== anchor) anchor.after(byHand);
+      const link = byHand.querySelector("a");
+      link.className = state.camera_missing ? "button" : "";
+      link.textContent = state.camera_missing
+        ? t("enter_trick_title", {round: state.round, trick: state.next_trick + 1}) : t("enter_trick_link");
     }
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
@@ -930,12 +934,22 @@ function initTricks() {
   // mermaids, the expansion cards whose setting is on).
   const offered = new Set(pageData.cards || []);
   const choices = SK.cardOrder.map(([id]) => id).filter((id) => offered.has(id));
-  // A card the round has no copy left of is greyed out: the commonest slip.
+  // A card the round has no copy left of is greyed out: the commonest slip. Grouped by suit
+  // (the group named as its cards are, "Parrot"), then the specials: one list of 70 was long.
   const usedUp = new Set((pageData.next_trick && pageData.next_trick.used_up) || []);
+  const suits = ["green", "yellow", "purple", "black"];
+  const option = (id) => h("option", {value: id, title: id, disabled: usedUp.has(id)}, card(id));
+  const groups = [
+    ...suits.map((suit) => h("optgroup", {label: card(suit + "-1").replace(/\s*1$/, "")},
+      choices.filter((id) => id.startsWith(suit + "-")).map(option))),
+    h("optgroup", {label: t("special_cards")},
+      choices.filter((id) => !suits.some((suit) => id.startsWith(suit + "-"))).map(option)),
+  ];
   for (const sel of selects) {
-    sel.replaceChildren(h("option", {value: ""}, "—"), ...choices.map((id) =>
-      h("option", {value: id, title: id, disabled: usedUp.has(id)}, card(id))));
+    sel.replaceChildren(h("option", {value: ""}, "—"), ...groups.map((g) => g.cloneNode(true)));
   }
+  // The open questions: Rosie's choice of who leads is answered here, not on another page.
+  if (pageData.state) SK.renderPrompts(document.getElementById("prompts"), pageData.state, false);
   // Cards chosen and not yet recorded are not thrown away by another page's change.
   const typing = () => selects.some((sel) => sel.value !== "");
   if (form) form.onsubmit = async (ev) => {
@@ -945,7 +959,8 @@ function initTricks() {
     const next = pageData.next_trick;
     const plays = selects.map((sel) => ({player: Number(sel.dataset.player), card: sel.value}));
     const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + "/enter";
-    try { await api(url, {plays}); location.reload(); } catch (e) { showError(e); }
+    // Back at the form, under the trick just recorded, for the next one.
+    try { await api(url, {plays}); location.hash = "enter-trick"; location.reload(); } catch (e) { showError(e); }
   };
   // A Rosie question answered (on a phone) can make the next trick's leader known. Cards being
   // chosen are kept through a change elsewhere (the server refuses them if it moved the trick
