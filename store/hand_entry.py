@@ -62,6 +62,11 @@ def _waits_for(game: Game, trick: Trick) -> str:
     return "rosie" if won == "pirate-rosie" else "winner"
 
 
+def _cards_of(tricks: Sequence[Trick]) -> list[Card]:
+    """The cards ``tricks`` hold, in order."""
+    return [parse_card(str(p["card"])) for t in tricks for p in t.plays]
+
+
 class HandEntryMixin(TricksMixin):
     """Where the next trick goes and who plays in which order; entering it."""
 
@@ -178,18 +183,28 @@ class HandEntryMixin(TricksMixin):
     def used_up(self, game_id: int, round_number: int) -> list[str]:
         """The card ids of :func:`hand_cards` the round has no copy left of (the page greys
         them out: a card already played is the commonest slip when entering a trick)."""
-        game = self.game(game_id)
-        before = self._round_cards(game, round_number)
-        return [
-            cid
-            for cid in hand_cards(dict(game.settings))
-            if find_duplicate([*before, parse_card(cid)]) is not None
-        ]
+        gone = self.played_elsewhere(game_id, round_number, trick_index=-1)
+        return [cid for cid in hand_cards(dict(self.game(game_id).settings)) if cid in gone]
+
+    def played_elsewhere(self, game_id: int, round_number: int, trick_index: int) -> dict[str, int]:
+        """The card ids the round's tricks other than ``trick_index`` leave no copy of, each
+        with the trick (counted from 1) that played the last one: the replay page's Correct
+        menu marks them (a card already played is the commonest slip when correcting one)."""
+        every = {cid: parse_card(cid) for cid in CARD_IDS}
+        cards: list[Card] = []
+        found: dict[str, int] = {}
+        for trick in self.tricks(game_id, round_number):
+            if trick.trick == trick_index:
+                continue
+            cards = _legal([*cards, *_cards_of([trick])])
+            for cid, card in every.items():
+                if cid not in found and find_duplicate([*cards, card]) is not None:
+                    found[cid] = trick.trick + 1
+        return found
 
     def _round_cards(self, game: Game, round_number: int) -> list[Card]:
         """The cards the round's recorded tricks hold, as the deck could hold them."""
-        tricks = self.tricks(game.id, round_number)
-        return _legal([parse_card(str(p["card"])) for t in tricks for p in t.plays])
+        return _legal(_cards_of(self.tricks(game.id, round_number)))
 
     def _check_deck(self, game: Game, round_number: int, plays: list[dict[str, Any]]) -> None:
         """Refuse a card the round has already used up (the score would stop at it)."""

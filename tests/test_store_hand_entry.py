@@ -3,9 +3,11 @@ game's next slot only, in play order from the rules' leader, and the record stay
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -422,3 +424,63 @@ def test_the_tricks_page_of_a_finished_game_says_it_is_over(
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
     assert 'id="enter-trick"' not in page
     assert f'id="tricks-game-over">Game over · <a href="/game/{gid}/tv">Final scores</a>' in page
+
+
+def test_the_cards_the_rounds_other_tricks_used_up_name_their_trick(
+    hand_store: GameStore,
+) -> None:
+    gid = hand_store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": True, "rounds": 3})
+    hand_store.record_trick(gid, 3, 0, plays((0, "loot"), (1, "green-10"), (2, "tigress:pirate")))
+    hand_store.record_trick(gid, 3, 1, plays((2, "loot"), (0, "green-10"), (1, "green-4")))
+    hand_store.record_trick(gid, 3, 2, plays((0, "yellow-1"), (1, "yellow-2"), (2, "yellow-3")))
+    # Trick 2 played the second Loot; the camera read green-10 twice, and trick 1 holds it.
+    assert hand_store.played_elsewhere(gid, 3, 2) == {
+        "green-10": 1,
+        "tigress": 1,
+        "tigress:pirate": 1,
+        "tigress:escape": 1,
+        "loot": 2,
+        "green-4": 2,
+    }
+    # This trick's own cards are set aside: one Loot is left, and green-10 is trick 2's too.
+    assert hand_store.played_elsewhere(gid, 3, 0) == {
+        "green-10": 2,
+        "green-4": 2,
+        "yellow-1": 3,
+        "yellow-2": 3,
+        "yellow-3": 3,
+    }
+    assert hand_store.played_elsewhere(gid, 2, 0) == {}  # another round, another deal
+
+
+def _page_data(page: str) -> dict[str, Any]:
+    found = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None, page[-500:]
+    data = json.loads(found.group(1))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_the_replay_pages_correct_menu_marks_cards_played_in_other_tricks(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: the menu offered every id (the unnamed pirate and mermaid, Loot with its setting
+    off) and said nothing of the round's other tricks, so a correction picked a card played in
+    another trick and the whole score stopped."""
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "pirate"), (1, "black-1")))
+    store.record_trick(gid, 2, 1, plays((0, "green-2"), (1, "green-9"), (2, "escape")))
+    data = _page_data(client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True))
+    cards = data["cards"]
+    assert {"pirate-rosie", "mermaid-alyra", "tigress:pirate", "green-9"} <= set(cards)
+    assert "mermaid" not in cards and "tigress" not in cards and "loot" not in cards
+    assert "pirate" in cards  # the trick's own unnamed pirate, so it stays selected
+    # Trick 2 played green-2 and green-9 (round 1's green-9 is another deal); escapes remain.
+    assert data["played_elsewhere"] == {"green-2": 2, "green-9": 2}
+    other = _page_data(client.get(f"/game/{gid}/round/2/trick/1").get_data(as_text=True))
+    assert "pirate" not in other["cards"]
+    assert other["played_elsewhere"] == {"black-1": 1, "black-3": 1}
+    client.set_cookie("lang", "da")
+    page = client.get(f"/game/{gid}/round/2/trick/1").get_data(as_text=True)
+    assert '"played_in_trick": "spillet i stik {trick}"' in page

@@ -152,3 +152,41 @@ def test_rosies_choice_is_answered_where_the_trick_is_entered(
     labels = [el.text for el in browser.find_elements(By.CSS_SELECTOR, "#enter-form label")]
     assert [label.split("\n")[0].strip() for label in labels] == ["1. Ben", "2. Cai", "3. Ana"]
     assert "won by Ana" in browser.find_element(By.ID, "enter-last").text
+
+
+def test_the_correct_menu_marks_a_card_played_in_another_trick(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The replay page's Correct menu holds the cards hand entry offers (no unnamed pirate or
+    mermaid) and says which of them another trick of the round played: a correction that
+    picked one stopped the whole score."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.set_bids(gid, 2, [1, 0, 1])
+    recorded = [
+        (1, 0, [(1, "green-5"), (2, "green-9"), (0, "escape")]),
+        (2, 0, [(2, "black-3"), (0, "black-9"), (1, "escape")]),
+        # The camera read Ana's black-2 as the black-9 trick 1 holds: the score stops.
+        (2, 1, [(0, "black-9"), (1, "green-1"), (2, "green-2")]),
+    ]
+    for round_number, index, pairs in recorded:
+        trick = [{"player": p, "card": c} for p, c in pairs]
+        store.record_trick(gid, round_number, index, trick)
+    assert not store.score(gid)["ok"]
+    browser.get(f"{base}/game/{gid}/round/2/trick/1")
+    wait(browser).until(ec.element_to_be_clickable((By.CSS_SELECTOR, ".correct-button"))).click()
+    menu = Select(browser.find_element(By.ID, "correct-card"))
+    assert menu.first_selected_option.text == "Jolly Roger 9 · played in trick 1"
+    texts = {o.get_attribute("value"): o.text for o in menu.options}
+    assert "pirate" not in texts and "mermaid" not in texts and "tigress" not in texts
+    assert "loot" not in texts  # its setting is off
+    assert texts["pirate-rosie"] == "Rosie D' Laney"  # the named pirates, as hand entry
+    assert texts["black-3"] == "Jolly Roger 3 · played in trick 1"
+    assert texts["black-2"] == "Jolly Roger 2"
+    assert texts["green-5"] == "Parrot 5"  # round 1's is another deal
+    assert all(o.is_enabled() for o in menu.options)  # marked, not refused
+    menu.select_by_value("black-2")
+    browser.find_element(By.ID, "correct-save").click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
+    assert store.score(gid)["ok"]

@@ -549,6 +549,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Aggiungi la carta mancante",
         "da": "Tilføj det manglende kort",
     },
+    "played_in_trick": {
+        "en": "played in trick {trick}",
+        "es": "jugada en la baza {trick}",
+        "it": "giocata nella presa {trick}",
+        "da": "spillet i stik {trick}",
+    },
     "cards_recorded": {
         "en": "{k} of {n} cards recorded",
         "es": "{k} de {n} cartas grabadas",

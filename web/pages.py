@@ -287,7 +287,19 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         choice=_choice(store, game, trick),
         image_kind=(kind := _image_kind(store, trick)),
         missing_image=None if kind is not None else _missing_image(store, trick),
+        # The Correct menu's cards, those the round's other tricks used up marked with the
+        # trick that played them (marked, not refused: fixing two misread cards can pass
+        # through a state with one card twice).
+        menu_cards=_menu_cards(game, trick),
+        played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
     )
+
+
+def _menu_cards(game: Game, trick: Any) -> list[str]:
+    """The cards a table enters by hand (``hand_cards``) and any card the trick holds that
+    they leave out (an unnamed pirate, Loot with its setting off), so it stays selected."""
+    cards = hand_cards(dict(game.settings))
+    return cards + [c for c in dict.fromkeys(str(p["card"]) for p in trick.plays) if c not in cards]
 
 
 def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:

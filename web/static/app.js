@@ -826,10 +826,16 @@ function initReplay() {
   const form = document.getElementById("correct-form");
   const cardSel = document.getElementById("correct-card");
   const playerSel = document.getElementById("correct-player");
-  // In the deck's order (suits by number, then the specials). An undeclared Tigress cannot be
-  // judged (the server refuses it): she is offered declared only.
-  const choices = SK.cardOrder.map(([id]) => id).filter((id) => id !== "tigress");
-  cardSel.replaceChildren(...choices.map((id) => h("option", {value: id, title: id}, card(id))));
+  // In the deck's order (suits by number, then the specials): the cards the server offers
+  // (named pirates and mermaids, the Tigress declared, the expansions in play) and the
+  // trick's own. A card the round's other tricks used up says where: the commonest slip, which
+  // stopped the score. Marked, not greyed out: fixing two misread cards can pass through a
+  // state with one card twice.
+  const offered = new Set(pageData.cards || []);
+  const elsewhere = pageData.played_elsewhere || {};
+  const choices = SK.cardOrder.map(([id]) => id).filter((id) => offered.has(id));
+  cardSel.replaceChildren(...choices.map((id) => h("option", {value: id, title: id},
+    card(id) + (id in elsewhere ? " · " + t("played_in_trick", {trick: elsewhere[id]}) : ""))));
   const title = document.getElementById("correct-title");
   const seated = new Set(pageData.plays.map((p) => p.player));
   let which = null;  // the play being corrected, or "add" for the card the camera missed
