@@ -21,9 +21,12 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
-    from selenium.common.exceptions import StaleElementReferenceException
+    """Waits retry through a page reloading under them: the form reloads the page after each
+    trick, and chromedriver may answer "Node with given id does not belong to the document"
+    (a WebDriverException, not a stale element) for a lookup made mid-reload (1 run in 14)."""
+    from selenium.common.exceptions import WebDriverException
 
-    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
+    return WebDriverWait(driver, seconds, ignored_exceptions=[WebDriverException])
 
 
 def pick(driver: Any, cards: list[str]) -> None:
