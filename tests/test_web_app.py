@@ -716,6 +716,22 @@ def test_history_lists_each_games_result(client: FlaskClient, store: GameStore) 
     assert "<td>sin terminar</td>" in row(aside)
 
 
+def test_history_says_the_demos_game_is_the_demos(client: FlaskClient, store: GameStore) -> None:
+    """Was: the demo's recorded game, set aside when the table started its own, was listed as
+    "not finished", like a table's abandoned game."""
+    from skullcam.store.tricks import DEMO_MARK
+
+    demo = store.create_game(["Ana", "Ben"], 0, {})
+    (store.game_dir(demo) / DEMO_MARK).write_text("recorded from the demo game\n")
+    ours = store.create_game(["Dan", "Eva"], 0, {})
+    page = re.sub(r"\s+", " ", client.get("/history").get_data(as_text=True))
+    assert f'<tr id="history-game-{demo}"> <td>#{demo}</td>' in page
+    demo_row = page[page.index(f'<tr id="history-game-{demo}">') :]
+    assert "<td>demo (a recorded game)</td>" in demo_row[: demo_row.index("</tr>")]
+    ours_row = page[page.index(f'<tr id="history-game-{ours}">') :]
+    assert "<td>in progress</td>" in ours_row[: ours_row.index("</tr>")]
+
+
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -261,6 +261,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Nessuna domanda in sospeso.",
         "da": "Ingen åbne spørgsmål.",
     },
+    "demo_game": {
+        "en": "demo (a recorded game)",
+        "es": "demo (partida grabada)",
+        "it": "demo (partita registrata)",
+        "da": "demo (et optaget spil)",
+    },
     "set_aside": {
         "en": "not finished",
         "es": "sin terminar",

@@ -499,7 +499,8 @@ def trick_image(game_id: int, trick_id: int, kind: str) -> Any:
 @bp.get("/history")
 def history() -> Any:
     """Every game with how it stands: a finished game's result (its winners and totals, or
-    no rounds played), or in progress, or not finished (set aside for a newer game)."""
+    no rounds played), or in progress, or not finished (set aside for a newer game), or the
+    demo's (a recorded game replayed: "not finished" read as a table's abandoned game)."""
     store = get_store()
     active = store.active_game()
     rows = []
@@ -509,6 +510,8 @@ def history() -> Any:
             # took 1.7 s with 200 of them here, more on a Pi (older ones keep their exports).
             shown = n < HISTORY_RESULTS
             status, result = "finished", game_result(store, game) if shown else None
+        elif _is_demo(store, game):
+            status, result = "demo_game", None
         else:
             in_progress = active is not None and active.id == game.id
             status, result = ("in_progress" if in_progress else "set_aside"), None
