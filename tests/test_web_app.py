@@ -568,6 +568,20 @@ def test_tigress_and_confirm(client: FlaskClient, store: GameStore) -> None:
     assert store.trick(gid, 1, 0).flags == []
 
 
+def test_the_tigress_buttons_show_her_declaration(client: FlaskClient, store: GameStore) -> None:
+    """Was: both buttons looked alike whatever she was declared as."""
+    gid = game_with_trick(store)
+    url = f"/game/{gid}/round/1/trick/0"
+
+    def pressed() -> list[str]:
+        page = client.get(url).get_data(as_text=True)
+        return re.findall(r'data-as="(\w+)" aria-pressed="true"', page)
+
+    assert pressed() == ["escape"]  # as recorded
+    client.post(f"/api/game/{gid}/round/1/trick/0/tigress", json={"as": "pirate"})
+    assert pressed() == ["pirate"]
+
+
 def test_settings_recompute(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_trick(store)
     res = client.post(f"/api/game/{gid}/settings", json={"settings": {"zero_bid_points": 30}})

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,16 @@ def _page(template: str, **context: Any) -> str:
         replaced_by=store.replaced_by(game.id) if isinstance(game, Game) else None,
         **context,
     )
+
+
+def _tigress_as(plays: Sequence[dict[str, Any]]) -> str | None:
+    """The trick's Tigress as declared ("pirate", "escape"), "" when undeclared, None when
+    the trick has none."""
+    for play in plays:
+        card = str(play["card"])
+        if card.startswith("tigress"):
+            return card.partition(":")[2]
+    return None
 
 
 def _is_demo(store: Any, game: Game) -> bool:
@@ -282,7 +293,9 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         score_error_text=explain_i18n.score_error_text(score, g.lang),
         prev_trick=prev_trick,
         next_trick=next_trick,
-        has_tigress=any(str(p["card"]).startswith("tigress") for p in trick.plays),
+        # The Tigress row's buttons show what she was declared as (aria-pressed): the
+        # card's name said it, but two alike buttons read as "not yet declared".
+        tigress_as=_tigress_as(trick.plays),
         flags=[flag_text(flag, g.lang) for flag in trick.flags],
         choice=_choice(store, game, trick),
         image_kind=(kind := _image_kind(store, trick)),
