@@ -499,8 +499,8 @@ STRINGS: dict[str, dict[str, str]] = {
             " baza."
         ),
         "it": (
-            "Rosie ha vinto la presa {trick}: rispondi chi guida la prossima presa (sopra), poi"
-            " inserisci questa presa."
+            "Rosie ha vinto la presa {trick}: indica chi guida la prossima presa (qui sopra),"
+            " poi inserisci questa presa."
         ),
         "da": (
             "Rosie vandt stik {trick}: svar på, hvem der spiller ud næste gang (ovenfor), og"
@@ -557,8 +557,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "played_in_trick": {
         "en": "played in trick {trick}",
-        "es": "jugada en la baza {trick}",
-        "it": "giocata nella presa {trick}",
+        "es": "se jugó en la baza {trick}",
+        "it": "già nella presa {trick}",
         "da": "spillet i stik {trick}",
     },
     "cards_recorded": {

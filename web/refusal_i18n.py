@@ -107,7 +107,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_card_twice": (
             "la carta {card} está elegida para {first} y para {player} en esta baza: elige la"
-            " carta de cada jugador"
+            " carta que jugó cada uno"
         ),
         "hand_card_used": (
             "la carta {card} ya se jugó en la ronda {round} y la baraja no tiene otra: elige la"
@@ -264,8 +264,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nuovo"
         ),
         "hand_card_twice": (
-            "la carta {card} è scelta sia per {first} sia per {player} in questa presa:"
-            " scegli la carta di ogni giocatore"
+            "la carta {card} è stata scelta sia per {first} sia per {player} in questa presa:"
+            " scegli la carta giocata da ciascuno"
         ),
         "hand_card_used": (
             "la carta {card} è già stata giocata nel round {round} e il mazzo non ne ha un'altra:"
