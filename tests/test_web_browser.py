@@ -524,6 +524,10 @@ def test_bids_are_locked_on_the_phones_once_the_game_is_over(
     wait(browser).until(
         ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas")
     )
+    # The totals, best first, on the phone too (was: the winner's name alone).
+    assert browser.find_element(By.ID, "final-standings").text == "Total: Ana 20 · Ben 10"
+    link = browser.find_element(By.CSS_SELECTOR, "#game-over a")
+    assert link.get_attribute("href").endswith(f"/game/{gid}/tv")
     button = '.bid-button[data-player="0"][data-bid="0"]'
     assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
     # Locked, the final bids are still read: muted, not faded to 1.5:1 (opacity 0.35).

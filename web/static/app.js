@@ -462,7 +462,7 @@ function initBids() {
       const ask = state.finished ? "confirm_bid_after_game" : "confirm_bid_replaced";
       over.replaceChildren(
         ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
-          : endedUnplayed(state) ? " · " + t("no_rounds_played") : ""))] : []),
+          : endedUnplayed(state) ? " · " + t("no_rounds_played") : "")), ...finalStandings(state)] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
           if (window.confirm(t(ask))) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
@@ -596,6 +596,18 @@ function winnerNames(state) {
   const sc = scoreShown(state);
   if (!state.finished || !sc || endedUnplayed(state)) return "";
   return (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
+}
+
+/* A finished game's totals, best first, and the way to the full final scores: a phone at
+ * the table showed only the winner's name, and the totals were on the TV alone. */
+function finalStandings(state) {
+  const {h, t} = SK;
+  const sc = scoreShown(state);
+  if (!state.finished || !sc || endedUnplayed(state)) return [];
+  const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
+  return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
+    (p) => bidi(state.game.players[p]) + " " + sc.totals[p]).join(" · ")), " · ",
+    h("a", {href: "/game/" + state.game.id + "/tv"}, t("final_scores"))];
 }
 
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
