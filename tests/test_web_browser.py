@@ -596,7 +596,9 @@ def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
         lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
     )
     button = '.bid-button[data-player="0"][data-bid="1"]'
-    assert browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    # Waited for, not read once: a live re-render may replace the button between the lookup
+    # and the read (a stale element, 1 full run in ~15).
+    wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, button).is_enabled())
     assert not browser.find_element(By.ID, "replaced").is_displayed()
     new = store.create_game(["Dan", "Eva"], 0, {})
     wait(browser).until(lambda d: d.find_element(By.ID, "replaced").is_displayed())
