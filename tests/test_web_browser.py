@@ -567,6 +567,66 @@ def test_a_game_finished_with_no_round_played_has_no_winner(
     )
 
 
+def test_a_finished_game_whose_score_stops_names_no_winner(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the last round played with no bids entered, the TV and the phones crowned the
+    leader of the rounds before it ("Captain of the Seven Seas: Ana"), whom the missing bids
+    could still unseat, beside the box saying the scores cannot be computed."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 2})
+    store.set_bids(gid, 1, [1, 0])
+    play_trick(store, gid, ["green-3", "green-9"])  # Ana +20, Ben +10
+    play_trick(store, gid, ["green-4", "green-5"])  # round 2, no bids entered
+    play_trick(store, gid, ["yellow-4", "yellow-5"])
+    assert store.game(gid).status == "finished" and not store.score(gid)["ok"]
+    browser.get(f"{base}/tv")
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
+    assert not browser.find_element(By.ID, "tv-winner").is_displayed()
+    assert "Captain" not in browser.find_element(By.ID, "tv-board").text
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "game-over"), "Game over"))
+    assert "Captain" not in browser.find_element(By.ID, "game-over").text
+    assert browser.find_elements(By.ID, "final-standings") == []
+    assert "no bid for Ana, Ben" in browser.find_element(By.ID, "score-error").text
+    # The bids entered, the game has its winner again.
+    store.set_bids(gid, 2, [1, 1])  # one trick each in round 2: Ana +20, Ben +20
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas: Ana")
+    )
+    assert browser.find_element(By.ID, "final-standings").text == "Total: Ana 40 · Ben 30"
+
+
+def test_a_phone_reads_who_won_and_the_link_to_the_final_scores(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: on an upright phone the TV's winner line was cut to "Captain of …" (the names
+    hidden by its ellipsis), and the game-over box's link was drawn in its own background."""
+    base, store = server
+    long = "Maximiliano Fernández-García de la Vega"
+    gid = store.create_game(["Ana", long], 0, {"rounds": 1})
+    store.set_bids(gid, 1, [1, 1])
+    play_trick(store, gid, ["escape", "escape"])  # the long name leads and takes it
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(base + "/tv")
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-winner").is_displayed())
+        winner = browser.find_element(By.ID, "tv-winner")
+        assert winner.text == f"Captain of the Seven Seas: {long}"
+        fits = "const w = arguments[0]; return w.scrollWidth <= w.clientWidth;"
+        assert browser.execute_script(fits, winner)
+        browser.get(f"{base}/game/{gid}/tricks")
+        link = browser.find_element(By.CSS_SELECTOR, "#tricks-game-over a")
+        box = browser.find_element(By.ID, "tricks-game-over")
+        assert link.value_of_css_property("color") != box.value_of_css_property("background-color")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_the_questions_page_says_so_once_the_last_one_is_answered(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -511,7 +511,8 @@ function initBids() {
     }
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
-    document.getElementById("bid-totals").textContent = sc
+    // A finished game's totals are in the game-over box, best first (finalStandings).
+    document.getElementById("bid-totals").textContent = sc && !finalStandings(state).length
       ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + " " + sc.totals[i]).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
@@ -591,19 +592,20 @@ function endedUnplayed(state) {
   return state.finished && state.score.ok && !state.score.score.rounds.some((r) => !r.in_progress);
 }
 
-/* The winners' names once the game is over ("" before, and for a game with no round scored). */
+/* The winners' names once the game is over ("" before, for a game with no round scored, and
+ * while its score stops: the rounds before the stop named a winner the missing bids or the
+ * corrected card could still change). */
 function winnerNames(state) {
-  const sc = scoreShown(state);
-  if (!state.finished || !sc || endedUnplayed(state)) return "";
-  return (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
+  if (!state.finished || !state.score.ok || endedUnplayed(state)) return "";
+  return (state.score.score.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
 }
 
 /* A finished game's totals, best first, and the way to the full final scores: a phone at
  * the table showed only the winner's name, and the totals were on the TV alone. */
 function finalStandings(state) {
   const {h, t} = SK;
-  const sc = scoreShown(state);
-  if (!state.finished || !sc || endedUnplayed(state)) return [];
+  if (!state.finished || !state.score.ok || endedUnplayed(state)) return [];
+  const sc = state.score.score;
   const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
   return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
     (p) => bidi(state.game.players[p]) + " " + sc.totals[p]).join(" · ")), " · ",
