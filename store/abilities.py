@@ -167,12 +167,14 @@ def restore_dropped_choice(
     """Put back the choice a correction dropped when a later one makes the same pirate win
     the trick again (the first undone); whether it did. Asking again lost an answered
     choice, and the score stood short until someone answered a second time (a review,
-    session 40). Only a choice dropped because its pirate stopped winning comes back: one
-    dropped because another player won the trick was that player's to make, not this one's,
-    and so is one dropped from another player than ``winner`` (the trick's winner now)."""
+    session 40). Only the choice of the player who wins the trick now (``winner``) comes
+    back, whether it was dropped because its pirate stopped winning or because another
+    player won the trick meanwhile (a card corrected and then back: a review, session 42):
+    the same pirate won by the same player is the same choice. One made by another player
+    (a seat corrected) was that player's to make, not this one's: asked again."""
     pirate = ABILITY_PIRATE[kind]
     row = conn.execute(
-        "SELECT before, note FROM corrections WHERE trick_id = ? AND kind = 'ability'"
+        "SELECT before FROM corrections WHERE trick_id = ? AND kind = 'ability'"
         " ORDER BY id DESC LIMIT 1",
         (trick_id,),
     ).fetchone()
@@ -182,8 +184,6 @@ def restore_dropped_choice(
     if not isinstance(dropped, dict) or dropped.get("pirate") != pirate:
         return False
     if winner is None or dropped.get("player") != winner:
-        return False
-    if not str(row["note"]).startswith(f"{pirate} no longer wins"):
         return False
     choice = dropped.get("choice")
     if not isinstance(choice, int) or isinstance(choice, bool):

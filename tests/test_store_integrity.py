@@ -277,6 +277,39 @@ def test_a_correction_undone_puts_the_dropped_choice_back(store: GameStore) -> N
     assert (asked.kind, asked.player) == ("rosie", 0)
 
 
+@pytest.mark.parametrize("ana_card", ["yellow-5", "pirate-harry"])
+def test_a_correction_that_gave_the_trick_away_undone_puts_the_choice_back(
+    store: GameStore, ana_card: str
+) -> None:
+    """Cai's Rosie corrected to a yellow 1 gave the trick to Ana; back to Rosie, her choice
+    (Ana leads) was asked again, and the score warned that Ana led trick 2 out of turn until
+    someone answered twice (a review, session 42). With Ana's Harry winning meanwhile, the
+    question it opened goes when Rosie wins again."""
+    gid = new_game(store, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-3"), (2, "green-4"), (0, "escape")))
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "pirate-rosie"), (0, ana_card), (1, "escape")))
+    store.answer_prompt(store.create_prompt(gid, "rosie", 2, 0, player=2), 0)
+    store.record_trick(gid, 2, 1, plays((0, "green-9"), (1, "green-2"), (2, "green-1")))
+    store.correct_play(gid, 2, 0, 0, card="yellow-1")  # Ana's card wins: Cai's choice dropped
+    assert store.abilities(gid, 2) == []
+    asked = [(p.kind, p.player) for p in store.prompts(gid) if p.status == "open"]
+    assert asked == ([("harry", 0)] if ana_card == "pirate-harry" else [])
+    trick = store.correct_play(gid, 2, 0, 0, card="pirate-rosie")  # the correction undone
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}]
+    assert [p for p in store.prompts(gid) if p.status == "open"] == []
+    audit = store.audit(gid, trick.id)
+    dropped = [c for c in audit if c.kind == "ability"]
+    assert "is now won by another player" in dropped[-1].note
+    assert [c for c in audit if c.kind == "choice"][-1].note == (
+        "restored: the correction that dropped it was undone"
+    )
+    score = store.score(gid)
+    assert score["ok"], score.get("error")
+    assert not score["score"].get("warnings")
+
+
 def test_rosie_leads_only_while_abilities_count(store: GameStore) -> None:
     gid = rosie_game(store)
     store.update_settings(gid, {"pirate_abilities": False})
