@@ -141,6 +141,7 @@ class HandEntryMixin(TricksMixin):
             if nxt is None:
                 raise refusal("hand_no_trick_left", game=game_id)
             if (nxt["round"], nxt["trick"]) != (round_number, trick_index):
+                self._refuse_if_recorded_meanwhile(game, round_number, trick_index, plays)
                 raise refusal(
                     "hand_not_next",
                     round=echo(round_number),
@@ -179,6 +180,38 @@ class HandEntryMixin(TricksMixin):
                 winner = verdicts.winner_player(clean, resolution)
                 ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
         return trick
+
+    def _refuse_if_recorded_meanwhile(
+        self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]
+    ) -> None:
+        """Two phones entering one trick, or a phone and the camera: the second is told
+        whether the trick stored has the cards it was about to enter. Was: "not the next
+        trick, reload", and a phone whose Jolly Roger 14 lost to another's misread 13 never
+        learned that the stored trick differs from its own."""
+        stored = next(
+            (t for t in self.tricks(game.id, round_number) if t.trick == trick_index), None
+        )
+        try:
+            clean = checks.check_plays(plays, len(game.players))
+            mine = {p["player"]: _playable(p["card"]) for p in clean}
+        except UserError:
+            return  # plays the page could not have sent: the plain refusal says enough
+        if stored is None or not mine:
+            return
+        there = {int(p["player"]): str(p["card"]) for p in stored.plays}
+        where = {"round": round_number, "trick": trick_index + 1}
+        differ = [p for p in mine if p in there and there[p] != mine[p]]
+        if differ:
+            player = differ[0]
+            raise refusal(
+                "hand_recorded_other",
+                player=game.players[player],
+                card=CardId(there[player]),
+                mine=CardId(mine[player]),
+                **where,
+            )
+        if there == mine:
+            raise refusal("hand_recorded_same", **where)
 
     def used_up(self, game_id: int, round_number: int) -> list[str]:
         """The card ids of :func:`hand_cards` the round has no copy left of (the page greys

@@ -81,6 +81,15 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} is not the next trick to enter: round {next_round} trick"
         " {next_trick} is (a camera or another page recorded one meanwhile). Reload the page"
     ),
+    "hand_recorded_same": (
+        "round {round} trick {trick} was recorded meanwhile (by another page or the camera) with"
+        " these same cards: nothing more to enter here. Reload the page"
+    ),
+    "hand_recorded_other": (
+        "round {round} trick {trick} was recorded meanwhile (by another page or the camera) with"
+        " {player}'s {card}, where this page has {mine}: check that trick on its page and"
+        " correct it there if this page is right"
+    ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"
         " has no winner yet (a card missing, or one read twice) or Rosie's choice of who leads is"

@@ -97,9 +97,20 @@ def test_it_goes_after_the_cameras_tricks_and_is_audited(hand_store: GameStore) 
 def test_only_the_next_trick_can_be_entered(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
-    # The page showed round 1's trick, and the camera recorded it meanwhile.
-    with pytest.raises(UserError, match="round 1 trick 1 is not the next trick to enter: round 2"):
+    # The page showed round 1's trick, and the camera recorded it meanwhile: with the same
+    # cards, nothing is lost; with another card, the page is told which, to check it.
+    with pytest.raises(UserError, match=r"round 1 trick 1 was recorded meanwhile .* same cards"):
         hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    with pytest.raises(
+        UserError,
+        match=r"round 1 trick 1 was recorded meanwhile .* with Cai's green-9, where this page"
+        r" has green-10: check that trick",
+    ):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-10"), (0, "green-1")))
+    # Plays no page sends (a card short): the slot is named, as for any other trick that is
+    # not the next.
+    with pytest.raises(UserError, match="round 1 trick 1 is not the next trick to enter: round 2"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9")))
     with pytest.raises(UserError, match="round 2 trick 2 is not the next"):
         hand_store.enter_trick(gid, 2, 1, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
     assert len(hand_store.tricks(gid)) == 1
@@ -179,8 +190,14 @@ def test_the_api_enters_the_trick_and_says_why_it_refuses(
     again = client.post(url, json=body, headers={"Accept-Language": "es"})
     assert again.status_code == 400
     refused = json_of(again)
-    assert "is not the next trick to enter" in refused["error"]
-    assert refused["error_text"] != refused["error"]  # said in the page's language too
+    assert (
+        "was recorded meanwhile (by another page or the camera) with these same"
+        in (refused["error"])
+    )
+    assert refused["error_text"].startswith("la baza 1 de la ronda 1 se registró mientras")
+    other = {"plays": hand((1, "green-5"), (2, "green-10"), (0, "escape"))}
+    refused = json_of(client.post(url, json=other, headers={"Accept-Language": "es"}))
+    assert "con la carta Loro 9 de Cai, donde esta página tiene Loro 10" in refused["error_text"]
     bad = client.post(f"/api/game/{gid}/round/2/trick/0/enter", json={"plays": "green-5"})
     assert bad.status_code == 400
     assert "plays must be a list" in json_of(bad)["error"]

@@ -83,6 +83,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_no_trick_left": (
             "todas las bazas de la partida {game} están grabadas: no queda ninguna por anotar"
         ),
+        "hand_recorded_same": (
+            "la baza {trick} de la ronda {round} se registró mientras tanto (otra página o la"
+            " cámara) con estas mismas cartas: no queda nada por anotar aquí. Recarga la página"
+        ),
+        "hand_recorded_other": (
+            "la baza {trick} de la ronda {round} se registró mientras tanto (otra página o la"
+            " cámara) con la carta {card} de {player}, donde esta página tiene {mine}: revisa"
+            " esa baza en su página y corrígela allí si esta página tiene razón"
+        ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
             " {next_trick} de la ronda {next_round} (una cámara u otra página registró una"
@@ -238,6 +247,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_no_trick_left": (
             "tutte le prese della partita {game} sono registrate: non ce n'è nessuna da inserire"
+        ),
+        "hand_recorded_same": (
+            "la presa {trick} del round {round} è stata registrata nel frattempo (da un'altra"
+            " pagina o dalla fotocamera) con queste stesse carte: qui non resta nulla da"
+            " inserire. Ricarica la pagina"
+        ),
+        "hand_recorded_other": (
+            "la presa {trick} del round {round} è stata registrata nel frattempo (da un'altra"
+            " pagina o dalla fotocamera) con la carta {card} di {player}, dove questa pagina ha"
+            " {mine}: controlla quella presa nella sua pagina e correggila lì se questa pagina"
+            " ha ragione"
         ),
         "hand_not_next": (
             "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
@@ -395,6 +415,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_no_trick_left": (
             "alle stik i spil {game} er registreret: der er ikke flere stik at indtaste"
+        ),
+        "hand_recorded_same": (
+            "stik {trick} i runde {round} blev registreret i mellemtiden (af en anden side eller"
+            " kameraet) med de samme kort: der er intet mere at indtaste her. Genindlæs siden"
+        ),
+        "hand_recorded_other": (
+            "stik {trick} i runde {round} blev registreret i mellemtiden (af en anden side eller"
+            " kameraet) med {player}s {card}, hvor denne side har {mine}: tjek det stik på dets"
+            " side, og ret det dér, hvis denne side har ret"
         ),
         "hand_not_next": (
             "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"
