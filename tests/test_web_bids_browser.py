@@ -69,6 +69,12 @@ def test_refused_bid_change_shows_the_servers_reason(
     click(browser, '.bid-button[data-player="0"][data-bid="0"]')
     wait(browser).until(lambda d: d.find_element(By.ID, "form-error").text == REFUSAL)
     assert browser.find_element(By.ID, "toast").text == REFUSAL
+    # The refusal is read across the screen, not wrapped into half its width over the rows.
+    width = browser.execute_script(
+        "const r = document.getElementById('toast').getBoundingClientRect();"
+        "return [r.left, r.right, r.width, window.innerWidth];"
+    )
+    assert width[0] >= 0 and width[1] <= width[3] and width[2] > width[3] / 2, width
     wait(browser).until(
         lambda d: "on" in d.find_element(By.CSS_SELECTOR, lit).get_attribute("class").split()
     )
