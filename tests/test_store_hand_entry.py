@@ -223,6 +223,26 @@ def test_the_tricks_page_offers_the_next_trick_in_play_order(
     assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
 
 
+def test_a_trick_entered_by_hand_is_marked_so_in_the_list_and_its_audit(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: in the tricks list a hand trick looked like the camera's, and its audit trail said
+    "As recorded"."""
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    store.enter_trick(gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")))
+    store.correct_play(gid, 2, 0, 2, card="green-2")  # Ben's escape was a Parrot 2
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    marked = re.findall(r'/round/(\d)/trick/0" class="trick-link[^>]*>(.*?)</a>', page, re.S)
+    assert [(r, "hand-mark" in body) for r, body in marked] == [("1", False), ("2", True)]
+    assert 'title="trick entered by hand"' in page
+    replay = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert "As entered by hand:" in replay and "As recorded:" not in replay
+    store.correct_play(gid, 1, 0, 2, card="green-3")  # the camera's trick says it was seen
+    camera = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert "As recorded:" in camera and "As entered by hand:" not in camera
+
+
 def test_no_trick_is_offered_once_the_game_is_over_or_its_leader_unknown(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -587,6 +587,12 @@ STRINGS: dict[str, dict[str, str]] = {
             " det fra en sikkerhedskopi for at se stikket. De optagne kort bevares."
         ),
     },
+    "original_by_hand": {
+        "en": "As entered by hand",
+        "es": "Como se anotó a mano",
+        "it": "Come inserito a mano",
+        "da": "Som indtastet manuelt",
+    },
     "original": {
         "en": "As recorded",
         "es": "Como se grabó",
