@@ -166,7 +166,7 @@ def test_replay_page_explains_in_the_chosen_language(
     warning = re.search(r'class="warning">(.*?)</p>', page, re.S)
     assert warning is not None and "«" in warning[1] and "setting is off" not in warning[1]
     english = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
-    assert "The green 9 (Cai) wins: the highest green card, the suit led." in english
+    assert "Parrot 9 (Cai) wins: the highest green card, the suit led." in english
 
 
 @pytest.mark.parametrize(

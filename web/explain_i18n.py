@@ -523,7 +523,10 @@ def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording, with a
     card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")."""
     if lang == "en":
-        return replace(ENGLISH_WORDING, card_id=lambda card: i18n.card_name(str(card), "en"))
+        # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
+        # as two cards); the suits keep their colours, which "black is trump" is said in.
+        en_name = lambda card: i18n.card_name(str(card), "en")  # noqa: E731
+        return replace(ENGLISH_WORDING, card=en_name, card_id=en_name)
     if lang not in TEMPLATES:
         return ENGLISH_WORDING
 
