@@ -206,8 +206,8 @@ class HandEntryMixin(TricksMixin):
             raise refusal(
                 "hand_recorded_other",
                 player=game.players[player],
-                card=CardId(there[player]),
-                mine=CardId(mine[player]),
+                card=CardId(parse_card(there[player])),
+                mine=CardId(parse_card(mine[player])),
                 **where,
             )
         if there == mine:
