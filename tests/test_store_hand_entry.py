@@ -29,6 +29,17 @@ def hand(*pairs: tuple[int, str]) -> list[dict[str, object]]:
     return [{"player": p, "card": c} for p, c in pairs]
 
 
+def ready(round_number: int, trick: int, order: list[int]) -> dict[str, object]:
+    """``next_trick`` for a trick whose leader is known: its place and play order."""
+    return {
+        "round": round_number,
+        "trick": trick,
+        "order": order,
+        "waits_on": None,
+        "waits_for": None,
+    }
+
+
 def three_players(store: GameStore, settings: dict | None = None) -> int:
     """Ana, Ben and Cai, Ana dealing: Ben leads round 1, Cai round 2."""
     return store.create_game(["Ana", "Ben", "Cai"], 0, settings or {})
@@ -37,32 +48,14 @@ def three_players(store: GameStore, settings: dict | None = None) -> int:
 def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameStore) -> None:
     gid = three_players(hand_store, {"rounds": 2})
     hand_store.set_bids(gid, 1, [0, 1, 0])
-    assert hand_store.next_trick(gid) == {
-        "round": 1,
-        "trick": 0,
-        "order": [1, 2, 0],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(1, 0, [1, 2, 0])
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     # Cai won with the 9, but a round is led by the player left of its dealer: Ben deals
     # round 2, so Cai leads it.
-    assert hand_store.next_trick(gid) == {
-        "round": 2,
-        "trick": 0,
-        "order": [2, 0, 1],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
     hand_store.set_bids(gid, 2, [1, 0, 1])
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
-    assert hand_store.next_trick(gid) == {
-        "round": 2,
-        "trick": 1,
-        "order": [0, 1, 2],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(2, 1, [0, 1, 2])
     hand_store.enter_trick(gid, 2, 1, hand((0, "purple-2"), (1, "escape"), (2, "skull-king")))
     assert hand_store.next_trick(gid) is None
     assert hand_store.game(gid).status == "finished"
@@ -152,13 +145,7 @@ def test_the_leader_must_be_known(hand_store: GameStore) -> None:
     with pytest.raises(UserError, match="round 2 trick 2 is not known yet: trick 1 of the round"):
         hand_store.enter_trick(gid, 2, 1, hand((0, "green-1"), (1, "green-2"), (2, "green-3")))
     hand_store.add_play(gid, 2, 0, 1, "black-1")
-    assert hand_store.next_trick(gid) == {
-        "round": 2,
-        "trick": 1,
-        "order": [0, 1, 2],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(2, 1, [0, 1, 2])
 
 
 def test_a_pirate_choice_is_asked_as_for_a_cameras_trick(hand_store: GameStore) -> None:
@@ -283,13 +270,7 @@ def test_rosies_choice_names_who_leads_the_trick_after_hers(hand_store: GameStor
         "waits_for": "rosie",
     }
     hand_store.answer_prompt(asked.id, 1)  # Ana chose Ben to lead
-    assert hand_store.next_trick(gid) == {
-        "round": 2,
-        "trick": 1,
-        "order": [1, 2, 0],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(2, 1, [1, 2, 0])
 
 
 def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
@@ -364,22 +345,10 @@ def test_a_gap_left_by_the_camera_is_the_next_trick(hand_store: GameStore) -> No
     gid = three_players(hand_store, {"rounds": 3})
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
     hand_store.record_trick(gid, 2, 1, plays((0, "black-3"), (1, "black-9"), (2, "black-1")))
-    assert hand_store.next_trick(gid) == {
-        "round": 2,
-        "trick": 0,
-        "order": [2, 0, 1],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
     assert [t.trick for t in hand_store.tricks(gid, 2)] == [0, 1]
-    assert hand_store.next_trick(gid) == {
-        "round": 3,
-        "trick": 0,
-        "order": [0, 1, 2],
-        "waits_on": None,
-        "waits_for": None,
-    }
+    assert hand_store.next_trick(gid) == ready(3, 0, [0, 1, 2])
 
 
 def test_the_demos_game_takes_no_trick_by_hand(hand_store: GameStore) -> None:
