@@ -134,6 +134,9 @@ class HandEntryMixin(TricksMixin):
         with self._write() as conn:
             game = self.game(game_id)
             if game.status == "finished":
+                # The last trick recorded by another page or the camera finished the game:
+                # the late page still learns whether its cards were the ones recorded.
+                self._refuse_if_recorded_meanwhile(game, round_number, trick_index, plays)
                 raise refusal("hand_game_finished", game=game_id)
             if self.is_demo_game(game_id):
                 raise refusal("hand_demo_game", game=game_id)
@@ -201,6 +204,15 @@ class HandEntryMixin(TricksMixin):
         there = {int(p["player"]): str(p["card"]) for p in stored.plays}
         where = {"round": round_number, "trick": trick_index + 1}
         differ = [p for p in mine if p in there and there[p] != mine[p]]
+        missing = [p for p in mine if p not in there]
+        if missing and not differ:  # the camera's trick, a card short: this page has it
+            player = missing[0]
+            raise refusal(
+                "hand_recorded_short",
+                player=game.players[player],
+                mine=CardId(parse_card(mine[player])),
+                **where,
+            )
         if differ:
             player = differ[0]
             raise refusal(

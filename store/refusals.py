@@ -88,7 +88,12 @@ ENGLISH: dict[str, str] = {
     "hand_recorded_other": (
         "round {round} trick {trick} was recorded meanwhile (by another page or the camera) with"
         " {player}'s {card}, where this page has {mine}: check that trick on its page and"
-        " correct it there if this page is right"
+        " correct it there if this page is right, then reload this page"
+    ),
+    "hand_recorded_short": (
+        "round {round} trick {trick} was recorded meanwhile by the camera without {player}'s"
+        ' card: add {mine} there with "Add the missing card" on that trick\'s page, then'
+        " reload this page"
     ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"

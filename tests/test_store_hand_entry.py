@@ -109,6 +109,28 @@ def test_only_the_next_trick_can_be_entered(hand_store: GameStore) -> None:
     assert len(hand_store.tricks(gid)) == 1
 
 
+def test_the_last_trick_or_a_short_one_recorded_meanwhile_is_named(
+    hand_store: GameStore,
+) -> None:
+    """Was: the last trick, recorded by the camera as a phone entered it, ended the game, and
+    the phone heard "game 1 is finished" whatever the cards; a camera's trick a card short
+    was "not the next trick"."""
+    gid = three_players(hand_store, {"rounds": 1})
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    assert hand_store.game(gid).status == "finished"
+    with pytest.raises(UserError, match=r"with Cai's green-9, where this page has green-10"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-10"), (0, "green-1")))
+    with pytest.raises(UserError, match=r"meanwhile .* with these same cards"):
+        hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    short = three_players(hand_store, {"rounds": 2})
+    hand_store.record_trick(short, 1, 0, plays((1, "green-5"), (2, "green-9")))
+    with pytest.raises(
+        UserError, match=r"by the camera without Ana's card: add green-1 there with \"Add the"
+    ):
+        hand_store.enter_trick(short, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    assert len(hand_store.tricks(short)) == 1
+
+
 def test_plays_go_clockwise_from_the_rules_leader(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     with pytest.raises(UserError, match="round 1 trick 1 is led by Ben now"):
@@ -185,6 +207,9 @@ def test_the_api_enters_the_trick_and_says_why_it_refuses(
     other = {"plays": hand((1, "green-5"), (2, "green-10"), (0, "escape"))}
     refused = json_of(client.post(url, json=other, headers={"Accept-Language": "es"}))
     assert "con la carta Loro 9 de Cai, donde esta página tiene Loro 10" in refused["error_text"]
+    refused = json_of(client.post(url, json=other, headers={"Accept-Language": "en"}))
+    assert "with Cai's green-9, where this page has green-10" in refused["error"]  # ids
+    assert "with Cai's Parrot 9, where this page has Parrot 10" in refused["error_text"]
     bad = client.post(f"/api/game/{gid}/round/2/trick/0/enter", json={"plays": "green-5"})
     assert bad.status_code == 400
     assert "plays must be a list" in json_of(bad)["error"]

@@ -525,9 +525,17 @@ def test_bids_are_locked_on_the_phones_once_the_game_is_over(
         ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas")
     )
     # The totals, best first, on the phone too (was: the winner's name alone).
-    assert browser.find_element(By.ID, "final-standings").text == "Total: Ana 20 · Ben 10"
-    link = browser.find_element(By.CSS_SELECTOR, "#game-over a")
-    assert link.get_attribute("href").endswith(f"/game/{gid}/tv")
+    # Waited for, not read once: each render replaces the box's children (stale elements).
+    wait(browser).until(
+        lambda d: d.find_element(By.ID, "final-standings").text == "Total: Ana 20 · Ben 10"
+    )
+    wait(browser).until(
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "#game-over a")
+            .get_attribute("href")
+            .endswith(f"/game/{gid}/tv")
+        )
+    )
     button = '.bid-button[data-player="0"][data-bid="0"]'
     assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
     # Locked, the final bids are still read: muted, not faded to 1.5:1 (opacity 0.35).
@@ -586,16 +594,20 @@ def test_a_finished_game_whose_score_stops_names_no_winner(
     assert "Captain" not in browser.find_element(By.ID, "tv-board").text
     browser.get(f"{base}/game/{gid}/bids")
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "game-over"), "Game over"))
+    wait(browser).until(
+        lambda d: "no bid for Ana, Ben" in d.find_element(By.ID, "score-error").text
+    )
     assert "Captain" not in browser.find_element(By.ID, "game-over").text
     assert browser.find_elements(By.ID, "final-standings") == []
-    assert "no bid for Ana, Ben" in browser.find_element(By.ID, "score-error").text
     # The bids entered, the game has its winner again.
     store.set_bids(gid, 2, [1, 1])  # one trick each in round 2: Ana +20, Ben +20
     browser.get(f"{base}/game/{gid}/bids")
     wait(browser).until(
         ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas: Ana")
     )
-    assert browser.find_element(By.ID, "final-standings").text == "Total: Ana 40 · Ben 30"
+    wait(browser).until(
+        lambda d: d.find_element(By.ID, "final-standings").text == "Total: Ana 40 · Ben 30"
+    )
 
 
 def test_a_phone_reads_who_won_and_the_link_to_the_final_scores(

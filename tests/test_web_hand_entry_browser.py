@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from browser_support import require_browser
+from store_support import plays
 
 from skullcam.store import GameStore
 
@@ -20,13 +21,30 @@ from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
-def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
-    """Waits retry through a page reloading under them: the form reloads the page after each
-    trick, and chromedriver may answer "Node with given id does not belong to the document"
-    (a WebDriverException, not a stale element) for a lookup made mid-reload (1 run in 14)."""
-    from selenium.common.exceptions import WebDriverException
+class _ReloadTolerantWait(WebDriverWait):
+    """Retries through a page reloading under it: the form reloads the page after each trick,
+    and chromedriver may answer "Node with given id does not belong to the document" (a
+    WebDriverException, not a stale element) for a lookup made mid-reload (1 run in 14). Any
+    other driver error still fails the test at once, not as a 20 s timeout."""
 
-    return WebDriverWait(driver, seconds, ignored_exceptions=[WebDriverException])
+    def until(self, method: Any, message: str = "") -> Any:
+        from selenium.common.exceptions import WebDriverException
+
+        def tolerant(driver: Any) -> Any:
+            try:
+                return method(driver)
+            except WebDriverException as err:
+                if "does not belong to the document" in str(err):
+                    return False
+                raise
+
+        return super().until(tolerant, message)
+
+
+def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return _ReloadTolerantWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
 
 
 def pick(driver: Any, cards: list[str]) -> None:
@@ -193,3 +211,29 @@ def test_the_correct_menu_marks_a_card_played_in_another_trick(
     browser.find_element(By.ID, "correct-save").click()
     wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
     assert store.score(gid)["ok"]
+
+
+def test_a_phone_choosing_the_last_trick_is_told_the_camera_recorded_other_cards(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: the camera recorded the game's last trick while a phone chose its cards; the game's
+    end reloaded the page (its cards lost) or, sent, it heard "game 1 is finished" whatever
+    the cards."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 1})
+    store.set_bids(gid, 1, [0, 1, 0])
+    browser.get(f"{base}/game/{gid}/tricks")
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    wait(browser).until(
+        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
+    )
+    pick(browser, ["green-5", "green-10", "escape"])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    assert store.game(gid).status == "finished"
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    wait(browser).until(
+        ec.text_to_be_present_in_element(
+            (By.ID, "form-error"), "with Cai's Parrot 9, where this page has Parrot 10"
+        )
+    )
+    assert [p["card"] for p in store.tricks(gid)[0].plays] == ["green-5", "green-9", "escape"]

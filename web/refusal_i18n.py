@@ -14,6 +14,7 @@ from dataclasses import replace
 from skullcam.errors import UserError
 from skullcam.rules import GameRecordError
 from skullcam.rules.explain import render
+from skullcam.store.refusals import ENGLISH as STORE_ENGLISH
 
 from . import explain_i18n
 
@@ -90,7 +91,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_recorded_other": (
             "la baza {trick} de la ronda {round} se registró mientras tanto (otra página o la"
             " cámara) con la carta {card} de {player}, donde esta página tiene {mine}: revisa"
-            " esa baza en su página y corrígela allí si esta página tiene razón"
+            " esa baza en su página y corrígela allí si esta página tiene razón; luego recarga"
+            " esta página"
+        ),
+        "hand_recorded_short": (
+            "la baza {trick} de la ronda {round} la registró mientras tanto la cámara sin la"
+            " carta de {player}: añade allí {mine} con «Añadir la carta que falta» en la página"
+            " de esa baza y luego recarga esta página"
         ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
@@ -257,7 +264,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la presa {trick} del round {round} è stata registrata nel frattempo (da un'altra"
             " pagina o dalla fotocamera) con la carta {card} di {player}, dove questa pagina ha"
             " {mine}: controlla quella presa nella sua pagina e correggila lì se questa pagina"
-            " ha ragione"
+            " ha ragione, poi ricarica questa pagina"
+        ),
+        "hand_recorded_short": (
+            "la presa {trick} del round {round} è stata registrata nel frattempo dalla"
+            " fotocamera senza la carta di {player}: aggiungi lì {mine} con «Aggiungi la carta"
+            " mancante» nella pagina di quella presa, poi ricarica questa pagina"
         ),
         "hand_not_next": (
             "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
@@ -423,7 +435,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_recorded_other": (
             "stik {trick} i runde {round} blev registreret i mellemtiden (af en anden side eller"
             " kameraet) med {player}s {card}, hvor denne side har {mine}: tjek det stik på dets"
-            " side, og ret det dér, hvis denne side har ret"
+            " side, og ret det dér, hvis denne side har ret; genindlæs så denne side"
+        ),
+        "hand_recorded_short": (
+            "stik {trick} i runde {round} blev registreret i mellemtiden af kameraet uden"
+            " {player}s kort: tilføj {mine} dér med »Tilføj det manglende kort« på stikkets"
+            " side, og genindlæs så denne side"
         ),
         "hand_not_next": (
             "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"
@@ -551,6 +568,10 @@ def refusal_text(err: UserError, lang: str) -> str:
     if phrase is None and record and lang in INVALID_RECORD:
         assert isinstance(cause, GameRecordError)
         return INVALID_RECORD[lang].format(why=explain_i18n.explain(cause.phrases, lang))
+    if lang == "en" and phrase is not None and phrase.key in STORE_ENGLISH:
+        # The English page names cards as its menus do ("Parrot 9"); ``error`` keeps the
+        # ids for programs. Was: "Cai's green-9, where this page has green-10".
+        templates = STORE_ENGLISH
     if phrase is None or phrase.key not in templates:
         return str(err)
     return render([phrase], replace(explain_i18n.wording(lang), templates=templates))

@@ -984,10 +984,12 @@ function initTricks() {
   };
   // A Rosie question answered (on a phone) can make the next trick's leader known. Cards being
   // chosen are kept through a change elsewhere (the server refuses them if it moved the trick
-  // or its leader), not through the game ending or giving the table to another game.
-  const redraw = ["trick", "correction", "settings", "prompt_answered", "reopened"];
+  // or its leader, and says whether a trick recorded meanwhile had those cards), the game's
+  // end included (the last trick recorded by another phone or the camera ends it), not
+  // through giving the table to another game.
+  const redraw = ["trick", "correction", "settings", "prompt_answered", "reopened", "game_finished"];
   SK.stream(gameId, (kind) => {
-    if (kind === "game_finished" || kind === "replaced" || (redraw.includes(kind) && !typing())) location.reload();
+    if (kind === "replaced" || (redraw.includes(kind) && !typing())) location.reload();
   });
 }
 
