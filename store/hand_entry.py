@@ -11,6 +11,7 @@ wins, and the page is told to look again instead of adding it twice.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
 
 from . import checks, verdicts
-from .abilities import ask_for_choice, choice_kind, stored_abilities
+from .abilities import ask_for_choice, choice_kind, save_abilities, stored_abilities
 from .audit import write_audit
 from .corrections import _playable
 from .refusals import refusal
@@ -53,6 +54,26 @@ def _legal(cards: Sequence[Card]) -> list[Card]:
         if find_duplicate([*kept, card]) is None:
             kept.append(card)
     return kept
+
+
+def _make_room(conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int) -> None:
+    """Move the round's tricks from ``trick_index`` on up one place, with the pirates' choices
+    and the questions that name them (in two steps: the unique (round, trick) index would
+    refuse a trick moved onto the next one's place)."""
+    args = (game_id, round_number, trick_index)
+    for table in ("tricks", "prompts"):
+        conn.execute(
+            f"UPDATE {table} SET trick = -trick - 1 WHERE game_id = ? AND round = ? AND trick >= ?",
+            args,
+        )
+        conn.execute(
+            f"UPDATE {table} SET trick = -trick WHERE game_id = ? AND round = ? AND trick < 0",
+            args[:2],
+        )
+    abilities = stored_abilities(conn, game_id, round_number)
+    if abilities:
+        moved = [{**a, "trick": a["trick"] + (a["trick"] >= trick_index)} for a in abilities]
+        save_abilities(conn, game_id, round_number, moved)
 
 
 def _waits_for(game: Game, trick: Trick) -> str:
@@ -93,8 +114,30 @@ class HandEntryMixin(TricksMixin):
             return None
         # The first free place (a trick refused while the camera wrote the next one leaves
         # a gap), led as the tricks before it say.
-        slot = free[0]
-        before = [t for t in by_round.get(round_number, []) if t.trick < slot]
+        return self._slot(game, round_number, free[0], by_round.get(round_number, []))
+
+    def missed_before(
+        self, game_id: int, round_number: int, trick_index: int
+    ) -> dict[str, Any] | None:
+        """Where a trick the camera missed before recorded trick ``trick_index`` would go
+        (:meth:`insert_trick`), as :meth:`next_trick` says it, with ``"insert": True``; None
+        where none can: the game finished, no such trick, or the round has no free place."""
+        game = self.game(game_id)
+        round_tricks = self.tricks(game_id, round_number)
+        if game.status == "finished" or trick_index not in {t.trick for t in round_tricks}:
+            return None
+        dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
+        if max(t.trick for t in round_tricks) + 1 >= dealt:
+            return None
+        return {**self._slot(game, round_number, trick_index, round_tricks), "insert": True}
+
+    def _slot(
+        self, game: Game, round_number: int, slot: int, round_tricks: Sequence[Trick]
+    ) -> dict[str, Any]:
+        """Trick ``slot`` of the round as the tricks before it lead into it: its play order,
+        or (leader unknown) the trick to settle first and what it waits for."""
+        n = len(game.players)
+        before = [t for t in round_tricks if t.trick < slot]
         leader = self._leader(game, round_number, before)
         order = [] if leader is None else [(leader + k) % n for k in range(n)]
         waits = before[-1] if leader is None and before else None
@@ -156,33 +199,95 @@ class HandEntryMixin(TricksMixin):
             if not nxt["order"]:
                 waits_on = nxt["waits_on"]
                 raise refusal("hand_leader_unknown", waits_on=(waits_on or 0) + 1, **where)
-            clean = checks.check_plays(plays, len(game.players))
-            for play in clean:
-                play["card"] = _playable(play["card"])
-            if [p["player"] for p in clean] != nxt["order"]:
-                leader = game.players[nxt["order"][0]]
-                raise refusal("hand_order_changed", leader=leader, **where)
-            self._check_deck(game, round_number, clean)
-            found = verdicts.verdict(clean, game.settings, game.players)
-            if isinstance(found, RulesError):  # the deck check above leaves no known case
-                why = unresolved_reason(found, [p["card"] for p in clean])
-                raise UserError(f"round {round_number} trick {trick_index + 1}: {why}")
-            resolution = verdicts.resolution_json(found)
-            columns = {"detections": dump_json({"source": HAND_SOURCE})}
-            trick_id = self._record_in(
-                conn, game, round_number, trick_index, clean, resolution, columns, by_hand=True
-            )
-            plays_after = [{"player": p["player"], "card": p["card"]} for p in clean]
-            write_audit(conn, game.id, trick_id, "hand", None, {"plays": plays_after}, note)
-            trick = self.trick(game_id, round_number, trick_index)
-            try:
-                kind = choice_kind(game, trick)
-            except UserError:  # no pirate with a choice won it (or abilities are off)
-                kind = None
-            if kind is not None:
-                winner = verdicts.winner_player(clean, resolution)
-                ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
-        return trick
+            self._write_hand_trick(conn, game, round_number, trick_index, plays, nxt["order"], note)
+        return self.trick(game_id, round_number, trick_index)
+
+    def insert_trick(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Any],
+        note: str = "",
+    ) -> Trick:
+        """Record a trick the camera missed *before* trick ``trick_index`` of ``round_number``,
+        which moves up one place with the round's tricks after it (their pirates' choices and
+        questions with them).
+
+        A camera that misses a trick files the next one it sees into the missed trick's place
+        (flagged: "Ben led, but the game expected Cai to lead"); entering the missed trick
+        after it would leave both in the wrong order, and correcting every card and seat of
+        the misfiled trick into the missed one was the only way out. Refused where the round
+        has no free place left (its last trick would have to leave the round), where
+        ``trick_index`` is not recorded (enter the next trick instead), and as
+        :meth:`enter_trick` refuses: leader unknown, plays not clockwise from it, a card the
+        round has used up, a finished game or the demo's."""
+        note = checks.check_note(note)
+        with self._write() as conn:
+            game = self.game(game_id)
+            if game.status == "finished":
+                raise refusal("hand_game_finished", game=game_id)
+            if self.is_demo_game(game_id):
+                raise refusal("hand_demo_game", game=game_id)
+            round_tricks = self.tricks(game_id, round_number)
+            if not isinstance(trick_index, int) or trick_index not in {
+                t.trick for t in round_tricks
+            }:
+                shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
+                raise refusal("insert_no_trick", round=echo(round_number), trick=shown)
+            where = {"round": round_number, "trick": trick_index + 1}
+            dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
+            if max(t.trick for t in round_tricks) + 1 >= dealt:
+                raise refusal("insert_round_full", cards=dealt, **where)
+            before = [t for t in round_tricks if t.trick < trick_index]
+            leader = self._leader(game, round_number, before)
+            if leader is None:
+                waits_on = before[-1].trick if before else 0
+                raise refusal("hand_leader_unknown", waits_on=waits_on + 1, **where)
+            n = len(game.players)
+            _make_room(conn, game.id, round_number, trick_index)
+            order = [(leader + k) % n for k in range(n)]
+            self._write_hand_trick(conn, game, round_number, trick_index, plays, order, note)
+        return self.trick(game_id, round_number, trick_index)
+
+    def _write_hand_trick(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        round_number: int,
+        trick_index: int,
+        plays: Sequence[Any],
+        order: list[int],
+        note: str,
+    ) -> None:
+        """Check a trick entered by hand against ``order`` and the round's deck, and record it
+        in the caller's transaction: audited as 'hand', its pirate's question asked."""
+        where = {"round": round_number, "trick": trick_index + 1}
+        clean = checks.check_plays(plays, len(game.players))
+        for play in clean:
+            play["card"] = _playable(play["card"])
+        if [p["player"] for p in clean] != order:
+            raise refusal("hand_order_changed", leader=game.players[order[0]], **where)
+        self._check_deck(game, round_number, clean)
+        found = verdicts.verdict(clean, game.settings, game.players)
+        if isinstance(found, RulesError):  # the deck check above leaves no known case
+            why = unresolved_reason(found, [p["card"] for p in clean])
+            raise UserError(f"round {round_number} trick {trick_index + 1}: {why}")
+        resolution = verdicts.resolution_json(found)
+        columns = {"detections": dump_json({"source": HAND_SOURCE})}
+        trick_id = self._record_in(
+            conn, game, round_number, trick_index, clean, resolution, columns, by_hand=True
+        )
+        plays_after = [{"player": p["player"], "card": p["card"]} for p in clean]
+        write_audit(conn, game.id, trick_id, "hand", None, {"plays": plays_after}, note)
+        trick = self.trick(game.id, round_number, trick_index)
+        try:
+            kind = choice_kind(game, trick)
+        except UserError:  # no pirate with a choice won it (or abilities are off)
+            kind = None
+        if kind is not None:
+            winner = verdicts.winner_player(clean, resolution)
+            ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
 
     def _refuse_if_recorded_meanwhile(
         self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]

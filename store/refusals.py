@@ -95,6 +95,14 @@ ENGLISH: dict[str, str] = {
         ' card: add {mine} there with "Add the missing card" on that trick\'s page, then'
         " reload this page"
     ),
+    "insert_no_trick": (
+        "round {round} has no trick {trick} recorded to enter a missed trick before; enter the"
+        " round's next trick instead"
+    ),
+    "insert_round_full": (
+        "round {round} has no free place for a missed trick before trick {trick}: its"
+        " {cards} tricks are all recorded. Correct the tricks' cards on their pages instead"
+    ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"
         " has no winner yet (a card missing, or one read twice) or Rosie's choice of who leads is"

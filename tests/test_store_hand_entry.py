@@ -179,6 +179,92 @@ def test_a_pirate_choice_is_asked_as_for_a_cameras_trick(hand_store: GameStore) 
     assert asked == [("rascal_bet", 2, 0, 0)]
 
 
+def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
+    hand_store: GameStore,
+) -> None:
+    """The camera missed round 2's first trick and filed the second in its place, led by the
+    wrong player; the missed trick entered before it moves it up, its pirate's bet with it."""
+    gid = three_players(hand_store, {"pirate_abilities": True})
+    hand_store.set_bids(gid, 1, [0, 0, 1])
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.set_bids(gid, 2, [1, 1, 0])
+    # Really: Cai leads yellow-5, Ana's 9 wins; then Ana leads and Ben's Rascal wins.
+    second = plays((0, "green-3"), (1, "pirate-rascal"), (2, "green-2"))
+    flag = "Ana led, but the game expected Cai to lead"
+    hand_store.record_trick(gid, 2, 0, second, flags=[flag])
+    hand_store.choose_ability(gid, 2, 0, 10)  # Ben's bet, answered on the misfiled trick
+    hand_store.create_prompt(gid, "flagged", 2, 0, payload={"flags": [flag]})  # as the camera
+    warned = hand_store.score(gid)["score"]["warnings"]
+    assert warned and "Ana led, but by the rules Cai leads it" in warned[0]
+    with pytest.raises(UserError, match="round 2 trick 1 is led by Cai now"):
+        hand_store.insert_trick(gid, 2, 0, hand((0, "yellow-9"), (1, "yellow-1"), (2, "yellow-5")))
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    tricks = hand_store.tricks(gid, 2)
+    assert [(t.trick, t.plays[0]["card"]) for t in tricks] == [(0, "yellow-5"), (1, "green-3")]
+    assert tricks[0].detections == {"source": "hand"}
+    assert hand_store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-rascal", "choice": 10}]
+    assert [(p.round, p.trick) for p in hand_store.prompts(gid, status=None)] == [(2, 1)]
+    score = hand_store.score(gid)
+    assert score["ok"] and score["score"].get("warnings", []) == []
+    # Round 1: Ana 0 made +10, Ben 0 made +10, Cai 1 made +20. Round 2: Ana 1 made +20, Ben
+    # 1 made +20 and Rascal's bet of 10 won, Cai 0 made +20.
+    assert score["score"]["totals"] == [30, 40, 40]
+    assert (
+        hand_store.game(gid).status == "finished"
+        or hand_store.next_trick(gid) is None
+        or (
+            hand_store.next_trick(gid)["round"] == 3  # type: ignore[index]
+        )
+    )
+
+
+def test_a_missed_trick_is_refused_where_the_round_has_no_room(hand_store: GameStore) -> None:
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    with pytest.raises(UserError, match="round 1 has no free place for a missed trick before"):
+        hand_store.insert_trick(gid, 1, 0, hand((1, "green-4"), (2, "green-8"), (0, "green-1")))
+    with pytest.raises(UserError, match="round 2 has no trick 1 recorded"):
+        hand_store.insert_trick(gid, 2, 0, hand((2, "green-4"), (0, "green-8"), (1, "green-1")))
+    assert len(hand_store.tricks(gid)) == 1
+
+
+def test_the_replay_page_leads_to_the_trick_the_camera_missed_before_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    flag = "Ana led, but the game expected Cai to lead"
+    store.record_trick(
+        gid, 2, 0, plays((0, "green-3"), (1, "green-2"), (2, "green-1")), flags=[flag]
+    )
+    # Round 1 is full: nothing can go before its trick. Round 2 has a free place.
+    assert 'id="missed-before"' not in client.get(f"/game/{gid}/round/1/trick/0").get_data(
+        as_text=True
+    )
+    page = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    link = f'href="/game/{gid}/tricks?round=2&amp;before=0#enter-trick"'
+    assert f'<p class="warning" id="missed-before"><a {link}>' in page  # the flag's warning
+    form = client.get(f"/game/{gid}/tricks?round=2&before=0").get_data(as_text=True)
+    assert "Enter the trick the camera missed before round 2 trick 1" in form
+    order = re.findall(r'(\d)\. (\w+) <select class="enter-card"', form)
+    assert order == [("1", "Cai"), ("2", "Ana"), ("3", "Ben")]
+    assert '"insert": true' in form and 'id="enter-last"' not in form
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/0/insert",
+        json={"plays": hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1"))},
+    )
+    assert res.status_code == 201, res.get_data(as_text=True)
+    assert [t.trick for t in store.tricks(gid, 2)] == [0, 1]
+    assert store.trick(gid, 2, 1).plays[0]["card"] == "green-3"  # moved up
+    refused = client.post(
+        f"/api/game/{gid}/round/2/trick/1/insert",
+        json={"plays": hand((0, "black-5"), (1, "black-9"), (2, "black-1"))},
+        headers={"Accept-Language": "da"},
+    )
+    assert refused.status_code == 400
+    assert "runde 2 har ikke plads til et overset stik" in json_of(refused)["error_text"]
+
+
 def test_a_finished_game_takes_no_trick(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.finish_game(gid)

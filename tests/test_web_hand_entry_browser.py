@@ -210,7 +210,8 @@ def test_the_correct_menu_marks_a_card_played_in_another_trick(
     menu.select_by_value("black-2")
     browser.find_element(By.ID, "correct-save").click()
     wait(browser).until(ec.presence_of_element_located((By.ID, "audit")))
-    assert store.score(gid)["ok"]
+    score = store.score(gid)
+    assert score["ok"] and score["score"].get("warnings", []) == []  # led as the rules say
 
 
 def test_a_phone_choosing_the_last_trick_is_told_the_camera_recorded_other_cards(
@@ -237,3 +238,31 @@ def test_a_phone_choosing_the_last_trick_is_told_the_camera_recorded_other_cards
         )
     )
     assert [p["card"] for p in store.tricks(gid)[0].plays] == ["green-5", "green-9", "escape"]
+
+
+def test_the_trick_the_camera_missed_is_entered_before_the_one_it_filed_there(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [1, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    flag = "Ana led, but the game expected Cai to lead"
+    store.record_trick(
+        gid, 2, 0, plays((0, "green-3"), (1, "green-2"), (2, "green-1")), flags=[flag]
+    )
+    browser.set_window_size(390, 844)
+    browser.get(f"{base}/game/{gid}/round/2/trick/0")
+    browser.find_element(By.CSS_SELECTOR, "#missed-before a").click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    assert "before round 2 trick 1" in browser.find_element(By.CSS_SELECTOR, "#enter-trick h2").text
+    pick(browser, ["yellow-5", "yellow-9", "yellow-1"])  # Cai, Ana, Ben
+    browser.find_element(By.CSS_SELECTOR, "#enter-form button[type=submit]").click()
+    wait(browser).until(lambda d: "before=" not in d.current_url)
+    assert [(t.trick, t.plays[0]["card"]) for t in store.tricks(gid, 2)] == [
+        (0, "yellow-5"),
+        (1, "green-3"),
+    ]
+    score = store.score(gid)
+    assert score["ok"] and score["score"].get("warnings", []) == []  # led as the rules say

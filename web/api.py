@@ -275,13 +275,27 @@ def add_play(game_id: int, round_number: int, trick: int) -> Any:
 def enter_trick(game_id: int, round_number: int, trick: int) -> Any:
     """``{"plays": [{"player": p, "card": "green-7"}, ...]}``, the leader first: the game's
     next trick, entered by hand (the camera missed it, or there is none); ``note`` optional."""
+    plays, note = _hand_plays()
+    entered = get_store().enter_trick(game_id, round_number, trick, plays, note)
+    return _corrected(game_id, entered), 201
+
+
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/insert")
+def insert_trick(game_id: int, round_number: int, trick: int) -> Any:
+    """As ``enter``, for a trick the camera missed *before* recorded trick ``trick`` (the
+    camera filed the next one in its place): that trick and the round's later ones move up."""
+    plays, note = _hand_plays()
+    inserted = get_store().insert_trick(game_id, round_number, trick, plays, note)
+    return _corrected(game_id, inserted), 201
+
+
+def _hand_plays() -> tuple[list[Any], str]:
+    """A trick entered by hand, as the page sends it: its plays and the optional note."""
     data = _body()
     plays = data.get("plays")
     if not isinstance(plays, list):
         raise UserError("plays must be a list of {player, card}, the leader's first")
-    note = data.get("note") or ""
-    entered = get_store().enter_trick(game_id, round_number, trick, plays, note)
-    return _corrected(game_id, entered), 201
+    return plays, data.get("note") or ""
 
 
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/tigress")

@@ -537,6 +537,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "La fotocamera non ha visto una presa? Inseriscila a mano",
         "da": "Så kameraet ikke et stik? Indtast det manuelt",
     },
+    "missed_before_link": {
+        "en": "Camera missed a trick before this one? Enter it by hand",
+        "es": "¿La cámara no vio una baza antes de esta? Anótala a mano",
+        "it": "La fotocamera ha perso una presa prima di questa? Inseriscila a mano",
+        "da": "Overså kameraet et stik før dette? Indtast det manuelt",
+    },
+    "insert_trick_title": {
+        "en": "Enter the trick the camera missed before round {round} trick {trick}",
+        "es": "Anotar la baza que la cámara no vio antes de la baza {trick} de la ronda {round}",
+        "it": (
+            "Inserisci la presa che la fotocamera ha perso prima della presa {trick} del round"
+            " {round}"
+        ),
+        "da": "Indtast stikket, kameraet overså før stik {trick} i runde {round}",
+    },
     "entered_by_hand": {
         "en": "Entered by hand: no picture.",
         "es": "Anotada a mano: sin imagen.",

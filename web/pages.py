@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, send_file, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, send_file, url_for
 
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
@@ -22,7 +22,7 @@ from skullcam.store.verdicts import winner_player
 from . import explain_i18n, i18n
 from .api import confirmable, export_csv, export_json, worded_state
 from .app import get_store
-from .flag_i18n import flag_text
+from .flag_i18n import LED_UNEXPECTEDLY, flag_text
 
 bp = Blueprint("pages", __name__)
 
@@ -218,7 +218,7 @@ def tricks(game_id: int) -> Any:
         )
     score = store.score(game_id)
     n = len(game.players)
-    nxt = _next_trick_by_hand(store, game)
+    nxt = _next_trick_by_hand(store, game, _missed_before_asked())
     last = next(iter(reversed([i for items in rounds.values() for i in items])), None)
     return _page(
         "tricks.html",
@@ -230,7 +230,7 @@ def tricks(game_id: int) -> Any:
         # What the hand-entry section shows around its form: the trick just recorded (the
         # page reloads there, and the form alone said nothing of it), the round's missing
         # bids, and the open questions (Rosie's choice names the next leader).
-        last_item=last,
+        last_item=None if nxt is not None and nxt.get("insert") else last,
         bids_missing=nxt is not None and None in store.bids(game_id, nxt["round"]),
         state=worded_state(game_id) if nxt is not None else None,
         hand_cards=hand_cards(dict(game.settings)),
@@ -241,13 +241,23 @@ def tricks(game_id: int) -> Any:
     )
 
 
-def _next_trick_by_hand(store: Any, game: Game) -> dict[str, Any] | None:
-    """The trick the table may enter by hand (``store.next_trick``), or None: not in the
+def _missed_before_asked() -> tuple[int, int] | None:
+    """``?round=R&before=T``: the replay page's way to a trick the camera missed before
+    trick T of round R (T counted from 0, as in the trick's address)."""
+    r, t = request.args.get("round", type=int), request.args.get("before", type=int)
+    return (r, t) if r is not None and t is not None else None
+
+
+def _next_trick_by_hand(
+    store: Any, game: Game, before: tuple[int, int] | None = None
+) -> dict[str, Any] | None:
+    """The trick the table may enter by hand (``store.next_trick``, or with ``before`` the
+    one the camera missed before that trick: ``store.missed_before``), or None: not in the
     demo's game (a recording replayed into it), nor in one another game has replaced at the
     table (its pages say so; the camera follows the new one)."""
     if _is_demo(store, game) or store.replaced_by(game.id) is not None:
         return None
-    nxt = store.next_trick(game.id)
+    nxt = store.missed_before(game.id, *before) if before else store.next_trick(game.id)
     if nxt is not None:
         nxt["used_up"] = store.used_up(game.id, nxt["round"])
     return nxt
@@ -305,6 +315,10 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # through a state with one card twice).
         menu_cards=_menu_cards(game, trick),
         played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
+        # A camera that missed a trick files the next one in its place, often led by a
+        # player the game did not expect: the way to enter the missed one before it.
+        missed_before=_next_trick_by_hand(store, game, (trick.round, trick.trick)) is not None,
+        led_unexpectedly=any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags),
     )
 
 

@@ -99,6 +99,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " carta de {player}: añade allí {mine} con «Añadir la carta que falta» en la página"
             " de esa baza y luego recarga esta página"
         ),
+        "insert_no_trick": (
+            "la ronda {round} no tiene ninguna baza {trick} grabada ante la que anotar una baza"
+            " perdida; anota la siguiente baza de la ronda"
+        ),
+        "insert_round_full": (
+            "la ronda {round} no tiene sitio para una baza perdida antes de la baza {trick}:"
+            " sus {cards} bazas están todas grabadas. Corrige las cartas de las bazas en sus"
+            " páginas"
+        ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
             " {next_trick} de la ronda {next_round} (una cámara u otra página registró una"
@@ -271,6 +280,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " fotocamera senza la carta di {player}: aggiungi lì {mine} con «Aggiungi la carta"
             " mancante» nella pagina di quella presa, poi ricarica questa pagina"
         ),
+        "insert_no_trick": (
+            "il round {round} non ha una presa {trick} registrata prima della quale inserire"
+            " una presa persa; inserisci invece la prossima presa del round"
+        ),
+        "insert_round_full": (
+            "il round {round} non ha posto per una presa persa prima della presa {trick}: le"
+            " sue {cards} prese sono tutte registrate. Correggi invece le carte delle prese"
+            " nelle loro pagine"
+        ),
         "hand_not_next": (
             "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
             " {next_trick} del round {next_round} (una fotocamera o un'altra pagina ne ha"
@@ -441,6 +459,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "stik {trick} i runde {round} blev registreret i mellemtiden af kameraet uden"
             " {player}s kort: tilføj {mine} dér med »Tilføj det manglende kort« på stikkets"
             " side, og genindlæs så denne side"
+        ),
+        "insert_no_trick": (
+            "runde {round} har intet registreret stik {trick} at indsætte et overset stik"
+            " foran; indtast rundens næste stik i stedet"
+        ),
+        "insert_round_full": (
+            "runde {round} har ikke plads til et overset stik før stik {trick}: alle dens"
+            " {cards} stik er registreret. Ret i stedet stikkenes kort på deres sider"
         ),
         "hand_not_next": (
             "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"

@@ -978,9 +978,15 @@ function initTricks() {
     if (selects.some((sel) => sel.value === "")) { showError(new Error(t("enter_trick_choose"))); return; }
     const next = pageData.next_trick;
     const plays = selects.map((sel) => ({player: Number(sel.dataset.player), card: sel.value}));
-    const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + "/enter";
-    // Back at the form, under the trick just recorded, for the next one.
-    try { await api(url, {plays}); location.hash = "enter-trick"; location.reload(); } catch (e) { showError(e); }
+    // A trick the camera missed goes before the one it filed in its place (insert).
+    const url = "/api/game/" + gameId + "/round/" + next.round + "/trick/" + next.trick + (next.insert ? "/insert" : "/enter");
+    // Back at the form, under the trick just recorded, for the next one (the plain page after
+    // a missed trick: its address asked for that one place).
+    try {
+      await api(url, {plays});
+      if (next.insert) location.replace("/game/" + gameId + "/tricks#enter-trick");
+      else { location.hash = "enter-trick"; location.reload(); }
+    } catch (e) { showError(e); }
   };
   // A Rosie question answered (on a phone) can make the next trick's leader known. Cards being
   // chosen are kept through a change elsewhere (the server refuses them if it moved the trick
