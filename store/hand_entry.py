@@ -12,7 +12,7 @@ wins, and the page is told to look again instead of adding it twice.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
@@ -76,6 +76,32 @@ def _make_room(conn: sqlite3.Connection, game_id: int, round_number: int, trick_
         save_abilities(conn, game_id, round_number, moved)
 
 
+def _no_room_before(
+    game: Game, round_number: int, round_tricks: Sequence[Trick], trick_index: Any
+) -> UserError | None:
+    """Why no missed trick can go before trick ``trick_index`` of the round (None: one can):
+    that trick is not recorded, or the round has no free place its last trick could move to."""
+    if not isinstance(trick_index, int) or trick_index not in {t.trick for t in round_tricks}:
+        shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
+        return refusal("insert_no_trick", round=echo(round_number), trick=shown)
+    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
+    if max(t.trick for t in round_tricks) + 1 >= dealt:
+        return refusal("insert_round_full", cards=dealt, round=round_number, trick=trick_index + 1)
+    return None
+
+
+def _refuse_unknown_leader(slot: Mapping[str, Any]) -> None:
+    """A trick entered by hand needs its leader: refused while the trick before it has no
+    winner yet or Rosie's choice of who leads is not made (``slot`` as ``_slot`` gives it)."""
+    if not slot["order"]:
+        raise refusal(
+            "hand_leader_unknown",
+            waits_on=(slot["waits_on"] or 0) + 1,
+            round=slot["round"],
+            trick=slot["trick"] + 1,
+        )
+
+
 def _waits_for(game: Game, trick: Trick) -> str:
     """What the trick that leaves the next leader unknown waits for: ``"rosie"`` (her
     choice of who leads) or ``"winner"`` (a card missing, or one read twice)."""
@@ -124,10 +150,9 @@ class HandEntryMixin(TricksMixin):
         where none can: the game finished, no such trick, or the round has no free place."""
         game = self.game(game_id)
         round_tricks = self.tricks(game_id, round_number)
-        if game.status == "finished" or trick_index not in {t.trick for t in round_tricks}:
-            return None
-        dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
-        if max(t.trick for t in round_tricks) + 1 >= dealt:
+        if game.status == "finished" or _no_room_before(
+            game, round_number, round_tricks, trick_index
+        ):
             return None
         return {**self._slot(game, round_number, trick_index, round_tricks), "insert": True}
 
@@ -195,10 +220,7 @@ class HandEntryMixin(TricksMixin):
                     next_round=nxt["round"],
                     next_trick=nxt["trick"] + 1,
                 )
-            where = {"round": round_number, "trick": trick_index + 1}
-            if not nxt["order"]:
-                waits_on = nxt["waits_on"]
-                raise refusal("hand_leader_unknown", waits_on=(waits_on or 0) + 1, **where)
+            _refuse_unknown_leader(nxt)
             self._write_hand_trick(conn, game, round_number, trick_index, plays, nxt["order"], note)
         return self.trick(game_id, round_number, trick_index)
 
@@ -230,24 +252,15 @@ class HandEntryMixin(TricksMixin):
             if self.is_demo_game(game_id):
                 raise refusal("hand_demo_game", game=game_id)
             round_tricks = self.tricks(game_id, round_number)
-            if not isinstance(trick_index, int) or trick_index not in {
-                t.trick for t in round_tricks
-            }:
-                shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
-                raise refusal("insert_no_trick", round=echo(round_number), trick=shown)
-            where = {"round": round_number, "trick": trick_index + 1}
-            dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
-            if max(t.trick for t in round_tricks) + 1 >= dealt:
-                raise refusal("insert_round_full", cards=dealt, **where)
-            before = [t for t in round_tricks if t.trick < trick_index]
-            leader = self._leader(game, round_number, before)
-            if leader is None:
-                waits_on = before[-1].trick if before else 0
-                raise refusal("hand_leader_unknown", waits_on=waits_on + 1, **where)
-            n = len(game.players)
+            why = _no_room_before(game, round_number, round_tricks, trick_index)
+            if why is not None:
+                raise why
+            slot = self._slot(game, round_number, trick_index, round_tricks)
+            _refuse_unknown_leader(slot)
             _make_room(conn, game.id, round_number, trick_index)
-            order = [(leader + k) % n for k in range(n)]
-            self._write_hand_trick(conn, game, round_number, trick_index, plays, order, note)
+            self._write_hand_trick(
+                conn, game, round_number, trick_index, plays, slot["order"], note
+            )
         return self.trick(game_id, round_number, trick_index)
 
     def _write_hand_trick(
