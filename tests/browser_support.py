@@ -45,3 +45,9 @@ def start_chromium(lang: str = "en-US") -> Any:
         pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
     driver.set_page_load_timeout(30)
     return driver
+
+
+def stream_open(driver: Any) -> bool:
+    """A wait condition: the page's live event stream is connected, so a change the test makes
+    in the store from now on reaches the page."""
+    return bool(driver.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1"))

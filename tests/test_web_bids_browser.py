@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_support import require_browser
+from browser_support import require_browser, stream_open
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore
@@ -59,9 +59,7 @@ def test_refused_bid_change_shows_the_servers_reason(
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{gid}/bids")
     lit = '.bid-button[data-player="0"][data-bid="1"]'
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
 
     # A second tap on the lit button sends nothing: it used to clear the bid without a word.
     click(browser, lit)
@@ -141,9 +139,7 @@ def test_a_ticked_cannonball_box_stays_ticked_with_the_live_stream_down(
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"scoring": "rascal"})
     store.set_bids(gid, 1, [1, 0, 0])
     browser.get(f"{base}/game/{gid}/bids")
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
     browser.execute_script("SK_STREAM.close()")
     box = '.bid-row[data-player="1"] .cannon input'
     drawn = browser.find_element(By.CSS_SELECTOR, box)
@@ -227,9 +223,7 @@ def test_bid_buttons_say_whose_bid_and_the_live_regions_speak_only_of_changes(
     store.create_prompt(gid, "tigress", 1, 0, player=leader)
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{gid}/bids")
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
     wait(browser).until(lambda d: d.find_element(By.ID, "bids-missing").is_displayed())
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#prompts .prompt"))
     names = _accessible_names(browser, "button")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import require_browser
+from browser_support import require_browser, stream_open
 from repo_paths import DOCS
 from web_support import game_with_round_2_led_by_the_read_winner
 
@@ -664,9 +664,7 @@ def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(
     old = store.create_game(["Ana", "Ben"], 0, {})
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{old}/bids")
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
     button = '.bid-button[data-player="0"][data-bid="1"]'
     # Waited for, not read once: a live re-render may replace the button between the lookup
     # and the read (a stale element, 1 full run in ~15).
@@ -704,9 +702,7 @@ def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{gid}/bids")
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 2"))
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
     browser.find_element(By.ID, "prev-round").click()
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 1"))
     play_trick(store, gid, ["yellow-4", "yellow-8"])  # round 2 ends: the game moves on

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import require_browser
+from browser_support import require_browser, stream_open
 from store_support import plays
 
 from skullcam.store import GameStore
@@ -225,9 +225,7 @@ def test_a_phone_choosing_the_last_trick_is_told_the_camera_recorded_other_cards
     store.set_bids(gid, 1, [0, 1, 0])
     browser.get(f"{base}/game/{gid}/tricks")
     wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
-    wait(browser).until(
-        lambda d: d.execute_script("return !!window.SK_STREAM && SK_STREAM.readyState === 1")
-    )
+    wait(browser).until(stream_open)
     pick(browser, ["green-5", "green-10", "escape"])
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
     assert store.game(gid).status == "finished"
