@@ -248,14 +248,19 @@ def _missed_before_asked() -> tuple[int, int] | None:
     return (r, t) if r is not None and t is not None else None
 
 
+def _takes_hand_tricks(store: Any, game: Game) -> bool:
+    """Not the demo's game (a recording replayed into it), nor one another game has replaced
+    at the table (its pages say so; the camera follows the new one)."""
+    return not _is_demo(store, game) and store.replaced_by(game.id) is None
+
+
 def _next_trick_by_hand(
     store: Any, game: Game, before: tuple[int, int] | None = None
 ) -> dict[str, Any] | None:
     """The trick the table may enter by hand (``store.next_trick``, or with ``before`` the
-    one the camera missed before that trick: ``store.missed_before``), or None: not in the
-    demo's game (a recording replayed into it), nor in one another game has replaced at the
-    table (its pages say so; the camera follows the new one)."""
-    if _is_demo(store, game) or store.replaced_by(game.id) is not None:
+    one the camera missed before that trick: ``store.missed_before``), with the cards the
+    round has used up, or None where the game takes none (:func:`_takes_hand_tricks`)."""
+    if not _takes_hand_tricks(store, game):
         return None
     nxt = store.missed_before(game.id, *before) if before else store.next_trick(game.id)
     if nxt is not None:
@@ -317,7 +322,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
         # A camera that missed a trick files the next one in its place, often led by a
         # player the game did not expect: the way to enter the missed one before it.
-        missed_before=_next_trick_by_hand(store, game, (trick.round, trick.trick)) is not None,
+        missed_before=_takes_hand_tricks(store, game)
+        and store.missed_before(game_id, trick.round, trick.trick) is not None,
         led_unexpectedly=any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags),
     )
 

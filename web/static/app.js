@@ -592,20 +592,25 @@ function endedUnplayed(state) {
   return state.finished && state.score.ok && !state.score.score.rounds.some((r) => !r.in_progress);
 }
 
-/* The winners' names once the game is over ("" before, for a game with no round scored, and
- * while its score stops: the rounds before the stop named a winner the missing bids or the
+/* A finished game's score, or null: before the end, for a game with no round scored, and
+ * while its score stops (the rounds before the stop named a winner the missing bids or the
  * corrected card could still change). */
+function finalScore(state) {
+  return state.finished && state.score.ok && !endedUnplayed(state) ? state.score.score : null;
+}
+
+/* The winners' names once the game is over ("" where finalScore has none). */
 function winnerNames(state) {
-  if (!state.finished || !state.score.ok || endedUnplayed(state)) return "";
-  return (state.score.score.leaders || []).map((i) => bidi(state.game.players[i])).join(", ");
+  const sc = finalScore(state);
+  return sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
 }
 
 /* A finished game's totals, best first, and the way to the full final scores: a phone at
  * the table showed only the winner's name, and the totals were on the TV alone. */
 function finalStandings(state) {
   const {h, t} = SK;
-  if (!state.finished || !state.score.ok || endedUnplayed(state)) return [];
-  const sc = state.score.score;
+  const sc = finalScore(state);
+  if (!sc) return [];
   const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
   return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
     (p) => bidi(state.game.players[p]) + " " + sc.totals[p]).join(" · ")), " · ",
