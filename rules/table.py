@@ -5,6 +5,8 @@ Players are seat indices ``0..n-1`` clockwise; "left of" a seat is the next inde
 
 from __future__ import annotations
 
+import re
+
 from .cards import BASE_DECK_SIZE
 from .errors import RulesError
 from .trick import MAX_PLAYERS, MIN_PLAYERS
@@ -47,3 +49,15 @@ def first_leader(dealer: int, n_players: int) -> int:
     if not 0 <= dealer < n_players:
         raise RulesError(f"dealer must be a seat 0..{n_players - 1}, got {dealer}")
     return (dealer + 1) % n_players
+
+
+LED_UNEXPECTEDLY = re.compile(r"(?P<first>.+) led, but the game expected (?P<leader>.+) to lead")
+"""A recorded trick's doubt: led by another player than the game expected. Often the camera
+missed the trick before it and filed this one in its place; the store drops the doubt once
+that trick is entered and this one is led as the rules say."""
+
+
+def led_unexpectedly(first: str, leader: str) -> str:
+    """The doubt :data:`LED_UNEXPECTEDLY` reads, for a trick ``first`` led where the game
+    expected ``leader`` to (names as the table knows them)."""
+    return f"{first} led, but the game expected {leader} to lead"

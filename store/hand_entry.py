@@ -13,21 +13,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from skullcam.errors import UserError, echo
 from skullcam.rules import Card, RulesError, find_duplicate, parse_card, unresolved_reason
 from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
+from skullcam.rules.table import LED_UNEXPECTEDLY
 
-from . import checks, verdicts
+from . import checks, trick_moves, verdicts
 from .abilities import ask_for_choice, choice_kind, save_abilities, stored_abilities
 from .audit import write_audit
 from .corrections import _playable
+from .prompts import close_prompt, open_questions
 from .refusals import refusal
 from .round_so_far import current_round, round_so_far
 from .rows import Game, Trick, dump_json
-from .tricks import HAND_SOURCE, TricksMixin
+from .trick_moves import Move
+from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
 
 _UNNAMED = ("tigress", "pirate", "mermaid")
 """Ids no physical card is entered as: an undeclared Tigress cannot be judged, and an unnamed
@@ -56,38 +60,20 @@ def _legal(cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
-def _make_room(conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int) -> None:
-    """Move the round's tricks from ``trick_index`` on up one place, with the pirates' choices
-    and the questions that name them (in two steps: the unique (round, trick) index would
-    refuse a trick moved onto the next one's place)."""
-    args = (game_id, round_number, trick_index)
-    for table in ("tricks", "prompts"):
-        conn.execute(
-            f"UPDATE {table} SET trick = -trick - 1 WHERE game_id = ? AND round = ? AND trick >= ?",
-            args,
-        )
-        conn.execute(
-            f"UPDATE {table} SET trick = -trick WHERE game_id = ? AND round = ? AND trick < 0",
-            args[:2],
-        )
-    abilities = stored_abilities(conn, game_id, round_number)
-    if abilities:
-        moved = [{**a, "trick": a["trick"] + (a["trick"] >= trick_index)} for a in abilities]
-        save_abilities(conn, game_id, round_number, moved)
-
-
-def _no_room_before(
-    game: Game, round_number: int, round_tricks: Sequence[Trick], trick_index: Any
-) -> UserError | None:
-    """Why no missed trick can go before trick ``trick_index`` of the round (None: one can):
-    that trick is not recorded, or the round has no free place its last trick could move to."""
-    if not isinstance(trick_index, int) or trick_index not in {t.trick for t in round_tricks}:
+def _room_before(
+    game: Game, tricks: Sequence[Trick], rounds: int, round_number: Any, trick_index: Any
+) -> list[Move] | UserError:
+    """The moves that make room for a missed trick before trick ``trick_index`` of the round
+    (:func:`trick_moves.moves_to_free`), or why none can go there: that trick is not recorded,
+    or every later place of the game is."""
+    recorded = {(t.round, t.trick) for t in tricks}
+    if (round_number, trick_index) not in recorded or not isinstance(trick_index, int):
         shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
         return refusal("insert_no_trick", round=echo(round_number), trick=shown)
-    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
-    if max(t.trick for t in round_tricks) + 1 >= dealt:
-        return refusal("insert_round_full", cards=dealt, round=round_number, trick=trick_index + 1)
-    return None
+    moves = trick_moves.moves_to_free(game, tricks, (round_number, trick_index), rounds)
+    if moves is None:
+        return refusal("insert_no_room", round=round_number, trick=trick_index + 1)
+    return moves
 
 
 def _refuse_unknown_leader(slot: Mapping[str, Any]) -> None:
@@ -146,15 +132,23 @@ class HandEntryMixin(TricksMixin):
         self, game_id: int, round_number: int, trick_index: int
     ) -> dict[str, Any] | None:
         """Where a trick the camera missed before recorded trick ``trick_index`` would go
-        (:meth:`insert_trick`), as :meth:`next_trick` says it, with ``"insert": True``; None
-        where none can: the game finished, no such trick, or the round has no free place."""
+        (:meth:`insert_trick`), as :meth:`next_trick` says it, with ``"insert": True`` and
+        ``"crosses"``: the first trick the insert moves into the next round, as ``{"round",
+        "trick", "to_round", "to_trick"}`` (None when all stay in their rounds). None where
+        none can go: the game finished, no such trick, or no free place after it."""
         game = self.game(game_id)
-        round_tricks = self.tricks(game_id, round_number)
-        if game.status == "finished" or _no_room_before(
-            game, round_number, round_tricks, trick_index
-        ):
+        tricks = self.tricks(game_id)
+        moves = _room_before(game, tricks, self.rounds_due(game_id), round_number, trick_index)
+        if game.status == "finished" or isinstance(moves, UserError):
             return None
-        return {**self._slot(game, round_number, trick_index, round_tricks), "insert": True}
+        round_tricks = [t for t in tricks if t.round == round_number]
+        crossing = next(((a, b) for a, b in reversed(moves) if a[0] != b[0]), None)
+        crosses = None
+        if crossing is not None:
+            (r, t), (to_r, to_t) = crossing
+            crosses = {"round": r, "trick": t, "to_round": to_r, "to_trick": to_t}
+        slot = self._slot(game, round_number, trick_index, round_tricks)
+        return {**slot, "insert": True, "crosses": crosses}
 
     def _slot(
         self, game: Game, round_number: int, slot: int, round_tricks: Sequence[Trick]
@@ -232,18 +226,19 @@ class HandEntryMixin(TricksMixin):
         plays: Sequence[Any],
         note: str = "",
     ) -> Trick:
-        """Record a trick the camera missed *before* trick ``trick_index`` of ``round_number``,
-        which moves up one place with the round's tricks after it (their pirates' choices and
-        questions with them).
+        """Record a trick the camera missed *before* trick ``trick_index`` of ``round_number``:
+        that trick and the ones after it, up to the game's first free place, move on one place
+        (over a round's end too), their pirates' choices and questions with them.
 
         A camera that misses a trick files the next one it sees into the missed trick's place
-        (flagged: "Ben led, but the game expected Cai to lead"); entering the missed trick
-        after it would leave both in the wrong order, and correcting every card and seat of
-        the misfiled trick into the missed one was the only way out. Refused where the round
-        has no free place left (its last trick would have to leave the round), where
-        ``trick_index`` is not recorded (enter the next trick instead), and as
-        :meth:`enter_trick` refuses: leader unknown, plays not clockwise from it, a card the
-        round has used up, a finished game or the demo's."""
+        (flagged: "Ben led, but the game expected Cai to lead"), and every later one a place
+        early; entering the missed trick after them would leave them all in the wrong order.
+        A moved trick now led as the rules say loses that doubt; Rosie's choice on a trick
+        moved to a round's last place is dropped (the rules give the next round's leader),
+        and one moved off it is asked. Refused where no place after ``trick_index`` is free,
+        where it is not recorded (enter the next trick instead), and as :meth:`enter_trick`
+        refuses: leader unknown, plays not clockwise from it, a card the round has used up,
+        a finished game or the demo's."""
         note = checks.check_note(note)
         with self._write() as conn:
             game = self.game(game_id)
@@ -251,17 +246,68 @@ class HandEntryMixin(TricksMixin):
                 raise refusal("hand_game_finished", game=game_id)
             if self.is_demo_game(game_id):
                 raise refusal("hand_demo_game", game=game_id)
-            round_tricks = self.tricks(game_id, round_number)
-            why = _no_room_before(game, round_number, round_tricks, trick_index)
-            if why is not None:
-                raise why
+            tricks = self.tricks(game_id)
+            rounds = self.rounds_due(game_id)
+            moves = _room_before(game, tricks, rounds, round_number, trick_index)
+            if isinstance(moves, UserError):
+                raise moves
+            round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
             _refuse_unknown_leader(slot)
-            _make_room(conn, game.id, round_number, trick_index)
+            trick_moves.move_tricks(conn, game, moves)
             self._write_hand_trick(
                 conn, game, round_number, trick_index, plays, slot["order"], note
             )
+            for _, (r, t) in reversed(moves):  # in play order: a trick's leader needs the last
+                moved = self.trick(game_id, r, t)
+                self._settle_choice(conn, game, moved)
+                self._settle_lead(conn, game, moved)
+            if moves:  # the free place taken may be the game's last
+                last_round = moves[0][1][0]
+                dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
+                due = partial(self.rounds_due, game_id)
+                finish_after_last_trick(conn, game, last_round, dealt, due)
         return self.trick(game_id, round_number, trick_index)
+
+    def _settle_choice(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
+        """A moved trick's pirate choice as its new place allows: Rosie's on a round's last
+        trick is dropped (the rules give the next round's leader; kept, it stops the score),
+        and a choice its pirate now gives is asked unless made or asked already."""
+        dealt = checks.cards_dealt(trick.round, len(game.players), game.settings)
+        if trick.trick + 1 >= dealt:
+            abilities = stored_abilities(conn, game.id, trick.round)
+            kept = [
+                a
+                for a in abilities
+                if not (a["trick"] == trick.trick and a["pirate"] == "pirate-rosie")
+            ]
+            if kept != abilities:
+                save_abilities(conn, game.id, trick.round, kept)
+            for prompt in open_questions(conn, game.id, trick.round, trick.trick, "rosie"):
+                close_prompt(conn, prompt, "dismissed", None)
+            return
+        try:
+            kind = choice_kind(game, trick)
+        except UserError:  # no pirate with a choice won it (or abilities are off)
+            return
+        winner = verdicts.winner_player(trick.plays, trick.resolution)
+        ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
+
+    def _settle_lead(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
+        """Drop a moved trick's "X led, but the game expected Y to lead" once the rules' leader
+        at its new place is the player who led it (the camera had filed it a place early);
+        with no doubt left, the phones stop asking about it."""
+        doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
+        if not doubts or not trick.plays:
+            return
+        before = [t for t in self.tricks(game.id, trick.round) if t.trick < trick.trick]
+        if self._leader(game, trick.round, before) != int(trick.plays[0]["player"]):
+            return
+        flags = [f for f in trick.flags if f not in doubts]
+        conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
+        if not flags:
+            for prompt in open_questions(conn, game.id, trick.round, trick.trick, "flagged"):
+                close_prompt(conn, prompt, "dismissed", None)
 
     def _write_hand_trick(
         self,

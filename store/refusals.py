@@ -99,9 +99,9 @@ ENGLISH: dict[str, str] = {
         "round {round} has no trick {trick} recorded to enter a missed trick before; enter the"
         " round's next trick instead"
     ),
-    "insert_round_full": (
-        "round {round} has no free place for a missed trick before trick {trick}: its"
-        " {cards} tricks are all recorded. Correct the tricks' cards on their pages instead"
+    "insert_no_room": (
+        "there is no free place for a missed trick before round {round} trick {trick}: every"
+        " later trick of the game is recorded. Correct the tricks' cards on their pages instead"
     ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"

@@ -52,7 +52,7 @@ def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
     return cards
 
 
-def _finish_after_last_trick(
+def finish_after_last_trick(
     conn: sqlite3.Connection,
     game: Game,
     round_number: int,
@@ -200,7 +200,7 @@ class TricksMixin(BidsMixin):
         emit(conn, game.id, "trick", trick_event)
         cards = checks.cards_dealt(round_number, len(game.players), game.settings)
         due = partial(self.rounds_due, game.id)
-        _finish_after_last_trick(conn, game, round_number, cards, due)
+        finish_after_last_trick(conn, game, round_number, cards, due)
         return trick_id
 
     def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:

@@ -15,7 +15,7 @@ from store_support import plays
 from web_support import json_of
 
 from skullcam.errors import UserError
-from skullcam.store import GameStore
+from skullcam.store import GameStore, trick_moves
 
 
 @pytest.fixture
@@ -218,14 +218,101 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     )
 
 
-def test_a_missed_trick_is_refused_where_the_round_has_no_room(hand_store: GameStore) -> None:
+def test_a_missed_trick_moves_the_tricks_after_it_over_the_rounds_end(
+    hand_store: GameStore,
+) -> None:
+    """The camera missed round 2's first trick and filed every later one a place early:
+    round 3's first trick on round 2's last place. Entering the missed trick puts each back,
+    drops the doubts the misfiling raised and Rosie's choice on the round's last trick, and
+    the game ends on its last trick."""
+    gid = three_players(hand_store, {"rounds": 3, "pirate_abilities": True})
+    hand_store.set_bids(gid, 1, [0, 0, 1])
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.set_bids(gid, 2, [1, 1, 0])
+    hand_store.set_bids(gid, 3, [0, 2, 1])
+    # Really: round 2 Cai leads the yellows (Ana's 9 wins), then Ana leads and Ben's Rosie wins
+    # the round's last trick; round 3 Ana leads the blacks (Ben wins), Ben the purples (Cai
+    # wins), Cai the yellows (Ben wins).
+    misfiled = [
+        ((2, 0), plays((0, "green-3"), (1, "pirate-rosie"), (2, "green-2")), "Ana", "Cai"),
+        ((2, 1), plays((0, "black-5"), (1, "black-9"), (2, "black-1")), "Ana", "Ben"),
+        ((3, 0), plays((1, "purple-3"), (2, "purple-7"), (0, "purple-1")), "Ben", "Ana"),
+        ((3, 1), plays((2, "yellow-2"), (0, "yellow-3"), (1, "yellow-4")), None, None),
+    ]
+    for (r, t), cards, first, expected in misfiled:
+        flags = [f"{first} led, but the game expected {expected} to lead"] if first else []
+        hand_store.record_trick(gid, r, t, cards, flags=flags)
+        if flags:
+            hand_store.create_prompt(gid, "flagged", r, t, payload={"flags": flags})
+        if (r, t) == (2, 0):
+            hand_store.choose_ability(gid, 2, 0, 1)  # Rosie: Ben leads next, as asked
+    assert hand_store.game(gid).status == "active"
+    offer = hand_store.missed_before(gid, 2, 0)
+    assert offer is not None and offer["order"] == [2, 0, 1]
+    assert offer["crosses"] == {"round": 2, "trick": 1, "to_round": 3, "to_trick": 0}
+
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+
+    placed = [(t.round, t.trick, t.plays[0]["card"], t.flags) for t in hand_store.tricks(gid)]
+    assert placed == [
+        (1, 0, "green-5", []),
+        (2, 0, "yellow-5", []),
+        (2, 1, "green-3", []),
+        (3, 0, "black-5", []),
+        (3, 1, "purple-3", []),
+        (3, 2, "yellow-2", []),
+    ]
+    assert hand_store.abilities(gid, 2) == []  # Rosie on the round's last trick: no choice
+    assert hand_store.prompts(gid) == []  # the phones no longer ask about the misfiled ones
+    assert hand_store.game(gid).status == "finished"
+    score = hand_store.score(gid)
+    assert score["ok"] and score["score"].get("warnings", []) == [], score
+    # Round 1: Ana 0 +10, Ben 0 +10, Cai 1 +20. Round 2: Ana 1 +20, Ben 1 +20, Cai 0 +20.
+    # Round 3: Ana 0 +30, Ben 2 +40, Cai 1 +20.
+    assert score["score"]["totals"] == [60, 70, 60]
+
+
+def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: GameStore) -> None:
+    """Round 1's only trick missed: round 2's first, won by Rosie, was filed as round 1's
+    (its last trick: no choice asked). Moved to round 2, her choice is asked, and the trick
+    after it keeps its doubt until the table has answered who leads it."""
+    gid = three_players(hand_store, {"rounds": 2, "pirate_abilities": True})
+    flag = "Cai led, but the game expected Ben to lead"
+    hand_store.record_trick(
+        gid, 1, 0, plays((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")), flags=[flag]
+    )
+    hand_store.record_trick(gid, 2, 0, plays((1, "black-5"), (2, "black-9"), (0, "black-1")))
+    assert hand_store.prompts(gid) == []
+    hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
+    assert asked == [("rosie", 2, 0, 0)]
+    assert hand_store.trick(gid, 2, 0).flags == []  # Cai leads round 2, as the rules say
+    assert hand_store.trick(gid, 2, 1).plays[0]["card"] == "black-5"
+    assert hand_store.game(gid).status == "finished"
+
+
+def test_a_missed_trick_needs_a_recorded_trick_after_it(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
-    with pytest.raises(UserError, match="round 1 has no free place for a missed trick before"):
-        hand_store.insert_trick(gid, 1, 0, hand((1, "green-4"), (2, "green-8"), (0, "green-1")))
     with pytest.raises(UserError, match="round 2 has no trick 1 recorded"):
         hand_store.insert_trick(gid, 2, 0, hand((2, "green-4"), (0, "green-8"), (1, "green-1")))
+    assert hand_store.missed_before(gid, 2, 0) is None
     assert len(hand_store.tricks(gid)) == 1
+
+
+def test_the_moves_that_free_a_place_stop_at_the_first_free_one(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"rounds": 3})
+    for r, t in [(1, 0), (2, 0), (2, 1), (3, 1)]:
+        hand_store.record_trick(gid, r, t, plays((0, "escape")))
+    game, tricks = hand_store.game(gid), hand_store.tricks(gid)
+    moves = trick_moves.moves_to_free(game, tricks, (2, 0), rounds=3)
+    assert moves == [((2, 1), (3, 0)), ((2, 0), (2, 1))]  # round 3's gap takes one
+    assert trick_moves.moves_to_free(game, tricks, (1, 0), rounds=3) == [
+        ((2, 1), (3, 0)),
+        ((2, 0), (2, 1)),
+        ((1, 0), (2, 0)),
+    ]
+    assert trick_moves.moves_to_free(game, tricks, (3, 1), rounds=2) is None
 
 
 def test_the_replay_page_leads_to_the_trick_the_camera_missed_before_it(
@@ -256,13 +343,36 @@ def test_the_replay_page_leads_to_the_trick_the_camera_missed_before_it(
     assert res.status_code == 201, res.get_data(as_text=True)
     assert [t.trick for t in store.tricks(gid, 2)] == [0, 1]
     assert store.trick(gid, 2, 1).plays[0]["card"] == "green-3"  # moved up
+    # Round 2 is full now: one more missed trick before its second moves that into round 3.
+    form = client.get(f"/game/{gid}/tricks?round=2&before=1").get_data(as_text=True)
+    crosses = "Round 2 has no free place: its trick 2 becomes round 3 trick 1"
+    assert f'<p class="warning" id="insert-crosses">{crosses}' in form
     refused = client.post(
-        f"/api/game/{gid}/round/2/trick/1/insert",
+        f"/api/game/{gid}/round/2/trick/2/insert",
         json={"plays": hand((0, "black-5"), (1, "black-9"), (2, "black-1"))},
         headers={"Accept-Language": "da"},
     )
     assert refused.status_code == 400
-    assert "runde 2 har ikke plads til et overset stik" in json_of(refused)["error_text"]
+    assert "runde 2 har intet registreret stik 3" in json_of(refused)["error_text"]
+
+
+def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 1's only trick missed, round 2's first filed in its place (led by Cai, not Ben):
+    its page warns, though round 1 is full; round 2's tricks get the quiet hint."""
+    gid = three_players(store)
+    flag = "Cai led, but the game expected Ben to lead"
+    store.record_trick(
+        gid, 1, 0, plays((2, "green-3"), (0, "green-8"), (1, "green-2")), flags=[flag]
+    )
+    store.record_trick(gid, 2, 0, plays((0, "black-5"), (1, "black-9"), (2, "black-1")))
+    first = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
+    assert '<p class="warning" id="missed-before">' in first
+    second = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert '<p class="hint" id="missed-before">' in second
+    form = client.get(f"/game/{gid}/tricks?round=1&before=0").get_data(as_text=True)
+    assert "Round 1 has no free place: its trick 1 becomes round 2 trick 1" in form
 
 
 def test_a_finished_game_takes_no_trick(hand_store: GameStore) -> None:

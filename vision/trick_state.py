@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.rules import DECK
+from skullcam.rules.table import led_unexpectedly
 from skullcam.vision.seats import SeatLayout, crosswise_degrees
 from skullcam.vision.tracker import Track, Tracker
 
@@ -628,10 +629,7 @@ class TrickStateMachine:
         if len(set(arrival_seats)) == n == len(plays) and arrival_seats == clockwise != expected:
             # Order and seats agree with each other, only not with the expected leader (a wrong
             # dealer given, a correction upstream): the camera's consistent view wins, flagged.
-            flags.append(
-                f"{self._seat(arrival_seats[0])} led, but the game expected "
-                f"{self._seat(leader)} to lead"
-            )
+            flags.append(led_unexpectedly(self._seat(arrival_seats[0]), self._seat(leader)))
             leader = arrival_seats[0]
             plays_out = tuple(plays)
             players = arrival_seats

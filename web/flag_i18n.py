@@ -17,15 +17,12 @@ import string
 from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName
+from skullcam.rules.table import LED_UNEXPECTEDLY
 
 from . import explain_i18n
 
 #: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
 #: ``alt`` and ``cards`` (comma-separated) are card ids; the rest are shown as written.
-LED_UNEXPECTEDLY = re.compile(r"(?P<first>.+) led, but the game expected (?P<leader>.+) to lead")
-"""The tracker's flag for a trick led by another player than the game expected: often the
-camera missed the trick before it (the replay page then offers to enter that one)."""
-
 FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"only (?P<k>\d+) cards for (?P<n>\d+) players"),

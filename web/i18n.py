@@ -552,6 +552,25 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "da": "Indtast stikket, kameraet overså før stik {trick} i runde {round}",
     },
+    "insert_crosses_round": {
+        "en": (
+            "Round {round} has no free place: its trick {trick} becomes round {to_round} trick"
+            " {to_trick}, and the tricks after it move on one place too."
+        ),
+        "es": (
+            "La ronda {round} no tiene sitio libre: su baza {trick} pasa a ser la baza"
+            " {to_trick} de la ronda {to_round}, y las bazas siguientes también avanzan un"
+            " puesto."
+        ),
+        "it": (
+            "Il round {round} non ha posti liberi: la sua presa {trick} diventa la presa"
+            " {to_trick} del round {to_round}, e anche le prese successive avanzano di un posto."
+        ),
+        "da": (
+            "Runde {round} har ingen ledig plads: dens stik {trick} bliver stik {to_trick} i"
+            " runde {to_round}, og stikkene efter det rykker også én plads frem."
+        ),
+    },
     "entered_by_hand": {
         "en": "Entered by hand: no picture.",
         "es": "Anotada a mano: sin imagen.",

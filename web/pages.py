@@ -13,16 +13,17 @@ from flask import Blueprint, abort, g, redirect, render_template, request, send_
 from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
+from skullcam.rules.table import LED_UNEXPECTEDLY
 from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 from skullcam.store.hand_entry import hand_cards
-from skullcam.store.rows import Game
+from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import winner_player
 
 from . import explain_i18n, i18n
 from .api import confirmable, export_csv, export_json, worded_state
 from .app import get_store
-from .flag_i18n import LED_UNEXPECTEDLY, flag_text
+from .flag_i18n import flag_text
 
 bp = Blueprint("pages", __name__)
 
@@ -254,6 +255,21 @@ def _takes_hand_tricks(store: Any, game: Game) -> bool:
     return not _is_demo(store, game) and store.replaced_by(game.id) is None
 
 
+def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
+    """How the replay page offers to enter a trick the camera missed before this one:
+    ``"warning"`` on a trick led by a player the game did not expect (the camera often filed
+    it a place early), ``"hint"`` on the round being played, else None (nor where no place
+    after it is free). A hint on every earlier trick would invite moving a whole game."""
+    if not _takes_hand_tricks(store, game):
+        return None
+    if store.missed_before(game.id, trick.round, trick.trick) is None:
+        return None
+    if any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags):
+        return "warning"
+    nxt = store.next_trick(game.id)
+    return "hint" if nxt is not None and nxt["round"] == trick.round else None
+
+
 def _next_trick_by_hand(
     store: Any, game: Game, before: tuple[int, int] | None = None
 ) -> dict[str, Any] | None:
@@ -322,9 +338,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
         # A camera that missed a trick files the next one in its place, often led by a
         # player the game did not expect: the way to enter the missed one before it.
-        missed_before=_takes_hand_tricks(store, game)
-        and store.missed_before(game_id, trick.round, trick.trick) is not None,
-        led_unexpectedly=any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags),
+        missed_before=_missed_before_offer(store, game, trick),
     )
 
 

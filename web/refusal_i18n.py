@@ -103,10 +103,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la ronda {round} no tiene ninguna baza {trick} grabada ante la que anotar una baza"
             " perdida; anota la siguiente baza de la ronda"
         ),
-        "insert_round_full": (
-            "la ronda {round} no tiene sitio para una baza perdida antes de la baza {trick}:"
-            " sus {cards} bazas están todas grabadas. Corrige las cartas de las bazas en sus"
-            " páginas"
+        "insert_no_room": (
+            "no hay sitio para una baza perdida antes de la baza {trick} de la ronda {round}:"
+            " todas las bazas siguientes de la partida están grabadas. Corrige las cartas de"
+            " las bazas en sus páginas"
         ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
@@ -284,10 +284,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "il round {round} non ha una presa {trick} registrata prima della quale inserire"
             " una presa persa; inserisci invece la prossima presa del round"
         ),
-        "insert_round_full": (
-            "il round {round} non ha posto per una presa persa prima della presa {trick}: le"
-            " sue {cards} prese sono tutte registrate. Correggi invece le carte delle prese"
-            " nelle loro pagine"
+        "insert_no_room": (
+            "non c'è posto per una presa persa prima della presa {trick} del round {round}:"
+            " tutte le prese successive della partita sono registrate. Correggi invece le carte"
+            " delle prese nelle loro pagine"
         ),
         "hand_not_next": (
             "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
@@ -464,9 +464,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "runde {round} har intet registreret stik {trick} at indsætte et overset stik"
             " foran; indtast rundens næste stik i stedet"
         ),
-        "insert_round_full": (
-            "runde {round} har ikke plads til et overset stik før stik {trick}: alle dens"
-            " {cards} stik er registreret. Ret i stedet stikkenes kort på deres sider"
+        "insert_no_room": (
+            "der er ikke plads til et overset stik før stik {trick} i runde {round}: alle"
+            " spillets senere stik er registreret. Ret i stedet stikkenes kort på deres sider"
         ),
         "hand_not_next": (
             "stik {trick} i runde {round} er ikke det næste stik at indtaste: det er stik"

@@ -1,0 +1,84 @@
+"""Moving recorded tricks one place on in the game, to make room for a trick the camera missed.
+
+A camera that misses a trick files every later one a place early, and not only inside the
+round: the next round's first trick lands on the round's last place, and so on until the
+table notices (often from a doubt such as "Ana led, but the game expected Cai to lead").
+Entering the missed trick puts it back where it was played; the tricks from there up to the
+game's first free place each move on one place, with their pirates' choices and the questions
+about them. Was: only inside the round, so a trick pushed over the round's end had to be
+corrected card by card, and the next round's with it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import checks
+from .abilities import save_abilities, stored_abilities
+from .bids import put_round, round_row
+from .rows import Game, Trick
+
+Place = tuple[int, int]
+"""(round, trick index in the round from 0): where a trick lies in the game."""
+
+Move = tuple[Place, Place]
+"""A trick's place before and after a move."""
+
+
+def places_from(game: Game, start: Place, rounds: int) -> list[Place]:
+    """Every place of the game from ``start`` on, in play order, up to the end of round
+    ``rounds``."""
+    n = len(game.players)
+    first_round, first_trick = start
+    places: list[Place] = []
+    for r in range(first_round, rounds + 1):
+        dealt = checks.cards_dealt(r, n, game.settings)
+        places += [(r, k) for k in range(first_trick if r == first_round else 0, dealt)]
+    return places
+
+
+def moves_to_free(
+    game: Game, tricks: Sequence[Trick], start: Place, rounds: int
+) -> list[Move] | None:
+    """The moves that free ``start``, the last trick first (each then lands on a free place):
+    every trick from ``start`` up to the game's first free place after it moves on one place.
+    None where every place from ``start`` to the end of round ``rounds`` is recorded."""
+    taken = {(t.round, t.trick) for t in tricks}
+    places = places_from(game, start, rounds)
+    free = next((k for k, place in enumerate(places) if place not in taken), None)
+    if free is None:
+        return None
+    return [(places[k], places[k + 1]) for k in reversed(range(free))]
+
+
+def move_tricks(conn: sqlite3.Connection, game: Game, moves: Sequence[Move]) -> None:
+    """Apply ``moves`` (as :func:`moves_to_free` orders them) to the tricks, the questions
+    about them and the pirates' choices they hold, inside the caller's transaction."""
+    for (old_round, old_trick), (new_round, new_trick) in moves:
+        for table in ("tricks", "prompts"):
+            conn.execute(
+                f"UPDATE {table} SET round = ?, trick = ? "
+                "WHERE game_id = ? AND round = ? AND trick = ?",
+                (new_round, new_trick, game.id, old_round, old_trick),
+            )
+    _move_abilities(conn, game, dict(moves))
+
+
+def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, Place]) -> None:
+    """A round's choices are stored with the round (``[{trick, pirate, choice}]``): each moves
+    to its trick's new round and place. A round that had no row (no bid yet) gets one."""
+    rounds = sorted({r for move in moved.items() for r, _ in move})
+    before = {r: stored_abilities(conn, game.id, r) for r in rounds}
+    after: dict[int, list[dict[str, Any]]] = {r: [] for r in rounds}
+    for r, abilities in before.items():
+        for ability in abilities:
+            new_round, new_trick = moved.get((r, ability["trick"]), (r, ability["trick"]))
+            after[new_round].append({**ability, "trick": new_trick})
+    for r in rounds:
+        if after[r] == before[r]:
+            continue
+        if round_row(conn, game.id, r) is None:
+            put_round(conn, game.id, r, [None] * len(game.players), None)
+        save_abilities(conn, game.id, r, sorted(after[r], key=lambda a: (a["trick"], a["pirate"])))
