@@ -12,7 +12,7 @@ from typing import Any
 
 from skullcam.errors import UserError, echo, whole_number
 
-from . import checks
+from . import checks, lead_doubt
 from .abilities import (
     ABILITY_PIRATE,
     check_ability_applies,
@@ -89,6 +89,7 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
                 close_prompt(conn, prompt, "answered", value)
             with self.settling_rounds(conn, game_id):
                 record_ability(conn, game, round_number, trick_index, kind, value, note)
+            self._settle_next_lead(conn, game, round_number, trick_index)
             changed = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**changed, "choice": {"kind": kind, "value": value}})
         return self.trick(game_id, round_number, trick_index)
@@ -114,3 +115,14 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
             record_ability(conn, game, prompt.round, prompt.trick, kind, value, note)
+            self._settle_next_lead(conn, game, prompt.round, prompt.trick)
+
+    def _settle_next_lead(
+        self, conn: sqlite3.Connection, game: Game, round_number: int, trick_index: int
+    ) -> None:
+        """Rosie's choice names who leads the next trick: a doubt that trick's leader raised
+        (filed a place early, then moved back behind Rosie's trick) may be settled now."""
+        round_tricks = self.tricks(game.id, round_number)
+        following = next((t for t in round_tricks if t.trick == trick_index + 1), None)
+        if following is not None:
+            lead_doubt.drop_if_settled(conn, game, following, round_tricks)

@@ -20,15 +20,14 @@ from skullcam.errors import UserError, echo
 from skullcam.rules import Card, RulesError, find_duplicate, parse_card, unresolved_reason
 from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
-from skullcam.rules.table import LED_UNEXPECTEDLY
 
-from . import checks, trick_moves, verdicts
+from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import ask_for_choice, choice_kind, save_abilities, stored_abilities
 from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
-from .round_so_far import current_round, round_so_far
+from .round_so_far import current_round
 from .rows import Game, Trick, dump_json
 from .trick_moves import Move
 from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
@@ -169,11 +168,7 @@ class HandEntryMixin(TricksMixin):
         }
 
     def _leader(self, game: Game, round_number: int, round_tricks: Sequence[Trick]) -> int | None:
-        n = len(game.players)
-        on = bool(checks.full_settings(game.settings)["pirate_abilities"])
-        dealer = (game.first_dealer + round_number - 1) % n
-        abilities = stored_abilities(self._conn(), game.id, round_number)
-        return round_so_far(game, dealer, round_tricks, abilities, on).leader
+        return lead_doubt.rules_leader(self._conn(), game, round_number, round_tricks)
 
     def enter_trick(
         self,
@@ -261,7 +256,7 @@ class HandEntryMixin(TricksMixin):
             for _, (r, t) in reversed(moves):  # in play order: a trick's leader needs the last
                 moved = self.trick(game_id, r, t)
                 self._settle_choice(conn, game, moved)
-                self._settle_lead(conn, game, moved)
+                lead_doubt.drop_if_settled(conn, game, moved, self.tricks(game_id, r))
             if moves:  # the free place taken may be the game's last
                 last_round = moves[0][1][0]
                 dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
@@ -292,22 +287,6 @@ class HandEntryMixin(TricksMixin):
             return
         winner = verdicts.winner_player(trick.plays, trick.resolution)
         ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
-
-    def _settle_lead(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
-        """Drop a moved trick's "X led, but the game expected Y to lead" once the rules' leader
-        at its new place is the player who led it (the camera had filed it a place early);
-        with no doubt left, the phones stop asking about it."""
-        doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
-        if not doubts or not trick.plays:
-            return
-        before = [t for t in self.tricks(game.id, trick.round) if t.trick < trick.trick]
-        if self._leader(game, trick.round, before) != int(trick.plays[0]["player"]):
-            return
-        flags = [f for f in trick.flags if f not in doubts]
-        conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
-        if not flags:
-            for prompt in open_questions(conn, game.id, trick.round, trick.trick, "flagged"):
-                close_prompt(conn, prompt, "dismissed", None)
 
     def _write_hand_trick(
         self,

@@ -277,18 +277,30 @@ def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: Game
     (its last trick: no choice asked). Moved to round 2, her choice is asked, and the trick
     after it keeps its doubt until the table has answered who leads it."""
     gid = three_players(hand_store, {"rounds": 2, "pirate_abilities": True})
+    hand_store.set_bids(gid, 1, [0, 0, 1])
+    hand_store.set_bids(gid, 2, [1, 0, 1])
     flag = "Cai led, but the game expected Ben to lead"
     hand_store.record_trick(
         gid, 1, 0, plays((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")), flags=[flag]
     )
-    hand_store.record_trick(gid, 2, 0, plays((1, "black-5"), (2, "black-9"), (0, "black-1")))
-    assert hand_store.prompts(gid) == []
+    ben_led = "Ben led, but the game expected Cai to lead"  # round 2 as the camera saw it
+    hand_store.record_trick(
+        gid, 2, 0, plays((1, "black-5"), (2, "black-9"), (0, "black-1")), flags=[ben_led]
+    )
+    hand_store.create_prompt(gid, "flagged", 2, 0, payload={"flags": [ben_led]})
     hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
-    asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
-    assert asked == [("rosie", 2, 0, 0)]
+    asked = {(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)}
+    assert asked == {("rosie", 2, 0, 0), ("flagged", 2, 1, None)}
     assert hand_store.trick(gid, 2, 0).flags == []  # Cai leads round 2, as the rules say
-    assert hand_store.trick(gid, 2, 1).plays[0]["card"] == "black-5"
+    assert hand_store.trick(gid, 2, 1).flags == [ben_led]  # who leads it: Rosie says
     assert hand_store.game(gid).status == "finished"
+    rosie = next(p for p in hand_store.prompts(gid) if p.kind == "rosie")
+    hand_store.answer_prompt(rosie.id, 1)  # Ana's Rosie: Ben leads next
+    assert hand_store.trick(gid, 2, 1).flags == []
+    assert hand_store.prompts(gid) == []
+    score = hand_store.score(gid)
+    assert score["ok"] and score["score"].get("warnings", []) == [], score
+    assert score["score"]["totals"] == [30, 30, 40]
 
 
 def test_a_missed_trick_needs_a_recorded_trick_after_it(hand_store: GameStore) -> None:

@@ -1,0 +1,53 @@
+"""The doubt "Ana led, but the game expected Cai to lead", and when it is settled.
+
+The camera raises it on a trick led by another player than the rules expected; most often it
+missed the trick before and filed this one a place early. Once that trick is entered by hand
+(the tricks move on one place), or Rosie's choice of who leads is made, the trick may be led
+exactly as the rules say: the doubt is then dropped, and the phones stop asking about it,
+instead of asking the table to confirm a trick nothing is wrong with.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from skullcam.rules.table import LED_UNEXPECTEDLY
+
+from . import checks
+from .abilities import stored_abilities
+from .prompts import close_prompt, open_questions
+from .round_so_far import round_so_far
+from .rows import Game, Trick, dump_json
+
+
+def rules_leader(
+    conn: sqlite3.Connection, game: Game, round_number: int, before: Sequence[Trick]
+) -> int | None:
+    """Who leads the round's trick after ``before`` (its tricks so far, in order) by the
+    rules and the choices made; None while that is not known (a trick without a winner,
+    Rosie's choice not made)."""
+    n = len(game.players)
+    on = bool(checks.full_settings(game.settings)["pirate_abilities"])
+    dealer = (game.first_dealer + round_number - 1) % n
+    abilities = stored_abilities(conn, game.id, round_number)
+    return round_so_far(game, dealer, before, abilities, on).leader
+
+
+def drop_if_settled(
+    conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
+) -> None:
+    """Drop ``trick``'s lead doubt where the rules' leader now is the player who led it
+    (``round_tricks``: its round's tricks as recorded now); with no doubt left, close the
+    phones' question about it."""
+    doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
+    if not doubts or not trick.plays:
+        return
+    before = [t for t in round_tricks if t.trick < trick.trick]
+    if rules_leader(conn, game, trick.round, before) != int(trick.plays[0]["player"]):
+        return
+    flags = [f for f in trick.flags if f not in doubts]
+    conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
+    if not flags:
+        for prompt in open_questions(conn, game.id, trick.round, trick.trick, "flagged"):
+            close_prompt(conn, prompt, "dismissed", None)
