@@ -28,7 +28,10 @@ readable on its own; a part's base classes are the parts it builds on:
 ``prompts.py``      questions to the table: asking, listing, dismissing
 ``abilities.py``    pirate abilities' choices, kept in step with each trick's winner
 ``corrections.py``  correcting a recorded trick (card, seat, Tigress, confirm)
-``hand_entry.py``   a trick the camera missed, entered by hand
+``hand_entry.py``   a trick the camera missed, entered by hand (or inserted before another)
+``trick_moves.py``  tricks moved on one place (over round ends) to make room for a missed one
+``lead_doubt.py``   "Ana led, but the game expected Cai to lead": when it is settled
+``hand_removal.py`` a trick entered by hand taken back, the tricks it moved moved back
 ``answers.py``      the table's answer to a prompt, applied
 ``settings.py``     house rules changed mid-game
 ``records.py``      ``skullcam-game/1`` export and import
@@ -54,7 +57,7 @@ from .database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from .database import database_error as database_error
 from .database import is_busy as is_busy
 from .events import EVENT_KINDS as EVENT_KINDS
-from .hand_entry import HandEntryMixin
+from .hand_removal import HandRemovalMixin
 from .prompts import PROMPT_KINDS as PROMPT_KINDS
 from .records import GAME_FORMAT as GAME_FORMAT
 from .rows import Correction as Correction
@@ -67,7 +70,7 @@ from .state import StateMixin
 from .verdicts import resolution_json as resolution_json
 
 
-class GameStore(StateMixin, AnswersMixin, HandEntryMixin, SettingsMixin, AuditMixin):
+class GameStore(StateMixin, AnswersMixin, HandRemovalMixin, SettingsMixin, AuditMixin):
     """All persistent state of a data folder: ``<data>/skullcam.db`` and ``<data>/games/<id>/``.
 
     Safe to share one instance between threads: each thread lazily opens its own connection.

@@ -109,12 +109,16 @@ def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int)
     if played_out(conn, game, rounds):
         mark_finished(conn, game.id)
     elif game.status == "finished" and played_out(conn, game, old_rounds):
-        table = table_game_row(conn)
-        conn.execute(
-            "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,)
-        )
-        emit(conn, game.id, "reopened", {"rounds": rounds})
-        announce_replaced(conn, table)
+        reopen(conn, game, rounds)
+
+
+def reopen(conn: sqlite3.Connection, game: Game, rounds: int) -> None:
+    """Make a finished game the one being played again (``rounds`` as it has now); a game
+    that took the table meanwhile is told it was replaced."""
+    table = table_game_row(conn)
+    conn.execute("UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,))
+    emit(conn, game.id, "reopened", {"rounds": rounds})
+    announce_replaced(conn, table)
 
 
 def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:

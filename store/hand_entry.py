@@ -249,14 +249,16 @@ class HandEntryMixin(TricksMixin):
             round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
             _refuse_unknown_leader(slot)
+            ids = {(t.round, t.trick): t.id for t in tricks}
+            moved = [{"id": ids[a], "from": list(a), "to": list(b)} for a, b in moves]
             trick_moves.move_tricks(conn, game, moves)
             self._write_hand_trick(
-                conn, game, round_number, trick_index, plays, slot["order"], note
+                conn, game, round_number, trick_index, plays, slot["order"], note, moved
             )
             for _, (r, t) in reversed(moves):  # in play order: a trick's leader needs the last
-                moved = self.trick(game_id, r, t)
-                self._settle_choice(conn, game, moved)
-                lead_doubt.drop_if_settled(conn, game, moved, self.tricks(game_id, r))
+                now = self.trick(game_id, r, t)
+                self._settle_choice(conn, game, now)
+                lead_doubt.drop_if_settled(conn, game, now, self.tricks(game_id, r))
             if moves:  # the free place taken may be the game's last
                 last_round = moves[0][1][0]
                 dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
@@ -297,9 +299,12 @@ class HandEntryMixin(TricksMixin):
         plays: Sequence[Any],
         order: list[int],
         note: str,
+        moved: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         """Check a trick entered by hand against ``order`` and the round's deck, and record it
-        in the caller's transaction: audited as 'hand', its pirate's question asked."""
+        in the caller's transaction: audited as 'hand', its pirate's question asked.
+        ``moved``: the tricks its insertion moved (``{"id", "from", "to"}``), kept with it so
+        that removing it can move them back."""
         where = {"round": round_number, "trick": trick_index + 1}
         clean = checks.check_plays(plays, len(game.players))
         for play in clean:
@@ -312,7 +317,8 @@ class HandEntryMixin(TricksMixin):
             why = unresolved_reason(found, [p["card"] for p in clean])
             raise UserError(f"round {round_number} trick {trick_index + 1}: {why}")
         resolution = verdicts.resolution_json(found)
-        columns = {"detections": dump_json({"source": HAND_SOURCE})}
+        source = {"source": HAND_SOURCE, **({"moved": list(moved)} if moved else {})}
+        columns = {"detections": dump_json(source)}
         trick_id = self._record_in(
             conn, game, round_number, trick_index, clean, resolution, columns, by_hand=True
         )

@@ -99,6 +99,14 @@ ENGLISH: dict[str, str] = {
         "round {round} has no trick {trick} recorded to enter a missed trick before; enter the"
         " round's next trick instead"
     ),
+    "remove_camera_trick": (
+        "round {round} trick {trick} was recorded by the camera, with its picture: correct its"
+        " cards on its page instead; only a trick entered by hand can be removed"
+    ),
+    "remove_moved_since": (
+        "round {round} trick {trick} cannot be removed: a trick its entry moved has moved again"
+        " since (another trick entered or removed). Correct the tricks on their pages instead"
+    ),
     "insert_no_room": (
         "there is no free place for a missed trick before round {round} trick {trick}: every"
         " later trick of the game is recorded. Correct the tricks' cards on their pages instead"

@@ -82,3 +82,12 @@ def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, 
         if round_row(conn, game.id, r) is None:
             put_round(conn, game.id, r, [None] * len(game.players), None)
         save_abilities(conn, game.id, r, sorted(after[r], key=lambda a: (a["trick"], a["pirate"])))
+
+
+def drop_abilities(conn: sqlite3.Connection, game: Game, place: Place) -> None:
+    """Forget the pirates' choices a trick at ``place`` held (the trick is being removed)."""
+    r, t = place
+    abilities = stored_abilities(conn, game.id, r)
+    kept = [a for a in abilities if a["trick"] != t]
+    if kept != abilities:
+        save_abilities(conn, game.id, r, kept)

@@ -201,7 +201,8 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
     tricks = hand_store.tricks(gid, 2)
     assert [(t.trick, t.plays[0]["card"]) for t in tricks] == [(0, "yellow-5"), (1, "green-3")]
-    assert tricks[0].detections == {"source": "hand"}
+    moved = [{"id": tricks[1].id, "from": [2, 0], "to": [2, 1]}]
+    assert tricks[0].detections == {"source": "hand", "moved": moved}
     assert hand_store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-rascal", "choice": 10}]
     assert [(p.round, p.trick) for p in hand_store.prompts(gid, status=None)] == [(2, 1)]
     score = hand_store.score(gid)
@@ -303,6 +304,78 @@ def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: Game
     assert score["score"]["totals"] == [30, 30, 40]
 
 
+def misfiled_over_a_rounds_end(store: GameStore, rounds: int = 2) -> int:
+    """Round 1's only trick missed: round 2's first was filed as round 1's (flagged), round
+    2's second as its first; the game (2 rounds) waits for a trick that was never played."""
+    gid = three_players(store, {"rounds": rounds})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [1, 1, 0])
+    flag = "Cai led, but the game expected Ben to lead"
+    store.record_trick(
+        gid, 1, 0, plays((2, "green-3"), (0, "green-8"), (1, "green-2")), flags=[flag]
+    )
+    store.record_trick(gid, 2, 0, plays((0, "black-5"), (1, "black-9"), (2, "black-1")))
+    return gid
+
+
+def places(store: GameStore, gid: int) -> list[tuple[int, int, str]]:
+    return [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(gid)]
+
+
+def test_a_trick_inserted_in_the_wrong_place_is_taken_back(hand_store: GameStore) -> None:
+    gid = misfiled_over_a_rounds_end(hand_store)
+    before = places(hand_store, gid)
+    # The table inserts round 1's missed trick before round 2's first recorded one, not
+    # before round 1's: the wrong place.
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    assert hand_store.game(gid).status == "finished"  # its move filled the game's last place
+    removed = hand_store.remove_hand_trick(gid, 2, 0, note="wrong place")
+    assert removed == {
+        "round": 2,
+        "trick": 0,
+        "plays": hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")),
+        "moved_back": 1,
+    }
+    assert places(hand_store, gid) == before
+    assert hand_store.game(gid).status == "active"  # the game it finished is open again
+    entry = [c for c in hand_store.audit(gid) if c.kind == "removed"]
+    assert len(entry) == 1 and entry[0].before["plays"] == removed["plays"]
+    assert entry[0].note == "wrong place" and entry[0].trick_id is None
+    # Now in the right place: before round 1's trick, which moves into round 2.
+    hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    assert places(hand_store, gid) == [(1, 0, "green-5"), (2, 0, "green-3"), (2, 1, "black-5")]
+    # Round 1: Cai's 9 wins (Ana 0 +10, Ben 0 +10, Cai 1 +20); round 2: Ana and Ben one each
+    # (Ana 1 +20, Ben 1 +20, Cai 0 +20).
+    assert hand_store.score(gid)["score"]["totals"] == [30, 30, 40]
+
+
+def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameStore) -> None:
+    gid = three_players(hand_store, {"pirate_abilities": True})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2")))
+    assert [p.kind for p in hand_store.prompts(gid)] == ["rascal_bet"]
+    hand_store.remove_hand_trick(gid, 2, 0)
+    assert hand_store.prompts(gid) == []  # its question went with it
+    assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
+    assert (
+        hand_store.last_hand_trick_id(gid) == hand_store.trick(gid, 1, 0).id
+    )  # the camera sees it
+
+
+def test_only_a_hand_trick_not_moved_since_is_removed(hand_store: GameStore) -> None:
+    gid = misfiled_over_a_rounds_end(hand_store, rounds=3)
+    with pytest.raises(UserError, match="round 1 trick 1 was recorded by the camera"):
+        hand_store.remove_hand_trick(gid, 1, 0)
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    # The first insert's trick is now round 2 trick 2, and the trick it moved went on again.
+    with pytest.raises(UserError, match="round 2 trick 2 cannot be removed: a trick its entry"):
+        hand_store.remove_hand_trick(gid, 2, 1)
+    hand_store.remove_hand_trick(gid, 1, 0)  # the last one first: everything moves back
+    hand_store.remove_hand_trick(gid, 2, 0)
+    assert places(hand_store, gid) == [(1, 0, "green-3"), (2, 0, "black-5")]
+
+
 def test_a_missed_trick_needs_a_recorded_trick_after_it(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
@@ -385,6 +458,31 @@ def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
     assert '<p class="hint" id="missed-before">' in second
     form = client.get(f"/game/{gid}/tricks?round=1&before=0").get_data(as_text=True)
     assert "Round 1 has no free place: its trick 1 becomes round 2 trick 1" in form
+
+
+def test_the_replay_page_offers_to_remove_a_trick_entered_by_hand(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = misfiled_over_a_rounds_end(store, rounds=3)
+    camera = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert 'id="remove-trick"' not in camera
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/0/insert",
+        json={"plays": hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1"))},
+    )
+    assert res.status_code == 201
+    page = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert 'id="remove-trick"' in page
+    assert "the tricks its entry moved on one place (1) go back" in page
+    refused = client.post(
+        f"/api/game/{gid}/round/2/trick/1/remove", json={}, headers={"Accept-Language": "es"}
+    )
+    assert refused.status_code == 400
+    assert "la grabó la cámara" in json_of(refused)["error_text"]
+    res = client.post(f"/api/game/{gid}/round/2/trick/0/remove", json={})
+    assert res.status_code == 200, res.get_data(as_text=True)
+    assert json_of(res)["removed"]["moved_back"] == 1
+    assert [(t.round, t.trick) for t in store.tricks(gid)] == [(1, 0), (2, 0)]
 
 
 def test_a_finished_game_takes_no_trick(hand_store: GameStore) -> None:

@@ -264,3 +264,14 @@ def test_the_trick_the_camera_missed_is_entered_before_the_one_it_filed_there(
     ]
     score = store.score(gid)
     assert score["ok"] and score["score"].get("warnings", []) == []  # led as the rules say
+    # Taken back from its replay page: a second tap removes it, the camera's trick goes back.
+    browser.get(f"{base}/game/{gid}/round/2/trick/0")
+    remove = browser.find_element(By.ID, "remove-trick")
+    remove.click()
+    wait(browser).until(
+        lambda d: d.find_element(By.ID, "remove-trick").text == "Tap again to remove it"
+    )
+    assert len(store.tricks(gid, 2)) == 2  # one tap removes nothing
+    browser.find_element(By.ID, "remove-trick").click()
+    wait(browser).until(lambda d: d.current_url.endswith(f"/game/{gid}/tricks"))
+    assert [(t.trick, t.plays[0]["card"]) for t in store.tricks(gid, 2)] == [(0, "green-3")]

@@ -289,6 +289,15 @@ def insert_trick(game_id: int, round_number: int, trick: int) -> Any:
     return _corrected(game_id, inserted), 201
 
 
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/remove")
+def remove_trick(game_id: int, round_number: int, trick: int) -> Any:
+    """``{}`` (``note`` optional): take back a trick entered by hand; the tricks its entry
+    moved go back. ``{"ok", "removed": {"round", "trick", "plays", "moved_back"}}``."""
+    note = _body().get("note") or ""
+    removed = get_store().remove_hand_trick(game_id, round_number, trick, note)
+    return jsonify({"ok": True, "removed": removed})
+
+
 def _hand_plays() -> tuple[list[Any], str]:
     """A trick entered by hand, as the page sends it: its plays and the optional note."""
     data = _body()

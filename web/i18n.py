@@ -571,6 +571,42 @@ STRINGS: dict[str, dict[str, str]] = {
             " runde {to_round}, og stikkene efter det rykker også én plads frem."
         ),
     },
+    "remove_hint": {
+        "en": "Entered by mistake? Remove it, and its place is free again.",
+        "es": "¿Anotada por error? Quítala y su sitio queda libre otra vez.",
+        "it": "Inserita per errore? Toglila e il suo posto torna libero.",
+        "da": "Indtastet ved en fejl? Fjern det, så er dets plads ledig igen.",
+    },
+    "remove_hint_moved": {
+        "en": (
+            "Entered in the wrong place? Remove it, and the tricks its entry moved on one place"
+            " ({n}) go back."
+        ),
+        "es": (
+            "¿Anotada en el sitio equivocado? Quítala y las bazas que avanzaron un puesto al"
+            " anotarla ({n}) vuelven a su sitio."
+        ),
+        "it": (
+            "Inserita nel posto sbagliato? Toglila e le prese che il suo inserimento ha spostato"
+            " di un posto ({n}) tornano al loro posto."
+        ),
+        "da": (
+            "Indtastet det forkerte sted? Fjern det, så rykker de stik, indtastningen flyttede"
+            " én plads ({n}), tilbage."
+        ),
+    },
+    "remove_trick": {
+        "en": "Remove this trick",
+        "es": "Quitar esta baza",
+        "it": "Togli questa presa",
+        "da": "Fjern dette stik",
+    },
+    "remove_trick_confirm": {
+        "en": "Tap again to remove it",
+        "es": "Pulsa otra vez para quitarla",
+        "it": "Tocca di nuovo per toglierla",
+        "da": "Tryk igen for at fjerne det",
+    },
     "entered_by_hand": {
         "en": "Entered by hand: no picture.",
         "es": "Anotada a mano: sin imagen.",

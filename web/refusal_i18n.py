@@ -103,6 +103,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la ronda {round} no tiene ninguna baza {trick} grabada ante la que anotar una baza"
             " perdida; anota la siguiente baza de la ronda"
         ),
+        "remove_camera_trick": (
+            "la baza {trick} de la ronda {round} la grabó la cámara, con su imagen: corrige sus"
+            " cartas en su página; solo se puede quitar una baza anotada a mano"
+        ),
+        "remove_moved_since": (
+            "no se puede quitar la baza {trick} de la ronda {round}: una baza que movió al"
+            " anotarla se ha movido otra vez (se anotó o se quitó otra baza). Corrige las bazas"
+            " en sus páginas"
+        ),
         "insert_no_room": (
             "no hay sitio para una baza perdida antes de la baza {trick} de la ronda {round}:"
             " todas las bazas siguientes de la partida están grabadas. Corrige las cartas de"
@@ -284,6 +293,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "il round {round} non ha una presa {trick} registrata prima della quale inserire"
             " una presa persa; inserisci invece la prossima presa del round"
         ),
+        "remove_camera_trick": (
+            "la presa {trick} del round {round} è stata registrata dalla fotocamera, con la sua"
+            " immagine: correggi le sue carte nella sua pagina; si può togliere solo una presa"
+            " inserita a mano"
+        ),
+        "remove_moved_since": (
+            "non si può togliere la presa {trick} del round {round}: una presa che il suo"
+            " inserimento ha spostato si è spostata di nuovo (un'altra presa inserita o tolta)."
+            " Correggi invece le prese nelle loro pagine"
+        ),
         "insert_no_room": (
             "non c'è posto per una presa persa prima della presa {trick} del round {round}:"
             " tutte le prese successive della partita sono registrate. Correggi invece le carte"
@@ -463,6 +482,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "insert_no_trick": (
             "runde {round} har intet registreret stik {trick} at indsætte et overset stik"
             " foran; indtast rundens næste stik i stedet"
+        ),
+        "remove_camera_trick": (
+            "stik {trick} i runde {round} blev registreret af kameraet, med sit billede: ret"
+            " dets kort på dets side i stedet; kun et stik indtastet manuelt kan fjernes"
+        ),
+        "remove_moved_since": (
+            "stik {trick} i runde {round} kan ikke fjernes: et stik, som dets indtastning"
+            " flyttede, er flyttet igen siden (et andet stik indtastet eller fjernet). Ret i"
+            " stedet stikkene på deres sider"
         ),
         "insert_no_room": (
             "der er ikke plads til et overset stik før stik {trick} i runde {round}: alle"

@@ -921,6 +921,16 @@ function initReplay() {
     if (value === "") return;
     try { await api(base + "/ability", {choice: Number(value)}); location.reload(); } catch (e) { showError(e); }
   };
+  // Taking back a trick entered by hand asks a second tap: it moves tricks back.
+  const removeBtn = document.getElementById("remove-trick");
+  if (removeBtn) removeBtn.onclick = async () => {
+    if (!removeBtn.dataset.armed) {
+      removeBtn.dataset.armed = "1";
+      removeBtn.textContent = t("remove_trick_confirm");
+      return;
+    }
+    try { await api(base + "/remove", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { showError(e); }
+  };
   const confirmBtn = document.getElementById("confirm-trick");
   if (confirmBtn) confirmBtn.onclick = async () => {
     try { await api(base + "/confirm", {}); location.reload(); } catch (e) { showError(e); }
