@@ -145,6 +145,16 @@ def test_spanish_sentence_reads_as_written() -> None:
     assert result.explanation.startswith("The Skull King (Ben) wins")
 
 
+@pytest.mark.parametrize(("name", "genitive"), [("Ana", "Anas"), ("Lars", "Lars'")])
+def test_a_danish_explanation_writes_a_players_genitive_as_danish_does(
+    name: str, genitive: str
+) -> None:
+    """An apostrophe alone after a name ending in s, x or z: "Lars' bud", not "Larss bud"."""
+    moved = Phrase("harry_bid_out_of_range", {"player": name, "bid": 2, "dealt": 1})
+    assert explain([moved], "da") == f"Harry kan ikke ændre {genitive} bud til 2 (bud er 0 til 1)"
+    assert explain([moved], "en") == f"Harry cannot move {name}'s bid to 2 (bids are 0..1)"
+
+
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [

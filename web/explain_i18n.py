@@ -9,7 +9,7 @@ dispute reads why the trick went that way in the language of the table, and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -479,7 +479,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nabo, så der er intet at vælge"
         ),
         "harry_bid_out_of_range": (
-            "Harry kan ikke ændre {player}s bud til {bid} (bud er 0 til {dealt})"
+            "Harry kan ikke ændre {player:gen} bud til {bid} (bud er 0 til {dealt})"
         ),
         "missing_bid_before_tricks": (
             "runde {round} mangler bud fra {players}, men runde {later} har registrerede stik;"
@@ -519,6 +519,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
+#: How a language writes a name's genitive where its templates say ``{player:gen}`` (here
+#: and in ``refusal_i18n``, ``flag_i18n``): Danish "Anas bud" but "Lars' bud", not "Larss".
+#: Spanish and Italian say "de Ana" and use none.
+GENITIVES: dict[str, Callable[[str], str]] = {"da": i18n.danish_genitive}
+
+
 def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording, with a
     card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")."""
@@ -539,6 +545,7 @@ def wording(lang: str) -> Wording:
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
         setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
+        genitive=GENITIVES.get(lang, ENGLISH_WORDING.genitive),
     )
 
 
