@@ -223,7 +223,9 @@ _FORMATTER = _Formatter()
 @dataclass(frozen=True)
 class Wording:
     """How one language words the phrases: its templates and how it names each kind of value
-    (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'")."""
+    (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'"; ``who``:
+    a card and its player, by default the card as ``card`` names it and the player after it,
+    "the Skull King (Ana)")."""
 
     templates: Mapping[str, str] = field(default_factory=lambda: ENGLISH)
     card: Callable[[Card], str] = lambda card: card.title
@@ -231,6 +233,7 @@ class Wording:
     card_id: Callable[[Card], str] = str
     setting: Callable[[str], str] = repr
     genitive: Callable[[str], str] = _english_genitive
+    who: Callable[[Card, str], str] | None = None
 
 
 ENGLISH_WORDING = Wording()
@@ -247,6 +250,8 @@ def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str
 
     def named(value: Arg) -> str | int:
         if isinstance(value, Who):
+            if wording.who is not None:
+                return wording.who(value.card, value.player)
             return f"{wording.card(value.card)} ({value.player})"
         if isinstance(value, CardId):
             return wording.card_id(value.card)
