@@ -5,9 +5,10 @@ can say the same thing in Spanish, Italian or Danish (``web/i18n.py``) without a
 of the rules. The English table below is the one ``TrickResult.explanation`` and every
 ``--json`` output use, word for word as before the phrases existed.
 
-A template is ``str.format`` text with two additions: an argument that is a ``Card`` or a
-``Suit`` is named by the caller's namer, and the format spec ``cap`` capitalises the first
-letter (a card or player named at the start of a sentence).
+A template is ``str.format`` text with three additions: an argument that is a ``Card`` or a
+``Suit`` is named by the caller's namer, the format spec ``cap`` capitalises the first
+letter (a card or player named at the start of a sentence), and the spec ``gen`` writes a
+name in the genitive as the language does (Danish "Anas bud" but "Lars' bud").
 """
 
 from __future__ import annotations
@@ -197,13 +198,22 @@ ENGLISH: dict[str, str] = {
 }
 
 
+def _english_genitive(name: str) -> str:
+    return f"{name}'s"
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus the ``cap`` spec."""
+    """``str.format`` plus the ``cap`` and ``gen`` specs."""
+
+    def __init__(self, genitive: Callable[[str], str] = _english_genitive) -> None:
+        self.genitive = genitive
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "cap":
             text = str(value)
             return text[:1].upper() + text[1:]
+        if format_spec == "gen":
+            return self.genitive(str(value))
         return str(super().format_field(value, format_spec))
 
 
@@ -212,16 +222,27 @@ _FORMATTER = _Formatter()
 
 @dataclass(frozen=True)
 class Wording:
-    """How one language words the phrases: its templates and how it names each kind of value."""
+    """How one language words the phrases: its templates and how it names each kind of value
+    (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'"; ``who``:
+    a card and its player, by default the card as ``card`` names it and the player after it,
+    "the Skull King (Ana)")."""
 
     templates: Mapping[str, str] = field(default_factory=lambda: ENGLISH)
     card: Callable[[Card], str] = lambda card: card.title
     suit: Callable[[Suit], str] = lambda suit: suit.value
     card_id: Callable[[Card], str] = str
     setting: Callable[[str], str] = repr
+    genitive: Callable[[str], str] = _english_genitive
+    who: Callable[[Card, str], str] | None = None
 
 
 ENGLISH_WORDING = Wording()
+
+
+def fill(template: str, wording: Wording = ENGLISH_WORDING, **values: Any) -> str:
+    """``template`` filled with ``values`` as they are, its ``cap`` and ``gen`` specs as
+    ``wording`` writes them: a language's sentence that is no phrase (a camera's flag)."""
+    return _Formatter(wording.genitive).format(template, **values)
 
 
 def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str:
@@ -229,6 +250,8 @@ def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str
 
     def named(value: Arg) -> str | int:
         if isinstance(value, Who):
+            if wording.who is not None:
+                return wording.who(value.card, value.player)
             return f"{wording.card(value.card)} ({value.player})"
         if isinstance(value, CardId):
             return wording.card_id(value.card)
@@ -243,7 +266,7 @@ def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str
     out = []
     for phrase in phrases:
         template = wording.templates.get(phrase.key) or ENGLISH[phrase.key]
-        out.append(_FORMATTER.format(template, **{k: named(v) for k, v in phrase.args.items()}))
+        out.append(fill(template, wording, **{k: named(v) for k, v in phrase.args.items()}))
     return "".join(out)
 
 

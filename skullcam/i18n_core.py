@@ -159,3 +159,9 @@ def card_name(card_id: str, lang: str) -> str:
 def suit_name(suit: str, lang: str) -> str:
     """``green`` -> "Parrot" / "Loro" / "Pappagallo" / "Grøn"; unknown suits unchanged."""
     return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)
+
+
+def danish_genitive(name: str) -> str:
+    """``name`` in the genitive as Danish writes it: an s added ("Anas bud"), or an apostrophe
+    alone after a name ending in s, x or z ("Lars' bud", "Max' bud", "Fritz' bud")."""
+    return f"{name}'" if name.lower().endswith(("s", "x", "z")) else f"{name}s"

@@ -229,6 +229,42 @@ def test_ctrl_c_stops_skullcam_run_cleanly_and_keeps_the_game(tmp_path: Path) ->
     assert store.tricks(game.id) and store.score(game.id)["ok"]
 
 
+STOPPED_WHILE_LOADING_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from skullcam.cli import main
+    from skullcam.device.scripted import FrameKeyedRecognizer
+    from skullcam.vision.recognizer import Recognizer
+
+    def load(*args, **kwargs):  # systemctl stop while the model loads
+        os.kill(os.getpid(), signal.SIGTERM)
+        return FrameKeyedRecognizer([])
+
+    Recognizer.load = staticmethod(load)
+    sys.exit(main(["run", "--no-web", "--speed", "0", "--data", sys.argv[1]]))
+    """
+)
+
+
+def test_a_sigterm_while_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: Path) -> None:
+    """``systemctl stop`` while the recognizer loads: the default SIGTERM killed the process
+    (exit -15) with no line in the journal. Now it says so, exits 130 as any stop does, and
+    leaves the data folder as it was (no game set up)."""
+    (tmp_path / "child.py").write_text(STOPPED_WHILE_LOADING_CHILD)
+    data = tmp_path / "data"
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "child.py"), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 130, done.stderr
+    said = [line for line in done.stderr.splitlines() if "loading the model" in line]
+    assert len(said) == 1 and "stopped while loading the model; nothing was recorded" in said[0]
+    assert "Traceback" not in done.stderr
+    assert GameStore(data).games() == []
+
+
 def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:

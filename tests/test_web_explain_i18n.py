@@ -145,12 +145,63 @@ def test_spanish_sentence_reads_as_written() -> None:
     assert result.explanation.startswith("The Skull King (Ben) wins")
 
 
+def test_english_on_the_web_names_a_players_card_without_double_brackets() -> None:
+    """The web's English named the winner as the page's lists name the card, then its player:
+    "Tigress (pirate) (Ana) wins". It says whose card it is first, as the store's refusals do
+    ("card 2 is now Ana's Parrot 9"); Danish too, with its genitive. The CLI's own English
+    (``explanation``, promised in interfaces.md) is left as it was."""
+    cards = [parse_card(c) for c in ("tigress:pirate", "mermaid-sirena", "green-14")]
+    result = resolve_trick(cards, players=["Ana", "Lars", "Cai"])
+    english = explain(result.phrases, "en")
+    assert english.startswith("Ana's Tigress (pirate) wins: a pirate beats every numbered card")
+    assert ") (" not in english
+    assert explain(result.phrases, "da").startswith("Anas Tigress (pirat) vinder: en pirat slår")
+    assert result.explanation.startswith("The Tigress as a pirate (Ana) wins")
+    result = resolve_trick([parse_card(c) for c in ("kraken", "skull-king")], players=["A", "Lars"])
+    assert explain(result.phrases, "da").endswith(
+        " Lars' Skull King ville have vundet det og spiller ud næste gang."
+    )
+
+
+def test_english_on_the_web_says_a_capture_bonus_as_a_player_would() -> None:
+    """ "+40 for capturing Skull King": the cards a bonus names, with no player's name before
+    them, take their article as the CLI's English does ("+40 for capturing the Skull King")."""
+    cards = [parse_card(c) for c in ("pirate-rosie", "skull-king", "mermaid-alyra", "black-14")]
+    english = explain(resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases, "en")
+    assert english == (
+        "Cai's Mermaid Alyra wins: when a pirate, the Skull King and a mermaid meet, the mermaid"
+        " wins. +20 for the Jolly Roger 14; +40 for capturing the Skull King (if the bid is"
+        " exact). The pirate does not count."
+    )
+    cards = [parse_card(c) for c in ("skull-king", "tigress:pirate", "pirate-harry", "green-14")]
+    english = explain(resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases, "en")
+    assert english.endswith(
+        " +10 for the Parrot 14; +30 for capturing the Tigress (pirate); +30 for capturing"
+        " Harry the Giant (if the bid is exact)."
+    )
+    meet = explain(resolve_trick([parse_card("kraken"), parse_card("white-whale")]).phrases, "en")
+    assert meet.startswith(
+        "The Kraken and the White Whale meet: the one played second, the White Whale, takes"
+        " effect and the Kraken plays as an escape."
+    )
+
+
+@pytest.mark.parametrize(("name", "genitive"), [("Ana", "Anas"), ("Lars", "Lars'")])
+def test_a_danish_explanation_writes_a_players_genitive_as_danish_does(
+    name: str, genitive: str
+) -> None:
+    """An apostrophe alone after a name ending in s, x or z: "Lars' bud", not "Larss bud"."""
+    moved = Phrase("harry_bid_out_of_range", {"player": name, "bid": 2, "dealt": 1})
+    assert explain([moved], "da") == f"Harry kan ikke ændre {genitive} bud til 2 (bud er 0 til 1)"
+    assert explain([moved], "en") == f"Harry cannot move {name}'s bid to 2 (bids are 0..1)"
+
+
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
         ("es", "Gana Loro 9 (Cai)"),
         ("it", "Vince Pappagallo 9 (Cai)"),
-        ("da", "Grøn 9 (Cai) vinder"),
+        ("da", "Cais Grøn 9 vinder"),
     ],
 )
 def test_replay_page_explains_in_the_chosen_language(
@@ -166,7 +217,7 @@ def test_replay_page_explains_in_the_chosen_language(
     warning = re.search(r'class="warning">(.*?)</p>', page, re.S)
     assert warning is not None and "«" in warning[1] and "setting is off" not in warning[1]
     english = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
-    assert "Parrot 9 (Cai) wins: the highest green card, the suit led." in english
+    assert "Cai&#39;s Parrot 9 wins: the highest green card, the suit led." in english
 
 
 @pytest.mark.parametrize(

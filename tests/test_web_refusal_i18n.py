@@ -118,6 +118,32 @@ def test_a_question_closed_by_a_correction_says_so_in_spanish(
     assert body["error_text"] == "esta pregunta ya se ignoró"
 
 
+@pytest.mark.parametrize(
+    ("name", "genitive"),
+    [("Ana", "Anas"), ("Lars", "Lars'"), ("Max", "Max'"), ("Fritz", "Fritz'"), ("JENS", "JENS'")],
+)
+def test_a_danish_refusal_writes_a_players_genitive_as_danish_does(
+    name: str, genitive: str
+) -> None:
+    """Danish adds an s to a name ("Anas bud") but an apostrophe alone after s, x or z
+    ("Lars' bud"): "{player}s" wrote "Larss bud"."""
+    err = refusal("bid_cleared_after_play", round=2, player=name)
+    assert refusal_text(err, "da") == (
+        f"runde 2 har allerede optagne stik; ret {genitive} bud i stedet for at slette det"
+    )
+    err = refusal(
+        "play_changed",
+        round=1,
+        trick=2,
+        play=3,
+        player=name,
+        card=CardId(parse_card("green-9")),
+        was_player="Ben",
+        was_card=CardId(parse_card("escape")),
+    )
+    assert f"kort 3 er nu {genitive} Grøn 9, ikke Bens Flugtkort som" in refusal_text(err, "da")
+
+
 def test_a_pirate_in_a_refusal_is_named_as_the_page_names_cards() -> None:
     err = refusal("ability_not_won", round=2, trick=1, pirate=CardId(parse_card("pirate-harry")))
     assert "is not won by pirate-harry as recorded now" in str(err)

@@ -9,11 +9,11 @@ dispute reads why the trick went that way in the language of the table, and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from skullcam.rules import Card, IllegalPlayError, RulesError, TrickResult
+from skullcam.rules import Card, IllegalPlayError, Kind, RulesError, TrickResult
 from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, phrases_from_json, render
 
 from . import i18n
@@ -479,7 +479,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nabo, så der er intet at vælge"
         ),
         "harry_bid_out_of_range": (
-            "Harry kan ikke ændre {player}s bud til {bid} (bud er 0 til {dealt})"
+            "Harry kan ikke ændre {player:gen} bud til {bid} (bud er 0 til {dealt})"
         ),
         "missing_bid_before_tricks": (
             "runde {round} mangler bud fra {players}, men runde {later} har registrerede stik;"
@@ -519,26 +519,58 @@ TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
+#: How a language writes a name's genitive where its templates say ``{player:gen}`` (here
+#: and in ``refusal_i18n``, ``flag_i18n``): Danish "Anas bud" but "Lars' bud", not "Larss".
+#: Spanish and Italian say "de Ana" and use none.
+GENITIVES: dict[str, Callable[[str], str]] = {"da": i18n.danish_genitive}
+
+
+#: Where a language names a player's card with the player's genitive before it (English
+#: "Ana's Tigress (pirate) wins", Danish "Anas Tigress (pirat) vinder"), the way the store's
+#: refusals say "card 2 is now Ana's Parrot 9". The others keep "Gana Tigresa (pirata) (Ana)":
+#: their "de Ana" wants the card's article, which the card names do not carry.
+OWNER_FIRST = ("en", "da")
+
+
+def _english_card(card: Card) -> str:
+    """A card named in an English sentence with no player before it: the page's name with its
+    article ("+40 for capturing the Skull King", "+10 for the Parrot 14", "the Kraken and the
+    White Whale meet"), a named pirate or mermaid by its name ("Harry the Giant")."""
+    name = i18n.card_name(str(card), "en")
+    if card.kind in (Kind.PIRATE, Kind.MERMAID) and card.name:
+        return name
+    if card.kind in (Kind.PIRATE, Kind.MERMAID, Kind.ESCAPE, Kind.LOOT):
+        return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+    return f"the {name}"
+
+
 def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording, with a
     card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")."""
-    if lang == "en":
-        # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
-        # as two cards); the suits keep their colours, which "black is trump" is said in.
-        en_name = lambda card: i18n.card_name(str(card), "en")  # noqa: E731
-        return replace(ENGLISH_WORDING, card=en_name, card_id=en_name)
-    if lang not in TEMPLATES:
+    if lang not in TEMPLATES and lang != "en":
         return ENGLISH_WORDING
 
     def name(card: Card) -> str:  # the UI's name, wherever English says "the green 7" or an id
         return i18n.card_name(str(card), lang)
 
+    genitive = GENITIVES.get(lang, ENGLISH_WORDING.genitive)
+
+    def owned(card: Card, player: str) -> str:  # "Ana's Tigress (pirate)", "Lars' Grøn 9"
+        return f"{genitive(player)} {name(card)}"
+
+    who = owned if lang in OWNER_FIRST else None
+    if lang == "en":
+        # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
+        # as two cards); the suits keep their colours, which "black is trump" is said in.
+        return replace(ENGLISH_WORDING, card=_english_card, card_id=name, who=who)
     return Wording(
         templates=TEMPLATES[lang],
         card=name,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
         setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
+        genitive=genitive,
+        who=who,
     )
 
 

@@ -16,7 +16,7 @@ import string
 
 from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
-from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName
+from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import LED_UNEXPECTEDLY
 
 from . import explain_i18n
@@ -226,7 +226,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         {
             "es": "habilidad de {card}: pregunta a la mesa (grabada sin cambio)",
             "it": "abilità di {card}: chiedi al tavolo (registrata senza modifica)",
-            "da": "{card}s evne: spørg bordet (registreret som ingen ændring)",
+            "da": "{card:gen} evne: spørg bordet (registreret som ingen ændring)",
         },
     ),
     (
@@ -351,5 +351,5 @@ def flag_text(flag: str, lang: str) -> str:
             )
         if "why" in fields:
             fields["why"] = rules_sentence(fields["why"], lang) or fields["why"]
-        return wordings[lang].format(**fields)
+        return fill(wordings[lang], explain_i18n.wording(lang), **fields)
     return rules_sentence(flag, lang) or flag

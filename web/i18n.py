@@ -21,6 +21,7 @@ from skullcam.i18n_core import (  # noqa: F401  (re-exported: web's own names fo
     LANGUAGE_NAMES,
     LANGUAGES,
     card_name,
+    danish_genitive,
     pick_language,
     suit_name,
 )

@@ -427,14 +427,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_twice": "navnene skal være forskellige: «{name}» står der to gange",
         "names_alike": "navnene skal være forskellige: «{first}» og «{second}» er det samme navn",
         "bid_not_whole": (
-            "runde {round}: {player}s bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
+            "runde {round}: {player:gen} bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
         "bid_out_of_range": (
-            "runde {round}: {player}s bud går fra 0 til {dealt} (kortene givet i denne"
+            "runde {round}: {player:gen} bud går fra 0 til {dealt} (kortene givet i denne"
             " runde); ikke {bid}"
         ),
         "bid_cleared_after_play": (
-            "runde {round} har allerede optagne stik; ret {player}s bud i stedet for at slette det"
+            "runde {round} har allerede optagne stik; ret {player:gen} bud i stedet for at"
+            " slette det"
         ),
         "bids_cleared_after_play": (
             "runde {round} har allerede optagne stik; ret buddene fra {players} i stedet for"
@@ -471,12 +472,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_recorded_other": (
             "stik {trick} i runde {round} blev registreret i mellemtiden (af en anden side eller"
-            " kameraet) med {player}s {card}, hvor denne side har {mine}: tjek det stik på dets"
+            " kameraet) med {player:gen} {card}, hvor denne side har {mine}: tjek det stik på dets"
             " side, og ret det dér, hvis denne side har ret; genindlæs så denne side"
         ),
         "hand_recorded_short": (
             "stik {trick} i runde {round} blev registreret i mellemtiden af kameraet uden"
-            " {player}s kort: tilføj {mine} dér med »Tilføj det manglende kort« på stikkets"
+            " {player:gen} kort: tilføj {mine} dér med »Tilføj det manglende kort« på stikkets"
             " side, og genindlæs så denne side"
         ),
         "insert_no_trick": (
@@ -532,8 +533,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",
         "play_changed": (
-            "runde {round}, stik {trick}: kort {play} er nu {player}s {card}, ikke"
-            " {was_player}s {was_card} som denne side viste: en anden side rettede stikket"
+            "runde {round}, stik {trick}: kort {play} er nu {player:gen} {card}, ikke"
+            " {was_player:gen} {was_card} som denne side viste: en anden side rettede stikket"
             " imens. Genindlæs siden og ret det igen"
         ),
         "no_tigress": "stik {trick} i runde {round} har ingen Tigress; ret kortet i stedet",

@@ -95,10 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from skullcam.device.demo_game import DemoGame
-    from skullcam.device.live import LiveLoop, game_to_record
     from skullcam.device.sources import names_live_camera, open_source, picamera_available
-    from skullcam.store import GameStore
-    from skullcam.vision.recognizer import Recognizer
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     camera = args.camera
@@ -119,7 +116,35 @@ def _run(args: argparse.Namespace) -> int:
         f"another 'skullcam run' is already recording into {data}: stop it first, or give "
         "this one another --data",
     )
+    # Ctrl-C and systemctl stop are heard from before the model loads (seconds on a Pi): a
+    # SIGTERM then killed the process without a word in the journal.
+    stopping = _StopOnSignal()
+    try:
+        return _record(args, camera, demo, data, lock, stopping)
+    finally:
+        stopping.restore()
+
+
+def _record(
+    args: argparse.Namespace,
+    camera: str | None,
+    demo: Any,
+    data: Path,
+    lock: Any,
+    stopping: _StopOnSignal,
+) -> int:
+    """The run from its model's load on: record (or wait) and serve until done or stopped."""
+    from skullcam.device.live import LiveLoop, game_to_record
+    from skullcam.device.sources import names_live_camera
+    from skullcam.store import GameStore
+    from skullcam.vision.recognizer import Recognizer
+
     recognizer = Recognizer.load(args.model, data_dir=data)
+    if stopping.signalled:  # the store is not opened yet: nothing to lose
+        logger.warning("stopped while loading the model; nothing was recorded")
+        if lock is not None:
+            lock.close()
+        return 130
     store = GameStore(data)
     idle = None
     if demo is not None and (waiting := game_to_record(store)) is not None:
@@ -173,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
         # Said once every check has passed: before, a run refused (a table's game in progress,
         # the port taken) first announced the replay it then did not play.
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
-    stopping = _StopOnSignal(loop)
+    stopping.attach(loop)
     deadline = None if args.max_seconds is None else time.monotonic() + args.max_seconds
 
     def no_game_left() -> bool:
@@ -330,7 +355,7 @@ class _StopOnSignal:
     with the loop joined first; stopping through the loop's own flag exits with 130.
     """
 
-    def __init__(self, loop: Any) -> None:
+    def __init__(self, loop: Any = None) -> None:
         self.loop = loop
         self.event = threading.Event()
         self.previous: dict[int, Any] = {}
@@ -342,9 +367,16 @@ class _StopOnSignal:
     def signalled(self) -> bool:
         return self.event.is_set()
 
+    def attach(self, loop: Any) -> None:
+        """The live loop to stop, once it exists (stopped at once if a signal came first)."""
+        self.loop = loop
+        if self.signalled:
+            loop.stop.set()
+
     def _stop(self, signum: int, frame: Any) -> None:
         self.event.set()
-        self.loop.stop.set()
+        if self.loop is not None:
+            self.loop.stop.set()
 
     def wait(self) -> None:
         self.event.wait()
