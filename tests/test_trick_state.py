@@ -666,3 +666,27 @@ def test_a_swap_while_the_arm_hides_a_neighbours_card_stands() -> None:
     b.frames([], 30)
     (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
     assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
+
+
+def test_cards_already_down_when_the_camera_starts_go_clockwise_from_the_leader() -> None:
+    """The camera takes up a trick half played (a restart, or a trick entered by hand just
+    now): Cai's card and Ben's lay there before its first frame, Ben's confirmed later (a
+    detector's first miss). Their arrival says nothing of the play order: Ben, who the game
+    expects to lead, led; Ana played after."""
+    b = Bench(leader=1, seat_names=["Ana", "Ben", "Cai"])
+    ben, cai, ana = det("purple-5", 1), det("yellow-13", 2), det("purple-1", 0)
+    b.frames([cai], 2)
+    b.frames([cai, ben], 12)
+    b.frames([cai, ben, ana], 10)
+    (trick,) = b.completed()
+    assert trick.players == (1, 2, 0) and trick.leader == 1
+    assert [p.card for p in trick.plays] == ["purple-5", "yellow-13", "purple-1"]
+    assert trick.flags == ()
+    # Played in front of the camera, the same order of arrival is a doubt worth a flag.
+    watched = Bench(leader=1)
+    watched.frames([], 12)
+    watched.frames([cai], 12)
+    watched.frames([cai, ben], 12)
+    watched.frames([cai, ben, ana], 10)
+    (seen,) = watched.completed()
+    assert any("play order and seats disagree" in f for f in seen.flags)

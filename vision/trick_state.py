@@ -76,6 +76,10 @@ class TrickConfig:
     together (a card missed); farther apart, each was taken back on its own (take-backs at a
     table come 5 s and more apart; a card hidden under a hand for a while before the sweep
     must still count)."""
+    already_down_s: float = 0.3
+    """Cards first seen within this long of the first frame lay on the table before the
+    camera watched (a restart, or a trick entered by hand taken up mid-trick): their arrival
+    says nothing of the order they were played in (a detector's first miss decides it)."""
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,9 @@ class TrickStateMachine:
         """Cards laid in a seat after its card of the trick being cleared was taken away (track
         id -> the card, the play it would replace, where it was laid): a swap if it goes with
         the trick (swept, or pushed aside with it), the next trick's if it stays."""
+        self._first_frame: float | None = None
+        """When this machine saw its first frame (cards first seen soon after lay there
+        already: :attr:`TrickConfig.already_down_s`)."""
         self.round_continues = True
         """False after a round's last trick (the pipeline says so): every hand is empty, so no
         card can be swapped, and the next deal may bring the trick's faces back."""
@@ -255,6 +262,8 @@ class TrickStateMachine:
         self, tracker: Tracker, gone: Sequence[Track], t: float, motion: float | None = None
     ) -> list[Event]:
         """Advance on one frame: ``gone`` is what ``tracker.update`` just returned."""
+        if self._first_frame is None:
+            self._first_frame = t
         events: list[Event] = []
         gone_ids = {tr.id for tr in gone}
         for tr in gone:
@@ -572,6 +581,24 @@ class TrickStateMachine:
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
 
+    def _already_down_first(
+        self, plays: list[PlayedCard], tracks: Sequence[Track], leader: int | None
+    ) -> list[PlayedCard]:
+        """``plays`` (in arrival order) with the cards that lay on the table before the first
+        frame first, clockwise from ``leader``: their arrival is when the detector first
+        confirmed each, not when it was played. Was: a trick half played when the camera took
+        up a trick entered by hand was recorded in that confirmation order, led by whoever
+        came first, or flagged "play order and seats disagree"."""
+        if self._first_frame is None or leader is None:
+            return plays
+        limit = self._first_frame + self.config.already_down_s
+        down = [p for p, tr in zip(plays, tracks, strict=True) if tr.first_seen <= limit]
+        if len(down) < 2:
+            return plays
+        n = self.n_players
+        later = [p for p in plays if p not in down]
+        return sorted(down, key=lambda p: (p.seat - leader) % n) + later
+
     def _observe(
         self,
         tracker: Tracker,
@@ -621,8 +648,9 @@ class TrickStateMachine:
                     alternatives=tuple(tr.ranked_faces()[1:3]),
                 )
             )
-        arrival_seats = tuple(p.seat for p in plays)
         leader = leader if leader is not None else self.leader
+        plays = self._already_down_first(plays, tracks, leader)
+        arrival_seats = tuple(p.seat for p in plays)
         leader = leader if leader is not None else arrival_seats[0]
         expected = tuple((leader + k) % n for k in range(len(plays)))
         clockwise = tuple((arrival_seats[0] + k) % n for k in range(len(plays)))
