@@ -12,7 +12,7 @@ wins, and the page is told to look again instead of adding it twice.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -133,8 +133,9 @@ class HandEntryMixin(TricksMixin):
         """Where a trick the camera missed before recorded trick ``trick_index`` would go
         (:meth:`insert_trick`), as :meth:`next_trick` says it, with ``"insert": True`` and
         ``"crosses"``: the first trick the insert moves into the next round, as ``{"round",
-        "trick", "to_round", "to_trick"}`` (None when all stay in their rounds). None where
-        none can go: the game finished, no such trick, or no free place after it."""
+        "trick", "to_round", "to_trick"}`` (None when all stay in their rounds), and
+        ``"leaving"``: the round's tricks it moves out of the round. None where none can go:
+        the game finished, no such trick, or no free place after it."""
         game = self.game(game_id)
         tricks = self.tricks(game_id)
         moves = _room_before(game, tricks, self.rounds_due(game_id), round_number, trick_index)
@@ -147,7 +148,8 @@ class HandEntryMixin(TricksMixin):
             (r, t), (to_r, to_t) = crossing
             crosses = {"round": r, "trick": t, "to_round": to_r, "to_trick": to_t}
         slot = self._slot(game, round_number, trick_index, round_tricks)
-        return {**slot, "insert": True, "crosses": crosses}
+        leaving = [t for (r, t), (to_r, _) in moves if r == round_number != to_r]
+        return {**slot, "insert": True, "crosses": crosses, "leaving": leaving}
 
     def _slot(
         self, game: Game, round_number: int, slot: int, round_tricks: Sequence[Trick]
@@ -238,6 +240,8 @@ class HandEntryMixin(TricksMixin):
         with self._write() as conn:
             game = self.game(game_id)
             if game.status == "finished":
+                # Another phone's insert of this trick may have finished the game.
+                self._refuse_inserted_meanwhile(game, round_number, trick_index, plays)
                 raise refusal("hand_game_finished", game=game_id)
             if self.is_demo_game(game_id):
                 raise refusal("hand_demo_game", game=game_id)
@@ -249,22 +253,65 @@ class HandEntryMixin(TricksMixin):
             round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
             _refuse_unknown_leader(slot)
+            self._refuse_inserted_meanwhile(game, round_number, trick_index, plays)
             ids = {(t.round, t.trick): t.id for t in tricks}
-            moved = [{"id": ids[a], "from": list(a), "to": list(b)} for a, b in moves]
+            moved: list[dict[str, Any]] = [
+                {"id": ids[a], "from": list(a), "to": list(b)} for a, b in moves
+            ]
             trick_moves.move_tricks(conn, game, moves)
             self._write_hand_trick(
                 conn, game, round_number, trick_index, plays, slot["order"], note, moved
             )
+            dropped: dict[int, list[str]] = {}
             for _, (r, t) in reversed(moves):  # in play order: a trick's leader needs the last
                 now = self.trick(game_id, r, t)
                 self._settle_choice(conn, game, now)
-                lead_doubt.drop_if_settled(conn, game, now, self.tricks(game_id, r))
+                doubts = lead_doubt.drop_if_settled(conn, game, now, self.tricks(game_id, r))
+                if doubts:
+                    dropped[now.id] = doubts
+            if dropped:  # kept with the moves, so that taking the trick back restores them
+                for move in moved:
+                    move["flags"] = dropped.get(int(move["id"]), [])
+                source = {"source": HAND_SOURCE, "moved": moved}
+                sql = (
+                    "UPDATE tricks SET detections = ? WHERE game_id = ? AND round = ? AND trick = ?"
+                )
+                conn.execute(sql, (dump_json(source), game_id, round_number, trick_index))
             if moves:  # the free place taken may be the game's last
                 last_round = moves[0][1][0]
                 dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
                 due = partial(self.rounds_due, game_id)
                 finish_after_last_trick(conn, game, last_round, dealt, due)
         return self.trick(game_id, round_number, trick_index)
+
+    def _refuse_inserted_meanwhile(
+        self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]
+    ) -> None:
+        """Two phones inserting one missed trick: the second finds the first's in the place
+        it asks for, with the same cards, and is told so (it heard "Parrot 10 was already
+        played in round 2", and a trick of escapes would have gone in twice)."""
+        stored = next(
+            (t for t in self.tricks(game.id, round_number) if t.trick == trick_index), None
+        )
+        by_hand = stored is not None and isinstance(stored.detections, dict)
+        if not by_hand or stored is None or stored.detections.get("source") != HAND_SOURCE:
+            return
+        try:
+            clean = checks.check_plays(plays, len(game.players))
+        except UserError:
+            return  # plays the page could not have sent: the plain refusal says enough
+        mine = {int(p["player"]): _playable(p["card"]) for p in clean}
+        if {int(p["player"]): str(p["card"]) for p in stored.plays} == mine:
+            raise refusal("hand_recorded_same", round=round_number, trick=trick_index + 1)
+
+    def led_otherwise(self, game_id: int, round_number: int, trick_index: int) -> bool:
+        """Whether the trick was led by another player than the rules say leads it there
+        (the camera may have missed the trick before it, even once its flag is confirmed)."""
+        round_tricks = self.tricks(game_id, round_number)
+        trick = next((t for t in round_tricks if t.trick == trick_index), None)
+        if trick is None:
+            return False
+        return lead_doubt.led_otherwise(self._conn(), self.game(game_id), trick, round_tricks)
 
     def _settle_choice(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
         """A moved trick's pirate choice as its new place allows: Rosie's on a round's last
@@ -374,21 +421,28 @@ class HandEntryMixin(TricksMixin):
         if there == mine:
             raise refusal("hand_recorded_same", **where)
 
-    def used_up(self, game_id: int, round_number: int) -> list[str]:
+    def used_up(self, game_id: int, round_number: int, leaving: Collection[int] = ()) -> list[str]:
         """The card ids of :func:`hand_cards` the round has no copy left of (the page greys
-        them out: a card already played is the commonest slip when entering a trick)."""
-        gone = self.played_elsewhere(game_id, round_number, trick_index=-1)
+        them out: a card already played is the commonest slip when entering a trick), not
+        counting the round's tricks ``leaving`` it (a missed trick's insertion moves them to
+        the next round: another deal)."""
+        gone = self._played_except(game_id, round_number, set(leaving))
         return [cid for cid in hand_cards(dict(self.game(game_id).settings)) if cid in gone]
 
     def played_elsewhere(self, game_id: int, round_number: int, trick_index: int) -> dict[str, int]:
         """The card ids the round's tricks other than ``trick_index`` leave no copy of, each
         with the trick (counted from 1) that played the last one: the replay page's Correct
         menu marks them (a card already played is the commonest slip when correcting one)."""
+        return self._played_except(game_id, round_number, {trick_index})
+
+    def _played_except(
+        self, game_id: int, round_number: int, skipped: Collection[int]
+    ) -> dict[str, int]:
         every = {cid: parse_card(cid) for cid in CARD_IDS}
         cards: list[Card] = []
         found: dict[str, int] = {}
         for trick in self.tricks(game_id, round_number):
-            if trick.trick == trick_index:
+            if trick.trick in skipped:
                 continue
             cards = _legal([*cards, *_cards_of([trick])])
             for cid, card in every.items():

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import checks, lead_doubt, trick_moves
 from .audit import write_audit
+from .corrections import raise_flag
 from .events import emit
 from .games import played_out, reopen
 from .hand_entry import HandEntryMixin
@@ -72,6 +73,7 @@ class HandRemovalMixin(HandEntryMixin):
             self._drop_trick(conn, game, trick)
             trick_moves.move_tricks(conn, game, back)
             self._settle_after_removal(conn, game, [b for _, b in back])
+            self._restore_doubts(conn, game, trick)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):
                 reopen(conn, game, rounds)
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]
@@ -93,6 +95,17 @@ class HandRemovalMixin(HandEntryMixin):
         )
         trick_moves.drop_abilities(conn, game, (trick.round, trick.trick))
         conn.execute("DELETE FROM tricks WHERE id = ?", (trick.id,))
+
+    def _restore_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
+        """The "led, but the game expected" doubts the insertion dropped from the tricks it
+        moved come back with them, and the phones ask about them again: they were the way
+        to the missed trick's place."""
+        moved = trick.detections.get("moved", []) if isinstance(trick.detections, dict) else []
+        for move in moved:
+            for flag in move.get("flags", []):
+                back = next(t for t in self.tricks(game.id) if t.id == int(move["id"]))
+                if flag not in back.flags:
+                    raise_flag(conn, back, flag)
 
     def _settle_after_removal(
         self, conn: sqlite3.Connection, game: Game, places: Sequence[tuple[int, int]]

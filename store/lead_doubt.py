@@ -34,20 +34,33 @@ def rules_leader(
     return round_so_far(game, dealer, before, abilities, on).leader
 
 
+def led_otherwise(
+    conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
+) -> bool:
+    """Whether ``trick`` was led by another player than the rules' leader at its place
+    (``round_tricks``: its round's tricks as recorded now); False while that is unknown."""
+    if not trick.plays:
+        return False
+    before = [t for t in round_tricks if t.trick < trick.trick]
+    leader = rules_leader(conn, game, trick.round, before)
+    return leader is not None and leader != int(trick.plays[0]["player"])
+
+
 def drop_if_settled(
     conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
-) -> None:
+) -> list[str]:
     """Drop ``trick``'s lead doubt where the rules' leader now is the player who led it
     (``round_tricks``: its round's tricks as recorded now); with no doubt left, close the
-    phones' question about it."""
+    phones' question about it. Returns the doubts dropped (a removal puts them back)."""
     doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
     if not doubts or not trick.plays:
-        return
+        return []
     before = [t for t in round_tricks if t.trick < trick.trick]
     if rules_leader(conn, game, trick.round, before) != int(trick.plays[0]["player"]):
-        return
+        return []
     flags = [f for f in trick.flags if f not in doubts]
     conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
     if not flags:
         for prompt in open_questions(conn, game.id, trick.round, trick.trick, "flagged"):
             close_prompt(conn, prompt, "dismissed", None)
+    return doubts

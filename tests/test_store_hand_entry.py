@@ -201,7 +201,7 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
     tricks = hand_store.tricks(gid, 2)
     assert [(t.trick, t.plays[0]["card"]) for t in tricks] == [(0, "yellow-5"), (1, "green-3")]
-    moved = [{"id": tricks[1].id, "from": [2, 0], "to": [2, 1]}]
+    moved = [{"id": tricks[1].id, "from": [2, 0], "to": [2, 1], "flags": [flag]}]
     assert tricks[0].detections == {"source": "hand", "moved": moved}
     assert hand_store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-rascal", "choice": 10}]
     assert [(p.round, p.trick) for p in hand_store.prompts(gid, status=None)] == [(2, 1)]
@@ -347,6 +347,14 @@ def test_a_trick_inserted_in_the_wrong_place_is_taken_back(hand_store: GameStore
     # Round 1: Cai's 9 wins (Ana 0 +10, Ben 0 +10, Cai 1 +20); round 2: Ana and Ben one each
     # (Ana 1 +20, Ben 1 +20, Cai 0 +20).
     assert hand_store.score(gid)["score"]["totals"] == [30, 30, 40]
+    # A second phone sending the same trick is told it is in, not that its cards are used.
+    with pytest.raises(UserError, match=r"round 1 trick 1 was recorded meanwhile .* same cards"):
+        hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    # Taken back, the moved trick's doubt comes back with it: the way to its missed trick.
+    assert hand_store.trick(gid, 2, 0).flags == []
+    hand_store.remove_hand_trick(gid, 1, 0)
+    assert hand_store.trick(gid, 1, 0).flags == ["Cai led, but the game expected Ben to lead"]
+    assert [(p.kind, p.round, p.trick) for p in hand_store.prompts(gid)] == [("flagged", 1, 0)]
 
 
 def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameStore) -> None:
@@ -445,7 +453,8 @@ def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
     client: FlaskClient, store: GameStore
 ) -> None:
     """Round 1's only trick missed, round 2's first filed in its place (led by Cai, not Ben):
-    its page warns, though round 1 is full; round 2's tricks get the quiet hint."""
+    its page warns, though round 1 is full; so does round 2's, led by Ana where the rules
+    say Cai leads, though the camera did not flag it."""
     gid = three_players(store)
     flag = "Cai led, but the game expected Ben to lead"
     store.record_trick(
@@ -455,9 +464,14 @@ def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
     first = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert '<p class="warning" id="missed-before">' in first
     second = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
-    assert '<p class="hint" id="missed-before">' in second
+    assert '<p class="warning" id="missed-before">' in second
     form = client.get(f"/game/{gid}/tricks?round=1&before=0").get_data(as_text=True)
     assert "Round 1 has no free place: its trick 1 becomes round 2 trick 1" in form
+    # The trick moving to round 2 is another deal: its cards are not used up in round 1.
+    assert '"used_up": []' in form
+    plain = client.get(f"/game/{gid}/tricks").get_data(as_text=True)  # round 2's next trick
+    used = re.search(r'"used_up": \[([^\]]*)\]', plain)
+    assert used is not None and '"black-5"' in used.group(1)
 
 
 def test_the_replay_page_offers_to_remove_a_trick_entered_by_hand(

@@ -264,7 +264,9 @@ def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
         return None
     if store.missed_before(game.id, trick.round, trick.trick) is None:
         return None
-    if any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags):
+    if any(LED_UNEXPECTEDLY.fullmatch(f) for f in trick.flags) or store.led_otherwise(
+        game.id, trick.round, trick.trick
+    ):
         return "warning"
     nxt = store.next_trick(game.id)
     return "hint" if nxt is not None and nxt["round"] == trick.round else None
@@ -280,7 +282,7 @@ def _next_trick_by_hand(
         return None
     nxt = store.missed_before(game.id, *before) if before else store.next_trick(game.id)
     if nxt is not None:
-        nxt["used_up"] = store.used_up(game.id, nxt["round"])
+        nxt["used_up"] = store.used_up(game.id, nxt["round"], nxt.get("leaving", ()))
     return nxt
 
 
