@@ -50,8 +50,7 @@ def trick_cards(trick: Trick | None) -> list[list[str]]:
 
 def recorded_from(trick: Trick | None) -> dict[str, Any]:
     """What the recorder wrote of where a trick came from (``source``, ``frame_index``)."""
-    info = trick.detections if trick is not None else None
-    return info if isinstance(info, dict) else {}
+    return trick.source_info if trick is not None else {}
 
 
 def resume_frame(last: Trick | None, source: str) -> int:

@@ -12,7 +12,7 @@ wins, and the page is told to look again instead of adding it twice.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -22,7 +22,7 @@ from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
 
 from . import checks, lead_doubt, trick_moves, verdicts
-from .abilities import ask_for_choice, choice_kind, save_abilities, stored_abilities
+from .abilities import ask_for_choice, choice_kind
 from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
@@ -191,19 +191,20 @@ class HandEntryMixin(TricksMixin):
         pirate's choice it gives is asked on the phones as a camera's trick would ask it."""
         note = checks.check_note(note)
         with self._write() as conn:
-            game = self.game(game_id)
-            if game.status == "finished":
-                # The last trick recorded by another page or the camera finished the game:
-                # the late page still learns whether its cards were the ones recorded.
-                self._refuse_if_recorded_meanwhile(game, round_number, trick_index, plays)
-                raise refusal("hand_game_finished", game=game_id)
-            if self.is_demo_game(game_id):
-                raise refusal("hand_demo_game", game=game_id)
+            # The last trick recorded by another page or the camera may have finished the
+            # game: the late page still learns whether its cards were the ones recorded.
+            late = partial(
+                self._refuse_if_recorded_meanwhile,
+                round_number=round_number,
+                trick_index=trick_index,
+                plays=plays,
+            )
+            game = self._game_taking_hand_tricks(game_id, late)
             nxt = self._next_trick(game, self.tricks(game_id))
             if nxt is None:
                 raise refusal("hand_no_trick_left", game=game_id)
             if (nxt["round"], nxt["trick"]) != (round_number, trick_index):
-                self._refuse_if_recorded_meanwhile(game, round_number, trick_index, plays)
+                late(game)
                 raise refusal(
                     "hand_not_next",
                     round=echo(round_number),
@@ -238,13 +239,14 @@ class HandEntryMixin(TricksMixin):
         a finished game or the demo's."""
         note = checks.check_note(note)
         with self._write() as conn:
-            game = self.game(game_id)
-            if game.status == "finished":
-                # Another phone's insert of this trick may have finished the game.
-                self._refuse_inserted_meanwhile(game, round_number, trick_index, plays)
-                raise refusal("hand_game_finished", game=game_id)
-            if self.is_demo_game(game_id):
-                raise refusal("hand_demo_game", game=game_id)
+            # Another phone's insert of this trick may have finished the game.
+            late = partial(
+                self._refuse_inserted_meanwhile,
+                round_number=round_number,
+                trick_index=trick_index,
+                plays=plays,
+            )
+            game = self._game_taking_hand_tricks(game_id, late)
             tricks = self.tricks(game_id)
             rounds = self.rounds_due(game_id)
             moves = _room_before(game, tricks, rounds, round_number, trick_index)
@@ -253,35 +255,28 @@ class HandEntryMixin(TricksMixin):
             round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
             _refuse_unknown_leader(slot)
-            self._refuse_inserted_meanwhile(game, round_number, trick_index, plays)
+            late(game)
             ids = {(t.round, t.trick): t.id for t in tricks}
-            moved: list[dict[str, Any]] = [
-                {"id": ids[a], "from": list(a), "to": list(b)} for a, b in moves
-            ]
             trick_moves.move_tricks(conn, game, moves)
             self._write_hand_trick(
-                conn, game, round_number, trick_index, plays, slot["order"], note, moved
+                conn, game, round_number, trick_index, plays, slot["order"], note
             )
-            dropped: dict[int, list[str]] = {}
-            for _, (r, t) in reversed(moves):  # in play order: a trick's leader needs the last
-                now = self.trick(game_id, r, t)
-                self._settle_choice(conn, game, now)
-                doubts = lead_doubt.drop_if_settled(conn, game, now, self.tricks(game_id, r))
-                if doubts:
-                    dropped[now.id] = doubts
-            if dropped:  # kept with the moves, so that taking the trick back restores them
-                for move in moved:
-                    move["flags"] = dropped.get(int(move["id"]), [])
-                source = {"source": HAND_SOURCE, "moved": moved}
-                sql = (
-                    "UPDATE tricks SET detections = ? WHERE game_id = ? AND round = ? AND trick = ?"
-                )
-                conn.execute(sql, (dump_json(source), game_id, round_number, trick_index))
-            if moves:  # the free place taken may be the game's last
-                last_round = moves[0][1][0]
-                dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
-                due = partial(self.rounds_due, game_id)
-                finish_after_last_trick(conn, game, last_round, dealt, due)
+            dropped = self._settle_moved(conn, game, [to for _, to in reversed(moves)])
+            # Kept with the trick, so that taking it back moves them back, doubts and all.
+            moved = [
+                {"id": ids[a], "from": list(a), "to": list(b), "flags": dropped.get(ids[a], [])}
+                for a, b in moves
+            ]
+            inserted = self.trick(game_id, round_number, trick_index)
+            source = {**inserted.source_info, "moved": moved}
+            sql = "UPDATE tricks SET detections = ? WHERE id = ?"
+            conn.execute(sql, (dump_json(source), inserted.id))
+            # The free place taken (the first move's) may be the game's last.
+            last_round = moves[0][1][0]
+            dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
+            finish_after_last_trick(
+                conn, game, last_round, dealt, partial(self.rounds_due, game_id)
+            )
         return self.trick(game_id, round_number, trick_index)
 
     def _refuse_inserted_meanwhile(
@@ -290,19 +285,37 @@ class HandEntryMixin(TricksMixin):
         """Two phones inserting one missed trick: the second finds the first's in the place
         it asks for, with the same cards, and is told so (it heard "Parrot 10 was already
         played in round 2", and a trick of escapes would have gone in twice)."""
+        found = self._stored_and_mine(game, round_number, trick_index, plays)
+        if found is not None and found[0].by_hand and found[1] == found[2]:
+            raise refusal("hand_recorded_same", round=round_number, trick=trick_index + 1)
+
+    def _game_taking_hand_tricks(self, game_id: int, late: Callable[[Game], None]) -> Game:
+        """The game a trick is entered into, refused finished (``late`` first tells a page
+        whose trick went in meanwhile that it did) or the demo's."""
+        game = self.game(game_id)
+        if game.status == "finished":
+            late(game)
+            raise refusal("hand_game_finished", game=game_id)
+        if self.is_demo_game(game_id):
+            raise refusal("hand_demo_game", game=game_id)
+        return game
+
+    def _stored_and_mine(
+        self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]
+    ) -> tuple[Trick, dict[int, str], dict[int, str]] | None:
+        """The trick stored in the place a page asks for, its cards by player, and the page's
+        (None where there is none, or the page's plays are none it could have sent)."""
         stored = next(
             (t for t in self.tricks(game.id, round_number) if t.trick == trick_index), None
         )
-        by_hand = stored is not None and isinstance(stored.detections, dict)
-        if not by_hand or stored is None or stored.detections.get("source") != HAND_SOURCE:
-            return
         try:
             clean = checks.check_plays(plays, len(game.players))
         except UserError:
-            return  # plays the page could not have sent: the plain refusal says enough
+            return None  # plays the page could not have sent: the plain refusal says enough
         mine = {int(p["player"]): _playable(p["card"]) for p in clean}
-        if {int(p["player"]): str(p["card"]) for p in stored.plays} == mine:
-            raise refusal("hand_recorded_same", round=round_number, trick=trick_index + 1)
+        if stored is None or not mine:
+            return None
+        return stored, {int(p["player"]): str(p["card"]) for p in stored.plays}, mine
 
     def led_otherwise(self, game_id: int, round_number: int, trick_index: int) -> bool:
         """Whether the trick was led by another player than the rules say leads it there
@@ -313,20 +326,29 @@ class HandEntryMixin(TricksMixin):
             return False
         return lead_doubt.led_otherwise(self._conn(), self.game(game_id), trick, round_tricks)
 
+    def _settle_moved(
+        self, conn: sqlite3.Connection, game: Game, places: Sequence[tuple[int, int]]
+    ) -> dict[int, list[str]]:
+        """What new places change for the tricks moved there (``places`` in play order: a
+        trick's leader needs the one before it settled): a pirate's choice
+        (:meth:`_settle_choice`) and a lead doubt settled. Returns the doubts dropped, by
+        trick id."""
+        dropped: dict[int, list[str]] = {}
+        for r, t in places:
+            now = self.trick(game.id, r, t)
+            self._settle_choice(conn, game, now)
+            doubts = lead_doubt.drop_if_settled(conn, game, now, self.tricks(game.id, r))
+            if doubts:
+                dropped[now.id] = doubts
+        return dropped
+
     def _settle_choice(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
         """A moved trick's pirate choice as its new place allows: Rosie's on a round's last
         trick is dropped (the rules give the next round's leader; kept, it stops the score),
         and a choice its pirate now gives is asked unless made or asked already."""
         dealt = checks.cards_dealt(trick.round, len(game.players), game.settings)
         if trick.trick + 1 >= dealt:
-            abilities = stored_abilities(conn, game.id, trick.round)
-            kept = [
-                a
-                for a in abilities
-                if not (a["trick"] == trick.trick and a["pirate"] == "pirate-rosie")
-            ]
-            if kept != abilities:
-                save_abilities(conn, game.id, trick.round, kept)
+            trick_moves.drop_abilities(conn, game, (trick.round, trick.trick), "pirate-rosie")
             for prompt in open_questions(conn, game.id, trick.round, trick.trick, "rosie"):
                 close_prompt(conn, prompt, "dismissed", None)
             return
@@ -346,12 +368,9 @@ class HandEntryMixin(TricksMixin):
         plays: Sequence[Any],
         order: list[int],
         note: str,
-        moved: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         """Check a trick entered by hand against ``order`` and the round's deck, and record it
-        in the caller's transaction: audited as 'hand', its pirate's question asked.
-        ``moved``: the tricks its insertion moved (``{"id", "from", "to"}``), kept with it so
-        that removing it can move them back."""
+        in the caller's transaction: audited as 'hand', its pirate's question asked."""
         where = {"round": round_number, "trick": trick_index + 1}
         clean = checks.check_plays(plays, len(game.players))
         for play in clean:
@@ -364,8 +383,7 @@ class HandEntryMixin(TricksMixin):
             why = unresolved_reason(found, [p["card"] for p in clean])
             raise UserError(f"round {round_number} trick {trick_index + 1}: {why}")
         resolution = verdicts.resolution_json(found)
-        source = {"source": HAND_SOURCE, **({"moved": list(moved)} if moved else {})}
-        columns = {"detections": dump_json(source)}
+        columns = {"detections": dump_json({"source": HAND_SOURCE})}
         trick_id = self._record_in(
             conn, game, round_number, trick_index, clean, resolution, columns, by_hand=True
         )
@@ -387,17 +405,10 @@ class HandEntryMixin(TricksMixin):
         whether the trick stored has the cards it was about to enter. Was: "not the next
         trick, reload", and a phone whose Jolly Roger 14 lost to another's misread 13 never
         learned that the stored trick differs from its own."""
-        stored = next(
-            (t for t in self.tricks(game.id, round_number) if t.trick == trick_index), None
-        )
-        try:
-            clean = checks.check_plays(plays, len(game.players))
-            mine = {p["player"]: _playable(p["card"]) for p in clean}
-        except UserError:
-            return  # plays the page could not have sent: the plain refusal says enough
-        if stored is None or not mine:
+        found = self._stored_and_mine(game, round_number, trick_index, plays)
+        if found is None:
             return
-        there = {int(p["player"]): str(p["card"]) for p in stored.plays}
+        _, there, mine = found
         where = {"round": round_number, "trick": trick_index + 1}
         differ = [p for p in mine if p in there and there[p] != mine[p]]
         missing = [p for p in mine if p not in there]

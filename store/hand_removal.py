@@ -11,10 +11,10 @@ moved since (another insert, another removal).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from . import checks, lead_doubt, trick_moves
+from . import checks, trick_moves
 from .audit import write_audit
 from .corrections import raise_flag
 from .events import emit
@@ -24,15 +24,14 @@ from .prompts import close_prompt, open_questions
 from .refusals import refusal
 from .rows import Game, Trick
 from .trick_moves import Move
-from .tricks import HAND_SOURCE
 
 
 def _moves_back(trick: Trick, recorded: Mapping[int, tuple[int, int]]) -> list[Move] | None:
     """The moves that take the tricks ``trick``'s insertion moved back, the first place
     first (each lands on the place the one before it left); None where any of them is no
     longer where the insertion put it (``recorded``: every trick's place by id)."""
-    moved = trick.detections.get("moved", []) if isinstance(trick.detections, dict) else []
     back: list[Move] = []
+    moved = trick.source_info.get("moved", [])
     for move in reversed(moved):  # stored last first, as moves_to_free gives them
         now = (int(move["to"][0]), int(move["to"][1]))
         if recorded.get(int(move["id"])) != now:
@@ -61,8 +60,7 @@ class HandRemovalMixin(HandEntryMixin):
                 raise refusal("hand_demo_game", game=game_id)
             trick = self.trick(game_id, round_number, trick_index)
             where = {"round": round_number, "trick": trick_index + 1}
-            source = trick.detections.get("source") if isinstance(trick.detections, dict) else None
-            if source != HAND_SOURCE:
+            if not trick.by_hand:
                 raise refusal("remove_camera_trick", **where)
             tricks = self.tricks(game_id)
             back = _moves_back(trick, {t.id: (t.round, t.trick) for t in tricks})
@@ -72,7 +70,7 @@ class HandRemovalMixin(HandEntryMixin):
             was_out = played_out(conn, game, rounds)
             self._drop_trick(conn, game, trick)
             trick_moves.move_tricks(conn, game, back)
-            self._settle_after_removal(conn, game, [b for _, b in back])
+            self._settle_moved(conn, game, [b for _, b in back])
             self._restore_doubts(conn, game, trick)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):
                 reopen(conn, game, rounds)
@@ -100,19 +98,8 @@ class HandRemovalMixin(HandEntryMixin):
         """The "led, but the game expected" doubts the insertion dropped from the tricks it
         moved come back with them, and the phones ask about them again: they were the way
         to the missed trick's place."""
-        moved = trick.detections.get("moved", []) if isinstance(trick.detections, dict) else []
-        for move in moved:
+        for move in trick.source_info.get("moved", []):
             for flag in move.get("flags", []):
-                back = next(t for t in self.tricks(game.id) if t.id == int(move["id"]))
-                if flag not in back.flags:
+                back = self.trick(game.id, int(move["from"][0]), int(move["from"][1]))
+                if flag not in back.flags:  # read again: raising one writes the trick's flags
                     raise_flag(conn, back, flag)
-
-    def _settle_after_removal(
-        self, conn: sqlite3.Connection, game: Game, places: Sequence[tuple[int, int]]
-    ) -> None:
-        """What the tricks moved back change at their old places again: a pirate's choice
-        (:meth:`_settle_choice`), and a lead doubt settled there."""
-        for r, t in places:
-            moved = self.trick(game.id, r, t)
-            self._settle_choice(conn, game, moved)
-            lead_doubt.drop_if_settled(conn, game, moved, self.tricks(game.id, r))

@@ -34,6 +34,15 @@ def rules_leader(
     return round_so_far(game, dealer, before, abilities, on).leader
 
 
+def _leaders(
+    conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
+) -> tuple[int | None, int]:
+    """Who the rules say leads ``trick`` at its place (``round_tricks``: its round's tricks
+    as recorded now; None while unknown), and who led it (a trick has a card)."""
+    before = [t for t in round_tricks if t.trick < trick.trick]
+    return rules_leader(conn, game, trick.round, before), int(trick.plays[0]["player"])
+
+
 def led_otherwise(
     conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
 ) -> bool:
@@ -41,9 +50,8 @@ def led_otherwise(
     (``round_tricks``: its round's tricks as recorded now); False while that is unknown."""
     if not trick.plays:
         return False
-    before = [t for t in round_tricks if t.trick < trick.trick]
-    leader = rules_leader(conn, game, trick.round, before)
-    return leader is not None and leader != int(trick.plays[0]["player"])
+    leader, led = _leaders(conn, game, trick, round_tricks)
+    return leader is not None and leader != led
 
 
 def drop_if_settled(
@@ -55,8 +63,8 @@ def drop_if_settled(
     doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
     if not doubts or not trick.plays:
         return []
-    before = [t for t in round_tricks if t.trick < trick.trick]
-    if rules_leader(conn, game, trick.round, before) != int(trick.plays[0]["player"]):
+    leader, led = _leaders(conn, game, trick, round_tricks)
+    if leader != led:
         return []
     flags = [f for f in trick.flags if f not in doubts]
     conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))

@@ -60,6 +60,11 @@ class Game:
         }
 
 
+HAND_SOURCE = "hand"
+"""The source a trick the table entered by hand names (``detections["source"]``): a camera
+following the game rebuilds its state when one appears, as after a restart."""
+
+
 @dataclass(frozen=True)
 class Trick:
     """A recorded trick. ``plays`` is the current version, ``original_plays`` the camera's."""
@@ -77,6 +82,17 @@ class Trick:
     model_version: str | None
     flags: list[str]
     recorded_at: float
+
+    @property
+    def source_info(self) -> dict[str, Any]:
+        """What the recorder wrote of where the trick came from (``source``, a camera's
+        ``frame_index``, a hand entry's ``moved``); empty for an older record."""
+        return self.detections if isinstance(self.detections, dict) else {}
+
+    @property
+    def by_hand(self) -> bool:
+        """Entered by hand (no picture), not recorded by a camera."""
+        return self.source_info.get("source") == HAND_SOURCE
 
     @property
     def corrected(self) -> bool:

@@ -84,10 +84,13 @@ def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, 
         save_abilities(conn, game.id, r, sorted(after[r], key=lambda a: (a["trick"], a["pirate"])))
 
 
-def drop_abilities(conn: sqlite3.Connection, game: Game, place: Place) -> None:
-    """Forget the pirates' choices a trick at ``place`` held (the trick is being removed)."""
+def drop_abilities(
+    conn: sqlite3.Connection, game: Game, place: Place, pirate: str | None = None
+) -> None:
+    """Forget the choices the trick at ``place`` holds (``pirate``'s only, when given): the
+    trick is being removed, or its place leaves the choice nothing to decide."""
     r, t = place
     abilities = stored_abilities(conn, game.id, r)
-    kept = [a for a in abilities if a["trick"] != t]
+    kept = [a for a in abilities if a["trick"] != t or pirate not in (None, a["pirate"])]
     if kept != abilities:
         save_abilities(conn, game.id, r, kept)

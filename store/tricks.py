@@ -23,16 +23,22 @@ from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished
 from .refusals import not_found
-from .rows import Game, Trick, dump_json, load_json, select_rows, trick_from_row, trick_row
+from .rows import (
+    HAND_SOURCE,
+    Game,
+    Trick,
+    dump_json,
+    load_json,
+    select_rows,
+    trick_from_row,
+    trick_row,
+)
 
 DEMO_MARK = "DEMO"
 """A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game
 (``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
 DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
-HAND_SOURCE = "hand"
-"""The source a trick the table entered by hand names (``detections["source"]``): a camera
-following the game rebuilds its state when one appears, as after a restart."""
 
 
 def _recorded_by_demo(recorded: Sequence[Trick]) -> bool:

@@ -592,11 +592,13 @@ class TrickStateMachine:
         if self._first_frame is None or leader is None:
             return plays
         limit = self._first_frame + self.config.already_down_s
-        down = [p for p, tr in zip(plays, tracks, strict=True) if tr.first_seen <= limit]
+        down: list[PlayedCard] = []
+        later: list[PlayedCard] = []
+        for play, tr in zip(plays, tracks, strict=True):
+            (down if tr.first_seen <= limit else later).append(play)
         if len(down) < 2:
             return plays
         n = self.n_players
-        later = [p for p in plays if p not in down]
         return sorted(down, key=lambda p: (p.seat - leader) % n) + later
 
     def _observe(

@@ -342,9 +342,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # player the game did not expect: the way to enter the missed one before it.
         missed_before=_missed_before_offer(store, game, trick),
         # A trick entered by hand can be taken back (in the wrong place, or not missed).
-        removable=_takes_hand_tricks(store, game)
-        and isinstance(trick.detections, dict)
-        and trick.detections.get("source") == "hand",
+        removable=_takes_hand_tricks(store, game) and trick.by_hand,
     )
 
 
