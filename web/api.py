@@ -283,7 +283,8 @@ def enter_trick(game_id: int, round_number: int, trick: int) -> Any:
 @bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/insert")
 def insert_trick(game_id: int, round_number: int, trick: int) -> Any:
     """As ``enter``, for a trick the camera missed *before* recorded trick ``trick`` (the
-    camera filed the next one in its place): that trick and the round's later ones move up."""
+    camera filed the next one in its place): that trick and the later ones up to the game's
+    first free place move on one place, over round ends too."""
     plays, note = _hand_plays()
     inserted = get_store().insert_trick(game_id, round_number, trick, plays, note)
     return _corrected(game_id, inserted), 201
