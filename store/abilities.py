@@ -144,15 +144,30 @@ def drop_abilities_not_won(
         return []
     kept = [a for a in abilities if a not in dropped]
     save_abilities(conn, game_id, round_number, kept)
+    where = f"round {round_number} trick {trick_index + 1}"
     for a in dropped:
-        where = f"round {round_number} trick {trick_index + 1}"
         why = (
             f"{a['pirate']} no longer wins {where}: its ability no longer counts"
             if winning is not None
             else f"{where} is now won by another player: {a['pirate']}'s ability no longer counts"
         )
-        write_audit(conn, game_id, trick_id, "ability", {**a, "player": chooser}, None, why)
+        audit_dropped_choice(conn, game_id, trick_id, a, chooser, why)
     return dropped
+
+
+def audit_dropped_choice(
+    conn: sqlite3.Connection,
+    game_id: int,
+    trick_id: int,
+    ability: dict[str, Any],
+    chooser: int | None,
+    why: str,
+) -> None:
+    """Keep a dropped choice in the trick's audit trail (kind 'ability'), with the player who
+    made it: the table sees why it no longer counts, and :func:`restore_dropped_choice` can
+    put it back when what dropped it is undone."""
+    before = {**ability, "player": chooser}
+    write_audit(conn, game_id, trick_id, "ability", before, None, why)
 
 
 def restore_dropped_choice(
@@ -163,9 +178,11 @@ def restore_dropped_choice(
     trick_id: int,
     kind: str,
     winner: int | None,
+    note: str = "restored: the correction that dropped it was undone",
 ) -> bool:
     """Put back the choice a correction dropped when a later one makes the same pirate win
-    the trick again (the first undone); whether it did. Asking again lost an answered
+    the trick again (the first undone), or a move dropped when the trick moves back (an
+    insert taken back); whether it did. A choice made since stands. Asking again lost an answered
     choice, and the score stood short until someone answered a second time (a review,
     session 40). Only the choice of the player who wins the trick now (``winner``) comes
     back, whether it was dropped because its pirate stopped winning or because another
@@ -178,7 +195,10 @@ def restore_dropped_choice(
         " ORDER BY id DESC LIMIT 1",
         (trick_id,),
     ).fetchone()
-    if row is None:
+    if row is None or any(
+        a["trick"] == trick_index and a["pirate"] == pirate
+        for a in stored_abilities(conn, game.id, round_number)
+    ):
         return False
     dropped = load_json(row["before"])
     if not isinstance(dropped, dict) or dropped.get("pirate") != pirate:
@@ -193,7 +213,6 @@ def restore_dropped_choice(
             check_harry_bid(conn, game, round_number, trick_index, choice)
         except UserError:  # the bids changed meanwhile: asked again
             return False
-    note = "restored: the correction that dropped it was undone"
     record_ability(conn, game, round_number, trick_index, kind, choice, note)
     return True
 

@@ -22,7 +22,13 @@ from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId
 
 from . import checks, lead_doubt, trick_moves, verdicts
-from .abilities import ask_for_choice, choice_kind
+from .abilities import (
+    ABILITY_PIRATE,
+    ask_for_choice,
+    audit_dropped_choice,
+    choice_kind,
+    restore_dropped_choice,
+)
 from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
@@ -258,6 +264,9 @@ class HandEntryMixin(TricksMixin):
             late(game)
             ids = {(t.round, t.trick): t.id for t in tricks}
             trick_moves.move_tricks(conn, game, moves)
+            entered = f"round {round_number} trick {trick_index + 1}"
+            why = f"moved one place on: the missed trick was entered by hand as {entered}"
+            trick_moves.audit_moves(conn, game, moves, ids, why)
             self._write_hand_trick(
                 conn, game, round_number, trick_index, plays, slot["order"], note
             )
@@ -346,18 +355,27 @@ class HandEntryMixin(TricksMixin):
         """A moved trick's pirate choice as its new place allows: Rosie's on a round's last
         trick is dropped (the rules give the next round's leader; kept, it stops the score),
         and a choice its pirate now gives is asked unless made or asked already."""
-        dealt = checks.cards_dealt(trick.round, len(game.players), game.settings)
-        if trick.trick + 1 >= dealt:
-            trick_moves.drop_abilities(conn, game, (trick.round, trick.trick), "pirate-rosie")
-            for prompt in open_questions(conn, game.id, trick.round, trick.trick, "rosie"):
+        r, t = trick.round, trick.trick
+        dealt = checks.cards_dealt(r, len(game.players), game.settings)
+        winner = verdicts.winner_player(trick.plays, trick.resolution)
+        if t + 1 >= dealt:
+            rosie = ABILITY_PIRATE["rosie"]
+            last = f"round {r} trick {t + 1} is now the round's last"
+            why = f"{last}: {rosie}'s choice no longer counts"
+            for dropped in trick_moves.drop_abilities(conn, game, (r, t), rosie):
+                audit_dropped_choice(conn, game.id, trick.id, dropped, winner, why)
+            for prompt in open_questions(conn, game.id, r, t, "rosie"):
                 close_prompt(conn, prompt, "dismissed", None)
             return
         try:
             kind = choice_kind(game, trick)
         except UserError:  # no pirate with a choice won it (or abilities are off)
             return
-        winner = verdicts.winner_player(trick.plays, trick.resolution)
-        ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
+        # Moved back off the round's last place (an insert taken back): the choice the
+        # table made comes back, as it was.
+        note = f"restored: round {r} trick {t + 1} is no longer the round's last"
+        if not restore_dropped_choice(conn, game, r, t, trick.id, kind, winner, note):
+            ask_for_choice(conn, game.id, r, t, kind, winner)
 
     def _write_hand_trick(
         self,

@@ -70,6 +70,10 @@ class HandRemovalMixin(HandEntryMixin):
             was_out = played_out(conn, game, rounds)
             self._drop_trick(conn, game, trick)
             trick_moves.move_tricks(conn, game, back)
+            ids = {(t.round, t.trick): t.id for t in tricks}
+            entered = f"round {round_number} trick {trick_index + 1}"
+            why = f"moved back: the trick entered by hand as {entered} was taken back"
+            trick_moves.audit_moves(conn, game, back, ids, why)
             self._settle_moved(conn, game, [b for _, b in back])
             self._restore_doubts(conn, game, trick)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):

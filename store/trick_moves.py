@@ -17,6 +17,7 @@ from typing import Any
 
 from . import checks
 from .abilities import save_abilities, stored_abilities
+from .audit import write_audit
 from .bids import put_round, round_row
 from .rows import Game, Trick
 
@@ -86,11 +87,24 @@ def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, 
 
 def drop_abilities(
     conn: sqlite3.Connection, game: Game, place: Place, pirate: str | None = None
-) -> None:
+) -> list[dict[str, Any]]:
     """Forget the choices the trick at ``place`` holds (``pirate``'s only, when given): the
-    trick is being removed, or its place leaves the choice nothing to decide."""
+    trick is being removed, or its place leaves the choice nothing to decide. Returns them."""
     r, t = place
     abilities = stored_abilities(conn, game.id, r)
     kept = [a for a in abilities if a["trick"] != t or pirate not in (None, a["pirate"])]
     if kept != abilities:
         save_abilities(conn, game.id, r, kept)
+    return [a for a in abilities if a not in kept]
+
+
+def audit_moves(
+    conn: sqlite3.Connection, game: Game, moves: Sequence[Move], ids: Mapping[Place, int], why: str
+) -> None:
+    """An entry in each moved trick's audit trail (kind 'moved', ``before`` and ``after``
+    its place as ``{round, trick}``): a trick disputed later shows why it is not where the
+    camera filed it, and its page's history reads in order."""
+    for old, new in moves:
+        before = {"round": old[0], "trick": old[1]}
+        after = {"round": new[0], "trick": new[1]}
+        write_audit(conn, game.id, ids[old], "moved", before, after, why)

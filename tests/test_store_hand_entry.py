@@ -3,6 +3,7 @@ game's next slot only, in play order from the rules' leader, and the record stay
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -355,6 +356,103 @@ def test_a_trick_inserted_in_the_wrong_place_is_taken_back(hand_store: GameStore
     hand_store.remove_hand_trick(gid, 1, 0)
     assert hand_store.trick(gid, 1, 0).flags == ["Cai led, but the game expected Ben to lead"]
     assert [(p.kind, p.round, p.trick) for p in hand_store.prompts(gid)] == [("flagged", 1, 0)]
+
+
+def rosie_chose_then_a_trick_went_in_before_her(store: GameStore) -> int:
+    """Ana's Rosie won round 2's first trick and Ana chose Ben to lead next; then a trick
+    was inserted before it by mistake, moving it onto round 2's last place."""
+    gid = three_players(store, {"rounds": 2, "pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.record_trick(gid, 2, 0, plays((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
+    store.choose_ability(gid, 2, 0, 1)
+    store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    return gid
+
+
+def test_each_moved_trick_says_so_in_its_history_and_why_its_choice_went(
+    hand_store: GameStore,
+) -> None:
+    gid = rosie_chose_then_a_trick_went_in_before_her(hand_store)
+    moved = hand_store.trick(gid, 2, 1)
+    assert moved.plays[1]["card"] == "pirate-rosie"
+    assert hand_store.abilities(gid, 2) == []  # the round's last trick: Rosie has no choice
+    history = [(c.kind, c.before, c.after, c.note) for c in hand_store.audit(gid, moved.id)]
+    assert history[1:] == [
+        (
+            "moved",
+            {"round": 2, "trick": 0},
+            {"round": 2, "trick": 1},
+            "moved one place on: the missed trick was entered by hand as round 2 trick 1",
+        ),
+        (
+            "ability",
+            {"trick": 1, "pirate": "pirate-rosie", "choice": 1, "player": 0},
+            None,
+            "round 2 trick 2 is now the round's last: pirate-rosie's choice no longer counts",
+        ),
+    ]
+    assert history[0][0] == "choice"  # Ana's choice, made before the move
+    # The inserted trick itself has its own entry, and nothing about moving.
+    inserted = hand_store.trick(gid, 2, 0)
+    assert [c.kind for c in hand_store.audit(gid, inserted.id)] == ["hand"]
+
+
+def test_taking_the_insert_back_moves_the_trick_back_with_its_choice(
+    hand_store: GameStore,
+) -> None:
+    """The choice the table made comes back with its trick, not asked a second time."""
+    gid = rosie_chose_then_a_trick_went_in_before_her(hand_store)
+    hand_store.remove_hand_trick(gid, 2, 0)
+    back = hand_store.trick(gid, 2, 0)
+    assert back.plays[1]["card"] == "pirate-rosie"
+    assert hand_store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    assert [p.kind for p in hand_store.prompts(gid)] == []
+    last = [(c.kind, c.before, c.after, c.note) for c in hand_store.audit(gid, back.id)][-2:]
+    assert last == [
+        (
+            "moved",
+            {"round": 2, "trick": 1},
+            {"round": 2, "trick": 0},
+            "moved back: the trick entered by hand as round 2 trick 1 was taken back",
+        ),
+        (
+            "choice",
+            None,
+            {"pirate": "pirate-rosie", "choice": 1},
+            "restored: round 2 trick 1 is no longer the round's last",
+        ),
+    ]
+
+
+def test_the_choice_restored_is_the_one_the_last_move_dropped(hand_store: GameStore) -> None:
+    gid = rosie_chose_then_a_trick_went_in_before_her(hand_store)
+    hand_store.remove_hand_trick(gid, 2, 0)
+    hand_store.choose_ability(gid, 2, 0, 2)  # Ana changes her mind: Cai leads next
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    hand_store.remove_hand_trick(gid, 2, 0)
+    assert hand_store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 2}]
+
+
+def test_the_replay_page_reads_a_moved_tricks_history_in_the_tables_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = rosie_chose_then_a_trick_went_in_before_her(store)
+
+    def history(lang: str) -> str:
+        page = client.get(f"/game/{gid}/round/2/trick/1?lang={lang}").get_data(as_text=True)
+        listed = page[page.index('id="audit"') : page.index("</ol>", page.index('id="audit"'))]
+        return " ".join(html.unescape(re.sub("<[^>]+>", " ", listed)).split())
+
+    audit = history("en")
+    assert "moved from round 2 trick 1 to round 2 trick 2" in audit
+    assert "(moved one place on: the missed trick was entered by hand as round 2 trick 1)" in audit
+    assert "is now the round's last: Rosie D' Laney's choice no longer counts" in audit
+    audit = history("es")
+    assert "movida de ronda 2 baza 1 a ronda 2 baza 2" in audit
+    assert "la baza que faltaba se anotó a mano como baza 1 de la ronda 2" in audit
+    assert "es ahora la última de la ronda: la elección de" in audit
 
 
 def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameStore) -> None:

@@ -169,6 +169,64 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        re.compile(
+            r"round (?P<r>\d+) trick (?P<t>\d+) is now the round's last: "
+            r"(?P<card>pirate-[a-z]+)'s choice no longer counts"
+        ),
+        {
+            "es": "la baza {t} de la ronda {r} es ahora la última de la ronda: la elección de"
+            " {card} ya no cuenta",
+            "it": "la presa {t} del round {r} ora è l'ultima del round: la scelta di {card}"
+            " non conta più",
+            "da": "stik {t} i runde {r} er nu rundens sidste: valget for {card} tæller ikke"
+            " længere",
+        },
+    ),
+    (
+        re.compile(r"restored: round (?P<r>\d+) trick (?P<t>\d+) is no longer the round's last"),
+        {
+            "es": "recuperada: la baza {t} de la ronda {r} ya no es la última de la ronda",
+            "it": "ripristinata: la presa {t} del round {r} non è più l'ultima del round",
+            "da": "gendannet: stik {t} i runde {r} er ikke længere rundens sidste",
+        },
+    ),
+    (
+        re.compile(r"restored: the correction that dropped it was undone"),
+        {
+            "es": "recuperada: se deshizo la corrección que la había anulado",
+            "it": "ripristinata: la correzione che l'aveva annullata è stata annullata",
+            "da": "gendannet: rettelsen, der fjernede den, blev fortrudt",
+        },
+    ),
+    (
+        re.compile(
+            r"moved one place on: the missed trick was entered by hand as round (?P<r>\d+) "
+            r"trick (?P<t>\d+)"
+        ),
+        {
+            "es": "movida un lugar adelante: la baza que faltaba se anotó a mano como baza {t}"
+            " de la ronda {r}",
+            "it": "spostata avanti di un posto: la presa mancante è stata inserita a mano come"
+            " presa {t} del round {r}",
+            "da": "flyttet én plads frem: det manglende stik blev indtastet manuelt som stik {t}"
+            " i runde {r}",
+        },
+    ),
+    (
+        re.compile(
+            r"moved back: the trick entered by hand as round (?P<r>\d+) trick (?P<t>\d+) "
+            r"was taken back"
+        ),
+        {
+            "es": "devuelta a su lugar: se retiró la baza anotada a mano como baza {t} de la"
+            " ronda {r}",
+            "it": "rimessa al suo posto: la presa inserita a mano come presa {t} del round {r}"
+            " è stata tolta",
+            "da": "flyttet tilbage: stikket indtastet manuelt som stik {t} i runde {r} blev"
+            " fjernet igen",
+        },
+    ),
+    (
         re.compile(r"completed by hand"),
         {"es": "completada a mano", "it": "completata a mano", "da": "fuldført manuelt"},
     ),

@@ -614,6 +614,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Inserita a mano: nessuna immagine.",
         "da": "Indtastet manuelt: intet billede.",
     },
+    "audit_moved": {
+        "en": "moved from {from_place} to {to_place}",
+        "es": "movida de {from_place} a {to_place}",
+        "it": "spostata da {from_place} a {to_place}",
+        "da": "flyttet fra {from_place} til {to_place}",
+    },
+    "audit_place": {
+        "en": "round {round} trick {trick}",
+        "es": "ronda {round} baza {trick}",
+        "it": "round {round} presa {trick}",
+        "da": "runde {round} stik {trick}",
+    },
     "audit_hand": {
         "en": "trick entered by hand",
         "es": "baza anotada a mano",
