@@ -26,8 +26,10 @@ from .abilities import (
     ABILITY_PIRATE,
     ask_for_choice,
     audit_dropped_choice,
+    check_harry_bid,
     choice_kind,
     restore_dropped_choice,
+    stored_abilities,
 )
 from .audit import write_audit
 from .corrections import _playable
@@ -354,7 +356,9 @@ class HandEntryMixin(TricksMixin):
     def _settle_choice(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
         """A moved trick's pirate choice as its new place allows: Rosie's on a round's last
         trick is dropped (the rules give the next round's leader; kept, it stops the score),
-        and a choice its pirate now gives is asked unless made or asked already."""
+        as is Harry's change where it no longer fits the new round's bid; a choice a move
+        dropped comes back once its place allows it again; else a choice its pirate gives is
+        asked unless made or asked already."""
         r, t = trick.round, trick.trick
         dealt = checks.cards_dealt(r, len(game.players), game.settings)
         winner = verdicts.winner_player(trick.plays, trick.resolution)
@@ -366,16 +370,37 @@ class HandEntryMixin(TricksMixin):
                 audit_dropped_choice(conn, game.id, trick.id, dropped, winner, why)
             for prompt in open_questions(conn, game.id, r, t, "rosie"):
                 close_prompt(conn, prompt, "dismissed", None)
-            return
         try:
             kind = choice_kind(game, trick)
-        except UserError:  # no pirate with a choice won it (or abilities are off)
+        except UserError:  # no pirate with a choice won it (Rosie's last trick, abilities off)
             return
-        # Moved back off the round's last place (an insert taken back): the choice the
-        # table made comes back, as it was.
-        note = f"restored: round {r} trick {t + 1} is no longer the round's last"
-        if not restore_dropped_choice(conn, game, r, t, trick.id, kind, winner, note):
+        if kind == "harry":
+            self._drop_misfit_harry(conn, game, trick, winner)
+        note = f"restored: it counts again at round {r} trick {t + 1}"
+        if restore_dropped_choice(conn, game, r, t, trick.id, kind, winner, note):
+            for prompt in open_questions(conn, game.id, r, t, kind):  # asked after the drop
+                close_prompt(conn, prompt, "dismissed", None)
+        else:
             ask_for_choice(conn, game.id, r, t, kind, winner)
+
+    def _drop_misfit_harry(
+        self, conn: sqlite3.Connection, game: Game, trick: Trick, winner: int | None
+    ) -> None:
+        """Harry's change moved into another round is judged against that round's bid: one
+        that no longer fits (a bid of 3 with 3 cards dealt, +1) would stop the whole score.
+        So it is dropped, kept in the trick's history with why, and the table asked again."""
+        harry = ABILITY_PIRATE["harry"]
+        r, t = trick.round, trick.trick
+        made = [
+            a for a in stored_abilities(conn, game.id, r) if (a["trick"], a["pirate"]) == (t, harry)
+        ]
+        try:
+            for a in made:
+                check_harry_bid(conn, game, r, t, a["choice"])
+        except UserError:
+            why = f"moved to round {r}: {harry}'s change no longer fits the winner's bid there"
+            for dropped in trick_moves.drop_abilities(conn, game, (r, t), harry):
+                audit_dropped_choice(conn, game.id, trick.id, dropped, winner, why)
 
     def _write_hand_trick(
         self,

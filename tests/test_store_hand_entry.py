@@ -421,7 +421,7 @@ def test_taking_the_insert_back_moves_the_trick_back_with_its_choice(
             "choice",
             None,
             {"pirate": "pirate-rosie", "choice": 1},
-            "restored: round 2 trick 1 is no longer the round's last",
+            "restored: it counts again at round 2 trick 1",
         ),
     ]
 
@@ -433,6 +433,40 @@ def test_the_choice_restored_is_the_one_the_last_move_dropped(hand_store: GameSt
     hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
     hand_store.remove_hand_trick(gid, 2, 0)
     assert hand_store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 2}]
+
+
+def test_harrys_change_moved_into_a_round_where_it_does_not_fit_is_asked_again(
+    hand_store: GameStore,
+) -> None:
+    """Round 1's trick missed: Ana's Harry (+1 on her bid of 0, filed in round 2) really won
+    round 3's first trick, where she bid 3 of 3. Kept, +1 would stop the whole score."""
+    gid = three_players(hand_store, {"rounds": 3, "pirate_abilities": True})
+    for r, bids in ((1, [0, 0, 1]), (2, [0, 2, 0]), (3, [3, 0, 0])):
+        hand_store.set_bids(gid, r, bids)
+    flag = "Cai led, but the game expected Ben to lead"
+    hand_store.record_trick(
+        gid, 1, 0, plays((2, "green-3"), (0, "green-8"), (1, "green-2")), flags=[flag]
+    )
+    hand_store.record_trick(gid, 2, 0, plays((0, "black-5"), (1, "black-9"), (2, "black-1")))
+    hand_store.record_trick(gid, 2, 1, plays((1, "yellow-3"), (2, "yellow-4"), (0, "pirate-harry")))
+    hand_store.choose_ability(gid, 2, 1, 1)
+    hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    harry = hand_store.trick(gid, 3, 0)
+    assert harry.plays[2]["card"] == "pirate-harry"
+    assert hand_store.abilities(gid, 3) == []
+    assert hand_store.score(gid)["ok"]
+    asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
+    assert ("harry", 3, 0, 0) in asked
+    dropped = hand_store.audit(gid, harry.id)[-1]
+    assert (dropped.kind, dropped.before["choice"]) == ("ability", 1)
+    assert (
+        dropped.note
+        == "moved to round 3: pirate-harry's change no longer fits the winner's bid there"
+    )
+    # Taken back, the trick is round 2's again, where +1 fits: the change comes back.
+    hand_store.remove_hand_trick(gid, 1, 0)
+    assert hand_store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-harry", "choice": 1}]
+    assert not [p for p in hand_store.prompts(gid) if p.kind == "harry"]
 
 
 def test_the_replay_page_reads_a_moved_tricks_history_in_the_tables_language(

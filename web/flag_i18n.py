@@ -183,11 +183,24 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
-        re.compile(r"restored: round (?P<r>\d+) trick (?P<t>\d+) is no longer the round's last"),
+        re.compile(r"restored: it counts again at round (?P<r>\d+) trick (?P<t>\d+)"),
         {
-            "es": "recuperada: la baza {t} de la ronda {r} ya no es la última de la ronda",
-            "it": "ripristinata: la presa {t} del round {r} non è più l'ultima del round",
-            "da": "gendannet: stik {t} i runde {r} er ikke længere rundens sidste",
+            "es": "recuperada: vuelve a contar en la baza {t} de la ronda {r}",
+            "it": "ripristinata: conta di nuovo nella presa {t} del round {r}",
+            "da": "gendannet: tæller igen i stik {t} i runde {r}",
+        },
+    ),
+    (
+        re.compile(
+            r"moved to round (?P<r>\d+): (?P<card>pirate-[a-z]+)'s change no longer fits the "
+            r"winner's bid there"
+        ),
+        {
+            "es": "movida a la ronda {r}: el cambio de {card} ya no cabe en la apuesta del ganador",
+            "it": "spostata nel round {r}: il cambio di {card} non rientra più nella puntata"
+            " del vincitore",
+            "da": "flyttet til runde {r}: ændringen fra {card} passer ikke længere til vinderens"
+            " bud",
         },
     ),
     (
