@@ -151,7 +151,7 @@ def test_a_bid_changed_after_play_is_on_the_audit_trail(
         {"round": 2, "bids": [1, 1, 1]},
     )
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
-    listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
+    listed = re.search(r'<ol class="audit" id="game-changes">(.*?)</ol>', page, re.S)
     assert listed is not None and "Round 2, bids: Ben 0 → 1" in " ".join(listed[1].split())
 
 
@@ -239,7 +239,7 @@ def test_cannonball_calls_changed_after_play_are_on_the_bids_history(
     store.set_bids(gid, 1, [0, 1, 0])  # no calls sent: they stay, nothing changed
     assert len(store.audit(gid)) == 2
     page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
-    listed = re.search(r'<ol class="audit" id="bid-changes">(.*?)</ol>', page, re.S)
+    listed = re.search(r'<ol class="audit" id="game-changes">(.*?)</ol>', page, re.S)
     assert listed is not None and "Ana Cannonball No → Yes" in " ".join(listed[1].split())
 
 

@@ -489,6 +489,23 @@ def test_the_replay_page_reads_a_moved_tricks_history_in_the_tables_language(
     assert "es ahora la última de la ronda: la elección de" in audit
 
 
+def test_the_tricks_page_keeps_a_trick_taken_back_in_the_games_history(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Its cards are on no trick's page any more: the game's history lists them."""
+    gid = misfiled_over_a_rounds_end(store)
+    store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    store.remove_hand_trick(gid, 2, 0, note="wrong place")
+    page = client.get(f"/game/{gid}/tricks?lang=en").get_data(as_text=True)
+    listed = re.search(r'<ol class="audit" id="game-changes">(.*?)</ol>', page, re.S)
+    assert listed is not None
+    text = " ".join(re.sub("<[^>]+>", " ", listed.group(1)).split())
+    assert text == (
+        "Round 2 · Trick 1, entered by hand, taken back: "
+        "Cai Treasure Chest 5, Ana Treasure Chest 9, Ben Treasure Chest 1 (wrong place)"
+    )
+
+
 def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameStore) -> None:
     gid = three_players(hand_store, {"pirate_abilities": True})
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))

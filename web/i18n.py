@@ -626,6 +626,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "round {round} presa {trick}",
         "da": "runde {round} stik {trick}",
     },
+    "audit_removed": {
+        "en": "entered by hand, taken back",
+        "es": "anotada a mano, retirada",
+        "it": "inserita a mano, tolta",
+        "da": "indtastet manuelt, fjernet igen",
+    },
     "audit_hand": {
         "en": "trick entered by hand",
         "es": "baza anotada a mano",

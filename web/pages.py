@@ -235,7 +235,9 @@ def tricks(game_id: int) -> Any:
         bids_missing=nxt is not None and None in store.bids(game_id, nxt["round"]),
         state=worded_state(game_id) if nxt is not None else None,
         hand_cards=hand_cards(dict(game.settings)),
-        bid_changes=[c for c in store.audit(game_id) if c.kind == "bid"],
+        # The game's own history: bids changed after play, and hand tricks taken back (their
+        # cards are on no trick's page any more).
+        game_changes=[c for c in store.audit(game_id) if c.kind in ("bid", "removed")],
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
         score_warnings=explain_i18n.score_warning_texts(score, g.lang, game.players),
