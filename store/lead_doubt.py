@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from skullcam.rules.table import LED_UNEXPECTEDLY
+from skullcam.rules.table import LED_UNEXPECTEDLY, led_unexpectedly
 
 from . import checks
 from .abilities import stored_abilities
@@ -59,12 +59,22 @@ def drop_if_settled(
 ) -> list[str]:
     """Drop ``trick``'s lead doubt where the rules' leader now is the player who led it
     (``round_tricks``: its round's tricks as recorded now); with no doubt left, close the
-    phones' question about it. Returns the doubts dropped (a removal puts them back)."""
+    phones' question about it. Returns the doubts dropped (a removal puts them back).
+
+    Where the rules now expect yet another player (Rosie's choice changed from Cai to Ben),
+    the doubt stays, naming the player expected now: "expected Cai" had gone stale."""
     doubts = [f for f in trick.flags if LED_UNEXPECTEDLY.fullmatch(f)]
     if not doubts or not trick.plays:
         return []
     leader, led = _leaders(conn, game, trick, round_tricks)
+    if leader is None:
+        return []
     if leader != led:
+        now = led_unexpectedly(game.players[led], game.players[leader])
+        flags = [now if f in doubts else f for f in trick.flags]
+        flags = [f for k, f in enumerate(flags) if f not in flags[:k]]
+        if flags != trick.flags:
+            conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
         return []
     flags = [f for f in trick.flags if f not in doubts]
     conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))

@@ -305,6 +305,24 @@ def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: Game
     assert score["score"]["totals"] == [30, 30, 40]
 
 
+def test_a_lead_doubt_names_the_leader_rosies_choice_expects_now(hand_store: GameStore) -> None:
+    """Rosie's choice changed from Ben to Ana: the doubt on the trick Cai led says "expected
+    Ana" (it said Ben, which no longer held); changed to Cai, it is settled."""
+    gid = three_players(hand_store, {"rounds": 2, "pirate_abilities": True})
+    hand_store.set_bids(gid, 2, [1, 0, 1])
+    hand_store.record_trick(gid, 2, 0, plays((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
+    hand_store.choose_ability(gid, 2, 0, 1)
+    doubt = "Cai led, but the game expected Ben to lead"
+    hand_store.record_trick(
+        gid, 2, 1, plays((2, "black-5"), (0, "black-9"), (1, "black-1")), flags=[doubt, "x"]
+    )
+    hand_store.create_prompt(gid, "flagged", 2, 1, payload={"flags": [doubt]})
+    hand_store.choose_ability(gid, 2, 0, 0)
+    assert hand_store.trick(gid, 2, 1).flags == ["Cai led, but the game expected Ana to lead", "x"]
+    hand_store.choose_ability(gid, 2, 0, 2)
+    assert hand_store.trick(gid, 2, 1).flags == ["x"]
+
+
 def misfiled_over_a_rounds_end(store: GameStore, rounds: int = 2) -> int:
     """Round 1's only trick missed: round 2's first was filed as round 1's (flagged), round
     2's second as its first; the game (2 rounds) waits for a trick that was never played."""
