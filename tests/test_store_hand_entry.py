@@ -502,9 +502,12 @@ def test_the_replay_page_reads_a_moved_tricks_history_in_the_tables_language(
     assert "(moved one place on: the missed trick was entered by hand as round 2 trick 1)" in audit
     assert "is now the round's last: Rosie D' Laney's choice no longer counts" in audit
     audit = history("es")
-    assert "movida de ronda 2 baza 1 a ronda 2 baza 2" in audit
-    assert "la baza que faltaba se anotó a mano como baza 1 de la ronda 2" in audit
-    assert "es ahora la última de la ronda: la elección de" in audit
+    assert "movida de la baza 1 de la ronda 2 a la baza 2 de la ronda 2" in audit
+    assert "(adelantada un puesto: la baza que faltaba se anotó a mano como baza 1" in audit
+    assert "la baza 2 es ahora la última de la ronda 2: la elección de" in audit
+    audit = history("it")
+    assert "spostata: era la presa 1 del round 2, ora è la presa 2 del round 2" in audit
+    assert "la presa 2 ora è l'ultima del round 2: la scelta di Rosie D'Laney" in audit
 
 
 def test_the_tricks_page_keeps_a_trick_taken_back_in_the_games_history(

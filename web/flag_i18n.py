@@ -174,12 +174,10 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"(?P<card>pirate-[a-z]+)'s choice no longer counts"
         ),
         {
-            "es": "la baza {t} de la ronda {r} es ahora la última de la ronda: la elección de"
-            " {card} ya no cuenta",
-            "it": "la presa {t} del round {r} ora è l'ultima del round: la scelta di {card}"
-            " non conta più",
-            "da": "stik {t} i runde {r} er nu rundens sidste: valget for {card} tæller ikke"
-            " længere",
+            "es": "la baza {t} es ahora la última de la ronda {r}: la elección de {card} ya no"
+            " cuenta",
+            "it": "la presa {t} ora è l'ultima del round {r}: la scelta di {card} non conta più",
+            "da": "stik {t} er nu det sidste i runde {r}: {card:gen} valg tæller ikke længere",
         },
     ),
     (
@@ -196,19 +194,20 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"winner's bid there"
         ),
         {
-            "es": "movida a la ronda {r}: el cambio de {card} ya no cabe en la apuesta del ganador",
-            "it": "spostata nel round {r}: il cambio di {card} non rientra più nella puntata"
-            " del vincitore",
+            "es": "movida a la ronda {r}: el cambio de {card} ya no encaja con la apuesta del"
+            " ganador en esa ronda",
+            "it": "spostata nel round {r}: il cambio di {card} non è più compatibile con la"
+            " puntata del vincitore in quel round",
             "da": "flyttet til runde {r}: ændringen fra {card} passer ikke længere til vinderens"
-            " bud",
+            " bud dér",
         },
     ),
     (
         re.compile(r"restored: the correction that dropped it was undone"),
         {
             "es": "recuperada: se deshizo la corrección que la había anulado",
-            "it": "ripristinata: la correzione che l'aveva annullata è stata annullata",
-            "da": "gendannet: rettelsen, der fjernede den, blev fortrudt",
+            "it": "ripristinata: è stata annullata la correzione che l'aveva eliminata",
+            "da": "gendannet: rettelsen, der fjernede det, blev fortrudt",
         },
     ),
     (
@@ -217,8 +216,8 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"trick (?P<t>\d+)"
         ),
         {
-            "es": "movida un lugar adelante: la baza que faltaba se anotó a mano como baza {t}"
-            " de la ronda {r}",
+            "es": "adelantada un puesto: la baza que faltaba se anotó a mano como baza {t} de"
+            " la ronda {r}",
             "it": "spostata avanti di un posto: la presa mancante è stata inserita a mano come"
             " presa {t} del round {r}",
             "da": "flyttet én plads frem: det manglende stik blev indtastet manuelt som stik {t}"
@@ -231,12 +230,12 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             r"was taken back"
         ),
         {
-            "es": "devuelta a su lugar: se retiró la baza anotada a mano como baza {t} de la"
+            "es": "devuelta a su sitio: se quitó la baza anotada a mano como baza {t} de la"
             " ronda {r}",
             "it": "rimessa al suo posto: la presa inserita a mano come presa {t} del round {r}"
             " è stata tolta",
-            "da": "flyttet tilbage: stikket indtastet manuelt som stik {t} i runde {r} blev"
-            " fjernet igen",
+            "da": "flyttet tilbage: stikket, der blev indtastet manuelt som stik {t} i runde"
+            " {r}, er fjernet igen",
         },
     ),
     (

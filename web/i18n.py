@@ -560,12 +560,13 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "es": (
             "La ronda {round} no tiene sitio libre: su baza {trick} pasa a ser la baza"
-            " {to_trick} de la ronda {to_round}, y las bazas siguientes también avanzan un"
+            " {to_trick} de la ronda {to_round}, y las bazas que la siguen también avanzan un"
             " puesto."
         ),
         "it": (
             "Il round {round} non ha posti liberi: la sua presa {trick} diventa la presa"
-            " {to_trick} del round {to_round}, e anche le prese successive avanzano di un posto."
+            " {to_trick} del round {to_round}, e anche le prese che la seguono avanzano di un"
+            " posto."
         ),
         "da": (
             "Runde {round} har ingen ledig plads: dens stik {trick} bliver stik {to_trick} i"
@@ -574,9 +575,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "remove_hint": {
         "en": "Entered by mistake? Remove it, and its place is free again.",
-        "es": "¿Anotada por error? Quítala y su sitio queda libre otra vez.",
+        "es": "¿Anotada por error? Quítala y su sitio vuelve a quedar libre.",
         "it": "Inserita per errore? Toglila e il suo posto torna libero.",
-        "da": "Indtastet ved en fejl? Fjern det, så er dets plads ledig igen.",
+        "da": "Indtastet ved en fejl? Fjern det, så er pladsen ledig igen.",
     },
     "remove_hint_moved": {
         "en": (
@@ -585,15 +586,15 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "es": (
             "¿Anotada en el sitio equivocado? Quítala y las bazas que avanzaron un puesto al"
-            " anotarla ({n}) vuelven a su sitio."
+            " anotarla ({n}) vuelven a donde estaban."
         ),
         "it": (
-            "Inserita nel posto sbagliato? Toglila e le prese che il suo inserimento ha spostato"
-            " di un posto ({n}) tornano al loro posto."
+            "Inserita nel posto sbagliato? Toglila e le prese che aveva spostato avanti di un"
+            " posto ({n}) tornano dov'erano."
         ),
         "da": (
-            "Indtastet det forkerte sted? Fjern det, så rykker de stik, indtastningen flyttede"
-            " én plads ({n}), tilbage."
+            "Indtastet det forkerte sted? Fjern det, så rykker de stik, det skubbede én plads"
+            " frem ({n}), tilbage igen."
         ),
     },
     "remove_trick": {
@@ -617,20 +618,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "audit_moved": {
         "en": "moved from {from_place} to {to_place}",
         "es": "movida de {from_place} a {to_place}",
-        "it": "spostata da {from_place} a {to_place}",
+        "it": "spostata: era {from_place}, ora è {to_place}",
         "da": "flyttet fra {from_place} til {to_place}",
     },
     "audit_place": {
         "en": "round {round} trick {trick}",
-        "es": "ronda {round} baza {trick}",
-        "it": "round {round} presa {trick}",
-        "da": "runde {round} stik {trick}",
+        "es": "la baza {trick} de la ronda {round}",
+        "it": "la presa {trick} del round {round}",
+        "da": "stik {trick} i runde {round}",
     },
     "audit_removed": {
         "en": "entered by hand, taken back",
-        "es": "anotada a mano, retirada",
-        "it": "inserita a mano, tolta",
-        "da": "indtastet manuelt, fjernet igen",
+        "es": "anotada a mano y luego quitada",
+        "it": "inserita a mano e poi tolta",
+        "da": "indtastet manuelt og fjernet igen",
     },
     "audit_hand": {
         "en": "trick entered by hand",

@@ -1,0 +1,154 @@
+"""A trick entered by hand, moved or taken back, in the words a table reads in Spanish, Italian
+and Danish: the pages' hints, a trick's history and the system's notes in it (a review of the
+wording, session 44: "movida un lugar adelante", "la correzione che l'aveva annullata è stata
+annullata" read as translated word for word)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skullcam.web.flag_i18n import flag_text
+from skullcam.web.i18n import translate
+
+
+def place(lang: str, round_number: int, trick: int) -> str:
+    return translate("audit_place", lang, round=round_number, trick=trick)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("es", "movida de la baza 1 de la ronda 2 a la baza 1 de la ronda 3"),
+        ("it", "spostata: era la presa 1 del round 2, ora è la presa 1 del round 3"),
+        ("da", "flyttet fra stik 1 i runde 2 til stik 1 i runde 3"),
+    ],
+)
+def test_a_moved_tricks_history_says_its_places_as_a_sentence(lang: str, expected: str) -> None:
+    """Was "movida de ronda 2 baza 1 a ronda 3 baza 1", "spostata da round 2 presa 1 a ...":
+    a place said as the rest of the pages say it ("la baza 1 de la ronda 2")."""
+    moved = translate("audit_moved", lang, from_place=place(lang, 2, 1), to_place=place(lang, 3, 1))
+    assert moved == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "values", "lang", "expected"),
+    [
+        (
+            "insert_crosses_round",
+            {"round": 2, "trick": 2, "to_round": 3, "to_trick": 1},
+            "es",
+            "La ronda 2 no tiene sitio libre: su baza 2 pasa a ser la baza 1 de la ronda 3, y"
+            " las bazas que la siguen también avanzan un puesto.",
+        ),
+        (
+            "insert_crosses_round",
+            {"round": 2, "trick": 2, "to_round": 3, "to_trick": 1},
+            "it",
+            "Il round 2 non ha posti liberi: la sua presa 2 diventa la presa 1 del round 3, e"
+            " anche le prese che la seguono avanzano di un posto.",
+        ),
+        (
+            "remove_hint",
+            {},
+            "es",
+            "¿Anotada por error? Quítala y su sitio vuelve a quedar libre.",
+        ),
+        (
+            "remove_hint",
+            {},
+            "da",
+            "Indtastet ved en fejl? Fjern det, så er pladsen ledig igen.",
+        ),
+        (
+            "remove_hint_moved",
+            {"n": 2},
+            "es",
+            "¿Anotada en el sitio equivocado? Quítala y las bazas que avanzaron un puesto al"
+            " anotarla (2) vuelven a donde estaban.",
+        ),
+        (
+            "remove_hint_moved",
+            {"n": 2},
+            "it",
+            "Inserita nel posto sbagliato? Toglila e le prese che aveva spostato avanti di un"
+            " posto (2) tornano dov'erano.",
+        ),
+        (
+            "remove_hint_moved",
+            {"n": 2},
+            "da",
+            "Indtastet det forkerte sted? Fjern det, så rykker de stik, det skubbede én plads"
+            " frem (2), tilbage igen.",
+        ),
+        ("audit_removed", {}, "es", "anotada a mano y luego quitada"),
+        ("audit_removed", {}, "it", "inserita a mano e poi tolta"),
+        ("audit_removed", {}, "da", "indtastet manuelt og fjernet igen"),
+    ],
+)
+def test_the_insert_and_take_back_hints_read_as_a_table_says_them(
+    key: str, values: dict[str, int], lang: str, expected: str
+) -> None:
+    assert translate(key, lang, **values) == expected
+
+
+LAST = "round 2 trick 2 is now the round's last: pirate-rosie's choice no longer counts"
+MISFIT = "moved to round 3: pirate-harry's change no longer fits the winner's bid there"
+UNDONE = "restored: the correction that dropped it was undone"
+ON = "moved one place on: the missed trick was entered by hand as round 2 trick 1"
+BACK = "moved back: the trick entered by hand as round 2 trick 1 was taken back"
+
+
+@pytest.mark.parametrize(
+    ("flag", "lang", "expected"),
+    [
+        (
+            LAST,
+            "es",
+            "la baza 2 es ahora la última de la ronda 2: la elección de Rosie D' Laney ya no"
+            " cuenta",
+        ),
+        (
+            LAST,
+            "it",
+            "la presa 2 ora è l'ultima del round 2: la scelta di Rosie D'Laney non conta più",
+        ),
+        (LAST, "da", "stik 2 er nu det sidste i runde 2: Rosie D' Laneys valg tæller ikke længere"),
+        (
+            MISFIT,
+            "es",
+            "movida a la ronda 3: el cambio de Harry el Gigante ya no encaja con la apuesta del"
+            " ganador en esa ronda",
+        ),
+        (
+            MISFIT,
+            "it",
+            "spostata nel round 3: il cambio di Harry il Gigante non è più compatibile con la"
+            " puntata del vincitore in quel round",
+        ),
+        (UNDONE, "it", "ripristinata: è stata annullata la correzione che l'aveva eliminata"),
+        (UNDONE, "da", "gendannet: rettelsen, der fjernede det, blev fortrudt"),
+        (
+            ON,
+            "es",
+            "adelantada un puesto: la baza que faltaba se anotó a mano como baza 1 de la ronda 2",
+        ),
+        (
+            BACK,
+            "es",
+            "devuelta a su sitio: se quitó la baza anotada a mano como baza 1 de la ronda 2",
+        ),
+        (
+            BACK,
+            "da",
+            "flyttet tilbage: stikket, der blev indtastet manuelt som stik 1 i runde 2, er"
+            " fjernet igen",
+        ),
+    ],
+)
+def test_the_systems_notes_on_a_moved_trick_read_naturally(
+    flag: str, lang: str, expected: str
+) -> None:
+    """ "la baza 2 de la ronda 2 es ahora la última de la ronda", "valget for Rosie D' Laney",
+    "movida un lugar adelante", "se retiró" beside the page's "Quitar esta baza" were said
+    again."""
+    assert flag_text(flag, lang) == expected
