@@ -1,14 +1,16 @@
 """A trick entered by hand, moved or taken back, in the words a table reads in Spanish, Italian
-and Danish: the pages' hints, a trick's history and the system's notes in it (a review of the
-wording, session 44: "movida un lugar adelante", "la correzione che l'aveva annullata è stata
-annullata" read as translated word for word)."""
+and Danish: the pages' hints, a trick's history, the system's notes in it and the refusals (a
+review of the wording, session 44: "movida un lugar adelante", "la correzione che l'aveva
+annullata è stata annullata" read as translated word for word)."""
 
 from __future__ import annotations
 
 import pytest
 
+from skullcam.store.refusals import refusal
 from skullcam.web.flag_i18n import flag_text
 from skullcam.web.i18n import translate
+from skullcam.web.refusal_i18n import TEMPLATES, refusal_text
 
 
 def place(lang: str, round_number: int, trick: int) -> str:
@@ -152,3 +154,102 @@ def test_the_systems_notes_on_a_moved_trick_read_naturally(
     "movida un lugar adelante", "se retiró" beside the page's "Quitar esta baza" were said
     again."""
     assert flag_text(flag, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "lang", "expected"),
+    [
+        (
+            "insert_no_trick",
+            "es",
+            "la ronda 2 no tiene ninguna baza 3 grabada, así que no se puede anotar otra antes de"
+            " ella; anota la siguiente baza de la ronda",
+        ),
+        (
+            "insert_no_trick",
+            "it",
+            "il round 2 non ha nessuna presa 3 registrata, quindi non se ne può inserire un'altra"
+            " prima; inserisci invece la prossima presa del round",
+        ),
+        (
+            "insert_no_trick",
+            "da",
+            "runde 2 har intet registreret stik 3, så der kan ikke indtastes et overset stik før"
+            " det; indtast rundens næste stik i stedet",
+        ),
+        (
+            "insert_no_room",
+            "es",
+            "no hay sitio para anotar antes de la baza 3 de la ronda 2 una baza que la cámara no"
+            " vio: todas las bazas siguientes de la partida están grabadas. Corrige las cartas"
+            " de las bazas en sus páginas",
+        ),
+        (
+            "insert_no_room",
+            "it",
+            "non c'è posto per inserire prima della presa 3 del round 2 una presa che la"
+            " fotocamera non ha visto: tutte le prese successive della partita sono registrate."
+            " Correggi invece le carte delle prese nelle loro pagine",
+        ),
+        (
+            "remove_camera_trick",
+            "es",
+            "la baza 3 de la ronda 2 la grabó la cámara y tiene imagen: corrige sus cartas en su"
+            " página; solo se pueden quitar las bazas anotadas a mano",
+        ),
+        (
+            "remove_camera_trick",
+            "it",
+            "la presa 3 del round 2 è stata registrata dalla fotocamera e ha la sua immagine:"
+            " correggine invece le carte nella sua pagina; si possono togliere solo le prese"
+            " inserite a mano",
+        ),
+        (
+            "remove_camera_trick",
+            "da",
+            "stik 3 i runde 2 blev registreret af kameraet og har et billede: ret i stedet"
+            " kortene på stikkets side; kun stik, der er indtastet manuelt, kan fjernes",
+        ),
+        (
+            "remove_moved_since",
+            "es",
+            "no se puede quitar la baza 3 de la ronda 2: una de las bazas que se movieron al"
+            " anotarla se ha vuelto a mover (se anotó o se quitó otra baza). Corrige las bazas"
+            " en sus páginas",
+        ),
+        (
+            "remove_moved_since",
+            "it",
+            "non si può togliere la presa 3 del round 2: da quando è stata inserita, una delle"
+            " prese che aveva spostato si è spostata di nuovo (è stata inserita o tolta un'altra"
+            " presa). Correggi invece le prese nelle loro pagine",
+        ),
+        (
+            "remove_moved_since",
+            "da",
+            "stik 3 i runde 2 kan ikke fjernes: et af de stik, der blev rykket, da det blev"
+            " indtastet, er flyttet igen siden (et andet stik er indtastet eller fjernet). Ret i"
+            " stedet stikkene på deres sider",
+        ),
+        (
+            "hand_recorded_same",
+            "es",
+            "la baza 3 de la ronda 2 se registró mientras tanto (desde otra página o con la"
+            " cámara) con estas mismas cartas: no queda nada por anotar aquí. Recarga la página",
+        ),
+    ],
+)
+def test_a_refused_insert_or_take_back_says_why_as_a_table_says_it(
+    key: str, lang: str, expected: str
+) -> None:
+    """Was "ante la que anotar una baza perdida", "una presa persa" (a trick lost in play, not
+    the one the camera missed), "una presa che il suo inserimento ha spostato", "et stik, som
+    dets indtastning flyttede", "(otra página o la cámara)"."""
+    assert refusal_text(refusal(key, round=2, trick=3), lang) == expected
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_no_refusal_calls_the_missed_trick_a_lost_one(lang: str) -> None:
+    """A "baza perdida" / "presa persa" is, at the table, a trick a player lost."""
+    for key, template in TEMPLATES[lang].items():
+        assert "baza perdida" not in template and "presa persa" not in template, key

@@ -85,14 +85,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "todas las bazas de la partida {game} están grabadas: no queda ninguna por anotar"
         ),
         "hand_recorded_same": (
-            "la baza {trick} de la ronda {round} se registró mientras tanto (otra página o la"
-            " cámara) con estas mismas cartas: no queda nada por anotar aquí. Recarga la página"
+            "la baza {trick} de la ronda {round} se registró mientras tanto (desde otra página"
+            " o con la cámara) con estas mismas cartas: no queda nada por anotar aquí. Recarga"
+            " la página"
         ),
         "hand_recorded_other": (
-            "la baza {trick} de la ronda {round} se registró mientras tanto (otra página o la"
-            " cámara) con la carta {card} de {player}, donde esta página tiene {mine}: revisa"
-            " esa baza en su página y corrígela allí si esta página tiene razón; luego recarga"
-            " esta página"
+            "la baza {trick} de la ronda {round} se registró mientras tanto (desde otra página"
+            " o con la cámara) con la carta {card} de {player}, donde esta página tiene {mine}:"
+            " revisa esa baza en su página y corrígela allí si esta página tiene razón; luego"
+            " recarga esta página"
         ),
         "hand_recorded_short": (
             "la baza {trick} de la ronda {round} la registró mientras tanto la cámara sin la"
@@ -100,22 +101,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " de esa baza y luego recarga esta página"
         ),
         "insert_no_trick": (
-            "la ronda {round} no tiene ninguna baza {trick} grabada ante la que anotar una baza"
-            " perdida; anota la siguiente baza de la ronda"
+            "la ronda {round} no tiene ninguna baza {trick} grabada, así que no se puede anotar"
+            " otra antes de ella; anota la siguiente baza de la ronda"
         ),
         "remove_camera_trick": (
-            "la baza {trick} de la ronda {round} la grabó la cámara, con su imagen: corrige sus"
-            " cartas en su página; solo se puede quitar una baza anotada a mano"
+            "la baza {trick} de la ronda {round} la grabó la cámara y tiene imagen: corrige sus"
+            " cartas en su página; solo se pueden quitar las bazas anotadas a mano"
         ),
         "remove_moved_since": (
-            "no se puede quitar la baza {trick} de la ronda {round}: una baza que movió al"
-            " anotarla se ha movido otra vez (se anotó o se quitó otra baza). Corrige las bazas"
-            " en sus páginas"
+            "no se puede quitar la baza {trick} de la ronda {round}: una de las bazas que se"
+            " movieron al anotarla se ha vuelto a mover (se anotó o se quitó otra baza)."
+            " Corrige las bazas en sus páginas"
         ),
         "insert_no_room": (
-            "no hay sitio para una baza perdida antes de la baza {trick} de la ronda {round}:"
-            " todas las bazas siguientes de la partida están grabadas. Corrige las cartas de"
-            " las bazas en sus páginas"
+            "no hay sitio para anotar antes de la baza {trick} de la ronda {round} una baza que"
+            " la cámara no vio: todas las bazas siguientes de la partida están grabadas. Corrige"
+            " las cartas de las bazas en sus páginas"
         ),
         "hand_not_next": (
             "la baza {trick} de la ronda {round} no es la siguiente por anotar: lo es la baza"
@@ -290,23 +291,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " mancante» nella pagina di quella presa, poi ricarica questa pagina"
         ),
         "insert_no_trick": (
-            "il round {round} non ha una presa {trick} registrata prima della quale inserire"
-            " una presa persa; inserisci invece la prossima presa del round"
+            "il round {round} non ha nessuna presa {trick} registrata, quindi non se ne può"
+            " inserire un'altra prima; inserisci invece la prossima presa del round"
         ),
         "remove_camera_trick": (
-            "la presa {trick} del round {round} è stata registrata dalla fotocamera, con la sua"
-            " immagine: correggi le sue carte nella sua pagina; si può togliere solo una presa"
-            " inserita a mano"
+            "la presa {trick} del round {round} è stata registrata dalla fotocamera e ha la sua"
+            " immagine: correggine invece le carte nella sua pagina; si possono togliere solo le"
+            " prese inserite a mano"
         ),
         "remove_moved_since": (
-            "non si può togliere la presa {trick} del round {round}: una presa che il suo"
-            " inserimento ha spostato si è spostata di nuovo (un'altra presa inserita o tolta)."
-            " Correggi invece le prese nelle loro pagine"
+            "non si può togliere la presa {trick} del round {round}: da quando è stata"
+            " inserita, una delle prese che aveva spostato si è spostata di nuovo (è stata"
+            " inserita o tolta un'altra presa). Correggi invece le prese nelle loro pagine"
         ),
         "insert_no_room": (
-            "non c'è posto per una presa persa prima della presa {trick} del round {round}:"
-            " tutte le prese successive della partita sono registrate. Correggi invece le carte"
-            " delle prese nelle loro pagine"
+            "non c'è posto per inserire prima della presa {trick} del round {round} una presa"
+            " che la fotocamera non ha visto: tutte le prese successive della partita sono"
+            " registrate. Correggi invece le carte delle prese nelle loro pagine"
         ),
         "hand_not_next": (
             "la presa {trick} del round {round} non è la prossima da inserire: lo è la presa"
@@ -481,17 +482,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " side, og genindlæs så denne side"
         ),
         "insert_no_trick": (
-            "runde {round} har intet registreret stik {trick} at indsætte et overset stik"
-            " foran; indtast rundens næste stik i stedet"
+            "runde {round} har intet registreret stik {trick}, så der kan ikke indtastes et"
+            " overset stik før det; indtast rundens næste stik i stedet"
         ),
         "remove_camera_trick": (
-            "stik {trick} i runde {round} blev registreret af kameraet, med sit billede: ret"
-            " dets kort på dets side i stedet; kun et stik indtastet manuelt kan fjernes"
+            "stik {trick} i runde {round} blev registreret af kameraet og har et billede: ret i"
+            " stedet kortene på stikkets side; kun stik, der er indtastet manuelt, kan fjernes"
         ),
         "remove_moved_since": (
-            "stik {trick} i runde {round} kan ikke fjernes: et stik, som dets indtastning"
-            " flyttede, er flyttet igen siden (et andet stik indtastet eller fjernet). Ret i"
-            " stedet stikkene på deres sider"
+            "stik {trick} i runde {round} kan ikke fjernes: et af de stik, der blev rykket, da"
+            " det blev indtastet, er flyttet igen siden (et andet stik er indtastet eller"
+            " fjernet). Ret i stedet stikkene på deres sider"
         ),
         "insert_no_room": (
             "der er ikke plads til et overset stik før stik {trick} i runde {round}: alle"
