@@ -138,7 +138,7 @@ def test_spanish_sentence_reads_as_written() -> None:
         players=["Ana", "Ben", "Cai"],
     )
     assert explain(result.phrases, "es") == (
-        "Gana Skull King (Ben): el Skull King vence a todos los piratas y a todas las cartas"
+        "Gana el Skull King de Ben: el Skull King vence a todos los piratas y a todas las cartas"
         " numeradas. +10 por Cofre del Tesoro 14; +30 por capturar a Rosie D' Laney"
         " (si se cumple la apuesta)."
     )
@@ -186,6 +186,33 @@ def test_english_on_the_web_says_a_capture_bonus_as_a_player_would() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("cards", "lang", "expected"),
+    [
+        (("tigress:pirate", "mermaid-alyra", "green-14"), "es", "Gana la Tigresa (pirata) de Ana:"),
+        (("tigress:pirate", "mermaid-alyra", "green-14"), "it", "Vince la Tigre (pirata) di Ana:"),
+        (("green-2", "mermaid-alyra", "green-14"), "es", "Gana la Sirena Alyra de Ben:"),
+        (("purple-9", "purple-3", "escape"), "it", "Vince la Mappa del Tesoro 9 di Ana:"),
+        (("purple-9", "purple-3", "escape"), "es", "Gana el Mapa del Tesoro 9 de Ana:"),
+        (("escape", "escape", "escape"), "it", "Vince la Fuga di Ana:"),
+        (("green-2", "pirate-harry", "skull-king"), "es", "Gana el Skull King de Cai:"),
+        (("green-2", "pirate-harry", "green-14"), "es", "Gana Harry el Gigante de Ben:"),
+        (("green-2", "pirate-rascal", "green-14"), "it", "Vince il Furfante di Roatán di Ben:"),
+        (("kraken", "skull-king", "green-3"), "it", "Il Re dei Teschi di Ben l'avrebbe vinta"),
+    ],
+)
+def test_spanish_and_italian_say_whose_card_wins_with_its_article(
+    cards: tuple[str, ...], lang: str, expected: str
+) -> None:
+    """ "Gana Tigresa (pirata) (Ana)": the card's name then its player in brackets, after a
+    card name that may hold brackets of its own. Now the card with its article, then whose it
+    is; a named pirate, a person, takes none. The CLI's English is as it was."""
+    result = resolve_trick([parse_card(c) for c in cards], players=["Ana", "Ben", "Cai"])
+    text = explain(result.phrases, lang)
+    assert expected in text
+    assert ") (" not in text and "(Ana)" not in text and "(Ben)" not in text
+
+
 @pytest.mark.parametrize(("name", "genitive"), [("Ana", "Anas"), ("Lars", "Lars'")])
 def test_a_danish_explanation_writes_a_players_genitive_as_danish_does(
     name: str, genitive: str
@@ -199,8 +226,8 @@ def test_a_danish_explanation_writes_a_players_genitive_as_danish_does(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("es", "Gana Loro 9 (Cai)"),
-        ("it", "Vince Pappagallo 9 (Cai)"),
+        ("es", "Gana el Loro 9 de Cai"),
+        ("it", "Vince il Pappagallo 9 di Cai"),
         ("da", "Cais Grøn 9 vinder"),
     ],
 )
@@ -253,7 +280,10 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None
-    assert explanation[1] == "Ana (Loro 5): Loro 5 ya está en esta baza (la baraja tiene una)"
+    assert explanation[1] == "El Loro 5 de Ana: Loro 5 ya está en esta baza (la baraja tiene una)"
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=it").get_data(as_text=True)
+    explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert explanation is not None and explanation[1].startswith("Il Pappagallo 5 di Ana: ")
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None  # English names the card as the page does, not "green-5"

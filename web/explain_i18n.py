@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from skullcam.rules import Card, IllegalPlayError, Kind, RulesError, TrickResult
+from skullcam.rules import Card, IllegalPlayError, Kind, RulesError, TrickResult, parse_card
 from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, phrases_from_json, render
 
 from . import i18n
@@ -527,9 +527,67 @@ GENITIVES: dict[str, Callable[[str], str]] = {"da": i18n.danish_genitive}
 
 #: Where a language names a player's card with the player's genitive before it (English
 #: "Ana's Tigress (pirate) wins", Danish "Anas Tigress (pirat) vinder"), the way the store's
-#: refusals say "card 2 is now Ana's Parrot 9". The others keep "Gana Tigresa (pirata) (Ana)":
-#: their "de Ana" wants the card's article, which the card names do not carry.
+#: refusals say "card 2 is now Ana's Parrot 9". Spanish and Italian say the card with its
+#: article and the player after it (:data:`ARTICLES`): "Gana la Tigresa (pirata) de Ana",
+#: "Vince la Tigre (pirata) di Ana", not "Gana Tigresa (pirata) (Ana)".
 OWNER_FIRST = ("en", "da")
+
+#: The article a card's name takes where Spanish and Italian say whose card it is, by its
+#: kind ("el Loro 9 de Cai", "la Sirena de Ana"); a suit, or a card id, that takes another
+#: (Italian "la Mappa del Tesoro 9") overrides it. A named pirate is a person's name and takes
+#: none ("Gana Harry el Gigante de Ben"), save Italian's Rascal, named by what he is ("il
+#: Furfante di Roatán").
+ARTICLES: dict[str, dict[Kind | str, str]] = {
+    "es": {
+        Kind.NUMBER: "el",
+        Kind.ESCAPE: "la",
+        Kind.PIRATE: "el",
+        Kind.TIGRESS: "la",
+        Kind.SKULL_KING: "el",
+        Kind.MERMAID: "la",
+        Kind.LOOT: "el",
+        Kind.KRAKEN: "el",
+        Kind.WHITE_WHALE: "la",
+    },
+    "it": {
+        Kind.NUMBER: "il",
+        "purple": "la",
+        Kind.ESCAPE: "la",
+        Kind.PIRATE: "il",
+        Kind.TIGRESS: "la",
+        Kind.SKULL_KING: "il",
+        Kind.MERMAID: "la",
+        Kind.LOOT: "il",
+        Kind.KRAKEN: "il",
+        Kind.WHITE_WHALE: "la",
+        "pirate-rascal": "il",
+    },
+}
+
+#: "de Ana", "di Ana": whose card it is, after the card.
+_OF = {"es": "de", "it": "di"}
+
+
+def _article(card: Card, lang: str) -> str:
+    """The article ``card``'s name takes in ``lang`` (:data:`ARTICLES`), or "" for none."""
+    articles = ARTICLES[lang]
+    if str(card) in articles:
+        return articles[str(card)]
+    if card.kind is Kind.PIRATE and card.name:
+        return ""
+    if card.suit is not None and card.suit.value in articles:
+        return articles[card.suit.value]
+    return articles.get(card.kind, "")
+
+
+def owned_card(card: Card, player: str, lang: str) -> str:
+    """``player``'s ``card`` as ``lang`` says it: "Ana's Tigress (pirate)", "Anas Tigress
+    (pirat)", "la Tigresa (pirata) de Ana", "la Tigre (pirata) di Ana"."""
+    name = i18n.card_name(str(card), lang)
+    if lang in ARTICLES:
+        article = _article(card, lang)
+        return f"{article + ' ' if article else ''}{name} {_OF[lang]} {player}"
+    return f"{GENITIVES.get(lang, ENGLISH_WORDING.genitive)(player)} {name}"
 
 
 def _english_card(card: Card) -> str:
@@ -555,10 +613,10 @@ def wording(lang: str) -> Wording:
 
     genitive = GENITIVES.get(lang, ENGLISH_WORDING.genitive)
 
-    def owned(card: Card, player: str) -> str:  # "Ana's Tigress (pirate)", "Lars' Grøn 9"
-        return f"{genitive(player)} {name(card)}"
+    def owned(card: Card, player: str) -> str:  # "Ana's Tigress (pirate)", "el Loro 9 de Cai"
+        return owned_card(card, player, lang)
 
-    who = owned if lang in OWNER_FIRST else None
+    who = owned if lang in OWNER_FIRST or lang in ARTICLES else None
     if lang == "en":
         # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
         # as two cards); the suits keep their colours, which "black is trump" is said in.
@@ -596,6 +654,12 @@ def verdict_text(
         return reason
     play = plays[verdict.play]
     who = players[int(play["player"])]
+    if lang in ARTICLES:  # "El Loro 5 de Ana: ...", not "Ana (Loro 5): ..."
+        try:
+            owned = owned_card(parse_card(str(play["card"])), who, lang)
+        except RulesError:  # an id no deck has: named as it is
+            owned = f"{i18n.card_name(str(play['card']), lang)} {_OF[lang]} {who}"
+        return f"{owned[:1].upper()}{owned[1:]}: {reason}"
     return f"{who} ({i18n.card_name(str(play['card']), lang)}): {reason}"
 
 
