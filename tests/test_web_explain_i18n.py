@@ -301,6 +301,21 @@ def test_every_ui_language_has_every_table() -> None:
         assert specials <= set(i18n._SPECIALS[lang]), lang
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_card_has_a_name_of_its_own_that_says_no_word_twice(lang: str) -> None:
+    """Spanish and Italian named the mermaid called Sirena "Sirena Sirena" (English "Mermaid
+    Sirena" word for word): she is "Sirena", beside "Sirena Alyra", and the mermaid an input
+    leaves unnamed says so ("Sirena sin nombre"), so that no two cards share a name."""
+    names = {card: i18n.card_name(card, lang) for card in CARD_IDS}
+    assert len(set(names.values())) == len(names), lang
+    for card, name in names.items():
+        words = name.lower().split()
+        assert len(set(words)) == len(words), (lang, card, name)
+    if lang in ("es", "it"):
+        assert names["mermaid-sirena"] == "Sirena"
+        assert names["mermaid-alyra"] == "Sirena Alyra"
+
+
 def test_every_setting_is_on_the_settings_page_with_its_labels() -> None:
     """A new setting of the rules engine shows on the setup and settings pages by itself, and
     cannot ship without a label (and its options' labels) in every language."""
