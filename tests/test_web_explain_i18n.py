@@ -287,7 +287,12 @@ def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
     explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
     assert explanation is not None  # English names the card as the page does, not "green-5"
-    assert explanation[1] == "Ana (Parrot 5): Parrot 5 is already in this trick (the deck has one)"
+    assert (
+        explanation[1] == "Ana&#39;s Parrot 5: Parrot 5 is already in this trick (the deck has one)"
+    )
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=da").get_data(as_text=True)
+    explanation = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert explanation is not None and explanation[1].startswith("Anas Grøn 5: ")
 
 
 def test_every_ui_language_has_every_table() -> None:

@@ -654,13 +654,15 @@ def verdict_text(
         return reason
     play = plays[verdict.play]
     who = players[int(play["player"])]
-    if lang in ARTICLES:  # "El Loro 5 de Ana: ...", not "Ana (Loro 5): ..."
-        try:
-            owned = owned_card(parse_card(str(play["card"])), who, lang)
-        except RulesError:  # an id no deck has: named as it is
-            owned = f"{i18n.card_name(str(play['card']), lang)} {_OF[lang]} {who}"
-        return f"{owned[:1].upper()}{owned[1:]}: {reason}"
-    return f"{who} ({i18n.card_name(str(play['card']), lang)}): {reason}"
+    # "Ana's Parrot 5: ...", "El Loro 5 de Ana: ...", as the explanation names a winner; was
+    # "Ana (Parrot 5): ...", which read "Ana (Tigress (pirate))" for a declared Tigress.
+    try:
+        owned = owned_card(parse_card(str(play["card"])), who, lang)
+    except RulesError:  # an id no deck has: named as it is
+        name = i18n.card_name(str(play["card"]), lang)
+        genitive = GENITIVES.get(lang, ENGLISH_WORDING.genitive)
+        owned = f"{name} {_OF[lang]} {who}" if lang in ARTICLES else f"{genitive(who)} {name}"
+    return f"{owned[:1].upper()}{owned[1:]}: {reason}"
 
 
 def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
