@@ -690,3 +690,63 @@ def test_cards_already_down_when_the_camera_starts_go_clockwise_from_the_leader(
     watched.frames([cai, ben, ana], 10)
     (seen,) = watched.completed()
     assert any("play order and seats disagree" in f for f in seen.flags)
+
+
+def test_cards_played_while_the_frames_stopped_go_clockwise_on() -> None:
+    """Ana led in view; then the camera stalled for 2 s (frames dropped on a busy machine),
+    and Ben and Cai played meanwhile. The detector confirmed Cai's card first: no reason to
+    doubt a trick played in turn."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    ana, ben, cai = det("green-5", 0), det("green-9", 1), det("green-2", 2)
+    b.frames([], 5)
+    b.frames([ana], 12)
+    b.t += 2.0
+    b.frames([ana, cai], 2)
+    b.frames([ana, cai, ben], 12)
+    (trick,) = b.completed()
+    assert trick.players == (0, 1, 2) and trick.flags == ()
+    # Seen arriving so, with no gap, the same order is a doubt worth a flag.
+    watched = Bench(leader=0)
+    watched.frames([], 5)
+    watched.frames([ana], 12)
+    watched.frames([ana, cai], 12)
+    watched.frames([ana, cai, ben], 12)
+    (seen,) = watched.completed()
+    assert any("play order and seats disagree" in f for f in seen.flags)
+
+
+def test_one_card_read_two_ways_in_turn_is_one_play() -> None:
+    """A soft-focus camera reads Ana's black 5 as a black 1 after a hand hid it: a second
+    track on the same spot. Both seen in turn, they are one card, and the trick waits for
+    Cai's card instead of closing with two of Ana's."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    five, one = det("black-5", 0), det("black-1", 0)
+    b.frames([], 5)
+    b.frames([five], 12)
+    b.frames([], 7)  # a hand over it for 0.7 s
+    for _ in range(6):
+        b.frames([one], 2)
+        b.frames([five], 1)
+    ben = det("black-9", 1)
+    for _ in range(4):
+        b.frames([one, ben], 2)
+        b.frames([five, ben], 1)
+    assert b.completed() == []  # two cards down, not three
+    b.frames([five, ben, det("black-2", 2)], 12)
+    (trick,) = b.completed()
+    assert trick.players == (0, 1, 2) and trick.flags == ()
+    assert [p.card for p in trick.plays][1:] == ["black-9", "black-2"]
+
+
+def test_a_card_swapped_on_the_same_spot_is_not_joined_to_the_old_one() -> None:
+    """Ana takes her black 5 back and lays a black 1 where it lay: the black 5 is not seen
+    again, so the black 1 is her play."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    b.frames([], 5)
+    b.frames([det("black-5", 0)], 12)
+    b.frames([], 7)
+    one = det("black-1", 0)
+    b.frames([one], 30)
+    b.frames([one, det("black-9", 1), det("black-2", 2)], 12)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["black-1", "black-9", "black-2"]

@@ -329,14 +329,26 @@ class Tracker:
         The old identity (id, arrival, stability) continues with the new track's latest
         position and both tracks' votes.
         """
-        new = self.tracks.pop(new_id)
-        for face, vote in new.votes.items():
-            old.votes[face] = old.votes.get(face, 0.0) + vote
-            old.frames_by_face[face] = old.frames_by_face.get(face, 0) + new.frames_by_face[face]
-        old.center, old.box, old.corners, old.angle = new.center, new.box, new.corners, new.angle
-        old.last_seen = new.last_seen
-        old.hits += new.hits
+        self.merge(old, new_id)
         self.tracks[old.id] = old
+
+    def merge(self, keep: Track, other_id: int) -> None:
+        """Track ``other_id`` was ``keep``'s card all along: ``keep`` (its id, arrival and
+        stability) takes its votes, and its position where it was seen last."""
+        other = self.tracks.pop(other_id)
+        for face, vote in other.votes.items():
+            keep.votes[face] = keep.votes.get(face, 0.0) + vote
+            keep.frames_by_face[face] = (
+                keep.frames_by_face.get(face, 0) + other.frames_by_face[face]
+            )
+        if other.last_seen >= keep.last_seen:
+            keep.center, keep.box, keep.corners = other.center, other.box, other.corners
+            keep.angle, keep.last_seen = other.angle, other.last_seen
+        keep.hits += other.hits
+
+    def same_spot(self, a: Track, b: Track) -> bool:
+        """Whether two tracks' boxes overlap as one card's would (``merge_iou``)."""
+        return _iou(a.box, b.box) > self.config.merge_iou
 
     def stable_tracks(self) -> list[Track]:
         """Stable tracks in arrival order."""

@@ -79,7 +79,14 @@ class TrickConfig:
     already_down_s: float = 0.3
     """Cards first seen within this long of the first frame lay on the table before the
     camera watched (a restart, or a trick entered by hand taken up mid-trick): their arrival
-    says nothing of the order they were played in (a detector's first miss decides it)."""
+    says nothing of the order they were played in (a detector's first miss decides it). So
+    for cards first seen this soon after a gap in the frames (:attr:`blind_gap_s`)."""
+    blind_gap_s: float = 1.0
+    """Frames this far apart (a camera that stalled, frames dropped by a busy machine) hid the
+    cards played between them: two or more first seen just after the gap go clockwise on from
+    the card before them. Was: in the order the detector first confirmed each, and a trick
+    played as the rules say was flagged "play order and seats disagree" (a review, session
+    44: 2-3 s gaps, two tricks of ten flagged)."""
 
 
 @dataclass(frozen=True)
@@ -239,9 +246,11 @@ class TrickStateMachine:
         """Cards laid in a seat after its card of the trick being cleared was taken away (track
         id -> the card, the play it would replace, where it was laid): a swap if it goes with
         the trick (swept, or pushed aside with it), the next trick's if it stays."""
-        self._first_frame: float | None = None
-        """When this machine saw its first frame (cards first seen soon after lay there
-        already: :attr:`TrickConfig.already_down_s`)."""
+        self._last_frame: float | None = None
+        self._blind_ends: list[float] = []
+        """The first frame, and each frame after a gap (:attr:`TrickConfig.blind_gap_s`), the
+        latest few: cards first seen just after one were played unseen
+        (:attr:`TrickConfig.already_down_s`)."""
         self.round_continues = True
         """False after a round's last trick (the pipeline says so): every hand is empty, so no
         card can be swapped, and the next deal may bring the trick's faces back."""
@@ -262,8 +271,9 @@ class TrickStateMachine:
         self, tracker: Tracker, gone: Sequence[Track], t: float, motion: float | None = None
     ) -> list[Event]:
         """Advance on one frame: ``gone`` is what ``tracker.update`` just returned."""
-        if self._first_frame is None:
-            self._first_frame = t
+        if self._last_frame is None or t - self._last_frame >= self.config.blind_gap_s:
+            self._blind_ends = [*self._blind_ends[-7:], t]
+        self._last_frame = t
         events: list[Event] = []
         gone_ids = {tr.id for tr in gone}
         for tr in gone:
@@ -308,6 +318,7 @@ class TrickStateMachine:
                 events.append(
                     CardPlayed(tr.id, tr.card, self.layout.seat_of(tr.center), len(self.members))
                 )
+        self._join_twins(tracker, events)
         if self.phase is Phase.COLLECTING and self._swept(tracker):
             # Everything was swept off before the trick completed: a card the camera never
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
@@ -545,6 +556,27 @@ class TrickStateMachine:
         vanished = min(tr.last_seen for tr in together)
         return all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
 
+    def _join_twins(self, tracker: Tracker, events: list[Event]) -> None:
+        """Two cards of this trick on one spot, the first seen again after the second came,
+        are one card read two ways (a blurred black 1 and black 5 in turn): the second joins
+        the first, which keeps its place in the order. Was: two plays in one seat, the trick
+        complete a card early, the last card lost (a review, session 44: soft focus). A card
+        swapped on the same spot is not one: the card taken back is not seen again."""
+        for young_id in sorted(self.members, key=lambda i: -tracker.tracks[i].first_seen):
+            young = tracker.tracks[young_id]
+            for old_id in self.members:
+                old = tracker.tracks[old_id]
+                if old.first_seen < young.first_seen < old.last_seen and tracker.same_spot(
+                    old, young
+                ):
+                    tracker.merge(old, young_id)
+                    self.members.remove(young_id)
+                    self._settled.pop(young_id, None)
+                    seat = self.layout.seat_of(old.center)
+                    index = self.members.index(old_id) + 1
+                    events.append(CardPlayed(old.id, old.card, seat, index))
+                    break
+
     def _revive(self, tracker: Tracker, events: list[Event]) -> None:
         """A card of this trick thought taken back reappears where it lay, named the same: the
         detector had only missed it. It returns with its original arrival (its place in the
@@ -581,25 +613,39 @@ class TrickStateMachine:
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
 
-    def _already_down_first(
+    def _unseen_in_turn(
         self, plays: list[PlayedCard], tracks: Sequence[Track], leader: int | None
     ) -> list[PlayedCard]:
-        """``plays`` (in arrival order) with the cards that lay on the table before the first
-        frame first, clockwise from ``leader``: their arrival is when the detector first
-        confirmed each, not when it was played. Was: a trick half played when the camera took
-        up a trick entered by hand was recorded in that confirmation order, led by whoever
-        came first, or flagged "play order and seats disagree"."""
-        if self._first_frame is None or leader is None:
-            return plays
-        limit = self._first_frame + self.config.already_down_s
-        down: list[PlayedCard] = []
-        later: list[PlayedCard] = []
+        """``plays`` (in arrival order) with the cards played while the camera saw nothing
+        (before its first frame, or in a gap) in turn: clockwise on from the card before them,
+        from ``leader`` when none came before. Their arrival is when the detector first
+        confirmed each, not when each was played. Was: a trick half played when the camera
+        took up a trick entered by hand was recorded in that confirmation order, led by
+        whoever came first, or flagged "play order and seats disagree"."""
+        windows = [(end, end + self.config.already_down_s) for end in self._blind_ends]
+
+        def window(track: Track) -> int | None:
+            return next((k for k, (a, b) in enumerate(windows) if a <= track.first_seen <= b), None)
+
+        groups: dict[int, list[PlayedCard]] = {}
         for play, tr in zip(plays, tracks, strict=True):
-            (down if tr.first_seen <= limit else later).append(play)
-        if len(down) < 2:
+            if (k := window(tr)) is not None:
+                groups.setdefault(k, []).append(play)
+        if all(len(group) < 2 for group in groups.values()):
             return plays
         n = self.n_players
-        return sorted(down, key=lambda p: (p.seat - leader) % n) + later
+        ordered: list[PlayedCard] = []
+        for play, tr in zip(plays, tracks, strict=True):
+            k = window(tr)
+            if k is None or len(groups[k]) < 2:
+                ordered.append(play)
+            elif play is groups[k][0]:  # the group goes where its first card arrived
+                start = (ordered[-1].seat + 1) % n if ordered else leader
+                group = groups[k]
+                ordered += (
+                    group if start is None else sorted(group, key=lambda p: (p.seat - start) % n)
+                )
+        return ordered
 
     def _observe(
         self,
@@ -651,7 +697,7 @@ class TrickStateMachine:
                 )
             )
         leader = leader if leader is not None else self.leader
-        plays = self._already_down_first(plays, tracks, leader)
+        plays = self._unseen_in_turn(plays, tracks, leader)
         arrival_seats = tuple(p.seat for p in plays)
         leader = leader if leader is not None else arrival_seats[0]
         expected = tuple((leader + k) % n for k in range(len(plays)))
