@@ -923,19 +923,24 @@ function initReplay() {
   };
   // Taking back a trick entered by hand asks a second tap: it moves tricks back.
   const removeBtn = document.getElementById("remove-trick");
+  // The removal's own "correction" event must not reload this page (the trick moved back
+  // into its place) before the answer sends it to the list: whichever came first won.
+  let leaving = false;
   if (removeBtn) removeBtn.onclick = async () => {
     if (!removeBtn.dataset.armed) {
       removeBtn.dataset.armed = "1";
       removeBtn.textContent = t("remove_trick_confirm");
       return;
     }
-    try { await api(base + "/remove", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { showError(e); }
+    leaving = true;
+    try { await api(base + "/remove", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { leaving = false; showError(e); }
   };
   const confirmBtn = document.getElementById("confirm-trick");
   if (confirmBtn) confirmBtn.onclick = async () => {
     try { await api(base + "/confirm", {}); location.reload(); } catch (e) { showError(e); }
   };
   stream(gameId, (kind, data) => {
+    if (leaving) return;
     if ((kind === "correction" || kind === "settings") && (data.trick_id === pageData.trick_id || kind === "settings")) {
       if (form.hidden) location.reload();
     }
