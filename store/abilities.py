@@ -41,6 +41,20 @@ def stored_abilities(
     return load_json(row["abilities"]) if row else []
 
 
+def made_choice(
+    conn: sqlite3.Connection, game_id: int, round_number: int, trick_index: int, pirate: str
+) -> dict[str, Any] | None:
+    """The choice stored for ``pirate`` on the round's trick ``trick_index``, if one is."""
+    return next(
+        (
+            a
+            for a in stored_abilities(conn, game_id, round_number)
+            if a["trick"] == trick_index and a["pirate"] == pirate
+        ),
+        None,
+    )
+
+
 def save_abilities(
     conn: sqlite3.Connection, game_id: int, round_number: int, abilities: list[dict[str, Any]]
 ) -> None:
@@ -195,10 +209,7 @@ def restore_dropped_choice(
         " ORDER BY id DESC LIMIT 1",
         (trick_id,),
     ).fetchone()
-    if row is None or any(
-        a["trick"] == trick_index and a["pirate"] == pirate
-        for a in stored_abilities(conn, game.id, round_number)
-    ):
+    if row is None or made_choice(conn, game.id, round_number, trick_index, pirate) is not None:
         return False
     dropped = load_json(row["before"])
     if not isinstance(dropped, dict) or dropped.get("pirate") != pirate:
@@ -237,9 +248,7 @@ def ask_for_choice(
 ) -> None:
     """Ask the table for the choice of the pirate that won the trick (``kind``), unless it
     was made or is being asked already: a question is asked once."""
-    pirate = ABILITY_PIRATE[kind]
-    made = stored_abilities(conn, game_id, round_number)
-    if any(a["trick"] == trick_index and a["pirate"] == pirate for a in made):
+    if made_choice(conn, game_id, round_number, trick_index, ABILITY_PIRATE[kind]) is not None:
         return
     if not open_questions(conn, game_id, round_number, trick_index, kind):
         insert_prompt(conn, game_id, kind, round_number, trick_index, winner, {})

@@ -125,4 +125,4 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
         round_tricks = self.tricks(game.id, round_number)
         following = next((t for t in round_tricks if t.trick == trick_index + 1), None)
         if following is not None:
-            lead_doubt.drop_if_settled(conn, game, following, round_tricks)
+            lead_doubt.settle(conn, game, following, round_tricks)

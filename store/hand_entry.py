@@ -28,8 +28,8 @@ from .abilities import (
     audit_dropped_choice,
     check_harry_bid,
     choice_kind,
+    made_choice,
     restore_dropped_choice,
-    stored_abilities,
 )
 from .audit import write_audit
 from .corrections import _playable
@@ -348,7 +348,7 @@ class HandEntryMixin(TricksMixin):
         for r, t in places:
             now = self.trick(game.id, r, t)
             self._settle_choice(conn, game, now)
-            doubts = lead_doubt.drop_if_settled(conn, game, now, self.tricks(game.id, r))
+            doubts = lead_doubt.settle(conn, game, now, self.tricks(game.id, r))
             if doubts:
                 dropped[now.id] = doubts
         return dropped
@@ -391,12 +391,11 @@ class HandEntryMixin(TricksMixin):
         So it is dropped, kept in the trick's history with why, and the table asked again."""
         harry = ABILITY_PIRATE["harry"]
         r, t = trick.round, trick.trick
-        made = [
-            a for a in stored_abilities(conn, game.id, r) if (a["trick"], a["pirate"]) == (t, harry)
-        ]
+        made = made_choice(conn, game.id, r, t, harry)
+        if made is None:
+            return
         try:
-            for a in made:
-                check_harry_bid(conn, game, r, t, a["choice"])
+            check_harry_bid(conn, game, r, t, made["choice"])
         except UserError:
             why = f"moved to round {r}: {harry}'s change no longer fits the winner's bid there"
             for dropped in trick_moves.drop_abilities(conn, game, (r, t), harry):

@@ -54,7 +54,7 @@ def led_otherwise(
     return leader is not None and leader != led
 
 
-def drop_if_settled(
+def settle(
     conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
 ) -> list[str]:
     """Drop ``trick``'s lead doubt where the rules' leader now is the player who led it

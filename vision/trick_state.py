@@ -624,19 +624,19 @@ class TrickStateMachine:
         whoever came first, or flagged "play order and seats disagree"."""
         windows = [(end, end + self.config.already_down_s) for end in self._blind_ends]
 
-        def window(track: Track) -> int | None:
-            return next((k for k, (a, b) in enumerate(windows) if a <= track.first_seen <= b), None)
-
+        seen_in = [
+            next((k for k, (a, b) in enumerate(windows) if a <= tr.first_seen <= b), None)
+            for tr in tracks
+        ]
         groups: dict[int, list[PlayedCard]] = {}
-        for play, tr in zip(plays, tracks, strict=True):
-            if (k := window(tr)) is not None:
+        for play, k in zip(plays, seen_in, strict=True):
+            if k is not None:
                 groups.setdefault(k, []).append(play)
         if all(len(group) < 2 for group in groups.values()):
             return plays
         n = self.n_players
         ordered: list[PlayedCard] = []
-        for play, tr in zip(plays, tracks, strict=True):
-            k = window(tr)
+        for play, k in zip(plays, seen_in, strict=True):
             if k is None or len(groups[k]) < 2:
                 ordered.append(play)
             elif play is groups[k][0]:  # the group goes where its first card arrived
