@@ -33,6 +33,7 @@ from skullcam.device.demo_game import (
     start_demo_game,
 )
 from skullcam.device.game import Referee
+from skullcam.device.picture_watch import CameraNotice, PictureWatch
 from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
@@ -139,6 +140,8 @@ class LiveLoop:
         self.tally = RunTally()
         """Tricks, frames and skipped frames over every game this loop played."""
         self._thread: threading.Thread | None = None
+        self.picture: PictureWatch | None = None
+        """The current source's picture: frozen or blurred (a new one for each source)."""
         self.record_frames: Path | None = None
         """With a live camera: also save every processed frame here, for a later replay."""
 
@@ -226,6 +229,20 @@ class LiveLoop:
         notice (said by an earlier run, or by this one before the camera came back) no longer
         holds. On a frame, not on opening: a camera that opens and then stalls is no camera."""
         self.store.set_camera_missing(False)
+        self._tell_notice(self.picture.notice if self.picture is not None else None)
+
+    def _watch_picture(self, source_name: str, live: bool) -> None:
+        """A new source: its picture is watched afresh (frozen, blurred), told to the TV."""
+        self.picture = PictureWatch(source_name, live, on_notice=self._tell_notice)
+
+    def _tell_notice(self, notice: CameraNotice | None) -> None:
+        """The TV's notice about the camera's picture; a database too busy to take it only
+        costs the notice (said in the log already), never the recording."""
+        try:
+            with self.store.waiting_at_most(StoreRecorder.WAIT_S):
+                self.store.set_camera_notice(None if notice is None else notice.to_json())
+        except (sqlite3.Error, UserError) as err:
+            logger.warning("the TV was not told about the camera's picture: %s", err)
 
     def _table_game_waits(self) -> bool:
         """A game was set up on the web page while the demo played: the demo stops, since a
@@ -243,6 +260,7 @@ class LiveLoop:
     def _run_demo(self, demo: DemoGame) -> bool:
         game_id, start, guard = start_demo_game(self.store, demo)
         source = open_source(demo.folder, start=start)
+        self._watch_picture(source.name, live=False)
         frames: Iterator[Frame] = source.frames()
         if self.speed > 0:
             frames = self._counting_drops(Paced(frames, self.speed))
@@ -281,6 +299,7 @@ class LiveLoop:
                     name,
                 )
         source = open_source(camera, start=start)
+        self._watch_picture(source.name, source.live)
         reader = LatestFrameReader(source) if source.live else None
         frames: Iterator[Frame]
         if reader is not None:
@@ -385,7 +404,9 @@ class LiveLoop:
                 self._playing_again()  # frames come in: the TV's "no camera" goes
                 height, width = frame.image.shape[:2]
                 layout = self._layout(referee.n, (width, height), source)
-                pipeline = Pipeline(self.recognizer, referee, layout, listener=recorder)
+                pipeline = Pipeline(
+                    self.recognizer, referee, layout, listener=recorder, picture=self.picture
+                )
                 pipeline.resume_cards = guard
                 self.tally.follow_pipeline(pipeline)
             if (fresh := self._fresh_model()) is not None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from skullcam.device.game import Referee, TrickOutcome
+from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.vision.detection import Detection
@@ -89,6 +90,8 @@ class PipelineStats:
 
     frames: int = 0
     tricks: int = 0
+    repeats: int = 0
+    """Frames skipped as repeats of the picture before them (a frozen camera)."""
     recognize_s: float = 0.0
     track_s: float = 0.0
     latencies: list[float] = field(default_factory=list)
@@ -107,6 +110,7 @@ class Pipeline:
         tracker_config: TrackerConfig | None = None,
         trick_config: TrickConfig | None = None,
         motion: bool = True,
+        picture: PictureWatch | None = None,
     ) -> None:
         if layout.n_players != referee.n:
             raise ValueError(f"seat layout has {layout.n_players} seats for {referee.n} players")
@@ -119,6 +123,9 @@ class Pipeline:
             layout, trick_config, leader=referee.leader(), seat_names=referee.players
         )
         self.motion = MotionMeter() if motion else None
+        self.picture = picture
+        """Skips a frozen camera's repeated frames and judges the picture's focus; None where
+        the frames are scripted (tests feed one blank image over and over)."""
         self.outcomes: list[TrickOutcome] = []
         self.stats = PipelineStats()
         self.last_frame_index = -1
@@ -140,7 +147,12 @@ class Pipeline:
     def process(self, frame: Frame) -> list[TrickOutcome]:
         """Feed one frame; returns the tricks it completed or amended (usually none).
 
-        A recognizer failure is a :class:`FrameError`, raised before any state changed."""
+        A recognizer failure is a :class:`FrameError`, raised before any state changed. A
+        frame repeating the one before (:attr:`picture`) is skipped: to the tracker the frozen
+        stretch is a gap in the frames, as it was to the camera."""
+        if self.picture is not None and self.picture.skip(frame):
+            self.stats.repeats += 1
+            return []
         t0 = time.perf_counter()
         try:
             detections = list(self.recognizer(frame.image))
@@ -155,6 +167,8 @@ class Pipeline:
         self.stats.track_s += time.perf_counter() - t1
         self.stats.frames += 1
         self.last_frame_index = frame.index
+        if self.picture is not None:
+            self.picture.seen(frame, detections)
         done: list[TrickOutcome] = []
         for event in events:
             outcome = self._handle(event, frame, detections, t0)

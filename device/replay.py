@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.device.game import Referee
+from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.pipeline import Listener, Pipeline
 from skullcam.device.sources import FrameSource, game_folder_meta, open_source
 from skullcam.errors import UserError
@@ -152,7 +153,8 @@ def replay_source(
         raise UserError(f"{source_path} holds no frames") from None
     height, width = first.image.shape[:2]
     layout = layout_for_source(source_path, referee.n, (width, height), seats)
-    pipeline = Pipeline(recognizer, referee, layout, listener=listener)
+    picture = PictureWatch(str(source_path), live=False)
+    pipeline = Pipeline(recognizer, referee, layout, listener=listener, picture=picture)
     pipeline.process(first)
     pipeline.last_frame = first
     pipeline.run(iterator)

@@ -12,8 +12,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from skullcam.errors import UserError
+
 from .database import Database, newest_event_id
-from .rows import Event, dump_json, event_from_row
+from .rows import Event, dump_json, event_from_row, load_json
 
 #: Event kinds written to the ``events`` table (the web relays them as SSE ``event:`` names).
 EVENT_KINDS = (
@@ -43,8 +45,28 @@ stepped aside for it), its live camera fails (it is tried again), or the recordi
 the camera ran out of frames with the game still in progress."""
 
 
+CAMERA_NOTICE = "camera_notice"
+"""The ``meta`` key present while a working camera sees badly: a JSON object, ``why`` one of
+:data:`CAMERA_NOTICES`, with the cards' ``sharpness`` for a blurred picture."""
+CAMERA_NOTICES = ("frozen", "blurred")
+"""What is wrong with a working camera's picture (``device/picture_watch.py``): it has stopped
+changing, or its cards are too soft to read reliably."""
+
+
 def _why(value: object) -> str:
     return value if isinstance(value, str) and value in CAMERA_WHYS else "no_camera"
+
+
+def _notice(value: object) -> dict[str, Any] | None:
+    """A stored notice, or None where the row is damaged: the TV then says nothing, as it
+    did before there were notices."""
+    try:
+        notice = load_json(str(value))
+    except UserError:
+        return None
+    if not isinstance(notice, dict) or notice.get("why") not in CAMERA_NOTICES:
+        return None
+    return notice
 
 
 def emit(
@@ -83,6 +105,33 @@ class EventsMixin(Database):
             else:
                 conn.execute("DELETE FROM meta WHERE key = ?", (CAMERA_MISSING,))
                 emit(conn, None, "camera", {"missing": False})
+
+    def set_camera_notice(self, notice: Mapping[str, Any] | None) -> None:
+        """Say what is wrong with the picture of the camera recording the table, or that
+        nothing is (None), for the TV: ``{"why": "frozen"}`` or ``{"why": "blurred",
+        "sharpness": 0.08}``. A ``camera`` event tells the pages, only when it changes."""
+        if notice is not None and notice.get("why") not in CAMERA_NOTICES:
+            raise ValueError(f"a camera notice's why must be one of {', '.join(CAMERA_NOTICES)}")
+        with self._write(durable=False) as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (CAMERA_NOTICE,)).fetchone()
+            before = None if row is None else _notice(row[0])
+            now = None if notice is None else dict(notice)
+            if before == now:
+                return
+            if now is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (CAMERA_NOTICE,))
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (CAMERA_NOTICE, dump_json(now)),
+                )
+            emit(conn, None, "camera", {"notice": now})
+
+    def camera_notice(self) -> dict[str, Any] | None:
+        """What is wrong with the recording camera's picture (see :meth:`set_camera_notice`)."""
+        sql = "SELECT value FROM meta WHERE key = ?"
+        row = self._conn().execute(sql, (CAMERA_NOTICE,)).fetchone()
+        return None if row is None else _notice(row[0])
 
     def camera_missing(self) -> bool:
         """Whether the last ``skullcam run`` on this folder said it has no camera to record

@@ -24,7 +24,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the current round (bids, tricks,
         dealer, leader), the live trick, open prompts, scores, whether a camera is missing
-        (nothing is recorded), whether the demo made the game, and the last event id."""
+        (nothing is recorded) or sees badly, whether the demo made the game, and the last
+        event id."""
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
@@ -68,6 +69,9 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "replaced_by": self.replaced_by(game_id),
             "camera_missing": camera_missing_why is not None,
             "camera_missing_why": camera_missing_why,
+            # A working camera that sees badly (frozen, blurred): the TV says so. Nothing while
+            # none records: a notice left by a camera that has gone since is stale.
+            "camera_notice": None if camera_missing_why else self.camera_notice(),
             # The demo's game (skullcam run with no camera): the pages say it is one.
             "demo": self.is_demo_game(game_id, recorded),
             "last_event_id": last_event,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -1100,6 +1101,54 @@ def test_a_camera_that_came_back_and_failed_again_is_said_again(
         stopping.restore()
     said = [r for r in caplog.records if "stopped delivering" in r.getMessage()]
     assert [r.levelname for r in said] == ["ERROR", "DEBUG", "ERROR", "DEBUG"]
+
+
+def test_a_frozen_camera_is_said_on_the_tv_then_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A webcam whose driver hands out its last picture again delivers frames, so nothing
+    said anything: the TV now says the picture froze, and after a while the camera fails, to
+    be opened again by ``skullcam run``; the next camera's first frame takes the notice back."""
+    from skullcam.device.picture_watch import FROZEN_REOPEN_S
+    from skullcam.device.scripted import key_image
+    from skullcam.device.sources import CameraError, Frame, FrameSource
+
+    class Freezes(FrameSource):
+        live = True
+        name = "camera 0"
+
+        def __init__(self, moving: int, frozen: bool) -> None:
+            self.moving, self.frozen, self.closed = moving, frozen, threading.Event()
+
+        def frames(self):
+            k = 0
+            while not self.closed.is_set() and (self.frozen or k < self.moving):
+                yield Frame(key_image(min(k, self.moving), (64, 48)), k / 10, k)
+                k += 1
+                time.sleep(0.001)
+
+        def close(self) -> None:
+            self.closed.set()
+
+    cameras = [Freezes(10, frozen=True), Freezes(30, frozen=False)]
+    monkeypatch.setattr(live_module, "open_source", lambda spec, start=0: cameras.pop(0))
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    with caplog.at_level("INFO"):
+        loop = LiveLoop(store, FrameKeyedRecognizer([]), "0", None, data_dir=tmp_path / "data")
+        with pytest.raises(CameraError, match=f"the same picture for {FROZEN_REOPEN_S:.0f} s"):
+            loop.run()
+    assert store.camera_notice() == {"why": "frozen"}
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    # Since the frame it froze on, or a later one: a live camera's reader drops frames.
+    assert any(
+        re.match(r"camera 0: the same picture for 3 s \(since frame 1\d\)", m) for m in warned
+    )
+    assert loop.tally.frames <= 11 + 2  # the repeats were not recognized
+    LiveLoop(store, FrameKeyedRecognizer([]), "0", None, data_dir=tmp_path / "data").run()
+    assert store.camera_notice() is None
+    said = [e.payload for e in store.events_since(0) if e.kind == "camera"]
+    assert said == [{"notice": {"why": "frozen"}}, {"notice": None}]
 
 
 @pytest.mark.parametrize("failure", ["not the camera", "camera, exit when done"])

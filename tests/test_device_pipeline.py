@@ -13,7 +13,7 @@ import pytest
 from skullcam.cli import main
 from skullcam.device.game import Referee
 from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
-from skullcam.device.scripted import ScriptedRecognizer, simulate_game
+from skullcam.device.scripted import ScriptedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import GameRecord, Settings, score_game
@@ -103,10 +103,8 @@ def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> No
     record = game(seed=4, n=3, rounds=2)
     sg = simulate_game(record, seed=4)
     frames = tmp_path / "frames"
-    frames.mkdir()
-    img = np.full((48, 64, 3), 60, np.uint8)
-    for i in range(len(sg.script)):
-        cv2.imwrite(str(frames / f"frame_{i:06d}.png"), img)
+    # Each frame its own picture, as a camera's are: identical ones are a frozen camera's.
+    write_keyed_frames(frames, len(sg.script), (64, 48))
     bids = tmp_path / "bids.json"
     bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
     from skullcam.vision import recognizer as recognizer_module
@@ -138,6 +136,46 @@ def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> No
     out = json.loads(captured.out)
     assert (out["first_dealer"], out["players"]) == (record["first_dealer"], ["Ana", "Ben", "Cai"])
     assert "first dealer" in captured.err and "game.json" in captured.err
+
+
+def test_replay_skips_a_frozen_stretch_and_says_so(
+    tmp_path: Path, monkeypatch, capsys, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A recording made while the camera froze holds the same picture again and again: it is
+    skipped (not read 40 times) and said, and the game reads as it was played."""
+    from skullcam.device.scripted import FrameKeyedRecognizer, key_image
+
+    record = game(seed=4, n=3, rounds=2)
+    sg = simulate_game(record, seed=4)
+    frames = tmp_path / "frames"
+    write_keyed_frames(frames, len(sg.script), (64, 48))
+    stuck = len(sg.script) // 2  # mid-game: frames after it are renamed to make room
+    for k in range(len(sg.script) - 1, stuck, -1):
+        (frames / f"frame_{k:06d}.png").rename(frames / f"frame_{k + 40:06d}.png")
+    for k in range(stuck + 1, stuck + 41):
+        cv2.imwrite(str(frames / f"frame_{k:06d}.png"), key_image(stuck, (64, 48)))
+    bids = tmp_path / "bids.json"
+    bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
+    from skullcam.vision import recognizer as recognizer_module
+
+    seen: list[int] = []
+
+    class Counting(FrameKeyedRecognizer):
+        def __call__(self, frame_bgr):
+            seen.append(1)
+            return super().__call__(frame_bgr)
+
+    load = staticmethod(lambda *a, **k: Counting(sg.script))
+    monkeypatch.setattr(recognizer_module.Recognizer, "load", load)
+    argv = ["replay", str(frames), "--players", "3", "--first-dealer", str(record["first_dealer"])]
+    argv += ["--bids", str(bids), "--data", str(tmp_path / "data"), "--names", "P0,P1,P2"]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == record | {"settings": {}}
+    assert "40 frame(s) repeated the picture before them (a frozen camera)" in captured.err
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(f"the same picture for 3 s (since frame {stuck})" in m for m in said)
+    assert len(seen) == len(sg.script)
 
 
 def test_replay_names_where_a_wrong_seat_count_comes_from(tmp_path: Path, capsys) -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from skullcam.datasets.deck import FACE_H, FACE_W, render_face
 from skullcam.datasets.faces import FACES
-from skullcam.vision.enroll_photo import inspect_photo, portrait_order, sharpness
+from skullcam.vision.enroll_photo import inspect_photo, portrait_order
 from skullcam.vision.enroll_synth import render_photo
+from skullcam.vision.sharpness import sharpness
 
 SIZE = (640, 480)
 

@@ -666,6 +666,40 @@ def test_why_no_camera_records_the_game_is_kept_and_announced(store: GameStore) 
     assert store.state(gid)["camera_missing_why"] == "no_camera"
 
 
+def test_a_camera_that_sees_badly_is_kept_in_the_state_and_announced(store: GameStore) -> None:
+    """A frozen or blurred picture is said on the TV: kept in the database (another process
+    serves the pages), announced once a change, and not said while no camera records at all."""
+    gid = new_game(store)
+    assert store.state(gid)["camera_notice"] is None
+    before = store.last_event_id()
+    store.set_camera_notice({"why": "blurred", "sharpness": 0.083})
+    store.set_camera_notice({"why": "blurred", "sharpness": 0.083})  # the same: no event
+    assert GameStore(store.data_dir).state(gid)["camera_notice"] == {
+        "why": "blurred",
+        "sharpness": 0.083,
+    }
+    store.set_camera_notice({"why": "frozen"})
+    store.set_camera_missing(True, "camera_failed")  # the camera failed: that is what is said
+    assert store.state(gid)["camera_notice"] is None
+    store.set_camera_missing(False)
+    assert store.state(gid)["camera_notice"] == {"why": "frozen"}
+    store.set_camera_notice(None)
+    store.set_camera_notice(None)
+    assert store.camera_notice() is None
+    notices = [e.payload for e in store.events_since(before, gid) if "notice" in e.payload]
+    assert notices == [
+        {"notice": {"why": "blurred", "sharpness": 0.083}},
+        {"notice": {"why": "frozen"}},
+        {"notice": None},
+    ]
+    with pytest.raises(ValueError, match="why must be one of frozen, blurred"):
+        store.set_camera_notice({"why": "sleepy"})
+    with sqlite3.connect(store.path) as conn:  # damaged: no notice, not a broken page
+        conn.execute("INSERT INTO meta (key, value) VALUES ('camera_notice', '{\"why\":')")
+    conn.close()
+    assert store.state(gid)["camera_notice"] is None
+
+
 def test_the_state_says_whether_the_demo_made_the_game(store: GameStore) -> None:
     """The pages say the demo's game is one (skullcam run with no camera replays a recorded
     game): by its mark, or for a game made before marks, by its tricks' source."""

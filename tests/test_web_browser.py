@@ -938,6 +938,36 @@ def test_the_tv_says_when_no_camera_records_the_game(
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text
 
 
+def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A frozen or blurred picture still delivers frames: nothing told the table, which
+    played on while the camera saw nothing new, or misread soft cards."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    notice = (By.ID, "tv-no-camera")
+    assert not browser.find_element(*notice).is_displayed()
+    store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "picture is blurred"))
+    assert browser.find_element(*notice).is_displayed()
+    store.set_camera_notice({"why": "frozen"})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "has stopped changing"))
+    store.set_camera_missing(True, "camera_failed")  # reopened and failing: that is said
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "tries it again"))
+    store.set_camera_missing(False)
+    store.set_camera_notice(None)
+    wait(browser).until(lambda d: not d.find_element(*notice).is_displayed())
+    store.set_camera_notice({"why": "blurred", "sharpness": 0.08})
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids?lang=it")
+    phone_notice = (By.ID, "no-camera")
+    wait(browser).until(ec.text_to_be_present_in_element(phone_notice, "è sfocata"))
+    assert browser.find_element(*phone_notice).is_displayed()
+
+
 def test_the_tv_says_when_it_shows_the_demos_game(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

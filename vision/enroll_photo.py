@@ -22,6 +22,7 @@ import numpy as np
 from skullcam.datasets.deck import FACE_H, FACE_W
 from skullcam.vision.crops import CARD_ASPECT, order_long_side_vertical, rectify
 from skullcam.vision.enroll_messages import Message, message
+from skullcam.vision.sharpness import sharpness
 
 PROBLEMS = ("no-card", "two-cards", "too-small", "blurred", "glare", "wrong-card")
 ASPECT_RANGE = (1.25, 1.85)  # perspective and a tilted phone stretch the outline
@@ -376,22 +377,6 @@ def _corner_gap(quad: np.ndarray, other: np.ndarray) -> float:
     """How far the nearest corner of ``quad`` lies outside ``other`` (negative: inside it)."""
     poly = other.reshape(-1, 1, 2).astype(np.float32)
     return -max(cv2.pointPolygonTest(poly, tuple(map(float, p)), True) for p in quad)
-
-
-def sharpness(face: np.ndarray) -> float:
-    """Steepness of the face's strongest edges at 128 x 192: ~1 when sharp, ~0.1 when smeared.
-
-    The 99.5th percentile of the gradient divided by the face's contrast range, so a dim or
-    low-contrast photo is not called blurred; a blur of sigma s pixels scales it by ~1/s.
-    """
-    grey = cv2.cvtColor(
-        cv2.resize(face, (128, 192), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
-    ).astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
-    grad = np.sqrt(gx**2 + gy**2)
-    lo, hi = np.percentile(grey, (2, 98))
-    return float(np.percentile(grad, 99.5) / max(hi - lo, 10.0))
 
 
 def glare_fraction(face: np.ndarray) -> float:

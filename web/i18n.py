@@ -987,6 +987,45 @@ STRINGS: dict[str, dict[str, str]] = {
             " sekunders mellemrum."
         ),
     },
+    "camera_frozen": {
+        "en": (
+            "The camera's picture has stopped changing: cards laid now are seen only once it"
+            " moves again. Check the camera's cable and that nothing covers its lens."
+        ),
+        "es": (
+            "La imagen de la cámara se ha congelado: las cartas que se jueguen ahora solo se"
+            " verán cuando vuelva a moverse. Revisa el cable de la cámara y que nada tape el"
+            " objetivo."
+        ),
+        "it": (
+            "L'immagine della fotocamera si è bloccata: le carte giocate ora si vedranno solo"
+            " quando tornerà a muoversi. Controlla il cavo della fotocamera e che niente copra"
+            " l'obiettivo."
+        ),
+        "da": (
+            "Kameraets billede står stille: kort, der lægges nu, ses først, når det bevæger sig"
+            " igen. Tjek kameraets kabel, og at intet dækker linsen."
+        ),
+    },
+    "camera_blurred": {
+        "en": (
+            "The camera's picture is blurred: cards may be misread. Focus or clean the lens,"
+            " and look over the tricks marked “Check this trick”."
+        ),
+        "es": (
+            "La imagen de la cámara está borrosa: puede leer mal alguna carta. Enfoca o limpia"
+            " el objetivo, y mira las bazas marcadas con «Revisa esta baza»."
+        ),
+        "it": (
+            "L'immagine della fotocamera è sfocata: alcune carte potrebbero essere lette male."
+            " Metti a fuoco o pulisci l'obiettivo, e guarda le prese segnate con «Controlla"
+            " questa presa»."
+        ),
+        "da": (
+            "Kameraets billede er uskarpt: kort kan blive læst forkert. Stil skarpt eller rens"
+            " linsen, og se stikkene markeret ”Tjek dette stik” igennem."
+        ),
+    },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
         "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",

@@ -194,6 +194,12 @@ def _run(args: argparse.Namespace) -> int:
         pipeline = replay_source(source, args.source, recognizer, referee, seats=seats)
     record = referee.record()
     flagged = sum(1 for o in pipeline.outcomes if o.flags)
+    if pipeline.stats.repeats:
+        print(
+            f"{pipeline.stats.repeats} frame(s) repeated the picture before them (a frozen "
+            "camera) and were skipped",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(record, indent=2))
         # stdout is the record alone (a program reads it); what a person should know before

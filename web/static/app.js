@@ -618,11 +618,14 @@ function finalStandings(state) {
 }
 
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
- * a recording's frames ran out), said in ``el`` until the game is over. */
+ * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
+ * or is blurred), said in ``el`` until the game is over. */
 function showCameraMissing(el, state) {
   const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
-  el.hidden = !state.camera_missing || state.finished;
-  SK.setText(el, SK.t(why[state.camera_missing_why] || "no_camera"));
+  const notices = {frozen: "camera_frozen", blurred: "camera_blurred"};
+  const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
+  el.hidden = !(state.camera_missing || notice) || state.finished;
+  SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || "no_camera" : notice || "no_camera"));
 }
 
 /* The players with no bid in a round whose play has started, said in ``el`` where the table

@@ -1,0 +1,195 @@
+"""A working camera that sees badly: repeated (frozen) frames and a blurred picture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from repo_paths import SAMPLE_SCENES as SCENES
+
+from skullcam.device.picture_watch import (
+    BLURRED_BELOW,
+    FOCUS_MIN_SAMPLES,
+    FROZEN_NOTICE_S,
+    FROZEN_REOPEN_S,
+    SHARP_AGAIN_AT,
+    CameraNotice,
+    PictureWatch,
+    RepeatedPictures,
+)
+from skullcam.device.sources import CameraError, Frame
+from skullcam.vision.detection import Detection
+from skullcam.vision.sharpness import card_sharpness
+
+
+def _scene(index: int = 0) -> tuple[np.ndarray, list[Detection]]:
+    """A committed generated scene and its whole cards, as the recognizer would report them."""
+    rows = (SCENES / "labels" / "test" / "scenes.jsonl").read_text().splitlines()
+    row = json.loads(rows[index])
+    image = cv2.imread(str(SCENES / row["file"]))
+    assert image is not None
+    cards = [c for c in row["cards"] if c["visible_fraction"] > 0.95]
+    dets = [
+        Detection.from_corners(c["face"], 0.9, np.array(c["corners"], np.float32)) for c in cards
+    ]
+    return image, dets
+
+
+OUT_OF_FOCUS = 4.5
+"""A blur (sigma, px) well past the line on every whole card of the committed scene."""
+
+
+def _noisy(base: np.ndarray, seed: int) -> np.ndarray:
+    """``base`` with a sensor's noise: no two frames of a working camera are identical."""
+    noise = np.random.default_rng(seed).integers(0, 3, base.shape, dtype=np.uint8)
+    return cv2.add(base, noise)
+
+
+class Told:
+    def __init__(self) -> None:
+        self.notices: list[CameraNotice | None] = []
+
+    def __call__(self, notice: CameraNotice | None) -> None:
+        self.notices.append(notice)
+
+
+def test_only_a_frame_identical_to_the_one_before_repeats() -> None:
+    image = np.full((48, 64, 3), 90, np.uint8)
+    seen = RepeatedPictures()
+    assert not seen.repeats(Frame(image, 0.0, 0))
+    assert seen.repeats(Frame(image.copy(), 0.1, 1))
+    changed = image.copy()
+    changed[47, 63, 2] = 91  # one channel of one pixel, off the strided look's grid
+    assert not seen.repeats(Frame(changed, 0.2, 2))
+    assert not seen.repeats(Frame(np.full((48, 32, 3), 90, np.uint8), 0.3, 3))  # another size
+    assert seen.skipped == 1
+
+
+def test_a_buffer_the_source_fills_again_is_compared_by_content() -> None:
+    """A source may hand out one array it refills: kept by reference, every frame would look
+    like the one before, and a working camera would be called frozen."""
+    buffer = np.zeros((48, 64, 3), np.uint8)
+    seen = RepeatedPictures()
+    assert not seen.repeats(Frame(buffer, 0.0, 0))
+    buffer[:] = 40
+    assert not seen.repeats(Frame(buffer, 0.1, 1))
+    assert seen.repeats(Frame(buffer, 0.2, 2))  # refilled with the same picture: a repeat
+
+
+def test_a_frozen_picture_is_told_after_a_while_and_untold_when_it_moves() -> None:
+    told = Told()
+    watch = PictureWatch("camera 0", live=False, on_notice=told)
+    image = np.full((48, 64, 3), 70, np.uint8)
+    assert not watch.skip(Frame(image, 0.0, 0))
+    fps = 10
+    skipped = [watch.skip(Frame(image, k / fps, k)) for k in range(1, round(FROZEN_NOTICE_S * fps))]
+    assert all(skipped) and told.notices == []  # a hiccup is not said
+    assert watch.skip(Frame(image, FROZEN_NOTICE_S, 99))
+    assert told.notices == [CameraNotice("frozen")]
+    assert watch.skip(Frame(image, FROZEN_REOPEN_S + 1, 500))  # a recording is not reopened
+    assert told.notices == [CameraNotice("frozen")]  # said once
+    assert not watch.skip(Frame(_noisy(image, 1), FROZEN_REOPEN_S + 2, 501))
+    assert told.notices == [CameraNotice("frozen"), None]
+
+
+def test_a_live_camera_frozen_too_long_fails_to_be_opened_again() -> None:
+    watch = PictureWatch("camera 0", live=True)
+    image = np.full((48, 64, 3), 70, np.uint8)
+    watch.skip(Frame(image, 0.0, 0))
+    assert watch.skip(Frame(image, FROZEN_REOPEN_S - 0.1, 1))
+    with pytest.raises(CameraError, match="camera 0 has sent the same picture for 20 s"):
+        watch.skip(Frame(image, FROZEN_REOPEN_S, 2))
+
+
+def test_the_committed_scene_is_sharp_and_blurring_it_makes_it_blurred() -> None:
+    """The figures the notice's line was drawn from, on a committed rendered scene."""
+    image, dets = _scene()
+    assert len(dets) >= 3
+
+    def median(picture: np.ndarray) -> float:
+        return float(np.median([card_sharpness(picture, d.corners) for d in dets]))
+
+    sharp = median(image)
+    assert sharp > 2 * SHARP_AGAIN_AT
+    assert median(cv2.GaussianBlur(image, (0, 0), OUT_OF_FOCUS)) < BLURRED_BELOW
+    dim = cv2.convertScaleAbs(image, alpha=0.4)  # a dim room is not a blurred lens
+    assert median(dim) > SHARP_AGAIN_AT
+
+
+def _feed(
+    watch: PictureWatch, image: np.ndarray, dets: list[Detection], t0: float, n: int
+) -> float:
+    """``n`` frames a second apart (each sampled), every one a new picture; the next time."""
+    for k in range(n):
+        frame = Frame(_noisy(image, int(t0) + k), t0 + k, int(t0) + k)
+        assert not watch.skip(frame)
+        watch.seen(frame, dets)
+    return t0 + n
+
+
+def test_a_blurred_picture_is_told_once_enough_cards_were_seen_and_untold_when_sharp() -> None:
+    image, dets = _scene()
+    blurred = cv2.GaussianBlur(image, (0, 0), OUT_OF_FOCUS)
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    per_frame = min(len(dets), 3)
+    need = -(-FOCUS_MIN_SAMPLES // per_frame)
+    t = _feed(watch, blurred, dets, 0.0, need - 1)
+    assert told.notices == []  # too few cards yet to judge the lens
+    t = _feed(watch, blurred, dets, t, 1)
+    (notice,) = told.notices
+    assert notice is not None and notice.why == "blurred"
+    assert notice.sharpness is not None and notice.sharpness < BLURRED_BELOW
+    # Frozen while blurred: frozen is what the table must hear; blurred again once it moves.
+    still = Frame(blurred, t, 1000)
+    watch.skip(still)
+    watch.skip(Frame(blurred, t + FROZEN_NOTICE_S, 1001))
+    assert told.notices[-1] == CameraNotice("frozen")
+    t = _feed(watch, blurred, dets, t + FROZEN_NOTICE_S + 1, 1)
+    assert told.notices[-1] is not None and told.notices[-1].why == "blurred"
+    # Focused: the median comes back over the line once most cards measured are sharp.
+    t = _feed(watch, image, dets, t, 40)
+    assert told.notices[-1] is None
+    assert [n.why if n else None for n in told.notices] == ["blurred", "frozen", "blurred", None]
+
+
+def test_a_sharp_picture_is_never_told(caplog: pytest.LogCaptureFixture) -> None:
+    image, dets = _scene()
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    with caplog.at_level("INFO"):
+        _feed(watch, image, dets, 0.0, 30)
+        watch.seen(Frame(image, 40.0, 40), [])  # an empty table measures nothing
+    assert told.notices == []
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("the cards' sharpness is" in m for m in said) == 1  # said once, for the log
+
+
+def test_a_pipeline_with_a_picture_watch_does_not_recognize_repeated_frames(
+    tmp_path: Path,
+) -> None:
+    from skullcam.device.game import Referee
+    from skullcam.device.pipeline import Pipeline
+    from skullcam.vision.seats import SeatLayout
+
+    calls: list[float] = []
+
+    def recognizer(image: np.ndarray) -> list[Detection]:
+        calls.append(float(image[0, 0, 0]))
+        return []
+
+    referee = Referee(["Ana", "Ben", "Cai"], 0)
+    layout = SeatLayout.default(3, (64, 48))
+    pipeline = Pipeline(
+        recognizer, referee, layout, picture=PictureWatch("test", live=False), motion=False
+    )
+    frozen = np.full((48, 64, 3), 7, np.uint8)
+    frames = [Frame(frozen, k / 10, k) for k in range(5)]
+    frames.append(Frame(np.full((48, 64, 3), 8, np.uint8), 0.5, 5))
+    for frame in frames:
+        pipeline.process(frame)
+    assert calls == [7.0, 8.0]
+    assert pipeline.stats.repeats == 4 and pipeline.stats.frames == 2
