@@ -139,10 +139,40 @@ def test_spanish_sentence_reads_as_written() -> None:
     )
     assert explain(result.phrases, "es") == (
         "Gana el Skull King de Ben: el Skull King vence a todos los piratas y a todas las cartas"
-        " numeradas. +10 por Cofre del Tesoro 14; +30 por capturar a Rosie D' Laney"
+        " numeradas. +10 por el Cofre del Tesoro 14; +30 por capturar a Rosie D' Laney"
         " (si se cumple la apuesta)."
     )
     assert result.explanation.startswith("The Skull King (Ben) wins")
+
+
+def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:
+    """ "+40 por capturar a Skull King", "Se encuentran Kraken y Ballena Blanca": a card with
+    no player after it had no article, where a Spanish or Italian player says one ("al Skull
+    King", contracted; "il Re dei Teschi"); a named pirate takes none ("a Rosie")."""
+    cards = [parse_card(c) for c in ("pirate-rosie", "skull-king", "mermaid-alyra", "black-14")]
+    phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
+    assert explain(phrases, "es").endswith(
+        " +20 por el Jolly Roger 14; +40 por capturar al Skull King (si se cumple la apuesta)."
+        " El pirata no cuenta."
+    )
+    assert explain(phrases, "it").endswith(
+        " +20 per il Jolly Roger 14; +40 per aver catturato il Re dei Teschi (se la puntata è"
+        " esatta). Il pirata non conta."
+    )
+    cards = [parse_card(c) for c in ("skull-king", "tigress:pirate", "pirate-harry", "purple-14")]
+    phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
+    assert "; +30 por capturar a la Tigresa (pirata); +30 por capturar a Harry el Gigante " in (
+        explain(phrases, "es")
+    )
+    assert "+10 per la Mappa del Tesoro 14; " in explain(phrases, "it")
+    cards = [parse_card(c) for c in ("kraken", "white-whale", "green-3")]
+    settings = Settings(kraken_and_white_whale=True)
+    phrases = resolve_trick(cards, settings, players=["Ana", "Ben", "Cai"]).phrases
+    assert explain(phrases, "es").startswith(
+        "Se encuentran el Kraken y la Ballena Blanca: tiene efecto la jugada en segundo lugar,"
+        " la Ballena Blanca, y el Kraken cuenta como una Huida."
+    )
+    assert explain(phrases, "it").startswith("Si incontrano il Kraken e la Balena Bianca: ")
 
 
 def test_english_on_the_web_names_a_players_card_without_double_brackets() -> None:

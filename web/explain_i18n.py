@@ -9,6 +9,7 @@ dispute reads why the trick went that way in the language of the table, and the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -580,6 +581,25 @@ def _article(card: Card, lang: str) -> str:
     return articles.get(card.kind, "")
 
 
+def _with_article(card: Card, lang: str) -> str:
+    """A card named with no player after it, with its article: "+10 por el Loro 14", "+40
+    per aver catturato il Re dei Teschi", "Se encuentran el Kraken y la Ballena Blanca"."""
+    name = i18n.card_name(str(card), lang)
+    article = _article(card, lang)
+    return f"{article} {name}" if article else name
+
+
+#: Spanish contracts "a el" and "de el" ("+40 por capturar al Skull King"); only these two
+#: words and the masculine article, whole words, so "a él" or "a Elena" are left as written.
+_SPANISH_CONTRACTIONS = re.compile(r"\b(a|de) el\b")
+
+
+def _contract(text: str, lang: str) -> str:
+    if lang != "es":
+        return text
+    return _SPANISH_CONTRACTIONS.sub(lambda m: "al" if m.group(1) == "a" else "del", text)
+
+
 def owned_card(card: Card, player: str, lang: str) -> str:
     """``player``'s ``card`` as ``lang`` says it: "Ana's Tigress (pirate)", "Anas Tigress
     (pirat)", "la Tigresa (pirata) de Ana", "la Tigre (pirata) di Ana"."""
@@ -623,7 +643,7 @@ def wording(lang: str) -> Wording:
         return replace(ENGLISH_WORDING, card=_english_card, card_id=name, who=who)
     return Wording(
         templates=TEMPLATES[lang],
-        card=name,
+        card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else name,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
         setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
@@ -634,7 +654,7 @@ def wording(lang: str) -> Wording:
 
 def explain(phrases: Iterable[Phrase], lang: str) -> str:
     """The phrases as one text in ``lang``."""
-    return render(phrases, wording(lang))
+    return _contract(render(phrases, wording(lang)), lang)
 
 
 def verdict_text(
