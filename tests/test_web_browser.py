@@ -900,18 +900,26 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_the_tv_says_when_no_camera_records_the_game(
-    server: tuple[str, GameStore], browser: Any
-) -> None:
-    """skullcam run with no camera and the table's game in progress serves the pages but
-    records nothing: the board looked watched all the same."""
-    base, store = server
+def _tv_with_its_camera_notice_hidden(
+    base: str, store: GameStore, browser: Any
+) -> tuple[int, tuple[str, str]]:
+    """A new game on the TV, its camera line (missing, or seeing badly) not shown yet."""
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     browser.set_window_size(1920, 1080)
     browser.get(base + "/tv")
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
     notice = (By.ID, "tv-no-camera")
     assert not browser.find_element(*notice).is_displayed()
+    return gid, notice
+
+
+def test_the_tv_says_when_no_camera_records_the_game(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """skullcam run with no camera and the table's game in progress serves the pages but
+    records nothing: the board looked watched all the same."""
+    base, store = server
+    gid, notice = _tv_with_its_camera_notice_hidden(base, store, browser)
     store.set_camera_missing(True)  # as the run does; the page hears it as an event
     wait(browser).until(lambda d: d.find_element(*notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*notice).text
@@ -944,12 +952,7 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     """A frozen or blurred picture still delivers frames: nothing told the table, which
     played on while the camera saw nothing new, or misread soft cards."""
     base, store = server
-    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    browser.set_window_size(1920, 1080)
-    browser.get(base + "/tv")
-    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
-    notice = (By.ID, "tv-no-camera")
-    assert not browser.find_element(*notice).is_displayed()
+    gid, notice = _tv_with_its_camera_notice_hidden(base, store, browser)
     store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event
     wait(browser).until(ec.text_to_be_present_in_element(notice, "picture is blurred"))
     assert browser.find_element(*notice).is_displayed()
