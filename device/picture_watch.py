@@ -3,9 +3,11 @@
 Neither stops frames from coming, so nothing else notices. A frozen camera (a USB webcam or
 its driver handing out its last picture again) showed the tracker a table where nothing
 moved, then every card laid meanwhile at once: the robustness review's replay with four
-frozen stretches of 1-1.5 s flagged two of ten tricks "play order and seats disagree".
-Repeated frames are now skipped, so the tracker sees the gap for what it is (cards first seen
-after it are ordered by seat); and a live camera frozen for :data:`FROZEN_REOPEN_S` is a
+frozen stretches of 2-3 s flagged two of ten tricks "play order and seats disagree". A
+repeated frame is now not recognized again: the pipeline takes the detections of the picture
+it repeats (a card that landed just before the freeze still settles, and the trick completes),
+and the first new picture counts as after a gap in the frames (cards first seen then are
+ordered by seat). A live camera frozen for :data:`FROZEN_REOPEN_S` is a
 :class:`~skullcam.device.sources.CameraError`, which ``skullcam run`` answers by opening the
 camera again. A lens out of focus misreads cards (blur sigma 2.5 at 640 x 480: three tricks of
 ten with a wrong card); only the table can turn the lens, so the TV tells it, once the cards'
@@ -88,6 +90,8 @@ class RepeatedPictures:
         self._last_seen: Frame | None = None
         self.since: Frame | None = None
         """The frame the picture froze on; None while it changes."""
+        self.thawed_from: Frame | None = None
+        """On the first frame after a frozen stretch, the frame it had frozen on; else None."""
         self.skipped = 0
 
     def repeats(self, frame: Frame) -> bool:
@@ -105,6 +109,7 @@ class RepeatedPictures:
             self.skipped += 1
             return True
         # A copy: a source may hand out one buffer it fills again for each frame.
+        self.thawed_from = self.since
         self._last, self._last_seen, self.since = image.copy(), frame, None
         return False
 
@@ -155,6 +160,13 @@ class PictureWatch:
         self._blurred = False
         self._said_sharpness = False
 
+    @property
+    def stale_since(self) -> float | None:
+        """On the first frame after a frozen stretch, when the picture froze: what the frames
+        between showed was stale, and a card first seen now was laid unseen."""
+        thawed = self.repeated.thawed_from
+        return None if thawed is None else thawed.timestamp
+
     def skip(self, frame: Frame) -> bool:
         """Whether ``frame`` repeats the picture before it, and so tells nothing new."""
         if not self.repeated.repeats(frame):
@@ -166,8 +178,7 @@ class PictureWatch:
         if frozen >= FROZEN_NOTICE_S and (self.notice is None or self.notice.why != "frozen"):
             logger.warning(
                 "%s: the same picture for %.0f s (since frame %d): the camera froze, or its "
-                "lens is covered; repeated frames are skipped, and cards laid meanwhile are "
-                "seen when the picture moves again",
+                "lens is covered; cards laid meanwhile are seen when the picture moves again",
                 self.name,
                 frozen,
                 self.repeated.since.index if self.repeated.since is not None else frame.index,

@@ -91,7 +91,8 @@ class PipelineStats:
     frames: int = 0
     tricks: int = 0
     repeats: int = 0
-    """Frames skipped as repeats of the picture before them (a frozen camera)."""
+    """Frames that repeated the picture before them (a frozen camera), not recognized again
+    and not counted in :attr:`frames`."""
     recognize_s: float = 0.0
     track_s: float = 0.0
     latencies: list[float] = field(default_factory=list)
@@ -124,8 +125,11 @@ class Pipeline:
         )
         self.motion = MotionMeter() if motion else None
         self.picture = picture
-        """Skips a frozen camera's repeated frames and judges the picture's focus; None where
-        the frames are scripted (tests feed one blank image over and over)."""
+        """Tells a frozen camera's repeated frames (not recognized again) and judges the
+        picture's focus; None where the frames are scripted (tests feed one blank image over
+        and over)."""
+        self._detections: list[Detection] = []
+        """The last recognized frame's detections, which a repeat of its picture shows too."""
         self.outcomes: list[TrickOutcome] = []
         self.stats = PipelineStats()
         self.last_frame_index = -1
@@ -148,27 +152,34 @@ class Pipeline:
         """Feed one frame; returns the tricks it completed or amended (usually none).
 
         A recognizer failure is a :class:`FrameError`, raised before any state changed. A
-        frame repeating the one before (:attr:`picture`) is skipped: to the tracker the frozen
-        stretch is a gap in the frames, as it was to the camera."""
-        if self.picture is not None and self.picture.skip(frame):
-            self.stats.repeats += 1
-            return []
+        frame repeating the one before (:attr:`picture`: a frozen camera) is not recognized
+        again: what it shows is what the picture it repeats showed, and time goes on, so a card
+        that landed just before the freeze settles. The first new picture after it counts as
+        after a gap in the frames: the table was unseen meanwhile."""
         t0 = time.perf_counter()
-        try:
-            detections = list(self.recognizer(frame.image))
-        except Exception as err:
-            raise FrameError(frame, err) from err
+        repeat = self.picture is not None and self.picture.skip(frame)
+        if repeat:
+            detections = list(self._detections)
+            self.stats.repeats += 1
+        else:
+            try:
+                detections = list(self.recognizer(frame.image))
+            except Exception as err:
+                raise FrameError(frame, err) from err
         t1 = time.perf_counter()
         height, width = frame.image.shape[:2]
         gone = self.tracker.update(detections, frame.timestamp, (width, height))
         motion = self.motion(frame.image) if self.motion is not None else None
-        events = self.machine.update(self.tracker, gone, frame.timestamp, motion)
-        self.stats.recognize_s += t1 - t0
-        self.stats.track_s += time.perf_counter() - t1
-        self.stats.frames += 1
+        stale = None if repeat or self.picture is None else self.picture.stale_since
+        events = self.machine.update(self.tracker, gone, frame.timestamp, motion, stale)
         self.last_frame_index = frame.index
-        if self.picture is not None:
-            self.picture.seen(frame, detections)
+        if not repeat:
+            self._detections = detections
+            self.stats.recognize_s += t1 - t0
+            self.stats.track_s += time.perf_counter() - t1
+            self.stats.frames += 1
+            if self.picture is not None:
+                self.picture.seen(frame, detections)
         done: list[TrickOutcome] = []
         for event in events:
             outcome = self._handle(event, frame, detections, t0)

@@ -193,3 +193,40 @@ def test_a_pipeline_with_a_picture_watch_does_not_recognize_repeated_frames(
         pipeline.process(frame)
     assert calls == [7.0, 8.0]
     assert pipeline.stats.repeats == 4 and pipeline.stats.frames == 2
+
+
+def test_a_card_that_landed_just_before_the_picture_froze_still_counts() -> None:
+    """The long 8-player review: the last card of a trick lay still 0.2 s, then the picture
+    froze for 3 s while the table picked the trick up. With repeats skipped the card never
+    settled and the trick was reported a card short, which stopped the score; a repeat now
+    shows what its picture showed, so the card settles and the trick is whole."""
+    import math
+
+    from skullcam.device.game import Referee
+    from skullcam.device.pipeline import Pipeline
+    from skullcam.device.scripted import FrameKeyedRecognizer, card_detection, key_image
+    from skullcam.vision.seats import SeatLayout
+
+    layout = SeatLayout.default(3)
+    cx, cy = layout.centre
+
+    def at_seat(card: str, seat: int) -> Detection:
+        a = layout.angles[seat]
+        return card_detection(card, (cx + 110 * math.cos(a), cy + 110 * math.sin(a)))
+
+    trick = [at_seat("green-3", 0), at_seat("green-9", 1), at_seat("green-5", 2)]
+    script: list[list[Detection]] = [[] for _ in range(10)]
+    script += [trick[:1]] * 10 + [trick[:2]] * 10 + [trick] * 2  # the last card: 0.2 s
+    frozen_on = len(script) - 1
+    referee = Referee(["Ana", "Ben", "Cai"], 2)  # Ana leads
+    pipeline = Pipeline(
+        FrameKeyedRecognizer(script), referee, layout, picture=PictureWatch("test", live=False)
+    )
+    keys = list(range(len(script))) + [frozen_on] * 30 + [len(script)] * 30  # frozen, swept
+    for index, key in enumerate(keys):
+        pipeline.process(Frame(key_image(key), index / 10, index))
+    pipeline.finish(Frame(key_image(len(script)), len(keys) / 10, len(keys)))
+    (outcome,) = pipeline.outcomes
+    assert list(outcome.plays) == [(0, "green-3"), (1, "green-9"), (2, "green-5")]
+    assert outcome.winner == 1 and not outcome.flags
+    assert pipeline.stats.repeats == 30 + 29  # the swept table repeats itself too here

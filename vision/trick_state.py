@@ -268,10 +268,19 @@ class TrickStateMachine:
         self.leader = leader
 
     def update(
-        self, tracker: Tracker, gone: Sequence[Track], t: float, motion: float | None = None
+        self,
+        tracker: Tracker,
+        gone: Sequence[Track],
+        t: float,
+        motion: float | None = None,
+        stale_since: float | None = None,
     ) -> list[Event]:
-        """Advance on one frame: ``gone`` is what ``tracker.update`` just returned."""
-        if self._last_frame is None or t - self._last_frame >= self.config.blind_gap_s:
+        """Advance on one frame: ``gone`` is what ``tracker.update`` just returned.
+
+        ``stale_since``: the frames before this one repeated a picture taken then (a frozen
+        camera); the table was unseen since, as over a gap in the frames."""
+        seen_before = self._last_frame if stale_since is None else stale_since
+        if seen_before is None or t - seen_before >= self.config.blind_gap_s:
             self._blind_ends = [*self._blind_ends[-7:], t]
         self._last_frame = t
         events: list[Event] = []

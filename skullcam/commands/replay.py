@@ -197,7 +197,7 @@ def _run(args: argparse.Namespace) -> int:
     if pipeline.stats.repeats:
         print(
             f"{pipeline.stats.repeats} frame(s) repeated the picture before them (a frozen "
-            "camera) and were skipped",
+            "camera): read as that picture, not recognized again",
             file=sys.stderr,
         )
     if args.json:
