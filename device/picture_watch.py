@@ -152,7 +152,7 @@ class PictureWatch:
         self.name = name
         self.live = live
         """A live camera frozen for :data:`FROZEN_REOPEN_S` is a CameraError (opened again);
-        a recording's frozen stretch is only skipped."""
+        a recording's frozen stretch is only said."""
         self.on_notice = on_notice
         self.repeated = RepeatedPictures()
         self.focus = FocusMeter()
@@ -167,7 +167,7 @@ class PictureWatch:
         thawed = self.repeated.thawed_from
         return None if thawed is None else thawed.timestamp
 
-    def skip(self, frame: Frame) -> bool:
+    def repeats(self, frame: Frame) -> bool:
         """Whether ``frame`` repeats the picture before it, and so tells nothing new."""
         if not self.repeated.repeats(frame):
             if self.notice is not None and self.notice.why == "frozen":

@@ -157,7 +157,7 @@ class Pipeline:
         that landed just before the freeze settles. The first new picture after it counts as
         after a gap in the frames: the table was unseen meanwhile."""
         t0 = time.perf_counter()
-        repeat = self.picture is not None and self.picture.skip(frame)
+        repeat = self.picture is not None and self.picture.repeats(frame)
         if repeat:
             detections = list(self._detections)
             self.stats.repeats += 1

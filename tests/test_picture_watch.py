@@ -83,25 +83,26 @@ def test_a_frozen_picture_is_told_after_a_while_and_untold_when_it_moves() -> No
     told = Told()
     watch = PictureWatch("camera 0", live=False, on_notice=told)
     image = np.full((48, 64, 3), 70, np.uint8)
-    assert not watch.skip(Frame(image, 0.0, 0))
+    assert not watch.repeats(Frame(image, 0.0, 0))
     fps = 10
-    skipped = [watch.skip(Frame(image, k / fps, k)) for k in range(1, round(FROZEN_NOTICE_S * fps))]
-    assert all(skipped) and told.notices == []  # a hiccup is not said
-    assert watch.skip(Frame(image, FROZEN_NOTICE_S, 99))
+    before_notice = range(1, round(FROZEN_NOTICE_S * fps))
+    repeated = [watch.repeats(Frame(image, k / fps, k)) for k in before_notice]
+    assert all(repeated) and told.notices == []  # a hiccup is not said
+    assert watch.repeats(Frame(image, FROZEN_NOTICE_S, 99))
     assert told.notices == [CameraNotice("frozen")]
-    assert watch.skip(Frame(image, FROZEN_REOPEN_S + 1, 500))  # a recording is not reopened
+    assert watch.repeats(Frame(image, FROZEN_REOPEN_S + 1, 500))  # a recording is not reopened
     assert told.notices == [CameraNotice("frozen")]  # said once
-    assert not watch.skip(Frame(_noisy(image, 1), FROZEN_REOPEN_S + 2, 501))
+    assert not watch.repeats(Frame(_noisy(image, 1), FROZEN_REOPEN_S + 2, 501))
     assert told.notices == [CameraNotice("frozen"), None]
 
 
 def test_a_live_camera_frozen_too_long_fails_to_be_opened_again() -> None:
     watch = PictureWatch("camera 0", live=True)
     image = np.full((48, 64, 3), 70, np.uint8)
-    watch.skip(Frame(image, 0.0, 0))
-    assert watch.skip(Frame(image, FROZEN_REOPEN_S - 0.1, 1))
+    watch.repeats(Frame(image, 0.0, 0))
+    assert watch.repeats(Frame(image, FROZEN_REOPEN_S - 0.1, 1))
     with pytest.raises(CameraError, match="camera 0 has sent the same picture for 20 s"):
-        watch.skip(Frame(image, FROZEN_REOPEN_S, 2))
+        watch.repeats(Frame(image, FROZEN_REOPEN_S, 2))
 
 
 def test_the_committed_scene_is_sharp_and_blurring_it_makes_it_blurred() -> None:
@@ -125,7 +126,7 @@ def _feed(
     """``n`` frames a second apart (each sampled), every one a new picture; the next time."""
     for k in range(n):
         frame = Frame(_noisy(image, int(t0) + k), t0 + k, int(t0) + k)
-        assert not watch.skip(frame)
+        assert not watch.repeats(frame)
         watch.seen(frame, dets)
     return t0 + n
 
@@ -145,8 +146,8 @@ def test_a_blurred_picture_is_told_once_enough_cards_were_seen_and_untold_when_s
     assert notice.sharpness is not None and notice.sharpness < BLURRED_BELOW
     # Frozen while blurred: frozen is what the table must hear; blurred again once it moves.
     still = Frame(blurred, t, 1000)
-    watch.skip(still)
-    watch.skip(Frame(blurred, t + FROZEN_NOTICE_S, 1001))
+    watch.repeats(still)
+    watch.repeats(Frame(blurred, t + FROZEN_NOTICE_S, 1001))
     assert told.notices[-1] == CameraNotice("frozen")
     t = _feed(watch, blurred, dets, t + FROZEN_NOTICE_S + 1, 1)
     assert told.notices[-1] is not None and told.notices[-1].why == "blurred"

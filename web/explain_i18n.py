@@ -603,10 +603,9 @@ def _contract(text: str, lang: str) -> str:
 def owned_card(card: Card, player: str, lang: str) -> str:
     """``player``'s ``card`` as ``lang`` says it: "Ana's Tigress (pirate)", "Anas Tigress
     (pirat)", "la Tigresa (pirata) de Ana", "la Tigre (pirata) di Ana"."""
-    name = i18n.card_name(str(card), lang)
     if lang in ARTICLES:
-        article = _article(card, lang)
-        return f"{article + ' ' if article else ''}{name} {_OF[lang]} {player}"
+        return f"{_with_article(card, lang)} {_OF[lang]} {player}"
+    name = i18n.card_name(str(card), lang)
     return f"{GENITIVES.get(lang, ENGLISH_WORDING.genitive)(player)} {name}"
 
 
