@@ -23,6 +23,7 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
+from skullcam.vision.table_drift import MOVED_NOTICE_PX
 from skullcam.vision.tracker import Tracker, TrackerConfig
 from skullcam.vision.trick_state import (
     CardPlayed,
@@ -136,6 +137,7 @@ class Pipeline:
         self.last_frame: Frame | None = None
         self._amendable = False
         """The trick on the table is the latest one recorded (a swap amends it)."""
+        self._said_moved = False
         self.resume_cards: list[list[str]] = []
         """After a restart, or when a camera goes on to the next game: the last recorded
         trick's cards (of the game before), as recorded and as first read where corrected. If
@@ -213,6 +215,7 @@ class Pipeline:
             self._amendable = True
             self.outcomes.append(outcome)
             self.stats.tricks += 1
+            self._say_if_the_table_moved()
             if self.listener is not None:
                 self.listener.on_trick(outcome, frame, detections)
             self.stats.latencies.append(time.perf_counter() - t0)
@@ -220,6 +223,22 @@ class Pipeline:
         if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
             self.listener.on_live(self.live_plays(), self.machine.leader, frame)
         return None
+
+    def _say_if_the_table_moved(self) -> None:
+        """Log once when the tricks' centre has left the calibrated one (a knocked camera, a
+        moved table): seats follow it, but a fresh calibration is better than following."""
+        moved = self.machine.drift.moved_px >= MOVED_NOTICE_PX
+        if moved and not self._said_moved:
+            x, y = self.machine.layout.centre
+            logger.warning(
+                "the tricks are laid around (%.0f, %.0f), %.0f px from the seat calibration's "
+                "centre: seats follow them; if the camera or the table moved, run 'skullcam "
+                "calibrate' again",
+                x,
+                y,
+                self.machine.drift.moved_px,
+            )
+        self._said_moved = moved
 
     def _amend(
         self, event: TrickAmended, frame: Frame, detections: list[Detection]
@@ -256,7 +275,7 @@ class Pipeline:
             center = (float(tr.center[0]), float(tr.center[1]))
             out.append(
                 {
-                    "player": self.layout.seat_of(center),
+                    "player": self.machine.layout.seat_of(center),
                     "card": tr.card,
                     "confidence": round(tr.confidence, 3),
                 }

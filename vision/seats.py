@@ -128,6 +128,11 @@ class SeatLayout:
         a = angle_of(point, self.centre)
         return min(range(len(self.angles)), key=lambda i: angular_distance(a, self.angles[i]))
 
+    def seat_offset(self, point: Sequence[float] | np.ndarray) -> float:
+        """How far (radians) the point's direction is from its seat's: 0 squarely in front."""
+        a = angle_of(point, self.centre)
+        return min(angular_distance(a, s) for s in self.angles)
+
     def seat_margin(self, point: Sequence[float] | np.ndarray) -> float:
         """How clearly a point is in its seat: the gap (radians) between nearest and runner-up."""
         a = angle_of(point, self.centre)

@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
-from skullcam.vision.seats import SeatLayout, crosswise_degrees
+from skullcam.vision.seats import TAU, SeatLayout, angle_of, crosswise_degrees
+from skullcam.vision.table_drift import TableDrift, centroid
 from skullcam.vision.tracker import Track, Tracker
 
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
@@ -133,6 +136,9 @@ class TrickObservation:
     completed_at: float
     swept: bool = False
     """Swept off the table before completing (fewer cards than players were seen)."""
+    seat_centre: tuple[float, float] | None = None
+    """The table centre the seats were read from (the live one, or this trick's own: see
+    :meth:`TrickStateMachine._seating`), for a person checking a seat on the image."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -146,7 +152,13 @@ class TrickObservation:
             "taken_back": list(self.taken_back),
             "last_settled_at": round(self.last_settled_at, 3),
             "completed_at": round(self.completed_at, 3),
+            **({"seat_centre": rounded_point(self.seat_centre)} if self.seat_centre else {}),
         }
+
+
+def rounded_point(point: Sequence[float]) -> list[float]:
+    """A point for JSON: tenths of a pixel say all a person checking a seat needs."""
+    return [round(float(v), 1) for v in point]
 
 
 @dataclass(frozen=True)
@@ -222,7 +234,9 @@ class TrickStateMachine:
         leader: int | None = 0,
         seat_names: Sequence[str] | None = None,
     ) -> None:
+        self.drift = TableDrift(layout)
         self.layout = layout
+        """The seats as read now: the calibration, its centre following the tricks laid."""
         self.seat_names = list(seat_names) if seat_names is not None else None
         """Who sits at each seat, for the flags a person reads ("Ana led, but the game
         expected Ben to lead"); without them, seats by number, from 0 as calibration counts."""
@@ -343,6 +357,8 @@ class TrickStateMachine:
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
+            self.drift.add_trick([p.center for p in trick.plays])
+            self.layout = self.drift.layout
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
             self._clearing = dict(tracker.tracks)
@@ -622,38 +638,94 @@ class TrickStateMachine:
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
 
-    def _unseen_in_turn(
-        self, plays: list[PlayedCard], tracks: Sequence[Track], leader: int | None
-    ) -> list[PlayedCard]:
-        """``plays`` (in arrival order) with the cards played while the camera saw nothing
-        (before its first frame, or in a gap) in turn: clockwise on from the card before them,
-        from ``leader`` when none came before. Their arrival is when the detector first
-        confirmed each, not when each was played. Was: a trick half played when the camera
-        took up a trick entered by hand was recorded in that confirmation order, led by
-        whoever came first, or flagged "play order and seats disagree"."""
-        windows = [(end, end + self.config.already_down_s) for end in self._blind_ends]
+    def _seating(
+        self, tracks: Sequence[Track], centres: Sequence[tuple[float, float]], leader: int | None
+    ) -> tuple[SeatLayout, list[int]]:
+        """The layout to read this trick's seats with, and its cards' play order (indices).
 
+        The live layout, unless the trick is complete and its own centre (the mean of its
+        cards: one in front of each player) reads it better (every player once, then in turn)
+        and seats its cards more squarely (the card farthest from its seat's direction nearer
+        to it). A camera knocked mid-trick, before the live centre has followed it, turned
+        cards near a seat's edge into the next seat; the trick's own centre moves with the
+        picture. Two cards laid in one seat pull the mean towards them but sit no squarer
+        around it, so they are still flagged, not explained away."""
+        live = self._seated(self.layout, tracks, centres, leader)
+        if len(tracks) != self.n_players:
+            return self.layout, live[1]
+        own_layout = dataclasses.replace(self.layout, centre=centroid(centres))
+        own = self._seated(own_layout, tracks, centres, leader)
+        if own[0] > live[0] and own[2] < live[2]:
+            return own_layout, own[1]
+        return self.layout, live[1]
+
+    def _seated(
+        self,
+        layout: SeatLayout,
+        tracks: Sequence[Track],
+        centres: Sequence[tuple[float, float]],
+        leader: int | None,
+    ) -> tuple[tuple[bool, bool], list[int], float]:
+        """Seats from ``layout``: how well they read (:meth:`_fit`), the play order, and how
+        far the least square card lies from its seat's direction (radians)."""
+        seats = [layout.seat_of(c) for c in centres]
+        order = self._unseen_in_turn(seats, tracks, leader, layout, centres)
+        skew = max(layout.seat_offset(c) for c in centres)
+        return self._fit([seats[i] for i in order], leader), order, skew
+
+    def _fit(self, arrival_seats: Sequence[int], leader: int | None) -> tuple[bool, bool]:
+        """How well seats in arrival order read as a trick: every player once, then in turn
+        (clockwise from the leader, or from the first card)."""
+        n, seats = self.n_players, list(arrival_seats)
+        every = len(set(seats)) == len(seats) == n
+        starts = {seats[0]} if leader is None else {seats[0], leader}
+        in_turn = any(seats == [(s + k) % n for k in range(len(seats))] for s in starts)
+        return every, in_turn
+
+    def _unseen_in_turn(
+        self,
+        seats: Sequence[int],
+        tracks: Sequence[Track],
+        leader: int | None,
+        layout: SeatLayout,
+        centres: Sequence[tuple[float, float]],
+    ) -> list[int]:
+        """The play order of ``tracks`` (indices; they come in arrival order, sitting in
+        ``seats``) with the cards played while the camera saw nothing (before its first frame,
+        or in a gap) in turn: clockwise on from the card before them, from ``leader`` when
+        none came before. Their arrival is when the detector first confirmed each, not when
+        each was played. Was: a trick half played when the camera took up a trick entered by
+        hand was recorded in that confirmation order, led by whoever came first, or flagged
+        "play order and seats disagree". Two such cards named one seat go by their exact
+        direction, clockwise (was: arrival order, which says nothing of them)."""
+        windows = [(end, end + self.config.already_down_s) for end in self._blind_ends]
         seen_in = [
             next((k for k, (a, b) in enumerate(windows) if a <= tr.first_seen <= b), None)
             for tr in tracks
         ]
-        groups: dict[int, list[PlayedCard]] = {}
-        for play, k in zip(plays, seen_in, strict=True):
+        groups: dict[int, list[int]] = {}
+        for i, k in enumerate(seen_in):
             if k is not None:
-                groups.setdefault(k, []).append(play)
+                groups.setdefault(k, []).append(i)
+        arrival = list(range(len(tracks)))
         if all(len(group) < 2 for group in groups.values()):
-            return plays
+            return arrival
         n = self.n_players
-        ordered: list[PlayedCard] = []
-        for play, k in zip(plays, seen_in, strict=True):
+
+        def clockwise_from(start: int, i: int) -> tuple[int, float]:
+            off = (angle_of(centres[i], layout.centre) - layout.angles[seats[i]] + math.pi) % TAU
+            return (seats[i] - start) % n, off
+
+        ordered: list[int] = []
+        for i, k in zip(arrival, seen_in, strict=True):
             if k is None or len(groups[k]) < 2:
-                ordered.append(play)
-            elif play is groups[k][0]:  # the group goes where its first card arrived
-                start = (ordered[-1].seat + 1) % n if ordered else leader
+                ordered.append(i)
+            elif i == groups[k][0]:  # the group goes where its first card arrived
+                start = (seats[ordered[-1]] + 1) % n if ordered else leader
                 group = groups[k]
-                ordered += (
-                    group if start is None else sorted(group, key=lambda p: (p.seat - start) % n)
-                )
+                if start is not None:
+                    group = sorted(group, key=partial(clockwise_from, start))
+                ordered += group
         return ordered
 
     def _observe(
@@ -678,12 +750,14 @@ class TrickStateMachine:
             tracks = tracks[:n]
         faces, face_flags = assign_faces(tracks)
         flags.extend(face_flags)
+        centres = [(float(tr.center[0]), float(tr.center[1])) for tr in tracks]
+        leader = leader if leader is not None else self.leader
+        layout, order = self._seating(tracks, centres, leader)
         plays: list[PlayedCard] = []
-        for tr, face in zip(tracks, faces, strict=True):
-            center = (float(tr.center[0]), float(tr.center[1]))
+        for tr, face, center in zip(tracks, faces, centres, strict=True):
             card = face
             if face == "tigress":
-                degrees = crosswise_degrees(tr.mean_angle, center, self.layout.centre)
+                degrees = crosswise_degrees(tr.mean_angle, center, layout.centre)
                 card = "tigress:escape" if degrees > 45.0 else "tigress:pirate"
                 if abs(degrees - 45.0) < cfg.tigress_doubt_degrees:
                     flags.append(tigress_flag(degrees))
@@ -696,7 +770,7 @@ class TrickStateMachine:
                     card=card,
                     face=face,
                     confidence=confidence,
-                    seat=self.layout.seat_of(center),
+                    seat=layout.seat_of(center),
                     arrival=float(tr.arrival or 0.0),
                     settled_at=self._settled.get(tr.id, t),
                     center=center,
@@ -705,8 +779,7 @@ class TrickStateMachine:
                     alternatives=tuple(tr.ranked_faces()[1:3]),
                 )
             )
-        leader = leader if leader is not None else self.leader
-        plays = self._unseen_in_turn(plays, tracks, leader)
+        plays = [plays[i] for i in order]
         arrival_seats = tuple(p.seat for p in plays)
         leader = leader if leader is not None else arrival_seats[0]
         expected = tuple((leader + k) % n for k in range(len(plays)))
@@ -753,6 +826,7 @@ class TrickStateMachine:
             taken_back=tuple(taken_back),
             last_settled_at=max(p.settled_at for p in plays),
             completed_at=t,
+            seat_centre=layout.centre,
         )
 
 
