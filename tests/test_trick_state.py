@@ -750,3 +750,26 @@ def test_a_card_swapped_on_the_same_spot_is_not_joined_to_the_old_one() -> None:
     b.frames([one, det("black-9", 1), det("black-2", 2)], 12)
     (trick,) = b.completed()
     assert [p.card for p in trick.plays] == ["black-1", "black-9", "black-2"]
+
+
+def test_a_card_caught_in_the_hand_by_a_frozen_picture_is_not_taken_back() -> None:
+    """The picture froze for 2 s with Ben's card still in his hand, above the table: read
+    there, it came to rest as a play. When the picture moved again it lay 60 px on, where he
+    laid it. One deck: the same card, moved unseen, not taken back and played again."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    ana, cai = det("green-5", 0), det("green-2", 2)
+    x, y = spot(1)
+    in_hand = card_detection("green-9", (x - 45, y - 40), angle=LAYOUT.angles[1] % math.pi)
+    b.frames([], 5)
+    b.frames([ana], 12)
+    frozen_at = b.t
+    b.frames([ana, in_hand], 20)  # the repeated picture: read as it was
+    gone = b.tracker.update([ana, det("green-9", 1)], b.t)
+    b.events.extend(b.machine.update(b.tracker, gone, b.t, stale_since=frozen_at))
+    b.t += 1 / FPS
+    b.frames([ana, det("green-9", 1)], 25)
+    b.frames([ana, det("green-9", 1), cai], 12)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-2"]
+    assert trick.players == (0, 1, 2)
+    assert trick.taken_back == () and trick.flags == ()

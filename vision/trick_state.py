@@ -586,12 +586,15 @@ class TrickStateMachine:
         are one card read two ways (a blurred black 1 and black 5 in turn): the second joins
         the first, which keeps its place in the order. Was: two plays in one seat, the trick
         complete a card early, the last card lost (a review, session 44: soft focus). A card
-        swapped on the same spot is not one: the card taken back is not seen again."""
+        swapped on the same spot is not one: the card taken back is not seen again. A unique
+        card first seen just after a gap in the frames, where the same card lay before it, is
+        that card moved unseen (a frozen picture caught it in the hand laying it)."""
         for young_id in sorted(self.members, key=lambda i: -tracker.tracks[i].first_seen):
             young = tracker.tracks[young_id]
             for old_id in self.members:
                 old = tracker.tracks[old_id]
-                if old.first_seen < young.first_seen < old.last_seen and tracker.same_spot(
+                read_two_ways = old.first_seen < young.first_seen < old.last_seen
+                if (read_two_ways and tracker.same_spot(old, young)) or self._moved_unseen(
                     old, young
                 ):
                     tracker.merge(old, young_id)
@@ -624,6 +627,25 @@ class TrickStateMachine:
                     seat = self.layout.seat_of(old.center)
                     events.append(CardPlayed(old.id, old.card, seat, len(self.members)))
                     break
+
+    def _moved_unseen(self, old: Track, young: Track) -> bool:
+        """Is ``young`` the unique card ``old``, moved while the camera saw nothing? First seen
+        after ``old`` was last seen, just after a gap in the frames: one deck holds one of it."""
+        return (
+            young.card == old.card
+            and old.card not in COPIES
+            and old.last_seen < young.first_seen
+            and self._blind_window(young) is not None
+        )
+
+    def _blind_window(self, track: Track) -> int | None:
+        """Which of the latest stretches of unseen table ``track`` was first seen just after
+        (the camera's first frame, or a gap in the frames), if any: a card laid then."""
+        after = self.config.already_down_s
+        return next(
+            (k for k, end in enumerate(self._blind_ends) if end <= track.first_seen <= end + after),
+            None,
+        )
 
     def _complete(self, tracker: Tracker, t: float, motion: float | None) -> bool:
         cfg = self.config
@@ -698,11 +720,7 @@ class TrickStateMachine:
         hand was recorded in that confirmation order, led by whoever came first, or flagged
         "play order and seats disagree". Two such cards named one seat go by their exact
         direction, clockwise (was: arrival order, which says nothing of them)."""
-        windows = [(end, end + self.config.already_down_s) for end in self._blind_ends]
-        seen_in = [
-            next((k for k, (a, b) in enumerate(windows) if a <= tr.first_seen <= b), None)
-            for tr in tracks
-        ]
+        seen_in = [self._blind_window(tr) for tr in tracks]
         groups: dict[int, list[int]] = {}
         for i, k in enumerate(seen_in):
             if k is not None:
