@@ -252,3 +252,33 @@ def test_the_tracker_places_a_cut_card_by_its_part_in_view() -> None:
         pipe.process(Frame(BLANK, i / 10, i))
     (track,) = pipe.tracker.tracks.values()
     assert track.stable and track.card == "black-7"
+
+
+def test_a_camera_knocked_mid_game_keeps_every_seat_and_says_to_calibrate_again(caplog) -> None:
+    """8 players, seats +-22.5 degrees wide; from the second trick on every card lies 45 px to
+    the right and 10 px lower (the camera knocked). The game reads as played, no trick is
+    flagged, and the log says once that the tricks have moved."""
+    record = game(seed=3, n=8, rounds=4)
+    sg = simulate_game(record, seed=3, hands=False, nudges=False, miss_rate=0, wrong_rate=0)
+    knock_at = sg.settle_frames[1][0] - 20  # as the second trick begins
+    script = [
+        frame if i < knock_at else [_moved(d, 45.0, 10.0) for d in frame]
+        for i, frame in enumerate(sg.script)
+    ]
+    ref = Referee(
+        record["players"], record["first_dealer"], Settings(), [r["bids"] for r in record["rounds"]]
+    )
+    pipe = Pipeline(ScriptedRecognizer(script), ref, SeatLayout.default(8), motion=False)
+    with caplog.at_level("WARNING", logger="skullcam.device.pipeline"):
+        for i in range(len(script)):
+            pipe.process(Frame(BLANK, i / sg.fps, i))
+    assert ref.record()["rounds"] == record["rounds"]
+    assert [o.flags for o in pipe.outcomes if o.flags] == []
+    said = [r.getMessage() for r in caplog.records if "calibrate' again" in r.getMessage()]
+    assert len(said) == 1
+    moved = float(said[0].split(" px from")[0].rsplit(" ", 1)[1])
+    assert 40 <= moved <= 52  # 46 px, give or take where the cards were laid
+
+
+def _moved(det: Detection, dx: float, dy: float) -> Detection:
+    return Detection.from_corners(det.card, det.confidence, det.corners + np.array([dx, dy]))

@@ -62,6 +62,16 @@ def test_the_store_takes_the_swapped_card_with_the_swap_in_its_history(tmp_path:
     assert recorder.recorded == 1
 
 
+def test_the_recorded_trick_keeps_the_centre_its_seats_were_read_from(tmp_path: Path) -> None:
+    """A person checking a seat on the image needs the centre the seats were measured from:
+    after a knocked camera it is not the calibrated one."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    seen = dataclasses.replace(trick(["green-5", "green-9", "green-1"]), seat_centre=(361.26, 244))
+    recorder.on_trick(ref.add(seen), frame, [])
+    (recorded,) = store.tricks(game_id)
+    assert recorded.detections["seat_centre"] == [361.3, 244.0]
+
+
 def test_a_swap_on_a_trick_read_cleanly_asks_the_table(tmp_path: Path) -> None:
     """A card changed after the trick completed may be a slip put right or a dispute: the
     trick is flagged and the phones ask "confirm or correct?"; confirming clears it."""
