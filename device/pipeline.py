@@ -307,16 +307,27 @@ class Pipeline:
         return done
 
 
+SEAT_RAY = (200, 200, 200)
+"""Light grey: the line from the seat centre to each card on the annotated image."""
+
+
 def annotate(
     image: np.ndarray, outcome: TrickOutcome, players: list[str] | None = None
 ) -> np.ndarray:
-    """A copy of the completion frame with each card's box, name, play order and the winner."""
+    """A copy of the completion frame with each card's box, name, play order and the winner,
+    and a line to each card from the centre its seat was read from (a seat in doubt is
+    checked by eye)."""
     import cv2
 
     out = image.copy()
     obs = outcome.observation
     if obs is None:
         return out
+    if obs.seat_centre is not None:  # each card's seat is its direction from here
+        centre = (round(obs.seat_centre[0]), round(obs.seat_centre[1]))
+        for play in obs.plays:
+            cv2.line(out, centre, (round(play.center[0]), round(play.center[1])), SEAT_RAY, 1)
+        cv2.drawMarker(out, centre, SEAT_RAY, cv2.MARKER_CROSS, 14, 2)
     for k, (play, player) in enumerate(zip(obs.plays, obs.players, strict=True)):
         won = outcome.winner is not None and player == outcome.winner
         colour = (0, 200, 255) if won else (60, 220, 60)

@@ -78,6 +78,12 @@ def test_annotated_image_draws_on_a_copy() -> None:
     image = np.zeros((480, 640, 3), np.uint8)
     out = annotate(image, pipe.outcomes[0], ["a", "b", "c"])
     assert out.shape == image.shape and out.any() and not image.any()
+    # The seat centre is marked, with a line from it to each card.
+    obs = pipe.outcomes[0].observation
+    assert obs is not None and obs.seat_centre is not None
+    (cx, cy), (px, py) = obs.seat_centre, obs.plays[0].center
+    assert out[round(cy), round(cx)].any()
+    assert out[round((cy + py) / 2), round((cx + px) / 2)].any()
 
 
 def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_rosie() -> None:
