@@ -10,8 +10,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from skullcam.captions import haloed_text
 from skullcam.datasets.dataset import read_scenes
 from skullcam.errors import UserError
+
+DARK = (20, 20, 20)
+"""A card's name on the sheet: dark on a white halo."""
 
 
 def draw_labels(image: np.ndarray, label_text: str, record: dict[str, Any] | None) -> np.ndarray:
@@ -35,7 +39,7 @@ def draw_labels(image: np.ndarray, label_text: str, record: dict[str, Any] | Non
             if card["labelled"]:
                 tl = tuple(int(v) for v in corners[0])
                 cv2.circle(out, tl, 4, (255, 80, 0), -1, cv2.LINE_AA)
-                _haloed_text(out, card["face"], (tl[0] + 4, tl[1] - 4))
+                haloed_text(out, card["face"], (tl[0] + 4, tl[1] - 4), DARK, (255, 255, 255))
             else:
                 cv2.polylines(out, [corners.astype(np.int32)], True, (0, 0, 255), 1, cv2.LINE_AA)
     return out
@@ -81,9 +85,3 @@ def write_contact_sheet(
     if not cv2.imwrite(str(out), sheet):
         raise UserError(f"cannot write {out}: use a .png path in a writable folder")
     return out
-
-
-def _haloed_text(img: np.ndarray, text: str, org: tuple[int, int]) -> None:
-    """Dark text on a white halo: legible on any table and card colour."""
-    for colour, thickness in (((255, 255, 255), 2), ((20, 20, 20), 1)):
-        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, thickness, cv2.LINE_AA)

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from skullcam.captions import haloed_text
 from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.sources import Frame
@@ -307,6 +308,7 @@ class Pipeline:
         return done
 
 
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
 SEAT_RAY = (200, 200, 200)
 """Light grey: the line from the seat centre to each card on the annotated image."""
 
@@ -335,14 +337,10 @@ def annotate(
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, 3 if won else 2)
         name = players[player] if players and player < len(players) else f"P{player}"
         label = f"{k + 1}. {play.card} ({name})"
-        cv2.putText(out, label, (x1, max(12, y1 - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
-        cv2.putText(out, label, (x1, max(12, y1 - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
+        haloed_text(out, label, (x1, max(12, y1 - 5)), colour, BLACK)
     if outcome.result is not None:
         text = outcome.result.explanation[:90]
-        cv2.putText(out, text, (6, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
-        cv2.putText(
-            out, text, (6, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1
-        )
+        haloed_text(out, text, (6, out.shape[0] - 8), WHITE, BLACK)
     return out
 
 
