@@ -119,7 +119,6 @@ class Pipeline:
             raise ValueError(f"seat layout has {layout.n_players} seats for {referee.n} players")
         self.recognizer = recognizer
         self.referee = referee
-        self.layout = layout
         self.listener = listener
         self.tracker = Tracker(tracker_config)
         self.machine = TrickStateMachine(

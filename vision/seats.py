@@ -50,6 +50,14 @@ def angular_distance(a: float, b: float) -> float:
     return min(d, TAU - d)
 
 
+def centroid(points: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """The mean of ``points``: the table centre, from one card in front of each player."""
+    return (
+        sum(float(p[0]) for p in points) / len(points),
+        sum(float(p[1]) for p in points) / len(points),
+    )
+
+
 def parse_direction(text: str) -> float:
     """``bottom``/``left``/``top``/``right`` or a number of degrees (image coordinates)."""
     key = text.strip().lower()
@@ -112,12 +120,7 @@ class SeatLayout:
                 f"found {len(points)} seat positions; calibration needs one card in front of "
                 "each of 2 to 8 players"
             )
-        if centre is None:
-            centre = (
-                sum(p[0] for p in points) / len(points),
-                sum(p[1] for p in points) / len(points),
-            )
-        c = (float(centre[0]), float(centre[1]))
+        c = centroid(points) if centre is None else (float(centre[0]), float(centre[1]))
         angles = sorted(angle_of(p, c) for p in points)
         start = min(range(len(angles)), key=lambda i: angular_distance(angles[i], first))
         ordered = tuple(angles[(start + k) % len(angles)] for k in range(len(angles)))

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from skullcam.vision.seats import SeatLayout
+from skullcam.vision.seats import SeatLayout, centroid
 
 RECENT_TRICKS = 3
 """Complete tricks whose centres vote on the live centre (the calibration votes for those not
@@ -32,12 +32,6 @@ yet seen)."""
 MOVED_NOTICE_PX = 25.0
 """The live centre this far from the calibrated one (in working-size pixels) is worth saying:
 seats follow it, but a fresh calibration reads them from the table again."""
-
-
-def centroid(points: Sequence[Sequence[float]]) -> tuple[float, float]:
-    """The mean of ``points``: a complete trick's centre."""
-    mean = np.asarray(points, dtype=float).reshape(-1, 2).mean(axis=0)
-    return (float(mean[0]), float(mean[1]))
 
 
 class TableDrift:

@@ -36,8 +36,8 @@ import numpy as np
 
 from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
-from skullcam.vision.seats import TAU, SeatLayout, angle_of, crosswise_degrees
-from skullcam.vision.table_drift import TableDrift, centroid
+from skullcam.vision.seats import TAU, SeatLayout, angle_of, centroid, crosswise_degrees
+from skullcam.vision.table_drift import TableDrift
 from skullcam.vision.tracker import Track, Tracker
 
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
@@ -235,8 +235,6 @@ class TrickStateMachine:
         seat_names: Sequence[str] | None = None,
     ) -> None:
         self.drift = TableDrift(layout)
-        self.layout = layout
-        """The seats as read now: the calibration, its centre following the tricks laid."""
         self.seat_names = list(seat_names) if seat_names is not None else None
         """Who sits at each seat, for the flags a person reads ("Ana led, but the game
         expected Ben to lead"); without them, seats by number, from 0 as calibration counts."""
@@ -268,6 +266,11 @@ class TrickStateMachine:
         self.round_continues = True
         """False after a round's last trick (the pipeline says so): every hand is empty, so no
         card can be swapped, and the next deal may bring the trick's faces back."""
+
+    @property
+    def layout(self) -> SeatLayout:
+        """The seats as read now: the calibration, its centre following the tricks laid."""
+        return self.drift.layout
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -358,7 +361,6 @@ class TrickStateMachine:
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
             self.drift.add_trick([p.center for p in trick.plays])
-            self.layout = self.drift.layout
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
             self._clearing = dict(tracker.tracks)
