@@ -24,7 +24,6 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
-from skullcam.vision.table_drift import MOVED_NOTICE_PX
 from skullcam.vision.tracker import Tracker, TrackerConfig
 from skullcam.vision.trick_state import (
     CardPlayed,
@@ -225,20 +224,23 @@ class Pipeline:
         return None
 
     def _say_if_the_table_moved(self) -> None:
-        """Log once when the tricks' centre has left the calibrated one (a knocked camera, a
-        moved table): seats follow it, but a fresh calibration is better than following."""
-        moved = self.machine.drift.moved_px >= MOVED_NOTICE_PX
-        if moved and not self._said_moved:
-            x, y = self.machine.layout.centre
+        """Log once when the tricks have left the calibrated seats (a knocked or turned camera,
+        a moved table): seats follow them, but a fresh calibration is better than following."""
+        drift = self.machine.drift
+        if drift.moved and not self._said_moved:
+            x, y = drift.layout.centre
+            turned = drift.turned_degrees
+            way = "clockwise" if turned > 0 else "anticlockwise"
             logger.warning(
                 "the tricks are laid around (%.0f, %.0f), %.0f px from the seat calibration's "
-                "centre: seats follow them; if the camera or the table moved, run 'skullcam "
+                "centre%s: seats follow them; if the camera or the table moved, run 'skullcam "
                 "calibrate' again",
                 x,
                 y,
-                self.machine.drift.moved_px,
+                drift.moved_px,
+                f", turned {abs(turned):.0f} degrees {way}" if round(turned) else "",
             )
-        self._said_moved = moved
+        self._said_moved = drift.moved
 
     def _amend(
         self, event: TrickAmended, frame: Frame, detections: list[Detection]

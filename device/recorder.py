@@ -406,6 +406,7 @@ class StoreRecorder:
             "source": self.source_name,
             "arrival_seats": list(obs.arrival_seats) if obs is not None else [],
             **({"seat_centre": rounded_point(obs.seat_centre)} if obs and obs.seat_centre else {}),
+            **({"seat_turn": round(obs.seat_turn, 1)} if obs and round(obs.seat_turn, 1) else {}),
         }
         return {
             "plays": outcome.plays_json(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -260,15 +261,24 @@ def test_the_tracker_places_a_cut_card_by_its_part_in_view() -> None:
     assert track.stable and track.card == "black-7"
 
 
-def test_a_camera_knocked_mid_game_keeps_every_seat_and_says_to_calibrate_again(caplog) -> None:
+@pytest.mark.parametrize(
+    ("shift", "turn", "said_px", "said_turn"),
+    [((45.0, 10.0), 0.0, (40, 52), ""), ((0.0, 0.0), 20.0, (0, 5), "degrees clockwise")],
+    ids=["knocked", "turned"],
+)
+def test_a_camera_knocked_or_turned_mid_game_keeps_every_seat_and_says_to_calibrate_again(
+    caplog, shift: tuple[float, float], turn: float, said_px: tuple[int, int], said_turn: str
+) -> None:
     """8 players, seats +-22.5 degrees wide; from the second trick on every card lies 45 px to
-    the right and 10 px lower (the camera knocked). The game reads as played, no trick is
-    flagged, and the log says once that the tricks have moved."""
+    the right and 10 px lower (the camera knocked), or 20 degrees clockwise round the table
+    (the camera turned on its stand: cards near a seat's clockwise edge cross into the next).
+    The game reads as played, no trick is flagged, and the log says once that the tricks have
+    moved."""
     record = game(seed=3, n=8, rounds=4)
     sg = simulate_game(record, seed=3, hands=False, nudges=False, miss_rate=0, wrong_rate=0)
     knock_at = sg.settle_frames[1][0] - 20  # as the second trick begins
     script = [
-        frame if i < knock_at else [_moved(d, 45.0, 10.0) for d in frame]
+        frame if i < knock_at else [_moved(d, *shift, turn) for d in frame]
         for i, frame in enumerate(sg.script)
     ]
     ref = Referee(
@@ -283,8 +293,18 @@ def test_a_camera_knocked_mid_game_keeps_every_seat_and_says_to_calibrate_again(
     said = [r.getMessage() for r in caplog.records if "calibrate' again" in r.getMessage()]
     assert len(said) == 1
     moved = float(said[0].split(" px from")[0].rsplit(" ", 1)[1])
-    assert 40 <= moved <= 52  # 46 px, give or take where the cards were laid
+    assert said_px[0] <= moved <= said_px[1]  # give or take where the cards were laid
+    assert said_turn in said[0]
+    if turn:
+        turned = float(said[0].split("turned ")[1].split(" ")[0])
+        assert abs(turned - turn) <= 2
 
 
-def _moved(det: Detection, dx: float, dy: float) -> Detection:
-    return Detection.from_corners(det.card, det.confidence, det.corners + np.array([dx, dy]))
+def _moved(det: Detection, dx: float, dy: float, turn: float = 0.0) -> Detection:
+    """The detection as a camera moved by (dx, dy) px and turned ``turn`` degrees clockwise
+    about the table centre would see it."""
+    a = math.radians(turn)
+    spin = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    centre = np.array([320.0, 240.0])
+    corners = (det.corners - centre) @ spin.T + centre + np.array([dx, dy])
+    return Detection.from_corners(det.card, det.confidence, corners)

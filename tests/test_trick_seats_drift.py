@@ -1,5 +1,6 @@
-"""Seats after the camera was knocked: a trick is seated around its own cards, the live table
-centre follows the tricks, and cards laid unseen in one seat go by their exact direction."""
+"""Seats after the camera was knocked or turned: a trick is seated around its own cards and
+turn, the live table centre and turn follow the tricks, and cards laid unseen in one seat go
+by their exact direction."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from skullcam.device.scripted import card_detection
 from skullcam.vision.seats import SeatLayout
-from skullcam.vision.table_drift import TableDrift
+from skullcam.vision.table_drift import TableDrift, fitted_turn
 from skullcam.vision.tracker import Tracker
 from skullcam.vision.trick_state import CardPlayed, TrickCompleted, TrickStateMachine
 
@@ -27,8 +28,15 @@ def faces(suit: str) -> list[str]:
 FACES = faces("green")
 
 
-def spot(seat: int, shift: tuple[float, float] = (0.0, 0.0), radius: float = 110.0):
-    a = EIGHT.angles[seat]
+def spot(
+    seat: int,
+    shift: tuple[float, float] = (0.0, 0.0),
+    radius: float = 110.0,
+    turn: float = 0.0,
+):
+    """Where a card lies in front of ``seat``, after the camera moved the picture by ``shift``
+    and turned it by ``turn`` degrees (clockwise on the image) about the table centre."""
+    a = EIGHT.angles[seat] + math.radians(turn)
     return (320 + radius * math.cos(a) + shift[0], 240 + radius * math.sin(a) + shift[1])
 
 
@@ -45,13 +53,15 @@ class Table:
             self.events.extend(self.machine.update(self.tracker, gone, self.t))
             self.t += 1 / FPS
 
-    def play_trick(self, faces: list[str], shift: tuple[float, float], leader: int = 0) -> None:
+    def play_trick(
+        self, faces: list[str], shift: tuple[float, float], leader: int = 0, turn: float = 0.0
+    ) -> None:
         """Each player in turn lays a card in front of them; then the trick is picked up."""
         down: list = []
         for k, face in enumerate(faces):
             seat = (leader + k) % len(faces)
-            angle = EIGHT.angles[seat] % math.pi
-            down.append(card_detection(face, spot(seat, shift), angle=angle))
+            angle = (EIGHT.angles[seat] + math.radians(turn)) % math.pi
+            down.append(card_detection(face, spot(seat, shift, turn=turn), angle=angle))
             self.frames(down, 8)
         self.frames(down, 6)
         self.frames([], 30)
@@ -166,3 +176,76 @@ def test_the_live_centre_is_the_median_of_recent_complete_tricks() -> None:
     drift.add_trick(tossed)
     assert drift.layout.centre == (360.0, 240.0)
     assert drift.layout.angles == drift.calibrated.angles
+
+
+TURN = 18.0
+"""A camera turned on its stand: every direction in the picture 18 degrees clockwise. At 8
+players a seat is +-22.5 degrees wide, so cards laid a little clockwise of their seat's
+direction cross into the next seat."""
+
+
+def scattered(seat: int, turn: float, shift: tuple[float, float] = (0.0, 0.0)):
+    """A card laid a little off its seat's direction, as players lay them (alternately 6
+    degrees either way)."""
+    return spot(seat, shift, turn=turn + (6.0 if seat % 2 else -6.0))
+
+
+def test_a_trick_laid_after_the_camera_turned_is_seated_by_its_own_turn() -> None:
+    cards = [scattered(seat, TURN) for seat in range(8)]
+    assert [EIGHT.seat_of(p) for p in cards] != list(range(8))
+    table = Table()
+    for k in range(len(FACES)):
+        down = [card_detection(f, cards[i]) for i, f in enumerate(FACES[: k + 1])]
+        table.frames(down, 8)
+    table.frames([], 30)
+    (trick,) = table.completed()
+    assert trick.players == tuple(range(8))
+    assert trick.flags == ()
+    assert trick.seat_turn == pytest.approx(TURN, abs=1.0)
+    assert trick.to_json()["seat_turn"] == pytest.approx(TURN, abs=1.0)
+
+
+def test_the_live_turn_follows_the_tricks_so_a_further_turn_is_read_from_there() -> None:
+    """Two tricks turned 18 degrees move the live seats; then the camera turns as far again.
+    36 degrees from the calibration is past half a seat (22.5), which no single trick could
+    tell from every card laid one seat on, but it is 18 from the live seats."""
+    table = Table()
+    table.play_trick(FACES, (0.0, 0.0), turn=TURN)
+    table.play_trick(faces("purple"), (0.0, 0.0), turn=TURN)
+    assert table.machine.drift.turned_degrees == pytest.approx(TURN, abs=1.0)
+    table.events.clear()
+    table.play_trick(faces("yellow"), (0.0, 0.0), turn=TURN)
+    assert [e.seat for e in table.events if isinstance(e, CardPlayed)] == list(range(8))
+    for suit in ("black", "green", "purple"):
+        table.play_trick(faces(suit), (0.0, 0.0), turn=2 * TURN)
+    assert table.machine.drift.turned_degrees == pytest.approx(2 * TURN, abs=1.0)
+    tricks = table.completed()
+    assert [t.players for t in tricks] == [tuple(range(8))] * 4
+    assert all(t.flags == () for t in tricks)
+    assert tricks[-1].seat_turn == pytest.approx(2 * TURN, abs=1.0)
+
+
+def test_a_turn_does_not_explain_one_card_far_off_its_seat() -> None:
+    """One card 20 degrees off its seat, the rest square: the best turn (2.5 degrees) still
+    leaves it 17.5 out, more than a turned trick is allowed; the same 20 degrees on every
+    card is a turn."""
+    one_off = [spot(seat, turn=20.0 if seat == 3 else 0.0) for seat in range(8)]
+    assert fitted_turn(EIGHT, one_off) is None
+    together = [spot(seat, turn=20.0) for seat in range(8)]
+    assert math.degrees(fitted_turn(EIGHT, together) or 0.0) == pytest.approx(20.0, abs=0.5)
+
+
+def test_the_live_turn_is_voted_by_tricks_whose_players_it_explains() -> None:
+    drift = TableDrift(EIGHT)
+    players = list(range(8))
+    turned = [spot(seat, turn=10.0) for seat in players]
+    drift.add_trick(turned, players)
+    assert drift.turn == 0.0  # the calibration outvotes one trick
+    drift.add_trick(turned, players)
+    assert drift.turned_degrees == pytest.approx(10.0, abs=0.01)
+    assert drift.layout.seat_of(spot(3, turn=30.0)) == 3
+    assert drift.moved  # 10 degrees is worth saying, though the centre stayed
+    one_seat_on = players[1:] + players[:1]  # the players read one seat round: no vote
+    drift.add_trick([spot(seat, turn=-10.0) for seat in players], one_seat_on)
+    drift.add_trick([spot(seat, turn=-10.0) for seat in players], None)
+    assert drift.turned_degrees == pytest.approx(10.0, abs=0.01)

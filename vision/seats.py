@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,12 @@ def angular_distance(a: float, b: float) -> float:
     """Smallest absolute difference between two directions, in ``[0, pi]``."""
     d = (a - b) % TAU
     return min(d, TAU - d)
+
+
+def turn_between(a: float, b: float) -> float:
+    """The signed turn from direction ``b`` to ``a``, in ``[-pi, pi)``: positive is clockwise
+    on the image."""
+    return (a - b + math.pi) % TAU - math.pi
 
 
 def centroid(points: Sequence[Sequence[float]]) -> tuple[float, float]:
@@ -125,6 +131,19 @@ class SeatLayout:
         start = min(range(len(angles)), key=lambda i: angular_distance(angles[i], first))
         ordered = tuple(angles[(start + k) % len(angles)] for k in range(len(angles)))
         return cls(centre=c, angles=ordered)
+
+    @property
+    def half_gap(self) -> float:
+        """Half the narrowest angle between neighbouring seats: a turn of the picture this large
+        can no longer be told from the cards having moved one seat on."""
+        ordered = sorted(self.angles)
+        gaps = [(b - a) % TAU for a, b in zip(ordered, ordered[1:] + ordered[:1], strict=True)]
+        return min(gaps) / 2.0 if len(gaps) > 1 else math.pi
+
+    def turned(self, turn: float) -> SeatLayout:
+        """The same seats with every direction turned by ``turn`` radians: a camera turned
+        about its axis turns every direction in its picture alike."""
+        return replace(self, angles=tuple((a + turn) % TAU for a in self.angles))
 
     def seat_of(self, point: Sequence[float] | np.ndarray) -> int:
         """The seat whose direction is nearest the point's direction from the centre."""

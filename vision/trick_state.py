@@ -36,8 +36,15 @@ import numpy as np
 
 from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
-from skullcam.vision.seats import TAU, SeatLayout, angle_of, centroid, crosswise_degrees
-from skullcam.vision.table_drift import TableDrift
+from skullcam.vision.seats import (
+    TAU,
+    SeatLayout,
+    angle_of,
+    centroid,
+    crosswise_degrees,
+    turn_between,
+)
+from skullcam.vision.table_drift import TableDrift, fitted_turn
 from skullcam.vision.tracker import Track, Tracker
 
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
@@ -139,6 +146,9 @@ class TrickObservation:
     seat_centre: tuple[float, float] | None = None
     """The table centre the seats were read from (the live one, or this trick's own: see
     :meth:`TrickStateMachine._seating`), for a person checking a seat on the image."""
+    seat_turn: float = 0.0
+    """How far (degrees, clockwise) the seat directions were turned from the calibrated ones
+    (a turned camera: see :mod:`skullcam.vision.table_drift`)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -153,6 +163,7 @@ class TrickObservation:
             "last_settled_at": round(self.last_settled_at, 3),
             "completed_at": round(self.completed_at, 3),
             **({"seat_centre": rounded_point(self.seat_centre)} if self.seat_centre else {}),
+            **({"seat_turn": round(self.seat_turn, 1)} if round(self.seat_turn, 1) else {}),
         }
 
 
@@ -360,7 +371,7 @@ class TrickStateMachine:
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
-            self.drift.add_trick([p.center for p in trick.plays])
+            self.drift.add_trick([p.center for p in trick.plays], trick.players)
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
             self._clearing = dict(tracker.tracks)
@@ -668,19 +679,22 @@ class TrickStateMachine:
         """The layout to read this trick's seats with, and its cards' play order (indices).
 
         The live layout, unless the trick is complete and its own centre (the mean of its
-        cards: one in front of each player) reads it better (every player once, then in turn)
-        and seats its cards more squarely (the card farthest from its seat's direction nearer
-        to it). A camera knocked mid-trick, before the live centre has followed it, turned
-        cards near a seat's edge into the next seat; the trick's own centre moves with the
-        picture. Two cards laid in one seat pull the mean towards them but sit no squarer
-        around it, so they are still flagged, not explained away."""
+        cards: one in front of each player) and own turn (:func:`fitted_turn`) read it better
+        (every player once, then in turn) and seat its cards more squarely (the card farthest
+        from its seat's direction nearer to it). A camera knocked or turned mid-trick, before
+        the live layout has followed it, turned cards near a seat's edge into the next seat;
+        the trick's own centre and turn move with the picture. Two cards laid in one seat pull
+        the mean towards them but sit no squarer around it, so they are still flagged, not
+        explained away."""
         live = self._seated(self.layout, tracks, centres, leader)
         if len(tracks) != self.n_players:
             return self.layout, live[1]
-        own_layout = dataclasses.replace(self.layout, centre=centroid(centres))
-        own = self._seated(own_layout, tracks, centres, leader)
-        if own[0] > live[0] and own[2] < live[2]:
-            return own_layout, own[1]
+        moved = dataclasses.replace(self.layout, centre=centroid(centres))
+        turn = fitted_turn(moved, centres)
+        for own_layout in ([] if turn is None else [moved.turned(turn)]) + [moved]:
+            fit, order, skew = self._seated(own_layout, tracks, centres, leader)
+            if fit > live[0] and skew < live[2]:
+                return own_layout, order
         return self.layout, live[1]
 
     def _seated(
@@ -847,6 +861,7 @@ class TrickStateMachine:
             last_settled_at=max(p.settled_at for p in plays),
             completed_at=t,
             seat_centre=layout.centre,
+            seat_turn=math.degrees(turn_between(layout.angles[0], self.drift.calibrated.angles[0])),
         )
 
 
