@@ -99,10 +99,11 @@ class TableDrift:
         self, centres: Sequence[Sequence[float]], centre: Sequence[float], players: Sequence[int]
     ) -> float | None:
         """How far the trick's cards, seen from its own centre, are turned from their players'
-        calibrated seats (their circular mean). None when one card is off by half a seat from
-        the rest (its player is in doubt), or the whole trick by half a seat from the live
-        turn (every player read one seat round, say after a wrong leader): such a trick says
-        nothing sure."""
+        calibrated seats: their circular mean, counted on from the live turn (so the votes'
+        median is of near values, even for a camera turned round past half a circle). None
+        when one card is off by half a seat from the rest (its player is in doubt), or the
+        whole trick by half a seat from the live turn (every player read one seat round, say
+        after a wrong leader): such a trick says nothing sure."""
         if sorted(players) != list(range(self.calibrated.n_players)):
             return None
         offsets = [
@@ -115,7 +116,7 @@ class TableDrift:
             return None
         if any(abs(turn_between(o, mean)) >= half for o in offsets):
             return None
-        return mean
+        return self.turn + turn_between(mean, self.turn)  # unwrapped: the votes' median holds
 
     @property
     def moved_px(self) -> float:
