@@ -249,3 +249,18 @@ def test_the_live_turn_is_voted_by_tricks_whose_players_it_explains() -> None:
     drift.add_trick([spot(seat, turn=-10.0) for seat in players], one_seat_on)
     drift.add_trick([spot(seat, turn=-10.0) for seat in players], None)
     assert drift.turned_degrees == pytest.approx(10.0, abs=0.01)
+
+
+def test_a_camera_creeping_round_is_followed_past_half_a_circle() -> None:
+    """20 degrees a trick, all the way round and on: each step is well inside half a seat."""
+    four = SeatLayout.default(4)
+
+    def trick(turn: float) -> list[tuple[float, float]]:
+        a = [s + math.radians(turn) for s in four.angles]
+        return [(320 + 100 * math.cos(x), 240 + 100 * math.sin(x)) for x in a]
+
+    drift = TableDrift(four)
+    for turn in range(0, 400, 20):
+        drift.add_trick(trick(turn), [0, 1, 2, 3])
+    assert drift.turned_degrees == pytest.approx(360.0)  # the median of 340, 360 and 380
+    assert [drift.layout.seat_of(p) for p in trick(380.0)] == [0, 1, 2, 3]
