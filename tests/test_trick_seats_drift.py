@@ -264,3 +264,20 @@ def test_a_camera_creeping_round_is_followed_past_half_a_circle() -> None:
         drift.add_trick(trick(turn), [0, 1, 2, 3])
     assert drift.turned_degrees == pytest.approx(360.0)  # the median of 340, 360 and 380
     assert [drift.layout.seat_of(p) for p in trick(380.0)] == [0, 1, 2, 3]
+
+
+def test_a_turn_of_half_a_seat_is_not_read_as_every_player_one_seat_round() -> None:
+    """Cards laid in turn from Ana, 21-24 degrees clockwise of their seats: half a seat at 8
+    players. A turn of 22.5 degrees clockwise seats them all, and so does one of 22.5
+    anticlockwise, every card one seat on, led by Ben. The game expects Ana to lead, so the
+    trick is not read that way: it is flagged, and the plays follow the arrival order."""
+    cards = [spot(seat, turn=24.0 if seat % 2 else 21.0) for seat in range(8)]
+    table = Table()
+    for k in range(len(FACES)):
+        down = [card_detection(f, cards[i]) for i, f in enumerate(FACES[: k + 1])]
+        table.frames(down, 8)
+    table.frames([], 30)
+    (trick,) = table.completed()
+    assert trick.players == tuple(range(8))
+    assert not any("led, but the game expected" in f for f in trick.flags)
+    assert any("do not name every player once" in f for f in trick.flags)

@@ -685,17 +685,22 @@ class TrickStateMachine:
         the live layout has followed it, turned cards near a seat's edge into the next seat;
         the trick's own centre and turn move with the picture. Two cards laid in one seat pull
         the mean towards them but sit no squarer around it, so they are still flagged, not
-        explained away."""
-        live = self._seated(self.layout, tracks, centres, leader)
+        explained away. Nor is a trick read in turn but led from another seat than the
+        expected leader's: a turn of half a seat reads every card one seat round as well as
+        in place, and the live layout's reading (flagged) is the safer one."""
+        live_seats, live_order, live_skew = self._seated(self.layout, tracks, centres, leader)
         if len(tracks) != self.n_players:
-            return self.layout, live[1]
+            return self.layout, live_order
+        live_fit = self._fit(live_seats, leader)
         moved = dataclasses.replace(self.layout, centre=centroid(centres))
         turn = fitted_turn(moved, centres)
         for own_layout in ([] if turn is None else [moved.turned(turn)]) + [moved]:
-            fit, order, skew = self._seated(own_layout, tracks, centres, leader)
-            if fit > live[0] and skew < live[2]:
+            seats, order, skew = self._seated(own_layout, tracks, centres, leader)
+            fit = self._fit(seats, leader)
+            led_elsewhere = fit == (True, True) and leader is not None and seats[0] != leader
+            if fit > live_fit and skew < live_skew and not led_elsewhere:
                 return own_layout, order
-        return self.layout, live[1]
+        return self.layout, live_order
 
     def _seated(
         self,
@@ -703,13 +708,13 @@ class TrickStateMachine:
         tracks: Sequence[Track],
         centres: Sequence[tuple[float, float]],
         leader: int | None,
-    ) -> tuple[tuple[bool, bool], list[int], float]:
-        """Seats from ``layout``: how well they read (:meth:`_fit`), the play order, and how
-        far the least square card lies from its seat's direction (radians)."""
+    ) -> tuple[list[int], list[int], float]:
+        """Seats from ``layout``: the cards' seats in play order, the play order (indices), and
+        how far the least square card lies from its seat's direction (radians)."""
         seats = [layout.seat_of(c) for c in centres]
         order = self._unseen_in_turn(seats, tracks, leader, layout, centres)
         skew = max(layout.seat_offset(c) for c in centres)
-        return self._fit([seats[i] for i in order], leader), order, skew
+        return [seats[i] for i in order], order, skew
 
     def _fit(self, arrival_seats: Sequence[int], leader: int | None) -> tuple[bool, bool]:
         """How well seats in arrival order read as a trick: every player once, then in turn
