@@ -190,15 +190,20 @@ def scattered(seat: int, turn: float, shift: tuple[float, float] = (0.0, 0.0)):
     return spot(seat, shift, turn=turn + (6.0 if seat % 2 else -6.0))
 
 
+def lay_one_trick(spots: list[tuple[float, float]]):
+    """Ana leads, and each player in turn lays a card at their spot; the trick is picked up."""
+    table = Table()
+    for k in range(len(spots)):
+        table.frames([card_detection(f, spots[i]) for i, f in enumerate(FACES[: k + 1])], 8)
+    table.frames([], 30)
+    (trick,) = table.completed()
+    return trick
+
+
 def test_a_trick_laid_after_the_camera_turned_is_seated_by_its_own_turn() -> None:
     cards = [scattered(seat, TURN) for seat in range(8)]
     assert [EIGHT.seat_of(p) for p in cards] != list(range(8))
-    table = Table()
-    for k in range(len(FACES)):
-        down = [card_detection(f, cards[i]) for i, f in enumerate(FACES[: k + 1])]
-        table.frames(down, 8)
-    table.frames([], 30)
-    (trick,) = table.completed()
+    trick = lay_one_trick(cards)
     assert trick.players == tuple(range(8))
     assert trick.flags == ()
     assert trick.seat_turn == pytest.approx(TURN, abs=1.0)
@@ -272,12 +277,7 @@ def test_a_turn_of_half_a_seat_is_not_read_as_every_player_one_seat_round() -> N
     anticlockwise, every card one seat on, led by Ben. The game expects Ana to lead, so the
     trick is not read that way: it is flagged, and the plays follow the arrival order."""
     cards = [spot(seat, turn=24.0 if seat % 2 else 21.0) for seat in range(8)]
-    table = Table()
-    for k in range(len(FACES)):
-        down = [card_detection(f, cards[i]) for i, f in enumerate(FACES[: k + 1])]
-        table.frames(down, 8)
-    table.frames([], 30)
-    (trick,) = table.completed()
+    trick = lay_one_trick(cards)
     assert trick.players == tuple(range(8))
     assert not any("led, but the game expected" in f for f in trick.flags)
     assert any("do not name every player once" in f for f in trick.flags)
