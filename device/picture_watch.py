@@ -69,8 +69,9 @@ smeared for a moment, and one trick's cards are not the camera's focus."""
 
 @dataclass(frozen=True)
 class CameraNotice:
-    """What is wrong with a working camera's picture, for the TV: ``why`` is ``frozen`` or
-    ``blurred``; ``sharpness`` the cards' median sharpness when blurred."""
+    """What is wrong with a working camera's picture, for the TV: ``why`` is ``frozen``,
+    ``blurred`` or ``moved`` (the tricks lie away from the seat calibration: the camera or the
+    table moved); ``sharpness`` the cards' median sharpness when blurred."""
 
     why: str
     sharpness: float | None = None
@@ -158,6 +159,7 @@ class PictureWatch:
         self.focus = FocusMeter()
         self.notice: CameraNotice | None = None
         self._blurred = False
+        self._moved = False
         self._said_sharpness = False
 
     @property
@@ -172,7 +174,7 @@ class PictureWatch:
         if not self.repeated.repeats(frame):
             if self.notice is not None and self.notice.why == "frozen":
                 logger.info("%s's picture moves again (frame %d)", self.name, frame.index)
-                self._tell(self._focus_notice())
+                self._tell(self._standing_notice())
             return False
         frozen = self.repeated.frozen_for(frame.timestamp)
         if frozen >= FROZEN_NOTICE_S and (self.notice is None or self.notice.why != "frozen"):
@@ -220,12 +222,23 @@ class PictureWatch:
         else:
             return
         if self.notice is None or self.notice.why != "frozen":
-            self._tell(self._focus_notice())
+            self._tell(self._standing_notice())
 
-    def _focus_notice(self) -> CameraNotice | None:
-        if not self._blurred:
-            return None
-        return CameraNotice("blurred", self.focus.median)
+    def table_moved(self, moved: bool) -> None:
+        """The tricks lie away from the seat calibration (the pipeline's table drift), or no
+        longer: said while the picture is neither frozen nor blurred, which matter more (the
+        seats follow the tricks; only the next calibration needs doing)."""
+        if moved == self._moved:
+            return
+        self._moved = moved
+        if self.notice is None or self.notice.why != "frozen":
+            self._tell(self._standing_notice())
+
+    def _standing_notice(self) -> CameraNotice | None:
+        """What to say while the picture changes: blurred, else moved, else nothing."""
+        if self._blurred:
+            return CameraNotice("blurred", self.focus.median)
+        return CameraNotice("moved") if self._moved else None
 
     def _tell(self, notice: CameraNotice | None) -> None:
         if notice == self.notice:

@@ -241,6 +241,8 @@ class Pipeline:
                 f", turned {abs(turned):.0f} degrees {way}" if round(turned) else "",
             )
         self._said_moved = drift.moved
+        if self.picture is not None:
+            self.picture.table_moved(drift.moved)
 
     def _amend(
         self, event: TrickAmended, frame: Frame, detections: list[Detection]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -13,6 +14,7 @@ import pytest
 
 from skullcam.cli import main
 from skullcam.device.game import Referee
+from skullcam.device.picture_watch import CameraNotice, PictureWatch
 from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
 from skullcam.device.scripted import ScriptedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame
@@ -284,12 +286,17 @@ def test_a_camera_knocked_or_turned_mid_game_keeps_every_seat_and_says_to_calibr
     ref = Referee(
         record["players"], record["first_dealer"], Settings(), [r["bids"] for r in record["rounds"]]
     )
-    pipe = Pipeline(ScriptedRecognizer(script), ref, SeatLayout.default(8), motion=False)
+    told: list[CameraNotice | None] = []
+    picture = ChangingPicture("scripted", live=False, on_notice=told.append)
+    pipe = Pipeline(
+        ScriptedRecognizer(script), ref, SeatLayout.default(8), motion=False, picture=picture
+    )
     with caplog.at_level("WARNING", logger="skullcam.device.pipeline"):
         for i in range(len(script)):
             pipe.process(Frame(BLANK, i / sg.fps, i))
     assert ref.record()["rounds"] == record["rounds"]
     assert [o.flags for o in pipe.outcomes if o.flags] == []
+    assert told == [CameraNotice("moved")]  # the TV says it too, once
     said = [r.getMessage() for r in caplog.records if "calibrate' again" in r.getMessage()]
     assert len(said) == 1
     moved = float(said[0].split(" px from")[0].rsplit(" ", 1)[1])
@@ -298,6 +305,17 @@ def test_a_camera_knocked_or_turned_mid_game_keeps_every_seat_and_says_to_calibr
     if turn:
         turned = float(said[0].split("turned ")[1].split(" ")[0])
         assert abs(turned - turn) <= 2
+
+
+class ChangingPicture(PictureWatch):
+    """A watch on scripted frames, which are one blank image: each is a new picture, and
+    there are no cards on it to judge the focus by."""
+
+    def repeats(self, frame: Frame) -> bool:
+        return False
+
+    def seen(self, frame: Frame, detections: Sequence[Detection]) -> None:
+        pass
 
 
 def _moved(det: Detection, dx: float, dy: float, turn: float = 0.0) -> Detection:

@@ -231,3 +231,24 @@ def test_a_card_that_landed_just_before_the_picture_froze_still_counts() -> None
     assert list(outcome.plays) == [(0, "green-3"), (1, "green-9"), (2, "green-5")]
     assert outcome.winner == 1 and not outcome.flags
     assert pipeline.stats.repeats == 30 + 29  # the swept table repeats itself too here
+
+
+def test_a_moved_table_is_told_below_a_blurred_or_frozen_picture() -> None:
+    """The tricks left the seat calibration: the TV says so (calibrate again), unless the
+    picture is frozen or blurred, which the table must hear first; said again after those."""
+    image, dets = _scene()
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    watch.table_moved(True)
+    watch.table_moved(True)  # the same: told once
+    assert told.notices == [CameraNotice("moved")]
+    still = Frame(image, 0.0, 1)
+    watch.repeats(still)
+    watch.repeats(Frame(image, FROZEN_NOTICE_S, 2))
+    watch.table_moved(False)  # meanwhile: frozen stays what is said
+    assert told.notices[-1] == CameraNotice("frozen")
+    watch.table_moved(True)
+    _feed(watch, image, dets, FROZEN_NOTICE_S + 1, 1)  # the picture moves again
+    assert told.notices == [CameraNotice("moved"), CameraNotice("frozen"), CameraNotice("moved")]
+    watch.table_moved(False)
+    assert told.notices[-1] is None

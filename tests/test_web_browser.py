@@ -953,6 +953,8 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     played on while the camera saw nothing new, or misread soft cards."""
     base, store = server
     gid, notice = _tv_with_its_camera_notice_hidden(base, store, browser)
+    store.set_camera_notice({"why": "moved"})  # the tricks left the seat calibration
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "seats were calibrated"))
     store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event
     wait(browser).until(ec.text_to_be_present_in_element(notice, "picture is blurred"))
     assert browser.find_element(*notice).is_displayed()

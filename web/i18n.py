@@ -1026,6 +1026,26 @@ STRINGS: dict[str, dict[str, str]] = {
             " linsen, og se stikkene markeret ”Tjek dette stik” igennem."
         ),
     },
+    "camera_moved": {
+        "en": (
+            "The camera or the table has moved since the seats were calibrated: the seats follow"
+            " the cards laid. Calibrate again before the next game (skullcam calibrate)."
+        ),
+        "es": (
+            "La cámara o la mesa se han movido desde que se calibraron los asientos: los"
+            " asientos siguen a las cartas jugadas. Vuelve a calibrar antes de la próxima"
+            " partida (skullcam calibrate)."
+        ),
+        "it": (
+            "La fotocamera o il tavolo si sono spostati da quando i posti sono stati calibrati:"
+            " i posti seguono le carte giocate. Calibra di nuovo prima della prossima partita"
+            " (skullcam calibrate)."
+        ),
+        "da": (
+            "Kameraet eller bordet har flyttet sig, siden pladserne blev kalibreret: pladserne"
+            " følger de lagte kort. Kalibrér igen før næste spil (skullcam calibrate)."
+        ),
+    },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
         "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",
