@@ -238,7 +238,7 @@ class Pipeline:
                 x,
                 y,
                 drift.moved_px,
-                f", turned {abs(turned):.0f} degrees {way}" if round(turned) else "",
+                f", turned {abs(turned):.0f} degrees {way}" if abs(turned) >= 1.5 else "",
             )
         self._said_moved = drift.moved
         if self.picture is not None:
