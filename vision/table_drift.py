@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from skullcam.vision.picture_move import PictureMove
 from skullcam.vision.seats import TAU, SeatLayout, angle_of, centroid, turn_between
 
 RECENT_TRICKS = 3
@@ -86,6 +87,15 @@ class TableDrift:
         self.turn = float(self._median([(t,) for t in self._turns], (0.0,))[0])
         moved = dataclasses.replace(self.calibrated, centre=(float(live[0]), float(live[1])))
         self.layout = moved.turned(self.turn)
+
+    def follow(self, move: PictureMove) -> None:
+        """The camera moved by ``move``, measured on the cards it moved at once: the live
+        layout moves with it now, and the recent tricks' votes with it, as if laid since."""
+        centre = move.apply(self.layout.centre)
+        self.turn += move.turn
+        self._centres = [centre] * self.recent
+        self._turns = [self.turn] * self.recent
+        self.layout = dataclasses.replace(self.calibrated, centre=centre).turned(self.turn)
 
     def _recent(self, votes: list, vote: object) -> list:
         return [*votes[-(self.recent - 1) :], vote]

@@ -26,13 +26,18 @@ whatever the frames say, so replays are deterministic.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from skullcam.vision.detection import Detection
 from skullcam.vision.obb import centroid_inside
+from skullcam.vision.picture_move import PictureMove, measure_move
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,9 @@ class TrackerConfig:
     """Two detections overlapping more than this are one card seen twice: keep the surer one."""
     min_confidence: float = 0.25
     """Detections below this confidence are ignored."""
+    moved_recent_s: float = 1.0
+    """A card seen this recently still lies where it was last seen, for measuring a camera's
+    move (:meth:`Tracker._picture_move`): a knock shakes a frame or two out of focus."""
 
 
 @dataclass
@@ -170,6 +178,26 @@ def centre_in_frame(det: Detection, frame_size: tuple[int, int] | None) -> np.nd
     return centre if part is None else part
 
 
+def _only_once(by_face: dict[str, T], faces: Sequence[str]) -> dict[str, T]:
+    """``by_face`` without the faces that ``faces`` names more than once (two escapes)."""
+    counts = Counter(faces)
+    return {face: v for face, v in by_face.items() if counts[face] == 1}
+
+
+def _move_track(track: Track, move: PictureMove) -> None:
+    """The track where the camera's ``move`` put its card: centre, outline and direction, and
+    its resting place (a card the camera moved has not moved on the table)."""
+    track.center = np.array(move.apply(track.center))
+    track.anchor = np.array(move.apply(track.anchor))
+    track.corners = np.array([move.apply(c) for c in track.corners])
+    (x1, y1), (x2, y2) = track.corners.min(axis=0), track.corners.max(axis=0)
+    track.box = (float(x1), float(y1), float(x2), float(y2))
+    track.angle = (track.angle + move.turn) % math.pi
+    axis = complex(*track.axis) * complex(math.cos(2 * move.turn), math.sin(2 * move.turn))
+    track.axis = np.array([axis.real, axis.imag])
+    track.diag *= move.scale
+
+
 def merge_duplicates(detections: Sequence[Detection], iou: float) -> list[Detection]:
     """Drop a detection that overlaps a more confident one by more than ``iou``."""
     kept: list[Detection] = []
@@ -200,6 +228,9 @@ class Tracker:
         """More tracks continued only by their own face, as :attr:`closing`'s are (set by the
         trick state: cards that may have been swapped into the completed trick), without
         counting towards its sweep."""
+        self.picture_moved: PictureMove | None = None
+        """The camera's move measured on the last frame (the tracks were moved with it), else
+        None: the trick state turns the seats with it."""
         self.retired: frozenset[int] = frozenset()
         """Tracks no detection continues (set by the trick state: a card of the completed
         trick taken away, another laid in its seat since). The same card laid there again is
@@ -227,6 +258,10 @@ class Tracker:
             [d for d in detections if d.confidence >= cfg.min_confidence], cfg.merge_iou
         )
         centers = [centre_in_frame(d, frame_size) for d in dets]
+        self.picture_moved = self._picture_move(dets, centers, t)
+        if self.picture_moved is not None:
+            for track in self.tracks.values():
+                _move_track(track, self.picture_moved)
         closing = [self.tracks[i] for i in self.closing if i in self.tracks]
         swept = bool(closing) and all(t - tr.last_seen > cfg.nudge_recent_s for tr in closing)
         pairs: list[tuple[float, int, int]] = []
@@ -269,6 +304,31 @@ class Tracker:
             elif t - track.last_seen > cfg.tentative_lost_s:
                 del self.tracks[tid]
         return gone
+
+    def _picture_move(
+        self, dets: Sequence[Detection], centers: Sequence[np.ndarray], t: float
+    ) -> PictureMove | None:
+        """The camera's move since the cards were last seen, measured on the cards it moved
+        (:mod:`skullcam.vision.picture_move`): each face seen once among the cards seen
+        within ``recent_s`` and once on this frame, not cut by the frame's edge (the centre
+        of a cut card's part in view does not move with the picture)."""
+        recent = [
+            tr
+            for tr in self.tracks.values()
+            if self.confirmed(tr) and 0.0 < t - tr.last_seen <= self.config.moved_recent_s
+        ]
+        before = _only_once({tr.card: tr for tr in recent}, [tr.card for tr in recent])
+        after = _only_once(
+            {d.card: j for j, d in enumerate(dets) if np.allclose(centers[j], d.center)},
+            [d.card for d in dets],
+        )
+        faces = sorted(set(before) & set(after))
+        if not faces:
+            return None
+        diagonal = float(np.median([before[f].diag for f in faces]))
+        return measure_move(
+            [before[f].center for f in faces], [centers[after[f]] for f in faces], diagonal
+        )
 
     def _voted(self, track: Track, face: str) -> bool:
         """Has this track been read as ``face`` often enough that it may be that card?"""

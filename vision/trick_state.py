@@ -307,6 +307,8 @@ class TrickStateMachine:
 
         ``stale_since``: the frames before this one repeated a picture taken then (a frozen
         camera); the table was unseen since, as over a gap in the frames."""
+        if tracker.picture_moved is not None:  # the camera moved: measured on the cards
+            self.drift.follow(tracker.picture_moved)
         seen_before = self._last_frame if stale_since is None else stale_since
         if seen_before is None or t - seen_before >= self.config.blind_gap_s:
             self._blind_ends = [*self._blind_ends[-7:], t]
