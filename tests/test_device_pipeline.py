@@ -264,21 +264,31 @@ def test_the_tracker_places_a_cut_card_by_its_part_in_view() -> None:
 
 
 @pytest.mark.parametrize(
-    ("shift", "turn", "said_px", "said_turn"),
-    [((45.0, 10.0), 0.0, (40, 52), ""), ((0.0, 0.0), 20.0, (0, 5), "degrees clockwise")],
-    ids=["knocked", "turned"],
+    ("shift", "cards_down", "turn", "said_px", "said_turn"),
+    [
+        ((45.0, 10.0), 0, 0.0, (40, 52), ""),
+        ((0.0, 0.0), 0, 20.0, (0, 5), "degrees clockwise"),
+        ((20.0, -10.0), 4, -35.0, (15, 30), "degrees anticlockwise"),
+    ],
+    ids=["knocked", "turned", "turned-far-mid-trick"],
 )
 def test_a_camera_knocked_or_turned_mid_game_keeps_every_seat_and_says_to_calibrate_again(
-    caplog, shift: tuple[float, float], turn: float, said_px: tuple[int, int], said_turn: str
+    caplog,
+    shift: tuple[float, float],
+    cards_down: int,
+    turn: float,
+    said_px: tuple[int, int],
+    said_turn: str,
 ) -> None:
     """8 players, seats +-22.5 degrees wide; from the second trick on every card lies 45 px to
     the right and 10 px lower (the camera knocked), or 20 degrees clockwise round the table
-    (the camera turned on its stand: cards near a seat's clockwise edge cross into the next).
-    The game reads as played, no trick is flagged, and the log says once that the tricks have
-    moved."""
+    (the camera turned on its stand: cards near a seat's clockwise edge cross into the next),
+    or, with 4 cards of the second trick down, 35 degrees anticlockwise and 22 px (past half a
+    seat: measured on the cards it moved). The game reads as played, no trick is flagged, and
+    the log says once that the tricks have moved."""
     record = game(seed=3, n=8, rounds=4)
     sg = simulate_game(record, seed=3, hands=False, nudges=False, miss_rate=0, wrong_rate=0)
-    knock_at = sg.settle_frames[1][0] - 20  # as the second trick begins
+    knock_at = sg.settle_frames[1][cards_down] - (20 if cards_down == 0 else -2)
     script = [
         frame if i < knock_at else [_moved(d, *shift, turn) for d in frame]
         for i, frame in enumerate(sg.script)
@@ -304,7 +314,7 @@ def test_a_camera_knocked_or_turned_mid_game_keeps_every_seat_and_says_to_calibr
     assert said_turn in said[0]
     if turn:
         turned = float(said[0].split("turned ")[1].split(" ")[0])
-        assert abs(turned - turn) <= 2
+        assert abs(turned - abs(turn)) <= 2
 
 
 class ChangingPicture(PictureWatch):

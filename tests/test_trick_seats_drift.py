@@ -281,3 +281,23 @@ def test_a_turn_of_half_a_seat_is_not_read_as_every_player_one_seat_round() -> N
     assert trick.players == tuple(range(8))
     assert not any("led, but the game expected" in f for f in trick.flags)
     assert any("do not name every player once" in f for f in trick.flags)
+
+
+def test_a_camera_turned_past_half_a_seat_mid_trick_is_measured_on_the_cards_down() -> None:
+    """Four cards down, the camera turns 30 degrees at once: past half a seat (22.5), which
+    the tricks alone cannot tell from every card laid one seat round, and 57 px of move for a
+    card, past what the tracker follows. The four cards moved as one picture: the move is
+    the camera's, the tracks and the seats go with it, and the trick reads as played."""
+    table = Table()
+    down = [card_detection(FACES[k], spot(k)) for k in range(4)]
+    for k in range(1, 5):
+        table.frames(down[:k], 8)
+    table.frames([card_detection(FACES[k], spot(k, turn=30.0)) for k in range(4)], 1)
+    assert table.machine.drift.turned_degrees == pytest.approx(30.0, abs=0.5)
+    table.events.clear()
+    table.play_trick(FACES, (0.0, 0.0), turn=30.0)  # the same four, then the rest
+    (trick,) = table.completed()
+    assert trick.players == tuple(range(8))
+    assert trick.flags == ()
+    assert trick.seat_turn == pytest.approx(30.0, abs=0.5)
+    assert [e.seat for e in table.events if isinstance(e, CardPlayed)] == [4, 5, 6, 7]
