@@ -20,7 +20,8 @@ from their players' calibrated seats (their mean); the live turn is the median o
 few, like the centre. A turn is only measured within half a seat's width of the live one:
 beyond that it cannot be told from every card having moved one seat on, so a turn is
 followed when it comes by less than that at a time (a knock, a slow creep), not when the
-camera is set down half a seat round.
+camera is set down half a seat round over an empty table (with cards on it, the move is
+measured on them: :mod:`skullcam.vision.picture_move` and :meth:`TableDrift.follow`).
 """
 
 from __future__ import annotations
