@@ -938,6 +938,62 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
     assert check.faces_to_retake(below=0.4) == ["black-3"]
 
 
+def _start_job(folder: Path, target: str) -> subprocess.Popen[str]:
+    """A process that runs ``target`` (in ``folder``) as a job, in a process group of its own
+    (so a test can press Ctrl-C on it), and prints "interrupted" when Ctrl-C stops it."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from skullcam.vision.adapt import call_in_fresh_interpreter as c\n"
+            "try:\n"
+            f"    c({target!r}, {{}}, 'a test job')\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted')\n",
+        ],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(folder)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def test_ctrl_c_lets_the_job_end_its_helpers_before_the_starter_ends(tmp_path: Path) -> None:
+    """The starter killed the job a quarter of a second after Ctrl-C: on a busy machine before
+    the job had ended its pool, whose workers slept on as orphans (CI, session 47: the
+    workers held the pipes open 60 s). Here the job takes a second to clean up."""
+    (tmp_path / "slowjob.py").write_text(
+        textwrap.dedent(
+            """
+            import pathlib, time
+
+            def run() -> None:
+                pathlib.Path("started").touch()
+                try:
+                    time.sleep(60)
+                except KeyboardInterrupt:
+                    time.sleep(1.0)
+                    pathlib.Path("cleaned").touch()
+                    raise
+            """
+        )
+    )
+    starter = _start_job(tmp_path, "slowjob:run")
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.killpg(starter.pid, signal.SIGINT)
+        out, _err = starter.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(starter.pid, signal.SIGKILL)
+    assert out.strip() == "interrupted"
+    assert (tmp_path / "cleaned").exists()
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
 def test_ctrl_c_in_a_job_with_workers_prints_no_tracebacks(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole process group: the job and each pool worker printed their
@@ -954,23 +1010,7 @@ def test_ctrl_c_in_a_job_with_workers_prints_no_tracebacks(tmp_path: Path) -> No
             """
         )
     )
-    starter = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from skullcam.vision.adapt import call_in_fresh_interpreter as c\n"
-            "try:\n"
-            "    c('pooljob:run', {}, 'a test job')\n"
-            "except KeyboardInterrupt:\n"
-            "    print('interrupted')\n",
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    starter = _start_job(tmp_path, "pooljob:run")
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # the job, its fork server and two workers

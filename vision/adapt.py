@@ -203,12 +203,33 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
         "except KeyboardInterrupt:\n"
         "    sys.exit(130)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], check=False)
-    if result.returncode != 0:
+    job = subprocess.Popen([sys.executable, "-c", code, json.dumps(kwargs)])
+    try:
+        returncode = job.wait()
+    except KeyboardInterrupt:
+        _let_the_job_end(job)
+        raise
+    if returncode != 0:
         raise UserError(
-            f"{what} failed (exit {result.returncode}, see above); run the same command again "
+            f"{what} failed (exit {returncode}, see above); run the same command again "
             "to go on from where it stopped"
         )
+
+
+JOB_ENDS_WITHIN_S = 20.0
+"""How long a job interrupted by Ctrl-C may take to end its helper processes."""
+
+
+def _let_the_job_end(job: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C reached the job too: it is ending its helper processes, so wait for it (up to
+    :data:`JOB_ENDS_WITHIN_S`; a second Ctrl-C stops waiting). ``subprocess.run`` killed it
+    after a quarter of a second: on a busy machine before it had ended its pool, whose
+    workers then slept on as orphans (holding the terminal's pipes open)."""
+    try:
+        job.wait(timeout=JOB_ENDS_WITHIN_S)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        job.kill()
+        job.wait()
 
 
 def exit_with_parent(parent: int, every_s: float = 1.0) -> None:
