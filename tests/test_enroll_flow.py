@@ -940,11 +940,15 @@ def test_faces_the_self_check_reads_under_half_are_named_to_retake(
 
 def _start_job(folder: Path, target: str) -> subprocess.Popen[str]:
     """A process that runs ``target`` (in ``folder``) as a job, in a process group of its own
-    (so a test can press Ctrl-C on it), and prints "interrupted" when Ctrl-C stops it."""
+    (so a test can press Ctrl-C on it), and prints "interrupted" when Ctrl-C stops it. Ctrl-C
+    is heard even where the tests run with it ignored (a shell's background job: the ignoring
+    is inherited, and the test waited 30 s for nothing)."""
     return subprocess.Popen(
         [
             sys.executable,
             "-c",
+            "import signal\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "from skullcam.vision.adapt import call_in_fresh_interpreter as c\n"
             "try:\n"
             f"    c({target!r}, {{}}, 'a test job')\n"
