@@ -37,7 +37,7 @@ from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.vision.detection import Detection
-from skullcam.vision.trick_state import is_tigress_doubt, rounded_point, swap_flag
+from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
 
 logger = logging.getLogger(__name__)
 
@@ -405,8 +405,7 @@ class StoreRecorder:
             "timestamp": round(frame.timestamp, 3),
             "source": self.source_name,
             "arrival_seats": list(obs.arrival_seats) if obs is not None else [],
-            **({"seat_centre": rounded_point(obs.seat_centre)} if obs and obs.seat_centre else {}),
-            **({"seat_turn": round(obs.seat_turn, 1)} if obs and round(obs.seat_turn, 1) else {}),
+            **(obs.seats_json() if obs is not None else {}),
         }
         return {
             "plays": outcome.plays_json(),

@@ -84,19 +84,21 @@ class TableDrift:
         turn = None if players is None else self._turn_of(centres, centre, players)
         if turn is not None:
             self._turns = self._recent(self._turns, turn)
-        live = self._median(self._centres, self.calibrated.centre)
-        self.turn = float(self._median([(t,) for t in self._turns], (0.0,))[0])
-        moved = dataclasses.replace(self.calibrated, centre=(float(live[0]), float(live[1])))
-        self.layout = moved.turned(self.turn)
+        self._relayout()
 
     def follow(self, move: PictureMove) -> None:
         """The camera moved by ``move``, measured on the cards it moved at once: the live
         layout moves with it now, and the recent tricks' votes with it, as if laid since."""
-        centre = move.apply(self.layout.centre)
-        self.turn += move.turn
-        self._centres = [centre] * self.recent
-        self._turns = [self.turn] * self.recent
-        self.layout = dataclasses.replace(self.calibrated, centre=centre).turned(self.turn)
+        self._centres = [move.apply(self.layout.centre)] * self.recent
+        self._turns = [self.turn + move.turn] * self.recent
+        self._relayout()
+
+    def _relayout(self) -> None:
+        """The live turn and layout from the recent votes."""
+        live = self._median(self._centres, self.calibrated.centre)
+        self.turn = float(self._median([(t,) for t in self._turns], (0.0,))[0])
+        moved = dataclasses.replace(self.calibrated, centre=(float(live[0]), float(live[1])))
+        self.layout = moved.turned(self.turn)
 
     def _recent(self, votes: list, vote: object) -> list:
         return [*votes[-(self.recent - 1) :], vote]

@@ -310,7 +310,7 @@ class Tracker:
     ) -> PictureMove | None:
         """The camera's move since the cards were last seen, measured on the cards it moved
         (:mod:`skullcam.vision.picture_move`): each face seen once among the cards seen
-        within ``recent_s`` and once on this frame, not cut by the frame's edge (the centre
+        within ``moved_recent_s`` and once on this frame, not cut by the frame's edge (the centre
         of a cut card's part in view does not move with the picture)."""
         recent = [
             tr

@@ -162,9 +162,18 @@ class TrickObservation:
             "taken_back": list(self.taken_back),
             "last_settled_at": round(self.last_settled_at, 3),
             "completed_at": round(self.completed_at, 3),
-            **({"seat_centre": rounded_point(self.seat_centre)} if self.seat_centre else {}),
-            **({"seat_turn": round(self.seat_turn, 1)} if round(self.seat_turn, 1) else {}),
+            **self.seats_json(),
         }
+
+    def seats_json(self) -> dict[str, object]:
+        """What the seats were read from, for JSON: ``seat_centre``, and ``seat_turn`` where
+        the seats were turned."""
+        out: dict[str, object] = {}
+        if self.seat_centre:
+            out["seat_centre"] = rounded_point(self.seat_centre)
+        if round(self.seat_turn, 1):
+            out["seat_turn"] = round(self.seat_turn, 1)
+        return out
 
 
 def rounded_point(point: Sequence[float]) -> list[float]:
@@ -280,7 +289,8 @@ class TrickStateMachine:
 
     @property
     def layout(self) -> SeatLayout:
-        """The seats as read now: the calibration, its centre following the tricks laid."""
+        """The seats as read now: the calibration, its centre and directions following the
+        tricks laid and the camera's measured moves."""
         return self.drift.layout
 
     def _seat(self, seat: int) -> str:
