@@ -1013,8 +1013,8 @@ STRINGS: dict[str, dict[str, str]] = {
             " and look over the tricks marked “Check this trick”."
         ),
         "es": (
-            "La imagen de la cámara está borrosa: puede leer mal alguna carta. Enfoca o limpia"
-            " el objetivo, y mira las bazas marcadas con «Revisa esta baza»."
+            "La imagen de la cámara está borrosa: puede que alguna carta se lea mal. Enfoca o"
+            " limpia el objetivo, y repasa las bazas marcadas con «Revisa esta baza»."
         ),
         "it": (
             "L'immagine della fotocamera è sfocata: alcune carte potrebbero essere lette male."
@@ -1023,7 +1023,7 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "da": (
             "Kameraets billede er uskarpt: kort kan blive læst forkert. Stil skarpt eller rens"
-            " linsen, og se stikkene markeret ”Tjek dette stik” igennem."
+            " linsen, og gennemgå de stik, der er markeret »Tjek dette stik«."
         ),
     },
     "camera_moved": {
@@ -1033,13 +1033,13 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "es": (
             "La cámara o la mesa se han movido desde que se calibraron los asientos: los"
-            " asientos siguen a las cartas jugadas. Vuelve a calibrar antes de la próxima"
-            " partida (skullcam calibrate)."
+            " asientos se ajustan a dónde se juegan las cartas. Vuelve a calibrar antes de la"
+            " próxima partida (skullcam calibrate)."
         ),
         "it": (
             "La fotocamera o il tavolo si sono spostati da quando i posti sono stati calibrati:"
-            " i posti seguono le carte giocate. Calibra di nuovo prima della prossima partita"
-            " (skullcam calibrate)."
+            " i posti si adattano a dove vengono giocate le carte. Calibra di nuovo prima della"
+            " prossima partita (skullcam calibrate)."
         ),
         "da": (
             "Kameraet eller bordet har flyttet sig, siden pladserne blev kalibreret: pladserne"
