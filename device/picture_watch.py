@@ -93,7 +93,6 @@ class RepeatedPictures:
         """The frame the picture froze on; None while it changes."""
         self.thawed_from: Frame | None = None
         """On the first frame after a frozen stretch, the frame it had frozen on; else None."""
-        self.skipped = 0
 
     def repeats(self, frame: Frame) -> bool:
         image = frame.image
@@ -107,7 +106,6 @@ class RepeatedPictures:
         ):
             if self.since is None:
                 self.since = self._last_seen
-            self.skipped += 1
             return True
         # A copy: a source may hand out one buffer it fills again for each frame.
         self.thawed_from = self.since
