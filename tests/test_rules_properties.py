@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from skullcam.rules import (
     resolve_trick,
     score_game,
 )
+from skullcam.rules.settings import setting_fields
 from skullcam.rules.simulate import random_game
 
 EXPANSION = Settings(loot=True, kraken_and_white_whale=True)
@@ -140,17 +142,15 @@ def test_parse_str_round_trip(text: str) -> None:
     assert parse_card(str(parse_card(text))) == parse_card(text)
 
 
-SETTINGS = st.builds(
-    Settings,
-    loot=st.booleans(),
-    kraken_and_white_whale=st.booleans(),
-    pirate_abilities=st.booleans(),
-    scoring=st.sampled_from(["standard", "rascal", "no_bonus"]),
-    kraken_next_leader=st.sampled_from(["would_have_won", "left_of_kraken"]),
-    keep_bonus_on_miss=st.booleans(),
-    zero_bid_mode=st.sampled_from(["per_card", "fixed"]),
-    rounds=st.integers(1, 10),
-)
+def _values(kind: str, spec: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    if kind == "int":
+        return st.integers(*spec)
+    return st.sampled_from(spec) if kind == "choice" else st.booleans()
+
+
+# Every setting over its whole range, drawn from the engine's own list: a new house rule is
+# played through random games here without this test being edited.
+SETTINGS = st.builds(Settings, **{key: _values(kind, spec) for key, kind, spec in setting_fields()})
 
 
 @settings(max_examples=30, deadline=None)
