@@ -1,4 +1,4 @@
-"""A working camera that sees badly: repeated (frozen) frames and a blurred picture."""
+"""A working camera that sees badly: repeated (frozen) frames, a dark and a blurred picture."""
 
 from __future__ import annotations
 
@@ -12,15 +12,19 @@ from repo_paths import SAMPLE_SCENES as SCENES
 
 from skullcam.device.picture_watch import (
     BLURRED_BELOW,
+    DARK_BELOW,
+    DARK_NOTICE_S,
     FOCUS_MIN_SAMPLES,
     FROZEN_NOTICE_S,
     FROZEN_REOPEN_S,
+    LIGHT_AGAIN_AT,
     SHARP_AGAIN_AT,
     CameraNotice,
     PictureWatch,
     RepeatedPictures,
 )
 from skullcam.device.sources import CameraError, Frame
+from skullcam.store import GameStore
 from skullcam.vision.detection import Detection
 from skullcam.vision.sharpness import card_sharpness
 
@@ -251,3 +255,81 @@ def test_a_moved_table_is_told_below_a_blurred_or_frozen_picture() -> None:
     assert told.notices == [CameraNotice("moved"), CameraNotice("frozen"), CameraNotice("moved")]
     watch.table_moved(False)
     assert told.notices[-1] is None
+
+
+def _level(level: float, t: float, index: int) -> Frame:
+    """A picture of mean ``level`` with a sensor's noise (a covered lens is not one value)."""
+    base = np.full((48, 64, 3), int(level), np.uint8)
+    return Frame(_noisy(base, index), t, index)
+
+
+def _show(watch: PictureWatch, level: float, t0: float, seconds: float) -> float:
+    """Frames of ``level`` every half second for ``seconds``, each recognized with no card."""
+    t = t0
+    while t < t0 + seconds:
+        frame = _level(level, t, int(t * 2))
+        assert not watch.repeats(frame)
+        watch.seen(frame, [])
+        t += 0.5
+    return t
+
+
+def test_an_almost_black_picture_is_told_after_a_while_and_untold_once_lit() -> None:
+    """A webcam's privacy shutter left closed: frames come, each new (noise), none with a
+    card; the table would play a whole trick that nothing records, and not know."""
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    t = _show(watch, 40, 0.0, 5)  # the table, lit
+    t = _show(watch, 3, t, DARK_NOTICE_S - 1)  # a hand over the lens for a moment
+    t = _show(watch, 40, t, 1)
+    assert told.notices == []
+    t = _show(watch, 3, t, DARK_NOTICE_S + 0.5)
+    assert told.notices == [CameraNotice("dark")]
+    t = _show(watch, (DARK_BELOW + LIGHT_AGAIN_AT) / 2, t, 5)  # dusk near the line: still dark
+    assert told.notices == [CameraNotice("dark")]
+    _show(watch, LIGHT_AGAIN_AT + 5, t, 1)
+    assert told.notices == [CameraNotice("dark"), None]
+
+
+def test_the_store_keeps_the_dark_notice_for_the_tv(tmp_path: Path) -> None:
+    """As the live loop hands it on: a notice the store refused would end the recording."""
+    store = GameStore(tmp_path / "data")
+
+    def tell(notice: CameraNotice | None) -> None:
+        store.set_camera_notice(None if notice is None else notice.to_json())
+
+    watch = PictureWatch("camera 0", live=True, on_notice=tell)
+    _show(watch, 2, 0.0, DARK_NOTICE_S + 0.5)
+    assert store.camera_notice() == {"why": "dark"}
+
+
+def test_dark_is_told_below_a_frozen_picture_and_above_a_blurred_or_moved_one() -> None:
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    watch.table_moved(True)
+    t = _show(watch, 2, 0.0, DARK_NOTICE_S + 0.5)
+    assert told.notices == [CameraNotice("moved"), CameraNotice("dark")]
+    black = _level(2, t, 999)
+    watch.repeats(black)  # the same picture again and again: frozen says more
+    watch.repeats(Frame(black.image, t + FROZEN_NOTICE_S, 1000))
+    assert told.notices[-1] == CameraNotice("frozen")
+    t = _show(watch, 2, t + FROZEN_NOTICE_S + 1, 1)
+    assert told.notices[-1] == CameraNotice("dark")
+    _show(watch, 60, t, 1)
+    assert told.notices[-1] == CameraNotice("moved")
+
+
+def test_a_dim_scene_and_the_darkest_rendered_table_are_not_dark() -> None:
+    """The line is below what a table still read measures: the committed scene at a third of
+    its light, and the darkest felt the generator renders (31 of 255)."""
+    image, dets = _scene()
+    dim = cv2.convertScaleAbs(image, alpha=0.33)
+    felt = np.full_like(image, (18, 40, 22))  # about the darkest rendered felt (BGR)
+    for picture, cards in ((dim, dets), (felt, [])):
+        told = Told()
+        watch = PictureWatch("camera 0", live=True, on_notice=told)
+        for k in range(20):
+            frame = Frame(_noisy(picture, k), k * 0.5, k)
+            watch.repeats(frame)
+            watch.seen(frame, cards)
+        assert told.notices == [], float(picture[::8, ::8].mean())

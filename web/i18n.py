@@ -1007,6 +1007,26 @@ STRINGS: dict[str, dict[str, str]] = {
             " igen. Tjek kameraets kabel, og at intet dækker linsen."
         ),
     },
+    "camera_dark": {
+        "en": (
+            "The camera's picture is almost black: something covers its lens (a cap, a privacy"
+            " shutter), or the light is off. Cards laid now may not be seen."
+        ),
+        "es": (
+            "La imagen de la cámara está casi negra: algo tapa el objetivo (una tapa, un"
+            " obturador de privacidad) o la luz está apagada. Puede que las cartas que se jueguen"
+            " ahora no se vean."
+        ),
+        "it": (
+            "L'immagine della fotocamera è quasi nera: qualcosa copre l'obiettivo (un tappo,"
+            " uno sportellino per la privacy) oppure la luce è spenta. Le carte giocate ora"
+            " potrebbero non essere viste."
+        ),
+        "da": (
+            "Kameraets billede er næsten sort: noget dækker linsen (et linsedæksel, en lukker),"
+            " eller lyset er slukket. Kort, der lægges nu, ses måske ikke."
+        ),
+    },
     "camera_blurred": {
         "en": (
             "The camera's picture is blurred: cards may be misread. Focus or clean the lens,"

@@ -619,11 +619,11 @@ function finalStandings(state) {
 
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
  * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
- * or is blurred) or has moved from the seat calibration, said in ``el`` until the game is
+ * is almost black, or is blurred) or has moved from the seat calibration, said in ``el`` until the game is
  * over. */
 function showCameraMissing(el, state) {
   const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
-  const notices = {frozen: "camera_frozen", blurred: "camera_blurred", moved: "camera_moved"};
+  const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved"};
   const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
   el.hidden = !(state.camera_missing || notice) || state.finished;
   SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || "no_camera" : notice || "no_camera"));
