@@ -1013,18 +1013,18 @@ STRINGS: dict[str, dict[str, str]] = {
             " shutter), or the light is off. Cards laid now may not be seen."
         ),
         "es": (
-            "La imagen de la cámara está casi negra: algo tapa el objetivo (una tapa, un"
-            " obturador de privacidad) o la luz está apagada. Puede que las cartas que se jueguen"
-            " ahora no se vean."
+            "La imagen de la cámara está casi negra: algo cubre el objetivo (su tapa, una tapa"
+            " deslizante de privacidad) o la luz está apagada. Puede que las cartas que se"
+            " jueguen ahora no se vean."
         ),
         "it": (
             "L'immagine della fotocamera è quasi nera: qualcosa copre l'obiettivo (un tappo,"
             " uno sportellino per la privacy) oppure la luce è spenta. Le carte giocate ora"
-            " potrebbero non essere viste."
+            " potrebbero non vedersi."
         ),
         "da": (
-            "Kameraets billede er næsten sort: noget dækker linsen (et linsedæksel, en lukker),"
-            " eller lyset er slukket. Kort, der lægges nu, ses måske ikke."
+            "Kameraets billede er næsten sort: noget dækker linsen (et linsedæksel, et"
+            " webcamdæksel), eller lyset er slukket. Kort, der lægges nu, ses måske ikke."
         ),
     },
     "camera_blurred": {
