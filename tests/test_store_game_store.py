@@ -692,7 +692,7 @@ def test_a_camera_that_sees_badly_is_kept_in_the_state_and_announced(store: Game
         {"notice": {"why": "frozen"}},
         {"notice": None},
     ]
-    with pytest.raises(ValueError, match="why must be one of frozen, blurred"):
+    with pytest.raises(ValueError, match="why must be one of frozen, dark, blurred"):
         store.set_camera_notice({"why": "sleepy"})
     with sqlite3.connect(store.path) as conn:  # damaged: no notice, not a broken page
         conn.execute("INSERT INTO meta (key, value) VALUES ('camera_notice', '{\"why\":')")
