@@ -161,7 +161,8 @@ class DarkPicture:
     long enough to say (:data:`DARK_NOTICE_S`), until it is lit again (:data:`LIGHT_AGAIN_AT`)."""
 
     def __init__(self) -> None:
-        self.since: float | None = None
+        self.since: Frame | None = None
+        """The first frame of the dark stretch; None while the picture is lit."""
         self.dark = False
         self.level = 255.0
 
@@ -176,8 +177,8 @@ class DarkPicture:
                 return True
             return False
         if self.since is None:
-            self.since = frame.timestamp
-        if not self.dark and frame.timestamp - self.since >= DARK_NOTICE_S:
+            self.since = frame
+        if not self.dark and frame.timestamp - self.since.timestamp >= DARK_NOTICE_S:
             self.dark = True
             return True
         return False
@@ -273,15 +274,16 @@ class PictureWatch:
             self._tell(self._standing_notice())
 
     def _say_dark(self, frame: Frame) -> None:
-        if self.darkness.dark:
+        since = self.darkness.since
+        if self.darkness.dark and since is not None:
             logger.warning(
                 "%s's picture has been almost black for %.0f s (mean level %.0f of 255, since "
                 "frame %d): its lens is covered or its shutter closed, or the light is off; "
                 "cards laid now may not be seen",
                 self.name,
-                frame.timestamp - (self.darkness.since or frame.timestamp),
+                frame.timestamp - since.timestamp,
                 self.darkness.level,
-                frame.index,
+                since.index,
             )
         else:
             logger.info("%s's picture is lit again (frame %d)", self.name, frame.index)

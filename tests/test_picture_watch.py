@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -274,9 +275,16 @@ def _show(watch: PictureWatch, level: float, t0: float, seconds: float) -> float
     return t
 
 
-def test_an_almost_black_picture_is_told_after_a_while_and_untold_once_lit() -> None:
+def test_an_almost_black_picture_is_told_after_a_while_and_untold_once_lit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """A webcam's privacy shutter left closed: frames come, each new (noise), none with a
     card; the table would play a whole trick that nothing records, and not know."""
+    told = Told()
+    watch = PictureWatch("camera 0", live=True, on_notice=told)
+    _show(watch, 3, 0.0, DARK_NOTICE_S + 0.5)  # dark from the first frame, at time 0
+    assert told.notices == [CameraNotice("dark")]
+    assert re.search(r"almost black for 3 s \(mean level \d of 255, since frame 0\)", caplog.text)
     told = Told()
     watch = PictureWatch("camera 0", live=True, on_notice=told)
     t = _show(watch, 40, 0.0, 5)  # the table, lit
