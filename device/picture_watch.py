@@ -270,8 +270,7 @@ class PictureWatch:
             logger.info("%s's picture is sharp again (cards' sharpness %.2f)", self.name, median)
         else:
             return
-        if self.notice is None or self.notice.why != "frozen":
-            self._tell(self._standing_notice())
+        self._retell()
 
     def _say_dark(self, frame: Frame) -> None:
         since = self.darkness.since
@@ -287,8 +286,7 @@ class PictureWatch:
             )
         else:
             logger.info("%s's picture is lit again (frame %d)", self.name, frame.index)
-        if self.notice is None or self.notice.why != "frozen":
-            self._tell(self._standing_notice())
+        self._retell()
 
     def table_moved(self, moved: bool) -> None:
         """The tricks lie away from the seat calibration (the pipeline's table drift), or no
@@ -297,6 +295,11 @@ class PictureWatch:
         if moved == self._moved:
             return
         self._moved = moved
+        self._retell()
+
+    def _retell(self) -> None:
+        """Say the standing notice now, unless the picture is frozen: that is said until the
+        picture moves again, which then says the standing one (:meth:`repeats`)."""
         if self.notice is None or self.notice.why != "frozen":
             self._tell(self._standing_notice())
 

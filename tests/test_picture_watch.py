@@ -336,8 +336,5 @@ def test_a_dim_scene_and_the_darkest_rendered_table_are_not_dark() -> None:
     for picture, cards in ((dim, dets), (felt, [])):
         told = Told()
         watch = PictureWatch("camera 0", live=True, on_notice=told)
-        for k in range(20):
-            frame = Frame(_noisy(picture, k), k * 0.5, k)
-            watch.repeats(frame)
-            watch.seen(frame, cards)
+        _feed(watch, picture, cards, 0.0, 20)
         assert told.notices == [], float(picture[::8, ::8].mean())
