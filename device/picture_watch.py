@@ -42,11 +42,11 @@ FROZEN_REOPEN_S = 20.0
 
 DARK_BELOW = 10.0
 """The picture's mean level (0-255, all channels) under which it is called dark. The rendered
-tables measure 31 (the darkest felt) to 236. The robustness replay's dusk game, lit down to a
-gain of 0.4 with gamma 1.3, went from 41 to 6; it is told from 8 (frame 5,085 of 6,244 on), and
-still read every trick there, as rendered cards carry none of the noise a real sensor adds
-in the dark. So the line is where a picture is all but black: a closed shutter, a lens cap,
-a room with the light off."""
+tables measure 25 (the darkest felt) to 234 on this measure. The robustness replay's dusk game,
+lit down to a gain of 0.4 with gamma 1.3, went from 39 to 4.5; it is told from 8 (frame 5,085
+of 6,244 on), and still read every trick there, as rendered cards carry none of the noise a
+real sensor adds in the dark. So the line is where a picture is all but black: a closed
+shutter, a lens cap, a room with the light off."""
 
 LIGHT_AGAIN_AT = 20.0
 """The mean level at which a dark picture is called lit again: twice the line, so a picture at

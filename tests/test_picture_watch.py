@@ -329,7 +329,7 @@ def test_dark_is_told_below_a_frozen_picture_and_above_a_blurred_or_moved_one() 
 
 def test_a_dim_scene_and_the_darkest_rendered_table_are_not_dark() -> None:
     """The line is below what a table still read measures: the committed scene at a third of
-    its light, and the darkest felt the generator renders (31 of 255)."""
+    its light, and the darkest felt the generator renders (25 of 255)."""
     image, dets = _scene()
     dim = cv2.convertScaleAbs(image, alpha=0.33)
     felt = np.full_like(image, (18, 40, 22))  # about the darkest rendered felt (BGR)
