@@ -113,6 +113,24 @@ def test_two_neighbouring_cards_keep_their_own_identities() -> None:
     assert cards == ["green-1", "green-2"]
 
 
+def test_overlapping_cards_seen_on_one_frame_are_marked_two_cards() -> None:
+    """A card laid half on another: both read on the same frames, so neither may later be
+    taken for the other read another way. A card beside them, not touching, is not marked;
+    nor is one read only after the other was gone."""
+    tracker = Tracker()
+    under = card_detection("yellow-14", (300, 240))
+    on_top = card_detection("yellow-7", (330, 250))
+    apart = card_detection("green-2", (450, 240))
+    run(tracker, [[under]] * 3 + [[under, on_top, apart]] * 3)
+    by_face = {tr.card: tr for tr in tracker.tracks.values()}
+    assert by_face["yellow-14"].seen_with == {by_face["yellow-7"].id}
+    assert by_face["yellow-7"].seen_with == {by_face["yellow-14"].id}
+    assert by_face["green-2"].seen_with == set()
+    later = card_detection("purple-3", (300, 240))
+    run(tracker, [[later]] * 3, t0=1.0)
+    assert by_face["yellow-14"].seen_with == {by_face["yellow-7"].id}
+
+
 def test_arrival_order_is_when_cards_came_to_rest() -> None:
     tracker = Tracker()
     a = card_detection("green-1", (320, 380))

@@ -8,7 +8,7 @@ import numpy as np
 
 from skullcam.device.scripted import card_detection
 from skullcam.vision.seats import SeatLayout
-from skullcam.vision.tracker import Tracker
+from skullcam.vision.tracker import Tracker, _iou
 from skullcam.vision.trick_state import (
     CardPlayed,
     CardTakenBack,
@@ -445,6 +445,31 @@ def test_the_next_rounds_deal_may_bring_a_face_of_the_trick_just_swept() -> None
     assert (played[-1].face, played[-1].seat, played[-1].index) == ("black-9", 2, 1)
 
 
+def test_a_swept_short_trick_opening_a_round_forgets_the_last_rounds_faces() -> None:
+    """Round 1's last trick held black-9 and completed; round 2's first trick is swept a card
+    short; black-9, dealt again, is played in round 2's second trick. It is a new play, not
+    round 1's card dragged aside. Was: the swept trick left round 1's faces standing as 'the
+    trick just cleared', and black-9 was never played (an 8-player replay, session 49: the
+    trick swept a card short too)."""
+    b = Bench(leader=0)
+    b.frames([det("green-5", 0)], 8)
+    b.frames([det("green-5", 0), det("black-9", 1)], 8)
+    b.frames([det("green-5", 0), det("black-9", 1), det("green-1", 2)], 10)
+    b.machine.round_continues = False  # the pipeline says: that was the round's last trick
+    b.frames([], 30)  # swept, and the next round dealt
+    b.frames([det("yellow-3", 0)], 8)  # round 2, trick 1: Cai's card is never seen
+    b.frames([det("yellow-3", 0), det("yellow-9", 1)], 10)
+    b.frames([], 30)  # swept a card short
+    assert len(b.completed()) == 2 and b.completed()[1].swept
+    b.machine.round_continues = True  # the pipeline says so once round 2's first is recorded
+    b.frames([det("purple-4", 1)], 8)
+    b.frames([det("purple-4", 1), det("black-9", 2)], 8)
+    b.frames([det("purple-4", 1), det("black-9", 2), det("purple-7", 0)], 10)
+    third = b.completed()[2]
+    assert [p.card for p in third.plays] == ["purple-4", "black-9", "purple-7"]
+    assert third.players == (1, 2, 0) and not third.swept
+
+
 def _first_trick(b: Bench) -> tuple:
     a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
     b.frames([a], 8)
@@ -750,6 +775,29 @@ def test_a_card_swapped_on_the_same_spot_is_not_joined_to_the_old_one() -> None:
     b.frames([one, det("black-9", 1), det("black-2", 2)], 12)
     (trick,) = b.completed()
     assert [p.card for p in trick.plays] == ["black-1", "black-9", "black-2"]
+
+
+def test_a_card_laid_on_another_seen_together_is_not_joined_to_it() -> None:
+    """A crowded middle: Ben lays his yellow-7 nearly on Ana's yellow-14, and both are read
+    while it lands, then the yellow-14 is hidden. Two cards seen on one frame are two plays,
+    not one card read two ways. Was: the yellow-7 joined the yellow-14's track, Ana's card
+    was lost and the trick swept a card short (an 8-player replay, session 49)."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    under = card_detection("yellow-14", spot(0, radius=5), angle=0.3)
+    landing = card_detection("yellow-7", spot(1, radius=14), angle=0.3)
+    on_top = card_detection("yellow-7", spot(1, radius=5), angle=0.3)
+    assert _iou(under.box, on_top.box) > b.tracker.config.merge_iou  # one spot, it seems...
+    b.frames([], 5)
+    b.frames([under], 12)
+    b.frames([under, landing], 6)  # ...but both read while the yellow-7 lands
+    b.frames([on_top], 10)  # on the yellow-14, which it hides
+    b.frames([on_top, det("yellow-2", 2)], 40)
+    b.frames([], 40)  # swept
+    played = [(e.face, e.seat) for e in b.events if isinstance(e, CardPlayed)]
+    assert played[:2] == [("yellow-14", 0), ("yellow-7", 1)]
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["yellow-14", "yellow-7", "yellow-2"]
+    assert trick.players == (0, 1, 2)
 
 
 def test_a_card_caught_in_the_hand_by_a_frozen_picture_is_not_taken_back() -> None:

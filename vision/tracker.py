@@ -99,6 +99,9 @@ class Track:
     nudges: int = 0
     axis: np.ndarray = field(default_factory=lambda: np.zeros(2))
     """Sum of (cos 2a, sin 2a) of the long-axis angle: a half-turn-proof average direction."""
+    seen_with: set[int] = field(default_factory=set)
+    """Tracks detected on the same frame as this one, their boxes overlapping: two cards, the
+    one laid on the other, not one card read two ways (the recognizer gives a card one box)."""
 
     @property
     def card(self) -> str:
@@ -290,6 +293,7 @@ class Tracker:
             used_tracks.add(tid)
             used_dets.add(j)
             self._feed(self.tracks[tid], dets[j], centers[j], t)
+        self._note_seen_together([self.tracks[tid] for tid in used_tracks])
         for j, det in enumerate(dets):
             if j not in used_dets:
                 self._spawn(det, centers[j], t)
@@ -304,6 +308,16 @@ class Tracker:
             elif t - track.last_seen > cfg.tentative_lost_s:
                 del self.tracks[tid]
         return gone
+
+    @staticmethod
+    def _note_seen_together(seen: Sequence[Track]) -> None:
+        """Mark each pair of tracks seen on this frame with overlapping boxes (a card laid on
+        another), so that the two are never taken for one card read two ways."""
+        for k, a in enumerate(seen):
+            for b in seen[k + 1 :]:
+                if b.id not in a.seen_with and _iou(a.box, b.box) > 0.0:
+                    a.seen_with.add(b.id)
+                    b.seen_with.add(a.id)
 
     def _picture_move(
         self, dets: Sequence[Detection], centers: Sequence[np.ndarray], t: float
@@ -405,6 +419,7 @@ class Tracker:
             keep.center, keep.box, keep.corners = other.center, other.box, other.corners
             keep.angle, keep.last_seen = other.angle, other.last_seen
         keep.hits += other.hits
+        keep.seen_with |= other.seen_with
 
     def same_spot(self, a: Track, b: Track) -> bool:
         """Whether two tracks' boxes overlap as one card's would (``merge_iou``)."""

@@ -380,6 +380,7 @@ class TrickStateMachine:
             )
             trick = dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True)
             events.append(TrickCompleted(trick))
+            self._finished = _unique_faces(trick, tracks)  # not the last round's last trick
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
@@ -387,10 +388,9 @@ class TrickStateMachine:
             self.phase = Phase.CLEARING
             self.previous = set(tracker.tracks)
             self._clearing = dict(tracker.tracks)
-            self._finished = {
-                p.face: tracker.tracks[p.track_id] for p in trick.plays if p.face not in COPIES
-            }
-            self._last = (trick, [tracker.tracks[p.track_id] for p in trick.plays])
+            played = [tracker.tracks[p.track_id] for p in trick.plays]
+            self._finished = _unique_faces(trick, played)
+            self._last = (trick, played)
             self.members = []
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         clearing = self.phase is Phase.CLEARING
@@ -611,14 +611,19 @@ class TrickStateMachine:
         are one card read two ways (a blurred black 1 and black 5 in turn): the second joins
         the first, which keeps its place in the order. Was: two plays in one seat, the trick
         complete a card early, the last card lost (a review, session 44: soft focus). A card
-        swapped on the same spot is not one: the card taken back is not seen again. A unique
+        swapped on the same spot is not one: the card taken back is not seen again. Nor are
+        two seen on one frame: the second was laid on the first (a crowded middle, session
+        49: yellow-7 laid on yellow-14 took it over, and the trick was swept a card short). A unique
         card first seen just after a gap in the frames, where the same card lay before it, is
         that card moved unseen (a frozen picture caught it in the hand laying it)."""
         for young_id in sorted(self.members, key=lambda i: -tracker.tracks[i].first_seen):
             young = tracker.tracks[young_id]
             for old_id in self.members:
                 old = tracker.tracks[old_id]
-                read_two_ways = old.first_seen < young.first_seen < old.last_seen
+                read_two_ways = (
+                    old.first_seen < young.first_seen < old.last_seen
+                    and young_id not in old.seen_with
+                )
                 if (read_two_ways and tracker.same_spot(old, young)) or self._moved_unseen(
                     old, young
                 ):
@@ -880,6 +885,13 @@ class TrickStateMachine:
             seat_centre=layout.centre,
             seat_turn=math.degrees(turn_between(layout.angles[0], self.drift.calibrated.angles[0])),
         )
+
+
+def _unique_faces(trick: TrickObservation, tracks: Sequence[Track]) -> dict[str, Track]:
+    """A trick's cards by the face it was read with, for the faces a deck holds one of: such
+    a card seen again while its round goes on is that card, not a new play."""
+    by_id = {tr.id: tr for tr in tracks}
+    return {p.face: by_id[p.track_id] for p in trick.plays if p.face not in COPIES}
 
 
 @dataclass
