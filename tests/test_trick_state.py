@@ -800,6 +800,30 @@ def test_a_card_laid_on_another_seen_together_is_not_joined_to_it() -> None:
     assert trick.players == (0, 1, 2)
 
 
+def test_a_card_hidden_under_the_next_one_laid_stays_in_the_trick() -> None:
+    """Ben lays his card over most of Ana's, in the middle of the table: Ana's is not seen
+    again until the trick is swept. It was seen under Ben's as his landed, so it lies there
+    still: the trick completes with all three cards, nothing taken back. Was: Ana's card was
+    taken back after the tracker's lost time, and the trick was recorded only when swept,
+    flagged (an 8-player replay, session 49)."""
+    b = Bench(leader=0, seat_names=["Ana", "Ben", "Cai"])
+    under = card_detection("yellow-14", spot(0, radius=10), angle=1.0)
+    landing = card_detection("yellow-7", spot(1, radius=40), angle=1.0)
+    on_top = card_detection("yellow-7", spot(1, radius=10), angle=1.0)
+    b.frames([], 5)
+    b.frames([under], 12)
+    b.frames([under, landing], 5)  # both seen as Ben's card lands...
+    b.frames([on_top], 30)  # ...on Ana's, which it hides: longer than the tracker's lost time
+    b.frames([on_top, det("yellow-2", 2)], 10)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["yellow-14", "yellow-7", "yellow-2"]
+    assert trick.players == (0, 1, 2) and not trick.swept
+    assert trick.taken_back == () and trick.flags == ()
+    b.frames([], 40)  # swept
+    assert b.machine.phase is Phase.COLLECTING and not b.tracker.tracks
+    assert not any(isinstance(e, CardTakenBack) for e in b.events)
+
+
 def test_a_card_caught_in_the_hand_by_a_frozen_picture_is_not_taken_back() -> None:
     """The picture froze for 2 s with Ben's card still in his hand, above the table: read
     there, it came to rest as a play. When the picture moved again it lay 60 px on, where he

@@ -401,6 +401,7 @@ class TrickStateMachine:
         # winner's lead laid on it must not take it over before the sweep tells which it was.
         tracker.locked = frozenset(self._maybe_swapped) if clearing else frozenset()
         tracker.retired = frozenset(self._replaced()) if clearing else frozenset()
+        tracker.in_play = frozenset(self.members)  # the trick being played (or the next one)
         return events
 
     def _replaced(self) -> Iterator[int]:
@@ -683,7 +684,8 @@ class TrickStateMachine:
             return False
         for tid in self.members:
             tr = tracker.tracks[tid]
-            if t - tr.last_seen > cfg.visible_s or t - tr.still_since < cfg.still_s:
+            hidden = t - tr.last_seen > cfg.visible_s and not tracker.buried(tr)
+            if hidden or t - tr.still_since < cfg.still_s:
                 return False
         if motion is None or motion <= cfg.motion_threshold:
             return True
