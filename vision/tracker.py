@@ -34,7 +34,7 @@ from typing import TypeVar
 import numpy as np
 
 from skullcam.vision.detection import Detection
-from skullcam.vision.obb import centroid_inside, polygon_inside
+from skullcam.vision.obb import centroid_inside
 from skullcam.vision.picture_move import MIN_CARDS, PictureMove, measure_move
 
 T = TypeVar("T")
@@ -66,10 +66,6 @@ class TrackerConfig:
     lost_s: float = 2.5
     """A confirmed track unseen this long is gone (hands hide cards, and a detector may miss a
     card, for less than this; measured misses on generated games reach 2 s)."""
-    buried_cover: float = 0.5
-    """A card of the trick in play this much under cards of it laid since (seen with it, so
-    laid on it) is buried there, not gone, for as long as they lie on it: in a crowded middle
-    the next card may hide one wholly (:meth:`Tracker.buried`)."""
     tentative_lost_s: float = 0.35
     """An unconfirmed track unseen this long is dropped (a false positive, a card in flight)."""
     merge_iou: float = 0.6
@@ -238,10 +234,6 @@ class Tracker:
         self.picture_moved: PictureMove | None = None
         """The camera's move measured on the last frame (the tracks were moved with it), else
         None: the trick state turns the seats with it."""
-        self.in_play: frozenset[int] = frozenset()
-        """The cards of the trick being played (set by the trick state): one of them hidden
-        under others of them is buried, not gone (:meth:`buried`). Only those: the winner's
-        lead laid on the trick just won must not keep that trick's cards on the table."""
         self.retired: frozenset[int] = frozenset()
         """Tracks no detection continues (set by the trick state: a card of the completed
         trick taken away, another laid in its seat since). The same card laid there again is
@@ -311,28 +303,11 @@ class Tracker:
             if track.last_seen >= t:
                 continue
             if self.confirmed(track):
-                if t - track.last_seen > cfg.lost_s and not self.buried(track):
+                if t - track.last_seen > cfg.lost_s:
                     gone.append(self.tracks.pop(tid))
             elif t - track.last_seen > cfg.tentative_lost_s:
                 del self.tracks[tid]
         return gone
-
-    def buried(self, track: Track) -> bool:
-        """Is ``track``'s card hidden under cards laid on it since, all of the trick in play?
-
-        Its share under them is summed from its last outline (two cards overlapping on it
-        count their overlap twice: a little generous, and a card slid out from under two
-        others is rare). Was: a card the next one hid wholly was taken back after
-        ``lost_s``, and the trick was recorded only when swept, flagged (8 players, cards
-        near the middle, session 49)."""
-        if track.id not in self.in_play:
-            return False
-        cover = 0.0
-        for tid in track.seen_with & self.in_play:
-            top = self.tracks.get(tid)
-            if top is not None and top.first_seen > track.first_seen:
-                cover += polygon_inside(track.corners, top.corners)
-        return cover >= self.config.buried_cover
 
     @staticmethod
     def _note_seen_together(seen: Sequence[Track]) -> None:

@@ -368,7 +368,8 @@ class TrickStateMachine:
                     CardPlayed(tr.id, tr.card, self.layout.seat_of(tr.center), len(self.members))
                 )
         self._join_twins(tracker, events)
-        if self.phase is Phase.COLLECTING and self._swept(tracker):
+        swept = self._swept(tracker) if self.phase is Phase.COLLECTING else []
+        if swept:
             # Everything was swept off before the trick completed: a card the camera never
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
             tracks = self._last_per_seat(self._taken)
@@ -380,7 +381,8 @@ class TrickStateMachine:
             )
             trick = dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True)
             events.append(TrickCompleted(trick))
-            self._finished = _unique_faces(trick, tracks)  # not the last round's last trick
+            # Its cards now, not the last round's last trick (nor one taken back before it).
+            self._finished = _unique_faces(trick, swept)
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
             trick = self._observe(tracker, t)
             events.append(TrickCompleted(trick))
@@ -401,7 +403,6 @@ class TrickStateMachine:
         # winner's lead laid on it must not take it over before the sweep tells which it was.
         tracker.locked = frozenset(self._maybe_swapped) if clearing else frozenset()
         tracker.retired = frozenset(self._replaced()) if clearing else frozenset()
-        tracker.in_play = frozenset(self.members)  # the trick being played (or the next one)
         return events
 
     def _replaced(self) -> Iterator[int]:
@@ -589,8 +590,9 @@ class TrickStateMachine:
             last[self.layout.seat_of(tr.center)] = tr
         return sorted(last.values(), key=lambda tr: (tr.arrival or 0.0, tr.id))
 
-    def _swept(self, tracker: Tracker) -> bool:
-        """Were two or more cards of this trick taken away together, nothing of it left?
+    def _swept(self, tracker: Tracker) -> list[Track]:
+        """The cards of this trick taken away together, two or more, nothing of it left; else
+        none.
 
         A sweep takes the cards within moments of each other; cards taken back one at a time
         (two players each changing their mind) leave gaps longer than ``sweep_window_s``, and
@@ -599,13 +601,14 @@ class TrickStateMachine:
         sweep is still being noticed).
         """
         if len(self._taken) < 2:
-            return False
+            return []
         last = max(tr.last_seen for tr in self._taken)
         together = [tr for tr in self._taken if last - tr.last_seen <= self.config.sweep_window_s]
         if len(together) < 2:
-            return False
+            return []
         vanished = min(tr.last_seen for tr in together)
-        return all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
+        later = all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
+        return together if later else []
 
     def _join_twins(self, tracker: Tracker, events: list[Event]) -> None:
         """Two cards of this trick on one spot, the first seen again after the second came,
@@ -684,8 +687,7 @@ class TrickStateMachine:
             return False
         for tid in self.members:
             tr = tracker.tracks[tid]
-            hidden = t - tr.last_seen > cfg.visible_s and not tracker.buried(tr)
-            if hidden or t - tr.still_since < cfg.still_s:
+            if t - tr.last_seen > cfg.visible_s or t - tr.still_since < cfg.still_s:
                 return False
         if motion is None or motion <= cfg.motion_threshold:
             return True
@@ -890,10 +892,15 @@ class TrickStateMachine:
 
 
 def _unique_faces(trick: TrickObservation, tracks: Sequence[Track]) -> dict[str, Track]:
-    """A trick's cards by the face it was read with, for the faces a deck holds one of: such
-    a card seen again while its round goes on is that card, not a new play."""
+    """The plays of ``trick`` among ``tracks`` by the face each was read with, for the faces a
+    deck holds one of: such a card seen again while its round goes on is that card, not a new
+    play."""
     by_id = {tr.id: tr for tr in tracks}
-    return {p.face: by_id[p.track_id] for p in trick.plays if p.face not in COPIES}
+    return {
+        p.face: by_id[p.track_id]
+        for p in trick.plays
+        if p.face not in COPIES and p.track_id in by_id
+    }
 
 
 @dataclass
