@@ -129,6 +129,9 @@ def test_overlapping_cards_seen_on_one_frame_are_marked_two_cards() -> None:
     later = card_detection("purple-3", (300, 240))
     run(tracker, [[later]] * 3, t0=1.0)
     assert by_face["yellow-14"].seen_with == {by_face["yellow-7"].id}
+    tracker.merge(by_face["green-2"], by_face["yellow-7"].id)  # the yellow-7 was the green-2
+    assert by_face["yellow-14"].seen_with == {by_face["green-2"].id}
+    assert by_face["green-2"].seen_with == {by_face["yellow-14"].id}
 
 
 def test_arrival_order_is_when_cards_came_to_rest() -> None:

@@ -422,6 +422,11 @@ class Tracker:
             keep.angle, keep.last_seen = other.angle, other.last_seen
         keep.hits += other.hits
         keep.seen_with |= other.seen_with
+        keep.seen_with.discard(keep.id)
+        for track in self.tracks.values():  # seen with the other: seen with this card
+            if other_id in track.seen_with:
+                track.seen_with.discard(other_id)
+                track.seen_with.add(keep.id)
 
     def same_spot(self, a: Track, b: Track) -> bool:
         """Whether two tracks' boxes overlap as one card's would (``merge_iou``)."""
