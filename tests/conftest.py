@@ -81,12 +81,27 @@ def store(app: Flask) -> GameStore:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
     """The table app served for real on a free port (browser tests): its URL and store."""
-    from skullcam.web import create_app, get_store, make_server
+    from skullcam.web import get_store
+
+    for base, app in _served_app(tmp_path):  # one; closed when the test is done
+        yield base, get_store(app)
+
+
+@pytest.fixture
+def app_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+    """The same, with the app itself: for a test that slows one of its answers."""
+    yield from _served_app(tmp_path)
+
+
+def _served_app(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+    from skullcam.web import create_app, make_server
 
     app = create_app(tmp_path / "data")
     srv = make_server(app, "127.0.0.1", 0, threads=16)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}", get_store(app)
-    srv.close()
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{srv.effective_port}", app
+    finally:
+        srv.close()
+        thread.join(timeout=5)

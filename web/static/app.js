@@ -819,15 +819,30 @@ function initTV() {
     el.append(h("div", {class: "banner-round"}, t("round") + " " + ev.round + ": " + parts.join(" · ")));
     showBanner(el, 9000);
   }
+  // Most events reload the game; a card laid while a reload is on its way comes as a live
+  // event, and the reload's answer may have been read before it: the cards laid since are put
+  // back on that answer, or they left the TV until the next card (a flaky CI run, session 49).
+  // An answer older than one already shown is dropped.
+  let asked = 0, shown = 0, liveMeanwhile = null;
+  const liveOf = (data) => (data.plays && data.plays.length ? data : null);
   async function refresh() {
-    state = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
+    const mine = ++asked;
+    const fresh = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
+    if (mine < shown) return;
+    shown = mine;
+    state = fresh;
+    if (liveMeanwhile && state.game && liveMeanwhile.game_id === state.game.id) {
+      state.live = liveOf(liveMeanwhile);
+    }
+    if (shown === asked) liveMeanwhile = null;
     render();
     window.SK_TV_STATE = state;
   }
   refresh();
   stream(fixedGame || null, (kind, data) => {
     if (kind === "live" && state && state.game && data.game_id === state.game.id) {
-      state.live = data.plays && data.plays.length ? data : null;
+      if (shown < asked) liveMeanwhile = data;
+      state.live = liveOf(data);
       render();
       return;
     }
