@@ -1202,6 +1202,16 @@ def test_a_card_laid_while_the_tv_reloads_stays_on_the_tv(
     wait(browser).until(ec.text_to_be_present_in_element(cards, "Parrot 10"))
     time.sleep(2.0)  # ...and comes after the card
     assert "Parrot 10" in browser.find_element(*cards).text
+    # A card laid during a reload, then the trick recorded: the reload asked for the trick
+    # holds it, and the card laid before it must not be put back on that answer.
+    store.set_bids(gid, 1, [1, 0, 1])
+    time.sleep(0.5)
+    plays = [{"player": (leader + i) % 3, "card": f"green-{10 + i}"} for i in range(3)]
+    store.set_live(gid, 1, 0, [{**plays[0], "confidence": 0.98}, {**plays[1], "confidence": 0.9}])
+    store.record_trick(gid, 1, 0, plays)
+    time.sleep(3.5)  # both answers are in: the round is over, nothing lies on the table
+    assert browser.execute_script("return window.SK_TV_STATE.live") is None
+    assert "Parrot" not in browser.find_element(*cards).text
 
 
 def test_the_tv_says_the_bids_against_tricks_and_which_trick_was_last(

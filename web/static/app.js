@@ -821,9 +821,11 @@ function initTV() {
   }
   // Most events reload the game; a card laid while a reload is on its way comes as a live
   // event, and the reload's answer may have been read before it: the cards laid since are put
-  // back on that answer, or they left the TV until the next card (a flaky CI run, session 49).
-  // An answer older than one already shown is dropped.
-  let asked = 0, shown = 0, liveMeanwhile = null;
+  // back on the answers to the reloads asked before the event, or they left the TV until the
+  // next card (a flaky CI run, session 49). A reload asked after it (a trick recorded since)
+  // already holds it, or what replaced it. An answer older than one already shown is dropped.
+  let asked = 0, shown = 0;
+  let liveMeanwhile = null;  // {data, asked}: the event, and how many reloads were asked before it
   const liveOf = (data) => (data.plays && data.plays.length ? data : null);
   async function refresh() {
     const mine = ++asked;
@@ -831,17 +833,20 @@ function initTV() {
     if (mine < shown) return;
     shown = mine;
     state = fresh;
-    if (liveMeanwhile && state.game && liveMeanwhile.game_id === state.game.id) {
-      state.live = liveOf(liveMeanwhile);
+    if (liveMeanwhile && mine <= liveMeanwhile.asked) {
+      if (state.game && liveMeanwhile.data.game_id === state.game.id) {
+        state.live = liveOf(liveMeanwhile.data);
+      }
+    } else {
+      liveMeanwhile = null;
     }
-    if (shown === asked) liveMeanwhile = null;
     render();
     window.SK_TV_STATE = state;
   }
   refresh();
   stream(fixedGame || null, (kind, data) => {
     if (kind === "live" && state && state.game && data.game_id === state.game.id) {
-      if (shown < asked) liveMeanwhile = data;
+      if (shown < asked) liveMeanwhile = {data, asked};
       state.live = liveOf(data);
       render();
       return;
