@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,16 +84,18 @@ def server(tmp_path: Path) -> Iterator[tuple[str, GameStore]]:
     """The table app served for real on a free port (browser tests): its URL and store."""
     from skullcam.web import get_store
 
-    for base, app in _served_app(tmp_path):  # one; closed when the test is done
+    with _served_app(tmp_path) as (base, app):
         yield base, get_store(app)
 
 
 @pytest.fixture
 def app_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     """The same, with the app itself: for a test that slows one of its answers."""
-    yield from _served_app(tmp_path)
+    with _served_app(tmp_path) as served:
+        yield served
 
 
+@contextmanager
 def _served_app(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     from skullcam.web import create_app, make_server
 
