@@ -7,6 +7,7 @@ instead of failing to import; the ``browser`` fixture of ``conftest.py`` starts 
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,13 @@ def require_browser() -> None:
         )
 
 
-def start_chromium(lang: str = "en-US") -> Any:
-    """A headless chromium driven by chromedriver (the test is skipped if it cannot start)."""
+def start_chromium(scratch: Path, lang: str = "en-US") -> Any:
+    """A headless chromium driven by chromedriver (the test is skipped if it cannot start).
+
+    Chromium leaves a folder for its profile lock in ``$TMPDIR`` each time chromedriver stops
+    it (3,000 of them in ``/tmp`` after a few dozen runs of the suite), so it gets ``scratch``,
+    a pytest temporary folder, as its ``TMPDIR``: pytest clears those away.
+    """
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -40,7 +46,8 @@ def start_chromium(lang: str = "en-US") -> Any:
         options.add_argument(arg)
     options.add_argument(f"--lang={lang}")
     try:
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        service = Service(CHROMEDRIVER, env={**os.environ, "TMPDIR": str(scratch)})
+        driver = webdriver.Chrome(service=service, options=options)
     except Exception as err:  # pragma: no cover - depends on the machine
         pytest.skip(f"chromium did not start: {str(err).splitlines()[0]}")
     driver.set_page_load_timeout(30)

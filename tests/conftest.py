@@ -47,12 +47,12 @@ def pytest_report_header() -> str:
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A headless chromium (see ``browser_support``); quit after the test."""
     from browser_support import require_browser, start_chromium
 
     require_browser()
-    driver = start_chromium()
+    driver = start_chromium(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 
