@@ -112,10 +112,17 @@ def choice_kind(game: Game, trick: Trick) -> str:
     kind = ABILITY_KIND.get(str(winning))
     if kind is None:
         raise refusal("no_choice", **where)
-    dealt = checks.cards_dealt(trick.round, len(game.players), game.settings)
-    if kind == "rosie" and trick.trick + 1 >= dealt:
+    if kind == "rosie" and is_rounds_last_trick(game, trick.round, trick.trick):
         raise refusal("rosie_last_trick", round=trick.round)
     return kind
+
+
+def is_rounds_last_trick(game: Game, round_number: int, trick_index: int) -> bool:
+    """Whether the trick is its round's last, where Rosie gives no choice: the next round is
+    led by the dealer's neighbour. Every way a choice is asked or answered checks it, so a
+    correction that makes Rosie win a round's last trick asks nothing."""
+    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
+    return trick_index + 1 >= dealt
 
 
 def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:
@@ -137,6 +144,8 @@ def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) 
             trick=prompt.trick + 1,
             pirate=CardId(parse_card(pirate)),
         )
+    if prompt.kind == "rosie" and is_rounds_last_trick(game, prompt.round, prompt.trick):
+        raise refusal("rosie_last_trick", round=prompt.round)
 
 
 def drop_abilities_not_won(

@@ -26,6 +26,7 @@ from .abilities import (
     ask_for_choice,
     dismiss_questions_not_won,
     drop_abilities_not_won,
+    is_rounds_last_trick,
     restore_dropped_choice,
     stored_abilities,
 )
@@ -437,6 +438,8 @@ class CorrectionsMixin(TricksMixin):
         )
         dismiss_questions_not_won(conn, game.id, r, t, keep)
         kind = ABILITY_KIND.get(str(winning))
+        if kind == "rosie" and is_rounds_last_trick(game, r, t):
+            kind = None  # no choice: the next round is led by the dealer's neighbour
         on = bool(checks.full_settings(game.settings)["pirate_abilities"])
         # A question declined is not re-asked while the same player's pirate wins.
         changed = winning != plan.winning_before or moved

@@ -302,14 +302,25 @@ class HandEntryMixin(TricksMixin):
 
     def _game_taking_hand_tricks(self, game_id: int, late: Callable[[Game], None]) -> Game:
         """The game a trick is entered into, refused finished (``late`` first tells a page
-        whose trick went in meanwhile that it did) or the demo's."""
+        whose trick went in meanwhile that it did), the demo's, or replaced at the table."""
         game = self.game(game_id)
         if game.status == "finished":
             late(game)
+        self._refuse_hand_tricks_off_the_table(game)
+        if game.status == "finished":
             raise refusal("hand_game_finished", game=game_id)
-        if self.is_demo_game(game_id):
-            raise refusal("hand_demo_game", game=game_id)
         return game
+
+    def _refuse_hand_tricks_off_the_table(self, game: Game) -> None:
+        """Tricks are entered and taken back only in the table's own game. Not the demo's
+        (a recording replayed into it); nor one another game has replaced: a trick taken back
+        from its end would open it again and take the table from the game being played (its
+        pages hide the buttons, but a phone may still show last game's page)."""
+        if self.is_demo_game(game.id):
+            raise refusal("hand_demo_game", game=game.id)
+        newer = self.replaced_by(game.id)
+        if newer is not None:
+            raise refusal("hand_replaced_game", game=game.id, newer=newer)
 
     def _stored_and_mine(
         self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]

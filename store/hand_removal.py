@@ -56,8 +56,7 @@ class HandRemovalMixin(HandEntryMixin):
         note = checks.check_note(note)
         with self._write() as conn:
             game = self.game(game_id)
-            if self.is_demo_game(game_id):
-                raise refusal("hand_demo_game", game=game_id)
+            self._refuse_hand_tricks_off_the_table(game)
             trick = self.trick(game_id, round_number, trick_index)
             where = {"round": round_number, "trick": trick_index + 1}
             if not trick.by_hand:

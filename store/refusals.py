@@ -76,6 +76,10 @@ ENGLISH: dict[str, str] = {
     "hand_demo_game": (
         "game {game} is the demo's recorded game; set up a new game to enter your own tricks"
     ),
+    "hand_replaced_game": (
+        "game {game} is no longer the table's game: game {newer} has taken the table since;"
+        " tricks are entered and taken back only in the table's game"
+    ),
     "hand_no_trick_left": "every trick of game {game} is recorded: there is no trick to enter",
     "hand_not_next": (
         "round {round} trick {trick} is not the next trick to enter: round {next_round} trick"

@@ -43,7 +43,13 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         so_far = round_so_far(
             game, dealer, round_tricks, abilities, bool(settings["pirate_abilities"])
         )
-        finished = game.status == "finished" or len(round_tricks) >= cards
+        # The trick the table plays next follows the round's last recorded one, led by its
+        # winner (``so_far``), even where a trick taken back to be entered again by hand has
+        # left a gap before it; the hand-entry form fills the first gap (``hand_trick``).
+        after_last = round_tricks[-1].trick + 1 if round_tricks else 0
+        finished = game.status == "finished" or after_last >= cards
+        taken = {t.trick for t in round_tricks}
+        hand_trick = next((k for k in range(cards) if k not in taken), None)
         score = self.score(game_id)
         score.pop("record", None)
         camera_missing_why = self.camera_missing_why()
@@ -55,7 +61,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "cards": cards,
             "dealer": dealer,
             "leader": None if finished else so_far.leader,
-            "next_trick": len(round_tricks),
+            "next_trick": after_last,
+            "hand_trick": None if game.status == "finished" else hand_trick,
             "bids": self.bids(game_id, current),
             "cannonball": self.cannonball(game_id, current),
             "tricks": so_far.tricks,

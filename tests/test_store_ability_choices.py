@@ -106,6 +106,25 @@ def test_rosie_on_a_rounds_last_trick_has_no_choice(store: GameStore) -> None:
     ]
 
 
+def test_a_correction_that_makes_rosie_win_a_rounds_last_trick_asks_nothing(
+    store: GameStore,
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.correct_play(gid, 1, 0, 2, card="pirate-rosie")  # Ana's card was Rosie
+    assert store.prompts(gid) == []
+    assert "warnings" not in store.score(gid)["score"]
+    # Nor is an answer taken to a question asked so before this was fixed (an older store).
+    from skullcam.store.prompts import insert_prompt
+
+    with store._write() as conn:
+        prompt_id = insert_prompt(conn, gid, "rosie", 1, 0, 0, {})
+    with pytest.raises(UserError, match="Rosie won the last trick of round 1"):
+        store.answer_prompt(prompt_id, 1)
+    assert store.abilities(gid, 1) == [] and "warnings" not in store.score(gid)["score"]
+
+
 def test_the_replay_page_shows_and_changes_the_choice(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -540,6 +540,33 @@ def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameSt
     )  # the camera sees it
 
 
+def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
+    hand_store: GameStore,
+) -> None:
+    """Round 2 trick 1 entered by hand, trick 2 by the camera, then trick 1 taken back to
+    enter it again: the table plays trick 3 next, led by trick 2's winner; the form (and the
+    bids page's button naming it) fills trick 1."""
+    gid = three_players(hand_store, {"rounds": 4})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    hand_store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    state = hand_store.state(gid)
+    assert (state["round"], state["next_trick"], state["hand_trick"]) == (3, 0, 0)
+    hand_store.remove_hand_trick(gid, 2, 0)
+    state = hand_store.state(gid)
+    assert (state["round"], state["next_trick"], state["hand_trick"]) == (2, 2, 0)
+    assert state["leader"] is None  # round 2's two tricks are played: no trick 3
+    assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
+    # Round 3 (3 cards): trick 1 taken back, trick 2 recorded, Ben won it and leads trick 3.
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    hand_store.enter_trick(gid, 3, 0, hand((0, "black-2"), (1, "black-3"), (2, "black-4")))
+    hand_store.record_trick(gid, 3, 1, plays((2, "green-3"), (0, "green-6"), (1, "green-8")))
+    hand_store.remove_hand_trick(gid, 3, 0)
+    state = hand_store.state(gid)
+    assert (state["round"], state["next_trick"], state["hand_trick"]) == (3, 2, 0)
+    assert state["leader"] == 1
+
+
 def test_only_a_hand_trick_not_moved_since_is_removed(hand_store: GameStore) -> None:
     gid = misfiled_over_a_rounds_end(hand_store, rounds=3)
     with pytest.raises(UserError, match="round 1 trick 1 was recorded by the camera"):
@@ -873,6 +900,28 @@ def test_the_demos_game_takes_no_trick_by_hand(hand_store: GameStore) -> None:
     (hand_store.game_dir(gid) / DEMO_MARK).write_text("")
     with pytest.raises(UserError, match="is the demo's recorded game; set up a new game"):
         hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+
+
+def test_a_replaced_game_takes_no_trick_by_hand_nor_gives_one_back(
+    hand_store: GameStore,
+) -> None:
+    """A phone still on last game's page: taking its last trick back would reopen it and take
+    the table (the TV, the camera) from the game being played."""
+    old = hand_store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    hand_store.set_bids(old, 1, [1, 0])
+    hand_store.enter_trick(old, 1, 0, hand((1, "green-3"), (0, "green-9")))
+    assert hand_store.game(old).status == "finished"
+    new = three_players(hand_store)
+    with pytest.raises(UserError, match=f"game {old} is no longer the table's game: game {new}"):
+        hand_store.remove_hand_trick(old, 1, 0)
+    assert hand_store.game(old).status == "finished" and len(hand_store.tricks(old)) == 1
+    active = hand_store.active_game()
+    assert active is not None and active.id == new and hand_store.replaced_by(new) is None
+    set_aside = three_players(hand_store)  # the new game left unfinished for another
+    with pytest.raises(UserError, match=f"game {new} is no longer the table's game"):
+        hand_store.enter_trick(new, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    active = hand_store.active_game()
+    assert hand_store.tricks(new) == [] and active is not None and active.id == set_aside
 
 
 def test_the_menus_offer_named_cards_and_only_the_expansions_in_play() -> None:

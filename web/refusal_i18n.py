@@ -130,6 +130,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partida {game} es la partida grabada de la demo; crea una partida nueva para"
             " anotar tus bazas"
         ),
+        "hand_replaced_game": (
+            "la partida {game} ya no es la partida de la mesa: la partida {newer} la ha"
+            " sustituido; las bazas se anotan y se quitan solo en la partida de la mesa"
+        ),
         "hand_leader_unknown": (
             "aún no se sabe quién sale en la baza {trick} de la ronda {round}: la baza"
             " {waits_on} de la ronda todavía no tiene ganador (falta una carta o hay una leída"
@@ -322,6 +326,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partita {game} è la partita registrata della demo; crea una nuova partita per"
             " inserire le tue prese"
         ),
+        "hand_replaced_game": (
+            "la partita {game} non è più la partita del tavolo: la partita {newer} l'ha"
+            " sostituita; le prese si inseriscono e si tolgono solo nella partita del tavolo"
+        ),
         "hand_leader_unknown": (
             "non si sa ancora chi guida la presa {trick} del round {round}: la presa"
             " {waits_on} del round non ha ancora un vincitore (manca una carta o una è stata"
@@ -509,6 +517,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_demo_game": (
             "spil {game} er demoens optagede spil; opret et nyt spil for at indtaste jeres egne"
             " stik"
+        ),
+        "hand_replaced_game": (
+            "spil {game} er ikke længere bordets spil: spil {newer} har afløst det; stik"
+            " indtastes og fjernes kun i bordets spil"
         ),
         "hand_leader_unknown": (
             "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: stik"

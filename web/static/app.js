@@ -507,7 +507,7 @@ function initBids() {
       const link = byHand.querySelector("a");
       link.className = state.camera_missing ? "button" : "";
       link.textContent = state.camera_missing
-        ? t("enter_trick_title", {round: state.round, trick: state.next_trick + 1}) : t("enter_trick_link");
+        ? t("enter_trick_title", {round: state.round, trick: state.hand_trick + 1}) : t("enter_trick_link");
     }
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
