@@ -790,6 +790,17 @@ def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     assert client.get("/game/42/export.json").status_code == 404
 
 
+def test_the_score_sheet_gives_a_round_being_played_no_points(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Its points are 0 until it ends: the sheet gave them as 0 (a review, session 50)."""
+    gid = game_with_trick(store)
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-3")))
+    lines = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).strip().splitlines()
+    assert lines[4:] == ["2,0,Ana,1,1,,,", "2,1,Ben,0,0,,,", "2,2,Cai,1,0,,,"]
+
+
 def test_the_exports_keep_the_record_while_the_score_has_an_error(
     client: FlaskClient, store: GameStore
 ) -> None:

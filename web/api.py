@@ -426,7 +426,8 @@ def export_json(game_id: int) -> Response:
 
 def export_csv(game_id: int) -> Response:
     """One row per player per round: bid (as scored, after Harry's change), tricks won, bonus,
-    points, running total.
+    points, running total (a round still being played: its tricks won so far, the rest empty,
+    as the tricks page shows no points for it).
 
     While the score stops (a card corrected into one already played, a bid missing) the sheet
     still gives the record, as the JSON export does: a table settling that dispute needs it
@@ -450,17 +451,12 @@ def export_csv(game_id: int) -> Response:
         # As scored: after Harry's change, so a row's bid, tricks and points agree.
         bids = scored_bids[r - 1] if r <= len(scored_bids) else record["rounds"][r - 1]["bids"]
         for p, name in enumerate(game.players):
-            running[p] += rnd["points"][p]
-            row = [
-                r,
-                p,
-                name,
-                bids[p],
-                rnd["tricks_won"][p],
-                rnd["bonus"][p],
-                rnd["points"][p],
-                running[p],
-            ]
+            row: list[Any] = [r, p, name, bids[p], rnd["tricks_won"][p]]
+            if rnd.get("in_progress"):  # tricks won so far; its points come when it ends
+                row += ["", "", ""]
+            else:
+                running[p] += rnd["points"][p]
+                row += [rnd["bonus"][p], rnd["points"][p], running[p]]
             writer.writerow([_csv_cell(v) for v in row])
     # The record stops before a short trick's round (its format holds no missing card): that
     # round and any recorded after it give their bids as stored.
