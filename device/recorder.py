@@ -32,10 +32,11 @@ from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
-from skullcam.rules import Settings, cards_in_round
+from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
+from skullcam.store.prompts import Ask
 from skullcam.vision.detection import Detection
 from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
 
@@ -224,7 +225,8 @@ class StoreRecorder:
                         self._swap(outcome, record)
                     else:
                         r, t = outcome.round, outcome.trick
-                        self.store.record_trick(self.game_id, r, t, **record)
+                        asks = self._asks(outcome)
+                        self.store.record_trick(self.game_id, r, t, **record, asks=asks)
             except UserError as err:
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
                 logger.error("round %d trick %d %s: %s", outcome.round, outcome.trick, what, err)
@@ -237,7 +239,6 @@ class StoreRecorder:
             else:
                 if not isinstance(record, Swap):
                     self.recorded += 1
-                    self._ask(outcome, record)
             self.pending.popleft()
             self._disk_current = False
         self._keep()
@@ -373,12 +374,6 @@ class StoreRecorder:
             "permissions, then run again; the tricks recorded before it are kept"
         )
 
-    def _ask(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
-        try:
-            self._prompts(outcome, (record.get("resolution") or {}).get("winning_card"))
-        except sqlite3.Error as err:  # the trick is recorded, flags and all; only the ask is lost
-            logger.warning("the table was not asked about round %d: %s", outcome.round, err)
-
     def _write_images(
         self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]
     ) -> dict[str, Any]:
@@ -419,23 +414,17 @@ class StoreRecorder:
             "flags": [f for f in outcome.flags if not is_ability_ask(f)],
         }
 
-    def _prompts(self, outcome: TrickOutcome, card: str | None) -> None:
-        """Ask the table what the camera cannot settle: a doubtful Tigress, pirate abilities."""
-        r, t = outcome.round, outcome.trick
+    @staticmethod
+    def _asks(outcome: TrickOutcome) -> list[Ask]:
+        """What the table is asked about the trick as it is recorded (in the same
+        transaction): a doubtful Tigress, the other flags. The store asks the winning
+        pirate's choice itself."""
+        asks: list[Ask] = []
         for flag in outcome.flags:
             if is_tigress_doubt(flag):
                 player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
-                self.store.create_prompt(self.game_id, "tigress", r, t, player=player)
+                asks.append(("tigress", player, {}))
         others = [f for f in outcome.flags if not is_tigress_doubt(f) and not is_ability_ask(f)]
         if others:
-            self.store.create_prompt(self.game_id, "flagged", r, t, payload={"flags": others})
-        game = self.store.game(self.game_id)
-        settings = Settings.from_dict(dict(game.settings))
-        if card is not None and settings.pirate_abilities:
-            kind = {"pirate-rosie": "rosie", "pirate-rascal": "rascal_bet"}.get(str(card))
-            kind = kind or ("harry" if str(card) == "pirate-harry" else None)
-            dealt = cards_in_round(r, len(game.players), settings.rounds)
-            if kind == "rosie" and t + 1 >= dealt:
-                kind = None  # a round's last trick: the next round's leader is not Rosie's call
-            if kind is not None:
-                self.store.create_prompt(self.game_id, kind, r, t, player=outcome.winner)
+            asks.append(("flagged", None, {"flags": others}))
+        return asks

@@ -263,6 +263,18 @@ def ask_for_choice(
         insert_prompt(conn, game_id, kind, round_number, trick_index, winner, {})
 
 
+def ask_winners_choice(conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
+    """Ask the table the choice the trick's winning pirate gives (:func:`choice_kind`), if
+    any, in the transaction that records the trick: a crash between the two would leave the
+    question unasked for good, since a restart asks nothing of tricks already recorded."""
+    try:
+        kind = choice_kind(game, trick)
+    except UserError:  # no pirate with a choice won it (Rosie's last trick, abilities off)
+        return
+    winner = verdicts.winner_player(trick.plays, trick.resolution)
+    ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
+
+
 class AbilitiesMixin(Database):
     """Reading a round's choices (the state and the record read them too)."""
 

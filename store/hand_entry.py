@@ -25,6 +25,7 @@ from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import (
     ABILITY_PIRATE,
     ask_for_choice,
+    ask_winners_choice,
     audit_dropped_choice,
     check_harry_bid,
     choice_kind,
@@ -442,14 +443,7 @@ class HandEntryMixin(TricksMixin):
         )
         plays_after = [{"player": p["player"], "card": p["card"]} for p in clean]
         write_audit(conn, game.id, trick_id, "hand", None, {"plays": plays_after}, note)
-        trick = self.trick(game.id, round_number, trick_index)
-        try:
-            kind = choice_kind(game, trick)
-        except UserError:  # no pirate with a choice won it (or abilities are off)
-            kind = None
-        if kind is not None:
-            winner = verdicts.winner_player(clean, resolution)
-            ask_for_choice(conn, game.id, round_number, trick_index, kind, winner)
+        ask_winners_choice(conn, game, self.trick(game.id, round_number, trick_index))
 
     def _refuse_if_recorded_meanwhile(
         self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]

@@ -25,6 +25,18 @@ from .rows import Prompt, dump_json, prompt_from_row, select_rows
 PROMPT_KINDS = ("tigress", "rosie", "rascal_bet", "harry", "flagged")
 
 
+#: A question about a trick, asked as it is recorded: its kind, whom it concerns, its payload.
+Ask = tuple[str, int | None, dict[str, Any]]
+
+
+def check_ask(kind: str, player: int | None, players: int) -> None:
+    """Refuse a question of no known kind, or about no player of the game."""
+    if kind not in PROMPT_KINDS:
+        raise UserError(f"unknown prompt kind {echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
+    if player is not None:
+        checks.check_player(player, players)
+
+
 def insert_prompt(
     conn: sqlite3.Connection,
     game_id: int,
@@ -116,11 +128,8 @@ class PromptsMixin(GamesMixin):
         number), ``rascal_bet`` (0, 10 or 20), ``harry`` (-1, 0 or +1), ``flagged`` ('confirm'
         or 'correct'). ``player`` is whom it concerns (the pirate's or Tigress's player).
         """
-        if kind not in PROMPT_KINDS:
-            raise UserError(f"unknown prompt kind {echo(kind)}; one of {', '.join(PROMPT_KINDS)}")
         game = self.game(game_id)
-        if player is not None:
-            checks.check_player(player, len(game.players))
+        check_ask(kind, player, len(game.players))
         data = dict(payload or {})
         with self._write() as conn:
             return insert_prompt(conn, game_id, kind, round_number, trick_index, player, data)

@@ -19,9 +19,11 @@ from skullcam.errors import UserError, echo
 from skullcam.rules import Settings
 
 from . import checks, verdicts
+from .abilities import ask_winners_choice
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished
+from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
 from .rows import (
     HAND_SOURCE,
@@ -131,6 +133,7 @@ class TricksMixin(BidsMixin):
         resolution: Mapping[str, Any] | None = None,
         model_version: str | None = None,
         flags: Sequence[str] = (),
+        asks: Sequence[Ask] = (),
     ) -> int:
         """Record a completed trick in one transaction and clear the live trick.
 
@@ -142,6 +145,11 @@ class TricksMixin(BidsMixin):
         pipeline's ``TrickResult.to_json()`` (with ``explanation``); when omitted the store
         resolves the trick itself. Recording the last trick of the last round finishes the
         game. Returns the trick's id.
+
+        The table's questions about the trick go in with it: ``asks``, what the camera
+        could not settle (``(kind, player, payload)``: a doubtful Tigress, a flagged trick),
+        and the choice its winning pirate gives. Asked after it, a crash between the two
+        lost them, and a restart does not ask again about a trick already recorded.
         """
         with self._write() as conn:
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
@@ -160,9 +168,15 @@ class TricksMixin(BidsMixin):
                 "detections": dump_json(detections),
                 "model_version": model_version,
             }
-            return self._record_in(
+            for kind, player, _ in asks:
+                check_ask(kind, player, len(game.players))
+            trick_id = self._record_in(
                 conn, game, round_number, trick_index, clean, dict(resolution), columns, flags
             )
+            for kind, player, payload in asks:
+                insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
+            ask_winners_choice(conn, game, self.trick(game_id, round_number, trick_index))
+            return trick_id
 
     def _record_in(
         self,

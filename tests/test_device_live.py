@@ -556,8 +556,8 @@ def test_rosies_choice_leads_only_while_abilities_are_on(tmp_path: Path) -> None
     store.set_bids(game_id, 2, [1, 0, 0])
     played = [(2, "green-3"), (0, "pirate-rosie"), (1, "green-9")]  # c leads round 2
     store.record_trick(game_id, 2, 0, [{"player": p, "card": c} for p, c in played])
-    prompt = store.create_prompt(game_id, "rosie", 2, 0, player=0)
-    store.answer_prompt(prompt, 1)
+    (prompt,) = store.prompts(game_id)  # recording the trick asked who leads next
+    store.answer_prompt(prompt.id, 1)
     assert referee_from_store(store, game_id).leader() == 1  # Rosie's choice
     store.update_settings(game_id, {"pirate_abilities": False})
     assert referee_from_store(store, game_id).leader() == 0  # Rosie's player, the winner

@@ -43,12 +43,14 @@ def test_harry_cannot_take_a_bid_below_zero(store: GameStore) -> None:
 
 def test_a_choice_is_changed_later_and_audited(store: GameStore) -> None:
     gid = harry_wins_round_2(store)
-    store.answer_prompt(store.create_prompt(gid, "harry", 2, 0, player=1), 0)
+    (asked,) = store.prompts(gid)  # recording Harry's trick asked the table
+    assert (asked.kind, asked.round, asked.trick, asked.player) == ("harry", 2, 0, 1)
+    store.answer_prompt(asked.id, 0)
     trick = store.choose_ability(gid, 2, 0, 1, note="Ben said +1")
     assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-harry", "choice": 1}]
     trail = [(c.kind, c.before, c.after, c.note) for c in store.audit(gid, trick.id)]
     assert trail == [
-        ("choice", None, {"pirate": "pirate-harry", "choice": 0}, "prompt 1"),
+        ("choice", None, {"pirate": "pirate-harry", "choice": 0}, f"prompt {asked.id}"),
         (
             "choice",
             {"pirate": "pirate-harry", "choice": 0},

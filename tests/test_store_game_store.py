@@ -737,3 +737,37 @@ def test_a_name_keeps_its_accents_but_not_a_pile_of_them(store: GameStore) -> No
     assert store.game(gid).players == ["Z" + "\u0336" * 3 + "oe", "José", "Nguyễn"]
     with pytest.raises(UserError, match="twice"):
         store.create_game(["José", "Jose\u0301"], 0, {})
+
+
+def test_a_tricks_questions_are_recorded_with_it_or_not_at_all(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked after the trick, in a write of their own, the questions were lost to a crash
+    between the two (a kill -9 after round 3 trick 1: its Rosie question never came), and a
+    restart asks nothing of a trick already recorded."""
+    import skullcam.store.tricks as tricks_module
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-3"), (2, "green-2"), (0, "green-1")))
+    rosie = plays((2, "green-3"), (0, "pirate-rosie"), (1, "tigress:escape"))
+    asks = [("tigress", 1, {}), ("flagged", None, {"flags": ["a card seen late"]})]
+
+    def crash(*_: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")  # the process dies here
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tricks_module, "ask_winners_choice", crash)
+        with pytest.raises(sqlite3.OperationalError):
+            store.record_trick(gid, 2, 0, rosie, asks=asks)
+    assert store.tricks(gid, 2) == [] and store.prompts(gid) == []
+    store.record_trick(gid, 2, 0, rosie, asks=asks)  # the restart records it again
+    asked = [(p.kind, p.player, p.payload) for p in store.prompts(gid)]
+    assert asked == [
+        ("tigress", 1, {}),
+        ("flagged", None, {"flags": ["a card seen late"]}),
+        ("rosie", 0, {}),
+    ]
+    with pytest.raises(UserError, match="unknown prompt kind 'guess'"):
+        store.record_trick(gid, 2, 1, rosie, asks=[("guess", None, {})])
+    assert len(store.tricks(gid, 2)) == 1

@@ -192,9 +192,9 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     # Really: Cai leads yellow-5, Ana's 9 wins; then Ana leads and Ben's Rascal wins.
     second = plays((0, "green-3"), (1, "pirate-rascal"), (2, "green-2"))
     flag = "Ana led, but the game expected Cai to lead"
-    hand_store.record_trick(gid, 2, 0, second, flags=[flag])
+    asks = [("flagged", None, {"flags": [flag]})]  # as the camera asks
+    hand_store.record_trick(gid, 2, 0, second, flags=[flag], asks=asks)
     hand_store.choose_ability(gid, 2, 0, 10)  # Ben's bet, answered on the misfiled trick
-    hand_store.create_prompt(gid, "flagged", 2, 0, payload={"flags": [flag]})  # as the camera
     warned = hand_store.score(gid)["score"]["warnings"]
     assert warned and "Ana led, but by the rules Cai leads it" in warned[0]
     with pytest.raises(UserError, match="round 2 trick 1 is led by Cai now"):
@@ -205,7 +205,8 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     moved = [{"id": tricks[1].id, "from": [2, 0], "to": [2, 1], "flags": [flag]}]
     assert tricks[0].detections == {"source": "hand", "moved": moved}
     assert hand_store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-rascal", "choice": 10}]
-    assert [(p.round, p.trick) for p in hand_store.prompts(gid, status=None)] == [(2, 1)]
+    asked = [(p.kind, p.round, p.trick) for p in hand_store.prompts(gid, status=None)]
+    assert asked == [("flagged", 2, 1), ("rascal_bet", 2, 1)]
     score = hand_store.score(gid)
     assert score["ok"] and score["score"].get("warnings", []) == []
     # Round 1: Ana 0 made +10, Ben 0 made +10, Cai 1 made +20. Round 2: Ana 1 made +20, Ben
