@@ -56,13 +56,14 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
     real game the phones enter them).
     """
     active = store.active_game()
+    rec = demo.record
     if active is not None and active.players == demo.players and store.is_demo_game(active.id):
+        _enter_bids(store, active.id, rec)  # a stop between the game and its bids left some out
         last = last_trick(store, active.id)
         start = resume_frame(last, DEMO_SOURCE)
         if start:  # said as a recording's resume is: the board does not start from scratch
             logger.info("resuming the demo's game %d at frame %d", active.id, start)
         return active.id, start, trick_cards(last) if start else []
-    rec = demo.record
 
     def mark(game_id: int) -> None:
         (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
@@ -79,10 +80,17 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
             f"cannot write the game's images under {folder} ({err.strerror or err}): make it a "
             "writable folder (or free some disk space), or pass another --data"
         ) from err
+    _enter_bids(store, game_id, rec)
+    return game_id, 0, []
+
+
+def _enter_bids(store: GameStore, game_id: int, rec: dict[str, Any]) -> None:
+    """The demo's bids, for each round that has none yet (a round's bids are one write, the
+    game another: a kill between them left the resumed game unscoreable for good)."""
     for number, rnd in enumerate(rec.get("rounds", []), start=1):
         if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
-            store.set_bids(game_id, number, list(rnd["bids"]))
-    return game_id, 0, []
+            if all(bid is None for bid in store.bids(game_id, number)):
+                store.set_bids(game_id, number, list(rnd["bids"]))
 
 
 def prune_demo_games(store: GameStore, keep: int = 2) -> None:

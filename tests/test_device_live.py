@@ -204,6 +204,34 @@ def test_a_kill_at_each_risky_moment_resumes_the_game_exactly(tmp_path: Path, wh
     assert store.game(game.id).status == "finished"
 
 
+def test_a_demo_game_stopped_before_all_its_bids_were_in_gets_them_when_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game and each round's bids are separate writes: a kill -9 between them left a demo
+    game that the next run resumed, played out and could never score ("round 2 has no bid")."""
+    from skullcam.device.demo_game import start_demo_game
+
+    record, _ = make_demo(tmp_path / "demo", rounds=3)
+    demo = DemoGame.load(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    set_bids = store.set_bids
+
+    def die_after_round_1(game_id: int, number: int, bids: list) -> None:
+        if number > 1:
+            raise KeyboardInterrupt  # the process stops here
+        set_bids(game_id, number, bids)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "set_bids", die_after_round_1)
+        with pytest.raises(KeyboardInterrupt):
+            start_demo_game(store, demo)
+    (game,) = store.games()
+    assert store.bids(game.id, 2) == [None] * 3
+    assert start_demo_game(store, demo) == (game.id, 0, [])  # the same game, resumed
+    truth = [rnd["bids"] for rnd in record["rounds"]]
+    assert [store.bids(game.id, r) for r in (1, 2, 3)] == truth
+
+
 def test_ctrl_c_stops_skullcam_run_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     # The bundled demo and the shipped model, as the README's command runs them; Ctrl-C while
     # frames are being read (it used to abort the process on its way out, exit -6).
