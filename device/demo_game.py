@@ -88,9 +88,9 @@ def _enter_bids(store: GameStore, game_id: int, rec: dict[str, Any]) -> None:
     """The demo's bids, for each round that has none yet (a round's bids are one write, the
     game another: a kill between them left the resumed game unscoreable for good)."""
     for number, rnd in enumerate(rec.get("rounds", []), start=1):
-        if isinstance(rnd, dict) and isinstance(rnd.get("bids"), list):
-            if all(bid is None for bid in store.bids(game_id, number)):
-                store.set_bids(game_id, number, list(rnd["bids"]))
+        bids = rnd.get("bids") if isinstance(rnd, dict) else None
+        if isinstance(bids, list) and all(b is None for b in store.bids(game_id, number)):
+            store.set_bids(game_id, number, list(bids))
 
 
 def prune_demo_games(store: GameStore, keep: int = 2) -> None:
