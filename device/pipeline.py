@@ -12,7 +12,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -137,6 +137,9 @@ class Pipeline:
         self._amendable = False
         """The trick on the table is the latest one recorded (a swap amends it)."""
         self._said_moved = False
+        self.frame_size: tuple[int, int] | None = None
+        """The first frame's (width, height): later frames are scaled to it."""
+        self._sizes_said: set[tuple[int, int]] = set()
         self.resume_cards: list[list[str]] = []
         """After a restart, or when a camera goes on to the next game: the last recorded
         trick's cards (of the game before), as recorded and as first read where corrected. If
@@ -157,6 +160,7 @@ class Pipeline:
         again: what it shows is what the picture it repeats showed, and time goes on, so a card
         that landed just before the freeze settles. The first new picture after it counts as
         after a gap in the frames: the table was unseen meanwhile."""
+        frame = self._at_first_size(frame)
         t0 = time.perf_counter()
         repeat = self.picture is not None and self.picture.repeats(frame)
         if repeat:
@@ -187,6 +191,31 @@ class Pipeline:
             if outcome is not None:
                 done.append(outcome)
         return done
+
+    def _at_first_size(self, frame: Frame) -> Frame:
+        """The frame at the size of the first one, scaled to it where it differs (said once
+        for each size). The seats and every track lie in the first frame's pixels: a folder
+        of frames that changed size mid-game put the same card in two places, and a trick
+        was recorded with two cards read twice and two lost."""
+        height, width = frame.image.shape[:2]
+        if self.frame_size is None:
+            self.frame_size = (width, height)
+        if (width, height) == self.frame_size:
+            return frame
+        if (width, height) not in self._sizes_said:
+            self._sizes_said.add((width, height))
+            logger.warning(
+                "%s is %dx%d pixels where the first frame was %dx%d: scaled to that size (a "
+                "recording's frames should all be one size)",
+                frame.describe(),
+                width,
+                height,
+                *self.frame_size,
+            )
+        import cv2
+
+        image = cv2.resize(frame.image, self.frame_size, interpolation=cv2.INTER_AREA)
+        return replace(frame, image=image)
 
     def _handle(
         self, event: Event, frame: Frame, detections: list[Detection], t0: float

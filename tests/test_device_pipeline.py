@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
 from collections.abc import Sequence
@@ -65,6 +66,53 @@ def test_same_input_gives_same_output() -> None:
     b, pb = run_script(record, seed=3)
     assert a.record() == b.record()
     assert [o.to_json() for o in pa.outcomes] == [o.to_json() for o in pb.outcomes]
+
+
+def test_frames_that_change_size_mid_game_are_scaled_to_the_first_ones(caplog) -> None:
+    """A folder of frames with a stretch at half size (or double): the recognizer reports
+    boxes in each frame's pixels, so the same card lay in two places for the tracker, and a
+    trick was recorded with cards read twice and others lost."""
+    import dataclasses
+
+    record = game(seed=5, n=4)
+    sg = simulate_game(record, seed=5)
+    sizes = {"half": (320, 240), "double": (1280, 960)}
+
+    def recognizer(image: np.ndarray) -> list:
+        """The script's cards (in 640 x 480 pixels) as a recognizer reports them on this
+        image: in its own pixels."""
+        index = int(image[0, 0, 0]) | int(image[0, 0, 1]) << 8 | int(image[0, 0, 2]) << 16
+        sx, sy = image.shape[1] / 640, image.shape[0] / 480
+        return [
+            dataclasses.replace(
+                d,
+                box=(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy),
+                corners=d.corners * np.array([sx, sy]),
+            )
+            for d in sg.script[index]
+        ]
+
+    n = len(record["players"])
+    ref = Referee(
+        record["players"], record["first_dealer"], Settings(), [r["bids"] for r in record["rounds"]]
+    )
+    pipe = Pipeline(recognizer, ref, SeatLayout.default(n), motion=False)
+    odd = len(sg.script) // 3  # a third of the way in, for 40 frames at each odd size
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.pipeline"):
+        for i in range(len(sg.script)):
+            size = (640, 480)
+            if odd <= i < odd + 80:
+                size = sizes["half" if i < odd + 40 else "double"]
+            key = (i & 255, (i >> 8) & 255, (i >> 16) & 255)  # every pixel: it survives scaling
+            pipe.process(Frame(np.full((size[1], size[0], 3), key, np.uint8), i / sg.fps, i))
+    assert ref.record()["rounds"] == record["rounds"]
+    said = [r.getMessage() for r in caplog.records if "where the first frame was" in r.getMessage()]
+    assert said == [
+        f"frame {odd} is 320x240 pixels where the first frame was 640x480: scaled to that size"
+        " (a recording's frames should all be one size)",
+        f"frame {odd + 40} is 1280x960 pixels where the first frame was 640x480: scaled to that"
+        " size (a recording's frames should all be one size)",
+    ]
 
 
 def test_trick_log_names_players_winner_and_flags() -> None:
