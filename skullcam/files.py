@@ -144,7 +144,11 @@ def hold_lock(path: Path, holder: str) -> BinaryIO | None:
     try:
         fh = open(path, "a+b")  # noqa: SIM115 - held open on purpose: the lock lives with it
     except OSError as err:
-        raise UserError(f"cannot open the lock file {path}: {err.strerror or err}") from err
+        fix = "move that folder aside" if path.is_dir() else f"make {path.parent} writable"
+        raise UserError(
+            f"cannot open the lock file {path} ({err.strerror or err}): {fix}, or pass another"
+            " --data"
+        ) from err
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as err:

@@ -67,6 +67,12 @@ def database_error(path: Path, err: sqlite3.Error) -> UserError:
             f"the disk holding {path} is full ({err}): free some space on it, or pass another "
             "--data; nothing was lost"
         )
+    in_the_way = [p for p in (path, path.with_name(f"{path.name}-wal")) if p.is_dir()]
+    if in_the_way:  # "unable to open", though the folder is writable
+        return UserError(
+            f"{in_the_way[0]} is a folder, where the game database keeps a file: move it aside"
+            " (or pass another --data); nothing was lost"
+        )
     if "readonly" in text or "read-only" in text or "unable to open" in text:
         return UserError(
             f"the game database {path} cannot be opened for writing ({err}): make "

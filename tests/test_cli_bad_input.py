@@ -77,6 +77,19 @@ def test_activate_refuses_an_empty_name(tmp_path: Path, capsys) -> None:
     fails(["enroll", "--activate", "", "--data", str(tmp_path)], capsys, "no complete model")
 
 
+def test_going_back_to_the_shipped_model_says_why_the_pointer_cannot_go(
+    tmp_path: Path, capsys
+) -> None:
+    """A folder where the pointer file goes (or a read-only card) was a traceback."""
+    (tmp_path / "active_model").mkdir()
+    fails(
+        ["enroll", "--activate", "shipped", "--data", str(tmp_path)],
+        capsys,
+        f"cannot remove {tmp_path / 'active_model'} (Is a directory), the file naming the active",
+        "move",
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
@@ -732,6 +745,11 @@ def test_replay_names_that_differ_only_in_case(frames: Path, capsys) -> None:
     fails(argv, capsys, "distinct", "'Ana' and 'ana' are one name")
 
 
+def test_replay_names_left_empty_are_said_empty(frames: Path, capsys) -> None:
+    argv = ["replay", str(frames), "--players", "4", "--names", ",,,"]
+    fails(argv, capsys, "got ',,,' (a name is empty)")
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
@@ -792,6 +810,12 @@ def test_a_second_run_on_the_same_data_folder_is_refused(tmp_path: Path, capsys)
     finally:
         assert held is not None
         held.close()
+
+
+def test_a_folder_where_the_run_lock_goes_is_named_with_what_to_do(tmp_path: Path, capsys) -> None:
+    (tmp_path / "run.lock").mkdir()
+    argv = ["run", "--no-web", "--speed", "0", "--data", str(tmp_path)]
+    fails(argv, capsys, "run.lock (Is a directory): move that folder aside, or pass another")
 
 
 @pytest.mark.parametrize("pin", [" 4821", "4821 ", "48 21", "12", "1234567890123"])

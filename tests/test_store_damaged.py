@@ -23,6 +23,19 @@ def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
     assert (data / "skullcam.db").read_bytes() == junk
 
 
+@pytest.mark.parametrize("name", ["skullcam.db", "skullcam.db-wal"])
+def test_a_folder_where_the_database_keeps_a_file_is_named(tmp_path: Path, name: str) -> None:
+    """SQLite says "unable to open", which read as a folder to make writable."""
+    data = tmp_path / "data"
+    GameStore(data).close()
+    (data / "skullcam.db-wal").unlink(missing_ok=True)
+    if name == "skullcam.db":
+        (data / name).unlink()
+    (data / name).mkdir()
+    with pytest.raises(UserError, match=rf"{name} is a folder, where the game database keeps a"):
+        GameStore(data).create_game(["Ana", "Ben"], 0, {})
+
+
 def test_a_truncated_database_is_named(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "data")
     for i in range(40):

@@ -29,7 +29,13 @@ def activate(data_dir: Path, model: str | Path | None) -> Path:
     make_folder(data_dir, "data folder")
     pointer = data_dir / "active_model"
     if model is None or str(model) == "shipped":
-        pointer.unlink(missing_ok=True)
+        try:
+            pointer.unlink(missing_ok=True)
+        except OSError as err:  # a read-only card, or a folder where the pointer goes
+            raise UserError(
+                f"cannot remove {pointer} ({err.strerror or err}), the file naming the active "
+                f"model: make {data_dir} writable, or move {pointer} aside if it is not that file"
+            ) from None
         return shipped_model_dir()
     # A bare name is one of <data>/models/; a path is from where the command runs, made
     # absolute since the pointer is read from anywhere later.
