@@ -336,6 +336,22 @@ STRINGS: dict[str, dict[str, str]] = {
             " optagelse (--camera STI)."
         ),
     },
+    # The TV's: read from across the room, with no command line to type there.
+    "bids_in": {
+        "en": "{count} of {players} in",
+        "es": "{count} de {players} anotadas",
+        "it": "{count} di {players} inserite",
+        "da": "{count} af {players} afgivet",
+    },
+    "no_camera_tv": {
+        "en": "No camera: tricks are not being recorded. Enter them by hand on a phone (Tricks).",
+        "es": "Sin cámara: las bazas no se graban. Anótalas a mano en un móvil (Bazas).",
+        "it": (
+            "Nessuna fotocamera: le prese non vengono registrate. Inseriscile a mano da un"
+            " telefono (Prese)."
+        ),
+        "da": "Intet kamera: stikkene optages ikke. Indtast dem manuelt på en telefon (Stik).",
+    },
     "game_over": {
         "en": "Game over",
         "es": "Fin de la partida",

@@ -621,12 +621,14 @@ function finalStandings(state) {
  * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
  * is almost black, or is blurred) or has moved from the seat calibration, said in ``el`` until the game is
  * over. */
-function showCameraMissing(el, state) {
+function showCameraMissing(el, state, tv = false) {
   const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
   const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved"};
   const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
+  const none = tv ? "no_camera_tv" : "no_camera";  // the TV's has no command line to type
   el.hidden = !(state.camera_missing || notice) || state.finished;
-  SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || "no_camera" : notice || "no_camera"));
+  SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || none : notice || none));
+  el.title = el.textContent;  // the TV cuts a long notice to two lines
 }
 
 /* The players with no bid in a round whose play has started, said in ``el`` where the table
@@ -737,20 +739,25 @@ function initTV() {
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
     // "Bids 6 / 4 tricks · 2 over": the bare "6 / 4" had no unit (a review, session 40).
     const allIn = state.bids.every((b) => b !== null);
-    const balance = allIn ? " · " + bidBalance(bidSum, state.cards) : "";
+    // Until all are in, how many are: "Bids 0 / 6 tricks" read as everyone bidding 0.
+    const balance = " · " + (allIn ? bidBalance(bidSum, state.cards)
+      : t("bids_in", {count: state.bids.filter((b) => b !== null).length, players: players.length}));
     document.getElementById("tv-bidtotal").textContent =
       t("bids") + " " + bidSum + " / " + state.cards + " " + t("tricks").toLowerCase() + balance;
     showMissingBids(document.getElementById("tv-missing-bids"), state);
     // skullcam run found no camera for the table's game: the board must not look watched.
-    showCameraMissing(document.getElementById("tv-no-camera"), state);
+    showCameraMissing(document.getElementById("tv-no-camera"), state, true);
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const overBid = (p) => state.bids[p] !== null && state.tricks_won[p] > state.bids[p];
     const tbody = document.querySelector("#tv-table tbody");
+    // Seven or eight players: smaller rows, so the notices above leave every row in view.
+    document.getElementById("tv-table").classList.toggle("many", players.length > 6);
+    document.getElementById("tv-table").classList.toggle("over", fin);  // no Bid and Won columns
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
       h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8], "aria-hidden": "true"}, String(p + 1)), h("span", {class: "pname"}, players[p]),
-        p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
+        !fin && p === state.dealer ? h("span", {class: "tag", title: t("dealer")}, t("dealer_short")) : null),
       h("td", {class: "bid"}, fin ? "" : state.bids[p] === null ? "–" : state.bids[p],
         // A cannonball call changes what the bid is worth: the room sees who made one.
         !fin && (state.cannonball || [])[p] ? h("span", {class: "tag cannon"}, t("cannonball")) : null),
