@@ -125,7 +125,9 @@ def test_a_right_to_left_name_keeps_its_own_number(
     browser.get(f"{base}/game/{gid}/bids")
     totals = "return document.getElementById('bid-totals').textContent"
     wait(browser).until(lambda d: d.execute_script(totals))
-    assert browser.execute_script(totals) == "Total: Ana 10 · \u2068عليّ\u2069 20 · Ben 10"
+    # A name and its score are not split over two lines ("Anne-Sophie" / "50").
+    expected = "Total: Ana\u00a010 · \u2068عليّ\u2069\u00a020 · Ben\u00a010"
+    assert browser.execute_script(totals) == expected
 
 
 def test_a_ticked_cannonball_box_stays_ticked_with_the_live_stream_down(

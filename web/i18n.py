@@ -767,6 +767,24 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "saved": {"en": "Saved", "es": "Guardado", "it": "Salvato", "da": "Gemt"},
     "history": {"en": "History", "es": "Historial", "it": "Storico", "da": "Historik"},
+    "setup_sets_aside": {
+        "en": (
+            "Game {game} ({players}) is in progress, round {round} of {rounds}: a new game sets"
+            " it aside; it stays in History."
+        ),
+        "es": (
+            "La partida {game} ({players}) está en curso, ronda {round} de {rounds}: una partida"
+            " nueva la deja aparte; sigue en el Historial."
+        ),
+        "it": (
+            "La partita {game} ({players}) è in corso, round {round} di {rounds}: una nuova"
+            " partita la mette da parte; resta nello Storico."
+        ),
+        "da": (
+            "Spil {game} ({players}) er i gang, runde {round} af {rounds}: et nyt spil lægger det"
+            " til side; det bliver i Historik."
+        ),
+    },
     "finished_games": {
         "en": "Games",
         "es": "Partidas",

@@ -132,7 +132,20 @@ def setup() -> Any:
         fields=SETTING_FIELDS,
         defaults=_defaults(),
         last=_last_table(store),
+        sets_aside=_game_set_aside_by_a_new_one(store),
     )
+
+
+def _game_set_aside_by_a_new_one(store: Any) -> dict[str, Any] | None:
+    """The table's game in progress, which a new game sets aside (not the demo's, which a
+    new game is meant to replace): said on the form, since the TV and the camera switch
+    to the new game at once (a review, session 50)."""
+    game = store.active_game()
+    if game is None or store.is_demo_game(game.id):
+        return None
+    state = store.state(game.id)
+    players = ", ".join(game.players)
+    return {"game": game.id, "players": players, "round": state["round"], "rounds": state["rounds"]}
 
 
 def _last_table(store: Any) -> dict[str, Any] | None:

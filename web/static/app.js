@@ -513,7 +513,7 @@ function initBids() {
     const sc = scoreShown(state);
     // A finished game's totals are in the game-over box, best first (finalStandings).
     document.getElementById("bid-totals").textContent = sc && !finalStandings(state).length
-      ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + " " + sc.totals[i]).join(" · ") : "";
+      ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + "\u00a0" + sc.totals[i]).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
     // What the score warns about (a trick scored as led, a tie-break round that does not
