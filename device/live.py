@@ -39,6 +39,7 @@ from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
     last_seen_trick,
     last_trick_cards,
+    moved_here,
     recorded_from,
     resume_frame,
     source_name_of,
@@ -287,7 +288,10 @@ class LiveLoop:
             # frame, and the recording would be played again from its start.
             last = last_seen_trick(self.store, game_id)
             start = resume_frame(last, name)
-            if start:
+            if start and moved_here(recorded_from(last), name):
+                before = recorded_from(last).get("source")
+                logger.info("resuming %s at frame %d: it is %s, moved", camera, start, before)
+            elif start:
                 logger.info("resuming %s at frame %d", camera, start)
             elif (before := recorded_from(last).get("source")) not in (None, name):
                 logger.warning(

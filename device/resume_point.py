@@ -58,7 +58,7 @@ def resume_frame(last: Trick | None, source: str) -> int:
     game whose last trick is ``last``: after that trick's frame (0 when it is not from it).
     Starting again from frame 0 would record the first tricks a second time, as later ones."""
     info = recorded_from(last)
-    if info.get("source") == source:
+    if info.get("source") == source or moved_here(info, source):
         folder, file = frames_folder(Path(source)), info.get("frame_file")
         if isinstance(file, str) and folder.is_dir():
             # After that frame's name: by position, frames removed from the front between
@@ -75,3 +75,19 @@ def source_name_of(camera: str) -> str:
     """What a trick records as its source: a recording by its absolute path, so a restart
     from another folder still knows it (and resumes it); a camera as given."""
     return camera if names_live_camera(camera) else str(Path(camera).absolute())
+
+
+def moved_here(info: dict[str, Any], source: str) -> bool:
+    """Whether ``source`` is the recording a trick came from (``info``: its ``source_info``),
+    moved or renamed: gone from its old path, and holding the frame file the trick was
+    recorded on (a folder) or of the same file name (a video). It was played again from its
+    first frame, and its first tricks were recorded a second time as the game's later ones.
+    A recording still at its old path is another one (the next part of a game): played from
+    its start."""
+    before = info.get("source")
+    if not isinstance(before, str) or names_live_camera(before) or Path(before).exists():
+        return False
+    new, file = Path(source), info.get("frame_file")
+    if new.is_dir():
+        return isinstance(file, str) and (frames_folder(new) / file).is_file()
+    return new.is_file() and new.name == Path(before).name

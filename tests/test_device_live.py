@@ -422,6 +422,58 @@ def test_a_recording_shorter_than_the_game_says_what_is_left(
     assert not store.camera_missing()
 
 
+def test_a_recording_moved_mid_game_goes_on_where_it_stopped(
+    tmp_path: Path, monkeypatch, caplog
+) -> None:
+    """Renamed between two runs (what stopped the first), a folder of frames was played from
+    its first frame into the game it had half recorded: round 1's cards went in as round 2's
+    tricks and the game was marked finished (a review, session 50). One still at its old path
+    is another recording, the next part of the game: played from its start."""
+    import shutil
+
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    data = tmp_path / "data"
+    store = GameStore(data)
+    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
+    SeatLayout.default(3).save(data / "seats.json")
+    from skullcam.vision import recognizer as recognizer_module
+
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    first = tmp_path / "cam"
+    shutil.copytree(tmp_path / "demo" / "frames", first)
+    frames = sorted(first.iterdir())
+    hidden = tmp_path / "later"
+    hidden.mkdir()
+    for frame in frames[len(frames) // 3 :]:  # the first run sees only a third of them
+        frame.rename(hidden / frame.name)
+    run = ["run", "--data", str(data), "--no-web", "--speed", "0", "--exit-when-done"]
+    assert main([*run, "--camera", str(first)]) == 0
+    recorded = len(store.tricks(game_id))
+    assert 0 < recorded < 3
+    for frame in hidden.iterdir():
+        frame.rename(first / frame.name)
+    moved = tmp_path / "cam-renamed"
+    first.rename(moved)
+    with caplog.at_level(logging.INFO):
+        assert main([*run, "--camera", str(moved)]) == 0
+    assert recorded_rounds(store, game_id) == truth_rounds(record)
+    assert f"it is {first.absolute()}, moved" in caplog.text
+    # A folder with that frame's name while the first one is still there: another recording.
+    from skullcam.device.resume_point import moved_here
+
+    info = store.tricks(game_id)[0].source_info
+    shutil.copytree(moved, first)
+    assert not moved_here(info, str(moved.absolute()))
+    assert moved_here({**info, "source": str(tmp_path / "gone")}, str(moved.absolute()))
+    assert not moved_here(
+        {**info, "source": str(tmp_path / "gone"), "frame_file": "x.png"}, str(moved.absolute())
+    )
+
+
 def test_a_game_set_up_while_the_demo_played_is_said_unrecorded_not_run_out(
     tmp_path: Path,
 ) -> None:
@@ -844,18 +896,22 @@ def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_ha
     assert sources.count("hand") == 1
 
 
-def test_a_recording_moved_between_runs_is_warned_about(
+def test_another_recording_played_into_a_half_recorded_game_is_warned_about(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A recording is known by its path: moved, it starts again from its first frame, and
-    its first tricks would go in again as later ones. Said, at least, before they do."""
+    """A recording at another path while the first is still at its own (a copy, the next part
+    of a game) starts from its first frame: if it is the same one, its first tricks would go
+    in again as later ones. Said, at least, before they do. (One moved away from its path is
+    taken up where it stopped: ``test_a_recording_moved_mid_game_goes_on_where_it_stopped``.)"""
+    import shutil
+
     before = tmp_path / "a"
     _record, script, _frames, store, gid = _half_a_game_in(before, tmp_path)
     _record_from(before, store, script)
     assert store.tricks(gid)
-    moved = before.rename(tmp_path / "b")
+    copy = Path(shutil.copytree(before, tmp_path / "b"))
     with caplog.at_level("WARNING"):
-        _record_from(moved, store, script)
+        _record_from(copy, store, script)
     assert f"game {gid} already has tricks recorded from {before}" in caplog.text
 
 
