@@ -378,6 +378,24 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     assert len(saved) > 100
 
 
+def _a_table_game_seen_by_script(
+    record: dict, script: list, data: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[GameStore, int]:
+    """The record's game set up in ``data`` (3 seats calibrated), with every recognizer
+    loaded reading the frames' keys from ``script``."""
+    from skullcam.vision import recognizer as recognizer_module
+
+    store = GameStore(data)
+    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
+    SeatLayout.default(3).save(data / "seats.json")
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    return store, game_id
+
+
 def test_a_recording_shorter_than_the_game_says_what_is_left(
     tmp_path: Path, monkeypatch, caplog
 ) -> None:
@@ -391,16 +409,7 @@ def test_a_recording_shorter_than_the_game_says_what_is_left(
     for frame in frames[len(frames) // 3 :]:
         frame.unlink()
     data = tmp_path / "data"
-    store = GameStore(data)
-    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
-    SeatLayout.default(3).save(data / "seats.json")
-    from skullcam.vision import recognizer as recognizer_module
-
-    monkeypatch.setattr(
-        recognizer_module.Recognizer,
-        "load",
-        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
-    )
+    store, game_id = _a_table_game_seen_by_script(record, script, data, monkeypatch)
     argv = ["run", "--camera", str(tmp_path / "demo" / "frames"), "--data", str(data)]
     with caplog.at_level(logging.INFO):
         assert main([*argv, "--no-web", "--speed", "0", "--exit-when-done"]) == 0
@@ -433,16 +442,7 @@ def test_a_recording_moved_mid_game_goes_on_where_it_stopped(
 
     record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
     data = tmp_path / "data"
-    store = GameStore(data)
-    game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
-    SeatLayout.default(3).save(data / "seats.json")
-    from skullcam.vision import recognizer as recognizer_module
-
-    monkeypatch.setattr(
-        recognizer_module.Recognizer,
-        "load",
-        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
-    )
+    store, game_id = _a_table_game_seen_by_script(record, script, data, monkeypatch)
     first = tmp_path / "cam"
     shutil.copytree(tmp_path / "demo" / "frames", first)
     frames = sorted(first.iterdir())
