@@ -287,13 +287,11 @@ class LiveLoop:
             # After the last trick it recorded: one the table entered by hand since has no
             # frame, and the recording would be played again from its start.
             last = last_seen_trick(self.store, game_id)
-            start = resume_frame(last, name)
-            if start and moved_here(recorded_from(last), name):
-                before = recorded_from(last).get("source")
-                logger.info("resuming %s at frame %d: it is %s, moved", camera, start, before)
-            elif start:
-                logger.info("resuming %s at frame %d", camera, start)
-            elif (before := recorded_from(last).get("source")) not in (None, name):
+            start, info = resume_frame(last, name), recorded_from(last)
+            if start:
+                moved = f": it is {info['source']}, moved" if moved_here(info, name) else ""
+                logger.info("resuming %s at frame %d%s", camera, start, moved)
+            elif (before := info.get("source")) not in (None, name):
                 logger.warning(
                     "game %d already has tricks recorded from %s; %s is played into it from "
                     "its first frame: if it is that recording moved or renamed, stop now and "

@@ -26,6 +26,7 @@ from .bids import put_round, round_row
 from .database import Database
 from .prompts import close_prompt, insert_prompt, open_questions
 from .refusals import refusal
+from .round_so_far import is_rounds_last_trick
 from .rows import Game, Prompt, Trick, dump_json, load_json, trick_row
 
 #: The prompt kind that asks for each pirate's choice, and back.
@@ -115,14 +116,6 @@ def choice_kind(game: Game, trick: Trick) -> str:
     if kind == "rosie" and is_rounds_last_trick(game, trick.round, trick.trick):
         raise refusal("rosie_last_trick", round=trick.round)
     return kind
-
-
-def is_rounds_last_trick(game: Game, round_number: int, trick_index: int) -> bool:
-    """Whether the trick is its round's last, where Rosie gives no choice: the next round is
-    led by the dealer's neighbour. Every way a choice is asked or answered checks it, so a
-    correction that makes Rosie win a round's last trick asks nothing."""
-    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
-    return trick_index + 1 >= dealt
 
 
 def check_ability_applies(conn: sqlite3.Connection, game: Game, prompt: Prompt) -> None:

@@ -26,7 +26,6 @@ from .abilities import (
     ask_for_choice,
     dismiss_questions_not_won,
     drop_abilities_not_won,
-    is_rounds_last_trick,
     restore_dropped_choice,
     stored_abilities,
 )
@@ -34,7 +33,7 @@ from .audit import write_audit
 from .events import emit
 from .prompts import close_prompt, insert_prompt, open_questions
 from .refusals import refusal
-from .round_so_far import round_so_far
+from .round_so_far import is_rounds_last_trick, round_so_far
 from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
 

@@ -36,7 +36,7 @@ from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
-from .round_so_far import current_round
+from .round_so_far import current_round, first_free_place, is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .trick_moves import Move
 from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
@@ -128,13 +128,11 @@ class HandEntryMixin(TricksMixin):
             by_round.setdefault(t.round, []).append(t)
         round_number = current_round(game, by_round, self.rounds_due(game.id))
         dealt = checks.cards_dealt(round_number, n, game.settings)
-        taken = {t.trick for t in by_round.get(round_number, [])}
-        free = [k for k in range(dealt) if k not in taken]
-        if not free:
+        free = first_free_place(by_round.get(round_number, []), dealt)
+        if free is None:
             return None
-        # The first free place (a trick refused while the camera wrote the next one leaves
-        # a gap), led as the tricks before it say.
-        return self._slot(game, round_number, free[0], by_round.get(round_number, []))
+        # The first free place, led as the tricks before it say.
+        return self._slot(game, round_number, free, by_round.get(round_number, []))
 
     def missed_before(
         self, game_id: int, round_number: int, trick_index: int
@@ -372,9 +370,8 @@ class HandEntryMixin(TricksMixin):
         dropped comes back once its place allows it again; else a choice its pirate gives is
         asked unless made or asked already."""
         r, t = trick.round, trick.trick
-        dealt = checks.cards_dealt(r, len(game.players), game.settings)
         winner = verdicts.winner_player(trick.plays, trick.resolution)
-        if t + 1 >= dealt:
+        if is_rounds_last_trick(game, r, t):
             rosie = ABILITY_PIRATE["rosie"]
             last = f"round {r} trick {t + 1} is now the round's last"
             why = f"{last}: {rosie}'s choice no longer counts"

@@ -56,7 +56,7 @@ def round_so_far(
                 for a in abilities
                 if a["trick"] == t.trick and a["pirate"] == "pirate-rosie"
             ]
-            last = t.trick + 1 >= checks.cards_dealt(t.round, n, game.settings)
+            last = is_rounds_last_trick(game, t.round, t.trick)
             so_far.leader = chosen[0] if chosen else (so_far.leader if last else None)
         so_far.tricks.append(
             {
@@ -70,6 +70,21 @@ def round_so_far(
             }
         )
     return so_far
+
+
+def is_rounds_last_trick(game: Game, round_number: int, trick_index: int) -> bool:
+    """Whether the trick is its round's last, where Rosie gives no choice: the next round is
+    led by the dealer's neighbour. Every way a choice is asked, answered or followed checks
+    it, so a correction that makes Rosie win a round's last trick asks nothing."""
+    dealt = checks.cards_dealt(round_number, len(game.players), game.settings)
+    return trick_index + 1 >= dealt
+
+
+def first_free_place(round_tricks: Sequence[Trick], dealt: int) -> int | None:
+    """The round's first place with no trick recorded (a trick taken back, or refused while
+    the camera wrote the next one, leaves a gap), or None once every place has one."""
+    taken = {t.trick for t in round_tricks}
+    return next((k for k in range(dealt) if k not in taken), None)
 
 
 def current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:

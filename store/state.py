@@ -13,7 +13,7 @@ from . import checks
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
 from .prompts import PromptsMixin
-from .round_so_far import current_round, round_so_far
+from .round_so_far import current_round, first_free_place, round_so_far
 from .rows import Trick
 from .scores import ScoresMixin
 
@@ -48,8 +48,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         # left a gap before it; the hand-entry form fills the first gap (``hand_trick``).
         after_last = round_tricks[-1].trick + 1 if round_tricks else 0
         finished = game.status == "finished" or after_last >= cards
-        taken = {t.trick for t in round_tricks}
-        hand_trick = next((k for k in range(cards) if k not in taken), None)
+        hand_trick = first_free_place(round_tricks, cards)
         score = self.score(game_id)
         score.pop("record", None)
         camera_missing_why = self.camera_missing_why()

@@ -336,13 +336,13 @@ STRINGS: dict[str, dict[str, str]] = {
             " optagelse (--camera STI)."
         ),
     },
-    # The TV's: read from across the room, with no command line to type there.
     "bids_in": {
         "en": "{count} of {players} in",
         "es": "{count} de {players} anotadas",
         "it": "{count} di {players} inserite",
         "da": "{count} af {players} afgivet",
     },
+    # The TV's: read from across the room, with no command line to type there.
     "no_camera_tv": {
         "en": "No camera: tricks are not being recorded. Enter them by hand on a phone (Tricks).",
         "es": "Sin cámara: las bazas no se graban. Anótalas a mano en un móvil (Bazas).",

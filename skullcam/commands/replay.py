@@ -84,9 +84,10 @@ def player_names(names: str | None, n: int) -> list[str]:
     if names is None:
         return [f"Player {i + 1}" for i in range(n)]
     out = [s.strip() for s in names.split(",")]
-    clash = None if not all(out) else same_name(out)
-    if len(out) != n or not all(out) or clash is not None:
-        why = " (a name is empty)" if not all(out) else f" ({clash})" if clash else ""
+    empty = not all(out)
+    clash = None if empty else same_name(out)
+    if len(out) != n or empty or clash is not None:
+        why = " (a name is empty)" if empty else f" ({clash})" if clash else ""
         raise UserError(f"--names needs {n} distinct comma-separated names, got {names!r}{why}")
     return out
 

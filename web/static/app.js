@@ -750,10 +750,11 @@ function initTV() {
     const {totals, order, rank} = ranking();
     const live = state.live && state.live.plays ? state.live : null;
     const overBid = (p) => state.bids[p] !== null && state.tricks_won[p] > state.bids[p];
-    const tbody = document.querySelector("#tv-table tbody");
+    const table = document.getElementById("tv-table");
+    const tbody = table.querySelector("tbody");
     // Seven or eight players: smaller rows, so the notices above leave every row in view.
-    document.getElementById("tv-table").classList.toggle("many", players.length > 6);
-    document.getElementById("tv-table").classList.toggle("over", fin);  // no Bid and Won columns
+    table.classList.toggle("many", players.length > 6);
+    table.classList.toggle("over", fin);  // no Bid and Won columns
     tbody.replaceChildren(...order.map((p) => h("tr", {class: (live && live.winner === p ? "winning " : "") + (p === state.leader ? "leader" : ""), dataset: {player: p}},
       h("td", {class: "rank"}, rank[p]),
       h("td", {class: "name"}, h("span", {class: "swatch", style: "background:" + PALETTE[p % 8], "aria-hidden": "true"}, String(p + 1)), h("span", {class: "pname"}, players[p]),
