@@ -174,6 +174,16 @@ def test_a_manifest_that_is_no_object_or_lacks_keys_says_what_it_needs(
     fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST), needle)
 
 
+def test_a_manifest_that_is_a_folder_is_said_so_not_missing(
+    tmp_path: Path, image: Path, capsys
+) -> None:
+    model = shipped_model_with(tmp_path / "model")
+    (model / MANIFEST).unlink()
+    (model / MANIFEST).mkdir()
+    err = fails(["detect", str(image), "--model", str(model)], capsys, str(model / MANIFEST))
+    assert "is a folder" in err and "missing" not in err, err
+
+
 def test_model_given_as_a_file_that_is_no_manifest(tmp_path: Path, image: Path, capsys) -> None:
     fails(["detect", str(image), "--model", str(image)], capsys, f"model {image} is a file")
 
@@ -426,6 +436,37 @@ def eval_and_bench(dataset: Path, out: Path) -> list[list[str]]:
             ["line 1", "card has no 'corners'"],
         ),
         (["", "  "], ["no scenes in", "it is empty"]),
+        (['{"file": "a.jpg", "cards": null}'], ["line 1", "'cards' must be a list of cards"]),
+        (['{"file": "a.jpg", "cards": [7]}'], ["line 1", "card 1 is not a JSON object"]),
+        (
+            ['{"file": "a.jpg", "cards": [{"face": "green-1", "corners": [[0, 0], [1, 0]]}]}'],
+            ["line 1", "card 1 (green-1): 'corners' must be four [x, y] pairs of numbers"],
+        ),
+        (
+            ['{"file": "a.jpg", "cards": [{"face": "green-1", "corners": null}]}'],
+            ["card 1 (green-1): 'corners' must be four"],
+        ),
+        (
+            [
+                '{"file": "a.jpg", "cards": [{"face": "green-1", '
+                '"corners": [[0, 0], [1, "x"], [1, 1], [0, 1]]}]}'
+            ],
+            ["card 1 (green-1): 'corners' must be four"],
+        ),
+        (
+            [
+                '{"file": "a.jpg", "cards": [{"face": "green-1", "corners": '
+                '[[0, 0], [1, 0], [1, 1], [0, 1]], "visible_fraction": "most"}]}'
+            ],
+            ["card 1 (green-1): 'visible_fraction' must be a number from 0 to 1"],
+        ),
+        (
+            [
+                '{"file": "a.jpg", "cards": [{"face": "green-1", "corners": '
+                '[[0, 0], [1, 0], [1, 1], [0, 1]], "corner_visible": 1}]}'
+            ],
+            ["card 1 (green-1): 'corner_visible' must be two numbers"],
+        ),
     ],
 )
 def test_eval_and_bench_name_the_file_and_line_of_a_bad_scene_label(

@@ -117,26 +117,66 @@ def _scene(dataset: Path, index: Path, number: int, line: str) -> Scene:
         image = raw.get("image") or raw.get("file") or raw.get("path")
         if not isinstance(image, str) or not image:
             raise ValueError("no image file named (expected 'file' or 'image')")
-        cards = [_labelled_card(c) for c in raw.get("cards", [])]
-    except KeyError as err:
-        raise UserError(f"{where} is not a scene label: a card has no {err}") from None
-    except (AttributeError, TypeError, ValueError) as err:
+        cards = _labelled_cards(raw.get("cards", []))
+    except ValueError as err:
         raise UserError(f"{where} is not a scene label: {err}") from None
     return _scene_image(dataset, index, Path(image)), cards
 
 
-def _labelled_card(label: dict[str, Any]) -> LabelledCard:
-    """A card of a scene label; a ValueError for a face the rules engine does not know, which
-    no model could ever read right (every scene holding it would count as a miss)."""
+def _labelled_cards(raw: Any) -> list[LabelledCard]:
+    """A scene label's cards, each checked field by field: a ValueError says which card and
+    which field is wrong in the label's own words, where numpy's and Python's would say
+    "'NoneType' object is not iterable" or "cannot reshape array of size 2"."""
+    if not isinstance(raw, list):
+        raise ValueError("'cards' must be a list of cards, each with 'face' and 'corners'")
+    return [_labelled_card(number, card) for number, card in enumerate(raw, 1)]
+
+
+def _labelled_card(number: int, label: Any) -> LabelledCard:
+    """Card ``number`` of a scene label; a face the rules engine does not know is refused, since
+    no model could ever read it right (every scene holding it would count as a miss)."""
+    if not isinstance(label, dict):
+        raise ValueError(f"card {number} is not a JSON object with 'face' and 'corners'")
     face = str(label.get("card") or label.get("face"))
     if face not in FACES:
         raise ValueError(f"unknown card {face!r} (expected a face such as green-7 or skull-king)")
+    if "corners" not in label:
+        raise ValueError(f"a card has no 'corners' (card {number}, {face})")
+    corners = _numbers(label["corners"], (4, 2))
+    if corners is None:
+        raise ValueError(f"card {number} ({face}): 'corners' must be four [x, y] pairs of numbers")
+    fraction = _numbers(label.get("visible_fraction", 1.0), ())
+    if fraction is None or not 0 <= float(fraction) <= 1:
+        raise ValueError(f"card {number} ({face}): 'visible_fraction' must be a number from 0 to 1")
+    corner_visible = _numbers(label.get("corner_visible", (1.0, 1.0)), (2,))
+    if corner_visible is None:
+        raise ValueError(f"card {number} ({face}): 'corner_visible' must be two numbers")
     return LabelledCard(
         face=face,
-        corners=np.asarray(label["corners"], np.float32).reshape(4, 2),
-        visible_fraction=float(label.get("visible_fraction", 1.0)),
-        corner_visible=_pair(label.get("corner_visible", (1.0, 1.0))),
+        corners=corners.astype(np.float32),
+        visible_fraction=float(fraction),
+        corner_visible=(float(corner_visible[0]), float(corner_visible[1])),
     )
+
+
+def _numbers(value: Any, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A JSON value as finite numbers of ``shape``, or None: strings and booleans are no numbers,
+    though numpy would turn "3" and true into 3.0 and 1.0."""
+    if _holds_text_or_bool(value):
+        return None
+    try:
+        array = np.asarray(value, np.float64)
+    except (TypeError, ValueError):
+        return None
+    if array.shape != shape or not np.isfinite(array).all():
+        return None
+    return array
+
+
+def _holds_text_or_bool(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return any(_holds_text_or_bool(v) for v in value)
+    return isinstance(value, str | bool) or value is None
 
 
 def _scene_image(dataset: Path, index: Path, image: Path) -> Path:
@@ -148,11 +188,6 @@ def _scene_image(dataset: Path, index: Path, image: Path) -> Path:
         (base / image for base in (dataset, index.parent) if (base / image).is_file()),
         dataset / image,
     )
-
-
-def _pair(value: Any) -> tuple[float, float]:  # a JSON value: two numbers, else it raises
-    first, second = value
-    return float(first), float(second)
 
 
 def _read_frame(path: Path) -> np.ndarray:

@@ -324,6 +324,12 @@ class ModelManifest:
     @classmethod
     def read(cls, folder: Path) -> ModelManifest:
         path = folder / MANIFEST
+        if path.exists() and not path.is_file():
+            raise UserError(
+                f"{path} is a folder or other non-file, where the model's {MANIFEST} belongs; "
+                "pass --model with a model folder, or move that entry aside and reinstall "
+                "skullcam to restore the shipped model"
+            )
         if not path.is_file():
             raise UserError(
                 f"no recognizer model at {folder} ({MANIFEST} missing); "
