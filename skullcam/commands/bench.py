@@ -26,9 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="scene folder to take frames from (default: bundled samples)",
     )
     parser.add_argument("--split", default="test", help="the dataset's split to use (test)")
-    parser.add_argument("--frames", type=positive_int, default=20, help="distinct frames to cycle")
     parser.add_argument(
-        "--repeats", type=positive_int, default=60, help="timed calls per configuration"
+        "--frames", type=positive_int, default=20, help="distinct frames to cycle (20)"
+    )
+    parser.add_argument(
+        "--repeats", type=positive_int, default=60, help="timed calls per configuration (60)"
     )
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument(

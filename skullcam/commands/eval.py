@@ -29,7 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
-    parser.add_argument("--out", type=Path, default=Path("runs/eval"), help="report folder")
+    parser.add_argument(
+        "--out", type=Path, default=Path("runs/eval"), help="report folder (default: runs/eval)"
+    )
     parser.add_argument(
         "--limit",
         type=non_negative_int,
