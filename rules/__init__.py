@@ -27,6 +27,7 @@ from .errors import (
     OutOfTurnError,
     RulesError,
 )
+from .names import BLANK_LETTERS, visible_name
 from .record import (
     Ability,
     GameRecord,
@@ -59,6 +60,7 @@ from .trick import (
 
 __all__ = [
     "BASE_DECK_SIZE",
+    "BLANK_LETTERS",
     "CARD_IDS",
     "DECK",
     "DEFAULT_SETTINGS",
@@ -104,4 +106,5 @@ __all__ = [
     "score_bid",
     "score_game",
     "unresolved_reason",
+    "visible_name",
 ]

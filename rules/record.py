@@ -9,13 +9,13 @@ checked by the same code that scores them.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
 from .cards import Card, parse_card
 from .errors import GameRecordError, RulesError
+from .names import name_key
 from .settings import Settings
 from .trick import MAX_PLAYERS, MIN_PLAYERS
 
@@ -173,20 +173,11 @@ def name_clash(names: Sequence[str]) -> tuple[str, str] | None:
     "Ana leads with 20" say nothing."""
     seen: dict[str, str] = {}
     for name in names:
-        key = _name_key(name)
+        key = name_key(name)
         if key in seen:
             return seen[key], name
         seen[key] = name
     return None
-
-
-def _name_key(name: str) -> str:
-    """What a reader sees of a name: compatibility-normalised ("Ｂｅｎ" is "Ben", an accent
-    typed either way is one), invisible format characters (a zero-width space) left out,
-    and case folded."""
-    folded = unicodedata.normalize("NFKC", name)
-    visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
-    return visible.strip().casefold()
 
 
 def same_name(names: Sequence[str]) -> str | None:

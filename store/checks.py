@@ -11,7 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import RulesError, Settings, cards_in_round, name_clash, parse_card
+from skullcam.rules import (
+    BLANK_LETTERS,
+    RulesError,
+    Settings,
+    cards_in_round,
+    name_clash,
+    parse_card,
+    visible_name,
+)
 from skullcam.rules.errors import SettingRangeError
 from skullcam.rules.explain import SettingName
 
@@ -50,10 +58,6 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text)
 
 
-#: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
-BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
 def shows_something(text: str) -> bool:
     """A name of only zero-width, format or filler characters passes ``strip()`` and then
     shows as nothing on every page."""
@@ -73,10 +77,12 @@ def check_players(players: Sequence[str]) -> list[str]:
         # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
         if not isinstance(p, str):
             raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
-    names = [without_stacked_marks(p).strip() for p in players]
-    for i, name in enumerate(names):
+    composed = [without_stacked_marks(p).strip() for p in players]
+    for i, name in enumerate(composed):
         if has_control(name):
             raise refusal("name_control", number=i + 1, name=echo(name))
+    # Checked as stored: "Ana" and "Ana" + a variation selector were two players shown alike.
+    names = [visible_name(name) for name in composed]
     if not all(shows_something(n) for n in names):
         raise refusal("name_missing")
     if any(len(n) > NAME_LIMIT for n in names):

@@ -791,6 +791,14 @@ def test_replay_names_left_empty_are_said_empty(frames: Path, capsys) -> None:
     fails(argv, capsys, "got ',,,' (a name is empty)")
 
 
+def test_replay_names_that_differ_only_in_what_draws_nothing(frames: Path, capsys) -> None:
+    """A variation selector or a Braille blank shows nothing: "Ana" with one is "Ana"."""
+    argv = ["replay", str(frames), "--players", "3", "--names", "Ana,Ana\ufe0f,\u2800"]
+    fails(argv, capsys, "(a name is empty)")
+    argv = ["replay", str(frames), "--players", "3", "--names", "Ana,Ana\ufe0f,Cai"]
+    fails(argv, capsys, "distinct", "'Ana' appears twice")
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

@@ -723,10 +723,54 @@ def test_the_state_says_whether_the_demo_made_the_game(store: GameStore) -> None
     assert store.state(older)["demo"] is True and store.is_demo_game(older)
 
 
-@pytest.mark.parametrize("name", ["Zoë", "José", "😀", "李", "عليّ", "A\u200bna"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zoë",
+        "José",
+        "😀",
+        "李",
+        "عليّ",
+        # Joiners and presentation selectors that shape what is drawn: a family, a pirate
+        # flag, a red heart, the Sinhala "Sri", a Persian name's letters kept apart.
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        "\U0001f3f4\u200d\u2620\ufe0f",
+        "\u2764\ufe0f",
+        "\u0dc1\u0dca\u200d\u0dbb\u0dd3",
+        "\u0645\u06cc\u200c\u0646\u0627",
+    ],
+)
 def test_names_that_show_something_are_kept(store: GameStore, name: str) -> None:
     gid = store.create_game([name, "Ben"], 0, {})
     assert store.game(gid).players == [name, "Ben"]
+
+
+INVISIBLE = [
+    "\ufe0f",  # variation selector 16
+    "\u034f",  # combining grapheme joiner
+    "\u115f",  # Hangul choseong filler
+    "\u2800",  # the blank Braille pattern
+    "\u200b",  # zero-width space
+    "\u200c",  # zero-width non-joiner
+    "\u200d",  # zero-width joiner
+    "\u2060",  # word joiner
+    "\ufeff",  # byte order mark
+    "\u00ad",  # soft hyphen
+]
+
+
+@pytest.mark.parametrize("invisible", INVISIBLE)
+def test_a_character_that_draws_nothing_is_no_part_of_a_name(
+    store: GameStore, invisible: str
+) -> None:
+    """ "Ana" and "Ana" with a variation selector were two players the TV showed as two Anas;
+    the character is dropped before the names are compared and stored."""
+    with pytest.raises(UserError, match="'Ana' appears twice"):
+        store.create_game(["Ana", f"Ana{invisible}"], 0, {})
+    gid = store.create_game([f"A{invisible}na{invisible}", "Ben"], 0, {})
+    assert store.game(gid).players == ["Ana", "Ben"]
+    with pytest.raises(UserError, match="needs a name"):
+        store.create_game(["Ana", invisible * 3], 0, {})
 
 
 def test_a_name_keeps_its_accents_but_not_a_pile_of_them(store: GameStore) -> None:

@@ -53,6 +53,17 @@ def test_names_alike_are_refused_in_spanish(client: FlaskClient) -> None:
     assert body["error_text"] == "los nombres deben ser distintos: «Ana» y «ana» son el mismo"
 
 
+def test_names_alike_but_for_an_invisible_character_are_refused_in_danish(
+    client: FlaskClient,
+) -> None:
+    client.set_cookie("lang", "da")
+    res = client.post("/api/games", json={"players": ["Ana", "Ben", "Ana\u2800"]})
+    assert res.status_code == 400
+    assert json_of(res)["error_text"] == "navnene skal være forskellige: «Ana» står der to gange"
+    res = client.post("/api/games", json={"players": ["Ana", "Ben", "\u3164\u200b"]})
+    assert json_of(res)["error_text"] == "hver spiller skal have et navn"
+
+
 def test_confirming_a_short_trick_is_refused_in_italian(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from skullcam.cli import add_data_argument
 from skullcam.errors import UserError
 from skullcam.files import read_json
-from skullcam.rules import same_name
+from skullcam.rules import same_name, visible_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -83,7 +83,7 @@ def player_names(names: str | None, n: int) -> list[str]:
         raise UserError(f"--players {n}: Skull King is played by 2 to 8 players")
     if names is None:
         return [f"Player {i + 1}" for i in range(n)]
-    out = [s.strip() for s in names.split(",")]
+    out = [visible_name(s) for s in names.split(",")]
     empty = not all(out)
     clash = None if empty else same_name(out)
     if len(out) != n or empty or clash is not None:
