@@ -28,6 +28,7 @@ from .audit import write_audit
 from .bids import put_round
 from .events import emit
 from .games import announce_replaced, insert_game, mark_finished, table_game_row
+from .refusals import refusal
 from .rows import Game, Trick, dump_json, load_json
 from .tricks import TricksMixin, insert_trick
 
@@ -91,12 +92,12 @@ def _round_entry(
 def _check_record(record: Any) -> _CheckedRecord:
     """Everything :meth:`RecordsMixin.import_record` refuses, before anything is written."""
     if not isinstance(record, dict):
-        raise UserError("a game record is a JSON object with format 'skullcam-game/1'")
-    if record.get("format") != GAME_FORMAT:
-        raise UserError(
-            f"not a skullcam game record (format {echo(record.get('format'))}, "
-            f"expected {GAME_FORMAT!r})"
-        )
+        raise refusal("record_not_object", expected=GAME_FORMAT)
+    found = record.get("format")
+    if found is None:
+        raise refusal("record_no_format", expected=GAME_FORMAT)
+    if found != GAME_FORMAT:
+        raise refusal("record_format", found=echo(found), expected=GAME_FORMAT)
     try:
         parsed = GameRecord.from_dict(record, as_played=True)
     except (RulesError, TypeError, KeyError, ValueError) as err:

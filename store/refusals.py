@@ -169,6 +169,10 @@ ENGLISH: dict[str, str] = {
     "rounds_below_played": (
         "this game already has tricks in round {played}; rounds cannot be set to {rounds}"
     ),
+    # A game record imported on the history page (a file of another kind, chosen by mistake).
+    "record_not_object": "a game record is a JSON object with format {expected!r}",
+    "record_format": "not a skullcam game record (format {found}, expected {expected!r})",
+    "record_no_format": "not a skullcam game record (it has no format, expected {expected!r})",
     # Addresses that name nothing.
     # Resuming a game finished by hand.
     "resume_not_finished": "game {game} is not finished: there is nothing to resume",

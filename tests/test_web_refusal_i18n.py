@@ -217,3 +217,43 @@ def test_an_imported_record_the_rules_refuse_says_why_in_spanish(client: FlaskCl
         "registro de partida no válido: ronda 1: la apuesta 5 de Ana está fuera de rango: las"
         " apuestas van de 0 a 1 con 1 carta repartida"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "not_object", "other_kind"),
+    [
+        (
+            "es",
+            "un registro de partida es un objeto JSON con formato «skullcam-game/1»",
+            "no es un registro de partida de skullcam (no indica formato; se esperaba"
+            " «skullcam-game/1»)",
+        ),
+        (
+            "it",
+            "un registro di partita è un oggetto JSON con formato «skullcam-game/1»",
+            "non è un registro di partita di skullcam (non indica un formato; atteso"
+            " «skullcam-game/1»)",
+        ),
+        (
+            "da",
+            "en spilregistrering er et JSON-objekt med formatet «skullcam-game/1»",
+            "det er ikke en spilregistrering fra skullcam (intet format angivet; forventet"
+            " «skullcam-game/1»)",
+        ),
+    ],
+    ids=["es", "it", "da"],
+)
+def test_a_file_of_another_kind_imported_is_refused_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, not_object: str, other_kind: str
+) -> None:
+    """The history page sends any JSON file it is given: a list of records, or a settings
+    file, was refused in English on a page in the reader's language."""
+    client.set_cookie("lang", lang)
+    body = json_of(client.post("/api/import", json=[spec_example()]))
+    assert body["error"] == "a game record is a JSON object with format 'skullcam-game/1'"
+    assert body["error_text"] == not_object
+    body = json_of(client.post("/api/import", json={"rounds": 10}))
+    assert body["error_text"] == other_kind
+    wrong = json_of(client.post("/api/import", json={**spec_example(), "format": "x/2"}))
+    assert "'x/2'" in wrong["error_text"] and wrong["error_text"] != wrong["error"]
+    assert store.games() == []

@@ -28,6 +28,14 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _body() -> dict[str, Any]:
     """The request's JSON object, or UserError saying what was wrong with it."""
+    data = _json()
+    if not isinstance(data, dict):
+        raise UserError("the request body must be a JSON object")
+    return data
+
+
+def _json() -> Any:
+    """The request's JSON value, or UserError saying what was wrong with the body."""
     if not request.is_json:
         raise UserError("send JSON (Content-Type: application/json)")
     try:
@@ -44,8 +52,6 @@ def _body() -> dict[str, Any]:
         raise UserError("malformed JSON: a number has too many digits") from err
     except RecursionError as err:  # '[' * 100000: the decoder recurses once per level
         raise UserError("malformed JSON: nested too deeply") from err
-    if not isinstance(data, dict):
-        raise UserError("the request body must be a JSON object")
     return data
 
 
@@ -386,8 +392,10 @@ def dismiss(prompt_id: int) -> Any:
 
 @bp.post("/import")
 def import_record() -> Any:
-    """The body is a ``skullcam-game/1`` record (the JSON export)."""
-    record = _body()
+    """The body is a ``skullcam-game/1`` record (the JSON export). Any JSON reaches the
+    store, which refuses a file of another kind in the page's language (a list of records
+    was refused in English only, as any request that is no JSON object)."""
+    record = _json()
     game_id = get_store().import_record(record)
     return jsonify({"id": game_id, "url": f"/game/{game_id}/tricks"}), 201
 

@@ -207,6 +207,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "esta partida ya tiene bazas grabadas en la ronda {played}; no se puede poner"
             " {rounds} como número de rondas"
         ),
+        "record_not_object": "un registro de partida es un objeto JSON con formato «{expected}»",
+        "record_format": (
+            "no es un registro de partida de skullcam (formato {found}; se esperaba «{expected}»)"
+        ),
+        "record_no_format": (
+            "no es un registro de partida de skullcam (no indica formato; se esperaba «{expected}»)"
+        ),
         "resume_not_finished": "la partida {game} no ha terminado: no hay nada que reanudar",
         "resume_played_out": (
             "todas las rondas de la partida {game} están jugadas; para jugar más, sube sus rondas"
@@ -405,6 +412,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "questa partita ha già prese registrate nel round {played}; il numero di round"
             " non può essere {rounds}"
         ),
+        "record_not_object": "un registro di partita è un oggetto JSON con formato «{expected}»",
+        "record_format": (
+            "non è un registro di partita di skullcam (formato {found}; atteso «{expected}»)"
+        ),
+        "record_no_format": (
+            "non è un registro di partita di skullcam (non indica un formato; atteso «{expected}»)"
+        ),
         "resume_not_finished": "la partita {game} non è finita: non c'è niente da riprendere",
         "resume_played_out": (
             "tutti i round della partita {game} sono giocati; per giocarne altri, aumenta i round"
@@ -593,6 +607,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "rounds_below_played": (
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"
+        ),
+        "record_not_object": "en spilregistrering er et JSON-objekt med formatet «{expected}»",
+        "record_format": (
+            "det er ikke en spilregistrering fra skullcam (format {found}; forventet «{expected}»)"
+        ),
+        "record_no_format": (
+            "det er ikke en spilregistrering fra skullcam (intet format angivet; forventet"
+            " «{expected}»)"
         ),
         "resume_not_finished": "spil {game} er ikke slut: der er intet at genoptage",
         "resume_played_out": (
