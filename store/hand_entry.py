@@ -19,7 +19,7 @@ from typing import Any
 from skullcam.errors import UserError, echo
 from skullcam.rules import Card, RulesError, find_duplicate, parse_card, unresolved_reason
 from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
-from skullcam.rules.explain import CardId
+from skullcam.rules.explain import CardId, SettingName
 
 from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import (
@@ -46,16 +46,40 @@ _UNNAMED = ("tigress", "pirate", "mermaid")
 pirate or mermaid would lose Rosie's, Rascal's and Harry's abilities."""
 
 
+def _expansion_setting(kind: Kind) -> str:
+    """The setting that puts an expansion card of ``kind`` in the deck."""
+    return "loot" if kind is Kind.LOOT else "kraken_and_white_whale"
+
+
 def hand_cards(settings: dict[str, Any]) -> list[str]:
     """The card ids a table enters by hand, in the deck's order: every named card, the
     Tigress declared, and the expansion cards only where their setting is on."""
     full = checks.full_settings(settings)
-    off: set[Kind] = set()
-    if not full["loot"]:
-        off.add(Kind.LOOT)
-    if not full["kraken_and_white_whale"]:
-        off |= {Kind.KRAKEN, Kind.WHITE_WHALE}
-    return [cid for cid in CARD_IDS if cid not in _UNNAMED and parse_card(cid).kind not in off]
+
+    def in_deck(card: Card) -> bool:
+        return not card.is_expansion or bool(full[_expansion_setting(card.kind)])
+
+    return [cid for cid in CARD_IDS if cid not in _UNNAMED and in_deck(parse_card(cid))]
+
+
+def _refuse_off_the_menu(game: Game, plays: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a card the hand-entry menus do not offer (:func:`hand_cards`), as a page sent
+    it through the API: an unnamed pirate or mermaid (which one it was decides Rosie's,
+    Rascal's and Harry's abilities, and the deck has one of each), or an expansion card this
+    game's deck leaves out. The camera's tricks are not checked so: it names every card it
+    reads, and one whose setting is off is recorded with a warning (rules.md), not refused."""
+    offered = hand_cards(dict(game.settings))
+    for play in plays:
+        cid = str(play["card"])
+        if cid in offered:
+            continue
+        card = parse_card(cid)
+        player = game.players[int(play["player"])]
+        if card.is_expansion:
+            setting = SettingName(_expansion_setting(card.kind))
+            raise refusal("hand_card_off", card=CardId(card), player=player, setting=setting)
+        key = "hand_pirate_unnamed" if card.kind is Kind.PIRATE else "hand_mermaid_unnamed"
+        raise refusal(key, card=CardId(card), player=player)
 
 
 def _legal(cards: Sequence[Card]) -> list[Card]:
@@ -194,8 +218,10 @@ class HandEntryMixin(TricksMixin):
         phone may have recorded it meanwhile) and its plays go clockwise from the leader the
         rules give now (a correction may have changed who that is); while its leader is not
         known; when a card is played more often in the round than the deck holds; for an
-        undeclared Tigress; in a finished game and in the demo's. Audited as 'hand'; a
-        pirate's choice it gives is asked on the phones as a camera's trick would ask it."""
+        undeclared Tigress, an unnamed pirate or mermaid, or an expansion card the game's
+        settings leave out of the deck; in a finished game and in the demo's. Audited as
+        'hand'; a pirate's choice it gives is asked on the phones as a camera's trick would
+        ask it."""
         note = checks.check_note(note)
         with self._write() as conn:
             # The last trick recorded by another page or the camera may have finished the
@@ -428,6 +454,7 @@ class HandEntryMixin(TricksMixin):
             play["card"] = _playable(play["card"])
         if [p["player"] for p in clean] != order:
             raise refusal("hand_order_changed", leader=game.players[order[0]], **where)
+        _refuse_off_the_menu(game, clean)
         self._check_deck(game, round_number, clean)
         found = verdicts.verdict(clean, game.settings, game.players)
         if isinstance(found, RulesError):  # the deck check above leaves no known case

@@ -124,6 +124,18 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} is led by {leader} now (a correction changed who won the"
         " trick before): reload the page and enter it again"
     ),
+    "hand_pirate_unnamed": (
+        "choose which pirate {player} played (Rosie, Bendt, Rascal, Juanita or Harry): the deck"
+        " has no {card} without a name"
+    ),
+    "hand_mermaid_unnamed": (
+        "choose which mermaid {player} played (Alyra or Sirena): the deck has no {card} without"
+        " a name"
+    ),
+    "hand_card_off": (
+        "{card} is not in this game's deck: the {setting} setting is off. Choose the card"
+        " {player} really played, or turn the setting on in Settings first"
+    ),
     "hand_card_twice": (
         "{card} is chosen for both {first} and {player} in this trick: choose each player's own"
         " card"

@@ -735,6 +735,66 @@ def test_the_api_enters_the_trick_and_says_why_it_refuses(
     assert state["next_trick"] == 0 and state["round"] == 2
 
 
+@pytest.mark.parametrize(
+    ("card", "said"),
+    [
+        ("pirate", "choose which pirate Cai played (Rosie, Bendt, Rascal, Juanita or Harry)"),
+        ("mermaid", "choose which mermaid Cai played (Alyra or Sirena)"),
+        ("loot", "loot is not in this game's deck: the 'loot' setting is off"),
+        ("kraken", "kraken is not in this game's deck: the 'kraken_and_white_whale' setting"),
+        ("white-whale", "white-whale is not in this game's deck: the 'kraken_and_white_whale'"),
+    ],
+)
+def test_the_api_takes_only_the_cards_the_hand_menus_offer(
+    client: FlaskClient, store: GameStore, card: str, said: str
+) -> None:
+    """The menus offer the five pirates and two mermaids by name, and the expansion cards only
+    where the game's settings put them in the deck; the API took an unnamed pirate (Rosie's,
+    Rascal's and Harry's abilities lost) and a Kraken in a game without one. Entered or
+    inserted before a trick the camera filed in its place, nothing is recorded."""
+    gid = three_players(store)
+    trick = hand((1, "green-5"), (2, card), (0, "escape"))
+    refused = client.post(f"/api/game/{gid}/round/1/trick/0/enter", json={"plays": trick})
+    assert refused.status_code == 400 and said in json_of(refused)["error"]
+    assert store.tricks(gid) == []
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    refused = client.post(f"/api/game/{gid}/round/1/trick/0/insert", json={"plays": trick})
+    assert refused.status_code == 400 and said in json_of(refused)["error"]
+    assert [t.plays[0]["card"] for t in store.tricks(gid)] == ["green-1"]
+
+
+def test_an_unnamed_pirate_or_a_card_left_out_is_refused_in_the_tables_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = three_players(store)
+    url = f"/api/game/{gid}/round/1/trick/0/enter?lang=es"
+    trick = hand((1, "green-5"), (2, "pirate"), (0, "escape"))
+    assert json_of(client.post(url, json={"plays": trick}))["error_text"] == (
+        "elige qué pirata jugó Cai (Rosie, Bendt, Rascal, Juanita o Harry): la baraja no tiene"
+        " ningún pirata sin nombre"
+    )
+    trick = hand((1, "green-5"), (2, "white-whale"), (0, "escape"))
+    assert json_of(client.post(url, json={"plays": trick}))["error_text"] == (
+        "la carta Ballena Blanca no está en la baraja de esta partida: el ajuste «Kraken y"
+        " Ballena Blanca» está desactivado. Elige la carta que Cai jugó realmente o activa antes"
+        " el ajuste en Ajustes"
+    )
+    assert store.tricks(gid) == []
+
+
+def test_the_expansion_cards_are_entered_where_the_settings_deal_them(
+    hand_store: GameStore,
+) -> None:
+    """Only hand entry is refused so: the camera reads each card by name, and records an
+    expansion card it sees while its setting is off with a warning (rules.md)."""
+    gid = three_players(hand_store, {"loot": True, "kraken_and_white_whale": True})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "loot"), (2, "kraken"), (0, "escape")))
+    assert [p["card"] for p in hand_store.tricks(gid)[0].plays] == ["loot", "kraken", "escape"]
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "kraken"), (0, "escape")))
+    assert hand_store.tricks(gid)[0].plays[1]["card"] == "kraken"
+
+
 def test_the_tricks_page_offers_the_next_trick_in_play_order(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -144,6 +144,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
         ),
+        "hand_pirate_unnamed": (
+            "elige qué pirata jugó {player} (Rosie, Bendt, Rascal, Juanita o Harry): la baraja"
+            " no tiene ningún pirata sin nombre"
+        ),
+        "hand_mermaid_unnamed": (
+            "elige qué sirena jugó {player} (Alyra o Sirena): la baraja no tiene ninguna sirena"
+            " sin nombre"
+        ),
+        "hand_card_off": (
+            "la carta {card} no está en la baraja de esta partida: el ajuste {setting} está"
+            " desactivado. Elige la carta que {player} jugó realmente o activa antes el ajuste"
+            " en Ajustes"
+        ),
         "hand_card_twice": (
             "la carta {card} está elegida para {first} y para {player} en esta baza: elige la"
             " carta que jugó cada uno"
@@ -348,6 +361,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " cambiato chi ha vinto la presa precedente): ricarica la pagina e inseriscila di"
             " nuovo"
         ),
+        "hand_pirate_unnamed": (
+            "scegli quale pirata ha giocato {player} (Rosie, Bendt, Rascal, Juanita o Harry): il"
+            " mazzo non ha pirati senza nome"
+        ),
+        "hand_mermaid_unnamed": (
+            "scegli quale sirena ha giocato {player} (Alyra o Sirena): il mazzo non ha sirene"
+            " senza nome"
+        ),
+        "hand_card_off": (
+            "la carta {card} non è nel mazzo di questa partita: l'impostazione {setting} è"
+            " disattivata. Scegli la carta che {player} ha giocato davvero, oppure attiva prima"
+            " l'impostazione in Impostazioni"
+        ),
         "hand_card_twice": (
             "la carta {card} è stata scelta sia per {first} sia per {player} in questa presa:"
             " scegli la carta giocata da ciascuno"
@@ -545,6 +571,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_order_changed": (
             "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse har ændret,"
             " hvem der vandt det forrige stik): genindlæs siden og indtast det igen"
+        ),
+        "hand_pirate_unnamed": (
+            "vælg, hvilken pirat {player} spillede (Rosie, Bendt, Rascal, Juanita eller Harry):"
+            " bunken har ingen pirat uden navn"
+        ),
+        "hand_mermaid_unnamed": (
+            "vælg, hvilken havfrue {player} spillede (Alyra eller Sirena): bunken har ingen"
+            " havfrue uden navn"
+        ),
+        "hand_card_off": (
+            "{card} er ikke med i dette spils bunke: indstillingen {setting} er slået fra. Vælg"
+            " det kort, {player} faktisk spillede, eller slå først indstillingen til under"
+            " Indstillinger"
         ),
         "hand_card_twice": (
             "{card} er valgt til både {first} og {player} i dette stik: vælg hver spillers"
