@@ -17,7 +17,14 @@ from functools import partial
 from typing import Any
 
 from skullcam.errors import UserError, echo
-from skullcam.rules import Card, RulesError, find_duplicate, parse_card, unresolved_reason
+from skullcam.rules import (
+    Card,
+    RulesError,
+    dealer_of_round,
+    find_duplicate,
+    parse_card,
+    unresolved_reason,
+)
 from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
 from skullcam.rules.explain import CardId, SettingName
 
@@ -453,7 +460,12 @@ class HandEntryMixin(TricksMixin):
         for play in clean:
             play["card"] = _playable(play["card"])
         if [p["player"] for p in clean] != order:
-            raise refusal("hand_order_changed", leader=game.players[order[0]], **where)
+            leader = game.players[order[0]]
+            if trick_index == 0:  # no trick before it: said so, the dealer's neighbour leads
+                n = len(game.players)
+                dealer = game.players[dealer_of_round(game.first_dealer, round_number, n)]
+                raise refusal("hand_first_lead", leader=leader, dealer=dealer, round=round_number)
+            raise refusal("hand_order_changed", leader=leader, **where)
         _refuse_off_the_menu(game, clean)
         self._check_deck(game, round_number, clean)
         found = verdicts.verdict(clean, game.settings, game.players)

@@ -120,6 +120,10 @@ ENGLISH: dict[str, str] = {
         " has no winner yet (a card missing, or one read twice) or Rosie's choice of who leads is"
         " not made; settle that on its page first"
     ),
+    "hand_first_lead": (
+        "round {round} trick 1 is led by {leader}, the player left of the dealer, {dealer}: enter"
+        " its cards in play order, {leader}'s first"
+    ),
     "hand_order_changed": (
         "round {round} trick {trick} is led by {leader} now (a correction changed who won the"
         " trick before): reload the page and enter it again"

@@ -134,7 +134,7 @@ def test_the_last_trick_or_a_short_one_recorded_meanwhile_is_named(
 
 def test_plays_go_clockwise_from_the_rules_leader(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
-    with pytest.raises(UserError, match="round 1 trick 1 is led by Ben now"):
+    with pytest.raises(UserError, match="round 1 trick 1 is led by Ben, the player left of"):
         hand_store.enter_trick(gid, 1, 0, hand((0, "green-5"), (1, "green-9"), (2, "escape")))
     with pytest.raises(UserError, match="one card per player"):
         hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9")))
@@ -197,7 +197,7 @@ def test_a_missed_trick_goes_before_the_one_the_camera_filed_in_its_place(
     hand_store.choose_ability(gid, 2, 0, 10)  # Ben's bet, answered on the misfiled trick
     warned = hand_store.score(gid)["score"]["warnings"]
     assert warned and "Ana led, but by the rules Cai leads it" in warned[0]
-    with pytest.raises(UserError, match="round 2 trick 1 is led by Cai now"):
+    with pytest.raises(UserError, match="round 2 trick 1 is led by Cai, the player left of"):
         hand_store.insert_trick(gid, 2, 0, hand((0, "yellow-9"), (1, "yellow-1"), (2, "yellow-5")))
     hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
     tricks = hand_store.tricks(gid, 2)
@@ -896,6 +896,50 @@ def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
     body = json_of(res)
     assert body["error"].startswith("round 2 trick 2 is led by Ben now")
     assert "genindlæs siden" in body["error_text"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "round 1 trick 1 is led by Ben, the player left of the dealer, Ana: enter its cards in"
+            " play order, Ben's first",
+        ),
+        (
+            "es",
+            "en la baza 1 de la ronda 1 sale Ben, el jugador a la izquierda de quien reparte"
+            " (Ana): anota las cartas en el orden en que se jugaron, empezando por la de Ben",
+        ),
+        (
+            "it",
+            "la presa 1 del round 1 la guida Ben, il giocatore alla sinistra del mazziere (Ana):"
+            " inserisci le carte nell'ordine in cui sono state giocate, a partire da quella di"
+            " Ben",
+        ),
+        (
+            "da",
+            "stik 1 i runde 1 spilles ud af Ben, der sidder til venstre for giveren (Ana):"
+            " indtast kortene i den rækkefølge, de blev spillet, med Bens kort først",
+        ),
+    ],
+)
+def test_a_rounds_first_trick_led_by_another_is_said_led_by_the_dealers_neighbour(
+    client: FlaskClient, store: GameStore, lang: str, said: str
+) -> None:
+    """Was: "round 1 trick 1 is led by Ben now (a correction changed who won the trick
+    before)": the game's first trick has no trick before it; the player left of the dealer
+    leads every round's first trick (rules.md)."""
+    gid = three_players(store)
+    client.set_cookie("lang", lang)
+    res = client.post(
+        f"/api/game/{gid}/round/1/trick/0/enter",
+        json={"plays": hand((0, "green-5"), (1, "green-9"), (2, "escape"))},
+    )
+    assert res.status_code == 400
+    body = json_of(res)
+    assert body.get("error_text", body["error"]) == said
+    assert store.tricks(gid) == []
 
 
 def test_a_card_read_twice_earlier_hides_no_new_duplicate(hand_store: GameStore) -> None:

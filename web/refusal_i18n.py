@@ -140,6 +140,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " dos veces) o falta la elección de Rosie de quién sale; resuélvelo antes en la"
             " página de esa baza"
         ),
+        "hand_first_lead": (
+            "en la baza 1 de la ronda {round} sale {leader}, el jugador a la izquierda de quien"
+            " reparte ({dealer}): anota las cartas en el orden en que se jugaron, empezando por"
+            " la de {leader}"
+        ),
         "hand_order_changed": (
             "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
@@ -356,6 +361,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " letta due volte) o manca la scelta di Rosie su chi guida; sistemala prima nella"
             " pagina di quella presa"
         ),
+        "hand_first_lead": (
+            "la presa 1 del round {round} la guida {leader}, il giocatore alla sinistra del"
+            " mazziere ({dealer}): inserisci le carte nell'ordine in cui sono state giocate, a"
+            " partire da quella di {leader}"
+        ),
         "hand_order_changed": (
             "ora la presa {trick} del round {round} la guida {leader} (una correzione ha"
             " cambiato chi ha vinto la presa precedente): ricarica la pagina e inseriscila di"
@@ -567,6 +577,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {waits_on} i runden har stadig ingen vinder (et kort mangler, eller et er læst to"
             " gange), eller Rosies valg af, hvem der spiller ud, mangler; afklar det først på"
             " det stiks side"
+        ),
+        "hand_first_lead": (
+            "stik 1 i runde {round} spilles ud af {leader}, der sidder til venstre for giveren"
+            " ({dealer}): indtast kortene i den rækkefølge, de blev spillet, med {leader:gen}"
+            " kort først"
         ),
         "hand_order_changed": (
             "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse har ændret,"
