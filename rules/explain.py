@@ -98,8 +98,8 @@ ENGLISH: dict[str, str] = {
         " (all of it if the bid is exact; half if it is off by one, unless a cannonball was"
         " called)."
     ),
-    "pirate_does_not_count": " The pirate does not count.",
-    "pirates_do_not_count": " The pirates do not count.",
+    "pirate_does_not_count": " No bonus for capturing the pirate.",
+    "pirates_do_not_count": " No bonus for capturing the pirates.",
     "loot_alliance": (
         " Loot alliance: {loot_player} and {winner_player} (+{points} each if both bids are exact)."
     ),

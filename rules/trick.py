@@ -356,7 +356,9 @@ class _Resolver:
             for n, (_, item) in enumerate(items):
                 text += [Phrase("bonus_separator"), item] if n else [item]
             text.append(Phrase(_BONUS_CONDITION[self.settings.bonus_paid()]))
-        if reason is WinReason.MERMAID_OVER_ALL and not no_bonus:
+        if reason is WinReason.MERMAID_OVER_ALL and items and not no_bonus:
+            # Said only beside a bonus paid: with the Skull King's capture worth nothing
+            # (mermaid_captures_skull_king 0) there is no bonus for the pirate to be left out of.
             pirates = self.roles.count(Kind.PIRATE)
             text.append(Phrase("pirates_do_not_count" if pirates > 1 else "pirate_does_not_count"))
         for loot, _ in () if no_bonus else alliances:

@@ -33,7 +33,7 @@ def test_trick_plain_verdict() -> None:
         out.stdout.splitlines()[0]
         == "Play 2 wins with mermaid-alyra (+40 bonus if the bid is exact)."
     )
-    assert "The pirate does not count." in out.stdout
+    assert "No bonus for capturing the pirate." in out.stdout
 
 
 @pytest.mark.parametrize(

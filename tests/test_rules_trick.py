@@ -355,14 +355,23 @@ def test_pirate_king_and_mermaid_the_mermaid_wins_whatever_the_order(order: tupl
     assert result.winner == order.index("mermaid-alyra")
     assert result.bonus == 40
     assert "+40 for capturing the Skull King" in result.explanation
-    assert "The pirate does not count." in result.explanation
+    assert result.explanation.endswith("No bonus for capturing the pirate.")
 
 
 def test_two_pirates_beside_the_king_and_a_mermaid_do_not_count_in_the_plural() -> None:
     """It said "The pirate does not count." with two pirates beaten (a review, session 40)."""
     result = resolve("pirate-rosie mermaid-alyra skull-king tigress:pirate")
     assert result.winner == 1 and result.bonus == 40
-    assert result.explanation.endswith("The pirates do not count.")
+    assert result.explanation.endswith("No bonus for capturing the pirates.")
+
+
+def test_no_pirate_is_said_left_out_of_a_bonus_when_none_is_paid() -> None:
+    """With the Skull King's capture worth 0 nothing is paid, and "The pirate does not count."
+    read as if the pirate did not count in the trick (a review, session 51)."""
+    settings = Settings(mermaid_captures_skull_king=0)
+    result = resolve("pirate-rosie skull-king mermaid-alyra", settings)
+    assert result.winner == 2 and result.bonus == 0
+    assert "pirate" not in result.explanation.split("the mermaid wins.")[1]
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,16 @@ WARNING_KEYS = {
     "tie_break_not_due",
     "rosie_last_trick_ignored",
 }
+#: A setting's label is quoted as each language quotes: Danish »...« as the Danish score
+#: sheet in the user's rules writes it, Spanish and Italian «...», English on the pages “...”.
+OPENING_QUOTE = {"en": "\u201c", "es": "«", "it": "«", "da": "»"}
+CLOSING_QUOTE = {"en": "\u201d", "es": "»", "it": "»", "da": "«"}
+
+
+def quoted(label: str, lang: str) -> str:
+    return OPENING_QUOTE[lang] + label + CLOSING_QUOTE[lang]
+
+
 PLAYABLE = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 SETTINGS = [
     Settings(),
@@ -121,7 +131,7 @@ def test_any_trick_is_explained_in_the_language_with_every_player_named(lang: st
         named = result.winner if result.winner is not None else result.next_leader
         assert names[named] in text
         for warning in result.warning_phrases:
-            assert "«" in explain([warning], lang)  # the setting's label, as on its page
+            assert OPENING_QUOTE[lang] in explain([warning], lang)  # the label, as on its page
     # The rest is not a trick's result: why a record is refused, or what its score warns of.
     assert keys_seen == set(ENGLISH) - {"setting_off"} - ERROR_KEYS - WARNING_KEYS
 
@@ -153,11 +163,11 @@ def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:
     phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
     assert explain(phrases, "es").endswith(
         " +20 por el Jolly Roger 14; +40 por capturar al Skull King (si se cumple la apuesta)."
-        " El pirata no cuenta."
+        " Capturar al pirata no da bonus."
     )
     assert explain(phrases, "it").endswith(
         " +20 per il Jolly Roger 14; +40 per aver catturato il Re dei Teschi (se la puntata è"
-        " esatta). Il pirata non conta."
+        " esatta). Catturare il pirata non dà bonus."
     )
     cards = [parse_card(c) for c in ("skull-king", "tigress:pirate", "pirate-harry", "purple-14")]
     phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
@@ -169,7 +179,7 @@ def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:
     settings = Settings(kraken_and_white_whale=True)
     phrases = resolve_trick(cards, settings, players=["Ana", "Ben", "Cai"]).phrases
     assert explain(phrases, "es").startswith(
-        "Se encuentran el Kraken y la Ballena Blanca: tiene efecto la jugada en segundo lugar,"
+        "Se encuentran el Kraken y la Ballena Blanca: vale la que se jugó en segundo lugar,"
         " la Ballena Blanca, y el Kraken cuenta como una Huida."
     )
     assert explain(phrases, "it").startswith("Si incontrano il Kraken e la Balena Bianca: ")
@@ -201,7 +211,7 @@ def test_english_on_the_web_says_a_capture_bonus_as_a_player_would() -> None:
     assert english == (
         "Cai's Mermaid Alyra wins: when a pirate, the Skull King and a mermaid meet, the mermaid"
         " wins. +20 for the Jolly Roger 14; +40 for capturing the Skull King (if the bid is"
-        " exact). The pirate does not count."
+        " exact). No bonus for capturing the pirate."
     )
     cards = [parse_card(c) for c in ("skull-king", "tigress:pirate", "pirate-harry", "green-14")]
     english = explain(resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases, "en")
@@ -272,9 +282,10 @@ def test_replay_page_explains_in_the_chosen_language(
     assert explanation is not None and explanation[1].startswith(expected)
     assert "wins" not in explanation[1]
     warning = re.search(r'class="warning">(.*?)</p>', page, re.S)
-    assert warning is not None and "«" in warning[1] and "setting is off" not in warning[1]
+    assert warning is not None and OPENING_QUOTE[lang] in warning[1]
+    assert "setting is off" not in warning[1]
     english = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
-    assert "Cai&#39;s Parrot 9 wins: the highest green card, the suit led." in english
+    assert "Cai&#39;s Parrot 9 wins: the highest Parrot (green) card, the suit led." in english
 
 
 @pytest.mark.parametrize(
@@ -637,8 +648,8 @@ def test_the_extra_round_reason_names_the_tie_setting_as_its_page_does() -> None
 
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
-        assert "«" + label + "»" in table["extra_round_off"], lang
-        assert "«" + label + "»" in table["extra_round_off_one_round"], lang
+        assert quoted(label, lang) in table["extra_round_off"], lang
+        assert quoted(label, lang) in table["extra_round_off_one_round"], lang
 
 
 def _game(store: GameStore, settings: dict[str, object] | None = None) -> int:
@@ -954,7 +965,7 @@ def test_the_tie_warning_names_the_tie_setting_as_its_page_does() -> None:
 
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
-        assert "«" + label + "»" in table["tie_one_more_round"], lang
+        assert quoted(label, lang) in table["tie_one_more_round"], lang
 
 
 def test_tricks_page_says_the_score_warnings_in_the_chosen_language(

@@ -15,14 +15,21 @@ from dataclasses import replace
 from typing import Any
 
 from skullcam.rules import Card, IllegalPlayError, Kind, RulesError, TrickResult, parse_card
-from skullcam.rules.explain import ENGLISH_WORDING, Phrase, Wording, phrases_from_json, render
+from skullcam.rules.explain import (
+    ENGLISH,
+    ENGLISH_WORDING,
+    Phrase,
+    Wording,
+    phrases_from_json,
+    render,
+)
 
 from . import i18n
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "es": {
         "kraken_meets_whale": (
-            "Se encuentran {first} y {second}: tiene efecto la jugada en segundo lugar,"
+            "Se encuentran {first} y {second}: vale la que se jugó en segundo lugar,"
             " {second}, y {first} cuenta como una Huida. "
         ),
         "kraken": "El Kraken destruye la baza: nadie la gana; sus cartas y bonus se pierden.",
@@ -39,7 +46,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " que jugó la Ballena Blanca, sale en la siguiente."
         ),
         "whale_highest": ": gana {who}, el número más alto, sea cual sea su palo",
-        "whale_tied": " (el primero de los {rank} empatados).",
+        "whale_tied": " (empate a {rank}: gana el primero que se jugó).",
         "full_stop": ".",
         "mermaid_over_all": (
             "Gana {who}: cuando coinciden un pirata, el Skull King y una sirena, gana la sirena"
@@ -66,7 +73,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "first_pirate_wins": "; entre varios piratas gana el primero que se jugó",
         "first_mermaid_wins": "; entre las sirenas gana la primera que se jugó",
-        "no_bonus_scoring": " Sin bonus por capturas: la puntuación es sin bonus.",
+        "no_bonus_scoring": " Sin bonus por capturas: se puntúa sin bonus.",
         "bonus_start": " ",
         "bonus_separator": "; ",
         "bonus_fourteen": "+{points} por {card}",
@@ -77,8 +84,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (entero si se cumple la apuesta; la mitad si se falla por una, salvo con bala de"
             " cañón)."
         ),
-        "pirate_does_not_count": " El pirata no cuenta.",
-        "pirates_do_not_count": " Los piratas no cuentan.",
+        "pirate_does_not_count": " Capturar al pirata no da bonus.",
+        "pirates_do_not_count": " Capturar a los piratas no da bonus.",
         "loot_alliance": (
             " Alianza del Botín: {loot_player} y {winner_player}"
             " (+{points} cada uno si los dos cumplen su apuesta)."
@@ -209,7 +216,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {player}, che ha giocato la Balena Bianca, guida la prossima presa."
         ),
         "whale_highest": ": vince {who}, il numero più alto, qualunque sia il seme",
-        "whale_tied": " (il primo dei {rank} a pari merito).",
+        "whale_tied": " (pari merito al numero {rank}: vince il primo giocato).",
         "full_stop": ".",
         "mermaid_over_all": (
             "Vince {who}: quando si incontrano un pirata, il Re dei Teschi e una sirena,"
@@ -248,8 +255,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (intero se la puntata è esatta; la metà se sbagliata di uno, salvo con la palla di"
             " cannone)."
         ),
-        "pirate_does_not_count": " Il pirata non conta.",
-        "pirates_do_not_count": " I pirati non contano.",
+        "pirate_does_not_count": " Catturare il pirata non dà bonus.",
+        "pirates_do_not_count": " Catturare i pirati non dà bonus.",
         "loot_alliance": (
             " Alleanza del Bottino: {loot_player} e {winner_player}"
             " (+{points} ciascuno se entrambe le puntate sono esatte)."
@@ -411,8 +418,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (det hele, hvis buddet holder; det halve, hvis det er én ved siden af, medmindre"
             " der er meldt kanonkugle)."
         ),
-        "pirate_does_not_count": " Piraten tæller ikke.",
-        "pirates_do_not_count": " Piraterne tæller ikke.",
+        "pirate_does_not_count": " Fangsten af piraten giver ingen bonus.",
+        "pirates_do_not_count": " Fangsten af piraterne giver ingen bonus.",
         "loot_alliance": (
             " Byttealliance: {loot_player} og {winner_player}"
             " (+{points} hver, hvis begges bud holder)."
@@ -441,11 +448,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_ability": "runde {round}, evner[{index}]: ",
         "extra_round_off": (
             "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
-            " ved uafgjort med indstillingen «Ved uafgjort: en runde mere»"
+            " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
         ),
         "extra_round_off_one_round": (
             "spillet har {rounds} runde (indstillingen {setting}); en ekstra runde spilles kun"
-            " ved uafgjort med indstillingen «Ved uafgjort: en runde mere»"
+            " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
         ),
         "bid_out_of_range": (
             "buddet {bid} fra {player} er ikke tilladt: bud er 0 til {dealt}, når der er"
@@ -503,14 +510,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "der er registreret piratevner, men indstillingen {setting} er slået fra: de tælles"
             " ikke med"
         ),
-        "cannonball_ignored": "meldte kanonkugler tæller ikke uden for «Rascal scoring»",
+        "cannonball_ignored": "meldte kanonkugler tæller ikke uden for »Rascal scoring«",
         "rosie_last_trick_ignored": (
             "Rosies valg registreret på rundens sidste stik tæller ikke: næste runde spilles ud"
             " af giverens nabo"
         ),
         "tie_one_more_round": (
             "der er uafgjort om førstepladsen efter sidste runde: spil en runde mere"
-            " (indstillingen «Ved uafgjort: en runde mere»)"
+            " (indstillingen »Ved uafgjort: en runde mere«)"
         ),
         "tie_break_not_due": (
             "der er ikke uafgjort om førstepladsen efter runde {last}, så runde {round},"
@@ -518,6 +525,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
     },
 }
+
+
+#: The English templates the pages word otherwise than ``skullcam trick``: there the Tigress
+#: is declared with the page's "as a pirate" and "as an escape", not by writing an id.
+ENGLISH_ON_PAGES = {
+    "tigress_undeclared": "the Tigress must be declared: as a pirate or as an escape",
+}
+
+#: The quotation marks a setting's label stands in: Danish writes »Antal runder« (as the
+#: Danish score sheet in the user's rules does), Spanish and Italian «...», English “...”.
+QUOTES = {"en": ("\u201c", "\u201d"), "da": ("\u00bb", "\u00ab")}
+
+
+def _quoted(label: str, lang: str) -> str:
+    opening, closing = QUOTES.get(lang, ("\u00ab", "\u00bb"))
+    return f"{opening}{label}{closing}"
 
 
 #: How a language writes a name's genitive where its templates say ``{player:gen}`` (here
@@ -639,13 +662,24 @@ def wording(lang: str) -> Wording:
     if lang == "en":
         # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
         # as two cards); the suits keep their colours, which "black is trump" is said in.
-        return replace(ENGLISH_WORDING, card=_english_card, card_id=name, who=who)
+        # A suit as the cards are named, its colour after it ("the highest Parrot (green)
+        # card" beside "Ben's Parrot 9"); a setting by its label on the settings page; the
+        # Tigress declared with the page's buttons, not by writing tigress:pirate.
+        return replace(
+            ENGLISH_WORDING,
+            templates={**ENGLISH, **ENGLISH_ON_PAGES},
+            card=_english_card,
+            suit=lambda suit: f"{i18n.suit_name(suit.value, lang)} ({suit.value})",
+            card_id=name,
+            setting=lambda key: _quoted(i18n.translate(f"set_{key}", lang), lang),
+            who=who,
+        )
     return Wording(
         templates=TEMPLATES[lang],
         card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else name,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
-        setting=lambda key: "«" + i18n.translate(f"set_{key}", lang) + "»",
+        setting=lambda key: _quoted(i18n.translate(f"set_{key}", lang), lang),
         genitive=genitive,
         who=who,
     )
