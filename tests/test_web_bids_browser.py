@@ -332,3 +332,51 @@ def test_a_doubtful_tricks_question_shows_its_reason_on_the_phone(
     browser.get(f"{base}/game/{gid}/tv")
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt"))
     assert not browser.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt-why")
+
+
+_NAV_AND_BID = """
+const box = (e) => e.getBoundingClientRect();
+const links = [...document.querySelectorAll('nav.topnav a')];
+return {
+  nav: box(document.querySelector('nav.topnav')).height,
+  tops: [...new Set(links.map((a) => Math.round(box(a).top)))],
+  heights: links.map((a) => box(a).height),
+  shown: ['#round-title', '.bid-name', '.bid-button'].map((css) => {
+    const r = box(document.querySelector(css));
+    return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  }),
+  reachable: links.map((a) => {
+    a.scrollIntoView({inline: 'nearest', block: 'nearest'});
+    const r = box(a);
+    return r.left >= 0 && r.right <= innerWidth + 0.5;
+  }),
+  page: document.documentElement.scrollWidth <= innerWidth,
+};
+"""
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_a_small_phone_shows_the_round_a_name_and_its_bids_without_scrolling(
+    server: tuple[str, GameStore], browser: Any, lang: str
+) -> None:
+    """At 360x640 the nav wrapped to three rows (157 px): with the camera's notice above the
+    bids, the first bid button was below the fold. The nav is now one row that scrolls
+    sideways, every link still reachable and 44 px tall. Spanish and Italian: the longest."""
+    base, store = server
+    gid = store.create_game(["Maximiliana", "Bartholomew", "Cai", "Hanne-Marie"], 0, {})
+    store.set_camera_notice({"why": "frozen"})
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/bids?lang={lang}")
+        wait(browser).until(lambda d: d.find_element(By.ID, "no-camera").is_displayed())
+        wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".bid-button"))
+        seen = browser.execute_script(_NAV_AND_BID)
+        assert len(seen["tops"]) == 1 and seen["nav"] < 60, seen
+        assert min(seen["heights"]) >= 44, seen
+        assert seen["shown"] == [True, True, True], seen
+        assert all(seen["reachable"]) and seen["page"], seen
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
