@@ -43,13 +43,18 @@ def shot_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def fake_frame(path: Path, cards: list[str]) -> dict[str, Any]:
-    """A 640x480 'table' with the trick's cards drawn as labelled rectangles."""
+SEATS = [(270, 330), (60, 170), (270, 20), (480, 170)]
+"""Where ``fake_frame`` lays the cards (top-left corners): one at each side of the table."""
+
+
+def fake_frame(
+    path: Path, cards: list[str], spots: list[tuple[int, int]] = SEATS
+) -> dict[str, Any]:
+    """A 640x480 'table' with the trick's cards drawn as labelled rectangles at ``spots``."""
     import cv2
     import numpy as np
 
     image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
-    spots = [(270, 330), (60, 170), (270, 20), (480, 170)]
     dets = []
     for i, card in enumerate(cards):
         x, y = spots[i % 4]
@@ -60,7 +65,13 @@ def fake_frame(path: Path, cards: list[str]) -> dict[str, Any]:
     return {"image_size": [640, 480], "cards": dets}
 
 
-def play_trick(store: GameStore, gid: int, cards: list[str], image_dir: Path | None = None) -> None:
+def play_trick(
+    store: GameStore,
+    gid: int,
+    cards: list[str],
+    image_dir: Path | None = None,
+    spots: list[tuple[int, int]] = SEATS,
+) -> None:
     """Record the next trick the way the recorder does: live updates, then the completed trick."""
     state = store.state(gid)
     n = len(state["game"]["players"])
@@ -76,7 +87,7 @@ def play_trick(store: GameStore, gid: int, cards: list[str], image_dir: Path | N
         frame = image_dir / f"r{state['round']:02d}t{state['next_trick']:02d}.jpg"
         extra = {
             "completion_image": frame,
-            "detections": fake_frame(frame, cards),
+            "detections": fake_frame(frame, cards, spots),
             "model_version": "cards-test",
         }
         for det, play in zip(extra["detections"]["cards"], plays, strict=True):
@@ -960,6 +971,48 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
         assert len(labels) == 4
         for left, right in labels:
             assert picture[0] - 1 <= left and right <= picture[1] + 1
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_replay_labels_are_legible_and_apart_on_a_small_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The labels were sized in the picture's pixels: 15 of them drew 8 CSS px tall on a
+    360 px phone, and four cards laid close together had their labels over each other."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    close_together = [(200, 150), (230, 162), (260, 174), (290, 186)]
+    cards = ["green-13", "green-12", "green-11", "mermaid-sirena"]
+    play_trick(store, gid, cards, store.game_dir(gid), close_together)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/round/1/trick/0")
+        wait(browser).until(
+            lambda d: (
+                d.execute_script("return document.getElementById('trick-image').naturalWidth")
+                == 640
+            )
+        )
+        picture, labels = browser.execute_script(
+            "const svg = document.querySelector('svg.overlay');"
+            "const box = (e) => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; };"
+            "const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
+            "return [box(svg), [...svg.querySelectorAll('text')].map((t) =>"
+            " [parseFloat(getComputedStyle(t).fontSize) * scale, box(t)])];"
+        )
+        assert len(labels) == 4
+        assert min(size for size, _ in labels) >= 12, labels
+        for i, (_, (left, top, right, bottom)) in enumerate(labels):
+            assert picture[0] - 1 <= left and right <= picture[2] + 1
+            for _, (left2, top2, right2, bottom2) in labels[i + 1 :]:
+                apart = right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top
+                assert apart, labels
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 

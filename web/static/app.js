@@ -870,8 +870,51 @@ function initTV() {
 }
 
 /* ------------------------------------------------------------------ replay */
+/* The labels over the trick's picture in CSS pixels, not the picture's: the overlay is the
+ * picture's size in its own pixels (its viewBox), so on a 360 px phone a 640 px picture drew
+ * 15-unit labels 8 px tall. The CSS sizes them by --label-scale (picture pixels per CSS pixel);
+ * then each label, top to bottom, is kept inside the picture and moved below any label it
+ * would cover (above them where below runs off the picture): cards laid close together had
+ * their labels drawn over each other. Run again whenever the picture's width changes. */
+function fitReplayLabels(svg) {
+  const {width: W, height: H} = svg.viewBox.baseVal;
+  const scale = W / svg.getBoundingClientRect().width;
+  if (!(scale > 0 && Number.isFinite(scale))) return;  // not laid out yet
+  svg.style.setProperty("--label-scale", String(scale));
+  const gap = 2 * scale;
+  const texts = [...svg.querySelectorAll("text")];
+  for (const text of texts) {  // back where the server put it: the last fit was for another width
+    text.dataset.x ??= text.getAttribute("x");
+    text.dataset.y ??= text.getAttribute("y");
+    text.setAttribute("x", text.dataset.x);
+    text.setAttribute("y", text.dataset.y);
+  }
+  const move = (text, dx, dy) => {
+    text.setAttribute("x", Number(text.getAttribute("x")) + dx);
+    text.setAttribute("y", Number(text.getAttribute("y")) + dy);
+    return text.getBBox();
+  };
+  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const placed = [];
+  texts.sort((a, b) => Number(a.dataset.y) - Number(b.dataset.y));
+  for (const text of texts) {
+    let box = text.getBBox();
+    box = move(text, Math.max(-box.x, Math.min(0, W - box.x - box.width)),
+      Math.max(-box.y, Math.min(0, H - box.y - box.height)));
+    const start = box;
+    for (let hit; (hit = placed.find((b) => overlap(b, box)));) box = move(text, 0, hit.y + hit.height + gap - box.y);
+    if (box.y + box.height > H) {
+      box = move(text, 0, start.y - box.y);
+      for (let hit; (hit = placed.find((b) => overlap(b, box)));) box = move(text, 0, hit.y - gap - box.y - box.height);
+    }
+    placed.push(box);
+  }
+}
+
 function initReplay() {
   const {h, t, card, api, stream, pageData, showError} = SK;
+  const overlay = document.querySelector("svg.overlay");
+  if (overlay) new ResizeObserver(() => fitReplayLabels(overlay)).observe(overlay);
   const gameId = document.body.dataset.game;
   const base = "/api/game/" + gameId + "/round/" + pageData.round + "/trick/" + pageData.trick;
   const form = document.getElementById("correct-form");
