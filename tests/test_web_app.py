@@ -1224,3 +1224,57 @@ def test_a_rematch_and_the_last_game_are_the_tables_not_an_imported_record(
     )
     home = client.get("/").get_data(as_text=True)
     assert "Ana" in home and "Wu" not in home
+
+
+def _table_cells(html: str, table_id: str) -> list[list[str]]:
+    """The text of each cell of the table ``table_id``, row by row (head rows first)."""
+    from html.parser import HTMLParser
+
+    rows: list[list[str]] = []
+
+    class Cells(HTMLParser):
+        inside = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "table" and dict(attrs).get("id") == table_id:
+                self.inside = True
+            elif self.inside and tag == "tr":
+                rows.append([])
+            elif self.inside and tag in ("th", "td"):
+                rows[-1].append("")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "table":
+                self.inside = False
+
+        def handle_data(self, data: str) -> None:
+            if self.inside and rows and rows[-1]:
+                rows[-1][-1] += data.strip()
+
+    Cells().feed(html)
+    return rows
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_each_rounds_score_on_the_tricks_page_is_a_table_under_its_heading(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """The heading read "Round 1 (Points: Ana 20, Ben 10, Cai 10)", one run-on line on a
+    phone; the bids and tricks won were not there. Now the heading is the round alone, and a
+    played round's score follows as a table, a row a player."""
+    gid = game_with_round_2_led_by_the_read_winner(store)
+    store.set_bids(gid, 3, [1, 1, 1])  # round 3 is being played: no score yet
+    store.record_trick(gid, 3, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-8")))
+    page = client.get(f"/game/{gid}/tricks?lang={lang}").get_data(as_text=True)
+    words = STRINGS["round"][lang]
+    for r in (1, 2, 3):
+        assert f'<h2 id="round-{r}">{words} {r}</h2>' in page
+    heads = [STRINGS[key][lang] for key in ("player", "bid", "won", "points")]
+    assert _table_cells(page, "round-1-score") == [
+        heads,
+        ["Ana", "1", "1", "20"],
+        ["Ben", "0", "0", "10"],
+        ["Cai", "0", "0", "10"],
+    ]
+    assert _table_cells(page, "round-2-score")[0] == heads
+    assert 'id="round-3-score"' not in page
