@@ -133,7 +133,7 @@ def test_the_replay_page_shows_and_changes_the_choice(
     gid = harry_wins_round_2(store)
     url = f"/game/{gid}/round/2/trick/0"
     page = client.get(url).get_data(as_text=True)
-    assert "Ben won with Harry: change the bid by -1, 0 or +1?" in page
+    assert "Ben won with Harry: change the bid by −1, 0 or +1?" in page
     assert '<option value="" selected>—</option>' in page  # not chosen yet
     offered = re.findall(r'<option value="(-?\d+)"', page.split('id="choice-value"')[1])
     assert offered == ["0", "1"]  # Ben bid 0: Harry cannot take one off

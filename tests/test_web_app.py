@@ -157,7 +157,7 @@ def test_the_home_page_keeps_the_last_game_once_it_is_over(
     card = last_game_card(home)
     assert "Last game: Ana, Ben, Cai" in card
     assert "Captain of the Seven Seas: Ana" in card
-    assert "Total: Ana 10 · Ben -10 · Cai -10" in card
+    assert "Total: Ana 10 · Ben −10 · Cai −10" in card
     for link in ("tricks", "export.json", "export.csv"):
         assert f'href="/game/{gid}/{link}"' in card, link
     assert f'href="/game/{gid}/prompts">1 open question</a>' in card
@@ -750,9 +750,9 @@ def test_history_lists_each_games_result(client: FlaskClient, store: GameStore) 
 
     assert "<td>finished</td>" in row(played)
     assert "Captain of the Seven Seas: Ana" in row(played)
-    assert "Total: Ana 10 · Ben -10 · Cai -10" in row(played)
+    assert "Total: Ana 10 · Ben −10 · Cai −10" in row(played)
     assert "Captain of the Seven Seas: Eva" in row(one_round)
-    assert "Total: Eva 10 · Dan -10" in row(one_round)
+    assert "Total: Eva 10 · Dan −10" in row(one_round)
     assert "Ended with no rounds played" in row(unplayed) and "Captain" not in row(unplayed)
     assert "<td>not finished</td>" in row(aside) and "Total" not in row(aside)
     assert "<td>in progress</td>" in row(tonight) and "Total" not in row(tonight)

@@ -35,6 +35,9 @@ DECK = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yello
 
 DOCS_IMG = DOCS / "img"
 
+MINUS = "\u2212"
+"""The sign of a negative number on every page (the exports keep ASCII "-")."""
+
 
 def shot_dir(tmp_path: Path) -> Path:
     if os.environ.get("SKULLCAM_SCREENSHOTS") == "1":
@@ -280,7 +283,7 @@ def _tv_totals(driver: Any) -> dict[str, int]:
         "return [...document.querySelectorAll('#tv-table tbody tr')].map(r =>"
         " [r.querySelector('.pname').textContent, r.querySelector('td.total').textContent])"
     )
-    return {name: int(total) for name, total in pairs}
+    return {name: int(total.replace(MINUS, "-")) for name, total in pairs}
 
 
 def test_tv_eight_players_spanish_prompt_answered_on_phone(
@@ -521,7 +524,7 @@ def test_a_forgotten_bid_is_said_at_once_and_the_totals_stand(
     play_trick(store, gid, ["yellow-5", "yellow-9", "yellow-2"])  # round 2 over, unscored
     wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
     totals = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#tv-table td.total")]
-    assert sorted(totals) == ["-10", "-10", "10"]  # round 1's, not 0, 0, 0
+    assert sorted(totals) == ["10", f"{MINUS}10", f"{MINUS}10"]  # round 1's, not 0, 0, 0
 
 
 def test_bids_are_locked_on_the_phones_once_the_game_is_over(
@@ -973,6 +976,39 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
             assert picture[0] - 1 <= left and right <= picture[1] + 1
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_every_page_shows_a_negative_score_with_the_same_minus_sign(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The TV's totals, the bids page's and the tricks page's read "-10" while the TV's
+    round banner read "−10": every page now writes the minus sign (U+2212)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 1, 1])
+    play_trick(store, gid, ["green-9", "green-2", "green-3"])  # Ben leads and wins: 2 miss
+    totals = store.score(gid)["score"]["totals"]
+    assert totals == [-10, 20, -10]
+    minus_ten = f"{MINUS}10"
+
+    browser.get(f"{base}/game/{gid}/tv")
+    wait(browser).until(lambda d: _tv_totals(d) == {"Ana": -10, "Ben": 20, "Cai": -10})
+    assert browser.execute_script(
+        "return [...document.querySelectorAll('#tv-table td.total')].map(td => td.textContent)"
+    ) == ["20", minus_ten, minus_ten]
+    browser.get(f"{base}/game/{gid}/bids")
+    totals_line = (By.ID, "bid-totals")
+    wait(browser).until(ec.text_to_be_present_in_element(totals_line, "Total"))
+    assert browser.find_element(*totals_line).text == (
+        f"Total: Ana {minus_ten} · Ben 20 · Cai {minus_ten}"
+    )
+    browser.get(f"{base}/game/{gid}/tricks")
+    points = browser.find_elements(By.CSS_SELECTOR, "#round-1-score tbody td:last-child")
+    assert [td.text for td in points] == [minus_ten, "20", minus_ten]
+    store.finish_game(gid)
+    browser.get(f"{base}/history")
+    result = browser.find_element(By.CSS_SELECTOR, f"#history-game-{gid} .totals").text
+    assert result == f"Total: Ben 20 · Ana {minus_ten} · Cai {minus_ten}"  # best first
 
 
 def test_replay_labels_are_legible_and_apart_on_a_small_phone(

@@ -176,6 +176,8 @@ def _add_language(app: Flask) -> None:
         i18n_core.remember_language(request, response)
         return table_pin.protect_page(response)
 
+    app.add_template_filter(i18n.number_text, "number")
+
     @app.context_processor
     def _template_helpers() -> dict[str, Any]:
         lang = getattr(g, "lang", "en")

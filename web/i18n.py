@@ -746,10 +746,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "{name} vandt med Rascal: sats 0, 10 eller 20?",
     },
     "prompt_harry": {
-        "en": "{name} won with Harry: change the bid by -1, 0 or +1?",
-        "es": "{name} ganó con Harry: ¿cambiar la apuesta en -1, 0 o +1?",
-        "it": "{name} ha vinto con Harry: cambiare la puntata di -1, 0 o +1?",
-        "da": "{name} vandt med Harry: ændr buddet med -1, 0 eller +1?",
+        "en": "{name} won with Harry: change the bid by −1, 0 or +1?",
+        "es": "{name} ganó con Harry: ¿cambiar la apuesta en −1, 0 o +1?",
+        "it": "{name} ha vinto con Harry: cambiare la puntata di −1, 0 o +1?",
+        "da": "{name} vandt med Harry: ændr buddet med −1, 0 eller +1?",
     },
     "prompt_flagged": {
         "en": "Round {round}, trick {trick} looks doubtful: confirm or correct it.",
@@ -1313,6 +1313,14 @@ def translate(key: str, lang: str, **fields: object) -> str:
     entry = STRINGS.get(key)
     text = key if entry is None else entry.get(lang) or entry["en"]
     return text.format(**fields) if fields else text
+
+
+def number_text(value: int) -> str:
+    """A number as the pages show it: a negative one with the minus sign (U+2212), as a
+    printed score sheet has it. Pages showed "-40" on some and "−40" on others. The page
+    scripts' ``num`` (app.js) does the same; the CSV and JSON exports keep ASCII "-", since
+    programs read them."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def js_strings(lang: str) -> dict[str, str]:

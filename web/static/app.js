@@ -12,6 +12,13 @@ function bidi(text) {
   return RTL_LETTER.test(text) ? "\u2068" + text + "\u2069" : text;
 }
 
+/* A number as the pages show it: a negative one with the minus sign (U+2212), as a printed
+ * score sheet has it. The TV showed "-40" where the tricks page showed "−40"; the server's
+ * pages use the same rule (the "number" filter, web/i18n.py's number_text). */
+function num(n) {
+  return n < 0 ? "\u2212" + -n : String(n);
+}
+
 const SK = (() => {
   const strings = JSON.parse(document.getElementById("i18n").textContent);
   const cardOrder = JSON.parse(document.getElementById("card-names").textContent);
@@ -378,7 +385,7 @@ function initSettings() {
       const tot = document.getElementById("saved-totals");
       if (state.score.ok) {
         tot.textContent = t("saved") + " · " + state.game.players.map((n, i) =>
-          bidi(n) + " " + state.score.score.totals[i]).join(" · ");
+          bidi(n) + " " + num(state.score.score.totals[i])).join(" · ");
       } else tot.textContent = t("saved");
       toast(t("saved"));
     } catch (e) { showError(e); }
@@ -513,7 +520,7 @@ function initBids() {
     const sc = scoreShown(state);
     // A finished game's totals are in the game-over box, best first (finalStandings).
     document.getElementById("bid-totals").textContent = sc && !finalStandings(state).length
-      ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + "\u00a0" + sc.totals[i]).join(" · ") : "";
+      ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + "\u00a0" + num(sc.totals[i])).join(" · ") : "";
     const se = document.getElementById("score-error");
     se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
     // What the score warns about (a trick scored as led, a tie-break round that does not
@@ -613,7 +620,7 @@ function finalStandings(state) {
   if (!sc) return [];
   const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
   return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
-    (p) => bidi(state.game.players[p]) + " " + sc.totals[p]).join(" · ")), " · ",
+    (p) => bidi(state.game.players[p]) + " " + num(sc.totals[p])).join(" · ")), " · ",
     h("a", {href: "/game/" + state.game.id + "/tv"}, t("final_scores"))];
 }
 
@@ -676,7 +683,7 @@ function chartSVG(state) {
   // every player's mark on the "0" (a review, session 40). The round numbers and the zero
   // line stay, so the board keeps its shape.
   if (!rounds.length) return h("div", {}, svg);
-  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, Math.round(v)));
+  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, num(Math.round(v))));
   const marks = [];
   series.forEach((pts, p) => {
     const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
@@ -765,7 +772,7 @@ function initTV() {
       // Over the bid: red, and an arrow for whoever cannot tell the red.
       h("td", {class: "won" + (overBid(p) ? " over" : "")}, fin ? "" : state.tricks_won[p],
         !fin && overBid(p) ? sign("↑", t("over_bid"), {class: "over-mark"}) : null),
-      h("td", {class: "total"}, totals[p]))));
+      h("td", {class: "total"}, num(totals[p])))));
     const liveList = document.getElementById("tv-live-cards");
     // With nothing on the table, show the last trick of this round (dimmed) and its winner.
     const last = !live && state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
@@ -822,7 +829,7 @@ function initTV() {
     const scored = state && state.score && state.score.ok ? state.score.score.rounds[ev.round - 1] : null;
     if (!scored || scored.in_progress) return;
     const el = document.getElementById("tv-banner");
-    const sign = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+    const sign = (v) => (v > 0 ? "+" : "") + num(v);
     const parts = state.game.players.map((name, p) => bidi(name) + " " + sign(scored.points[p]));
     el.append(h("div", {class: "banner-round"}, t("round") + " " + ev.round + ": " + parts.join(" · ")));
     showBanner(el, 9000);
