@@ -1063,3 +1063,11 @@ def test_a_tie_break_trick_that_does_not_count_says_so_on_its_page(
     assert spanish in page
     first = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert spanish not in first
+
+
+def test_english_pages_say_how_to_declare_the_tigress_with_the_pages_choices() -> None:
+    """The pages said "write tigress:pirate or tigress:escape", the command line's advice, where
+    the page declares her with its "as a pirate" and "as an escape" (a review, session 51)."""
+    page = explain([Phrase("tigress_undeclared")], "en")
+    assert "tigress:" not in page and "as a pirate or as an escape" in page
+    assert "tigress:pirate" in render([Phrase("tigress_undeclared")])  # the CLI's own words

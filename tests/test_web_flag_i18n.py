@@ -10,6 +10,7 @@ from skullcam.device.game import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.vision.trick_state import swap_flag, tigress_flag
+from skullcam.web import i18n
 from skullcam.web.flag_i18n import flag_text
 
 #: Flags as vision/trick_state.py words them (the tracker's, built from its f-strings).
@@ -202,3 +203,28 @@ def test_the_english_replay_page_names_the_card_a_trick_has_twice(
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=en").get_data(as_text=True)
     assert "Parrot 5 is already in this trick" in page
     assert "green-5" not in page.split('id="flag-box"')[1].split("</div>")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "da"])
+def test_a_rules_warning_the_camera_flagged_is_said_once_with_the_settings_label(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """The Kraken with its setting off was said twice on the trick's page, in the flag box and
+    as a warning under the explanation, and in English by the setting's key, 'kraken_and_white
+    _whale', where the other languages gave its label (a review, session 51)."""
+    settings = Settings(kraken_and_white_whale=False, rounds=3)
+    flags = (
+        Referee(["Ana", "Ben", "Cai"], 0, settings)
+        .add_plays([(1, "green-9"), (2, "kraken"), (0, "green-12")])
+        .flags
+    )
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, settings.to_dict())
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(
+        gid, 1, 0, plays((1, "green-9"), (2, "kraken"), (0, "green-12")), flags=flags
+    )
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang={lang}").get_data(as_text=True)
+    shown = page.split('<script id="i18n"')[0]  # the page's text, not its strings for scripts
+    label = i18n.translate("set_kraken_and_white_whale", lang)
+    assert shown.count(label) == 1, shown
+    assert "kraken_and_white_whale" not in shown

@@ -315,6 +315,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
     prev_trick = neighbours[position - 1] if position > 0 else None
     next_trick = neighbours[position + 1] if position + 1 < len(neighbours) else None
+    flags = [flag_text(flag, g.lang) for flag in trick.flags]
     return _page(
         "replay.html",
         game=game,
@@ -328,7 +329,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # language: a dispute is settled at the table, not in English.
         explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),
         warnings=[
-            *explain_i18n.warning_texts(verdict, g.lang),
+            # A rules warning the camera copied into the trick's flags is in the box above.
+            *(w for w in explain_i18n.warning_texts(verdict, g.lang) if w not in flags),
             *filter(None, [explain_i18n.not_counted_text(score, trick.round, g.lang)]),
             *explain_i18n.revoke_texts(score, game.players, g.lang, (trick.round, trick.trick)),
         ],
@@ -344,7 +346,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # The Tigress row's buttons show what she was declared as (aria-pressed): the
         # card's name said it, but two alike buttons read as "not yet declared".
         tigress_as=_tigress_as(trick.plays),
-        flags=[flag_text(flag, g.lang) for flag in trick.flags],
+        flags=flags,
         choice=_choice(store, game, trick),
         image_kind=(kind := _image_kind(store, trick)),
         missing_image=None if kind is not None else _missing_image(store, trick),
