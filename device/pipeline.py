@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from skullcam.captions import haloed_text
+from skullcam.captions import haloed_paragraph, haloed_text
 from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.sources import Frame
@@ -371,8 +371,7 @@ def annotate(
         label = f"{k + 1}. {play.card} ({name})"
         haloed_text(out, label, (x1, max(12, y1 - 5)), colour, BLACK)
     if outcome.result is not None:
-        text = outcome.result.explanation[:90]
-        haloed_text(out, text, (6, out.shape[0] - 8), WHITE, BLACK)
+        haloed_paragraph(out, outcome.result.explanation, 6, WHITE, BLACK)
     return out
 
 

@@ -31,3 +31,30 @@ def haloed_text(
     for dx, dy in HALO_OFFSETS:
         cv2.putText(img, text, (x + dx, y + dy), FONT, scale, halo, 1, cv2.LINE_AA)
     cv2.putText(img, text, (x, y), FONT, scale, colour, 1, cv2.LINE_AA)
+
+
+def wrapped(text: str, width: int, scale: float = 0.4) -> list[str]:
+    """``text`` broken between words into lines at most ``width`` pixels wide (a word longer
+    than that stands alone on its line). The trick image's explanation was cut at 90
+    characters: "... its cards and bonuses are lost. The green 1" named a card no one played
+    (the green 12) and lost who leads next."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(joined, FONT, scale, 1)[0][0] <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
+
+
+def haloed_paragraph(
+    img: np.ndarray, text: str, margin: int, colour: Colour, halo: Colour, scale: float = 0.4
+) -> None:
+    """``text`` whole, wrapped to the picture's width and set on its bottom edge."""
+    lines = wrapped(text, img.shape[1] - 2 * margin, scale)
+    (_, height), baseline = cv2.getTextSize("Ag", FONT, scale, 1)
+    step = height + baseline + 3
+    bottom = img.shape[0] - margin - baseline
+    for n, line in enumerate(reversed(lines)):
+        haloed_text(img, line, (margin, bottom - n * step), colour, halo, scale)

@@ -7,12 +7,16 @@ import logging
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from skullcam.captions import wrapped
 from skullcam.cli import main
 from skullcam.device.game import Referee
 from skullcam.device.picture_watch import CameraNotice, PictureWatch
@@ -135,6 +139,26 @@ def test_annotated_image_draws_on_a_copy() -> None:
     (cx, cy), (px, py) = obs.seat_centre, obs.plays[0].center
     assert out[round(cy), round(cx)].any()
     assert out[round((cy + py) / 2), round((cx + px) / 2)].any()
+
+
+def test_the_annotated_image_carries_the_whole_explanation() -> None:
+    """It was cut at 90 characters (a review, session 51): every line of it is drawn now, so
+    the white text's rows span as many lines as the explanation wraps to."""
+    _ref, pipe = run_script(game(seed=5, n=3, rounds=1), seed=5)
+    outcome = pipe.outcomes[0]
+    assert outcome.result is not None
+    said_long: Any = SimpleNamespace(explanation=LONG_EXPLANATION)  # all annotate reads of it
+    long = replace(outcome, result=said_long)
+    out = annotate(np.zeros((480, 640, 3), np.uint8), long, ["a", "b", "c"])
+    white_rows = np.flatnonzero((out.min(axis=2) > 200).any(axis=1))
+    assert len(wrapped(LONG_EXPLANATION, 640 - 12)) == 2
+    assert white_rows.min() < 480 - 25  # the first of two lines, above the last
+
+
+LONG_EXPLANATION = (
+    "Ana's Kraken wins nothing: the Kraken destroys the trick: nobody wins it, and its cards"
+    " and bonuses are lost. Cai's Parrot 12 would have won it and leads the next trick."
+)
 
 
 def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_rosie() -> None:
