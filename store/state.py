@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import checks
+from . import checks, verdicts
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
 from .prompts import PromptsMixin
 from .round_so_far import current_round, first_free_place, round_so_far
-from .rows import Trick
+from .rows import Game, Trick
 from .scores import ScoresMixin
 
 
@@ -66,6 +66,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "cannonball": self.cannonball(game_id, current),
             "tricks": so_far.tricks,
             "tricks_won": so_far.won,
+            "last_trick": last_trick(game, recorded, current),
             "live": self.live(game_id),
             "prompts": [p.to_json() for p in self.prompts(game_id)],
             "score": score,
@@ -82,3 +83,20 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "demo": self.is_demo_game(game_id, recorded),
             "last_event_id": last_event,
         }
+
+
+def last_trick(game: Game, recorded: list[Trick], current: int) -> dict[str, Any] | None:
+    """The newest trick recorded up to the current round, with its round, plays and winner
+    (None before any): the TV shows it while nothing is on the table. At a round's start it
+    is the last round's last trick, so the room can still see how that round ended (the TV
+    emptied as soon as the next round began: a review of screenshots)."""
+    trick = next((t for t in reversed(recorded) if t.round <= current), None)
+    if trick is None:
+        return None
+    resolution = verdicts.resolve(trick.plays, game.settings, game.players)
+    return {
+        "round": trick.round,
+        "trick": trick.trick,
+        "plays": trick.plays,
+        "winner": verdicts.winner_player(trick.plays, resolution),
+    }

@@ -104,6 +104,25 @@ def test_record_trick_state_and_export(store: GameStore) -> None:
     assert (state["round"], state["dealer"], state["leader"]) == (2, 1, 2)
 
 
+def test_the_state_keeps_the_last_rounds_last_trick_until_the_next_round_has_one(
+    store: GameStore,
+) -> None:
+    """The TV showed this round's last trick: at a round's start it had none, and how the
+    round before ended left the screen with its last card (a review of screenshots)."""
+    gid = new_game(store)
+    assert store.state(gid)["last_trick"] is None
+    store.set_bids(gid, 1, [1, 0, 1])
+    first = plays((1, "green-5"), (2, "tigress:pirate"), (0, "escape"))
+    store.record_trick(gid, 1, 0, first)
+    store.set_bids(gid, 2, [0, 1, 1])
+    state = store.state(gid)
+    assert (state["round"], state["tricks"]) == (2, [])
+    assert state["last_trick"] == {"round": 1, "trick": 0, "plays": first, "winner": 2}
+    second = plays((2, "yellow-5"), (0, "yellow-2"), (1, "yellow-9"))
+    store.record_trick(gid, 2, 0, second)
+    assert store.state(gid)["last_trick"] == {"round": 2, "trick": 0, "plays": second, "winner": 1}
+
+
 def test_bids_entered_ahead_do_not_stop_the_rounds_in_play_from_scoring(
     store: GameStore,
 ) -> None:

@@ -182,6 +182,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Ultima presa",
         "da": "Sidste stik",
     },
+    # The TV's last trick at a round's start, the last round's: "Last trick · Round 3, trick 5".
+    "round_trick": {
+        "en": "Round {round}, trick {trick}",
+        "es": "Ronda {round}, baza {trick}",
+        "it": "Round {round}, presa {trick}",
+        "da": "Runde {round}, stik {trick}",
+    },
     "cannonball": {
         "en": "Cannonball",
         "es": "Bala de cañón",

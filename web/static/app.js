@@ -774,17 +774,23 @@ function initTV() {
         !fin && overBid(p) ? sign("↑", t("over_bid"), {class: "over-mark"}) : null),
       h("td", {class: "total"}, num(totals[p])))));
     const liveList = document.getElementById("tv-live-cards");
-    // With nothing on the table, show the last trick of this round (dimmed) and its winner.
-    const last = !live && state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
-    const shown = live || (last ? {plays: last.plays, winner: last.winner} : null);
+    // With nothing on the table, show the last trick (dimmed) and its winner: at a round's
+    // start the last round's, or the room could not check how that round ended.
+    const last = live ? null : state.last_trick;
+    const shown = live || last;
     liveList.classList.toggle("past", !live && !!last);
     liveList.classList.toggle("many", !!shown && shown.plays.length > 6);
     liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
         shown.winner === pl.player ? (live ? h("span", {class: "tag"}, t("winning_now")) : sign("★", t("trick_winner"), {class: "tag"})) : null)));
-    // "Last trick · Trick 2": "Last trick 2" read as "the last two tricks".
-    if (!live && last) liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " · " + t("trick") + " " + (last.trick + 1)));
+    // "Last trick · Trick 2": "Last trick 2" read as "the last two tricks". The last
+    // round's names its round: "Last trick · Round 3, trick 5".
+    if (last) {
+      const which = last.round === state.round ? t("trick") + " " + (last.trick + 1)
+        : t("round_trick", {round: last.round, trick: last.trick + 1});
+      liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " · " + which));
+    }
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     // One short line for the room: the totals stand, with a caveat the tricks page details.
