@@ -1283,6 +1283,69 @@ def test_the_chart_before_any_round_draws_no_axis_values_or_marks(
     wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart text.mark")) == 4)
 
 
+_CHART_MARKS = """
+return [...document.querySelectorAll('#tv-chart circle')].map((c) => {
+  const box = c.getBoundingClientRect();
+  return {x1: box.left, y1: box.top, x2: box.right, y2: box.bottom, cy: c.cy.baseVal.value};
+});
+"""
+
+
+def test_the_charts_end_marks_of_eight_close_totals_lie_apart(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Eight totals 10 points apart under a leader far ahead: the marks at the lines' ends
+    lay 20 units apart, 34 wide, in a staircase on one another (only a tie stepped aside; a
+    review of screenshots). Each stays at its line end's height, stepped aside as need be."""
+    base, store = server
+    names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
+    names += ["Anne-Sophie", "Guðmundur", "Wilhelmina", "Konstantin"]
+    gid = store.create_game(names, 0, {"rounds": 4})
+    # Maximiliano bids and wins every trick; the others' bids of 0 are made or missed, for
+    # totals of 120, 60, 40, 30, 20, 10, 0 and -30.
+    missed = [(0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)]
+    missed.append((1, 1, 1))
+    for rnd in (1, 2, 3):
+        store.set_bids(gid, rnd, [rnd] + [m[rnd - 1] for m in missed[1:]])
+        for trick, suit in enumerate(["green", "yellow", "purple"][:rnd]):
+            leader = store.state(gid)["leader"]
+            order = [(leader + i) % 8 for i in range(8)]
+            ranks = iter(range(2, 9))
+            cards = [f"{suit}-{13 if p == 0 else next(ranks)}" for p in order]
+            store.record_trick(
+                gid,
+                rnd,
+                trick,
+                [{"player": p, "card": c} for p, c in zip(order, cards, strict=True)],
+            )
+    assert store.score(gid)["score"]["totals"] == [120, 60, 40, 30, 20, 10, 0, -30]
+    browser.set_window_size(1920, 1200)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/tv")
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart circle")) == 8
+        )
+        marks = browser.execute_script(_CHART_MARKS)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    overlaps = [
+        (i + 1, j + 1)
+        for i, a in enumerate(marks)
+        for j, b in enumerate(marks[i + 1 :], i + 1)
+        if a["x1"] < b["x2"] and b["x1"] < a["x2"] and a["y1"] < b["y2"] and b["y1"] < a["y2"]
+    ]
+    assert overlaps == []
+    ends = browser.execute_script(
+        "return [...document.querySelectorAll('#tv-chart path.line')]"
+        ".map((l) => +l.getAttribute('d').split(',').pop())"
+    )
+    assert [round(m["cy"], 1) for m in marks] == ends
+
+
 def test_the_replay_title_keeps_each_word_with_its_number_on_a_phone(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

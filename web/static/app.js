@@ -651,6 +651,23 @@ function showMissingBids(el, state) {
 /* ------------------------------------------------------------------ TV */
 const PALETTE = ["#ffd166", "#06d6a0", "#4cc9f0", "#f72585", "#ff8c42", "#b8f2e6", "#c77dff", "#e9ff70"];
 
+/* Where the chart's end marks go: [player, mark x, mark y, line end x] for each [player,
+   line end y, line end x]. Marks (34 units wide) of totals close together lay on one another:
+   only a tie stepped aside, so 8 totals 10 points apart over a range of 150 overlapped in a
+   staircase. Each mark keeps its line end's height and takes the first lane beside it that
+   is clear of every mark placed before it, to the left past leftFrom (the last round). */
+function endMarks(marks, leftFrom) {
+  const GAP = 36;  // a mark's width and a little air
+  const placed = [];
+  for (const [p, my, lx] of marks) {
+    const step = lx > leftFrom ? -GAP : GAP;
+    let mx = lx;
+    while (placed.some(([, px, py]) => Math.abs(px - mx) < GAP && Math.abs(py - my) < GAP)) mx += step;
+    placed.push([p, mx, my, lx]);
+  }
+  return placed;
+}
+
 function chartSVG(state) {
   const {h} = SK;
   const NS = "http://www.w3.org/2000/svg";
@@ -691,13 +708,14 @@ function chartSVG(state) {
     marks.push([p, y(pts[pts.length - 1]), x(pts.length - 1)]);
   });
   // The player's number in the line's end mark, as in the table's swatch: two colours a
-  // colour-blind player cannot tell apart still say whose line it is. Tied players' marks
-  // would lie on one another: each one after the first steps aside.
-  const taken = [];
-  for (const [p, my, lx] of marks) {
-    const step = lx > W - R - 150 ? -36 : 36; // at the last round, aside to the left
-    const mx = lx + step * taken.filter(([ty, tx]) => tx === lx && Math.abs(ty - my) < 34).length;
-    taken.push([my, lx]);
+  // colour-blind player cannot tell apart still say whose line it is.
+  // A mark stepped aside is joined to its line's end by a stroke of its colour, under the
+  // marks it passes.
+  const ends = endMarks(marks, W - R - 150);
+  for (const [p, mx, my, lx] of ends) {
+    if (mx !== lx) svg.append(s("line", {x1: lx, x2: mx, y1: my, y2: my, stroke: PALETTE[p % 8], class: "lead"}));
+  }
+  for (const [p, mx, my] of ends) {
     svg.append(s("circle", {cx: mx, cy: my, r: 17, fill: PALETTE[p % 8]}));
     svg.append(s("text", {x: mx, y: my + 8, "text-anchor": "middle", class: "mark"}, p + 1));
   }
