@@ -499,6 +499,8 @@ def test_the_tv_page_on_an_upright_phone_shows_every_column(
         )
         assert len(right_edges) == 8 and max(right_edges) <= 390
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        # The chart, sized by itself in the column that scrolls, is there.
+        assert browser.find_element(By.CSS_SELECTOR, "#tv-chart svg").size["height"] > 100
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -843,14 +845,9 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
 
 
-def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
-    server: tuple[str, GameStore], browser: Any
-) -> None:
-    """No camera, a bid missing, a warning and two questions: the no-camera notice was three
-    lines of command line, and at 1280 x 720 in Spanish four and a half of eight rows showed
-    (a review of screenshots, session 50). The leader's name is underlined (the rule did not
-    reach it), and the game over drops the Bid and Won columns."""
-    base, store = server
+def _eight_under_a_head_full_of_notices(store: GameStore) -> int:
+    """A game of eight whose TV shows every notice: no camera, a bid missing, a warning (a
+    trick led out of turn) and two questions, with three cards on the table."""
     names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
     names += ["Anne-Sophie", "Guðmundur", "Wilhelmina", "Konstantin"]
     gid = store.create_game(names, 0, {"rounds": 2})
@@ -864,17 +861,36 @@ def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
     store.create_prompt(gid, "flagged", 1, 0)
     store.create_prompt(gid, "tigress", 2, 0, player=3)
     store.set_camera_missing(True)
+    return gid
+
+
+def _open_tv_with_every_notice(browser: Any, url: str, width: int, height: int) -> None:
+    """The TV of ``_eight_under_a_head_full_of_notices`` on a width x height screen, once
+    every notice is up."""
+    browser.set_window_size(width, height + 120)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    browser.get(url)
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-no-camera").is_displayed())
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-missing-bids").is_displayed())
+    wait(browser).until(lambda d: d.find_element(By.ID, "tv-warnings").is_displayed())
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-prompts *")) >= 2)
+
+
+def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """No camera, a bid missing, a warning and two questions: the no-camera notice was three
+    lines of command line, and at 1280 x 720 in Spanish four and a half of eight rows showed
+    (a review of screenshots, session 50). The leader's name is underlined (the rule did not
+    reach it), and the game over drops the Bid and Won columns."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store)
+    leader = store.state(gid)["leader"]
     for width, height in ((1280, 720), (1920, 1080)):
-        browser.set_window_size(width, height + 120)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-        )
-        browser.get(f"{base}/game/{gid}/tv?lang=es")
-        wait(browser).until(lambda d: d.find_element(By.ID, "tv-no-camera").is_displayed())
-        wait(browser).until(lambda d: d.find_element(By.ID, "tv-missing-bids").is_displayed())
-        wait(browser).until(lambda d: d.find_element(By.ID, "tv-warnings").is_displayed())
-        wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-prompts *")) >= 2)
+        _open_tv_with_every_notice(browser, f"{base}/game/{gid}/tv?lang=es", width, height)
         seen = browser.execute_script(_TV_BOTTOMS)
         assert len(browser.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
         assert seen["rows"] <= min(seen["scores"], height), (width, seen)
@@ -902,6 +918,35 @@ def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
     wait(browser).until(lambda d: d.find_element(By.ID, "tv-winner").is_displayed())
     shown = [th.is_displayed() for th in browser.find_elements(By.CSS_SELECTOR, "#tv-table th")]
     assert shown == [True, True, False, False, True]
+
+
+def test_the_chart_under_a_head_full_of_notices_is_readable_or_left_out(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The chart took what the head and the cards left: a thumbnail 26 px high at 720p in
+    Italian (3.6% of the screen, its labels 2 px), 62 px in Spanish and Danish (a review of
+    screenshots). It is 18% of the screen high at least, or it is left out with its
+    heading, and never cut off."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store)
+    seen: dict[tuple[str, int], bool] = {}
+    for lang in ("en", "es", "it", "da"):
+        for width, height in ((1280, 720), (1920, 1080)):
+            _open_tv_with_every_notice(browser, f"{base}/game/{gid}/tv?lang={lang}", width, height)
+            chart = browser.find_element(By.CSS_SELECTOR, "#tv-chart svg")
+            heading = browser.find_element(By.CSS_SELECTOR, ".tv-chart h2")
+            shown = chart.is_displayed()
+            assert heading.is_displayed() == shown
+            side = browser.execute_script(
+                "return document.querySelector('.tv-side').getBoundingClientRect().bottom"
+            )
+            if shown:
+                assert chart.size["height"] >= 0.18 * height, (lang, width, chart.size)
+                assert chart.location["y"] + chart.size["height"] <= side + 0.5, (lang, width)
+            seen[lang, height] = shown
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # English leaves it room: it is there.
+    assert seen["en", 720] and seen["en", 1080], seen
 
 
 def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
