@@ -73,6 +73,10 @@ class TrickResult:
     phrases: tuple[Phrase, ...]
     warning_phrases: tuple[Phrase, ...]
     reason: WinReason
+    #: What ``bonus`` is paid for, as (points, card, captured): a 14 in the trick (not
+    #: captured: whoever played it) or a character the winner captured. Empty where no bonus
+    #: is paid. The TV's banner names them: "+20 for Jolly Roger 14 if Ana makes their bid".
+    bonus_for: tuple[tuple[int, Card, bool], ...] = ()
 
     @property
     def explanation(self) -> str:
@@ -339,8 +343,12 @@ class _Resolver:
         text: list[Phrase],
         warnings: tuple[Phrase, ...],
     ) -> TrickResult:
-        items = self._bonus_items(winner, reason)
-        bonus = sum(points for points, _ in items)
+        bonus_for = self._bonus_for(winner, reason)
+        items = [
+            Phrase("bonus_capture" if captured else "bonus_fourteen", {"points": pts, "card": card})
+            for pts, card, captured in bonus_for
+        ]
+        bonus = sum(points for points, _, _ in bonus_for)
         alliances = tuple(
             (i, winner)
             for i, card in enumerate(self.cards)
@@ -350,10 +358,10 @@ class _Resolver:
         if no_bonus:
             if items or alliances:
                 text.append(Phrase("no_bonus_scoring"))
-            bonus = 0
+            bonus, bonus_for = 0, []
         elif items:
             text.append(Phrase("bonus_start"))
-            for n, (_, item) in enumerate(items):
+            for n, item in enumerate(items):
                 text += [Phrase("bonus_separator"), item] if n else [item]
             text.append(Phrase(_BONUS_CONDITION[self.settings.bonus_paid()]))
         if reason is WinReason.MERMAID_OVER_ALL and items and not no_bonus:
@@ -383,36 +391,34 @@ class _Resolver:
             tuple(text),
             warnings,
             reason,
+            tuple(bonus_for),
         )
 
-    def _bonus_items(self, winner: int, reason: WinReason) -> list[tuple[int, Phrase]]:
-        """(points, phrase) for every capture the winner collects, zero-point items left out."""
+    def _bonus_for(self, winner: int, reason: WinReason) -> list[tuple[int, Card, bool]]:
+        """(points, card, captured) for every bonus the winner collects (``bonus_for``),
+        zero-point items left out."""
         s = self.settings
-        items: list[tuple[int, str, Card]] = []
+        items: list[tuple[int, Card, bool]] = []
         for card in self.cards:
             if card.rank == 14:
                 points = s.black_fourteen_bonus if card.suit is Suit.BLACK else s.fourteen_bonus
-                items.append((points, "bonus_fourteen", card))
+                items.append((points, card, False))
         if reason in (WinReason.MERMAID_OVER_ALL, WinReason.MERMAID_CAPTURES_SKULL_KING):
             king = self.cards[self.roles.index(Kind.SKULL_KING)]
-            items.append((s.mermaid_captures_skull_king, "bonus_capture", king))
+            items.append((s.mermaid_captures_skull_king, king, True))
         elif reason is WinReason.SKULL_KING:
             items += [
-                (s.skull_king_captures_pirate, "bonus_capture", card)
+                (s.skull_king_captures_pirate, card, True)
                 for card, role in zip(self.cards, self.roles, strict=True)
                 if role is Kind.PIRATE
             ]
         elif reason is WinReason.PIRATE:
             items += [
-                (s.pirate_captures_mermaid, "bonus_capture", card)
+                (s.pirate_captures_mermaid, card, True)
                 for card, role in zip(self.cards, self.roles, strict=True)
                 if role is Kind.MERMAID
             ]
-        return [
-            (points, Phrase(key, {"points": points, "card": card}))
-            for points, key, card in items
-            if points
-        ]
+        return [item for item in items if item[0]]
 
 
 def _judge(cards: Sequence[Card], roles: Sequence[Kind]) -> tuple[int, WinReason]:

@@ -210,6 +210,8 @@ class TricksMixin(BidsMixin):
             "trick_id": trick_id,
             "winner": winner,
             "bonus": resolution.get("bonus"),
+            # What the bonus is for, which the TV's banner names ("+20 for Jolly Roger 14").
+            "bonus_for": verdicts.bonus_for(verdicts.verdict(plays, game.settings, game.players)),
             # Read with the trick, so a page's banner names the condition the scorer
             # applies even when its copy of the settings is a moment old.
             "bonus_paid": self._bonus_paid(game, round_number, winner),

@@ -66,6 +66,18 @@ def winner_player(plays: Sequence[Mapping[str, Any]], resolution: Mapping[str, A
     return None
 
 
+def bonus_for(verdict: TrickResult | RulesError) -> list[dict[str, Any]]:
+    """What a trick's capture bonus is paid for, for a page to name it (``TrickResult.bonus_for``):
+    ``[{"points": 20, "card": "black-14", "captured": False}, ...]``; none for a trick no deck
+    could produce."""
+    if isinstance(verdict, RulesError):
+        return []
+    return [
+        {"points": points, "card": str(card), "captured": captured}
+        for points, card, captured in verdict.bonus_for
+    ]
+
+
 def short_trick_error(cards: int, players: int) -> IllegalPlayError:
     """Why a trick with a card missing has no winner, and what to do about it."""
     phrase = Phrase("trick_short", {"cards": cards, "players": players})

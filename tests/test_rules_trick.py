@@ -441,8 +441,19 @@ def test_house_rule_bonus_values_are_used() -> None:
 def test_no_bonus_scoring_pays_no_capture_bonus() -> None:
     result = resolve("skull-king mermaid-alyra green-14", Settings(scoring="no_bonus"))
     assert result.winner == 1
-    assert result.bonus == 0
+    assert (result.bonus, result.bonus_for) == (0, ())
     assert "No capture bonus" in result.explanation
+
+
+def test_the_result_says_what_its_bonus_is_for() -> None:
+    """The TV's banner names it: a 14, whoever played it, and each capture."""
+    result = resolve("mermaid-alyra skull-king black-14 green-14")
+    assert [(p, str(c), captured) for p, c, captured in result.bonus_for] == [
+        (20, "black-14", False),
+        (10, "green-14", False),
+        (40, "skull-king", True),
+    ]
+    assert result.bonus == 70
 
 
 def test_no_bonus_scoring_promises_no_loot_alliance() -> None:

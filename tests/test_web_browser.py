@@ -175,7 +175,11 @@ def test_setup_bids_live_tv_replay_correction(
     # Round 1 (Ana leads: left of dealer Dee): Dee trumps with the black 14 (+20 bonus).
     play_trick(store, gid, ["green-4", "green-2", "green-3", "black-14"], store.game_dir(gid))
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-banner"), "Trick won by Dee"))
-    assert "+20 bonus if bid made" in browser.find_element(By.ID, "tv-banner").text
+    # What the bonus is for, and whose bid it waits on ("+20 bonus if bid made" said neither).
+    assert (
+        "+20 for Jolly Roger 14 if Dee makes their bid"
+        in browser.find_element(By.ID, "tv-banner").text
+    )
     # That trick ended round 1 (one card each): the banner keeps round 1's points in view
     # while the board moves on to round 2.
     round1 = store.score(gid)["score"]["rounds"][0]["points"]
@@ -199,7 +203,8 @@ def test_setup_bids_live_tv_replay_correction(
     play_trick(
         store, gid, ["skull-king", "pirate-rosie", "escape", "yellow-5"], store.game_dir(gid)
     )
-    wait(browser).until(ec.text_to_be_present_in_element(banner, "+30 bonus, bid made or not"))
+    kept = "+30 for capturing Rosie D' Laney, whether or not"
+    wait(browser).until(ec.text_to_be_present_in_element(banner, kept))
     play_trick(
         store, gid, ["purple-13", "mermaid-alyra", "purple-4", "purple-6"], store.game_dir(gid)
     )

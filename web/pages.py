@@ -18,7 +18,7 @@ from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
 from skullcam.store.hand_entry import hand_cards
 from skullcam.store.rows import Game, Trick
-from skullcam.store.verdicts import winner_player
+from skullcam.store.verdicts import bonus_for, winner_player
 
 from . import explain_i18n, i18n
 from .api import confirmable, export_csv, export_json, worded_state
@@ -30,6 +30,26 @@ bp = Blueprint("pages", __name__)
 #: The i18n key naming a trick's capture bonus on the condition the table's rules pay it
 #: (``GameStore.bonus_paid``); the TV's banner picks the same keys (``app.js``).
 BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus_rascal"}
+
+
+def _bonus_note(items: Sequence[dict[str, Any]], game: Game, winner: int | None, paid: str) -> str:
+    """A trick's capture bonus in the reader's language, with what it is for and who collects
+    it: "+20 for Jolly Roger 14 if Ana makes their bid". "+20 bonus if bid made" did not say
+    what it was for (a review of screenshots). ``items``: ``verdicts.bonus_for``; ``paid``:
+    ``GameStore.bonus_paid``. The TV's banner words the trick's event the same way
+    (``app.js``)."""
+    what = ", ".join(
+        i18n.translate(
+            "bonus_for_capture" if item["captured"] else "bonus_for_card",
+            g.lang,
+            points=item["points"],
+            card=i18n.card_name(item["card"], g.lang),
+        )
+        for item in items
+    )
+    name = game.players[winner] if winner is not None else ""
+    return i18n.translate(BONUS_NOTE[paid], g.lang, what=what, name=name)
+
 
 #: How many of the newest games the history page gives a result (winner and totals) for.
 HISTORY_RESULTS = 30
@@ -310,6 +330,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     verdict = store.verdict(game_id, trick.plays)
     resolution = resolution_json(verdict)  # what store.resolve gives, without resolving twice
     winner_index = resolution.get("winner")
+    winner = winner_player(trick.plays, resolution)
     score = store.score(game_id)
     neighbours = [t for t in store.tricks(game_id)]
     position = next(i for i, t in enumerate(neighbours) if t.id == trick.id)
@@ -322,9 +343,9 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         trick=trick,
         confirmable=confirmable(trick, len(game.players)),
         resolution=resolution,
-        bonus_note=BONUS_NOTE[
-            store.bonus_paid(game_id, trick.round, winner_player(trick.plays, resolution))
-        ],
+        bonus_note=_bonus_note(
+            bonus_for(verdict), game, winner, store.bonus_paid(game_id, trick.round, winner)
+        ),
         # Why the trick went that way, or why no deck could produce it, in the reader's
         # language: a dispute is settled at the table, not in English.
         explanation=explain_i18n.verdict_text(verdict, trick.plays, game.players, g.lang),

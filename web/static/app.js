@@ -824,6 +824,14 @@ function initTV() {
   // The banner's bonus on the condition the scorer pays it (the trick event's bonus_paid,
   // from rules.Settings.bonus_paid): a house rule, Rascal's scoring, a cannonball called.
   const BONUS_NOTE = {exact: "bonus_if_made", always: "bonus_kept", rascal: "bonus_rascal"};
+  // What the bonus is for, and who collects it: "+20 for Jolly Roger 14 if Ana makes their
+  // bid" ("+20 bonus if bid made" did not say). The replay page words it the same way
+  // (pages._bonus_note).
+  function bonusNote(ev, name) {
+    const what = (ev.bonus_for || []).map((b) =>
+      t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: card(b.card)})).join(", ");
+    return t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {what: what || "+" + ev.bonus, name});
+  }
   function banner(ev) {
     if (!state || !state.game) return;
     const el = document.getElementById("tv-banner");
@@ -831,7 +839,7 @@ function initTV() {
     // Only the parts there are: replaceChildren writes a null child as the text "null".
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
-      ...(ev.bonus ? [h("div", {class: "banner-bonus"}, t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {bonus: ev.bonus}))] : []));
+      ...(ev.bonus && name ? [h("div", {class: "banner-bonus"}, bonusNote(ev, name))] : []));
     bannerTrick = ev.round + "/" + ev.trick;
     showBanner(el, 5000);
   }
