@@ -124,14 +124,17 @@ def test_no_camera_names_the_ways_to_record_with_a_laptop(
     """ "Connect it and restart skullcam" left a laptop with no camera to connect stuck: the
     phones name a webcam (--camera 0) and a recorded game or video (--camera PATH). The TV,
     read across the room, says only that tricks are entered by hand (a review, session 50:
-    its command line took three lines of the head)."""
+    its command line took three lines of the head). On the phones that advice is folded under
+    the bids: above them it pushed a small phone's bid buttons below the fold (session 51)."""
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_camera_missing(True)
     text = client.get(f"/game/{gid}/bids?lang={lang}").text
     said = re.search(r'<p id="no-camera"[^>]*>(.*?)</p>', text)
-    assert said is not None
-    assert "(skullcam run --camera 0)" in said.group(1)
-    assert re.search(r"\(--camera [A-Z]+\)", said.group(1))
+    assert said is not None and "--camera" not in said.group(1)
+    how = re.search(r'<details id="camera-how"[^>]*><summary>.*?</summary>(.*?)</details>', text)
+    assert how is not None
+    assert "(skullcam run --camera 0)" in how.group(1)
+    assert re.search(r"\(skullcam run --camera [A-Z]+\)", how.group(1))
     tv = re.search(r'<div id="tv-no-camera"[^>]*>(.*?)</div>', client.get(f"/tv?lang={lang}").text)
     assert tv is not None and tv.group(1) == STRINGS["no_camera_tv"][lang]
     assert "--camera" not in tv.group(1)

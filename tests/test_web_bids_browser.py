@@ -355,16 +355,23 @@ return {
 """
 
 
+@pytest.mark.parametrize("camera", ["frozen", "none"])
 @pytest.mark.parametrize("lang", ["es", "it"])
 def test_a_small_phone_shows_the_round_a_name_and_its_bids_without_scrolling(
-    server: tuple[str, GameStore], browser: Any, lang: str
+    server: tuple[str, GameStore], browser: Any, lang: str, camera: str
 ) -> None:
     """At 360x640 the nav wrapped to three rows (157 px): with the camera's notice above the
     bids, the first bid button was below the fold. The nav is now one row that scrolls
-    sideways, every link still reachable and 44 px tall. Spanish and Italian: the longest."""
+    sideways, every link still reachable and 44 px tall. Spanish and Italian: the longest.
+    With no camera at all the notice and the "enter by hand" button above the bids still
+    pushed the first bid button to 647-755 px: the notice is short now, and the restart
+    advice for whoever started skullcam is folded under the bids."""
     base, store = server
     gid = store.create_game(["Maximiliana", "Bartholomew", "Cai", "Hanne-Marie"], 0, {})
-    store.set_camera_notice({"why": "frozen"})
+    if camera == "none":
+        store.set_camera_missing(True)
+    else:
+        store.set_camera_notice({"why": camera})
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
@@ -378,5 +385,10 @@ def test_a_small_phone_shows_the_round_a_name_and_its_bids_without_scrolling(
         assert min(seen["heights"]) >= 44, seen
         assert seen["shown"] == [True, True, True], seen
         assert all(seen["reachable"]) and seen["page"], seen
+        how = browser.find_element(By.ID, "camera-how")
+        assert how.is_displayed() == (camera == "none")
+        if camera == "none":
+            assert "--camera" in how.get_attribute("textContent")
+            assert "--camera" not in browser.find_element(By.ID, "no-camera").text
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

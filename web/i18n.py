@@ -337,24 +337,38 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Punteggio totale per round",
         "da": "Samlet score pr. runde",
     },
+    # The phones' notice: short, since it stands above the bids on every visit; the restart
+    # advice for whoever started skullcam is under the bids (camera_how).
     "no_camera": {
+        "en": "No camera: tricks are not being recorded. Enter them by hand (button below).",
+        "es": "Sin cámara: las bazas no se graban. Anótalas a mano (botón de abajo).",
+        "it": (
+            "Nessuna fotocamera: le prese non vengono registrate. Inseriscile a mano (qui sotto)."
+        ),
+        "da": "Intet kamera: stikkene optages ikke. Indtast dem manuelt (knappen nedenfor).",
+    },
+    "camera_how_summary": {
+        "en": "Connect a camera",
+        "es": "Conectar una cámara",
+        "it": "Collegare una fotocamera",
+        "da": "Tilslut et kamera",
+    },
+    "camera_how": {
         "en": (
-            "No camera: tricks are not being recorded. Enter them by hand on a phone (Tricks),"
-            " or restart with a webcam (skullcam run --camera 0) or a recording (--camera PATH)."
+            "Restart skullcam with a webcam (skullcam run --camera 0) or a recording"
+            " (skullcam run --camera PATH)."
         ),
         "es": (
-            "Sin cámara: las bazas no se graban. Anótalas a mano en un móvil (Bazas), o reinicia"
-            " skullcam con una cámara (skullcam run --camera 0) o una grabación (--camera RUTA)."
+            "Reinicia skullcam con una cámara (skullcam run --camera 0) o una grabación"
+            " (skullcam run --camera RUTA)."
         ),
         "it": (
-            "Nessuna fotocamera: le prese non vengono registrate. Inseriscile a mano da un"
-            " telefono (Prese), o riavvia skullcam con una fotocamera (skullcam run --camera 0)"
-            " o una registrazione (--camera PERCORSO)."
+            "Riavvia skullcam con una fotocamera (skullcam run --camera 0) o una registrazione"
+            " (skullcam run --camera PERCORSO)."
         ),
         "da": (
-            "Intet kamera: stikkene optages ikke. Indtast dem manuelt på en telefon (Stik),"
-            " eller genstart skullcam med et kamera (skullcam run --camera 0) eller en"
-            " optagelse (--camera STI)."
+            "Genstart skullcam med et kamera (skullcam run --camera 0) eller en optagelse"
+            " (skullcam run --camera STI)."
         ),
     },
     "bids_in": {

@@ -504,6 +504,8 @@ function initBids() {
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
+    document.getElementById("camera-how").hidden =
+      !(state.camera_missing && state.camera_missing_why === "no_camera") || !!state.finished;
     // A trick the camera missed (or every trick, with no camera) is entered on the tricks page:
     // linked at the top while no camera records, else under the bids, out of the way.
     const byHand = document.getElementById("enter-by-hand");
