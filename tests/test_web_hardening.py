@@ -679,6 +679,13 @@ def test_the_annotated_image_stands_in_for_a_missing_completion_frame(
     )
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert "/image/annotated" in page and 'id="image-missing"' not in page
+    assert 'id="picture-as-read"' not in page
+    # Corrected since, the picture (its labels and winner drawn at the time) is said to be
+    # the camera's reading: it contradicted the list beside it with no word (a review).
+    store.correct_play(gid, 1, 0, 1, card="green-12")
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert "/image/annotated" in page
+    assert "La imagen muestra las cartas como las leyó la cámara" in page
 
 
 def test_a_replay_page_of_a_damaged_trick_says_damaged_not_not_found(

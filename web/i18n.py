@@ -475,6 +475,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Gli stessi giocatori dell'ultima partita ({names})",
         "da": "Samme spillere som i sidste spil ({names})",
     },
+    # Under the pipeline's picture, drawn when the trick was recorded, of a trick corrected
+    # since: its labels and winner are the camera's, the list beside it the trick as it stands.
+    "picture_as_read": {
+        "en": "This picture shows the cards as the camera read them; the trick has been"
+        " corrected since (the list).",
+        "es": "La imagen muestra las cartas como las leyó la cámara; la baza se ha corregido"
+        " después (la lista).",
+        "it": "L'immagine mostra le carte come le ha lette la fotocamera; la presa è stata"
+        " corretta dopo (l'elenco).",
+        "da": "Billedet viser kortene, som kameraet læste dem; stikket er rettet siden (listen).",
+    },
     "in_picture": {
         "en": "in the picture:",
         "es": "en la imagen:",
