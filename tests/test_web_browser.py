@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +68,19 @@ def fake_frame(
         dets.append({"card": card, "confidence": 0.97 - 0.1 * i, "box": [x, y, x + 92, y + 134]})
     cv2.imwrite(str(path), image)
     return {"image_size": [640, 480], "cards": dets}
+
+
+@contextmanager
+def _screen(browser: Any, width: int, height: int, mobile: bool = False) -> Iterator[None]:
+    """The page's viewport set to a screen's size (a phone's with ``mobile``), put back after."""
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
+    try:
+        yield
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def play_trick(
@@ -489,11 +504,7 @@ def test_the_tv_page_on_an_upright_phone_shows_every_column(
     gid = store.create_game(names, 0, {})
     store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
     play_trick(store, gid, [f"green-{r}" for r in range(1, 9)])
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
+    with _screen(browser, 390, 844, mobile=True):
         browser.get(base + "/tv")
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
@@ -506,8 +517,6 @@ def test_the_tv_page_on_an_upright_phone_shows_every_column(
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
         # The chart, sized by itself in the column that scrolls, is there.
         assert browser.find_element(By.CSS_SELECTOR, "#tv-chart svg").size["height"] > 100
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_a_forgotten_bid_is_said_at_once_and_the_totals_stand(
@@ -644,11 +653,7 @@ def test_a_phone_reads_who_won_and_the_link_to_the_final_scores(
     gid = store.create_game(["Ana", long], 0, {"rounds": 1})
     store.set_bids(gid, 1, [1, 1])
     play_trick(store, gid, ["escape", "escape"])  # the long name leads and takes it
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
+    with _screen(browser, 390, 844, mobile=True):
         browser.get(base + "/tv")
         wait(browser).until(lambda d: d.find_element(By.ID, "tv-winner").is_displayed())
         winner = browser.find_element(By.ID, "tv-winner")
@@ -659,8 +664,6 @@ def test_a_phone_reads_who_won_and_the_link_to_the_final_scores(
         link = browser.find_element(By.CSS_SELECTOR, "#tricks-game-over a")
         box = browser.find_element(By.ID, "tricks-game-over")
         assert link.value_of_css_property("color") != box.value_of_css_property("background-color")
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_the_questions_page_says_so_once_the_last_one_is_answered(
@@ -965,11 +968,7 @@ def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
     store.correct_play(gid, 2, 0, 2, card="tigress:pirate")
     english = "round 2: trick 2: Ana led, but by the rules Ben leads it; scored as played"
     browser.set_window_size(1920, 1200)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
-    )
-    try:
+    with _screen(browser, 1920, 1080):
         browser.get(f"{base}/game/{gid}/tv")
         wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-warnings"), english))
         line = browser.find_element(By.ID, "tv-warnings")
@@ -981,8 +980,6 @@ def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
         assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
         store.correct_play(gid, 2, 0, 2, card="green-2")  # undone: the line goes
         wait(browser).until(lambda d: not d.find_element(By.ID, "tv-warnings").is_displayed())
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     store.correct_play(gid, 2, 0, 2, card="tigress:pirate")
     browser.set_window_size(412, 915)
     browser.get(f"{base}/game/{gid}/bids?lang=es")
@@ -998,34 +995,41 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
     """A label of a card at the picture's right edge (a long name, its player, its confidence)
     ran past the picture on a 390 px phone (to 416 px, the picture ending at 378)."""
     base, store = server
-    gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
-    store.set_bids(gid, 1, [1, 0, 0, 0])
-    play_trick(
-        store, gid, ["green-13", "green-12", "green-11", "mermaid-sirena"], store.game_dir(gid)
-    )
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
-        browser.get(f"{base}/game/{gid}/round/1/trick/0")
-        wait(browser).until(
-            lambda d: (
-                d.execute_script("return document.getElementById('trick-image').naturalWidth")
-                == 640
-            )
-        )
+    url = _four_card_trick(store)
+    with _replay_on_a_phone(browser, base + url, 390, 844):
         picture, labels = browser.execute_script(
             "const r = r => [r.left, r.right];"
             "return [r(document.querySelector('svg.overlay').getBoundingClientRect()),"
             " [...document.querySelectorAll('svg.overlay text')]"
             ".map(t => r(t.getBoundingClientRect()))];"
         )
-        assert len(labels) == 4
-        for left, right in labels:
-            assert picture[0] - 1 <= left and right <= picture[1] + 1
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert len(labels) == 4
+    for left, right in labels:
+        assert picture[0] - 1 <= left and right <= picture[1] + 1
+
+
+def _four_card_trick(store: GameStore, centres: list[tuple[int, int]] = SEATS) -> str:
+    """A recorded trick of four cards, with its picture (the cards at ``centres``, by default
+    where ``play_trick`` lays them): its replay page's address."""
+    gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    cards = ["green-13", "green-12", "green-11", "mermaid-sirena"]
+    play_trick(store, gid, cards, store.game_dir(gid), centres)
+    return f"/game/{gid}/round/1/trick/0"
+
+
+@contextmanager
+def _replay_on_a_phone(browser: Any, url: str, width: int, height: int) -> Iterator[None]:
+    """A replay page on a phone's screen, its picture loaded; the screen put back after."""
+    with _screen(browser, width, height, mobile=True):
+        browser.get(url)
+        wait(browser).until(
+            lambda d: (
+                d.execute_script("return document.getElementById('trick-image').naturalWidth")
+                == 640
+            )
+        )
+        yield
 
 
 def test_every_page_shows_a_negative_score_with_the_same_minus_sign(
@@ -1067,23 +1071,8 @@ def test_replay_labels_are_legible_and_apart_on_a_small_phone(
     """The labels were sized in the picture's pixels: 15 of them drew 8 CSS px tall on a
     360 px phone, and four cards laid close together had their labels over each other."""
     base, store = server
-    gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
-    store.set_bids(gid, 1, [1, 0, 0, 0])
     close_together = [(200, 150), (230, 162), (260, 174), (290, 186)]
-    cards = ["green-13", "green-12", "green-11", "mermaid-sirena"]
-    play_trick(store, gid, cards, store.game_dir(gid), close_together)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
-        browser.get(f"{base}/game/{gid}/round/1/trick/0")
-        wait(browser).until(
-            lambda d: (
-                d.execute_script("return document.getElementById('trick-image').naturalWidth")
-                == 640
-            )
-        )
+    with _replay_on_a_phone(browser, base + _four_card_trick(store, close_together), 360, 640):
         picture, labels = browser.execute_script(
             "const svg = document.querySelector('svg.overlay');"
             "const box = (e) => { const r = e.getBoundingClientRect();"
@@ -1092,15 +1081,13 @@ def test_replay_labels_are_legible_and_apart_on_a_small_phone(
             "return [box(svg), [...svg.querySelectorAll('text')].map((t) =>"
             " [parseFloat(getComputedStyle(t).fontSize) * scale, box(t)])];"
         )
-        assert len(labels) == 4
-        assert min(size for size, _ in labels) >= 12, labels
-        for i, (_, (left, top, right, bottom)) in enumerate(labels):
-            assert picture[0] - 1 <= left and right <= picture[2] + 1
-            for _, (left2, top2, right2, bottom2) in labels[i + 1 :]:
-                apart = right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top
-                assert apart, labels
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert len(labels) == 4
+    assert min(size for size, _ in labels) >= 12, labels
+    for i, (_, (left, top, right, bottom)) in enumerate(labels):
+        assert picture[0] - 1 <= left and right <= picture[2] + 1
+        for _, (left2, top2, right2, bottom2) in labels[i + 1 :]:
+            apart = right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top
+            assert apart, labels
 
 
 def _tv_with_its_camera_notice_hidden(
@@ -1149,7 +1136,11 @@ def test_the_tv_says_when_no_camera_records_the_game(
     phone_notice = (By.ID, "no-camera")
     wait(browser).until(lambda d: d.find_element(*phone_notice).is_displayed())
     assert "tricks are not being recorded" in browser.find_element(*phone_notice).text
-    assert "(skullcam run --camera 0)" in browser.find_element(*phone_notice).text
+    # How to restart with a camera is folded under the bids, for whoever started skullcam.
+    how = browser.find_element(By.ID, "camera-how")
+    assert how.is_displayed() and not how.get_property("open")  # folded
+    how.find_element(By.TAG_NAME, "summary").click()
+    assert how.get_property("open") and "(skullcam run --camera 0)" in how.text
 
 
 def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
@@ -1370,18 +1361,12 @@ def test_the_charts_end_marks_of_eight_close_totals_lie_apart(
             )
     assert store.score(gid)["score"]["totals"] == [120, 60, 40, 30, 20, 10, 0, -30]
     browser.set_window_size(1920, 1200)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
-    )
-    try:
+    with _screen(browser, 1920, 1080):
         browser.get(f"{base}/game/{gid}/tv")
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart circle")) == 8
         )
         marks = browser.execute_script(_CHART_MARKS)
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     overlaps = [
         (i + 1, j + 1)
         for i, a in enumerate(marks)
