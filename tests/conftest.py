@@ -108,3 +108,15 @@ def _served_app(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     finally:
         srv.close()
         thread.join(timeout=5)
+        _stop_workers(srv)
+
+
+def _stop_workers(srv: Any) -> None:
+    """End the served app's connections and worker threads, which waitress's ``close()`` leaves:
+    it stops listening only, and a page's event stream goes on polling the store four times a
+    second for its 300 s. After the browser tests about 1,000 such threads were left, and a
+    later test's server answered no request within 10 s (the full suite, session 51)."""
+    for channel in list(srv._map.values()):
+        if channel is not srv:
+            channel.close()  # the stream sees its page gone and ends
+    srv.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
