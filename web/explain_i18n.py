@@ -659,19 +659,23 @@ def wording(lang: str) -> Wording:
         return owned_card(card, player, lang)
 
     who = owned if lang in OWNER_FIRST or lang in ARTICLES else None
+
+    def setting(key: str) -> str:  # by its label on the settings page, quoted as lang quotes
+        return _quoted(i18n.translate(f"set_{key}", lang), lang)
+
     if lang == "en":
         # The cards as the page's lists name them ("Jolly Roger 3" beside "the black 3" read
-        # as two cards); the suits keep their colours, which "black is trump" is said in.
-        # A suit as the cards are named, its colour after it ("the highest Parrot (green)
-        # card" beside "Ben's Parrot 9"); a setting by its label on the settings page; the
-        # Tigress declared with the page's buttons, not by writing tigress:pirate.
+        # as two cards), and a suit so with its colour after it, the colour "black is trump"
+        # is said in ("the highest Parrot (green) card" beside "Ben's Parrot 9"); a setting
+        # by its label, as the other languages; the Tigress declared with the page's
+        # buttons, not by writing tigress:pirate.
         return replace(
             ENGLISH_WORDING,
             templates={**ENGLISH, **ENGLISH_ON_PAGES},
             card=_english_card,
             suit=lambda suit: f"{i18n.suit_name(suit.value, lang)} ({suit.value})",
             card_id=name,
-            setting=lambda key: _quoted(i18n.translate(f"set_{key}", lang), lang),
+            setting=setting,
             who=who,
         )
     return Wording(
@@ -679,7 +683,7 @@ def wording(lang: str) -> Wording:
         card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else name,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
-        setting=lambda key: _quoted(i18n.translate(f"set_{key}", lang), lang),
+        setting=setting,
         genitive=genitive,
         who=who,
     )
