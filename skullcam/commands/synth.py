@@ -13,7 +13,7 @@ from skullcam.errors import UserError
 from skullcam.parallel import usable_cores
 
 # What `synth game` offers, spelled out here so `skullcam --help` needs no numpy or OpenCV;
-# the tests hold them equal to datasets/game.py's HABITS and PACES.
+# the tests hold them equal to datasets/game_config.py's HABITS and PACES.
 HABITS = ("lead-early", "push-aside", "take-back", "swap-last", "hover")
 PACES = ("normal", "brisk", "quick")
 
@@ -216,7 +216,8 @@ def _scenes(args: argparse.Namespace) -> int:
 
 
 def _game(args: argparse.Namespace) -> int:
-    from skullcam.datasets.game import GameConfig, Habits, write_game
+    from skullcam.datasets.game import write_game
+    from skullcam.datasets.game_config import GameConfig, Habits
 
     if args.no_frames and not args.video:
         raise UserError("--no-frames needs --video, or nothing would be written")
