@@ -101,14 +101,27 @@ def played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
     )
 
 
+def another_in_progress(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Whether another game is being played at the table: it took the table after this one
+    and is not finished."""
+    table = table_game_row(conn)
+    return table is not None and table["id"] != game_id and table["status"] == "active"
+
+
 def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
     """Finish or reopen a game whose number of rounds changed: the ``rounds`` setting, or a
     tie-break round now due or no longer (the ``tie`` setting, or anything that ties or
     unties the lead: a setting, a bid, a corrected card, a pirate's choice). A game finished
-    by hand mid-round stays finished."""
+    by hand mid-round stays finished. So does an older game fixed late while another game is
+    being played: its scores recompute, but reopening it would take the table, and the
+    camera, from tonight's game (a bid fixed on last game's page made a tie-break due)."""
     if played_out(conn, game, rounds):
         mark_finished(conn, game.id)
-    elif game.status == "finished" and played_out(conn, game, old_rounds):
+    elif (
+        game.status == "finished"
+        and played_out(conn, game, old_rounds)
+        and not another_in_progress(conn, game.id)
+    ):
         reopen(conn, game, rounds)
 
 
@@ -221,8 +234,9 @@ class GamesMixin(Database):
         """The game that has taken the table from this one (set up after it, or an older game
         reopened since), or None: this is the table's game, or it never took the table (an
         imported record kept finished). The store still takes a late correction of a replaced
-        game (a bid, a card), as it does of a finished one; the pages say it is not the
-        table's game any more, and the bids page locks its bids until asked."""
+        game (a bid, a card), as it does of a finished one, and does not reopen it for that
+        while another game is played (``restatus``); the pages say it is not the table's game
+        any more, and the bids page locks its bids until asked."""
         conn = self._conn()
         self.game(game_id)
         table = table_game_row(conn)

@@ -67,8 +67,9 @@ class SettingsMixin(GamesMixin):
 
         Changing the number of rounds re-decides whether the game is over: cut to the rounds
         already played, it finishes; raised on a game that ended by playing its last round,
-        it is active again (the camera can record the added rounds). A game the table ended
-        early, with rounds unplayed, stays finished.
+        it is active again (the camera can record the added rounds), unless another game is
+        being played at the table. A game the table ended early, with rounds unplayed, stays
+        finished.
         """
         note = checks.check_note(note)
         if not isinstance(changes, Mapping):

@@ -167,6 +167,27 @@ def test_a_correction_that_unties_the_lead_after_the_tie_break_was_played(
     assert store.score(gid)["score"]["totals"] == [10, 0]
 
 
+def test_a_late_fix_that_ties_an_older_game_leaves_the_table_to_the_game_in_play(
+    store: GameStore,
+) -> None:
+    """Last game's bid fixed on its page while tonight's game is played: the fix makes a
+    tie-break due, and the scores say so, but the older game stays finished. It was reopened,
+    took the table (TV, phones, camera) from tonight's game and told it it was replaced."""
+    old = store.create_game(["Ana", "Ben"], 0, TIE)
+    store.set_bids(old, 1, [1, 1])
+    store.record_trick(old, 1, 0, plays((1, "escape"), (0, "escape")))  # Ben's: -10, 20
+    tonight = store.create_game(["Cai", "Dan"], 0, TIE)
+    store.set_bids(old, 1, [1, 0])  # Ben bid 0 after all: -10 each, tied
+    assert store.score(old)["score"]["totals"] == [-10, -10]
+    assert store.game(old).status == "finished" and store.rounds_due(old) == 2
+    active = store.active_game()
+    assert active is not None and active.id == tonight
+    assert store.replaced_by(tonight) is None and store.replaced_by(old) == tonight
+    assert "reopened" not in [e.kind for e in store.events_since(0, old)]
+    store.set_bids(old, 1, [1, 1])  # and back: untied, still finished
+    assert store.game(old).status == "finished" and store.rounds_due(old) == 1
+
+
 def test_harrys_choice_can_tie_or_untie_the_lead(store: GameStore) -> None:
     gid = store.create_game(["Ana", "Ben"], 0, {**TIE, "pirate_abilities": True})
     store.set_bids(gid, 1, [1, 0])
