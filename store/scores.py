@@ -21,7 +21,7 @@ from skullcam.rules import (
     TrickResult,
     score_as_played,
 )
-from skullcam.rules.explain import Phrase, phrases_to_json, render
+from skullcam.rules.explain import Phrase, phrases_from_json, phrases_to_json, render
 
 from . import checks, verdicts
 from .records import RecordsMixin
@@ -90,6 +90,34 @@ def _score_so_far(record: dict[str, Any]) -> GameScore | None:
         except _UNSCORABLE:
             continue
     return None
+
+
+#: The phrases whose ``trick`` is a trick's place in its round of the record, from 1.
+_AT_A_TRICK = frozenset({"at_trick", "at_play", "at_play_by", "scored_as_played"})
+
+
+def _renumbered(
+    phrases: Sequence[Mapping[str, Any]], places: Mapping[int, Sequence[int]]
+) -> list[Mapping[str, Any]]:
+    """``phrases`` (as JSON) naming each trick by its number in its round as recorded
+    (``places``: each round's trick indexes in order) rather than by its place in the record.
+    A trick taken back from the middle of a round leaves a gap the record has no place for:
+    round 2's trick 2, after trick 1 was taken back, was warned about as "trick 1"."""
+    out: list[Mapping[str, Any]] = []
+    round_number: Any = None
+    for phrase in phrases:
+        args = phrase.get("args") or {}
+        round_number = args.get("round", round_number)
+        place = args.get("trick")
+        tricks = places.get(round_number, []) if isinstance(round_number, int) else []
+        if (
+            phrase.get("key") in _AT_A_TRICK
+            and isinstance(place, int)
+            and 1 <= place <= len(tricks)
+        ):
+            phrase = {**phrase, "args": {**args, "trick": tricks[place - 1] + 1}}
+        out.append(phrase)
+    return out
 
 
 def _cached_score(cache: _ScoreCache, game_id: int, record: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +192,7 @@ class ScoresMixin(RecordsMixin):
         """
         record, problem, out = self._scored(game_id)
         if problem is None:
+            out = self._tricks_as_recorded(game_id, out)
             return {k: v for k, v in out.items() if k != "rounds_due"} | {"record": record}
         # The rounds before the missing bid or card score as they are: kept as ``so_far``.
         refused: dict[str, Any] = {
@@ -177,6 +206,30 @@ class ScoresMixin(RecordsMixin):
             refused["so_far"] = so_far
             refused["so_far_bids"] = out["bids"] if out["ok"] else out.get("so_far_bids")
         return refused
+
+    def _tricks_as_recorded(self, game_id: int, out: dict[str, Any]) -> dict[str, Any]:
+        """The score ``out`` (``_score_record``'s, not changed: it is cached) with the tricks
+        its warnings and its error name numbered as the table sees them (``_renumbered``).
+        The tricks' places are read only when one names a trick."""
+        warnings = out.get("warning_phrases") or []
+        said = [*warnings, out.get("error_phrases") or []]
+        if not any(p.get("key") in _AT_A_TRICK for phrases in said for p in phrases):
+            return out
+        sql = "SELECT round, trick FROM tricks WHERE game_id = ? ORDER BY round, trick"
+        places: dict[int, list[int]] = {}
+        for row in self._conn().execute(sql, (game_id,)):
+            places.setdefault(int(row["round"]), []).append(int(row["trick"]))
+        out = dict(out)
+        renumbered = [_renumbered(w, places) for w in warnings]
+        if renumbered != warnings:
+            out["warning_phrases"] = renumbered
+            english = [render(phrases_from_json(w)) for w in renumbered]
+            out["score"] = {**out["score"], "warnings": english}
+        error = out.get("error_phrases")
+        if error and _renumbered(error, places) != error:
+            out["error_phrases"] = _renumbered(error, places)
+            out["error"] = render(phrases_from_json(out["error_phrases"]))
+        return out
 
     def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Resolve ``plays`` under the game's *current* settings (the replay page's verdict;

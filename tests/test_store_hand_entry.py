@@ -568,6 +568,35 @@ def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
     assert state["leader"] == 1
 
 
+def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 2 trick 1 taken back, trick 2 kept: the score warns that trick 2 was led by
+    Ana (trick 1's winner), not Cai. The record has no place for the gap, so the warning
+    named the round's first trick, which the table is about to enter again."""
+    gid = three_players(store, {"rounds": 4})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    store.remove_hand_trick(gid, 2, 0)
+    score = store.score(gid)
+    warned = "round 2: trick 2: Ana led, but by the rules Cai leads it; scored as played"
+    assert score["score"]["warnings"] == [warned]
+    worded = json_of(client.get(f"/api/game/{gid}/state", headers={"Accept-Language": "it"}))
+    assert worded["score"]["warning_texts"][0].startswith("round 2: presa 2: ha guidato Ana")
+    # Round 3's trick 3 repeats a card of trick 2: refused where the table sees it.
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.set_bids(gid, 3, [0, 1, 1])
+    store.enter_trick(gid, 3, 0, hand((0, "black-2"), (1, "black-3"), (2, "black-4")))
+    store.record_trick(gid, 3, 1, plays((2, "green-3"), (0, "green-6"), (1, "green-8")))
+    store.record_trick(gid, 3, 2, plays((1, "green-6"), (2, "green-9"), (0, "green-10")))
+    store.remove_hand_trick(gid, 3, 0)
+    refused = store.score(gid)
+    assert not refused["ok"] and refused["error"].startswith("round 3, trick 3, play 1 (Ben): ")
+
+
 def test_only_a_hand_trick_not_moved_since_is_removed(hand_store: GameStore) -> None:
     gid = misfiled_over_a_rounds_end(hand_store, rounds=3)
     with pytest.raises(UserError, match="round 1 trick 1 was recorded by the camera"):
