@@ -43,11 +43,11 @@ DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
 
 
-def _recorded_by_demo(recorded: Sequence[Trick]) -> bool:
-    """Whether a game's last recorded trick came from the demo (how a game made before the
-    demo wrote its mark is told)."""
-    info = recorded[-1].detections if recorded else None
-    return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
+#: The source the game's last recorded trick names (``detections["source"]``), if any.
+_LAST_TRICKS_SOURCE = """
+SELECT CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END
+FROM tricks WHERE game_id = ? ORDER BY round DESC, trick DESC LIMIT 1
+"""
 
 
 def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
@@ -97,11 +97,17 @@ class TricksMixin(BidsMixin):
         """Whether the demo made the game: its image folder holds :data:`DEMO_MARK`, or its
         last trick came from the demo (a game made before the mark was written). A camera
         must not record the table's tricks into it, and the pages say it is a recorded game
-        replayed. Every page asks, so the mark is looked at first and the tricks read only
-        without it (``recorded``: the game's tricks, when the caller has them)."""
+        replayed. Every page asks, and the history page for every unfinished game, so the
+        mark is looked at first and without it only the last trick's source is read
+        (``recorded``: the game's tricks, when the caller has them): reading every trick made
+        the history page's time grow with the tricks of the games set aside."""
         if (self._game_folder(game_id) / DEMO_MARK).is_file():
             return True
-        return _recorded_by_demo(self.tricks(game_id) if recorded is None else recorded)
+        if recorded is not None:
+            info = recorded[-1].detections if recorded else None
+            return isinstance(info, dict) and info.get("source") == DEMO_SOURCE
+        row = self._conn().execute(_LAST_TRICKS_SOURCE, (game_id,)).fetchone()
+        return row is not None and row[0] == DEMO_SOURCE
 
     def image_path(self, stored: str | None) -> Path | None:
         """The absolute path of an image path stored on a trick (stored relative to data)."""

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner, json_of
 
-from skullcam.store import GameStore
+from skullcam.store import GameStore, Trick
 from skullcam.table_pin import is_loopback
 from skullcam.web import create_app
 from skullcam.web.app import make_server
@@ -778,6 +778,36 @@ def test_history_says_the_demos_game_is_the_demos(client: FlaskClient, store: Ga
     assert "<td>demo (a recorded game)</td>" in demo_row[: demo_row.index("</tr>")]
     ours_row = page[page.index(f'<tr id="history-game-{ours}">') :]
     assert "<td>in progress</td>" in ours_row[: ours_row.index("</tr>")]
+
+
+def test_history_reads_no_tricks_of_the_unfinished_games_it_lists(
+    client: FlaskClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unfinished game's row says in progress, not finished or the demo's: whether the
+    demo made it is its last trick's source. Every trick of every such game was read (200
+    games of 10 rounds set aside: 217 ms a load, 39 ms with 3 rounds; 9 ms now)."""
+    from skullcam.store.tricks import DEMO_SOURCE
+
+    demo = store.create_game(["Ana", "Ben"], 0, {})
+    first = plays((1, "green-2"), (0, "green-3"))
+    store.record_trick(demo, 1, 0, first, detections={"source": DEMO_SOURCE})
+    aside = store.create_game(["Cai", "Dan"], 0, {})
+    store.record_trick(aside, 1, 0, first)
+    tonight = store.create_game(["Eva", "Fay"], 0, {})
+    read: list[tuple[Any, ...]] = []
+    tricks = store.tricks
+
+    def counted(*args: Any) -> list[Trick]:
+        read.append(args)
+        return tricks(*args)
+
+    monkeypatch.setattr(store, "tricks", counted)
+    page = re.sub(r"\s+", " ", client.get("/history").get_data(as_text=True))
+    assert read == []
+    for gid, status in [(demo, "demo (a recorded game)"), (aside, "not finished")]:
+        row = page[page.index(f'<tr id="history-game-{gid}">') :]
+        assert f"<td>{status}</td>" in row[: row.index("</tr>")]
+    assert f'<tr id="history-game-{tonight}">' in page
 
 
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
