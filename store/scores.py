@@ -92,8 +92,14 @@ def _score_so_far(record: dict[str, Any]) -> GameScore | None:
     return None
 
 
-#: The phrases whose ``trick`` is a trick's place in its round of the record, from 1.
-_AT_A_TRICK = frozenset({"at_trick", "at_play", "at_play_by", "scored_as_played"})
+#: The phrases naming a trick by its place in its round of the record (from 1): the arg.
+_AT_A_TRICK = {
+    "at_trick": "trick",
+    "at_play": "trick",
+    "at_play_by": "trick",
+    "scored_as_played": "trick",
+    "played_twice_in_round": "first_trick",
+}
 
 
 def _renumbered(
@@ -108,14 +114,11 @@ def _renumbered(
     for phrase in phrases:
         args = phrase.get("args") or {}
         round_number = args.get("round", round_number)
-        place = args.get("trick")
+        name = _AT_A_TRICK.get(str(phrase.get("key")))
+        place = args.get(name) if name else None
         tricks = places.get(round_number, []) if isinstance(round_number, int) else []
-        if (
-            phrase.get("key") in _AT_A_TRICK
-            and isinstance(place, int)
-            and 1 <= place <= len(tricks)
-        ):
-            phrase = {**phrase, "args": {**args, "trick": tricks[place - 1] + 1}}
+        if name and isinstance(place, int) and 1 <= place <= len(tricks):
+            phrase = {**phrase, "args": {**args, name: tricks[place - 1] + 1}}
         out.append(phrase)
     return out
 

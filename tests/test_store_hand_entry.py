@@ -594,7 +594,9 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     store.record_trick(gid, 3, 2, plays((1, "green-6"), (2, "green-9"), (0, "green-10")))
     store.remove_hand_trick(gid, 3, 0)
     refused = store.score(gid)
-    assert not refused["ok"] and refused["error"].startswith("round 3, trick 3, play 1 (Ben): ")
+    assert not refused["ok"] and refused["error"].startswith(
+        "round 3, trick 3, play 1 (Ben): green-6 was already played this round, in trick 2 by"
+    )
 
 
 def test_only_a_hand_trick_not_moved_since_is_removed(hand_store: GameStore) -> None:
