@@ -81,12 +81,25 @@ def _round_entry(
     }
     if row["cannonball"]:
         entry["cannonball"] = load_json(row["cannonball"])
-    abilities = load_json(row["abilities"])
+    abilities = _at_record_places(load_json(row["abilities"]) or [], tricks)
     if abilities and abilities_on:
         # Kept in the store when the setting is turned off, so turning it back on
         # restores them; the record only carries them while they count.
         entry["abilities"] = abilities
     return entry
+
+
+def _at_record_places(
+    abilities: Sequence[dict[str, Any]], tricks: Sequence[Trick]
+) -> list[dict[str, Any]]:
+    """The round's pirate choices with each trick named by its place in the record's list of
+    the round's tricks, as the rules engine reads it, not by its number in the round as
+    stored. A trick taken back from the middle of a round leaves a gap the record has no place
+    for: Rascal's bet on trick 2 then named a second trick of a one-trick list, and the whole
+    score stopped ("an ability names trick 1, but the round has only 1 trick(s)"). A choice
+    whose trick is not recorded has nothing to apply to and stays out of the record."""
+    place = {t.trick: i for i, t in enumerate(tricks)}
+    return [{**a, "trick": place[a["trick"]]} for a in abilities if a.get("trick") in place]
 
 
 def _check_record(record: Any) -> _CheckedRecord:

@@ -599,6 +599,33 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     )
 
 
+def test_a_pirates_choice_after_a_gap_counts_on_its_own_trick(store: GameStore) -> None:
+    """Round 2 trick 1 taken back and trick 2, Rascal's, kept with his bet of 20: the record
+    names the bet's trick by its place in the round's list, so the score goes on and Ana's
+    bet counts. It stopped ("an ability names trick 1, but the round has only 1 trick(s)")."""
+    gid = three_players(store, {"rounds": 4, "pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.record_trick(gid, 2, 1, plays((0, "pirate-rascal"), (1, "purple-7"), (2, "purple-1")))
+    store.choose_ability(gid, 2, 1, 20)
+    store.remove_hand_trick(gid, 2, 0)
+    scored = store.score(gid)
+    assert scored["ok"], scored.get("error")
+    assert scored["record"]["rounds"][1]["abilities"] == [
+        {"trick": 0, "pirate": "pirate-rascal", "choice": 20}
+    ]
+    assert store.abilities(gid, 2) == [{"trick": 1, "pirate": "pirate-rascal", "choice": 20}]
+    # The round is not over (one trick of two is missing), so it is not scored yet; the bet
+    # waits on its trick, and the round's first trick entered again puts the round back whole.
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    whole = store.score(gid)
+    assert whole["ok"] and whole["record"]["rounds"][1]["abilities"][0]["trick"] == 1
+    # Ana bid 1 and won both: -10, and Rascal's bet of 20 is lost with the bid.
+    assert whole["score"]["rounds"][1]["points"][0] == -30
+
+
 def test_only_a_hand_trick_not_moved_since_is_removed(hand_store: GameStore) -> None:
     gid = misfiled_over_a_rounds_end(hand_store, rounds=3)
     with pytest.raises(UserError, match="round 1 trick 1 was recorded by the camera"):
