@@ -71,6 +71,25 @@ class Revoke:
         }
 
 
+def revoke_explanation(
+    round_number: int,
+    trick: int,
+    play: int,
+    name: str,
+    card: Card,
+    suit: Suit,
+    proof_trick: int,
+    proof_card: Card,
+) -> str:
+    """A revoke's ``explanation`` (tricks and plays counted from 0, as a :class:`Revoke`
+    holds them): also what the store words again once it has renumbered the tricks."""
+    where = f"round {round_number}, trick {trick + 1}, play {play + 1}"
+    return (
+        f"{where}: {name} played {card.title} when {suit.value} was led,"
+        f" but later played {proof_card.title} (trick {proof_trick + 1}): a revoke."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class RoundScore:
     """One round's outcome per seat; ``bonus`` is what capture and Loot bonuses added."""
@@ -515,6 +534,9 @@ class _RoundPlay:
                         t, p, s, bad, skipped = item
                         if s == seat and card.suit is skipped:
                             pending.remove(item)
+                            said = revoke_explanation(
+                                self.number, t, p, self.names[seat], bad, skipped, trick.index, card
+                            )
                             self.revokes.append(
                                 Revoke(
                                     self.number,
@@ -525,9 +547,7 @@ class _RoundPlay:
                                     skipped,
                                     trick.index,
                                     card,
-                                    f"{self.where(t, p)}: {self.names[seat]} played {bad.title}"
-                                    f" when {skipped.value} was led, but later played {card.title}"
-                                    f" (trick {trick.index + 1}): a revoke.",
+                                    said,
                                 )
                             )
                 suit = follow_suit(cards[:k])

@@ -18,7 +18,10 @@ from skullcam.rules import (
     GameRecordError,
     GameScore,
     RulesError,
+    Suit,
     TrickResult,
+    parse_card,
+    revoke_explanation,
     score_as_played,
 )
 from skullcam.rules.explain import Phrase, phrases_from_json, phrases_to_json, render
@@ -123,6 +126,38 @@ def _renumbered(
     return out
 
 
+def _renumbered_revokes(
+    revokes: Sequence[Mapping[str, Any]],
+    places: Mapping[int, Sequence[int]],
+    players: Sequence[str],
+) -> list[Mapping[str, Any]]:
+    """The score's ``revokes`` with the revoke's and its proof's tricks by their numbers in
+    the round as recorded (``places``, as :func:`_renumbered` reads them), and the English
+    said again with them. With round 3's first trick taken back, a revoke on trick 2 proved
+    on trick 3 was "trick 1 ... (trick 2)" on the tricks page and the TV, and neither
+    trick's replay page showed it where it was."""
+    out: list[Mapping[str, Any]] = []
+    for revoke in revokes:
+        tricks = places.get(int(revoke["round"]), [])
+        trick, proof = int(revoke["trick"]), int(revoke["proof_trick"])
+        if not (0 <= trick < len(tricks) and 0 <= proof < len(tricks)):
+            out.append(revoke)
+            continue
+        at, proved = tricks[trick], tricks[proof]
+        said = revoke_explanation(
+            int(revoke["round"]),
+            at,
+            int(revoke["play"]),
+            players[int(revoke["player"])],
+            parse_card(str(revoke["card"])),
+            Suit(revoke["suit"]),
+            proved,
+            parse_card(str(revoke["proof_card"])),
+        )
+        out.append({**revoke, "trick": at, "proof_trick": proved, "explanation": said})
+    return out
+
+
 def _cached_score(cache: _ScoreCache, game_id: int, record: dict[str, Any]) -> dict[str, Any]:
     """``_score_record`` of the record, from ``cache`` while the record is unchanged."""
     key = json.dumps(record, sort_keys=True, separators=(",", ":"))
@@ -195,7 +230,7 @@ class ScoresMixin(RecordsMixin):
         """
         record, problem, out = self._scored(game_id)
         if problem is None:
-            out = self._tricks_as_recorded(game_id, out)
+            out = self._tricks_as_recorded(game_id, record["players"], out)
             return {k: v for k, v in out.items() if k != "rounds_due"} | {"record": record}
         # The rounds before the missing bid or card score as they are: kept as ``so_far``.
         refused: dict[str, Any] = {
@@ -210,19 +245,26 @@ class ScoresMixin(RecordsMixin):
             refused["so_far_bids"] = out["bids"] if out["ok"] else out.get("so_far_bids")
         return refused
 
-    def _tricks_as_recorded(self, game_id: int, out: dict[str, Any]) -> dict[str, Any]:
+    def _tricks_as_recorded(
+        self, game_id: int, players: Sequence[str], out: dict[str, Any]
+    ) -> dict[str, Any]:
         """The score ``out`` (``_score_record``'s, not changed: it is cached) with the tricks
-        its warnings and its error name numbered as the table sees them (``_renumbered``).
-        The tricks' places are read only when one names a trick."""
+        its warnings, its error (``_renumbered``) and its revokes (``_renumbered_revokes``,
+        worded with ``players``) name numbered as the table sees them. The tricks' places
+        are read only when one names a trick."""
         warnings = out.get("warning_phrases") or []
         said = [*warnings, out.get("error_phrases") or []]
-        if not any(p.get("key") in _AT_A_TRICK for phrases in said for p in phrases):
+        revokes = (out.get("score") or {}).get("revokes") or []
+        if not revokes and not any(p.get("key") in _AT_A_TRICK for ps in said for p in ps):
             return out
         sql = "SELECT round, trick FROM tricks WHERE game_id = ? ORDER BY round, trick"
         places: dict[int, list[int]] = {}
         for row in self._conn().execute(sql, (game_id,)):
             places.setdefault(int(row["round"]), []).append(int(row["trick"]))
         out = dict(out)
+        renumbered_revokes = _renumbered_revokes(revokes, places, players)
+        if renumbered_revokes != revokes:
+            out["score"] = {**out["score"], "revokes": renumbered_revokes}
         renumbered = [_renumbered(w, places) for w in warnings]
         if renumbered != warnings:
             out["warning_phrases"] = renumbered

@@ -599,6 +599,39 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     )
 
 
+def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 3 trick 1 taken back: Ana's revoke on trick 2, proved on trick 3, was said as
+    "trick 1 ... (trick 2)" on the TV and the tricks page (the record has no place for the
+    gap), and trick 3's replay page, the proof's, did not say it at all."""
+    gid = three_players(store, {"rounds": 4})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.set_bids(gid, 3, [1, 1, 1])
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "green-1"), (0, "green-5"), (1, "green-2")))
+    store.enter_trick(gid, 2, 1, hand((0, "green-7"), (1, "green-8"), (2, "green-9")))
+    store.enter_trick(gid, 3, 0, hand((0, "green-1"), (1, "green-2"), (2, "green-14")))
+    store.record_trick(gid, 3, 1, plays((2, "yellow-5"), (0, "purple-4"), (1, "yellow-2")))
+    store.record_trick(gid, 3, 2, plays((2, "yellow-9"), (0, "yellow-7"), (1, "yellow-3")))
+    store.remove_hand_trick(gid, 3, 0)
+    (revoke,) = store.score(gid)["score"]["revokes"]
+    assert (revoke["trick"], revoke["proof_trick"]) == (1, 2)
+    assert revoke["explanation"] == (
+        "round 3, trick 2, play 2: Ana played the purple 4 when yellow was led, but later"
+        " played the yellow 7 (trick 3): a revoke."
+    )
+    said = (
+        "Round 3, trick 2: Ana played Treasure Map 4 when Treasure Chest was led, but later"
+        " played Treasure Chest 7 (trick 3): a revoke"
+    )
+    assert said in json_of(client.get(f"/api/game/{gid}/state"))["score"]["warning_texts"]
+    for trick in (1, 2):  # the revoke's trick and the one that proves it
+        page = client.get(f"/game/{gid}/round/3/trick/{trick}").get_data(as_text=True)
+        assert said in page, trick
+
+
 def test_a_pirates_choice_after_a_gap_counts_on_its_own_trick(store: GameStore) -> None:
     """Round 2 trick 1 taken back and trick 2, Rascal's, kept with his bet of 20: the record
     names the bet's trick by its place in the round's list, so the score goes on and Ana's
