@@ -104,11 +104,17 @@ def _room_before(
 ) -> list[Move] | UserError:
     """The moves that make room for a missed trick before trick ``trick_index`` of the round
     (:func:`trick_moves.moves_to_free`), or why none can go there: that trick is not recorded,
-    or every later place of the game is."""
+    the place before it is free (a trick taken back left a gap), or every later place of the
+    game is. Was: with the gap, the trick and the ones after it moved on to make room, over
+    the round's end, and the missed trick went in after the gap, which stayed."""
     recorded = {(t.round, t.trick) for t in tricks}
     if (round_number, trick_index) not in recorded or not isinstance(trick_index, int):
         shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
         return refusal("insert_no_trick", round=echo(round_number), trick=shown)
+    if trick_index > 0 and (round_number, trick_index - 1) not in recorded:
+        return refusal(
+            "insert_before_free", round=round_number, trick=trick_index + 1, free=trick_index
+        )
     moves = trick_moves.moves_to_free(game, tricks, (round_number, trick_index), rounds)
     if moves is None:
         return refusal("insert_no_room", round=round_number, trick=trick_index + 1)

@@ -111,6 +111,10 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} cannot be removed: a trick its entry moved has moved again"
         " since (another trick entered or removed). Correct the tricks on their pages instead"
     ),
+    "insert_before_free": (
+        "round {round} has no trick {free} recorded: a trick missed before trick {trick} goes"
+        " in its place, with nothing to move; enter it there as the round's next trick instead"
+    ),
     "insert_no_room": (
         "there is no free place for a missed trick before round {round} trick {trick}: every"
         " later trick of the game is recorded. Correct the tricks' cards on their pages instead"

@@ -632,6 +632,35 @@ def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
         assert said in page, trick
 
 
+def test_a_trick_missed_before_a_gap_goes_in_the_gap_not_after_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 3 trick 2 taken back, trick 3 kept: its replay page offered to enter a missed
+    trick before it, and doing so moved trick 3 over the round's end to round 4 and put the
+    missed trick third, the gap left where it was. Its place is the gap: no offer, refused,
+    and the round's next trick fills it."""
+    gid = three_players(store, {"rounds": 4})
+    store.set_bids(gid, 1, [0, 0, 1])
+    store.set_bids(gid, 2, [0, 1, 1])
+    store.set_bids(gid, 3, [1, 1, 1])
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "green-1"), (0, "green-5"), (1, "green-2")))
+    store.enter_trick(gid, 2, 1, hand((0, "green-7"), (1, "green-8"), (2, "green-9")))
+    store.enter_trick(gid, 3, 0, hand((0, "green-1"), (1, "green-2"), (2, "green-14")))
+    store.enter_trick(gid, 3, 1, hand((2, "yellow-5"), (0, "purple-4"), (1, "yellow-2")))
+    store.record_trick(gid, 3, 2, plays((2, "yellow-9"), (0, "yellow-7"), (1, "yellow-3")))
+    store.remove_hand_trick(gid, 3, 1)
+    before = places(store, gid)
+    assert store.missed_before(gid, 3, 2) is None
+    page = client.get(f"/game/{gid}/round/3/trick/2").get_data(as_text=True)
+    assert 'id="missed-before"' not in page
+    missed = hand((2, "yellow-5"), (0, "purple-4"), (1, "yellow-2"))
+    with pytest.raises(UserError, match="round 3 has no trick 2 recorded: a trick missed before"):
+        store.insert_trick(gid, 3, 2, missed)
+    assert places(store, gid) == before
+    assert store.next_trick(gid) == ready(3, 1, [2, 0, 1])
+
+
 def test_a_pirates_choice_after_a_gap_counts_on_its_own_trick(store: GameStore) -> None:
     """Round 2 trick 1 taken back and trick 2, Rascal's, kept with his bet of 20: the record
     names the bet's trick by its place in the round's list, so the score goes on and Ana's

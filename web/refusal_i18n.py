@@ -113,6 +113,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " movieron al anotarla se ha vuelto a mover (se anotó o se quitó otra baza)."
             " Corrige las bazas en sus páginas"
         ),
+        "insert_before_free": (
+            "la ronda {round} no tiene grabada la baza {free}: una baza que la cámara no vio"
+            " antes de la baza {trick} va en su lugar, sin mover nada; anótala ahí como la"
+            " siguiente baza de la ronda"
+        ),
         "insert_no_room": (
             "no hay sitio para anotar antes de la baza {trick} de la ronda {round} una baza que"
             " la cámara no vio: todas las bazas siguientes de la partida están grabadas. Corrige"
@@ -333,6 +338,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " inserita, una delle prese che aveva spostato si è spostata di nuovo (è stata"
             " inserita o tolta un'altra presa). Correggi invece le prese nelle loro pagine"
         ),
+        "insert_before_free": (
+            "nel round {round} la presa {free} non è registrata: una presa che la fotocamera non"
+            " ha visto prima della presa {trick} va al suo posto, senza spostare nulla;"
+            " inseriscila lì come prossima presa del round"
+        ),
         "insert_no_room": (
             "non c'è posto per inserire prima della presa {trick} del round {round} una presa"
             " che la fotocamera non ha visto: tutte le prese successive della partita sono"
@@ -551,6 +561,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "stik {trick} i runde {round} kan ikke fjernes: et af de stik, der blev rykket, da"
             " det blev indtastet, er flyttet igen siden (et andet stik er indtastet eller"
             " fjernet). Ret i stedet stikkene på deres sider"
+        ),
+        "insert_before_free": (
+            "runde {round} har intet registreret stik {free}: et stik, kameraet overså før stik"
+            " {trick}, hører til på dets plads, uden at noget flyttes; indtast det dér som"
+            " rundens næste stik"
         ),
         "insert_no_room": (
             "der er ikke plads til et overset stik før stik {trick} i runde {round}: alle"
