@@ -70,8 +70,34 @@ def table_choices(store: GameStore, game_id: int) -> TableChoices:
     return [store.bids(game_id, r) for r in rounds], [store.abilities(game_id, r) for r in rounds]
 
 
+def _across_a_gap(ref: Referee, place: tuple[int, int]) -> bool:
+    """Bring ``ref`` to the recorded trick at ``place`` (round, trick index), over the places
+    before it that hold no trick: a hand entry taken back from the middle of a round leaves
+    one, to be entered again. Each counts as a trick of no cards, as a short trick does: no
+    winner, the next trick's leader read from its first card. The referee used to stop at the
+    gap, and the camera filed the next trick the table played into it, a trick early. False
+    when ``place`` is not ahead of the referee (recorded twice, or past the game's end)."""
+    gap = (ref.round, ref.trick)
+    if place < gap or place[1] >= ref.tricks_in(place[0]) or place[0] > ref.rounds_due():
+        return False
+    while (ref.round, ref.trick) < place and not ref.finished:
+        ref.add_plays(())
+    if (ref.round, ref.trick) != place:
+        return False
+    if (ref.round, ref.trick) != gap:
+        logger.info(
+            "round %d trick %d has no recorded trick: the camera goes on after round %d trick %d",
+            gap[0],
+            gap[1] + 1,
+            place[0],
+            place[1] + 1,
+        )
+    return True
+
+
 def referee_from_store(store: GameStore, game_id: int) -> Referee:
-    """The game's state as recorded: players, settings and every recorded trick in order."""
+    """The game's state as recorded: players, settings and every recorded trick in order,
+    with a place no trick holds (a hand entry taken back) counted as a trick of no cards."""
     game = store.game(game_id)
     ref = Referee(
         players=list(game.players),
@@ -80,7 +106,7 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
         table_source=lambda: table_choices(store, game_id),
     )
     for trick in store.tricks(game_id):
-        if (trick.round, trick.trick) != (ref.round, ref.trick):
+        if not _across_a_gap(ref, (trick.round, trick.trick)):
             logger.warning(
                 "recorded tricks skip from round %d trick %d to round %d trick %d",
                 ref.round,

@@ -276,3 +276,44 @@ def test_the_winner_leading_the_card_he_swapped_out_on_top_of_the_one_he_swapped
         [(2, "green-9"), (0, "green-5"), (1, "pirate-rosie")],
         [(1, "purple-1"), (2, "green-3"), (0, "green-4")],
     ]
+
+
+def test_the_camera_goes_on_after_a_trick_taken_back_from_the_middle_of_a_round(
+    tmp_path: Path,
+) -> None:
+    """Round 4's trick 2, entered by hand, taken back after the camera recorded trick 3: the
+    camera's referee is taken up again from the store, and the table's next trick is trick 4,
+    led by trick 3's winner. It stopped at the gap, and filed that trick as trick 2."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    for number, bids in enumerate(([0, 0, 1], [1, 0, 1], [1, 1, 1], [1, 1, 2]), start=1):
+        store.set_bids(game_id, number, bids)
+    deck = iter(f"{suit}-{rank}" for suit in ("green", "yellow", "purple") for rank in range(1, 15))
+    for number in (1, 2, 3):
+        for _ in range(number):
+            recorder.on_trick(ref.add(trick([next(deck) for _ in range(3)])), frame, [])
+    recorder.on_trick(ref.add(trick(["black-1", "black-2", "black-3"])), frame, [])
+    leader = ref.leader()
+    assert leader is not None
+    hand = [(leader + k) % 3 for k in range(3)]
+    store.enter_trick(
+        game_id,
+        4,
+        1,
+        [
+            {"player": p, "card": c}
+            for p, c in zip(hand, ["black-4", "black-5", "black-6"], strict=True)
+        ],
+    )
+    ref = referee_from_store(store, game_id)
+    recorder.on_trick(ref.add(trick(["black-7", "black-8", "black-14"])), frame, [])
+    store.remove_hand_trick(game_id, 4, 1)
+
+    ref = referee_from_store(store, game_id)
+    assert (ref.round, ref.trick) == (4, 3)
+    assert ref.leader() == 2  # Cai's black-14 won trick 3
+    recorder.on_trick(ref.add(trick(["black-9", "black-10", "black-11"])), frame, [])
+    assert [(t.round, t.trick) for t in store.tricks(game_id) if t.round == 4] == [
+        (4, 0),
+        (4, 2),
+        (4, 3),
+    ]
