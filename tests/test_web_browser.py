@@ -1502,3 +1502,46 @@ def test_the_tv_says_the_bids_against_tricks_and_which_trick_was_last(
     )
     caption = (By.CSS_SELECTOR, "#tv-live-cards .caption")
     wait(browser).until(ec.text_to_be_present_in_element(caption, "Last trick · Trick 1"))
+
+
+_TV_WHY = """
+const why = document.getElementById('tv-why');
+const rows = document.querySelectorAll('#tv-table tbody tr');
+return {text: why.innerText, lines: why.getBoundingClientRect().height
+          / parseFloat(getComputedStyle(why).lineHeight),
+        font: parseFloat(getComputedStyle(why).fontSize),
+        rows: rows[rows.length - 1].getBoundingClientRect().bottom,
+        chart: document.querySelector('#tv-chart svg').getClientRects().length > 0,
+        page: document.documentElement.scrollHeight};
+"""
+
+
+def test_the_tv_says_why_the_last_tricks_winner_won(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The TV starred the last trick's winner with no word on why that card won; the replay
+    page alone explained it. The TV says the rule in a short line in the table's language,
+    readable from across the room, with every row and the chart still on the screen."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai", "Dee"], 0, {"rounds": 4})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    cards = ["green-3", "yellow-9", "skull-king", "green-4"]
+    store.record_trick(gid, 1, 0, [{"player": (1 + i) % 4, "card": c} for i, c in enumerate(cards)])
+    why = {
+        "en": "The Skull King beats every pirate and every numbered card.",
+        "es": "El Skull King vence a todos los piratas y a todas las cartas numeradas.",
+        "it": "Il Re dei Teschi batte tutti i pirati e tutte le carte numerate.",
+        "da": "Skull King slår alle pirater og alle talkort.",
+    }
+    for lang, text in why.items():
+        for width, height in ((1280, 720), (1920, 1080)):
+            with _screen(browser, width, height):
+                browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+                wait(browser).until(lambda d: d.find_element(By.ID, "tv-why").is_displayed())
+                seen = browser.execute_script(_TV_WHY)
+            assert seen["text"] == text, (lang, seen)
+            assert seen["lines"] < 2.5 and seen["font"] >= 0.032 * height - 0.1, (lang, seen)
+            assert seen["chart"] and max(seen["rows"], seen["page"]) <= height, (lang, seen)
+    # A card on the table: the line goes with the last trick it was about.
+    store.set_live(gid, 1, 1, [{"player": 3, "card": "green-7"}], leader=3)
+    wait(browser).until(lambda d: not d.find_element(By.ID, "tv-why").is_displayed())

@@ -22,7 +22,7 @@ from skullcam.rules import (
 from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders, render
 from skullcam.store import GameStore
 from skullcam.web import i18n
-from skullcam.web.explain_i18n import TEMPLATES, explain
+from skullcam.web.explain_i18n import TEMPLATES, explain, why_text
 
 ERROR_KEYS = {
     "trick_size",
@@ -153,6 +153,29 @@ def test_spanish_sentence_reads_as_written() -> None:
         " (si se cumple la apuesta)."
     )
     assert result.explanation.startswith("The Skull King (Ben) wins")
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(TEMPLATES)])
+def test_the_tvs_line_says_the_rule_that_won_and_nothing_after_it(lang: str) -> None:
+    """The TV's line under the last trick (``why_text``): the explanation's first sentence,
+    with the winner's name left out where the sentence starts with it (the TV stars the
+    card), and neither the bonus nor who leads next after it."""
+    names = ["Ana", "Ben", "Cai", "Dag", "Eva", "Fer", "Gil", "Hal"]
+    for cards, settings in random_tricks(1000):
+        result = resolve_trick([parse_card(c) for c in cards], settings, names[: len(cards)])
+        why = why_text(result, lang)
+        assert why is not None and why[:1].isupper() and why.endswith("."), why
+        assert "{" not in why and "+" not in why, why
+        keys = {p.key for p in result.phrases}
+        if not keys & {"whale", "kraken"}:  # the White Whale's names the highest number
+            assert not any(name in why for name in names), why
+    result = resolve_trick(
+        [parse_card(c) for c in ("pirate-rosie", "skull-king", "yellow-14")],
+        players=["Ana", "Ben", "Cai"],
+    )
+    assert why_text(result, "es") == (
+        "El Skull King vence a todos los piratas y a todas las cartas numeradas."
+    )
 
 
 def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:

@@ -120,7 +120,8 @@ def worded_state(game_id: int) -> dict[str, Any]:
     language as ``score.error_text``, and what a score that stands warns about (a trick
     scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
     the TV and the bids page say it as the tricks page does, or the room reads totals whose
-    caveat only the tricks page named."""
+    caveat only the tricks page named. The last trick says why its winner won
+    (``last_trick.why``, ``explain_i18n.why_text``)."""
     store = get_store()
     out = store.state(game_id)
     for prompt in out.get("prompts") or []:
@@ -136,6 +137,11 @@ def worded_state(game_id: int) -> dict[str, Any]:
             # A trick that cannot be resolved is corrected, not confirmed: the phones offered
             # a Confirm the server then refused every time (a review, session 40).
             prompt["confirmable"] = confirmable(trick, len(out["game"]["players"]))
+    last = out.get("last_trick")
+    if last is not None:
+        # Why its winner won, in a sentence the TV shows under the trick (the replay page
+        # has the whole explanation): a star on a card did not say why that card won.
+        last["why"] = explain_i18n.why_text(store.verdict(game_id, last["plays"]), g.lang)
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)

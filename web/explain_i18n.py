@@ -722,6 +722,35 @@ def verdict_text(
     return f"{owned[:1].upper()}{owned[1:]}: {reason}"
 
 
+#: Where an explanation's sentence on why the trick went as it did ends: after the winner and
+#: its rule (``full_stop``, a tie under the White Whale), or the Kraken's or a discarded
+#: trick's. What follows (the bonus, who leads next) the TV says on lines of its own.
+_WHY_ENDS = frozenset({"full_stop", "whale_tied", "kraken", "whale_discarded"})
+
+
+def why_text(verdict: TrickResult | RulesError, lang: str) -> str | None:
+    """Why the trick's winner won, in one short sentence for the TV, which stars the winner's
+    card: the explanation's first sentence without the winner's name, "The Skull King beats
+    every pirate and every numbered card." for "Ben's Skull King wins: the Skull King ...".
+    The whole explanation was too long to read across the room. A Kraken meeting the White
+    Whale opens it with which of them counts: left out, the next sentence says why. None for
+    a trick that cannot be resolved (the score's error line says why)."""
+    if not isinstance(verdict, TrickResult):
+        return None
+    phrases = [p for p in verdict.phrases if p.key != "kraken_meets_whale"]
+    end = next((i for i, p in enumerate(phrases) if p.key in _WHY_ENDS), len(phrases) - 1)
+    words = wording(lang)
+    rules_only = {}
+    for phrase in phrases[: end + 1]:
+        # "{who:cap} wins: the rule", "Gana {who}: la regla": the rule alone.
+        head, colon, rule = words.templates[phrase.key].partition(": ")
+        if colon and "{who" in head:
+            rules_only[phrase.key] = rule
+    text = render(phrases[: end + 1], replace(words, templates={**words.templates, **rules_only}))
+    text = _contract(text, lang)
+    return text[:1].upper() + text[1:]
+
+
 def warning_texts(verdict: TrickResult | RulesError, lang: str) -> list[str]:
     """The result's warnings (an expansion card played with its setting off), one a line."""
     if not isinstance(verdict, TrickResult):

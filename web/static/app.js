@@ -811,6 +811,13 @@ function initTV() {
         : t("round_trick", {round: last.round, trick: last.trick + 1});
       liveList.prepend(h("li", {class: "caption"}, t("last_trick") + " · " + which));
     }
+    // Why the last trick's winner won, in one sentence of the replay page's explanation: the
+    // star on a card did not say why that card beat the others.
+    const why = document.getElementById("tv-why");
+    const reason = (last && last.why) || "";
+    why.hidden = !reason;
+    SK.setText(why, reason);
+    why.title = reason;  // a long one is cut to two lines
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     // One short line for the room: the totals stand, with a caveat the tricks page details.
