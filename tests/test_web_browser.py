@@ -1502,6 +1502,15 @@ def test_the_tv_says_the_bids_against_tricks_and_which_trick_was_last(
     )
     caption = (By.CSS_SELECTOR, "#tv-live-cards .caption")
     wait(browser).until(ec.text_to_be_present_in_element(caption, "Last trick · Trick 1"))
+    # A card laid and taken back: the camera publishes a trick of no cards. The last trick
+    # stays, also once the state is read again (a bid changed); it went blank there.
+    store.set_live(gid, 2, 1, [{"player": 0, "card": "black-2"}], leader=0)
+    wait(browser).until(lambda d: "Last trick" not in d.find_element(By.ID, "tv-live-cards").text)
+    store.set_live(gid, 2, 1, [])
+    store.set_bids(gid, 2, [1, 1, 0])
+    wait(browser).until(lambda d: d.find_element(*total).text.startswith("Bids 2 / 2"))
+    # The bids' total and the cards are drawn together, from the state read again.
+    assert browser.find_element(*caption).text.startswith("Last trick · Trick 1")
 
 
 _TV_WHY = """

@@ -640,10 +640,17 @@ function showCameraMissing(el, state, tv = false) {
   el.title = el.textContent;  // the TV cuts a long notice to two lines
 }
 
+/* The trick on the table, or null while no card lies there. The camera publishes an empty
+ * trick when the last card is taken back: read as a trick, it hid the last trick on the TV
+ * after a reload of the state, where the live event showed it. */
+function liveTrick(live) {
+  return live && live.plays && live.plays.length ? live : null;
+}
+
 /* The players with no bid in a round whose play has started, said in ``el`` where the table
  * looks, at once, not only once the round's score cannot be computed. */
 function showMissingBids(el, state) {
-  const started = state.tricks.length > 0 || !!(state.live && state.live.plays && state.live.plays.length);
+  const started = state.tricks.length > 0 || !!liveTrick(state.live);
   const names = started && !state.finished ? state.game.players.filter((_, p) => state.bids[p] === null) : [];
   // Written only when it changes: on the phones it is a status line a screen reader reads out.
   if (el.hidden !== !names.length) el.hidden = !names.length;
@@ -775,7 +782,7 @@ function initTV() {
     // skullcam run found no camera for the table's game: the board must not look watched.
     showCameraMissing(document.getElementById("tv-no-camera"), state, true);
     const {totals, order, rank} = ranking();
-    const live = state.live && state.live.plays ? state.live : null;
+    const live = liveTrick(state.live);
     const overBid = (p) => state.bids[p] !== null && state.tricks_won[p] > state.bids[p];
     const table = document.getElementById("tv-table");
     const tbody = table.querySelector("tbody");
@@ -882,7 +889,6 @@ function initTV() {
   // already holds it, or what replaced it. An answer older than one already shown is dropped.
   let asked = 0, shown = 0;
   let liveMeanwhile = null;  // {data, asked}: the event, and how many reloads were asked before it
-  const liveOf = (data) => (data.plays && data.plays.length ? data : null);
   async function refresh() {
     const mine = ++asked;
     const fresh = await getJSON(fixedGame ? "/api/game/" + fixedGame + "/state" : "/api/tv/state");
@@ -891,7 +897,7 @@ function initTV() {
     state = fresh;
     if (liveMeanwhile && mine <= liveMeanwhile.asked) {
       if (state.game && liveMeanwhile.data.game_id === state.game.id) {
-        state.live = liveOf(liveMeanwhile.data);
+        state.live = liveTrick(liveMeanwhile.data);
       }
     } else {
       liveMeanwhile = null;
@@ -903,7 +909,7 @@ function initTV() {
   stream(fixedGame || null, (kind, data) => {
     if (kind === "live" && state && state.game && data.game_id === state.game.id) {
       if (shown < asked) liveMeanwhile = {data, asked};
-      state.live = liveOf(data);
+      state.live = liveTrick(data);
       render();
       return;
     }
