@@ -5,10 +5,11 @@ can say the same thing in Spanish, Italian or Danish (``web/i18n.py``) without a
 of the rules. The English table below is the one ``TrickResult.explanation`` and every
 ``--json`` output use, word for word as before the phrases existed.
 
-A template is ``str.format`` text with three additions: an argument that is a ``Card`` or a
+A template is ``str.format`` text with four additions: an argument that is a ``Card`` or a
 ``Suit`` is named by the caller's namer, the format spec ``cap`` capitalises the first
-letter (a card or player named at the start of a sentence), and the spec ``gen`` writes a
-name in the genitive as the language does (Danish "Anas bud" but "Lars' bud").
+letter (a card or player named at the start of a sentence), the spec ``gen`` writes a
+name in the genitive as the language does (Danish "Anas bud" but "Lars' bud"), and a whole
+number is written as the caller writes numbers (a page's minus sign).
 """
 
 from __future__ import annotations
@@ -203,10 +204,15 @@ def _english_genitive(name: str) -> str:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` plus the ``cap`` and ``gen`` specs."""
+    """``str.format`` plus the ``cap`` and ``gen`` specs, and whole numbers (``{n}``,
+    ``{n:+d}``) written by ``number``: a page writes a minus as U+2212 where the command line
+    writes "-"."""
 
-    def __init__(self, genitive: Callable[[str], str] = _english_genitive) -> None:
+    def __init__(
+        self, genitive: Callable[[str], str] = _english_genitive, number: Callable[[int], str] = str
+    ) -> None:
         self.genitive = genitive
+        self.number = number
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "cap":
@@ -214,6 +220,9 @@ class _Formatter(string.Formatter):
             return text[:1].upper() + text[1:]
         if format_spec == "gen":
             return self.genitive(str(value))
+        if isinstance(value, int) and not isinstance(value, bool) and format_spec in ("", "+d"):
+            text = self.number(value)
+            return f"+{text}" if format_spec == "+d" and value >= 0 else text
         return str(super().format_field(value, format_spec))
 
 
@@ -225,7 +234,7 @@ class Wording:
     """How one language words the phrases: its templates and how it names each kind of value
     (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'"; ``who``:
     a card and its player, by default the card as ``card`` names it and the player after it,
-    "the Skull King (Ana)")."""
+    "the Skull King (Ana)"; ``number``: a whole number, "-1" by default, "−1" on a page)."""
 
     templates: Mapping[str, str] = field(default_factory=lambda: ENGLISH)
     card: Callable[[Card], str] = lambda card: card.title
@@ -234,6 +243,7 @@ class Wording:
     setting: Callable[[str], str] = repr
     genitive: Callable[[str], str] = _english_genitive
     who: Callable[[Card, str], str] | None = None
+    number: Callable[[int], str] = str
 
 
 ENGLISH_WORDING = Wording()
@@ -242,7 +252,7 @@ ENGLISH_WORDING = Wording()
 def fill(template: str, wording: Wording = ENGLISH_WORDING, **values: Any) -> str:
     """``template`` filled with ``values`` as they are, its ``cap`` and ``gen`` specs as
     ``wording`` writes them: a language's sentence that is no phrase (a camera's flag)."""
-    return _Formatter(wording.genitive).format(template, **values)
+    return _Formatter(wording.genitive, wording.number).format(template, **values)
 
 
 def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str:

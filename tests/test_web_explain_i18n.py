@@ -1066,6 +1066,8 @@ def _assert_said_in(lang: str, phrases: Sequence[Phrase], english: str) -> None:
                 assert i18n.card_name(str(value.card), lang) in text, lang
             elif isinstance(value, SettingName):
                 assert i18n.translate(f"set_{value.key}", lang) in text, lang
+            elif isinstance(value, int):  # a negative one with the pages' minus sign
+                assert i18n.number_text(value) in text, (lang, value)
             else:
                 assert str(value) in text, (lang, value)
 

@@ -155,6 +155,29 @@ def test_a_danish_refusal_writes_a_players_genitive_as_danish_does(
     assert f"kort 3 er nu {genitive} Grøn 9, ikke Bens Flugtkort som" in refusal_text(err, "da")
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Harry changes it by \u22121 (trick 1): that makes \u22121. Choose Harry's 0 or +1"),
+        ("es", "Harry la cambia en \u22121 (baza 1): quedaría en \u22121. Elige 0 o +1"),
+        ("it", "Harry la cambia di \u22121 (presa 1): diventerebbe \u22121. Scegli 0 o +1"),
+        ("da", "Harry ændrer buddet med \u22121 (stik 1): det giver \u22121. Vælg 0 eller +1"),
+    ],
+)
+def test_harrys_refusal_writes_a_minus_as_the_pages_do(
+    client: FlaskClient, store: GameStore, lang: str, said: str
+) -> None:
+    """Every page writes a minus as U+2212; Harry's refusal wrote "-1" (Python's ``+d``) beside
+    it. Programs still read ASCII in ``error``."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "pirate-harry"), (2, "green-3"), (0, "green-4")))
+    (asked,) = store.prompts(gid)
+    body = json_of(client.post(f"/api/prompt/{asked.id}/answer?lang={lang}", json={"answer": -1}))
+    assert "changes it by -1 (trick 1): that makes -1. Choose Harry's 0 or +1" in body["error"]
+    assert said in body["error_text"]
+
+
 def test_a_pirate_in_a_refusal_is_named_as_the_page_names_cards() -> None:
     err = refusal("ability_not_won", round=2, trick=1, pirate=CardId(parse_card("pirate-harry")))
     assert "is not won by pirate-harry as recorded now" in str(err)

@@ -646,7 +646,8 @@ def _english_card(card: Card) -> str:
 
 def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording, with a
-    card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")."""
+    card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")
+    and a negative number with the pages' minus sign (``i18n.number_text``)."""
     if lang not in TEMPLATES and lang != "en":
         return ENGLISH_WORDING
 
@@ -677,6 +678,7 @@ def wording(lang: str) -> Wording:
             card_id=name,
             setting=setting,
             who=who,
+            number=i18n.number_text,
         )
     return Wording(
         templates=TEMPLATES[lang],
@@ -686,6 +688,7 @@ def wording(lang: str) -> Wording:
         setting=setting,
         genitive=genitive,
         who=who,
+        number=i18n.number_text,
     )
 
 
