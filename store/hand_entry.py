@@ -467,6 +467,9 @@ class HandEntryMixin(TricksMixin):
             play["card"] = _playable(play["card"])
         if [p["player"] for p in clean] != order:
             leader = game.players[order[0]]
+            if clean[0]["player"] == order[0]:  # the leader right, the others out of turn
+                names = ", ".join(game.players[seat] for seat in order)
+                raise refusal("hand_play_order", leader=leader, order=names, **where)
             if trick_index == 0:  # no trick before it: said so, the dealer's neighbour leads
                 n = len(game.players)
                 dealer = game.players[dealer_of_round(game.first_dealer, round_number, n)]

@@ -128,6 +128,10 @@ ENGLISH: dict[str, str] = {
         "round {round} trick 1 is led by {leader}, the player left of the dealer, {dealer}: enter"
         " its cards in play order, {leader}'s first"
     ),
+    "hand_play_order": (
+        "round {round} trick {trick} is led by {leader} and play goes clockwise: enter its"
+        " cards in this order: {order}"
+    ),
     "hand_order_changed": (
         "round {round} trick {trick} is led by {leader} now (a correction changed who won the"
         " trick before): reload the page and enter it again"

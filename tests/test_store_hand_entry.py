@@ -1062,6 +1062,56 @@ def test_a_rounds_first_trick_led_by_another_is_said_led_by_the_dealers_neighbou
     assert store.tricks(gid) == []
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "round 2 trick 2 is led by Dag and play goes clockwise: enter its cards in this"
+            " order: Dag, Ana, Ben, Cai",
+        ),
+        (
+            "es",
+            "en la baza 2 de la ronda 2 sale Dag y el turno sigue en el sentido de las agujas del"
+            " reloj: anota las cartas en este orden: Dag, Ana, Ben, Cai",
+        ),
+        (
+            "it",
+            "la presa 2 del round 2 la guida Dag e si gioca in senso orario: inserisci le carte"
+            " in quest'ordine: Dag, Ana, Ben, Cai",
+        ),
+        (
+            "da",
+            "stik 2 i runde 2 spilles ud af Dag, og der spilles med uret: indtast kortene i denne"
+            " rækkefølge: Dag, Ana, Ben, Cai",
+        ),
+    ],
+)
+def test_the_right_leader_with_the_others_out_of_order_is_told_the_play_order(
+    client: FlaskClient, store: GameStore, lang: str, said: str
+) -> None:
+    """Was: "round 2 trick 2 is led by Dag now (a correction changed who won the trick
+    before)", where nobody corrected anything and Dag led: only the others were out of turn.
+    A round's first trick was told to start with Ben's card, which it did."""
+    gid = store.create_game(["Ana", "Ben", "Cai", "Dag"], 0, {})
+    client.set_cookie("lang", lang)
+    first = hand((1, "green-5"), (3, "green-9"), (2, "escape"), (0, "green-1"))
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/enter", json={"plays": first})
+    assert json_of(res)["error"].endswith("in this order: Ben, Cai, Dag, Ana")
+    store.enter_trick(
+        gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (3, "escape"), (0, "green-1"))
+    )
+    store.enter_trick(
+        gid, 2, 0, hand((2, "green-3"), (3, "green-9"), (0, "green-2"), (1, "green-1"))
+    )
+    shuffled = hand((3, "black-1"), (1, "black-2"), (0, "black-3"), (2, "black-4"))
+    res = client.post(f"/api/game/{gid}/round/2/trick/1/enter", json={"plays": shuffled})
+    assert res.status_code == 400
+    body = json_of(res)
+    assert body.get("error_text", body["error"]) == said
+    assert len(store.tricks(gid)) == 2
+
+
 def test_a_card_read_twice_earlier_hides_no_new_duplicate(hand_store: GameStore) -> None:
     """Was: the deck check looked at the round's first duplicate only, so once the camera had
     read a card twice, any card could be entered again."""

@@ -150,6 +150,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " reparte ({dealer}): anota las cartas en el orden en que se jugaron, empezando por"
             " la de {leader}"
         ),
+        "hand_play_order": (
+            "en la baza {trick} de la ronda {round} sale {leader} y el turno sigue en el sentido"
+            " de las agujas del reloj: anota las cartas en este orden: {order}"
+        ),
         "hand_order_changed": (
             "ahora sale {leader} en la baza {trick} de la ronda {round} (una corrección"
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
@@ -376,6 +380,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " mazziere ({dealer}): inserisci le carte nell'ordine in cui sono state giocate, a"
             " partire da quella di {leader}"
         ),
+        "hand_play_order": (
+            "la presa {trick} del round {round} la guida {leader} e si gioca in senso orario:"
+            " inserisci le carte in quest'ordine: {order}"
+        ),
         "hand_order_changed": (
             "ora la presa {trick} del round {round} la guida {leader} (una correzione ha"
             " cambiato chi ha vinto la presa precedente): ricarica la pagina e inseriscila di"
@@ -597,6 +605,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "stik 1 i runde {round} spilles ud af {leader}, der sidder til venstre for giveren"
             " ({dealer}): indtast kortene i den rækkefølge, de blev spillet, med {leader:gen}"
             " kort først"
+        ),
+        "hand_play_order": (
+            "stik {trick} i runde {round} spilles ud af {leader}, og der spilles med uret:"
+            " indtast kortene i denne rækkefølge: {order}"
         ),
         "hand_order_changed": (
             "stik {trick} i runde {round} spilles nu ud af {leader} (en rettelse har ændret,"
