@@ -13,6 +13,7 @@ from typing import Any
 from skullcam.errors import UserError, echo
 from skullcam.rules import (
     BLANK_LETTERS,
+    Card,
     RulesError,
     Settings,
     cards_in_round,
@@ -20,8 +21,9 @@ from skullcam.rules import (
     parse_card,
     visible_name,
 )
+from skullcam.rules.cards import CARD_IDS, Kind
 from skullcam.rules.errors import SettingRangeError
-from skullcam.rules.explain import SettingName
+from skullcam.rules.explain import CardId, SettingName
 
 from .refusals import refusal
 
@@ -184,6 +186,50 @@ def check_plays(
             entry["seen"] = shows
         clean.append(entry)
     return clean
+
+
+_UNNAMED = ("tigress", "pirate", "mermaid")
+"""Ids no physical card is entered as: an undeclared Tigress cannot be judged, and an unnamed
+pirate or mermaid would lose Rosie's, Rascal's and Harry's abilities."""
+
+
+def _expansion_setting(kind: Kind) -> str:
+    """The setting that puts an expansion card of ``kind`` in the deck."""
+    return "loot" if kind is Kind.LOOT else "kraken_and_white_whale"
+
+
+def hand_cards(settings: Mapping[str, Any]) -> list[str]:
+    """The card ids a table names on a page (entering a trick by hand, correcting or adding a
+    card), in the deck's order: every named card, the Tigress declared, and the expansion
+    cards only where their setting is on."""
+    full = full_settings(settings)
+
+    def in_deck(card: Card) -> bool:
+        return not card.is_expansion or bool(full[_expansion_setting(card.kind)])
+
+    return [cid for cid in CARD_IDS if cid not in _UNNAMED and in_deck(parse_card(cid))]
+
+
+def refuse_off_the_menu(
+    settings: Mapping[str, Any], players: Sequence[str], plays: Sequence[Mapping[str, Any]]
+) -> None:
+    """Refuse a card the pages' menus do not offer (:func:`hand_cards`), as a page sent it
+    through the API: an unnamed pirate or mermaid (which one it was decides Rosie's,
+    Rascal's and Harry's abilities, and the deck has one of each), or an expansion card this
+    game's deck leaves out. The camera's tricks are not checked so: it names every card it
+    reads, and one whose setting is off is recorded with a warning (rules.md), not refused."""
+    offered = hand_cards(settings)
+    for play in plays:
+        cid = str(play["card"])
+        if cid in offered:
+            continue
+        card = parse_card(cid)
+        player = players[int(play["player"])]
+        if card.is_expansion:
+            setting = SettingName(_expansion_setting(card.kind))
+            raise refusal("hand_card_off", card=CardId(card), player=player, setting=setting)
+        key = "hand_pirate_unnamed" if card.kind is Kind.PIRATE else "hand_mermaid_unnamed"
+        raise refusal(key, card=CardId(card), player=player)
 
 
 def settings_obj(settings: Mapping[str, Any]) -> Settings:

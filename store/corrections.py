@@ -219,6 +219,7 @@ class CorrectionsMixin(TricksMixin):
             card=card,
             player=player,
             expect=expect,
+            by_hand=by_hand,
         )
         return self._correct(game_id, round_number, trick_index, plan, note, by_hand, flag)
 
@@ -253,8 +254,11 @@ class CorrectionsMixin(TricksMixin):
         card: str | None = None,
         player: int | None = None,
         expect: Any = None,
+        by_hand: bool = True,
     ) -> CorrectionPlan | None:
-        """Validate a correction (reads only); None when it changes nothing.
+        """Validate a correction (reads only); None when it changes nothing. A person's new
+        card must be one the page's menus offer (``checks.refuse_off_the_menu``): the API took
+        an unnamed pirate, or Loot with its setting off, that hand entry refuses.
 
         Call it inside :meth:`_write`: what it reads must be what the correction replaces.
         """
@@ -271,6 +275,8 @@ class CorrectionsMixin(TricksMixin):
             changes += _change_player(plays, play_index, player, n)
         if not changes:
             return None
+        if by_hand and any(kind == "card" for kind, _, _ in changes):
+            checks.refuse_off_the_menu(game.settings, game.players, [plays[play_index]])
         return self._plan(game, old, play_index, plays, changes)
 
     def _plan(
@@ -308,8 +314,9 @@ class CorrectionsMixin(TricksMixin):
         note: str = "",
     ) -> Trick:
         """Enter the card the camera missed in a short trick: ``player``'s ``card``, put in
-        its place in the order (clockwise from the trick's leader). Audited as 'add'; once
-        every player has a card the trick is resolved and the game scores again."""
+        its place in the order (clockwise from the trick's leader), one the page's menus
+        offer. Audited as 'add'; once every player has a card the trick is resolved and the
+        game scores again."""
         plan = partial(self._plan_addition, game_id, round_number, trick_index, player, card)
         return self._correct(game_id, round_number, trick_index, plan, note)
 
@@ -334,9 +341,11 @@ class CorrectionsMixin(TricksMixin):
                 **where,
             )
         new_card = _playable(card)
+        added = {"player": player, "card": new_card, "confidence": None, "seen": None}
+        checks.refuse_off_the_menu(game.settings, game.players, [added])
         plays = [dict(p) for p in old.plays]
         _mark_seen(plays)
-        plays.append({"player": player, "card": new_card, "confidence": None, "seen": None})
+        plays.append(added)
         leader = self._leader_with(game, old, player)
         plays.sort(key=lambda p: (p["player"] - leader) % n)
         index = next(i for i, p in enumerate(plays) if p["player"] == player)

@@ -25,8 +25,8 @@ from skullcam.rules import (
     parse_card,
     unresolved_reason,
 )
-from skullcam.rules.cards import CARD_IDS, Kind, deck_holds
-from skullcam.rules.explain import CardId, SettingName
+from skullcam.rules.cards import CARD_IDS, deck_holds
+from skullcam.rules.explain import CardId
 
 from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import (
@@ -47,46 +47,6 @@ from .round_so_far import current_round, first_free_place, is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .trick_moves import Move
 from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
-
-_UNNAMED = ("tigress", "pirate", "mermaid")
-"""Ids no physical card is entered as: an undeclared Tigress cannot be judged, and an unnamed
-pirate or mermaid would lose Rosie's, Rascal's and Harry's abilities."""
-
-
-def _expansion_setting(kind: Kind) -> str:
-    """The setting that puts an expansion card of ``kind`` in the deck."""
-    return "loot" if kind is Kind.LOOT else "kraken_and_white_whale"
-
-
-def hand_cards(settings: dict[str, Any]) -> list[str]:
-    """The card ids a table enters by hand, in the deck's order: every named card, the
-    Tigress declared, and the expansion cards only where their setting is on."""
-    full = checks.full_settings(settings)
-
-    def in_deck(card: Card) -> bool:
-        return not card.is_expansion or bool(full[_expansion_setting(card.kind)])
-
-    return [cid for cid in CARD_IDS if cid not in _UNNAMED and in_deck(parse_card(cid))]
-
-
-def _refuse_off_the_menu(game: Game, plays: Sequence[Mapping[str, Any]]) -> None:
-    """Refuse a card the hand-entry menus do not offer (:func:`hand_cards`), as a page sent
-    it through the API: an unnamed pirate or mermaid (which one it was decides Rosie's,
-    Rascal's and Harry's abilities, and the deck has one of each), or an expansion card this
-    game's deck leaves out. The camera's tricks are not checked so: it names every card it
-    reads, and one whose setting is off is recorded with a warning (rules.md), not refused."""
-    offered = hand_cards(dict(game.settings))
-    for play in plays:
-        cid = str(play["card"])
-        if cid in offered:
-            continue
-        card = parse_card(cid)
-        player = game.players[int(play["player"])]
-        if card.is_expansion:
-            setting = SettingName(_expansion_setting(card.kind))
-            raise refusal("hand_card_off", card=CardId(card), player=player, setting=setting)
-        key = "hand_pirate_unnamed" if card.kind is Kind.PIRATE else "hand_mermaid_unnamed"
-        raise refusal(key, card=CardId(card), player=player)
 
 
 def _legal(cards: Sequence[Card]) -> list[Card]:
@@ -475,7 +435,7 @@ class HandEntryMixin(TricksMixin):
                 dealer = game.players[dealer_of_round(game.first_dealer, round_number, n)]
                 raise refusal("hand_first_lead", leader=leader, dealer=dealer, round=round_number)
             raise refusal("hand_order_changed", leader=leader, **where)
-        _refuse_off_the_menu(game, clean)
+        checks.refuse_off_the_menu(game.settings, game.players, clean)
         self._check_deck(game, round_number, clean)
         found = verdicts.verdict(clean, game.settings, game.players)
         if isinstance(found, RulesError):  # the deck check above leaves no known case
@@ -530,7 +490,7 @@ class HandEntryMixin(TricksMixin):
         counting the round's tricks ``leaving`` it (a missed trick's insertion moves them to
         the next round: another deal)."""
         gone = self._played_except(game_id, round_number, set(leaving))
-        return [cid for cid in hand_cards(dict(self.game(game_id).settings)) if cid in gone]
+        return [cid for cid in checks.hand_cards(self.game(game_id).settings) if cid in gone]
 
     def played_elsewhere(self, game_id: int, round_number: int, trick_index: int) -> dict[str, int]:
         """The card ids the round's tricks other than ``trick_index`` leave no copy of, each

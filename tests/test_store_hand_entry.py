@@ -855,16 +855,18 @@ def test_the_api_enters_the_trick_and_says_why_it_refuses(
     assert state["next_trick"] == 0 and state["round"] == 2
 
 
-@pytest.mark.parametrize(
-    ("card", "said"),
-    [
-        ("pirate", "choose which pirate Cai played (Rosie, Bendt, Rascal, Juanita or Harry)"),
-        ("mermaid", "choose which mermaid Cai played (Alyra or Sirena)"),
-        ("loot", "loot is not in this game's deck: the 'loot' setting is off"),
-        ("kraken", "kraken is not in this game's deck: the 'kraken_and_white_whale' setting"),
-        ("white-whale", "white-whale is not in this game's deck: the 'kraken_and_white_whale'"),
-    ],
-)
+#: Cards the pages' menus never offer in a game with the default settings, and how Cai's is
+#: refused when a request sends one.
+OFF_THE_MENU = [
+    ("pirate", "choose which pirate Cai played (Rosie, Bendt, Rascal, Juanita or Harry)"),
+    ("mermaid", "choose which mermaid Cai played (Alyra or Sirena)"),
+    ("loot", "loot is not in this game's deck: the 'loot' setting is off"),
+    ("kraken", "kraken is not in this game's deck: the 'kraken_and_white_whale' setting"),
+    ("white-whale", "white-whale is not in this game's deck: the 'kraken_and_white_whale'"),
+]
+
+
+@pytest.mark.parametrize(("card", "said"), OFF_THE_MENU)
 def test_the_api_takes_only_the_cards_the_hand_menus_offer(
     client: FlaskClient, store: GameStore, card: str, said: str
 ) -> None:
@@ -881,6 +883,30 @@ def test_the_api_takes_only_the_cards_the_hand_menus_offer(
     refused = client.post(f"/api/game/{gid}/round/1/trick/0/insert", json={"plays": trick})
     assert refused.status_code == 400 and said in json_of(refused)["error"]
     assert [t.plays[0]["card"] for t in store.tricks(gid)] == ["green-1"]
+
+
+@pytest.mark.parametrize(("card", "said"), OFF_THE_MENU)
+def test_a_correction_takes_only_the_cards_the_replay_menus_offer(
+    client: FlaskClient, store: GameStore, card: str, said: str
+) -> None:
+    """The replay page's Correct and Add menus offer what hand entry does; the API took an
+    unnamed pirate or a Kraken in a game without one as a correction or a missing card. The
+    camera still names what it reads, and a play holding such a card keeps it while its
+    player is corrected."""
+    gid = three_players(store)
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    url = f"/api/game/{gid}/round/1/trick/0"
+    refused = client.post(f"{url}/correct", json={"play": 1, "card": card})
+    assert refused.status_code == 400 and said in json_of(refused)["error"]
+    store.record_trick(gid, 2, 0, plays((0, "green-3"), (1, "green-4")), flags=["short"])
+    refused = client.post(f"/api/game/{gid}/round/2/trick/0/add", json={"player": 2, "card": card})
+    assert refused.status_code == 400 and said in json_of(refused)["error"]
+    assert [len(t.plays) for t in store.tricks(gid)] == [3, 2]
+    assert store.trick(gid, 1, 0).plays[1]["card"] == "green-9"
+    store.correct_play(gid, 1, 0, 1, card=card, by_hand=False)  # the camera saw a swap
+    moved = client.post(f"{url}/correct", json={"play": 1, "player": 0})
+    assert moved.status_code == 200
+    assert {p["card"]: p["player"] for p in store.trick(gid, 1, 0).plays}[card] == 0  # Ana's
 
 
 def test_an_unnamed_pirate_or_a_card_left_out_is_refused_in_the_tables_language(
@@ -1200,7 +1226,7 @@ def test_a_replaced_game_takes_no_trick_by_hand_nor_gives_one_back(
 
 
 def test_the_menus_offer_named_cards_and_only_the_expansions_in_play() -> None:
-    from skullcam.store.hand_entry import hand_cards
+    from skullcam.store.checks import hand_cards
 
     every = hand_cards({"loot": True, "kraken_and_white_whale": True})
     assert "tigress" not in every and "pirate" not in every and "mermaid" not in every

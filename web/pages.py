@@ -15,8 +15,8 @@ from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.rules.table import LED_UNEXPECTEDLY
 from skullcam.store.checks import cards_dealt as dealt_in
+from skullcam.store.checks import hand_cards
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
-from skullcam.store.hand_entry import hand_cards
 from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import bonus_for, winner_player
 
