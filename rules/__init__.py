@@ -25,6 +25,7 @@ from .errors import (
     IllegalPlayError,
     InvalidCardError,
     OutOfTurnError,
+    RecordShapeError,
     RulesError,
 )
 from .names import BLANK_LETTERS, visible_name
@@ -79,6 +80,7 @@ __all__ = [
     "Kind",
     "OutOfTurnError",
     "Play",
+    "RecordShapeError",
     "Revoke",
     "RoundRecord",
     "RoundScore",

@@ -62,6 +62,13 @@ class GameRecordError(RulesError):
         self.phrases = phrases
 
 
+class RecordShapeError(GameRecordError):
+    """A record whose JSON is not a game record's shape (a key it does not have, a value of
+    the wrong kind): a file a page cannot read, not a game that broke the rules. Its
+    ``phrases`` say where and which key, named as the file spells it; the English message
+    says more, for whoever edits the file."""
+
+
 class OutOfTurnError(GameRecordError):
     """A play made when, by the rules' turn order, another player was due.
 

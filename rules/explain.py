@@ -118,6 +118,11 @@ ENGLISH: dict[str, str] = {
     "at_play": "round {round}, trick {trick}, play {play}: ",
     "at_play_by": "round {round}, trick {trick}, play {play} ({player}): ",
     "at_ability": "round {round}, abilities[{index}]: ",
+    # Why a file is no game record a page can read (``RecordShapeError.phrases``): the key as
+    # the file spells it. Not English's own message, which says what the value must be.
+    "record_bad_value": "the value of '{key}' is not valid",
+    "record_unknown_key": "unknown key '{key}'",
+    "record_not_object": "not a JSON object",
     "played_twice_in_round": (
         "{card} was already played this round, in trick {first_trick} by {first_player} (a card"
         " can be played only once per round)"

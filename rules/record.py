@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
 from .cards import Card, parse_card
-from .errors import GameRecordError, RulesError
+from .errors import RecordShapeError, RulesError
+from .explain import Phrase, render
 from .names import name_key
 from .settings import Settings
 from .trick import MAX_PLAYERS, MIN_PLAYERS
@@ -122,45 +123,49 @@ class GameRecord:
 
 def _parse(data: Any) -> GameRecord:
     if not isinstance(data, Mapping):
-        raise GameRecordError(f"a game record is a JSON object, got {_kind(data)}")
+        raise _not_object(f"a game record is a JSON object, got {_kind(data)}")
     if "format" not in data:
-        raise GameRecordError(f"not a {FORMAT} record: it has no 'format' (expected {FORMAT!r})")
+        raise _bad("format", f"not a {FORMAT} record: it has no 'format' (expected {FORMAT!r})")
     if data["format"] != FORMAT:
-        raise GameRecordError(
-            f"not a {FORMAT} record: 'format' is {data['format']!r}, expected {FORMAT!r}"
+        raise _bad(
+            "format", f"not a {FORMAT} record: 'format' is {data['format']!r}, expected {FORMAT!r}"
         )
     unknown = sorted(set(data) - {"format", "players", "settings", "first_dealer", "rounds"})
     if unknown:
-        raise GameRecordError(f"unknown key {unknown[0]!r} in the game record")
+        raise _unknown(unknown[0], f"unknown key {unknown[0]!r} in the game record")
     players = data.get("players")
     if (
         not isinstance(players, list)
         or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS
         or not all(isinstance(name, str) and name.strip() for name in players)
     ):
-        raise GameRecordError(
-            f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names, got {players!r}"
+        raise _bad(
+            "players",
+            f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names, got {players!r}",
         )
     clash = same_name(players)
     if clash is not None:
-        raise GameRecordError(f"'players' must differ: {clash}; rename one")
+        raise _bad("players", f"'players' must differ: {clash}; rename one")
     n = len(players)
     raw_settings = data.get("settings")
     if raw_settings is not None and not isinstance(raw_settings, Mapping):
-        raise GameRecordError(
-            f"'settings' must be a JSON object of setting names and values, got "
-            f"{_kind(raw_settings)}"
+        raise _bad(
+            "settings",
+            "'settings' must be a JSON object of setting names and values, got "
+            f"{_kind(raw_settings)}",
         )
     try:
         settings = Settings.from_dict(raw_settings or {})
     except RulesError as err:
-        raise GameRecordError(f"settings: {err}") from None
+        raise _bad("settings", f"settings: {err}") from None
     first_dealer = data.get("first_dealer", 0)
     if not _is_int(first_dealer) or not 0 <= first_dealer < n:
-        raise GameRecordError(f"'first_dealer' must be a seat 0..{n - 1}, got {first_dealer!r}")
+        raise _bad(
+            "first_dealer", f"'first_dealer' must be a seat 0..{n - 1}, got {first_dealer!r}"
+        )
     rounds_data = data.get("rounds", [])
     if not isinstance(rounds_data, list):
-        raise GameRecordError(f"'rounds' must be a list, got {_kind(rounds_data)}")
+        raise _bad("rounds", f"'rounds' must be a list, got {_kind(rounds_data)}")
     rounds = tuple(
         _parse_round(rnd, number, players) for number, rnd in enumerate(rounds_data, start=1)
     )
@@ -193,22 +198,21 @@ def same_name(names: Sequence[str]) -> str | None:
 
 
 def _parse_round(data: Any, number: int, players: Sequence[str]) -> RoundRecord:
-    where = f"round {number}"
+    at = Phrase("at_round", {"round": number})
     n = len(players)
     if not isinstance(data, Mapping):
-        raise GameRecordError(f"{where}: a round is a JSON object, got {_kind(data)}")
+        raise _not_object(f"a round is a JSON object, got {_kind(data)}", at)
     unknown = sorted(set(data) - {"bids", "tricks", "cannonball", "abilities"})
     if unknown:
-        raise GameRecordError(f"{where}: unknown key {unknown[0]!r}")
+        raise _unknown(unknown[0], f"unknown key {unknown[0]!r}", at)
     bids = data.get("bids")
     if not isinstance(bids, list) or len(bids) != n or not all(_is_int(b) for b in bids):
-        raise GameRecordError(f"{where}: 'bids' must be {n} whole numbers, one per player")
+        raise _bad("bids", f"'bids' must be {n} whole numbers, one per player", at)
     tricks_data = data.get("tricks", [])
     if not isinstance(tricks_data, list):
-        raise GameRecordError(f"{where}: 'tricks' must be a list, got {_kind(tricks_data)}")
+        raise _bad("tricks", f"'tricks' must be a list, got {_kind(tricks_data)}", at)
     tricks = tuple(
-        _parse_trick(trick, f"{where}, trick {t}", players)
-        for t, trick in enumerate(tricks_data, start=1)
+        _parse_trick(trick, number, t, players) for t, trick in enumerate(tricks_data, start=1)
     )
     cannonball = data.get("cannonball")
     if cannonball is not None and (
@@ -216,58 +220,84 @@ def _parse_round(data: Any, number: int, players: Sequence[str]) -> RoundRecord:
         or len(cannonball) != n
         or not all(isinstance(c, bool) for c in cannonball)
     ):
-        raise GameRecordError(f"{where}: 'cannonball' must be {n} true/false values")
+        raise _bad("cannonball", f"'cannonball' must be {n} true/false values", at)
     abilities_data = data.get("abilities", [])
     if not isinstance(abilities_data, list):
-        raise GameRecordError(f"{where}: 'abilities' must be a list")
-    abilities = tuple(
-        _parse_ability(a, f"{where}, abilities[{i}]") for i, a in enumerate(abilities_data)
-    )
+        raise _bad("abilities", "'abilities' must be a list", at)
+    abilities = tuple(_parse_ability(a, number, i) for i, a in enumerate(abilities_data))
     return RoundRecord(
         tuple(bids), tricks, None if cannonball is None else tuple(cannonball), abilities
     )
 
 
-def _parse_trick(data: Any, where: str, players: Sequence[str]) -> TrickRecord:
-    if not isinstance(data, Mapping) or not isinstance(data.get("plays"), list):
-        raise GameRecordError(f'{where}: a trick is a JSON object {{"plays": [...]}}')
+def _parse_trick(data: Any, round_number: int, number: int, players: Sequence[str]) -> TrickRecord:
+    at = Phrase("at_trick", {"round": round_number, "trick": number})
+    if not isinstance(data, Mapping):
+        raise _not_object('a trick is a JSON object {"plays": [...]}', at)
+    if not isinstance(data.get("plays"), list):
+        raise _bad("plays", 'a trick is a JSON object {"plays": [...]}', at)
     plays: list[Play] = []
     for p, play in enumerate(data["plays"], start=1):
-        here = f"{where}, play {p}"
+        here = Phrase("at_play", {"round": round_number, "trick": number, "play": p})
         if not isinstance(play, Mapping):
-            raise GameRecordError(f'{here}: a play is {{"player": SEAT, "card": ID}}')
+            raise _not_object('a play is {"player": SEAT, "card": ID}', here)
         player = play.get("player")
         if not _is_int(player) or not 0 <= player < len(players):
-            raise GameRecordError(
-                f"{here}: 'player' must be a seat 0..{len(players) - 1}, got {player!r}"
+            raise _bad(
+                "player", f"'player' must be a seat 0..{len(players) - 1}, got {player!r}", here
             )
         card = play.get("card")
         if not isinstance(card, str):
-            raise GameRecordError(f"{here}: 'card' must be a card id, got {card!r}")
+            raise _bad("card", f"'card' must be a card id, got {card!r}", here)
         try:
             plays.append(Play(player, parse_card(card)))
         except RulesError as err:
-            raise GameRecordError(f"{here} ({players[player]}): {err}") from None
+            by = Phrase("at_play_by", {**here.args, "player": players[player]})
+            raise _bad("card", str(err), by) from None
     return TrickRecord(tuple(plays))
 
 
-def _parse_ability(data: Any, where: str) -> Ability:
+def _parse_ability(data: Any, round_number: int, index: int) -> Ability:
+    at = Phrase("at_ability", {"round": round_number, "index": index})
     if not isinstance(data, Mapping):
-        raise GameRecordError(f'{where}: expected {{"trick": T, "pirate": ID, "choice": C}}')
+        raise _not_object('expected {"trick": T, "pirate": ID, "choice": C}', at)
     trick, pirate, choice = data.get("trick"), data.get("pirate"), data.get("choice")
     if not _is_int(trick) or trick < 0:
-        raise GameRecordError(f"{where}: 'trick' must be the trick's index in the round (0..)")
+        raise _bad("trick", "'trick' must be the trick's index in the round (0..)", at)
     if pirate not in ABILITY_PIRATES:
-        raise GameRecordError(
-            f"{where}: 'pirate' must be one of " + ", ".join(ABILITY_PIRATES) + f", got {pirate!r}"
-        )
+        pirates = ", ".join(ABILITY_PIRATES)
+        raise _bad("pirate", f"'pirate' must be one of {pirates}, got {pirate!r}", at)
     if not _is_int(choice):
-        raise GameRecordError(f"{where}: 'choice' must be a whole number, got {choice!r}")
+        raise _bad("choice", f"'choice' must be a whole number, got {choice!r}", at)
     if pirate == "pirate-rascal" and choice not in RASCAL_BETS:
-        raise GameRecordError(f"{where}: Rascal of Roatan bets 0, 10 or 20, got {choice}")
+        raise _bad("choice", f"Rascal of Roatan bets 0, 10 or 20, got {choice}", at)
     if pirate == "pirate-harry" and choice not in HARRY_CHANGES:
-        raise GameRecordError(f"{where}: Harry changes his bid by -1, 0 or +1, got {choice}")
+        raise _bad("choice", f"Harry changes his bid by -1, 0 or +1, got {choice}", at)
     return Ability(trick, str(pirate), choice)
+
+
+def _shape_error(detail: str, problem: Phrase, at: Phrase | None) -> RecordShapeError:
+    """A record whose JSON is not a game record's shape: in English, where (``at``: a round,
+    trick, play or ability; None for the record itself) and ``detail``, what the command line
+    prints; for a page, where and ``problem`` as phrases, the JSON key named as the file
+    spells it (``web/explain_i18n`` words them in the reader's language)."""
+    said = (problem,) if at is None else (at, problem)
+    return RecordShapeError(("" if at is None else render([at])) + detail, said)
+
+
+def _bad(key: str, detail: str, at: Phrase | None = None) -> RecordShapeError:
+    """The value of ``key`` is not one a game record holds there."""
+    return _shape_error(detail, Phrase("record_bad_value", {"key": key}), at)
+
+
+def _unknown(key: str, detail: str, at: Phrase | None = None) -> RecordShapeError:
+    """``key`` is no key of a game record (or of a round) at all."""
+    return _shape_error(detail, Phrase("record_unknown_key", {"key": key}), at)
+
+
+def _not_object(detail: str, at: Phrase | None = None) -> RecordShapeError:
+    """The record, or a round, trick, play or ability in it, is not a JSON object."""
+    return _shape_error(detail, Phrase("record_not_object"), at)
 
 
 def _is_int(value: object) -> TypeGuard[int]:

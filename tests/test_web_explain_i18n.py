@@ -63,6 +63,8 @@ SCORE_KEYS = {
     "trick_short",
 }
 ERROR_KEYS |= SCORE_KEYS
+#: Why an imported file is no game record a page can read (its JSON's shape).
+ERROR_KEYS |= {"record_bad_value", "record_unknown_key", "record_not_object"}
 #: What a game's score warns about (besides "setting_off", a trick's own warning).
 WARNING_KEYS = {
     "scored_as_played",

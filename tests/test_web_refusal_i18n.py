@@ -242,6 +242,73 @@ def test_an_imported_record_the_rules_refuse_says_why_in_spanish(client: FlaskCl
     )
 
 
+def _broken_card(record: dict) -> None:
+    record["rounds"][0]["tricks"][0]["plays"][1]["card"] = "green-99"
+
+
+def _unknown_round_key(record: dict) -> None:
+    record["rounds"][0]["colour"] = "red"
+
+
+def _ability_not_object(record: dict) -> None:
+    record["rounds"][0]["abilities"] = [5]
+
+
+@pytest.mark.parametrize(
+    ("lang", "lead", "said"),
+    [
+        (
+            "es",
+            "este archivo no es un registro de partida que skullcam pueda leer: ",
+            [
+                "ronda 1, baza 1, jugada 2 (Cai): el valor de «card» no es válido",
+                "ronda 1: la clave «colour» no existe en un registro de partida",
+                "ronda 1, habilidades[0]: no es un objeto JSON",
+            ],
+        ),
+        (
+            "it",
+            "questo file non è un registro di partita che skullcam sappia leggere: ",
+            [
+                "round 1, presa 1, giocata 2 (Cai): il valore di «card» non è valido",
+                "round 1: la chiave «colour» non esiste in un registro di partita",
+                "round 1, abilità[0]: non è un oggetto JSON",
+            ],
+        ),
+        (
+            "da",
+            "filen er ikke en spilregistrering, som skullcam kan læse: ",
+            [
+                "runde 1, stik 1, kort 2 (Cai): værdien af »card« er ugyldig",
+                "runde 1: nøglen »colour« findes ikke i en spilregistrering",
+                "runde 1, evner[0]: det er ikke et JSON-objekt",
+            ],
+        ),
+    ],
+)
+def test_an_imported_file_of_no_records_shape_says_where_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, lead: str, said: list[str]
+) -> None:
+    """Was English on a Spanish, Italian or Danish history page ("invalid game record: round
+    1, trick 1, play 2 (Cai): unknown card 'green-99' ..."): the place and the key, as the
+    file spells it, are said in the reader's language; ``error`` keeps the English detail."""
+    client.set_cookie("lang", lang)
+    english = [
+        "invalid game record: round 1, trick 1, play 2 (Cai): unknown card 'green-99'",
+        "invalid game record: round 1: unknown key 'colour'",
+        'invalid game record: round 1, abilities[0]: expected {"trick": T,',
+    ]
+    for breaks, text, error in zip(
+        (_broken_card, _unknown_round_key, _ability_not_object), said, english, strict=True
+    ):
+        record = spec_example()
+        breaks(record)
+        body = json_of(client.post("/api/import", json=record))
+        assert body["error"].startswith(error)
+        assert body["error_text"] == lead + text
+    assert store.games() == []
+
+
 @pytest.mark.parametrize(
     ("lang", "not_object", "other_kind"),
     [

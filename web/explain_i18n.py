@@ -114,6 +114,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_round": "ronda {round}: ",
         "at_trick": "ronda {round}, baza {trick}: ",
         "at_ability": "ronda {round}, habilidades[{index}]: ",
+        "record_bad_value": "el valor de «{key}» no es válido",
+        "record_unknown_key": "la clave «{key}» no existe en un registro de partida",
+        "record_not_object": "no es un objeto JSON",
         "extra_round_off": (
             "la partida tiene {rounds} rondas (ajuste {setting}); solo se juega una ronda más"
             " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
@@ -285,6 +288,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_round": "round {round}: ",
         "at_trick": "round {round}, presa {trick}: ",
         "at_ability": "round {round}, abilità[{index}]: ",
+        "record_bad_value": "il valore di «{key}» non è valido",
+        "record_unknown_key": "la chiave «{key}» non esiste in un registro di partita",
+        "record_not_object": "non è un oggetto JSON",
         "extra_round_off": (
             "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
             " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
@@ -446,6 +452,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "at_round": "runde {round}: ",
         "at_trick": "runde {round}, stik {trick}: ",
         "at_ability": "runde {round}, evner[{index}]: ",
+        "record_bad_value": "værdien af »{key}« er ugyldig",
+        "record_unknown_key": "nøglen »{key}« findes ikke i en spilregistrering",
+        "record_not_object": "det er ikke et JSON-objekt",
         "extra_round_off": (
             "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
             " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from skullcam.errors import UserError
-from skullcam.rules import GameRecordError
+from skullcam.rules import GameRecordError, RecordShapeError
 from skullcam.rules.explain import render
 from skullcam.store.refusals import ENGLISH as STORE_ENGLISH
 
@@ -727,18 +727,27 @@ INVALID_RECORD = {
     "da": "ugyldig spilregistrering: {why}",
 }
 
+#: An imported file whose JSON is not a game record's shape (``RecordShapeError``): where,
+#: and which key, as the rules engine's phrases.
+UNREADABLE_RECORD = {
+    "es": "este archivo no es un registro de partida que skullcam pueda leer: {why}",
+    "it": "questo file non è un registro di partita che skullcam sappia leggere: {why}",
+    "da": "filen er ikke en spilregistrering, som skullcam kan læse: {why}",
+}
+
 
 def refusal_text(err: UserError, lang: str) -> str:
     """``err`` said in ``lang``: its phrase in that language's words where the language has
-    them, or (an imported record the rules refuse) the rules engine's phrases; else its
-    English message."""
+    them, or (an imported record the rules refuse, or a file of no record's shape) the rules
+    engine's phrases; else its English message."""
     phrase = err.phrase
     templates = TEMPLATES.get(lang, {})
     cause = err.__cause__
     record = isinstance(cause, GameRecordError) and bool(cause.phrases)
     if phrase is None and record and lang in INVALID_RECORD:
         assert isinstance(cause, GameRecordError)
-        return INVALID_RECORD[lang].format(why=explain_i18n.explain(cause.phrases, lang))
+        lead = UNREADABLE_RECORD if isinstance(cause, RecordShapeError) else INVALID_RECORD
+        return lead[lang].format(why=explain_i18n.explain(cause.phrases, lang))
     if lang == "en" and phrase is not None and phrase.key in STORE_ENGLISH:
         # The English page names cards as its menus do ("Parrot 9"); ``error`` keeps the
         # ids for programs. Was: "Cai's green-9, where this page has green-10".
