@@ -72,8 +72,9 @@ _SPECIALS = {
         "tigress:escape": "Tigresa (huida)",
         "skull-king": "Skull King",
         # The mermaid named Sirena is "Sirena", not "Sirena Sirena" (English "Mermaid Sirena"
-        # word for word); the mermaid an input leaves unnamed is told from her by saying so.
-        "mermaid": "Sirena sin nombre",
+        # word for word); the mermaid an input leaves unnamed is told from her as "genérica".
+        # "Sirena sin nombre" read "la Sirena sin nombre de Cai" ("without Cai's name").
+        "mermaid": "Sirena genérica",
         "mermaid-alyra": "Sirena Alyra",
         "mermaid-sirena": "Sirena",
         "loot": "Botín",
@@ -92,7 +93,7 @@ _SPECIALS = {
         "tigress:pirate": "Tigre (pirata)",
         "tigress:escape": "Tigre (fuga)",
         "skull-king": "Re dei Teschi",
-        "mermaid": "Sirena senza nome",
+        "mermaid": "Sirena generica",
         "mermaid-alyra": "Sirena Alyra",
         "mermaid-sirena": "Sirena",
         "loot": "Bottino",

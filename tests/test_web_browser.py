@@ -763,6 +763,23 @@ def test_a_card_swapped_before_the_pickup_takes_the_winners_banner_down(
     assert store.score(gid)["score"]["totals"] == [10, 20, 10]  # Ben won, as he bid
 
 
+def test_the_tvs_banner_says_an_unnamed_mermaid_as_the_replay_page_does(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The banner named a captured unnamed mermaid alone: "+20 por capturar a Sirena sin
+    nombre" (as the replay page's note did, pages._bonus_note)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv?lang=es")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Ronda 1"))
+    play_trick(store, gid, ["pirate", "mermaid", "green-3"])  # Ben's pirate takes Cai's mermaid
+    banner = (By.ID, "tv-banner")
+    said = "+20 por capturar a una sirena si Ben cumple su apuesta"
+    wait(browser).until(ec.text_to_be_present_in_element(banner, said))
+
+
 def test_a_double_tap_on_start_sets_up_one_game(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -376,7 +376,7 @@ def test_every_ui_language_has_every_table() -> None:
 def test_every_card_has_a_name_of_its_own_that_says_no_word_twice(lang: str) -> None:
     """Spanish and Italian named the mermaid called Sirena "Sirena Sirena" (English "Mermaid
     Sirena" word for word): she is "Sirena", beside "Sirena Alyra", and the mermaid an input
-    leaves unnamed says so ("Sirena sin nombre"), so that no two cards share a name."""
+    leaves unnamed is told from her ("Sirena genérica"), so that no two cards share a name."""
     names = {card: i18n.card_name(card, lang) for card in CARD_IDS}
     assert len(set(names.values())) == len(names), lang
     for card, name in names.items():

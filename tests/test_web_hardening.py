@@ -4,6 +4,7 @@ event ids, the replay overlay and the CSV export (a review's findings, one test 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import sqlite3
@@ -17,7 +18,7 @@ from store_support import plays
 from web_support import json_of
 
 from skullcam.store import GameStore
-from skullcam.web import create_app, get_store
+from skullcam.web import create_app, get_store, i18n
 from skullcam.web.app import MESSAGE_LIMIT, clip_message
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
@@ -635,6 +636,33 @@ def test_the_replay_page_and_the_trick_event_name_the_bonus_on_the_tables_condit
     ]
     spanish = client.get(url + "?lang=es").get_data(as_text=True)
     assert "+20 por Jolly Roger 14, +30 por capturar a Harry el Gigante" in spanish
+
+
+@pytest.mark.parametrize(
+    ("lang", "winner", "note"),
+    [
+        ("en", "Ben's Pirate wins", "+20 for capturing a Mermaid if Ben makes their bid"),
+        ("es", "Gana el Pirata de Ben", "+20 por capturar a una sirena si Ben cumple su apuesta"),
+        ("it", "Vince il Pirata di Ben", "+20 per aver catturato una sirena se Ben indovina"),
+        ("da", "Bens Pirat vinder", "Ben får +20 for at fange en havfrue, hvis buddet holder"),
+    ],
+)
+def test_an_unnamed_pirate_or_mermaid_is_said_as_a_card_whose_name_is_not_known(
+    client: FlaskClient, store: GameStore, lang: str, winner: str, note: str
+) -> None:
+    """The camera or a record may leave a pirate or mermaid unnamed. Named alone it read
+    "+20 for capturing Mermaid", "por capturar a Sirena sin nombre", "per aver catturato
+    Sirena senza nome", "for at fange Havfrue" (the bonus note and the Danish explanation),
+    and "la Sirena sin nombre de Cai" read "without Cai's name"."""
+    game = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    url = trick_with(store, game, [(1, "pirate"), (2, "mermaid"), (0, "green-3")], None)
+    page = html.unescape(client.get(f"{url}?lang={lang}").get_data(as_text=True))
+    assert f'<p id="bonus-note">{note}' in page
+    why = re.search(r'id="explanation">(.*?)</p>', page, re.S)
+    assert why is not None and why[1].startswith(winner), why
+    captured = i18n.card_in_sentence("mermaid", lang)  # the same words as the note
+    assert captured in why[1] and captured in note
+    assert "sin nombre" not in page and "senza nome" not in page
 
 
 @pytest.mark.parametrize("damage", ["deleted", "emptied", "overwritten", "cut short"])

@@ -613,9 +613,13 @@ def _article(card: Card, lang: str) -> str:
     return articles.get(card.kind, "")
 
 
-def _with_article(card: Card, lang: str) -> str:
-    """A card named with no player after it, with its article: "+10 por el Loro 14", "+40
-    per aver catturato il Re dei Teschi", "Se encuentran el Kraken y la Ballena Blanca"."""
+def _with_article(card: Card, lang: str, owned: bool = False) -> str:
+    """A card named with its article: "+10 por el Loro 14", "+40 per aver catturato il Re
+    dei Teschi", "Se encuentran el Kraken y la Ballena Blanca"; an unnamed pirate or mermaid
+    with "un", "una" (``i18n.card_in_sentence``), unless ``owned`` (its player named after
+    it: "el Pirata de Ana", not "un pirata de Ana")."""
+    if str(card) in i18n.UNNAMED and not owned:
+        return i18n.card_in_sentence(str(card), lang)
     name = i18n.card_name(str(card), lang)
     article = _article(card, lang)
     return f"{article} {name}" if article else name
@@ -636,7 +640,7 @@ def owned_card(card: Card, player: str, lang: str) -> str:
     """``player``'s ``card`` as ``lang`` says it: "Ana's Tigress (pirate)", "Anas Tigress
     (pirat)", "la Tigresa (pirata) de Ana", "la Tigre (pirata) di Ana"."""
     if lang in ARTICLES:
-        return f"{_with_article(card, lang)} {_OF[lang]} {player}"
+        return f"{_with_article(card, lang, owned=True)} {_OF[lang]} {player}"
     name = i18n.card_name(str(card), lang)
     return f"{GENITIVES.get(lang, ENGLISH_WORDING.genitive)(player)} {name}"
 
@@ -644,11 +648,12 @@ def owned_card(card: Card, player: str, lang: str) -> str:
 def _english_card(card: Card) -> str:
     """A card named in an English sentence with no player before it: the page's name with its
     article ("+40 for capturing the Skull King", "+10 for the Parrot 14", "the Kraken and the
-    White Whale meet"), a named pirate or mermaid by its name ("Harry the Giant")."""
-    name = i18n.card_name(str(card), "en")
-    if card.kind in (Kind.PIRATE, Kind.MERMAID) and card.name:
+    White Whale meet"), a named pirate or mermaid by its name ("Harry the Giant"), an
+    unnamed one with "a" ("a Pirate")."""
+    name = i18n.card_in_sentence(str(card), "en")
+    if card.kind in (Kind.PIRATE, Kind.MERMAID):  # "Harry the Giant"; unnamed, "a Pirate"
         return name
-    if card.kind in (Kind.PIRATE, Kind.MERMAID, Kind.ESCAPE, Kind.LOOT):
+    if card.kind in (Kind.ESCAPE, Kind.LOOT):
         return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
     return f"the {name}"
 
@@ -689,9 +694,13 @@ def wording(lang: str) -> Wording:
             who=who,
             number=i18n.number_text,
         )
+
+    def said(card: Card) -> str:  # "Anas Havfrue" beside a player, "en havfrue" without one
+        return i18n.card_in_sentence(str(card), lang)
+
     return Wording(
         templates=TEMPLATES[lang],
-        card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else name,
+        card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else said,
         suit=lambda suit: i18n.suit_name(suit.value, lang),
         card_id=name,
         setting=setting,

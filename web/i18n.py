@@ -307,6 +307,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "+{points} per aver catturato {card}",
         "da": "+{points} for at fange {card}",
     },
+    # An unnamed pirate or mermaid (the camera's or a record's; the menus offer none) named in
+    # a sentence: as one says a card whose name is not known, with "a" (card_in_sentence).
+    "card_some_pirate": {"en": "a Pirate", "es": "un pirata", "it": "un pirata", "da": "en pirat"},
+    "card_some_mermaid": {
+        "en": "a Mermaid",
+        "es": "una sirena",
+        "it": "una sirena",
+        "da": "en havfrue",
+    },
     "bonus_if_made": {
         "en": "{what} if {name} makes their bid",
         "es": "{what} si {name} cumple su apuesta",
@@ -1367,6 +1376,21 @@ def number_text(value: int) -> str:
     scripts' ``num`` (app.js) does the same; the CSV and JSON exports keep ASCII "-", since
     programs read them."""
     return f"\u2212{-value}" if value < 0 else str(value)
+
+
+#: The card ids :func:`card_in_sentence` says with "a": no name tells which card they are.
+UNNAMED = ("pirate", "mermaid")
+
+
+def card_in_sentence(card_id: str, lang: str) -> str:
+    """``card_id`` named in a sentence with no player beside it: an unnamed pirate or mermaid
+    as one says a card whose name is not known ("+30 for capturing a Pirate", "por capturar
+    a un pirata", "for at fange en havfrue"), any other card by its name ("Harry the
+    Giant"). The card's name alone read "per aver catturato Pirata". The page scripts'
+    ``cardInSentence`` (app.js) does the same."""
+    if card_id in UNNAMED:
+        return translate(f"card_some_{card_id}", lang)
+    return card_name(card_id, lang)
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -43,7 +43,7 @@ def _bonus_note(items: Sequence[dict[str, Any]], game: Game, winner: int | None,
             "bonus_for_capture" if item["captured"] else "bonus_for_card",
             g.lang,
             points=item["points"],
-            card=i18n.card_name(item["card"], g.lang),
+            card=i18n.card_in_sentence(item["card"], g.lang),
         )
         for item in items
     )

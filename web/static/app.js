@@ -32,6 +32,9 @@ const SK = (() => {
     return text;
   }
   const card = (id) => cardNames[id] || id;
+  // A card in a sentence: an unnamed pirate or mermaid with "a" ("+30 for capturing a
+  // Pirate"), as web/i18n.py's card_in_sentence says it; any other card by its name.
+  const cardInSentence = (id) => (id === "pirate" || id === "mermaid" ? t("card_some_" + id) : card(id));
 
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
@@ -285,7 +288,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
+  return {t, card, cardInSentence, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -732,7 +735,7 @@ function chartSVG(state) {
 }
 
 function initTV() {
-  const {h, t, card, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
+  const {h, t, card, cardInSentence, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
   const fixedGame = document.body.dataset.game;
   let state = null;
   let bannerTimer = null;
@@ -845,7 +848,7 @@ function initTV() {
   // (pages._bonus_note).
   function bonusNote(ev, name) {
     const what = (ev.bonus_for || []).map((b) =>
-      t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: card(b.card)})).join(", ");
+      t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: cardInSentence(b.card)})).join(", ");
     return t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {what: what || "+" + ev.bonus, name});
   }
   function banner(ev) {
