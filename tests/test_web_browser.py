@@ -432,6 +432,37 @@ def test_the_missed_card_is_added_from_the_replay_page(
     assert store.score(gid)["score"]["totals"] == [20, 10, 10]  # Ana made her 1, the rest 0
 
 
+def test_a_card_no_one_can_enter_is_offered_only_to_the_play_that_holds_it(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The camera read a pirate without its name. Its play's Correct menu keeps it selected;
+    every other play's menu and the missing card's left it in, and the store refuses it as a
+    new card (which pirate decides Rosie's, Rascal's and Harry's abilities)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai", "Dag"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0, 0])
+    three = [{"player": 1, "card": "green-5"}, {"player": 2, "card": "pirate"}]
+    three.append({"player": 3, "card": "green-9"})
+    store.record_trick(gid, 1, 0, three, flags=["only 3 cards for 4 players"])
+    browser.get(f"{base}/game/{gid}/round/1/trick/0")
+    cards = Select(browser.find_element(By.ID, "correct-card"))
+
+    def offered() -> set[str]:
+        return {o.get_attribute("value") for o in cards.options if o.is_enabled()}
+
+    buttons = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".correct-button"))
+    buttons[1].click()
+    assert cards.first_selected_option.get_attribute("value") == "pirate"
+    assert {"pirate", "pirate-rosie"} <= offered()
+    browser.find_element(By.ID, "correct-cancel").click()
+    buttons[0].click()
+    assert "pirate" not in offered() and "pirate-rosie" in offered()
+    browser.find_element(By.ID, "correct-cancel").click()
+    browser.find_element(By.ID, "add-play").click()
+    assert "pirate" not in offered()
+    assert cards.first_selected_option.get_attribute("value") != "pirate"
+
+
 def test_a_phone_can_go_through_many_pages_in_one_tab(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

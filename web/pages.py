@@ -375,6 +375,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # trick that played them (marked, not refused: fixing two misread cards can pass
         # through a state with one card twice).
         menu_cards=_menu_cards(game, trick),
+        kept_cards=_kept_cards(game, trick),
         played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
         # A camera that missed a trick files the next one in its place, often led by a
         # player the game did not expect: the way to enter the missed one before it.
@@ -386,9 +387,16 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
 
 def _menu_cards(game: Game, trick: Any) -> list[str]:
     """The cards a table enters by hand (``hand_cards``) and any card the trick holds that
-    they leave out (an unnamed pirate, Loot with its setting off), so it stays selected."""
-    cards = hand_cards(dict(game.settings))
-    return cards + [c for c in dict.fromkeys(str(p["card"]) for p in trick.plays) if c not in cards]
+    they leave out (``_kept_cards``), so it stays selected."""
+    return hand_cards(dict(game.settings)) + _kept_cards(game, trick)
+
+
+def _kept_cards(game: Game, trick: Any) -> list[str]:
+    """The trick's cards a person cannot enter (an unnamed pirate, Loot with its setting
+    off): offered only to the play that holds one, since the store refuses them as a new
+    card (``refuse_off_the_menu``)."""
+    offered = set(hand_cards(dict(game.settings)))
+    return [c for c in dict.fromkeys(str(p["card"]) for p in trick.plays) if c not in offered]
 
 
 def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:

@@ -987,6 +987,15 @@ function initReplay() {
   const choices = SK.cardOrder.map(([id]) => id).filter((id) => offered.has(id));
   cardSel.replaceChildren(...choices.map((id) => h("option", {value: id, title: id},
     card(id) + (id in elsewhere ? " · " + t("played_in_trick", {trick: elsewhere[id]}) : ""))));
+  // A card the trick holds that a person cannot enter (an unnamed pirate) is offered to its
+  // own play only, to stay selected there: the store refuses it as anyone's new card.
+  const kept = new Set(pageData.kept_cards || []);
+  const offerKept = (own) => {
+    for (const opt of cardSel.options) opt.hidden = opt.disabled = kept.has(opt.value) && opt.value !== own;
+    if (cardSel.selectedOptions[0] && cardSel.selectedOptions[0].disabled) {
+      cardSel.value = [...cardSel.options].find((opt) => !opt.disabled).value;
+    }
+  };
   const title = document.getElementById("correct-title");
   const seated = new Set(pageData.plays.map((p) => p.player));
   let which = null;  // the play being corrected, or "add" for the card the camera missed
@@ -1007,6 +1016,7 @@ function initReplay() {
       which = Number(btn.dataset.play);
       const play = pageData.plays[which];
       cardSel.value = play.card;
+      offerKept(play.card);
       for (const opt of playerSel.options) opt.disabled = false;
       playerSel.value = String(play.player);
       // "Correct play 3 · Marta (Parrot 9)", as the button is named; "#3" said less.
@@ -1016,6 +1026,7 @@ function initReplay() {
   const addBtn = document.getElementById("add-play");
   if (addBtn) addBtn.onclick = () => {
     which = "add";
+    offerKept(null);
     // Only a player with no card in the trick can have had the missed one.
     for (const opt of playerSel.options) opt.disabled = seated.has(Number(opt.value));
     playerSel.value = [...playerSel.options].find((opt) => !opt.disabled).value;
