@@ -448,7 +448,7 @@ def test_a_card_no_one_can_enter_is_offered_only_to_the_play_that_holds_it(
     cards = Select(browser.find_element(By.ID, "correct-card"))
 
     def offered() -> set[str]:
-        return {o.get_attribute("value") for o in cards.options if o.is_enabled()}
+        return {str(o.get_attribute("value")) for o in cards.options if o.is_enabled()}
 
     buttons = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".correct-button"))
     buttons[1].click()
