@@ -733,14 +733,6 @@ def _ability_twice(store: GameStore) -> int:
     return gid
 
 
-def _ability_past_tricks(store: GameStore) -> int:
-    gid = _game(store, {"pirate_abilities": True})
-    store.set_bids(gid, 2, [0, 1, 1])
-    store.answer_prompt(store.create_prompt(gid, "harry", 2, 1, player=1), 0)
-    store.record_trick(gid, 2, 0, _plays((2, "green-5"), (0, "green-9"), (1, "green-3")))
-    return gid
-
-
 def _short_trick(store: GameStore) -> int:
     gid = _game(store)
     store.set_bids(gid, 2, [0, 1, 1])
@@ -791,12 +783,6 @@ STOPPED_GAMES = [
         _ability_twice,
         "round 1, abilities[1]: trick 0 already has an ability",
         "ronda 1, habilidades[1]: la baza 0 ya tiene una habilidad",
-    ),
-    (
-        _ability_past_tricks,
-        "round 2: an ability names trick 1, but the round has only 1 trick(s) recorded"
-        " (tricks are counted from 0)",
-        "ronda 2: una habilidad nombra la baza 1, pero la ronda solo tiene 1 baza(s)",
     ),
 ]
 
