@@ -59,7 +59,7 @@ def test_names_alike_but_for_an_invisible_character_are_refused_in_danish(
     client.set_cookie("lang", "da")
     res = client.post("/api/games", json={"players": ["Ana", "Ben", "Ana\u2800"]})
     assert res.status_code == 400
-    assert json_of(res)["error_text"] == "navnene skal være forskellige: «Ana» står der to gange"
+    assert json_of(res)["error_text"] == "navnene skal være forskellige: »Ana« står der to gange"
     res = client.post("/api/games", json={"players": ["Ana", "Ben", "\u3164\u200b"]})
     assert json_of(res)["error_text"] == "hver spiller skal have et navn"
 
@@ -326,9 +326,9 @@ def test_an_imported_file_of_no_records_shape_says_where_in_the_readers_language
         ),
         (
             "da",
-            "en spilregistrering er et JSON-objekt med formatet «skullcam-game/1»",
+            "en spilregistrering er et JSON-objekt med formatet »skullcam-game/1«",
             "det er ikke en spilregistrering fra skullcam (intet format angivet; forventet"
-            " «skullcam-game/1»)",
+            " »skullcam-game/1«)",
         ),
     ],
     ids=["es", "it", "da"],

@@ -501,8 +501,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "name_missing": "hver spiller skal have et navn",
         "name_too_long": "et navn må højst have {limit} tegn",
-        "name_twice": "navnene skal være forskellige: «{name}» står der to gange",
-        "names_alike": "navnene skal være forskellige: «{first}» og «{second}» er det samme navn",
+        "name_twice": "navnene skal være forskellige: »{name}« står der to gange",
+        "names_alike": "navnene skal være forskellige: »{first}« og »{second}« er det samme navn",
         "bid_not_whole": (
             "runde {round}: {player:gen} bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
@@ -524,7 +524,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " på det stiks side, eller et andet bud"
         ),
         "cannonball_scoring": (
-            "kanonkugler meldes kun med «Rascal scoring»; skift først spillets pointgivning"
+            "kanonkugler meldes kun med »Rascal scoring«; skift først spillets pointgivning"
             " i indstillingerne"
         ),
         "trick_complete": (
@@ -689,13 +689,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "dette spil har allerede optagne stik i runde {played}; antallet af runder kan"
             " ikke sættes til {rounds}"
         ),
-        "record_not_object": "en spilregistrering er et JSON-objekt med formatet «{expected}»",
+        "record_not_object": "en spilregistrering er et JSON-objekt med formatet »{expected}«",
         "record_format": (
-            "det er ikke en spilregistrering fra skullcam (format {found}; forventet «{expected}»)"
+            "det er ikke en spilregistrering fra skullcam (format {found}; forventet »{expected}«)"
         ),
         "record_no_format": (
             "det er ikke en spilregistrering fra skullcam (intet format angivet; forventet"
-            " «{expected}»)"
+            " »{expected}«)"
         ),
         "resume_not_finished": "spil {game} er ikke slut: der er intet at genoptage",
         "resume_played_out": (
