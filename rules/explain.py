@@ -186,6 +186,9 @@ ENGLISH: dict[str, str] = {
     "scored_as_played": (
         "trick {trick}: {player} led, but by the rules {leader} leads it; scored as played"
     ),
+    # Said by the store in place of "scored_as_played" for the trick after a place a trick
+    # taken back left free: who should lead it is not known until that trick is entered.
+    "trick_missing": "trick {trick} is not recorded: enter it by hand",
     "abilities_setting_off": (
         "pirate abilities are recorded but the {setting} setting is off: they are ignored"
     ),

@@ -114,7 +114,10 @@ def _renumbered(
     """``phrases`` (as JSON) naming each trick by its number in its round as recorded
     (``places``: each round's trick indexes in order) rather than by its place in the record.
     A trick taken back from the middle of a round leaves a gap the record has no place for:
-    round 2's trick 2, after trick 1 was taken back, was warned about as "trick 1"."""
+    round 2's trick 2, after trick 1 was taken back, was warned about as "trick 1". And the
+    trick after a gap is not said to be led by the wrong player ("trick 2: Ana led, but by
+    the rules Cai leads it"): the trick before it, whose winner leads it, is the one missing,
+    and that is said instead."""
     out: list[Mapping[str, Any]] = []
     round_number: Any = None
     for phrase in phrases:
@@ -124,7 +127,12 @@ def _renumbered(
         place = args.get(name) if name else None
         tricks = places.get(round_number, []) if isinstance(round_number, int) else []
         if name and isinstance(place, int) and 1 <= place <= len(tricks):
-            phrase = {**phrase, "args": {**args, name: tricks[place - 1] + 1}}
+            number = tricks[place - 1]
+            phrase = {**phrase, "args": {**args, name: number + 1}}
+            if phrase.get("key") == "scored_as_played" and number > 0 and number - 1 not in tricks:
+                # The rules judged its leader by the trick before the gap, whose winner did
+                # not lead it: what the table needs to hear is that a trick is missing.
+                phrase = {"key": "trick_missing", "args": {"trick": number}}
         out.append(phrase)
     return out
 

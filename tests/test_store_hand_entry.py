@@ -571,9 +571,10 @@ def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
 def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     client: FlaskClient, store: GameStore
 ) -> None:
-    """Round 2 trick 1 taken back, trick 2 kept: the score warns that trick 2 was led by
-    Ana (trick 1's winner), not Cai. The record has no place for the gap, so the warning
-    named the round's first trick, which the table is about to enter again."""
+    """Round 2 trick 1 taken back, trick 2 kept: the score said trick 2 was led by the wrong
+    player, and named it trick 1, as the record has no place for the gap. Trick 1's winner
+    leads trick 2, so the warning is that trick 1 is missing. A card played twice after a
+    gap names both tricks by their own numbers."""
     gid = three_players(store, {"rounds": 4})
     store.set_bids(gid, 1, [0, 0, 1])
     store.set_bids(gid, 2, [1, 0, 1])
@@ -582,10 +583,11 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
     store.remove_hand_trick(gid, 2, 0)
     score = store.score(gid)
-    warned = "round 2: trick 2: Ana led, but by the rules Cai leads it; scored as played"
-    assert score["score"]["warnings"] == [warned]
+    assert score["score"]["warnings"] == ["round 2: trick 1 is not recorded: enter it by hand"]
     worded = json_of(client.get(f"/api/game/{gid}/state", headers={"Accept-Language": "it"}))
-    assert worded["score"]["warning_texts"][0].startswith("round 2: presa 2: ha guidato Ana")
+    assert worded["score"]["warning_texts"] == [
+        "round 2: la presa 1 non è registrata: inseriscila a mano"
+    ]
     # Round 3's trick 3 repeats a card of trick 2: refused where the table sees it.
     store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
     store.set_bids(gid, 3, [0, 1, 1])

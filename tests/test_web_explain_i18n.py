@@ -74,6 +74,10 @@ WARNING_KEYS = {
     "tie_break_not_due",
     "rosie_last_trick_ignored",
 }
+#: What the store says in place of one of the score's warnings: the trick after a place a
+#: trick taken back left free (test_store_hand_entry's gap tests say it in Italian).
+STORE_WARNING_KEYS = {"trick_missing"}
+WARNING_KEYS |= STORE_WARNING_KEYS
 #: A setting's label is quoted as each language quotes: Danish »...« as the Danish score
 #: sheet in the user's rules writes it, Spanish and Italian «...», English on the pages “...”.
 OPENING_QUOTE = {"en": "\u201c", "es": "«", "it": "«", "da": "»"}
@@ -969,7 +973,7 @@ def test_what_a_score_warns_about_is_phrases_in_every_language(
 def test_every_warning_of_a_score_is_said_by_some_case() -> None:
     """A new warning of the score comes with a case above."""
     said = {key for case in WARNED_RECORDS for warning in case[4] for key in warning}
-    assert not WARNING_KEYS - said, "a warning with no case"
+    assert not WARNING_KEYS - said - STORE_WARNING_KEYS, "a warning with no case"
 
 
 def test_the_tie_warning_names_the_tie_setting_as_its_page_does() -> None:

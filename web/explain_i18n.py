@@ -178,6 +178,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "baza {trick}: salió {player}, pero según las reglas sale {leader}; se puntúa tal"
             " como se jugó"
         ),
+        "trick_missing": "la baza {trick} no está grabada: anótala a mano",
         "abilities_setting_off": (
             "hay habilidades de piratas grabadas, pero el ajuste {setting} está desactivado:"
             " no se tienen en cuenta"
@@ -352,6 +353,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "presa {trick}: ha guidato {player}, ma secondo le regole guida {leader}; conteggiata"
             " così come è stata giocata"
         ),
+        "trick_missing": "la presa {trick} non è registrata: inseriscila a mano",
         "abilities_setting_off": (
             "ci sono abilità dei pirati registrate, ma l'impostazione {setting} è disattivata:"
             " non vengono considerate"
@@ -515,6 +517,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "stik {trick}: {player} spillede ud, men efter reglerne skal {leader} spille ud;"
             " stikket tæller, som det blev spillet"
         ),
+        "trick_missing": "stik {trick} er ikke optaget: indtast det manuelt",
         "abilities_setting_off": (
             "der er registreret piratevner, men indstillingen {setting} er slået fra: de tælles"
             " ikke med"
