@@ -1009,6 +1009,35 @@ def test_the_chart_under_a_head_full_of_notices_is_readable_or_left_out(
     assert seen["en", 720] and seen["en", 1080], seen
 
 
+_TV_CUT = """
+const cut = (el) => el.scrollWidth > el.clientWidth;
+const row = document.querySelector('#tv-live-cards li.winning');
+return {head: Math.max(...[...document.querySelectorAll('.tv-head > *')]
+          .filter((el) => !el.hidden).map((el) => el.getBoundingClientRect().right)),
+        cut: [...row.children].filter(cut).map((el) => el.textContent),
+        tag: row.querySelector('.tag').title};
+"""
+
+
+def test_the_tvs_head_and_winning_card_fit_under_a_head_full_of_notices(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """At 1280 x 720 in English the winner's row on the table read "Anne-Soph… Treasure
+    Chest… winn" (a review of screenshots): "winning now" gives way to a star where the row
+    has no room for it, and the name and the card stay whole."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store)
+    words = {"en": "winning now", "es": "gana ahora", "it": "vince ora", "da": "vinder nu"}
+    for lang, said in words.items():
+        _open_tv_with_every_notice(browser, f"{base}/game/{gid}/tv?lang={lang}", 1280, 720)
+        seen = browser.execute_script(_TV_CUT)
+        assert seen["head"] <= 1280 and not seen["cut"] and seen["tag"] == said, (lang, seen)
+        row = browser.find_element(By.CSS_SELECTOR, "#tv-live-cards li.winning")
+        assert said in row.get_attribute("textContent")  # a screen reader still hears it
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_the_tv_and_the_bids_page_say_what_the_score_warns_about(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -749,6 +749,22 @@ function initTV() {
     order.forEach((p, i) => { rank[p] = i > 0 && totals[p] === totals[order[i - 1]] ? rank[order[i - 1]] : i + 1; });
     return {totals, order, rank};
   }
+  /* The live winner's tag: "winning now", or a star where the row has no room for the words
+   * (they stay in its title and for a screen reader). Cut to fit, the tag read "winn" at 720p
+   * in English, and the bold row cut the winner's name and card too ("Anne-Soph…"). */
+  const winningNow = () => h("span", {class: "tag winning-now", title: t("winning_now")},
+    h("span", {class: "words"}, t("winning_now")), h("span", {class: "star", "aria-hidden": "true"}, "★"));
+  function fitWinningNow(li) {
+    if (!li || !li.querySelector(".winning-now")) return;
+    li.classList.remove("short");
+    li.querySelector(".words").classList.remove("sr-only");
+    const cut = [...li.children].some((part) => part.scrollWidth > part.clientWidth);
+    li.classList.toggle("short", cut);
+    li.querySelector(".words").classList.toggle("sr-only", cut);
+  }
+  // The TV's window resized (a browser window, not a TV): the room for the words changed.
+  new ResizeObserver(() => fitWinningNow(document.querySelector("#tv-live-cards li.winning")))
+    .observe(document.getElementById("tv-live-cards"));
   function render() {
     const empty = !state || !state.game;
     document.getElementById("tv-empty").hidden = !empty;
@@ -813,7 +829,8 @@ function initTV() {
     liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
         h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
-        shown.winner === pl.player ? (live ? h("span", {class: "tag"}, t("winning_now")) : sign("★", t("trick_winner"), {class: "tag"})) : null)));
+        shown.winner === pl.player ? (live ? winningNow() : sign("★", t("trick_winner"), {class: "tag"})) : null)));
+    fitWinningNow(liveList.querySelector("li.winning"));
     // "Last trick · Trick 2": "Last trick 2" read as "the last two tricks". The last
     // round's names its round: "Last trick · Round 3, trick 5".
     if (last) {
