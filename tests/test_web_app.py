@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from store_support import plays
-from web_support import game_with_round_2_led_by_the_read_winner, json_of
+from web_support import game_with_round_2_led_by_the_read_winner, json_of, overlay_labels
 
 from skullcam.store import GameStore, Trick
 from skullcam.table_pin import is_loopback
@@ -205,6 +205,10 @@ def test_replay_page_shows_image_boxes_explanation(
     assert "55%" in page  # detection confidence
     assert "Cai" in page and "wins" in page  # the engine's explanation names the player
     assert "test-model" in page
+    # Each label says its card's place in the play order, and the winner's is starred (Cai's
+    # Parrot 9 wins) with its box drawn bolder: only the list beside the picture said so.
+    assert overlay_labels(page) == ["1. Parrot 5 · Ben 91%", "2. Parrot 9 ★ · Cai 55%"]
+    assert re.findall(r'<rect [^>]*class="([^"]*)"', page) == ["", "winner"]
     image = client.get(f"/game/{gid}/trick/{trick.id}/image/completion")
     assert image.status_code == 200 and image.data.startswith(b"\xff\xd8")
     assert client.get(f"/game/{gid}/trick/{trick.id}/image/annotated").status_code == 404
@@ -228,8 +232,8 @@ def test_replay_after_correction_shows_audit(
     assert trail is not None
     assert re.search(r"play 2, card:\s+Parrot 9 → Parrot 3", trail[1])
     # The picture still shows the card the camera saw: its label says so beside the new name.
-    labels = re.findall(r"<text [^>]*>([^<]*)</text>", page)
-    assert "Parrot 3 · Cai (in the picture: Parrot 9)" in labels, labels
+    labels = overlay_labels(page)
+    assert "2. Parrot 3 · Cai (in the picture: Parrot 9)" in labels, labels
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 
@@ -574,10 +578,10 @@ def test_boxes_keep_their_cards_when_a_seat_is_corrected(
         "tigress:escape",
     ]
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
-    labels = re.findall(r'<text x="(\d+)[^>]*>([^<]*)</text>', page)
-    assert [(x, " ".join(label.split())) for x, label in labels] == [
-        ("13", "Parrot 5 · Cai 91%"),
-        ("203", "Parrot 9 · Ben 55%"),
+    places = re.findall(r'<text x="(\d+)', page)
+    assert list(zip(places, overlay_labels(page), strict=True)) == [
+        ("13", "2. Parrot 5 · Cai 91%"),
+        ("203", "1. Parrot 9 ★ · Ben 55%"),
     ]
 
 

@@ -1171,6 +1171,32 @@ def test_replay_labels_are_legible_and_apart_on_a_small_phone(
             assert apart, labels
 
 
+_REPLAY_MARKS = """
+const svg = document.querySelector('svg.overlay');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+return [[...svg.querySelectorAll('text')].map((t) => t.textContent.replace(/\\s+/g, ' ').trim()),
+        [...svg.querySelectorAll('rect')]
+          .map((r) => parseFloat(getComputedStyle(r).strokeWidth) * scale)];
+"""
+
+
+def test_replay_labels_say_the_play_order_and_the_winner(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The picture's labels named each card and its player; only the list beside it said in
+    what order they were played and which one won. Each label now starts with its place in
+    the order, and the winner's has the list's star, its box drawn bolder."""
+    base, store = server
+    url = _four_card_trick(store)  # the Mermaid, played fourth, takes three Parrots
+    for width, height in ((360, 640), (1280, 800)):
+        with _replay_on_a_phone(browser, base + url, width, height):
+            labels, strokes = browser.execute_script(_REPLAY_MARKS)
+        assert [label[:3] for label in labels] == ["1. ", "2. ", "3. ", "4. "], labels
+        assert [i for i, label in enumerate(labels) if "★" in label] == [3], labels
+        assert "Mermaid Sirena ★" in labels[3], labels
+        assert strokes[3] >= max(3.5, 2 * max(strokes[:3])), (width, strokes)
+
+
 def _tv_with_its_camera_notice_hidden(
     base: str, store: GameStore, browser: Any
 ) -> tuple[int, tuple[str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from store_support import plays
@@ -16,6 +17,15 @@ def json_of(res: TestResponse) -> Any:
     body = res.json
     assert body is not None, f"not a JSON answer ({res.status}): {res.data[:200]!r}"
     return body
+
+
+def overlay_labels(page: str) -> list[str]:
+    """The replay page's labels over its picture, each as it reads: its markup (the winner's
+    star) left out, its spaces collapsed."""
+    return [
+        " ".join(re.sub(r"<[^>]*>", "", label).split())
+        for label in re.findall(r"<text [^>]*>(.*?)</text>", page, re.S)
+    ]
 
 
 def game_with_round_2_led_by_the_read_winner(store: GameStore) -> int:

@@ -330,6 +330,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     verdict = store.verdict(game_id, trick.plays)
     resolution = resolution_json(verdict)  # what store.resolve gives, without resolving twice
     winner_index = resolution.get("winner")
+    winner_index = winner_index if isinstance(winner_index, int) else None
     winner = winner_player(trick.plays, resolution)
     score = store.score(game_id)
     neighbours = [t for t in store.tricks(game_id)]
@@ -355,8 +356,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
             *filter(None, [explain_i18n.not_counted_text(score, trick.round, g.lang)]),
             *explain_i18n.revoke_texts(score, game.players, g.lang, (trick.round, trick.trick)),
         ],
-        winner_index=winner_index if isinstance(winner_index, int) else None,
-        overlay=_overlay(trick),
+        winner_index=winner_index,
+        overlay=_overlay(trick, winner_index),
         audit=store.audit(game_id, trick.id),
         # A correction can leave the game unscoreable (a card twice in a round, a play out of
         # turn): said here, where it was made, and not only on the TV.
@@ -492,8 +493,10 @@ LABEL_INSET = 3
 """How far inside its box's edge a replay label starts, in picture pixels."""
 
 
-def _overlay(trick: Any) -> dict[str, Any] | None:
-    """Boxes to draw over the completion frame, labelled with the *current* card of each play.
+def _overlay(trick: Any, winner: int | None) -> dict[str, Any] | None:
+    """Boxes to draw over the completion frame, labelled with the *current* card of each play,
+    its place in the play order and, for the play at ``winner``, the winner's mark: the
+    picture said which card was whose, and only the list beside it in what order and who won.
 
     Detections are stored as any JSON (the recorder's), so a malformed box is skipped and an
     unusable image size drops the overlay: the replay page still renders, with the image.
@@ -517,7 +520,8 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
         if x1 is None or y1 is None or x2 is None or y2 is None or x2 <= x1 or y2 <= y1:
             continue
         index = _match_play(d, trick.original_plays, matched)
-        play = _showing(trick.plays, index) if index is not None else None
+        place = _showing(trick.plays, index) if index is not None else None
+        play = trick.plays[place] if place is not None else None
         # A label runs from its box's left edge rightwards, or, for a box in the picture's
         # right half, from its right edge leftwards: a long name on a card at the right edge
         # otherwise ran past the picture, and past a phone's screen.
@@ -534,6 +538,8 @@ def _overlay(trick: Any) -> dict[str, Any] | None:
                 "label_anchor": "end" if right_half else "start",
                 "card": play["card"] if play else str(d.get("card")),
                 "player": play["player"] if play else None,
+                "order": place + 1 if place is not None else None,
+                "winner": place is not None and place == winner,
                 "confidence": _number(d.get("confidence")),
                 "corrected": play is not None and play["card"] != d.get("card"),
                 # What the picture shows under a corrected label: a swap the camera saw after
@@ -559,13 +565,13 @@ def _match_play(detection: dict[str, Any], plays: list[Any], matched: set[int]) 
     return None
 
 
-def _showing(plays: list[Any], seen: int) -> Any:
-    """The play that now holds the camera's play ``seen``: a correction that moves cards
-    between plays (a seat misjudged, a missed card added) marks each play with the camera's
-    play it shows; until one does, each play is in its own place."""
+def _showing(plays: list[Any], seen: int) -> int | None:
+    """Where the play that now holds the camera's play ``seen`` is: a correction that moves
+    cards between plays (a seat misjudged, a missed card added) marks each play with the
+    camera's play it shows; until one does, each play is in its own place."""
     for i, play in enumerate(plays):
         if play.get("seen", i) == seen:
-            return play
+            return i
     return None
 
 
