@@ -207,7 +207,7 @@ def test_replay_page_shows_image_boxes_explanation(
     assert "test-model" in page
     # Each label says its card's place in the play order, and the winner's is starred (Cai's
     # Parrot 9 wins) with its box drawn bolder: only the list beside the picture said so.
-    assert overlay_labels(page) == ["1. Parrot 5 · Ben 91%", "2. Parrot 9 ★ · Cai 55%"]
+    assert overlay_labels(page) == ["1. Parrot 5 / Ben 91%", "2. Parrot 9 ★ / Cai 55%"]
     assert re.findall(r'<rect [^>]*class="([^"]*)"', page) == ["", "winner"]
     image = client.get(f"/game/{gid}/trick/{trick.id}/image/completion")
     assert image.status_code == 200 and image.data.startswith(b"\xff\xd8")
@@ -233,7 +233,7 @@ def test_replay_after_correction_shows_audit(
     assert re.search(r"play 2, card:\s+Parrot 9 → Parrot 3", trail[1])
     # The picture still shows the card the camera saw: its label says so beside the new name.
     labels = overlay_labels(page)
-    assert "2. Parrot 3 · Cai (in the picture: Parrot 9)" in labels, labels
+    assert "2. Parrot 3 / Cai (in the picture: Parrot 9)" in labels, labels
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 
@@ -580,8 +580,8 @@ def test_boxes_keep_their_cards_when_a_seat_is_corrected(
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     places = re.findall(r'<text x="(\d+)', page)
     assert list(zip(places, overlay_labels(page), strict=True)) == [
-        ("13", "2. Parrot 5 · Cai 91%"),
-        ("203", "1. Parrot 9 ★ · Ben 55%"),
+        ("13", "2. Parrot 5 / Cai 91%"),
+        ("203", "1. Parrot 9 ★ / Ben 55%"),
     ]
 
 

@@ -1089,13 +1089,16 @@ def test_replay_labels_stay_on_the_picture_on_a_phone(
         assert picture[0] - 1 <= left and right <= picture[1] + 1
 
 
-def _four_card_trick(store: GameStore, centres: list[tuple[int, int]] = SEATS) -> str:
-    """A recorded trick of four cards, with its picture (the cards at ``centres``, by default
-    where ``play_trick`` lays them): its replay page's address."""
+def _four_card_trick(
+    store: GameStore,
+    centres: list[tuple[int, int]] = SEATS,
+    cards: tuple[str, ...] = ("green-13", "green-12", "green-11", "mermaid-sirena"),
+) -> str:
+    """A recorded trick of four ``cards``, with its picture (the cards at ``centres``, by
+    default where ``play_trick`` lays them): its replay page's address."""
     gid = store.create_game(["Ana", "Ben", "Cai", "Hanne-Marie"], 0, {})
     store.set_bids(gid, 1, [1, 0, 0, 0])
-    cards = ["green-13", "green-12", "green-11", "mermaid-sirena"]
-    play_trick(store, gid, cards, store.game_dir(gid), centres)
+    play_trick(store, gid, list(cards), store.game_dir(gid), centres)
     return f"/game/{gid}/round/1/trick/0"
 
 
@@ -1195,6 +1198,39 @@ def test_replay_labels_say_the_play_order_and_the_winner(
         assert [i for i, label in enumerate(labels) if "★" in label] == [3], labels
         assert "Mermaid Sirena ★" in labels[3], labels
         assert strokes[3] >= max(3.5, 2 * max(strokes[:3])), (width, strokes)
+
+
+_LABELS_OVER = """
+const svg = document.querySelector('svg.overlay');
+const box = (e) => e.getBoundingClientRect();
+const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+  * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+const texts = [...svg.querySelectorAll('text')], cards = [...svg.querySelectorAll('rect')];
+return texts.map((t, i) => [parseFloat(getComputedStyle(t).fontSize) * box(svg).width
+    / svg.viewBox.baseVal.width, box(t).width * box(t).height - area(box(t), box(svg)),
+  cards.reduce((sum, c, j) => sum + (i === j ? 0 : area(box(t), box(c))), 0),
+  texts.reduce((sum, u, j) => sum + (i === j ? 0 : area(box(t), box(u))), 0)]);
+"""
+
+
+def test_long_replay_labels_lie_off_the_other_cards_on_a_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """On one line above its card, "Harry il Gigante · Cai 87%" (240 px) was five cards wide
+    on a 360 px phone and lay over the card beside it (343 px² of it; 413 px² of other cards
+    under the four labels in Italian, 558 in English). A label is now two lines, the card and
+    whose it is, beside its card where it covers no other card nor label."""
+    base, store = server
+    pirates = ("green-13", "pirate-harry", "pirate-rascal", "mermaid-sirena")
+    url = base + _four_card_trick(store, cards=pirates)
+    for lang in ("it", "es", "en"):
+        for width, height in ((360, 640), (1280, 800)):
+            with _replay_on_a_phone(browser, f"{url}?lang={lang}", width, height):
+                labels = browser.execute_script(_LABELS_OVER)
+            assert len(labels) == 4
+            for size, outside, over_cards, over_labels in labels:
+                assert size == pytest.approx(14, abs=0.1), (lang, width, labels)
+                assert outside < 1 and over_cards < 1 and over_labels < 1, (lang, width, labels)
 
 
 def _tv_with_its_camera_notice_hidden(

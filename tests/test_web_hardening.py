@@ -283,8 +283,8 @@ def test_replay_skips_malformed_boxes(client: FlaskClient, store: GameStore, gid
     page = res.get_data(as_text=True)
     assert page.count("<rect") == 2
     labels = overlay_labels(page)
-    assert "2. Parrot 9 ★ · Cai" in labels  # a confidence that is not a number is left out
-    assert "3. Parrot 2 · Ana 50%" in labels
+    assert "2. Parrot 9 ★ / Cai" in labels  # a confidence that is not a number is left out
+    assert "3. Parrot 2 / Ana 50%" in labels
 
 
 # -------------------------------------------------------------------- 3. stale event ids
@@ -317,9 +317,9 @@ def test_replay_overlay_labels_repeated_cards_with_their_own_players(
     url = trick_with(store, gid, [(1, "escape"), (2, "green-6"), (0, "escape")], detections)
     page = client.get(url).get_data(as_text=True)
     assert overlay_labels(page) == [
-        "1. Escape · Ben 90%",
-        "2. Parrot 6 ★ · Cai 90%",
-        "3. Escape · Ana 80%",
+        "1. Escape / Ben 90%",
+        "2. Parrot 6 ★ / Cai 90%",
+        "3. Escape / Ana 80%",
     ]
 
 
@@ -356,7 +356,7 @@ def test_replay_labels_shorten_long_player_names(client: FlaskClient, store: Gam
     }
     url = trick_with(store, gid, [(1, "green-5"), (2, "green-9"), (0, "green-2")], detections)
     page = client.get(url).get_data(as_text=True)
-    assert overlay_labels(page) == ["1. Parrot 5 · Hanne-Marie K… 90%"]
+    assert overlay_labels(page) == ["1. Parrot 5 / Hanne-Marie K… 90%"]
     assert name in page  # the play-order table keeps the whole name
 
 

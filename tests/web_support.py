@@ -20,10 +20,14 @@ def json_of(res: TestResponse) -> Any:
 
 
 def overlay_labels(page: str) -> list[str]:
-    """The replay page's labels over its picture, each as it reads: its markup (the winner's
-    star) left out, its spaces collapsed."""
+    """The replay page's labels over its picture, each as it reads, its lines joined by " / ":
+    its markup (the winner's star) left out, its spaces collapsed."""
     return [
-        " ".join(re.sub(r"<[^>]*>", "", label).split())
+        " / ".join(
+            " ".join(re.sub(r"<[^>]*>", "", line).split())
+            for line in re.split(r'<tspan class="line"[^>]*>', label)
+            if line.strip()
+        )
         for label in re.findall(r"<text [^>]*>(.*?)</text>", page, re.S)
     ]
 

@@ -946,42 +946,49 @@ function initTV() {
 /* ------------------------------------------------------------------ replay */
 /* The labels over the trick's picture in CSS pixels, not the picture's: the overlay is the
  * picture's size in its own pixels (its viewBox), so on a 360 px phone a 640 px picture drew
- * 15-unit labels 8 px tall. The CSS sizes them by --label-scale (picture pixels per CSS pixel);
- * then each label, top to bottom, is kept inside the picture and moved below any label it
- * would cover (above them where below runs off the picture): cards laid close together had
- * their labels drawn over each other. Run again whenever the picture's width changes. */
+ * 15-unit labels 8 px tall. The CSS sizes them by --label-scale (picture pixels per CSS pixel).
+ * Then each label, top to bottom, takes the spot beside its card (above, below, left, right;
+ * flush with either edge or centred) that lies inside the picture, off every label placed
+ * before it and over the least of the other cards: drawn above its card whatever was there,
+ * a label two cards wide lay over its neighbour on a phone. Where every spot is taken it is
+ * moved below (or above) the labels it would cover. Run again whenever the picture's width
+ * changes. */
 function fitReplayLabels(svg) {
   const {width: W, height: H} = svg.viewBox.baseVal;
   const scale = W / svg.getBoundingClientRect().width;
   if (!(scale > 0 && Number.isFinite(scale))) return;  // not laid out yet
   svg.style.setProperty("--label-scale", String(scale));
-  const gap = 2 * scale;
-  const texts = [...svg.querySelectorAll("text")];
-  for (const text of texts) {  // back where the server put it: the last fit was for another width
-    text.dataset.x ??= text.getAttribute("x");
-    text.dataset.y ??= text.getAttribute("y");
-    text.setAttribute("x", text.dataset.x);
-    text.setAttribute("y", text.dataset.y);
-  }
-  const move = (text, dx, dy) => {
-    text.setAttribute("x", Number(text.getAttribute("x")) + dx);
-    text.setAttribute("y", Number(text.getAttribute("y")) + dy);
-    return text.getBBox();
-  };
-  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const gap = 3 * scale;
+  const cards = [...svg.querySelectorAll("rect")].map((rect) => rect.getBBox());
+  const area = (a, b) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+    Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
   const placed = [];
-  texts.sort((a, b) => Number(a.dataset.y) - Number(b.dataset.y));
-  for (const text of texts) {
-    let box = text.getBBox();
-    box = move(text, Math.max(-box.x, Math.min(0, W - box.x - box.width)),
-      Math.max(-box.y, Math.min(0, H - box.y - box.height)));
-    const start = box;
-    for (let hit; (hit = placed.find((b) => overlap(b, box)));) box = move(text, 0, hit.y + hit.height + gap - box.y);
-    if (box.y + box.height > H) {
-      box = move(text, 0, start.y - box.y);
-      for (let hit; (hit = placed.find((b) => overlap(b, box)));) box = move(text, 0, hit.y - gap - box.y - box.height);
-    }
-    placed.push(box);
+  const hit = (spot) => placed.find((p) => area({x: p.x - gap, y: p.y - gap,
+    width: p.width + 2 * gap, height: p.height + 2 * gap}, spot) > 0);
+  const inside = (x, y, w, h) => ({x: Math.max(0, Math.min(x, W - w)), y: Math.max(0, Math.min(y, H - h)), width: w, height: h});
+  // The text's own box, where the server put it (getBBox leaves out its transform), and its card.
+  const labels = [...svg.querySelectorAll("text")].map((text, i) => ({text, card: cards[i], box: text.getBBox()}));
+  labels.sort((a, b) => a.card.y - b.card.y);
+  for (const {text, card, box} of labels) {
+    const {width: w, height: h} = box;
+    const xs = [card.x, card.x + card.width - w, card.x + (card.width - w) / 2];
+    if (text.getAttribute("text-anchor") === "end") xs.reverse();  // the edge the server chose first
+    const ys = [card.y, card.y + (card.height - h) / 2, card.y + card.height - h];
+    const spots = [...xs.map((x) => [x, card.y - gap - h]), ...xs.map((x) => [x, card.y + card.height + gap]),
+      ...ys.map((y) => [card.x - gap - w, y]), ...ys.map((y) => [card.x + card.width + gap, y])]
+      .map(([x, y]) => inside(x, y, w, h));
+    const cost = (spot) => hit(spot) ? Infinity
+      : cards.reduce((sum, c) => sum + area(c, spot) * (c === card ? 0.5 : 1), 0);
+    let best = spots.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    const slide = (down) => {
+      const spot = {...spots[0]};
+      for (let on; (on = hit(spot));) spot.y = down ? on.y + on.height + gap : on.y - gap - h;
+      return spot;
+    };
+    if (hit(best)) best = slide(true);
+    if (best.y + h > H) best = slide(false);
+    text.setAttribute("transform", `translate(${best.x - box.x} ${best.y - box.y})`);
+    placed.push(best);
   }
 }
 
