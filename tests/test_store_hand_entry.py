@@ -601,12 +601,9 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     )
 
 
-def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
-    client: FlaskClient, store: GameStore
-) -> None:
-    """Round 3 trick 1 taken back: Ana's revoke on trick 2, proved on trick 3, was said as
-    "trick 1 ... (trick 2)" on the TV and the tricks page (the record has no place for the
-    gap), and trick 3's replay page, the proof's, did not say it at all."""
+def _at_round_3(store: GameStore) -> int:
+    """A game of 4 rounds with every bid of rounds 1 to 3 in, rounds 1 and 2 entered by hand,
+    and round 3's first trick (led by Ana, won by Cai's green 14)."""
     gid = three_players(store, {"rounds": 4})
     store.set_bids(gid, 1, [0, 0, 1])
     store.set_bids(gid, 2, [0, 1, 1])
@@ -615,6 +612,16 @@ def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
     store.enter_trick(gid, 2, 0, hand((2, "green-1"), (0, "green-5"), (1, "green-2")))
     store.enter_trick(gid, 2, 1, hand((0, "green-7"), (1, "green-8"), (2, "green-9")))
     store.enter_trick(gid, 3, 0, hand((0, "green-1"), (1, "green-2"), (2, "green-14")))
+    return gid
+
+
+def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 3 trick 1 taken back: Ana's revoke on trick 2, proved on trick 3, was said as
+    "trick 1 ... (trick 2)" on the TV and the tricks page (the record has no place for the
+    gap), and trick 3's replay page, the proof's, did not say it at all."""
+    gid = _at_round_3(store)
     store.record_trick(gid, 3, 1, plays((2, "yellow-5"), (0, "purple-4"), (1, "yellow-2")))
     store.record_trick(gid, 3, 2, plays((2, "yellow-9"), (0, "yellow-7"), (1, "yellow-3")))
     store.remove_hand_trick(gid, 3, 0)
@@ -641,14 +648,7 @@ def test_a_trick_missed_before_a_gap_goes_in_the_gap_not_after_it(
     trick before it, and doing so moved trick 3 over the round's end to round 4 and put the
     missed trick third, the gap left where it was. Its place is the gap: no offer, refused,
     and the round's next trick fills it."""
-    gid = three_players(store, {"rounds": 4})
-    store.set_bids(gid, 1, [0, 0, 1])
-    store.set_bids(gid, 2, [0, 1, 1])
-    store.set_bids(gid, 3, [1, 1, 1])
-    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
-    store.enter_trick(gid, 2, 0, hand((2, "green-1"), (0, "green-5"), (1, "green-2")))
-    store.enter_trick(gid, 2, 1, hand((0, "green-7"), (1, "green-8"), (2, "green-9")))
-    store.enter_trick(gid, 3, 0, hand((0, "green-1"), (1, "green-2"), (2, "green-14")))
+    gid = _at_round_3(store)
     store.enter_trick(gid, 3, 1, hand((2, "yellow-5"), (0, "purple-4"), (1, "yellow-2")))
     store.record_trick(gid, 3, 2, plays((2, "yellow-9"), (0, "yellow-7"), (1, "yellow-3")))
     store.remove_hand_trick(gid, 3, 1)
