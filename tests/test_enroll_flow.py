@@ -387,6 +387,27 @@ def test_an_interrupted_fine_tune_resumes_from_its_last_epoch(
     assert result.onnx.is_file() and result.checkpoint.is_file()
 
 
+def test_a_plan_with_more_scenes_fine_tunes_on_the_crops_of_its_own_scenes(
+    tmp_path: Path, decks: dict[str, Path], base_model: Path
+) -> None:
+    """A self-check that fails says "run again with more --scenes": the scenes are rendered
+    again, and the classifier must learn from their crops, not those cached from the first."""
+
+    def crops_learned(plan: AdaptPlan, work: Path) -> str:
+        said: list[str] = []
+        adapt_recognizer(decks["alt"], base_model, work, plan, lambda line: said.append(str(line)))
+        (line,) = [line for line in said if line.startswith("fine-tuning the face classifier")]
+        return line
+
+    small = AdaptPlan(train_scenes=2, val_scenes=1, epochs=1, workers=1, progress=False)
+    larger = replace(small, train_scenes=6, val_scenes=2)
+    work = tmp_path / "work"
+    first = crops_learned(small, work)
+    again = crops_learned(larger, work)
+    assert again != first
+    assert again == crops_learned(larger, tmp_path / "fresh")
+
+
 def test_a_saved_fine_tune_resumes_only_onto_the_crops_it_was_made_from(
     tmp_path: Path, init_checkpoint: Path, epochs_run: list[int]
 ) -> None:

@@ -513,6 +513,11 @@ def test_enrollment_fine_tunes_the_detector_and_installs_it(
     assert adapt_detector(scenes, tiny_model, work, plan, say=print)[0] == adapted
     kept = adapt_detector(scenes, tiny_model, work, AdaptPlan(detector_epochs=0), say=print)
     assert kept[0] == tiny_model / "card-detector.onnx"
+    # Scenes rendered again for another plan (more --scenes) are new data: it learns again.
+    done = scenes / "done.json"
+    done.write_text(json.dumps({**json.loads(done.read_text()), "counts": {"train": 16}}))
+    with pytest.raises(AssertionError, match="trained again"):
+        adapt_detector(scenes, tiny_model, work, plan, say=print)
 
 
 def test_ultralytics_leaves_torch_and_opencv_thread_counts_as_they_were(tmp_path: Path) -> None:

@@ -366,7 +366,13 @@ def adapt_detector(
         return base_onnx, None
     out = work_dir / "detector"
     onnx, weights, done = out / DETECTOR_FILE, out / DETECTOR_CHECKPOINT_FILE, out / "done.json"
-    wanted = {"init": str(init), "epochs": plan.detector_epochs, "lr": plan.detector_lr}
+    # The scenes it learns from count too: a set rendered again for another plan is new data.
+    wanted = {
+        "init": str(init),
+        "epochs": plan.detector_epochs,
+        "lr": plan.detector_lr,
+        "scenes": json.loads((scenes / "done.json").read_text()),
+    }
     if done.is_file() and json.loads(done.read_text()) == wanted and onnx.is_file():
         return onnx, weights
     import torch
@@ -632,10 +638,13 @@ def adapt_recognizer(
     )
     detector_onnx, detector_pt = adapt_detector(scenes, base_model, work_dir, plan, say)
     say(spoken("log_crops"))
+    # The crop caches are kept in the scenes' folder, which a set rendered again (another
+    # --scenes, as a failed self-check advises) replaces whole: beside it, the next run would
+    # fine-tune on the crops of the scenes before.
     train = _crops(
         scenes,
         "train",
-        work_dir / "crops_train.npz",
+        scenes / "crops_train.npz",
         CLASSES,
         copies=plan.crop_copies,
         seed=plan.seed + 1,
@@ -644,7 +653,7 @@ def adapt_recognizer(
     val = _crops(
         scenes,
         "val",
-        work_dir / "crops_val.npz",
+        scenes / "crops_val.npz",
         CLASSES,
         copies=1,
         seed=plan.seed + 2,
@@ -657,7 +666,7 @@ def adapt_recognizer(
         "train",
         # Named by the detector's weights and the labelling rule: crops of an earlier detector,
         # or labelled by an earlier version of skullcam, are not reused.
-        work_dir / f"crops_detector-{_digest(detector_onnx)}-hidden{HIDDEN_IS_NONE_BELOW}.npz",
+        scenes / f"crops_detector-{_digest(detector_onnx)}-hidden{HIDDEN_IS_NONE_BELOW}.npz",
         ModelManifest.read(base_model),
         detector_onnx,
         CLASSES,
