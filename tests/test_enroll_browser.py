@@ -142,6 +142,35 @@ def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     assert sorted(session.enrollment.faces) == ["green-1", "green-2"]
 
 
+def _in_sight(driver: Any, element_id: str) -> bool:
+    return bool(
+        driver.execute_script(
+            "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+            # A pixel's leeway: a box scrolled into view may end at a fraction past the edge.
+            "return r.top >= -1 && r.bottom <= innerHeight + 1;",
+            element_id,
+        )
+    )
+
+
+def test_on_a_phone_a_shot_and_then_the_next_prompt_are_brought_into_sight(
+    browser: Any, page: tuple[str, EnrollSession]
+) -> None:
+    """The shot's box is under the camera on a phone: its Accept was 130 px below the screen's
+    edge after Capture, and after Accept the next face's prompt 100 px above its top."""
+    url, _ = page
+    browser.set_window_size(412, 915)
+    wait = WebDriverWait(browser, 15)
+    browser.get(url)
+    wait.until(lambda d: "Green 1" in _text(d, "prompt"))
+    browser.find_element(By.ID, "capture").click()
+    wait.until(lambda d: "accept it?" in _text(d, "message"))
+    assert _in_sight(browser, "message") and _in_sight(browser, "accept")
+    browser.find_element(By.ID, "accept").click()
+    wait.until(lambda d: "Green 2" in _text(d, "prompt"))
+    assert _in_sight(browser, "prompt") and _in_sight(browser, "capture")
+
+
 def test_a_phone_is_asked_for_the_pin_once_and_then_enrolls(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
