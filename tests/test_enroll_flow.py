@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -147,6 +148,9 @@ def test_a_weak_adapted_model_is_installed_but_not_activated(
     # Listed, and said to be refused before anyone activates it by hand.
     (row,) = [r for r in list_models(data) if r["name"] == outcome.model_dir.name]
     assert str(row["check"]).startswith("not activated: its self-check fell short")
+    # With the figure that fell short: the sentence's own, cards right in scenes, read as a
+    # pass beside it (93.6 %, where the classifier had 89.1 % of the 90 % it needed).
+    assert re.search(r"fell short \(face classifier \d+\.\d%, needs 101%\); ", str(row["check"]))
     # Chosen by hand all the same: the list no longer says it is not active.
     activate(data, outcome.model_dir.name)
     (row,) = [r for r in list_models(data) if r["name"] == outcome.model_dir.name]
@@ -214,18 +218,24 @@ def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: 
     (folder / "green-9.webp").write_bytes((alt_photos / "green-9.jpg").read_bytes())
     (folder / "notes.txt").write_text("not a photo, not named for a card: left alone")
     (folder / "IMG_0002.HEIC").write_bytes(b"ftypheic")  # as it comes off an iPhone
+    (folder / "Skull_King.JPG").write_bytes((alt_photos / "skull-king.jpg").read_bytes())
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = collect_from_folder(enrollment, folder, progress=False)
-    assert problems[0].startswith("IMG_0001.jpg: not a card id")
+    assert problems[0] == (
+        "IMG_0001.jpg: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, skull-king.png)"
+    )
     assert problems[1] == (
         "IMG_0002.HEIC: an iPhone HEIC photo, which is not read; save it as JPEG named for its "
         "card (e.g. green-7.jpg)"
     )
+    # A slip in a name typed by hand: the id it most likely meant.
+    assert problems[2].startswith("Skull_King.JPG: not a card id")
+    assert problems[2].endswith("; rename it skull-king.jpg if it is that card")
     assert (
-        problems[2]
+        problems[3]
         == "green-9.webp: not a JPEG or PNG photo; save it as green-9.jpg or green-9.png"
     )
-    assert len(problems) == 4
+    assert len(problems) == 5
     assert problems[-1].startswith("missing 67 face(s): green-3.jpg, green-4.jpg")
     assert "white-whale.jpg" in problems[-1]
     assert sorted(enrollment.faces) == ["green-1", "green-2"]
@@ -299,8 +309,11 @@ def test_bad_photos_are_named_with_their_reason_and_good_ones_kept(
     assert "cards in the picture" in problems["green-2.png"]
     assert "no card found" in problems["green-3.png"]
     assert "reflection" in problems["black-7.png"]
-    assert "not a readable image" in problems["green-6.jpg"]
-    assert "has no colour: card suits are told apart by colour" in problems["green-7.png"]
+    assert problems["green-6.jpg"].startswith("green-6.jpg: the file is not a readable image")
+    assert problems["green-7.png"].startswith(
+        "green-7.png: the file has no colour: card suits are told apart by colour"
+    )
+    assert not any(str(folder) in p for p in problems.values())  # each file named once
     assert list(enrollment.faces) == ["green-4"]
 
 

@@ -20,6 +20,7 @@ The steps, each leaving its result on disk so an interrupted enrollment resumes:
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import hashlib
 import json
 import os
@@ -345,6 +346,17 @@ class EnrollOutcome:
     seconds: dict[str, float]
 
 
+def _likely_face(stem: str) -> str | None:
+    """The card id a photo's name most likely meant ("green3", "Skull_King", "pirate rosie",
+    "whitewhale"), or None: a folder of 69 names typed by hand has a slip or two, and "not a
+    card id" alone left the user to find which id."""
+    spaced = re.sub(r"([a-z])(\d)", r"\1-\2", re.sub(r"[\s_]+", "-", stem.lower()))
+    if spaced in FACES:
+        return spaced
+    close = difflib.get_close_matches(spaced, FACES, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
 def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
     """``<card-id>.jpg|png`` files by face id, one problem line per photo name that cannot be
     used (no card id, a folder, two photos of one face: neither is used, since which one the
@@ -374,9 +386,11 @@ def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
         if not path.is_file():
             problems.append(f"{path.name}: a folder, not a photo (move the photo out of it)")
         elif face not in FACES:
+            guess = _likely_face(face)
+            meant = f"; rename it {guess}{path.suffix.lower()} if it is that card" if guess else ""
             problems.append(
                 f"{path.name}: not a card id (name photos <card-id>.jpg, e.g. green-7.jpg, "
-                "skull-king.png)"
+                f"skull-king.png){meant}"
             )
         elif face in found or face in twice:
             twice.setdefault(face, [found.pop(face).name] if face in found else []).append(
@@ -423,7 +437,9 @@ def collect_from_folder(
         try:
             image = read_colour_image(path)  # grey faces would teach grey cards
         except UserError as err:
-            problems.append(f"{path.name}: {err}")
+            # Its message names the file by its whole path: said once, by the name the list
+            # of problems goes by ("loot.png: /home/.../loot.png is not a readable image").
+            problems.append(f"{path.name}: {str(err).replace(str(path), 'the file')}")
             continue
         check = check_face(face, inspect_photo(image, detector=detector), classify, path.name)
         if check.ok and check.face is not None:
