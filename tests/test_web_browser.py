@@ -1693,3 +1693,40 @@ def test_the_tv_says_why_the_last_tricks_winner_won(
     # A card on the table: the line goes with the last trick it was about.
     store.set_live(gid, 1, 1, [{"player": 3, "card": "green-7"}], leader=3)
     wait(browser).until(lambda d: not d.find_element(By.ID, "tv-why").is_displayed())
+
+
+_TV_CARDS_CUT = """
+const cut = (el) => el.scrollWidth > el.clientWidth;
+return [...document.querySelectorAll('#tv-live-cards li:not(.caption)')].map((li) =>
+  [li.querySelector('.who').textContent, cut(li.querySelector('.who')),
+   li.querySelector('.what').textContent, cut(li.querySelector('.what'))]);
+"""
+
+
+def test_the_tvs_cards_on_the_table_stay_whole_beside_a_long_name(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """At 1280 x 720 the row of a long name cut the card it played as well as the name:
+    "Anne-Sophie Vandenberg… Treasure…" for Treasure Map 8, "Parr…" for Parrot 2 (84 px of
+    its 101; a game-night journey, in English). The card is what the room reads the row for:
+    the name gives way."""
+    base, store = server
+    long = "Anne-Sophie Vandenberghe-Kristiansen"
+    gid = store.create_game(["José", long, "Søren", "Ben"], 2, {"rounds": 3})
+    store.set_bids(gid, 1, [1, 0, 1, 0])
+    cards = {3: "black-3", 0: "black-8", 1: "yellow-13", 2: "purple-13"}
+    store.record_trick(gid, 1, 0, [{"player": p, "card": c} for p, c in cards.items()])
+    for lang in ("en", "es", "it", "da"):
+        browser.set_window_size(1280, 840)
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
+        )
+        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-live-cards"), "13"))
+        rows = browser.execute_script(_TV_CARDS_CUT)
+        assert len(rows) == 4, rows
+        assert not any(card_cut for _, _, _, card_cut in rows), (lang, rows)
+        # The long name is what gave way, and only it.
+        assert [name for name, name_cut, _, _ in rows if name_cut] == [long], (lang, rows)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
