@@ -192,7 +192,7 @@ def test_setup_bids_live_tv_replay_correction(
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-banner"), "Trick won by Dee"))
     # What the bonus is for, and whose bid it waits on ("+20 bonus if bid made" said neither).
     assert (
-        "+20 for Jolly Roger 14 if Dee makes their bid"
+        "+20 for the Jolly Roger 14 if Dee makes their bid"
         in browser.find_element(By.ID, "tv-banner").text
     )
     # That trick ended round 1 (one card each): the banner keeps round 1's points in view

@@ -590,7 +590,7 @@ def test_an_unknown_prompt_is_not_found(client: FlaskClient, gid: int) -> None:
 
 
 # ------------------------------------------------------ damaged or missing recorded data
-FOR = "+20 for Jolly Roger 14, +30 for capturing Harry the Giant"
+FOR = "+20 for the Jolly Roger 14, +30 for capturing Harry the Giant"
 
 
 @pytest.mark.parametrize(
@@ -638,7 +638,31 @@ def test_the_replay_page_and_the_trick_event_name_the_bonus_on_the_tables_condit
         {"points": 30, "card": "pirate-harry", "captured": True},
     ]
     spanish = client.get(url + "?lang=es").get_data(as_text=True)
-    assert "+20 por Jolly Roger 14, +30 por capturar a Harry el Gigante" in spanish
+    assert "+20 por el Jolly Roger 14, +30 por capturar a Harry el Gigante" in spanish
+
+
+def test_a_bonus_names_its_card_as_the_explanation_above_it_does(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The replay page's explanation said "+40 por capturar al Skull King" and the bonus line
+    under it "+40 por capturar a Skull King"; the TV's banner as the line (a game-night
+    journey). Both now take the explanation's wording, the TV's from the page's data."""
+    from skullcam.web.explain_i18n import bonus_items_for_script
+
+    game = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    url = trick_with(store, game, [(1, "mermaid-alyra"), (2, "skull-king"), (0, "green-3")], None)
+    for lang, said in [
+        ("es", "+40 por capturar al Skull King si Ben cumple su apuesta"),
+        ("it", "+40 per aver catturato il Re dei Teschi se Ben indovina la puntata"),
+        ("en", "+40 for capturing the Skull King if Ben makes their bid"),
+    ]:
+        page = html.unescape(client.get(f"{url}?lang={lang}").get_data(as_text=True))
+        assert f'<p id="bonus-note">{said}</p>' in page, lang
+        what = said.split(" si ")[0].split(" se ")[0].split(" if ")[0]
+        assert what in page[: page.index('<p id="bonus-note">')], lang  # in the explanation
+        assert bonus_items_for_script(lang)["skull-king"][1].replace("{points}", "40") == what
+    tv = html.unescape(client.get("/tv?lang=es").get_data(as_text=True))
+    assert '"black-14": ["+{points} por el Jolly Roger 14"' in tv
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from skullcam.rules import Card, IllegalPlayError, Kind, RulesError, TrickResult, parse_card
+from skullcam.rules import (
+    CARD_IDS,
+    Card,
+    IllegalPlayError,
+    Kind,
+    RulesError,
+    TrickResult,
+    parse_card,
+)
 from skullcam.rules.explain import (
     ENGLISH,
     ENGLISH_WORDING,
@@ -659,6 +667,30 @@ def _english_card(card: Card) -> str:
     if card.kind in (Kind.ESCAPE, Kind.LOOT):
         return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
     return f"the {name}"
+
+
+def bonus_item_text(card_id: str, captured: bool, points: int | str, lang: str) -> str:
+    """One item of a trick's bonus note with its card said as the trick's explanation says
+    it: "+40 for capturing the Skull King", "+10 por el Mapa del Tesoro 14", "+40 por
+    capturar al Skull King". The note named the card bare ("+10 por Mapa del Tesoro 14") right
+    under an explanation that gave it its article (a game-night journey, session 52)."""
+    key = "bonus_for_capture" if captured else "bonus_for_card"
+    card = wording(lang).card(parse_card(card_id))
+    return _contract(i18n.translate(key, lang, points=points, card=card), lang)
+
+
+#: Every card a bonus can name (a Tigress declared either way, as a trick holds her).
+_BONUS_CARDS = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
+
+
+def bonus_items_for_script(lang: str) -> dict[str, list[str]]:
+    """:func:`bonus_item_text` of every card, ``[for the card, for capturing it]``, with
+    "{points}" left for the TV's script to fill: its banner names a trick's bonus as the
+    replay page does, articles and Spanish contractions included, from one wording."""
+    return {
+        card: [bonus_item_text(card, captured, "{points}", lang) for captured in (False, True)]
+        for card in _BONUS_CARDS
+    }
 
 
 def wording(lang: str) -> Wording:

@@ -34,17 +34,12 @@ BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus
 
 def _bonus_note(items: Sequence[dict[str, Any]], game: Game, winner: int | None, paid: str) -> str:
     """A trick's capture bonus in the reader's language, with what it is for and who collects
-    it: "+20 for Jolly Roger 14 if Ana makes their bid". "+20 bonus if bid made" did not say
+    it: "+20 for the Jolly Roger 14 if Ana makes their bid". "+20 bonus if bid made" did not say
     what it was for (a review of screenshots). ``items``: ``verdicts.bonus_for``; ``paid``:
     ``GameStore.bonus_paid``. The TV's banner words the trick's event the same way
     (``app.js``)."""
     what = ", ".join(
-        i18n.translate(
-            "bonus_for_capture" if item["captured"] else "bonus_for_card",
-            g.lang,
-            points=item["points"],
-            card=i18n.card_in_sentence(item["card"], g.lang),
-        )
+        explain_i18n.bonus_item_text(item["card"], item["captured"], item["points"], g.lang)
         for item in items
     )
     name = game.players[winner] if winner is not None else ""
@@ -193,13 +188,14 @@ def _last_table_game(store: Any) -> Game | None:
 
 @bp.get("/tv")
 def tv() -> Any:
-    return _page("tv.html", game_id=None)
+    return _page("tv.html", game_id=None, bonus_items=explain_i18n.bonus_items_for_script(g.lang))
 
 
 @bp.get("/game/<id:game_id>/tv")
 def game_tv(game_id: int) -> Any:
     get_store().game(game_id)
-    return _page("tv.html", game_id=game_id)
+    items = explain_i18n.bonus_items_for_script(g.lang)
+    return _page("tv.html", game_id=game_id, bonus_items=items)
 
 
 @bp.get("/game/<id:game_id>")

@@ -860,12 +860,19 @@ function initTV() {
   // The banner's bonus on the condition the scorer pays it (the trick event's bonus_paid,
   // from rules.Settings.bonus_paid): a house rule, Rascal's scoring, a cannonball called.
   const BONUS_NOTE = {exact: "bonus_if_made", always: "bonus_kept", rascal: "bonus_rascal"};
-  // What the bonus is for, and who collects it: "+20 for Jolly Roger 14 if Ana makes their
+  // What the bonus is for, and who collects it: "+20 for the Jolly Roger 14 if Ana makes their
   // bid" ("+20 bonus if bid made" did not say). The replay page words it the same way
   // (pages._bonus_note).
+  // Each card's bonus item worded by the server (explain_i18n.bonus_items_for_script), as the
+  // replay page's note and the explanation say it: "+40 por capturar al Skull King".
+  const bonusItems = SK.pageData.bonus_items || {};
+  const bonusItem = (b) => {
+    const worded = (bonusItems[b.card] || [])[b.captured ? 1 : 0];
+    return worded ? worded.split("{points}").join(num(b.points))
+      : t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: cardInSentence(b.card)});
+  };
   function bonusNote(ev, name) {
-    const what = (ev.bonus_for || []).map((b) =>
-      t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: cardInSentence(b.card)})).join(", ");
+    const what = (ev.bonus_for || []).map(bonusItem).join(", ");
     return t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {what: what || "+" + ev.bonus, name});
   }
   function banner(ev) {
