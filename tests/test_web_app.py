@@ -1344,3 +1344,19 @@ def test_each_rounds_score_on_the_tricks_page_is_a_table_under_its_heading(
     ]
     assert _table_cells(page, "round-2-score")[0] == heads
     assert 'id="round-3-score"' not in page
+
+
+def test_a_page_links_its_script_and_stylesheet_by_their_contents(client: FlaskClient) -> None:
+    """Browsers keep static files an hour: after an upgrade, a TV left open reloaded the new
+    page with the old script and stylesheet (a game-night journey). Each link carries its
+    file's digest, so new contents are a new address."""
+    import hashlib
+
+    from skullcam.web import app as web_app
+
+    static = Path(web_app.__file__).parent / "static"
+    page = client.get("/tv").get_data(as_text=True)
+    for name in ("app.css", "app.js", "icon.svg"):
+        digest = hashlib.sha256((static / name).read_bytes()).hexdigest()[:12]
+        assert f"/static/{name}?v={digest}" in page, name
+        assert client.get(f"/static/{name}?v={digest}").status_code == 200

@@ -18,6 +18,8 @@ Why these choices:
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
 import re
 import sqlite3
@@ -147,7 +149,31 @@ def create_app(
     _add_language(app)
     _add_error_pages(app)
     _refuse_foreign_names(app)
+    _version_static_files(app)
     return app
+
+
+def _version_static_files(app: Flask) -> None:
+    """Every link to a static file carries its content's digest (``app.css?v=3f2a...``).
+    Browsers keep the files an hour (``SEND_FILE_MAX_AGE_DEFAULT``): after skullcam was
+    upgraded, a TV left open reloaded the new page with the old script and stylesheet
+    (a game-night journey, session 52). The files change only with skullcam, so each is
+    read once a run."""
+    static = Path(app.static_folder or "")
+
+    @functools.cache
+    def digest(filename: str) -> str:
+        try:
+            return hashlib.sha256((static / filename).read_bytes()).hexdigest()[:12]
+        except OSError:  # no such file: the link is answered 404 as before
+            return ""
+
+    @app.url_defaults
+    def _versioned(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint != "static" or "filename" not in values or "v" in values:
+            return
+        if version := digest(str(values["filename"])):
+            values["v"] = version
 
 
 def _refuse_foreign_names(app: Flask) -> None:
