@@ -695,6 +695,17 @@ def test_a_phone_reads_who_won_and_the_link_to_the_final_scores(
         link = browser.find_element(By.CSS_SELECTOR, "#tricks-game-over a")
         box = browser.find_element(By.ID, "tricks-game-over")
         assert link.value_of_css_property("color") != box.value_of_css_property("background-color")
+        # The bids page's link to the final scores starts a line of its own: after " · " it
+        # wrapped and left the dot hanging at the end of the totals ("Søren −50 ·").
+        browser.get(f"{base}/game/{gid}/bids?lang=da")
+        wait(browser).until(lambda d: d.find_elements(By.ID, "final-standings"))
+        seen = browser.execute_script(
+            "const link = document.querySelector('#game-over a');"
+            "const totals = document.getElementById('final-standings').getBoundingClientRect();"
+            "return {text: link.textContent, before: link.previousSibling.nodeName,"
+            " below: link.getBoundingClientRect().top >= totals.bottom - 1};"
+        )
+        assert seen == {"text": "Slutstilling", "before": "BR", "below": True}
 
 
 def test_the_questions_page_says_so_once_the_last_one_is_answered(

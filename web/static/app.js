@@ -624,8 +624,10 @@ function finalStandings(state) {
   const sc = finalScore(state);
   if (!sc) return [];
   const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
+  // The link on a line of its own: after " · " a phone wrapped it to the next line and left
+  // the dot hanging at the end of the totals ("Søren −50 ·", a game-night journey).
   return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
-    (p) => bidi(state.game.players[p]) + " " + num(sc.totals[p])).join(" · ")), " · ",
+    (p) => bidi(state.game.players[p]) + " " + num(sc.totals[p])).join(" · ")), h("br"),
     h("a", {href: "/game/" + state.game.id + "/tv"}, t("final_scores"))];
 }
 
