@@ -34,9 +34,10 @@ from skullcam.device.demo_game import (
 )
 from skullcam.device.game import Referee
 from skullcam.device.picture_watch import CameraNotice, PictureWatch
-from skullcam.device.pipeline import FrameError, Pipeline, model_version_of
+from skullcam.device.pipeline import EnteredTrick, FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
+    entered_since_seen,
     last_seen_trick,
     last_trick_cards,
     moved_here,
@@ -370,8 +371,11 @@ class LiveLoop:
                     referee.trick + 1,
                 )
             recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
+            # A recording shows again the tricks entered by hand after its own last one; a
+            # live camera never sees an old trick again.
+            again = [] if source.live else entered_since_seen(self.store, game_id)
             try:
-                pipeline = self._watch(referee, recorder, source, frames, guard, watch)
+                pipeline = self._watch(referee, recorder, source, frames, guard, again, watch)
             except BaseException:
                 # The camera failed (or the run was stopped) with tricks waiting for a busy
                 # database: they are written first, as at a normal end; their frames are gone.
@@ -395,10 +399,13 @@ class LiveLoop:
         source: FrameSource,
         frames: Iterator[Frame],
         guard: list[list[str]],
+        again: list[EnteredTrick],
         current: _GameWatch,
     ) -> Pipeline | None:
         """The frames through the pipeline until the game ends, the frames do, a stop, or
-        ``current`` says the game is no longer this pipeline's to follow."""
+        ``current`` says the game is no longer this pipeline's to follow. ``guard`` and
+        ``again``: recorded tricks the frames may show (:attr:`Pipeline.resume_cards`,
+        :attr:`Pipeline.seen_again`)."""
         pipeline: Pipeline | None = None
         failing: _FailingFrames = _FailingFrames()
         for frame in frames:
@@ -409,7 +416,7 @@ class LiveLoop:
                 pipeline = Pipeline(
                     self.recognizer, referee, layout, listener=recorder, picture=self.picture
                 )
-                pipeline.resume_cards = guard
+                pipeline.resume_cards, pipeline.seen_again = guard, again
                 self.tally.follow_pipeline(pipeline)
             if (fresh := self._fresh_model()) is not None:
                 self.recognizer = pipeline.recognizer = fresh

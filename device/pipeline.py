@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -59,6 +59,15 @@ class FrameError(UserError):
         what = str(cause) if isinstance(cause, UserError) else f"{type(cause).__name__}: {cause}"
         super().__init__(f"cannot recognize cards in {frame.describe()}: {what}")
         self.frame = frame
+
+
+class EnteredTrick(NamedTuple):
+    """A trick the table entered by hand: its place (round, trick counted from 0) and its
+    (player, card) plays."""
+
+    round: int
+    trick: int
+    plays: tuple[tuple[int, str], ...]
 
 
 class RecognizerLike(Protocol):
@@ -147,6 +156,15 @@ class Pipeline:
         one (the camera came back as it was being picked up), it is that trick still on the
         table, not a new one: it is skipped, and stands for the last recorded trick (a swap
         amends it, and the round goes on after it as after any trick)."""
+        self.seen_again: list[EnteredTrick] = []
+        """A recording played into a game again: the tricks the table entered by hand after
+        the last one it recorded, in game order. They were played in front of it while nothing
+        recorded it, and it goes on from before them (after its own last trick's frame: a trick
+        entered by hand has none). A trick it completes holding exactly the next one's cards,
+        by the same players, is that trick seen again: not recorded (the referee already counts
+        it). Was: recorded as the game's next trick, and every later one a place late. The
+        first trick that is not ends them: the recording is past them (two tricks of one round
+        never hold the same cards)."""
 
     @property
     def model_version(self) -> str:
@@ -234,6 +252,8 @@ class Pipeline:
                 self.machine.round_continues = self.referee.trick > 0
                 self._amendable = bool(self.referee.rounds and self.referee.rounds[-1])
                 return None
+            if self._is_seen_again(event.trick):
+                return None
             if self.referee.finished:
                 logger.warning("a trick after the last round was ignored (frame %d)", frame.index)
                 return None
@@ -251,6 +271,26 @@ class Pipeline:
         if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
             self.listener.on_live(self.live_plays(), self.machine.leader, frame)
         return None
+
+    def _is_seen_again(self, trick: TrickObservation) -> bool:
+        """Whether ``trick`` is the next of :attr:`seen_again`, taken off it then (the round
+        goes on after it as after any trick); any other trick ends them."""
+        if not self.seen_again:
+            return False
+        entered = self.seen_again.pop(0)
+        seen = Counter(zip(trick.players, (p.card for p in trick.plays), strict=True))
+        if seen != Counter(entered.plays):
+            self.seen_again = []
+            return False
+        logger.info(
+            "round %d trick %d, entered by hand, is seen again in the recording: not recorded "
+            "again",
+            entered.round,
+            entered.trick + 1,
+        )
+        self.machine.round_continues = entered.trick + 1 < self.referee.tricks_in(entered.round)
+        self._amendable = False  # the table's entry stands: a swap seen now is not the last trick's
+        return True
 
     def _say_if_the_table_moved(self) -> None:
         """Log once when the tricks have left the calibrated seats (a knocked or turned camera,

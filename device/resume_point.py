@@ -8,6 +8,7 @@ import bisect
 from pathlib import Path
 from typing import Any
 
+from skullcam.device.pipeline import EnteredTrick
 from skullcam.device.sources import frame_files, frames_folder, names_live_camera
 from skullcam.store import GameStore, Trick
 from skullcam.store.tricks import HAND_SOURCE
@@ -24,6 +25,18 @@ def last_seen_trick(store: GameStore, game_id: int) -> Trick | None:
     hand): where a recording played into the game goes on from."""
     seen = [t for t in store.tricks(game_id) if recorded_from(t).get("source") != HAND_SOURCE]
     return seen[-1] if seen else None
+
+
+def entered_since_seen(store: GameStore, game_id: int) -> list[EnteredTrick]:
+    """The tricks the table entered by hand after the last one a camera or recording recorded,
+    in game order: a recording played into the game goes on from before them, and shows them
+    again (:attr:`~skullcam.device.pipeline.Pipeline.seen_again`)."""
+    tricks = store.tricks(game_id)
+    seen = max((k for k, t in enumerate(tricks) if not t.by_hand), default=-1)
+    return [
+        EnteredTrick(t.round, t.trick, tuple((int(p["player"]), str(p["card"])) for p in t.plays))
+        for t in tricks[seen + 1 :]
+    ]
 
 
 def last_trick_cards(store: GameStore, game_id: int) -> list[list[str]]:

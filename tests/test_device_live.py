@@ -896,6 +896,57 @@ def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_ha
     assert sources.count("hand") == 1
 
 
+@pytest.mark.parametrize("entered", [1, 2])
+def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_recorded_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, entered: int
+) -> None:
+    """Stopped after round 2's first trick, the table entering round 2's last (and round 3's
+    first) by hand: played again, the recording goes on from its own last trick's frame and
+    shows those tricks too. Its copy of round 2's last trick went in as round 3's first, flagged
+    "P1 led, but the game expected P0 to lead", every later trick a place late and round 3's
+    last left out (a game-night journey). They are that trick seen again: not recorded."""
+    import dataclasses
+    import shutil
+
+    from skullcam.device.scripted import simulate_game
+
+    record, script = make_demo(tmp_path / "demo")
+    frames = sorted((tmp_path / "demo" / "frames").iterdir())
+    settled = simulate_game(record, seed=SEED).settle_frames
+    camera, data = tmp_path / "camera", tmp_path / "data"
+    camera.mkdir()
+    for frame in frames[: settled[1][-1] + 20]:  # round 1's trick, round 2's first
+        shutil.copy(frame, camera / frame.name)
+    store = GameStore(data)
+    gid = _table_game(store, record)
+    # Seats calibrated in the detections' pixels: each card is read as its player's, as at a
+    # real table (the default layout, scaled to the small frames, reads play order instead).
+    dataclasses.replace(SeatLayout.default(3), frame_size=None).save(data / "seats.json")
+
+    def play_recording() -> None:
+        loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None, data_dir=data)
+        loop.speed, loop.next_games = 0, False
+        loop.run()
+        assert loop.error is None
+
+    play_recording()
+    assert [(t.round, t.trick) for t in store.tricks(gid)] == [(1, 0), (2, 0)]
+    by_hand = [(2, 1), (3, 0)][:entered]
+    for number, trick in by_hand:
+        plays = record["rounds"][number - 1]["tricks"][trick]["plays"]
+        store.enter_trick(gid, number, trick, plays)
+    for frame in frames[settled[1][-1] + 20 :]:
+        shutil.copy(frame, camera / frame.name)
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        play_recording()
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert all(t.flags == [] for t in store.tricks(gid))
+    assert [(t.round, t.trick) for t in store.tricks(gid) if t.by_hand] == by_hand
+    for number, trick in by_hand:
+        said = f"round {number} trick {trick + 1}, entered by hand, is seen again in the recording"
+        assert caplog.text.count(said) == 1
+
+
 def test_another_recording_played_into_a_half_recorded_game_is_warned_about(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
