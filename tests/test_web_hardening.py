@@ -8,6 +8,7 @@ import html
 import io
 import re
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,19 @@ def test_deeply_nested_json_is_malformed(client: FlaskClient, body: str) -> None
     res = client.post("/api/games", data=body, content_type="application/json")
     assert res.status_code == 400
     assert res.json == {"error": "malformed JSON: nested too deeply"}
+
+
+def test_json_nested_just_within_the_decoders_reach_is_refused(
+    client: FlaskClient, gid: int
+) -> None:
+    """The decoder takes nesting up to about the recursion limit; a check that quoted such a
+    value back ran out of stack: a settings change nested 980 levels deep answered 500."""
+    answers = set()
+    for depth in range(900, sys.getrecursionlimit()):
+        body = '{"settings": {"rounds": ' + "[" * depth + "1" + "]" * depth + "}}"
+        res = client.post(f"/api/game/{gid}/settings", data=body, content_type="application/json")
+        answers.add((res.status_code, json_of(res)["error"]))
+    assert answers == {(400, "malformed JSON: nested too deeply")}
 
 
 def test_json_number_with_too_many_digits(client: FlaskClient) -> None:

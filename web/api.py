@@ -26,6 +26,27 @@ from .flag_i18n import flag_text
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+JSON_MAX_DEPTH = 32
+"""Levels of arrays and objects a request body may nest: a game record, the deepest the
+pages send, has seven. The decoder takes nearly as many as Python's recursion limit, and a
+check that quoted such a value back (its repr) then ran out of stack itself: a settings
+change nested 980 levels deep answered 500 instead of saying what was wrong."""
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests arrays and objects more than ``limit`` levels deep; walked
+    without recursion, since the value may be nested almost as deep as the stack allows."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def _body() -> dict[str, Any]:
     """The request's JSON object, or UserError saying what was wrong with it."""
     data = _json()
@@ -52,6 +73,8 @@ def _json() -> Any:
         raise UserError("malformed JSON: a number has too many digits") from err
     except RecursionError as err:  # '[' * 100000: the decoder recurses once per level
         raise UserError("malformed JSON: nested too deeply") from err
+    if _nested_deeper(data, JSON_MAX_DEPTH):
+        raise UserError("malformed JSON: nested too deeply")
     return data
 
 
