@@ -818,6 +818,36 @@ def enroll_judged(
     return run
 
 
+def test_running_again_says_whether_the_enrolled_model_is_the_active_one(
+    tmp_path: Path,
+    alt_photos: Path,
+    base_model: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Run again on the same photos, the enrollment is done: it said "make it active with
+    --activate X" where X already was the active model."""
+    from skullcam.vision import enrolled_models
+
+    data = tmp_path / "data"
+    shutil.copytree(base_model, data / "models" / "deck-1")
+    activate(data, "deck-1")
+    monkeypatch.setattr(enrolled_models, "passed_with_plan", lambda *_: True)
+    enrollment = Enrollment.open(data, "my-deck")  # the command's default name
+    assert not collect_from_folder(enrollment, alt_photos, progress=False)
+    enrollment.stage, enrollment.model = "done", "deck-1"
+    enrollment.save()
+    enroll_again = ["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)]
+    assert main(enroll_again) == 0
+    said = "deck 'my-deck' is already enrolled from these photos as deck-1; "
+    assert said + "it is the active model" in capsys.readouterr().out
+    activate(data, "shipped")
+    assert main(enroll_again) == 0
+    assert (
+        said + "make it active with: skullcam enroll --activate deck-1" in capsys.readouterr().out
+    )
+
+
 def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
     enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
 ) -> None:

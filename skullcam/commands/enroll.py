@@ -235,10 +235,15 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         and enrollment.model
         and passed_with_plan(models / enrollment.model, plan)
     ):
-        print(
-            f"deck '{args.name}' is already enrolled from these photos as {enrollment.model}; "
-            f"make it active with: skullcam enroll --activate {enrollment.model}"
+        # "make it active with --activate X" read as if X were not, where it was.
+        active = base.resolve() == (models / enrollment.model).resolve()
+        then = (
+            "it is the active model"
+            if active
+            else f"make it active with: skullcam enroll --activate {enrollment.model}"
         )
+        done = f"deck '{args.name}' is already enrolled from these photos as {enrollment.model}"
+        print(f"{done}; {then}")
         return 0
     if problems:
         # The error line stands alone (a program keeps the last line of stderr): it names
