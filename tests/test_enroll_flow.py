@@ -971,6 +971,27 @@ def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None
     assert again.returncode == 0, again.stderr
 
 
+def test_many_faces_read_badly_are_said_to_need_more_training_not_new_photos(
+    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A short plan's model read 20 faces under half right, and the user was told to retake
+    those 20 photos; the cure is a longer run."""
+    weak = {f"green-{n}": {"precision": 0.5, "recall": 0.3} for n in range(1, 13)}
+    check = CheckResult(
+        scenes=50,
+        cards=200,
+        recall=0.6,
+        precision=0.7,
+        classifier_accuracy=0.58,
+        classifier_per_card=weak,
+    )
+    assert enroll_judged(check, False) == 2
+    out = capsys.readouterr().out
+    assert "12 faces are named right on under half of their cards: too many for bad photos" in out
+    assert "run the same command again with more --scenes and --epochs" in out
+    assert "retake the photos of" not in out
+
+
 def test_faces_the_self_check_reads_under_half_are_named_to_retake(
     enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -21,6 +21,11 @@ if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see
     from skullcam.vision.adapt import AdaptPlan
 
 
+TOO_MANY_TO_RETAKE = 10
+"""More faces than this read under half right are a model that learned too little, not that
+many bad photos."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "enroll",
@@ -272,7 +277,15 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     weakest = ", ".join(f"{f} P={p:.2f} R={r:.2f}" for f, p, r in check.weakest())
     print(f"  weakest cards: {weakest}")
     retake = check.faces_to_retake()
-    if retake:
+    if len(retake) > TOO_MANY_TO_RETAKE:
+        # A model that learned too little reads many faces badly: 20 photos to retake sent a
+        # user off to photograph again what a longer run would learn (helper F, session 52).
+        print(
+            f"  {len(retake)} faces are named right on under half of their cards: too many for "
+            "bad photos; the model learned too little: run the same command again with more "
+            "--scenes and --epochs"
+        )
+    elif retake:
         print(
             f"  retake the photos of {', '.join(retake)}: the self-check names "
             f"{'it' if len(retake) == 1 else 'them'} right on under half of their cards (a photo "
