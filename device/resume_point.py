@@ -20,11 +20,18 @@ def last_trick(store: GameStore, game_id: int) -> Trick | None:
     return tricks[-1] if tricks else None
 
 
+def _last_seen(tricks: list[Trick]) -> int:
+    """The index of the last of ``tricks`` a camera or recording recorded (not one the table
+    entered by hand), -1 before any."""
+    return max((k for k, t in enumerate(tricks) if not t.by_hand), default=-1)
+
+
 def last_seen_trick(store: GameStore, game_id: int) -> Trick | None:
-    """The game's last trick a camera or recording recorded (not one the table entered by
-    hand): where a recording played into the game goes on from."""
-    seen = [t for t in store.tricks(game_id) if recorded_from(t).get("source") != HAND_SOURCE]
-    return seen[-1] if seen else None
+    """The game's last trick a camera or recording recorded: where a recording played into
+    the game goes on from."""
+    tricks = store.tricks(game_id)
+    seen = _last_seen(tricks)
+    return tricks[seen] if seen >= 0 else None
 
 
 def entered_since_seen(store: GameStore, game_id: int) -> list[EnteredTrick]:
@@ -32,7 +39,7 @@ def entered_since_seen(store: GameStore, game_id: int) -> list[EnteredTrick]:
     in game order: a recording played into the game goes on from before them, and shows them
     again (:attr:`~skullcam.device.pipeline.Pipeline.seen_again`)."""
     tricks = store.tricks(game_id)
-    seen = max((k for k, t in enumerate(tricks) if not t.by_hand), default=-1)
+    seen = _last_seen(tricks)
     return [
         EnteredTrick(t.round, t.trick, tuple((int(p["player"]), str(p["card"])) for p in t.plays))
         for t in tricks[seen + 1 :]

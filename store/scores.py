@@ -281,10 +281,11 @@ class ScoresMixin(RecordsMixin):
             out["warning_phrases"] = renumbered
             english = [render(phrases_from_json(w)) for w in renumbered]
             out["score"] = {**out["score"], "warnings": english}
-        error = out.get("error_phrases")
-        if error and _renumbered(error, places) != error:
-            out["error_phrases"] = _renumbered(error, places)
-            out["error"] = render(phrases_from_json(out["error_phrases"]))
+        error = out.get("error_phrases") or []
+        renumbered_error = _renumbered(error, places)
+        if renumbered_error != error:
+            out["error_phrases"] = renumbered_error
+            out["error"] = render(phrases_from_json(renumbered_error))
         return out
 
     def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

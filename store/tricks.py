@@ -43,11 +43,13 @@ DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
 
 
-#: The source the game's last recorded trick names (``detections["source"]``), if any.
-_LAST_TRICKS_SOURCE = """
-SELECT CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END
-FROM tricks WHERE game_id = ? ORDER BY round DESC, trick DESC LIMIT 1
-"""
+#: A trick's source (``detections["source"]``) in SQL, NULL where its detections are no JSON.
+_SOURCE = "CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END"
+
+#: The source the game's last recorded trick names, if any.
+_LAST_TRICKS_SOURCE = (
+    f"SELECT {_SOURCE} FROM tricks WHERE game_id = ? ORDER BY round DESC, trick DESC LIMIT 1"
+)
 
 
 def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
@@ -216,7 +218,7 @@ class TricksMixin(BidsMixin):
             "trick_id": trick_id,
             "winner": winner,
             "bonus": resolution.get("bonus"),
-            # What the bonus is for, which the TV's banner names ("+20 for Jolly Roger 14").
+            # What the bonus is for, which the TV's banner names ("+20 for the Jolly Roger 14").
             "bonus_for": verdicts.bonus_for(verdicts.verdict(plays, game.settings, game.players)),
             # Read with the trick, so a page's banner names the condition the scorer
             # applies even when its copy of the settings is a moment old.
@@ -260,10 +262,7 @@ class TricksMixin(BidsMixin):
     def last_hand_trick_id(self, game_id: int) -> int:
         """The id of the newest trick entered by hand in the game (0 before any): the camera
         asks it once a second, and a change means its idea of the round is out of date."""
-        sql = (
-            "SELECT MAX(id) FROM tricks WHERE game_id = ? "
-            "AND CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END = ?"
-        )
+        sql = f"SELECT MAX(id) FROM tricks WHERE game_id = ? AND {_SOURCE} = ?"
         row = self._conn().execute(sql, (game_id, HAND_SOURCE)).fetchone()
         return int(row[0] or 0)
 

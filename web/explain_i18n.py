@@ -9,6 +9,7 @@ dispute reads why the trick went that way in the language of the table, and the 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -683,10 +684,12 @@ def bonus_item_text(card_id: str, captured: bool, points: int | str, lang: str) 
 _BONUS_CARDS = [c for c in CARD_IDS if c != "tigress"] + ["tigress:pirate", "tigress:escape"]
 
 
+@functools.cache
 def bonus_items_for_script(lang: str) -> dict[str, list[str]]:
     """:func:`bonus_item_text` of every card, ``[for the card, for capturing it]``, with
     "{points}" left for the TV's script to fill: its banner names a trick's bonus as the
-    replay page does, articles and Spanish contractions included, from one wording."""
+    replay page does, articles and Spanish contractions included, from one wording. The same
+    for every TV page in a language: worded once a run (140 items, each a wording built)."""
     return {
         card: [bonus_item_text(card, captured, "{points}", lang) for captured in (False, True)]
         for card in _BONUS_CARDS

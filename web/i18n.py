@@ -1386,8 +1386,8 @@ def card_in_sentence(card_id: str, lang: str) -> str:
     """``card_id`` named in a sentence with no player beside it: an unnamed pirate or mermaid
     as one says a card whose name is not known ("+30 for capturing a Pirate", "por capturar
     a un pirata", "for at fange en havfrue"), any other card by its name ("Harry the
-    Giant"). The card's name alone read "per aver catturato Pirata". The page scripts'
-    ``cardInSentence`` (app.js) does the same."""
+    Giant"). The card's name alone read "per aver catturato Pirata". The TV's script gets
+    its bonus items worded with it (``explain_i18n.bonus_items_for_script``)."""
     if card_id in UNNAMED:
         return translate(f"card_some_{card_id}", lang)
     return card_name(card_id, lang)

@@ -334,6 +334,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     prev_trick = neighbours[position - 1] if position > 0 else None
     next_trick = neighbours[position + 1] if position + 1 < len(neighbours) else None
     flags = [flag_text(flag, g.lang) for flag in trick.flags]
+    offered = hand_cards(dict(game.settings))
+    kept = _kept_cards(offered, trick)
     return _page(
         "replay.html",
         game=game,
@@ -371,8 +373,8 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         # The Correct menu's cards, those the round's other tricks used up marked with the
         # trick that played them (marked, not refused: fixing two misread cards can pass
         # through a state with one card twice).
-        menu_cards=_menu_cards(game, trick),
-        kept_cards=_kept_cards(game, trick),
+        menu_cards=offered + kept,
+        kept_cards=kept,
         played_elsewhere=store.played_elsewhere(game_id, trick.round, trick.trick),
         # A camera that missed a trick files the next one in its place, often led by a
         # player the game did not expect: the way to enter the missed one before it.
@@ -382,17 +384,11 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
     )
 
 
-def _menu_cards(game: Game, trick: Any) -> list[str]:
-    """The cards a table enters by hand (``hand_cards``) and any card the trick holds that
-    they leave out (``_kept_cards``), so it stays selected."""
-    return hand_cards(dict(game.settings)) + _kept_cards(game, trick)
-
-
-def _kept_cards(game: Game, trick: Any) -> list[str]:
-    """The trick's cards a person cannot enter (an unnamed pirate, Loot with its setting
-    off): offered only to the play that holds one, since the store refuses them as a new
-    card (``refuse_off_the_menu``)."""
-    offered = set(hand_cards(dict(game.settings)))
+def _kept_cards(offered: Sequence[str], trick: Any) -> list[str]:
+    """The trick's cards a person cannot enter, those not ``offered`` (``hand_cards``: an
+    unnamed pirate, Loot with its setting off). The Correct menu holds them too, so each
+    stays selected on its own play, and offers them to no other play, since the store
+    refuses them as a new card (``refuse_off_the_menu``)."""
     return [c for c in dict.fromkeys(str(p["card"]) for p in trick.plays) if c not in offered]
 
 

@@ -32,9 +32,6 @@ const SK = (() => {
     return text;
   }
   const card = (id) => cardNames[id] || id;
-  // A card in a sentence: an unnamed pirate or mermaid with "a" ("+30 for capturing a
-  // Pirate"), as web/i18n.py's card_in_sentence says it; any other card by its name.
-  const cardInSentence = (id) => (id === "pirate" || id === "mermaid" ? t("card_some_" + id) : card(id));
 
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
@@ -288,7 +285,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, cardInSentence, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
+  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -737,7 +734,7 @@ function chartSVG(state) {
 }
 
 function initTV() {
-  const {h, t, card, cardInSentence, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
+  const {h, t, card, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
   const fixedGame = document.body.dataset.game;
   let state = null;
   let bannerTimer = null;
@@ -865,13 +862,14 @@ function initTV() {
   // What the bonus is for, and who collects it: "+20 for the Jolly Roger 14 if Ana makes their
   // bid" ("+20 bonus if bid made" did not say). The replay page words it the same way
   // (pages._bonus_note).
-  // Each card's bonus item worded by the server (explain_i18n.bonus_items_for_script), as the
-  // replay page's note and the explanation say it: "+40 por capturar al Skull King".
+  // Each card's bonus item worded by the server (explain_i18n.bonus_items_for_script, every
+  // card a trick can hold), as the replay page's note and the explanation say it: "+40 por
+  // capturar al Skull King". A card it does not know is named as the card lists name it.
   const bonusItems = SK.pageData.bonus_items || {};
   const bonusItem = (b) => {
     const worded = (bonusItems[b.card] || [])[b.captured ? 1 : 0];
     return worded ? worded.split("{points}").join(num(b.points))
-      : t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: cardInSentence(b.card)});
+      : t(b.captured ? "bonus_for_capture" : "bonus_for_card", {points: b.points, card: card(b.card)});
   };
   function bonusNote(ev, name) {
     const what = (ev.bonus_for || []).map(bonusItem).join(", ");
