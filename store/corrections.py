@@ -20,20 +20,19 @@ from skullcam.errors import UserError, echo, whole_number
 from skullcam.rules import InvalidCardError, RulesError, parse_card, unresolved_reason
 from skullcam.rules.explain import CardId
 
-from . import checks, verdicts
+from . import checks, lead_doubt, verdicts
 from .abilities import (
     ABILITY_KIND,
     ask_for_choice,
     dismiss_questions_not_won,
     drop_abilities_not_won,
     restore_dropped_choice,
-    stored_abilities,
 )
 from .audit import write_audit
 from .events import emit
 from .prompts import close_prompt, insert_prompt, open_questions
 from .refusals import refusal
-from .round_so_far import is_rounds_last_trick, round_so_far
+from .round_so_far import is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
 
@@ -357,18 +356,26 @@ class CorrectionsMixin(TricksMixin):
         """Who led ``trick``, now that ``added``'s card is in it: the rules' leader (the last
         trick's winner, Rosie's choice, the dealer's neighbour) when that is the added player
         or the first card the camera saw; otherwise the table played it as the camera saw
-        it, led by that first card. Refused while the rules' leader is not known: a missed
-        lead card would go last."""
+        it, led by that first card. Where the rules' leader is not known (the trick before
+        has no winner or is not recorded, Rosie's choice is not made), that first card led
+        unless the added player sits just before it: the missed card may then have been the
+        lead as well as the last, and it is refused, naming what to settle first. After a
+        gap the winner of the trick before the gap was taken for the leader, and a card
+        missed in the middle of the trick could go first."""
         n = len(game.players)
         first_seen = int(trick.plays[0]["player"])
-        earlier = [t for t in self.tricks(game.id, trick.round) if t.trick < trick.trick]
-        on = bool(checks.full_settings(game.settings)["pirate_abilities"])
-        dealer = (game.first_dealer + trick.round - 1) % n
-        abilities = stored_abilities(self._conn(), game.id, trick.round)
-        by_rules = round_so_far(game, dealer, earlier, abilities, on).leader
-        if by_rules is None:
-            raise refusal("leader_unknown", round=trick.round, trick=trick.trick + 1)
-        return by_rules if by_rules in (added, first_seen) else first_seen
+        round_tricks = self.tricks(game.id, trick.round)
+        by_rules = lead_doubt.rules_leader(
+            self._conn(), game, trick.round, round_tricks, trick.trick
+        )
+        if by_rules is not None:
+            return by_rules if by_rules in (added, first_seen) else first_seen
+        if (added + 1) % n != first_seen:
+            return first_seen
+        where = {"round": trick.round, "trick": trick.trick + 1}
+        if lead_doubt.free_before(round_tricks, trick.trick):
+            raise refusal("leader_after_gap", free=trick.trick, **where)
+        raise refusal("leader_unknown", **where)
 
     def _apply_correction(
         self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str, by_hand: bool = True

@@ -162,7 +162,7 @@ class HandEntryMixin(TricksMixin):
         or (leader unknown) the trick to settle first and what it waits for."""
         n = len(game.players)
         before = [t for t in round_tricks if t.trick < slot]
-        leader = self._leader(game, round_number, before)
+        leader = lead_doubt.rules_leader(self._conn(), game, round_number, round_tricks, slot)
         order = [] if leader is None else [(leader + k) % n for k in range(n)]
         waits = before[-1] if leader is None and before else None
         return {
@@ -172,9 +172,6 @@ class HandEntryMixin(TricksMixin):
             "waits_on": None if waits is None else waits.trick,
             "waits_for": None if waits is None else _waits_for(game, waits),
         }
-
-    def _leader(self, game: Game, round_number: int, round_tricks: Sequence[Trick]) -> int | None:
-        return lead_doubt.rules_leader(self._conn(), game, round_number, round_tricks)
 
     def enter_trick(
         self,

@@ -21,16 +21,31 @@ from .round_so_far import round_so_far
 from .rows import Game, Trick, dump_json
 
 
+def free_before(round_tricks: Sequence[Trick], place: int) -> bool:
+    """Whether the place before ``place`` holds no trick (``round_tricks``: the round's tricks
+    as recorded now): a trick taken back from the middle of a round leaves a gap."""
+    return place > 0 and all(t.trick != place - 1 for t in round_tricks)
+
+
 def rules_leader(
-    conn: sqlite3.Connection, game: Game, round_number: int, before: Sequence[Trick]
+    conn: sqlite3.Connection,
+    game: Game,
+    round_number: int,
+    round_tricks: Sequence[Trick],
+    place: int,
 ) -> int | None:
-    """Who leads the round's trick after ``before`` (its tricks so far, in order) by the
-    rules and the choices made; None while that is not known (a trick without a winner,
-    Rosie's choice not made)."""
+    """Who leads the round's trick ``place`` by the rules and the choices made
+    (``round_tricks``: the round's tricks as recorded now, in order); None while that is not
+    known: a trick without a winner, Rosie's choice not made, or no trick recorded at the
+    place before (a gap). The gap's trick was won by whoever led this one; the trick before
+    the gap was guessed instead, and its winner named as the leader expected."""
+    if free_before(round_tricks, place):
+        return None
     n = len(game.players)
     on = bool(checks.full_settings(game.settings)["pirate_abilities"])
     dealer = (game.first_dealer + round_number - 1) % n
     abilities = stored_abilities(conn, game.id, round_number)
+    before = [t for t in round_tricks if t.trick < place]
     return round_so_far(game, dealer, before, abilities, on).leader
 
 
@@ -39,8 +54,8 @@ def _leaders(
 ) -> tuple[int | None, int]:
     """Who the rules say leads ``trick`` at its place (``round_tricks``: its round's tricks
     as recorded now; None while unknown), and who led it (a trick has a card)."""
-    before = [t for t in round_tricks if t.trick < trick.trick]
-    return rules_leader(conn, game, trick.round, before), int(trick.plays[0]["player"])
+    leader = rules_leader(conn, game, trick.round, round_tricks, trick.trick)
+    return leader, int(trick.plays[0]["player"])
 
 
 def led_otherwise(

@@ -52,6 +52,11 @@ ENGLISH: dict[str, str] = {
         "who led round {round} trick {trick} is not known yet: an earlier trick of the round has"
         " a card missing or Rosie's choice unanswered; settle that first, then add this card"
     ),
+    "leader_after_gap": (
+        "who led round {round} trick {trick} is not known while trick {free} is not recorded:"
+        " its winner led this one, and this card may have been the lead. Enter trick {free} by"
+        " hand first, then add this card"
+    ),
     "tigress_undeclared": (
         "say how the Tigress was played: choose tigress:pirate or tigress:escape"
     ),

@@ -615,6 +615,44 @@ def _at_round_3(store: GameStore) -> int:
     return gid
 
 
+def test_who_led_the_trick_after_a_gap_is_its_own_first_card(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 3 trick 1 (Cai won it) taken back, trick 2 kept: who led trick 2 was guessed from
+    the tricks before the gap, none, so the round's first leader Ana: trick 2, led by Cai as
+    the rules say, was said to be led by another player than expected, and Ana's card the
+    camera missed in its middle went first. Nothing is known of trick 1's winner, so trick 2
+    is led by its first card, Cai's; a missed card that may have been the lead waits for
+    trick 1 to be entered again."""
+    gid = _at_round_3(store)
+    store.record_trick(gid, 3, 1, plays((2, "yellow-5"), (1, "yellow-2")))  # Ana's missed
+    store.remove_hand_trick(gid, 3, 0)
+    assert not store.led_otherwise(gid, 3, 1)
+    trick = store.add_play(gid, 3, 1, 0, "yellow-9")
+    assert [p["player"] for p in trick.plays] == [2, 0, 1]
+    assert not store.led_otherwise(gid, 3, 1)
+    # Ben's card missed after Cai's and Ana's: he may have led (trick 1 is not recorded) or
+    # played last. Refused, in the page's language, until trick 1 is entered again.
+    gid = _at_round_3(store)
+    store.record_trick(gid, 3, 1, plays((2, "yellow-5"), (0, "yellow-9")))
+    store.remove_hand_trick(gid, 3, 0)
+    url = f"/api/game/{gid}/round/3/trick/1/add?lang=it"
+    refused = client.post(url, json={"player": 1, "card": "yellow-2"})
+    assert refused.status_code == 400
+    assert json_of(refused)["error"] == (
+        "who led round 3 trick 2 is not known while trick 1 is not recorded: its winner led"
+        " this one, and this card may have been the lead. Enter trick 1 by hand first, then"
+        " add this card"
+    )
+    assert json_of(refused)["error_text"].startswith(
+        "non si sa chi ha guidato la presa 2 del round 3 finché la presa 1 non è registrata"
+    )
+    assert len(store.trick(gid, 3, 1).plays) == 2
+    store.enter_trick(gid, 3, 0, hand((0, "green-1"), (1, "green-2"), (2, "green-14")))
+    trick = store.add_play(gid, 3, 1, 1, "yellow-2")  # Cai won trick 1: Ben played last
+    assert [p["player"] for p in trick.plays] == [2, 0, 1]
+
+
 def test_a_revoke_after_a_gap_is_said_on_its_own_tricks(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -184,6 +184,20 @@ def test_a_missed_card_waits_for_the_trick_before_it_to_be_settled(store: GameSt
     assert store.score(gid)["ok"]
 
 
+def test_a_card_missed_in_the_middle_goes_in_while_the_trick_before_is_unsettled(
+    store: GameStore,
+) -> None:
+    """Two short tricks, the second missing Ana's card between Dag's and Ben's: whoever won
+    trick 1, Ana did not lead trick 2 (Ben's card would have come right after hers), so Dag,
+    its first card, led it. It was refused until trick 1 was settled."""
+    gid = four_players(store)
+    store.record_trick(gid, 2, 0, plays((2, "yellow-3"), (3, "yellow-9"), (1, "yellow-1")))
+    store.record_trick(gid, 2, 1, plays((3, "green-2"), (1, "green-7"), (2, "green-3")))
+    trick = store.add_play(gid, 2, 1, 0, "green-9")
+    assert [p["player"] for p in trick.plays] == [3, 0, 1, 2]
+    assert trick.resolution["winning_card"] == "green-9"
+
+
 def test_rosies_unanswered_choice_is_awaited_before_a_missed_lead_card_goes_in(
     store: GameStore,
 ) -> None:

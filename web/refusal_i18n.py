@@ -76,6 +76,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "{player} ya tiene una carta en la baza {trick} de la ronda {round}; falta la"
             " carta de {names}"
         ),
+        "leader_after_gap": (
+            "no se sabe quién salió en la baza {trick} de la ronda {round} mientras la baza"
+            " {free} no esté grabada: quien la ganó salió en esta, y esta carta pudo ser la"
+            " salida. Anota primero la baza {free} a mano y luego añade esta carta"
+        ),
         "leader_unknown": (
             "aún no se sabe quién salió en la baza {trick} de la ronda {round}: a una baza"
             " anterior de la ronda le falta una carta o falta la elección de Rosie; resuelve"
@@ -303,6 +308,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "player_has_card": (
             "{player} ha già una carta nella presa {trick} del round {round}; manca la carta"
             " di {names}"
+        ),
+        "leader_after_gap": (
+            "non si sa chi ha guidato la presa {trick} del round {round} finché la presa {free}"
+            " non è registrata: chi l'ha vinta ha guidato questa, e questa carta può essere"
+            " stata la prima. Inserisci prima a mano la presa {free}, poi aggiungi questa carta"
         ),
         "leader_unknown": (
             "non si sa ancora chi ha guidato la presa {trick} del round {round}: a una presa"
@@ -534,6 +544,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "player_has_card": (
             "{player} har allerede et kort i stik {trick} i runde {round}; det manglende kort"
             " er fra {names}"
+        ),
+        "leader_after_gap": (
+            "det vides ikke, hvem der spillede ud i stik {trick} i runde {round}, så længe stik"
+            " {free} ikke er registreret: dets vinder spillede ud i dette, og dette kort kan"
+            " have været udspillet. Indtast først stik {free} manuelt, og tilføj så dette kort"
         ),
         "leader_unknown": (
             "det vides endnu ikke, hvem der spillede ud i stik {trick} i runde {round}: et"
