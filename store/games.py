@@ -101,11 +101,13 @@ def played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
     )
 
 
-def another_in_progress(conn: sqlite3.Connection, game_id: int) -> bool:
-    """Whether another game is being played at the table: it took the table after this one
-    and is not finished."""
+def other_game_in_progress(conn: sqlite3.Connection, game_id: int) -> int | None:
+    """The game being played at the table when it is another than ``game_id`` (it took the
+    table after this one and is not finished), else None: the table is this game's or free."""
     table = table_game_row(conn)
-    return table is not None and table["id"] != game_id and table["status"] == "active"
+    if table is None or table["id"] == game_id or table["status"] != "active":
+        return None
+    return int(table["id"])
 
 
 def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int) -> None:
@@ -114,13 +116,14 @@ def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int)
     unties the lead: a setting, a bid, a corrected card, a pirate's choice). A game finished
     by hand mid-round stays finished. So does an older game fixed late while another game is
     being played: its scores recompute, but reopening it would take the table, and the
-    camera, from tonight's game (a bid fixed on last game's page made a tie-break due)."""
+    camera, from tonight's game (a bid fixed on last game's page made a tie-break due); once
+    that game is over, the table resumes this one to play the tie-break (``resume_game``)."""
     if played_out(conn, game, rounds):
         mark_finished(conn, game.id)
     elif (
         game.status == "finished"
         and played_out(conn, game, old_rounds)
-        and not another_in_progress(conn, game.id)
+        and other_game_in_progress(conn, game.id) is None
     ):
         reopen(conn, game, rounds)
 
@@ -255,17 +258,16 @@ class GamesMixin(Database):
                 )
 
     def resume_game(self, game_id: int) -> None:
-        """Undo a finish by hand (a tap on "Finish game" by mistake): the game is in progress
-        again and the camera records into it. Only the table's latest game, and only one
-        with rounds left: a played-out game finishes again at once (raise its rounds)."""
+        """Give a finished game with rounds left back to the table: a tap on "Finish game"
+        by mistake, or a tie-break that became due while another game was played (a late
+        fix on last game's page). The game is in progress again and the camera records into
+        it. Refused while another game is being played at the table, and for a played-out
+        game (it would finish again at once: raise its rounds)."""
         with self._write() as conn:
             refused = self._resume_refusal(conn, game_id)
             if refused is not None:
                 raise refused
-            conn.execute(
-                "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,)
-            )
-            emit(conn, game_id, "reopened", {"rounds": self.rounds_due(game_id)})
+            reopen(conn, self.game(game_id), self.rounds_due(game_id))
             write_audit(
                 conn, game_id, None, "resume", {"status": "finished"}, {"status": "active"}, ""
             )
@@ -276,14 +278,18 @@ class GamesMixin(Database):
         return self._resume_refusal(self._conn(), game_id) is None
 
     def _resume_refusal(self, conn: sqlite3.Connection, game_id: int) -> UserError | None:
+        """Why the game cannot be resumed, or None. Only a game being played takes the table
+        from it: the table's latest game once it is over leaves the table free (a replaced
+        game's tie-break due could never be played: "only the table's latest game can be
+        resumed")."""
         game = self.game(game_id)
         if game.status != "finished":
             return refusal("resume_not_finished", game=game_id)
         if played_out(conn, game, self.rounds_due(game_id)):
             return refusal("resume_played_out", game=game_id)
-        latest = table_game_row(conn)
-        if latest is not None and latest["id"] != game_id:
-            return refusal("resume_not_latest", game=game_id, newer=latest["id"])
+        playing = other_game_in_progress(conn, game_id)
+        if playing is not None:
+            return refusal("resume_other_in_progress", game=game_id, playing=playing)
         return None
 
     def delete_game(self, game_id: int) -> None:

@@ -208,9 +208,8 @@ ENGLISH: dict[str, str] = {
     "resume_played_out": (
         "every round of game {game} is played; to play more, raise its rounds in Settings"
     ),
-    "resume_not_latest": (
-        "game {newer} has been set up since game {game}; only the table's latest game can be "
-        "resumed"
+    "resume_other_in_progress": (
+        "game {playing} is being played at the table; finish it first, then resume game {game}"
     ),
     "no_game": "no game {game}; see the games list",
     "no_trick": "game {game} has no recorded trick {trick} in round {round}",

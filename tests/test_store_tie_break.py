@@ -188,6 +188,38 @@ def test_a_late_fix_that_ties_an_older_game_leaves_the_table_to_the_game_in_play
     assert store.game(old).status == "finished" and store.rounds_due(old) == 1
 
 
+def test_a_tie_break_due_in_a_replaced_game_is_played_once_the_table_is_free(
+    store: GameStore,
+) -> None:
+    """Last game's late fix made a tie-break due while tonight's game was played: it stays
+    finished (the table is tonight's), and once tonight's game is over it is resumed to play
+    the tie-break. It was refused for good: "game 2 has been set up since game 1; only the
+    table's latest game can be resumed", and the tie-break could never be played."""
+    old = store.create_game(["Ana", "Ben"], 0, TIE)
+    store.set_bids(old, 1, [1, 1])
+    store.record_trick(old, 1, 0, plays((1, "escape"), (0, "escape")))
+    tonight = store.create_game(["Cai", "Dan"], 0, {"rounds": 1})
+    store.set_bids(old, 1, [1, 0])  # tied: a tie-break is due
+    assert not store.resumable(old)
+    with pytest.raises(UserError, match=f"game {tonight} is being played at the table; finish"):
+        store.resume_game(old)
+    store.set_bids(tonight, 1, [0, 1])
+    store.record_trick(tonight, 1, 0, plays((1, "escape"), (0, "escape")))  # tonight's over
+    assert store.game(tonight).status == "finished" and store.active_game() is None
+    assert store.resumable(old) and not store.resumable(tonight)
+    store.resume_game(old)
+    active = store.active_game()
+    assert active is not None and active.id == old
+    assert store.replaced_by(old) is None and store.replaced_by(tonight) == old
+    assert store.events_since(0, tonight)[-1].kind == "replaced"  # its pages say so
+    state = store.state(old)
+    assert (state["round"], state["cards"], state["leader"]) == (2, 1, 0)
+    store.set_bids(old, 2, [1, 0])
+    store.record_trick(old, 2, 0, plays((0, "green-3"), (1, "green-2")))
+    assert store.game(old).status == "finished"
+    assert store.score(old)["score"]["leaders"] == [0]
+
+
 def test_harrys_choice_can_tie_or_untie_the_lead(store: GameStore) -> None:
     gid = store.create_game(["Ana", "Ben"], 0, {**TIE, "pirate_abilities": True})
     store.set_bids(gid, 1, [1, 0])

@@ -251,9 +251,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "todas las rondas de la partida {game} están jugadas; para jugar más, sube sus rondas"
             " en Ajustes"
         ),
-        "resume_not_latest": (
-            "la partida {newer} se preparó después de la {game}; solo se puede reanudar la última"
-            " partida de la mesa"
+        "resume_other_in_progress": (
+            "la partida {playing} se está jugando en la mesa; termínala primero y luego reanuda"
+            " la partida {game}"
         ),
         "no_game": "no existe la partida {game}; mira la lista de partidas",
         "no_trick": "la partida {game} no tiene grabada la baza {trick} de la ronda {round}",
@@ -488,9 +488,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "tutti i round della partita {game} sono giocati; per giocarne altri, aumenta i round"
             " in Impostazioni"
         ),
-        "resume_not_latest": (
-            "la partita {newer} è stata preparata dopo la {game}; si può riprendere solo l'ultima"
-            " partita del tavolo"
+        "resume_other_in_progress": (
+            "la partita {playing} è in corso al tavolo; finiscila prima, poi riprendi la partita"
+            " {game}"
         ),
         "no_game": "la partita {game} non esiste; guarda l'elenco delle partite",
         "no_trick": "la partita {game} non ha registrata la presa {trick} del round {round}",
@@ -717,8 +717,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "alle runder i spil {game} er spillet; hæv antallet af runder under Indstillinger for"
             " at spille flere"
         ),
-        "resume_not_latest": (
-            "spil {newer} er sat op efter spil {game}; kun bordets seneste spil kan genoptages"
+        "resume_other_in_progress": (
+            "spil {playing} spilles ved bordet; afslut det først, og genoptag så spil {game}"
         ),
         "no_game": "spil {game} findes ikke; se listen over spil",
         "no_trick": "spil {game} har intet optaget stik {trick} i runde {round}",
