@@ -169,6 +169,36 @@ def _renumbered_revokes(
     return out
 
 
+def _gap_warnings(
+    places: Mapping[int, Sequence[int]], warnings: Sequence[Sequence[Mapping[str, Any]]]
+) -> list[list[Mapping[str, Any]]]:
+    """A warning (as phrases) for each place before a round's last recorded trick that holds
+    no trick (``places``: each round's trick indexes in order), but those ``warnings``
+    already name. :func:`_renumbered` says one only where the trick after it was led by
+    another player than the rules expected after the trick before the gap: a trick after
+    the gap led by that trick's winner left the gap unsaid."""
+    said = set()
+    for warning in warnings:
+        keys = {str(p.get("key")): p.get("args") or {} for p in warning}
+        if "trick_missing" in keys:
+            said.add(((keys.get("at_round") or {}).get("round"), keys["trick_missing"]["trick"]))
+    return [
+        [
+            {"key": "at_round", "args": {"round": r}},
+            {"key": "trick_missing", "args": {"trick": k + 1}},
+        ]
+        for r, taken in sorted(places.items())
+        for k in range(max(taken, default=0))
+        if k not in taken and (r, k + 1) not in said
+    ]
+
+
+#: A round of the game whose tricks leave a place free before its last one.
+_HAS_A_GAP = (
+    "SELECT 1 FROM tricks WHERE game_id = ? GROUP BY round HAVING MAX(trick) + 1 > COUNT(*) LIMIT 1"
+)
+
+
 def _cached_score(cache: _ScoreCache, game_id: int, record: dict[str, Any]) -> dict[str, Any]:
     """``_score_record`` of the record, from ``cache`` while the record is unchanged."""
     key = json.dumps(record, sort_keys=True, separators=(",", ":"))
@@ -266,7 +296,9 @@ class ScoresMixin(RecordsMixin):
         warnings = out.get("warning_phrases") or []
         said = [*warnings, out.get("error_phrases") or []]
         revokes = (out.get("score") or {}).get("revokes") or []
-        if not revokes and not any(p.get("key") in _AT_A_TRICK for ps in said for p in ps):
+        names_a_trick = any(p.get("key") in _AT_A_TRICK for ps in said for p in ps)
+        gap = out["ok"] and self._conn().execute(_HAS_A_GAP, (game_id,)).fetchone() is not None
+        if not revokes and not names_a_trick and not gap:
             return out
         sql = "SELECT round, trick FROM tricks WHERE game_id = ? ORDER BY round, trick"
         places: dict[int, list[int]] = {}
@@ -277,6 +309,8 @@ class ScoresMixin(RecordsMixin):
         if renumbered_revokes != revokes:
             out["score"] = {**out["score"], "revokes": renumbered_revokes}
         renumbered = [_renumbered(w, places) for w in warnings]
+        if gap:
+            renumbered += _gap_warnings(places, renumbered)
         if renumbered != warnings:
             out["warning_phrases"] = renumbered
             english = [render(phrases_from_json(w)) for w in renumbered]

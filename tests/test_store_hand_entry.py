@@ -601,6 +601,26 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     )
 
 
+def test_a_gap_is_warned_about_whoever_led_the_trick_after_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 3 trick 2 taken back, and trick 3 led by Cai, who won trick 1 as well: the
+    trick 3 the rules expect after trick 1, so the score said nothing of the missing trick.
+    It said it only where the trick after the gap was led by another player."""
+    gid = _at_round_3(store)
+    store.enter_trick(gid, 3, 1, hand((2, "yellow-9"), (0, "yellow-5"), (1, "yellow-2")))
+    store.record_trick(gid, 3, 2, plays((2, "black-9"), (0, "black-5"), (1, "black-2")))
+    store.remove_hand_trick(gid, 3, 1)
+    score = store.score(gid)
+    assert score["score"]["warnings"] == ["round 3: trick 2 is not recorded: enter it by hand"]
+    worded = json_of(client.get(f"/api/game/{gid}/state", headers={"Accept-Language": "da"}))
+    assert worded["score"]["warning_texts"] == [
+        "runde 3: stik 2 er ikke optaget: indtast det manuelt"
+    ]
+    store.enter_trick(gid, 3, 1, hand((2, "yellow-9"), (0, "yellow-5"), (1, "yellow-2")))
+    assert "warnings" not in store.score(gid)["score"]
+
+
 def _at_round_3(store: GameStore) -> int:
     """A game of 4 rounds with every bid of rounds 1 to 3 in, rounds 1 and 2 entered by hand,
     and round 3's first trick (led by Ana, won by Cai's green 14)."""
