@@ -397,7 +397,8 @@ def finish(game_id: int) -> Any:
 
 @bp.post("/game/<id:game_id>/resume")
 def resume(game_id: int) -> Any:
-    """Undo "Finish game": only the table's latest game, with rounds left to play."""
+    """Give a finished game with rounds left back to the table ("Resume game"): refused
+    while another game is being played there."""
     _body()
     get_store().resume_game(game_id)
     return jsonify({"ok": True})
