@@ -39,14 +39,26 @@ class IllegalPlayError(RulesError):
         self.phrase = phrase
 
 
-class SettingRangeError(RulesError):
+class SettingError(RulesError):
+    """A setting the rules cannot take: a key that is no setting, or a value out of its kind
+    or range. ``setting`` is the key as the user wrote it and ``phrase`` (a
+    ``rules.explain.Phrase``) which one and what is wrong, so a page importing a file can
+    say it in the reader's language, naming the key as the file spells it."""
+
+    def __init__(self, message: str, setting: str, phrase: Any) -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.phrase = phrase
+
+
+class SettingRangeError(SettingError):
     """A whole-number setting outside its range, with the setting's key, its range and the
     value given: the store words the same refusal for a settings page in the reader's
     language."""
 
-    def __init__(self, setting: str, low: int, high: int, value: int) -> None:
-        super().__init__(f"setting {setting!r} must be {low}..{high}, got {value}")
-        self.setting, self.low, self.high, self.value = setting, low, high, value
+    def __init__(self, setting: str, low: int, high: int, value: int, phrase: Any) -> None:
+        super().__init__(f"setting {setting!r} must be {low}..{high}, got {value}", setting, phrase)
+        self.low, self.high, self.value = low, high, value
 
 
 class GameRecordError(RulesError):

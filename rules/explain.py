@@ -123,6 +123,13 @@ ENGLISH: dict[str, str] = {
     "record_bad_value": "the value of '{key}' is not valid",
     "record_unknown_key": "unknown key '{key}'",
     "record_not_object": "not a JSON object",
+    # Which setting a user wrote is not one, or what its value must be
+    # (``SettingError.phrase``): the key as written.
+    "setting_unknown": "'{key}' in 'settings' is no setting",
+    "setting_not_bool": "the setting '{key}' must be true or false",
+    "setting_not_whole": "the setting '{key}' must be a whole number from {low} to {high}",
+    "setting_outside_range": "the setting '{key}' must be {low} to {high}, got {value}",
+    "setting_not_choice": "the setting '{key}' must be one of {choices}",
     "played_twice_in_round": (
         "{card} was already played this round, in trick {first_trick} by {first_player} (a card"
         " can be played only once per round)"

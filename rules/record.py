@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
 from .cards import Card, parse_card
-from .errors import RecordShapeError, RulesError
+from .errors import RecordShapeError, RulesError, SettingError
 from .explain import Phrase, render
 from .names import name_key
 from .settings import Settings
@@ -156,8 +156,8 @@ def _parse(data: Any) -> GameRecord:
         )
     try:
         settings = Settings.from_dict(raw_settings or {})
-    except RulesError as err:
-        raise _bad("settings", f"settings: {err}") from None
+    except SettingError as err:  # which setting, and what it must be; not just 'settings'
+        raise _shape_error(f"settings: {err}", err.phrase, None) from None
     first_dealer = data.get("first_dealer", 0)
     if not _is_int(first_dealer) or not 0 <= first_dealer < n:
         raise _bad(

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RulesError, SettingRangeError
+from .errors import RulesError, SettingError, SettingRangeError
+from .explain import Arg, Phrase
 
 # Allowed ranges for the numeric settings (the Danish score sheet's house rules, seed 003).
 _RANGES: dict[str, tuple[int, int]] = {
@@ -71,8 +72,10 @@ class Settings:
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
-            raise RulesError(
-                f"unknown setting {unknown[0]!r}: the settings are " + ", ".join(sorted(known))
+            raise SettingError(
+                f"unknown setting {unknown[0]!r}: the settings are " + ", ".join(sorted(known)),
+                unknown[0],
+                Phrase("setting_unknown", {"key": unknown[0]}),
             )
         return cls(**dict(data))
 
@@ -97,20 +100,33 @@ class Settings:
 
 
 def _check(name: str, value: object, type_name: object) -> None:
+    """Refuse a value ``name`` cannot take, saying which setting and what it must be (the
+    value itself only where it is a whole number: a page quotes no pasted blob back)."""
     if type_name in ("bool", bool):
         if not isinstance(value, bool):
-            raise RulesError(f"setting {name!r} must be true or false, got {value!r}")
+            raise SettingError(
+                f"setting {name!r} must be true or false, got {value!r}",
+                name,
+                Phrase("setting_not_bool", {"key": name}),
+            )
     elif type_name in ("int", int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"setting {name!r} must be a whole number, got {value!r}")
         low, high = _RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingError(
+                f"setting {name!r} must be a whole number, got {value!r}",
+                name,
+                Phrase("setting_not_whole", {"key": name, "low": low, "high": high}),
+            )
         if not low <= value <= high:
-            raise SettingRangeError(name, low, high, value)
+            said: dict[str, Arg] = {"key": name, "low": low, "high": high, "value": value}
+            raise SettingRangeError(name, low, high, value, Phrase("setting_outside_range", said))
     else:
         choices = _CHOICES[name]
         if value not in choices:
-            raise RulesError(
-                f"setting {name!r} must be one of " + ", ".join(choices) + f", got {value!r}"
+            raise SettingError(
+                f"setting {name!r} must be one of " + ", ".join(choices) + f", got {value!r}",
+                name,
+                Phrase("setting_not_choice", {"key": name, "choices": ", ".join(choices)}),
             )
 
 

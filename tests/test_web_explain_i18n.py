@@ -65,6 +65,14 @@ SCORE_KEYS = {
 ERROR_KEYS |= SCORE_KEYS
 #: Why an imported file is no game record a page can read (its JSON's shape).
 ERROR_KEYS |= {"record_bad_value", "record_unknown_key", "record_not_object"}
+#: Which setting a user wrote is no setting, or what its value must be.
+ERROR_KEYS |= {
+    "setting_unknown",
+    "setting_not_bool",
+    "setting_not_whole",
+    "setting_outside_range",
+    "setting_not_choice",
+}
 #: What a game's score warns about (besides "setting_off", a trick's own warning).
 WARNING_KEYS = {
     "scored_as_played",
@@ -786,7 +794,7 @@ STOPPED_GAMES = [
     (
         _ability_twice,
         "round 1, abilities[1]: trick 0 already has an ability",
-        "ronda 1, habilidades[1]: la baza 0 ya tiene una habilidad",
+        "ronda 1, «abilities[1]»: la baza 0 ya tiene una habilidad",
     ),
 ]
 

@@ -263,7 +263,7 @@ def _ability_not_object(record: dict) -> None:
             [
                 "ronda 1, baza 1, jugada 2 (Cai): el valor de «card» no es válido",
                 "ronda 1: la clave «colour» no existe en un registro de partida",
-                "ronda 1, habilidades[0]: no es un objeto JSON",
+                "ronda 1, «abilities[0]»: no es un objeto JSON",
             ],
         ),
         (
@@ -272,7 +272,7 @@ def _ability_not_object(record: dict) -> None:
             [
                 "round 1, presa 1, giocata 2 (Cai): il valore di «card» non è valido",
                 "round 1: la chiave «colour» non esiste in un registro di partita",
-                "round 1, abilità[0]: non è un oggetto JSON",
+                "round 1, «abilities[0]»: non è un oggetto JSON",
             ],
         ),
         (
@@ -281,7 +281,7 @@ def _ability_not_object(record: dict) -> None:
             [
                 "runde 1, stik 1, kort 2 (Cai): værdien af »card« er ugyldig",
                 "runde 1: nøglen »colour« findes ikke i en spilregistrering",
-                "runde 1, evner[0]: det er ikke et JSON-objekt",
+                "runde 1, »abilities[0]«: det er ikke et JSON-objekt",
             ],
         ),
     ],
@@ -291,7 +291,9 @@ def test_an_imported_file_of_no_records_shape_says_where_in_the_readers_language
 ) -> None:
     """Was English on a Spanish, Italian or Danish history page ("invalid game record: round
     1, trick 1, play 2 (Cai): unknown card 'green-99' ..."): the place and the key, as the
-    file spells it, are said in the reader's language; ``error`` keeps the English detail."""
+    file spells it, are said in the reader's language; ``error`` keeps the English detail.
+    An ability's place is its key as the file spells it too (was "habilidades[0]", a key no
+    file has)."""
     client.set_cookie("lang", lang)
     english = [
         "invalid game record: round 1, trick 1, play 2 (Cai): unknown card 'green-99'",
@@ -306,6 +308,75 @@ def test_an_imported_file_of_no_records_shape_says_where_in_the_readers_language
         body = json_of(client.post("/api/import", json=record))
         assert body["error"].startswith(error)
         assert body["error_text"] == lead + text
+    assert store.games() == []
+
+
+#: Settings an imported file may get wrong, each with what a page says of it.
+BAD_SETTINGS = [{"lot": True}, {"loot": "yes"}, {"rounds": "ten"}, {"rounds": 99}, {"tie": 1}]
+
+
+@pytest.mark.parametrize(
+    ("lang", "lead", "said"),
+    [
+        (
+            "en",
+            "invalid game record: settings: ",
+            [
+                "unknown setting 'lot': the settings are black_fourteen_bonus, fourteen_bonus,",
+                "setting 'loot' must be true or false, got 'yes'",
+                "setting 'rounds' must be a whole number, got 'ten'",
+                "setting 'rounds' must be 1..10, got 99",
+                "setting 'tie' must be one of shared, extra_round, got 1",
+            ],
+        ),
+        (
+            "es",
+            "este archivo no es un registro de partida que skullcam pueda leer: ",
+            [
+                "«lot» en «settings» no es ningún ajuste",
+                "el ajuste «loot» debe ser true o false",
+                "el ajuste «rounds» debe ser un número entero de 1 a 10",
+                "el ajuste «rounds» va de 1 a 10; se recibió 99",
+                "el ajuste «tie» debe ser uno de estos: shared, extra_round",
+            ],
+        ),
+        (
+            "it",
+            "questo file non è un registro di partita che skullcam sappia leggere: ",
+            [
+                "«lot» in «settings» non è un'impostazione",
+                "l'impostazione «loot» deve essere true o false",
+                "l'impostazione «rounds» deve essere un numero intero da 1 a 10",
+                "l'impostazione «rounds» va da 1 a 10; ricevuto 99",
+                "l'impostazione «tie» deve essere uno di questi: shared, extra_round",
+            ],
+        ),
+        (
+            "da",
+            "filen er ikke en spilregistrering, som skullcam kan læse: ",
+            [
+                "»lot« i »settings« er ikke en indstilling",
+                "indstillingen »loot« skal være true eller false",
+                "indstillingen »rounds« skal være et helt tal fra 1 til 10",
+                "indstillingen »rounds« går fra 1 til 10; ikke 99",
+                "indstillingen »tie« skal være en af disse: shared, extra_round",
+            ],
+        ),
+    ],
+)
+def test_an_imported_files_bad_setting_is_named_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, lead: str, said: list[str]
+) -> None:
+    """Was «settings» alone on a Spanish, Italian or Danish page ("el valor de «settings» no
+    es válido"), whichever setting was wrong and however: which setting, as the file spells
+    it, and what it must be are said in every language."""
+    client.set_cookie("lang", lang)
+    for settings, text in zip(BAD_SETTINGS, said, strict=True):
+        record = spec_example()
+        record["settings"] = settings
+        body = json_of(client.post("/api/import", json=record))
+        assert body["error_text" if lang != "en" else "error"].startswith(lead + text)
+        assert lang == "en" or body["error_text"] == lead + text
     assert store.games() == []
 
 

@@ -122,10 +122,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         # Why a game's score stopped (a record the rules refuse, a missing bid).
         "at_round": "ronda {round}: ",
         "at_trick": "ronda {round}, baza {trick}: ",
-        "at_ability": "ronda {round}, habilidades[{index}]: ",
+        "at_ability": "ronda {round}, «abilities[{index}]»: ",
         "record_bad_value": "el valor de «{key}» no es válido",
         "record_unknown_key": "la clave «{key}» no existe en un registro de partida",
         "record_not_object": "no es un objeto JSON",
+        "setting_unknown": "«{key}» en «settings» no es ningún ajuste",
+        "setting_not_bool": "el ajuste «{key}» debe ser true o false",
+        "setting_not_whole": "el ajuste «{key}» debe ser un número entero de {low} a {high}",
+        "setting_outside_range": "el ajuste «{key}» va de {low} a {high}; se recibió {value}",
+        "setting_not_choice": "el ajuste «{key}» debe ser uno de estos: {choices}",
         "extra_round_off": (
             "la partida tiene {rounds} rondas (ajuste {setting}); solo se juega una ronda más"
             " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
@@ -297,10 +302,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         # Why a game's score stopped (a record the rules refuse, a missing bid).
         "at_round": "round {round}: ",
         "at_trick": "round {round}, presa {trick}: ",
-        "at_ability": "round {round}, abilità[{index}]: ",
+        "at_ability": "round {round}, «abilities[{index}]»: ",
         "record_bad_value": "il valore di «{key}» non è valido",
         "record_unknown_key": "la chiave «{key}» non esiste in un registro di partita",
         "record_not_object": "non è un oggetto JSON",
+        "setting_unknown": "«{key}» in «settings» non è un'impostazione",
+        "setting_not_bool": "l'impostazione «{key}» deve essere true o false",
+        "setting_not_whole": (
+            "l'impostazione «{key}» deve essere un numero intero da {low} a {high}"
+        ),
+        "setting_outside_range": "l'impostazione «{key}» va da {low} a {high}; ricevuto {value}",
+        "setting_not_choice": "l'impostazione «{key}» deve essere uno di questi: {choices}",
         "extra_round_off": (
             "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
             " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
@@ -462,10 +474,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         # Why a game's score stopped (a record the rules refuse, a missing bid).
         "at_round": "runde {round}: ",
         "at_trick": "runde {round}, stik {trick}: ",
-        "at_ability": "runde {round}, evner[{index}]: ",
+        "at_ability": "runde {round}, »abilities[{index}]«: ",
         "record_bad_value": "værdien af »{key}« er ugyldig",
         "record_unknown_key": "nøglen »{key}« findes ikke i en spilregistrering",
         "record_not_object": "det er ikke et JSON-objekt",
+        "setting_unknown": "»{key}« i »settings« er ikke en indstilling",
+        "setting_not_bool": "indstillingen »{key}« skal være true eller false",
+        "setting_not_whole": "indstillingen »{key}« skal være et helt tal fra {low} til {high}",
+        "setting_outside_range": "indstillingen »{key}« går fra {low} til {high}; ikke {value}",
+        "setting_not_choice": "indstillingen »{key}« skal være en af disse: {choices}",
         "extra_round_off": (
             "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
             " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
