@@ -499,6 +499,23 @@ def test_a_refusal_is_shown_in_the_tables_language(
     assert store.games() == []
 
 
+def test_the_pages_fill_a_strings_blanks_once_whatever_a_name_holds(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The script's ``t()`` filled one field after another, so a value holding a later field's
+    blank had it filled too: a player named "{n}", filled before the play's number, read "2".
+    Every field is now filled in one pass, as the server's ``str.format`` does."""
+    base, _ = server
+    browser.get(base + "/")
+    wait(browser).until(lambda d: d.execute_script("return typeof SK === 'object'"))
+    said = browser.execute_script(
+        "return [SK.t('correct_play', {name: '{n}', n: 2}),"
+        " SK.t('bonus_if_made', {name: '{what}', what: '+20'}),"
+        " SK.t('bonus_for_card', {points: 10})]"
+    )
+    assert said == ["Correct play 2 · {n}", "+20 if {what} makes their bid", "+10 for {card}"]
+
+
 def test_a_phone_off_the_wifi_is_told_so_in_its_language(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

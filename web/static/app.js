@@ -26,10 +26,15 @@ const SK = (() => {
   const dataEl = document.getElementById("page-data");
   const pageData = dataEl ? JSON.parse(dataEl.textContent) : {};
 
+  /* The string `key` with its {fields} filled in one pass, as the server's str.format does: a
+   * value filled in is never read again. Filled one field after another, a value holding a
+   * later field's blank had it filled too: a player named "{n}" read "2" once the play's
+   * number was filled after the name. (Not `Object.hasOwn`: older phones' browsers lack it.) */
+  const own = (obj, k) => Object.prototype.hasOwnProperty.call(obj, k);
   function t(key, fields) {
-    let text = strings[key] || key;
-    for (const [k, v] of Object.entries(fields || {})) text = text.split("{" + k + "}").join(bidi(String(v)));
-    return text;
+    const given = fields || {};
+    return (strings[key] || key).replace(/\{(\w+)\}/g,
+      (blank, k) => (own(given, k) ? bidi(String(given[k])) : blank));
   }
   const card = (id) => cardNames[id] || id;
 
