@@ -28,7 +28,7 @@ from .errors import (
     RecordShapeError,
     RulesError,
 )
-from .names import BLANK_LETTERS, visible_name
+from .names import BLANK_LETTERS, readable_names, visible_name
 from .record import (
     Ability,
     GameRecord,
@@ -103,6 +103,7 @@ __all__ = [
     "legal_plays",
     "name_clash",
     "parse_card",
+    "readable_names",
     "resolve_trick",
     "revoke_explanation",
     "same_name",

@@ -9,6 +9,7 @@ not expose that property, so :data:`_IGNORABLE` copies its ranges (DerivedCorePr
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 #: Default_Ignorable_Code_Point, Unicode 15.
 _IGNORABLE = (
@@ -93,3 +94,28 @@ def name_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name)
     visible = "".join(c for c in folded if unicodedata.category(c) != "Cf" and not _ignorable(c))
     return visible.strip().casefold()
+
+
+def readable_names(names: Sequence[str]) -> list[str]:
+    """A game's names stored by an older skullcam, as the table reads them today: each one's
+    :func:`visible_name` (names stored before it existed keep their zero-width spaces and
+    variation selectors), and a name the table would read as an earlier seat's numbered after
+    it ("Ana" and "Ana" + U+FE0F were set up as two players the TV showed as two Anas: they
+    read "Ana" and "Ana 2"), past any number another seat's name already has. Names are
+    shown, scored and exported this way; the stored text is left as it was. A name with
+    nothing visible in it stays as stored."""
+    bases = [visible_name(stored) or stored for stored in names]
+    firsts: dict[str, int] = {}
+    for seat, base in enumerate(bases):
+        firsts.setdefault(name_key(base), seat)
+    taken = set(firsts)
+    out = []
+    for seat, base in enumerate(bases):
+        name, number = base, 1
+        if firsts[name_key(base)] != seat:  # read as an earlier seat's name
+            while name_key(name) in taken:
+                number += 1
+                name = f"{base} {number}"
+            taken.add(name_key(name))
+        out.append(name)
+    return out

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from skullcam.errors import UserError
+from skullcam.rules.names import name_key, visible_name
 
 from . import checks
 from .audit import write_audit
@@ -305,7 +306,14 @@ class GamesMixin(Database):
         shutil.rmtree(self.data_dir / "games" / str(int(game_id)), ignore_errors=True)
 
     def remembered_names(self, limit: int = 30) -> list[str]:
-        """Player names used before, most recent first (the setup page offers them)."""
+        """Player names used before, most recent first (the setup page offers them), as the
+        table reads them: a name remembered by an older skullcam with a character that draws
+        nothing ("Ana" + U+FE0F) is offered as "Ana", once."""
         sql = "SELECT name FROM player_names ORDER BY last_used DESC LIMIT ?"
         rows = self._conn().execute(sql, (limit,)).fetchall()
-        return [r["name"] for r in rows]
+        offered: dict[str, str] = {}
+        for row in rows:
+            name = visible_name(row["name"])
+            if name:
+                offered.setdefault(name_key(name), name)
+        return list(offered.values())

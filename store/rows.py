@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from skullcam.errors import UserError
+from skullcam.rules import readable_names
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -171,7 +172,11 @@ def _from_row(cls: type[_RowT], row: sqlite3.Row, json_columns: tuple[str, ...])
 
 
 def game_from_row(row: sqlite3.Row) -> Game:
-    return _from_row(Game, row, ("players", "settings"))
+    """The game, its players named as the table reads them (``rules.readable_names``): names
+    stored before skullcam dropped the characters that draw nothing are read without them, and
+    two a table cannot tell apart are numbered, the stored text left as it was."""
+    game = _from_row(Game, row, ("players", "settings"))
+    return replace(game, players=readable_names(game.players))
 
 
 def trick_from_row(row: sqlite3.Row) -> Trick:

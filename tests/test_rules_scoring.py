@@ -20,6 +20,7 @@ from skullcam.rules import (
     first_leader,
     name_clash,
     parse_card,
+    readable_names,
     resolve_trick,
     score_bid,
     score_game,
@@ -618,6 +619,27 @@ def test_names_a_reader_cannot_tell_apart_clash(names: list[str]) -> None:
 
 def test_names_that_differ_do_not_clash() -> None:
     assert name_clash(["Ana", "Anna", "Åna", "\U0001f468\u200d\U0001f469", "\U0001f468"]) is None
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"),
+    [
+        # Names stored today read as they are.
+        (["Ana", "Zoë", "\u2764\ufe0f", "\u0645\u06cc\u200c\u0646\u0627"], None),
+        # An older skullcam's: the invisible characters go, NFC composes.
+        (["Ana\u200b", "Be\u0301n", "\u00adCai"], ["Ana", "B\u00e9n", "Cai"]),
+        # Two names the table reads as one: the later seat is numbered, past a name taken.
+        (["Ana", "Ana\ufe0f", "Ana 2", "ana\u200b"], ["Ana", "Ana 3", "Ana 2", "ana 4"]),
+        # Nothing visible left (U+FFF0, unassigned, passed the old check): kept as stored.
+        (["\ufff0", "Ben"], None),
+    ],
+)
+def test_stored_names_read_as_the_table_reads_them(
+    stored: list[str], read: list[str] | None
+) -> None:
+    names = readable_names(stored)
+    assert names == (stored if read is None else read)
+    assert name_clash(names) is None
 
 
 @pytest.mark.parametrize(

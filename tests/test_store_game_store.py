@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -790,6 +791,51 @@ def test_a_character_that_draws_nothing_is_no_part_of_a_name(
     assert store.game(gid).players == ["Ana", "Ben"]
     with pytest.raises(UserError, match="needs a name"):
         store.create_game(["Ana", invisible * 3], 0, {})
+
+
+def _stored_the_old_way(data: Path, players: list[str], remembered: list[str]) -> int:
+    """A game as a skullcam before names lost their invisible characters stored it: the same
+    schema, the names' text as typed in its players column and in the remembered names. Made
+    here with today's store and then written as that one wrote them (its b456eef^ code was run
+    once to check the bytes match: '["Ana","Ana\ufe0f","Ben"]')."""
+    old = GameStore(data)
+    gid = old.create_game(["P1", "P2", "P3"], 0, {})
+    old.set_bids(gid, 1, [0, 1, 0])
+    old.record_trick(gid, 1, 0, plays((0, "green-5"), (1, "green-9"), (2, "green-2")))
+    old.close()
+    with sqlite3.connect(data / "skullcam.db") as conn:
+        conn.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(players), gid))
+        conn.execute("DELETE FROM player_names")
+        for when, name in enumerate(remembered):
+            conn.execute("INSERT INTO player_names (name, last_used) VALUES (?, ?)", (name, when))
+    conn.close()
+    return gid
+
+
+def test_names_stored_with_characters_that_draw_nothing_read_as_the_table_reads_them(
+    tmp_path: Path,
+) -> None:
+    """A game stored before names lost their invisible characters kept them: "Ana" and "Ana"
+    + U+FE0F showed as two Anas, and its score stopped ("'players' must differ: 'Ana' and
+    'Ana️' are one name; rename one", and no page renames a player). The names are read as the
+    table sees them, the second Ana numbered, so the game scores and exports again; the
+    stored text is not touched."""
+    data = tmp_path / "data"
+    stored = ["Ana", "Ana\ufe0f", "Ben\u200b"]
+    gid = _stored_the_old_way(data, stored, ["ana\u200b", "Ana", "Ana\ufe0f", "Ben\u200b"])
+    store = GameStore(data)
+    try:
+        assert store.game(gid).players == ["Ana", "Ana 2", "Ben"]
+        score = store.score(gid)
+        assert score["ok"], score.get("error")
+        assert store.export_record(gid)["players"] == ["Ana", "Ana 2", "Ben"]
+        assert store.remembered_names() == ["Ben", "Ana"]  # most recent first, once each
+    finally:
+        store.close()
+    with sqlite3.connect(data / "skullcam.db") as conn:
+        row = conn.execute("SELECT players FROM games WHERE id = ?", (gid,)).fetchone()
+    conn.close()
+    assert json.loads(row[0]) == stored
 
 
 def test_a_name_keeps_its_accents_but_not_a_pile_of_them(store: GameStore) -> None:
