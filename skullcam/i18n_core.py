@@ -73,7 +73,10 @@ _SPECIALS = {
         "skull-king": "Skull King",
         # The mermaid named Sirena is "Sirena", not "Sirena Sirena" (English "Mermaid Sirena"
         # word for word); the mermaid an input leaves unnamed is told from her as "genérica".
-        # "Sirena sin nombre" read "la Sirena sin nombre de Cai" ("without Cai's name").
+        # "Sirena sin nombre" read "la Sirena sin nombre de Cai" ("without Cai's name"). The
+        # user's Spanish and Italian rules (shared/seeds) have no word of their own for her:
+        # they name neither mermaid, and every one is "Sirena" ("una Sirena", "2 cartas de
+        # Sirena", "Sirene (2 carte)"), the name the mermaid called Sirena has here.
         "mermaid": "Sirena genérica",
         "mermaid-alyra": "Sirena Alyra",
         "mermaid-sirena": "Sirena",
@@ -93,7 +96,7 @@ _SPECIALS = {
         "tigress:pirate": "Tigre (pirata)",
         "tigress:escape": "Tigre (fuga)",
         "skull-king": "Re dei Teschi",
-        "mermaid": "Sirena generica",
+        "mermaid": "Sirena generica",  # as in Spanish: no word of the sources' for her
         "mermaid-alyra": "Sirena Alyra",
         "mermaid-sirena": "Sirena",
         "loot": "Bottino",
