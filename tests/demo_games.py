@@ -25,3 +25,16 @@ def make_demo(folder: Path, n: int = 3, rounds: int = 3) -> tuple[dict, list]:
     seats = SeatLayout.default(n).to_json()
     (folder / "meta.json").write_text(json.dumps({"fps": sg.fps, "players": n, "seats": seats}))
     return record, sg.script
+
+
+def calibrate_seats(data: Path, n: int = 3) -> Path:
+    """``data``'s seat calibration for a camera playing make_demo's frames, as 'skullcam
+    calibrate' would make it, in the scripted detections' 640 x 480 pixels. The frames are
+    64 x 48 to keep the tests fast, and a calibration (or the default) is scaled to the frames
+    it is used with: its centre went to (32, 24), far from every card, so every card read as
+    one seat and the tricks' players came from the play order instead (the tests did not check
+    the seats they claimed to). Saved with no frame size, it is used as it is."""
+    default = SeatLayout.default(n)
+    data.mkdir(parents=True, exist_ok=True)
+    SeatLayout(default.centre, default.angles).save(data / "seats.json")
+    return data / "seats.json"

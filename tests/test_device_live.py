@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from demo_games import SEED, make_demo
+from demo_games import SEED, calibrate_seats, make_demo
 
 from skullcam.cli import main
 from skullcam.device import live as live_module
@@ -27,7 +27,6 @@ from skullcam.device.live import LiveLoop
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
 from skullcam.store import GameStore
-from skullcam.vision.seats import SeatLayout
 from skullcam.vision.trick_state import tigress_flag
 
 
@@ -357,10 +356,7 @@ def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_fra
     store = GameStore(data)
     game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
     store.close()
-    # As 'skullcam calibrate' would, in the scripted detections' 640 x 480 pixels (the frames
-    # themselves are small to keep the test fast, so no frame size to rescale from).
-    default = SeatLayout.default(3)
-    SeatLayout(default.centre, default.angles).save(data / "seats.json")
+    calibrate_seats(data)
     from skullcam.vision import recognizer as recognizer_module
 
     monkeypatch.setattr(
@@ -387,7 +383,7 @@ def _a_table_game_seen_by_script(
 
     store = GameStore(data)
     game_id = store.create_game(record["players"], record["first_dealer"], record["settings"])
-    SeatLayout.default(3).save(data / "seats.json")
+    calibrate_seats(data)
     monkeypatch.setattr(
         recognizer_module.Recognizer,
         "load",
@@ -507,7 +503,7 @@ def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Pat
         shutil.copyfile(frame, camera / f"second_{frame.name}")
     data = tmp_path / "data"
     store = GameStore(data)
-    SeatLayout.default(3).save(data / "seats.json")
+    calibrate_seats(data)
     first = store.create_game(record["players"], record["first_dealer"], record["settings"])
     second: list[int] = []
 
@@ -547,7 +543,7 @@ def test_a_camera_leaves_a_demo_game_stopped_mid_way_alone(tmp_path: Path) -> No
     record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
     data = tmp_path / "data"
     store = GameStore(data)
-    SeatLayout.default(3).save(data / "seats.json")
+    calibrate_seats(data)
     demo_game = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     demo_plays = [
         {"player": p, "card": c} for p, c in ((1, "green-5"), (2, "green-9"), (0, "escape"))
@@ -810,12 +806,13 @@ def _half_a_game_in(camera: Path, tmp_path: Path) -> tuple[dict, list, list[Path
     for frame in frames[: len(frames) // 2]:
         shutil.copy(frame, camera / frame.name)
     store = GameStore(tmp_path / "data")
+    calibrate_seats(store.data_dir)
     return record, script, frames, store, _table_game(store, record)
 
 
 def _record_from(folder: Path, store: GameStore, script: list) -> None:
     """``skullcam run --camera FOLDER`` until its frames end."""
-    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(folder), None)
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), str(folder), None, data_dir=store.data_dir)
     loop.speed, loop.next_games = 0, False
     loop.run()
 
@@ -888,7 +885,9 @@ def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_ha
     # Blind from after the camera's last trick was swept until the missed one is swept.
     settled = simulate_game(record, seed=SEED).settle_frames
     blind = range(settled[done - 1][-1] + 20, settled[done][-1] + 25)
-    loop = LiveLoop(store, MissesATrick(script, blind, lambda: None), str(camera), None)
+    loop = LiveLoop(
+        store, MissesATrick(script, blind, lambda: None), str(camera), None, data_dir=store.data_dir
+    )
     loop.speed, loop.next_games = 0, False
     loop.run()
     assert recorded_rounds(store, gid) == truth_rounds(record)
@@ -905,7 +904,6 @@ def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_rec
     shows those tricks too. Its copy of round 2's last trick went in as round 3's first, flagged
     "P1 led, but the game expected P0 to lead", every later trick a place late and round 3's
     last left out (a game-night journey). They are that trick seen again: not recorded."""
-    import dataclasses
     import shutil
 
     from skullcam.device.scripted import simulate_game
@@ -919,9 +917,7 @@ def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_rec
         shutil.copy(frame, camera / frame.name)
     store = GameStore(data)
     gid = _table_game(store, record)
-    # Seats calibrated in the detections' pixels: each card is read as its player's, as at a
-    # real table (the default layout, scaled to the small frames, reads play order instead).
-    dataclasses.replace(SeatLayout.default(3), frame_size=None).save(data / "seats.json")
+    calibrate_seats(data)
 
     def play_recording() -> None:
         loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None, data_dir=data)
@@ -996,6 +992,7 @@ def _a_trick_entered_by_hand(
     settled = simulate_game(record, seed=SEED).settle_frames  # the frames make_demo drew
     store = GameStore(tmp_path / "data")
     gid = _table_game(store, record)
+    calibrate_seats(store.data_dir)
     missed = record["rounds"][1]["tricks"][0]["plays"]
 
     def enter_by_hand() -> None:
@@ -1003,7 +1000,9 @@ def _a_trick_entered_by_hand(
 
     blind = range(settled[0][-1] + 20, back_at(settled[1]))
     camera = str(tmp_path / "demo" / "frames")
-    loop = LiveLoop(store, MissesATrick(script, blind, enter_by_hand), camera, None)
+    loop = LiveLoop(
+        store, MissesATrick(script, blind, enter_by_hand), camera, None, data_dir=store.data_dir
+    )
     loop.speed, loop.next_games = 0, False
     with caplog.at_level(logging.INFO, logger="skullcam"):
         loop.run()
@@ -1550,7 +1549,7 @@ def test_tricks_a_held_database_kept_out_are_recorded_before_a_recording_resumes
                 other.execute("BEGIN EXCLUSIVE")
             return super().__call__(frame)
 
-    loop = LiveLoop(store, HoldsTheDatabase(script), str(camera), None)
+    loop = LiveLoop(store, HoldsTheDatabase(script), str(camera), None, data_dir=store.data_dir)
     loop.speed = 0
     with pytest.raises(UserError, match="not recorded yet; they are kept in"):
         loop.run()

@@ -15,6 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from demo_games import calibrate_seats
 
 from skullcam.captions import wrapped
 from skullcam.cli import main
@@ -188,6 +189,7 @@ def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> No
     write_keyed_frames(frames, len(sg.script), (64, 48))
     bids = tmp_path / "bids.json"
     bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
+    calibrate_seats(tmp_path / "data")
     from skullcam.vision import recognizer as recognizer_module
 
     def fake_load(*args, **kwargs):
@@ -237,6 +239,7 @@ def test_replay_skips_a_frozen_stretch_and_says_so(
         cv2.imwrite(str(frames / f"frame_{k:06d}.png"), key_image(stuck, (64, 48)))
     bids = tmp_path / "bids.json"
     bids.write_text(json.dumps([r["bids"] for r in record["rounds"]]))
+    calibrate_seats(tmp_path / "data")
     from skullcam.vision import recognizer as recognizer_module
 
     seen: list[int] = []
