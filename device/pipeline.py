@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
@@ -22,6 +22,7 @@ from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
+from skullcam.rules import RulesError, copies_in_deck, parse_card
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 from skullcam.vision.tracker import Tracker, TrackerConfig
@@ -160,11 +161,11 @@ class Pipeline:
         """A recording played into a game again: the tricks the table entered by hand after
         the last one it recorded, in game order. They were played in front of it while nothing
         recorded it, and it goes on from before them (after its own last trick's frame: a trick
-        entered by hand has none). A trick it completes holding exactly the next one's cards,
-        by the same players, is that trick seen again: not recorded (the referee already counts
-        it). Was: recorded as the game's next trick, and every later one a place late. The
-        first trick that is not ends them: the recording is past them (two tricks of one round
-        never hold the same cards)."""
+        entered by hand has none). A trick it completes holding the next one's cards by the
+        same players, but for one read otherwise (:func:`laid_again`), is that trick seen again:
+        not recorded (the referee already counts it). Was: recorded as the game's next trick,
+        and every later one a place late. The first trick that is not ends them: the recording
+        is past them."""
 
     @property
     def model_version(self) -> str:
@@ -278,15 +279,16 @@ class Pipeline:
         if not self.seen_again:
             return False
         entered = self.seen_again.pop(0)
-        seen = Counter(zip(trick.players, (p.card for p in trick.plays), strict=True))
-        if seen != Counter(entered.plays):
+        seen = list(zip(trick.players, (p.card for p in trick.plays), strict=True))
+        if not laid_again(seen, entered, same_round=self.referee.round == entered.round):
             self.seen_again = []
             return False
         logger.info(
-            "round %d trick %d, entered by hand, is seen again in the recording: not recorded "
-            "again",
+            "round %d trick %d, entered by hand, is seen again in the recording%s: not "
+            "recorded again",
             entered.round,
             entered.trick + 1,
+            _read_otherwise(seen, entered, self.referee.players),
         )
         self.machine.round_continues = entered.trick + 1 < self.referee.tricks_in(entered.round)
         self._amendable = False  # the table's entry stands: a swap seen now is not the last trick's
@@ -426,6 +428,54 @@ def trick_log_lines(outcomes: Iterable[TrickOutcome], players: list[str]) -> lis
             lines.append(f"    {o.result.explanation}")
         lines.extend(f"    ! {flag}" for flag in o.flags)
     return lines
+
+
+def laid_again(
+    seen: Sequence[tuple[int, str]], entered: EnteredTrick, same_round: bool, whole: bool = True
+) -> bool:
+    """Whether the (player, card) plays ``seen`` are the trick ``entered`` by hand laid again:
+    its plays, but for at most one read otherwise (a card misread, missed, or read in another
+    seat). ``whole``: ``seen`` is a completed trick, else the cards laid so far.
+
+    One play off is forgiven from a rule of the deck: in one round every card is played at most
+    once, but the escapes and loots (several copies) and an unnamed pirate or mermaid (any of
+    several). So a new trick of ``entered``'s round (``same_round``) cannot hold one of its
+    one-of-a-kind cards, and one of them laid by the same player is that trick again. A new
+    trick of a later round is dealt from a new hand and may hold one by chance: two are asked
+    for then. Escapes and loots prove nothing: without such cards only the exact plays are
+    that trick. Was: only the exact plays, and a copy with one card misread went in as the
+    game's next trick, every later one a place late."""
+    want, got = Counter(entered.plays), Counter(seen)
+    extra, missing = got - want, want - got
+    if extra.total() > 1 or (whole and missing.total() > 1):
+        return False
+    if whole and not extra and not missing:
+        return True
+    proof = sum(n for (_, card), n in (got & want).items() if _one_of_a_kind(card))
+    return proof >= (1 if same_round else 2)
+
+
+def _one_of_a_kind(card: str) -> bool:
+    """Whether the deck holds one card like ``card``: a round plays it at most once."""
+    try:
+        return copies_in_deck(parse_card(card).face) == 1
+    except RulesError:
+        return False
+
+
+def _read_otherwise(
+    seen: Sequence[tuple[int, str]], entered: EnteredTrick, players: Sequence[str]
+) -> str:
+    """For the log: what the recording read otherwise than the table entered (empty: none)."""
+    want, got = Counter(entered.plays), Counter(seen)
+
+    def named(plays: Counter[tuple[int, str]]) -> str:
+        said = [f"{players[p] if p < len(players) else f'P{p}'} {c}" for p, c in plays.elements()]
+        return ", ".join(sorted(said)) or "nothing"
+
+    if got == want:
+        return ""
+    return f" (it read {named(got - want)} where the table entered {named(want - got)})"
 
 
 def _is_still_on_the_table(trick: TrickObservation, recorded: list[str]) -> bool:

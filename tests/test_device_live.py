@@ -895,15 +895,12 @@ def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_ha
     assert sources.count("hand") == 1
 
 
-@pytest.mark.parametrize("entered", [1, 2])
-def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_recorded_again(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, entered: int
-) -> None:
-    """Stopped after round 2's first trick, the table entering round 2's last (and round 3's
-    first) by hand: played again, the recording goes on from its own last trick's frame and
-    shows those tricks too. Its copy of round 2's last trick went in as round 3's first, flagged
-    "P1 led, but the game expected P0 to lead", every later trick a place late and round 3's
-    last left out (a game-night journey). They are that trick seen again: not recorded."""
+def _played_again_over_hand_entries(
+    tmp_path: Path, by_hand: list[tuple[int, int]], script_then: Callable[[list], list] = list
+) -> tuple[GameStore, int, dict]:
+    """A recording stopped after round 2's first trick, the table entering the tricks
+    ``by_hand`` (round, trick from 0), then the rest of the frames in and the recording played
+    again (read through ``script_then(script)``): (store, game id, truth)."""
     import shutil
 
     from skullcam.device.scripted import simulate_game
@@ -919,28 +916,86 @@ def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_rec
     gid = _table_game(store, record)
     calibrate_seats(data)
 
-    def play_recording() -> None:
+    def play_recording(script: list) -> None:
         loop = LiveLoop(store, FrameKeyedRecognizer(script), str(camera), None, data_dir=data)
         loop.speed, loop.next_games = 0, False
         loop.run()
         assert loop.error is None
 
-    play_recording()
+    play_recording(script)
     assert [(t.round, t.trick) for t in store.tricks(gid)] == [(1, 0), (2, 0)]
-    by_hand = [(2, 1), (3, 0)][:entered]
     for number, trick in by_hand:
         plays = record["rounds"][number - 1]["tricks"][trick]["plays"]
         store.enter_trick(gid, number, trick, plays)
     for frame in frames[settled[1][-1] + 20 :]:
         shutil.copy(frame, camera / frame.name)
-    with caplog.at_level(logging.INFO, logger="skullcam"):
-        play_recording()
-    assert recorded_rounds(store, gid) == truth_rounds(record)
-    assert all(t.flags == [] for t in store.tricks(gid))
-    assert [(t.round, t.trick) for t in store.tricks(gid) if t.by_hand] == by_hand
+    play_recording(script_then(script))
+    return store, gid, record
+
+
+def _seen_again_once(caplog: pytest.LogCaptureFixture, by_hand: list[tuple[int, int]]) -> None:
     for number, trick in by_hand:
         said = f"round {number} trick {trick + 1}, entered by hand, is seen again in the recording"
         assert caplog.text.count(said) == 1
+
+
+@pytest.mark.parametrize("entered", [1, 2])
+def test_tricks_entered_by_hand_that_a_resumed_recording_shows_again_are_not_recorded_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, entered: int
+) -> None:
+    """Stopped after round 2's first trick, the table entering round 2's last (and round 3's
+    first) by hand: played again, the recording goes on from its own last trick's frame and
+    shows those tricks too. Its copy of round 2's last trick went in as round 3's first, flagged
+    "P1 led, but the game expected P0 to lead", every later trick a place late and round 3's
+    last left out (a game-night journey). They are that trick seen again: not recorded."""
+    by_hand = [(2, 1), (3, 0)][:entered]
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        store, gid, record = _played_again_over_hand_entries(tmp_path, by_hand)
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert all(t.flags == [] for t in store.tricks(gid))
+    assert [(t.round, t.trick) for t in store.tricks(gid) if t.by_hand] == by_hand
+    _seen_again_once(caplog, by_hand)
+
+
+@pytest.mark.parametrize(("entered", "read"), [(1, "misread"), (1, "missed"), (2, "misread")])
+def test_a_trick_entered_by_hand_seen_again_with_a_card_misread_is_not_recorded_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, entered: int, read: str
+) -> None:
+    """The recording shows round 2's last trick again, entered by hand, but reads one of its
+    cards as another (or misses it): it was not that trick's exact cards, so it went in as
+    round 3's first, every later trick a place late. Its other two cards, each one of a kind
+    and played by the same player, are that trick's: a new trick of round 2 could not hold
+    them (each card is played at most once a round)."""
+    import dataclasses
+
+    from skullcam.device.scripted import simulate_game
+
+    by_hand = [(2, 1), (3, 0)][:entered]
+    misread = "green-10"  # round 2's last trick: P2 black-5, P0 green-10, P1 yellow-4
+
+    def misreading(script: list) -> list:
+        record = DemoGame.load(tmp_path / "demo").record
+        assert {"player": 0, "card": misread} in record["rounds"][1]["tricks"][1]["plays"]
+        settled = simulate_game(record, seed=SEED).settle_frames
+        copy = range(settled[1][-1], settled[3][0])  # from round 2's first trick to round 3's
+        as_read = [] if read == "missed" else ["green-11"]  # a card this game never plays
+        return [
+            [
+                dataclasses.replace(d, card=c)
+                for d in dets
+                for c in ([d.card] if k not in copy or d.card != misread else as_read)
+            ]
+            for k, dets in enumerate(script)
+        ]
+
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        store, gid, record = _played_again_over_hand_entries(tmp_path, by_hand, misreading)
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert [(t.round, t.trick) for t in store.tricks(gid) if t.by_hand] == by_hand
+    _seen_again_once(caplog, by_hand)
+    it_read = "nothing" if read == "missed" else "P0 green-11"
+    said = f"(it read {it_read} where the table entered P0 green-10): not recorded again"
+    assert caplog.text.count(said) == 1
 
 
 def test_another_recording_played_into_a_half_recorded_game_is_warned_about(

@@ -411,3 +411,26 @@ def _moved(det: Detection, dx: float, dy: float, turn: float = 0.0) -> Detection
     centre = np.array([320.0, 240.0])
     corners = (det.corners - centre) @ spin.T + centre + np.array([dx, dy])
     return Detection.from_corners(det.card, det.confidence, corners)
+
+
+def test_a_trick_is_taken_for_one_entered_by_hand_only_on_one_of_a_kind_cards() -> None:
+    """A recording showing a trick entered by hand again is forgiven one card read otherwise,
+    where the rest proves it: one-of-a-kind cards, each played at most once a round, by the
+    same players. A new trick is not taken for it: two cards off, proof by escapes alone, or
+    one card alike in a new round (a new deal may hold it)."""
+    from skullcam.device.pipeline import EnteredTrick, laid_again
+
+    entered = EnteredTrick(2, 1, ((2, "black-5"), (0, "green-10"), (1, "yellow-4")))
+    assert laid_again([(2, "black-5"), (0, "green-10"), (1, "yellow-4")], entered, True)
+    assert laid_again([(2, "black-5"), (0, "green-11"), (1, "yellow-4")], entered, True)
+    assert laid_again([(2, "black-5"), (1, "yellow-4")], entered, True)  # one missed
+    assert laid_again([(2, "black-5"), (0, "green-10"), (2, "yellow-4")], entered, True)  # seat
+    assert laid_again([(2, "black-5"), (0, "green-11"), (1, "yellow-4")], entered, False)
+    assert not laid_again([(2, "black-5"), (0, "green-11"), (1, "yellow-5")], entered, True)
+    assert not laid_again([(2, "black-5")], entered, True)  # two missed
+    two = EnteredTrick(1, 0, ((0, "skull-king"), (1, "green-3")))
+    assert laid_again([(0, "skull-king"), (1, "green-4")], two, same_round=True)
+    assert not laid_again([(0, "skull-king"), (1, "green-4")], two, same_round=False)
+    escapes = EnteredTrick(2, 1, ((0, "escape"), (1, "loot"), (2, "green-3")))
+    assert laid_again([(0, "escape"), (1, "loot"), (2, "green-3")], escapes, True)
+    assert not laid_again([(0, "escape"), (1, "loot"), (2, "green-4")], escapes, True)
