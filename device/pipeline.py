@@ -270,7 +270,7 @@ class Pipeline:
             self.stats.latencies.append(time.perf_counter() - t0)
             return outcome
         if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
-            self.listener.on_live(self.live_plays(), self.machine.leader, frame)
+            self.listener.on_live(self._shown_live(), self.machine.leader, frame)
         return None
 
     def _is_seen_again(self, trick: TrickObservation) -> bool:
@@ -293,6 +293,21 @@ class Pipeline:
         self.machine.round_continues = entered.trick + 1 < self.referee.tricks_in(entered.round)
         self._amendable = False  # the table's entry stands: a swap seen now is not the last trick's
         return True
+
+    def _shown_live(self) -> list[dict[str, Any]]:
+        """The cards on the table as the TV shows them: as the game's next trick, so none
+        while they are the next trick entered by hand being laid again (:attr:`seen_again`:
+        a recording catching up on what the table already played and entered). Was: shown as
+        the next trick with a winner so far, though that trick was not being played; cards
+        that turn out to be a new trick are shown from the first that says so (a new round's
+        lead, dealt one of that trick's cards again, waits for the next card)."""
+        plays = self.live_plays()
+        if self.seen_again and plays:
+            entered = self.seen_again[0]
+            seen = [(int(p["player"]), str(p["card"])) for p in plays]
+            if laid_again(seen, entered, whole=False):
+                return []
+        return plays
 
     def _say_if_the_table_moved(self) -> None:
         """Log once when the tricks have left the calibrated seats (a knocked or turned camera,
@@ -431,7 +446,10 @@ def trick_log_lines(outcomes: Iterable[TrickOutcome], players: list[str]) -> lis
 
 
 def laid_again(
-    seen: Sequence[tuple[int, str]], entered: EnteredTrick, same_round: bool, whole: bool = True
+    seen: Sequence[tuple[int, str]],
+    entered: EnteredTrick,
+    same_round: bool = False,
+    whole: bool = True,
 ) -> bool:
     """Whether the (player, card) plays ``seen`` are the trick ``entered`` by hand laid again:
     its plays, but for at most one read otherwise (a card misread, missed, or read in another
@@ -442,9 +460,11 @@ def laid_again(
     several). So a new trick of ``entered``'s round (``same_round``) cannot hold one of its
     one-of-a-kind cards, and one of them laid by the same player is that trick again. A new
     trick of a later round is dealt from a new hand and may hold one by chance: two are asked
-    for then. Escapes and loots prove nothing: without such cards only the exact plays are
-    that trick. Was: only the exact plays, and a copy with one card misread went in as the
-    game's next trick, every later one a place late."""
+    for then, but for cards laid so far (not ``whole``), which only keep them off the TV as
+    the next trick until a card says otherwise, and record nothing. Escapes and loots prove
+    nothing: without such cards only the exact plays are that trick. Was: only the exact
+    plays, and a copy with one card misread went in as the game's next trick, every later
+    one a place late."""
     want, got = Counter(entered.plays), Counter(seen)
     extra, missing = got - want, want - got
     if extra.total() > 1 or (whole and missing.total() > 1):
@@ -452,7 +472,7 @@ def laid_again(
     if whole and not extra and not missing:
         return True
     proof = sum(n for (_, card), n in (got & want).items() if _one_of_a_kind(card))
-    return proof >= (1 if same_round else 2)
+    return proof >= (1 if same_round or not whole else 2)
 
 
 def _one_of_a_kind(card: str) -> bool:

@@ -998,6 +998,35 @@ def test_a_trick_entered_by_hand_seen_again_with_a_card_misread_is_not_recorded_
     assert caplog.text.count(said) == 1
 
 
+def test_the_tv_does_not_show_a_trick_entered_by_hand_as_the_next_while_a_recording_lays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recording catching up shows round 2's last trick, entered by hand, laid again: the TV
+    showed its cards as the game's next trick, round 3's first, with a winner so far, though
+    the table had played it already (and recorded it by hand). It shows round 3's first trick
+    only, as that is laid."""
+    shown: list[tuple[int, int, set]] = []
+    set_live = GameStore.set_live
+
+    def spy(self: GameStore, game_id: int, number: int, trick: int, plays: list, **kw) -> None:
+        shown.append((number, trick, {(int(p["player"]), p["card"]) for p in plays}))
+        set_live(self, game_id, number, trick, plays, **kw)
+
+    monkeypatch.setattr(GameStore, "set_live", spy)
+    store, gid, record = _played_again_over_hand_entries(tmp_path, [(2, 1)])
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    entered, laid_next = (
+        {(p["player"], p["card"]) for p in t["plays"]}
+        for t in (
+            record["rounds"][1]["tricks"][1],
+            record["rounds"][2]["tricks"][0],
+        )
+    )
+    as_next = [plays for number, trick, plays in shown if (number, trick) == (3, 0)]
+    assert any(plays and plays < laid_next for plays in as_next)  # shown as it is laid
+    assert all(not plays & entered for plays in as_next)
+
+
 def test_another_recording_played_into_a_half_recorded_game_is_warned_about(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

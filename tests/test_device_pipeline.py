@@ -434,3 +434,8 @@ def test_a_trick_is_taken_for_one_entered_by_hand_only_on_one_of_a_kind_cards() 
     escapes = EnteredTrick(2, 1, ((0, "escape"), (1, "loot"), (2, "green-3")))
     assert laid_again([(0, "escape"), (1, "loot"), (2, "green-3")], escapes, True)
     assert not laid_again([(0, "escape"), (1, "loot"), (2, "green-4")], escapes, True)
+    # Cards laid so far, kept off the TV as the next trick: one such card is enough.
+    assert laid_again([(2, "black-5")], entered, whole=False)
+    assert laid_again([(2, "black-5"), (0, "green-11")], entered, whole=False)
+    assert not laid_again([(2, "green-1")], entered, whole=False)
+    assert not laid_again([(0, "escape")], escapes, whole=False)
