@@ -255,7 +255,9 @@ class StoreRecorder:
                         self.store.record_trick(self.game_id, r, t, **record, asks=asks)
             except UserError as err:
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
-                logger.error("round %d trick %d %s: %s", outcome.round, outcome.trick, what, err)
+                logger.error(
+                    "round %d trick %d %s: %s", outcome.round, outcome.trick + 1, what, err
+                )
             except sqlite3.Error as err:
                 if not is_busy(err):
                     raise self._failed(outcome, err) from err

@@ -325,7 +325,7 @@ def insert_trick(
         cur = conn.execute(sql, values)
     except sqlite3.IntegrityError as err:
         raise UserError(
-            f"round {round_number} trick {trick_index} is already recorded in game "
+            f"round {round_number} trick {trick_index + 1} is already recorded in game "
             f"{game_id}; correct it on its replay page instead"
         ) from err
     return int(cur.lastrowid or 0)

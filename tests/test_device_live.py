@@ -1739,3 +1739,49 @@ def test_kept_tricks_wait_for_a_database_still_held_at_start_instead_of_ending_t
         loop.stop.set()  # stopped while it waits
         loop._take_kept()
     assert kept.is_file() and len(store.tricks(gid)) == 1  # kept for the next run
+
+
+@pytest.mark.parametrize("first", ["hand", "camera"])
+def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
+) -> None:
+    """The table enters round 2's first trick by hand on the very frame the camera completes
+    it (the camera asks about hand entries once a second), or on the frame after. The game
+    holds it once, whoever was first: the camera's copy is refused as already recorded, named
+    as the table and the replay page number it ('round 2 trick 1', was 'round 2 trick 0'), or
+    the phone is told the camera recorded it with these same cards."""
+    record, script = make_demo(tmp_path / "demo")
+    camera = tmp_path / "demo" / "frames"
+    dry = GameStore(tmp_path / "dry")  # where the camera completes it, with no hand entry
+    calibrate_seats(dry.data_dir)
+    dry_game = _table_game(dry, record)
+    _record_from(camera, dry, script)
+    done = dry.tricks(dry_game)[1].source_info["frame_index"] + (first == "camera")
+    store = GameStore(tmp_path / "data")
+    calibrate_seats(store.data_dir)
+    gid = _table_game(store, record)
+    refused: list[str] = []
+
+    class EntersItByHand(FrameKeyedRecognizer):
+        def __call__(self, frame: np.ndarray) -> list:
+            if int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8 == done:
+                try:
+                    store.enter_trick(gid, 2, 0, record["rounds"][1]["tricks"][0]["plays"])
+                except UserError as err:
+                    refused.append(str(err))
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, EntersItByHand(script), str(camera), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games = 0, False
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        loop.run()
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    sources = [t.detections["source"] for t in store.tricks(gid)]
+    assert sources.count("hand") == (first == "hand")
+    if first == "hand":
+        assert not refused
+        said = "round 2 trick 1 not recorded: round 2 trick 1 is already recorded in game"
+        assert caplog.text.count(said) == 1
+    else:
+        (why,) = refused
+        assert "round 2 trick 1 was recorded meanwhile" in why and "these same cards" in why
