@@ -550,6 +550,46 @@ def test_an_adaptation_cut_short_by_its_budget_says_so_and_records_it(
     assert any("3 epochs or 0 min, whichever ends first" in line for line in said)
 
 
+def test_a_resumed_adaptation_says_the_budget_its_fine_tune_keeps(
+    tmp_path: Path,
+    decks: dict[str, Path],
+    base_model: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    epochs_run: list[int],
+) -> None:
+    """Resumed, the fine-tune keeps the budget it started with, but its line said one worked
+    out again, from stages before it that, cached, now took no time."""
+    from skullcam.vision import adapt, train_classifier
+
+    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=2, workers=1, progress=False)
+    counting = train_classifier.evaluate
+    said: list[str] = []
+
+    def adapting() -> adapt.AdaptResult:
+        said.clear()
+        work = tmp_path / "work"
+        return adapt_recognizer(decks["alt"], base_model, work, plan, lambda s: said.append(str(s)))
+
+    def interrupt_second_epoch(*args: object) -> float:
+        if len(epochs_run) == 1:
+            raise KeyboardInterrupt
+        return counting(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adapt, "fine_tune_budget", lambda plan, spent: 3600.0)
+    with monkeypatch.context() as patch:
+        patch.setattr(train_classifier, "evaluate", interrupt_second_epoch)
+        with pytest.raises(KeyboardInterrupt):
+            adapting()
+    started = "fine-tuning the face classifier on"
+    (line,) = [line for line in said if line.startswith(started)]
+    assert line.endswith("2 epochs or 60 min, whichever ends first")
+    monkeypatch.setattr(adapt, "fine_tune_budget", lambda plan, spent: 6.0)
+    result = adapting()
+    (line,) = [line for line in said if line.startswith(started)]
+    assert line.endswith("2 epochs or 60 min, whichever ends first")  # not 0.1 min
+    assert result.classifier_epochs == 2
+
+
 def test_the_fine_tune_budgets_are_what_the_stages_before_them_leave() -> None:
     from skullcam.vision.adapt import (
         CHECK_SHARE,

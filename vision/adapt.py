@@ -501,6 +501,7 @@ def fine_tune(
     state_path: Path,
     plan: AdaptPlan,
     seconds: float | None = None,
+    announce: Callable[[float | None], None] | None = None,
 ) -> FineTuneResult:
     """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch.
 
@@ -511,7 +512,8 @@ def fine_tune(
     one-cycle schedule follows whichever is further along, so a fine-tune cut short by the
     clock still ends at its lowest rate. A resumed fine-tune keeps the budget it started
     with: its schedule was laid out for it, and the stages before it, cached, now take no
-    time to make it any larger.
+    time to make it any larger. ``announce`` is told the budget kept, before the first batch:
+    the one offered is not what a resumed fine-tune keeps to.
     """
     import torch
     from tqdm import tqdm
@@ -554,6 +556,8 @@ def fine_tune(
             # A state of an earlier version, without these, has another plan: never here.
             spent, seconds = float(saved["seconds"]), saved["budget"]
             finished, steps = bool(saved["finished"]), int(saved["steps"])
+    if announce is not None:
+        announce(seconds)
     bar = tqdm(
         total=total_steps,
         initial=steps,
@@ -674,9 +678,20 @@ def adapt_recognizer(
     )
     train = merge(train, detected)
     budget = fine_tune_budget(plan, time.perf_counter() - start)
-    say(_fine_tune_line("log_classifier", plan.epochs, budget, crops=len(train)))
     state = work_dir / "finetune_state.pt"
-    tuned = fine_tune(train, val, init, state, plan, budget)
+    # Said with the budget the fine-tune keeps: resumed, the one it started with, not this
+    # one, which the cached stages before it leave larger.
+    tuned = fine_tune(
+        train,
+        val,
+        init,
+        state,
+        plan,
+        budget,
+        announce=lambda kept: say(
+            _fine_tune_line("log_classifier", plan.epochs, kept, crops=len(train))
+        ),
+    )
     if tuned.cut_short(plan):
         say(spoken("log_classifier_cut", done=round(tuned.epochs, 1), n=plan.epochs))
     out = work_dir / "classifier"
