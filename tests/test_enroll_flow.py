@@ -421,6 +421,46 @@ def test_a_plan_with_more_scenes_fine_tunes_on_the_crops_of_its_own_scenes(
     assert again == crops_learned(larger, tmp_path / "fresh")
 
 
+def test_crop_caches_an_older_version_left_beside_the_scenes_are_removed(
+    tmp_path: Path,
+) -> None:
+    """Before session 52 the crop caches lay beside the scenes, not in their folder: nothing
+    reads them now, and they stayed (0.5 GB for the default plan) until the folder went.
+    Opening the enrollment removes them, and nothing else."""
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    enrollment.accept("green-1", np.zeros((8, 8, 3), np.uint8))
+    work = enrollment.work_dir / "adapt"
+    old = [
+        "crops_train.npz",
+        "crops_val.npz",
+        "crops_train.tmp.npz",  # a cache being written when the program was stopped
+        "crops_detector.npz",
+        "crops_detector-0123456789ab.npz",
+        "crops_detector-0123456789ab-hidden0.3.npz",
+        "crops_detector-0123456789ab-hidden0.3.tmp.npz",
+    ]
+    kept = [
+        "scenes/crops_train.npz",  # today's caches, in the scenes' folder
+        "scenes/crops_detector-0123456789ab-hidden0.3.npz",
+        "finetune_state.pt",
+        "crops_train.npz.bak",  # not a name skullcam gave: someone else's
+        "my_crops_val.npz",
+    ]
+    for name in old + kept:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_bytes(b"npz")
+    (work / "crops_val").mkdir()  # a folder of that name is no cache
+    photo = enrollment.faces_dir / "green-1.png"
+    (work / "crops_detector-ffffffffffff.npz").symlink_to(photo)
+    enrollment.hold()
+    left = sorted(str(p.relative_to(work)) for p in work.rglob("*") if not p.is_dir())
+    assert left == sorted([*kept, "crops_detector-ffffffffffff.npz"])
+    assert (work / "crops_val").is_dir()
+    assert photo.is_file() and Enrollment.open(tmp_path / "data", "deck").faces.keys() == {
+        "green-1"
+    }
+
+
 def test_a_saved_fine_tune_resumes_only_onto_the_crops_it_was_made_from(
     tmp_path: Path, init_checkpoint: Path, epochs_run: list[int]
 ) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -297,6 +298,31 @@ def _cached(cache: Path, classes: tuple[str, ...], cut: Callable[[], CropSet]) -
     np.savez(tmp, images=crops.images, labels=crops.labels)
     os.replace(tmp, cache)
     return crops
+
+
+OLD_CROP_CACHE = re.compile(
+    r"crops_(train|val|detector(-[0-9a-f]{12}(-hidden[0-9.]+)?)?)(\.tmp)?\.npz"
+)
+"""The names of the crop caches that versions before session 52 kept in the work folder,
+beside its scenes, and under every name they had (the detector's crops were named by its
+weights, then by the labelling rule too). Caches now live inside the scenes' folder."""
+
+
+def remove_old_crop_caches(work_dir: Path) -> list[Path]:
+    """Delete the crop caches an older version left in ``work_dir`` (an enrollment's
+    ``adapt`` folder); the paths removed. Nothing reads them any more, and they stayed until
+    the folder went: those of the true outlines alone take about 145 kB a scene, 0.5 GB for
+    the default plan's 3,600. Only regular files named as those caches were, at the folder's
+    top: the scenes, the fine-tune's state and anything else are left alone, and the
+    enrollment's photos are not in this folder at all."""
+    if not work_dir.is_dir():
+        return []
+    removed = []
+    for path in sorted(work_dir.iterdir()):
+        if OLD_CROP_CACHE.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def _crops(

@@ -43,6 +43,7 @@ from skullcam.vision.adapt import (
     Say,
     adapt_recognizer,
     generate_scenes,
+    remove_old_crop_caches,
     training_args,
 )
 from skullcam.vision.enroll_check import TEST_SEED_OFFSET, CheckResult, self_check
@@ -228,10 +229,18 @@ class Enrollment:
                 "'skullcam enroll': close that one first, or give this one another --name"
             ) from None
         self._held = handle
+        # Held, no other program writes here: the leftovers of an older version can go.
+        remove_old_crop_caches(self.adapt_dir)
 
     @property
     def work_dir(self) -> Path:
         return self.data_dir / "enroll" / self.name
+
+    @property
+    def adapt_dir(self) -> Path:
+        """The adaptation's work folder (scenes, crops, fine-tune state): a retaken face
+        discards it whole."""
+        return self.work_dir / "adapt"
 
     @property
     def faces_dir(self) -> Path:
@@ -300,7 +309,7 @@ class Enrollment:
         if self.stage != "collect":
             self.stage = "collect"  # a retaken face invalidates the deck and what follows
             self.model = None
-            shutil.rmtree(self.work_dir / "adapt", ignore_errors=True)
+            shutil.rmtree(self.adapt_dir, ignore_errors=True)
         self.save()
 
     def face_image(self, face_id: str) -> np.ndarray | None:
@@ -614,7 +623,7 @@ def adapt_and_install(
                 base = origin
     t0 = time.perf_counter()
     deck = enrollment.write_deck()
-    work = enrollment.work_dir / "adapt"
+    work = enrollment.adapt_dir
     result = adapt_recognizer(deck, base, work, plan, say=say)
     seconds["adapt"] = time.perf_counter() - t0
     t1 = time.perf_counter()
