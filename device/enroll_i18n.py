@@ -288,6 +288,40 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": " Tag billederne af {names} igen: selvtjekket genkender dem i under halvdelen af"
         " deres kort (skåret af ved kanten, et andet kort eller uskarpe?).",
     },
+    # More faces read badly than bad photos explain (enroll_check.TOO_MANY_TO_RETAKE): the
+    # command line's advice, with the page's button for the longer run in place of its flags.
+    "not_activated_longer": {
+        "en": "Not activated.",
+        "es": "No activado.",
+        "it": "Non attivato.",
+        "da": "Ikke aktiveret.",
+    },
+    "too_little": {
+        "en": " {n} faces are named right on under half of their cards: too many for bad photos;"
+        " the model learned too little: run it again with a longer plan.",
+        "es": " {n} cartas se reconocen en menos de la mitad de sus apariciones: demasiadas para"
+        " ser fotos malas; el modelo aprendió demasiado poco: vuelve a adaptarlo con un plan"
+        " más largo.",
+        "it": " {n} carte sono riconosciute in meno della metà delle loro apparizioni: troppe per"
+        " essere foto sbagliate; il modello ha imparato troppo poco: adattalo di nuovo con un"
+        " piano più lungo.",
+        "da": " {n} kort genkendes i under halvdelen af deres forekomster: for mange til at være"
+        " dårlige billeder; modellen lærte for lidt: tilpas den igen med en længere plan.",
+    },
+    "adapt_longer": {
+        "en": "Run again with a longer plan ({scenes} scenes, {epochs} epochs, no time limit)",
+        "es": (
+            "Volver a adaptar con un plan más largo ({scenes} escenas, {epochs} pasadas, sin"
+            " límite de tiempo)"
+        ),
+        "it": (
+            "Adatta di nuovo con un piano più lungo ({scenes} scene, {epochs} passate, senza"
+            " limite di tempo)"
+        ),
+        "da": (
+            "Tilpas igen med en længere plan ({scenes} scener, {epochs} gennemløb, uden tidsgrænse)"
+        ),
+    },
     "failed": {
         "en": "Failed: {error}",
         "es": "Error: {error}",

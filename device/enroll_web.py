@@ -52,7 +52,7 @@ from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, s
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
-from skullcam.vision.adapt import AdaptPlan
+from skullcam.vision.adapt import AdaptPlan, longer_plan, plan_of_record
 from skullcam.vision.enroll import Enrollment, FaceClassifier, adapt_and_install, check_face
 from skullcam.vision.enroll_check import CheckResult
 from skullcam.vision.enroll_messages import Message, MessageError, SaidText, message, spoken
@@ -246,9 +246,9 @@ class EnrollSession:
         try:
             result = CheckResult.from_json(check)
             said: tuple[Message, ...] | None = result.said()
-            retake = result.faces_to_retake()
+            retake, too_little = result.faces_to_retake(), result.learned_too_little()
         except (KeyError, TypeError, ValueError):  # an older record: its English sentence
-            said, retake = None, []
+            said, retake, too_little = None, [], False
         return {
             "state": "done",
             "sentence": check.get("sentence"),
@@ -256,6 +256,8 @@ class EnrollSession:
             "model": model,
             "activated": active,
             "retake_faces": retake,
+            "learned_too_little": too_little,
+            "plan": plan_of_record(info.get("plan") if info is not None else None, self.plan),
             "log": [],
         }
 
@@ -294,10 +296,19 @@ class EnrollSession:
         }
 
     def _adapt_state(self, lang: str) -> dict[str, Any]:
-        """The adaptation's state: its sentence, weakest faces, log (the terminal's lines) and
-        running step worded in ``lang`` (``enroll_i18n`` says what stays English)."""
+        """The adaptation's state: its sentence, what to do next, weakest faces, log (the
+        terminal's lines) and running step worded in ``lang`` (``enroll_i18n`` says what
+        stays English)."""
         status = self.adapt_status
-        hidden = ("log", "said", "weakest_faces", "retake_faces", "error_said")
+        hidden = (
+            "log",
+            "said",
+            "weakest_faces",
+            "retake_faces",
+            "error_said",
+            "learned_too_little",
+            "plan",
+        )
         shown = {k: v for k, v in status.items() if k not in hidden}
         if status.get("said"):
             shown["sentence"] = word(status["said"], lang)
@@ -306,6 +317,13 @@ class EnrollSession:
         if "weakest_faces" in status:
             shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
         shown["retake"] = [face_name(f, lang) for f in status.get("retake_faces", [])]
+        shown["longer"] = None  # the longer run the page's button offers, when it does
+        if status.get("state") == "done":
+            shown["advice"] = self._advice(shown, lang)
+            if status.get("learned_too_little"):
+                longer = self._longer_plan()
+                counts = {"scenes": longer.train_scenes, "epochs": longer.epochs}
+                shown["longer"] = {**counts, "label": t("adapt_longer", lang, **counts)}
         shown["log"] = [log_line(line, lang) for line in status["log"][-8:]]
         if status.get("state") == "running":
             step = step_progress()
@@ -313,6 +331,31 @@ class EnrollSession:
                 step["what"] = step_name(step["what"], lang)
             shown["step"] = step
         return shown
+
+    def _advice(self, shown: dict[str, Any], lang: str) -> str:
+        """What the page says after a finished adaptation's sentence, as the command line
+        does: whether the model is active, and either the faces to retake or, where too many
+        read badly for bad photos, that the model learned too little and needs a longer run."""
+        too_little = bool(self.adapt_status.get("learned_too_little"))
+        if shown.get("activated"):
+            outcome = t("model_active", lang)
+        elif too_little:
+            outcome = t("not_activated_longer", lang)
+        elif shown.get("weakest"):
+            outcome = t("not_activated_named", lang, names=", ".join(shown["weakest"]))
+        else:
+            outcome = t("not_activated", lang)
+        if too_little:
+            return outcome + t("too_little", lang, n=len(shown["retake"]))
+        if shown["retake"]:
+            return outcome + t("retake_named", lang, names=", ".join(shown["retake"]))
+        return outcome
+
+    def _longer_plan(self) -> AdaptPlan:
+        """The longer run after the plan that made the model shown (after a restart, the plan
+        its enroll.json names), or after this page's own plan where that is not known."""
+        made_with = self.adapt_status.get("plan")
+        return longer_plan(made_with if isinstance(made_with, AdaptPlan) else self.plan)
 
     def camera_frame(self) -> np.ndarray | None:
         """A frame for a photo of a real trick: taken from the camera as Capture takes one."""
@@ -357,15 +400,21 @@ class EnrollSession:
         self.pending = None
         self.target = face
 
-    def start_adapt(self) -> None:
+    def start_adapt(self, longer: bool = False) -> None:
+        """Adapt the recognizer to the enrolled faces in the background; ``longer``: with the
+        longer plan after the one that made the model shown (``adapt.longer_plan``), the cure
+        the page offers a model that learned too little, as the command line offers more
+        --scenes and --epochs."""
         missing = len(self.enrollment.missing())
         if missing:
             raise page_error("err_missing_one" if missing == 1 else "err_missing", n=missing)
         if self.adapt_thread is not None and self.adapt_thread.is_alive():
             return
         faces = dict(self.enrollment.faces)
-        if self.adapt_status.get("state") == "done" and self.adapted_faces == faces:
+        same = self.adapt_status.get("state") == "done" and self.adapted_faces == faces
+        if same and not longer:
             return  # retake a face first: then there is something new to learn
+        plan = self._longer_plan() if longer else self.plan
         self.adapt_status = {"state": "running", "log": []}
 
         def say(text: str) -> None:
@@ -380,7 +429,7 @@ class EnrollSession:
                     kwargs["min_accuracy"] = self.min_accuracy
                 outcome = adapt_and_install(
                     self.enrollment,
-                    self.plan,
+                    plan,
                     test_scenes=self.test_scenes,
                     say=say,
                     base_model=self.base_model,
@@ -395,6 +444,8 @@ class EnrollSession:
                     activated=outcome.activated,
                     weakest_faces=[f for f, _, _ in outcome.check.weakest()],
                     retake_faces=outcome.check.faces_to_retake(),
+                    learned_too_little=outcome.check.learned_too_little(),
+                    plan=plan,
                 )
                 self._recheck_tricks(say)
             except UserError as err:
@@ -601,8 +652,11 @@ def create_enroll_app(
 
     @app.post("/api/adapt")
     def adapt() -> Any:
+        longer = _json_object().get("longer", False)
+        if not isinstance(longer, bool):
+            raise UserError(f"longer must be true or false, not {longer!r}")
         with session.lock:
-            session.start_adapt()
+            session.start_adapt(longer=longer)
             return answer()
 
     add_trick_routes(app, session, _jpeg, lang)

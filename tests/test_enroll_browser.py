@@ -13,12 +13,14 @@ import cv2
 import numpy as np
 import pytest
 from browser_support import require_browser
+from enroll_support import learned_too_little
 from image_support import imread
 from repo_paths import SAMPLE_SCENES
 
 from skullcam.datasets.deck import render_face
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import ImageFolderSource
+from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan
 from skullcam.vision.enroll import Enrollment
 from skullcam.vision.enroll_check import card_name
@@ -140,6 +142,44 @@ def test_capture_accept_and_a_refused_blurred_shot_in_a_real_browser(
     browser.find_element(By.ID, "accept").click()
     wait.until(lambda d: "Green 3" in _text(d, "prompt"))
     assert sorted(session.enrollment.faces) == ["green-1", "green-2"]
+
+
+def test_a_model_that_learned_too_little_is_run_again_longer_from_its_button(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page said to retake 12 photos where the command line says to run again with more
+    scenes and epochs, and had no way to: now it says so, and its button runs that plan."""
+    import skullcam.device.enroll_web as enroll_web
+    from skullcam.vision.enroll import EnrollOutcome
+
+    plans: list[AdaptPlan] = []
+
+    def adapted(_: object, plan: AdaptPlan, **__: object) -> EnrollOutcome:
+        plans.append(plan)
+        return EnrollOutcome(tmp_path / "m", learned_too_little(), False, {})
+
+    monkeypatch.setattr(enroll_web, "adapt_and_install", adapted)
+    with _serve(tmp_path, [np.full((480, 640, 3), 90, np.uint8)]) as (url, session):
+        for face in FACES:
+            session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+        wait = WebDriverWait(browser, 15)
+        browser.get(url + "?lang=es")
+        wait.until(lambda d: d.find_element(By.ID, "adapt").is_displayed())
+        longer = browser.find_element(By.ID, "adapt-longer")
+        assert not longer.is_displayed()
+        browser.find_element(By.ID, "adapt").click()
+        wait.until(lambda d: "aprendió demasiado poco" in _text(d, "adapt-state"))
+        assert "Repite las fotos" not in _text(browser, "adapt-state")
+        assert longer.text == (
+            "Volver a adaptar con un plan más largo (7200 escenas, 18 pasadas, sin límite de"
+            " tiempo)"
+        )
+        longer.click()
+        wait.until(lambda d: "14400 escenas" in d.find_element(By.ID, "adapt-longer").text)
+    assert [(p.train_scenes, p.epochs, p.minutes) for p in plans] == [
+        (3600, 12, 19.0),
+        (7200, 18, None),
+    ]
 
 
 def _in_sight(driver: Any, element_id: str) -> bool:

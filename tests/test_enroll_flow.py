@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from enroll_support import learned_too_little
 from image_support import imread
 
 from skullcam.cli import main
@@ -1056,20 +1057,15 @@ def test_many_faces_read_badly_are_said_to_need_more_training_not_new_photos(
 ) -> None:
     """A short plan's model read 20 faces under half right, and the user was told to retake
     those 20 photos; the cure is a longer run."""
-    weak = {f"green-{n}": {"precision": 0.5, "recall": 0.3} for n in range(1, 13)}
-    check = CheckResult(
-        scenes=50,
-        cards=200,
-        recall=0.6,
-        precision=0.7,
-        classifier_accuracy=0.58,
-        classifier_per_card=weak,
-    )
-    assert enroll_judged(check, False) == 2
-    out = capsys.readouterr().out
+    assert enroll_judged(learned_too_little(), False) == 2
+    out, err = capsys.readouterr()
     assert "12 faces are named right on under half of their cards: too many for bad photos" in out
-    assert "run the same command again with more --scenes and --epochs" in out
+    # The run the page's button makes after the default plan: its flags, to type.
+    longer = "--scenes 7200 --epochs 18 --minutes 0"
+    assert f"run the same command again with more --scenes and --epochs: {longer}" in out
     assert "retake the photos of" not in out
+    # The refusal, the last line, says the same, not "retake the weakest faces".
+    assert err.rstrip().endswith(f"not activated; run the same command again with {longer}")
 
 
 def test_faces_the_self_check_reads_under_half_are_named_to_retake(

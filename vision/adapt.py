@@ -121,6 +121,36 @@ precision 99.36 %, against the default's 14.3 min and 98.36 / 99.48 %: on that d
 from more scenes stops near the default, so this is for a deck the default leaves short."""
 
 
+def longer_plan(plan: AdaptPlan) -> AdaptPlan:
+    """The plan to run again with when ``plan``'s model learned too little
+    (``CheckResult.learned_too_little``): twice the scenes, half as many epochs again, and no
+    time budget (on a CPU without bfloat16 the budget is what ends the epochs early); the
+    detector and corner reader as before. The enrollment page's button runs it, and the
+    command line names its flags. Each run again from the one before grows once more."""
+    scenes = plan.train_scenes * 2
+    return replace(
+        plan,
+        train_scenes=scenes,
+        val_scenes=validation_share(scenes),
+        epochs=math.ceil(plan.epochs * 1.5),
+        minutes=None,
+    )
+
+
+def plan_of_record(args: object, like: AdaptPlan) -> AdaptPlan | None:
+    """The plan an installed model's ``enroll.json`` names (:func:`training_args`), with
+    ``like``'s process count and progress display; None where the record is not one this
+    version reads (an older or damaged one)."""
+    if not isinstance(args, dict):
+        return None
+    try:
+        plan = AdaptPlan(**args, workers=like.workers, progress=like.progress)
+    except TypeError:
+        return None
+    counts = (plan.train_scenes, plan.val_scenes, plan.epochs)
+    return plan if all(isinstance(n, int) and n > 0 for n in counts) else None
+
+
 @dataclass
 class FineTuneResult:
     """What :func:`fine_tune` made, and how far the budget let it go."""

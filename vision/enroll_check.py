@@ -28,6 +28,11 @@ from skullcam.vision.evaluate import MIN_VISIBLE, evaluate
 
 TEST_SEED_OFFSET = 7919  # test scenes never share a seed with the fine-tune's scenes
 
+TOO_MANY_TO_RETAKE = 10
+"""More faces than this read under half right are a model that learned too little, not that
+many bad photos (helper F's review, session 52: a short plan's model at 58 % was told to
+retake 20 photos)."""
+
 
 def times(n: int) -> str:
     """How often, in English: "once", "twice", "3 times"."""
@@ -91,6 +96,11 @@ class CheckResult:
         blurred), which the model would misread at the table every time."""
         faces = sorted(self.classifier_per_card.items())
         return [f for f, v in faces if f in FACES and v["recall"] < below]  # not "none"
+
+    def learned_too_little(self) -> bool:
+        """Too many faces to retake (:data:`TOO_MANY_TO_RETAKE`): the cure is a longer run,
+        more scenes and epochs, not photographing again what such a run would learn."""
+        return len(self.faces_to_retake()) > TOO_MANY_TO_RETAKE
 
     def weakest(self, n: int = 3) -> list[tuple[str, float, float]]:
         """The ``n`` faces with the lowest min(precision, recall): (face, precision, recall)."""

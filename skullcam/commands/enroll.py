@@ -21,11 +21,6 @@ if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see
     from skullcam.vision.adapt import AdaptPlan
 
 
-TOO_MANY_TO_RETAKE = 10
-"""More faces than this read under half right are a model that learned too little, not that
-many bad photos."""
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "enroll",
@@ -277,13 +272,14 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     weakest = ", ".join(f"{f} P={p:.2f} R={r:.2f}" for f, p, r in check.weakest())
     print(f"  weakest cards: {weakest}")
     retake = check.faces_to_retake()
-    if len(retake) > TOO_MANY_TO_RETAKE:
+    if check.learned_too_little():
         # A model that learned too little reads many faces badly: 20 photos to retake sent a
         # user off to photograph again what a longer run would learn (helper F, session 52).
         print(
             f"  {len(retake)} faces are named right on under half of their cards: too many for "
             "bad photos; the model learned too little: run the same command again with more "
-            "--scenes and --epochs"
+            f"--scenes and --epochs: {_longer_flags(plan)} (twice the scenes, half as many "
+            "epochs again, no time budget)"
         )
     elif retake:
         print(
@@ -294,9 +290,22 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     if outcome.activated:
         print(f"active model: {outcome.model_dir.name} (the previous one: skullcam enroll --list)")
         return 0
+    then = (
+        f"run the same command again with {_longer_flags(plan)}"
+        if check.learned_too_little()
+        else "retake the weakest faces or run again with more --scenes/--epochs"
+    )
     raise UserError(
         f"the adapted classifier names only {check.classifier_accuracy:.1%} of the test cards"
         f" right on their true outlines ({MIN_ACTIVATE_ACCURACY:.0%} activates a model), so it"
-        f" was kept ({outcome.model_dir.name}) but not activated; retake the weakest faces or"
-        " run again with more --scenes/--epochs"
+        f" was kept ({outcome.model_dir.name}) but not activated; {then}"
     )
+
+
+def _longer_flags(plan: AdaptPlan) -> str:
+    """The flags of the longer run after ``plan`` (``adapt.longer_plan``): the page's button
+    and the command line say the same run."""
+    from skullcam.vision.adapt import longer_plan
+
+    longer = longer_plan(plan)
+    return f"--scenes {longer.train_scenes} --epochs {longer.epochs} --minutes 0"
