@@ -43,7 +43,7 @@ from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
-from .round_so_far import current_round, first_free_place, is_rounds_last_trick
+from .round_so_far import first_free, is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .trick_moves import Move
 from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
@@ -119,17 +119,15 @@ class HandEntryMixin(TricksMixin):
     def _next_trick(self, game: Game, recorded: Sequence[Trick]) -> dict[str, Any] | None:
         if game.status == "finished":
             return None
-        n = len(game.players)
         by_round: dict[int, list[Trick]] = {}
         for t in recorded:
             by_round.setdefault(t.round, []).append(t)
-        round_number = current_round(game, by_round, self.rounds_due(game.id))
-        dealt = checks.cards_dealt(round_number, n, game.settings)
-        free = first_free_place(by_round.get(round_number, []), dealt)
+        free = first_free(game, by_round, self.rounds_due(game.id))
         if free is None:
             return None
         # The first free place, led as the tricks before it say.
-        return self._slot(game, round_number, free, by_round.get(round_number, []))
+        round_number, trick_index = free
+        return self._slot(game, round_number, trick_index, by_round.get(round_number, []))
 
     def missed_before(
         self, game_id: int, round_number: int, trick_index: int

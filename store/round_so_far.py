@@ -13,7 +13,7 @@ from typing import Any
 from skullcam.rules import first_leader
 
 from . import checks, verdicts
-from .rows import Game, Trick
+from .rows import Game, Place, Trick
 
 
 @dataclass
@@ -87,10 +87,32 @@ def first_free_place(round_tricks: Sequence[Trick], dealt: int) -> int | None:
     return next((k for k in range(dealt) if k not in taken), None)
 
 
-def current_round(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> int:
-    """The first round not yet played out (the last round once all are)."""
+def first_free(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) -> Place | None:
+    """The game's first place with no trick recorded, as (round, trick index), over its
+    ``total`` rounds (``by_round``: the recorded tricks of each round): the trick the
+    hand-entry form fills. Before the table's next trick where a trick taken back left a gap
+    in an earlier round; None once every place has a trick."""
     n = len(game.players)
     for r in range(1, total + 1):
-        if len(by_round.get(r, [])) < checks.cards_dealt(r, n, game.settings):
-            return r
-    return total
+        free = first_free_place(by_round.get(r, []), checks.cards_dealt(r, n, game.settings))
+        if free is not None:
+            return r, free
+    return None
+
+
+def place_in_play(game: Game, recorded: Sequence[Trick], total: int) -> Place:
+    """The round being played and the trick the table plays next in it: the place after the
+    last recorded trick, as the camera's referee reads the store
+    (``device/recorder.referee_from_store``), whatever places before it are free. Counting
+    the tricks instead put the TV and the bids page back in a round with a gap, while the
+    table and the camera were a round further on. Once the last round is played out it is
+    that round, with the trick past its end (so no one leads)."""
+    if not recorded:
+        return 1, 0
+    last_round, last_trick = max((t.round, t.trick) for t in recorded)
+    if last_round > total:  # a tie-break no longer due once a bid was put right
+        return total, checks.cards_dealt(total, len(game.players), game.settings)
+    dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
+    if last_trick + 1 < dealt or last_round == total:
+        return last_round, last_trick + 1
+    return last_round + 1, 0

@@ -19,6 +19,9 @@ from skullcam.rules import readable_names
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+Place = tuple[int, int]
+"""(round, trick index in the round from 0): where a trick lies in the game."""
+
 
 def load_json(text: str) -> Any:
     """A JSON column of a row; a damaged one is a clear error, not a traceback mid-game."""

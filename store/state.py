@@ -13,7 +13,7 @@ from . import checks, verdicts
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
 from .prompts import PromptsMixin
-from .round_so_far import current_round, first_free_place, round_so_far
+from .round_so_far import first_free, place_in_play, round_so_far
 from .rows import Game, Trick
 from .scores import ScoresMixin
 
@@ -22,10 +22,10 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
     """The one read behind the TV, the phones and the recorder's next trick."""
 
     def state(self, game_id: int) -> dict[str, Any]:
-        """Everything a page needs in one read: the game, the current round (bids, tricks,
-        dealer, leader), the live trick, open prompts, scores, whether a camera is missing
-        (nothing is recorded) or sees badly, whether the demo made the game, and the last
-        event id."""
+        """Everything a page needs in one read: the game, the round being played (bids,
+        tricks, dealer, leader), the place the hand-entry form fills, the live trick, open
+        prompts, scores, whether a camera is missing (nothing is recorded) or sees badly,
+        whether the demo made the game, and the last event id."""
         last_event = self.last_event_id()
         game = self.game(game_id)
         n = len(game.players)
@@ -35,7 +35,11 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         recorded = self.tricks(game_id)
         for t in recorded:
             by_round.setdefault(t.round, []).append(t)
-        current = current_round(game, by_round, total)
+        # The round being played is where the table and the camera are: after the last
+        # recorded trick, however many places before it are free. The hand-entry form fills
+        # the game's first free place (``hand_place``): a trick taken back leaves a gap there,
+        # in this round or an earlier one, which the camera will not fill.
+        current, after_last = place_in_play(game, recorded, total)
         cards = checks.cards_dealt(current, n, game.settings)
         dealer = (game.first_dealer + current - 1) % n
         round_tricks = by_round.get(current, [])
@@ -43,12 +47,9 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         so_far = round_so_far(
             game, dealer, round_tricks, abilities, bool(settings["pirate_abilities"])
         )
-        # The trick the table plays next follows the round's last recorded one, led by its
-        # winner (``so_far``), even where a trick taken back to be entered again by hand has
-        # left a gap before it; the hand-entry form fills the first gap (``hand_trick``).
-        after_last = round_tricks[-1].trick + 1 if round_tricks else 0
+        # Led by the winner of the round's last recorded trick (``so_far``), gap or none.
         finished = game.status == "finished" or after_last >= cards
-        hand_trick = first_free_place(round_tricks, cards)
+        hand_place = None if game.status == "finished" else first_free(game, by_round, total)
         score = self.score(game_id)
         score.pop("record", None)
         camera_missing_why = self.camera_missing_why()
@@ -61,7 +62,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "dealer": dealer,
             "leader": None if finished else so_far.leader,
             "next_trick": after_last,
-            "hand_trick": None if game.status == "finished" else hand_trick,
+            "hand_round": None if hand_place is None else hand_place[0],
+            "hand_trick": None if hand_place is None else hand_place[1],
             "bids": self.bids(game_id, current),
             "cannonball": self.cannonball(game_id, current),
             "tricks": so_far.tricks,

@@ -19,10 +19,7 @@ from . import checks
 from .abilities import save_abilities, stored_abilities
 from .audit import write_audit
 from .bids import put_round, round_row
-from .rows import Game, Trick
-
-Place = tuple[int, int]
-"""(round, trick index in the round from 0): where a trick lies in the game."""
+from .rows import Game, Place, Trick
 
 Move = tuple[Place, Place]
 """A trick's place before and after a move."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import hand, plays
 from web_support import json_of
 
 from skullcam.errors import UserError
@@ -24,10 +24,6 @@ def hand_store(tmp_path: Path) -> Iterator[GameStore]:
     s = GameStore(tmp_path / "data")
     yield s
     s.close()
-
-
-def hand(*pairs: tuple[int, str]) -> list[dict[str, object]]:
-    return [{"player": p, "card": c} for p, c in pairs]
 
 
 def ready(round_number: int, trick: int, order: list[int]) -> dict[str, object]:
@@ -545,18 +541,18 @@ def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
     hand_store: GameStore,
 ) -> None:
     """Round 2 trick 1 entered by hand, trick 2 by the camera, then trick 1 taken back to
-    enter it again: the table plays trick 3 next, led by trick 2's winner; the form (and the
-    bids page's button naming it) fills trick 1."""
+    enter it again: the table plays on after trick 2 (round 3, its first leader), led by
+    trick 2's winner within a round; the form (and the bids page's button naming it) fills
+    round 2's trick 1."""
     gid = three_players(hand_store, {"rounds": 4})
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
     hand_store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
-    state = hand_store.state(gid)
-    assert (state["round"], state["next_trick"], state["hand_trick"]) == (3, 0, 0)
+    assert _where(hand_store.state(gid)) == ((3, 0), (3, 0))
     hand_store.remove_hand_trick(gid, 2, 0)
     state = hand_store.state(gid)
-    assert (state["round"], state["next_trick"], state["hand_trick"]) == (2, 2, 0)
-    assert state["leader"] is None  # round 2's two tricks are played: no trick 3
+    assert _where(state) == ((3, 0), (2, 0))
+    assert state["leader"] == 0  # Cai deals round 3: Ana leads it
     assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
     # Round 3 (3 cards): trick 1 taken back, trick 2 recorded, Ben won it and leads trick 3.
     hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
@@ -564,8 +560,63 @@ def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
     hand_store.record_trick(gid, 3, 1, plays((2, "green-3"), (0, "green-6"), (1, "green-8")))
     hand_store.remove_hand_trick(gid, 3, 0)
     state = hand_store.state(gid)
-    assert (state["round"], state["next_trick"], state["hand_trick"]) == (3, 2, 0)
+    assert _where(state) == ((3, 2), (3, 0))
     assert state["leader"] == 1
+
+
+def _where(state: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where the state says the table plays next, and which place the hand-entry form fills:
+    ((round, trick), (round, trick)), tricks counted from 0."""
+    return (state["round"], state["next_trick"]), (state["hand_round"], state["hand_trick"])
+
+
+def test_a_gap_in_an_earlier_round_leaves_the_pages_on_the_round_being_played(
+    hand_store: GameStore,
+) -> None:
+    """Round 2 trick 1 entered by hand, then the camera recorded round 2 trick 2 and round 3
+    trick 1, and round 2 trick 1 was taken back to enter it again. The state (the TV, the
+    bids page, the live trick the camera publishes) said round 2, 2 cards, dealer Ben, trick
+    3 of 2, no leader, while the camera's referee and the table were at round 3 trick 2."""
+    from skullcam.device.recorder import referee_from_store
+
+    gid = three_players(hand_store, {"rounds": 4})
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    hand_store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    hand_store.record_trick(gid, 3, 0, plays((0, "black-3"), (1, "black-7"), (2, "black-1")))
+    hand_store.remove_hand_trick(gid, 2, 0)
+    hand_store.set_bids(gid, 3, [1, 1, 0])  # round 3's bids, while round 2 has its gap
+    state = hand_store.state(gid)
+    referee = referee_from_store(hand_store, gid)
+    assert (referee.round, referee.trick, referee.leader()) == (3, 1, 1)
+    assert _where(state) == ((3, 1), (2, 0))
+    assert (state["cards"], state["dealer"], state["leader"]) == (3, 2, 1)  # Ben won trick 1
+    assert state["bids"] == [1, 1, 0] and state["tricks_won"] == [0, 1, 0]
+    assert [t["trick"] for t in state["tricks"]] == [0]
+    assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
+    # Entered again, the form moves on to the table's next trick.
+    hand_store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    assert _where(hand_store.state(gid)) == ((3, 1), (3, 1))
+
+
+def test_the_bids_page_names_the_gap_to_enter_and_stays_on_the_round_being_played(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The page as first drawn (before its script redraws it): a camera records, so the plain
+    "Camera missed a trick?" link sat under the bids, naming nothing; a gap the camera never
+    fills is named, in the reader's language."""
+    gid = three_players(store, {"rounds": 2})
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    page = client.get(f"/game/{gid}/bids").get_data(as_text=True)
+    assert "Camera missed a trick? Enter it by hand" in page
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    store.remove_hand_trick(gid, 1, 0)
+    es = client.get(f"/game/{gid}/bids", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    link = re.search(r'id="enter-by-hand"><a [^>]*class="button">([^<]*)</a>', es)
+    assert link is not None and link.group(1) == "Anotar a mano la baza 1 de la ronda 1"
+    state = json_of(client.get(f"/api/game/{gid}/state"))
+    assert _where(state) == ((2, 2), (1, 0)) and state["leader"] is None
 
 
 def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(

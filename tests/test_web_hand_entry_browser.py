@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from browser_support import require_browser, stream_open
-from store_support import plays
+from store_support import hand, plays
 
 from skullcam.store import GameStore
 
@@ -318,3 +318,34 @@ def test_removing_a_trick_lands_on_the_list_when_its_event_comes_first(
     browser.find_element(By.ID, "remove-trick").click()
     wait(browser).until(lambda d: d.current_url.endswith(f"/game/{gid}/tricks"))
     assert [(t.trick, t.plays[0]["card"]) for t in store.tricks(gid, 2)] == [(0, "green-3")]
+
+
+def test_a_gap_in_an_earlier_round_is_offered_while_the_pages_follow_the_table(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Round 2 trick 1 taken back after the camera recorded round 2 trick 2 and round 3
+    trick 1: the TV and the bids page went back to round 2 (its 2 cards, dealer Ben, no
+    leader) and round 3's bids could not be entered, while the table played round 3."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 4})
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    store.record_trick(gid, 3, 0, plays((0, "black-3"), (1, "black-7"), (2, "black-1")))
+    store.remove_hand_trick(gid, 2, 0)
+    browser.set_window_size(390, 844)
+    browser.get(f"{base}/game/{gid}/bids")
+    title = browser.find_element(By.ID, "round-title")
+    wait(browser).until(lambda d: title.text.startswith("Round 3 of 4 · 3 cards dealt"))
+    browser.find_element(By.CSS_SELECTOR, ".bid-row[data-player='1'] [data-bid='1']").click()
+    wait(browser).until(lambda d: store.bids(gid, 3) == [None, 1, None])
+    link = browser.find_element(By.CSS_SELECTOR, "#enter-by-hand a")
+    assert link.text == "Enter round 2 trick 1 by hand"
+    link.click()
+    wait(browser).until(ec.presence_of_element_located((By.ID, "enter-form")))
+    heading = browser.find_element(By.CSS_SELECTOR, "#enter-trick h2").text
+    assert heading == "Enter round 2 trick 1 by hand"
+    browser.get(f"{base}/tv")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 3 / 4"))
+    assert browser.find_element(By.ID, "tv-dealer").text == "Dealer: Cai"
+    assert browser.find_element(By.ID, "tv-leader").text == "Leads: Ben"  # won round 3 trick 1

@@ -519,9 +519,9 @@ function initBids() {
       const anchor = document.getElementById(state.camera_missing ? "no-camera" : "bid-totals");
       if (byHand.previousElementSibling !== anchor) anchor.after(byHand);
       const link = byHand.querySelector("a");
-      link.className = state.camera_missing ? "button" : "";
-      link.textContent = state.camera_missing
-        ? t("enter_trick_title", {round: state.round, trick: state.hand_trick + 1}) : t("enter_trick_link");
+      const title = handEntryTitle(state);
+      link.className = title ? "button" : "";
+      link.textContent = title || t("enter_trick_link");
     }
     renderPrompts(document.getElementById("prompts"), state, false);
     const sc = scoreShown(state);
@@ -645,6 +645,18 @@ function showCameraMissing(el, state, tv = false) {
   el.hidden = !(state.camera_missing || notice) || state.finished;
   SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || none : notice || none));
   el.title = el.textContent;  // the TV cuts a long notice to two lines
+}
+
+/* "Enter round 2 trick 1 by hand": the trick the hand-entry form fills, named where the table
+ * must enter it (null where the plain "Camera missed a trick?" link will do): every trick
+ * while no camera records, and a place before the table's next trick, left free by a trick
+ * taken back (the camera goes on after the last trick and never fills it), which may be in
+ * an earlier round than the one being played. */
+function handEntryTitle(state) {
+  if (state.hand_round === null || state.hand_round === undefined) return null;
+  const gap = state.hand_round !== state.round || state.hand_trick !== state.next_trick;
+  return state.camera_missing || gap
+    ? SK.t("enter_trick_title", {round: state.hand_round, trick: state.hand_trick + 1}) : null;
 }
 
 /* The trick on the table, or null while no card lies there. The camera publishes an empty
