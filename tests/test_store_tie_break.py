@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 from recorded_tricks import trick
 from store_support import plays
 
@@ -195,11 +196,7 @@ def test_a_tie_break_due_in_a_replaced_game_is_played_once_the_table_is_free(
     finished (the table is tonight's), and once tonight's game is over it is resumed to play
     the tie-break. It was refused for good: "game 2 has been set up since game 1; only the
     table's latest game can be resumed", and the tie-break could never be played."""
-    old = store.create_game(["Ana", "Ben"], 0, TIE)
-    store.set_bids(old, 1, [1, 1])
-    store.record_trick(old, 1, 0, plays((1, "escape"), (0, "escape")))
-    tonight = store.create_game(["Cai", "Dan"], 0, {"rounds": 1})
-    store.set_bids(old, 1, [1, 0])  # tied: a tie-break is due
+    old, tonight = _tie_break_due_while_another_game_is_played(store)
     assert not store.resumable(old)
     with pytest.raises(UserError, match=f"game {tonight} is being played at the table; finish"):
         store.resume_game(old)
@@ -218,6 +215,30 @@ def test_a_tie_break_due_in_a_replaced_game_is_played_once_the_table_is_free(
     store.record_trick(old, 2, 0, plays((0, "green-3"), (1, "green-2")))
     assert store.game(old).status == "finished"
     assert store.score(old)["score"]["leaders"] == [0]
+
+
+def _tie_break_due_while_another_game_is_played(store: GameStore) -> tuple[int, int]:
+    """Last game (Ana and Ben, one round) and tonight's (Cai and Dan, one round, not played
+    yet), set up after it; then last game's bids fixed so that its lead is tied and a
+    tie-break round is due in it. Returns (last game, tonight's)."""
+    old = store.create_game(["Ana", "Ben"], 0, TIE)
+    store.set_bids(old, 1, [1, 1])
+    store.record_trick(old, 1, 0, plays((1, "escape"), (0, "escape")))
+    tonight = store.create_game(["Cai", "Dan"], 0, {"rounds": 1})
+    store.set_bids(old, 1, [1, 0])  # tied: a tie-break is due
+    return old, tonight
+
+
+def test_the_settings_page_offers_resuming_for_a_tie_break_in_words_that_say_so(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Its hint read "Finished by mistake?": a tie-break due in a game another game replaced
+    is no mistake, and the table did not know the button was meant for it."""
+    old, tonight = _tie_break_due_while_another_game_is_played(store)
+    store.finish_game(tonight)
+    page = client.get(f"/game/{old}/settings?lang=da").get_data(as_text=True)
+    assert 'id="resume-game"' in page
+    assert "(afsluttet ved en fejl, eller en runde mere ved uafgjort)?" in page
 
 
 def test_harrys_choice_can_tie_or_untie_the_lead(store: GameStore) -> None:

@@ -896,11 +896,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Riprendi partita",
         "da": "Genoptag spillet",
     },
+    # Offered for a game finished early by mistake, and for one whose tie-break round became
+    # due while it was kept finished (another game had the table): "Finished by mistake?"
+    # alone did not cover that one.
     "resume_hint": {
-        "en": "Finished by mistake? The camera records into it again.",
-        "es": "¿Terminada por error? La cámara vuelve a grabar en ella.",
-        "it": "Finita per sbaglio? La fotocamera torna a registrarla.",
-        "da": "Afsluttet ved en fejl? Kameraet optager det igen.",
+        "en": "Rounds left to play (finished by mistake, or one more round for a tie)?"
+        " The camera records into it again.",
+        "es": "¿Quedan rondas por jugar (terminada por error, o una ronda más por empate)?"
+        " La cámara vuelve a grabar en ella.",
+        "it": "Restano round da giocare (finita per sbaglio, o un round in più per parità)?"
+        " La fotocamera torna a registrarla.",
+        "da": "Er der runder tilbage (afsluttet ved en fejl, eller en runde mere ved uafgjort)?"
+        " Kameraet optager det igen.",
     },
     "confirm_finish": {
         "en": (
