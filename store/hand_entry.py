@@ -276,11 +276,7 @@ class HandEntryMixin(TricksMixin):
             sql = "UPDATE tricks SET detections = ? WHERE id = ?"
             conn.execute(sql, (dump_json(source), inserted.id))
             # The free place taken (the first move's) may be the game's last.
-            last_round = moves[0][1][0]
-            dealt = checks.cards_dealt(last_round, len(game.players), game.settings)
-            finish_after_last_trick(
-                conn, game, last_round, dealt, partial(self.rounds_due, game_id)
-            )
+            finish_after_last_trick(conn, game, partial(self.rounds_due, game_id))
         return self.trick(game_id, round_number, trick_index)
 
     def _refuse_inserted_meanwhile(

@@ -22,7 +22,7 @@ from . import checks, verdicts
 from .abilities import ask_winners_choice
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
-from .games import mark_finished
+from .games import mark_finished, played_out
 from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
 from .rows import (
@@ -63,23 +63,19 @@ def _check_trick_index(game: Game, round_number: int, trick_index: int) -> int:
 
 
 def finish_after_last_trick(
-    conn: sqlite3.Connection,
-    game: Game,
-    round_number: int,
-    cards: int,
-    rounds_due: Callable[[], int],
+    conn: sqlite3.Connection, game: Game, rounds_due: Callable[[], int]
 ) -> None:
-    """The last trick of the last round ends the game, once every trick of it is in (the last
-    place, or a gap before it entered by hand); not while a tie-break round is due
-    (``rounds_due``, asked only then)."""
-    total_rounds = int(checks.full_settings(game.settings)["rounds"])
-    if round_number < total_rounds:
+    """A trick recorded ends the game once every place of every round holds one: the last
+    round's last place, or a gap entered by hand, in the last round or an earlier one; not
+    while a tie-break round is due (``rounds_due``, asked only then). Only the last round's
+    tricks were counted: the game ended with an earlier round's gap still free (to enter it,
+    the table had to resume the game first), and a gap entered after the last round was
+    played left the game open with every trick in."""
+    rounds = int(checks.full_settings(game.settings)["rounds"])
+    if not played_out(conn, game, rounds):
         return
-    done = conn.execute(
-        "SELECT COUNT(*) FROM tricks WHERE game_id = ? AND round = ?",
-        (game.id, round_number),
-    ).fetchone()[0]
-    if done == cards and rounds_due() <= round_number:
+    due = rounds_due()
+    if due == rounds or played_out(conn, game, due):
         mark_finished(conn, game.id)
 
 
@@ -228,9 +224,7 @@ class TricksMixin(BidsMixin):
             **({"by_hand": True} if by_hand else {}),
         }
         emit(conn, game.id, "trick", trick_event)
-        cards = checks.cards_dealt(round_number, len(game.players), game.settings)
-        due = partial(self.rounds_due, game.id)
-        finish_after_last_trick(conn, game, round_number, cards, due)
+        finish_after_last_trick(conn, game, partial(self.rounds_due, game.id))
         return trick_id
 
     def bonus_paid(self, game_id: int, round_number: int, winner: int | None) -> str:

@@ -1358,6 +1358,30 @@ def test_a_gap_filled_in_the_last_round_ends_the_game(hand_store: GameStore) -> 
     assert hand_store.game(gid).status == "finished"
 
 
+def test_the_game_ends_once_every_round_is_in_gaps_in_earlier_rounds_too(
+    hand_store: GameStore,
+) -> None:
+    """Only the last round's tricks were counted. Round 1's trick taken back, then the
+    camera's last trick: the game ended with round 1 free, and entering it was refused
+    ("game 1 is finished; resume it"). Taken back once all were in and entered again: the
+    game stayed open with every trick in, and the TV never named a winner."""
+    gid = three_players(hand_store, {"rounds": 2})
+    first = hand((1, "green-1"), (2, "green-5"), (0, "green-2"))
+    hand_store.enter_trick(gid, 1, 0, first)
+    hand_store.record_trick(gid, 2, 0, plays((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    hand_store.remove_hand_trick(gid, 1, 0)
+    hand_store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    assert hand_store.game(gid).status == "active"
+    state = hand_store.state(gid)
+    assert _where(state) == ((2, 2), (1, 0)) and state["leader"] is None
+    hand_store.enter_trick(gid, 1, 0, first)
+    assert hand_store.game(gid).status == "finished"
+    hand_store.remove_hand_trick(gid, 1, 0)
+    assert hand_store.game(gid).status == "active"
+    hand_store.enter_trick(gid, 1, 0, first)
+    assert hand_store.game(gid).status == "finished"
+
+
 def test_the_cards_the_round_used_up_are_named_for_the_page(hand_store: GameStore) -> None:
     gid = hand_store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": True})
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "loot"), (0, "escape")))
