@@ -37,10 +37,14 @@ from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
+from skullcam.store.tricks import AlreadyRecorded
 from skullcam.vision.detection import Detection
 from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
 
 logger = logging.getLogger(__name__)
+
+#: What of a camera's trick :meth:`GameStore.keep_camera_reading` keeps beside a hand entry.
+_READING = ("completion_image", "annotated_image", "detections", "model_version")
 
 
 def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None:
@@ -250,9 +254,7 @@ class StoreRecorder:
                     if isinstance(record, Swap):
                         self._swap(outcome, record)
                     else:
-                        r, t = outcome.round, outcome.trick
-                        asks = self._asks(outcome)
-                        self.store.record_trick(self.game_id, r, t, **record, asks=asks)
+                        self._record(outcome, record)
             except UserError as err:
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
                 logger.error(
@@ -271,6 +273,29 @@ class StoreRecorder:
             self._disk_current = False
         self._keep()
         return True
+
+    def _record(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
+        """Record a completed trick. Where the table entered it by hand a moment before (the
+        camera learns of hand entries once a second), the entry stands and the camera's
+        picture and reading go with it, a card read otherwise asked about
+        (:meth:`~skullcam.store.GameStore.keep_camera_reading`): they were dropped with a line
+        in the log, and nobody at the table learned that the camera saw other cards."""
+        r, t = outcome.round, outcome.trick
+        try:
+            self.store.record_trick(self.game_id, r, t, **record, asks=self._asks(outcome))
+        except AlreadyRecorded:
+            reading = {k: record[k] for k in _READING}
+            doubts = self.store.keep_camera_reading(self.game_id, r, t, record["plays"], **reading)
+            if doubts is None:
+                raise
+            said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""
+            logger.info(
+                "round %d trick %d was entered by hand meanwhile: the camera's picture is kept "
+                "with it%s",
+                r,
+                t + 1,
+                said,
+            )
 
     def _keep(self) -> None:
         """What waits, on disk too once the database is held: a stop or a crash before it

@@ -32,6 +32,7 @@ readable on its own; a part's base classes are the parts it builds on:
 ``trick_moves.py``  tricks moved on one place (over round ends) to make room for a missed one
 ``lead_doubt.py``   "Ana led, but the game expected Cai to lead": when it is settled
 ``hand_removal.py`` a trick entered by hand taken back, the tricks it moved moved back
+``camera_reading.py`` the camera's copy of a trick entered by hand a moment before it: kept
 ``answers.py``      the table's answer to a prompt, applied
 ``settings.py``     house rules changed mid-game
 ``records.py``      ``skullcam-game/1`` export and import
@@ -53,6 +54,7 @@ from .abilities import choice_kind as choice_kind
 from .answers import AnswersMixin
 from .audit import AuditMixin
 from .bids import harry_fits as harry_fits
+from .camera_reading import CameraReadingMixin
 from .database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from .database import database_error as database_error
 from .database import is_busy as is_busy
@@ -70,7 +72,9 @@ from .state import StateMixin
 from .verdicts import resolution_json as resolution_json
 
 
-class GameStore(StateMixin, AnswersMixin, HandRemovalMixin, SettingsMixin, AuditMixin):
+class GameStore(
+    StateMixin, AnswersMixin, HandRemovalMixin, CameraReadingMixin, SettingsMixin, AuditMixin
+):
     """All persistent state of a data folder: ``<data>/skullcam.db`` and ``<data>/games/<id>/``.
 
     Safe to share one instance between threads: each thread lazily opens its own connection.

@@ -300,6 +300,12 @@ class TricksMixin(BidsMixin):
         return load_json(row["payload"]) if row else None
 
 
+class AlreadyRecorded(UserError):
+    """A trick refused because its (round, trick) is recorded already: the recorder tells a
+    trick the table entered by hand a moment before the camera completed it (the camera
+    learns of hand entries once a second) from other refusals, and keeps its reading."""
+
+
 def insert_trick(
     conn: sqlite3.Connection,
     game_id: int,
@@ -318,7 +324,7 @@ def insert_trick(
     try:
         cur = conn.execute(sql, values)
     except sqlite3.IntegrityError as err:
-        raise UserError(
+        raise AlreadyRecorded(
             f"round {round_number} trick {trick_index + 1} is already recorded in game "
             f"{game_id}; correct it on its replay page instead"
         ) from err

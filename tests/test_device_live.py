@@ -1741,15 +1741,14 @@ def test_kept_tricks_wait_for_a_database_still_held_at_start_instead_of_ending_t
     assert kept.is_file() and len(store.tricks(gid)) == 1  # kept for the next run
 
 
-@pytest.mark.parametrize("first", ["hand", "camera"])
-def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
-) -> None:
-    """The table enters round 2's first trick by hand on the very frame the camera completes
-    it (the camera asks about hand entries once a second), or on the frame after. The game
-    holds it once, whoever was first: the camera's copy is refused as already recorded, named
-    as the table and the replay page number it ('round 2 trick 1', was 'round 2 trick 0'), or
-    the phone is told the camera recorded it with these same cards."""
+def _entered_as_the_camera_completes_it(
+    tmp_path: Path, first: str, change: dict[int, str] | None = None
+) -> tuple[dict, GameStore, int, list[str]]:
+    """The demo's game recorded from its frames while the table enters round 2's first trick
+    by hand on the very frame the camera completes it (``first="hand"``: the camera asks
+    about hand entries once a second), or on the frame after (``"camera"``); ``change``: the
+    cards the table enters otherwise, by player. Returns (record, store, game id, the
+    refusals the hand entry met)."""
     record, script = make_demo(tmp_path / "demo")
     camera = tmp_path / "demo" / "frames"
     dry = GameStore(tmp_path / "dry")  # where the camera completes it, with no hand entry
@@ -1760,28 +1759,80 @@ def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     store = GameStore(tmp_path / "data")
     calibrate_seats(store.data_dir)
     gid = _table_game(store, record)
+    entered = [
+        {**p, "card": (change or {}).get(p["player"], p["card"])}
+        for p in record["rounds"][1]["tricks"][0]["plays"]
+    ]
     refused: list[str] = []
 
     class EntersItByHand(FrameKeyedRecognizer):
         def __call__(self, frame: np.ndarray) -> list:
             if int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8 == done:
                 try:
-                    store.enter_trick(gid, 2, 0, record["rounds"][1]["tricks"][0]["plays"])
+                    store.enter_trick(gid, 2, 0, entered)
                 except UserError as err:
                     refused.append(str(err))
             return super().__call__(frame)
 
     loop = LiveLoop(store, EntersItByHand(script), str(camera), None, data_dir=store.data_dir)
     loop.speed, loop.next_games = 0, False
+    loop.run()
+    return record, store, gid, refused
+
+
+@pytest.mark.parametrize("first", ["hand", "camera"])
+def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
+) -> None:
+    """The table enters round 2's first trick by hand on the very frame the camera completes
+    it (the camera asks about hand entries once a second), or on the frame after. The game
+    holds it once, whoever was first: the camera's copy goes with the hand entry, with the
+    same cards nothing asked, or the phone is told the camera recorded it with these same
+    cards."""
     with caplog.at_level(logging.INFO, logger="skullcam"):
-        loop.run()
+        record, store, gid, refused = _entered_as_the_camera_completes_it(tmp_path, first)
     assert recorded_rounds(store, gid) == truth_rounds(record)
     sources = [t.detections["source"] for t in store.tricks(gid)]
     assert sources.count("hand") == (first == "hand")
     if first == "hand":
         assert not refused
-        said = "round 2 trick 1 not recorded: round 2 trick 1 is already recorded in game"
-        assert caplog.text.count(said) == 1
+        said = "round 2 trick 1 was entered by hand meanwhile: the camera's picture is kept"
+        assert caplog.text.count(said) == 1 and "not recorded" not in caplog.text
+        entered = store.trick(gid, 2, 0)
+        picture = store.image_path(entered.completion_image)
+        assert entered.by_hand and picture is not None and picture.is_file()
+        assert not entered.flags and not store.prompts(gid)  # the camera agrees: quiet
     else:
         (why,) = refused
         assert "round 2 trick 1 was recorded meanwhile" in why and "these same cards" in why
+
+
+def test_a_hand_entry_the_camera_read_otherwise_keeps_its_cards_and_asks_the_table(
+    tmp_path: Path,
+) -> None:
+    """The table enters round 2's first trick by hand a moment before the camera completes
+    it, typing P1's Parrot 9 where P1 laid Parrot 10. The entry stands, but the camera's copy
+    was dropped with an ERROR in the log and nobody at the table learned of it: now the
+    entered trick holds the camera's picture and reading, a doubt naming both cards, and the
+    phones ask about it once."""
+    record, store, gid, refused = _entered_as_the_camera_completes_it(
+        tmp_path, "hand", change={1: "purple-9"}
+    )
+    assert not refused
+    entered = store.trick(gid, 2, 0)
+    cards = [(p["player"], p["card"]) for p in entered.plays]
+    assert cards == [(0, "purple-5"), (1, "purple-9"), (2, "black-7")]  # as the table typed
+    assert entered.original_plays == entered.plays and entered.by_hand
+    assert entered.flags == ["the camera read P1's purple-10 where the table entered purple-9"]
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.round, asked.trick) == ("flagged", 2, 0)
+    # What the camera saw: its picture, its boxes and its cards, beside the entry.
+    for stored in (entered.completion_image, entered.annotated_image):
+        picture = store.image_path(stored)
+        assert picture is not None and picture.is_file()
+    seen = {d["player"]: d["card"] for d in entered.detections["cards"]}
+    assert seen == {0: "purple-5", 1: "purple-10", 2: "black-7"}
+    assert entered.detections["camera_source"] == str((tmp_path / "demo" / "frames").absolute())
+    # The rest of the game is the camera's, in step.
+    rounds = recorded_rounds(store, gid)
+    assert rounds[1][1:] + rounds[2] == truth_rounds(record)[1][1:] + truth_rounds(record)[2]

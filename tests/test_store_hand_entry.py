@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from store_support import hand, plays
-from web_support import json_of
+from web_support import json_of, overlay_labels
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore, trick_moves
@@ -1490,3 +1490,56 @@ def test_the_replay_pages_correct_menu_marks_cards_played_in_other_tricks(
     client.set_cookie("lang", "da")
     page = client.get(f"/game/{gid}/round/2/trick/1").get_data(as_text=True)
     assert '"played_in_trick": "spillet i stik {trick}"' in page
+
+
+def test_the_cameras_picture_of_a_trick_entered_by_hand_is_on_its_page(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The camera completed the trick a moment after the table entered it, reading Cai's
+    Parrot 10 where the table typed Parrot 9 (device/recorder.py keeps its copy so). The
+    replay page shows the camera's picture labelled with the cards entered and what the
+    picture shows, says the trick was entered by hand, asks about the card in the reader's
+    language, and can still take the entry back. Was: "Entered by hand: no picture."."""
+    gid = three_players(store)
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    image = store.game_dir(gid) / "r01t00.jpg"
+    image.write_bytes(b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9")
+    read = [(1, "green-5", 10), (2, "green-10", 200), (0, "green-3", 400)]
+    detections = {
+        "image_size": [640, 480],
+        "cards": [
+            {"player": p, "card": c, "confidence": 0.9, "box": [x, 100, x + 80, 220]}
+            for p, c, x in read
+        ],
+        "source": "/dev/video0",
+    }
+    asked = store.keep_camera_reading(
+        gid,
+        1,
+        0,
+        plays(*[(p, c) for p, c, _ in read]),
+        completion_image=image,
+        detections=detections,
+    )
+    assert asked == ["the camera read Cai's green-10 where the table entered green-9"]
+    trick = store.trick(gid, 1, 0)
+    assert [p["card"] for p in trick.plays] == ["green-5", "green-9", "green-3"]  # as typed
+    assert trick.by_hand and trick.detections["camera_source"] == "/dev/video0"
+    page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
+    assert 'id="trick-image"' in page and 'id="remove-trick"' in page
+    assert "Anotada a mano. La imagen es la de la cámara" in page
+    assert "la cámara leyó Loro 10 de Cai donde la mesa anotó Loro 9" in page
+    assert "2. Loro 9 ★ / Cai (en la imagen: Loro 10)" in overlay_labels(page)
+    # Asked once: the camera's copy kept again (a retry after a busy database) asks nothing.
+    again = store.keep_camera_reading(gid, 1, 0, plays(*[(p, c) for p, c, _ in read]))
+    assert again == [] and len(store.prompts(gid)) == 1
+    assert store.trick(gid, 1, 0).completion_image == trick.completion_image
+
+
+def test_the_camera_keeps_no_reading_of_a_trick_it_recorded_itself(hand_store: GameStore) -> None:
+    """Only a hand entry takes a camera's copy: one the camera recorded twice stays refused."""
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
+    again = plays((1, "green-5"), (2, "green-10"), (0, "green-3"))
+    assert hand_store.keep_camera_reading(gid, 1, 0, again) is None
+    assert hand_store.trick(gid, 1, 0).flags == [] and not hand_store.prompts(gid)

@@ -9,6 +9,7 @@ from store_support import plays
 from skullcam.device.game import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
+from skullcam.store.camera_reading import camera_read_flag
 from skullcam.vision.trick_state import swap_flag, tigress_flag
 from skullcam.web import i18n
 from skullcam.web.flag_i18n import flag_text
@@ -157,6 +158,7 @@ SYSTEM_NOTES = [
     "round 2 trick 1 is now won by another player: pirate-harry's ability no longer counts",
     "completed by hand",
     "prompt 3",
+    camera_read_flag("Ben", "purple-10", "purple-9"),
 ]
 
 

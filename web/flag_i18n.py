@@ -131,6 +131,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             "da": "{who} byttede {card} ud med {alt}, efter stikket var færdigt",
         },
     ),
+    (
+        re.compile(
+            r"the camera read (?P<who>.+)'s (?P<card>[a-z0-9:-]+) where the table entered "
+            r"(?P<alt>[a-z0-9:-]+)"
+        ),
+        {
+            "es": "la cámara leyó {card} de {who} donde la mesa anotó {alt}",
+            "it": "la fotocamera ha letto {card} di {who} dove il tavolo ha inserito {alt}",
+            "da": "kameraet læste {card} hos {who}, hvor bordet indtastede {alt}",
+        },
+    ),
     # Notes the system writes on a trick's history (the audit trail), beside a person's own.
     (
         re.compile(

@@ -686,6 +686,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Inserita a mano: nessuna immagine.",
         "da": "Indtastet manuelt: intet billede.",
     },
+    "entered_by_hand_pictured": {
+        "en": "Entered by hand. The picture is the camera's, taken as it completed the trick a"
+        " moment later.",
+        "es": "Anotada a mano. La imagen es la de la cámara, tomada al completar la baza un"
+        " momento después.",
+        "it": "Inserita a mano. L'immagine è quella della fotocamera, scattata quando ha"
+        " completato la presa un attimo dopo.",
+        "da": "Indtastet manuelt. Billedet er kameraets, taget da det så stikket færdigt et"
+        " øjeblik senere.",
+    },
     "audit_moved": {
         "en": "moved from {from_place} to {to_place}",
         "es": "movida de {from_place} a {to_place}",
