@@ -92,9 +92,10 @@ def _is_bid(value: object) -> bool:
 def layout_for_source(
     source_path: str | Path, n_players: int, size: tuple[int, int], seats: Path | None = None
 ) -> SeatLayout:
-    """``--seats FILE`` (from ``skullcam calibrate``), else the game folder's meta, else default."""
+    """``--seats FILE`` (from ``skullcam calibrate``, rescaled to frames of ``size`` as
+    ``skullcam run`` does), else the game folder's meta, else default."""
     if seats is not None:
-        layout = SeatLayout.load(seats)
+        layout = SeatLayout.load(seats, size)
     else:
         layout = SeatLayout.default(n_players, size)
         path = Path(source_path)

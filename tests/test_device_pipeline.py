@@ -280,6 +280,35 @@ def test_replay_names_where_a_wrong_seat_count_comes_from(tmp_path: Path, capsys
         layout_for_source(folder, 5, (640, 480), seats)
 
 
+def test_replay_rescales_a_seat_calibration_to_the_recordings_frames(tmp_path: Path) -> None:
+    """A calibration made on 640 x 480 frames, replayed (``--seats``, or ``--data``'s
+    seats.json) over a 1280 x 720 recording: its seats are where ``skullcam run`` puts them.
+    Was: used as it was, the table's centre at (320, 240), in the picture's top-left quarter,
+    and a card in front of the top player read as the right-hand player's."""
+    from skullcam.device.replay import replay_source
+    from skullcam.device.sources import open_source
+    from skullcam.vision.seats import CALIBRATION_FILE, layout_for
+
+    made = SeatLayout.from_points([(320, 440), (40, 240), (320, 40), (600, 240)], (320, 240))
+    data = tmp_path / "data"
+    SeatLayout(made.centre, made.angles, frame_size=(640, 480)).save(data / CALIBRATION_FILE)
+    folder = tmp_path / "recording"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "frame_000000.png"), np.zeros((720, 1280, 3), np.uint8))
+    referee = Referee(["Ana", "Ben", "Cai", "Dan"], 0, Settings())
+    with open_source(str(folder)) as source:
+        pipeline = replay_source(source, folder, lambda frame: [], referee, data / CALIBRATION_FILE)
+    layout = pipeline.machine.layout
+    assert layout == layout_for(4, data, (1280, 720))  # as skullcam run has it
+    assert layout.centre == (640.0, 360.0)
+    assert [layout.seat_of(p) for p in [(640, 660), (80, 360), (640, 60), (1200, 360)]] == [
+        0,
+        1,
+        2,
+        3,
+    ]
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

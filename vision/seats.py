@@ -221,7 +221,17 @@ class SeatLayout:
         write_atomic(path, json.dumps(self.to_json(), indent=2) + "\n")
 
     @classmethod
-    def load(cls, path: Path) -> SeatLayout:
+    def load(cls, path: Path, size: tuple[int, int] | None = None) -> SeatLayout:
+        """The calibration saved in ``path``; with ``size``, on frames of that (width,
+        height), rescaled when it was made on frames of another (:meth:`scaled_to`). Every
+        caller that applies it to frames gives their size: ``skullcam replay --seats`` used a
+        640 x 480 calibration as it was on 1280 x 720 frames, its centre in the picture's
+        top-left quarter, where ``skullcam run`` rescaled it."""
+        layout = cls._read(path)
+        return layout if size is None else layout.scaled_to(size)
+
+    @classmethod
+    def _read(cls, path: Path) -> SeatLayout:
         try:
             data = read_json(path, "seat calibration")
         except UserError as err:
@@ -245,9 +255,9 @@ def layout_for(
     if data_dir is not None:
         path = Path(data_dir) / CALIBRATION_FILE
         if path.is_file():
-            layout = SeatLayout.load(path)
+            layout = SeatLayout.load(path, size)
             if layout.n_players == n_players:
-                return layout.scaled_to(size)
+                return layout
     return SeatLayout.default(n_players, size)
 
 
