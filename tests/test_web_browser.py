@@ -1723,6 +1723,53 @@ def test_the_tv_says_why_the_last_tricks_winner_won(
     wait(browser).until(lambda d: not d.find_element(By.ID, "tv-why").is_displayed())
 
 
+_TV_WHY_PLACED = """
+const why = document.getElementById('tv-why');
+const column = why.closest('.tv-scores, .tv-side').getBoundingClientRect();
+const rows = document.querySelectorAll('#tv-table tbody tr');
+return {shown: why.getClientRects().length > 0, whole: why.scrollHeight <= why.clientHeight + 1,
+        in_column: why.getBoundingClientRect().bottom <= column.bottom + 0.5,
+        font: parseFloat(getComputedStyle(why).fontSize),
+        rows: rows[rows.length - 1].getBoundingClientRect().bottom,
+        chart: document.querySelector('#tv-chart svg').getBoundingClientRect().height,
+        page: document.documentElement.scrollHeight};
+"""
+
+
+def test_the_tv_says_why_under_eight_cards_whole(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Under seven or eight cards the line on why the winner won was left out (beside the cards
+    it took the chart of a game of eight off a 1080p screen), and elsewhere it was cut at two
+    lines: the White Whale's tie in Italian ran to five. It is whole under the score table,
+    in all four languages at 720p and 1080p, with a question open, every row and the chart
+    still on the screen."""
+    base, store = server
+    names = ["Maximiliano Fernández-García", "Søren Østergaard-Christiansen", "Giulia Rossi"]
+    names += ["Wolfeschlegelsteinhausen", "Jean-François Pérez", "Hanne-Marie Kristensen"]
+    names += ["Ñoño Ibáñez Núñez", "Ævar Þór Ólafsson"]
+    gid = store.create_game(names, 7, {"rounds": 3, "kraken_and_white_whale": True})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
+    leader = store.state(gid)["leader"]
+    cards = ["yellow-12", "white-whale", "skull-king", "black-12", "mermaid", "pirate-harry"]
+    cards += ["green-3", "escape"]  # the Whale: the first of the two 12s wins
+    store.record_trick(
+        gid, 1, 0, [{"player": (leader + i) % 8, "card": c} for i, c in enumerate(cards)]
+    )
+    store.create_prompt(gid, "flagged", 1, 0)
+    for lang in ("en", "es", "it", "da"):
+        for width, height in ((1280, 720), (1920, 1080)):
+            with _screen(browser, width, height):
+                browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+                wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-prompts *"))
+                wait(browser).until(lambda d: d.find_element(By.ID, "tv-why").is_displayed())
+                seen = browser.execute_script(_TV_WHY_PLACED)
+            assert seen["whole"] and seen["in_column"], (lang, height, seen)
+            assert seen["font"] >= 0.032 * height - 0.1, (lang, height, seen)
+            assert seen["chart"] >= 0.18 * height, (lang, height, seen)
+            assert max(seen["rows"], seen["page"]) <= height, (lang, height, seen)
+
+
 _TV_CARDS_CUT = """
 const cut = (el) => el.scrollWidth > el.clientWidth;
 return [...document.querySelectorAll('#tv-live-cards li:not(.caption)')].map((li) =>

@@ -803,14 +803,39 @@ def verdict_text(
 #: trick's. What follows (the bonus, who leads next) the TV says on lines of its own.
 _WHY_ENDS = frozenset({"full_stop", "whale_tied", "kraken", "whale_discarded"})
 
+#: The White Whale's sentence on the TV, without the winner's card and player (the TV stars
+#: the card) nor who leads after a discarded trick (the TV's head says who leads): with them
+#: its Italian ran to 195 characters, five lines beside the cards, and was cut at two.
+_WHY_TEMPLATES: dict[str, dict[str, str]] = {
+    "en": {
+        "whale_highest": ": the highest number wins, whatever its suit",
+        "whale_discarded": "; only specials were played, so the trick is discarded.",
+    },
+    "es": {
+        "whale_highest": ": gana el número más alto, sea cual sea su palo",
+        "whale_discarded": "; solo se jugaron cartas especiales, así que la baza se descarta.",
+    },
+    "it": {
+        "whale_highest": ": vince il numero più alto, qualunque sia il seme",
+        "whale_discarded": (
+            "; sono state giocate solo carte speciali, quindi la presa viene scartata."
+        ),
+    },
+    "da": {
+        "whale_highest": ": det højeste tal vinder, uanset farve",
+        "whale_discarded": "; der blev kun spillet specialkort, så stikket kasseres.",
+    },
+}
+
 
 def why_text(verdict: TrickResult | RulesError, lang: str) -> str | None:
     """Why the trick's winner won, in one short sentence for the TV, which stars the winner's
     card: the explanation's first sentence without the winner's name, "The Skull King beats
     every pirate and every numbered card." for "Ben's Skull King wins: the Skull King ...".
     The whole explanation was too long to read across the room. A Kraken meeting the White
-    Whale opens it with which of them counts: left out, the next sentence says why. None for
-    a trick that cannot be resolved (the score's error line says why)."""
+    Whale opens it with which of them counts: left out, the next sentence says why. No
+    player is named (``_WHY_TEMPLATES``). None for a trick that cannot be resolved (the
+    score's error line says why)."""
     if not isinstance(verdict, TrickResult):
         return None
     phrases = [p for p in verdict.phrases if p.key != "kraken_meets_whale"]
@@ -822,7 +847,8 @@ def why_text(verdict: TrickResult | RulesError, lang: str) -> str | None:
         head, colon, rule = words.templates[phrase.key].partition(": ")
         if colon and "{who" in head:
             rules_only[phrase.key] = rule
-    text = render(phrases[: end + 1], replace(words, templates={**words.templates, **rules_only}))
+    templates = {**words.templates, **rules_only, **_WHY_TEMPLATES.get(lang, {})}
+    text = render(phrases[: end + 1], replace(words, templates=templates))
     text = _contract(text, lang)
     return text[:1].upper() + text[1:]
 

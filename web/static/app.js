@@ -781,6 +781,31 @@ function initTV() {
   // The TV's window resized (a browser window, not a TV): the room for the words changed.
   new ResizeObserver(() => fitWinningNow(document.querySelector("#tv-live-cards li.winning")))
     .observe(document.getElementById("tv-live-cards"));
+  /* Where the line on why the last trick's winner won goes, read whole (a TV has no hover to
+   * read the rest): under the score table, in the room its rows leave; where they leave too
+   * little (eight under a head full of notices), under the cards while the chart stays; else
+   * not at all. Under the cards it took the chart's room, cut at two lines: under eight cards
+   * the chart of a game of eight with a question open left a 1080p screen (237 px of the 248
+   * it needs); under six long names with a question open too; under four, at 1080p with a
+   * question open, the chart was 305 px high (398 now). */
+  function placeWhy() {
+    const why = document.getElementById("tv-why");
+    const bottom = (el) => el.getBoundingClientRect().bottom;
+    const chart = () => document.querySelector("#tv-chart svg").getBoundingClientRect().height;
+    const live = document.querySelector(".tv-live"), scores = document.querySelector(".tv-scores");
+    why.hidden = true;
+    if (!why.textContent || document.getElementById("tv-board").hidden) return;
+    const alone = chart();  // the chart's height without the line
+    why.hidden = false;
+    scores.append(why);
+    if (bottom(why) <= bottom(scores) + 0.5) return;
+    live.append(why);
+    // Under the cards, the questions come after it: neither may leave the column.
+    const end = Math.max(bottom(why), bottom(document.getElementById("tv-prompts")));
+    why.hidden = end > bottom(live.parentElement) + 0.5 || (alone > 0 && chart() === 0);
+  }
+  // A window resized (a browser window, not a TV): the room each place leaves changed.
+  new ResizeObserver(placeWhy).observe(document.getElementById("tv-board"));
   function render() {
     const empty = !state || !state.game;
     document.getElementById("tv-empty").hidden = !empty;
@@ -856,13 +881,10 @@ function initTV() {
     }
     // Why the last trick's winner won, in one sentence of the replay page's explanation: the
     // star on a card did not say why that card beat the others.
-    const why = document.getElementById("tv-why");
-    const reason = (last && last.why) || "";
-    why.hidden = !reason;
-    SK.setText(why, reason);
-    why.title = reason;  // a long one is cut to two lines
+    SK.setText(document.getElementById("tv-why"), (last && last.why) || "");
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
+    placeWhy();
     // One short line for the room: the totals stand, with a caveat the tricks page details.
     const warnings = scoreWarnings(state);
     const warned = document.getElementById("tv-warnings");
