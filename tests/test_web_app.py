@@ -231,9 +231,11 @@ def test_replay_after_correction_shows_audit(
     trail = re.search(r'<ol class="audit" id="audit">(.*?)</ol>', page, re.S)
     assert trail is not None
     assert re.search(r"play 2, card:\s+Parrot 9 → Parrot 3", trail[1])
-    # The picture still shows the card the camera saw: its label says so beside the new name.
+    # The picture still shows the card the camera saw: its label says so under the new name,
+    # on a line of its own ("Cai (in the picture: Parrot 9)" on one was 380 px on a 360 px
+    # phone, eight cards on the table).
     labels = overlay_labels(page)
-    assert "2. Parrot 3 / Cai (in the picture: Parrot 9)" in labels, labels
+    assert "2. Parrot 3 / Cai / in the picture: Parrot 9" in labels, labels
     assert "confirmed as recorded: low_confidence" in trail[1] and "[" not in trail[1]
 
 

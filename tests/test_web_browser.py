@@ -8,6 +8,7 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Iterator
@@ -62,7 +63,7 @@ def fake_frame(
     image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
     dets = []
     for i, card in enumerate(cards):
-        x, y = spots[i % 4]
+        x, y = spots[i % len(spots)]
         cv2.rectangle(image, (x, y), (x + 92, y + 134), (235, 235, 230), -1)
         cv2.putText(image, card.split(":")[0][:10], (x + 4, y + 70), 0, 0.45, (20, 20, 20), 1)
         dets.append({"card": card, "confidence": 0.97 - 0.1 * i, "box": [x, y, x + 92, y + 134]})
@@ -1259,6 +1260,50 @@ def test_long_replay_labels_lie_off_the_other_cards_on_a_phone(
             for size, outside, over_cards, over_labels in labels:
                 assert size == pytest.approx(14, abs=0.1), (lang, width, labels)
                 assert outside < 1 and over_cards < 1 and over_labels < 1, (lang, width, labels)
+
+
+_LABELS_NEAR = """
+const svg = document.querySelector('svg.overlay');
+const box = (e) => e.getBoundingClientRect();
+const apart = (a, b) => Math.hypot(Math.max(0, a.left - b.right, b.left - a.right),
+  Math.max(0, a.top - b.bottom, b.top - a.bottom));
+const cards = [...svg.querySelectorAll('rect')];
+return [...svg.querySelectorAll('text')].filter((t, i) => cards.some((c, j) =>
+  j !== i && apart(box(t), box(c)) < apart(box(t), box(cards[i])) - 0.5)).length;
+"""
+
+
+def test_eight_replay_labels_lie_by_their_own_cards(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Eight cards in a ring: six labels lay nearer another card than their own on a 360 px
+    phone (one at 1280 px), read as that card's. Eight in a row, two of them corrected, froze
+    the page on a phone while a corrected label's second line named the picture's card too (a
+    label slid past another met it again by a rounding error): it loads."""
+    base, store = server
+    names = ["Ana", "Ben", "Cai", "Hanne-Marie", "Maximiliano", "Søren", "Wilhelmina", "Konstantin"]
+    cards = ["green-13", "green-12", "green-11", "green-10", "yellow-9", "purple-8", "black-7"]
+    cards.append("mermaid-sirena")
+    ring = [
+        (274 + round(190 * math.cos(i * math.pi / 4)), 173 + round(150 * math.sin(i * math.pi / 4)))
+        for i in range(8)
+    ]
+    row = [(8 + i * 78, 170) for i in range(8)]
+    urls = []
+    for spots in (ring, row):
+        gid = store.create_game(names, 0, {})
+        store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0, 0])
+        play_trick(store, gid, cards, store.game_dir(gid), spots)
+        urls.append(f"{base}/game/{gid}/round/1/trick/0")
+    for width, height, most in ((360, 640, 2), (1280, 800, 0)):
+        with _replay_on_a_phone(browser, urls[0], width, height):
+            assert browser.execute_script(_LABELS_NEAR) <= most, width
+    gid = int(urls[1].split("/")[4])
+    store.correct_play(gid, 1, 0, 2, card="green-2")
+    store.correct_play(gid, 1, 0, 5, card="purple-3")
+    browser.set_page_load_timeout(30)
+    with _replay_on_a_phone(browser, urls[1], 360, 640):
+        assert len(browser.find_elements(By.CSS_SELECTOR, "svg.overlay text")) == 8
 
 
 def _tv_with_its_camera_notice_hidden(

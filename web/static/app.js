@@ -1008,9 +1008,15 @@ function fitReplayLabels(svg) {
   const cards = [...svg.querySelectorAll("rect")].map((rect) => rect.getBBox());
   const area = (a, b) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
     Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  // How far apart two boxes are (0 where they touch or overlap).
+  const apart = (a, b) => Math.hypot(Math.max(0, a.x - b.x - b.width, b.x - a.x - a.width),
+    Math.max(0, a.y - b.y - b.height, b.y - a.y - a.height));
   const placed = [];
+  // Not "> 0": a label slid to just past another's margin met it again by a rounding error
+  // (1e-14 px²) and was slid to the same place for ever, the page frozen (eight cards in a row,
+  // two of them corrected, on a 360 px phone).
   const hit = (spot) => placed.find((p) => area({x: p.x - gap, y: p.y - gap,
-    width: p.width + 2 * gap, height: p.height + 2 * gap}, spot) > 0);
+    width: p.width + 2 * gap, height: p.height + 2 * gap}, spot) > 1e-3);
   const inside = (x, y, w, h) => ({x: Math.max(0, Math.min(x, W - w)), y: Math.max(0, Math.min(y, H - h)), width: w, height: h});
   // The text's own box, where the server put it (getBBox leaves out its transform), and its card.
   const labels = [...svg.querySelectorAll("text")].map((text, i) => ({text, card: cards[i], box: text.getBBox()}));
@@ -1023,8 +1029,11 @@ function fitReplayLabels(svg) {
     const spots = [...xs.map((x) => [x, card.y - gap - h]), ...xs.map((x) => [x, card.y + card.height + gap]),
       ...ys.map((y) => [card.x - gap - w, y]), ...ys.map((y) => [card.x + card.width + gap, y])]
       .map(([x, y]) => inside(x, y, w, h));
+    // A spot nearer another card than its own reads as that card's label (its number says
+    // otherwise): it costs as much as lying over a card.
     const cost = (spot) => hit(spot) ? Infinity
-      : cards.reduce((sum, c) => sum + area(c, spot) * (c === card ? 0.5 : 1), 0);
+      : cards.reduce((sum, c) => sum + area(c, spot) * (c === card ? 0.5 : 1), 0)
+        + (cards.some((c) => c !== card && apart(c, spot) < apart(card, spot)) ? w * h : 0);
     let best = spots.reduce((a, b) => (cost(b) < cost(a) ? b : a));
     const slide = (down) => {
       const spot = {...spots[0]};
