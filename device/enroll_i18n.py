@@ -322,6 +322,28 @@ STRINGS: dict[str, dict[str, str]] = {
             "Tilpas igen med en længere plan ({scenes} scener, {epochs} gennemløb, uden tidsgrænse)"
         ),
     },
+    # The longer run's button with how long it takes here (EnrollSession._longer_offer): it
+    # has no time limit, and the 20 minutes of the default plan do not hold for it.
+    "adapt_longer_minutes": {
+        "en": "Run again with a longer plan ({scenes} scenes, {epochs} epochs, no time limit:"
+        " about {minutes} minutes on this machine)",
+        "es": "Volver a adaptar con un plan más largo ({scenes} escenas, {epochs} pasadas, sin"
+        " límite de tiempo: unos {minutes} minutos en este equipo)",
+        "it": "Adatta di nuovo con un piano più lungo ({scenes} scene, {epochs} passate, senza"
+        " limite di tempo: circa {minutes} minuti su questo computer)",
+        "da": "Tilpas igen med en længere plan ({scenes} scener, {epochs} gennemløb, uden"
+        " tidsgrænse: omkring {minutes} minutter på denne maskine)",
+    },
+    "adapt_longer_hours": {
+        "en": "Run again with a longer plan ({scenes} scenes, {epochs} epochs, no time limit:"
+        " about {hours:g} hours on this machine)",
+        "es": "Volver a adaptar con un plan más largo ({scenes} escenas, {epochs} pasadas, sin"
+        " límite de tiempo: unas {hours:g} horas en este equipo)",
+        "it": "Adatta di nuovo con un piano più lungo ({scenes} scene, {epochs} passate, senza"
+        " limite di tempo: circa {hours:g} ore su questo computer)",
+        "da": "Tilpas igen med en længere plan ({scenes} scener, {epochs} gennemløb, uden"
+        " tidsgrænse: omkring {hours:g} timer på denne maskine)",
+    },
     "failed": {
         "en": "Failed: {error}",
         "es": "Error: {error}",
@@ -481,6 +503,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": "el reconocedor se está adaptando a las cartas: espera a que termine",
         "it": "il riconoscitore si sta adattando alle carte: aspetta che finisca",
         "da": "kortgenkendelsen er ved at blive tilpasset kortene: vent, til den er færdig",
+    },
+    # Adapt pressed again after a finished adaptation, with the same photos: it would only
+    # make the same model again.
+    "err_same_photos": {
+        "en": "these photos already made the model shown: retake a face first (tap its name"
+        " below), then adapt again",
+        "es": "estas fotos ya hicieron el modelo que se muestra: vuelve a fotografiar una carta"
+        " primero (toca su nombre abajo) y adapta de nuevo",
+        "it": "queste foto hanno già fatto il modello mostrato: rifai prima la foto di una carta"
+        " (tocca il suo nome qui sotto), poi adatta di nuovo",
+        "da": "disse billeder har allerede lavet den viste model: tag først et kort igen (tryk"
+        " på dets navn nedenfor), og tilpas så igen",
+    },
+    "err_same_photos_longer": {
+        "en": "these photos already made the model shown, and the same plan would make it"
+        " again: press 'Run again with a longer plan' below",
+        "es": "estas fotos ya hicieron el modelo que se muestra, y el mismo plan lo haría igual:"
+        " pulsa «Volver a adaptar con un plan más largo» abajo",
+        "it": "queste foto hanno già fatto il modello mostrato, e lo stesso piano lo rifarebbe"
+        " uguale: premi «Adatta di nuovo con un piano più lungo» qui sotto",
+        "da": "disse billeder har allerede lavet den viste model, og samme plan ville lave den"
+        " igen: tryk på »Tilpas igen med en længere plan« nedenfor",
     },
     "err_nothing_captured": {
         "en": "nothing captured yet: capture the card first",

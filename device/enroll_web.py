@@ -52,7 +52,7 @@ from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, s
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
-from skullcam.vision.adapt import AdaptPlan, longer_plan, plan_of_record
+from skullcam.vision.adapt import AdaptPlan, estimate_seconds, longer_plan, plan_of_record
 from skullcam.vision.enroll import Enrollment, FaceClassifier, adapt_and_install, check_face
 from skullcam.vision.enroll_check import CheckResult
 from skullcam.vision.enroll_messages import Message, MessageError, SaidText, message, spoken
@@ -258,6 +258,8 @@ class EnrollSession:
             "retake_faces": retake,
             "learned_too_little": too_little,
             "plan": plan_of_record(info.get("plan") if info is not None else None, self.plan),
+            "seconds": info.get("seconds") if info is not None else None,
+            "classifier_epochs": info.get("classifier_epochs") if info is not None else None,
             "log": [],
         }
 
@@ -308,6 +310,10 @@ class EnrollSession:
             "error_said",
             "learned_too_little",
             "plan",
+            "faces",
+            "seconds",
+            "classifier_epochs",
+            "finished",
         )
         shown = {k: v for k, v in status.items() if k not in hidden}
         if status.get("said"):
@@ -317,13 +323,14 @@ class EnrollSession:
         if "weakest_faces" in status:
             shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
         shown["retake"] = [face_name(f, lang) for f in status.get("retake_faces", [])]
-        shown["longer"] = None  # the longer run the page's button offers, when it does
         if status.get("state") == "done":
             shown["advice"] = self._advice(shown, lang)
-            if status.get("learned_too_little"):
-                longer = self._longer_plan()
-                counts = {"scenes": longer.train_scenes, "epochs": longer.epochs}
-                shown["longer"] = {**counts, "label": t("adapt_longer", lang, **counts)}
+        # The longer run the page's button offers: after a model that learned too little, and
+        # still after that run failed (pressed again, it tries once more).
+        finished = self._finished()
+        too_little = finished is not None and finished.get("learned_too_little")
+        offered = too_little and status.get("state") != "running"
+        shown["longer"] = self._longer_offer(lang) if offered else None
         shown["log"] = [log_line(line, lang) for line in status["log"][-8:]]
         if status.get("state") == "running":
             step = step_progress()
@@ -351,11 +358,45 @@ class EnrollSession:
             return outcome + t("retake_named", lang, names=", ".join(shown["retake"]))
         return outcome
 
+    def _finished(self) -> dict[str, Any] | None:
+        """The last finished adaptation's status: the one shown, or, while another runs or
+        after it failed, the one before it."""
+        status = self.adapt_status
+        return status if status.get("state") == "done" else status.get("finished")
+
+    def _made_with(self) -> AdaptPlan | None:
+        """The plan that made the last finished adaptation's model, where it is known."""
+        made_with = (self._finished() or {}).get("plan")
+        return made_with if isinstance(made_with, AdaptPlan) else None
+
     def _longer_plan(self) -> AdaptPlan:
         """The longer run after the plan that made the model shown (after a restart, the plan
         its enroll.json names), or after this page's own plan where that is not known."""
-        made_with = self.adapt_status.get("plan")
-        return longer_plan(made_with if isinstance(made_with, AdaptPlan) else self.plan)
+        return longer_plan(self._made_with() or self.plan)
+
+    def _longer_offer(self, lang: str) -> dict[str, Any]:
+        """The button's longer run: its scenes and epochs, and about how long it takes here,
+        worked out from how long the run that made the model took (``adapt.estimate_seconds``):
+        it has no time limit, and from the default plan it is three times the fine-tune
+        (docs/enroll.md: 35.5 minutes on a 2-core PC with bfloat16, about 2 hours without)."""
+        longer = self._longer_plan()
+        counts = {"scenes": longer.train_scenes, "epochs": longer.epochs}
+        made, finished = self._made_with(), self._finished() or {}
+        recorded = finished.get("seconds")
+        seconds = (
+            estimate_seconds(made, recorded, finished.get("classifier_epochs"), longer)
+            if made is not None and isinstance(recorded, dict)
+            else None
+        )
+        if seconds is None:
+            return {**counts, "minutes": None, "label": t("adapt_longer", lang, **counts)}
+        minutes = seconds / 60
+        label = (
+            t("adapt_longer_minutes", lang, **counts, minutes=max(5, 5 * round(minutes / 5)))
+            if minutes < 90
+            else t("adapt_longer_hours", lang, **counts, hours=round(minutes / 30) / 2)
+        )
+        return {**counts, "minutes": round(minutes), "label": label}
 
     def camera_frame(self) -> np.ndarray | None:
         """A frame for a photo of a real trick: taken from the camera as Capture takes one."""
@@ -411,11 +452,20 @@ class EnrollSession:
         if self.adapt_thread is not None and self.adapt_thread.is_alive():
             return
         faces = dict(self.enrollment.faces)
-        same = self.adapt_status.get("state") == "done" and self.adapted_faces == faces
-        if same and not longer:
-            return  # retake a face first: then there is something new to learn
-        plan = self._longer_plan() if longer else self.plan
-        self.adapt_status = {"state": "running", "log": []}
+        status = self.adapt_status
+        if not longer and status.get("state") == "done" and self.adapted_faces == faces:
+            # The same photos and plan would only make the same model again: say what would
+            # make another (a click that did nothing looked like a dead page).
+            too_little = status.get("learned_too_little")
+            raise page_error("err_same_photos_longer" if too_little else "err_same_photos")
+        plan = self._plan_to_run(longer, faces)
+        self.adapt_status = {
+            "state": "running",
+            "log": [],
+            "plan": plan,
+            "faces": faces,
+            "finished": self._finished(),  # its longer run stays offered if this one fails
+        }
 
         def say(text: str) -> None:
             # A SaidText keeps its message: the state words the log in each reader's language.
@@ -445,7 +495,9 @@ class EnrollSession:
                     weakest_faces=[f for f, _, _ in outcome.check.weakest()],
                     retake_faces=outcome.check.faces_to_retake(),
                     learned_too_little=outcome.check.learned_too_little(),
-                    plan=plan,
+                    seconds=outcome.seconds,
+                    classifier_epochs=outcome.classifier_epochs,
+                    finished=None,
                 )
                 self._recheck_tricks(say)
             except UserError as err:
@@ -461,6 +513,17 @@ class EnrollSession:
 
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()
+
+    def _plan_to_run(self, longer: bool, faces: dict[str, Any]) -> AdaptPlan:
+        """The button's longer run; else, after a failed run on these same photos, that run's
+        plan again (a failed longer run retried with the page's own plan would remake the
+        model that learned too little); else the page's plan."""
+        if longer:
+            return self._longer_plan()
+        status = self.adapt_status
+        failed = status.get("state") == "failed" and status.get("faces") == faces
+        tried = status.get("plan")
+        return tried if failed and isinstance(tried, AdaptPlan) else self.plan
 
     def _recheck_tricks(self, say: Callable[[str], None]) -> None:
         """After an adaptation, the saved photos of real tricks are read by the active model."""

@@ -170,6 +170,10 @@ def test_a_model_that_learned_too_little_is_run_again_longer_from_its_button(
         browser.find_element(By.ID, "adapt").click()
         wait.until(lambda d: "aprendió demasiado poco" in _text(d, "adapt-state"))
         assert "Repite las fotos" not in _text(browser, "adapt-state")
+        # Adapt again with the same photos did nothing: it says, beside it, what would.
+        browser.find_element(By.ID, "adapt").click()
+        wait.until(lambda d: "pulsa «Volver a adaptar" in _text(d, "adapt-error"))
+        assert _in_sight(browser, "adapt-error")
         assert longer.text == (
             "Volver a adaptar con un plan más largo (7200 escenas, 18 pasadas, sin límite de"
             " tiempo)"

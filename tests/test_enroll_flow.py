@@ -558,17 +558,20 @@ def test_a_resumed_fine_tune_keeps_the_budget_it_started_with(
     with monkeypatch.context() as patch:
         patch.setattr(train_classifier, "evaluate", interrupt_second_epoch)
         with pytest.raises(KeyboardInterrupt):
-            fine_tune(crops, crops, init_checkpoint, state, plan, seconds=3600)
+            fine_tune(crops, crops, init_checkpoint, state, plan, seconds=3600, before=90.0)
     first = torch.load(state, weights_only=False)
     assert (first["epoch"], first["finished"], first["budget"]) == (1, False, 3600)
     epochs_run.clear()
-    # Resumed with cached stages before it, the run would now be offered a budget of 1 us.
-    result = fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6)
+    # Resumed with cached stages before it, the run would now be offered a budget of 1 us,
+    # and those stages took no time.
+    result = fine_tune(crops, crops, init_checkpoint, state, plan, seconds=1e-6, before=0.001)
     assert len(epochs_run) == 1  # the second epoch ran whole, under the hour it began with
     assert (result.epochs, result.budget) == (2, 3600) and not result.cut_short(plan)
     done = torch.load(state, weights_only=False)
     assert (done["epoch"], done["finished"], done["budget"]) == (2, True, 3600)
     assert done["seconds"] > first["seconds"] > 0
+    # What a longer run's estimate scales: both runs' training, the first run's stages before.
+    assert (result.spent, result.before) == (done["seconds"], 90.0)
     assert done["schedule"]["last_epoch"] == CLOCK_STEPS - 1  # every epoch: run to its end
 
 
@@ -589,6 +592,8 @@ def test_an_adaptation_cut_short_by_its_budget_says_so_and_records_it(
         "(--minutes 0 runs them all, when there is time)"
     ]
     assert any("3 epochs or 0 min, whichever ends first" in line for line in said)
+    assert set(result.timings) == {"before_fine_tune", "classifier", "after_fine_tune"}
+    assert sum(result.timings.values()) <= result.seconds
 
 
 def test_a_resumed_adaptation_says_the_budget_its_fine_tune_keeps(
@@ -629,6 +634,40 @@ def test_a_resumed_adaptation_says_the_budget_its_fine_tune_keeps(
     (line,) = [line for line in said if line.startswith(started)]
     assert line.endswith("2 epochs or 60 min, whichever ends first")  # not 0.1 min
     assert result.classifier_epochs == 2
+
+
+def test_a_longer_run_is_estimated_from_the_parts_of_the_run_before() -> None:
+    """The page's longer run has no time limit; it says how long it takes here, scaled from
+    the run that made the model shown. Figures of docs/enroll.md's measured runs."""
+    from skullcam.vision.adapt import estimate_seconds, longer_plan, sized_plan
+
+    default, thorough = AdaptPlan(), sized_plan(4800, 12, minutes=None)
+    # Session 18, bfloat16: the default plan took 800 s to adapt, 58 s to check; --thorough
+    # (4,800 scenes) took 18.2 min in all.
+    session18 = {"adapt": 800.0, "check": 58.0}
+    assert estimate_seconds(default, session18, 12, thorough) == pytest.approx(18.9 * 60, abs=6)
+    # Its parts, as this version records them (the classifier's 3,912 batches at 8.8 a second):
+    # the longer run's 7,200 scenes and 18 epochs triple the fine-tune, double the rest.
+    parts = {**session18, "before_fine_tune": 223.0, "classifier": 445.0, "after_fine_tune": 132.0}
+    longer = longer_plan(default)
+    assert estimate_seconds(default, parts, 12, longer) == pytest.approx(
+        2 * 223 + 2 * 445 * 18 / 12 + 2 * 132 + 58 * 1.5
+    )  # 35.5 min
+    # Session 22, float32: the budget ended the classifier after 3.3 epochs (498 s) and the
+    # corner reader after 1 of its 3; unbudgeted, each corner epoch is counted as long as a
+    # classifier epoch.
+    cut = {
+        "adapt": 1034.0,
+        "check": 98.0,
+        "before_fine_tune": 280.0,
+        "classifier": 498.0,
+        "after_fine_tune": 256.0,
+    }
+    per_epoch = 498 / 3.3
+    expected = 2 * 280 + 2 * per_epoch * 18 + 2 * 3 * per_epoch + 98 * 1.5
+    assert estimate_seconds(default, cut, 3.3, longer) == pytest.approx(expected)  # 1.9 hours
+    assert estimate_seconds(default, {"adapt": 800.0}, 12, longer) is None
+    assert estimate_seconds(default, {"adapt": "800", "check": 58}, 12, longer) is None
 
 
 def test_the_fine_tune_budgets_are_what_the_stages_before_them_leave() -> None:

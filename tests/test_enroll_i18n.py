@@ -643,27 +643,9 @@ def test_a_model_that_learned_too_little_is_run_again_longer_from_the_page(
     """The command line says to run again with more --scenes and --epochs when more than 10
     faces read under half right; the page told the user to retake 12 photos, and could not
     run a longer plan. It now says what the command line says, and offers that run."""
-    import skullcam.device.enroll_web as enroll_web
-    from skullcam.vision.enroll import EnrollOutcome
-
-    plans: list[AdaptPlan] = []
-
-    def adapted(_: object, plan: AdaptPlan, **__: object) -> EnrollOutcome:
-        plans.append(plan)
-        return EnrollOutcome(tmp_path / "models" / "m", learned_too_little(), False, {})
-
-    def adapt(**body: object) -> dict[str, Any]:
-        state = client.post("/api/adapt", json=body).get_json()
-        assert session.adapt_thread is not None
-        session.adapt_thread.join(timeout=30)
-        return state
-
-    monkeypatch.setattr(enroll_web, "adapt_and_install", adapted)
-    session = _session_on_an_empty_table(tmp_path)
-    for face in FACES:
-        session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
-    client = page_client(create_enroll_app(session))
-    adapt()
+    weak = _outcome(tmp_path, learned_too_little())
+    session, client, plans = _all_faces_on_a_page(tmp_path, monkeypatch, [weak] * 2)
+    _adapted(client, session)
     for lang, said in TOO_LITTLE.items():
         shown = client.get(f"/api/state?lang={lang}").get_json()["adapt"]
         assert shown["advice"] == said
@@ -672,18 +654,186 @@ def test_a_model_that_learned_too_little_is_run_again_longer_from_the_page(
     assert longer == {
         "scenes": 7200,
         "epochs": 18,
+        "minutes": None,  # no times recorded: no estimate
         "label": "Tilpas igen med en længere plan (7200 scener, 18 gennemløb, uden tidsgrænse)",
     }
-    # Adapt again with the same photos does nothing; the longer run is run, on these photos.
-    adapt()
+    # Adapt again with the same photos would make the same model: it is refused, saying what
+    # would not (it did nothing, and the page looked dead); the longer run is run.
+    refused = client.post("/api/adapt?lang=es", json={})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == (
+        "estas fotos ya hicieron el modelo que se muestra, y el mismo plan lo haría igual:"
+        " pulsa «Volver a adaptar con un plan más largo» abajo"
+    )
     assert len(plans) == 1
-    adapt(longer=True)
+    _adapted(client, session, longer=True)
     assert [(p.train_scenes, p.val_scenes, p.epochs, p.minutes) for p in plans[1:]] == [
         (7200, 900, 18, None)
     ]
     # Still too little: the next is longer again.
     assert client.get("/api/state").get_json()["adapt"]["longer"]["scenes"] == 14400
     assert client.post("/api/adapt", json={"longer": "yes"}).status_code == 400
+
+
+def _all_faces_on_a_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, outcomes: list[Callable[[], Any]]
+) -> tuple[EnrollSession, Any, list[AdaptPlan]]:
+    """A page with all 69 faces in, whose adaptations give ``outcomes`` in turn (an outcome
+    or an error raised), and the plans they were run with."""
+    import skullcam.device.enroll_web as enroll_web
+
+    plans: list[AdaptPlan] = []
+
+    def adapted(_: object, plan: AdaptPlan, **__: object) -> Any:
+        plans.append(plan)
+        return outcomes[len(plans) - 1]()
+
+    monkeypatch.setattr(enroll_web, "adapt_and_install", adapted)
+    session = _session_on_an_empty_table(tmp_path)
+    for face in FACES:
+        session.enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+    return session, page_client(create_enroll_app(session)), plans
+
+
+def _adapted(client: Any, session: EnrollSession, **body: object) -> None:
+    assert client.post("/api/adapt", json=body).status_code == 200
+    assert session.adapt_thread is not None
+    session.adapt_thread.join(timeout=30)
+
+
+def _outcome(
+    tmp_path: Path, result: CheckResult, activated: bool = False, **timing: Any
+) -> Callable[[], Any]:
+    """An adaptation's outcome; ``timing``: its seconds and ``classifier_epochs``."""
+    from skullcam.vision.enroll import EnrollOutcome
+
+    epochs = timing.pop("classifier_epochs", None)
+    return lambda: EnrollOutcome(tmp_path / "models" / "m", result, activated, timing, epochs)
+
+
+def test_adapt_with_the_photos_that_made_the_model_says_to_retake_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second click on Adapt with the same photos did nothing: the page looked dead."""
+    good = CheckResult(scenes=50, cards=200, recall=0.99, precision=0.99, classifier_accuracy=0.99)
+    session, client, plans = _all_faces_on_a_page(
+        tmp_path, monkeypatch, [_outcome(tmp_path, good, activated=True)] * 2
+    )
+    _adapted(client, session)
+    refused = client.post("/api/adapt?lang=it", json={})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == (
+        "queste foto hanno già fatto il modello mostrato: rifai prima la foto di una carta"
+        " (tocca il suo nome qui sotto), poi adatta di nuovo"
+    )
+    assert len(plans) == 1 and session.adapt_status["state"] == "done"
+    session.enrollment.accept("green-7", np.ones((8, 8, 3), np.uint8), source="retaken")
+    _adapted(client, session)
+    assert len(plans) == 2
+
+
+def test_a_failed_longer_run_stays_on_offer_and_adapt_tries_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A longer run that failed took its button away, and the next Adapt ran the page's own
+    plan: the one that had made the model that learned too little."""
+
+    def fails() -> Any:
+        raise UserError("no space left on the SD card")
+
+    weak = _outcome(tmp_path, learned_too_little())
+    session, client, plans = _all_faces_on_a_page(tmp_path, monkeypatch, [weak, fails, fails, weak])
+    _adapted(client, session)
+    _adapted(client, session, longer=True)
+    shown = client.get("/api/state").get_json()["adapt"]
+    assert shown["state"] == "failed" and shown["error"] == "no space left on the SD card"
+    assert (shown["longer"]["scenes"], shown["longer"]["epochs"]) == (7200, 18)
+    _adapted(client, session, longer=True)  # its button: the same run again
+    _adapted(client, session)  # Adapt: the run that failed, not the page's 3,600 scenes
+    assert [(p.train_scenes, p.epochs, p.minutes) for p in plans] == [
+        (3600, 12, 19.0),
+        (7200, 18, None),
+        (7200, 18, None),
+        (7200, 18, None),
+    ]
+    # That one finished, and learned too little again: the next is longer again.
+    assert client.get("/api/state").get_json()["adapt"]["longer"]["scenes"] == 14400
+
+
+def test_the_longer_run_says_about_how_long_it_takes_on_this_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It has no time limit, and the page said nothing of how long it takes: from the default
+    plan, three times the fine-tune and twice the rest (adapt.estimate_seconds)."""
+    parts: dict[str, Any] = {"before_fine_tune": 300, "after_fine_tune": 300}
+    parts["classifier_epochs"] = 12
+    runs = [
+        _outcome(tmp_path, learned_too_little(), adapt=1800, check=106, classifier=1200, **parts),
+        _outcome(tmp_path, learned_too_little(), adapt=1360, check=100, classifier=760, **parts),
+    ]
+    session, client, _ = _all_faces_on_a_page(tmp_path, monkeypatch, runs)
+    _adapted(client, session)
+    # 2 x 300 + 3 x 1200 + 2 x 300 + 1.5 x 106 = 4959 s: 82.7 minutes.
+    longer = client.get("/api/state?lang=da").get_json()["adapt"]["longer"]
+    assert longer["minutes"] == 83
+    assert longer["label"] == (
+        "Tilpas igen med en længere plan (7200 scener, 18 gennemløb, uden tidsgrænse: omkring"
+        " 85 minutter på denne maskine)"
+    )
+    # A face retaken and adapted again, on a machine now less busy: the estimate follows the
+    # run that made the model shown. 600 + 3 x 760 + 600 + 150 = 3630 s: 60.5 minutes.
+    session.enrollment.accept("green-7", np.ones((8, 8, 3), np.uint8), source="retaken")
+    _adapted(client, session)
+    labels = {
+        lang: client.get(f"/api/state?lang={lang}").get_json()["adapt"]["longer"]["label"]
+        for lang in ("en", "es", "it")
+    }
+    assert labels["en"] == (
+        "Run again with a longer plan (7200 scenes, 18 epochs, no time limit: about 60 minutes"
+        " on this machine)"
+    )
+    assert labels["es"].endswith("sin límite de tiempo: unos 60 minutos en este equipo)")
+    assert labels["it"].endswith("senza limite di tempo: circa 60 minuti su questo computer)")
+
+
+def test_a_longer_run_of_hours_is_said_in_hours_after_a_restart_too(tmp_path: Path) -> None:
+    """A CPU without bfloat16 takes hours for it (docs/enroll.md); a restarted page reads the
+    run's parts from the model's enroll.json."""
+    from skullcam.vision.adapt import training_args
+
+    data = tmp_path / "data"
+    model = data / "models" / "mesa-1"
+    model.mkdir(parents=True)
+    seconds = {
+        "adapt": 3400.0,
+        "check": 100.0,
+        "before_fine_tune": 300.0,
+        "classifier": 2500.0,
+        "after_fine_tune": 300.0,
+    }
+    record = {
+        "check": learned_too_little().to_json(),
+        "plan": training_args(AdaptPlan()),
+        "seconds": seconds,
+        "classifier_epochs": 12,
+    }
+    (model / "enroll.json").write_text(json.dumps(record))
+    enrollment = Enrollment.open(data, "mesa")
+    for face in FACES:
+        enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+    enrollment.stage, enrollment.model = "done", "mesa-1"
+    enrollment.save()
+    # 600 + 7500 + 600 + 150 = 8850 s: 147.5 minutes, about 2.5 hours.
+    shown = _session_on_an_empty_table(tmp_path).state("es")["adapt"]["longer"]
+    assert shown["label"].endswith("sin límite de tiempo: unas 2,5 horas en este equipo)")
+    shown = _session_on_an_empty_table(tmp_path).state("en")["adapt"]["longer"]
+    assert shown["label"].endswith("no time limit: about 2.5 hours on this machine)")
+    # An older record, without the times: no estimate rather than a guess.
+    del record["seconds"]
+    (model / "enroll.json").write_text(json.dumps(record))
+    shown = _session_on_an_empty_table(tmp_path).state("en")["adapt"]["longer"]
+    assert shown["label"].endswith("(7200 scenes, 18 epochs, no time limit)")
+    assert shown["minutes"] is None
 
 
 def test_after_a_restart_the_longer_run_follows_the_plan_that_made_the_model(

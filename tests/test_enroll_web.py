@@ -197,10 +197,17 @@ def test_the_last_face_then_adapt_makes_the_new_model_active(
     assert state["tricks"]["check"]["model"] == state["tricks"]["model"]  # the new one
     assert state["tricks"]["model"].endswith(state["adapt"]["model"])
     assert state["tricks"]["stale"] is False
-    # A second click on Adapt with the same photos installs no duplicate model.
-    again = client.post("/api/adapt").get_json()
-    assert again["adapt"]["state"] == "done" and again["adapt"]["model"] == state["adapt"]["model"]
+    # A second click on Adapt with the same photos installs no duplicate model, and says why.
+    again = client.post("/api/adapt")
+    assert again.status_code == 400
+    assert again.get_json()["error"].startswith("these photos already made the model shown")
+    assert session.adapt_status["model"] == state["adapt"]["model"]
     assert len([p for p in (data / "models").iterdir() if not p.name.startswith(".")]) == 1
+    # The model keeps the times of its parts, for a longer run's estimate.
+    seconds = json.loads((data / "models" / state["adapt"]["model"] / "enroll.json").read_text())[
+        "seconds"
+    ]
+    assert set(seconds) == {"adapt", "before_fine_tune", "classifier", "after_fine_tune", "check"}
     # After a restart of the enrollment server, the page shows that result again.
     restarted = EnrollSession(
         Enrollment.open(data, "table-deck"), session.feed, session.plan, base_model=base_model

@@ -25,8 +25,8 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,47 @@ def plan_of_record(args: object, like: AdaptPlan) -> AdaptPlan | None:
     return plan if all(isinstance(n, int) and n > 0 for n in counts) else None
 
 
+def estimate_seconds(
+    made: AdaptPlan, seconds: Mapping[str, object], epochs_run: object, then: AdaptPlan
+) -> float | None:
+    """About how long an adaptation with ``then`` and its self-check take on this machine,
+    from the one ``made`` took: its ``seconds`` and classifier epochs run, as its enroll.json
+    keeps them. None where those are missing.
+
+    Each part is scaled by what it grows with: the stages before the fine-tune (scenes, crops)
+    and after it (corner reader, exports) with the scenes, the classifier fine-tune with scenes
+    x epochs at the pace it ran, the self-check half (its 500 test scenes stay; the corner
+    weight is chosen on the validation scenes). A fine-tune the time budget cut short ran few
+    corner-reader epochs too: the corner reader is then counted at its plan's epochs, each as
+    long as a classifier epoch (session 18, bfloat16: 75 s for 3 against 296 s for 12; session
+    22, float32: 200 s an epoch against 165). A record without the parts (an older version's)
+    counts all of the adaptation as fine-tune, which overestimates. Checked against session
+    18's measured runs (docs/enroll.md): from the default plan's (adapt 800 s, self-check 58 s)
+    it says 18.9 min for --thorough's 4,800 scenes, which took 18.2."""
+    adapt, check = _seconds(seconds.get("adapt")), _seconds(seconds.get("check"))
+    if adapt is None or check is None:
+        return None
+    epochs = _seconds(epochs_run) or made.epochs
+    parts = ("before_fine_tune", "classifier", "after_fine_tune")
+    before, classifier, after = (_seconds(seconds.get(part)) for part in parts)
+    if before is None or classifier is None or after is None:
+        before, classifier, after = 0.0, adapt, 0.0
+    per_epoch = classifier / epochs
+    if epochs < made.epochs and after and made.corner_epochs > 0:
+        after = max(after, made.corner_epochs * per_epoch)
+    if made.corner_epochs > 0:
+        after *= max(then.corner_epochs, 1) / made.corner_epochs
+    scale = (then.train_scenes + then.val_scenes) / (made.train_scenes + made.val_scenes)
+    return scale * (before + per_epoch * then.epochs + after) + check * (1 + scale) / 2
+
+
+def _seconds(value: object) -> float | None:
+    """A recorded count of seconds (or epochs), or None where it is not a positive number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        return None
+    return float(value)
+
+
 @dataclass
 class FineTuneResult:
     """What :func:`fine_tune` made, and how far the budget let it go."""
@@ -159,6 +200,8 @@ class FineTuneResult:
     val_accuracy: float
     budget: float | None  # the seconds it kept to (a resumed run: the ones it started with)
     epochs: float  # epochs run, a fraction where the budget ended one early
+    spent: float = 0.0  # seconds of training, over every run of a resumed fine-tune
+    before: float = 0.0  # seconds the stages before it took (a resumed one: when first run)
 
     def cut_short(self, plan: AdaptPlan) -> bool:
         return self.epochs < plan.epochs
@@ -175,6 +218,9 @@ class AdaptResult:
     corner: Path | None = None  # corner-reader.onnx, when the corner reader was adapted too
     corner_checkpoint: Path | None = None  # its corner-reader.pt
     classifier_epochs: float | None = None  # epochs the classifier fine-tune ran
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds of its parts: ``before_fine_tune`` (scenes, crops), ``classifier`` and
+    ``after_fine_tune`` (corner reader, exports), what :func:`estimate_seconds` scales."""
 
 
 def _write_json_atomic(path: Path, data: object) -> None:
@@ -558,6 +604,7 @@ def fine_tune(
     plan: AdaptPlan,
     seconds: float | None = None,
     announce: Callable[[float | None], None] | None = None,
+    before: float = 0.0,
 ) -> FineTuneResult:
     """``train_classifier``'s recipe from ``init_checkpoint``, resumable per epoch.
 
@@ -569,7 +616,9 @@ def fine_tune(
     clock still ends at its lowest rate. A resumed fine-tune keeps the budget it started
     with: its schedule was laid out for it, and the stages before it, cached, now take no
     time to make it any larger. ``announce`` is told the budget kept, before the first batch:
-    the one offered is not what a resumed fine-tune keeps to.
+    the one offered is not what a resumed fine-tune keeps to. ``before``, the seconds the
+    stages before it took, is kept the same way: resumed, those stages were cached and took
+    none, and the estimate of a longer run (:func:`estimate_seconds`) needs what they cost.
     """
     import torch
     from tqdm import tqdm
@@ -611,6 +660,7 @@ def fine_tune(
             epoch, accuracy = int(saved["epoch"]), float(saved["accuracy"])
             # A state of an earlier version, without these, has another plan: never here.
             spent, seconds = float(saved["seconds"]), saved["budget"]
+            before = float(saved.get("before", before))  # an older version's state: none
             finished, steps = bool(saved["finished"]), int(saved["steps"])
     if announce is not None:
         announce(seconds)
@@ -653,6 +703,7 @@ def fine_tune(
                 "accuracy": accuracy,
                 "seconds": spent,
                 "budget": seconds,
+                "before": before,
                 "finished": finished,
                 "model": model.state_dict(),
                 "optimizer": optimizer.state_dict(),
@@ -664,7 +715,7 @@ def fine_tune(
         os.replace(tmp, state_path)
     bar.close()
     model.eval()
-    return FineTuneResult(model, accuracy, seconds, steps / steps_per_epoch)
+    return FineTuneResult(model, accuracy, seconds, steps / steps_per_epoch, spent, before)
 
 
 def adapt_recognizer(
@@ -733,7 +784,8 @@ def adapt_recognizer(
         plan.progress,
     )
     train = merge(train, detected)
-    budget = fine_tune_budget(plan, time.perf_counter() - start)
+    before = time.perf_counter() - start
+    budget = fine_tune_budget(plan, before)
     state = work_dir / "finetune_state.pt"
     # Said with the budget the fine-tune keeps: resumed, the one it started with, not this
     # one, which the cached stages before it leave larger.
@@ -747,7 +799,9 @@ def adapt_recognizer(
         announce=lambda kept: say(
             _fine_tune_line("log_classifier", plan.epochs, kept, crops=len(train))
         ),
+        before=before,
     )
+    after = time.perf_counter()
     if tuned.cut_short(plan):
         say(spoken("log_classifier_cut", done=round(tuned.epochs, 1), n=plan.epochs))
     out = work_dir / "classifier"
@@ -755,16 +809,24 @@ def adapt_recognizer(
     export_classifier(tuned.model, out / CLASSIFIER_FILE)
     save_checkpoint(tuned.model, CLASSES, out / CHECKPOINT_FILE)
     corner = adapt_corner_reader(scenes, base_model, out, plan, say, corner_budget(tuned.budget))
+    seconds = time.perf_counter() - start
     return AdaptResult(
         checkpoint=out / CHECKPOINT_FILE,
         onnx=out / CLASSIFIER_FILE,
         detector=detector_onnx,
         detector_checkpoint=detector_pt,
         val_accuracy=tuned.val_accuracy,
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
         corner=out / CORNER_FILE if corner else None,
         corner_checkpoint=out / CORNER_CHECKPOINT_FILE if corner else None,
         classifier_epochs=round(tuned.epochs, 2),
+        timings={
+            "before_fine_tune": tuned.before,
+            "classifier": tuned.spent,
+            # The corner reader and exports: they start over when resumed, so the clock since
+            # this run's own classifier fine-tune ended (its cached epochs took none of it).
+            "after_fine_tune": time.perf_counter() - after,
+        },
     )
 
 

@@ -353,6 +353,8 @@ class EnrollOutcome:
     check: CheckResult
     activated: bool
     seconds: dict[str, float]
+    """``adapt`` and ``check``, and the adaptation's parts (``AdaptResult.timings``)."""
+    classifier_epochs: float | None = None  # fewer than the plan's: the time budget ended it
 
 
 def _likely_face(stem: str) -> str | None:
@@ -626,6 +628,7 @@ def adapt_and_install(
     work = enrollment.adapt_dir
     result = adapt_recognizer(deck, base, work, plan, say=say)
     seconds["adapt"] = time.perf_counter() - t0
+    seconds.update(result.timings)  # what estimates a longer run (adapt.estimate_seconds)
     t1 = time.perf_counter()
     say(spoken("log_self_check", n=test_scenes))
     test_dir = generate_scenes(
@@ -682,4 +685,4 @@ def adapt_and_install(
     enrollment.stage = "done"
     enrollment.model = model_dir.name
     enrollment.save()
-    return EnrollOutcome(model_dir, check, activated, seconds)
+    return EnrollOutcome(model_dir, check, activated, seconds, result.classifier_epochs)
