@@ -339,3 +339,19 @@ def test_a_tigress_played_twice_in_a_round_is_named_as_the_tigress(tmp_path: Pat
     out = skullcam("score", "-", stdin=json.dumps(record))
     assert out.returncode == 2
     assert "round 2, trick 2, play 1 (Ana): tigress was already played this round" in out.stderr
+
+
+def test_score_table_widens_only_a_long_names_column(tmp_path: Path) -> None:
+    """A long name widens its own column, not every player's (a game night's 7-player table
+    with 'Massimiliano Bartolomei' printed 181 characters a row)."""
+    data = json.loads(EXAMPLE.read_text())
+    long_name = "Massimiliano Bartolomei"
+    data["players"][1] = long_name
+    out = skullcam("score", _record(tmp_path, json.dumps(data)))
+    assert out.returncode == 0, out.stderr
+    header, *rows = out.stdout.splitlines()
+    assert header.split("  ")[-1].strip() == "Dee"
+    assert len(header) == len("Round ") + 12 + len(long_name) + 2 + 12 + 12
+    table = [row for row in rows if row[:6].strip().isdigit() or row.startswith("Total")]
+    assert {len(row.rstrip()) for row in table} <= {len(header)}
+    assert long_name in header

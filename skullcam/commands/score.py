@@ -83,18 +83,29 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def format_table(score: Any) -> str:
-    """The plain score table: one row per round (points and bid/won), totals, the lead."""
+    """The plain score table: one row per round (points and bid/won), totals, the lead.
+
+    Each player's column is as wide as that player's own name and cells: one long name gave
+    every column its width, and a 7-player game with a 23-letter name printed 181 characters
+    a row (103 now), wrapped into two lines each on a 120-column terminal."""
     names = list(score.players)
-    width = max(12, *(len(name) + 2 for name in names))
-    lines = ["Round " + "".join(name.rjust(width) for name in names)]
-    for rnd in score.rounds:
-        cells = []
-        for seat in range(len(names)):
-            cell = f"{rnd.points[seat]:+d} ({rnd.bids[seat]}/{rnd.tricks_won[seat]})"
-            cells.append(cell.rjust(width))
-        label = f"{rnd.number:>5}" + ("*" if not rnd.complete else " ")
-        lines.append(label + "".join(cells))
-    lines.append("Total " + "".join(f"{total:+d}".rjust(width) for total in score.totals))
+    rows = [
+        [f"{points:+d} ({bid}/{won})" for points, bid, won in zip(*cells, strict=True)]
+        for cells in ((rnd.points, rnd.bids, rnd.tricks_won) for rnd in score.rounds)
+    ]
+    totals = [f"{total:+d}" for total in score.totals]
+    widths = [
+        max(12, len(name) + 2, *(len(row[seat]) + 2 for row in rows))
+        for seat, name in enumerate(names)
+    ]
+
+    def line(label: str, cells: list[str]) -> str:
+        return label + "".join(cell.rjust(width) for cell, width in zip(cells, widths, strict=True))
+
+    lines = [line("Round ", names)]
+    for rnd, row in zip(score.rounds, rows, strict=True):
+        lines.append(line(f"{rnd.number:>5}" + ("*" if not rnd.complete else " "), row))
+    lines.append(line("Total ", totals))
     lines.append("")
     legend = "Cells: points (bid/won)."
     if any(not rnd.complete for rnd in score.rounds):
