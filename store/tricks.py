@@ -208,6 +208,7 @@ class TricksMixin(BidsMixin):
         trick_id = insert_trick(conn, game.id, round_number, trick_index, row)
         conn.execute("DELETE FROM live WHERE game_id = ?", (game.id,))
         winner = verdicts.winner_player(plays, resolution)
+        verdict = verdicts.verdict(plays, game.settings, game.players)
         trick_event = {
             "round": round_number,
             "trick": trick_index,
@@ -215,7 +216,9 @@ class TricksMixin(BidsMixin):
             "winner": winner,
             "bonus": resolution.get("bonus"),
             # What the bonus is for, which the TV's banner names ("+20 for the Jolly Roger 14").
-            "bonus_for": verdicts.bonus_for(verdicts.verdict(plays, game.settings, game.players)),
+            "bonus_for": verdicts.bonus_for(verdict),
+            # The Loot alliances it makes, which the banner names beside the bonus.
+            "loot_alliances": verdicts.loot_alliances(verdict, plays, game.settings),
             # Read with the trick, so a page's banner names the condition the scorer
             # applies even when its copy of the settings is a moment old.
             "bonus_paid": self._bonus_paid(game, round_number, winner),

@@ -78,6 +78,28 @@ def bonus_for(verdict: TrickResult | RulesError) -> list[dict[str, Any]]:
     ]
 
 
+def loot_alliances(
+    verdict: TrickResult | RulesError,
+    plays: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """The Loot alliances a trick makes, by seat, for a page to name them (the TV's banner):
+    ``[{"loot": 4, "winner": 3, "points": 20}, ...]``, each paid to both if both bids are exact.
+    None under "no bonuses" scoring, which pays none (``rules.scoring``), nor for a trick no
+    deck could produce."""
+    rules = checks.settings_obj(settings)
+    if isinstance(verdict, RulesError) or rules.scoring == "no_bonus":
+        return []
+    return [
+        {
+            "loot": int(plays[loot]["player"]),
+            "winner": int(plays[winner]["player"]),
+            "points": rules.loot_alliance_bonus,
+        }
+        for loot, winner in verdict.loot_alliances
+    ]
+
+
 def short_trick_error(cards: int, players: int) -> IllegalPlayError:
     """Why a trick with a card missing has no winner, and what to do about it."""
     phrase = Phrase("trick_short", {"cards": cards, "players": players})

@@ -840,6 +840,51 @@ def test_the_tvs_banner_says_an_unnamed_mermaid_as_the_replay_page_does(
     wait(browser).until(ec.text_to_be_present_in_element(banner, said))
 
 
+def test_the_tvs_banner_names_the_loot_alliance(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A trick with a Loot in it: the banner named the winner and his capture, and not the
+    alliance the Loot made, +20 each to two players (a game night with the expansion cards)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"loot": True})
+    store.set_bids(gid, 1, [0, 1, 0])
+    browser.set_window_size(1920, 1080)
+    browser.get(base + "/tv?lang=it")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    play_trick(store, gid, ["black-14", "loot", "green-3"])  # Ben leads his 14 and wins: Cai's Loot
+    banner = (By.ID, "tv-banner")
+    said = "Alleanza del Bottino: Cai e Ben (+20 ciascuno se entrambe le puntate sono esatte)."
+    wait(browser).until(ec.text_to_be_present_in_element(banner, said))
+    capture = "+20 per il Jolly Roger 14 se Ben indovina la puntata"
+    assert capture in browser.find_element(*banner).text
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_tall_banner_ends_above_the_tvs_foot(
+    server: tuple[str, GameStore], browser: Any, size: tuple[int, int]
+) -> None:
+    """Three 14s and a mermaid captured, two Loot alliances and seven players' round points:
+    from 34 % of the screen's height down, the banner ran 39 px past a 720p TV's foot, the
+    round's points cut off. It rises as far as it must, and no further than the top."""
+    base, store = server
+    names = ["Ana", "Bartolomeo", "Cai", "Dag", "Eve", "Massimiliano Bartolomei", "Gus"]
+    gid = store.create_game(names, 2, {"loot": True})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
+    browser.set_window_size(*size)
+    browser.get(base + "/tv?lang=it")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+    # Dag leads; Ana's Harry takes three 14s and Cai's mermaid; Massimiliano's and Gus's Loot.
+    trick = ["green-14", "yellow-14", "loot", "loot", "pirate-harry", "mermaid-sirena", "black-14"]
+    play_trick(store, gid, trick)
+    banner = (By.ID, "tv-banner")
+    wait(browser).until(ec.text_to_be_present_in_element(banner, "Round 1: Ana +120"))
+    top, bottom, height = browser.execute_script(
+        "const r = document.getElementById('tv-banner').getBoundingClientRect();"
+        "return [r.top, r.bottom, innerHeight];"
+    )
+    assert top >= 0 and bottom <= height, (top, bottom, height)
+
+
 def test_a_double_tap_on_start_sets_up_one_game(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

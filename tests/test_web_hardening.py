@@ -680,6 +680,31 @@ def test_a_bonus_names_its_card_as_the_explanation_above_it_does(
 
 
 @pytest.mark.parametrize(
+    ("settings", "alliances"),
+    [
+        ({"loot": True, "loot_alliance_bonus": 30}, [{"loot": 2, "winner": 1, "points": 30}]),
+        ({"loot": True, "scoring": "no_bonus"}, []),  # the scorer pays none
+    ],
+)
+def test_the_trick_event_names_the_loot_alliance_for_the_tvs_banner(
+    client: FlaskClient, store: GameStore, settings: dict[str, Any], alliances: list[Any]
+) -> None:
+    """The TV's banner said "Trick won by Ben" and nothing of the alliance Cai's Loot made
+    with him, which pays both as much as a capture (a game night with the expansion cards,
+    where the replay page's explanation said it). The trick's event names it by seat, and the
+    TV's page words it in its language as that explanation does."""
+    game = store.create_game(["Ana", "Ben", "Cai"], 0, settings)
+    trick_with(store, game, [(1, "skull-king"), (2, "loot"), (0, "green-3")], None)
+    (event,) = [e for e in store.events_since(0, game) if e.kind == "trick"]
+    assert event.payload["loot_alliances"] == alliances
+    tv = html.unescape(client.get(f"/game/{game}/tv?lang=it").get_data(as_text=True))
+    assert (
+        '"loot_alliance": "Alleanza del Bottino: {loot_player} e {winner_player}'
+        ' (+{points} ciascuno se entrambe le puntate sono esatte)."'
+    ) in tv
+
+
+@pytest.mark.parametrize(
     ("lang", "winner", "note"),
     [
         ("en", "Ben's Pirate wins", "+20 for capturing a Mermaid if Ben makes their bid"),

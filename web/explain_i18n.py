@@ -713,6 +713,16 @@ def bonus_items_for_script(lang: str) -> dict[str, list[str]]:
     }
 
 
+@functools.cache
+def loot_alliance_for_script(lang: str) -> str:
+    """The explanation's "Loot alliance: Eve and Dag (+20 each if both bids are exact)." in
+    ``lang`` with "{loot_player}", "{winner_player}" and "{points}" left for the TV's script
+    to fill: its banner named a trick's capture bonus and said nothing of the alliance a Loot
+    made, which pays the two players as much (a game night with the expansion cards)."""
+    blanks = {key: f"{{{key}}}" for key in ("loot_player", "winner_player", "points")}
+    return explain([Phrase("loot_alliance", blanks)], lang).strip()
+
+
 def wording(lang: str) -> Wording:
     """How ``lang`` words an explanation; English is the rules engine's own wording, with a
     card id ("green-8 is already in this trick") said as the page names the card ("Parrot 8")

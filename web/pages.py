@@ -188,14 +188,24 @@ def _last_table_game(store: Any) -> Game | None:
 
 @bp.get("/tv")
 def tv() -> Any:
-    return _page("tv.html", game_id=None, bonus_items=explain_i18n.bonus_items_for_script(g.lang))
+    return _tv_page(None)
 
 
 @bp.get("/game/<id:game_id>/tv")
 def game_tv(game_id: int) -> Any:
     get_store().game(game_id)
-    items = explain_i18n.bonus_items_for_script(g.lang)
-    return _page("tv.html", game_id=game_id, bonus_items=items)
+    return _tv_page(game_id)
+
+
+def _tv_page(game_id: int | None) -> Any:
+    """The TV, with what its banner words in the page's language: each card's bonus item and
+    the Loot alliance, as the replay page's explanation says them."""
+    return _page(
+        "tv.html",
+        game_id=game_id,
+        bonus_items=explain_i18n.bonus_items_for_script(g.lang),
+        loot_alliance=explain_i18n.loot_alliance_for_script(g.lang),
+    )
 
 
 @bp.get("/game/<id:game_id>")

@@ -914,6 +914,14 @@ function initTV() {
     const what = (ev.bonus_for || []).map(bonusItem).join(", ");
     return t(BONUS_NOTE[ev.bonus_paid] || "bonus_if_made", {what: what || "+" + ev.bonus, name});
   }
+  // A Loot's alliance with the winner pays both as much as a capture: the banner says it as
+  // the replay page's explanation does ("Loot alliance: Eve and Dag (+20 each if both bids
+  // are exact)"), from the page's wording (explain_i18n.loot_alliance_for_script).
+  function allianceNote(a) {
+    const players = state.game.players;
+    const vals = {loot_player: players[a.loot], winner_player: players[a.winner], points: num(a.points)};
+    return (SK.pageData.loot_alliance || "").replace(/\{(loot_player|winner_player|points)\}/g, (m, k) => vals[k]);
+  }
   function banner(ev) {
     if (!state || !state.game) return;
     const el = document.getElementById("tv-banner");
@@ -921,7 +929,8 @@ function initTV() {
     // Only the parts there are: replaceChildren writes a null child as the text "null".
     el.replaceChildren(
       h("div", {class: "banner-main"}, name ? t("trick_won_by", {name}) : t("no_winner")),
-      ...(ev.bonus && name ? [h("div", {class: "banner-bonus"}, bonusNote(ev, name))] : []));
+      ...(ev.bonus && name ? [h("div", {class: "banner-bonus"}, bonusNote(ev, name))] : []),
+      ...(name ? (ev.loot_alliances || []).map((a) => h("div", {class: "banner-alliance"}, allianceNote(a))) : []));
     bannerTrick = ev.round + "/" + ev.trick;
     showBanner(el, 5000);
   }
