@@ -885,6 +885,33 @@ def test_a_tall_banner_ends_above_the_tvs_foot(
     assert top >= 0 and bottom <= height, (top, bottom, height)
 
 
+@pytest.mark.parametrize(
+    ("size", "mobile"), [((360, 640), True), ((1280, 720), False), ((1920, 1080), False)]
+)
+def test_the_final_board_cuts_no_name_it_has_room_for(
+    server: tuple[str, GameStore], browser: Any, size: tuple[int, int], mobile: bool
+) -> None:
+    """The game over drops the Bid and Won columns, but the names kept the width they had
+    beside them: an upright phone's final board read "Barto…" and "Mass…" with a third of
+    its width empty, the 1080p TV's "Massimiliano Bartol…" (a game night's final screen)."""
+    base, store = server
+    names = ["Ana", "Bartolomeo", "Cai", "Dag", "Eve", "Massimiliano Bartolomei", "Gus"]
+    gid = store.create_game(names, 2, {})
+    store.finish_game(gid)
+    with _screen(browser, *size, mobile=mobile):
+        browser.get(f"{base}/game/{gid}/tv?lang=it")
+        wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-table.over .pname"))
+        cut, right, width = browser.execute_script(
+            "const names = [...document.querySelectorAll('#tv-table .pname')];"
+            "const box = document.getElementById('tv-table').getBoundingClientRect();"
+            "const room = document.querySelector('.tv-scores').getBoundingClientRect();"
+            "return [names.filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent),"
+            " box.right, Math.min(room.right, document.documentElement.clientWidth)];"
+        )
+    assert cut == []
+    assert right <= width + 0.5  # within its column: not over the side's cards and chart
+
+
 def test_a_double_tap_on_start_sets_up_one_game(
     server: tuple[str, GameStore], browser: Any
 ) -> None:
