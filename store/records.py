@@ -28,7 +28,7 @@ from .audit import write_audit
 from .bids import put_round
 from .events import emit
 from .games import announce_replaced, insert_game, mark_finished, table_game_row
-from .refusals import refusal
+from .refusals import ExportRefused, refusal
 from .rows import Game, Trick, dump_json, load_json
 from .tricks import TricksMixin, insert_trick
 
@@ -230,7 +230,7 @@ class RecordsMixin(TricksMixin):
         """
         record, problem = self._record(game_id)
         if problem is not None:
-            raise UserError(f"cannot export game {game_id}: {render(problem)}")
+            raise ExportRefused(game_id, problem)
         return record
 
     def _record(self, game_id: int) -> tuple[dict[str, Any], tuple[Phrase, ...] | None]:

@@ -10,8 +10,10 @@ number out of range) stay plain English ``UserError``s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from skullcam.errors import NotFoundError, UserError, phrased
-from skullcam.rules.explain import Arg
+from skullcam.rules.explain import Arg, Phrase, render
 
 ENGLISH: dict[str, str] = {
     # A new game's players.
@@ -215,6 +217,17 @@ ENGLISH: dict[str, str] = {
     "no_trick": "game {game} has no recorded trick {trick} in round {round}",
     "no_prompt": "no prompt {prompt}; see the game's open prompts",
 }
+
+
+class ExportRefused(UserError):
+    """A game's record cannot be exported yet (a bid missing before recorded play, a card the
+    camera missed): ``phrases`` say why (``rules.explain``), so that a page words it in its
+    reader's language, as the score's error is; ``str(err)`` stays the English."""
+
+    def __init__(self, game_id: int, phrases: Sequence[Phrase]) -> None:
+        super().__init__(f"cannot export game {game_id}: {render(phrases)}")
+        self.game_id = game_id
+        self.phrases = tuple(phrases)
 
 
 def refusal(key: str, **args: Arg) -> UserError:

@@ -418,3 +418,32 @@ def test_a_file_of_another_kind_imported_is_refused_in_the_readers_language(
     wrong = json_of(client.post("/api/import", json={**spec_example(), "format": "x/2"}))
     assert "'x/2'" in wrong["error_text"] and wrong["error_text"] != wrong["error"]
     assert store.games() == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("it", "impossibile esportare la partita 1: nel round 1 manca la puntata di Ana"),
+        ("es", "no se puede exportar la partida 1: "),
+        ("da", "spil 1 kan ikke eksporteres endnu: "),
+    ],
+)
+def test_a_record_not_exportable_yet_says_why_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, said: str
+) -> None:
+    """A game night's "Registro (JSON)" button, round 5 under way with round 1's bids never
+    entered, answered an Italian page with "cannot export game 2: round 1 has no bid for
+    Ana, ..., enter the missing bid ..." in English (the score sheet beside it words the same
+    reason in Italian). ``error`` stays the English that programs read."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-6"), (0, "green-7")))
+    store.record_trick(gid, 2, 0, plays((2, "green-1"), (0, "green-2"), (1, "green-3")))
+    page = client.get(f"/game/{gid}/export.json?lang={lang}")
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert said in text
+    assert "cannot export" not in text and "missing bid" not in text
+    as_json = {"Accept": "application/json"}
+    english = json_of(client.get(f"/game/{gid}/export.json", headers=as_json))
+    assert english["error"].startswith("cannot export game 1: round 1 has no bid for Ana, Ben")

@@ -15,6 +15,7 @@ from skullcam.errors import UserError
 from skullcam.rules import GameRecordError, RecordShapeError
 from skullcam.rules.explain import render
 from skullcam.store.refusals import ENGLISH as STORE_ENGLISH
+from skullcam.store.refusals import ExportRefused
 
 from . import explain_i18n
 
@@ -751,6 +752,14 @@ UNREADABLE_RECORD = {
 }
 
 
+#: A record that cannot be exported yet (``ExportRefused``): why, as the score's error says it.
+EXPORT_REFUSED = {
+    "es": "no se puede exportar la partida {game}: {why}",
+    "it": "impossibile esportare la partita {game}: {why}",
+    "da": "spil {game} kan ikke eksporteres endnu: {why}",
+}
+
+
 def refusal_text(err: UserError, lang: str) -> str:
     """``err`` said in ``lang``: its phrase in that language's words where the language has
     them, or (an imported record the rules refuse, or a file of no record's shape) the rules
@@ -763,6 +772,9 @@ def refusal_text(err: UserError, lang: str) -> str:
         assert isinstance(cause, GameRecordError)
         lead = UNREADABLE_RECORD if isinstance(cause, RecordShapeError) else INVALID_RECORD
         return lead[lang].format(why=explain_i18n.explain(cause.phrases, lang))
+    if isinstance(err, ExportRefused) and lang in EXPORT_REFUSED:
+        why = explain_i18n.explain(err.phrases, lang)
+        return EXPORT_REFUSED[lang].format(game=err.game_id, why=why)
     if lang == "en" and phrase is not None and phrase.key in STORE_ENGLISH:
         # The English page names cards as its menus do ("Parrot 9"); ``error`` keeps the
         # ids for programs. Was: "Cai's green-9, where this page has green-10".
