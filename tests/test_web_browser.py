@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browser_support import require_browser, stream_open
 from repo_paths import DOCS
+from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.store import GameStore
@@ -910,6 +911,24 @@ def test_the_final_board_cuts_no_name_it_has_room_for(
         )
     assert cut == []
     assert right <= width + 0.5  # within its column: not over the side's cards and chart
+
+
+def test_a_trick_with_a_card_missing_is_asked_to_be_corrected_not_confirmed(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game night's camera missed the last card of two tricks: the TV and the phones asked
+    "La presa 5 del round 9 sembra dubbia: confermala o correggila." while the phones offered
+    Correct only (the server refuses to confirm a trick with a card missing)."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2")), flags=["short"])
+    store.create_prompt(gid, "flagged", 1, 0, payload={"flags": ["short"]})
+    said = "La presa 1 del round 1 non si può contare così come è stata registrata: correggila."
+    for page, where in [("/tv", "tv-prompts"), (f"/game/{gid}/bids", "prompts")]:
+        browser.get(f"{base}{page}?lang=it")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, where), said))
+        assert "confermala" not in browser.find_element(By.ID, where).text
 
 
 def test_a_double_tap_on_start_sets_up_one_game(

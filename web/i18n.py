@@ -822,6 +822,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "La presa {trick} del round {round} sembra dubbia: confermala o correggila.",
         "da": "Stik {trick} i runde {round} ser tvivlsomt ud: bekræft eller ret det.",
     },
+    # A trick that cannot be resolved (a card missing, one read twice): it cannot be confirmed,
+    # and "confirm or correct it" sent the table to a Confirm the server refuses.
+    "prompt_flagged_correct": {
+        "en": "Round {round}, trick {trick} cannot be scored as recorded: correct it.",
+        "es": (
+            "La baza {trick} de la ronda {round} no se puede puntuar tal como se grabó: corrígela."
+        ),
+        "it": (
+            "La presa {trick} del round {round} non si può contare così come è stata"
+            " registrata: correggila."
+        ),
+        "da": "Stik {trick} i runde {round} kan ikke regnes ud, som det er registreret: ret det.",
+    },
     "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
     "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
     "settings_recompute": {

@@ -243,7 +243,9 @@ const SK = (() => {
   /* Prompts: phones answer them; the TV shows them read-only. */
   function promptText(p, players) {
     const name = p.player !== null && p.player !== undefined ? players[p.player] : "";
-    if (p.kind === "flagged") return t("prompt_flagged", {round: p.round, trick: (p.trick || 0) + 1});
+    // One that cannot be resolved is corrected, not confirmed (promptChoices offers Correct only).
+    if (p.kind === "flagged") return t(p.confirmable === false ? "prompt_flagged_correct" : "prompt_flagged",
+      {round: p.round, trick: (p.trick || 0) + 1});
     return t("prompt_" + p.kind, {name: name});
   }
   function promptChoices(p, players) {
