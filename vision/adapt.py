@@ -227,6 +227,13 @@ def _write_json_atomic(path: Path, data: object) -> None:
     write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
+def _made_for(done: Path, wanted: dict[str, Any]) -> bool:
+    """Whether a stage's ``done.json`` says it finished for exactly ``wanted`` (its inputs
+    and plan): a stage made for other inputs, or cut off before it wrote the file, is made
+    again."""
+    return done.is_file() and json.loads(done.read_text()) == wanted
+
+
 def generate_scenes(
     deck_dir: Path, out: Path, counts: dict[str, int], seed: int, workers: int, progress: bool
 ) -> Path:
@@ -235,7 +242,7 @@ def generate_scenes(
 
     done = out / "done.json"
     wanted = {"counts": counts, "seed": seed, "deck": str(deck_dir)}
-    if done.is_file() and json.loads(done.read_text()) == wanted:
+    if _made_for(done, wanted):
         return out
     if out.exists():
         shutil.rmtree(out)  # a half-written set from an interrupted run: redo it whole
@@ -475,7 +482,7 @@ def adapt_detector(
         "lr": plan.detector_lr,
         "scenes": json.loads((scenes / "done.json").read_text()),
     }
-    if done.is_file() and json.loads(done.read_text()) == wanted and onnx.is_file():
+    if _made_for(done, wanted) and onnx.is_file():
         return onnx, weights
     import torch
 
