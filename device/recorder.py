@@ -2,7 +2,8 @@
 
 Order of writes for each trick (the style guide's Frigate pattern): the completion frame and
 the annotated image go to ``<data>/games/<id>/`` first, each written to a temporary name and
-renamed (a rename is atomic), then one SQLite transaction records the trick. A power cut or a
+renamed (a rename is atomic) and the folder synced (the new names on disk, not only the
+bytes), then one SQLite transaction records the trick. A power cut or a
 ``kill -9`` at any moment therefore leaves either a recorded trick with both images, or no
 trick at all (at worst two orphan images that the next attempt overwrites): the trick in
 progress is all that can be lost.
@@ -32,6 +33,7 @@ from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
+from skullcam.files import sync_folder
 from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
@@ -437,6 +439,9 @@ class StoreRecorder:
         boxes = folder / f"{stem}-boxes.jpg"
         write_image_atomic(completion, frame.image)
         write_image_atomic(boxes, annotate(frame.image, outcome, self.players))
+        # The renames are the folder's entries, not the files': synced with the folder before
+        # the trick's transaction names them, or a power cut could keep the trick without them.
+        sync_folder(folder)
         height, width = frame.image.shape[:2]
         obs = outcome.observation
         cards = []

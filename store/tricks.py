@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.errors import UserError, echo
+from skullcam.files import sync_folder
 from skullcam.rules import Settings
 
 from . import checks, verdicts
@@ -83,9 +84,16 @@ class TricksMixin(BidsMixin):
     """Recording tricks as the camera completes them, and reading them back."""
 
     def game_dir(self, game_id: int) -> Path:
-        """``<data>/games/<id>/``, created on demand: where a game's trick images live."""
+        """``<data>/games/<id>/``, created on demand: where a game's trick images live.
+
+        A folder made here is synced into ``games/`` (and ``games/`` into the data folder):
+        a power cut could otherwise lose the folder's entry, and with it every image of the
+        game, while the tricks the database recorded since (synced at commit) name them."""
         path = self._game_folder(game_id)
-        path.mkdir(parents=True, exist_ok=True)
+        if not path.is_dir():
+            path.mkdir(parents=True, exist_ok=True)
+            sync_folder(path.parent)
+            sync_folder(self.data_dir)
         return path
 
     def _game_folder(self, game_id: int) -> Path:

@@ -686,6 +686,51 @@ def test_rascal_is_asked_for_the_bet_and_the_trick_is_not_called_doubtful(
     assert store.trick(game_id, 1, 0).flags == []
 
 
+def test_a_tricks_images_and_folder_reach_the_disk_before_the_store_names_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A power cut keeps what was synced. The images' bytes were, but a rename is an entry of
+    its folder, and a new game's folder an entry of ``games/``: neither was synced, so the
+    trick's transaction (synced at commit) could outlive them and name images that are not
+    there after the power comes back. Both folders are synced before the trick is recorded."""
+    import stat
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {})
+    events: list[tuple[str, int]] = []
+    fsync, replace, record = os.fsync, os.replace, store.record_trick
+
+    def spy_fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            events.append(("synced", os.fstat(fd).st_ino))
+        fsync(fd)
+
+    def spy_replace(src: Path, dst: Path) -> None:
+        replace(src, dst)
+        events.append(("renamed", Path(dst).parent.stat().st_ino))
+
+    def spy_record(*args: object, **kwargs: object) -> int:
+        events.append(("recorded", 0))
+        return record(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", spy_fsync)
+    monkeypatch.setattr(os, "replace", spy_replace)
+    monkeypatch.setattr(store, "record_trick", spy_record)
+    outcome = referee_from_store(store, game_id).add_plays([(1, "green-3"), (2, "green-5")])
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.0, 10)
+    StoreRecorder(store, game_id, "m1", "test").on_trick(outcome, frame, [])
+    folder = store.game_dir(game_id)
+    recorded = events.index(("recorded", 0))
+    last_rename = max(i for i, (what, _) in enumerate(events) if what == "renamed")
+    assert events[last_rename] == ("renamed", folder.stat().st_ino)
+    assert ("synced", folder.stat().st_ino) in events[last_rename:recorded]
+    assert ("synced", folder.parent.stat().st_ino) in events[:recorded]  # games/<id> itself
+    assert store.trick(game_id, 1, 0).completion_image is not None
+
+
 def test_live_winner_of_a_partial_trick() -> None:
     from skullcam.device.recorder import live_winner
 
