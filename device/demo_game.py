@@ -11,7 +11,7 @@ from typing import Any
 from skullcam.datasets import bundled_samples
 from skullcam.device.resume_point import last_trick, resume_frame, trick_cards
 from skullcam.errors import UserError
-from skullcam.files import read_json
+from skullcam.files import read_json, sync_folder, write_atomic
 from skullcam.rules import GameRecord, RulesError
 from skullcam.store import GameStore
 from skullcam.store.tricks import DEMO_MARK as DEMO_MARK
@@ -66,7 +66,11 @@ def start_demo_game(store: GameStore, demo: DemoGame) -> tuple[int, int, list[li
         return active.id, start, trick_cards(last) if start else []
 
     def mark(game_id: int) -> None:
-        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+        # On disk, name and bytes, before the game's row commits: a power cut that kept the
+        # row but lost a plain write's mark left a demo game passing for a table's game.
+        folder = store.game_dir(game_id)
+        write_atomic(folder / DEMO_MARK, "recorded from the demo game\n")
+        sync_folder(folder)
 
     try:
         # Marked before the game is committed: unmarked, it would pass for a table's game and

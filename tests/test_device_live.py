@@ -1587,29 +1587,47 @@ def test_a_demo_game_is_marked_before_another_program_can_see_it(
 ) -> None:
     """The mark was written just after the game's row: a kill in between left an unmarked
     game that passed for a table's (the camera then refused it as the table's game, and
-    every later demo waited for it)."""
+    every later demo waited for it). It is also on disk, bytes and name, before the row
+    commits: a plain write could be lost to a power cut that kept the row (synced at commit)."""
     import sqlite3
+    import stat
 
     from skullcam.device.demo_game import DEMO_MARK, start_demo_game
 
     make_demo(tmp_path / "demo")
     demo = DemoGame.load(tmp_path / "demo")
     store = GameStore(tmp_path / "data")
-    seen: list[tuple[bool, int]] = []
-    real_write = Path.write_text
+    seen: list[tuple[str, int]] = []
+    real_replace, real_fsync = os.replace, os.fsync
 
-    def watching(self: Path, *args: object, **kwargs: object) -> int:
+    def games_committed() -> int:
         other = sqlite3.connect(store.path)
-        games = other.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        other.close()
-        written = real_write(self, *args, **kwargs)  # type: ignore[arg-type]
-        if self.name == DEMO_MARK:
-            seen.append((self.is_file(), games))
-        return written
+        try:
+            return int(other.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            other.close()
 
-    monkeypatch.setattr(Path, "write_text", watching)
+    def replacing(src: str | Path, dst: str | Path) -> None:
+        real_replace(src, dst)
+        if Path(dst).name == DEMO_MARK:
+            seen.append(("marked", games_committed()))
+
+    def syncing(fd: int) -> None:
+        real_fsync(fd)
+        if stat.S_ISDIR(os.fstat(fd).st_mode) and os.fstat(fd).st_ino == folder_inode():
+            seen.append(("folder synced", games_committed()))
+
+    def folder_inode() -> int:
+        folders = list((tmp_path / "data" / "games").glob("*"))
+        return folders[0].stat().st_ino if folders else -1
+
+    monkeypatch.setattr(os, "replace", replacing)
+    monkeypatch.setattr(os, "fsync", syncing)
     gid, _start, _guard = start_demo_game(store, demo)
-    assert seen == [(True, 0)]  # the mark was on disk while no game was committed
+    # The mark renamed into the game's folder, and that folder synced after it, while no game
+    # was committed.
+    assert seen[:1] == [("marked", 0)]
+    assert ("folder synced", 0) in seen[1:]
     assert (store.game_dir(gid) / DEMO_MARK).is_file()
 
 
