@@ -52,7 +52,13 @@ from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, s
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.rules import FACES
-from skullcam.vision.adapt import AdaptPlan, estimate_seconds, longer_plan, plan_of_record
+from skullcam.vision.adapt import (
+    AdaptPlan,
+    estimate_seconds,
+    longer_plan,
+    plan_of_record,
+    rounded_duration,
+)
 from skullcam.vision.enroll import Enrollment, FaceClassifier, adapt_and_install, check_face
 from skullcam.vision.enroll_check import CheckResult
 from skullcam.vision.enroll_messages import Message, MessageError, SaidText, message, spoken
@@ -390,13 +396,9 @@ class EnrollSession:
         )
         if seconds is None:
             return {**counts, "minutes": None, "label": t("adapt_longer", lang, **counts)}
-        minutes = seconds / 60
-        label = (
-            t("adapt_longer_minutes", lang, **counts, minutes=max(5, 5 * round(minutes / 5)))
-            if minutes < 90
-            else t("adapt_longer_hours", lang, **counts, hours=round(minutes / 30) / 2)
-        )
-        return {**counts, "minutes": round(minutes), "label": label}
+        unit, amount = rounded_duration(seconds)
+        label = t(f"adapt_longer_{unit}", lang, **counts, **{unit: amount})
+        return {**counts, "minutes": round(seconds / 60), "label": label}
 
     def camera_frame(self) -> np.ndarray | None:
         """A frame for a photo of a real trick: taken from the camera as Capture takes one."""

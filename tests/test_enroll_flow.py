@@ -921,16 +921,17 @@ def _children_of(pid: int) -> list[int]:
 @pytest.fixture
 def enroll_judged(
     tmp_path: Path, alt_photos: Path, base_model: Path, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[CheckResult, bool], int]:
-    """`skullcam enroll --from` whose adaptation comes back with a given check (no training)."""
+) -> Callable[..., int]:
+    """`skullcam enroll --from` whose adaptation comes back with a given check (no training)
+    and, where given, the seconds its parts took."""
 
-    def run(check: CheckResult, activated: bool) -> int:
+    def run(check: CheckResult, activated: bool, seconds: dict[str, float] | None = None) -> int:
         data = tmp_path / "data"
         shutil.copytree(base_model, data / "models" / "base")
         activate(data, "base")
 
         def adapted(*_: object, **__: object) -> EnrollOutcome:
-            return EnrollOutcome(data / "models" / "base", check, activated, {})
+            return EnrollOutcome(data / "models" / "base", check, activated, seconds or {}, 12)
 
         monkeypatch.setattr(enroll_mod, "adapt_and_install", adapted)
         return main(["enroll", "--from", str(alt_photos), "--trust-names", "--data", str(data)])
@@ -969,7 +970,7 @@ def test_running_again_says_whether_the_enrolled_model_is_the_active_one(
 
 
 def test_a_model_not_activated_says_the_figure_and_the_bar_it_was_judged_by(
-    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
+    enroll_judged: Callable[..., int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The refusal said "names only 20.0 % of test cards right" just under a self-check line
     saying 17.1 % of cards right: two figures, one wording, and no word of the bar."""
@@ -1092,23 +1093,26 @@ def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None
 
 
 def test_many_faces_read_badly_are_said_to_need_more_training_not_new_photos(
-    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
+    enroll_judged: Callable[..., int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A short plan's model read 20 faces under half right, and the user was told to retake
-    those 20 photos; the cure is a longer run."""
-    assert enroll_judged(learned_too_little(), False) == 2
+    those 20 photos; the cure is a longer run, with no time budget: about how long it takes
+    here is said, as the page's button says it (session 18's parts: 35.5 min)."""
+    parts = {"adapt": 800, "check": 58, "before_fine_tune": 223, "classifier": 445}
+    assert enroll_judged(learned_too_little(), False, {**parts, "after_fine_tune": 132}) == 2
     out, err = capsys.readouterr()
     assert "12 faces are named right on under half of their cards: too many for bad photos" in out
     # The run the page's button makes after the default plan: its flags, to type.
     longer = "--scenes 7200 --epochs 18 --minutes 0"
     assert f"run the same command again with more --scenes and --epochs: {longer}" in out
+    assert "no time budget: about 35 minutes on this machine)" in out
     assert "retake the photos of" not in out
     # The refusal, the last line, says the same, not "retake the weakest faces".
     assert err.rstrip().endswith(f"not activated; run the same command again with {longer}")
 
 
 def test_faces_the_self_check_reads_under_half_are_named_to_retake(
-    enroll_judged: Callable[[CheckResult, bool], int], capsys: pytest.CaptureFixture[str]
+    enroll_judged: Callable[..., int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A face photo cut off at its edge was enrolled as its print panel; the model, read
     right 0 % on that face, was activated with only "weakest cards: black-3 R=0.00"."""

@@ -185,6 +185,17 @@ def estimate_seconds(
     return scale * (before + per_epoch * then.epochs + after) + check * (1 + scale) / 2
 
 
+def rounded_duration(seconds: float) -> tuple[str, float]:
+    """An estimate as a person says it: ``("minutes", 35)`` to 5 minutes (5 at least) under
+    an hour and a half, else ``("hours", 2.5)`` to half an hour. The page's button and the
+    command line say the longer run's time the same way; a figure to the minute would
+    promise a precision the estimate does not have."""
+    minutes = seconds / 60
+    if minutes < 90:
+        return "minutes", max(5, 5 * round(minutes / 5))
+    return "hours", round(minutes / 30) / 2
+
+
 def _seconds(value: object) -> float | None:
     """A recorded count of seconds (or epochs), or None where it is not a positive number."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:

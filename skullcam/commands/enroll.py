@@ -19,6 +19,7 @@ from skullcam.errors import UserError
 
 if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see _plan)
     from skullcam.vision.adapt import AdaptPlan
+    from skullcam.vision.enroll import EnrollOutcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -279,7 +280,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
             f"  {len(retake)} faces are named right on under half of their cards: too many for "
             "bad photos; the model learned too little: run the same command again with more "
             f"--scenes and --epochs: {_longer_flags(plan)} (twice the scenes, half as many "
-            "epochs again, no time budget)"
+            f"epochs again, no time budget{_longer_time(plan, outcome)})"
         )
     elif retake:
         print(
@@ -309,3 +310,15 @@ def _longer_flags(plan: AdaptPlan) -> str:
 
     longer = longer_plan(plan)
     return f"--scenes {longer.train_scenes} --epochs {longer.epochs} --minutes 0"
+
+
+def _longer_time(plan: AdaptPlan, outcome: EnrollOutcome) -> str:
+    """About how long that run takes here, worked out from the one just done (as the page's
+    button says it): with no time budget a user must know whether to wait or come back."""
+    from skullcam.vision.adapt import estimate_seconds, longer_plan, rounded_duration
+
+    seconds = estimate_seconds(plan, outcome.seconds, outcome.classifier_epochs, longer_plan(plan))
+    if seconds is None:
+        return ""
+    unit, amount = rounded_duration(seconds)
+    return f": about {amount:g} {unit} on this machine"
