@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import pytest
+import store_support
 from browser_support import require_browser, stream_open
 
 from skullcam.errors import UserError
@@ -390,5 +391,75 @@ def test_a_small_phone_shows_the_round_a_name_and_its_bids_without_scrolling(
         if camera == "none":
             assert "--camera" in how.get_attribute("textContent")
             assert "--camera" not in browser.find_element(By.ID, "no-camera").text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+_IN_VIEW = """
+const r = document.querySelector(arguments[0]).getBoundingClientRect();
+return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+"""
+
+SEVEN = ["Ana", "Bartolomeo", "Cai", "Dag", "Eve", "Massimiliano Bartolomei", "Gus"]
+
+
+def _record_round(store: GameStore, gid: int, cards: list[str]) -> None:
+    """The round being played's tricks, 7 cards each from ``cards``, led as the rules say."""
+    for start in range(0, len(cards), 7):
+        state = store.state(gid)
+        order = [(state["leader"] + i) % 7 for i in range(7)]
+        trick = cards[start : start + 7]
+        played = store_support.plays(*zip(order, trick, strict=True))
+        store.record_trick(gid, state["round"], state["next_trick"], played)
+
+
+@pytest.mark.parametrize(
+    ("lang", "missing", "said", "go"),
+    [
+        ("it", list(range(7)), "Il round 2 non ha puntate: i punti si fermano", "Vai al round 2"),
+        ("en", [5], "Round 2 has no bid from Massimiliano Bartolomei: scores", "Go to round 2"),
+    ],
+)
+def test_an_earlier_rounds_missing_bids_are_said_at_the_top_of_a_small_phone(
+    server: tuple[str, GameStore],
+    browser: Any,
+    lang: str,
+    missing: list[int],
+    said: str,
+    go: str,
+) -> None:
+    """A game night (7 players, 10 rounds): round 2 played without its bids, and why the
+    scores stopped was said under all seven players' bid buttons, 1,200 px down a 360x640
+    phone on round 3, which never saw it. It is said at the top now, short, above the first
+    player's bid buttons, with a button to round 2, where the bids are entered."""
+    base, store = server
+    gid = store.create_game(SEVEN, 2, {"rounds": 10})
+    deck = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yellow")]
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
+    _record_round(store, gid, deck[:7])
+    store.set_bids(gid, 2, [None if p in missing else 0 for p in range(7)])
+    _record_round(store, gid, deck[7:21])
+    store.set_bids(gid, 3, [1, 0, 0, 1, 0, 0, 1])
+    _record_round(store, gid, deck[:7])  # round 3's first trick: the table plays on
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        browser.get(f"{base}/game/{gid}/bids?lang={lang}")
+        wait(browser).until(lambda d: d.find_element(By.ID, "score-stop").is_displayed())
+        assert said in browser.find_element(By.ID, "score-stop-text").text
+        assert browser.find_element(By.ID, "score-stop-go").text == go
+        for css in ("#score-stop", "#score-stop-go", ".bid-button"):
+            assert browser.execute_script(_IN_VIEW, css), css
+        # Said once: not again under the bids, in the long form.
+        assert browser.find_element(By.ID, "score-error").text == ""
+        click(browser, "#score-stop-go")
+        wait(browser).until(lambda d: "Round 2" in d.find_element(By.ID, "round-title").text)
+        assert not browser.find_element(By.ID, "score-stop-go").is_displayed()
+        for p in missing:
+            click(browser, f'.bid-button[data-player="{p}"][data-bid="0"]')
+        wait(browser).until(lambda d: None not in store.bids(gid, 2))
+        wait(browser).until(lambda d: not d.find_element(By.ID, "score-stop").is_displayed())
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

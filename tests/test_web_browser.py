@@ -658,6 +658,18 @@ def test_a_game_finished_with_no_round_played_has_no_winner(
     )
 
 
+def _finished_without_the_last_rounds_bids(store: GameStore) -> int:
+    """Ana and Ben, two rounds: round 1 bid and played (Ana +20, Ben +10), round 2 played
+    with no bids entered, and so the camera finished the game with its score stopped."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 2})
+    store.set_bids(gid, 1, [1, 0])
+    play_trick(store, gid, ["green-3", "green-9"])  # Ana +20, Ben +10
+    play_trick(store, gid, ["green-4", "green-5"])  # round 2, no bids entered
+    play_trick(store, gid, ["yellow-4", "yellow-5"])
+    assert store.game(gid).status == "finished" and not store.score(gid)["ok"]
+    return gid
+
+
 def test_a_finished_game_whose_score_stops_names_no_winner(
     server: tuple[str, GameStore], browser: Any
 ) -> None:
@@ -665,12 +677,7 @@ def test_a_finished_game_whose_score_stops_names_no_winner(
     leader of the rounds before it ("Captain of the Seven Seas: Ana"), whom the missing bids
     could still unseat, beside the box saying the scores cannot be computed."""
     base, store = server
-    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 2})
-    store.set_bids(gid, 1, [1, 0])
-    play_trick(store, gid, ["green-3", "green-9"])  # Ana +20, Ben +10
-    play_trick(store, gid, ["green-4", "green-5"])  # round 2, no bids entered
-    play_trick(store, gid, ["yellow-4", "yellow-5"])
-    assert store.game(gid).status == "finished" and not store.score(gid)["ok"]
+    gid = _finished_without_the_last_rounds_bids(store)
     browser.get(f"{base}/tv")
     wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
     assert not browser.find_element(By.ID, "tv-winner").is_displayed()
@@ -678,7 +685,7 @@ def test_a_finished_game_whose_score_stops_names_no_winner(
     browser.get(f"{base}/game/{gid}/bids")
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "game-over"), "Game over"))
     wait(browser).until(
-        lambda d: "no bid for Ana, Ben" in d.find_element(By.ID, "score-error").text
+        ec.text_to_be_present_in_element((By.ID, "score-stop"), "Round 2 has no bids")
     )
     assert "Captain" not in browser.find_element(By.ID, "game-over").text
     assert browser.find_elements(By.ID, "final-standings") == []
@@ -690,6 +697,39 @@ def test_a_finished_game_whose_score_stops_names_no_winner(
     )
     wait(browser).until(
         lambda d: d.find_element(By.ID, "final-standings").text == "Total: Ana 40 · Ben 30"
+    )
+
+
+def test_bids_never_entered_are_entered_after_the_game_without_the_change_warning(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The camera ended a game whose last round's bids were never entered (a game night):
+    entering them took "Change a bid", whose confirmation said "changing a bid changes the
+    final score" of a game with no final score. That round's buttons now take the bids as
+    they are, with no confirmation; another round's bids are still locked, and their
+    confirmation says the score waits for the missing bids."""
+    base, store = server
+    gid = _finished_without_the_last_rounds_bids(store)
+    browser.get(f"{base}/game/{gid}/bids?lang=it")
+    wait(browser).until(lambda d: "Round 2" in d.find_element(By.ID, "round-title").text)
+    assert browser.find_elements(By.ID, "unlock-bids") == []
+    wait(browser).until(lambda d: _click(d, '.bid-button[data-player="0"][data-bid="1"]'))
+    wait(browser).until(lambda d: store.bids(gid, 2) == [1, None])
+    browser.find_element(By.ID, "prev-round").click()
+    wait(browser).until(lambda d: "Round 1" in d.find_element(By.ID, "round-title").text)
+    button = '.bid-button[data-player="0"][data-bid="0"]'
+    assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    browser.find_element(By.ID, "unlock-bids").click()
+    alert = wait(browser).until(ec.alert_is_present())
+    assert "non ha un punteggio finale finché mancano le puntate del round 2" in alert.text
+    assert "cambia il punteggio finale" not in alert.text
+    alert.dismiss()
+    assert not browser.find_element(By.CSS_SELECTOR, button).is_enabled()
+    browser.find_element(By.ID, "next-round").click()
+    wait(browser).until(lambda d: _click(d, '.bid-button[data-player="1"][data-bid="1"]'))
+    wait(browser).until(lambda d: store.bids(gid, 2) == [1, 1])
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "game-over"), "Capitano dei Sette Mari: Ana")
     )
 
 
@@ -798,7 +838,7 @@ def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
     wait(browser).until(lambda d: d.execute_script("return window.SK_LAST_EVENT || 0") >= last)
     time.sleep(0.5)  # the page's refresh after that event
     assert "Round 1" in browser.find_element(By.ID, "round-title").text
-    _click(browser, '.bid-button[data-player="1"][data-bid="1"]')
+    wait(browser).until(lambda d: _click(d, '.bid-button[data-player="1"][data-bid="1"]'))
     wait(browser).until(lambda d: store.bids(gid, 1) == [1, 1])
 
 

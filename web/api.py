@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request, session
@@ -168,10 +169,29 @@ def worded_state(game_id: int) -> dict[str, Any]:
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)
+        score["missing_bids"] = missing_bids_stop(game_id, score)
     elif isinstance(score, dict):
         players = out["game"]["players"]
         score["warning_texts"] = explain_i18n.score_warning_texts(score, g.lang, players)
     return out
+
+
+MISSING_BID_PHRASES = frozenset({"missing_bid_before_tricks", "missing_bid_all_tricks"})
+"""The store's reasons for a score that stops at a round whose bids were never entered."""
+
+
+def missing_bids_stop(game_id: int, score: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``{"round": r, "players": [seat, ...]}`` where the score stops because round ``r`` has
+    no bid from those players, else None. The bids page says it at the top, with the way to
+    that round: below seven players' bid buttons, the whole reason went unseen on a phone on
+    the round being played (a game night), and the bids of a finished game are entered
+    there without unlocking them, as no final score stands yet."""
+    for phrase in score.get("error_phrases") or []:
+        if phrase.get("key") in MISSING_BID_PHRASES:
+            r = int(phrase["args"]["round"])
+            bids = get_store().bids(game_id, r)
+            return {"round": r, "players": [p for p, b in enumerate(bids) if b is None]}
+    return None
 
 
 @bp.get("/game/<id:game_id>/state")

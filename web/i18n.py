@@ -1018,6 +1018,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Il round è iniziato senza la puntata di {names}: inseriscila ora",
         "da": "Spillet er i gang uden bud fra {names}: indtast det nu",
     },
+    # The bids page's top line while the score stops for bids never entered (app.js's
+    # showScoreStop): the whole reason, under every player's buttons, went unseen on a phone.
+    "score_stops_bids_of": {
+        "en": "Round {round} has no bid from {names}: scores stop there until it is entered.",
+        "es": (
+            "En la ronda {round} falta la apuesta de {names}: la puntuación se detiene ahí"
+            " hasta anotarla."
+        ),
+        "it": (
+            "Nel round {round} manca la puntata di {names}: i punti si fermano lì finché non"
+            " la inserite."
+        ),
+        "da": (
+            "Runde {round} mangler bud fra {names}: pointene står stille der, til det er indtastet."
+        ),
+    },
+    "score_stops_no_bids": {
+        "en": "Round {round} has no bids: scores stop there until they are entered.",
+        "es": ("La ronda {round} no tiene apuestas: la puntuación se detiene ahí hasta anotarlas."),
+        "it": "Il round {round} non ha puntate: i punti si fermano lì finché non le inserite.",
+        "da": "Runde {round} har ingen bud: pointene står stille der, til de er indtastet.",
+    },
+    "go_to_round": {
+        "en": "Go to round {round}",
+        "es": "Ir a la ronda {round}",
+        "it": "Vai al round {round}",
+        "da": "Gå til runde {round}",
+    },
     "rosie_chooses": {
         "en": "{name} chooses (Rosie)",
         "es": "lo elige {name} (Rosie)",
@@ -1039,6 +1067,20 @@ STRINGS: dict[str, dict[str, str]] = {
         " nella cronologia della partita). Cambiare una puntata?",
         "da": "Spillet er slut. Ændres et bud nu, ændres slutresultatet (det gemmes i spillets"
         " historik). Ret et bud?",
+    },
+    # As confirm_bid_after_game, while the score stops for bids never entered: there is no
+    # final score for a bid to change (a game night read "changes the final score" there).
+    "confirm_bid_unscored": {
+        "en": "The game is over, but it has no final score until round {round}'s bids are in."
+        " A bid changed now is kept in the game's history. Change a bid?",
+        "es": "La partida ha terminado, pero no tiene puntuación final hasta anotar las apuestas"
+        " de la ronda {round}. Una apuesta cambiada ahora queda en el historial de la partida."
+        " ¿Cambiar una apuesta?",
+        "it": "La partita è finita, ma non ha un punteggio finale finché mancano le puntate del"
+        " round {round}. Una puntata cambiata ora resta nella cronologia della partita."
+        " Cambiare una puntata?",
+        "da": "Spillet er slut, men har intet slutresultat, før buddene i runde {round} er"
+        " indtastet. Et bud, der ændres nu, gemmes i spillets historik. Ret et bud?",
     },
     "no_connection": {
         "en": "No connection to the table's server: check the phone's Wi-Fi and try again.",

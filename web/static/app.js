@@ -468,17 +468,22 @@ function initBids() {
     const balls = (shownRound === state.round ? state.cannonball : roundBalls) || [];
     // A game a newer one has replaced at the table is locked too: a phone left on its page
     // must not take tonight's bids into it (#replaced says so, with the way to the new game).
-    const locked = (state.finished || !!state.replaced_by) && !unlocked;
+    // Not a finished game's round whose bids were never entered: no final score stands for a
+    // stray tap to change, and the camera ends a game whether or not its bids are in.
+    const stop = state.score.missing_bids;
+    const open = state.finished && !state.replaced_by && !!stop && stop.round === shownRound;
+    const locked = (state.finished || !!state.replaced_by) && !unlocked && !open;
     const over = document.getElementById("game-over");
     over.hidden = !state.finished && !locked;
     if (!over.hidden) {
       const names = winnerNames(state);
-      const ask = state.finished ? "confirm_bid_after_game" : "confirm_bid_replaced";
+      const ask = !state.finished ? t("confirm_bid_replaced")
+        : stop ? t("confirm_bid_unscored", {round: stop.round}) : t("confirm_bid_after_game");
       over.replaceChildren(
         ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
           : endedUnplayed(state) ? " · " + t("no_rounds_played") : "")), ...finalStandings(state)] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
-          if (window.confirm(t(ask))) { unlocked = true; render(); }
+          if (window.confirm(ask)) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
     }
     const rowsEl = document.getElementById("bid-rows");
@@ -509,6 +514,7 @@ function initBids() {
     }));
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
+    showScoreStop(state, shownRound, (r) => loadRound(r).catch(showError));
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
     document.getElementById("camera-how").hidden =
@@ -530,8 +536,9 @@ function initBids() {
     // A finished game's totals are in the game-over box, best first (finalStandings).
     document.getElementById("bid-totals").textContent = sc && !finalStandings(state).length
       ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + "\u00a0" + num(sc.totals[i])).join(" · ") : "";
+    // Bids never entered are said at the top (showScoreStop), not again down here.
     const se = document.getElementById("score-error");
-    se.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
+    se.textContent = state.score.ok || stop ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
     // What the score warns about (a trick scored as led, a tie-break round that does not
     // count): the totals above stand with that caveat, as the tricks page says.
     document.getElementById("score-warnings").replaceChildren(
@@ -572,6 +579,26 @@ function initBids() {
   document.getElementById("next-round").onclick = () => loadRound(shownRound + 1).catch(showError);
   render();
   stream(gameId, (kind) => { if (kind !== "live") refresh(); }, refresh);
+}
+
+/* Why the score stops, when it is for bids never entered (the state's score.missing_bids),
+ * said at the top of the bids page, short, with a button to that round where the page shows
+ * another: the whole reason lay under every player's bid buttons (seven players: 1,200 px
+ * down a 640 px phone), so a phone on the round being played never saw it. */
+function showScoreStop(state, shownRound, goTo) {
+  const {t, setText} = SK;
+  const stop = state.score.missing_bids;
+  const el = document.getElementById("score-stop");
+  el.hidden = !stop;
+  if (!stop) return;
+  const all = stop.players.length === state.game.players.length;
+  const names = stop.players.map((p) => bidi(state.game.players[p])).join(", ");
+  setText(document.getElementById("score-stop-text"), all ? t("score_stops_no_bids", {round: stop.round})
+    : t("score_stops_bids_of", {round: stop.round, names}));
+  const go = document.getElementById("score-stop-go");
+  go.hidden = stop.round === shownRound;
+  setText(go, t("go_to_round", {round: stop.round}));
+  go.onclick = () => goTo(stop.round);
 }
 
 /* ------------------------------------------------------------------ prompts page */
