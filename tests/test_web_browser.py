@@ -39,6 +39,9 @@ DECK = [f"{s}-{r}" for r in range(13, 0, -1) for s in ("purple", "green", "yello
 
 DOCS_IMG = DOCS / "img"
 
+SEVEN_NAMES = ["Ana", "Bartolomeo", "Cai", "Dag", "Eve", "Massimiliano Bartolomei", "Gus"]
+"""A game night's seven players: two long names among them."""
+
 MINUS = "\u2212"
 """The sign of a negative number on every page (the exports keep ASCII "-")."""
 
@@ -900,6 +903,42 @@ def test_the_tvs_banner_names_the_loot_alliance(
     assert capture in browser.find_element(*banner).text
 
 
+@pytest.mark.parametrize(
+    ("size", "mobile", "lang", "why"),
+    [
+        ((1920, 1080), False, "it", "Il Kraken distrugge la presa: nessuno la vince"),
+        ((360, 640), True, "en", "The Kraken destroys the trick: nobody wins it"),
+    ],
+)
+def test_the_tvs_banner_says_why_nobody_wins_a_kraken_trick(
+    server: tuple[str, GameStore],
+    browser: Any,
+    size: tuple[int, int],
+    mobile: bool,
+    lang: str,
+    why: str,
+) -> None:
+    """A game night with the Kraken (Italian TV at 1080p): the banner said only "Nessuno vince
+    questa presa", not why. It says why now, as the replay page's explanation words it."""
+    base, store = server
+    gid = store.create_game(SEVEN_NAMES, 2, {"kraken_and_white_whale": True})
+    store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
+    with _screen(browser, *size, mobile=mobile):
+        browser.get(f"{base}/tv?lang={lang}")
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-round").text)
+        wait(browser).until(stream_open)
+        kraken = ["green-5", "kraken", "green-9", "yellow-3", "green-2", "green-7", "green-1"]
+        play_trick(store, gid, kraken)
+        assert store.trick(gid, 1, 0).resolution["winner"] is None
+        banner = (By.ID, "tv-banner")
+        wait(browser).until(ec.text_to_be_present_in_element(banner, why))
+        top, bottom, height = browser.execute_script(
+            "const r = document.getElementById('tv-banner').getBoundingClientRect();"
+            "return [r.top, r.bottom, innerHeight];"
+        )
+        assert top >= 0 and bottom <= height, (top, bottom, height)
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_a_tall_banner_ends_above_the_tvs_foot(
     server: tuple[str, GameStore], browser: Any, size: tuple[int, int]
@@ -908,8 +947,7 @@ def test_a_tall_banner_ends_above_the_tvs_foot(
     from 34 % of the screen's height down, the banner ran 39 px past a 720p TV's foot, the
     round's points cut off. It rises as far as it must, and no further than the top."""
     base, store = server
-    names = ["Ana", "Bartolomeo", "Cai", "Dag", "Eve", "Massimiliano Bartolomei", "Gus"]
-    gid = store.create_game(names, 2, {"loot": True})
+    gid = store.create_game(SEVEN_NAMES, 2, {"loot": True})
     store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
     browser.set_window_size(*size)
     browser.get(base + "/tv?lang=it")

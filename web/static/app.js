@@ -963,6 +963,17 @@ function initTV() {
     bannerTrick = ev.round + "/" + ev.trick;
     showBanner(el, 5000);
   }
+  // Why nobody won (the Kraken, or a trick the White Whale discards), as the replay page's
+  // explanation words it in the page's language: the state's last_trick.why, once the
+  // trick's state is in (the sentence the TV shows under the last trick). "Nobody wins this
+  // trick" alone said neither (a game night).
+  function bannerWhy(ev) {
+    const last = state && state.last_trick;
+    const el = document.getElementById("tv-banner");
+    if ((ev.winner !== null && ev.winner !== undefined) || bannerTrick !== ev.round + "/" + ev.trick) return;
+    if (!last || last.round !== ev.round || last.trick !== ev.trick || !last.why || el.querySelector(".banner-why")) return;
+    el.querySelector(".banner-main").after(h("div", {class: "banner-why"}, last.why));
+  }
   function hideBannerOf(ev) {
     // The trick the banner names was corrected (a card swapped before the pickup, or a fix on
     // a phone): its winner may have changed, and the board below already shows what stands.
@@ -1019,7 +1030,7 @@ function initTV() {
     }
     if (kind === "trick" && state && state.game && data.game_id === state.game.id) {
       banner(data);
-      refresh().then(() => roundResult(data));
+      refresh().then(() => { bannerWhy(data); roundResult(data); });
       return;
     }
     if (kind === "correction" && state && state.game && data.game_id === state.game.id) hideBannerOf(data);
