@@ -315,7 +315,9 @@ class StoreRecorder:
 
     def take_kept(self, stop: threading.Event | None = None) -> None:
         """Record first what an earlier run left waiting for a busy database (a trick the
-        store already has, recorded before that run stopped, is not recorded twice).
+        camera recorded before that run stopped is not recorded twice; one the table entered
+        by hand since keeps the camera's picture and reading, as in :meth:`_record`: skipped,
+        they were lost without a word).
 
         With ``stop`` (a run's start) the database is waited for until the run is stopped,
         as tricks from the camera are: giving up after :attr:`CLOSE_WAIT_S` ended the run,
@@ -324,7 +326,7 @@ class StoreRecorder:
         waiting = unrecorded.kept(self.store.game_dir(self.game_id))
         if not waiting:
             return
-        have = {(t.round, t.trick) for t in self.store.tricks(self.game_id)}
+        have = {(t.round, t.trick) for t in self.store.tricks(self.game_id) if not t.by_hand}
         for outcome, record in waiting:
             if isinstance(record, Swap) or (outcome.round, outcome.trick) not in have:
                 self._wait((outcome, record))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 from recorded_tricks import held, trick
+from store_support import hand
 
 from skullcam.cli import main
 from skullcam.device.game import Referee
@@ -153,6 +154,38 @@ def test_a_kept_trick_the_database_already_has_is_not_recorded_twice(tmp_path: P
     StoreRecorder(store, game_id, "m2").take_kept()
     assert [(t.round, t.trick) for t in store.tricks(game_id)] == [(1, 0), (2, 0)]
     assert not kept.exists()
+
+
+def test_a_kept_trick_the_table_entered_by_hand_meanwhile_keeps_the_cameras_reading(
+    tmp_path: Path,
+) -> None:
+    """A run stopped while its trick waited for the database; the table then entered that
+    trick by hand, typing b's green-8 where b laid green-9. The next run skipped the kept
+    trick because its place was taken: the camera's picture and reading were lost without a
+    word, while the same trick entered a moment before the camera recorded it keeps them
+    (``keep_camera_reading``). Now both go the same way."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+    # Stopped here; the table enters the trick by hand before the next run.
+    store.enter_trick(game_id, 1, 0, hand((0, "green-3"), (1, "green-8"), (2, "green-5")))
+    kept = store.game_dir(game_id) / "unrecorded.json"
+    StoreRecorder(store, game_id, "m2").take_kept()
+    (entered,) = store.tricks(game_id)
+    assert entered.by_hand and [p["card"] for p in entered.plays] == [
+        "green-3",
+        "green-8",
+        "green-5",
+    ]  # the table's cards stand
+    for stored in (entered.completion_image, entered.annotated_image):
+        picture = store.image_path(stored)
+        assert picture is not None and picture.is_file()
+    assert entered.model_version == "m1"  # the camera's, as the first run saw it
+    assert entered.flags == ["the camera read b's green-9 where the table entered green-8"]
+    assert [(p.kind, p.round, p.trick) for p in store.prompts(game_id)] == [("flagged", 1, 0)]
+    assert not kept.exists()
+    StoreRecorder(store, game_id, "m3").take_kept()  # nothing left: not asked twice
+    assert len(store.prompts(game_id)) == 1
 
 
 def test_the_kept_list_follows_what_waits_not_only_how_many(
