@@ -1529,7 +1529,7 @@ def test_the_cameras_picture_of_a_trick_entered_by_hand_is_on_its_page(
     assert 'id="trick-image"' in page and 'id="remove-trick"' in page
     assert "Anotada a mano. La imagen es la de la cámara" in page
     assert "la cámara leyó Loro 10 de Cai donde la mesa anotó Loro 9" in page
-    assert "2. Loro 9 ★ / Cai (en la imagen: Loro 10)" in overlay_labels(page)
+    assert "2. Loro 9 ★ / Cai / en la imagen: Loro 10" in overlay_labels(page)  # third line
     # Asked once: the camera's copy kept again (a retry after a busy database) asks nothing.
     again = store.keep_camera_reading(gid, 1, 0, plays(*[(p, c) for p, c, _ in read]))
     assert again == [] and len(store.prompts(gid)) == 1
