@@ -45,6 +45,22 @@ def disagreements(
     ]
 
 
+#: What :meth:`CameraReadingMixin.keep_camera_reading` adds to a hand entry's detections
+#: besides the camera's own (its ``source`` apart, and the entry's ``source`` and ``moved``).
+_READING_KEYS = ("camera_source", "camera_plays", "source", "moved")
+
+
+def camera_copy(trick: Trick) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The camera's own trick kept with ``trick``, entered by hand (its plays, and its
+    detections as the camera recorded them: ``source`` its own), for the place to hold it
+    once the entry is taken back; None where the camera completed no copy of it."""
+    info = trick.source_info
+    if not trick.by_hand or not isinstance(info.get("camera_plays"), list):
+        return None
+    detections = {k: v for k, v in info.items() if k not in _READING_KEYS}
+    return list(info["camera_plays"]), {**detections, "source": info.get("camera_source")}
+
+
 class CameraReadingMixin(TricksMixin):
     """Keeping a camera's reading beside the trick the table entered by hand first."""
 

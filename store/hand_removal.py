@@ -3,27 +3,41 @@
 A trick entered in the wrong place (the missed trick inserted before the wrong one, moving a
 whole run of tricks over a round's end) or entered when the camera had not missed it at all
 could only be corrected card by card, trick after trick. Only a trick entered by hand can be
-taken back: it has no picture to lose, and its cards stay in the game's history. Its place
-is free again; the tricks its insertion moved go back where they were, as long as none has
-moved since (another insert, another removal).
+taken back, and its cards stay in the game's history. Its place is free again; the tricks its
+insertion moved go back where they were, as long as none has moved since (another insert,
+another removal).
+
+An entry the camera completed a moment later carries the camera's picture and reading
+(``camera_reading.py``). Taking the typed entry back leaves the camera's trick in its place:
+it is what the camera saw there, and the camera, past it, would never record it again, so the
+table would have had to type it in a second time. Where the place is not free (tricks the
+entry moved came back into it) the reading goes with the entry: its cards in the history, and
+its pictures deleted once no trick refers to them (they stayed until a later camera trick at
+that place overwrote them, or for good).
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from . import checks, trick_moves
+from . import checks, trick_moves, verdicts
+from .abilities import ask_winners_choice
 from .audit import write_audit
+from .camera_reading import camera_copy
 from .corrections import raise_flag
 from .events import emit
 from .games import played_out, reopen
 from .hand_entry import HandEntryMixin
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
-from .rows import Game, Trick
+from .rows import Game, Trick, dump_json, trick_row
 from .trick_moves import Move
+
+logger = logging.getLogger(__name__)
 
 
 def _moves_back(trick: Trick, recorded: Mapping[int, tuple[int, int]]) -> list[Move] | None:
@@ -47,12 +61,15 @@ class HandRemovalMixin(HandEntryMixin):
         self, game_id: int, round_number: int, trick_index: int, note: str = ""
     ) -> dict[str, Any]:
         """Remove trick ``trick_index`` of ``round_number``, entered by hand, and move back
-        the tricks its insertion moved. Returns ``{"round", "trick", "plays", "moved_back"}``.
+        the tricks its insertion moved. Returns ``{"round", "trick", "plays", "moved_back",
+        "camera_kept"}``: ``camera_kept``, the camera's copy of the trick, kept with the entry,
+        now holds its place (:meth:`_camera_reading_stands`).
 
         Refused for a camera's trick (correct its cards instead: its picture is the
         evidence), in the demo's game, and where a trick the insertion moved has moved
-        since. Audited as 'removed' with its cards (the trick's own entries go with it); its
-        open questions close; a game it finished is open again."""
+        since. Audited as 'removed' with its cards (and the camera's, ``camera_plays``; the
+        trick's own entries go with it); its open questions close; a game it finished is
+        open again."""
         note = checks.check_note(note)
         with self._write() as conn:
             game = self.game(game_id)
@@ -75,15 +92,57 @@ class HandRemovalMixin(HandEntryMixin):
             trick_moves.audit_moves(conn, game, back, ids, why)
             self._settle_moved(conn, game, [b for _, b in back])
             self._restore_doubts(conn, game, trick)
+            kept = self._camera_reading_stands(conn, game, trick)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):
                 reopen(conn, game, rounds)
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]
             removed = {"round": round_number, "trick": trick_index, "plays": plays}
-            write_audit(conn, game_id, None, "removed", removed, {"moved_back": len(back)}, note)
+            outcome = {"moved_back": len(back), "camera_kept": kept}
+            before = {**removed, **_camera_plays(trick)}
+            write_audit(conn, game_id, None, "removed", before, outcome, note)
             # A correction to the pages: the TV drops the trick's banner, the lists reload.
             event = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**event, "removed": True})
-        return {**removed, "moved_back": len(back)}
+        self._delete_unused_images(trick)
+        return {**removed, **outcome}
+
+    def _camera_reading_stands(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> bool:
+        """Record the camera's copy kept with the entry ``trick`` (just removed) in its place,
+        as the camera gave it: its cards, pictures, detections and model; its winning
+        pirate's choice asked. Whether it did: not where the entry has none, nor where the
+        place is taken again (a trick the entry's insertion moved came back into it)."""
+        copy = camera_copy(trick)
+        if copy is None or trick_row(conn, game.id, trick.round, trick.trick) is not None:
+            return False
+        seen, detections = copy
+        plays = checks.check_plays(seen, len(game.players), partial=True)
+        resolution = verdicts.resolve(plays, game.settings, game.players)
+        columns = {
+            "completion_image": trick.completion_image,
+            "annotated_image": trick.annotated_image,
+            "detections": dump_json(detections),
+            "model_version": trick.model_version,
+        }
+        self._record_in(conn, game, trick.round, trick.trick, plays, resolution, columns)
+        ask_winners_choice(conn, game, self.trick(game.id, trick.round, trick.trick))
+        return True
+
+    def _delete_unused_images(self, trick: Trick) -> None:
+        """Delete the pictures of the removed ``trick`` (the camera's, kept with the entry)
+        that no trick refers to now, the camera's trick put in its place included; only
+        those in the data folder, which the camera wrote. A file that cannot be deleted is
+        said in the log: the trick is removed all the same."""
+        for stored in {trick.completion_image, trick.annotated_image} - {None}:
+            path = self.image_path(stored)
+            if path is None or Path(str(stored)).is_absolute():
+                continue
+            sql = "SELECT 1 FROM tricks WHERE completion_image = ? OR annotated_image = ?"
+            if self._conn().execute(sql, (stored, stored)).fetchone() is not None:
+                continue
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as err:
+                logger.warning("the picture %s of a trick taken back stays: %s", path, err)
 
     def _drop_trick(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
         """Delete the trick with its questions (closed first, so the phones stop asking) and
@@ -106,3 +165,12 @@ class HandRemovalMixin(HandEntryMixin):
                 back = self.trick(game.id, int(move["from"][0]), int(move["from"][1]))
                 if flag not in back.flags:  # read again: raising one writes the trick's flags
                     raise_flag(conn, back, flag)
+
+
+def _camera_plays(trick: Trick) -> dict[str, Any]:
+    """``{"camera_plays": [{player, card}]}``: the cards the camera read in a trick entered
+    by hand, for the history of its removal; empty where it has no camera's copy."""
+    copy = camera_copy(trick)
+    if copy is None:
+        return {}
+    return {"camera_plays": [{"player": p["player"], "card": p["card"]} for p in copy[0]]}

@@ -351,6 +351,7 @@ def test_a_trick_inserted_in_the_wrong_place_is_taken_back(hand_store: GameStore
         "trick": 0,
         "plays": hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")),
         "moved_back": 1,
+        "camera_kept": False,
     }
     assert places(hand_store, gid) == before
     assert hand_store.game(gid).status == "active"  # the game it finished is open again
@@ -535,6 +536,95 @@ def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameSt
     assert (
         hand_store.last_hand_trick_id(gid) == hand_store.trick(gid, 1, 0).id
     )  # the camera sees it
+
+
+def pictured_entry(
+    store: GameStore, gid: int, place: tuple[int, int], entered: list, seen: list
+) -> list[Path]:
+    """A trick entered by hand at ``place`` a moment before the camera completed it, reading
+    ``seen``: the camera's two pictures on disk, named by the place as the recorder names
+    them, and kept with the entry as the recorder keeps them. Returns the pictures."""
+    r, t = place
+    folder = store.game_dir(gid)
+    images = [folder / f"r{r:02d}t{t:02d}.jpg", folder / f"r{r:02d}t{t:02d}-boxes.jpg"]
+    for image in images:
+        image.write_bytes(b"jpeg")
+    if entered:
+        store.enter_trick(gid, r, t, entered)
+    camera = {"source": "table.mp4", "image_size": [640, 480], "cards": [], "frame_index": 70}
+    store.keep_camera_reading(
+        gid,
+        r,
+        t,
+        seen,
+        completion_image=images[0],
+        annotated_image=images[1],
+        detections=camera,
+        model_version="m1",
+    )
+    return images
+
+
+def test_taking_back_a_hand_entry_the_camera_completed_too_leaves_the_cameras_trick(
+    hand_store: GameStore,
+) -> None:
+    """The table typed Ana's green-8 where the camera, completing the trick a moment later,
+    read green-9; the table takes its entry back. The entry went, and with it the only trick
+    of that place: the camera, past it, never records it again, so the table had to type it
+    in a second time, while the camera's pictures stayed in games/<id>/ with no trick
+    referring to them. The camera's trick, as the camera gave it, now holds the place."""
+    gid = three_players(hand_store)
+    hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    seen = plays((2, "green-3"), (0, "green-9"), (1, "green-2"))
+    images = pictured_entry(
+        hand_store, gid, (2, 0), hand((2, "green-3"), (0, "green-8"), (1, "green-2")), seen
+    )
+    assert [p.kind for p in hand_store.prompts(gid)] == ["flagged"]  # the camera's doubt
+    removed = hand_store.remove_hand_trick(gid, 2, 0)
+    assert removed["camera_kept"] is True and removed["moved_back"] == 0
+    kept = hand_store.trick(gid, 2, 0)
+    assert not kept.by_hand and kept.detections["source"] == "table.mp4"
+    assert kept.detections["frame_index"] == 70 and "camera_plays" not in kept.detections
+    assert [(p["player"], p["card"], p["confidence"]) for p in kept.plays] == [
+        (2, "green-3", 0.9),
+        (0, "green-9", 0.9),
+        (1, "green-2", 0.9),
+    ]
+    assert kept.resolution["winner"] == 1 and kept.model_version == "m1"  # Ana's green-9
+    assert [hand_store.image_path(i) for i in (kept.completion_image, kept.annotated_image)] == (
+        images
+    )
+    assert all(image.is_file() for image in images)
+    assert not kept.flags and hand_store.prompts(gid) == []  # the doubt was the entry's
+    assert hand_store.next_trick(gid) == ready(2, 1, [0, 1, 2])  # Ana won: she leads
+    (audit,) = [c for c in hand_store.audit(gid) if c.kind == "removed"]
+    assert [p["card"] for p in audit.before["plays"]] == ["green-3", "green-8", "green-2"]
+    assert [p["card"] for p in audit.before["camera_plays"]] == ["green-3", "green-9", "green-2"]
+
+
+def test_a_cameras_copy_with_no_place_to_stand_leaves_no_picture_behind(
+    hand_store: GameStore,
+) -> None:
+    """An insert taken back brings the trick it moved back into its place: the camera's copy
+    kept with the insert has none, so its cards stay in the history of the removal and its
+    pictures, which no trick refers to, are deleted (they lay in games/<id>/ for good). A
+    picture another trick still refers to stays."""
+    gid = misfiled_over_a_rounds_end(hand_store)
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    seen = plays((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1"))
+    images = pictured_entry(hand_store, gid, (2, 0), [], seen)
+    moved = hand_store.trick(gid, 2, 1)
+    with hand_store._write() as conn:  # the trick moved on refers to one of the files
+        conn.execute(
+            "UPDATE tricks SET annotated_image = ? WHERE id = ?",
+            (f"games/{gid}/{images[1].name}", moved.id),
+        )
+    removed = hand_store.remove_hand_trick(gid, 2, 0)
+    assert removed["camera_kept"] is False and removed["moved_back"] == 1
+    assert places(hand_store, gid) == [(1, 0, "green-3"), (2, 0, "black-5")]
+    assert not images[0].exists() and images[1].is_file()
+    (audit,) = [c for c in hand_store.audit(gid) if c.kind == "removed"]
+    assert [p["card"] for p in audit.before["camera_plays"]] == ["yellow-5", "yellow-9", "yellow-1"]
 
 
 def test_a_gap_left_by_a_trick_taken_back_is_the_hand_forms_not_the_tables_next(
@@ -1528,6 +1618,8 @@ def test_the_cameras_picture_of_a_trick_entered_by_hand_is_on_its_page(
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
     assert 'id="trick-image"' in page and 'id="remove-trick"' in page
     assert "Anotada a mano. La imagen es la de la cámara" in page
+    # Taken back, the camera's trick takes its place (not "its place is free again").
+    assert "Quítala y ocupa su sitio la baza tal como la leyó la cámara" in page
     assert "la cámara leyó Loro 10 de Cai donde la mesa anotó Loro 9" in page
     assert "2. Loro 9 ★ / Cai / en la imagen: Loro 10" in overlay_labels(page)  # third line
     # Asked once: the camera's copy kept again (a retry after a busy database) asks nothing.

@@ -650,6 +650,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Inserita per errore? Toglila e il suo posto torna libero.",
         "da": "Indtastet ved en fejl? Fjern det, så er pladsen ledig igen.",
     },
+    "remove_hint_camera": {
+        "en": "Entered by mistake? Remove it, and the trick as the camera read it, in the"
+        " picture, takes its place.",
+        "es": "¿Anotada por error? Quítala y ocupa su sitio la baza tal como la leyó la"
+        " cámara, la de la imagen.",
+        "it": "Inserita per errore? Toglila e al suo posto resta la presa come l'ha letta la"
+        " fotocamera, quella dell'immagine.",
+        "da": "Indtastet ved en fejl? Fjern det, så træder stikket, som kameraet læste det på"
+        " billedet, i stedet.",
+    },
     "remove_hint_moved": {
         "en": (
             "Entered in the wrong place? Remove it, and the tricks its entry moved on one place"
