@@ -330,7 +330,7 @@ class LiveLoop:
                     return
                 done[game_id] = started
                 on_table = last_trick_cards(self.store, game_id)
-                logger.info("game %d is over", game_id)
+                self._say_seen_out(game_id)
                 if not self.next_games:
                     return
         finally:
@@ -338,6 +338,23 @@ class LiveLoop:
                 reader.close()
             else:
                 source.close()
+
+    def _say_seen_out(self, game_id: int) -> None:
+        """Log that the camera is done with the game: over, or, where a trick taken back left
+        a place free in an earlier round, waiting for that trick to be entered by hand (it
+        said "over" of a game the pages still showed in play)."""
+        table = self._current(game_id)  # not finished, nor replaced by a newer game
+        free = self.store.next_trick(game_id) if table else None
+        if free is None:
+            logger.info("game %d is over", game_id)
+            return
+        logger.info(
+            "game %d: the camera has seen its last trick; it is over once round %d trick %d, "
+            "left free, is entered by hand",
+            game_id,
+            free["round"],
+            free["trick"] + 1,
+        )
 
     def _pipeline(
         self,

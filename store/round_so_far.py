@@ -6,7 +6,7 @@ trick the camera saw short (where it goes in the order) both ask this.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,10 +80,10 @@ def is_rounds_last_trick(game: Game, round_number: int, trick_index: int) -> boo
     return trick_index + 1 >= dealt
 
 
-def first_free_place(round_tricks: Sequence[Trick], dealt: int) -> int | None:
-    """The round's first place with no trick recorded (a trick taken back, or refused while
-    the camera wrote the next one, leaves a gap), or None once every place has one."""
-    taken = {t.trick for t in round_tricks}
+def first_free_place(taken: Collection[int], dealt: int) -> int | None:
+    """The round's first place with no trick recorded (``taken``: the places that hold one;
+    a trick taken back, or refused while the camera wrote the next one, leaves a gap), or
+    None once every place has one."""
     return next((k for k in range(dealt) if k not in taken), None)
 
 
@@ -94,7 +94,8 @@ def first_free(game: Game, by_round: Mapping[int, Sequence[Trick]], total: int) 
     in an earlier round; None once every place has a trick."""
     n = len(game.players)
     for r in range(1, total + 1):
-        free = first_free_place(by_round.get(r, []), checks.cards_dealt(r, n, game.settings))
+        taken = {t.trick for t in by_round.get(r, [])}
+        free = first_free_place(taken, checks.cards_dealt(r, n, game.settings))
         if free is not None:
             return r, free
     return None

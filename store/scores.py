@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from skullcam.rules.explain import Phrase, phrases_from_json, phrases_to_json, r
 
 from . import checks, verdicts
 from .records import RecordsMixin
+from .round_so_far import first_free_place
 
 
 class _ScoreCache:
@@ -193,6 +194,31 @@ def _gap_warnings(
     ]
 
 
+def _free_place_named(
+    error: Sequence[Mapping[str, Any]],
+    places: Mapping[int, Sequence[int]],
+    dealt: Callable[[int], int],
+) -> list[Mapping[str, Any]]:
+    """The rules engine's "round 2: only 1 of 2 tricks recorded; only the last round of a
+    record may be unfinished" (``error``, as phrases) said as the table can act on it: "round
+    2: trick 1 is not recorded: enter it by hand", its first free place (``places``: each
+    round's trick indexes in order; ``dealt``: a round's tricks), the one the hand-entry form
+    fills. A trick taken back from an earlier round than the one being played left the TV
+    and the pages with the engine's words, which name no trick and no way to fix it. Any
+    other error, or a round with no free place (its cards dealt changed), is kept."""
+    keys = {str(p.get("key")): p.get("args") or {} for p in error}
+    round_number = keys.get("at_round", {}).get("round")
+    if "round_unfinished" not in keys or not isinstance(round_number, int):
+        return list(error)
+    free = first_free_place(set(places.get(round_number, [])), dealt(round_number))
+    if free is None:
+        return list(error)
+    return [
+        {"key": "at_round", "args": {"round": round_number}},
+        {"key": "trick_missing", "args": {"trick": free + 1}},
+    ]
+
+
 #: A round of the game whose tricks leave a place free before its last one.
 _HAS_A_GAP = (
     "SELECT 1 FROM tricks WHERE game_id = ? GROUP BY round HAVING MAX(trick) + 1 > COUNT(*) LIMIT 1"
@@ -294,11 +320,12 @@ class ScoresMixin(RecordsMixin):
         worded with ``players``) name numbered as the table sees them. The tricks' places
         are read only when one names a trick."""
         warnings = out.get("warning_phrases") or []
-        said = [*warnings, out.get("error_phrases") or []]
+        error = out.get("error_phrases") or []
         revokes = (out.get("score") or {}).get("revokes") or []
-        names_a_trick = any(p.get("key") in _AT_A_TRICK for ps in said for p in ps)
+        names_a_trick = any(p.get("key") in _AT_A_TRICK for ps in [*warnings, error] for p in ps)
         gap = out["ok"] and self._conn().execute(_HAS_A_GAP, (game_id,)).fetchone() is not None
-        if not revokes and not names_a_trick and not gap:
+        unfinished = any(p.get("key") == "round_unfinished" for p in error)
+        if not revokes and not names_a_trick and not gap and not unfinished:
             return out
         sql = "SELECT round, trick FROM tricks WHERE game_id = ? ORDER BY round, trick"
         places: dict[int, list[int]] = {}
@@ -315,12 +342,18 @@ class ScoresMixin(RecordsMixin):
             out["warning_phrases"] = renumbered
             english = [render(phrases_from_json(w)) for w in renumbered]
             out["score"] = {**out["score"], "warnings": english}
-        error = out.get("error_phrases") or []
         renumbered_error = _renumbered(error, places)
+        if unfinished:
+            renumbered_error = _free_place_named(renumbered_error, places, self._dealt(game_id))
         if renumbered_error != error:
             out["error_phrases"] = renumbered_error
             out["error"] = render(phrases_from_json(renumbered_error))
         return out
+
+    def _dealt(self, game_id: int) -> Callable[[int], int]:
+        """The cards dealt (the tricks) in a round of the game, by round number."""
+        game = self.game(game_id)
+        return lambda r: checks.cards_dealt(r, len(game.players), game.settings)
 
     def resolve(self, game_id: int, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Resolve ``plays`` under the game's *current* settings (the replay page's verdict;

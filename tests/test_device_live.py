@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1899,3 +1900,134 @@ def test_a_hand_entry_the_camera_read_otherwise_keeps_its_cards_and_asks_the_tab
     # The rest of the game is the camera's, in step.
     rounds = recorded_rounds(store, gid)
     assert rounds[1][1:] + rounds[2] == truth_rounds(record)[1][1:] + truth_rounds(record)[2]
+
+
+class TakesBackAnEntry(FrameKeyedRecognizer):
+    """The first game of the frames (until the empty table after it, frame key ``between``):
+    the camera misses the frames ``blind``, the table enters the trick it missed by hand as
+    the last of them comes in (``enter``), and takes that entry back at frame ``back``
+    (``take_back``). The second game's frames, keyed as the first's, are seen as they are."""
+
+    def __init__(
+        self,
+        script: list,
+        blind: range,
+        back: int,
+        enter: Callable[[], None],
+        take_back: Callable[[], None],
+    ) -> None:
+        super().__init__(script)
+        self.blind, self.back, self.enter, self.take_back = blind, back, enter, take_back
+        self.between, self.first_game = len(script) + 1, True
+
+    def __call__(self, frame: np.ndarray) -> list:
+        b, g, r = (int(v) for v in frame[0, 0])
+        index = b | (g << 8) | (r << 16)
+        self.first_game = self.first_game and index != self.between
+        if self.first_game and index == self.blind[-1]:
+            self.enter()
+            time.sleep(1.05)  # the loop asks about the game at most once a second
+        if self.first_game and index == self.back:
+            self.take_back()
+        if self.first_game and index in self.blind:
+            return []
+        return super().__call__(frame)
+
+
+def test_a_game_left_with_a_gap_is_finished_by_hand_and_the_camera_records_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera missed round 2's first trick, the table entered it by hand and took the
+    entry back while round 3 was played. The camera records the last round's last trick:
+    the game is not over (round 2 trick 1 is free) and the camera waits for the next game,
+    saying why in the log (it said the game was over). Meanwhile the TV and the bids page
+    (the score's line; a button) say which trick to enter: the score said the rules
+    engine's "round 2: only 1 of 2 tricks recorded; only the last round of a record may be
+    unfinished". Entered, the game finishes with its final scores, and the camera records
+    the next game set up at the table, from its first trick."""
+    import shutil
+
+    from skullcam.device.scripted import key_image, simulate_game
+    from skullcam.web import create_app
+
+    record, script = make_demo(tmp_path / "demo")
+    settled = simulate_game(record, seed=SEED).settle_frames  # per trick, as make_demo drew
+    camera = tmp_path / "camera"
+    shutil.copytree(tmp_path / "demo" / "frames", camera)
+    for k in range(20):
+        cv2.imwrite(str(camera / f"gap_{k:03d}.png"), key_image(len(script) + 1, (64, 48)))
+    for frame in sorted((tmp_path / "demo" / "frames").iterdir()):
+        shutil.copyfile(frame, camera / f"second_{frame.name}")
+    data = tmp_path / "data"
+    store = GameStore(data)
+    calibrate_seats(data)
+    first = _table_game(store, record)
+    missed = [dict(p) for p in record["rounds"][1]["tricks"][0]["plays"]]
+
+    def enter() -> None:
+        store.enter_trick(first, 2, 0, missed)
+
+    def take_back() -> None:
+        store.remove_hand_trick(first, 2, 0)
+
+    blind = range(settled[0][-1] + 20, settled[1][-1] + 25)  # back after it is swept
+    recognizer = TakesBackAnEntry(script, blind, settled[3][0], enter, take_back)
+    loop = LiveLoop(store, recognizer, str(camera), None, data_dir=data)
+    loop.speed, loop.next_games = 0, True
+    waits = threading.Event()  # the camera waits for the next game, the first one seen out
+    real_wait = live_module.wait_for_game
+
+    def noted_wait(*args: Any, **kwargs: Any) -> int | None:
+        done = kwargs.get("done", args[2] if len(args) > 2 else None)
+        if done and first in done:
+            waits.set()
+        return real_wait(*args, **kwargs)
+
+    monkeypatch.setattr(live_module, "wait_for_game", noted_wait)
+    seen: dict[str, Any] = {}
+    second: list[int] = []
+
+    def the_table() -> None:
+        watcher = GameStore(data)
+        try:
+            if not waits.wait(60):
+                return
+            pages = create_app(data, test_config={"TESTING": True}).test_client()
+            seen["status"] = watcher.game(first).status
+            seen["state"] = watcher.state(first)
+            seen["bids"] = pages.get(f"/game/{first}/bids").get_data(as_text=True)
+            watcher.enter_trick(first, 2, 0, missed)
+            seen["after"] = watcher.state(first)
+            second.append(watcher.create_game(record["players"], 0, record["settings"]))
+            deadline = time.monotonic() + 60
+            while watcher.game(second[0]).status != "finished" and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            loop.stop.set()
+            watcher.close()
+
+    helper = threading.Thread(target=the_table, daemon=True)
+    helper.start()
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        loop.run()
+    helper.join(5)
+    assert loop.error is None
+    assert seen, "the camera never waited for the next game"
+    said = (
+        f"game {first}: the camera has seen its last trick; it is over once round 2 trick 1,"
+        " left free, is entered by hand"
+    )
+    assert said in caplog.text and f"game {first} is over" not in caplog.text
+    assert f"game {second[0]} is over" in caplog.text
+    state = seen["state"]
+    assert seen["status"] == "active" and not state["finished"]
+    assert (state["round"], state["leader"]) == (3, None)
+    assert (state["hand_round"], state["hand_trick"]) == (2, 0)
+    # The TV's score line, and the bids page's button, say which trick to enter.
+    assert state["score"]["error"] == "round 2: trick 1 is not recorded: enter it by hand"
+    assert 'class="button">Enter round 2 trick 1 by hand</a>' in seen["bids"]
+    after = seen["after"]
+    assert after["finished"] and after["score"]["ok"] and after["score"]["score"]["leaders"]
+    assert recorded_rounds(store, first) == truth_rounds(record)
+    assert recorded_rounds(store, second[0]) == truth_rounds(record)
+    assert store.game(second[0]).status == "finished"

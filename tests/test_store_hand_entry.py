@@ -742,6 +742,41 @@ def test_a_trick_after_a_gap_is_warned_about_by_its_own_number(
     )
 
 
+def test_a_gap_in_an_earlier_round_is_the_trick_the_score_asks_to_enter(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 2 trick 1 taken back while round 3 is played: the rules engine cannot score a
+    round before the last unfinished, and the TV and the pages said its words, "round 2: only
+    1 of 2 tricks recorded; only the last round of a record may be unfinished", naming no
+    trick to enter, up to the last round's end and after it (the game not over). They name
+    the trick to enter by hand, the one the form fills."""
+    gid = three_players(store, {"rounds": 3})
+    for number, bids in enumerate(([0, 0, 1], [1, 0, 1], [1, 1, 1]), start=1):
+        store.set_bids(gid, number, bids)
+    store.enter_trick(gid, 1, 0, hand((1, "green-1"), (2, "green-5"), (0, "green-2")))
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    store.record_trick(gid, 2, 1, plays((0, "purple-3"), (1, "purple-7"), (2, "purple-1")))
+    store.record_trick(gid, 3, 0, plays((1, "black-3"), (2, "black-7"), (0, "black-1")))
+    store.remove_hand_trick(gid, 2, 0)
+    for k, (p, c) in enumerate([(2, "green-3"), (2, "green-9")], start=1):
+        cards = [(p, c), ((p + 1) % 3, c.replace("green", "yellow")), ((p + 2) % 3, "escape")]
+        store.record_trick(gid, 3, k, plays(*cards))
+    assert store.game(gid).status == "active"  # round 2 trick 1 is not in
+    refused = store.score(gid)
+    assert not refused["ok"] and refused["error"] == (
+        "round 2: trick 1 is not recorded: enter it by hand"
+    )
+    for lang, said in [
+        ("es", "ronda 2: la baza 1 no está grabada: anótala a mano"),
+        ("da", "runde 2: stik 1 er ikke optaget: indtast det manuelt"),
+    ]:
+        state = json_of(client.get(f"/api/game/{gid}/state", headers={"Accept-Language": lang}))
+        assert state["score"]["error_text"] == said
+    store.enter_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-2")))
+    assert store.game(gid).status == "finished"
+    assert store.score(gid)["ok"]
+
+
 def test_a_gap_is_warned_about_whoever_led_the_trick_after_it(
     client: FlaskClient, store: GameStore
 ) -> None:

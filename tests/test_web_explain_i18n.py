@@ -784,9 +784,11 @@ STOPPED_GAMES = [
         "ronda 2, baza 1, jugada 2: Ben jugó fuera de turno; le tocaba a Ana",
     ),
     (
+        # The engine's "round 2: only 1 of 2 tricks recorded; only the last round of a record
+        # may be unfinished", said as the trick to enter (store/scores._free_place_named).
         _round_unfinished,
-        "round 2: only 1 of 2 tricks recorded; only the last round of a record may be unfinished",
-        "ronda 2: solo hay 1 de 2 bazas grabadas",
+        "round 2: trick 2 is not recorded: enter it by hand",
+        "ronda 2: la baza 2 no está grabada: anótala a mano",
     ),
     (
         _ability_not_won,
