@@ -1003,6 +1003,27 @@ def test_the_replay_page_leads_to_the_trick_the_camera_missed_before_it(
     assert "runde 2 har intet registreret stik 3" in json_of(refused)["error_text"]
 
 
+def test_the_missed_trick_hint_is_on_the_round_being_played_not_the_gaps(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Round 2's last trick taken back while round 3 is played. The hint "Camera missed a
+    trick before this one?" went on the round of the hand-entry form's place, round 2: there
+    it offered to move round 2's first trick into the gap, the trick the table took back
+    (and knows), and round 3, where the camera records and may just have missed one, had
+    none. It goes on the round being played, as the TV and the camera have it."""
+    gid = three_players(store, {"rounds": 3})
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.record_trick(gid, 2, 0, plays((2, "green-3"), (0, "green-8"), (1, "green-2")))
+    store.enter_trick(gid, 2, 1, hand((0, "yellow-5"), (1, "yellow-9"), (2, "yellow-1")))
+    store.record_trick(gid, 3, 0, plays((0, "black-5"), (1, "black-9"), (2, "black-1")))
+    store.remove_hand_trick(gid, 2, 1)
+    state = store.state(gid)
+    assert (state["round"], state["hand_round"], state["hand_trick"]) == (3, 2, 1)
+    hint = '<p class="hint" id="missed-before">'
+    assert hint not in client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
+    assert hint in client.get(f"/game/{gid}/round/3/trick/0").get_data(as_text=True)
+
+
 def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
     client: FlaskClient, store: GameStore
 ) -> None:

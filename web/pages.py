@@ -17,6 +17,7 @@ from skullcam.rules.table import LED_UNEXPECTEDLY
 from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.checks import hand_cards
 from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
+from skullcam.store.round_so_far import place_in_play
 from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import bonus_for, winner_player
 
@@ -300,7 +301,11 @@ def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
     """How the replay page offers to enter a trick the camera missed before this one:
     ``"warning"`` on a trick led by a player the game did not expect (the camera often filed
     it a place early), ``"hint"`` on the round being played, else None (nor where no place
-    after it is free). A hint on every earlier trick would invite moving a whole game."""
+    after it is free). A hint on every earlier trick would invite moving a whole game. The
+    round being played is the camera's and the TV's (``place_in_play``), not the hand-entry
+    form's: with a trick taken back from an earlier round, the hint sat on that round,
+    offering to move its tricks into the gap the table knows, and not on the round where the
+    camera records and may just have missed one."""
     if not _takes_hand_tricks(store, game):
         return None
     if store.missed_before(game.id, trick.round, trick.trick) is None:
@@ -309,8 +314,8 @@ def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
         game.id, trick.round, trick.trick
     ):
         return "warning"
-    nxt = store.next_trick(game.id)
-    return "hint" if nxt is not None and nxt["round"] == trick.round else None
+    played, _ = place_in_play(game, store.tricks(game.id), store.rounds_due(game.id))
+    return "hint" if played == trick.round else None
 
 
 def _next_trick_by_hand(
