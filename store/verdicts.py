@@ -85,7 +85,7 @@ def loot_alliances(
 ) -> list[dict[str, Any]]:
     """The Loot alliances a trick makes, by seat, for a page to name them (the TV's banner):
     ``[{"loot": 4, "winner": 3, "points": 20}, ...]``, each paid to both if both bids are exact.
-    None under "no bonuses" scoring, which pays none (``rules.scoring``), nor for a trick no
+    Empty under "no bonuses" scoring, which pays none (``rules.scoring``), and for a trick no
     deck could produce."""
     rules = checks.settings_obj(settings)
     if isinstance(verdict, RulesError) or rules.scoring == "no_bonus":

@@ -801,9 +801,6 @@ def test_a_longer_run_of_hours_is_said_in_hours_after_a_restart_too(tmp_path: Pa
     run's parts from the model's enroll.json."""
     from skullcam.vision.adapt import training_args
 
-    data = tmp_path / "data"
-    model = data / "models" / "mesa-1"
-    model.mkdir(parents=True)
     seconds = {
         "adapt": 3400.0,
         "check": 100.0,
@@ -817,12 +814,7 @@ def test_a_longer_run_of_hours_is_said_in_hours_after_a_restart_too(tmp_path: Pa
         "seconds": seconds,
         "classifier_epochs": 12,
     }
-    (model / "enroll.json").write_text(json.dumps(record))
-    enrollment = Enrollment.open(data, "mesa")
-    for face in FACES:
-        enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
-    enrollment.stage, enrollment.model = "done", "mesa-1"
-    enrollment.save()
+    model = _shown_model(tmp_path, record)
     # 600 + 7500 + 600 + 150 = 8850 s: 147.5 minutes, about 2.5 hours.
     shown = _session_on_an_empty_table(tmp_path).state("es")["adapt"]["longer"]
     assert shown["label"].endswith("sin límite de tiempo: unas 2,5 horas en este equipo)")
@@ -843,17 +835,9 @@ def test_after_a_restart_the_longer_run_follows_the_plan_that_made_the_model(
     the longer run doubles the recorded one."""
     from skullcam.vision.adapt import sized_plan, training_args
 
-    data = tmp_path / "data"
-    model = data / "models" / "mesa-1"
-    model.mkdir(parents=True)
     made_with = sized_plan(300, 4, minutes=None)
     record = {"check": learned_too_little().to_json(), "plan": training_args(made_with)}
-    (model / "enroll.json").write_text(json.dumps(record))
-    enrollment = Enrollment.open(data, "mesa")
-    for face in FACES:
-        enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
-    enrollment.stage, enrollment.model = "done", "mesa-1"
-    enrollment.save()
+    model = _shown_model(tmp_path, record)
     shown = _session_on_an_empty_table(tmp_path).state("it")["adapt"]
     assert shown["advice"] == TOO_LITTLE["it"]
     assert (shown["longer"]["scenes"], shown["longer"]["epochs"]) == (600, 6)
@@ -866,17 +850,24 @@ def test_after_a_restart_the_longer_run_follows_the_plan_that_made_the_model(
 
 def test_a_model_that_learned_enough_is_offered_no_longer_run(tmp_path: Path) -> None:
     """Ten faces to retake are still photos to retake, with no longer run on offer."""
-    data = tmp_path / "data"
-    model = data / "models" / "mesa-1"
-    model.mkdir(parents=True)
-    check = learned_too_little(weak_faces=10)
-    (model / "enroll.json").write_text(json.dumps({"check": check.to_json()}))
-    enrollment = Enrollment.open(data, "mesa")
-    enrollment.stage, enrollment.model = "done", "mesa-1"
-    enrollment.save()
+    _shown_model(tmp_path, {"check": learned_too_little(weak_faces=10).to_json()})
     shown = _session_on_an_empty_table(tmp_path).state("en")["adapt"]
     assert shown["longer"] is None
     assert shown["advice"].startswith("Not activated: retake the weakest faces. Retake the photos")
+
+
+def _shown_model(tmp_path: Path, record: dict[str, Any]) -> Path:
+    """An enrollment of every face whose adaptation installed ``mesa-1``, with ``record`` as
+    its ``enroll.json``: what a page restarted after that run shows. The model's folder."""
+    model = tmp_path / "data" / "models" / "mesa-1"
+    model.mkdir(parents=True)
+    (model / "enroll.json").write_text(json.dumps(record))
+    enrollment = Enrollment.open(tmp_path / "data", "mesa")
+    for face in FACES:
+        enrollment.accept(face, np.zeros((8, 8, 3), np.uint8))
+    enrollment.stage, enrollment.model = "done", "mesa-1"
+    enrollment.save()
+    return model
 
 
 def _session_on_an_empty_table(tmp_path: Path) -> EnrollSession:
