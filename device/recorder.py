@@ -5,8 +5,8 @@ the annotated image go to ``<data>/games/<id>/`` first, each written to a tempor
 renamed (a rename is atomic) and the folder synced (the new names on disk, not only the
 bytes), then one SQLite transaction records the trick. A power cut or a
 ``kill -9`` at any moment therefore leaves either a recorded trick with both images, or no
-trick at all (at worst two orphan images that the next attempt overwrites): the trick in
-progress is all that can be lost.
+trick at all (at worst two orphan images, which no trick names and the next attempt
+overwrites): the trick in progress is all that can be lost.
 
 On restart :func:`referee_from_store` rebuilds the game state from the recorded tricks
 (corrections included, since the store keeps the corrected plays), and the pipeline's resume
@@ -15,6 +15,7 @@ guard recognizes the last recorded trick if its cards are still on the table.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import os
@@ -431,14 +432,28 @@ class StoreRecorder:
             "permissions, then run again; the tricks recorded before it are kept"
         )
 
+    def _image_names(self, folder: Path, round_number: int, trick_index: int) -> tuple[Path, Path]:
+        """The trick's picture and its annotated copy, ``r02t01.jpg`` and ``r02t01-boxes.jpg``,
+        or with ``-2``, ``-3``... after the stem where a recorded trick names those. The images
+        are written before the store accepts the trick, so a trick it refuses (a recording
+        shown again, a place the table filled by hand) wrote over the pictures of the trick
+        there, or of a trick a hand entry moved off this place, while the store kept that
+        trick's reading of them. Images no trick names (a crash before the trick's
+        transaction) are written over, as before."""
+        stem = f"r{round_number:02d}t{trick_index:02d}"
+        for n in itertools.count(1):
+            name = stem if n == 1 else f"{stem}-{n}"
+            pair = folder / f"{name}.jpg", folder / f"{name}-boxes.jpg"
+            if not any(self.store.image_in_use(p) for p in pair):
+                return pair
+        raise AssertionError("unreachable")  # count() never ends
+
     def _write_images(
         self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]
     ) -> dict[str, Any]:
         """The trick's two images, on disk now; what ``record_trick`` needs besides them."""
         folder = self.store.game_dir(self.game_id)
-        stem = f"r{outcome.round:02d}t{outcome.trick:02d}"
-        completion = folder / f"{stem}.jpg"
-        boxes = folder / f"{stem}-boxes.jpg"
+        completion, boxes = self._image_names(folder, outcome.round, outcome.trick)
         write_image_atomic(completion, frame.image)
         write_image_atomic(boxes, annotate(frame.image, outcome, self.players))
         # The renames are the folder's entries, not the files': synced with the folder before

@@ -134,10 +134,7 @@ class HandRemovalMixin(HandEntryMixin):
         said in the log: the trick is removed all the same."""
         for stored in {trick.completion_image, trick.annotated_image} - {None}:
             path = self.image_path(stored)
-            if path is None or Path(str(stored)).is_absolute():
-                continue
-            sql = "SELECT 1 FROM tricks WHERE completion_image = ? OR annotated_image = ?"
-            if self._conn().execute(sql, (stored, stored)).fetchone() is not None:
+            if path is None or Path(str(stored)).is_absolute() or self.image_in_use(path):
                 continue
             try:
                 path.unlink(missing_ok=True)

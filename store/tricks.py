@@ -122,6 +122,13 @@ class TricksMixin(BidsMixin):
         path = Path(stored)
         return path if path.is_absolute() else self.data_dir / path
 
+    def image_in_use(self, path: str | Path) -> bool:
+        """Whether a recorded trick names the image ``path`` (as stored, or as a path on
+        disk): one no trick names is an orphan a crash left, which may be written over."""
+        stored = self._relative(path)
+        sql = "SELECT 1 FROM tricks WHERE completion_image = ? OR annotated_image = ? LIMIT 1"
+        return self._conn().execute(sql, (stored, stored)).fetchone() is not None
+
     def _relative(self, path: str | Path | None) -> str | None:
         """Stored relative to the data folder when inside it, so the folder can be moved."""
         if path is None:

@@ -732,6 +732,38 @@ def test_a_tricks_images_and_folder_reach_the_disk_before_the_store_names_them(
     assert store.trick(game_id, 1, 0).completion_image is not None
 
 
+def test_a_trick_the_store_refuses_leaves_the_recorded_tricks_pictures_as_they_were(
+    tmp_path: Path,
+) -> None:
+    """The images are written before the store accepts the trick: a copy it refused (a
+    recording shown again over a trick already recorded) wrote its frame over that trick's
+    pictures, while the store kept that trick's reading of them. It now writes beside them,
+    and a crash's orphans (named by no trick) are still written over."""
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {})
+    outcome = referee_from_store(store, game_id).add_plays([(1, "green-3"), (2, "green-5")])
+    first, again = (Frame(np.full((48, 64, 3), v, np.uint8), 1.0, 10) for v in (40, 200))
+    folder = store.game_dir(game_id)
+    (folder / "r01t00.jpg").write_bytes(b"an orphan a crash left")
+    StoreRecorder(store, game_id, "m1", "test").on_trick(outcome, first, [])
+    recorded = store.image_path(store.trick(game_id, 1, 0).completion_image)
+    assert recorded == folder / "r01t00.jpg"  # the orphan written over
+    kept = recorded.read_bytes()
+    StoreRecorder(store, game_id, "m1", "test").on_trick(outcome, again, [])  # refused
+    assert recorded.read_bytes() == kept
+    picture = cv2.imread(str(recorded))
+    assert picture is not None and float(picture.mean()) == pytest.approx(40, abs=2)
+    assert sorted(p.name for p in folder.glob("*.jpg")) == [
+        "r01t00-2-boxes.jpg",
+        "r01t00-2.jpg",
+        "r01t00-boxes.jpg",
+        "r01t00.jpg",
+    ]
+
+
 def test_live_winner_of_a_partial_trick() -> None:
     from skullcam.device.recorder import live_winner
 
