@@ -175,6 +175,28 @@ def test_the_home_page_keeps_the_last_game_once_it_is_over(
     assert "Captain" not in card and "open question" not in card
 
 
+def test_the_home_page_keeps_the_last_game_while_the_demo_plays(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: the morning after, 'skullcam run' with no camera started the demo, whose game
+    (the same Ana, Ben, Cai, Dag) took the home page as "Game in progress", and last night's
+    game, to replay for a dispute, was reached through History only (helper K's review)."""
+    from skullcam.device.demo_game import DEMO_MARK
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    played = game_with_trick(store)
+    store.finish_game(played)
+    demo = store.create_game(["Ana", "Ben", "Cai"], 0, {}, mark)
+    home = client.get("/").get_data(as_text=True)
+    assert "<h1>Game in progress: Ana, Ben, Cai</h1>" in home  # the demo's, said to be it
+    card = last_game_card(home)
+    assert f"#{played} " in card and f"#{demo} " not in card
+    assert f'href="/game/{played}/tricks"' in card
+    assert "Captain of the Seven Seas: Ana" in card
+
+
 def last_game_card(home: str) -> str:
     """The home page's "Last game" card."""
     start = home.index('<section class="card" id="last-game"')

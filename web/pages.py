@@ -127,8 +127,10 @@ def home() -> Any:
     active = store.active_game()
     demo = active is not None and _is_demo(store, active)
     # Nothing in progress: the game the table played last, with its result, exports and open
-    # questions, which were otherwise reached through History only.
-    last = None if active is not None else _last_table_game(store)
+    # questions, which were otherwise reached through History only. The demo in progress
+    # too: 'skullcam run' with no camera (the morning after, to settle a dispute) starts it,
+    # and the card for last night's game went with it.
+    last = None if active is not None and not demo else _last_table_game(store)
     return _page(
         "home.html",
         active=active,
