@@ -1018,6 +1018,34 @@ def test_tricks_page_says_the_score_warnings_in_the_chosen_language(
     assert re.findall(r'class="warning">(.*?)</p>', english_page, re.S) == ["⚠ " + english]
 
 
+def test_the_replay_pages_say_a_trick_was_led_out_of_turn(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: a seat or card corrected on a trick's page changed its winner, and the next
+    trick, led by the old winner, was scored as played: said on the tricks page, the TV and
+    the bids page, but neither that trick's replay page nor the corrected one's said it, where
+    the referee was looking (helper K's review). Now both do, in the page's language; the
+    round's other tricks do not."""
+    import html
+
+    gid = game_with_round_2_led_by_the_read_winner(store)
+    store.correct_play(gid, 2, 0, 2, card="tigress:pirate", note="it was the Tigress")
+    spanish = (
+        "ronda 2: baza 2: salió Ana, pero según las reglas sale Ben; se puntúa tal como se jugó"
+    )
+
+    def warnings(round_number: int, trick: int) -> list[str]:
+        url = f"/game/{gid}/round/{round_number}/trick/{trick}?lang=es"
+        page = html.unescape(client.get(url).get_data(as_text=True))
+        return re.findall(r'<p class="warning">⚠ (.*?)</p>', page, re.S)
+
+    assert warnings(2, 1) == [spanish]  # led by Ana
+    assert warnings(2, 0) == [spanish]  # won by Ben, who should have led the next
+    assert warnings(1, 0) == []
+    store.correct_play(gid, 2, 0, 2, card="green-2")  # undone: nothing to warn about
+    assert warnings(2, 1) == [] and warnings(2, 0) == []
+
+
 def test_the_tv_and_bids_pages_get_the_score_warnings_in_the_chosen_language(
     client: FlaskClient, store: GameStore
 ) -> None:

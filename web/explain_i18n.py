@@ -923,6 +923,26 @@ def revoke_texts(
     return texts
 
 
+def led_otherwise_texts(score: Mapping[str, Any], at: tuple[int, int], lang: str) -> list[str]:
+    """The score's warnings that a trick was led by another player than the rules say and
+    scored as played, in ``lang``, for the replay page of trick ``at`` = (round, trick
+    index): of that trick, and of the trick before it, whose winner should have led it.
+    Only the tricks page, the TV and the bids page said it: a referee who corrected the
+    seat of a card (its winner changed) saw nothing on that trick's page, nor on the next
+    one's, of the lead it put out of turn (helper K's review)."""
+    if not score.get("ok"):
+        return []
+    round_number, trick = at
+    texts = []
+    for warning in score.get("warning_phrases") or []:
+        keys = {str(p.get("key")): p.get("args") or {} for p in warning}
+        if (keys.get("at_round") or {}).get("round") != round_number:
+            continue
+        if (keys.get("scored_as_played") or {}).get("trick") in (trick + 1, trick + 2):
+            texts.append(explain(phrases_from_json(warning), lang))
+    return texts
+
+
 def not_counted_text(score: Mapping[str, Any], round_number: int, lang: str) -> str | None:
     """Why round ``round_number``'s tricks count for nothing (a tie-break round a corrected
     trick made needless), in ``lang``, or None: its trick page names its winner as any other

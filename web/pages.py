@@ -369,6 +369,7 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
             # A rules warning the camera copied into the trick's flags is in the box above.
             *(w for w in explain_i18n.warning_texts(verdict, g.lang) if w not in flags),
             *filter(None, [explain_i18n.not_counted_text(score, trick.round, g.lang)]),
+            *explain_i18n.led_otherwise_texts(score, (trick.round, trick.trick), g.lang),
             *explain_i18n.revoke_texts(score, game.players, g.lang, (trick.round, trick.trick)),
         ],
         winner_index=winner_index,
