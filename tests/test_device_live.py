@@ -491,17 +491,9 @@ def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Pat
     # An evening at the table: when a game ends, the next one set up on the web page is
     # recorded by the same camera. A folder stands in for the camera: the first game's frames,
     # an empty table, then the second game's.
-    import shutil
-
-    from skullcam.device.scripted import key_image
 
     record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
-    camera = tmp_path / "camera"
-    shutil.copytree(tmp_path / "demo" / "frames", camera)
-    for k in range(20):
-        cv2.imwrite(str(camera / f"gap_{k:03d}.png"), key_image(len(script) + 1, (64, 48)))
-    for frame in sorted((tmp_path / "demo" / "frames").iterdir()):
-        shutil.copyfile(frame, camera / f"second_{frame.name}")
+    camera = _shown_twice(tmp_path / "demo", tmp_path / "camera", len(script))
     data = tmp_path / "data"
     store = GameStore(data)
     calibrate_seats(data)
@@ -762,6 +754,22 @@ def test_a_trick_the_store_refuses_leaves_the_recorded_tricks_pictures_as_they_w
         "r01t00-boxes.jpg",
         "r01t00.jpg",
     ]
+
+
+def _shown_twice(demo: Path, camera: Path, keys: int) -> Path:
+    """A camera's folder of frames that shows ``demo``'s game, an empty table for 20 frames,
+    then the game again: two games played one after the other at one table (``keys``: the
+    demo's scripted frames, the empty table's key after them)."""
+    import shutil
+
+    from skullcam.device.scripted import key_image
+
+    shutil.copytree(demo / "frames", camera)
+    for k in range(20):
+        cv2.imwrite(str(camera / f"gap_{k:03d}.png"), key_image(keys + 1, (64, 48)))
+    for frame in sorted((demo / "frames").iterdir()):
+        shutil.copyfile(frame, camera / f"second_{frame.name}")
+    return camera
 
 
 def test_live_winner_of_a_partial_trick() -> None:
@@ -1977,19 +1985,12 @@ def test_a_game_left_with_a_gap_is_finished_by_hand_and_the_camera_records_the_n
     engine's "round 2: only 1 of 2 tricks recorded; only the last round of a record may be
     unfinished". Entered, the game finishes with its final scores, and the camera records
     the next game set up at the table, from its first trick."""
-    import shutil
-
-    from skullcam.device.scripted import key_image, simulate_game
+    from skullcam.device.scripted import simulate_game
     from skullcam.web import create_app
 
     record, script = make_demo(tmp_path / "demo")
     settled = simulate_game(record, seed=SEED).settle_frames  # per trick, as make_demo drew
-    camera = tmp_path / "camera"
-    shutil.copytree(tmp_path / "demo" / "frames", camera)
-    for k in range(20):
-        cv2.imwrite(str(camera / f"gap_{k:03d}.png"), key_image(len(script) + 1, (64, 48)))
-    for frame in sorted((tmp_path / "demo" / "frames").iterdir()):
-        shutil.copyfile(frame, camera / f"second_{frame.name}")
+    camera = _shown_twice(tmp_path / "demo", tmp_path / "camera", len(script))
     data = tmp_path / "data"
     store = GameStore(data)
     calibrate_seats(data)
