@@ -184,6 +184,27 @@ def test_the_score_sheet_shows_the_bid_harry_made(client: FlaskClient, store: Ga
     assert "2,1,Ben,1,2,0,-10,10" in rows  # bid 1 (as scored), won 2: missed by one
 
 
+def test_the_round_list_shows_the_bid_harry_made(client: FlaskClient, store: GameStore) -> None:
+    """The tricks page's round table gave the bid as made beside points scored for Harry's
+    bid: "Ana, bid 1, won 2, 40 points" read as a wrong score (helper J's game). It gives
+    both now, as the score sheet gives the bid as scored."""
+    gid = harry_wins_round_2(store)
+    store.choose_ability(gid, 2, 0, 1)  # Ben's 0 becomes 1
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    table = re.search(r'<table class="round-score" id="round-2-score".*?</table>', page, re.S)
+    assert table is not None
+    rows = [
+        [
+            html.unescape(re.sub(r"<[^>]+>", "", cell)).split()
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
+        for row in re.findall(r"<tr>(.*?)</tr>", table[0], re.S)
+    ]
+    assert rows[2] == [["Ben"], ["0", "→", "1", "(Harry", "+1)"], ["2"], ["−10"]]
+    assert rows[1] == [["Ana"], ["1"], ["0"], ["−10"]]  # no Harry: the bid alone
+
+
 def test_the_score_sheet_shows_the_bid_harry_made_while_a_later_round_does_not_score(
     client: FlaskClient, store: GameStore
 ) -> None:
