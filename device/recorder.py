@@ -498,7 +498,8 @@ class StoreRecorder:
         for flag in outcome.flags:
             if is_tigress_doubt(flag):
                 player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
-                asks.append(("tigress", player, {}))
+                # The question stands for the doubt: answered, it takes it off the trick.
+                asks.append(("tigress", player, {"flag": flag}))
         others = [f for f in outcome.flags if not is_tigress_doubt(f) and not is_ability_ask(f)]
         if others:
             asks.append(("flagged", None, {"flags": others}))

@@ -20,7 +20,12 @@ from .abilities import (
     choice_kind,
     record_ability,
 )
-from .corrections import CorrectionsMixin, check_confirmable, confirm_as_recorded
+from .corrections import (
+    CorrectionsMixin,
+    check_confirmable,
+    confirm_as_recorded,
+    settle_tigress,
+)
 from .events import emit
 from .prompts import PromptsMixin, already_closed, close_prompt, open_questions
 from .rows import Game, Prompt, Trick
@@ -108,6 +113,8 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             plan = self._plan_tigress(game.id, prompt.round, prompt.trick, value)
             if plan is not None:
                 self._apply_correction(conn, plan, note, by_hand=False)
+            trick = self.trick(game.id, prompt.round, prompt.trick)
+            settle_tigress(conn, trick, value, answering=prompt.id)
         if kind == "flagged" and value == "confirm" and prompt.trick is not None:
             trick = self.trick(game.id, prompt.round, prompt.trick)
             check_confirmable(trick, len(game.players))

@@ -488,9 +488,15 @@ class CorrectionsMixin(TricksMixin):
     def redeclare_tigress(
         self, game_id: int, round_number: int, trick_index: int, as_: str, note: str = ""
     ) -> Trick:
-        """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited)."""
-        plan = partial(self._plan_tigress, game_id, round_number, trick_index, as_)
-        return self._correct(game_id, round_number, trick_index, plan, note)
+        """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited). The
+        table has answered the phones' question about her with it (:func:`settle_tigress`)."""
+        note = checks.check_note(note)
+        with self._write() as conn, self.settling_rounds(conn, game_id):
+            planned = self._plan_tigress(game_id, round_number, trick_index, as_)
+            if planned is not None:
+                self._apply_correction(conn, planned, note, by_hand=True)
+            settle_tigress(conn, self.trick(game_id, round_number, trick_index), as_)
+        return self.trick(game_id, round_number, trick_index)
 
     def confirm_trick(
         self, game_id: int, round_number: int, trick_index: int, note: str = ""
@@ -502,6 +508,24 @@ class CorrectionsMixin(TricksMixin):
             n = len(self.game(game_id).players)
             check_confirmable(trick, n)
             confirm_as_recorded(conn, trick, note, n)
+
+
+def settle_tigress(
+    conn: sqlite3.Connection, trick: Trick, as_: str, answering: int | None = None
+) -> None:
+    """The table said how the trick's Tigress was played: its open questions about her close
+    as answered (but ``answering``, the one being answered), and the camera's doubt each
+    stands for (``payload["flag"]``: "Tigress laid at 47 degrees: pirate or escape?") leaves
+    the trick's flags. Kept, the trick's page asked "pirate or escape?" after the answer, and
+    a Tigress declared on that page left the phones asking. The trick's other doubts stay."""
+    asked = open_questions(conn, trick.game_id, trick.round, trick.trick, "tigress")
+    for prompt in asked:
+        if prompt.id != answering:
+            close_prompt(conn, prompt, "answered", as_)
+    settled = {prompt.payload.get("flag") for prompt in asked}
+    flags = [f for f in trick.flags if f not in settled]
+    if flags != trick.flags:
+        conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
 
 
 def _flag_unresolved(conn: sqlite3.Connection, trick: Trick, error: str | None) -> None:

@@ -612,6 +612,12 @@ def test_recorder_asks_the_table_about_a_doubtful_tigress_and_flagged_tricks(
     assert annotated is not None and annotated.is_file()
     again = referee_from_store(store, game_id)
     assert (again.round, again.trick) == (2, 0)
+    # The Tigress answered on a phone, her doubt leaves the trick; the Loot's stays asked.
+    (tigress,) = [p for p in store.prompts(game_id) if p.kind == "tigress"]
+    store.answer_prompt(tigress.id, "escape")
+    (trick,) = store.tricks(game_id)
+    assert trick.flags and not [f for f in trick.flags if f.startswith("Tigress laid at")]
+    assert [p.kind for p in store.prompts(game_id)] == ["flagged"]
 
 
 def test_rosies_choice_leads_only_while_abilities_are_on(tmp_path: Path) -> None:

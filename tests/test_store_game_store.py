@@ -382,6 +382,48 @@ def test_a_tigress_answered_on_a_phone_leaves_the_tricks_other_doubts_open(
     assert store.prompt(doubt).status == "open"
 
 
+DOUBT = "Tigress laid at 47 degrees: pirate or escape?"
+
+
+def _doubtful_tigress(store: GameStore) -> int:
+    """Cai's Tigress laid askew, as the recorder records it: its doubt in the trick's flags,
+    beside another (``low``), and the phones asked about her with the doubt she stands for."""
+    gid = new_game(store)
+    doubtful = plays((1, "green-5"), (2, "tigress:pirate"), (0, "green-2"))
+    store.record_trick(
+        gid, 1, 0, doubtful, flags=[DOUBT, "low"], asks=[("tigress", 2, {"flag": DOUBT})]
+    )
+    return gid
+
+
+@pytest.mark.parametrize("answer", ["escape", "pirate"])
+def test_a_tigress_answered_on_a_phone_takes_her_doubt_off_the_trick(
+    store: GameStore, answer: str
+) -> None:
+    """Was: answered, the trick's page still read "Check this trick: Tigress laid at 47
+    degrees: pirate or escape?" (helper J's game). The answer settles that doubt, the
+    declaration kept ("pirate") as well as changed; the trick's other doubts stay."""
+    gid = _doubtful_tigress(store)
+    (asked,) = store.prompts(gid)
+    store.answer_prompt(asked.id, answer)
+    assert store.trick(gid, 1, 0).plays[1]["card"] == f"tigress:{answer}"
+    assert store.trick(gid, 1, 0).flags == ["low"]
+
+
+@pytest.mark.parametrize("answer", ["escape", "pirate"])
+def test_a_tigress_declared_on_her_trick_page_answers_the_phones_question(
+    store: GameStore, answer: str
+) -> None:
+    """Was: declared with the trick page's buttons, the phones and the TV went on asking
+    "Cai: Tigress as pirate or escape?", and the page kept her doubt."""
+    gid = _doubtful_tigress(store)
+    (asked,) = store.prompts(gid)
+    store.redeclare_tigress(gid, 1, 0, answer)
+    assert store.prompts(gid) == []
+    assert (store.prompt(asked.id).status, store.prompt(asked.id).answer) == ("answered", answer)
+    assert store.trick(gid, 1, 0).flags == ["low"]
+
+
 def test_the_score_so_far_stands_while_a_finished_round_waits_for_a_bid(
     store: GameStore,
 ) -> None:
