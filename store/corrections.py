@@ -32,6 +32,7 @@ from .audit import write_audit
 from .events import emit
 from .prompts import close_prompt, insert_prompt, open_questions
 from .refusals import refusal
+from .rosie_lead import follow_rosies_lead
 from .round_so_far import is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .tricks import TricksMixin
@@ -394,6 +395,8 @@ class CorrectionsMixin(TricksMixin):
                 after_json.update(_seat_swap(plan.plays, plan.play, before, after))
             write_audit(conn, plan.game_id, plan.trick_id, kind, before_json, after_json, note)
         dropped = self._reconcile_abilities(conn, plan)
+        # Who led this trick, or whether Rosie won it, may have changed: her choice follows.
+        follow_rosies_lead(conn, self.game(plan.game_id), plan.round, plan.trick)
         n = len(self.game(plan.game_id).players)
         if any(kind == "add" for kind, _, _ in plan.changes) and len(plan.plays) == n:
             # The table just went through this trick card by card to complete it: what the

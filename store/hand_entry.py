@@ -32,7 +32,6 @@ from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import (
     ABILITY_PIRATE,
     ask_for_choice,
-    ask_winners_choice,
     audit_dropped_choice,
     check_harry_bid,
     choice_kind,
@@ -43,6 +42,7 @@ from .audit import write_audit
 from .corrections import _playable
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
+from .rosie_lead import ask_and_follow, follow_rosies_lead
 from .round_so_far import first_free, is_rounds_last_trick
 from .rows import Game, Trick, dump_json
 from .trick_moves import Move
@@ -348,6 +348,7 @@ class HandEntryMixin(TricksMixin):
         for r, t in places:
             now = self.trick(game.id, r, t)
             self._settle_choice(conn, game, now)
+            follow_rosies_lead(conn, game, r, t)
             doubts = lead_doubt.settle(conn, game, now, self.tricks(game.id, r))
             if doubts:
                 dropped[now.id] = doubts
@@ -439,7 +440,7 @@ class HandEntryMixin(TricksMixin):
         )
         plays_after = [{"player": p["player"], "card": p["card"]} for p in clean]
         write_audit(conn, game.id, trick_id, "hand", None, {"plays": plays_after}, note)
-        ask_winners_choice(conn, game, self.trick(game.id, round_number, trick_index))
+        ask_and_follow(conn, game, self.trick(game.id, round_number, trick_index))
 
     def _refuse_if_recorded_meanwhile(
         self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from . import checks, trick_moves, verdicts
-from .abilities import ask_winners_choice
 from .audit import write_audit
 from .camera_reading import camera_copy
 from .corrections import raise_flag
@@ -34,6 +33,7 @@ from .games import played_out, reopen
 from .hand_entry import HandEntryMixin
 from .prompts import close_prompt, open_questions
 from .refusals import refusal
+from .rosie_lead import ask_and_follow
 from .rows import Game, Trick, dump_json, trick_row
 from .trick_moves import Move
 
@@ -124,7 +124,7 @@ class HandRemovalMixin(HandEntryMixin):
             "model_version": trick.model_version,
         }
         self._record_in(conn, game, trick.round, trick.trick, plays, resolution, columns)
-        ask_winners_choice(conn, game, self.trick(game.id, trick.round, trick.trick))
+        ask_and_follow(conn, game, self.trick(game.id, trick.round, trick.trick))
         return True
 
     def _delete_unused_images(self, trick: Trick) -> None:

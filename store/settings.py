@@ -20,6 +20,7 @@ from .events import emit
 from .games import GamesMixin
 from .prompts import close_prompt
 from .refusals import refusal
+from .rosie_lead import follow_rosies_lead
 from .rows import Game, dump_json, prompt_from_row, select_rows, trick_from_row
 
 
@@ -52,6 +53,7 @@ def _ask_choices_not_made(conn: sqlite3.Connection, game: Game) -> None:
         resolution = verdicts.resolve(trick.plays, game.settings, game.players)
         winner = verdicts.winner_player(trick.plays, resolution)
         ask_for_choice(conn, game.id, trick.round, trick.trick, kind, winner)
+        follow_rosies_lead(conn, game, trick.round, trick.trick)  # Rosie's: as the next led
 
 
 class SettingsMixin(GamesMixin):

@@ -20,12 +20,12 @@ from skullcam.files import sync_folder
 from skullcam.rules import Settings
 
 from . import checks, verdicts
-from .abilities import ask_winners_choice
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished, played_out
 from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
+from .rosie_lead import ask_and_follow
 from .rows import (
     HAND_SOURCE,
     Game,
@@ -194,7 +194,7 @@ class TricksMixin(BidsMixin):
             )
             for kind, player, payload in asks:
                 insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
-            ask_winners_choice(conn, game, self.trick(game_id, round_number, trick_index))
+            ask_and_follow(conn, game, self.trick(game_id, round_number, trick_index))
             return trick_id
 
     def _record_in(

@@ -294,3 +294,63 @@ def test_a_choice_or_a_confirmation_sent_twice_is_written_once(store: GameStore)
     store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
     store.confirm_trick(gid, 2, 1)  # nothing in doubt: nothing to write
     assert [c.kind for c in store.audit(gid) if c.kind == "confirm"] == []
+
+
+def rosie_then_bo_leads(store: GameStore) -> int:
+    """Ana and Bo, abilities on: round 2's first trick won by Ana's Rosie, and the next led
+    by Bo, as the camera records them (her question unanswered)."""
+    gid = store.create_game(["Ana", "Bo"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-9"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "pirate-rosie"), (1, "green-7")))
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (0, "green-2")))
+    return gid
+
+
+def test_the_trick_after_rosie_is_led_by_her_choice_while_her_question_is_open(
+    store: GameStore,
+) -> None:
+    """Ana chose Bo, and Bo led: the TV warned "trick 2: Bo led, but by the rules Ana leads
+    it" until the phones answered. Who led it is her choice, as the camera reads it; the
+    question stays open to confirm it."""
+    gid = rosie_then_bo_leads(store)
+    score = store.score(gid)
+    assert score["ok"] and "warnings" not in score["score"], score["score"].get("warnings")
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    trick = store.trick(gid, 2, 0)
+    assert [(c.kind, c.after, c.note) for c in store.audit(gid, trick.id)] == [
+        ("choice", {"pirate": "pirate-rosie", "choice": 1}, "read from the lead: Bo led trick 2")
+    ]
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.round, asked.trick) == ("rosie", 2, 0)
+    store.answer_prompt(asked.id, 1)  # the table confirms: no second entry in the history
+    assert len(store.audit(gid, trick.id)) == 1 and store.prompts(gid) == []
+
+
+def test_a_correction_that_makes_rosie_win_reads_her_choice_from_the_next_lead(
+    store: GameStore,
+) -> None:
+    """The camera read Ana's Rosie as a Green 12, so Bo's lead of trick 2 was flagged as out
+    of turn. Corrected to Rosie, her choice is asked and read from who led meanwhile: Bo,
+    and the flag goes. Once the table answered, its choice stands: another correction of
+    the trick after hers leaves it, and a trick led otherwise is warned about."""
+    gid = store.create_game(["Ana", "Bo"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-9"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "green-12"), (1, "green-7")))
+    doubt = "Bo led, but the game expected Ana to lead"
+    store.record_trick(gid, 2, 1, plays((1, "black-3"), (0, "green-2")), flags=[doubt])
+    store.correct_play(gid, 2, 0, 0, card="pirate-rosie")
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    assert store.trick(gid, 2, 1).flags == []
+    assert "warnings" not in store.score(gid)["score"]
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.round, asked.trick) == ("rosie", 2, 0)
+    store.answer_prompt(asked.id, 0)  # the table says: Ana chose herself
+    store.correct_play(gid, 2, 1, 1, card="green-5")  # Ana's Green 2 was a 5
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 0}]
+    assert store.score(gid)["score"]["warnings"] == [
+        "round 2: trick 2: Bo led, but by the rules Ana leads it; scored as played"
+    ]

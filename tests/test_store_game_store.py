@@ -908,7 +908,7 @@ def test_a_tricks_questions_are_recorded_with_it_or_not_at_all(
         raise sqlite3.OperationalError("disk I/O error")  # the process dies here
 
     with monkeypatch.context() as patch:
-        patch.setattr(tricks_module, "ask_winners_choice", crash)
+        patch.setattr(tricks_module, "ask_and_follow", crash)
         with pytest.raises(sqlite3.OperationalError):
             store.record_trick(gid, 2, 0, rosie, asks=asks)
     assert store.tricks(gid, 2) == [] and store.prompts(gid) == []

@@ -273,8 +273,9 @@ def test_a_missed_trick_moves_the_tricks_after_it_over_the_rounds_end(
 
 def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: GameStore) -> None:
     """Round 1's only trick missed: round 2's first, won by Rosie, was filed as round 1's
-    (its last trick: no choice asked). Moved to round 2, her choice is asked, and the trick
-    after it keeps its doubt until the table has answered who leads it."""
+    (its last trick: no choice asked). Moved to round 2, her choice is asked, and meanwhile
+    read from who led the trick after it (Ben): that trick's doubt is settled, and the question
+    stays open for the table to confirm."""
     gid = three_players(hand_store, {"rounds": 2, "pirate_abilities": True})
     hand_store.set_bids(gid, 1, [0, 0, 1])
     hand_store.set_bids(gid, 2, [1, 0, 1])
@@ -289,13 +290,13 @@ def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: Game
     hand_store.create_prompt(gid, "flagged", 2, 0, payload={"flags": [ben_led]})
     hand_store.insert_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     asked = {(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)}
-    assert asked == {("rosie", 2, 0, 0), ("flagged", 2, 1, None)}
+    assert asked == {("rosie", 2, 0, 0)}
     assert hand_store.trick(gid, 2, 0).flags == []  # Cai leads round 2, as the rules say
-    assert hand_store.trick(gid, 2, 1).flags == [ben_led]  # who leads it: Rosie says
+    assert hand_store.trick(gid, 2, 1).flags == []  # Ben led it: Rosie's choice
+    assert hand_store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
     assert hand_store.game(gid).status == "finished"
     rosie = next(p for p in hand_store.prompts(gid) if p.kind == "rosie")
-    hand_store.answer_prompt(rosie.id, 1)  # Ana's Rosie: Ben leads next
-    assert hand_store.trick(gid, 2, 1).flags == []
+    hand_store.answer_prompt(rosie.id, 1)  # Ana's Rosie: Ben leads next, as he did
     assert hand_store.prompts(gid) == []
     score = hand_store.score(gid)
     assert score["ok"] and score["score"].get("warnings", []) == [], score
