@@ -61,6 +61,7 @@ from .database import is_busy as is_busy
 from .events import EVENT_KINDS as EVENT_KINDS
 from .hand_removal import HandRemovalMixin
 from .prompts import PROMPT_KINDS as PROMPT_KINDS
+from .prompts import result_waits as result_waits
 from .records import GAME_FORMAT as GAME_FORMAT
 from .rows import Correction as Correction
 from .rows import Event as Event

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from skullcam.errors import UserError, echo
@@ -23,6 +23,18 @@ from .rows import Prompt, dump_json, prompt_from_row, select_rows
 
 #: Prompt kinds the pipeline (or the web) may raise, and the answers each accepts.
 PROMPT_KINDS = ("tigress", "rosie", "rascal_bet", "harry", "flagged")
+
+
+#: The questions whose answer changes the score itself: a doubtful Tigress (who wins her
+#: trick), Rascal's bet and Harry's bid change. While one is open a finished game's result is
+#: not final: with ``tie=extra_round`` an answer can even tie the lead and reopen the game.
+RESULT_KINDS = ("tigress", "rascal_bet", "harry")
+
+
+def result_waits(open_prompts: Iterable[Prompt]) -> bool:
+    """Whether any of a game's ``open_prompts`` is a question the result waits for
+    (:data:`RESULT_KINDS`): the pages name no winner until it is answered."""
+    return any(p.kind in RESULT_KINDS for p in open_prompts)
 
 
 #: A question about a trick, asked as it is recorded: its kind, whom it concerns, its payload.

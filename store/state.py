@@ -12,7 +12,7 @@ from typing import Any
 from . import checks, verdicts
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
-from .prompts import PromptsMixin
+from .prompts import PromptsMixin, result_waits
 from .round_so_far import first_free, place_in_play, round_so_far
 from .rows import Game, Trick
 from .scores import ScoresMixin
@@ -53,6 +53,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         score = self.score(game_id)
         score.pop("record", None)
         camera_missing_why = self.camera_missing_why()
+        prompts = self.prompts(game_id)
         return {
             "game": game.to_json(),
             "settings": settings,
@@ -70,9 +71,11 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             "tricks_won": so_far.won,
             "last_trick": last_trick(game, recorded, current),
             "live": self.live(game_id),
-            "prompts": [p.to_json() for p in self.prompts(game_id)],
+            "prompts": [p.to_json() for p in prompts],
             "score": score,
             "finished": game.status == "finished",
+            # A question whose answer changes the score is open: the pages name no winner yet.
+            "result_waits": result_waits(prompts),
             # Another game has taken the table since (set up after it, or reopened): the
             # pages say so and link to it; None while this is the table's game.
             "replaced_by": self.replaced_by(game_id),

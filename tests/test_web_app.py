@@ -159,7 +159,8 @@ def test_the_home_page_keeps_the_last_game_once_it_is_over(
     assert "<h1>No game in progress.</h1>" in home
     card = last_game_card(home)
     assert "Last game: Ana, Ben, Cai" in card
-    assert "Captain of the Seven Seas: Ana" in card
+    # Ana's Tigress, as a pirate, would win the trick: no winner is named before the answer.
+    assert "The result waits for the open questions" in card and "Captain" not in card
     assert "Total: Ana 10 · Ben −10 · Cai −10" in card
     for link in ("tricks", "export.json", "export.csv"):
         assert f'href="/game/{gid}/{link}"' in card, link
@@ -167,6 +168,11 @@ def test_the_home_page_keeps_the_last_game_once_it_is_over(
     store.create_prompt(gid, "flagged", 1, 0)
     card = last_game_card(client.get("/?lang=da").get_data(as_text=True))
     assert "Seneste spil: Ana, Ben, Cai" in card and ">2 åbne spørgsmål</a>" in card
+    assert "Resultatet venter på de åbne spørgsmål" in card
+    (tigress,) = [p for p in store.prompts(gid) if p.kind == "tigress"]
+    store.answer_prompt(tigress.id, "escape")  # a flagged trick's question leaves it be
+    card = last_game_card(client.get("/?lang=en").get_data(as_text=True))
+    assert "Captain of the Seven Seas: Ana" in card and "waits" not in card
     # A game finished right after setup: no winner, and no questions to link to.
     unplayed = store.create_game(["Dan", "Eva"], 0, {})
     store.finish_game(unplayed)
@@ -790,6 +796,39 @@ def test_history_lists_each_games_result(client: FlaskClient, store: GameStore) 
     page = client.get("/history?lang=es").get_data(as_text=True)
     assert "Capitán de los Siete Mares: Ana" in row(played)
     assert "<td>sin terminar</td>" in row(aside)
+
+
+def harry_ends_the_game(store: GameStore) -> int:
+    """Ana and Bo, one round, abilities on, a tie played off: Bo leads his Green 3, Ana takes
+    it with Harry (Ana bid 0: -10, Bo +10), and the game is over with Harry's question open."""
+    settings = {"rounds": 1, "pirate_abilities": True, "tie": "extra_round"}
+    gid = store.create_game(["Ana", "Bo"], 0, settings)
+    store.set_bids(gid, 1, [0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-3"), (0, "pirate-harry")))
+    assert store.game(gid).status == "finished"
+    return gid
+
+
+def test_a_finished_games_result_waits_for_the_answers_that_change_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Was: with Harry's bid change still open, home and history named the winner ("Captain
+    of the Seven Seas: Bo"), whom Ana's +1 unseats (and under tie=extra_round an answer can
+    tie the lead and reopen the game)."""
+    gid = harry_ends_the_game(store)
+    assert json_of(client.get(f"/api/game/{gid}/state"))["result_waits"] is True
+    page = client.get("/history?lang=es").get_data(as_text=True)
+    start = page.index(f'<tr id="history-game-{gid}">')
+    row = re.sub(r"\s+", " ", page[start : page.index("</tr>", start)])
+    assert "El resultado espera las preguntas abiertas" in row and "Capitán" not in row
+    assert "Total: Bo 10 · Ana −10" in row
+    card = last_game_card(client.get("/?lang=it").get_data(as_text=True))
+    assert "Il risultato attende le domande aperte" in card and "Capitano" not in card
+    (harry,) = store.prompts(gid)
+    store.answer_prompt(harry.id, 1)  # Ana bid 1 after all: +20
+    assert json_of(client.get(f"/api/game/{gid}/state"))["result_waits"] is False
+    card = last_game_card(client.get("/?lang=en").get_data(as_text=True))
+    assert "Captain of the Seven Seas: Ana" in card and "Total: Ana 20 · Bo 10" in card
 
 
 def test_history_says_the_demos_game_is_the_demos(client: FlaskClient, store: GameStore) -> None:

@@ -661,6 +661,37 @@ def test_a_game_finished_with_no_round_played_has_no_winner(
     )
 
 
+def test_the_tv_and_the_bids_page_wait_for_harrys_answer_to_name_the_winner(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Was: "Fin de la partida · Capitán de los Siete Mares: Bo" on the TV and the phones while
+    Harry's bid change was still open; Ana's +1 makes her the winner."""
+    base, store = server
+    gid = store.create_game(["Ana", "Bo"], 0, {"rounds": 1, "pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-3"), (0, "pirate-harry")))  # Ana -10, Bo +10
+    browser.get(f"{base}/tv?lang=es")
+    wait(browser).until(
+        ec.text_to_be_present_in_element(
+            (By.ID, "tv-winner"), "El resultado espera las preguntas abiertas"
+        )
+    )
+    assert "Capitán" not in browser.find_element(By.ID, "tv-board").text
+    browser.get(f"{base}/game/{gid}/bids?lang=en")
+    over = wait(browser).until(lambda d: d.find_element(By.ID, "game-over"))
+    wait(browser).until(
+        ec.text_to_be_present_in_element(
+            (By.ID, "game-over"), "Game over · The result waits for the open questions"
+        )
+    )
+    assert "Captain" not in over.text
+    (harry,) = store.prompts(gid)
+    store.answer_prompt(harry.id, 1)  # Ana bid 1 after all: +20; the page hears it live
+    wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "game-over"), "Captain of the Seven Seas: Ana")
+    )
+
+
 def _finished_without_the_last_rounds_bids(store: GameStore) -> int:
     """Ana and Ben, two rounds: round 1 bid and played (Ana +20, Ben +10), round 2 played
     with no bids entered, and so the camera finished the game with its score stopped."""

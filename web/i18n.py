@@ -408,6 +408,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Capitano dei Sette Mari: {names}",
         "da": "De syv haves kaptajn: {names}",
     },
+    "result_waits": {
+        "en": "The result waits for the open questions",
+        "es": "El resultado espera las preguntas abiertas",
+        "it": "Il risultato attende le domande aperte",
+        "da": "Resultatet venter på de åbne spørgsmål",
+    },
     "replay": {"en": "Replay", "es": "Repetición", "it": "Rivedi", "da": "Genafspilning"},
     "round_list": {
         "en": "Rounds and tricks",

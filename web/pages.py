@@ -16,7 +16,13 @@ from skullcam.rules.settings import Settings, setting_fields
 from skullcam.rules.table import LED_UNEXPECTEDLY
 from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.checks import hand_cards
-from skullcam.store.game_store import ABILITY_PIRATE, choice_kind, harry_fits, resolution_json
+from skullcam.store.game_store import (
+    ABILITY_PIRATE,
+    choice_kind,
+    harry_fits,
+    resolution_json,
+    result_waits,
+)
 from skullcam.store.round_so_far import place_in_play
 from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import bonus_for, winner_player
@@ -100,7 +106,9 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
     """What a game came to, for the home page's last game and the history: ``stopped`` (why
     its score cannot be computed, in the reader's language), or ``unplayed`` (no round
     scored: no winner, not every player tied at 0), or ``standings`` (names and totals, best
-    first) and, once the game is over, ``winners``. A game the store cannot read (a damaged
+    first) and, once the game is over, ``winners``, or ``waits`` while a question whose answer
+    changes the score is open (Rascal's bet, Harry's change: the winner it would name could
+    still change, a tie even reopen the game). A game the store cannot read (a damaged
     row) is ``stopped`` with the store's words: one damaged game took Home, Setup and History
     down with it (a review, session 40)."""
     try:
@@ -115,9 +123,11 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
     totals = scored["totals"]
     order = sorted(range(len(game.players)), key=lambda p: (-totals[p], p))
     finished = game.status == "finished"
+    waits = finished and result_waits(store.prompts(game.id))
     return {
         "standings": [(game.players[p], totals[p]) for p in order],
-        "winners": [game.players[p] for p in scored["leaders"]] if finished else [],
+        "winners": [game.players[p] for p in scored["leaders"]] if finished and not waits else [],
+        "waits": waits,
     }
 
 

@@ -481,6 +481,7 @@ function initBids() {
         : stop ? t("confirm_bid_unscored", {round: stop.round}) : t("confirm_bid_after_game");
       over.replaceChildren(
         ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
+          : resultWaits(state) ? " · " + t("result_waits")
           : endedUnplayed(state) ? " · " + t("no_rounds_played") : "")), ...finalStandings(state)] : []),
         ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
           if (window.confirm(ask)) { unlocked = true; render(); }
@@ -642,10 +643,19 @@ function finalScore(state) {
   return state.finished && state.score.ok && !endedUnplayed(state) ? state.score.score : null;
 }
 
-/* The winners' names once the game is over ("" where finalScore has none). */
+/* A finished game whose result waits for an answer that changes the score (Rascal's bet,
+ * Harry's change, a doubtful Tigress): the winner it would name could still change, and a
+ * tie under tie=extra_round would even reopen the game. */
+function resultWaits(state) {
+  return !!finalScore(state) && !!state.result_waits;
+}
+
+/* The winners' names once the game is over ("" where finalScore has none, or while its
+ * result waits for answers). */
 function winnerNames(state) {
   const sc = finalScore(state);
-  return sc ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
+  return sc && !resultWaits(state)
+    ? (sc.leaders || []).map((i) => bidi(state.game.players[i])).join(", ") : "";
 }
 
 /* A finished game's totals, best first, and the way to the full final scores: a phone at
@@ -851,8 +861,10 @@ function initTV() {
     const winners = winnerNames(state);
     const winner = document.getElementById("tv-winner");
     const unplayed = endedUnplayed(state);
-    winner.hidden = !winners && !unplayed;
-    winner.textContent = winners ? t("winner_is", {names: winners}) : unplayed ? t("no_rounds_played") : "";
+    const waits = resultWaits(state);
+    winner.hidden = !winners && !unplayed && !waits;
+    winner.textContent = winners ? t("winner_is", {names: winners})
+      : waits ? t("result_waits") : unplayed ? t("no_rounds_played") : "";
     document.getElementById("tv-dealer").textContent = t("dealer") + ": " + players[state.dealer];
     // Who leads is Rosie's winner's call while that question is open: said, not left blank.
     const rosie = (state.prompts || []).find((p) => p.kind === "rosie");
