@@ -52,7 +52,10 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
         hand_place = None if game.status == "finished" else first_free(game, by_round, total)
         score = self.score(game_id)
         score.pop("record", None)
-        camera_missing_why = self.camera_missing_why()
+        demo = self.is_demo_game(game_id, recorded)
+        # No camera was ever to record the demo's game: 'skullcam run --camera none' over a
+        # demo left unfinished had the TV say its tricks should be entered by hand.
+        camera_missing_why = None if demo else self.camera_missing_why()
         prompts = self.prompts(game_id)
         return {
             "game": game.to_json(),
@@ -85,7 +88,7 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
             # none records: a notice left by a camera that has gone since is stale.
             "camera_notice": None if camera_missing_why else self.camera_notice(),
             # The demo's game (skullcam run with no camera): the pages say it is one.
-            "demo": self.is_demo_game(game_id, recorded),
+            "demo": demo,
             "last_event_id": last_event,
         }
 

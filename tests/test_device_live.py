@@ -1317,6 +1317,149 @@ def test_an_idle_run_with_exit_when_done_ends_once_the_game_is_finished(
     assert not runner.is_alive() and codes == [0]
 
 
+def _serve_until_up(argv: list[str], caplog: pytest.LogCaptureFixture) -> tuple[Any, list, int]:
+    """``skullcam run argv --port 0`` in a thread, once its pages are served: the runner, its
+    exit status (a list, filled when it ends) and the port."""
+    runner, codes = _run_in_background([*argv, "--port", "0"])
+    for _ in range(200):
+        if (port := _serving_port(caplog)) is not None:
+            return runner, codes, port
+        if not runner.is_alive():
+            break
+        time.sleep(0.05)
+    runner.join(10)
+    raise AssertionError(f"no page served; exit status {codes}")
+
+
+def _tv_state(port: int) -> dict:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tv/state") as page:
+        return json.load(page)
+
+
+def test_camera_none_serves_last_nights_game_with_no_demo_and_no_model(
+    tmp_path: Path, monkeypatch, capsys, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The morning after, 'skullcam run' to settle a dispute started the demo: a new game the
+    TV followed, and the model loaded for nothing. '--camera none' serves the pages alone; a
+    --model that does not exist and a --demo that does not exist must not matter."""
+    data = tmp_path / "data"
+    store = GameStore(data)
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.finish_game(gid)
+    argv = ["run", "--camera", "none", "--data", str(data), "--max-seconds", "3"]
+    argv += ["--model", str(tmp_path / "no-model"), "--demo", str(tmp_path / "no-demo")]
+    with caplog.at_level("INFO"):
+        runner, codes, port = _serve_until_up(argv, caplog)
+        status, shown = _tv_status(port), _tv_state(port)
+        runner.join(10)
+    assert codes == [0], capsys.readouterr().err
+    assert status == 200 and shown["game"]["id"] == gid and shown["finished"]
+    assert [g.id for g in store.games()] == [gid]  # no demo game
+    assert "replaying the recorded game" not in caplog.text
+    assert "--camera none: the scoreboard and phone pages are served" in caplog.text
+    assert "recorded 0 trick(s) from 0 frame(s)" in capsys.readouterr().out
+    assert store.camera_missing_why() == "no_camera"
+
+
+def test_camera_none_tells_the_pages_a_game_in_progress_is_not_recorded(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table with no camera at all, its game set up: the TV and the bids page say nothing
+    records it (enter its tricks by hand), as when the demo stepped aside for it."""
+    data = tmp_path / "data"
+    store = GameStore(data)
+    gid = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    argv = ["run", "--camera", "none", "--data", str(data), "--max-seconds", "30"]
+    with caplog.at_level("INFO"):
+        runner, codes, port = _serve_until_up([*argv, "--exit-when-done"], caplog)
+        shown = _tv_state(port)
+        store.finish_game(gid)  # the table finished it by hand: --exit-when-done ends the run
+        runner.join(10)
+    assert not runner.is_alive() and codes == [0]
+    assert shown["game"]["id"] == gid and shown["camera_missing_why"] == "no_camera"
+    assert f"game {gid} is in progress: enter its tricks by hand" in caplog.text
+    assert f"(/game/{gid}/tricks)" in caplog.text
+
+
+def test_camera_none_with_exit_when_done_waits_for_a_game_before_ending(tmp_path: Path) -> None:
+    """Started between games (none in progress), '--camera none --exit-when-done' waits for
+    the next one set up on the web page and ends with it, as a camera's run does; ending at
+    once would leave the table without pages."""
+    from skullcam.commands.run import _game_over_check
+
+    store = GameStore(tmp_path)
+    old = store.create_game(["Ana", "Ben"], 0, {})
+    store.finish_game(old)
+    over = _game_over_check(True, store, waits_for_one=True)
+    assert not over()  # between games: waits
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    assert not over()
+    store.finish_game(gid)
+    assert over()
+    camera = _game_over_check(True, store, waits_for_one=False)
+    assert camera()  # the demo's idle path as before: no game in progress ends it
+    serving = _game_over_check(False, store, waits_for_one=True)
+    assert not serving()
+
+
+def test_camera_none_over_a_demo_left_unfinished_does_not_say_to_enter_its_tricks(
+    tmp_path: Path,
+) -> None:
+    """Plain 'skullcam run' played the demo, stopped mid-game; '--camera none' then left the
+    demo's game on the TV saying "No camera: enter the tricks by hand", which its pages do not
+    take. The no-camera notice is for the table's games."""
+    from skullcam.device.demo_game import start_demo_game
+
+    make_demo(tmp_path / "demo", n=3, rounds=1)
+    data = tmp_path / "data"
+    store = GameStore(data)
+    demo_game, _, _ = start_demo_game(store, DemoGame.load(tmp_path / "demo"))
+    argv = ["run", "--camera", "none", "--data", str(data), "--port", "0", "--max-seconds", "1"]
+    assert main(argv) == 0
+    assert store.camera_missing_why() == "no_camera"  # a game set up now is said unrecorded
+    shown = store.state(demo_game)
+    assert shown["demo"] and not shown["camera_missing"] and shown["camera_missing_why"] is None
+    table_game = store.create_game(["Xan", "Yui", "Zed"], 0, {})
+    assert store.state(table_game)["camera_missing_why"] == "no_camera"
+
+
+def test_camera_none_without_web_pages_is_refused(tmp_path: Path, capsys) -> None:
+    argv = ["run", "--camera", "none", "--no-web", "--data", str(tmp_path / "d")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--camera none with --no-web has nothing to do" in err and "Drop --no-web" in err
+    assert not (tmp_path / "d").exists()  # refused before anything was made
+
+
+def test_ctrl_c_stops_a_camera_none_run(tmp_path: Path) -> None:
+    """Ctrl-C (or systemctl stop) with the pages alone served: exit 130, said, no trace."""
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "skullcam", "run", "--camera", "none", "--port", "0"]
+    proc = subprocess.Popen(
+        [*cmd, "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # the pages are up once it says where
+            if "scoreboard on" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert "recorded 0 trick(s)" in out
+    assert GameStore(data).games() == []
+
+
 def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     tmp_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -6,6 +6,10 @@ speed through the real recognizer, so the scoreboard shows recognition really ru
 app (``skullcam.web``) is served from the same process; the pipeline runs in a background
 thread and records every completed trick into the data folder's store.
 
+``--camera none`` serves the pages only (a dispute settled the morning after, a table entering
+its tricks by hand): no demo, no model loaded, nothing recorded; it takes the same idle path as
+a run whose demo stepped aside for a table's game.
+
 ``--max-seconds`` and ``--exit-when-done`` make a run finite (tests, benchmarks, a kiosk that
 restarts it); without them it serves until Ctrl-C.
 """
@@ -36,20 +40,25 @@ from skullcam.files import hold_lock, make_folder
 
 logger = logging.getLogger(__name__)
 
+NO_CAMERA = "none"
+"""``--camera none``: serve the pages, record nothing (a video file named so is ``./none``)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "run",
         help="the main job: camera -> recognition -> scoreboard (no camera: a bundled game)",
         description="Watch the table and serve the scoreboard. With no camera it replays a "
-        "bundled recorded game at real speed.",
+        "bundled recorded game at real speed; '--camera none' serves the scoreboard and phone "
+        "pages only (last night's game, or tricks entered by hand), with no demo and no model.",
     )
     parser.add_argument(
         "--camera",
         default=None,
         metavar="SRC",
-        help="camera index (0), stream URL, 'picamera', or a video/folder to play as if live "
-        "(default: the Pi camera if present, else the bundled game)",
+        help="camera index (0), stream URL, 'picamera', a video/folder to play as if live, or "
+        "'none': serve the pages only, record nothing, load no model (default: the Pi camera "
+        "if present, else the bundled game)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
     parser.add_argument(
@@ -81,9 +90,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--exit-when-done",
         action="store_true",
-        help="exit when the game (or the demo) is over instead of serving on",
+        help="exit when the game (or the demo) is over instead of serving on (with --camera "
+        "none: the game in progress, else the next one set up on the web page)",
     )
-    parser.add_argument("--no-web", action="store_true", help="record only; serve no pages")
+    parser.add_argument(
+        "--no-web", action="store_true", help="record only; serve no pages (not with --camera none)"
+    )
     parser.add_argument(
         "--record-frames",
         action="store_true",
@@ -100,9 +112,16 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     camera = args.camera
     demo = None
-    if camera is None and picamera_available():
+    if camera == NO_CAMERA:
+        if args.no_web:
+            raise UserError(
+                "--camera none with --no-web has nothing to do: it records nothing and --no-web "
+                "serves no page. Drop --no-web to serve the pages, or give a camera (--camera SRC)"
+            )
+        camera = None  # camera and demo both None: the pages only
+    elif camera is None and picamera_available():
         camera = "picamera"
-    if camera is None:
+    if camera is None and args.camera is None:
         demo = DemoGame.load(args.demo)
     if camera is not None and not names_live_camera(camera):
         open_source(camera).close()  # a recording's mistake is said first, not after the game's
@@ -133,55 +152,33 @@ def _record(
     lock: Any,
     stopping: _StopOnSignal,
 ) -> int:
-    """The run from its model's load on: record (or wait) and serve until done or stopped."""
-    from skullcam.device.live import LiveLoop, game_to_record
+    """The run from its model's load on: record (or wait) and serve until done or stopped.
+    With neither ``camera`` nor ``demo`` (``--camera none``) no model loads and no live loop
+    is made: nothing would use them, and the model takes seconds to load on a Pi."""
+    from skullcam.device.live import game_to_record
+    from skullcam.device.run_tally import RunTally
     from skullcam.device.sources import names_live_camera
     from skullcam.store import GameStore
-    from skullcam.vision.recognizer import Recognizer
 
-    recognizer = Recognizer.load(args.model, data_dir=data)
+    pages_only = camera is None and demo is None
+    recognizer = None
+    if not pages_only:
+        from skullcam.vision.recognizer import Recognizer
+
+        recognizer = Recognizer.load(args.model, data_dir=data)
     if stopping.signalled:  # the store is not opened yet: nothing to lose
         logger.warning("stopped while loading the model; nothing was recorded")
         if lock is not None:
             lock.close()
         return 130
     store = GameStore(data)
-    idle = None
-    if demo is not None and (waiting := game_to_record(store)) is not None:
-        names = ", ".join(store.game(waiting).players)
-        idle = (
-            f"no camera found, and game {waiting} ({names}) is in progress in {data}: the demo "
-            "does not play over a table's game."
-        )
-        if args.no_web:
-            raise UserError(
-                f"{idle} Connect the camera (or pass --camera SRC) to record it, or finish it on"
-                " the web page first"
-            )
-        # The pages still come up: exiting here made the systemd unit restart every 3 s,
-        # for ever, with the scoreboard and the phones' pages unreachable meanwhile.
-        idle += (
-            " The scoreboard and phone pages are served, and nothing is recorded: connect the"
-            " camera (or pass --camera SRC) and restart skullcam, or enter its tricks by hand"
-            f" on its tricks page (/game/{waiting}/tricks)"
-        )
+    idle = _why_idle(args, pages_only, demo, store, data)
     if camera is not None and args.no_web and game_to_record(store) is None:
         raise UserError(
             f"no game in {data} to record into, and --no-web serves no page to set one up: "
             "run without --no-web and start a game on the web page"
         )
-    loop = LiveLoop(
-        store,
-        recognizer,
-        camera,
-        demo,
-        data_dir=data,
-        speed=args.speed,
-        reload_model=None if args.model is not None else _active_model_reloader(data),
-    )
-    loop.next_games = not args.exit_when_done
-    if args.record_frames:
-        loop.record_frames = make_folder(data / "recordings", "recordings folder")
+    loop = None if pages_only else _live_loop(args, store, recognizer, camera, demo, data)
     server = None
     if not args.no_web:
         from skullcam.web import create_app
@@ -198,20 +195,17 @@ def _record(
         # Said once every check has passed: before, a run refused (a table's game in progress,
         # the port taken) first announced the replay it then did not play.
         logger.info("no camera: replaying the recorded game in %s", demo.folder)
-    stopping.attach(loop)
+    if loop is not None:
+        stopping.attach(loop)
     deadline = None if args.max_seconds is None else time.monotonic() + args.max_seconds
-
-    def no_game_left() -> bool:
-        """Whether a run waiting with nothing recorded is done (``--exit-when-done``, and no
-        game in progress: the table finished it by hand)."""
-        return bool(args.exit_when_done) and game_to_record(store) is None
-
+    no_game_left = _game_over_check(args.exit_when_done, store, waits_for_one=pages_only)
     try:
         if idle is not None:
             logger.warning(idle)
             store.set_camera_missing(True)  # the TV says nothing is recorded
             _wait_idle(stopping, deadline, no_game_left, deadline)
         else:
+            assert loop is not None  # only --camera none has none, and it is idle
             # A live camera that fails (not there at boot, unplugged) with the pages served:
             # they stay up and the camera is tried again, where exiting made the systemd unit
             # restart every 3 s with no page up meanwhile.
@@ -230,17 +224,97 @@ def _record(
             stopping.wait()
     finally:
         stopping.restore()
-        loop.stop.set()
-        loop.join(5.0)  # let the loop finish its frame
+        if loop is not None:
+            loop.stop.set()
+            loop.join(5.0)  # let the loop finish its frame
         if server is not None:
             server.close()
-    print(loop.tally.summary(data))
+    print((RunTally() if loop is None else loop.tally).summary(data))
     if lock is not None:
         lock.close()
     if stopping.signalled:
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _why_idle(
+    args: argparse.Namespace, pages_only: bool, demo: Any, store: Any, data: Path
+) -> str | None:
+    """Why this run serves the pages and records nothing, said in the log (None when it
+    records): ``--camera none`` asked for it, or no camera was found and the demo steps aside
+    for a table's game in progress (refused with ``--no-web``: nothing would be left to do)."""
+    from skullcam.device.live import game_to_record
+
+    waiting = game_to_record(store) if pages_only or demo is not None else None
+    if pages_only:
+        said = "--camera none: the scoreboard and phone pages are served, and nothing is recorded"
+        if waiting is not None:
+            said += (
+                f"; game {waiting} is in progress: enter its tricks by hand on its tricks page"
+                f" (/game/{waiting}/tricks)"
+            )
+        return said
+    if waiting is None:
+        return None
+    names = ", ".join(store.game(waiting).players)
+    idle = (
+        f"no camera found, and game {waiting} ({names}) is in progress in {data}: the demo "
+        "does not play over a table's game."
+    )
+    if args.no_web:
+        raise UserError(
+            f"{idle} Connect the camera (or pass --camera SRC) to record it, or finish it on"
+            " the web page first"
+        )
+    # The pages still come up: exiting here made the systemd unit restart every 3 s,
+    # for ever, with the scoreboard and the phones' pages unreachable meanwhile.
+    return idle + (
+        " The scoreboard and phone pages are served, and nothing is recorded: connect the"
+        " camera (or pass --camera SRC) and restart skullcam, or enter its tricks by hand"
+        f" on its tricks page (/game/{waiting}/tricks)"
+    )
+
+
+def _live_loop(
+    args: argparse.Namespace, store: Any, recognizer: Any, camera: str | None, demo: Any, data: Path
+) -> Any:
+    """The live loop that records the camera's (or the demo's) tricks into ``store``."""
+    from skullcam.device.live import LiveLoop
+
+    loop = LiveLoop(
+        store,
+        recognizer,
+        camera,
+        demo,
+        data_dir=data,
+        speed=args.speed,
+        reload_model=None if args.model is not None else _active_model_reloader(data),
+    )
+    loop.next_games = not args.exit_when_done
+    if args.record_frames:
+        loop.record_frames = make_folder(data / "recordings", "recordings folder")
+    return loop
+
+
+def _game_over_check(exit_when_done: bool, store: Any, waits_for_one: bool) -> Callable[[], bool]:
+    """Whether a run waiting with nothing recorded is done (asked once a second): with
+    ``--exit-when-done``, once no game is in progress (the table finished it by hand). With
+    ``waits_for_one`` (``--camera none``) only once one was, now or since: a run started
+    between games waits for the next, as a camera's run does, instead of ending at once."""
+    from skullcam.device.live import game_to_record
+
+    seen = not waits_for_one or game_to_record(store) is not None
+
+    def no_game_left() -> bool:
+        nonlocal seen
+        if not exit_when_done:
+            return False
+        playing = game_to_record(store) is not None
+        seen = seen or playing
+        return seen and not playing
+
+    return no_game_left
 
 
 def _left_unrecorded(store: Any, camera: str | None) -> str | None:
