@@ -47,7 +47,7 @@ from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
 logger = logging.getLogger(__name__)
 
 #: What of a camera's trick :meth:`GameStore.keep_camera_reading` keeps beside a hand entry.
-_READING = ("completion_image", "annotated_image", "detections", "model_version")
+_READING = ("completion_image", "annotated_image", "detections", "model_version", "flags")
 
 
 def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None:
@@ -284,11 +284,14 @@ class StoreRecorder:
         (:meth:`~skullcam.store.GameStore.keep_camera_reading`): they were dropped with a line
         in the log, and nobody at the table learned that the camera saw other cards."""
         r, t = outcome.round, outcome.trick
+        asks = self._asks(outcome)
         try:
-            self.store.record_trick(self.game_id, r, t, **record, asks=self._asks(outcome))
+            self.store.record_trick(self.game_id, r, t, **record, asks=asks)
         except AlreadyRecorded:
             reading = {k: record[k] for k in _READING}
-            doubts = self.store.keep_camera_reading(self.game_id, r, t, record["plays"], **reading)
+            doubts = self.store.keep_camera_reading(
+                self.game_id, r, t, record["plays"], **reading, asks=asks
+            )
             if doubts is None:
                 raise
             said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""

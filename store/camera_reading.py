@@ -9,18 +9,24 @@ camera saw other cards. Now they go with the entered trick where it has no pictu
 replay page shows the picture, labelled with the cards entered and, where they differ, what
 the picture shows), and each card the camera read otherwise is a doubt on the trick, asked
 once as the camera's other doubts are. Where the camera agrees, nothing is asked.
+
+The camera's own doubts about its copy (a doubtful Tigress, a card read with low confidence)
+are about its reading, not the table's cards: they stay with the copy, unasked, and are asked
+once the copy stands in the entry's place (the entry taken back).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import checks
 from .corrections import raise_flag
 from .events import emit
+from .prompts import Ask
 from .rows import Trick, dump_json, trick_from_row, trick_row
 from .tricks import TricksMixin
 
@@ -47,18 +53,34 @@ def disagreements(
 
 #: What :meth:`CameraReadingMixin.keep_camera_reading` adds to a hand entry's detections
 #: besides the camera's own (its ``source`` apart, and the entry's ``source`` and ``moved``).
-_READING_KEYS = ("camera_source", "camera_plays", "source", "moved")
+_READING_KEYS = ("camera_source", "camera_plays", "camera_flags", "camera_asks", "source", "moved")
 
 
-def camera_copy(trick: Trick) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """The camera's own trick kept with ``trick``, entered by hand (its plays, and its
-    detections as the camera recorded them: ``source`` its own), for the place to hold it
-    once the entry is taken back; None where the camera completed no copy of it."""
+@dataclass(frozen=True)
+class CameraCopy:
+    """The camera's own trick kept with a trick entered by hand, as the camera recorded it:
+    its plays, its detections (``source`` its own), its doubts and the questions they ask."""
+
+    plays: list[dict[str, Any]]
+    detections: dict[str, Any]
+    flags: list[str]
+    asks: list[Ask]
+
+
+def camera_copy(trick: Trick) -> CameraCopy | None:
+    """The camera's copy kept with ``trick``, entered by hand, for the place to hold it once
+    the entry is taken back; None where the camera completed no copy of it."""
     info = trick.source_info
     if not trick.by_hand or not isinstance(info.get("camera_plays"), list):
         return None
     detections = {k: v for k, v in info.items() if k not in _READING_KEYS}
-    return list(info["camera_plays"]), {**detections, "source": info.get("camera_source")}
+    asks = [(str(k), p, dict(payload)) for k, p, payload in info.get("camera_asks", [])]
+    return CameraCopy(
+        list(info["camera_plays"]),
+        {**detections, "source": info.get("camera_source")},
+        list(info.get("camera_flags", [])),
+        asks,
+    )
 
 
 class CameraReadingMixin(TricksMixin):
@@ -75,13 +97,18 @@ class CameraReadingMixin(TricksMixin):
         annotated_image: str | Path | None = None,
         detections: Any = None,
         model_version: str | None = None,
+        flags: Sequence[str] = (),
+        asks: Sequence[Ask] = (),
     ) -> list[str] | None:
         """Keep the camera's copy of trick ``trick_index`` of ``round_number`` (what it gave
         :meth:`record_trick`, which refused it as already recorded) with the trick the
         table entered there by hand: its images and detections where the entry has no picture,
         and a doubt, asked once, for each card read otherwise. The entry's cards are never
-        changed. Returns the doubts raised (empty where the camera agrees, or asked already);
-        None where no trick entered by hand is there: the camera's refusal stands."""
+        changed. ``flags`` and ``asks``, the camera's own doubts about its reading and what
+        they ask (as given to ``record_trick``), stay with the copy, unasked, until it stands
+        in the entry's place. Returns the doubts raised (empty where the camera agrees, or
+        asked already); None where no trick entered by hand is there: the camera's refusal
+        stands."""
         with self._write() as conn:
             game = self.game(game_id)
             row = trick_row(conn, game_id, round_number, trick_index)
@@ -91,7 +118,8 @@ class CameraReadingMixin(TricksMixin):
             seen = checks.check_plays(plays, len(game.players), partial=True)
             if not entered.completion_image and not entered.annotated_image:
                 images = (self._relative(completion_image), self._relative(annotated_image))
-                self._attach_reading(conn, entered, seen, images, detections, model_version)
+                camera = _Reading(seen, images, detections, model_version, flags, asks)
+                self._attach_reading(conn, entered, camera)
             doubts = disagreements(game.players, entered.plays, seen)
             raised = [d for d in doubts if d not in entered.flags]
             for doubt in raised:  # read again each time: raising one writes the trick's flags
@@ -102,24 +130,39 @@ class CameraReadingMixin(TricksMixin):
             return raised
 
     @staticmethod
-    def _attach_reading(
-        conn: sqlite3.Connection,
-        entered: Trick,
-        seen: Sequence[Mapping[str, Any]],
-        images: tuple[str | None, str | None],
-        detections: Any,
-        model_version: str | None,
-    ) -> None:
+    def _attach_reading(conn: sqlite3.Connection, entered: Trick, camera: _Reading) -> None:
         """Give the entered trick the camera's pictures and detections (the replay page draws
         its boxes from ``image_size`` and ``cards``), its own source info standing: it stays a
         trick entered by hand (``source``), whose insertion may have moved others
-        (``moved``). The camera's source and plays are kept as ``camera_source`` and
-        ``camera_plays``."""
-        camera = dict(detections) if isinstance(detections, Mapping) else {}
-        reading = {k: v for k, v in camera.items() if k != "source"}
-        reading |= {"camera_source": camera.get("source"), "camera_plays": list(seen)}
+        (``moved``). The camera's source, plays, doubts and questions are kept as
+        ``camera_source``, ``camera_plays``, ``camera_flags`` and ``camera_asks``."""
+        given = dict(camera.detections) if isinstance(camera.detections, Mapping) else {}
+        reading = {k: v for k, v in given.items() if k != "source"}
+        reading |= {
+            "camera_source": given.get("source"),
+            "camera_plays": list(camera.seen),
+            "camera_flags": list(camera.flags),
+            "camera_asks": [list(ask) for ask in camera.asks],
+        }
         conn.execute(
             "UPDATE tricks SET completion_image = ?, annotated_image = ?, detections = ?, "
             "model_version = COALESCE(model_version, ?) WHERE id = ?",
-            (*images, dump_json({**reading, **entered.source_info}), model_version, entered.id),
+            (
+                *camera.images,
+                dump_json({**reading, **entered.source_info}),
+                camera.model_version,
+                entered.id,
+            ),
         )
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the camera gave ``record_trick`` for a trick the table had entered by hand."""
+
+    seen: Sequence[Mapping[str, Any]]
+    images: tuple[str | None, str | None]
+    detections: Any
+    model_version: str | None
+    flags: Sequence[str]
+    asks: Sequence[Ask]

@@ -31,7 +31,7 @@ from .corrections import raise_flag
 from .events import emit
 from .games import played_out, reopen
 from .hand_entry import HandEntryMixin
-from .prompts import close_prompt, open_questions
+from .prompts import check_ask, close_prompt, insert_prompt, open_questions
 from .refusals import refusal
 from .rosie_lead import ask_and_follow
 from .rows import Game, Trick, dump_json, trick_row
@@ -108,23 +108,28 @@ class HandRemovalMixin(HandEntryMixin):
 
     def _camera_reading_stands(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> bool:
         """Record the camera's copy kept with the entry ``trick`` (just removed) in its place,
-        as the camera gave it: its cards, pictures, detections and model; its winning
-        pirate's choice asked. Whether it did: not where the entry has none, nor where the
+        as the camera gave it: its cards, pictures, detections and model, its doubts (a
+        doubtful Tigress, a card read with low confidence) asked as they would have been had
+        the camera recorded it (they stood for nothing while the table's cards did), and its
+        winning pirate's choice. Whether it did: not where the entry has none, nor where the
         place is taken again (a trick the entry's insertion moved came back into it)."""
         copy = camera_copy(trick)
         if copy is None or trick_row(conn, game.id, trick.round, trick.trick) is not None:
             return False
-        seen, detections = copy
-        plays = checks.check_plays(seen, len(game.players), partial=True)
+        plays = checks.check_plays(copy.plays, len(game.players), partial=True)
         resolution = verdicts.resolve(plays, game.settings, game.players)
         columns = {
             "completion_image": trick.completion_image,
             "annotated_image": trick.annotated_image,
-            "detections": dump_json(detections),
+            "detections": dump_json(copy.detections),
             "model_version": trick.model_version,
         }
-        self._record_in(conn, game, trick.round, trick.trick, plays, resolution, columns)
-        ask_and_follow(conn, game, self.trick(game.id, trick.round, trick.trick))
+        place = (trick.round, trick.trick)
+        self._record_in(conn, game, *place, plays, resolution, columns, copy.flags)
+        for kind, player, payload in copy.asks:
+            check_ask(kind, player, len(game.players))
+            insert_prompt(conn, game.id, kind, *place, player, payload)
+        ask_and_follow(conn, game, self.trick(game.id, *place))
         return True
 
     def _delete_unused_images(self, trick: Trick) -> None:
@@ -170,4 +175,4 @@ def _camera_plays(trick: Trick) -> dict[str, Any]:
     copy = camera_copy(trick)
     if copy is None:
         return {}
-    return {"camera_plays": [{"player": p["player"], "card": p["card"]} for p in copy[0]]}
+    return {"camera_plays": [{"player": p["player"], "card": p["card"]} for p in copy.plays]}

@@ -2091,6 +2091,41 @@ def test_a_hand_entry_the_camera_read_otherwise_keeps_its_cards_and_asks_the_tab
     assert rounds[1][1:] + rounds[2] == truth_rounds(record)[1][1:] + truth_rounds(record)[2]
 
 
+def test_the_cameras_own_doubts_go_with_its_copy_and_are_asked_once_it_stands(
+    tmp_path: Path,
+) -> None:
+    """The camera completed a trick the table had entered by hand a moment before, doubting
+    its own reading (a Tigress laid at an angle, a card read with low confidence). Those
+    doubts are about the camera's cards, not the table's: the entry is not asked about them.
+    Taken back, the camera's trick stands in its place, and it stood with neither doubt nor
+    question, as if read cleanly; it now has both, asked as the camera would have asked."""
+    from recorded_tricks import trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path)
+    gid = store.create_game(["Ana", "Ben", "Cai"], 2, {})
+    ref = referee_from_store(store, gid)  # the camera's, before it learns of the entry
+    cards = ["green-3", "tigress:pirate", "green-2"]
+    store.enter_trick(gid, 1, 0, [{"player": p, "card": c} for p, c in enumerate(cards)])
+    doubts = (tigress_flag(50), "green-2 read with low confidence (0.40)")
+    outcome = ref.add(trick(cards, doubts))
+    recorder = StoreRecorder(store, gid, "m1", "test")
+    recorder.on_trick(outcome, Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12), [])
+    entered = store.trick(gid, 1, 0)
+    assert entered.by_hand and entered.completion_image  # the camera's picture is kept
+    assert entered.flags == [] and store.prompts(gid) == []  # the table's cards: quiet
+    store.remove_hand_trick(gid, 1, 0)
+    stands = store.trick(gid, 1, 0)
+    assert not stands.by_hand and stands.flags == list(doubts)
+    assert sorted(q.kind for q in store.prompts(gid)) == ["flagged", "tigress"]
+    (tigress,) = [q for q in store.prompts(gid) if q.kind == "tigress"]
+    assert tigress.player == 1
+    store.answer_prompt(tigress.id, "pirate")  # answered, her doubt goes, as on any trick
+    assert store.trick(gid, 1, 0).flags == [doubts[1]]
+
+
 class TakesBackAnEntry(FrameKeyedRecognizer):
     """The first game of the frames (until the empty table after it, frame key ``between``):
     the camera misses the frames ``blind``, the table enters the trick it missed by hand as
