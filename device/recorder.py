@@ -374,20 +374,16 @@ class StoreRecorder:
         leaving the phones' "confirm or correct?" about the trick open), flag it and ask the
         table: a card changed after the trick completed may be a slip put right or a
         dispute. Only while that play still holds the card the camera saw replaced: a person
-        may have corrected it first."""
+        may have corrected it first. A trick the table entered by hand keeps its cards, and
+        is asked about the swap instead (:meth:`_swap_beside_an_entry`)."""
         recorded = self.store.trick(self.game_id, outcome.round, outcome.trick)
         player, card = outcome.plays[swap.index]
+        if recorded.by_hand:
+            self._swap_beside_an_entry(outcome, swap)
+            return
         plays = recorded.plays
         if swap.index >= len(plays) or plays[swap.index]["card"] != swap.before:
-            logger.warning(
-                "round %d trick %d: %s's %s swapped for %s, but the recorded trick was changed "
-                "meanwhile; not amended",
-                outcome.round,
-                outcome.trick + 1,
-                self.players[player],
-                swap.before,
-                card,
-            )
+            self._swap_not_applied(outcome, swap, "the recorded trick was changed meanwhile")
             return
         self.store.correct_play(
             self.game_id,
@@ -398,6 +394,39 @@ class StoreRecorder:
             note=f"the camera saw {swap.before} swapped for {card} before the pickup",
             by_hand=False,
             flag=swap_flag(self.players[player], swap.before, card),
+        )
+
+    def _swap_beside_an_entry(self, outcome: TrickOutcome, swap: Swap) -> None:
+        """A swap in a trick the table entered by hand (a moment before the camera completed
+        it, while the camera's copy waited for the database, or one the camera took up with
+        its cards still on the table): the swap corrected the entry's card, the table's
+        word, with no question; the entry keeps it and is asked about the swap, and the
+        camera's copy kept with it takes the swap (:meth:`GameStore.swap_on_entry`)."""
+        player, card = outcome.plays[swap.index]
+        doubt = swap_flag(self.players[player], swap.before, card)
+        r, t = outcome.round, outcome.trick
+        asked = self.store.swap_on_entry(self.game_id, r, t, player, swap.before, card, doubt)
+        if asked is None:
+            self._swap_not_applied(outcome, swap, "that trick was entered by hand")
+            return
+        logger.info(
+            "round %d trick %d, entered by hand: %s; the table's cards stand%s",
+            r,
+            t + 1,
+            doubt,
+            ", and it is asked" if asked else "",
+        )
+
+    def _swap_not_applied(self, outcome: TrickOutcome, swap: Swap, why: str) -> None:
+        player, card = outcome.plays[swap.index]
+        logger.warning(
+            "round %d trick %d: %s's %s swapped for %s, but %s; not amended",
+            outcome.round,
+            outcome.trick + 1,
+            self.players[player],
+            swap.before,
+            card,
+            why,
         )
 
     def _time_to_warn(self, about: str) -> bool:

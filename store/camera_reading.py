@@ -12,7 +12,10 @@ once as the camera's other doubts are. Where the camera agrees, nothing is asked
 
 The camera's own doubts about its copy (a doubtful Tigress, a card read with low confidence)
 are about its reading, not the table's cards: they stay with the copy, unasked, and are asked
-once the copy stands in the entry's place (the entry taken back).
+once the copy stands in the entry's place (the entry taken back). A card the camera then sees
+swapped before the pickup is the same: the entry's card stays as typed, the camera's copy
+takes the swap, and the entry is asked about it once where its card is not the one now lying
+there (the camera amended the entry's card, the table's word, without asking).
 """
 
 from __future__ import annotations
@@ -129,6 +132,60 @@ class CameraReadingMixin(TricksMixin):
                 emit(conn, game_id, "correction", {**where, "camera_read": raised})
             return raised
 
+    def swap_on_entry(
+        self,
+        game_id: int,
+        round_number: int,
+        trick_index: int,
+        player: int,
+        before: str,
+        card: str,
+        flag: str,
+    ) -> list[str] | None:
+        """The camera saw ``player``'s ``before`` swapped for ``card`` before the pickup, in a
+        trick the table entered by hand: the entry keeps its cards (the table typed them),
+        asked about with ``flag``, the camera's words for the swap, once, where its card is
+        not ``card``; the camera's copy kept with it takes the card, ``flag`` among its
+        doubts, asked once it stands. Returns the doubts raised on the entry (empty where it
+        holds ``card`` already, or is asked already); None where no entry is there, or where
+        ``player``'s card in the camera's copy (the entry's own, without one) is not
+        ``before``: the swap is about another trick, or was applied before."""
+        with self._write() as conn:
+            row = trick_row(conn, game_id, round_number, trick_index)
+            entered = trick_from_row(row) if row is not None else None
+            if entered is None or not entered.by_hand:
+                return None
+            copy = camera_copy(entered)
+            if _card_of(entered.plays if copy is None else copy.plays, player) != before:
+                return None
+            if copy is not None:
+                self._swap_in_copy(conn, entered, copy, player, card, flag)
+            if _card_of(entered.plays, player) == card or flag in entered.flags:
+                return []
+            raise_flag(conn, self.trick(game_id, round_number, trick_index), flag)
+            where = {"round": round_number, "trick": trick_index, "trick_id": entered.id}
+            emit(conn, game_id, "correction", {**where, "camera_read": [flag]})
+            return [flag]
+
+    @staticmethod
+    def _swap_in_copy(
+        conn: sqlite3.Connection,
+        entered: Trick,
+        copy: CameraCopy,
+        player: int,
+        card: str,
+        flag: str,
+    ) -> None:
+        """The camera's copy kept with ``entered`` with ``player``'s card swapped for
+        ``card`` (no confidence: no frame read it), as :meth:`correct_play` swaps it in a
+        camera's trick, and ``flag`` among its doubts."""
+        plays = [
+            {**p, "card": card, "confidence": None} if int(p["player"]) == player else dict(p)
+            for p in copy.plays
+        ]
+        info = {**entered.source_info, "camera_plays": plays, **_with_doubt(copy, flag)}
+        conn.execute("UPDATE tricks SET detections = ? WHERE id = ?", (dump_json(info), entered.id))
+
     @staticmethod
     def _attach_reading(conn: sqlite3.Connection, entered: Trick, camera: _Reading) -> None:
         """Give the entered trick the camera's pictures and detections (the replay page draws
@@ -166,3 +223,19 @@ class _Reading:
     model_version: str | None
     flags: Sequence[str]
     asks: Sequence[Ask]
+
+
+def _card_of(plays: Sequence[Mapping[str, Any]], player: int) -> str | None:
+    """``player``'s card in ``plays``; None where the trick has none of theirs."""
+    return next((str(p["card"]) for p in plays if int(p["player"]) == player), None)
+
+
+def _with_doubt(copy: CameraCopy, flag: str) -> dict[str, Any]:
+    """The copy's ``camera_flags`` and ``camera_asks`` with ``flag`` among its doubts, the
+    trick's "confirm or correct?" asking it (as a swap on a camera's trick raises it)."""
+    if flag in copy.flags:
+        return {}
+    asks = [list(ask) for ask in copy.asks]
+    if not any(kind == "flagged" for kind, _, _ in copy.asks):
+        asks.append(["flagged", None, {"flags": [flag]}])
+    return {"camera_flags": [*copy.flags, flag], "camera_asks": asks}

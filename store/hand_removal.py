@@ -109,10 +109,11 @@ class HandRemovalMixin(HandEntryMixin):
     def _camera_reading_stands(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> bool:
         """Record the camera's copy kept with the entry ``trick`` (just removed) in its place,
         as the camera gave it: its cards, pictures, detections and model, its doubts (a
-        doubtful Tigress, a card read with low confidence) asked as they would have been had
-        the camera recorded it (they stood for nothing while the table's cards did), and its
-        winning pirate's choice. Whether it did: not where the entry has none, nor where the
-        place is taken again (a trick the entry's insertion moved came back into it)."""
+        doubtful Tigress, a card read with low confidence, a swap it saw before the pickup)
+        asked as they would have been had the camera recorded it (they stood for nothing
+        while the table's cards did), and its winning pirate's choice. Whether it did: not
+        where the entry has none, nor where the place is taken again (a trick the entry's
+        insertion moved came back into it)."""
         copy = camera_copy(trick)
         if copy is None or trick_row(conn, game.id, trick.round, trick.trick) is not None:
             return False

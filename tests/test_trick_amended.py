@@ -317,3 +317,96 @@ def test_the_camera_goes_on_after_a_trick_taken_back_from_the_middle_of_a_round(
         (4, 2),
         (4, 3),
     ]
+
+
+def _entered_first(store: GameStore, game_id: int, cards: list[str]) -> list[dict[str, Any]]:
+    """Round 1's trick as the table enters it by hand, Ana leading (the camera's order)."""
+    typed = [{"player": p, "card": c} for p, c in enumerate(cards)]
+    store.enter_trick(game_id, 1, 0, typed)
+    return typed
+
+
+def _the_table_keeps_its_cards_and_is_asked_once(store: GameStore, game_id: int) -> None:
+    """Cai's green-1, entered by hand, stays after the camera saw it swapped for green-13;
+    the swap is one doubt on the entry, asked once, and the camera's copy kept with the
+    entry follows the swap: taken back, the camera's trick stands as the table left it."""
+    entered = store.trick(game_id, 1, 0)
+    assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-1"]
+    assert [a.kind for a in store.audit(game_id, entered.id)] == ["hand"]  # no card changed
+    said = "Cai's green-1 was swapped for green-13 after the trick completed"
+    assert entered.flags == [said]
+    (asked,) = store.prompts(game_id)
+    assert (asked.kind, asked.round, asked.trick) == ("flagged", 1, 0)
+    kept = [p["card"] for p in entered.source_info["camera_plays"]]
+    assert kept == ["green-5", "green-9", "green-13"]
+    store.remove_hand_trick(game_id, 1, 0)
+    stands = store.trick(game_id, 1, 0)
+    assert not stands.by_hand and [p["card"] for p in stands.plays] == kept
+    assert stands.flags == [said] and [q.kind for q in store.prompts(game_id)] == ["flagged"]
+
+
+def test_a_swap_on_a_trick_the_table_entered_by_hand_first_is_asked_not_applied(
+    tmp_path: Path,
+) -> None:
+    """The table enters the trick a moment before the camera completes it (its copy is kept
+    with the entry), then the camera sees Cai swap green-1 for green-13 before the pickup.
+    The swap went to the entry as a card correction, the table's typed card replaced by the
+    camera without a word in its history beyond an audit line."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+    assert store.prompts(game_id) == []  # the camera agreed at completion
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], 2, "green-1")
+    recorder.on_amended(amended, frame, [], 2, "green-1")  # seen again: nothing more
+    _the_table_keeps_its_cards_and_is_asked_once(store, game_id)
+
+
+def test_a_kept_swap_on_a_trick_entered_by_hand_since_is_asked_not_applied(
+    tmp_path: Path,
+) -> None:
+    """The trick and its swap waited for a held database and the run stopped; the table
+    entered the trick by hand before the next start. The kept swap, replayed after the
+    kept trick (whose copy goes with the entry), corrected the entry's card."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+        recorder.on_amended(amended, frame, [], 2, "green-1")
+    assert (store.game_dir(game_id) / "unrecorded.json").is_file()
+    _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
+    StoreRecorder(store, game_id, "m1", "test").take_kept()
+    _the_table_keeps_its_cards_and_is_asked_once(store, game_id)
+
+
+def test_a_swap_to_the_card_the_table_entered_asks_nothing_more(tmp_path: Path) -> None:
+    """The table typed green-13, the camera read green-1 (asked) and then saw the swap to
+    green-13: the entry is what lies there, so the swap adds no doubt, and the camera's copy
+    follows it."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    _entered_first(store, game_id, ["green-5", "green-9", "green-13"])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], 2, "green-1")
+    entered = store.trick(game_id, 1, 0)
+    assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-13"]
+    assert entered.flags == ["the camera read Cai's green-1 where the table entered green-13"]
+    assert len(store.prompts(game_id)) == 1
+    kept = [p["card"] for p in entered.source_info["camera_plays"]]
+    assert kept == ["green-5", "green-9", "green-13"]
+
+
+def test_a_swap_on_an_entry_the_camera_took_up_is_asked_not_applied(tmp_path: Path) -> None:
+    """The camera took up a trick entered by hand with its cards still on the table (no copy
+    of its own kept with it), then saw Cai swap green-1 for green-13: the swap replaced the
+    entry's green-1. The entry stays as typed, and the swap is one doubt, asked once."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
+    ref = referee_from_store(store, game_id)
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], 2, "green-1")
+    recorder.on_amended(amended, frame, [], 2, "green-1")  # seen again: nothing more
+    entered = store.trick(game_id, 1, 0)
+    assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-1"]
+    assert entered.flags == ["Cai's green-1 was swapped for green-13 after the trick completed"]
+    assert len(store.prompts(game_id)) == 1 and "camera_plays" not in entered.source_info
