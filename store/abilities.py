@@ -273,3 +273,10 @@ class AbilitiesMixin(Database):
 
     def abilities(self, game_id: int, round_number: int) -> list[dict[str, Any]]:
         return stored_abilities(self._conn(), game_id, round_number)
+
+    def choice(self, game_id: int, round_number: int, trick_index: int, kind: str) -> Any:
+        """The choice recorded for the pirate of prompt ``kind`` on the round's trick
+        ``trick_index``, None before one: a replay page shows it, and an open Rosie question
+        says the one read from who led next (``rosie_lead.py``)."""
+        made = made_choice(self._conn(), game_id, round_number, trick_index, ABILITY_PIRATE[kind])
+        return None if made is None else made["choice"]

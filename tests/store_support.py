@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skullcam.store import GameStore
 
 
 def plays(*pairs: tuple[int, str], confidence: float = 0.9) -> list[dict[str, Any]]:
@@ -41,3 +44,18 @@ def spec_example(settings: dict[str, Any] | None = None) -> dict[str, Any]:
             }
         ],
     }
+
+
+def rosie_wins_round_2(store: GameStore) -> int:
+    """Ana and Bo, abilities on: round 2's first trick won by Ana's Rosie, her question
+    open (who leads next), the trick after hers not recorded yet."""
+    gid = store.create_game(["Ana", "Bo"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-9"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "pirate-rosie"), (1, "green-7")))
+    return gid
+
+
+BO_LEADS_AFTER_ROSIE = plays((1, "black-3"), (0, "green-2"))
+"""Round 2's second trick in :func:`rosie_wins_round_2`'s game, led by Bo (Ana chose him)."""

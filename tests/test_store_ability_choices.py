@@ -8,7 +8,7 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
 from web_support import json_of
 
 from skullcam.errors import UserError
@@ -299,12 +299,8 @@ def test_a_choice_or_a_confirmation_sent_twice_is_written_once(store: GameStore)
 def rosie_then_bo_leads(store: GameStore) -> int:
     """Ana and Bo, abilities on: round 2's first trick won by Ana's Rosie, and the next led
     by Bo, as the camera records them (her question unanswered)."""
-    gid = store.create_game(["Ana", "Bo"], 0, {"pirate_abilities": True})
-    store.set_bids(gid, 1, [0, 1])
-    store.record_trick(gid, 1, 0, plays((1, "green-9"), (0, "green-3")))
-    store.set_bids(gid, 2, [1, 1])
-    store.record_trick(gid, 2, 0, plays((0, "pirate-rosie"), (1, "green-7")))
-    store.record_trick(gid, 2, 1, plays((1, "black-3"), (0, "green-2")))
+    gid = rosie_wins_round_2(store)
+    store.record_trick(gid, 2, 1, BO_LEADS_AFTER_ROSIE)
     return gid
 
 

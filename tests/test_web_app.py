@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
 from web_support import game_with_round_2_led_by_the_read_winner, json_of, overlay_labels
 
 from skullcam.store import GameStore, Trick
@@ -1294,6 +1294,25 @@ def test_a_doubtful_tricks_question_says_what_is_in_doubt(
     store.create_prompt(gid, "flagged", 1, 5)
     later = json_of(client.get(f"/api/game/{gid}/state?lang=en"))["prompts"]
     assert [p["flag_texts"] for p in later] == [asked["flag_texts"], []]
+
+
+def test_rosies_question_says_who_led_the_trick_after_hers(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Once the trick after Rosie's is recorded, its leader is her choice meanwhile
+    (store/rosie_lead.py), but the phones and the TV went on asking "Ana won with Rosie: who
+    leads next?" as if nothing were known. The question now carries the leader read
+    (``read_choice``), which the pages say and offer to confirm; confirmed, it closes."""
+    gid = rosie_wins_round_2(store)
+    [asked] = json_of(client.get(f"/api/game/{gid}/state"))["prompts"]
+    assert (asked["kind"], asked["read_choice"]) == ("rosie", None)  # asked as before
+    store.record_trick(gid, 2, 1, BO_LEADS_AFTER_ROSIE)
+    [read] = json_of(client.get(f"/api/game/{gid}/state"))["prompts"]
+    assert (read["id"], read["read_choice"]) == (asked["id"], 1)
+    ok = client.post(f"/api/prompt/{read['id']}/answer", json={"answer": 1})
+    assert ok.status_code == 200, ok.get_data(as_text=True)
+    assert json_of(client.get(f"/api/game/{gid}/state"))["prompts"] == []
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
 
 
 def test_the_questions_page_says_what_is_in_doubt_and_offers_no_blind_confirm(

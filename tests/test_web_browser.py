@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browser_support import require_browser, stream_open
 from repo_paths import DOCS
-from store_support import plays
+from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
 from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.store import GameStore
@@ -815,6 +815,39 @@ def test_the_questions_page_says_so_once_the_last_one_is_answered(
     wait(browser).until(lambda d: d.find_element(By.ID, "no-prompts").is_displayed())
     assert browser.find_element(By.ID, "no-prompts").text == "No hay preguntas pendientes."
     assert not browser.find_elements(By.CSS_SELECTOR, ".prompt")
+
+
+def test_rosies_question_says_who_led_next_and_confirms_it_in_one_tap(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The trick after Ana's Rosie recorded, led by Bo: the store follows Bo as her choice,
+    but a phone went on asking "Ana won with Rosie: who leads next?". It says what was read,
+    live, and "Yes: Bo" confirms it on a 360 px phone; the TV says it too."""
+    base, store = server
+    gid = rosie_wins_round_2(store)
+    with _screen(browser, 360, 640, mobile=True):
+        browser.get(f"{base}/game/{gid}/prompts?lang=en")
+        text = browser.find_element(By.CSS_SELECTOR, ".prompt-text").text
+        assert text == "Ana won with Rosie: who leads next?"  # nothing read yet: asked as before
+        store.record_trick(gid, 2, 1, BO_LEADS_AFTER_ROSIE)
+        read = "Ana won with Rosie, and Bo led the next trick. Did Ana choose Bo?"
+        asked = (By.CSS_SELECTOR, ".prompt-text")
+        wait(browser).until(ec.text_to_be_present_in_element(asked, read))
+        buttons = browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
+        assert [(b.text, b.get_attribute("data-answer")) for b in buttons] == [
+            ("Yes: Bo", "1"),
+            ("Ana", "0"),
+        ]
+        assert buttons[0].rect["x"] + buttons[0].rect["width"] <= 360
+        phone = browser.current_window_handle
+        browser.switch_to.new_window("window")
+        browser.get(f"{base}/tv?lang=en")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-prompts"), read))
+        browser.close()
+        browser.switch_to.window(phone)
+        buttons[0].click()
+        wait(browser).until(lambda d: d.find_element(By.ID, "no-prompts").is_displayed())
+    assert store.prompts(gid) == [] and store.prompts(gid, status="answered")[0].answer == 1
 
 
 def test_a_phone_left_on_an_old_game_is_sent_to_the_new_one(

@@ -139,28 +139,39 @@ def confirmable(trick: Trick, n: int) -> bool:
     return True
 
 
+def _word_flagged(store: Any, game_id: int, prompt: dict[str, Any], n: int) -> None:
+    """What a flagged trick's question is about, on the question itself: its flags in the
+    reader's language (``flag_texts``; "looks doubtful: confirm or correct" alone asked for
+    a blind Confirm, a review, session 40) and whether Confirm can settle them
+    (``confirmable``: the phones offered a Confirm the server then refused every time)."""
+    try:
+        trick = store.trick(game_id, prompt["round"], prompt["trick"])
+    except UserError:  # not recorded (yet): the question is asked without a reason
+        prompt["flag_texts"], prompt["confirmable"] = [], True
+        return
+    prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in trick.flags]
+    prompt["confirmable"] = confirmable(trick, n)
+
+
 def worded_state(game_id: int) -> dict[str, Any]:
     """The store's state of a game, with why its score stopped (if it did) in the reader's
     language as ``score.error_text``, and what a score that stands warns about (a trick
     scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
     the TV and the bids page say it as the tricks page does, or the room reads totals whose
     caveat only the tricks page named. The last trick says why its winner won
-    (``last_trick.why``, ``explain_i18n.why_text``)."""
+    (``last_trick.why``, ``explain_i18n.why_text``). A flagged trick's question says what
+    is in doubt (:func:`_word_flagged`), and Rosie's the next leader read meanwhile
+    (``read_choice``, None before the trick after hers is recorded)."""
     store = get_store()
     out = store.state(game_id)
     for prompt in out.get("prompts") or []:
         if prompt.get("kind") == "flagged" and prompt.get("trick") is not None:
-            # What is doubtful, on the question itself: "looks doubtful: confirm or correct"
-            # alone asked for a blind Confirm (a review, session 40).
-            try:
-                trick = store.trick(game_id, prompt["round"], prompt["trick"])
-            except UserError:  # not recorded (yet): the question is asked without a reason
-                prompt["flag_texts"], prompt["confirmable"] = [], True
-                continue
-            prompt["flag_texts"] = [flag_text(str(f), g.lang) for f in trick.flags]
-            # A trick that cannot be resolved is corrected, not confirmed: the phones offered
-            # a Confirm the server then refused every time (a review, session 40).
-            prompt["confirmable"] = confirmable(trick, len(out["game"]["players"]))
+            _word_flagged(store, game_id, prompt, len(out["game"]["players"]))
+        if prompt.get("kind") == "rosie" and prompt.get("trick") is not None:
+            # The next leader read from who led the trick after hers (store/rosie_lead.py):
+            # the question says it and offers it to confirm, instead of asking as if
+            # nothing were known while play went on.
+            prompt["read_choice"] = store.choice(game_id, prompt["round"], prompt["trick"], "rosie")
     last = out.get("last_trick")
     if last is not None:
         # Why its winner won, in a sentence the TV shows under the trick (the replay page

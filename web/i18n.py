@@ -820,6 +820,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{name} ha vinto con Rosie: chi guida la prossima presa?",
         "da": "{name} vandt med Rosie: hvem spiller ud næste gang?",
     },
+    "prompt_rosie_read": {
+        "en": "{name} won with Rosie, and {leader} led the next trick. Did {name} choose {leader}?",
+        "es": (
+            "{name} ganó con Rosie y {leader} salió en la baza siguiente. ¿Eligió {name} a"
+            " {leader}?"
+        ),
+        "it": (
+            "{name} ha vinto con Rosie e {leader} ha guidato la presa successiva. {name} ha"
+            " scelto {leader}?"
+        ),
+        "da": (
+            "{name} vandt med Rosie, og {leader} spillede ud i næste stik. Valgte {name} {leader}?"
+        ),
+    },
+    "rosie_read_yes": {
+        "en": "Yes: {leader}",
+        "es": "Sí: {leader}",
+        "it": "Sì: {leader}",
+        "da": "Ja: {leader}",
+    },
     "prompt_rascal_bet": {
         "en": "{name} won with Rascal: bet 0, 10 or 20?",
         "es": "{name} ganó con Rascal: ¿cuántos puntos se juega: 0, 10 o 20?",

@@ -17,7 +17,6 @@ from skullcam.rules.table import LED_UNEXPECTEDLY
 from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.checks import hand_cards
 from skullcam.store.game_store import (
-    ABILITY_PIRATE,
     choice_kind,
     harry_fits,
     resolution_json,
@@ -428,12 +427,6 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
         kind = choice_kind(game, trick)
     except UserError:
         return None
-    pirate = ABILITY_PIRATE[kind]
-    recorded = [
-        a["choice"]
-        for a in store.abilities(game.id, trick.round)
-        if a["trick"] == trick.trick and a["pirate"] == pirate
-    ]
     options: list[tuple[int, str]] = {
         "rosie": list(enumerate(game.players)),
         "rascal_bet": [(0, "0"), (10, "10"), (20, "20")],
@@ -448,7 +441,7 @@ def _choice(store: Any, game: Any, trick: Any) -> dict[str, Any] | None:
     return {
         "kind": kind,
         "player": player,
-        "value": recorded[0] if recorded else None,
+        "value": store.choice(game.id, trick.round, trick.trick, kind),
         "options": options,
     }
 

@@ -246,12 +246,24 @@ const SK = (() => {
     // One that cannot be resolved is corrected, not confirmed (promptChoices offers Correct only).
     if (p.kind === "flagged") return t(p.confirmable === false ? "prompt_flagged_correct" : "prompt_flagged",
       {round: p.round, trick: (p.trick || 0) + 1});
+    // Rosie's choice read from who led the next trick (the store follows it meanwhile): said,
+    // and confirmed in one tap, not asked as if nothing were known while play went on.
+    if (p.kind === "rosie" && isSeat(p.read_choice, players)) {
+      return t("prompt_rosie_read", {name: name, leader: players[p.read_choice]});
+    }
     return t("prompt_" + p.kind, {name: name});
+  }
+  function isSeat(value, players) { return Number.isInteger(value) && value >= 0 && value < players.length; }
+  function rosieChoices(p, players) {
+    const seats = players.map((n, i) => [i, n]);
+    if (!isSeat(p.read_choice, players)) return seats;
+    return [[p.read_choice, t("rosie_read_yes", {leader: players[p.read_choice]})],
+      ...seats.filter(([i]) => i !== p.read_choice)];
   }
   function promptChoices(p, players) {
     switch (p.kind) {
       case "tigress": return [["pirate", t("as_pirate")], ["escape", t("as_escape")]];
-      case "rosie": return players.map((n, i) => [i, n]);
+      case "rosie": return rosieChoices(p, players);
       case "rascal_bet": return [[0, "0"], [10, "10"], [20, "20"]];
       case "harry": return [[-1, "−1"], [0, "0"], [1, "+1"]];
       // A trick that cannot be resolved is corrected, not confirmed (the server refuses it).
@@ -265,7 +277,9 @@ const SK = (() => {
     // #prompts is a live region: redrawn on every event, it would read the open questions out
     // again each time. Only a question asked or answered redraws it.
     // A question's reasons count too: a doubt the camera adds while it is open is drawn.
-    const ids = (state.prompts || []).map((p) => p.id + ":" + (p.flag_texts || []).join("|") + ":" + p.confirmable).join(",");
+    // So does Rosie's choice read from the next lead: the question then says it.
+    const ids = (state.prompts || []).map((p) => p.id + ":" + (p.flag_texts || []).join("|") + ":" + p.confirmable
+      + ":" + p.read_choice).join(",");
     if (container.dataset.ids === ids) return;
     container.dataset.ids = ids;
     container.replaceChildren(...(state.prompts || []).map((p) => {
@@ -614,7 +628,9 @@ function initPrompts() {
   };
   const refresh = async () => { state = await getJSON("/api/game/" + gameId + "/state"); render(); };
   render();
-  stream(gameId, (kind) => { if (kind.startsWith("prompt") || kind === "correction") refresh(); }, refresh);
+  // A trick recorded (or abilities turned on) can read Rosie's choice from who led next.
+  const asks = ["correction", "trick", "settings"];
+  stream(gameId, (kind) => { if (kind.startsWith("prompt") || asks.includes(kind)) refresh(); }, refresh);
 }
 
 /* The score to show: the whole game's, or while a round cannot be scored (a bid missing, a
