@@ -221,11 +221,13 @@ class StoreRecorder:
         Stopping, not skipping: the referee has already counted the trick, so going on would
         leave a hole in the store that every later trick steps around. The store's one
         transaction means nothing is half-written, and a restart resumes from what is there.
-        A database held by another program is not a failure: the trick waits its turn.
+        A database held by another program is not a failure: the trick waits its turn. The
+        pictures' names are read from the store (:meth:`_image_names`): a damaged database
+        stops the loop there as it would at the trick's write.
         """
         try:
             record = self._write_images(outcome, frame, detections)
-        except OSError as err:
+        except (OSError, sqlite3.Error) as err:
             raise self._failed(outcome, err) from err
         self._wait((outcome, record))
         self.flush()
