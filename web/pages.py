@@ -106,10 +106,10 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
     its score cannot be computed, in the reader's language), or ``unplayed`` (no round
     scored: no winner, not every player tied at 0), or ``standings`` (names and totals, best
     first) and, once the game is over, ``winners``, or ``waits`` while a question whose answer
-    changes the score is open (Rascal's bet, Harry's change: the winner it would name could
-    still change, a tie even reopen the game). A game the store cannot read (a damaged
-    row) is ``stopped`` with the store's words: one damaged game took Home, Setup and History
-    down with it (a review, session 40)."""
+    changes the score is open (``RESULT_KINDS``: a doubtful Tigress, Rascal's bet, Harry's
+    change: the winner it would name could still change, a tie even reopen the game). A
+    game the store cannot read (a damaged row) is ``stopped`` with the store's words: one
+    damaged game took Home, Setup and History down with it (a review, session 40)."""
     try:
         score = store.score(game.id)
     except UserError as err:
