@@ -232,9 +232,11 @@ class CorrectionsMixin(TricksMixin):
         note: str,
         by_hand: bool = True,
         flag: str = "",
+        then: Callable[[sqlite3.Connection, Trick], None] | None = None,
     ) -> Trick:
         """Plan and apply a correction in one write transaction (see the module's docstring);
-        returns the trick as it is now."""
+        returns the trick as it is now. ``then`` is told the trick, in the same transaction,
+        whether or not it changed (a Tigress declared as she was still answers her question)."""
         note = checks.check_note(note)
         with self._write() as conn, self.settling_rounds(conn, game_id):
             planned = plan()
@@ -242,6 +244,8 @@ class CorrectionsMixin(TricksMixin):
                 self._apply_correction(conn, planned, note, by_hand)
                 if flag:
                     raise_flag(conn, self.trick(game_id, round_number, trick_index), flag)
+            if then is not None:
+                then(conn, self.trick(game_id, round_number, trick_index))
         return self.trick(game_id, round_number, trick_index)
 
     def _plan_correction(
@@ -493,13 +497,9 @@ class CorrectionsMixin(TricksMixin):
     ) -> Trick:
         """Re-declare the trick's Tigress as ``'pirate'`` or ``'escape'`` (audited). The
         table has answered the phones' question about her with it (:func:`settle_tigress`)."""
-        note = checks.check_note(note)
-        with self._write() as conn, self.settling_rounds(conn, game_id):
-            planned = self._plan_tigress(game_id, round_number, trick_index, as_)
-            if planned is not None:
-                self._apply_correction(conn, planned, note, by_hand=True)
-            settle_tigress(conn, self.trick(game_id, round_number, trick_index), as_)
-        return self.trick(game_id, round_number, trick_index)
+        plan = partial(self._plan_tigress, game_id, round_number, trick_index, as_)
+        settle = partial(_settle_tigress_as, as_)
+        return self._correct(game_id, round_number, trick_index, plan, note, then=settle)
 
     def confirm_trick(
         self, game_id: int, round_number: int, trick_index: int, note: str = ""
@@ -511,6 +511,11 @@ class CorrectionsMixin(TricksMixin):
             n = len(self.game(game_id).players)
             check_confirmable(trick, n)
             confirm_as_recorded(conn, trick, note, n)
+
+
+def _settle_tigress_as(as_: str, conn: sqlite3.Connection, trick: Trick) -> None:
+    """:func:`settle_tigress` with the declaration first, for :meth:`_correct`'s ``then``."""
+    settle_tigress(conn, trick, as_)
 
 
 def settle_tigress(
