@@ -181,9 +181,25 @@ def audit_dropped_choice(
 ) -> None:
     """Keep a dropped choice in the trick's audit trail (kind 'ability'), with the player who
     made it: the table sees why it no longer counts, and :func:`restore_dropped_choice` can
-    put it back when what dropped it is undone."""
+    put it back when what dropped it is undone. A choice its question was still open on
+    when dropped was read from the lead (``rosie_lead.py``), never confirmed: marked
+    ``"read": true``, so that it comes back as read, its question open, not as settled."""
     before = {**ability, "player": chooser}
+    if _still_asked(conn, game_id, trick_id, ability):
+        before["read"] = True
     write_audit(conn, game_id, trick_id, "ability", before, None, why)
+
+
+def _still_asked(
+    conn: sqlite3.Connection, game_id: int, trick_id: int, ability: dict[str, Any]
+) -> bool:
+    """Whether the table's question about ``ability`` (a choice on the trick ``trick_id``)
+    is still open: the choice was read, not answered."""
+    kind = ABILITY_KIND.get(str(ability.get("pirate")))
+    row = conn.execute("SELECT round, trick FROM tricks WHERE id = ?", (trick_id,)).fetchone()
+    if kind is None or row is None:
+        return False
+    return bool(open_questions(conn, game_id, row["round"], row["trick"], kind))
 
 
 def restore_dropped_choice(
@@ -204,7 +220,11 @@ def restore_dropped_choice(
     back, whether it was dropped because its pirate stopped winning or because another
     player won the trick meanwhile (a card corrected and then back: a review, session 42):
     the same pirate won by the same player is the same choice. One made by another player
-    (a seat corrected) was that player's to make, not this one's: asked again."""
+    (a seat corrected) was that player's to make, not this one's: asked again. So is one
+    read from the lead and never confirmed (marked "read" by :func:`audit_dropped_choice`):
+    restored as settled, it stood as the table's answer with no question left to confirm it
+    (a review, session 44); asked again, it is read from the lead once more
+    (:func:`~.rosie_lead.follow_rosies_lead`, which runs after each restore)."""
     pirate = ABILITY_PIRATE[kind]
     row = conn.execute(
         "SELECT before FROM corrections WHERE trick_id = ? AND kind = 'ability'"
@@ -216,7 +236,7 @@ def restore_dropped_choice(
     dropped = load_json(row["before"])
     if not isinstance(dropped, dict) or dropped.get("pirate") != pirate:
         return False
-    if winner is None or dropped.get("player") != winner:
+    if winner is None or dropped.get("player") != winner or dropped.get("read"):
         return False
     choice = dropped.get("choice")
     if not isinstance(choice, int) or isinstance(choice, bool):

@@ -121,6 +121,11 @@ class AnswersMixin(CorrectionsMixin, PromptsMixin):
             confirm_as_recorded(conn, trick, note, len(game.players), answering=prompt.id)
         close_prompt(conn, prompt, "answered", value)
         if kind in ABILITY_PIRATE and prompt.trick is not None:
+            # The same question asked twice (create_prompt beside the store's own) is answered
+            # too, as choose_ability answers them: left open, it would mark the answered
+            # choice as only read from the lead (abilities.audit_dropped_choice).
+            for twin in open_questions(conn, game.id, prompt.round, prompt.trick, kind):
+                close_prompt(conn, twin, "answered", value)
             record_ability(conn, game, prompt.round, prompt.trick, kind, value, note)
             self._settle_next_lead(conn, game, prompt.round, prompt.trick)
 

@@ -324,6 +324,23 @@ def test_the_trick_after_rosie_is_led_by_her_choice_while_her_question_is_open(
     assert len(store.audit(gid, trick.id)) == 1 and store.prompts(gid) == []
 
 
+def test_a_choice_read_from_the_lead_comes_back_unconfirmed_when_its_drop_is_undone(
+    store: GameStore,
+) -> None:
+    """Ana's Rosie corrected to a Green 1 and back: her choice, read from Bo's lead and never
+    confirmed, came back as settled with no question left, as if the table had answered.
+    It comes back as read, her question open again to confirm it."""
+    gid = rosie_then_bo_leads(store)
+    store.correct_play(gid, 2, 0, 0, card="green-1")
+    assert store.abilities(gid, 2) == [] and store.prompts(gid) == []
+    trick = store.correct_play(gid, 2, 0, 0, card="pirate-rosie")
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    (asked,) = store.prompts(gid)
+    assert (asked.kind, asked.round, asked.trick) == ("rosie", 2, 0)
+    last = [c for c in store.audit(gid, trick.id) if c.kind == "choice"][-1]
+    assert last.note == "read from the lead: Bo led trick 2"
+
+
 def test_a_correction_that_makes_rosie_win_reads_her_choice_from_the_next_lead(
     store: GameStore,
 ) -> None:
