@@ -36,13 +36,14 @@ from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
 from skullcam.files import sync_folder
 from skullcam.rules import Settings
+from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
 from skullcam.store.tricks import AlreadyRecorded
 from skullcam.vision.detection import Detection
-from skullcam.vision.trick_state import is_tigress_doubt, swap_flag
+from skullcam.vision.trick_state import swap_flag
 
 logger = logging.getLogger(__name__)
 

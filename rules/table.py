@@ -61,3 +61,20 @@ def led_unexpectedly(first: str, leader: str) -> str:
     """The doubt :data:`LED_UNEXPECTEDLY` reads, for a trick ``first`` led where the game
     expected ``leader`` to (names as the table knows them)."""
     return f"{first} led, but the game expected {leader} to lead"
+
+
+TIGRESS_DOUBT = "Tigress laid at "
+"""How a recorded trick's doubt about a Tigress laid askew begins: the camera's referee words
+it (``vision/trick_state.py``), and the store takes it off the trick once the table says how
+she was played, whatever question asked it (``store/corrections.py``)."""
+
+
+def tigress_flag(degrees: float) -> str:
+    """The flag on a Tigress laid neither upright nor sideways: the recorder asks the table
+    whether she was played as a pirate or an escape (:func:`is_tigress_doubt`)."""
+    return f"{TIGRESS_DOUBT}{degrees:.0f} degrees: pirate or escape?"
+
+
+def is_tigress_doubt(flag: str) -> bool:
+    """Whether ``flag`` is :func:`tigress_flag`'s: the question stands in for it."""
+    return flag.startswith(TIGRESS_DOUBT)

@@ -19,6 +19,7 @@ from typing import Any
 from skullcam.errors import UserError, echo, whole_number
 from skullcam.rules import InvalidCardError, RulesError, parse_card, unresolved_reason
 from skullcam.rules.explain import CardId
+from skullcam.rules.table import is_tigress_doubt
 
 from . import checks, lead_doubt, verdicts
 from .abilities import (
@@ -522,16 +523,16 @@ def settle_tigress(
     conn: sqlite3.Connection, trick: Trick, as_: str, answering: int | None = None
 ) -> None:
     """The table said how the trick's Tigress was played: its open questions about her close
-    as answered (but ``answering``, the one being answered), and the camera's doubt each
-    stands for (``payload["flag"]``: "Tigress laid at 47 degrees: pirate or escape?") leaves
-    the trick's flags. Kept, the trick's page asked "pirate or escape?" after the answer, and
-    a Tigress declared on that page left the phones asking. The trick's other doubts stay."""
-    asked = open_questions(conn, trick.game_id, trick.round, trick.trick, "tigress")
-    for prompt in asked:
+    as answered (but ``answering``, the one being answered), and the camera's doubt about her
+    ("Tigress laid at 47 degrees: pirate or escape?") leaves the trick's flags. Kept, the
+    trick's page asked "pirate or escape?" after the answer, and a Tigress declared on that
+    page left the phones asking. The doubt goes whether or not an open question names it in
+    its payload: her question may have been dismissed, or asked before questions named their
+    doubt (payload ``{}``). The trick's other doubts stay."""
+    for prompt in open_questions(conn, trick.game_id, trick.round, trick.trick, "tigress"):
         if prompt.id != answering:
             close_prompt(conn, prompt, "answered", as_)
-    settled = {prompt.payload.get("flag") for prompt in asked}
-    flags = [f for f in trick.flags if f not in settled]
+    flags = [f for f in trick.flags if not is_tigress_doubt(f)]
     if flags != trick.flags:
         conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
 

@@ -424,6 +424,25 @@ def test_a_tigress_declared_on_her_trick_page_answers_the_phones_question(
     assert store.trick(gid, 1, 0).flags == ["low"]
 
 
+@pytest.mark.parametrize("asked", ["dismissed", "without its doubt"])
+def test_a_tigress_declared_on_her_trick_page_takes_her_doubt_off_whatever_asked(
+    store: GameStore, asked: str
+) -> None:
+    """Was: with her question dismissed on a phone, or asked before questions named the doubt
+    they stand for (payload {}), the trick's page went on asking "Tigress laid at 47 degrees:
+    pirate or escape?" after she was declared on it."""
+    gid = new_game(store)
+    doubtful = plays((1, "green-5"), (2, "tigress:pirate"), (0, "green-2"))
+    payload: dict[str, str] = {} if asked == "without its doubt" else {"flag": DOUBT}
+    store.record_trick(gid, 1, 0, doubtful, flags=[DOUBT, "low"], asks=[("tigress", 2, payload)])
+    if asked == "dismissed":
+        (question,) = store.prompts(gid)
+        store.dismiss_prompt(question.id)
+    store.redeclare_tigress(gid, 1, 0, "escape")
+    assert store.prompts(gid) == []
+    assert store.trick(gid, 1, 0).flags == ["low"]
+
+
 def test_the_score_so_far_stands_while_a_finished_round_waits_for_a_bid(
     store: GameStore,
 ) -> None:

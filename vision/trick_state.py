@@ -36,6 +36,7 @@ import numpy as np
 
 from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
+from skullcam.rules.table import tigress_flag as tigress_flag
 from skullcam.vision.seats import (
     TAU,
     SeatLayout,
@@ -924,20 +925,6 @@ class MotionMeter:
         if last is None or getattr(last, "shape", None) != grey.shape:
             return 0.0
         return float(np.mean(np.abs(grey - last)))
-
-
-TIGRESS_DOUBT = "Tigress laid at "
-
-
-def tigress_flag(degrees: float) -> str:
-    """The flag on a Tigress laid neither upright nor sideways: the recorder asks the table
-    whether she was played as a pirate or an escape (:func:`is_tigress_doubt`)."""
-    return f"{TIGRESS_DOUBT}{degrees:.0f} degrees: pirate or escape?"
-
-
-def is_tigress_doubt(flag: str) -> bool:
-    """Whether ``flag`` is :func:`tigress_flag`'s: the question stands in for it."""
-    return flag.startswith(TIGRESS_DOUBT)
 
 
 def swap_flag(who: str, before: str, after: str) -> str:
