@@ -38,6 +38,7 @@ from skullcam.files import sync_folder
 from skullcam.rules import Settings
 from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
+from skullcam.store.camera_reading import camera_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
@@ -409,6 +410,11 @@ class StoreRecorder:
         doubt = swap_flag(self.players[player], swap.before, card)
         r, t = outcome.round, outcome.trick
         asked = self.store.swap_on_entry(self.game_id, r, t, player, swap.before, card, doubt)
+        if asked is None and camera_card(self.store.trick(self.game_id, r, t), player) == card:
+            # Seen again, or replayed by take_kept after it went in: "not amended, that trick
+            # was entered by hand" read as if the swap had been lost.
+            logger.info("round %d trick %d, entered by hand: %s; taken already", r, t + 1, doubt)
+            return
         if asked is None:
             self._swap_not_applied(outcome, swap, "that trick was entered by hand")
             return

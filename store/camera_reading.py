@@ -156,7 +156,7 @@ class CameraReadingMixin(TricksMixin):
             if entered is None or not entered.by_hand:
                 return None
             copy = camera_copy(entered)
-            if _card_of(entered.plays if copy is None else copy.plays, player) != before:
+            if camera_card(entered, player) != before:
                 return None
             if copy is not None:
                 self._swap_in_copy(conn, entered, copy, player, card, flag)
@@ -223,6 +223,14 @@ class _Reading:
     model_version: str | None
     flags: Sequence[str]
     asks: Sequence[Ask]
+
+
+def camera_card(trick: Trick, player: int) -> str | None:
+    """``player``'s card in ``trick`` as the camera reads it: in its copy kept with an entry
+    by hand, else the trick's own (a swap the camera saw replaces it there,
+    :meth:`CameraReadingMixin.swap_on_entry`); None where the trick has none of theirs."""
+    copy = camera_copy(trick)
+    return _card_of(trick.plays if copy is None else copy.plays, player)
 
 
 def _card_of(plays: Sequence[Mapping[str, Any]], player: int) -> str | None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from recorded_tricks import held, trick
 
 from skullcam.device.game import Referee
@@ -376,6 +378,30 @@ def test_a_kept_swap_on_a_trick_entered_by_hand_since_is_asked_not_applied(
     assert (store.game_dir(game_id) / "unrecorded.json").is_file()
     _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
     StoreRecorder(store, game_id, "m1", "test").take_kept()
+    _the_table_keeps_its_cards_and_is_asked_once(store, game_id)
+
+
+def test_a_kept_swap_replayed_after_it_went_in_is_said_taken_not_lost(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The kept trick and swap went in beside the table's entry, but the run stopped before
+    unrecorded.json was cleared; the next start replays them. The log said "Cai's green-1
+    swapped for green-13, but that trick was entered by hand; not amended", as if the swap
+    had been lost: it was taken the first time."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+        recorder.on_amended(amended, frame, [], 2, "green-1")
+    kept = store.game_dir(game_id) / "unrecorded.json"
+    left = kept.read_bytes()
+    _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
+    StoreRecorder(store, game_id, "m1", "test").take_kept()
+    kept.write_bytes(left)  # as if the run stopped before clearing it
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        StoreRecorder(store, game_id, "m1", "test").take_kept()
+    assert "not amended" not in caplog.text
+    assert "swapped for green-13 after the trick completed; taken already" in caplog.text
     _the_table_keeps_its_cards_and_is_asked_once(store, game_id)
 
 
