@@ -1,0 +1,67 @@
+"""Ctrl-C while the command line is still starting: one line and exit 130, as Ctrl-C during a
+command is, not a KeyboardInterrupt traceback and exit -2."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+from repo_paths import REPO
+
+# Run as the console command pip makes from pyproject's [project.scripts] runs it; a finder
+# put first on the import path sends this process SIGINT as `MODULE` is imported, as a
+# Ctrl-C pressed in the first fraction of a second lands (the imports are most of it).
+CONSOLE_SCRIPT = """
+import os, signal, sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from {entry_module} import {entry_function}
+sys.exit({entry_function}())
+"""
+
+
+def console_entry_point() -> tuple[str, str]:
+    """The ``skullcam`` command's module and function, from pyproject.toml."""
+    with open(REPO / "pyproject.toml", "rb") as f:
+        target = tomllib.load(f)["project"]["scripts"]["skullcam"]
+    module, function = target.split(":")
+    return module, function
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "skullcam.errors",  # imported with the command line's own module
+        "skullcam.commands.run",  # imported as the parser is built, before the command runs
+    ],
+)
+def test_ctrl_c_while_the_command_line_starts_is_one_line_and_exit_130(
+    module: str, tmp_path: Path
+) -> None:
+    entry_module, entry_function = console_entry_point()
+    script = CONSOLE_SCRIPT.format(
+        module=module, entry_module=entry_module, entry_function=entry_function
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), "run", "--camera", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        cwd=tmp_path,  # not the checkout: its skullcam/ folder would shadow the package
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "skullcam: interrupted\n"
+    assert proc.stdout == ""
