@@ -393,13 +393,16 @@ class LiveLoop:
             again = [] if source.live else entered_since_seen(self.store, game_id)
             try:
                 pipeline = self._watch(referee, recorder, source, frames, guard, again, watch)
-            except BaseException:
+            except BaseException as stopped:
                 # The camera failed (or the run was stopped) with tricks waiting for a busy
                 # database: they are written first, as at a normal end; their frames are gone.
                 try:
                     recorder.close()
                 except UserError as err:
-                    logger.error("%s", err)
+                    # A trick the full disk refused fails again here, with the same message
+                    # the command says as its error: logged too, the journal had it twice.
+                    if str(err) != str(stopped):
+                        logger.error("%s", err)
                 raise
             # A trick that waited for a busy database is written before the end, or before
             # the referee is rebuilt from the store.

@@ -139,6 +139,34 @@ def test_a_failing_database_write_stops_with_a_clear_error_and_a_restart_loses_n
     assert store.game(game.id).status == "finished"
 
 
+def test_a_disk_that_stays_full_is_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: the run's end tried the refused trick again, failed the same way and logged it,
+    so the journal read the same error twice, once from the log and once as the command's
+    own ``skullcam run: error:`` line (the message the loop stops with)."""
+    record, script = make_demo(tmp_path / "demo")
+    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
+    real = store.record_trick
+    calls = []
+
+    def full_disk(*args: object, **kwargs: object) -> int:
+        calls.append(args)
+        if len(calls) >= 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "record_trick", full_disk)
+    with caplog.at_level(logging.INFO), pytest.raises(UserError) as stopped:
+        loop.run()
+    assert "round 2 trick 1 could not be recorded" in str(stopped.value)
+    assert len(calls) == 3  # the run's end did try the trick again
+    said = [r.getMessage() for r in caplog.records if "could not be recorded" in r.getMessage()]
+    assert said == []  # the command's error line says it
+    (game,) = store.games()
+    assert recorded(store, game.id) == all_tricks(record)[:1]
+
+
 def test_a_full_disk_while_writing_a_trick_image_is_a_clear_error_and_leaves_no_temp_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -195,6 +223,28 @@ def test_tricks_waiting_for_a_busy_database_are_written_when_the_camera_fails(
         loop.run()
     (game,) = store.games()
     assert len(recorded(store, game.id)) >= 2  # every trick completed before the failure
+
+
+def test_tricks_the_full_disk_refuses_as_the_camera_fails_are_said_in_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The run stops with the camera's error; the tricks lost to the full disk meanwhile are
+    said in the log, the only place that says them (a disk-full error said once must not
+    silence this one)."""
+    _record, script = make_demo(tmp_path / "demo")
+    busy = [True]
+    loop, store = demo_loop(tmp_path, BusyThenFailing(script, 300, busy))
+
+    def held_then_full(*args: object, **kwargs: object) -> int:
+        raise sqlite3.OperationalError(
+            "database is locked" if busy[0] else "database or disk is full"
+        )
+
+    monkeypatch.setattr(store, "record_trick", held_then_full)
+    with caplog.at_level(logging.INFO), pytest.raises(UserError, match="camera gone"):
+        loop.run()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("could not be recorded" in e and "disk is full" in e for e in errors), errors
 
 
 def test_a_busy_database_for_the_live_view_does_not_stop_the_recording(
