@@ -526,6 +526,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "disse billeder har allerede lavet den viste model, og samme plan ville lave den"
         " igen: tryk på »Tilpas igen med en længere plan« nedenfor",
     },
+    # After a restart: a longer run was going when the program stopped (it may have been
+    # what stopped it: out of memory), so it could not say how it ended.
+    "err_longer_run_stopped": {
+        "en": "the run with a longer plan did not finish: the program stopped during it. Run"
+        " it again: it goes on from the work it saved",
+        "es": "la adaptación con un plan más largo no terminó: el programa se detuvo durante"
+        " ella. Vuelve a lanzarla: sigue desde el trabajo que guardó",
+        "it": "l'adattamento con un piano più lungo non è finito: il programma si è fermato"
+        " durante l'adattamento. Rilancialo: riprende dal lavoro che ha salvato",
+        "da": "kørslen med en længere plan blev ikke færdig: programmet stoppede undervejs."
+        " Kør den igen: den fortsætter fra det arbejde, den gemte",
+    },
     "err_nothing_captured": {
         "en": "nothing captured yet: capture the card first",
         "es": "aún no hay ninguna captura: captura primero la carta",

@@ -24,6 +24,7 @@ advances one frame per capture, so a folder of photos in prompt order drives the
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import secrets
 import threading
@@ -51,6 +52,7 @@ from skullcam.device.enroll_i18n import say as word
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, sent_json
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
+from skullcam.files import write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import (
     AdaptPlan,
@@ -58,6 +60,7 @@ from skullcam.vision.adapt import (
     longer_plan,
     plan_of_record,
     rounded_duration,
+    training_args,
 )
 from skullcam.vision.enroll import Enrollment, FaceClassifier, adapt_and_install, check_face
 from skullcam.vision.enroll_check import CheckResult
@@ -69,6 +72,13 @@ from skullcam.vision.recognizer import active_model_dir
 logger = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parent / "enroll_templates"
+
+LONGER_RUN_FILE = "longer_run.json"
+"""A run with a longer plan than the page's own that has not finished, in the enrollment's
+``adapt/`` folder: its plan from its start (a run that takes the program down with it is
+kept too), its error once it fails, gone once it finishes. After a restart the page offers
+it again, as it did before (the failed run, and its button); a retaken face empties the
+folder, and with it the record of a run on the photos before."""
 
 
 class CameraFeed:
@@ -235,10 +245,58 @@ class EnrollSession:
         self.tricks = tricks or TrickChecker(enrollment.data_dir, enrollment.work_dir / "tricks")
 
     def _last_adaptation(self) -> dict[str, Any] | None:
-        """The result of this deck's finished adaptation, from its model's enroll.json: after a
-        restart the page shows it again instead of an Adapt button that would redo it."""
+        """What the page showed before a restart: this deck's finished adaptation, instead of
+        an Adapt button that would redo it; else a longer run that did not finish, still on
+        offer (its record, :data:`LONGER_RUN_FILE`)."""
+        if self.enrollment.stage == "done":
+            return self._installed()
+        return self._unfinished_longer_run()
+
+    def _unfinished_longer_run(self) -> dict[str, Any] | None:
+        """A longer run that failed, or stopped with the program, before a restart: failed,
+        with its plan, so Adapt runs it again and the button after the model that learned too
+        little stays (writing the deck, the run took the enrollment out of "done")."""
+        path = self.enrollment.adapt_dir / LONGER_RUN_FILE
+        try:
+            kept = json.loads(path.read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as err:  # what it kept is a convenience: the run is not
+            logger.warning("%s is not read (%s): the page offers no run that failed", path, err)
+            return None
+        plan = plan_of_record(kept.get("plan"), self.plan) if isinstance(kept, dict) else None
+        if plan is None:
+            return None
+        error = kept.get("error")
+        said = None if isinstance(error, str) else message("err_longer_run_stopped")
+        return {
+            "state": "failed",
+            "error": error if isinstance(error, str) else t("err_longer_run_stopped", "en"),
+            "error_said": said,
+            "plan": plan,
+            "faces": dict(self.enrollment.faces),
+            "finished": self._installed(),
+            "log": [],
+        }
+
+    def _keep_longer_run(self, plan: AdaptPlan | None, error: str | None = None) -> None:
+        """Keep the record of a longer run (:data:`LONGER_RUN_FILE`); ``None``: drop it. A
+        record that cannot be written is said in the log: the run itself goes on."""
+        path = self.enrollment.adapt_dir / LONGER_RUN_FILE
+        try:
+            if plan is None:
+                path.unlink(missing_ok=True)
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            record = {"plan": training_args(plan), "error": error}
+            write_atomic(path, json.dumps(record, indent=2) + "\n")
+        except OSError as err:
+            logger.warning("%s not written (%s): a restart will not offer this run", path, err)
+
+    def _installed(self) -> dict[str, Any] | None:
+        """The result of the enrollment's installed model, from its enroll.json."""
         model = self.enrollment.model
-        if self.enrollment.stage != "done" or not model:
+        if not model:
             return None
         folder = self.enrollment.data_dir / "models" / model
         info = enroll_record(folder)
@@ -461,6 +519,8 @@ class EnrollSession:
             too_little = status.get("learned_too_little")
             raise page_error("err_same_photos_longer" if too_little else "err_same_photos")
         plan = self._plan_to_run(longer, faces)
+        longer_run = plan if plan != self.plan else None  # the button's, or its run again
+        self._keep_longer_run(longer_run)
         self.adapt_status = {
             "state": "running",
             "log": [],
@@ -501,17 +561,21 @@ class EnrollSession:
                     classifier_epochs=outcome.classifier_epochs,
                     finished=None,
                 )
+                self._keep_longer_run(None)
                 self._recheck_tricks(say)
             except UserError as err:
-                said = err.said if isinstance(err, MessageError) else None
-                self.adapt_status.update(state="failed", error=str(err), error_said=said)
+                failed(str(err), err.said if isinstance(err, MessageError) else None)
             except Exception as err:  # shown on the page; the traceback goes to the log
                 logger.error("adaptation failed: %s", traceback.format_exc())
                 missing = (
                     missing_training_package(err) if isinstance(err, ModuleNotFoundError) else None
                 )
-                error = str(missing) if missing else f"{type(err).__name__}: {err}"
-                self.adapt_status.update(state="failed", error=error)
+                failed(str(missing) if missing else f"{type(err).__name__}: {err}")
+
+        def failed(error: str, said: Message | None = None) -> None:
+            self.adapt_status.update(state="failed", error=error, error_said=said)
+            if longer_run is not None:  # kept for a restart, as the page shows it now
+                self._keep_longer_run(longer_run, error)
 
         self.adapt_thread = threading.Thread(target=run, name="enroll-adapt", daemon=True)
         self.adapt_thread.start()

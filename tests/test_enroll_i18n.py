@@ -760,6 +760,84 @@ def test_a_failed_longer_run_stays_on_offer_and_adapt_tries_it_again(
     assert client.get("/api/state").get_json()["adapt"]["longer"]["scenes"] == 14400
 
 
+def _longer_runs_on_a_restarted_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hold: threading.Event | None = None
+) -> tuple[EnrollSession, Any, list[AdaptPlan]]:
+    """A page after a restart whose model learned too little, its longer run started: each run
+    writes the deck first, as ``adapt_and_install`` does (the enrollment leaves "done"), then
+    fails (the first, where ``hold`` is given, once it is set: it has written the deck when
+    this returns). The page and the plans run."""
+    import skullcam.device.enroll_web as enroll_web
+    from skullcam.vision.adapt import training_args
+
+    record = {"check": learned_too_little().to_json(), "plan": training_args(AdaptPlan())}
+    _shown_model(tmp_path, record)
+    plans: list[AdaptPlan] = []
+
+    def adapted(enrollment: Enrollment, plan: AdaptPlan, **_: object) -> Any:
+        plans.append(plan)
+        enrollment.stage = "adapt"
+        enrollment.save()
+        if hold is not None and len(plans) == 1:
+            deck_written.set()
+            hold.wait(timeout=30)
+        raise UserError("no space left on the SD card")
+
+    deck_written = threading.Event()
+    monkeypatch.setattr(enroll_web, "adapt_and_install", adapted)
+    session = _session_on_an_empty_table(tmp_path)
+    client = page_client(create_enroll_app(session))
+    assert client.post("/api/adapt", json={"longer": True}).status_code == 200
+    assert hold is None or deck_written.wait(timeout=30)
+    return session, client, plans
+
+
+def test_a_failed_longer_run_is_offered_again_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: the failure was kept in memory only, and the run had written the deck, so after a
+    restart the page showed nothing done (no button for the longer run) and Adapt ran the
+    page's own plan, which had made the model that learned too little."""
+    session, _, plans = _longer_runs_on_a_restarted_page(tmp_path, monkeypatch)
+    assert session.adapt_thread is not None
+    session.adapt_thread.join(timeout=30)
+    restarted = _session_on_an_empty_table(tmp_path)
+    client = page_client(create_enroll_app(restarted))
+    shown = client.get("/api/state").get_json()["adapt"]
+    assert shown["state"] == "failed" and shown["error"] == "no space left on the SD card"
+    assert (shown["longer"]["scenes"], shown["longer"]["epochs"]) == (7200, 18)
+    _adapted(client, restarted)  # Adapt: the run that failed, not the page's 3,600 scenes
+    assert [(p.train_scenes, p.epochs, p.minutes) for p in plans] == [(7200, 18, None)] * 2
+    # A face retaken: the photos that run was for are gone, and so is its offer.
+    restarted.enrollment.accept("green-7", np.ones((8, 8, 3), np.uint8), source="retaken")
+    assert _session_on_an_empty_table(tmp_path).state("en")["adapt"]["state"] == "idle"
+
+
+def test_a_longer_run_the_program_stopped_during_is_offered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A longer run can take the program down with it (out of memory): after the restart the
+    page says it did not finish, in its language, and runs it again."""
+    hold = threading.Event()
+    session, _, plans = _longer_runs_on_a_restarted_page(tmp_path, monkeypatch, hold)
+    try:
+        restarted = _session_on_an_empty_table(tmp_path)  # while the first still runs
+        client = page_client(create_enroll_app(restarted))
+        shown = client.get("/api/state?lang=da").get_json()["adapt"]
+        assert shown["state"] == "failed"
+        assert shown["error"] == (
+            "kørslen med en længere plan blev ikke færdig: programmet stoppede undervejs. Kør"
+            " den igen: den fortsætter fra det arbejde, den gemte"
+        )
+        assert (shown["longer"]["scenes"], shown["longer"]["epochs"]) == (7200, 18)
+        _adapted(client, restarted)
+    finally:
+        hold.set()
+        assert session.adapt_thread is not None
+        session.adapt_thread.join(timeout=30)
+    assert [(p.train_scenes, p.epochs, p.minutes) for p in plans] == [(7200, 18, None)] * 2
+
+
 def test_the_longer_run_says_about_how_long_it_takes_on_this_machine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
