@@ -407,44 +407,27 @@ def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> 
     assert abs(int(imread(tmp_path / "frame_000004.jpg")[0, 0, 0]) - 200) <= 3
 
 
+@pytest.mark.parametrize("failing", ["record_trick", "image_in_use"])
 def test_a_database_damaged_mid_game_says_restore_not_free_disk_space(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
-    """Was: "free some disk space or fix the folder's permissions" for a malformed file."""
+    """Was: "free some disk space or fix the folder's permissions" for a malformed file
+    (``record_trick``); and sqlite3.DatabaseError out of the live loop, a traceback from
+    ``skullcam run``, where the recorder asks which picture names a recorded trick holds
+    (``image_in_use``, since 845701a) before it writes a trick's pictures."""
     _record, script = make_demo(tmp_path / "demo")
     loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
 
-    def malformed(*args: object, **kwargs: object) -> int:
+    def malformed(*args: object, **kwargs: object) -> object:
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(store, "record_trick", malformed)
+    monkeypatch.setattr(store, failing, malformed)
     with pytest.raises(UserError) as info:
         loop.run()
     message = str(info.value)
     assert message.startswith("round 1 trick 1 could not be recorded: the game database")
     assert "malformed). Restore a backup of it, or move it aside" in message
     assert "free some disk space" not in message
-
-
-def test_a_database_damaged_before_a_tricks_pictures_are_named_says_restore(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Was: sqlite3.DatabaseError out of the live loop, a traceback from ``skullcam run``:
-    since 845701a the recorder asks the store which picture names a recorded trick holds
-    (``image_in_use``) before it writes a trick's pictures, outside the store's error
-    handling. It now stops as a failing write does, saying what to do."""
-    _record, script = make_demo(tmp_path / "demo")
-    loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
-
-    def malformed(*args: object, **kwargs: object) -> bool:
-        raise sqlite3.DatabaseError("database disk image is malformed")
-
-    monkeypatch.setattr(store, "image_in_use", malformed)
-    with pytest.raises(UserError) as info:
-        loop.run()
-    message = str(info.value)
-    assert message.startswith("round 1 trick 1 could not be recorded: the game database")
-    assert "malformed). Restore a backup of it, or move it aside" in message
 
 
 def test_a_trick_swept_with_a_card_never_seen_is_recorded_short_and_the_rest_stays_in_place(
