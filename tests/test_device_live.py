@@ -1360,6 +1360,8 @@ def test_camera_none_serves_last_nights_game_with_no_demo_and_no_model(
     assert [g.id for g in store.games()] == [gid]  # no demo game
     assert "replaying the recorded game" not in caplog.text
     assert "--camera none: the scoreboard and phone pages are served" in caplog.text
+    # Given, they are said to do nothing here (they were dropped without a word).
+    assert "(--model, --demo ignored: nothing is played or recorded)" in caplog.text
     assert "recorded 0 trick(s) from 0 frame(s)" in capsys.readouterr().out
     assert store.camera_missing_why() == "no_camera"
 

@@ -249,6 +249,9 @@ def _why_idle(
     waiting = game_to_record(store) if pages_only or demo is not None else None
     if pages_only:
         said = "--camera none: the scoreboard and phone pages are served, and nothing is recorded"
+        unused = _unused_with_no_camera(args)
+        if unused:  # said, not silently dropped: a user who gave them expects them to count
+            said += f" ({', '.join(unused)} ignored: nothing is played or recorded)"
         if waiting is not None:
             said += (
                 f"; game {waiting} is in progress: enter its tricks by hand on its tricks page"
@@ -274,6 +277,18 @@ def _why_idle(
         " camera (or pass --camera SRC) and restart skullcam, or enter its tricks by hand"
         f" on its tricks page (/game/{waiting}/tricks)"
     )
+
+
+def _unused_with_no_camera(args: argparse.Namespace) -> list[str]:
+    """The options given that ``--camera none`` has no use for: they are about a camera, a
+    recording or the demo."""
+    given = {
+        "--model": args.model is not None,
+        "--demo": args.demo is not None,
+        "--speed": args.speed != 1.0,
+        "--record-frames": bool(args.record_frames),
+    }
+    return [option for option, there in given.items() if there]
 
 
 def _live_loop(
