@@ -81,16 +81,21 @@ def _room_before(
     return moves
 
 
-def _refuse_unknown_leader(slot: Mapping[str, Any]) -> None:
-    """A trick entered by hand needs its leader: refused while the trick before it has no
-    winner yet or Rosie's choice of who leads is not made (``slot`` as ``_slot`` gives it)."""
-    if not slot["order"]:
-        raise refusal(
-            "hand_leader_unknown",
-            waits_on=(slot["waits_on"] or 0) + 1,
-            round=slot["round"],
-            trick=slot["trick"] + 1,
-        )
+def _refuse_unknown_leader(conn: sqlite3.Connection, game_id: int, slot: Mapping[str, Any]) -> None:
+    """A trick entered by hand needs its leader: refused while it is not known (``slot`` as
+    ``_slot`` gives it), naming the one thing to settle. Was: one message for both causes,
+    "no winner yet ... or Rosie's choice ... is not made", which left the table to guess."""
+    if slot["order"]:
+        return
+    where = {
+        "round": slot["round"],
+        "trick": slot["trick"] + 1,
+        "waits_on": (slot["waits_on"] or 0) + 1,
+    }
+    if slot["waits_for"] != "rosie":
+        raise refusal("hand_leader_unknown", **where)
+    asked = open_questions(conn, game_id, slot["round"], slot["waits_on"], "rosie")
+    raise refusal("hand_waits_rosie" if asked else "hand_rosie_unchosen", **where)
 
 
 def _waits_for(game: Game, trick: Trick) -> str:
@@ -213,7 +218,7 @@ class HandEntryMixin(TricksMixin):
                     next_round=nxt["round"],
                     next_trick=nxt["trick"] + 1,
                 )
-            _refuse_unknown_leader(nxt)
+            _refuse_unknown_leader(conn, game_id, nxt)
             self._write_hand_trick(conn, game, round_number, trick_index, plays, nxt["order"], note)
         return self.trick(game_id, round_number, trick_index)
 
@@ -255,7 +260,7 @@ class HandEntryMixin(TricksMixin):
                 raise moves
             round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
-            _refuse_unknown_leader(slot)
+            _refuse_unknown_leader(conn, game_id, slot)
             late(game)
             ids = {(t.round, t.trick): t.id for t in tricks}
             trick_moves.move_tricks(conn, game, moves)

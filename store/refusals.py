@@ -128,8 +128,17 @@ ENGLISH: dict[str, str] = {
     ),
     "hand_leader_unknown": (
         "who leads round {round} trick {trick} is not known yet: trick {waits_on} of the round"
-        " has no winner yet (a card missing, or one read twice) or Rosie's choice of who leads is"
-        " not made; settle that on its page first"
+        " has no winner yet (a card missing, or one read twice); settle that on its page first"
+    ),
+    "hand_waits_rosie": (
+        "Rosie won round {round} trick {waits_on}, so her player chooses who leads trick"
+        " {trick}: answer Rosie's question first (who leads round {round} trick {trick}?),"
+        " then enter this trick"
+    ),
+    "hand_rosie_unchosen": (
+        "Rosie won round {round} trick {waits_on}, and her player's choice of who leads trick"
+        " {trick} is not recorded (her question was dismissed): choose it on trick {waits_on}'s"
+        " page first, then enter this trick"
     ),
     "hand_first_lead": (
         "round {round} trick 1 is led by {leader}, the player left of the dealer, {dealer}: enter"

@@ -1280,6 +1280,63 @@ def test_rosies_choice_names_who_leads_the_trick_after_hers(hand_store: GameStor
     assert hand_store.next_trick(gid) == ready(2, 1, [1, 2, 0])
 
 
+def rosie_won_round_two_trick_one(store: GameStore) -> int:
+    """Four rounds, abilities on: Ana won round 2 trick 1 with Rosie, her question open."""
+    gid = three_players(store, {"pirate_abilities": True, "rounds": 4})
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rosie"), (1, "green-2")))
+    return gid
+
+
+def test_a_trick_after_rosies_is_refused_naming_her_question(hand_store: GameStore) -> None:
+    """Was: "trick 1 of the round has no winner yet (...) or Rosie's choice of who leads is
+    not made", one message for two causes; the trick has a winner, and the table is told
+    the one thing to do. Her question dismissed, it is told where to choose instead."""
+    gid = rosie_won_round_two_trick_one(hand_store)
+    trick_two = hand((0, "black-1"), (1, "black-2"), (2, "black-3"))
+    with pytest.raises(UserError) as refused:
+        hand_store.enter_trick(gid, 2, 1, trick_two)
+    assert str(refused.value) == (
+        "Rosie won round 2 trick 1, so her player chooses who leads trick 2: answer Rosie's"
+        " question first (who leads round 2 trick 2?), then enter this trick"
+    )
+    (asked,) = hand_store.prompts(gid)
+    hand_store.dismiss_prompt(asked.id)
+    with pytest.raises(UserError, match=r"not recorded \(her question was dismissed\): choose"):
+        hand_store.enter_trick(gid, 2, 1, trick_two)
+    hand_store.choose_ability(gid, 2, 0, 0)  # on trick 1's page: Ana leads
+    hand_store.enter_trick(gid, 2, 1, trick_two)
+
+
+def test_a_missed_trick_after_rosies_is_led_by_her_choice_read_from_the_lead(
+    hand_store: GameStore,
+) -> None:
+    """The camera saw Cai lead the trick after Rosie's: that is her choice while the question
+    is open, so a trick missed before it is offered led by Cai, not refused."""
+    gid = rosie_won_round_two_trick_one(hand_store)
+    hand_store.record_trick(gid, 2, 1, plays((2, "black-3"), (0, "black-1"), (1, "black-2")))
+    assert [p.kind for p in hand_store.prompts(gid)] == ["rosie"]  # still open
+    offer = hand_store.missed_before(gid, 2, 1)
+    assert offer is not None and offer["order"] == [2, 0, 1]
+    hand_store.insert_trick(gid, 2, 1, hand((2, "yellow-3"), (0, "yellow-8"), (1, "yellow-1")))
+    assert hand_store.trick(gid, 2, 1).plays[0]["player"] == 2
+
+
+def test_the_refusal_to_enter_after_rosie_is_said_in_the_tables_language(
+    client: FlaskClient, store: GameStore
+) -> None:
+    gid = rosie_won_round_two_trick_one(store)
+    client.set_cookie("lang", "es")
+    res = client.post(
+        f"/api/game/{gid}/round/2/trick/1/enter",
+        json={"plays": hand((0, "black-1"), (1, "black-2"), (2, "black-3"))},
+    )
+    assert res.status_code == 400
+    body = json_of(res)
+    assert body["error"].startswith("Rosie won round 2 trick 1")
+    assert "responde antes a la pregunta de Rosie" in body["error_text"]
+
+
 def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
     client: FlaskClient, store: GameStore
 ) -> None:

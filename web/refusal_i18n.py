@@ -148,8 +148,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_leader_unknown": (
             "aún no se sabe quién sale en la baza {trick} de la ronda {round}: la baza"
             " {waits_on} de la ronda todavía no tiene ganador (falta una carta o hay una leída"
-            " dos veces) o falta la elección de Rosie de quién sale; resuélvelo antes en la"
-            " página de esa baza"
+            " dos veces); resuélvelo antes en la página de esa baza"
+        ),
+        "hand_waits_rosie": (
+            "Rosie ganó la baza {waits_on} de la ronda {round}, así que quien la jugó elige"
+            " quién sale en la baza {trick}: responde antes a la pregunta de Rosie (¿quién sale"
+            " en la baza {trick} de la ronda {round}?) y luego anota esta baza"
+        ),
+        "hand_rosie_unchosen": (
+            "Rosie ganó la baza {waits_on} de la ronda {round}, y no está anotado a quién eligió"
+            " quien la jugó para salir en la baza {trick} (su pregunta se descartó): elígelo"
+            " antes en la página de la baza {waits_on} y luego anota esta baza"
         ),
         "hand_first_lead": (
             "en la baza 1 de la ronda {round} sale {leader}, el jugador a la izquierda de quien"
@@ -383,8 +392,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_leader_unknown": (
             "non si sa ancora chi guida la presa {trick} del round {round}: la presa"
             " {waits_on} del round non ha ancora un vincitore (manca una carta o una è stata"
-            " letta due volte) o manca la scelta di Rosie su chi guida; sistemala prima nella"
-            " pagina di quella presa"
+            " letta due volte); sistemala prima nella pagina di quella presa"
+        ),
+        "hand_waits_rosie": (
+            "Rosie ha vinto la presa {waits_on} del round {round}, quindi chi l'ha giocata"
+            " sceglie chi guida la presa {trick}: rispondi prima alla domanda di Rosie (chi"
+            " guida la presa {trick} del round {round}?), poi inserisci questa presa"
+        ),
+        "hand_rosie_unchosen": (
+            "Rosie ha vinto la presa {waits_on} del round {round}, e la scelta di chi guida la"
+            " presa {trick} non è registrata (la sua domanda è stata scartata): sceglilo prima"
+            " nella pagina della presa {waits_on}, poi inserisci questa presa"
         ),
         "hand_first_lead": (
             "la presa 1 del round {round} la guida {leader}, il giocatore alla sinistra del"
@@ -614,8 +632,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hand_leader_unknown": (
             "det vides endnu ikke, hvem der spiller ud i stik {trick} i runde {round}: stik"
             " {waits_on} i runden har stadig ingen vinder (et kort mangler, eller et er læst to"
-            " gange), eller Rosies valg af, hvem der spiller ud, mangler; afklar det først på"
-            " det stiks side"
+            " gange); afklar det først på det stiks side"
+        ),
+        "hand_waits_rosie": (
+            "Rosie vandt stik {waits_on} i runde {round}, så den, der spillede hende, vælger,"
+            " hvem der spiller ud i stik {trick}: svar først på Rosies spørgsmål (hvem spiller"
+            " ud i stik {trick} i runde {round}?), og indtast så dette stik"
+        ),
+        "hand_rosie_unchosen": (
+            "Rosie vandt stik {waits_on} i runde {round}, og valget af, hvem der spiller ud i"
+            " stik {trick}, er ikke registreret (hendes spørgsmål blev afvist): vælg det først på"
+            " siden for stik {waits_on}, og indtast så dette stik"
         ),
         "hand_first_lead": (
             "stik 1 i runde {round} spilles ud af {leader}, der sidder til venstre for giveren"
