@@ -968,10 +968,22 @@ def test_the_tvs_banner_names_the_loot_alliance(
 
 
 @pytest.mark.parametrize(
-    ("size", "mobile", "lang", "why"),
+    ("size", "mobile", "lang", "why", "nobody"),
     [
-        ((1920, 1080), False, "it", "Il Kraken distrugge la presa: nessuno la vince"),
-        ((360, 640), True, "en", "The Kraken destroys the trick: nobody wins it"),
+        (
+            (1920, 1080),
+            False,
+            "it",
+            "Nessuno vince questa presa\nIl Kraken distrugge la presa; le sue carte",
+            "nessuno",
+        ),
+        (
+            (360, 640),
+            True,
+            "en",
+            "Nobody wins this trick\nThe Kraken destroys the trick; its cards",
+            "nobody",
+        ),
     ],
 )
 def test_the_tvs_banner_says_why_nobody_wins_a_kraken_trick(
@@ -981,9 +993,12 @@ def test_the_tvs_banner_says_why_nobody_wins_a_kraken_trick(
     mobile: bool,
     lang: str,
     why: str,
+    nobody: str,
 ) -> None:
     """A game night with the Kraken (Italian TV at 1080p): the banner said only "Nessuno vince
-    questa presa", not why. It says why now, as the replay page's explanation words it."""
+    questa presa", not why. It says why now, as the replay page's explanation words it, and
+    says "nobody wins" once: the Kraken's sentence under the head had it again ("Nessuno
+    vince questa presa" over "Il Kraken distrugge la presa: nessuno la vince; ...")."""
     base, store = server
     gid = store.create_game(SEVEN_NAMES, 2, {"kraken_and_white_whale": True})
     store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
@@ -996,6 +1011,7 @@ def test_the_tvs_banner_says_why_nobody_wins_a_kraken_trick(
         assert store.trick(gid, 1, 0).resolution["winner"] is None
         banner = (By.ID, "tv-banner")
         wait(browser).until(ec.text_to_be_present_in_element(banner, why))
+        assert browser.find_element(*banner).text.lower().count(nobody) == 1
         top, bottom, height = browser.execute_script(
             "const r = document.getElementById('tv-banner').getBoundingClientRect();"
             "return [r.top, r.bottom, innerHeight];"

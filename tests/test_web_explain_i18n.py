@@ -16,6 +16,7 @@ from skullcam.rules import (
     IllegalPlayError,
     RulesError,
     Settings,
+    TrickResult,
     parse_card,
     resolve_trick,
 )
@@ -194,6 +195,42 @@ def test_the_tvs_line_says_the_rule_that_won_and_nothing_after_it(lang: str) -> 
     assert why_text(result, "es") == (
         "El Skull King vence a todos los piratas y a todas las cartas numeradas."
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "under_the_banner"),
+    [
+        ("en", "The Kraken destroys the trick; its cards and bonuses are lost."),
+        ("es", "El Kraken destruye la baza; sus cartas y bonus se pierden."),
+        ("it", "Il Kraken distrugge la presa; le sue carte e i bonus vanno persi."),
+        ("da", "Kraken ødelægger stikket; dets kort og bonusser går tabt."),
+    ],
+)
+def test_the_kraken_line_under_the_banners_head_says_nobody_wins_once(
+    lang: str, under_the_banner: str
+) -> None:
+    """The TV's banner for a Kraken trick read "Nobody wins this trick" over "The Kraken
+    destroys the trick: nobody wins it; ...": "nobody wins" twice, in every language. Under
+    a head that says it (``nobody_said``), the Kraken's sentence leaves it out; the TV's line
+    under the last trick, with no such head, keeps it. A trick the White Whale discards never
+    said it, and reads the same both ways."""
+
+    def trick(*cards: str) -> TrickResult:
+        players = ["Ana", "Ben", "Cai"][: len(cards)]
+        settings = Settings(kraken_and_white_whale=True)
+        return resolve_trick([parse_card(c) for c in cards], settings, players)
+
+    kraken = trick("green-5", "kraken", "green-9")
+    assert kraken.winner is None
+    assert why_text(kraken, lang, nobody_said=True) == under_the_banner
+    assert why_text(kraken, lang) == explain(kraken.phrases[:1], lang)
+    # The Kraken counting against the White Whale (played second) is the same sentence.
+    assert why_text(trick("white-whale", "kraken", "green-9"), lang, nobody_said=True) == (
+        under_the_banner
+    )
+    whale = trick("white-whale", "mermaid-alyra")
+    assert whale.winner is None
+    assert why_text(whale, lang, nobody_said=True) == why_text(whale, lang)
 
 
 def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:

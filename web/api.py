@@ -159,9 +159,10 @@ def worded_state(game_id: int) -> dict[str, Any]:
     scored as led, a tie-break round that does not count, ...) as ``score.warning_texts``:
     the TV and the bids page say it as the tricks page does, or the room reads totals whose
     caveat only the tricks page named. The last trick says why its winner won
-    (``last_trick.why``, ``explain_i18n.why_text``). A flagged trick's question says what
-    is in doubt (:func:`_word_flagged`), and Rosie's the next leader read meanwhile
-    (``read_choice``, None before the trick after hers is recorded)."""
+    (``last_trick.why``, ``explain_i18n.why_text``), and, for a trick nobody wins, why in
+    the words the TV's banner puts under its head (``last_trick.banner_why``). A flagged
+    trick's question says what is in doubt (:func:`_word_flagged`), and Rosie's the next
+    leader read meanwhile (``read_choice``, None before the trick after hers is recorded)."""
     store = get_store()
     out = store.state(game_id)
     for prompt in out.get("prompts") or []:
@@ -176,7 +177,15 @@ def worded_state(game_id: int) -> dict[str, Any]:
     if last is not None:
         # Why its winner won, in a sentence the TV shows under the trick (the replay page
         # has the whole explanation): a star on a card did not say why that card won.
-        last["why"] = explain_i18n.why_text(store.verdict(game_id, last["plays"]), g.lang)
+        verdict = store.verdict(game_id, last["plays"])
+        last["why"] = explain_i18n.why_text(verdict, g.lang)
+        # Under the banner's "Nobody wins this trick": the Kraken's sentence without its own
+        # "nobody wins it", which the banner read twice. None for a trick someone wins.
+        last["banner_why"] = (
+            explain_i18n.why_text(verdict, g.lang, nobody_said=True)
+            if last["winner"] is None
+            else None
+        )
     score = out.get("score")
     if isinstance(score, dict) and not score.get("ok"):
         score["error_text"] = explain_i18n.score_error_text(score, g.lang)

@@ -838,14 +838,30 @@ _WHY_TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
-def why_text(verdict: TrickResult | RulesError, lang: str) -> str | None:
+def _without_nobody(kraken: str) -> str:
+    """The Kraken's sentence without its middle clause, the one that says nobody wins: "The
+    Kraken destroys the trick: nobody wins it; its cards and bonuses are lost." gives "The
+    Kraken destroys the trick; its cards and bonuses are lost." Under the TV banner's "Nobody
+    wins this trick" it read "nobody wins" twice. Derived from the sentence each language
+    already has (what the Kraken does, ": ", nobody wins, "; ", what is lost), so no language
+    keeps a second copy of it to drift apart; a sentence not so built is kept whole."""
+    head, colon, rest = kraken.partition(": ")
+    _nobody, semicolon, lost = rest.partition("; ")
+    return f"{head}; {lost}" if colon and semicolon else kraken
+
+
+def why_text(
+    verdict: TrickResult | RulesError, lang: str, *, nobody_said: bool = False
+) -> str | None:
     """Why the trick's winner won, in one short sentence for the TV, which stars the winner's
     card: the explanation's first sentence without the winner's name, "The Skull King beats
     every pirate and every numbered card." for "Ben's Skull King wins: the Skull King ...".
     The whole explanation was too long to read across the room. A Kraken meeting the White
     Whale opens it with which of them counts: left out, the next sentence says why. No
     player is named (``_WHY_TEMPLATES``). None for a trick that cannot be resolved (the
-    score's error line says why)."""
+    score's error line says why). ``nobody_said``: the line goes under a head that already
+    says nobody wins (the TV's banner), so the Kraken's sentence leaves its own "nobody wins
+    it" out (:func:`_without_nobody`)."""
     if not isinstance(verdict, TrickResult):
         return None
     phrases = [p for p in verdict.phrases if p.key != "kraken_meets_whale"]
@@ -858,6 +874,8 @@ def why_text(verdict: TrickResult | RulesError, lang: str) -> str | None:
         if colon and "{who" in head:
             rules_only[phrase.key] = rule
     templates = {**words.templates, **rules_only, **_WHY_TEMPLATES.get(lang, {})}
+    if nobody_said:
+        templates["kraken"] = _without_nobody(templates["kraken"])
     text = render(phrases[: end + 1], replace(words, templates=templates))
     text = _contract(text, lang)
     return text[:1].upper() + text[1:]

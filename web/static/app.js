@@ -992,15 +992,16 @@ function initTV() {
     showBanner(el, 5000);
   }
   // Why nobody won (the Kraken, or a trick the White Whale discards), as the replay page's
-  // explanation words it in the page's language: the state's last_trick.why, once the
-  // trick's state is in (the sentence the TV shows under the last trick). "Nobody wins this
-  // trick" alone said neither (a game night).
+  // explanation words it in the page's language, once the trick's state is in: the state's
+  // last_trick.banner_why, the sentence the TV shows under the last trick less the Kraken's
+  // "nobody wins it" (the head says it: the banner read "nobody wins" twice). "Nobody wins
+  // this trick" alone said neither (a game night).
   function bannerWhy(ev) {
     const last = state && state.last_trick;
     const el = document.getElementById("tv-banner");
     if ((ev.winner !== null && ev.winner !== undefined) || bannerTrick !== ev.round + "/" + ev.trick) return;
-    if (!last || last.round !== ev.round || last.trick !== ev.trick || !last.why || el.querySelector(".banner-why")) return;
-    el.querySelector(".banner-main").after(h("div", {class: "banner-why"}, last.why));
+    if (!last || last.round !== ev.round || last.trick !== ev.trick || !last.banner_why || el.querySelector(".banner-why")) return;
+    el.querySelector(".banner-main").after(h("div", {class: "banner-why"}, last.banner_why));
   }
   function hideBannerOf(ev) {
     // The trick the banner names was corrected (a card swapped before the pickup, or a fix on
