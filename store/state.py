@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from skullcam.errors import UserError
+
 from . import checks, verdicts
 from .abilities import AbilitiesMixin
 from .events import EventsMixin
@@ -20,6 +22,35 @@ from .scores import ScoresMixin
 
 class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
     """The one read behind the TV, the phones and the recorder's next trick."""
+
+    def tv_game(self) -> Game | None:
+        """The game the TV shows: the table's game (its final scores once it is over). Not
+        the demo's while nothing plays it: 'skullcam run --camera none' after a demo was
+        stopped mid-game put the demo's board on the TV, not last night's game; the last
+        table game that is not the demo's then (the demo's, when the table has none)."""
+        shown = self.table_game()
+        if shown is None or not self.camera_missing() or not self.made_by_demo(shown):
+            return shown
+        return self.last_table_game() or shown
+
+    def last_table_game(self) -> Game | None:
+        """The newest game that took the table (set up or reopened there; not a record
+        imported as finished) and is not the demo's; a damaged game is passed over."""
+        for game in self.table_games():
+            try:
+                if not self.is_demo_game(game.id):
+                    return game
+            except UserError:  # a damaged game: not offered
+                continue
+        return None
+
+    def made_by_demo(self, game: Game) -> bool:
+        """Whether the demo made ``game``; a damaged game is not said to be (its page says
+        why)."""
+        try:
+            return self.is_demo_game(game.id)
+        except UserError:
+            return False
 
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a page needs in one read: the game, the round being played (bids,

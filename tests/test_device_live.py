@@ -1428,6 +1428,34 @@ def test_camera_none_over_a_demo_left_unfinished_does_not_say_to_enter_its_trick
     assert store.state(table_game)["camera_missing_why"] == "no_camera"
 
 
+def test_camera_none_after_a_demo_stopped_mid_game_shows_last_nights_game_on_the_tv(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Last night's game finished; plain 'skullcam run' (no camera) then played the demo and
+    was stopped mid-game. '--camera none' the morning after put the demo's unfinished board
+    on the TV, which nothing plays: the TV shows last night's game. While the demo plays, the
+    TV follows it as before."""
+    from skullcam.device.demo_game import start_demo_game
+
+    make_demo(tmp_path / "demo", n=3, rounds=1)
+    data = tmp_path / "data"
+    store = GameStore(data)
+    last_night = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.finish_game(last_night)
+    demo_game, _, _ = start_demo_game(store, DemoGame.load(tmp_path / "demo"))
+    store.set_camera_missing(False)  # the demo's first frame, as the live loop says it
+    playing = store.tv_game()
+    assert playing is not None and playing.id == demo_game  # the demo playing: the TV follows
+    argv = ["run", "--camera", "none", "--data", str(data), "--max-seconds", "3"]
+    with caplog.at_level("INFO"):
+        runner, codes, port = _serve_until_up(argv, caplog)
+        shown = _tv_state(port)
+        runner.join(10)
+    assert codes == [0]
+    assert shown["game"]["id"] == last_night and shown["finished"] and not shown["demo"]
+    assert store.game(demo_game).status == "active"  # set aside, not changed: the demo resumes
+
+
 def test_camera_none_without_web_pages_is_refused(tmp_path: Path, capsys) -> None:
     argv = ["run", "--camera", "none", "--no-web", "--data", str(tmp_path / "d")]
     assert main(argv) == 2

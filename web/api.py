@@ -222,9 +222,10 @@ def state(game_id: int) -> Any:
 @bp.get("/tv/state")
 def tv_state() -> Any:
     """The state of the game in progress, or of the last one played (the TV follows the
-    table: an imported record does not take it over, nor does a game set aside)."""
+    table: an imported record does not take it over, nor does a game set aside, nor the
+    demo's game while nothing plays it)."""
     store = get_store()
-    shown = store.table_game()  # once tonight's game is over, its final scores
+    shown = store.tv_game()  # once tonight's game is over, its final scores
     if shown is None:  # only imported records
         latest = store.games()
         if not latest:

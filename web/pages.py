@@ -91,10 +91,7 @@ def _tigress_as(plays: Sequence[dict[str, Any]]) -> str | None:
 
 def _is_demo(store: Any, game: Game) -> bool:
     """Whether the demo made ``game``; a damaged game is not said to be (its page says why)."""
-    try:
-        return bool(store.is_demo_game(game.id))
-    except UserError:
-        return False
+    return bool(store.made_by_demo(game))
 
 
 def _defaults() -> dict[str, Any]:
@@ -186,16 +183,11 @@ def _last_table(store: Any) -> dict[str, Any] | None:
 
 
 def _last_table_game(store: Any) -> Game | None:
-    """The newest game that took the table (set up or reopened there; not a record imported
-    as finished) and is not the demo's. The newest game by id offered an imported record's
-    players for a rematch (a review, session 40)."""
-    for game in store.table_games():
-        try:
-            if not store.is_demo_game(game.id):
-                return game
-        except UserError:  # a damaged game: not offered
-            continue
-    return None
+    """The last game the table played, not the demo's (:meth:`GameStore.last_table_game`).
+    The newest game by id offered an imported record's players for a rematch (a review,
+    session 40)."""
+    last: Game | None = store.last_table_game()
+    return last
 
 
 @bp.get("/tv")
