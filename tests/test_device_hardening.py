@@ -12,7 +12,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -110,6 +110,21 @@ def test_replay_names_the_frame_file_the_recognizer_refused(tmp_path: Path) -> N
 # ------------------------------------------------------------------- the store write fails
 
 
+def _disk_full_at_the_second_trick(
+    record_trick: Callable[..., int], calls: list[object], stays: bool = False
+) -> Callable[..., int]:
+    """``record_trick`` whose second call finds the disk full, and (``stays``) every later
+    one too, else the disk has room again after it; each call is noted in ``calls``."""
+
+    def full_disk(*args: object, **kwargs: object) -> int:
+        calls.append(args)
+        if len(calls) == 2 or (stays and len(calls) > 2):
+            raise sqlite3.OperationalError("database or disk is full")
+        return record_trick(*args, **kwargs)
+
+    return full_disk
+
+
 def test_a_failing_database_write_stops_with_a_clear_error_and_a_restart_loses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -117,15 +132,7 @@ def test_a_failing_database_write_stops_with_a_clear_error_and_a_restart_loses_n
     record, script = make_demo(tmp_path / "demo")
     loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
     real = store.record_trick
-    calls = []
-
-    def full_disk(*args: object, **kwargs: object) -> int:
-        calls.append(args)
-        if len(calls) == 2:
-            raise sqlite3.OperationalError("database or disk is full")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "record_trick", full_disk)
+    monkeypatch.setattr(store, "record_trick", _disk_full_at_the_second_trick(real, []))
     with pytest.raises(UserError, match=r"could not be recorded .*disk is full.*free some disk"):
         loop.run()
     (game,) = store.games()
@@ -147,16 +154,9 @@ def test_a_disk_that_stays_full_is_said_once(
     own ``skullcam run: error:`` line (the message the loop stops with)."""
     record, script = make_demo(tmp_path / "demo")
     loop, store = demo_loop(tmp_path, FrameKeyedRecognizer(script))
-    real = store.record_trick
-    calls = []
-
-    def full_disk(*args: object, **kwargs: object) -> int:
-        calls.append(args)
-        if len(calls) >= 2:
-            raise sqlite3.OperationalError("database or disk is full")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "record_trick", full_disk)
+    calls: list[object] = []
+    full = _disk_full_at_the_second_trick(store.record_trick, calls, stays=True)
+    monkeypatch.setattr(store, "record_trick", full)
     with caplog.at_level(logging.INFO), pytest.raises(UserError) as stopped:
         loop.run()
     assert "round 2 trick 1 could not be recorded" in str(stopped.value)
