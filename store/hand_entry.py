@@ -81,7 +81,15 @@ def _room_before(
     return moves
 
 
-def _refuse_unknown_leader(conn: sqlite3.Connection, game_id: int, slot: Mapping[str, Any]) -> None:
+# What a trick entered by hand is refused for, by what the trick before it waits for.
+_UNKNOWN_LEADER_REFUSAL = {
+    "winner": "hand_leader_unknown",
+    "rosie": "hand_waits_rosie",
+    "rosie_unchosen": "hand_rosie_unchosen",
+}
+
+
+def _refuse_unknown_leader(slot: Mapping[str, Any]) -> None:
     """A trick entered by hand needs its leader: refused while it is not known (``slot`` as
     ``_slot`` gives it), naming the one thing to settle. Was: one message for both causes,
     "no winner yet ... or Rosie's choice ... is not made", which left the table to guess."""
@@ -92,17 +100,20 @@ def _refuse_unknown_leader(conn: sqlite3.Connection, game_id: int, slot: Mapping
         "trick": slot["trick"] + 1,
         "waits_on": (slot["waits_on"] or 0) + 1,
     }
-    if slot["waits_for"] != "rosie":
-        raise refusal("hand_leader_unknown", **where)
-    asked = open_questions(conn, game_id, slot["round"], slot["waits_on"], "rosie")
-    raise refusal("hand_waits_rosie" if asked else "hand_rosie_unchosen", **where)
+    raise refusal(_UNKNOWN_LEADER_REFUSAL[slot["waits_for"] or "winner"], **where)
 
 
-def _waits_for(game: Game, trick: Trick) -> str:
+def _waits_for(conn: sqlite3.Connection, game: Game, trick: Trick) -> str:
     """What the trick that leaves the next leader unknown waits for: ``"rosie"`` (her
-    choice of who leads) or ``"winner"`` (a card missing, or one read twice)."""
+    question of who leads is open on the phones), ``"rosie_unchosen"`` (it was dismissed:
+    her choice is made on her trick's page) or ``"winner"`` (a card missing, or one read
+    twice). Was: ``"rosie"`` for a dismissed question too, and the tricks page sent the
+    table to a question it no longer showed."""
     won = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
-    return "rosie" if won == "pirate-rosie" else "winner"
+    if won != "pirate-rosie":
+        return "winner"
+    asked = open_questions(conn, game.id, trick.round, trick.trick, "rosie")
+    return "rosie" if asked else "rosie_unchosen"
 
 
 def _cards_of(tricks: Sequence[Trick]) -> list[Card]:
@@ -114,11 +125,13 @@ class HandEntryMixin(TricksMixin):
     """Where the next trick goes and who plays in which order; entering it."""
 
     def next_trick(self, game_id: int) -> dict[str, Any] | None:
-        """The trick the table would enter next: ``{"round", "trick", "order", "waits_on"}``
+        """The trick the table would enter next: ``{"round", "trick", "order", "waits_on",
+        "waits_for"}``
         (players in play order, the leader first), or None when the game is over or every
         round is played. ``order`` is empty while the leader is not known yet, and then
-        ``waits_on`` is the trick (its index in the round) to settle first: it has no winner
-        yet (a card missing or read twice) or Rosie's choice of who leads is not made."""
+        ``waits_on`` is the trick (its index in the round) to settle first and ``waits_for``
+        why: ``"winner"`` (a card missing or read twice), ``"rosie"`` (her question of who
+        leads is open) or ``"rosie_unchosen"`` (it was dismissed: choose on that trick's page)."""
         return self._next_trick(self.game(game_id), self.tricks(game_id))
 
     def _next_trick(self, game: Game, recorded: Sequence[Trick]) -> dict[str, Any] | None:
@@ -173,7 +186,7 @@ class HandEntryMixin(TricksMixin):
             "trick": slot,
             "order": order,
             "waits_on": None if waits is None else waits.trick,
-            "waits_for": None if waits is None else _waits_for(game, waits),
+            "waits_for": None if waits is None else _waits_for(self._conn(), game, waits),
         }
 
     def enter_trick(
@@ -218,7 +231,7 @@ class HandEntryMixin(TricksMixin):
                     next_round=nxt["round"],
                     next_trick=nxt["trick"] + 1,
                 )
-            _refuse_unknown_leader(conn, game_id, nxt)
+            _refuse_unknown_leader(nxt)
             self._write_hand_trick(conn, game, round_number, trick_index, plays, nxt["order"], note)
         return self.trick(game_id, round_number, trick_index)
 
@@ -260,7 +273,7 @@ class HandEntryMixin(TricksMixin):
                 raise moves
             round_tricks = [t for t in tricks if t.round == round_number]
             slot = self._slot(game, round_number, trick_index, round_tricks)
-            _refuse_unknown_leader(conn, game_id, slot)
+            _refuse_unknown_leader(slot)
             late(game)
             ids = {(t.round, t.trick): t.id for t in tricks}
             trick_moves.move_tricks(conn, game, moves)

@@ -1337,6 +1337,35 @@ def test_the_refusal_to_enter_after_rosie_is_said_in_the_tables_language(
     assert "responde antes a la pregunta de Rosie" in body["error_text"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "her question of who leads next was dismissed: choose who leads on her trick's"),
+        ("es", "su pregunta de quién sale ahora se descartó: elige quién sale en la página"),
+        ("it", "è stata scartata: scegli chi guida nella pagina della sua presa"),
+        ("da", "blev afvist: vælg, hvem der spiller ud, på hendes stiks side"),
+    ],
+)
+def test_the_tricks_page_sends_a_dismissed_rosie_to_her_tricks_page(
+    client: FlaskClient, store: GameStore, lang: str, words: str
+) -> None:
+    """Her question dismissed on a phone, the page still said "answer who leads next
+    (above)" with no question above it: the table had no way to where the choice is made.
+    Now it names her trick's page and links it, as for a trick with no winner."""
+    gid = rosie_won_round_two_trick_one(store)
+    (asked,) = store.prompts(gid)
+    store.dismiss_prompt(asked.id)
+    assert store.next_trick(gid)["waits_for"] == "rosie_unchosen"  # type: ignore[index]
+    client.set_cookie("lang", lang)
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    (warning,) = re.findall(r'<p class="warning" id="enter-leader-unknown">.*?</p>', page)
+    assert words in html.unescape(warning)
+    assert f'<a href="/game/{gid}/round/2/trick/0">' in warning
+    store.choose_ability(gid, 2, 0, 1)  # there: Ben leads
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert 'id="enter-form"' in page and 'id="enter-leader-unknown"' not in page
+
+
 def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
     client: FlaskClient, store: GameStore
 ) -> None:

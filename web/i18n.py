@@ -585,6 +585,26 @@ STRINGS: dict[str, dict[str, str]] = {
             " indtast så dette stik."
         ),
     },
+    "enter_trick_rosie_unchosen": {
+        "en": (
+            "Rosie won trick {trick}, and her question of who leads next was dismissed: choose"
+            " who leads on her trick's page, then enter this trick:"
+        ),
+        "es": (
+            "Rosie ganó la baza {trick} y su pregunta de quién sale ahora se descartó: elige"
+            " quién sale en la página de su baza y luego anota esta baza:"
+        ),
+        "it": (
+            "Rosie ha vinto la presa {trick} e la sua domanda su chi guida la prossima presa è"
+            " stata scartata: scegli chi guida nella pagina della sua presa, poi inserisci"
+            " questa presa:"
+        ),
+        "da": (
+            "Rosie vandt stik {trick}, og hendes spørgsmål om, hvem der spiller ud næste gang,"
+            " blev afvist: vælg, hvem der spiller ud, på hendes stiks side, og indtast så dette"
+            " stik:"
+        ),
+    },
     "enter_trick_last": {
         "en": "Last trick: round {round} trick {trick}, won by {name}.",
         "es": "Última baza: la {trick} de la ronda {round}, ganada por {name}.",
