@@ -13,6 +13,7 @@ restores them; only the record and the state leave them out meanwhile.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from skullcam.errors import UserError
@@ -247,6 +248,55 @@ def restore_dropped_choice(
         except UserError:  # the bids changed meanwhile: asked again
             return False
     record_ability(conn, game, round_number, trick_index, kind, choice, note)
+    return True
+
+
+#: The note on a choice :func:`carry_choice` carries over (``web/flag_i18n.py`` says it).
+CARRIED_OVER = (
+    "carried over from the trick entered by hand, taken back: the camera's trick has the same"
+    " winner and the same pirate"
+)
+
+
+@dataclass(frozen=True)
+class AnsweredChoice:
+    """A choice the table answered on a trick: its pirate (card id), the player who won the
+    trick with it, and the choice."""
+
+    pirate: str
+    winner: int | None
+    choice: Any
+
+
+def answered_choice(conn: sqlite3.Connection, game_id: int, trick: Trick) -> AnsweredChoice | None:
+    """The choice the table answered for ``trick``'s winning pirate; None where it has none,
+    or where it was only read from the lead (its question still open, ``rosie_lead.py``):
+    that one is read again from the lead, not carried anywhere as the table's word."""
+    pirate = str(trick.resolution.get("winning_card"))
+    kind = ABILITY_KIND.get(pirate)
+    if kind is None:
+        return None
+    made = made_choice(conn, game_id, trick.round, trick.trick, pirate)
+    if made is None or open_questions(conn, game_id, trick.round, trick.trick, kind):
+        return None
+    winner = verdicts.winner_player(trick.plays, trick.resolution)
+    return AnsweredChoice(pirate, winner, made["choice"])
+
+
+def carry_choice(
+    conn: sqlite3.Connection, game: Game, answered: AnsweredChoice | None, trick: Trick
+) -> bool:
+    """Record ``answered`` (a trick's answered choice, taken with it from its place) on
+    ``trick``, now recorded in that place, where the same player wins it with the same
+    pirate: the table said it already, and asking again made it say it twice (the camera's
+    trick standing where an entry by hand was taken back). Whether it did; audited as
+    'choice' (:func:`record_ability`). Another winner or pirate is asked afresh."""
+    if answered is None or trick.resolution.get("winning_card") != answered.pirate:
+        return False
+    if verdicts.winner_player(trick.plays, trick.resolution) != answered.winner:
+        return False
+    kind = ABILITY_KIND[answered.pirate]
+    record_ability(conn, game, trick.round, trick.trick, kind, answered.choice, CARRIED_OVER)
     return True
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import checks, trick_moves, verdicts
+from .abilities import AnsweredChoice, answered_choice, carry_choice
 from .audit import write_audit
 from .camera_reading import camera_copy
 from .corrections import raise_flag
@@ -84,6 +85,7 @@ class HandRemovalMixin(HandEntryMixin):
                 raise refusal("remove_moved_since", **where)
             rounds = self.rounds_due(game_id)
             was_out = played_out(conn, game, rounds)
+            answered = answered_choice(conn, game_id, trick)  # read before it is dropped
             self._drop_trick(conn, game, trick)
             trick_moves.move_tricks(conn, game, back)
             ids = {(t.round, t.trick): t.id for t in tricks}
@@ -92,7 +94,7 @@ class HandRemovalMixin(HandEntryMixin):
             trick_moves.audit_moves(conn, game, back, ids, why)
             self._settle_moved(conn, game, [b for _, b in back])
             self._restore_doubts(conn, game, trick)
-            kept = self._camera_reading_stands(conn, game, trick)
+            kept = self._camera_reading_stands(conn, game, trick, answered)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):
                 reopen(conn, game, rounds)
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]
@@ -106,12 +108,20 @@ class HandRemovalMixin(HandEntryMixin):
         self._delete_unused_images(trick)
         return {**removed, **outcome}
 
-    def _camera_reading_stands(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> bool:
+    def _camera_reading_stands(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        trick: Trick,
+        answered: AnsweredChoice | None = None,
+    ) -> bool:
         """Record the camera's copy kept with the entry ``trick`` (just removed) in its place,
         as the camera gave it: its cards, pictures, detections and model, its doubts (a
         doubtful Tigress, a card read with low confidence, a swap it saw before the pickup)
         asked as they would have been had the camera recorded it (they stood for nothing
-        while the table's cards did), and its winning pirate's choice. Whether it did: not
+        while the table's cards did), and its winning pirate's choice: the one the table
+        ``answered`` on the entry carried over where the same player wins with the same
+        pirate (:func:`~.abilities.carry_choice`), asked afresh otherwise. Whether it did: not
         where the entry has none, nor where the place is taken again (a trick the entry's
         insertion moved came back into it)."""
         copy = camera_copy(trick)
@@ -130,7 +140,9 @@ class HandRemovalMixin(HandEntryMixin):
         for kind, player, payload in copy.asks:
             check_ask(kind, player, len(game.players))
             insert_prompt(conn, game.id, kind, *place, player, payload)
-        ask_and_follow(conn, game, self.trick(game.id, *place))
+        stands = self.trick(game.id, *place)
+        carry_choice(conn, game, answered, stands)
+        ask_and_follow(conn, game, stands)
         return True
 
     def _delete_unused_images(self, trick: Trick) -> None:

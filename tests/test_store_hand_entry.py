@@ -17,6 +17,7 @@ from web_support import json_of, overlay_labels
 
 from skullcam.errors import UserError
 from skullcam.store import GameStore, trick_moves
+from skullcam.store.abilities import CARRIED_OVER
 
 
 @pytest.fixture
@@ -601,6 +602,58 @@ def test_taking_back_a_hand_entry_the_camera_completed_too_leaves_the_cameras_tr
     (audit,) = [c for c in hand_store.audit(gid) if c.kind == "removed"]
     assert [p["card"] for p in audit.before["plays"]] == ["green-3", "green-8", "green-2"]
     assert [p["card"] for p in audit.before["camera_plays"]] == ["green-3", "green-9", "green-2"]
+
+
+def rascal_entry_answered(store: GameStore, seen: list) -> int:
+    """Round 2's trick 1 entered by hand, Ana's Rascal winning it, her bet answered (10),
+    and the camera's copy of it reading ``seen``, kept with the entry."""
+    gid = three_players(store, {"pirate_abilities": True})
+    store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
+    entered = hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2"))
+    store.enter_trick(gid, 2, 0, entered)
+    (asked,) = [p for p in store.prompts(gid) if p.kind == "rascal_bet"]
+    store.answer_prompt(asked.id, 10)
+    pictured_entry(store, gid, (2, 0), [], seen)
+    return gid
+
+
+def test_the_choice_answered_on_an_entry_taken_back_carries_over_to_the_cameras_trick(
+    hand_store: GameStore,
+) -> None:
+    """The camera read Cai's green-3 as green-4, Ana's Rascal winning as on the entry: the
+    table, taking the entry back, was asked Ana's bet again, which it had answered."""
+    gid = rascal_entry_answered(
+        hand_store, plays((2, "green-4"), (0, "pirate-rascal"), (1, "green-2"))
+    )
+    assert hand_store.remove_hand_trick(gid, 2, 0)["camera_kept"] is True
+    assert hand_store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rascal", "choice": 10}]
+    assert [p.kind for p in hand_store.prompts(gid)] == []
+    kept = hand_store.trick(gid, 2, 0)
+    (carried,) = [c for c in hand_store.audit(gid) if c.kind == "choice" and c.trick_id == kept.id]
+    assert carried.before is None and carried.after == {"pirate": "pirate-rascal", "choice": 10}
+    assert carried.note == CARRIED_OVER
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        plays((2, "green-3"), (0, "green-2"), (1, "pirate-rascal")),  # Ben's Rascal
+        plays((2, "pirate-harry"), (0, "pirate-rascal"), (1, "green-2")),  # Cai's Harry
+    ],
+    ids=["another-winner", "another-pirate"],
+)
+def test_a_cameras_trick_won_otherwise_is_asked_its_choice_afresh(
+    hand_store: GameStore, seen: list
+) -> None:
+    """Ana's bet was hers to make with her Rascal: where the camera saw Ben win with it, or
+    Cai with Harry, the camera's winner is asked, and Ana's bet counts for nothing."""
+    gid = rascal_entry_answered(hand_store, seen)
+    hand_store.remove_hand_trick(gid, 2, 0)
+    assert hand_store.abilities(gid, 2) == []
+    winner = seen[2]["player"] if seen[2]["card"] == "pirate-rascal" else seen[0]["player"]
+    kind = "rascal_bet" if winner == 1 else "harry"
+    asked = [(p.kind, p.round, p.trick, p.player) for p in hand_store.prompts(gid)]
+    assert asked == [(kind, 2, 0, winner)]
 
 
 def test_a_cameras_copy_with_no_place_to_stand_leaves_no_picture_behind(

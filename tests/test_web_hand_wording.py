@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from skullcam.store.abilities import CARRIED_OVER
 from skullcam.store.refusals import refusal
 from skullcam.web.flag_i18n import flag_text
 from skullcam.web.i18n import translate
@@ -98,6 +99,7 @@ MISFIT = "moved to round 3: pirate-harry's change no longer fits the winner's bi
 UNDONE = "restored: the correction that dropped it was undone"
 ON = "moved one place on: the missed trick was entered by hand as round 2 trick 1"
 BACK = "moved back: the trick entered by hand as round 2 trick 1 was taken back"
+CARRIED = CARRIED_OVER  # the store's own note, so that a reworded one is caught here
 
 
 @pytest.mark.parametrize(
@@ -144,6 +146,24 @@ BACK = "moved back: the trick entered by hand as round 2 trick 1 was taken back"
             "da",
             "flyttet tilbage: stikket, der blev indtastet manuelt som stik 1 i runde 2, er"
             " fjernet igen",
+        ),
+        (
+            CARRIED,
+            "es",
+            "conservada de la baza anotada a mano, que se quitó: la baza de la cámara tiene el"
+            " mismo ganador y el mismo pirata",
+        ),
+        (
+            CARRIED,
+            "it",
+            "mantenuta dalla presa inserita a mano, poi tolta: la presa della fotocamera ha lo"
+            " stesso vincitore e lo stesso pirata",
+        ),
+        (
+            CARRIED,
+            "da",
+            "overført fra stikket, der blev indtastet manuelt og fjernet igen: kameraets stik har"
+            " samme vinder og samme pirat",
         ),
     ],
 )

@@ -223,6 +223,20 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     ),
     (
         re.compile(
+            r"carried over from the trick entered by hand, taken back: the camera's trick has"
+            r" the same winner and the same pirate"
+        ),
+        {
+            "es": "conservada de la baza anotada a mano, que se quitó: la baza de la cámara"
+            " tiene el mismo ganador y el mismo pirata",
+            "it": "mantenuta dalla presa inserita a mano, poi tolta: la presa della fotocamera"
+            " ha lo stesso vincitore e lo stesso pirata",
+            "da": "overført fra stikket, der blev indtastet manuelt og fjernet igen: kameraets"
+            " stik har samme vinder og samme pirat",
+        },
+    ),
+    (
+        re.compile(
             r"moved one place on: the missed trick was entered by hand as round (?P<r>\d+) "
             r"trick (?P<t>\d+)"
         ),
