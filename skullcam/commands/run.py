@@ -179,7 +179,7 @@ def _record(
             "run without --no-web and start a game on the web page"
         )
     loop = None if pages_only else _live_loop(args, store, recognizer, camera, demo, data)
-    server = None
+    server = pages = None
     if not args.no_web:
         from skullcam.web import create_app
         from skullcam.web.app import make_server
@@ -189,7 +189,8 @@ def _record(
             server = make_server(app, args.host, args.port)
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from err
-        threading.Thread(target=server.run, name="web", daemon=True).start()
+        pages = PagesThread(server)
+        pages.start()
         logger.info("scoreboard on %s", scoreboard_urls(args.host, server.effective_port))
     if demo is not None and idle is None:
         # Said once every check has passed: before, a run refused (a table's game in progress,
@@ -227,8 +228,8 @@ def _record(
         if loop is not None:
             loop.stop.set()
             loop.join(5.0)  # let the loop finish its frame
-        if server is not None:
-            server.close()
+        if pages is not None:
+            pages.close()
     print((RunTally() if loop is None else loop.tally).summary(data))
     if lock is not None:
         lock.close()
@@ -236,6 +237,35 @@ def _record(
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+class PagesThread:
+    """The web server, run in a thread of its own and closed from the main one.
+
+    Its loop, closed from the main thread, can fail on the sockets ``close()`` has just shut:
+    every so often Ctrl-C printed "Exception in thread web: Traceback ..." before "skullcam
+    run: interrupted" (seen with ``--camera none``, which stops at once). A failure after the
+    close was asked for is that stop, not an error; one before it is still raised."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.closing = threading.Event()
+        self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except Exception:
+            if not self.closing.is_set():
+                raise
+
+    def close(self, wait_s: float = 2.0) -> None:
+        self.closing.set()
+        self.server.close()
+        self.thread.join(wait_s)
 
 
 def _why_idle(
