@@ -21,7 +21,7 @@ from skullcam.errors import UserError
 from . import lead_doubt
 from .abilities import ask_winners_choice, choice_kind, record_ability
 from .prompts import open_questions
-from .rows import Game, Trick, trick_from_row, trick_row
+from .rows import Game, Trick, select_rows, trick_from_row, trick_row
 
 
 def _read_choice(conn: sqlite3.Connection, game: Game, round_number: int, rosie_trick: int) -> None:
@@ -46,13 +46,8 @@ def _read_choice(conn: sqlite3.Connection, game: Game, round_number: int, rosie_
     leader = int(following.plays[0]["player"])
     note = f"read from the lead: {game.players[leader]} led trick {rosie_trick + 2}"
     record_ability(conn, game, round_number, rosie_trick, "rosie", leader, note)
-    round_tricks = [
-        trick_from_row(row)
-        for row in conn.execute(
-            "SELECT * FROM tricks WHERE game_id = ? AND round = ? ORDER BY trick",
-            (game.id, round_number),
-        )
-    ]
+    rows = select_rows(conn, "tricks", "trick", game_id=game.id, round=round_number)
+    round_tricks = [trick_from_row(row) for row in rows]
     lead_doubt.settle(conn, game, following, round_tricks)
 
 
