@@ -1179,12 +1179,14 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     assert max(seen["rows"], seen["cards"], seen["chart"]) <= 1080, seen
 
 
-def _eight_under_a_head_full_of_notices(store: GameStore) -> int:
+def _eight_under_a_head_full_of_notices(
+    store: GameStore, settings: dict[str, Any] | None = None
+) -> int:
     """A game of eight whose TV shows every notice: no camera, a bid missing, a warning (a
     trick led out of turn) and two questions, with three cards on the table."""
     names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
     names += ["Anne-Sophie", "Guðmundur", "Wilhelmina", "Konstantin"]
-    gid = store.create_game(names, 0, {"rounds": 2})
+    gid = store.create_game(names, 0, {"rounds": 2, **(settings or {})})
     store.set_bids(gid, 1, [0] * 8)
     wrong = [{"player": (2 + i) % 8, "card": f"green-{i + 3}"} for i in range(8)]  # Ben leads
     store.record_trick(gid, 1, 0, wrong)  # "... led, but by the rules Christopher leads it"
@@ -2062,6 +2064,87 @@ def test_the_tv_says_why_under_eight_cards_whole(
             assert seen["font"] >= 0.032 * height - 0.1, (lang, height, seen)
             assert seen["chart"] >= 0.18 * height, (lang, height, seen)
             assert max(seen["rows"], seen["page"]) <= height, (lang, height, seen)
+
+
+_TV_WHY_UNDER_NOTICES = """
+const box = (el) => el.getBoundingClientRect();
+const why = document.getElementById('tv-why');
+const column = box(why.closest('.tv-scores, .tv-side'));
+const rows = document.querySelectorAll('#tv-table tbody tr');
+return {shown: why.getClientRects().length > 0, text: why.textContent, title: why.title,
+        lines: box(why).height / parseFloat(getComputedStyle(why).lineHeight),
+        in_column: box(why).bottom <= column.bottom + 0.5,
+        font: parseFloat(getComputedStyle(why).fontSize),
+        rows: box(rows[rows.length - 1]).bottom,
+        scores: box(document.querySelector('.tv-scores')).bottom,
+        questions: box(document.getElementById('tv-prompts')).bottom,
+        side: box(document.querySelector('.tv-side')).bottom,
+        page: document.documentElement.scrollHeight};
+"""
+
+
+def _last_trick_of_eight(store: GameStore, gid: int, cards: list[str]) -> None:
+    """The game of ``_eight_under_a_head_full_of_notices`` with its cards taken off the table
+    and eight of ``cards`` played as round 2's first trick: the TV shows it as the last trick."""
+    store.set_live(gid, 2, 0, [])
+    leader = store.state(gid)["leader"]
+    store.record_trick(
+        gid, 2, 0, [{"player": (leader + i) % 8, "card": c} for i, c in enumerate(cards)]
+    )
+
+
+def _tv_why_under_notices(browser: Any, url: str, width: int, height: int) -> dict[str, Any]:
+    """What ``_TV_WHY_UNDER_NOTICES`` measures on the TV at ``url`` once its eight cards are up."""
+    _open_tv_with_every_notice(browser, url, width, height)
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9)
+    seen: dict[str, Any] = browser.execute_script(_TV_WHY_UNDER_NOTICES)
+    return seen
+
+
+def test_the_tv_says_why_under_eight_cards_and_a_head_full_of_notices(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Eight cards of the last trick under a head full of notices: in Spanish, Italian and
+    Danish the line on why its winner won found no room and was left out (Italian, 720p and
+    1080p), and the questions ran off the bottom of the screen (127 px at 1080p in Italian,
+    91 px at 720p), the board being one that cannot scroll. The line shows, whole, in all four
+    languages at 720p and 1080p, and every row and question stays on the screen."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store)
+    # A pirate, the Skull King and a mermaid: a why of two lines at 720p.
+    cards = ["yellow-2", "yellow-3", "pirate-harry", "yellow-5", "skull-king", "yellow-7"]
+    _last_trick_of_eight(store, gid, [*cards, "mermaid-sirena", "yellow-9"])
+    for lang in ("en", "es", "it", "da"):
+        for width, height in ((1280, 720), (1920, 1080)):
+            url = f"{base}/game/{gid}/tv?lang={lang}"
+            seen = _tv_why_under_notices(browser, url, width, height)
+            where = (lang, height, seen)
+            assert seen["shown"] and seen["in_column"] and not seen["title"], where
+            assert seen["font"] >= 0.032 * height - 0.1, where
+            assert seen["rows"] <= seen["scores"] and seen["questions"] <= seen["side"], where
+            assert seen["page"] <= height, where
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_tv_cuts_a_long_why_to_one_line_rather_than_leave_it_out(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Where neither the score table nor the cards leave room for the whole line on why (the
+    White Whale's tie, three lines in Italian, under eight cards and a head full of notices),
+    it was left out: it is one line under the score table now, cut with "…", the whole in its
+    title, and every row and question stays on the screen."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store, {"kraken_and_white_whale": True})
+    cards = ["yellow-12", "white-whale", "skull-king", "black-12", "mermaid", "pirate-harry"]
+    _last_trick_of_eight(store, gid, [*cards, "green-3", "escape"])
+    for width, height in ((1280, 720), (1920, 1080)):
+        seen = _tv_why_under_notices(browser, f"{base}/game/{gid}/tv?lang=it", width, height)
+        where = (height, seen)
+        assert seen["shown"] and seen["in_column"] and seen["lines"] < 1.5, where
+        assert seen["title"] == seen["text"] and "Balena Bianca" in seen["title"], where
+        assert seen["rows"] <= seen["scores"] and seen["questions"] <= seen["side"], where
+        assert seen["page"] <= height, where
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 _TV_CARDS_CUT = """

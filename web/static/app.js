@@ -842,22 +842,29 @@ function initTV() {
    * not at all. Under the cards it took the chart's room, cut at two lines: under eight cards
    * the chart of a game of eight with a question open left a 1080p screen (237 px of the 248
    * it needs); under six long names with a question open too; under four, at 1080p with a
-   * question open, the chart was 305 px high (398 now). */
+   * question open, the chart was 305 px high (398 now). Where neither place has room for it
+   * whole, it is one line under the score table, cut with "…" (the whole in its title):
+   * left out, eight cards under a head full of notices never said why in Italian at 720p. */
   function placeWhy() {
     const why = document.getElementById("tv-why");
     const bottom = (el) => el.getBoundingClientRect().bottom;
     const chart = () => document.querySelector("#tv-chart svg").getBoundingClientRect().height;
     const live = document.querySelector(".tv-live"), scores = document.querySelector(".tv-scores");
+    const underScores = () => { scores.append(why); return bottom(why) <= bottom(scores) + 0.5; };
     why.hidden = true;
+    why.classList.remove("clamped");
+    why.removeAttribute("title");
     if (!why.textContent || document.getElementById("tv-board").hidden) return;
     const alone = chart();  // the chart's height without the line
     why.hidden = false;
-    scores.append(why);
-    if (bottom(why) <= bottom(scores) + 0.5) return;
+    if (underScores()) return;
     live.append(why);
     // Under the cards, the questions come after it: neither may leave the column.
     const end = Math.max(bottom(why), bottom(document.getElementById("tv-prompts")));
-    why.hidden = end > bottom(live.parentElement) + 0.5 || (alone > 0 && chart() === 0);
+    if (end <= bottom(live.parentElement) + 0.5 && !(alone > 0 && chart() === 0)) return;
+    why.classList.add("clamped");
+    why.title = why.textContent;
+    why.hidden = !underScores();
   }
   // A window resized (a browser window, not a TV): the room each place leaves changed.
   new ResizeObserver(placeWhy).observe(document.getElementById("tv-board"));
