@@ -2147,6 +2147,47 @@ def test_the_tv_cuts_a_long_why_to_one_line_rather_than_leave_it_out(
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+_TV_PAST_THE_SCREEN = """
+const box = (el) => el.getBoundingClientRect();
+const room = Math.min(box(document.querySelector('.tv-scores')).right,
+                      document.documentElement.clientWidth);
+return {cells: [...document.querySelectorAll('#tv-table th, #tv-table td')]
+          .filter((cell) => box(cell).right > room + 0.5)
+          .map((cell) => cell.textContent + ' ' + Math.round(box(cell).right - room) + ' px'),
+        names: [...document.querySelectorAll('#tv-table td.name')]
+          .filter((td) => Math.max(...[...td.children].map((c) => box(c).right)) > box(td).right)
+          .map((td) => td.textContent),
+        page: document.documentElement.scrollWidth};
+"""
+
+
+def test_the_tv_on_a_phone_keeps_the_total_column_in_view(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The TV page on an upright 360 x 640 phone, eight players under a head full of notices
+    with the eight cards of the last trick: the score table was wider than the screen, and
+    the Total column was cut off, its heading "Tota" and each total a lone "−" in Spanish
+    (31 px past the screen's edge; 9 px in Italian). The names give way (they take what the
+    numbers leave, cut with "…"), and every cell is on the screen in all four languages."""
+    base, store = server
+    gid = _eight_under_a_head_full_of_notices(store)
+    _last_trick_of_eight(store, gid, [f"yellow-{i + 2}" for i in range(8)])
+    for lang in ("en", "es", "it", "da"):
+        browser.set_window_size(360, 760)
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
+        )
+        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
+        )
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-warnings").is_displayed())
+        seen = browser.execute_script(_TV_PAST_THE_SCREEN)
+        assert seen == {"cells": [], "names": [], "page": 360}, (lang, seen)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 _TV_CARDS_CUT = """
 const cut = (el) => el.scrollWidth > el.clientWidth;
 return [...document.querySelectorAll('#tv-live-cards li:not(.caption)')].map((li) =>
