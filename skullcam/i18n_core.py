@@ -68,8 +68,8 @@ _SPECIALS = {
         "pirate-juanita": "Juanita Jade",
         "pirate-harry": "Harry el Gigante",
         "tigress": "Tigresa",
-        "tigress:pirate": "Tigresa (pirata)",
-        "tigress:escape": "Tigresa (huida)",
+        "tigress:pirate": "Tigresa (Pirata)",
+        "tigress:escape": "Tigresa (Huida)",
         "skull-king": "Skull King",
         # The mermaid named Sirena is "Sirena", not "Sirena Sirena" (English "Mermaid Sirena"
         # word for word); the mermaid an input leaves unnamed is told from her as "genérica".
@@ -93,8 +93,8 @@ _SPECIALS = {
         "pirate-juanita": "Juanita Jade",
         "pirate-harry": "Harry il Gigante",
         "tigress": "Tigre",
-        "tigress:pirate": "Tigre (pirata)",
-        "tigress:escape": "Tigre (fuga)",
+        "tigress:pirate": "Tigre (Pirata)",
+        "tigress:escape": "Tigre (Fuga)",
         "skull-king": "Re dei Teschi",
         "mermaid": "Sirena generica",  # as in Spanish: no word of the sources' for her
         "mermaid-alyra": "Sirena Alyra",

@@ -1227,8 +1227,8 @@ def test_an_unnamed_pirate_or_a_card_left_out_is_refused_in_the_tables_language(
     url = f"/api/game/{gid}/round/1/trick/0/enter?lang=es"
     trick = hand((1, "green-5"), (2, "pirate"), (0, "escape"))
     assert json_of(client.post(url, json={"plays": trick}))["error_text"] == (
-        "elige qué pirata jugó Cai (Rosie, Bendt, Rascal, Juanita o Harry): la baraja no tiene"
-        " ningún pirata sin nombre"
+        "elige qué Pirata jugó Cai (Rosie, Bendt, Rascal, Juanita o Harry): la baraja no tiene"
+        " ningún Pirata sin nombre"
     )
     trick = hand((1, "green-5"), (2, "white-whale"), (0, "escape"))
     assert json_of(client.post(url, json={"plays": trick}))["error_text"] == (

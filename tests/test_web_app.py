@@ -356,7 +356,7 @@ def test_every_string_has_every_language() -> None:
         ("skull-king", "it", "Re dei Teschi"),
         ("white-whale", "es", "Ballena Blanca"),
         ("loot", "da", "Byttekort"),
-        ("tigress:escape", "it", "Tigre (fuga)"),
+        ("tigress:escape", "it", "Tigre (Fuga)"),
         ("mermaid-alyra", "da", "Havfrue Alyra"),
         ("black-1", "en", "Jolly Roger 1"),
     ],

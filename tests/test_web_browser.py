@@ -944,7 +944,7 @@ def test_the_tvs_banner_says_an_unnamed_mermaid_as_the_replay_page_does(
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Ronda 1"))
     play_trick(store, gid, ["pirate", "mermaid", "green-3"])  # Ben's pirate takes Cai's mermaid
     banner = (By.ID, "tv-banner")
-    said = "+20 por capturar a una sirena si Ben cumple su apuesta"
+    said = "+20 por capturar a una Sirena si Ben cumple su apuesta"
     wait(browser).until(ec.text_to_be_present_in_element(banner, said))
 
 
@@ -2001,8 +2001,8 @@ def test_the_tv_says_why_the_last_tricks_winner_won(
     store.record_trick(gid, 1, 0, [{"player": (1 + i) % 4, "card": c} for i, c in enumerate(cards)])
     why = {
         "en": "The Skull King beats every pirate and every numbered card.",
-        "es": "El Skull King vence a todos los piratas y a todas las cartas numeradas.",
-        "it": "Il Re dei Teschi batte tutti i pirati e tutte le carte numerate.",
+        "es": "El Skull King vence a todos los Piratas y a todas las cartas numeradas.",
+        "it": "Il Re dei Teschi batte tutti i Pirati e tutte le carte numerate.",
         "da": "Skull King slår alle pirater og alle talkort.",
     }
     for lang, text in why.items():

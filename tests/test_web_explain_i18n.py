@@ -163,7 +163,7 @@ def test_spanish_sentence_reads_as_written() -> None:
         players=["Ana", "Ben", "Cai"],
     )
     assert explain(result.phrases, "es") == (
-        "Gana el Skull King de Ben: el Skull King vence a todos los piratas y a todas las cartas"
+        "Gana el Skull King de Ben: el Skull King vence a todos los Piratas y a todas las cartas"
         " numeradas. +10 por el Cofre del Tesoro 14; +30 por capturar a Rosie D' Laney"
         " (si se cumple la apuesta)."
     )
@@ -193,7 +193,7 @@ def test_the_tvs_line_says_the_rule_that_won_and_nothing_after_it(lang: str) -> 
         players=["Ana", "Ben", "Cai"],
     )
     assert why_text(result, "es") == (
-        "El Skull King vence a todos los piratas y a todas las cartas numeradas."
+        "El Skull King vence a todos los Piratas y a todas las cartas numeradas."
     )
 
 
@@ -241,15 +241,15 @@ def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:
     phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
     assert explain(phrases, "es").endswith(
         " +20 por el Jolly Roger 14; +40 por capturar al Skull King (si se cumple la apuesta)."
-        " Capturar al pirata no da bonus."
+        " Capturar al Pirata no da bonus."
     )
     assert explain(phrases, "it").endswith(
         " +20 per il Jolly Roger 14; +40 per aver catturato il Re dei Teschi (se la puntata è"
-        " esatta). Catturare il pirata non dà bonus."
+        " esatta). Catturare il Pirata non dà bonus."
     )
     cards = [parse_card(c) for c in ("skull-king", "tigress:pirate", "pirate-harry", "purple-14")]
     phrases = resolve_trick(cards, players=["Ana", "Ben", "Cai", "Dag"]).phrases
-    assert "; +30 por capturar a la Tigresa (pirata); +30 por capturar a Harry el Gigante " in (
+    assert "; +30 por capturar a la Tigresa (Pirata); +30 por capturar a Harry el Gigante " in (
         explain(phrases, "es")
     )
     assert "+10 per la Mappa del Tesoro 14; " in explain(phrases, "it")
@@ -307,8 +307,8 @@ def test_english_on_the_web_says_a_capture_bonus_as_a_player_would() -> None:
 @pytest.mark.parametrize(
     ("cards", "lang", "expected"),
     [
-        (("tigress:pirate", "mermaid-alyra", "green-14"), "es", "Gana la Tigresa (pirata) de Ana:"),
-        (("tigress:pirate", "mermaid-alyra", "green-14"), "it", "Vince la Tigre (pirata) di Ana:"),
+        (("tigress:pirate", "mermaid-alyra", "green-14"), "es", "Gana la Tigresa (Pirata) de Ana:"),
+        (("tigress:pirate", "mermaid-alyra", "green-14"), "it", "Vince la Tigre (Pirata) di Ana:"),
         (("green-2", "mermaid-alyra", "green-14"), "es", "Gana la Sirena Alyra de Ben:"),
         (("purple-9", "purple-3", "escape"), "it", "Vince la Mappa del Tesoro 9 di Ana:"),
         (("purple-9", "purple-3", "escape"), "es", "Gana el Mapa del Tesoro 9 de Ana:"),
@@ -322,7 +322,7 @@ def test_english_on_the_web_says_a_capture_bonus_as_a_player_would() -> None:
 def test_spanish_and_italian_say_whose_card_wins_with_its_article(
     cards: tuple[str, ...], lang: str, expected: str
 ) -> None:
-    """ "Gana Tigresa (pirata) (Ana)": the card's name then its player in brackets, after a
+    """ "Gana Tigresa (Pirata) (Ana)": the card's name then its player in brackets, after a
     card name that may hold brackets of its own. Now the card with its article, then whose it
     is; a named pirate, a person, takes none. The CLI's English is as it was."""
     result = resolve_trick([parse_card(c) for c in cards], players=["Ana", "Ben", "Cai"])
@@ -831,7 +831,7 @@ STOPPED_GAMES = [
         _ability_not_won,
         "round 1, trick 1: an ability of pirate-harry is recorded, but that pirate did not win"
         " this trick",
-        "ronda 1, baza 1: hay grabada una habilidad de Harry el Gigante, pero ese pirata no"
+        "ronda 1, baza 1: hay grabada una habilidad de Harry el Gigante, pero ese Pirata no"
         " ganó esta baza",
     ),
     (

@@ -151,13 +151,13 @@ CARRIED = CARRIED_OVER  # the store's own note, so that a reworded one is caught
             CARRIED,
             "es",
             "conservada de la baza anotada a mano, que se quitó: la baza de la cámara tiene el"
-            " mismo ganador y el mismo pirata",
+            " mismo ganador y el mismo Pirata",
         ),
         (
             CARRIED,
             "it",
             "mantenuta dalla presa inserita a mano, poi tolta: la presa della fotocamera ha lo"
-            " stesso vincitore e lo stesso pirata",
+            " stesso vincitore e lo stesso Pirata",
         ),
         (
             CARRIED,

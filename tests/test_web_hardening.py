@@ -708,8 +708,8 @@ def test_the_trick_event_names_the_loot_alliance_for_the_tvs_banner(
     ("lang", "winner", "note"),
     [
         ("en", "Ben's Pirate wins", "+20 for capturing a Mermaid if Ben makes their bid"),
-        ("es", "Gana el Pirata de Ben", "+20 por capturar a una sirena si Ben cumple su apuesta"),
-        ("it", "Vince il Pirata di Ben", "+20 per aver catturato una sirena se Ben indovina"),
+        ("es", "Gana el Pirata de Ben", "+20 por capturar a una Sirena si Ben cumple su apuesta"),
+        ("it", "Vince il Pirata di Ben", "+20 per aver catturato una Sirena se Ben indovina"),
         ("da", "Bens Pirat vinder", "Ben får +20 for at fange en havfrue, hvis buddet holder"),
     ],
 )

@@ -58,18 +58,18 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "whale_tied": " (empate a {rank}: gana el primero que se jugó).",
         "full_stop": ".",
         "mermaid_over_all": (
-            "Gana {who}: cuando coinciden un pirata, el Skull King y una sirena, gana la sirena"
+            "Gana {who}: cuando coinciden un Pirata, el Skull King y una Sirena, gana la Sirena"
         ),
         "mermaid_captures_skull_king": (
-            "{who:cap} captura al Skull King: una sirena vence al Skull King"
+            "{who:cap} captura al Skull King: una Sirena vence al Skull King"
         ),
         "skull_king": (
-            "Gana {who}: el Skull King vence a todos los piratas y a todas las cartas numeradas"
+            "Gana {who}: el Skull King vence a todos los Piratas y a todas las cartas numeradas"
         ),
         "pirate": (
-            "Gana {who}: un pirata vence a todas las cartas numeradas y a todas las sirenas"
+            "Gana {who}: un Pirata vence a todas las cartas numeradas y a todas las Sirenas"
         ),
-        "mermaid": "Gana {who}: una sirena vence a todas las cartas numeradas",
+        "mermaid": "Gana {who}: una Sirena vence a todas las cartas numeradas",
         "trump": (
             "Gana {who}: el negro (Jolly Roger) es triunfo y esta es la carta negra más alta"
         ),
@@ -80,8 +80,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "only_escapes_and_loot": (
             "Gana {who}: solo se jugaron Huidas y Botines, así que gana la primera carta jugada"
         ),
-        "first_pirate_wins": "; entre varios piratas gana el primero que se jugó",
-        "first_mermaid_wins": "; entre las sirenas gana la primera que se jugó",
+        "first_pirate_wins": "; entre varios Piratas gana el primero que se jugó",
+        "first_mermaid_wins": "; entre las Sirenas gana la primera que se jugó",
         "no_bonus_scoring": " Sin bonus por capturas: se puntúa sin bonus.",
         "bonus_start": " ",
         "bonus_separator": "; ",
@@ -93,8 +93,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (entero si se cumple la apuesta; la mitad si se falla por una, salvo con bala de"
             " cañón)."
         ),
-        "pirate_does_not_count": " Capturar al pirata no da bonus.",
-        "pirates_do_not_count": " Capturar a los piratas no da bonus.",
+        "pirate_does_not_count": " Capturar al Pirata no da bonus.",
+        "pirates_do_not_count": " Capturar a los Piratas no da bonus.",
         "loot_alliance": (
             " Alianza del Botín: {loot_player} y {winner_player}"
             " (+{points} cada uno si los dos cumplen su apuesta)."
@@ -102,10 +102,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "trick_size": "una baza tiene una carta por jugador, de {low} a {high}; hay {count}",
         "too_many_escapes": "una Huida de más en esta baza (la baraja tiene 5)",
         "too_many_loot": "un Botín de más en esta baza (la baraja tiene 2)",
-        "too_many_pirates": "un pirata de más en esta baza (la baraja tiene 5)",
-        "too_many_mermaids": "una sirena de más en esta baza (la baraja tiene 2)",
+        "too_many_pirates": "un Pirata de más en esta baza (la baraja tiene 5)",
+        "too_many_mermaids": "una Sirena de más en esta baza (la baraja tiene 2)",
         "already_in_trick": "{face} ya está en esta baza (la baraja tiene una)",
-        "tigress_undeclared": ("hay que decir cómo se juega la Tigresa: como pirata o como Huida"),
+        "tigress_undeclared": ("hay que decir cómo se juega la Tigresa: como Pirata o como Huida"),
         "at_play": "ronda {round}, baza {trick}, jugada {play}: ",
         "at_play_by": "ronda {round}, baza {trick}, jugada {play} ({player}): ",
         "played_twice_in_round": (
@@ -164,7 +164,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " grabada(s) (las bazas se cuentan desde 0)"
         ),
         "ability_not_won": (
-            "hay grabada una habilidad de {pirate}, pero ese pirata no ganó esta baza"
+            "hay grabada una habilidad de {pirate}, pero ese Pirata no ganó esta baza"
         ),
         "rosie_choice": "la elección de Rosie tiene que ser un jugador de 0 a {last}, no {choice}",
         "rosie_last_trick": (
@@ -194,7 +194,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "trick_missing": "la baza {trick} no está grabada: anótala a mano",
         "abilities_setting_off": (
-            "hay habilidades de piratas grabadas, pero el ajuste {setting} está desactivado:"
+            "hay habilidades de Piratas grabadas, pero el ajuste {setting} está desactivado:"
             " no se tienen en cuenta"
         ),
         "cannonball_ignored": (
@@ -237,17 +237,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "whale_tied": " (pari merito al numero {rank}: vince il primo giocato).",
         "full_stop": ".",
         "mermaid_over_all": (
-            "Vince {who}: quando si incontrano un pirata, il Re dei Teschi e una sirena,"
-            " vince la sirena"
+            "Vince {who}: quando si incontrano un Pirata, il Re dei Teschi e una Sirena,"
+            " vince la Sirena"
         ),
         "mermaid_captures_skull_king": (
-            "{who:cap} cattura il Re dei Teschi: una sirena batte il Re dei Teschi"
+            "{who:cap} cattura il Re dei Teschi: una Sirena batte il Re dei Teschi"
         ),
         "skull_king": (
-            "Vince {who}: il Re dei Teschi batte tutti i pirati e tutte le carte numerate"
+            "Vince {who}: il Re dei Teschi batte tutti i Pirati e tutte le carte numerate"
         ),
-        "pirate": "Vince {who}: un pirata batte tutte le carte numerate e tutte le sirene",
-        "mermaid": "Vince {who}: una sirena batte tutte le carte numerate",
+        "pirate": "Vince {who}: un Pirata batte tutte le carte numerate e tutte le Sirene",
+        "mermaid": "Vince {who}: una Sirena batte tutte le carte numerate",
         "trump": (
             "Vince {who}: il nero (Jolly Roger) è il seme superiore e questa è la carta nera"
             " più alta"
@@ -260,8 +260,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "Vince {who}: sono state giocate solo Fughe e Bottini, quindi vince la prima carta"
             " giocata"
         ),
-        "first_pirate_wins": "; tra più pirati vince il primo giocato",
-        "first_mermaid_wins": "; tra le sirene vince la prima giocata",
+        "first_pirate_wins": "; tra più Pirati vince il primo giocato",
+        "first_mermaid_wins": "; tra le Sirene vince la prima giocata",
         "no_bonus_scoring": " Nessun bonus di cattura: il punteggio è senza bonus.",
         "bonus_start": " ",
         "bonus_separator": "; ",
@@ -273,8 +273,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " (intero se la puntata è esatta; la metà se sbagliata di uno, salvo con la palla di"
             " cannone)."
         ),
-        "pirate_does_not_count": " Catturare il pirata non dà bonus.",
-        "pirates_do_not_count": " Catturare i pirati non dà bonus.",
+        "pirate_does_not_count": " Catturare il Pirata non dà bonus.",
+        "pirates_do_not_count": " Catturare i Pirati non dà bonus.",
         "loot_alliance": (
             " Alleanza del Bottino: {loot_player} e {winner_player}"
             " (+{points} ciascuno se entrambe le puntate sono esatte)."
@@ -282,10 +282,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "trick_size": "una presa ha una carta per giocatore, da {low} a {high}; ce ne sono {count}",
         "too_many_escapes": "una Fuga di troppo in questa presa (il mazzo ne ha 5)",
         "too_many_loot": "un Bottino di troppo in questa presa (il mazzo ne ha 2)",
-        "too_many_pirates": "un pirata di troppo in questa presa (il mazzo ne ha 5)",
-        "too_many_mermaids": "una sirena di troppo in questa presa (il mazzo ne ha 2)",
+        "too_many_pirates": "un Pirata di troppo in questa presa (il mazzo ne ha 5)",
+        "too_many_mermaids": "una Sirena di troppo in questa presa (il mazzo ne ha 2)",
         "already_in_trick": "{face} è già in questa presa (il mazzo ne ha una)",
-        "tigress_undeclared": "bisogna dire come si gioca la Tigre: come pirata o come Fuga",
+        "tigress_undeclared": "bisogna dire come si gioca la Tigre: come Pirata o come Fuga",
         "at_play": "round {round}, presa {trick}, giocata {play}: ",
         "at_play_by": "round {round}, presa {trick}, giocata {play} ({player}): ",
         "played_twice_in_round": (
@@ -346,7 +346,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " registrata/e (le prese si contano da 0)"
         ),
         "ability_not_won": (
-            "è registrata un'abilità di {pirate}, ma quel pirata non ha vinto questa presa"
+            "è registrata un'abilità di {pirate}, ma quel Pirata non ha vinto questa presa"
         ),
         "rosie_choice": "la scelta di Rosie deve essere un giocatore da 0 a {last}, non {choice}",
         "rosie_last_trick": (
@@ -376,7 +376,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "trick_missing": "la presa {trick} non è registrata: inseriscila a mano",
         "abilities_setting_off": (
-            "ci sono abilità dei pirati registrate, ma l'impostazione {setting} è disattivata:"
+            "ci sono abilità dei Pirati registrate, ma l'impostazione {setting} è disattivata:"
             " non vengono considerate"
         ),
         "cannonball_ignored": (
@@ -590,8 +590,8 @@ GENITIVES: dict[str, Callable[[str], str]] = {"da": i18n.danish_genitive}
 #: Where a language names a player's card with the player's genitive before it (English
 #: "Ana's Tigress (pirate) wins", Danish "Anas Tigress (pirat) vinder"), the way the store's
 #: refusals say "card 2 is now Ana's Parrot 9". Spanish and Italian say the card with its
-#: article and the player after it (:data:`ARTICLES`): "Gana la Tigresa (pirata) de Ana",
-#: "Vince la Tigre (pirata) di Ana", not "Gana Tigresa (pirata) (Ana)".
+#: article and the player after it (:data:`ARTICLES`): "Gana la Tigresa (Pirata) de Ana",
+#: "Vince la Tigre (Pirata) di Ana", not "Gana Tigresa (Pirata) (Ana)".
 OWNER_FIRST = ("en", "da")
 
 #: The article a card's name takes where Spanish and Italian say whose card it is, by its
@@ -646,7 +646,7 @@ def _with_article(card: Card, lang: str, owned: bool = False) -> str:
     """A card named with its article: "+10 por el Loro 14", "+40 per aver catturato il Re
     dei Teschi", "Se encuentran el Kraken y la Ballena Blanca"; an unnamed pirate or mermaid
     with "un", "una" (``i18n.card_in_sentence``), unless ``owned`` (its player named after
-    it: "el Pirata de Ana", not "un pirata de Ana")."""
+    it: "el Pirata de Ana", not "un Pirata de Ana")."""
     if str(card) in i18n.UNNAMED and not owned:
         return i18n.card_in_sentence(str(card), lang)
     name = i18n.card_name(str(card), lang)
@@ -667,7 +667,7 @@ def _contract(text: str, lang: str) -> str:
 
 def owned_card(card: Card, player: str, lang: str) -> str:
     """``player``'s ``card`` as ``lang`` says it: "Ana's Tigress (pirate)", "Anas Tigress
-    (pirat)", "la Tigresa (pirata) de Ana", "la Tigre (pirata) di Ana"."""
+    (pirat)", "la Tigresa (Pirata) de Ana", "la Tigre (Pirata) di Ana"."""
     if lang in ARTICLES:
         return f"{_with_article(card, lang, owned=True)} {_OF[lang]} {player}"
     name = i18n.card_name(str(card), lang)

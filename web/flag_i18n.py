@@ -228,9 +228,9 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         ),
         {
             "es": "conservada de la baza anotada a mano, que se quitó: la baza de la cámara"
-            " tiene el mismo ganador y el mismo pirata",
+            " tiene el mismo ganador y el mismo Pirata",
             "it": "mantenuta dalla presa inserita a mano, poi tolta: la presa della fotocamera"
-            " ha lo stesso vincitore e lo stesso pirata",
+            " ha lo stesso vincitore e lo stesso Pirata",
             "da": "overført fra stikket, der blev indtastet manuelt og fjernet igen: kameraets"
             " stik har samme vinder og samme pirat",
         },

@@ -6,6 +6,12 @@ Terms follow the users' rule sheets (shared/seeds): Spanish *baza*, *apuesta*, *
 *byttekort*, *Den Hvide Hval*, and the twelve house-rule names of the Danish score sheet
 (»Antal runder«, »Point pr. stik ved holdt bud«, ...).
 
+Card types are written as those sheets write them: Spanish and Italian capitalise every one
+in running text ("una Sirena", "los Piratas", "la Tigre come Pirata", "tutti i Pirati"),
+Danish names only Skull King, Kraken and Den Hvide Hval so ("en havfrue", "pirater",
+"flugtkort"). The Spanish and Italian texts said "una sirena" and "los piratas" beside a
+card list and explanations that said "la Sirena de Ana" and "el Pirata de Ben".
+
 A flat table (key -> language -> text) keeps a missing translation easy to spot: the tests
 check that every key has all four languages. The languages themselves, the choice of one and
 the card names are in ``skullcam.i18n_core``, shared with the enrollment page.
@@ -309,11 +315,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # An unnamed pirate or mermaid (the camera's or a record's; the menus offer none) named in
     # a sentence: as one says a card whose name is not known, with "a" (card_in_sentence).
-    "card_some_pirate": {"en": "a Pirate", "es": "un pirata", "it": "un pirata", "da": "en pirat"},
+    "card_some_pirate": {"en": "a Pirate", "es": "un Pirata", "it": "un Pirata", "da": "en pirat"},
     "card_some_mermaid": {
         "en": "a Mermaid",
-        "es": "una sirena",
-        "it": "una sirena",
+        "es": "una Sirena",
+        "it": "una Sirena",
         "da": "en havfrue",
     },
     "bonus_if_made": {
@@ -472,15 +478,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "audit_ability": {
         "en": "pirate's ability dropped",
-        "es": "habilidad del pirata anulada",
-        "it": "abilità del pirata annullata",
+        "es": "habilidad del Pirata anulada",
+        "it": "abilità del Pirata annullata",
         "da": "piratens evne fjernet",
     },
     "audit_play": {"en": "play {n}", "es": "jugada {n}", "it": "giocata {n}", "da": "kort {n}"},
     "audit_choice": {
         "en": "pirate's choice",
-        "es": "elección del pirata",
-        "it": "scelta del pirata",
+        "es": "elección del Pirata",
+        "it": "scelta del Pirata",
         "da": "piratens valg",
     },
     "audit_bids": {"en": "bids", "es": "apuestas", "it": "puntate", "da": "bud"},
@@ -1383,20 +1389,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "set_mermaid_captures_skull_king": {
         "en": "Mermaid captures Skull King",
-        "es": "Una sirena captura al Skull King",
+        "es": "Una Sirena captura al Skull King",
         "it": "Sirena cattura il Re dei Teschi",
         "da": "Havfrue fanger Skull King",
     },
     "set_skull_king_captures_pirate": {
         "en": "Skull King captures a pirate",
-        "es": "El Skull King captura a un pirata",
-        "it": "Re dei Teschi cattura un pirata",
+        "es": "El Skull King captura a un Pirata",
+        "it": "Re dei Teschi cattura un Pirata",
         "da": "Skull King fanger en pirat",
     },
     "set_pirate_captures_mermaid": {
         "en": "Pirate captures a mermaid",
-        "es": "Un pirata captura a una sirena",
-        "it": "Pirata cattura una sirena",
+        "es": "Un Pirata captura a una Sirena",
+        "it": "Pirata cattura una Sirena",
         "da": "Pirat fanger en havfrue",
     },
     "set_fourteen_bonus": {
@@ -1432,8 +1438,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "set_pirate_abilities": {
         "en": "Pirate abilities",
-        "es": "Habilidades de los piratas",
-        "it": "Abilità dei pirati",
+        "es": "Habilidades de los Piratas",
+        "it": "Abilità dei Pirati",
         "da": "Piraternes evner",
     },
     "set_scoring": {"en": "Scoring", "es": "Puntuación", "it": "Punteggio", "da": "Pointgivning"},
@@ -1513,7 +1519,7 @@ UNNAMED = ("pirate", "mermaid")
 def card_in_sentence(card_id: str, lang: str) -> str:
     """``card_id`` named in a sentence with no player beside it: an unnamed pirate or mermaid
     as one says a card whose name is not known ("+30 for capturing a Pirate", "por capturar
-    a un pirata", "for at fange en havfrue"), any other card by its name ("Harry the
+    a un Pirata", "for at fange en havfrue"), any other card by its name ("Harry the
     Giant"). The card's name alone read "per aver catturato Pirata". The TV's script gets
     its bonus items worded with it (``explain_i18n.bonus_items_for_script``)."""
     if card_id in UNNAMED:

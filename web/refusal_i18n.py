@@ -174,11 +174,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " cambió quién ganó la baza anterior): recarga la página y anótala de nuevo"
         ),
         "hand_pirate_unnamed": (
-            "elige qué pirata jugó {player} (Rosie, Bendt, Rascal, Juanita o Harry): la baraja"
-            " no tiene ningún pirata sin nombre"
+            "elige qué Pirata jugó {player} (Rosie, Bendt, Rascal, Juanita o Harry): la baraja"
+            " no tiene ningún Pirata sin nombre"
         ),
         "hand_mermaid_unnamed": (
-            "elige qué sirena jugó {player} (Alyra o Sirena): la baraja no tiene ninguna sirena"
+            "elige qué Sirena jugó {player} (Alyra o Sirena): la baraja no tiene ninguna Sirena"
             " sin nombre"
         ),
         "hand_card_off": (
@@ -214,7 +214,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " dice por qué): corrige sus cartas en vez de confirmar"
         ),
         "abilities_off": (
-            "las habilidades de los piratas están desactivadas en los ajustes de la partida;"
+            "las habilidades de los Piratas están desactivadas en los ajustes de la partida;"
             " actívalas primero"
         ),
         "choice_card_missing": (
@@ -419,11 +419,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " nuovo"
         ),
         "hand_pirate_unnamed": (
-            "scegli quale pirata ha giocato {player} (Rosie, Bendt, Rascal, Juanita o Harry): il"
-            " mazzo non ha pirati senza nome"
+            "scegli quale Pirata ha giocato {player} (Rosie, Bendt, Rascal, Juanita o Harry): il"
+            " mazzo non ha Pirati senza nome"
         ),
         "hand_mermaid_unnamed": (
-            "scegli quale sirena ha giocato {player} (Alyra o Sirena): il mazzo non ha sirene"
+            "scegli quale Sirena ha giocato {player} (Alyra o Sirena): il mazzo non ha Sirene"
             " senza nome"
         ),
         "hand_card_off": (
@@ -459,7 +459,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " dice perché): correggi le carte invece di confermare"
         ),
         "abilities_off": (
-            "le abilità dei pirati sono disattivate nelle impostazioni della partita;"
+            "le abilità dei Pirati sono disattivate nelle impostazioni della partita;"
             " attivale prima"
         ),
         "choice_card_missing": (
