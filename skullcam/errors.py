@@ -92,23 +92,42 @@ refused before it reaches the store (SQLite cannot hold above 2**63) or a messag
 _WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
-def whole_number(value: object, what: str) -> int:
+#: What :func:`whole_number` says of a request's key, as phrases (:func:`phrased`): a page says
+#: it in the reader's language (``store/refusals.py`` takes these in, ``web/refusal_i18n.py``
+#: words them), where a first dealer of "x" sent to a new game was refused in English alone.
+NUMBER_ENGLISH = {
+    "not_whole_number": "{what} must be a whole number, got {value}",
+    "number_far_out": "{what} is far out of range, got {value}",
+}
+
+
+def whole_number(value: object, what: str, *, key: bool = False) -> int:
     """A whole number from a JSON body or answer: an int, or ASCII digits as text ("10", " -1").
 
     ``int()`` alone would read 1.7 and true as 1, recording a choice nobody made; and
     ``str.isdigit`` accepts '²' (which ``int`` refuses) and '١' (which ``int`` reads as 1), so
     text is matched against ``[0-9]``. Digits beyond the limit are refused before ``int``
     reads them: a 5,000-digit string would otherwise cost a conversion and then a crash.
+
+    ``key``: ``what`` is a request's key as sent (``'first_dealer'``), the same in every
+    language, so the refusal carries its phrase for a page to word; other ``what`` are English
+    words ("Rosie's next leader") a translation would leave in the middle of its sentence.
     """
+
+    def refused(reason: str) -> UserError:
+        if key:
+            return phrased(UserError, NUMBER_ENGLISH, reason, what=what, value=echo(value))
+        return UserError(NUMBER_ENGLISH[reason].format(what=what, value=echo(value)))
+
     if isinstance(value, str) and _WHOLE.fullmatch(value):
         digits = value.strip().lstrip("+-").lstrip("0")
         if len(digits) > len(str(WHOLE_NUMBER_LIMIT)):
-            raise UserError(f"{what} is far out of range, got {echo(value)}")
+            raise refused("number_far_out")
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UserError(f"{what} must be a whole number, got {echo(value)}")
+        raise refused("not_whole_number")
     if abs(value) >= WHOLE_NUMBER_LIMIT:
-        raise UserError(f"{what} is far out of range, got {echo(value)}")
+        raise refused("number_far_out")
     return value
 
 

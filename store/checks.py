@@ -72,13 +72,13 @@ def shows_something(text: str) -> bool:
 
 def check_players(players: Sequence[str]) -> list[str]:
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise UserError("players must be a list of names in seating order")
+        raise refusal("players_not_list")
     if not 2 <= len(players) <= 8:
         raise refusal("player_count", count=len(players))
     for i, p in enumerate(players):
         # str() would turn null into a player called "None" and {"x": 1} into "{'x': 1}".
         if not isinstance(p, str):
-            raise UserError(f"player {i + 1}'s name must be text, got {echo(p)}")
+            raise refusal("name_not_text", number=i + 1, value=echo(p))
     composed = [without_stacked_marks(p).strip() for p in players]
     for i, name in enumerate(composed):
         if has_control(name):
@@ -112,9 +112,7 @@ def whole_in(value: Any, low: int, high: int) -> bool:
 
 def check_first_dealer(first_dealer: Any, n: int) -> None:
     if not whole_in(first_dealer, 0, n - 1):
-        raise UserError(
-            f"first dealer must be a player number 0..{n - 1}, got {echo(first_dealer)}"
-        )
+        raise refusal("first_dealer_range", last=n - 1, value=echo(first_dealer))
 
 
 def check_player(player: Any, n: int) -> None:

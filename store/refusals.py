@@ -5,14 +5,16 @@ another phone already closed reads why on the page in the table's language. Each
 is a key and its values (``skullcam.errors.phrased``): ``str(err)`` is the English below, what
 the command line and other programs read, and ``web/refusal_i18n.py`` words the same key in
 Spanish, Italian and Danish. Refusals only a program can meet (a malformed JSON body, a play
-number out of range) stay plain English ``UserError``s.
+number out of range) stay plain English ``UserError``s; a new game's setup sent by hand is
+refused in the reader's language (``players_not_list``, ... and, in ``web/refusal_i18n.py``,
+a setting the rules refuse), as the setup form's own refusals are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skullcam.errors import NotFoundError, UserError, phrased
+from skullcam.errors import NUMBER_ENGLISH, NotFoundError, UserError, phrased
 from skullcam.rules.explain import Arg, Phrase, render
 
 ENGLISH: dict[str, str] = {
@@ -23,6 +25,15 @@ ENGLISH: dict[str, str] = {
     "name_too_long": "player names are at most {limit} characters",
     "name_twice": "player names must differ: {name!r} appears twice",
     "names_alike": "player names must differ: {first!r} and {second!r} are one name",
+    # A new game's setup sent by hand (the setup form sends none of these): said in the
+    # reader's language all the same, as the rest of the setup's refusals.
+    "players_not_list": "players must be a list of 2 to 8 names in seating order",
+    "name_not_text": "player {number}'s name must be text, got {value}",
+    "first_dealer_range": "first dealer must be a player number 0..{last}, got {value}",
+    "settings_not_object": "settings must be a JSON object",
+    # A whole number a request sends (a first dealer, a bid, a trick's number): the same words
+    # as the command line's.
+    **NUMBER_ENGLISH,
     # Bids.
     "bid_not_whole": "round {round}: {player}'s bid must be a whole number 0..{dealt}, got {bid}",
     "bid_out_of_range": (

@@ -19,6 +19,7 @@ from skullcam.errors import UserError, whole_number
 from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 from skullcam.store.corrections import check_confirmable
+from skullcam.store.refusals import refusal
 
 from . import explain_i18n, i18n
 from .app import check_pin, get_store, pin_refusal, try_pin
@@ -85,7 +86,7 @@ def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | Non
         if optional:
             return None
         raise UserError(f"missing {key!r}")
-    return whole_number(data[key], repr(key))
+    return whole_number(data[key], repr(key), key=True)
 
 
 @bp.before_request
@@ -119,12 +120,12 @@ def create_game() -> Any:
     data = _body()
     players = data.get("players")
     if not isinstance(players, list):
-        raise UserError("players must be a list of 2 to 8 names in seating order")
+        raise refusal("players_not_list")
     dealer = _int(data, "first_dealer", optional=True) or 0
     settings = data.get("settings")
     settings = {} if settings is None else settings
     if not isinstance(settings, dict):
-        raise UserError("settings must be a JSON object")
+        raise refusal("settings_not_object")
     game_id = get_store().create_game(players, dealer, settings)
     return jsonify({"id": game_id, "url": f"/game/{game_id}/bids"}), 201
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from skullcam.errors import UserError
 from skullcam.rules import GameRecordError, RecordShapeError
+from skullcam.rules.errors import SettingError
 from skullcam.rules.explain import render
 from skullcam.store.refusals import ENGLISH as STORE_ENGLISH
 from skullcam.store.refusals import ExportRefused
@@ -44,6 +45,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_too_long": "los nombres tienen como mucho {limit} caracteres",
         "name_twice": "los nombres deben ser distintos: «{name}» aparece dos veces",
         "names_alike": "los nombres deben ser distintos: «{first}» y «{second}» son el mismo",
+        "players_not_list": "«players» debe ser una lista de 2 a 8 nombres, en orden de asiento",
+        "name_not_text": "el nombre del jugador {number} debe ser un texto; se recibió {value}",
+        "first_dealer_range": (
+            "el primer repartidor debe ser un número de jugador de 0 a {last}; se recibió {value}"
+        ),
+        "settings_not_object": "«settings» debe ser un objeto JSON",
+        "not_whole_number": "{what} debe ser un número entero; se recibió {value}",
+        "number_far_out": "{what} está muy fuera de rango; se recibió {value}",
         "bid_not_whole": (
             "ronda {round}: la apuesta de {player} debe ser un número entero de 0 a {dealt};"
             " se recibió {bid}"
@@ -286,6 +295,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_too_long": "i nomi hanno al massimo {limit} caratteri",
         "name_twice": "i nomi devono essere diversi: «{name}» compare due volte",
         "names_alike": "i nomi devono essere diversi: «{first}» e «{second}» sono lo stesso nome",
+        "players_not_list": "«players» deve essere una lista da 2 a 8 nomi, in ordine di posto",
+        "name_not_text": "il nome del giocatore {number} deve essere un testo; ricevuto {value}",
+        "first_dealer_range": (
+            "il primo mazziere deve essere un numero di giocatore da 0 a {last}; ricevuto {value}"
+        ),
+        "settings_not_object": "«settings» deve essere un oggetto JSON",
+        "not_whole_number": "{what} deve essere un numero intero; ricevuto {value}",
+        "number_far_out": "{what} è molto fuori intervallo; ricevuto {value}",
         "bid_not_whole": (
             "round {round}: la puntata di {player} deve essere un numero intero da 0 a"
             " {dealt}; ricevuto {bid}"
@@ -532,6 +549,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "name_too_long": "et navn må højst have {limit} tegn",
         "name_twice": "navnene skal være forskellige: »{name}« står der to gange",
         "names_alike": "navnene skal være forskellige: »{first}« og »{second}« er det samme navn",
+        "players_not_list": "»players« skal være en liste med 2 til 8 navne i siddeorden",
+        "name_not_text": "spiller {number}s navn skal være tekst; ikke {value}",
+        "first_dealer_range": (
+            "første giver skal være et spillernummer fra 0 til {last}; ikke {value}"
+        ),
+        "settings_not_object": "»settings« skal være et JSON-objekt",
+        "not_whole_number": "{what} skal være et helt tal; ikke {value}",
+        "number_far_out": "{what} er langt uden for det tilladte; ikke {value}",
         "bid_not_whole": (
             "runde {round}: {player:gen} bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
@@ -786,6 +811,15 @@ EXPORT_REFUSED = {
     "da": "spil {game} kan ikke eksporteres endnu: {why}",
 }
 
+#: A setting the rules refuse (``SettingError``: a key that is no setting, a value of the wrong
+#: kind), sent by hand to a new game or the settings: the rules' phrase, which names the key
+#: as it was sent ("«loot»"), after what the English says first ("invalid settings: ").
+INVALID_SETTINGS = {
+    "es": "ajustes no válidos: {why}",
+    "it": "impostazioni non valide: {why}",
+    "da": "ugyldige indstillinger: {why}",
+}
+
 
 def refusal_text(err: UserError, lang: str) -> str:
     """``err`` said in ``lang``: its phrase in that language's words where the language has
@@ -799,6 +833,9 @@ def refusal_text(err: UserError, lang: str) -> str:
         assert isinstance(cause, GameRecordError)
         lead = UNREADABLE_RECORD if isinstance(cause, RecordShapeError) else INVALID_RECORD
         return lead[lang].format(why=explain_i18n.explain(cause.phrases, lang))
+    if phrase is None and isinstance(cause, SettingError) and lang in INVALID_SETTINGS:
+        why = explain_i18n.explain([cause.phrase], lang)
+        return INVALID_SETTINGS[lang].format(why=why)
     if isinstance(err, ExportRefused) and lang in EXPORT_REFUSED:
         why = explain_i18n.explain(err.phrases, lang)
         return EXPORT_REFUSED[lang].format(game=err.game_id, why=why)
