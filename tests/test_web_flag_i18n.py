@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
 
 from skullcam.device.game import Referee
 from skullcam.rules import Settings
@@ -230,3 +230,22 @@ def test_a_rules_warning_the_camera_flagged_is_said_once_with_the_settings_label
     label = i18n.translate("set_kraken_and_white_whale", lang)
     assert shown.count(label) == 1, shown
     assert "kraken_and_white_whale" not in shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("es", "deducida de la salida: Bo salió en la baza 2"),
+        ("it", "dedotta da chi ha guidato: Bo ha guidato la presa 2"),
+        ("da", "aflæst af udspillet: Bo spillede ud i stik 2"),
+    ],
+)
+def test_rosies_choice_read_from_the_lead_says_so_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, said: str
+) -> None:
+    """The camera recorded the trick after Rosie's, led by Bo: her choice is read from it and
+    its history says how. A Spanish page said "read from the lead: Bo led trick 2"."""
+    gid = rosie_wins_round_2(store)
+    store.record_trick(gid, 2, 1, BO_LEADS_AFTER_ROSIE)
+    page = client.get(f"/game/{gid}/round/2/trick/0?lang={lang}").get_data(as_text=True)
+    assert said in page and "read from the lead" not in page

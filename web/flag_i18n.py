@@ -192,6 +192,15 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        # store/rosie_lead.py: Rosie's open question answered by who led the next trick.
+        re.compile(r"read from the lead: (?P<player>.+) led trick (?P<t>\d+)"),
+        {
+            "es": "deducida de la salida: {player} salió en la baza {t}",
+            "it": "dedotta da chi ha guidato: {player} ha guidato la presa {t}",
+            "da": "aflæst af udspillet: {player} spillede ud i stik {t}",
+        },
+    ),
+    (
         re.compile(r"restored: it counts again at round (?P<r>\d+) trick (?P<t>\d+)"),
         {
             "es": "recuperada: vuelve a contar en la baza {t} de la ronda {r}",
