@@ -519,3 +519,28 @@ def test_an_unknown_setting_sent_by_hand_is_named_as_sent(client: FlaskClient) -
         body["error_text"]
         == "impostazioni non valide: «rondas» in «settings» non è un'impostazione"
     )
+
+
+def test_a_page_asked_for_under_another_name_says_why_in_the_readers_language(
+    tmp_path: Path,
+) -> None:
+    """A scoreboard listening on this machine only, opened under another name (the Pi's
+    own browser at raspberrypi.local): the page said where to open it in English alone."""
+    client = create_app(tmp_path).test_client()
+    foreign = {"Host": "raspberrypi.local:8000", "Accept-Language": "es"}
+    page = client.get("/", base_url="http://localhost:8000", headers=foreign)
+    assert page.status_code == 400
+    said = "este marcador solo escucha en esta máquina: ábrelo como http://localhost:8000/"
+    assert said in page.get_data(as_text=True)
+    write = client.post(
+        "/api/games?lang=it",
+        json={"players": ["Ana", "Ben"]},
+        base_url="http://localhost:8000",
+        headers={"Host": "raspberrypi.local"},
+    )
+    assert json_of(write) == {
+        "error": "this scoreboard listens on this machine only: open it as"
+        " http://localhost:8000/ to change anything",
+        "error_text": "questo segnapunti è in ascolto solo su questa macchina: aprilo come"
+        " http://localhost:8000/ per cambiare qualcosa",
+    }

@@ -185,7 +185,7 @@ def _refuse_foreign_names(app: Flask) -> None:
     def _foreign_name() -> None:
         rule = table_pin.request_access()
         if rule == table_pin.FOREIGN_HOST and request.method in ("GET", "HEAD"):
-            raise UserError(_only_here())
+            raise _only_here("foreign_host")
 
 
 def _add_language(app: Flask) -> None:
@@ -410,14 +410,17 @@ def check_pin() -> None:
     key = table_pin.write_refusal(try_pin)
     if key == table_pin.FOREIGN_HOST:
         # A plain refusal: a PinError would make the page ask for a PIN there is none of.
-        raise UserError(f"{_only_here()} to change anything")
+        raise _only_here("foreign_host_write")
     if key is not None:
         raise pin_refusal(key)
 
 
-def _only_here() -> str:
+def _only_here(key: str) -> UserError:
+    """A page asked for under another name than this machine's (``PIN_ENGLISH``'s
+    ``foreign_host``, or ``foreign_host_write`` for a change): a plain refusal, in the
+    reader's language, where it was said in English whatever the page's language."""
     port = request.environ.get("SERVER_PORT", "")
-    return f"this scoreboard listens on this machine only: open it as http://localhost:{port}/"
+    return phrased(UserError, PIN_ENGLISH, key, port=port)
 
 
 def try_pin(given: str) -> bool:

@@ -1,10 +1,11 @@
 """Why a change was refused, in Spanish, Italian and Danish, for the page that asked for it.
 
 The store refuses a change with a phrase (``store/refusals.py``: a key and its values), and
-the web its PIN checks the same way (``PIN_ENGLISH``). A page's request carries the reader's
-language, so the error answer says the refusal in it as ``error_text`` beside the English
-``error`` that programs read. A refusal with no phrase, or a key a language lacks, is shown in
-English: a program's malformed request is not a table's mistake.
+the web its PIN checks and its refusal of a page asked for under another name the same way
+(``PIN_ENGLISH``). A page's request carries the reader's language, so the error answer says
+the refusal in it as ``error_text`` beside the English ``error`` that programs read. A
+refusal with no phrase, or a key a language lacks, is shown in English: a program's malformed
+request is not a table's mistake.
 """
 
 from __future__ import annotations
@@ -32,10 +33,23 @@ PIN_ENGLISH: dict[str, str] = {
         "too many wrong PINs at this table in the last hour; wait {minutes} min, or use a phone "
         "that already has the PIN"
     ),
+    # A scoreboard listening on this machine only, asked for under another name.
+    "foreign_host": "this scoreboard listens on this machine only: open it as http://localhost:{port}/",
+    "foreign_host_write": (
+        "this scoreboard listens on this machine only: open it as http://localhost:{port}/ to"
+        " change anything"
+    ),
 }
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "es": {
+        "foreign_host": (
+            "este marcador solo escucha en esta máquina: ábrelo como http://localhost:{port}/"
+        ),
+        "foreign_host_write": (
+            "este marcador solo escucha en esta máquina: ábrelo como http://localhost:{port}/"
+            " para cambiar algo"
+        ),
         "player_count": "Skull King se juega de 2 a 8 jugadores; hay {count}",
         "name_control": (
             "el nombre del jugador {number} ({name}) tiene un carácter de control; escríbelo"
@@ -287,6 +301,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
     },
     "it": {
+        "foreign_host": (
+            "questo segnapunti è in ascolto solo su questa macchina: aprilo come"
+            " http://localhost:{port}/"
+        ),
+        "foreign_host_write": (
+            "questo segnapunti è in ascolto solo su questa macchina: aprilo come"
+            " http://localhost:{port}/ per cambiare qualcosa"
+        ),
         "player_count": "Skull King si gioca da 2 a 8 giocatori; ce ne sono {count}",
         "name_control": (
             "il nome del giocatore {number} ({name}) contiene un carattere di controllo; riscrivilo"
@@ -541,6 +563,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
     },
     "da": {
+        "foreign_host": (
+            "denne pointtavle lytter kun på denne maskine: åbn den som http://localhost:{port}/"
+        ),
+        "foreign_host_write": (
+            "denne pointtavle lytter kun på denne maskine: åbn den som http://localhost:{port}/"
+            " for at ændre noget"
+        ),
         "player_count": "Skull King spilles af 2 til 8 spillere; her er {count}",
         "name_control": (
             "spiller {number}s navn ({name}) indeholder et kontroltegn; skriv det igen"
