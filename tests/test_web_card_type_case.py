@@ -104,3 +104,31 @@ def test_the_declared_tigress_and_the_settings_say_pirate_as_the_sheets_do() -> 
     assert i18n.card_name("tigress:pirate", "it") == "Tigre (Pirata)"
     assert i18n.translate("set_pirate_captures_mermaid", "es") == "Un Pirata captura a una Sirena"
     assert i18n.translate("set_pirate_captures_mermaid", "da") == "Pirat fanger en havfrue"
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        (("green-2", "pirate", "green-14"), "Bens pirat vinder: en pirat slår alle talkort"),
+        (("green-2", "mermaid-alyra", "green-14"), "Bens havfrue Alyra vinder:"),
+        (("escape", "escape", "escape"), "Anas flugtkort vinder:"),
+        (("pirate-harry", "mermaid-sirena", "skull-king"), "Bens havfrue Sirena vinder:"),
+    ],
+)
+def test_a_danish_explanation_writes_a_players_card_type_in_lower_case(
+    cards: tuple[str, ...], expected: str
+) -> None:
+    """ "Bens Pirat vinder", where the Danish sheet writes "en pirat", "havfruer"."""
+    result = resolve_trick([parse_card(c) for c in cards], players=["Ana", "Ben", "Cai"])
+    assert explain(result.phrases, "da").startswith(expected)
+
+
+def test_danish_running_text_writes_card_types_in_lower_case_and_lists_keep_the_label() -> None:
+    assert bonus_item_text("mermaid-alyra", True, 40, "da") == "+40 for at fange havfrue Alyra"
+    assert i18n.card_in_text("loot", "da") == "byttekort"
+    assert i18n.card_in_text("pirate-harry", "da") == "Harry the Giant"  # a name
+    assert i18n.card_in_text("white-whale", "da") == "Den Hvide Hval"
+    assert i18n.card_name("escape", "da") == "Flugtkort"  # the menus' label
+    # A sentence that starts with the card capitalises it.
+    said = flag_i18n.flag_text("escape read with low confidence (0.41)", "da")
+    assert said == "Flugtkort læst med lav sikkerhed (0.41)"

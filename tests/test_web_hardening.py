@@ -710,7 +710,7 @@ def test_the_trick_event_names_the_loot_alliance_for_the_tvs_banner(
         ("en", "Ben's Pirate wins", "+20 for capturing a Mermaid if Ben makes their bid"),
         ("es", "Gana el Pirata de Ben", "+20 por capturar a una Sirena si Ben cumple su apuesta"),
         ("it", "Vince il Pirata di Ben", "+20 per aver catturato una Sirena se Ben indovina"),
-        ("da", "Bens Pirat vinder", "Ben får +20 for at fange en havfrue, hvis buddet holder"),
+        ("da", "Bens pirat vinder", "Ben får +20 for at fange en havfrue, hvis buddet holder"),
     ],
 )
 def test_an_unnamed_pirate_or_mermaid_is_said_as_a_card_whose_name_is_not_known(

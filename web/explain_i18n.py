@@ -458,17 +458,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "too_many_loot": "ét byttekort for meget i dette stik (bunken har 2)",
         "too_many_pirates": "én pirat for meget i dette stik (bunken har 5)",
         "too_many_mermaids": "én havfrue for meget i dette stik (bunken har 2)",
-        "already_in_trick": "{face} er allerede i dette stik (bunken har kun ét)",
+        "already_in_trick": "{face:cap} er allerede i dette stik (bunken har kun ét)",
         "tigress_undeclared": "Tigress skal meldes: som pirat eller som flugtkort",
         "at_play": "runde {round}, stik {trick}, kort {play}: ",
         "at_play_by": "runde {round}, stik {trick}, kort {play} ({player}): ",
         "played_twice_in_round": (
-            "{card} er allerede spillet i denne runde, i stik {first_trick} af {first_player}"
+            "{card:cap} er allerede spillet i denne runde, i stik {first_trick} af {first_player}"
             " (hvert kort spilles kun én gang pr. runde)"
         ),
-        "too_many_in_round": "{card}: ét kort mere end bunken har i denne runde (den har {count})",
+        "too_many_in_round": (
+            "{card:cap}: ét kort mere end bunken har i denne runde (den har {count})"
+        ),
         "setting_off": (
-            "{card} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
+            "{card:cap} blev spillet, men indstillingen {setting} er slået fra: afgjort efter"
             " kortets regel alligevel; tjek kortet eller slå indstillingen til"
         ),
         # Why a game's score stopped (a record the rules refuse, a missing bid).
@@ -670,7 +672,7 @@ def owned_card(card: Card, player: str, lang: str) -> str:
     (pirat)", "la Tigresa (Pirata) de Ana", "la Tigre (Pirata) di Ana"."""
     if lang in ARTICLES:
         return f"{_with_article(card, lang, owned=True)} {_OF[lang]} {player}"
-    name = i18n.card_name(str(card), lang)
+    name = i18n.card_in_text(str(card), lang)
     return f"{GENITIVES.get(lang, ENGLISH_WORDING.genitive)(player)} {name}"
 
 
@@ -731,7 +733,7 @@ def wording(lang: str) -> Wording:
         return ENGLISH_WORDING
 
     def name(card: Card) -> str:  # the UI's name, wherever English says "the green 7" or an id
-        return i18n.card_name(str(card), lang)
+        return i18n.card_in_text(str(card), lang)
 
     genitive = GENITIVES.get(lang, ENGLISH_WORDING.genitive)
 
@@ -932,9 +934,9 @@ def revoke_texts(
                 round=round_number,
                 trick=trick + 1,
                 player=players[seat] if 0 <= seat < len(players) else str(seat),
-                card=i18n.card_name(str(revoke["card"]), lang),
+                card=i18n.card_in_text(str(revoke["card"]), lang),
                 suit=i18n.suit_name(str(revoke["suit"]), lang),
-                proof=i18n.card_name(str(revoke["proof_card"]), lang),
+                proof=i18n.card_in_text(str(revoke["proof_card"]), lang),
                 proof_trick=proof + 1,
             )
         )

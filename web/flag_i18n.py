@@ -19,7 +19,7 @@ from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import LED_UNEXPECTEDLY
 
-from . import explain_i18n
+from . import explain_i18n, i18n
 
 #: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
 #: ``alt`` and ``cards`` (comma-separated) are card ids; the rest are shown as written.
@@ -74,7 +74,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         {
             "es": "{card}: lectura poco fiable ({p})",
             "it": "{card}: lettura poco sicura ({p})",
-            "da": "{card} læst med lav sikkerhed ({p})",
+            "da": "{card:cap} læst med lav sikkerhed ({p})",
         },
     ),
     (
@@ -90,7 +90,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         {
             "es": "{card} ya se jugó en esta ronda",
             "it": "la carta {card} è già stata giocata in questo round",
-            "da": "{card} er allerede spillet i denne runde",
+            "da": "{card:cap} er allerede spillet i denne runde",
         },
     ),
     (
@@ -98,7 +98,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         {
             "es": "{card} aparece dos veces en una baza",
             "it": "la carta {card} compare due volte in una presa",
-            "da": "{card} set to gange i ét stik",
+            "da": "{card:cap} set to gange i ét stik",
         },
     ),
     (
@@ -448,10 +448,10 @@ def flag_text(flag: str, lang: str) -> str:
         fields = dict(match.groupdict())
         for group in _CARD_GROUPS:
             if group in fields:
-                fields[group] = card_name(fields[group], lang)
+                fields[group] = i18n.card_in_text(fields[group], lang)
         if "cards" in fields:
             fields["cards"] = ", ".join(
-                card_name(c.strip(), lang) for c in fields["cards"].split(",")
+                i18n.card_in_text(c.strip(), lang) for c in fields["cards"].split(",")
             )
         if "why" in fields:
             fields["why"] = rules_sentence(fields["why"], lang) or fields["why"]

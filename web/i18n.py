@@ -1512,6 +1512,24 @@ def number_text(value: int) -> str:
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
+#: The Danish card names that begin with a card type's common noun: the Danish rule sheet
+#: (shared/seeds 003) writes them in lower case in running text ("en havfrue slår Skull
+#: King", "flugtkort, der altid taber"), as the names of people and places it does not
+#: (Skull King, Kraken, Den Hvide Hval, Tigress).
+_DANISH_TYPE_NOUNS = ("Flugtkort", "Pirat", "Havfrue", "Byttekort")
+
+
+def card_in_text(card_id: str, lang: str) -> str:
+    """``card_id``'s name as running text writes it: its name (``card_name``), but a Danish
+    card type in lower case ("Bens pirat vinder", "for at fange havfrue Alyra", "ikke Bens
+    flugtkort"), where the pages wrote "Bens Pirat". Lists and menus keep the name as a
+    label ("Flugtkort"); a sentence that starts with the card says ``{card:cap}``."""
+    name = card_name(card_id, lang)
+    if lang == "da" and name.split(" ", 1)[0] in _DANISH_TYPE_NOUNS:
+        return name[:1].lower() + name[1:]
+    return name
+
+
 #: The card ids :func:`card_in_sentence` says with "a": no name tells which card they are.
 UNNAMED = ("pirate", "mermaid")
 
@@ -1524,7 +1542,7 @@ def card_in_sentence(card_id: str, lang: str) -> str:
     its bonus items worded with it (``explain_i18n.bonus_items_for_script``)."""
     if card_id in UNNAMED:
         return translate(f"card_some_{card_id}", lang)
-    return card_name(card_id, lang)
+    return card_in_text(card_id, lang)
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -720,16 +720,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " havfrue uden navn"
         ),
         "hand_card_off": (
-            "{card} er ikke med i dette spils bunke: indstillingen {setting} er slået fra. Vælg"
+            "{card:cap} er ikke med i dette spils bunke: indstillingen {setting} er slået fra. Vælg"
             " det kort, {player} faktisk spillede, eller slå først indstillingen til under"
             " Indstillinger"
         ),
         "hand_card_twice": (
-            "{card} er valgt til både {first} og {player} i dette stik: vælg hver spillers"
+            "{card:cap} er valgt til både {first} og {player} i dette stik: vælg hver spillers"
             " eget kort"
         ),
         "hand_card_used": (
-            "{card} er allerede spillet i runde {round}, og bunken har kun ét: vælg det"
+            "{card:cap} er allerede spillet i runde {round}, og bunken har kun ét: vælg det"
             " kort, {player} faktisk spillede"
         ),
         "hand_cards_used": (
