@@ -34,7 +34,7 @@ from .games import played_out, reopen
 from .hand_entry import HandEntryMixin
 from .prompts import check_ask, close_prompt, insert_prompt, open_questions
 from .refusals import refusal
-from .rosie_lead import ask_and_follow
+from .rosie_lead import ask_and_follow, follow_rosies_lead
 from .rows import Game, Trick, dump_json, trick_row
 from .trick_moves import Move
 
@@ -95,6 +95,8 @@ class HandRemovalMixin(HandEntryMixin):
             self._settle_moved(conn, game, [b for _, b in back])
             self._restore_doubts(conn, game, trick)
             kept = self._camera_reading_stands(conn, game, trick, answered)
+            # Its place may be free now: a Rosie choice read from its lead goes.
+            follow_rosies_lead(conn, game, round_number, trick_index)
             if game.status == "finished" and was_out and not played_out(conn, game, rounds):
                 reopen(conn, game, rounds)
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
+from store_support import BO_LEADS_AFTER_ROSIE, hand, plays, rosie_wins_round_2
 from web_support import json_of
 
 from skullcam.errors import UserError
@@ -339,6 +339,73 @@ def test_a_choice_read_from_the_lead_comes_back_unconfirmed_when_its_drop_is_und
     assert (asked.kind, asked.round, asked.trick) == ("rosie", 2, 0)
     last = [c for c in store.audit(gid, trick.id) if c.kind == "choice"][-1]
     assert last.note == "read from the lead: Bo led trick 2"
+
+
+def rosie_then_a_free_place(store: GameStore) -> int:
+    """Ana and Bo, abilities on: Bo's Rosie won round 3's first trick, its second place is
+    free (the store refused that trick while the camera went on), and the camera recorded
+    the third, led by Ana. Rosie's question is open: nothing is read from trick 3."""
+    gid = store.create_game(["Ana", "Bo"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((0, "black-13"), (1, "green-10")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "purple-7"), (1, "yellow-1")))
+    store.record_trick(gid, 2, 1, plays((0, "green-3"), (1, "black-4")))
+    store.set_bids(gid, 3, [1, 1])
+    store.record_trick(gid, 3, 0, plays((1, "pirate-rosie"), (0, "purple-1")))
+    store.record_trick(gid, 3, 2, plays((0, "green-6"), (1, "green-9")))
+    assert store.abilities(gid, 3) == []
+    return gid
+
+
+def test_rosies_choice_is_not_read_across_the_free_place_after_her_trick(
+    store: GameStore,
+) -> None:
+    """A trick inserted in round 2 moved Rosie's into the free place, and her choice was read
+    from Ana's lead of the trick now after it. Taken back, Rosie's trick is back before the
+    free place, and her choice stayed: read from trick 3, two tricks on, as if the trick
+    missed right after hers had been led by Ana. Only the trick right after Rosie's is read:
+    with its place free, the read choice goes (in her trick's history) and her question
+    stays open, the hand-entry form waiting for it."""
+    gid = rosie_then_a_free_place(store)
+    store.insert_trick(gid, 2, 0, hand((0, "yellow-2"), (1, "yellow-11")))
+    assert store.abilities(gid, 3) == [{"trick": 1, "pirate": "pirate-rosie", "choice": 0}]
+    store.remove_hand_trick(gid, 2, 0)
+    assert [t.trick for t in store.tricks(gid, 3)] == [0, 2]
+    assert store.abilities(gid, 3) == []
+    (asked,) = [p for p in store.prompts(gid) if p.kind == "rosie"]
+    assert (asked.round, asked.trick, asked.player) == (3, 0, 1)
+    rosie = store.trick(gid, 3, 0)
+    dropped = store.audit(gid, rosie.id)[-1]
+    assert (dropped.kind, dropped.after) == ("ability", None)
+    assert dropped.before == {
+        "trick": 0,
+        "pirate": "pirate-rosie",
+        "choice": 0,
+        "player": 1,
+        "read": True,
+    }
+    assert (
+        dropped.note
+        == "round 3 trick 2 is not recorded: pirate-rosie's choice is read from who leads it"
+    )
+    slot = store.next_trick(gid)
+    assert slot is not None and (slot["round"], slot["trick"], slot["order"]) == (3, 1, [])
+    assert slot["waits_for"] == "rosie"
+
+
+def test_rosies_choice_read_from_a_trick_taken_back_goes_with_it(store: GameStore) -> None:
+    """Abilities off, trick 2 entered by hand after Bo's Rosie, led by Bo; abilities turned
+    on read her choice from that lead. Taking the entry back left its place free and the
+    choice read from it standing."""
+    gid = rosie_then_a_free_place(store)
+    store.update_settings(gid, {"pirate_abilities": False})
+    store.enter_trick(gid, 3, 1, hand((1, "yellow-5"), (0, "yellow-6")))
+    store.update_settings(gid, {"pirate_abilities": True})
+    assert store.abilities(gid, 3) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 1}]
+    store.remove_hand_trick(gid, 3, 1)
+    assert store.abilities(gid, 3) == []
+    assert [(p.kind, p.round, p.trick) for p in store.prompts(gid)] == [("rosie", 3, 0)]
 
 
 def test_a_correction_that_makes_rosie_win_reads_her_choice_from_the_next_lead(

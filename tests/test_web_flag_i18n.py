@@ -156,6 +156,7 @@ SYSTEM_NOTES = [
     "the camera saw purple-3 swapped for purple-9 before the pickup",
     "pirate-rosie no longer wins round 2 trick 1: its ability no longer counts",
     "round 2 trick 1 is now won by another player: pirate-harry's ability no longer counts",
+    "round 3 trick 2 is not recorded: pirate-rosie's choice is read from who leads it",
     "completed by hand",
     "prompt 3",
     camera_read_flag("Ben", "purple-10", "purple-9"),

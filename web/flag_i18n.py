@@ -201,6 +201,20 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        re.compile(
+            r"round (?P<r>\d+) trick (?P<t>\d+) is not recorded: "
+            r"(?P<card>pirate-[a-z]+)'s choice is read from who leads it"
+        ),
+        {
+            "es": "la baza {t} de la ronda {r} no está registrada: la elección de {card} se"
+            " lee de quien sale en ella",
+            "it": "la presa {t} del round {r} non è registrata: la scelta di {card} si legge da"
+            " chi la guida",
+            "da": "stik {t} i runde {r} er ikke registreret: {card:gen} valg aflæses af, hvem"
+            " der spiller ud i det",
+        },
+    ),
+    (
         re.compile(r"restored: it counts again at round (?P<r>\d+) trick (?P<t>\d+)"),
         {
             "es": "recuperada: vuelve a contar en la baza {t} de la ronda {r}",
