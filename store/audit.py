@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from .database import Database
-from .rows import Correction, correction_from_row, dump_json, select_rows
+from .rows import Correction, Trick, correction_from_row, dump_json, select_rows
+
+#: The entries that change a trick's cards or seats: each can be taken back by changing the
+#: card or the seat again to what the camera saw (an added card cannot).
+PLAY_CHANGES = ("card", "player", "tigress")
 
 
 def write_audit(
@@ -38,6 +43,16 @@ def write_audit(
             time.time(),
         ),
     )
+
+
+def taken_back(tricks: Iterable[Trick], trail: Iterable[Correction]) -> set[int]:
+    """The ids of ``tricks`` corrected and put back as recorded: their cards and seats are
+    the camera's again (not :attr:`~.rows.Trick.corrected`), while ``trail`` (the game's
+    audit trail) holds a change of them. The tricks page marks them so: its ✎ went with the
+    last correction taken back, and the list said the trick was never touched while its
+    replay page listed every change."""
+    changed = {c.trick_id for c in trail if c.kind in PLAY_CHANGES}
+    return {t.id for t in tricks if t.id in changed and not t.corrected}
 
 
 class AuditMixin(Database):

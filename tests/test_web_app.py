@@ -909,31 +909,49 @@ def test_history_scores_its_finished_games_once_not_on_every_load(
 def test_the_tricks_pages_correction_mark_follows_the_trick_as_it_stands(
     client: FlaskClient, store: GameStore
 ) -> None:
-    """✎ marks a trick whose cards or seats differ from what the camera saw (``Trick.
-    corrected``), not one with entries in its history: undoing a later correction keeps it
-    while an earlier one stands (a card, a seat swap), and only a trick put back as the
-    camera saw it loses it, its history still on its replay page."""
+    """✎ "corrected" marks a trick whose cards or seats differ from what the camera saw
+    (``Trick.corrected``): undoing a later correction keeps it while an earlier one stands
+    (a card, a seat swap). A trick put back as the camera saw it lost every mark, though its
+    history on its replay page holds the corrections: the list said it was never touched. It
+    keeps the ✎, saying "corrected, then taken back", as its history does."""
 
-    def marked() -> bool:
-        page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    def mark(lang: str = "en") -> str | None:
+        page = client.get(f"/game/{gid}/tricks?lang={lang}").get_data(as_text=True)
         (link,) = re.findall(r'<a href="/game/\d+/round/1/trick/0".*?</a>', page, re.S)
-        return "✎" in link
+        found = re.search(r'<span class="corrected-mark[^"]*" title="([^"]*)"', link)
+        return None if found is None else found[1]
 
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [0, 1, 0])
     store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-3")))
-    assert not marked()
+    assert mark() is None
     store.correct_play(gid, 1, 0, 0, card="green-6")
     store.correct_play(gid, 1, 0, 1, player=0)  # Cai's and Ana's cards swapped
     store.correct_play(gid, 1, 0, 1, player=0)  # undone
-    assert marked()  # the green-6 stands
+    assert mark() == "corrected"  # the green-6 stands
     store.correct_play(gid, 1, 0, 0, card="green-7")
     store.correct_play(gid, 1, 0, 0, card="green-6")  # undone: back to the first correction
-    assert marked()
+    assert mark() == "corrected"
     store.correct_play(gid, 1, 0, 0, card="green-5")  # the camera's card again
-    assert not marked()
+    assert mark() == "corrected, then taken back"
     replay = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
     assert replay.count("<li><time") == 6  # every correction, undone or not, in its history
+    assert mark("es") == "corregida y luego deshecha"
+
+
+def test_a_trick_only_confirmed_has_no_correction_mark(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Entries that change no card or seat (a flag confirmed) leave the list's trick
+    unmarked: "corrected, then taken back" is for cards and seats put back."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    flagged = plays((1, "green-5"), (2, "green-9"), (0, "green-3"))
+    store.record_trick(gid, 1, 0, flagged, flags=["green-9 read with low confidence (0.41)"])
+    store.confirm_trick(gid, 1, 0)
+    assert [c.kind for c in store.audit(gid)] == ["confirm"]
+    page = client.get(f"/game/{gid}/tricks").get_data(as_text=True)
+    assert "corrected-mark" not in page
 
 
 # ----------------------------------------------------------------- export/import

@@ -1055,6 +1055,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Ret kort {n} · {name}",
     },
     "corrected": {"en": "corrected", "es": "corregida", "it": "corretta", "da": "rettet"},
+    # The tricks page's faded ✎: a trick corrected and put back as the camera saw it.
+    "corrected_taken_back": {
+        "en": "corrected, then taken back",
+        "es": "corregida y luego deshecha",
+        "it": "corretta, poi annullata",
+        "da": "rettet og siden fortrudt",
+    },
     "trick_winner": {
         "en": "wins the trick",
         "es": "gana la baza",

@@ -14,6 +14,7 @@ from skullcam.errors import UserError
 from skullcam.rules import cards_dealt
 from skullcam.rules.settings import Settings, setting_fields
 from skullcam.rules.table import LED_UNEXPECTEDLY
+from skullcam.store.audit import taken_back
 from skullcam.store.checks import cards_dealt as dealt_in
 from skullcam.store.checks import hand_cards
 from skullcam.store.game_store import (
@@ -251,7 +252,9 @@ def tricks(game_id: int) -> Any:
     store = get_store()
     game = store.game(game_id)
     rounds: dict[int, list[dict[str, Any]]] = {}
-    for trick in store.tricks(game_id):
+    recorded = store.tricks(game_id)
+    trail = store.audit(game_id)
+    for trick in recorded:
         res = store.resolve(game_id, trick.plays)
         winner = res.get("winner")
         rounds.setdefault(trick.round, []).append(
@@ -280,7 +283,9 @@ def tricks(game_id: int) -> Any:
         hand_cards=hand_cards(dict(game.settings)),
         # The game's own history: bids changed after play, and hand tricks taken back (their
         # cards are on no trick's page any more).
-        game_changes=[c for c in store.audit(game_id) if c.kind in ("bid", "removed")],
+        game_changes=[c for c in trail if c.kind in ("bid", "removed")],
+        # Corrected, then put back as the camera saw them: still marked, as their history is.
+        taken_back=taken_back(recorded, trail),
         score=score,
         score_error_text=explain_i18n.score_error_text(score, g.lang),
         score_warnings=explain_i18n.score_warning_texts(score, g.lang, game.players),
