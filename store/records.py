@@ -197,9 +197,12 @@ def _store_rounds(conn: sqlite3.Connection, game_id: int, record: _CheckedRecord
             insert_trick(conn, game_id, r, t, columns)
 
 
-def _settle_imported_status(conn: sqlite3.Connection, game_id: int, complete: bool) -> bool:
+def _settle_imported_status(
+    conn: sqlite3.Connection, game_id: int, complete: bool
+) -> tuple[bool, str]:
     """Finish an imported game that is complete, or that would take the TV and the camera
-    off a game in progress; returns whether it is the game in progress now."""
+    off a game in progress. Returns whether it is the game in progress now, and why it was
+    kept finished ("" where it was not)."""
     table = table_game_row(conn, other_than=game_id)
     in_progress = table if table is not None and table["status"] == "active" else None
     if complete:
@@ -210,8 +213,19 @@ def _settle_imported_status(conn: sqlite3.Connection, game_id: int, complete: bo
             f"imported unfinished while game {in_progress['id']} was in progress; "
             "kept as finished so that game stays on the TV and the camera"
         )
-        write_audit(conn, game_id, None, "import", None, {"status": "finished"}, why)
-    return not complete and in_progress is None
+        return False, why
+    return not complete and in_progress is None, ""
+
+
+def _file_name(name: str | None) -> str | None:
+    """The imported file's name as the audit trail keeps it: without the folders a path puts
+    before it (a browser may send its "fakepath" folder, with backslashes), nor characters
+    that print nothing, and cut at 200; None where none is left."""
+    if name is None:
+        return None
+    base = str(name).replace("\\", "/").rsplit("/", 1)[-1]
+    kept = "".join(ch for ch in base if ch.isprintable()).strip()[:200]
+    return kept or None
 
 
 class RecordsMixin(TricksMixin):
@@ -277,21 +291,27 @@ class RecordsMixin(TricksMixin):
         }
         return record, problem
 
-    def import_record(self, record: Any) -> int:
+    def import_record(self, record: Any, file_name: str | None = None) -> int:
         """Store a ``skullcam-game/1`` record as a new game (validated by the rules engine).
 
         Card ids are stored canonical (``GREEN-5`` becomes ``green-5``), as the camera and
         corrections store them. An unfinished record becomes the game in progress only when
         no other game is: importing an old record to settle a dispute must not move the TV
         and the camera off tonight's game, so it is then kept as finished (the audit trail
-        says so). All of it is one transaction: no half-imported game.
+        says so). The game's audit trail starts with the import (kind 'import', ``after``:
+        ``{"file", "rounds", "status"}``, ``file`` the name it came from where known): a
+        referee settling a dispute later sees it was not played here. All of it is one
+        transaction: no half-imported game.
         """
         checked = _check_record(record)
         with self._write() as conn:
             table = table_game_row(conn)
             game_id = insert_game(conn, checked.players, checked.first_dealer, checked.settings)
             _store_rounds(conn, game_id, checked)
-            active = _settle_imported_status(conn, game_id, checked.complete)
+            active, why = _settle_imported_status(conn, game_id, checked.complete)
+            status = "active" if active else "finished"
+            after = {"file": _file_name(file_name), "rounds": len(checked.rounds), "status": status}
+            write_audit(conn, game_id, None, "import", None, after, why)
             emit(conn, game_id, "imported", {"rounds": len(checked.rounds), "active": active})
             announce_replaced(conn, table)
         return game_id

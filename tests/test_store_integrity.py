@@ -506,6 +506,7 @@ def test_import_does_not_take_over_the_game_in_progress(store: GameStore) -> Non
     assert store.game(old).status == "finished"
     (note,) = store.audit(old)
     assert note.kind == "import" and f"game {tonight} was in progress" in note.note
+    assert note.after == {"file": None, "rounds": 1, "status": "finished"}
     assert store.export_record(old)["rounds"] == [{"bids": [0, 1, 0], "tricks": []}]
 
 
@@ -513,7 +514,29 @@ def test_an_unfinished_import_resumes_when_no_game_is_in_progress(store: GameSto
     gid = store.import_record(record([{"bids": [0, 1, 0], "tricks": []}]))
     active = store.active_game()
     assert active is not None and active.id == gid
-    assert store.audit(gid) == []
+    (note,) = store.audit(gid)
+    assert (note.kind, note.after, note.note) == (
+        "import",
+        {"file": None, "rounds": 1, "status": "active"},
+        "",
+    )
+
+
+def test_an_imported_game_says_so_in_its_audit_trail(store: GameStore) -> None:
+    """A referee settling a dispute from an imported record found no trace of the import:
+    the trail was empty, as if the game had been played here. It starts with an 'import'
+    entry (when: its ``at``) naming the file, without the folders a browser or a path may
+    give, its rounds and how the game stands."""
+    gid = store.import_record(
+        record([{"bids": [0, 1, 0], "tricks": []}]), file_name="C:\\fakepath\\tuesday.json"
+    )
+    (note,) = store.audit(gid)
+    assert (note.kind, note.trick_id, note.before) == ("import", None, None)
+    assert note.after == {"file": "tuesday.json", "rounds": 1, "status": "active"}
+    other = store.import_record(record([]), file_name="/home/ana/games/\x00old game.json")
+    assert store.audit(other)[0].after["file"] == "old game.json"
+    blank = store.import_record(record([]), file_name="  ")
+    assert store.audit(blank)[0].after["file"] is None
 
 
 def test_a_game_set_aside_for_a_newer_one_does_not_come_back(store: GameStore) -> None:

@@ -1034,6 +1034,41 @@ def test_import_round_trip(client: FlaskClient, store: GameStore) -> None:
     assert client.get(f"/game/{json_of(res)['id']}/export.json").json == record
 
 
+def test_an_imported_game_names_its_file_in_the_tricks_pages_history(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The history page sends the file's name with the record (``?file=``); the game's
+    history on its tricks page starts with the import, in the reader's language, with why
+    it was kept finished (tonight's game is in progress)."""
+    tonight = game_with_trick(store)
+    record = client.get(f"/game/{tonight}/export.json").json
+    res = client.post("/api/import?file=tuesday%20night.json", json=record)
+    gid = json_of(res)["id"]
+    (note,) = store.audit(gid)
+    assert note.after["file"] == "tuesday night.json"
+
+    def history(lang: str) -> str:
+        page = client.get(f"/game/{gid}/tricks?lang={lang}").get_data(as_text=True)
+        listed = re.search(r'<ol class="audit" id="game-changes">(.*?)</ol>', page, re.S)
+        assert listed is not None
+        return " ".join(re.sub(r"<[^>]+>", " ", listed[1]).split())
+
+    assert history("en") == (
+        f"Game imported from the file tuesday night.json (imported unfinished while game"
+        f" {tonight} was in progress; kept as finished so that game stays on the TV and the"
+        " camera)"
+    )
+    assert history("es").startswith(
+        "Partida importada del archivo tuesday night.json (importada sin terminar mientras"
+        f" se jugaba la partida {tonight};"
+    )
+    assert history("it").startswith("Partita importata dal file tuesday night.json (importata")
+    assert history("da").startswith("Spillet er importeret fra filen tuesday night.json (impo")
+    unnamed = json_of(client.post("/api/import", json=record))["id"]
+    page = client.get(f"/game/{unnamed}/tricks?lang=en").get_data(as_text=True)
+    assert "Game imported from a game record file" in page
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [

@@ -8,6 +8,7 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browser_support import require_browser, stream_open
 from repo_paths import DOCS
-from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
+from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2, spec_example
 from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.store import GameStore
@@ -408,6 +409,23 @@ def test_import_refuses_a_record_not_in_utf8(
         ec.text_to_be_present_in_element((By.ID, "form-error"), "latin1.json is not UTF-8")
     )
     assert store.games() == []
+
+
+def test_an_imported_record_names_its_file_in_the_games_history(
+    server: tuple[str, GameStore], browser: Any, tmp_path: Path
+) -> None:
+    """History's import sends the file's name: the game's tricks page, where it lands,
+    starts the game's history with "Game imported from the file tuesday.json"."""
+    base, store = server
+    record = tmp_path / "tuesday.json"
+    record.write_text(json.dumps(spec_example()), encoding="utf-8")
+    browser.get(base + "/history")
+    browser.find_element(By.ID, "import-file").send_keys(str(record))
+    browser.find_element(By.ID, "import-button").click()
+    said = "Game imported from the file tuesday.json"
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "game-changes"), said))
+    (game,) = store.games()
+    assert store.audit(game.id)[0].after["file"] == "tuesday.json"
 
 
 def test_the_missed_card_is_added_from_the_replay_page(

@@ -157,6 +157,8 @@ SYSTEM_NOTES = [
     "pirate-rosie no longer wins round 2 trick 1: its ability no longer counts",
     "round 2 trick 1 is now won by another player: pirate-harry's ability no longer counts",
     "round 3 trick 2 is not recorded: pirate-rosie's choice is read from who leads it",
+    "imported unfinished while game 4 was in progress; kept as finished so that game stays"
+    " on the TV and the camera",
     "completed by hand",
     "prompt 3",
     camera_read_flag("Ben", "purple-10", "purple-9"),

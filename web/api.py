@@ -466,9 +466,10 @@ def dismiss(prompt_id: int) -> Any:
 def import_record() -> Any:
     """The body is a ``skullcam-game/1`` record (the JSON export). Any JSON reaches the
     store, which refuses a file of another kind in the page's language (a list of records
-    was refused in English only, as any request that is no JSON object)."""
+    was refused in English only, as any request that is no JSON object). ``?file=`` names
+    the file it came from, for the game's audit trail (the body is the record itself)."""
     record = _json()
-    game_id = get_store().import_record(record)
+    game_id = get_store().import_record(record, file_name=request.args.get("file"))
     return jsonify({"id": game_id, "url": f"/game/{game_id}/tricks"}), 201
 
 

@@ -287,6 +287,20 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
+        re.compile(
+            r"imported unfinished while game (?P<n>\d+) was in progress; kept as finished so "
+            r"that game stays on the TV and the camera"
+        ),
+        {
+            "es": "importada sin terminar mientras se jugaba la partida {n}; se guarda como"
+            " terminada para que esa partida siga en la TV y en la cámara",
+            "it": "importata non finita mentre era in corso la partita {n}; tenuta come finita"
+            " perché quella partita resti sulla TV e sulla fotocamera",
+            "da": "importeret ufærdigt, mens spil {n} var i gang; gemt som færdigt, så det spil"
+            " bliver på tv'et og kameraet",
+        },
+    ),
+    (
         re.compile(r"completed by hand"),
         {"es": "completada a mano", "it": "completata a mano", "da": "fuldført manuelt"},
     ),

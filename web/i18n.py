@@ -756,6 +756,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "inserita a mano e poi tolta",
         "da": "indtastet manuelt og fjernet igen",
     },
+    # The first entry of an imported game's history (its tricks page), and when.
+    "audit_imported": {
+        "en": "Game imported from the file {file}",
+        "es": "Partida importada del archivo {file}",
+        "it": "Partita importata dal file {file}",
+        "da": "Spillet er importeret fra filen {file}",
+    },
+    "audit_imported_unnamed": {
+        "en": "Game imported from a game record file",
+        "es": "Partida importada de un archivo de partida",
+        "it": "Partita importata da un file di partita",
+        "da": "Spillet er importeret fra en spilfil",
+    },
     "audit_hand": {
         "en": "trick entered by hand",
         "es": "baza anotada a mano",

@@ -281,9 +281,9 @@ def tricks(game_id: int) -> Any:
         bids_missing=nxt is not None and None in store.bids(game_id, nxt["round"]),
         state=worded_state(game_id) if nxt is not None else None,
         hand_cards=hand_cards(dict(game.settings)),
-        # The game's own history: bids changed after play, and hand tricks taken back (their
-        # cards are on no trick's page any more).
-        game_changes=[c for c in trail if c.kind in ("bid", "removed")],
+        # The game's own history: its import (from which file), bids changed after play, and
+        # hand tricks taken back (their cards are on no trick's page any more).
+        game_changes=[c for c in trail if c.kind in ("import", "bid", "removed")],
         # Corrected, then put back as the camera saw them: still marked, as their history is.
         taken_back=taken_back(recorded, trail),
         score=score,

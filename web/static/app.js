@@ -1268,7 +1268,9 @@ function initHistory() {
     let record;
     try { record = JSON.parse(text); }
     catch (e) { showError(new Error(t("record_not_json", {file: file.name}))); return; }
-    try { const res = await api("/api/import", record); location.href = res.url; } catch (e) { showError(e); }
+    // The file's name goes with it, for the game's audit trail ("imported from the file ...").
+    const url = "/api/import?file=" + encodeURIComponent(file.name);
+    try { const res = await api(url, record); location.href = res.url; } catch (e) { showError(e); }
   };
 }
 
