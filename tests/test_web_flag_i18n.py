@@ -159,6 +159,7 @@ SYSTEM_NOTES = [
     "round 3 trick 2 is not recorded: pirate-rosie's choice is read from who leads it",
     "imported unfinished while game 4 was in progress; kept as finished so that game stays"
     " on the TV and the camera",
+    "read from the lead: Bo led trick 2",
     "completed by hand",
     "prompt 3",
     camera_read_flag("Ben", "purple-10", "purple-9"),
