@@ -1456,6 +1456,43 @@ def test_camera_none_after_a_demo_stopped_mid_game_shows_last_nights_game_on_the
     assert store.game(demo_game).status == "active"  # set aside, not changed: the demo resumes
 
 
+def test_a_demo_run_after_camera_none_shows_the_demo_from_its_first_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'--camera none' the morning after left "no camera" said; a plain 'skullcam run' (no
+    camera: the demo) then put last night's game on the TV from its first page until the
+    demo's first frame cleared it. The demo plays from the start: the TV shows it as soon as
+    the pages are served."""
+    from skullcam.commands import run as run_module
+    from skullcam.device.demo_game import start_demo_game
+    from skullcam.vision import recognizer as recognizer_module
+
+    _, script = make_demo(tmp_path / "demo", n=3, rounds=1)
+    monkeypatch.setattr(
+        recognizer_module.Recognizer,
+        "load",
+        staticmethod(lambda *a, **k: FrameKeyedRecognizer(script)),
+    )
+    data = tmp_path / "data"
+    store = GameStore(data)
+    last_night = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.finish_game(last_night)
+    demo_game, _, _ = start_demo_game(store, DemoGame.load(tmp_path / "demo"))  # stopped
+    store.set_camera_missing(True)  # what '--camera none' says as it starts
+    first_page: list[Any] = []
+    serve = run_module.PagesThread.start
+
+    def serve_and_look(pages: Any) -> None:
+        first_page.append(store.tv_game())
+        serve(pages)
+
+    monkeypatch.setattr(run_module.PagesThread, "start", serve_and_look)
+    argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(data), "--port", "0"]
+    assert main([*argv, "--speed", "0", "--exit-when-done"]) == 0
+    assert [game.id for game in first_page] == [demo_game]
+    assert store.game(demo_game).status == "finished"  # the demo resumed and played it out
+
+
 def test_camera_none_without_web_pages_is_refused(tmp_path: Path, capsys) -> None:
     argv = ["run", "--camera", "none", "--no-web", "--data", str(tmp_path / "d")]
     assert main(argv) == 2

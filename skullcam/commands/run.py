@@ -179,6 +179,11 @@ def _record(
             "run without --no-web and start a game on the web page"
         )
     loop = None if pages_only else _live_loop(args, store, recognizer, camera, demo, data)
+    if demo is not None and idle is None:
+        # The demo plays from the first page served: the "no camera" an earlier run left
+        # (--camera none, a camera that failed) put last night's game on the TV in place of
+        # the demo's (``store.tv_game()``) until the demo's first frame cleared it.
+        store.set_camera_missing(False)
     server = pages = None
     if not args.no_web:
         from skullcam.web import create_app
