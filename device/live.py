@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -35,7 +36,7 @@ from skullcam.device.demo_game import (
 from skullcam.device.game import Referee
 from skullcam.device.picture_watch import CameraNotice, PictureWatch
 from skullcam.device.pipeline import EnteredTrick, FrameError, Pipeline, model_version_of
-from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.recorder import GAME_FILES, StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
     entered_since_seen,
     last_seen_trick,
@@ -55,7 +56,7 @@ from skullcam.device.sources import (
     open_source,
 )
 from skullcam.errors import UserError
-from skullcam.files import make_folder
+from skullcam.files import make_folder, remove_leftover_temps, temp_beside
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout, layout_for
 
@@ -571,7 +572,7 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
     first: float | None = None
     for k, frame in enumerate(frames):
         path = folder / f"frame_{start + k:06d}.jpg"
-        tmp = path.with_name(path.name + ".tmp")  # not a frame name: replay skips it
+        tmp = temp_beside(path)  # not a frame name: replay skips it
         data = cv2.imencode(".jpg", frame.image)[1]
         try:
             tmp.write_bytes(data.tobytes())
@@ -585,6 +586,27 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
             rate = 50 / max(1e-6, frame.timestamp - first)
             (folder / "meta.json").write_text(json.dumps({"fps": round(rate, 2)}) + "\n")
         yield frame
+
+
+FRAME_FILES = re.compile(r"frame_\d{6,}\.jpg")
+"""The frames :func:`save_frames` writes: a temp file of one of these is the run's to remove."""
+
+
+def remove_interrupted_writes(data_dir: Path) -> list[Path]:
+    """Remove the temp files a run killed mid-write left beside its trick pictures (and its
+    saved frames), and say so: they took space on the SD card for good. Only ours
+    (:data:`GAME_FILES`, :data:`FRAME_FILES`); ``skullcam run`` calls it under its lock, as
+    no other run then writes there."""
+    folders = [(f, GAME_FILES) for f in sorted((data_dir / "games").glob("*"))]
+    folders += [(f, FRAME_FILES) for f in sorted((data_dir / "recordings").glob("game-*"))]
+    removed = [path for folder, names in folders for path in remove_leftover_temps(folder, names)]
+    if removed:
+        logger.info(
+            "removed %d unfinished file(s) a stopped run left: %s",
+            len(removed),
+            ", ".join(str(path) for path in removed),
+        )
+    return removed
 
 
 def run_for(loop: LiveLoop, max_seconds: float | None) -> None:

@@ -6,7 +6,8 @@ renamed (a rename is atomic) and the folder synced (the new names on disk, not o
 bytes), then one SQLite transaction records the trick. A power cut or a
 ``kill -9`` at any moment therefore leaves either a recorded trick with both images, or no
 trick at all (at worst two orphan images, which no trick names and the next attempt
-overwrites): the trick in progress is all that can be lost.
+overwrites, and a temp file the next ``skullcam run`` removes: :data:`GAME_FILES`): the trick
+in progress is all that can be lost.
 
 On restart :func:`referee_from_store` rebuilds the game state from the recorded tricks
 (corrections included, since the store keeps the corrected plays), and the pipeline's resume
@@ -18,7 +19,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import os
+import re
 import sqlite3
 import threading
 import time
@@ -34,7 +35,7 @@ from skullcam.device.pipeline import annotate
 from skullcam.device.sources import Frame
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
-from skullcam.files import sync_folder
+from skullcam.files import replace_atomically, sync_folder
 from skullcam.rules import Settings
 from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
@@ -42,34 +43,33 @@ from skullcam.store.camera_reading import camera_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
-from skullcam.store.tricks import AlreadyRecorded
+from skullcam.store.tricks import DEMO_MARK, AlreadyRecorded
 from skullcam.vision.detection import Detection
 from skullcam.vision.trick_state import swap_flag
 
 logger = logging.getLogger(__name__)
+
+GAME_FILES = re.compile(
+    rf"r\d{{2,}}t\d{{2,}}(-\d+)?(-boxes)?\.jpg|{re.escape(DEMO_MARK)}|{re.escape(unrecorded.FILE)}"
+)
+"""The names a run writes into a game's folder (:meth:`StoreRecorder._image_names`, the
+demo's mark, :data:`unrecorded.FILE`): a temp file of one of these that a kill mid-write left
+there is the run's to remove (``remove_leftover_temps``), any other file is kept."""
 
 #: What of a camera's trick :meth:`GameStore.keep_camera_reading` keeps beside a hand entry.
 _READING = ("completion_image", "annotated_image", "detections", "model_version", "flags")
 
 
 def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None:
-    """Encode to JPEG, write under a temporary name, fsync, rename over ``path``."""
+    """Encode to JPEG, write under a temporary name, fsync, rename over ``path``; an
+    ``OSError`` (a full disk) is raised with no temp file left, for the recorder to word."""
     import cv2
 
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise UserError(f"cannot encode image for {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data.tobytes())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)  # a full disk should not also keep a half image
-        raise
+    replace_atomically(path, data.tobytes())
 
 
 def table_choices(store: GameStore, game_id: int) -> TableChoices:

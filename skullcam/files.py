@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -26,14 +27,24 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     A write that fails is a ``UserError`` naming the file; the file keeps its old contents.
     """
     path = Path(path)
-    tmp = _temp_beside(path)
+    try:
+        replace_atomically(path, data.encode() if isinstance(data, str) else data)
+    except OSError as err:
+        raise _cannot_write(path, temp_beside(path), err) from err
+
+
+def replace_atomically(path: Path, data: bytes) -> None:
+    """:func:`write_atomic` for a caller that words a failure itself (a trick's picture: the
+    recorder names the trick): the ``OSError`` is raised, the temp file removed."""
+    tmp = temp_beside(path)
     try:
         with open(tmp, "wb") as fh:
-            fh.write(data.encode() if isinstance(data, str) else data)
+            fh.write(data)
             _flush_to_disk(fh)
         os.replace(tmp, path)
-    except OSError as err:
-        raise _cannot_write(path, tmp, err) from err
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk should not also keep half a file
+        raise
 
 
 def copy_atomic(source: Path, path: Path) -> None:
@@ -41,7 +52,7 @@ def copy_atomic(source: Path, path: Path) -> None:
     checkpoints run to tens of MB): a plain copy sits in the page cache, and a power cut after
     a pointer names its folder can leave a model of empty files behind."""
     path = Path(path)
-    tmp = _temp_beside(path)
+    tmp = temp_beside(path)
     with open(source, "rb") as src:  # a missing source is its own error, not a write's
         try:
             with open(tmp, "wb") as fh:
@@ -71,8 +82,38 @@ def _cannot_write(path: Path, tmp: Path, err: OSError) -> UserError:
     )
 
 
-def _temp_beside(path: Path) -> Path:
+def temp_beside(path: Path) -> Path:
+    """The name ``path``'s new contents are written under before the rename: hidden, so
+    folder listings (``*.json``, ``*.jpg``, ``frame_*``) never see it, and told apart from a
+    user's file by :func:`remove_leftover_temps` after a kill mid-write."""
     return path.with_name(f".{path.name}.tmp")
+
+
+def remove_leftover_temps(folder: Path, written: re.Pattern[str]) -> list[Path]:
+    """Remove the temp files a kill mid-write left in ``folder``: :func:`temp_beside`'s of a
+    name ``written`` matches in full, and ``<name>.tmp`` (how trick pictures and saved frames
+    were named before). Nothing else: a user's ``.tmp`` file, or one beside a name we never
+    write there, is kept. Returns what was removed.
+
+    Only for a folder no other process writes into meanwhile (``skullcam run`` under its
+    lock): another's temp file, removed in the middle of its write, would lose that file."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:  # no such folder (or not readable): nothing of ours to remove
+        return []
+    removed = []
+    for entry in entries:
+        name = entry.name.removesuffix(".tmp")
+        if name == entry.name or not entry.is_file():
+            continue
+        if written.fullmatch(name.removeprefix(".")) is None:
+            continue
+        try:
+            entry.unlink()
+        except OSError:  # gone meanwhile, or a folder that cannot be written: left as it is
+            continue
+        removed.append(entry)
+    return removed
 
 
 def _flush_to_disk(fh: BinaryIO) -> None:

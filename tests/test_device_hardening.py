@@ -21,7 +21,6 @@ from demo_games import make_demo
 from image_support import imread
 
 from skullcam.device import live as live_module
-from skullcam.device import recorder as recorder_module
 from skullcam.device.demo_game import DemoGame
 from skullcam.device.game import Referee
 from skullcam.device.live import LiveLoop, save_frames
@@ -181,12 +180,51 @@ def test_a_full_disk_while_writing_a_trick_image_is_a_clear_error_and_leaves_no_
             return real_fsync(fd)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(recorder_module.os, "fsync", no_space)
+    monkeypatch.setattr(os, "fsync", no_space)
     with pytest.raises(UserError, match=r"round 1 trick 1 could not be recorded .*No space"):
         loop.run()
     (game,) = store.games()
     assert recorded(store, game.id) == []
     assert list(store.game_dir(game.id).glob("*.tmp")) == []
+
+
+def test_a_run_removes_the_temp_files_a_kill_mid_write_left_and_only_those(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kill while a trick's picture was written left its temp file beside the pictures for
+    good (and one beside a saved frame). The next 'skullcam run' removes them as it takes
+    the data folder; a user's own ``.tmp`` files, and temp names of files we never write
+    there, are kept."""
+    from skullcam.cli import main
+    from skullcam.device.recorder import write_image_atomic
+
+    data = tmp_path / "data"
+    store = GameStore(data)
+    folder = store.game_dir(store.create_game(["Ana", "Ben"], 0, {}))
+    write_image_atomic(folder / "r01t00.jpg", np.zeros((8, 8, 3), np.uint8))
+
+    def killed(fd: int) -> None:  # the process dies between the write and the rename
+        raise SystemExit("killed")
+
+    with monkeypatch.context() as kill:
+        kill.setattr(os, "fsync", killed)
+        with pytest.raises(SystemExit):
+            write_image_atomic(folder / "r01t01-boxes.jpg", np.zeros((8, 8, 3), np.uint8))
+    assert (folder / ".r01t01-boxes.jpg.tmp").is_file()  # the kill's leftover
+    (folder / "r02t03-2.jpg.tmp").write_bytes(b"half")  # as pictures were named before
+    (folder / ".unrecorded.json.tmp").write_bytes(b"{")
+    frames = data / "recordings" / "game-1"
+    frames.mkdir(parents=True)
+    (frames / ".frame_000007.jpg.tmp").write_bytes(b"half")
+    users = [folder / "notes.tmp", folder / ".notes.txt.tmp", frames / "clip.tmp"]
+    users += [data / ".settings.json.tmp", folder / "r01t00.jpg.tmp.bak"]
+    for path in users:
+        path.write_bytes(b"mine")
+    argv = ["run", "--camera", "none", "--data", str(data), "--port", "0", "--max-seconds", "0.1"]
+    assert main(argv) == 0
+    left = sorted(p for p in data.rglob("*") if p.is_file() and ".tmp" in p.name)
+    assert left == sorted(users)
+    assert (folder / "r01t00.jpg").is_file()
 
 
 class BusyThenFailing(FailingRecognizer):

@@ -135,6 +135,10 @@ def _run(args: argparse.Namespace) -> int:
         f"another 'skullcam run' is already recording into {data}: stop it first, or give "
         "this one another --data",
     )
+    if lock is not None:  # under the lock: no other run's write in flight loses its file
+        from skullcam.device.live import remove_interrupted_writes
+
+        remove_interrupted_writes(data)
     # Ctrl-C and systemctl stop are heard from before the model loads (seconds on a Pi): a
     # SIGTERM then killed the process without a word in the journal.
     stopping = _StopOnSignal()
