@@ -10,7 +10,9 @@ whole however the rest of the store grows:
 - writes in this process are serialised by one lock per database file, so they never fight
   over SQLite's write lock, and waiters on the event log are woken after each commit;
 - another program holding the database is told apart from damage (:func:`is_busy`,
-  :func:`database_error`): a table must never be told to restore a backup of a healthy game.
+  :func:`database_error`): a table must never be told to restore a backup of a healthy game;
+- a data folder that cannot be written (:func:`unwritable`) is read from a copy of its
+  database (:func:`snapshot`), every write refused: its games can still be looked at.
 
 The concern modules (games, bids, tricks, ...) only ever say ``with self._write() as conn``.
 """
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shutil
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +33,7 @@ from pathlib import Path
 
 from skullcam.errors import UserError
 
+from .refusals import refusal
 from .schema import ensure_schema, foreign_tables
 
 logger = logging.getLogger(__name__)
@@ -184,6 +189,40 @@ def _disk_full(folder: Path) -> bool:
         return False
 
 
+def unwritable(data_dir: Path) -> Path | None:
+    """The first of a data folder and its game database's files this process cannot write
+    (a USB stick mounted read-only, a folder without write permission), or None. None too
+    where no database is there yet: a new one cannot be made, and opening says so."""
+    path = data_dir / "skullcam.db"
+    if not path.is_file():
+        return None
+    wal, shm = (path.with_name(f"{path.name}-{end}") for end in ("wal", "shm"))
+    for each in (data_dir, path, wal, shm):
+        if each.exists() and not os.access(each, os.W_OK):
+            return each
+    return None
+
+
+def snapshot(path: Path, into: Path) -> Path:
+    """A copy of the database ``path`` and its ``-wal`` log in the folder ``into``, to read a
+    game database that cannot be written. SQLite cannot: a killed game's log holds every
+    trick since the last checkpoint, and reading it needs a ``-shm`` file it can create or
+    write (``mode=ro`` fails without one), while ``immutable=1`` skips the log, and with it
+    those tricks."""
+    copy = into / path.name
+    try:
+        shutil.copyfile(path, copy)
+        wal = path.with_name(f"{path.name}-wal")
+        if wal.is_file():
+            shutil.copyfile(wal, copy.with_name(f"{copy.name}-wal"))
+    except OSError as err:
+        raise UserError(
+            f"cannot read the game database {path} ({err.strerror or err}): check the disk"
+            " it is on, or copy the data folder somewhere readable and pass that --data"
+        ) from err
+    return copy
+
+
 def game_folder_ids(data_dir: Path) -> list[int]:
     """The game ids that have a folder under ``<data>/games/``, lowest first: each holds the
     images of a game recorded there, which no later game may write into."""
@@ -322,20 +361,35 @@ class Database:
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        self.read_only = unwritable(self.data_dir)
+        """The file that cannot be written (the folder, the database or its log), or None:
+        then the games are read from a copy of the database and every write is refused."""
+        self._copy = None if self.read_only is None else tempfile.TemporaryDirectory()
+        self._file = self.path if self._copy is None else snapshot(self.path, Path(self._copy.name))
+        self._query_only = False
         self._check_whole()
         with self._shared.write_lock:
             conn = self._conn()
             try:
                 with conn:
-                    ensure_schema(conn)
-                    number_games_past_folders(conn, self.data_dir)
+                    ensure_schema(conn)  # an older game's copy is brought up to date too
+                    if self.read_only is None:  # no new game is numbered in a copy
+                        number_games_past_folders(conn, self.data_dir)
             except sqlite3.DatabaseError as err:
                 raise self._damaged(err) from err
+        if self.read_only is not None:
+            logger.warning("%s", self._cannot_record())
+            self._query_only = True
+            conn.execute("PRAGMA query_only=ON")
         newest = newest_event_id(self._conn())
         self._shared.last_event_id = max(self._shared.last_event_id, newest)
 
     def _damaged(self, err: sqlite3.Error) -> UserError:
         return database_error(self.path, err)
+
+    def _cannot_record(self) -> UserError:
+        """The refusal of every write to a data folder that cannot be written."""
+        return refusal("read_only", folder=str(self.data_dir), file=str(self.read_only))
 
     def _check_whole(self) -> None:
         """Refuse, before writing anything, a database SQLite finds damaged or one another
@@ -351,7 +405,7 @@ class Database:
         if self.path.stat().st_size == 0:
             refuse_emptied(self.path)
             return
-        conn = read_only(self.path)
+        conn = read_only(self._file)
         if conn is None:
             return
         try:
@@ -403,7 +457,7 @@ class Database:
         """
         try:
             conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+                self._file, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
             )
         except sqlite3.Error as err:
             raise self._damaged(err) from err
@@ -417,6 +471,8 @@ class Database:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        if self._query_only:  # the copy of a database that cannot be written: never written
+            conn.execute("PRAGMA query_only=ON")
         return conn
 
     @contextmanager
@@ -431,6 +487,8 @@ class Database:
         Reads that decide a write (the trick a correction replaces, the settings a change
         merges into) belong inside the ``with``: then no other writer can commit in between.
         """
+        if self._query_only:
+            raise self._cannot_record()
         conn = self._conn()
         with self._shared.write_lock:
             conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -455,3 +513,5 @@ class Database:
                     conn.close()
             self._connections.clear()
         self._local = threading.local()
+        if self._copy is not None:
+            self._copy.cleanup()

@@ -233,6 +233,11 @@ ENGLISH: dict[str, str] = {
     "resume_other_in_progress": (
         "game {playing} is being played at the table; finish it first, then resume game {game}"
     ),
+    "read_only": (
+        "nothing can be recorded in {folder}: {file} cannot be written (a read-only disk or"
+        " folder). Its games can be viewed and exported; to record, make it writable or copy"
+        " the data folder to a writable disk and pass that --data"
+    ),
     "no_game": "no game {game}; see the games list",
     "no_trick": "game {game} has no recorded trick {trick} in round {round}",
     "no_prompt": "no prompt {prompt}; see the game's open prompts",

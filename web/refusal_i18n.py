@@ -290,6 +290,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "no_game": "no existe la partida {game}; mira la lista de partidas",
         "no_trick": "la partida {game} no tiene grabada la baza {trick} de la ronda {round}",
+        "read_only": (
+            "no se puede grabar nada en {folder}: {file} no se puede escribir (un disco o una"
+            " carpeta de solo lectura). Sus partidas se pueden ver y exportar; para grabar,"
+            " hazla escribible o copia la carpeta de datos a un disco escribible y pasa ese"
+            " --data"
+        ),
         "no_prompt": "no existe la pregunta {prompt}; mira las preguntas abiertas de la partida",
         "pin_not_set": "esta mesa no tiene PIN; reinicia skullcam run con --pin",
         "pin_missing": "PIN incorrecto o ausente: escribe el PIN que muestra skullcam al arrancar",
@@ -552,6 +558,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "no_game": "la partita {game} non esiste; guarda l'elenco delle partite",
         "no_trick": "la partita {game} non ha registrata la presa {trick} del round {round}",
+        "read_only": (
+            "in {folder} non si può registrare nulla: {file} non è scrivibile (un disco o una"
+            " cartella di sola lettura). Le sue partite si possono vedere ed esportare; per"
+            " registrare, rendila scrivibile o copia la cartella dei dati su un disco"
+            " scrivibile e passa quel --data"
+        ),
         "no_prompt": "la domanda {prompt} non esiste; guarda le domande aperte della partita",
         "pin_not_set": "questo tavolo non ha un PIN; riavvia skullcam run con --pin",
         "pin_missing": ("PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam"),
@@ -804,6 +816,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "no_game": "spil {game} findes ikke; se listen over spil",
         "no_trick": "spil {game} har intet optaget stik {trick} i runde {round}",
+        "read_only": (
+            "intet kan optages i {folder}: {file} kan ikke skrives (en skrivebeskyttet disk"
+            " eller mappe). Dens spil kan ses og eksporteres; for at optage skal den gøres"
+            " skrivbar, eller datamappen kopieres til en skrivbar disk og gives som --data"
+        ),
         "no_prompt": "spørgsmål {prompt} findes ikke; se spillets åbne spørgsmål",
         "pin_not_set": "dette bord har ingen PIN; genstart skullcam run med --pin",
         "pin_missing": "forkert eller manglende PIN: indtast den PIN, skullcam viste ved start",

@@ -128,13 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     if demo is not None:
         open_source(demo.folder).close()  # before its game is set up in the store
     data = make_folder(Path(args.data), "data folder")
-    # One recorder per data folder: a second one wrote its trick images over the first's
-    # before the store refused its tricks as already recorded.
-    lock = hold_lock(
-        data / "run.lock",
-        f"another 'skullcam run' is already recording into {data}: stop it first, or give "
-        "this one another --data",
-    )
+    lock = _recorder_lock(data, pages_only=camera is None and demo is None)
     if lock is not None:  # under the lock: no other run's write in flight loses its file
         from skullcam.device.live import remove_interrupted_writes
 
@@ -146,6 +140,22 @@ def _run(args: argparse.Namespace) -> int:
         return _record(args, camera, demo, data, lock, stopping)
     finally:
         stopping.restore()
+
+
+def _recorder_lock(data: Path, pages_only: bool) -> Any:
+    """The data folder's lock for this run: one recorder per data folder (a second one
+    wrote its trick images over the first's before the store refused its tricks as already
+    recorded). None for ``--camera none`` on a folder that cannot be written (a USB stick
+    mounted read-only): it records nothing, and its pages read the games from a copy."""
+    from skullcam.store.database import unwritable
+
+    if pages_only and unwritable(data) is not None:
+        return None
+    return hold_lock(
+        data / "run.lock",
+        f"another 'skullcam run' is already recording into {data}: stop it first, or give "
+        "this one another --data",
+    )
 
 
 def _record(
@@ -212,7 +222,8 @@ def _record(
     try:
         if idle is not None:
             logger.warning(idle)
-            store.set_camera_missing(True)  # the TV says nothing is recorded
+            if store.read_only is None:  # else the store said why nothing is recorded
+                store.set_camera_missing(True)  # the TV says nothing is recorded
             _wait_idle(stopping, deadline, no_game_left, deadline)
         else:
             assert loop is not None  # only --camera none has none, and it is idle
@@ -291,7 +302,7 @@ def _why_idle(
         unused = _unused_with_no_camera(args)
         if unused:  # said, not silently dropped: a user who gave them expects them to count
             said += f" ({', '.join(unused)} ignored: nothing is played or recorded)"
-        if waiting is not None:
+        if waiting is not None and store.read_only is None:  # else nothing can be entered
             said += (
                 f"; game {waiting} is in progress: enter its tricks by hand on its tricks page"
                 f" (/game/{waiting}/tricks)"

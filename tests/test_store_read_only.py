@@ -1,0 +1,112 @@
+"""A killed game's data folder that cannot be written (a USB stick mounted read-only, a folder
+without write permission) is still read: its pages, replay and export are served from a copy
+of the database, and every write is refused with one sentence saying nothing can be recorded
+there. SQLite alone cannot read it: the killed game's tricks are in the ``-wal`` log, which
+``mode=ro`` reads only with a ``-shm`` file beside it, and ``immutable=1`` skips."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: A game with its bids, then a kill: what it wrote is in the ``-wal`` log, never checkpointed.
+_KILLED = """
+import os, sys
+from pathlib import Path
+from skullcam.store import GameStore
+store = GameStore(Path(sys.argv[1]))
+game = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+store.set_bids(game, 1, [1, 0, 1])
+os._exit(9)
+"""
+
+
+def _unable_to_write() -> list[str]:
+    """What runs a command so that it cannot write a folder chmod made read-only: nothing for
+    a user; root writes through any mode, so for root ``setpriv`` without the power to
+    (CAP_DAC_OVERRIDE), where it is there and allowed."""
+    if os.geteuid() != 0:
+        return []
+    prefix = ["setpriv", "--bounding-set=-dac_override"]
+    if shutil.which("setpriv") is None or subprocess.run([*prefix, "true"]).returncode != 0:
+        pytest.skip("root writes through chmod -w, and setpriv cannot take that power away")
+    return prefix
+
+
+def _set_modes(folder: Path, file_mode: int, folder_mode: int) -> None:
+    for path in folder.iterdir():
+        path.chmod(file_mode)
+    folder.chmod(folder_mode)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as page:
+        return json.load(page)
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as page:
+            return page.status, json.load(page)
+    except urllib.error.HTTPError as err:
+        return err.code, json.load(err)
+
+
+@pytest.mark.parametrize("with_shm", [True, False], ids=["with-shm", "wal-only"])
+def test_a_killed_games_read_only_folder_is_served_with_its_writes_refused(
+    tmp_path: Path, with_shm: bool
+) -> None:
+    """'skullcam run --camera none' on it stopped at the lock file ("make it writable"): the
+    game could not even be looked at. Served now, the game as the kill left it (its bids are
+    in the log only); a write says nothing can be recorded there; the folder is untouched."""
+    data = tmp_path / "data"
+    killed = subprocess.run([sys.executable, "-P", "-c", _KILLED, str(data)], timeout=60)
+    assert killed.returncode == 9 and (data / "skullcam.db-wal").stat().st_size > 0
+    if not with_shm:  # copied onto the stick without it
+        (data / "skullcam.db-shm").unlink()
+    before = {path.name: path.read_bytes() for path in data.iterdir()}
+    prefix = _unable_to_write()
+    _set_modes(data, 0o444, 0o555)
+    cmd = [*prefix, sys.executable, "-P", "-m", "skullcam", "run", "--camera", "none"]
+    cmd += ["--data", str(data), "--port", "0", "--max-seconds", "60"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        said = ""
+        while (line := proc.stderr.readline()) and "scoreboard on" not in line:
+            said += line
+        found = re.search(r"127\.0\.0\.1:(\d+)/tv", line)
+        assert found, f"no page served: {said}{line}"
+        site = f"http://127.0.0.1:{found[1]}"
+        assert "nothing can be recorded in" in said and "can be viewed and exported" in said
+        shown = _get(f"{site}/api/tv/state")
+        assert shown["game"]["id"] == 1 and shown["bids"] == [1, 0, 1]
+        exported = _get(f"{site}/game/1/export.json")
+        assert exported["players"] == ["Ana", "Ben", "Cai"]
+        status, refused = _post(f"{site}/api/game/1/bids", {"round": 1, "bids": [0, 0, 1]})
+        said = refused["error"]  # the page's copy has long paths cut short
+        assert status == 400 and said.startswith("nothing can be recorded in /")
+        assert "can be viewed and exported" in said
+        assert _get(f"{site}/api/tv/state")["bids"] == [1, 0, 1]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _set_modes(data, 0o644, 0o755)
+    assert {path.name: path.read_bytes() for path in data.iterdir()} == before
