@@ -24,6 +24,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from skullcam.store.camera_reading import camera_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
+from skullcam.store.rows import Trick
 from skullcam.store.tricks import DEMO_MARK, AlreadyRecorded
 from skullcam.vision.detection import Detection
 from skullcam.vision.trick_state import swap_flag
@@ -379,8 +381,10 @@ class StoreRecorder:
         table: a card changed after the trick completed may be a slip put right or a
         dispute. Only while that play still holds the card the camera saw replaced: a person
         may have corrected it first. A trick the table entered by hand keeps its cards, and
-        is asked about the swap instead (:meth:`_swap_beside_an_entry`)."""
-        recorded = self.store.trick(self.game_id, outcome.round, outcome.trick)
+        is asked about the swap instead (:meth:`_swap_beside_an_entry`). A trick moved on
+        since by a missed trick inserted before it takes the swap at its new place."""
+        recorded = self._swapped_trick(outcome, swap)
+        outcome = replace(outcome, round=recorded.round, trick=recorded.trick)
         player, card = outcome.plays[swap.index]
         if recorded.by_hand:
             self._swap_beside_an_entry(outcome, swap)
@@ -399,6 +403,31 @@ class StoreRecorder:
             by_hand=False,
             flag=swap_flag(self.players[player], swap.before, card),
         )
+
+    def _swapped_trick(self, outcome: TrickOutcome, swap: Swap) -> Trick:
+        """The recorded trick ``swap`` is about: the one at ``outcome``'s place where it holds
+        the card the camera saw replaced, else one moved off that place meanwhile (the table
+        inserted a missed trick at or before it while the swap waited for the database) that
+        holds it (:meth:`GameStore.moved_off_holding`). Was: always the one at the place, and
+        the swap meant for the camera's trick moved on a place went to the table's entry
+        there, "not amended", with a line in the log only."""
+        r, t = outcome.round, outcome.trick
+        there = self.store.trick(self.game_id, r, t)
+        player = outcome.plays[swap.index][0]
+        if camera_card(there, player) == swap.before:
+            return there
+        moved = self.store.moved_off_holding(self.game_id, r, t, player, swap.before)
+        if moved is None:
+            return there
+        logger.info(
+            "round %d trick %d, swapped before the pickup, is now round %d trick %d: a missed "
+            "trick was entered by hand before it",
+            r,
+            t + 1,
+            moved.round,
+            moved.trick + 1,
+        )
+        return moved
 
     def _swap_beside_an_entry(self, outcome: TrickOutcome, swap: Swap) -> None:
         """A swap in a trick the table entered by hand (a moment before the camera completed

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import checks
+from . import checks, trick_moves
 from .corrections import raise_flag
 from .events import emit
 from .prompts import Ask
-from .rows import Trick, dump_json, trick_from_row, trick_row
+from .rows import Trick, dump_json, select_rows, trick_from_row, trick_row
 from .tricks import TricksMixin
 
 
@@ -166,6 +166,22 @@ class CameraReadingMixin(TricksMixin):
             where = {"round": round_number, "trick": trick_index, "trick_id": entered.id}
             emit(conn, game_id, "correction", {**where, "camera_read": [flag]})
             return [flag]
+
+    def moved_off_holding(
+        self, game_id: int, round_number: int, trick_index: int, player: int, card: str
+    ) -> Trick | None:
+        """The trick moved off trick ``trick_index`` of ``round_number`` (a trick entered by
+        hand inserted at or before it) in which ``player``'s card, as the camera reads it
+        (:func:`camera_card`), is ``card``; the last moved first. A swap the camera saw on the
+        trick lying there, waiting for the database while the table inserted a missed trick,
+        is about it and not about what lies at that place now. None where no such trick."""
+        conn = self._conn()
+        for trick_id in trick_moves.moved_off(conn, game_id, (round_number, trick_index)):
+            rows = select_rows(conn, "tricks", "id", game_id=game_id, id=trick_id)
+            moved = trick_from_row(rows[0]) if rows else None  # None: taken back since
+            if moved is not None and camera_card(moved, player) == card:
+                return moved
+        return None
 
     @staticmethod
     def _swap_in_copy(

@@ -19,7 +19,7 @@ from . import checks
 from .abilities import save_abilities, stored_abilities
 from .audit import write_audit
 from .bids import put_round, round_row
-from .rows import Game, Place, Trick
+from .rows import Game, Place, Trick, load_json
 
 Move = tuple[Place, Place]
 """A trick's place before and after a move."""
@@ -80,6 +80,22 @@ def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, 
         if round_row(conn, game.id, r) is None:
             put_round(conn, game.id, r, [None] * len(game.players), None)
         save_abilities(conn, game.id, r, sorted(after[r], key=lambda a: (a["trick"], a["pirate"])))
+
+
+def moved_off(conn: sqlite3.Connection, game_id: int, place: Place) -> list[int]:
+    """The ids of the tricks moved off ``place`` (its 'moved' entries in the audit trail: a
+    trick entered by hand at or before it, or taken back after it), the last moved first: a
+    swap the camera saw there before the move, written after it, is about one of them."""
+    sql = (
+        "SELECT trick_id, before FROM corrections "
+        "WHERE game_id = ? AND kind = 'moved' AND trick_id IS NOT NULL ORDER BY id DESC"
+    )
+    was = {"round": place[0], "trick": place[1]}
+    ids: list[int] = []
+    for trick_id, before in conn.execute(sql, (game_id,)):
+        if load_json(before) == was and int(trick_id) not in ids:
+            ids.append(int(trick_id))
+    return ids
 
 
 def drop_abilities(

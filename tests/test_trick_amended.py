@@ -436,3 +436,35 @@ def test_a_swap_on_an_entry_the_camera_took_up_is_asked_not_applied(tmp_path: Pa
     assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-1"]
     assert entered.flags == ["Cai's green-1 was swapped for green-13 after the trick completed"]
     assert len(store.prompts(game_id)) == 1 and "camera_plays" not in entered.source_info
+
+
+@pytest.mark.parametrize(
+    ("before", "leader"), [((2, 0), 1), ((1, 0), 0)], ids=["at-its-place", "a-round-earlier"]
+)
+def test_a_swap_waiting_for_a_held_database_follows_its_trick_moved_by_an_insert(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, before: tuple[int, int], leader: int
+) -> None:
+    """The camera missed a trick and filed round 2's in its place; Cai swapped green-1 for
+    green-13 on it while another program held the database, and the table inserted the
+    missed trick (there, or before round 1's) before the swap went in, moving the camera's
+    trick on a place. The swap went to the place it was seen at, now the table's entry or
+    round 1's trick, and was dropped with "not amended": the camera's trick kept green-1."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), frame, [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+    with held(store.path):
+        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+        recorder.on_amended(amended, frame, [], 2, "green-1")
+    hand = [(leader + k) % 3 for k in range(3)]
+    missed = [{"player": p, "card": f"black-{p + 1}"} for p in hand]
+    store.insert_trick(game_id, *before, missed)
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        assert recorder.flush()
+    assert "not amended" not in caplog.text
+    entered = store.trick(game_id, *before)
+    assert entered.by_hand and [p["card"] for p in entered.plays] == [p["card"] for p in missed]
+    assert entered.flags == [] and [a.kind for a in store.audit(game_id, entered.id)] == ["hand"]
+    moved = store.tricks(game_id, 2)[-1]
+    assert (moved.round, moved.trick) == (2, 1)
+    assert [p["card"] for p in moved.plays] == ["green-5", "green-9", "green-13"]
+    assert "Cai's green-1 was swapped for green-13 after the trick completed" in moved.flags
