@@ -61,6 +61,9 @@ class _Clock:
         if self.inner is not None:
             self.inner.on_amended(outcome, frame, detections, index, before)
 
+    def recorded_game(self) -> Referee | None:
+        return self.inner.recorded_game() if self.inner is not None else None
+
 
 def first_round(folder: Path) -> int:
     """The first round the game's frames show (1-based): ``skullcam synth game --first-round``

@@ -449,7 +449,7 @@ class LiveLoop:
                 failing.failed(frame, err)
             else:
                 failing.recovered()
-            if referee.finished or self.stop.is_set() or not current.still():
+            if pipeline.referee.finished or self.stop.is_set() or not current.still():
                 break
         return pipeline
 

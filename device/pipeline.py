@@ -94,6 +94,10 @@ class Listener(Protocol):
     ) -> None:
         """The latest trick was amended: play ``index`` (``before``) swapped before the pickup."""
 
+    def recorded_game(self) -> Referee | None:
+        """The game as the record holds it where a swap went in otherwise than it amended
+        the referee (the table's typed card stands), for the pipeline to follow; else None."""
+
 
 @dataclass
 class PipelineStats:
@@ -209,7 +213,21 @@ class Pipeline:
             outcome = self._handle(event, frame, detections, t0)
             if outcome is not None:
                 done.append(outcome)
+        self._follow_the_record()
         return done
+
+    def _follow_the_record(self) -> None:
+        """Take the game as the listener records it where a swap the camera saw, which
+        amended the referee, went in otherwise (a trick the table entered by hand keeps the
+        card typed, the swap a doubt on it): the next trick's leader is the record's. Was:
+        the referee kept the swapped card, and where that changed who won, the next trick
+        was awaited from the swap's winner and recorded "Cai led, but the game expected Ben
+        to lead" though the record had Cai win."""
+        recorded = self.listener.recorded_game() if self.listener is not None else None
+        if recorded is None:
+            return
+        self.referee = recorded
+        self.machine.set_leader(recorded.leader())
 
     def _at_first_size(self, frame: Frame) -> Frame:
         """The frame at the size of the first one, scaled to it where it differs (said once

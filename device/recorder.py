@@ -195,6 +195,9 @@ class StoreRecorder:
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
         self._meanwhile = "the camera keeps watching"
         """What the "database in use" warning says goes on while tricks wait."""
+        self._record_differs = False
+        """A swap the camera saw went into the store otherwise than it amended the camera's
+        referee, or not at all (:meth:`recorded_game`)."""
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -265,6 +268,7 @@ class StoreRecorder:
                     else:
                         self._record(outcome, record)
             except UserError as err:
+                self._record_differs |= isinstance(record, Swap)
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
                 logger.error(
                     "round %d trick %d %s: %s", outcome.round, outcome.trick + 1, what, err
@@ -282,6 +286,22 @@ class StoreRecorder:
             self._disk_current = False
         self._keep()
         return True
+
+    def recorded_game(self) -> Referee | None:
+        """The game as the store records it, once a swap the camera saw went in otherwise
+        than it amended the camera's referee (a trick the table entered by hand keeps the
+        card typed; a card corrected meanwhile keeps the correction) and nothing else waits
+        to be written; None otherwise, or while the database cannot be read (asked again on
+        the next frame). Given once: the pipeline takes it as its referee."""
+        if not self._record_differs or self.pending:
+            return None
+        try:
+            recorded = referee_from_store(self.store, self.game_id)
+        except sqlite3.Error as err:
+            logger.debug("the game as recorded was not read: %s", err)
+            return None
+        self._record_differs = False
+        return recorded
 
     def _record(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
         """Record a completed trick. Where the table entered it by hand a moment before (the
@@ -439,6 +459,8 @@ class StoreRecorder:
         doubt = swap_flag(self.players[player], swap.before, card)
         r, t = outcome.round, outcome.trick
         asked = self.store.swap_on_entry(self.game_id, r, t, player, swap.before, card, doubt)
+        typed = self.store.trick(self.game_id, r, t).plays
+        self._record_differs |= not any(p["player"] == player and p["card"] == card for p in typed)
         if asked is None and camera_card(self.store.trick(self.game_id, r, t), player) == card:
             # Seen again, or replayed by take_kept after it went in: "not amended, that trick
             # was entered by hand" read as if the swap had been lost.
@@ -456,6 +478,7 @@ class StoreRecorder:
         )
 
     def _swap_not_applied(self, outcome: TrickOutcome, swap: Swap, why: str) -> None:
+        self._record_differs = True
         player, card = outcome.plays[swap.index]
         logger.warning(
             "round %d trick %d: %s's %s swapped for %s, but %s; not amended",

@@ -468,3 +468,39 @@ def test_a_swap_waiting_for_a_held_database_follows_its_trick_moved_by_an_insert
     assert (moved.round, moved.trick) == (2, 1)
     assert [p["card"] for p in moved.plays] == ["green-5", "green-9", "green-13"]
     assert "Cai's green-1 was swapped for green-13 after the trick completed" in moved.flags
+
+
+def test_the_cameras_referee_follows_an_entry_that_kept_its_card_over_a_swap(
+    tmp_path: Path,
+) -> None:
+    """The table entered round 2's first trick by hand (Ben's green-1, Cai's green-9 won);
+    the camera took it up lying there and saw Ben swap green-1 for green-13. The entry kept
+    green-1, the swap a doubt on it, but the camera's referee took green-13: Ben won there and
+    was to lead the next trick, and Cai's lead was recorded with "Cai led, but the game
+    expected Ben to lead", though the record had Cai win and lead."""
+    store, game_id, recorder, _, _ = game(tmp_path)
+    _entered_first(store, game_id, ["yellow-5", "yellow-9", "yellow-2"])  # Ben won
+    typed = [(1, "green-1"), (2, "green-9"), (0, "green-5")]  # Ben leads; Cai's 9 wins
+    store.enter_trick(game_id, 2, 0, [{"player": p, "card": c} for p, c in typed])
+    layout, at = _three_seats()
+    ben, cai, ana = at("green-1", 1), at("green-9", 2), at("green-5", 0)
+    script = [[ben, cai, ana]] * 10 + [[cai, ana]] * 10 + [[at("green-13", 1), cai, ana]] * 10
+    script += [[]] * 40 + [[at("black-2", 2)]] * 8 + [[at("black-2", 2), at("black-5", 0)]] * 8
+    script += [[at("black-2", 2), at("black-5", 0), at("black-9", 1)]] * 10 + [[]] * 40
+    referee = referee_from_store(store, game_id)
+    pipeline = Pipeline(ScriptedRecognizer(script), referee, layout, recorder, motion=False)
+    pipeline.resume_cards = [[card for _, card in typed]]
+    image = np.zeros((480, 640, 3), np.uint8)
+    pipeline.run(Frame(image, k / 10, k) for k in range(len(script)))
+    entered = store.trick(game_id, 2, 0)
+    assert [(p["player"], p["card"]) for p in entered.plays] == typed
+    assert entered.flags == ["Ben's green-1 was swapped for green-13 after the trick completed"]
+    last = store.trick(game_id, 2, 1)
+    assert [(p["player"], p["card"]) for p in last.plays] == [
+        (2, "black-2"),
+        (0, "black-5"),
+        (1, "black-9"),
+    ]
+    assert not [f for f in last.flags if "led, but" in f]
+    plays = pipeline.referee.record()["rounds"][1]["tricks"][0]["plays"]
+    assert [(p["player"], p["card"]) for p in plays] == typed
