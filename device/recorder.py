@@ -195,6 +195,9 @@ class StoreRecorder:
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
         self._meanwhile = "the camera keeps watching"
         """What the "database in use" warning says goes on while tricks wait."""
+        self._moved_on: dict[tuple[int, int], tuple[int, int]] = {}
+        """Places of waiting tricks that a missed trick, inserted by hand meanwhile, moved on:
+        the place the referee gave each, and the one it went in at (:meth:`_record`)."""
         self._record_differs = False
         """A swap the camera saw went into the store otherwise than it amended the camera's
         referee, or not at all (:meth:`recorded_game`)."""
@@ -319,6 +322,8 @@ class StoreRecorder:
                 self.game_id, r, t, record["plays"], **reading, asks=asks
             )
             if doubts is None:
+                if self._record_moved_on(outcome, record, asks):
+                    return
                 raise
             said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""
             logger.info(
@@ -328,6 +333,30 @@ class StoreRecorder:
                 t + 1,
                 said,
             )
+
+    def _record_moved_on(
+        self, outcome: TrickOutcome, record: dict[str, Any], asks: list[Ask]
+    ) -> bool:
+        """Record a waiting trick refused at its place where a missed trick, inserted by hand
+        while it waited, moved the camera's trick before it into that place: at the first
+        free place after it, the later waiting tricks (and the swaps on it) following
+        (:attr:`_moved_on`). Was: refused as already recorded, and lost with an error in the
+        log. False where the refusal stands (a recording shown again)."""
+        place = (outcome.round, outcome.trick)
+        later = self.store.place_after_an_insert(self.game_id, *place, bool(self._moved_on))
+        if later is None:
+            return False
+        self.store.record_trick(self.game_id, *later, **record, asks=asks)
+        self._moved_on[place] = later
+        logger.info(
+            "round %d trick %d went in as round %d trick %d: a missed trick was entered by "
+            "hand before it while it waited for the database",
+            place[0],
+            place[1] + 1,
+            later[0],
+            later[1] + 1,
+        )
+        return True
 
     def _keep(self) -> None:
         """What waits, on disk too once the database is held: a stop or a crash before it
@@ -431,7 +460,7 @@ class StoreRecorder:
         holds it (:meth:`GameStore.moved_off_holding`). Was: always the one at the place, and
         the swap meant for the camera's trick moved on a place went to the table's entry
         there, "not amended", with a line in the log only."""
-        r, t = outcome.round, outcome.trick
+        r, t = self._moved_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
         there = self.store.trick(self.game_id, r, t)
         player = outcome.plays[swap.index][0]
         if camera_card(there, player) == swap.before:

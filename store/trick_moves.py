@@ -83,19 +83,39 @@ def _move_abilities(conn: sqlite3.Connection, game: Game, moved: Mapping[Place, 
 
 
 def moved_off(conn: sqlite3.Connection, game_id: int, place: Place) -> list[int]:
-    """The ids of the tricks moved off ``place`` (its 'moved' entries in the audit trail: a
-    trick entered by hand at or before it, or taken back after it), the last moved first: a
-    swap the camera saw there before the move, written after it, is about one of them."""
+    """The ids of the tricks moved off ``place`` (by a trick entered by hand at or before
+    it, or taken back after it), the last moved first: a swap the camera saw there before
+    the move, written after it, is about one of them."""
+    return _moved(conn, game_id, place, "before")
+
+
+def moved_onto(conn: sqlite3.Connection, game_id: int, place: Place) -> list[int]:
+    """The ids of the tricks moved onto ``place``, the last moved first (as :func:`moved_off`)."""
+    return _moved(conn, game_id, place, "after")
+
+
+def _moved(conn: sqlite3.Connection, game_id: int, place: Place, side: str) -> list[int]:
+    """The ids of the tricks whose 'moved' entries in the audit trail have ``place`` as
+    their ``side`` ("before" or "after"), the last moved first."""
     sql = (
-        "SELECT trick_id, before FROM corrections "
+        f"SELECT trick_id, {side} FROM corrections "  # side: one of two names from the code
         "WHERE game_id = ? AND kind = 'moved' AND trick_id IS NOT NULL ORDER BY id DESC"
     )
     was = {"round": place[0], "trick": place[1]}
     ids: list[int] = []
-    for trick_id, before in conn.execute(sql, (game_id,)):
-        if load_json(before) == was and int(trick_id) not in ids:
+    for trick_id, at in conn.execute(sql, (game_id,)):
+        if load_json(at) == was and int(trick_id) not in ids:
             ids.append(int(trick_id))
     return ids
+
+
+def free_place_after(
+    game: Game, tricks: Sequence[Trick], place: Place, rounds: int
+) -> Place | None:
+    """The first place after ``place``, in play order up to the end of round ``rounds``,
+    that no trick holds; None where every one does."""
+    taken = {(t.round, t.trick) for t in tricks}
+    return next((p for p in places_from(game, place, rounds)[1:] if p not in taken), None)
 
 
 def drop_abilities(

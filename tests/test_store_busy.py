@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 from pathlib import Path
@@ -318,3 +319,35 @@ def test_the_live_views_busy_warning_does_not_silence_the_waiting_tricks_one(
     assert len(live) == 1 and "in use" in live[0]
     assert len(waiting) == 1  # said once, not on every trick while the lock lasts
     assert "1 trick(s) from round 1 trick 1 wait" in waiting[0]
+
+
+def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_inserted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two tricks and a swap on the first waited for a held database while the table inserted
+    a missed trick before the camera's round 2 trick 1, which moved on to trick 2: the first
+    waiting trick, numbered trick 2, was refused as already recorded and lost with an error
+    in the log (the second went into its place, a trick early), and the swap with it."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+        amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
+        recorder.on_amended(amended, _frame(), [], 2, "black-1")
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
+    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        assert recorder.flush()
+    assert "not recorded" not in caplog.text and "not amended" not in caplog.text
+    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
+    assert placed == [
+        (1, 0, "yellow-5", False),
+        (2, 0, "green-3", True),
+        (2, 1, "green-5", False),
+        (3, 0, "black-5", False),
+        (3, 1, "purple-5", False),
+    ]
+    swapped = store.trick(game_id, 3, 0)
+    assert [p["card"] for p in swapped.plays] == ["black-5", "black-9", "black-13"]
+    assert recorder.recorded == 4
