@@ -385,9 +385,8 @@ class StoreRecorder:
         waiting = unrecorded.kept(self.store.game_dir(self.game_id))
         if not waiting:
             return
-        have = {(t.round, t.trick) for t in self.store.tricks(self.game_id) if not t.by_hand}
         for outcome, record in waiting:
-            if isinstance(record, Swap) or (outcome.round, outcome.trick) not in have:
+            if isinstance(record, Swap) or not self._in_already(record):
                 self._wait((outcome, record))
         self._on_disk, self._disk_current = True, False  # the file may list some recorded
         logger.info(
@@ -400,6 +399,15 @@ class StoreRecorder:
         self._meanwhile = "they go in first: the table is watched once they are in"
         while not self.flush(wait_s=1.0) and not stop.wait(1.0):
             pass
+
+    def _in_already(self, record: dict[str, Any]) -> bool:
+        """Whether a kept trick went in before the run that kept it stopped (or its reading
+        with the entry the table typed there): a recorded trick names its picture. Was: any
+        camera's trick at its place, and a kept trick whose place a missed trick inserted by
+        hand meanwhile had filled with the camera's trick before it was dropped unsaid (it
+        goes a place on now, as in :meth:`_record_moved_on`)."""
+        image = record.get("completion_image")
+        return image is not None and self.store.image_in_use(image)
 
     def close(self) -> None:
         """Write what still waits before the run ends; say plainly what could not be."""

@@ -351,3 +351,30 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     swapped = store.trick(game_id, 3, 0)
     assert [p["card"] for p in swapped.plays] == ["black-5", "black-9", "black-13"]
     assert recorder.recorded == 4
+
+
+def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_next_run(
+    tmp_path: Path,
+) -> None:
+    """The run stopped with round 2's second trick waiting for a held database; before the
+    next run the table inserted the missed trick before the camera's round 2 trick 1, which
+    moved on into the kept trick's place. The next run took the kept trick for one it had
+    recorded before the stop (a camera's trick lay at its place) and dropped it."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+        amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
+        recorder.on_amended(amended, _frame(), [], 2, "black-1")
+    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    StoreRecorder(store, game_id, "m2").take_kept()
+    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
+    assert placed == [
+        (1, 0, "yellow-5", False),
+        (2, 0, "green-3", True),
+        (2, 1, "green-5", False),
+        (3, 0, "black-5", False),
+    ]
+    assert [p["card"] for p in store.trick(game_id, 3, 0).plays][2] == "black-13"
+    assert not (store.game_dir(game_id) / "unrecorded.json").exists()
