@@ -317,6 +317,13 @@ class LiveLoop:
         on_table: list[list[str]] = []  # the last trick of the game before, if any
         try:
             while (game_id := self._next_game(reader, done)) is not None:
+                # Tricks an earlier run kept for it, left at this run's start (the game was
+                # finished then, and resumed since): in first, as at a start. The camera's
+                # referee read the game without them, and its copy of their place wrote over
+                # their pictures, named as theirs (only a recorded trick's names are avoided).
+                StoreRecorder(self.store, game_id, self.model_version).take_kept(self.stop)
+                if self.stop.is_set():
+                    return
                 # Cards of the trick last recorded may still lie there (a restart mid-game, or
                 # the game before's last trick not yet swept): not a new trick.
                 guard = last_trick_cards(self.store, game_id) or on_table

@@ -2352,3 +2352,48 @@ def test_a_game_left_with_a_gap_is_finished_by_hand_and_the_camera_records_the_n
     assert recorded_rounds(store, first) == truth_rounds(record)
     assert recorded_rounds(store, second[0]) == truth_rounds(record)
     assert store.game(second[0]).status == "finished"
+
+
+def test_tricks_kept_for_a_game_resumed_while_the_camera_waited_go_in_before_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stopped with round 1's trick waiting for a held database, and the game was
+    finished by mistake before the next run, which left the kept trick alone; the table
+    resumed the game while that run's camera waited for one. The camera recorded its own
+    copy of the place under the kept trick's picture names (r01t00.jpg, written over: only
+    recorded tricks' names are avoided), and the kept trick was never recorded."""
+    from recorded_tricks import held
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    record, script = make_demo(tmp_path / "demo", n=3, rounds=2)
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    calibrate_seats(store.data_dir)
+    first = [(p["player"], p["card"]) for p in record["rounds"][0]["tricks"][0]["plays"]]
+    before = StoreRecorder(store, gid, "the run before")
+    with held(store.path):
+        outcome = referee_from_store(store, gid).add_plays(first)
+        before.on_trick(outcome, Frame(np.full((48, 64, 3), 7, np.uint8), 1.0, 5), [])
+    kept = store.game_dir(gid) / "unrecorded.json"
+    picture = store.game_dir(gid) / "r01t00.jpg"
+    assert kept.is_file() and picture.is_file()
+    taken = picture.read_bytes()
+    store.finish_game(gid)
+    waiting = live_module.wait_for_game
+
+    def resumed_meanwhile(*args: Any, **kwargs: Any) -> int | None:
+        if store.game(gid).status == "finished":
+            store.resume_game(gid)  # on the Settings page, while the camera waits
+        return waiting(*args, **kwargs)
+
+    monkeypatch.setattr(live_module, "wait_for_game", resumed_meanwhile)
+    camera = str(tmp_path / "demo" / "frames")
+    loop = LiveLoop(store, FrameKeyedRecognizer(script), camera, None, data_dir=store.data_dir)
+    loop.speed, loop.next_games = 0, False
+    loop.run()
+    assert loop.error is None
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert store.trick(gid, 1, 0).model_version == "the run before"
+    assert picture.read_bytes() == taken and not kept.exists()
