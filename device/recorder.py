@@ -496,9 +496,11 @@ class StoreRecorder:
         doubt = swap_flag(self.players[player], swap.before, card)
         r, t = outcome.round, outcome.trick
         asked = self.store.swap_on_entry(self.game_id, r, t, player, swap.before, card, doubt)
-        typed = self.store.trick(self.game_id, r, t).plays
-        self._record_differs |= not any(p["player"] == player and p["card"] == card for p in typed)
-        if asked is None and camera_card(self.store.trick(self.game_id, r, t), player) == card:
+        entry = self.store.trick(self.game_id, r, t)
+        self._record_differs |= not any(
+            p["player"] == player and p["card"] == card for p in entry.plays
+        )
+        if asked is None and camera_card(entry, player) == card:
             # Seen again, or replayed by take_kept after it went in: "not amended, that trick
             # was entered by hand" read as if the swap had been lost.
             logger.info("round %d trick %d, entered by hand: %s; taken already", r, t + 1, doubt)
