@@ -2154,7 +2154,11 @@ def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     if first == "hand":
         assert not refused
         said = "round 2 trick 1 was entered by hand meanwhile: the camera's picture is kept"
-        assert caplog.text.count(said) == 1 and "not recorded" not in caplog.text
+        assert caplog.text.count(said) == 1
+        # No recording refused (the recorder's error). The info line "the last recorded trick
+        # is still on the table; not recorded again" is the camera taking the entry up, which
+        # its once-a-second look may do before the frame that completes it (1 run in 6).
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
         entered = store.trick(gid, 2, 0)
         picture = store.image_path(entered.completion_image)
         assert entered.by_hand and picture is not None and picture.is_file()
