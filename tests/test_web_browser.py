@@ -1037,33 +1037,44 @@ def test_the_tvs_banner_says_why_nobody_wins_a_kraken_trick(
         assert top >= 0 and bottom <= height, (top, bottom, height)
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize(
+    ("size", "mobile"),
+    [((1280, 720), False), ((1920, 1080), False), ((640, 360), True), ((844, 390), True)],
+)
 def test_a_tall_banner_ends_above_the_tvs_foot(
-    server: tuple[str, GameStore], browser: Any, size: tuple[int, int]
+    server: tuple[str, GameStore], browser: Any, size: tuple[int, int], mobile: bool
 ) -> None:
     """Three 14s and a mermaid captured, two Loot alliances and seven players' round points:
     from 34 % of the screen's height down, the banner ran 39 px past a 720p TV's foot, the
-    round's points cut off. It rises as far as it must, and no further than the top."""
+    round's points cut off. It rises as far as it must, and no further than the top. On a
+    phone held sideways (640 x 360) it is whole on the screen too, in type for a phone."""
     base, store = server
     gid = store.create_game(SEVEN_NAMES, 2, {"loot": True})
     store.set_bids(gid, 1, [1, 0, 0, 0, 0, 0, 0])
-    browser.set_window_size(*size)
-    browser.get(base + "/tv?lang=it")
-    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
-    # Dag leads; Ana's Harry takes three 14s and Cai's mermaid; Massimiliano's and Gus's Loot.
-    trick = ["green-14", "yellow-14", "loot", "loot", "pirate-harry", "mermaid-sirena", "black-14"]
-    play_trick(store, gid, trick)
-    banner = (By.ID, "tv-banner")
-    wait(browser).until(ec.text_to_be_present_in_element(banner, "Round 1: Ana +120"))
-    top, bottom, height = browser.execute_script(
-        "const r = document.getElementById('tv-banner').getBoundingClientRect();"
-        "return [r.top, r.bottom, innerHeight];"
-    )
-    assert top >= 0 and bottom <= height, (top, bottom, height)
+    with _screen(browser, *size, mobile=mobile):
+        browser.get(base + "/tv?lang=it")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
+        # Dag leads; Ana's Harry takes three 14s and Cai's mermaid; Massimiliano's and Gus's Loot.
+        trick = ["green-14", "yellow-14", "loot", "loot", "pirate-harry", "mermaid-sirena"]
+        play_trick(store, gid, [*trick, "black-14"])
+        banner = (By.ID, "tv-banner")
+        wait(browser).until(ec.text_to_be_present_in_element(banner, "Round 1: Ana +120"))
+        top, bottom, height, whole = browser.execute_script(
+            "const b = document.getElementById('tv-banner'), r = b.getBoundingClientRect();"
+            "return [r.top, r.bottom, innerHeight, b.scrollHeight <= b.clientHeight];"
+        )
+    assert top >= 0 and bottom <= height and whole, (top, bottom, height, whole)
 
 
 @pytest.mark.parametrize(
-    ("size", "mobile"), [((360, 640), True), ((1280, 720), False), ((1920, 1080), False)]
+    ("size", "mobile"),
+    [
+        ((360, 640), True),
+        ((640, 360), True),
+        ((844, 390), True),
+        ((1280, 720), False),
+        ((1920, 1080), False),
+    ],
 )
 def test_the_final_board_cuts_no_name_it_has_room_for(
     server: tuple[str, GameStore], browser: Any, size: tuple[int, int], mobile: bool
@@ -2179,30 +2190,67 @@ return {cells: [...document.querySelectorAll('#tv-table th, #tv-table td')]
 """
 
 
+_TV_OUT_OF_REACH = """
+const box = (el) => el.getBoundingClientRect();
+const shown = (el) => el.getClientRects().length > 0;
+document.scrollingElement.scrollTop = document.scrollingElement.scrollHeight;  // to the foot
+const scrolls = (a) => ['auto', 'scroll'].includes(getComputedStyle(a).overflowY);
+const hides = (a) => getComputedStyle(a).overflowY !== 'visible' && !scrolls(a);
+const clipped = (el) => {
+  for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+    if (hides(a) && box(el).bottom > box(a).bottom + 0.5) return true;
+  }
+  return false;
+};
+const parts = [...document.querySelectorAll(
+  '.tv-head > *, #tv-table tr, #tv-live-cards li, #tv-why, #tv-prompts > *, .tv-chart > *')];
+const cut = (el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+return {out: parts.filter((el) => shown(el) && (box(el).bottom > innerHeight + 0.5 || clipped(el)))
+          .map((el) => (el.id || el.className || el.tagName) + ' '
+               + el.textContent.slice(0, 24) + ' ' + Math.round(box(el).bottom - innerHeight)),
+        cut: [...document.querySelectorAll('.tv-head > *, #tv-why, #tv-prompts > *')]
+          .filter((el) => shown(el) && cut(el)).map((el) => el.id),
+        chart: [...document.querySelectorAll('.tv-chart > *')].every(shown)};
+"""
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(360, 640), (640, 360), (740, 360), (844, 390)],
+    ids=["upright", "sideways-640", "sideways-740", "sideways-844"],
+)
 def test_the_tv_on_a_phone_keeps_the_total_column_in_view(
-    server: tuple[str, GameStore], browser: Any
+    server: tuple[str, GameStore], browser: Any, size: tuple[int, int]
 ) -> None:
-    """The TV page on an upright 360 x 640 phone, eight players under a head full of notices
-    with the eight cards of the last trick: the score table was wider than the screen, and
-    the Total column was cut off, its heading "Tota" and each total a lone "−" in Spanish
-    (31 px past the screen's edge; 9 px in Italian). The names give way (they take what the
-    numbers leave, cut with "…"), and every cell is on the screen in all four languages."""
+    """The TV page on a phone, eight players under a head full of notices with the eight
+    cards of the last trick. Upright (360 x 640) the score table was wider than the screen,
+    and the Total column was cut off, its heading "Tota" and each total a lone "−" in Spanish
+    (31 px past the screen's edge; 9 px in Italian). Held sideways (640 x 360) the board,
+    which cannot scroll, kept text sizes made for a 540 px tall screen: its rows ran 133 px
+    past its foot, the questions 196 px, and the Total column 21-108 px past the right edge,
+    all out of reach. The names give way (they take what the numbers leave, cut with "…"),
+    every cell is on the screen's width in all four languages, and the page scrolls to
+    everything else, nothing cut: every row, card, question, notice and the chart."""
     base, store = server
+    width, height = size
     gid = _eight_under_a_head_full_of_notices(store)
     _last_trick_of_eight(store, gid, [f"yellow-{i + 2}" for i in range(8)])
     for lang in ("en", "es", "it", "da"):
-        browser.set_window_size(360, 760)
+        browser.set_window_size(width, height + 120)
         browser.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",
-            {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True},
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
         )
         browser.get(f"{base}/game/{gid}/tv?lang={lang}")
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
         )
         wait(browser).until(lambda d: d.find_element(By.ID, "tv-warnings").is_displayed())
+        wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-prompts *")) >= 2)
         seen = browser.execute_script(_TV_PAST_THE_SCREEN)
-        assert seen == {"cells": [], "names": [], "page": 360}, (lang, seen)
+        assert seen == {"cells": [], "names": [], "page": width}, (lang, seen)
+        seen = browser.execute_script(_TV_OUT_OF_REACH)
+        assert seen == {"out": [], "cut": [], "chart": True}, (lang, seen)
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
