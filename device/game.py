@@ -33,6 +33,7 @@ from skullcam.rules import (
     unresolved_reason,
 )
 from skullcam.rules.record import FORMAT as GAME_FORMAT
+from skullcam.rules.table import already_played
 from skullcam.vision.trick_state import TrickObservation
 
 ABILITY_ASK = "ability: ask the table (recorded as no change)"
@@ -201,7 +202,7 @@ class Referee:
         for _, card in plays:
             base = card.split(":")[0]
             if base not in ("escape", "loot") and (card in seen or base in seen):
-                flags.append(f"{card} already played this round")
+                flags.append(already_played(card))
         result: TrickResult | None = None
         winner: int | None = None
         next_leader: int | None = None

@@ -63,6 +63,17 @@ def led_unexpectedly(first: str, leader: str) -> str:
     return f"{first} led, but the game expected {leader} to lead"
 
 
+ALREADY_PLAYED = re.compile(r"(?P<card>[a-z0-9:-]+) already played this round")
+"""A recorded trick's doubt: one of its cards was played in an earlier trick of its round.
+Often the camera missed a round's last trick and filed the next round's first in its place;
+the store drops the doubt once that trick is entered and this one moves into its own round."""
+
+
+def already_played(card: str) -> str:
+    """The doubt :data:`ALREADY_PLAYED` reads, for ``card`` (an id) seen twice in a round."""
+    return f"{card} already played this round"
+
+
 TIGRESS_DOUBT = "Tigress laid at "
 """How a recorded trick's doubt about a Tigress laid askew begins: the camera's referee words
 it (``vision/trick_state.py``), and the store takes it off the trick once the table says how

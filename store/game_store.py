@@ -31,6 +31,7 @@ readable on its own; a part's base classes are the parts it builds on:
 ``hand_entry.py``   a trick the camera missed, entered by hand (or inserted before another)
 ``trick_moves.py``  tricks moved on one place (over round ends) to make room for a missed one
 ``lead_doubt.py``   "Ana led, but the game expected Cai to lead": when it is settled
+``repeat_doubt.py`` "green-9 already played this round": when a move settles it
 ``hand_removal.py`` a trick entered by hand taken back, the tricks it moved moved back
 ``camera_reading.py`` the camera's copy of a trick entered by hand a moment before it: kept
 ``answers.py``      the table's answer to a prompt, applied

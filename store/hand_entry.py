@@ -28,7 +28,7 @@ from skullcam.rules import (
 from skullcam.rules.cards import CARD_IDS, deck_holds
 from skullcam.rules.explain import CardId
 
-from . import checks, lead_doubt, trick_moves, verdicts
+from . import checks, lead_doubt, repeat_doubt, trick_moves, verdicts
 from .abilities import (
     ABILITY_PIRATE,
     ask_for_choice,
@@ -250,7 +250,8 @@ class HandEntryMixin(TricksMixin):
         A camera that misses a trick files the next one it sees into the missed trick's place
         (flagged: "Ben led, but the game expected Cai to lead"), and every later one a place
         early; entering the missed trick after them would leave them all in the wrong order.
-        A moved trick now led as the rules say loses that doubt; Rosie's choice on a trick
+        A moved trick now led as the rules say loses that doubt (and a card of it flagged as
+        already played this round, where its new round had not played it); Rosie's choice on a trick
         moved to a round's last place is dropped (the rules give the next round's leader),
         and one moved off it is asked. Refused where no place after ``trick_index`` is free,
         where it is not recorded (enter the next trick instead), and as :meth:`enter_trick`
@@ -360,14 +361,17 @@ class HandEntryMixin(TricksMixin):
     ) -> dict[int, list[str]]:
         """What new places change for the tricks moved there (``places`` in play order: a
         trick's leader needs the one before it settled): a pirate's choice
-        (:meth:`_settle_choice`) and a lead doubt settled. Returns the doubts dropped, by
-        trick id."""
+        (:meth:`_settle_choice`), a lead doubt settled, and a card's "already played this
+        round" doubt where its new round has not played it before. Returns the doubts dropped,
+        by trick id."""
         dropped: dict[int, list[str]] = {}
         for r, t in places:
             now = self.trick(game.id, r, t)
             self._settle_choice(conn, game, now)
             follow_rosies_lead(conn, game, r, t)
             doubts = lead_doubt.settle(conn, game, now, self.tricks(game.id, r))
+            # Read again: settling the lead may have written the trick's doubts.
+            doubts += repeat_doubt.settle(conn, self.trick(game.id, r, t), self.tricks(game.id, r))
             if doubts:
                 dropped[now.id] = doubts
         return dropped

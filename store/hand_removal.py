@@ -174,9 +174,9 @@ class HandRemovalMixin(HandEntryMixin):
         conn.execute("DELETE FROM tricks WHERE id = ?", (trick.id,))
 
     def _restore_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> None:
-        """The "led, but the game expected" doubts the insertion dropped from the tricks it
-        moved come back with them, and the phones ask about them again: they were the way
-        to the missed trick's place."""
+        """The doubts the insertion dropped from the tricks it moved ("led, but the game
+        expected", "already played this round") come back with them, and the phones ask
+        about them again: they were the way to the missed trick's place."""
         for move in trick.source_info.get("moved", []):
             for flag in move.get("flags", []):
                 back = self.trick(game.id, int(move["from"][0]), int(move["from"][1]))

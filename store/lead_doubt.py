@@ -91,9 +91,15 @@ def settle(
         if flags != trick.flags:
             conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
         return []
+    return drop_doubts(conn, trick, doubts)
+
+
+def drop_doubts(conn: sqlite3.Connection, trick: Trick, doubts: Sequence[str]) -> list[str]:
+    """Take ``doubts`` (settled ones) off ``trick``; with no doubt left, close the phones'
+    question about it: nothing is left for the table to confirm. Returns the doubts."""
     flags = [f for f in trick.flags if f not in doubts]
     conn.execute("UPDATE tricks SET flags = ? WHERE id = ?", (dump_json(flags), trick.id))
     if not flags:
-        for prompt in open_questions(conn, game.id, trick.round, trick.trick, "flagged"):
+        for prompt in open_questions(conn, trick.game_id, trick.round, trick.trick, "flagged"):
             close_prompt(conn, prompt, "dismissed", None)
-    return doubts
+    return list(doubts)

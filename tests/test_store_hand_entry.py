@@ -272,6 +272,35 @@ def test_a_missed_trick_moves_the_tricks_after_it_over_the_rounds_end(
     assert score["score"]["totals"] == [60, 70, 60]
 
 
+def test_a_card_flagged_as_played_twice_loses_the_flag_in_its_new_round(
+    hand_store: GameStore,
+) -> None:
+    """The camera missed round 2's last trick and filed round 3's first in its place, where
+    its Parrot 9 was flagged "already played this round" (Ana's, in round 2's first trick).
+    Entering the missed trick moves it into round 3, a new deal: the flag was stale there and
+    the phones went on asking the table to confirm it (an 8-player game night, round 5)."""
+    gid = three_players(hand_store, {"rounds": 3})
+    hand_store.set_bids(gid, 1, [0, 0, 1])
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-8"), (0, "escape")))
+    hand_store.set_bids(gid, 2, [1, 1, 0])
+    hand_store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    # Round 3's first trick, led by Ana (round 3's leader, and the winner of the trick before).
+    flag = "green-9 already played this round"
+    asks = [("flagged", None, {"flags": [flag]})]  # as the camera asks
+    cards = plays((0, "green-9"), (1, "green-3"), (2, "green-1"))
+    hand_store.record_trick(gid, 2, 1, cards, flags=[flag], asks=asks)
+
+    hand_store.insert_trick(gid, 2, 1, hand((0, "yellow-5"), (1, "yellow-9"), (2, "yellow-1")))
+
+    moved = hand_store.trick(gid, 3, 0)
+    assert (moved.plays[0]["card"], moved.flags) == ("green-9", [])
+    assert hand_store.prompts(gid) == []  # nothing left to confirm
+    # Taken back, the trick returns to round 2 with its doubt, asked again.
+    hand_store.remove_hand_trick(gid, 2, 1)
+    assert hand_store.trick(gid, 2, 1).flags == [flag]
+    assert [(p.kind, p.round, p.trick) for p in hand_store.prompts(gid)] == [("flagged", 2, 1)]
+
+
 def test_rosie_moved_off_a_rounds_last_trick_is_asked_who_leads(hand_store: GameStore) -> None:
     """Round 1's only trick missed: round 2's first, won by Rosie, was filed as round 1's
     (its last trick: no choice asked). Moved to round 2, her choice is asked, and meanwhile

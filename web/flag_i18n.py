@@ -17,7 +17,7 @@ import string
 from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
-from skullcam.rules.table import LED_UNEXPECTEDLY
+from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
 
 from . import explain_i18n, i18n
 
@@ -86,7 +86,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         },
     ),
     (
-        re.compile(r"(?P<card>[a-z0-9:-]+) already played this round"),
+        ALREADY_PLAYED,
         {
             "es": "{card} ya se jugó en esta ronda",
             "it": "la carta {card} è già stata giocata in questo round",
