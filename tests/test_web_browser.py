@@ -1285,6 +1285,79 @@ def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
     assert shown == [True, True, False, False, True]
 
 
+_TV_UNDER_THE_STOP = """
+const box = (el) => el.getBoundingClientRect();
+const stop = box(document.getElementById('tv-error')).top;
+const shown = [...document.querySelectorAll('#tv-prompts .prompt, #tv-prompts .tv-more')]
+  .filter((el) => !el.hidden);
+const cards = document.querySelectorAll('#tv-live-cards li');
+const rows = document.querySelectorAll('#tv-table tbody tr');
+return {stop, side: box(document.querySelector('.tv-side')).bottom,
+        cards: box(cards[cards.length - 1]).bottom, rows: box(rows[rows.length - 1]).bottom,
+        shown: shown.map((el) => [el.className, el.textContent, box(el).bottom])};
+"""
+
+
+def test_the_tv_counts_the_questions_it_has_no_room_for_above_the_scores_stop(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game night of eight: eight cards on the table, three questions open and the score
+    stopped on a card read twice. The red line saying why lay over the board's foot, and the
+    third question under it (and past the column), unseen, with nothing saying it was there.
+    Now the board ends above the line, and the questions that do not fit are counted."""
+    base, store = server
+    names = ["Margrethe", "Alessandro", "Bo", "Kristoffer"]
+    names += ["Francesca", "Søren", "Giuseppina", "Niccolò"]
+    gid = store.create_game(names, 5, {"rounds": 3})
+    for r in (1, 2):
+        store.set_bids(gid, r, [0] * 8)
+        lead = store.state(gid)["leader"]
+        suit = "green" if r == 1 else "yellow"
+        cards = [f"{suit}-{i + 3}" for i in range(8)]
+        store.record_trick(
+            gid, r, 0, [{"player": (lead + i) % 8, "card": cards[i]} for i in range(8)]
+        )
+    lead = store.state(gid)["leader"]
+    twice = ["yellow-3"] + [f"purple-{i + 3}" for i in range(7)]  # yellow-3 again: the score stops
+    store.record_trick(gid, 2, 1, [{"player": (lead + i) % 8, "card": twice[i]} for i in range(8)])
+    for r, t in ((1, 0), (2, 0), (2, 1)):
+        store.create_prompt(gid, "flagged", r, t)
+    store.set_bids(gid, 3, [0] * 8)
+    lead = store.state(gid)["leader"]
+    live = [{"player": (lead + i) % 8, "card": f"black-{i + 3}"} for i in range(8)]
+    store.set_live(gid, 3, 0, live, leader=lead, winner=live[7]["player"])
+    assert not store.score(gid)["ok"]
+    for width, height in ((1280, 720), (1920, 1080)):
+        browser.set_window_size(width, height + 120)
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+        browser.get(f"{base}/game/{gid}/tv")
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 8
+        )
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt")) == 3
+        )
+        seen = browser.execute_script(_TV_UNDER_THE_STOP)
+        assert max(seen["side"], seen["cards"], seen["rows"]) <= seen["stop"], (width, seen)
+        questions = [text for kind, text, _ in seen["shown"] if kind == "prompt"]
+        more = [text for kind, text, _ in seen["shown"] if kind == "tv-more"]
+        assert all(end <= seen["side"] + 0.5 for _, _, end in seen["shown"]), (width, seen)
+        assert questions and questions[0].startswith("Round 1, trick 1"), (width, seen)
+        left = 3 - len(questions)
+        assert more == (
+            []
+            if not left
+            else [f"+{left} more question" + ("s" if left > 1 else "") + " on the phones"]
+        ), (width, seen)
+        if height == 720:
+            assert left, seen  # the case seen: three do not fit under eight cards at 720p
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_the_chart_under_a_head_full_of_notices_is_readable_or_left_out(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

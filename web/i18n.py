@@ -269,6 +269,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{n} domande in sospeso",
         "da": "{n} åbne spørgsmål",
     },
+    "tv_more_question": {
+        "en": "+1 more question on the phones",
+        "es": "+1 pregunta más en los móviles",
+        "it": "+1 altra domanda sui telefoni",
+        "da": "+1 spørgsmål mere på telefonerne",
+    },
+    "tv_more_questions": {
+        "en": "+{n} more questions on the phones",
+        "es": "+{n} preguntas más en los móviles",
+        "it": "+{n} altre domande sui telefoni",
+        "da": "+{n} spørgsmål mere på telefonerne",
+    },
     "no_open_questions": {
         "en": "No open questions.",
         "es": "No hay preguntas pendientes.",

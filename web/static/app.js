@@ -866,8 +866,28 @@ function initTV() {
     why.title = why.textContent;
     why.hidden = !underScores();
   }
+  /* The questions the column holds whole, and a line counting the rest ("+1 more question on
+   * the phones"): the board cannot scroll, and under eight cards a third question lay past
+   * the column's foot, unseen, with nothing saying it was there. The later ones give way. */
+  function fitPrompts() {
+    const box = document.getElementById("tv-prompts");
+    const asked = [...box.querySelectorAll(".prompt")];
+    box.querySelector(".tv-more")?.remove();
+    asked.forEach((p) => { p.hidden = false; });
+    const end = document.querySelector(".tv-side").getBoundingClientRect().bottom + 0.5;
+    const fits = () => box.getBoundingClientRect().bottom <= end;
+    if (document.getElementById("tv-board").hidden || fits()) return;
+    const more = h("p", {class: "tv-more"});
+    box.append(more);
+    for (let k = asked.length - 1; k >= 0; k--) {
+      asked[k].hidden = true;
+      const n = asked.length - k;
+      more.textContent = n === 1 ? t("tv_more_question") : t("tv_more_questions", {n});
+      if (fits()) return;
+    }
+  }
   // A window resized (a browser window, not a TV): the room each place leaves changed.
-  new ResizeObserver(placeWhy).observe(document.getElementById("tv-board"));
+  new ResizeObserver(() => { placeWhy(); fitPrompts(); }).observe(document.getElementById("tv-board"));
   function render() {
     const empty = !state || !state.game;
     document.getElementById("tv-empty").hidden = !empty;
@@ -949,6 +969,7 @@ function initTV() {
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
     placeWhy();
+    fitPrompts();
     // One short line for the room: the totals stand, with a caveat the tricks page details.
     const warnings = scoreWarnings(state);
     const warned = document.getElementById("tv-warnings");
