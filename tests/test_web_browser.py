@@ -1659,6 +1659,56 @@ def test_eight_replay_labels_lie_by_their_own_cards(
         assert len(browser.find_elements(By.CSS_SELECTOR, "svg.overlay text")) == 8
 
 
+_LABELS_OUT = """
+const svg = document.querySelector('svg.overlay').getBoundingClientRect();
+return [...document.querySelectorAll('svg.overlay text')].map((t) => t.getBoundingClientRect())
+  .filter((b) => b.top < svg.top - 0.5 || b.bottom > svg.bottom + 0.5).length;
+"""
+
+
+def test_an_eight_card_replay_keeps_every_label_on_its_picture(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game night of eight, read in Italian on a 360 px phone: the cards as the camera
+    boxed them in round 3's second trick. With no free place above or below its card, the
+    label of the card at the top of the picture was slid up past the picture's top, over the
+    "Round e prese" button (3 of 15 tricks in Italian). It stays on the picture now."""
+    import cv2
+    import numpy as np
+
+    base, store = server
+    names = ["Margrethe", "Alessandro", "Bo", "Kristoffer"]
+    names += ["Francesca", "Søren", "Giuseppina", "Niccolò"]
+    gid = store.create_game(names, 2, {"rounds": 4})
+    seen = [
+        ("black-4", [184, 92, 286, 196]),
+        ("black-2", [300, 81, 366, 174]),
+        ("purple-1", [364, 107, 460, 211]),
+        ("yellow-13", [401, 192, 496, 258]),
+        ("purple-9", [355, 280, 464, 380]),
+        ("black-1", [287, 328, 348, 424]),
+        ("green-9", [178, 278, 277, 389]),
+        ("black-13", [140, 202, 242, 278]),
+    ]
+    image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    for _, (x1, y1, x2, y2) in seen:
+        cv2.rectangle(image, (x1, y1), (x2, y2), (235, 235, 230), -1)
+    frame = store.game_dir(gid) / "r01t00.jpg"
+    cv2.imwrite(str(frame), image)
+    leader = store.state(gid)["leader"]
+    plays = [
+        {"player": (leader + k) % 8, "card": c, "confidence": 0.9} for k, (c, _) in enumerate(seen)
+    ]
+    cards = [{**p, "box": box} for p, (_, box) in zip(plays, seen, strict=True)]
+    dets = {"image_size": [640, 480], "cards": cards}
+    store.set_bids(gid, 1, [0] * 8)
+    store.record_trick(gid, 1, 0, plays, completion_image=frame, detections=dets)
+    with _replay_on_a_phone(browser, f"{base}/game/{gid}/round/1/trick/0?lang=it", 360, 640):
+        assert len(browser.find_elements(By.CSS_SELECTOR, "svg.overlay text")) == 8
+        assert browser.execute_script(_LABELS_OUT) == 0
+        assert browser.execute_script(_LABELS_NEAR) <= 2
+
+
 def _tv_with_its_camera_notice_hidden(
     base: str, store: GameStore, browser: Any
 ) -> tuple[int, tuple[str, str]]:

@@ -1140,14 +1140,26 @@ function fitReplayLabels(svg) {
     const cost = (spot) => hit(spot) ? Infinity
       : cards.reduce((sum, c) => sum + area(c, spot) * (c === card ? 0.5 : 1), 0)
         + (cards.some((c) => c !== card && apart(c, spot) < apart(card, spot)) ? w * h : 0);
-    let best = spots.reduce((a, b) => (cost(b) < cost(a) ? b : a));
-    const slide = (down) => {
-      const spot = {...spots[0]};
+    const cheapest = (among) => among.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    let best = cheapest(spots);
+    const slide = (from, down) => {
+      const spot = {...from};
       for (let on; (on = hit(spot));) spot.y = down ? on.y + on.height + gap : on.y - gap - h;
       return spot;
     };
-    if (hit(best)) best = slide(true);
-    if (best.y + h > H) best = slide(false);
+    if (hit(best)) best = slide(spots[0], true);
+    if (best.y + h > H) best = slide(spots[0], false);
+    if (best.y < 0) {
+      // No room above or below its first spot: slid up past the picture's top, it lay over
+      // the page above (eight cards in Italian on a 360 px phone). The cheapest of the other
+      // spots, slid clear of the labels, that stays on the picture; else the one that covers
+      // the least of the other labels.
+      const onPicture = spots.flatMap((from) => [slide(from, true), slide(from, false)])
+        .filter((spot) => spot.y >= 0 && spot.y + h <= H);
+      const covered = (spot) => placed.reduce((sum, p) => sum + area(p, spot), 0);
+      best = onPicture.length ? cheapest(onPicture)
+        : spots.reduce((a, b) => (covered(b) < covered(a) ? b : a));
+    }
     text.setAttribute("transform", `translate(${best.x - box.x} ${best.y - box.y})`);
     placed.push(best);
   }
