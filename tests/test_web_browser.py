@@ -129,6 +129,34 @@ def wait(driver: Any, seconds: float = 20) -> WebDriverWait:
     return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
 
 
+def test_setup_says_when_no_more_players_can_be_added_or_removed(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Setting up a game night of eight on a phone: a ninth tap on "+ Add player" did nothing
+    and said nothing (the rules allow 8), nor did ✕ with two players left. The button is
+    disabled at eight with "8 players at most", and ✕ at two."""
+    base, _ = server
+    with _screen(browser, 360, 640, mobile=True):
+        browser.get(base + "/setup?lang=da")
+        add = browser.find_element(By.ID, "add-player")
+        note = browser.find_element(By.ID, "players-full")
+
+        def removes() -> list[Any]:
+            return browser.find_elements(By.CSS_SELECTOR, "#player-list button.remove")
+
+        for _ in range(5):
+            assert add.is_enabled() and not note.is_displayed()
+            add.click()
+        assert len(removes()) == 8
+        assert not add.is_enabled() and note.text == "Højst 8 spillere"
+        assert all(btn.is_enabled() for btn in removes())
+        removes()[0].click()
+        assert add.is_enabled() and not note.is_displayed()
+        while len(removes()) > 2:
+            removes()[0].click()
+        assert not any(btn.is_enabled() for btn in removes())
+
+
 def test_setup_bids_live_tv_replay_correction(
     server: tuple[str, GameStore], browser: Any, tmp_path: Path
 ) -> None:

@@ -68,6 +68,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Aggiungi giocatore",
         "da": "Tilføj spiller",
     },
+    "players_at_most": {
+        "en": "8 players at most",
+        "es": "8 jugadores como máximo",
+        "it": "8 giocatori al massimo",
+        "da": "Højst 8 spillere",
+    },
     "remove": {"en": "Remove", "es": "Quitar", "it": "Rimuovi", "da": "Fjern"},
     "first_dealer": {
         "en": "First dealer",

@@ -322,6 +322,12 @@ function initSetup() {
       inp.placeholder = label;
       inp.setAttribute("aria-label", label);
     });
+    // At the rules' limits a tap did nothing, and said nothing: "+ Add player" at eight
+    // players (a game night of eight), ✕ at two.
+    const full = rows().length >= 8;
+    document.getElementById("add-player").disabled = full;
+    document.getElementById("players-full").hidden = !full;
+    for (const btn of list.querySelectorAll("button.remove")) btn.disabled = rows().length <= 2;
     const keep = dealer.value;
     dealer.replaceChildren(...rows().map((inp, i) =>
       h("option", {value: i}, inp.value.trim() || t("player") + " " + (i + 1))));
