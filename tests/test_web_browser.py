@@ -955,6 +955,41 @@ def test_a_phone_fixing_an_earlier_round_stays_there_when_a_round_ends(
     wait(browser).until(lambda d: store.bids(gid, 1) == [1, 1])
 
 
+def test_a_phone_entering_a_rounds_bids_stays_there_when_the_round_ends(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game night of eight, bids tapped in late: the camera ended round 2 between two taps,
+    the page followed the game to round 3, and the next three bids meant for round 2 landed
+    in round 3 (round 2's stayed missing). A page whose round has some bids in and some not
+    stays on it; one with none in, or all, follows the game."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 0, 1])
+    play_trick(store, gid, ["green-3", "green-9", "green-4"])  # round 2 now, no bid in
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids")
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 2"))
+    wait(browser).until(stream_open)
+    wait(browser).until(lambda d: _click(d, '.bid-button[data-player="0"][data-bid="1"]'))
+    wait(browser).until(lambda d: store.bids(gid, 2) == [1, None, None])
+    for cards in (["yellow-4", "yellow-8", "yellow-2"], ["black-4", "black-8", "black-2"]):
+        play_trick(store, gid, cards)  # round 2 ends, with Ben's and Cai's bids still to come
+    last = store.state(gid)["last_event_id"]
+    wait(browser).until(lambda d: d.execute_script("return window.SK_LAST_EVENT || 0") >= last)
+    time.sleep(0.5)  # the page's refresh after that event
+    assert "Round 2" in browser.find_element(By.ID, "round-title").text
+    wait(browser).until(lambda d: _click(d, '.bid-button[data-player="1"][data-bid="0"]'))
+    wait(browser).until(lambda d: store.bids(gid, 2) == [1, 0, None])
+    assert store.bids(gid, 3) == [None, None, None]
+    # Round 3's page, none of its bids in, follows the game on to round 4.
+    wait(browser).until(lambda d: _click(d, "#next-round"))
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 3"))
+    store.set_bids(gid, 2, [1, 0, 1])
+    for k in range(3):
+        play_trick(store, gid, [f"purple-{k + 2}", f"purple-{k + 5}", f"purple-{k + 9}"])
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 4"))
+
+
 def test_a_card_swapped_before_the_pickup_takes_the_winners_banner_down(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -589,8 +589,11 @@ function initBids() {
       const fresh = await getJSON("/api/game/" + gameId + "/state");
       // A phone on the round being played follows the game to the next round; one that went
       // back (◀) to fix an earlier round's bid stays there, or its next tap would land in the
-      // new round.
-      const following = shownRound === state.round;
+      // new round. So does one whose round's bids are being entered (some in, some not): a
+      // game night of eight, bids tapped in late as the camera ended the round, put three of
+      // them into the next round.
+      const partlyBid = state.bids.some((b) => b === null) && state.bids.some((b) => b !== null);
+      const following = shownRound === state.round && !partlyBid;
       state = fresh;
       if (following || shownRound > state.round) { shownRound = state.round; roundBids = null; render(); }
       else await loadRound(shownRound);
