@@ -787,6 +787,74 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Partita importata da un file di partita",
         "da": "Spillet er importeret fra en spilfil",
     },
+    # The game-level entries of a game's history (its tricks page: web/game_history.py):
+    # what changed, then when in the game ("before round 4").
+    "history_rule": {
+        "en": "House rule {change} {when}",
+        "es": "Regla de la casa {change} {when}",
+        "it": "Regola della casa {change} {when}",
+        "da": "Husregel {change} {when}",
+    },
+    "history_rules": {
+        "en": "House rules changed {when}: {changes}",
+        "es": "Reglas de la casa cambiadas {when}: {changes}",
+        "it": "Regole della casa cambiate {when}: {changes}",
+        "da": "Husregler ændret {when}: {changes}",
+    },
+    "history_rule_on": {
+        "en": "“{name}” turned on",
+        "es": "«{name}» activada",
+        "it": "«{name}» attivata",
+        "da": "»{name}« slået til",
+    },
+    "history_rule_off": {
+        "en": "“{name}” turned off",
+        "es": "«{name}» desactivada",
+        "it": "«{name}» disattivata",
+        "da": "»{name}« slået fra",
+    },
+    "history_rule_changed": {
+        "en": "“{name}” changed from {was} to {now}",
+        "es": "«{name}» cambiada de {was} a {now}",
+        "it": "«{name}» cambiata da {was} a {now}",
+        "da": "»{name}« ændret fra {was} til {now}",
+    },
+    "history_finished": {
+        "en": "Game finished by hand {when}",
+        "es": "Partida terminada a mano {when}",
+        "it": "Partita terminata a mano {when}",
+        "da": "Spillet afsluttet manuelt {when}",
+    },
+    "history_resumed": {
+        "en": "Game reopened {when}",
+        "es": "Partida reanudada {when}",
+        "it": "Partita ripresa {when}",
+        "da": "Spillet genoptaget {when}",
+    },
+    "history_before_play": {
+        "en": "before the first trick",
+        "es": "antes de la primera baza",
+        "it": "prima della prima presa",
+        "da": "før første stik",
+    },
+    "history_before_round": {
+        "en": "before round {round}",
+        "es": "antes de la ronda {round}",
+        "it": "prima del round {round}",
+        "da": "før runde {round}",
+    },
+    "history_during_round": {
+        "en": "during round {round}, after trick {trick}",
+        "es": "durante la ronda {round}, tras la baza {trick}",
+        "it": "durante il round {round}, dopo la presa {trick}",
+        "da": "i runde {round}, efter stik {trick}",
+    },
+    "history_after_round": {
+        "en": "after round {round}",
+        "es": "tras la ronda {round}",
+        "it": "dopo il round {round}",
+        "da": "efter runde {round}",
+    },
     "audit_hand": {
         "en": "trick entered by hand",
         "es": "baza anotada a mano",

@@ -27,7 +27,7 @@ from skullcam.store.round_so_far import place_in_play
 from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import bonus_for, winner_player
 
-from . import explain_i18n, i18n
+from . import explain_i18n, game_history, i18n
 from .api import confirmable, export_csv, export_json, worded_state
 from .app import get_store
 from .flag_i18n import flag_text
@@ -267,6 +267,7 @@ def tricks(game_id: int) -> Any:
     n = len(game.players)
     nxt = _next_trick_by_hand(store, game, _missed_before_asked())
     last = next(iter(reversed([i for items in rounds.values() for i in items])), None)
+    worded = game_history.worded_entries(game, trail, recorded, g.lang)
     return _page(
         "tricks.html",
         game=game,
@@ -281,9 +282,11 @@ def tricks(game_id: int) -> Any:
         bids_missing=nxt is not None and None in store.bids(game_id, nxt["round"]),
         state=worded_state(game_id) if nxt is not None else None,
         hand_cards=hand_cards(dict(game.settings)),
-        # The game's own history: its import (from which file), bids changed after play, and
-        # hand tricks taken back (their cards are on no trick's page any more).
-        game_changes=[c for c in trail if c.kind in ("import", "bid", "removed")],
+        # The game's own history: its import (from which file), bids changed after play,
+        # hand tricks taken back (their cards are on no trick's page any more), and the
+        # house rules changed, the game finished by hand or resumed, with when (worded).
+        game_changes=[c for c in trail if c.kind in ("import", "bid", "removed") or c.id in worded],
+        worded=worded,
         # Corrected, then put back as the camera saw them: still marked, as their history is.
         taken_back=taken_back(recorded, trail),
         score=score,

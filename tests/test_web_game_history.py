@@ -1,0 +1,105 @@
+"""The game's history on its tricks page: the game-level entries of the audit trail.
+
+A referee settling a dispute the morning after reads it there. A house rule changed mid-game
+(it rescores every round), a game finished by hand and a game resumed were on the audit trail
+but not on the page: the history listed only the import, bids changed after play and tricks
+taken back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from store_support import plays
+
+from skullcam.store import GameStore
+
+
+def history(client: FlaskClient, gid: int, lang: str = "en") -> list[str]:
+    """The lines of the game's history as a reader sees them (tags out, spaces folded)."""
+    page = client.get(f"/game/{gid}/tricks?lang={lang}").get_data(as_text=True)
+    listed = re.search(r'<ol class="audit" id="game-changes">(.*?)</ol>', page, re.S)
+    assert listed is not None, "no game history on the page"
+    items = re.findall(r"<li[^>]*>(.*?)</li>", listed[1], re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+
+
+def round_one_played(store: GameStore) -> int:
+    """Ana and Ben, four rounds: round 1 (one trick) played."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 4})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (0, "green-3")))
+    return gid
+
+
+def test_a_house_rule_changed_mid_game_is_in_the_games_history(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Each settings change says which rules moved, from what to what, and where the game
+    stood; a change that moved no rule's value (a default written out) is not listed."""
+    gid = round_one_played(store)
+    store.update_settings(gid, {"loot": True})
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "green-9"), (1, "green-2")))
+    store.update_settings(gid, {"tie": "extra_round", "points_per_trick": 30})
+    store.update_settings(gid, {"kraken_and_white_whale": False})  # its default: no change
+    assert [c.kind for c in store.audit(gid)] == ["settings"] * 3
+    assert history(client, gid) == [
+        "House rule “Loot cards” turned on before round 2",
+        "House rules changed during round 2, after trick 1: “Points per trick on an exact bid”"
+        " changed from 20 to 30; “On a tie” changed from shared win to one more round",
+    ]
+    assert history(client, gid, "es")[0] == (
+        "Regla de la casa «Cartas de Botín» activada antes de la ronda 2"
+    )
+    assert history(client, gid, "it")[1].startswith(
+        "Regole della casa cambiate durante il round 2, dopo la presa 1: «Punti per presa"
+    )
+    assert history(client, gid, "da")[0] == "Husregel »Byttekort« slået til før runde 2"
+
+
+def test_a_game_finished_by_hand_and_resumed_is_in_its_history(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """ "Finish game" tapped after round 1, then "Resume game": both on the history, in
+    order, with where the game stood; a note sent with a change is shown. (Rounds cut to
+    those played finish the game: the rule's change says so, with the rounds as they were.)"""
+    gid = round_one_played(store)
+    store.finish_game(gid)
+    store.resume_game(gid)
+    store.update_settings(gid, {"rounds": 1}, note="we stop at one round")  # finishes it
+    assert history(client, gid) == [
+        "Game finished by hand before round 2",
+        "Game reopened before round 2",
+        "House rule “Number of rounds” changed from 4 to 1 before round 2 (we stop at one round)",
+    ]
+    assert history(client, gid, "da")[:2] == [
+        "Spillet afsluttet manuelt før runde 2",
+        "Spillet genoptaget før runde 2",
+    ]
+
+
+def test_a_rule_changed_before_play_says_so(client: FlaskClient, store: GameStore) -> None:
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    store.update_settings(gid, {"pirate_abilities": True})
+    assert history(client, gid) == [
+        "House rule “Pirate abilities” turned on before the first trick"
+    ]
+
+
+def test_an_old_entry_naming_a_rule_this_version_dropped_is_worded_without_it(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """An entry written by another version (a rule since dropped, a value no longer taken)
+    still leaves the page up: the rules of today that it moved are listed."""
+    from skullcam.store.audit import write_audit
+
+    gid = store.create_game(["Ana", "Ben"], 0, {})
+    with store._write() as conn:
+        before, after = {"old_rule": 1}, {"old_rule": 2, "loot": True, "tie": "coin"}
+        write_audit(conn, gid, None, "settings", before, after, "")
+    assert history(client, gid) == [
+        "House rules changed before the first trick: “Loot cards” turned on;"
+        " “On a tie” changed from shared win to coin"
+    ]

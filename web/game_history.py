@@ -1,0 +1,114 @@
+"""The game-level entries of a game's history on its tricks page, worded for a player.
+
+A referee settling a dispute the morning after reads that history: a house rule changed
+mid-game rescores every round, and a game finished by hand (or resumed) decides which rounds
+count, so each such audit entry says what changed and when in the game it was made ("House
+rule “Loot cards” turned on before round 4"). The import, a bid changed after play and a
+trick taken back are worded by the template itself (``tricks.html``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skullcam.rules.settings import DEFAULT_SETTINGS
+from skullcam.rules.table import cards_in_round
+from skullcam.store.rows import Correction, Game, Trick
+
+from .i18n import STRINGS, translate
+
+#: The audit kinds worded here: a settings change, "Finish game", "Resume game".
+WORDED_KINDS = ("settings", "finish", "resume")
+
+
+def worded_entries(
+    game: Game, trail: Sequence[Correction], tricks: Sequence[Trick], lang: str
+) -> dict[int, str]:
+    """The line of each settings, finish and resume entry of ``trail`` (by entry id). A
+    settings entry that changed no rule's value (a default written out) gets none: the page
+    would list a change that changed nothing."""
+    lines: dict[int, str] = {}
+    for entry in trail:
+        if entry.kind not in WORDED_KINDS:
+            continue
+        settings = entry.before if entry.kind == "settings" else _settings_at(game, trail, entry)
+        when = _when(entry.at, tricks, len(game.players), settings, lang)
+        line = _line(entry, when, lang)
+        if line is not None:
+            lines[entry.id] = line
+    return lines
+
+
+def _line(entry: Correction, when: str, lang: str) -> str | None:
+    """What the entry did, then when."""
+    if entry.kind == "finish":
+        return translate("history_finished", lang, when=when)
+    if entry.kind == "resume":
+        return translate("history_resumed", lang, when=when)
+    changes = _rule_changes(entry.before, entry.after, lang)
+    if not changes:
+        return None
+    if len(changes) == 1:
+        return translate("history_rule", lang, change=changes[0], when=when)
+    return translate("history_rules", lang, changes="; ".join(changes), when=when)
+
+
+def _rule_changes(before: Any, after: Any, lang: str) -> list[str]:
+    """Each rule whose value the change moved, in the settings page's order and words."""
+    old, new = _filled(before), _filled(after)
+    out = []
+    for key, now in new.items():
+        was = old[key]
+        if was == now:
+            continue
+        name = translate(f"set_{key}", lang)
+        if isinstance(now, bool):
+            out.append(translate("history_rule_on" if now else "history_rule_off", lang, name=name))
+        else:
+            said = {"was": _value(was, lang), "now": _value(now, lang)}
+            out.append(translate("history_rule_changed", lang, name=name, **said))
+    return out
+
+
+def _filled(settings: Any) -> dict[str, Any]:
+    """Every rule's value under ``settings`` as an entry holds them, defaults filled in. Not
+    checked as a game's settings are: an old entry naming a rule this version dropped, or a
+    value it no longer takes, must not take the page down (only today's rules are listed)."""
+    given = settings if isinstance(settings, Mapping) else {}
+    return {key: given.get(key, value) for key, value in DEFAULT_SETTINGS.to_dict().items()}
+
+
+def _value(value: Any, lang: str) -> str:
+    """A setting's value as the settings page shows it: a number, or its option's words (an
+    option this version does not know as the entry holds it)."""
+    known = not isinstance(value, int) and f"opt_{value}" in STRINGS
+    return translate(f"opt_{value}", lang) if known else str(value)
+
+
+def _settings_at(game: Game, trail: Sequence[Correction], entry: Correction) -> Any:
+    """The settings in force when ``entry`` was made: those the next settings change found
+    (``before``), or the game's own where none came after."""
+    for later in trail:
+        if later.kind == "settings" and later.id > entry.id:
+            return later.before
+    return game.settings
+
+
+def _when(at: float, tricks: Sequence[Trick], n: int, settings: Any, lang: str) -> str:
+    """Where the game stood at ``at``, from the tricks recorded by then: before its first
+    trick, during a round (after its last trick recorded), or between rounds ("before round
+    4"; "after round 10" past the game's last round, the number of rounds as it was then).
+    Tricks an entry by hand moved since are counted at their places now."""
+    done = [t for t in tricks if t.recorded_at <= at]
+    if not done:
+        return translate("history_before_play", lang)
+    last = max(done, key=lambda t: (t.round, t.trick))
+    in_round = sum(1 for t in done if t.round == last.round)
+    rounds = _filled(settings)["rounds"]
+    rounds = rounds if isinstance(rounds, int) else DEFAULT_SETTINGS.rounds
+    if in_round < cards_in_round(last.round, n, rounds):
+        return translate("history_during_round", lang, round=last.round, trick=last.trick + 1)
+    if last.round < rounds:
+        return translate("history_before_round", lang, round=last.round + 1)
+    return translate("history_after_round", lang, round=last.round)
