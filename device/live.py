@@ -138,6 +138,11 @@ class LiveLoop:
         self.next_games = next_games
         """After a game ends, go on to the next: a new demo game, or with a camera the next
         game set up on the web page (``skullcam run`` without ``--exit-when-done``)."""
+        self.watch_every_s = 1.0
+        """How often the camera asks the store whether the game changed or a trick was
+        entered by hand (:class:`_GameWatch`); a test replaying frames faster than real time
+        asks every frame, so the answer comes on the frame the entry was made, not on
+        whichever frame a second of a loaded machine's time ends."""
         self.stop = threading.Event()
         self.error: BaseException | None = None
         self.tally = RunTally()
@@ -384,7 +389,9 @@ class LiveLoop:
         while True:
             # Before the referee reads the tricks: one entered by hand in between is then
             # followed at the next ask instead of missed.
-            watch = _GameWatch(game_id, self._current, self.store.last_hand_trick_id)
+            watch = _GameWatch(
+                game_id, self._current, self.store.last_hand_trick_id, self.watch_every_s
+            )
             referee = referee_from_store(self.store, game_id)
             if referee.finished:
                 return None
