@@ -391,6 +391,12 @@ class Database:
         """The refusal of every write to a data folder that cannot be written."""
         return refusal("read_only", folder=str(self.data_dir), file=str(self.read_only))
 
+    def read_only_reason(self) -> UserError | None:
+        """Why nothing can be recorded here (the refusal every write gets), or None where the
+        folder can be written: every page says it at its top and hides its writing controls,
+        so the table learns it before a tap rather than from one."""
+        return None if self.read_only is None else self._cannot_record()
+
     def _check_whole(self) -> None:
         """Refuse, before writing anything, a database SQLite finds damaged or one another
         program made: a damaged one would take new games (and lose them with it), and a

@@ -1060,7 +1060,7 @@ def test_the_replay_page_leads_to_the_trick_the_camera_missed_before_it(
     )
     page = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
     link = f'href="/game/{gid}/tricks?round=2&amp;before=0#enter-trick"'
-    assert f'<p class="warning" id="missed-before"><a {link}>' in page  # the flag's warning
+    assert f'<p class="warning writes" id="missed-before"><a {link}>' in page  # the flag's warning
     form = client.get(f"/game/{gid}/tricks?round=2&before=0").get_data(as_text=True)
     assert "Enter the trick the camera missed before round 2 trick 1" in form
     order = re.findall(r'(\d)\. (\w+) <select class="enter-card"', form)
@@ -1102,7 +1102,7 @@ def test_the_missed_trick_hint_is_on_the_round_being_played_not_the_gaps(
     store.remove_hand_trick(gid, 2, 1)
     state = store.state(gid)
     assert (state["round"], state["hand_round"], state["hand_trick"]) == (3, 2, 1)
-    hint = '<p class="hint" id="missed-before">'
+    hint = '<p class="hint writes" id="missed-before">'
     assert hint not in client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
     assert hint in client.get(f"/game/{gid}/round/3/trick/0").get_data(as_text=True)
 
@@ -1120,9 +1120,9 @@ def test_the_replay_page_warns_of_a_missed_trick_in_an_earlier_round(
     )
     store.record_trick(gid, 2, 0, plays((0, "black-5"), (1, "black-9"), (2, "black-1")))
     first = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
-    assert '<p class="warning" id="missed-before">' in first
+    assert '<p class="warning writes" id="missed-before">' in first
     second = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
-    assert '<p class="warning" id="missed-before">' in second
+    assert '<p class="warning writes" id="missed-before">' in second
     form = client.get(f"/game/{gid}/tricks?round=1&before=0").get_data(as_text=True)
     assert "Round 1 has no free place: its trick 1 becomes round 2 trick 1" in form
     # The trick moving to round 2 is another deal: its cards are not used up in round 1.
@@ -1296,7 +1296,8 @@ def test_the_tricks_page_offers_the_next_trick_in_play_order(
         ' "waits_on": null}' in page
     )
     bids = client.get(f"/game/{gid}/bids").get_data(as_text=True)
-    assert f'<p class="hint" id="enter-by-hand"><a href="/game/{gid}/tricks#enter-trick">' in bids
+    link = f'<a href="/game/{gid}/tricks#enter-trick">'
+    assert f'<p class="hint writes" id="enter-by-hand">{link}' in bids
 
 
 def test_a_trick_entered_by_hand_is_marked_so_in_the_list_and_its_audit(

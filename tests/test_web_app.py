@@ -294,7 +294,7 @@ def test_pages_name_their_controls_and_signs_for_a_screen_reader(
     store.record_trick(gid, 2, 0, plays((2, "green-1"), (0, "green-2"), (1, "green-3")))
     store.correct_play(gid, 1, 0, 0, card="green-6")
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)
-    names = re.findall(r'class="correct-button"[^>]*aria-label="([^"]*)"', page)
+    names = re.findall(r'class="correct-button writes"[^>]*aria-label="([^"]*)"', page)
     assert names == ["Correct play 1 · Ben", "Correct play 2 · Cai", "Correct play 3 · Ana"]
     assert re.search(r'id="next-trick"[^>]*aria-label="next trick: Round 2 · Trick 1"', page)
     assert 'alt="Round 1 · Trick 1"' in page

@@ -31,6 +31,7 @@ from . import explain_i18n, game_history, i18n
 from .api import confirmable, export_csv, export_json, worded_state
 from .app import get_store
 from .flag_i18n import flag_text
+from .refusal_i18n import refusal_text
 
 bp = Blueprint("pages", __name__)
 
@@ -76,8 +77,21 @@ def _page(template: str, **context: Any) -> str:
         last_event_id=store.last_event_id(),
         # A game's pages say when a newer game has taken the table (base.html).
         replaced_by=store.replaced_by(game.id) if isinstance(game, Game) else None,
+        read_only=_read_only_notice(store, lang),
         **context,
     )
+
+
+def _read_only_notice(store: Any, lang: str) -> str | None:
+    """Why nothing can be recorded in this data folder, and what to do, in ``lang`` (the
+    refusal every write gets, as a sentence), or None where it can be written. base.html
+    says it once at every page's top and hides the controls that write (``.writes``); the
+    pages showed bid buttons, the hand-entry form and Correct, and said so only once tapped."""
+    reason = store.read_only_reason()
+    if reason is None:
+        return None
+    text = refusal_text(reason, lang)
+    return text[:1].upper() + text[1:]
 
 
 def _tigress_as(plays: Sequence[dict[str, Any]]) -> str | None:

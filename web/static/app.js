@@ -25,6 +25,8 @@ const SK = (() => {
   const cardNames = Object.fromEntries(cardOrder);
   const dataEl = document.getElementById("page-data");
   const pageData = dataEl ? JSON.parse(dataEl.textContent) : {};
+  // A data folder that cannot be written (base.html says why at the top): nothing offers a change.
+  const folderReadOnly = document.body.dataset.readOnly === "1";
 
   /* The string `key` with its {fields} filled in one pass, as the server's str.format does: a
    * value filled in is never read again. Filled one field after another, a value holding a
@@ -283,7 +285,7 @@ const SK = (() => {
     if (container.dataset.ids === ids) return;
     container.dataset.ids = ids;
     container.replaceChildren(...(state.prompts || []).map((p) => {
-      const buttons = readOnly ? [] : promptChoices(p, players).map(([value, label]) =>
+      const buttons = readOnly || folderReadOnly ? [] : promptChoices(p, players).map(([value, label]) =>
         h("button", {type: "button", class: "big prompt-answer", dataset: {prompt: p.id, answer: value},
           onclick: async () => {
             // "Correct" opens the trick's page and leaves the question open: it closes when
@@ -306,7 +308,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData};
+  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData, readOnly: folderReadOnly};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -492,9 +494,11 @@ function initBids() {
     // stray tap to change, and the camera ends a game whether or not its bids are in.
     const stop = state.score.missing_bids;
     const open = state.finished && !state.replaced_by && !!stop && stop.round === shownRound;
-    const locked = (state.finished || !!state.replaced_by) && !unlocked && !open;
+    const shut = (state.finished || !!state.replaced_by) && !unlocked && !open;
+    // A data folder that cannot be written shows the bids, with nothing to unlock.
+    const locked = shut || SK.readOnly;
     const over = document.getElementById("game-over");
-    over.hidden = !state.finished && !locked;
+    over.hidden = !state.finished && !shut;
     if (!over.hidden) {
       const names = winnerNames(state);
       const ask = !state.finished ? t("confirm_bid_replaced")
@@ -503,7 +507,7 @@ function initBids() {
         ...(state.finished ? [h("strong", {}, t("game_over") + (names ? " · " + t("winner_is", {names})
           : resultWaits(state) ? " · " + t("result_waits")
           : endedUnplayed(state) ? " · " + t("no_rounds_played") : "")), ...finalStandings(state)] : []),
-        ...(locked ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
+        ...(shut && !SK.readOnly ? [" ", h("button", {type: "button", id: "unlock-bids", onclick: () => {
           if (window.confirm(ask)) { unlocked = true; render(); }
         }}, t("change_a_bid"))] : []));
     }
@@ -1370,6 +1374,16 @@ function initTricks() {
   });
 }
 
+/* A data folder that cannot be written: the fields that show a value (settings, a Tigress as
+ * declared, a pirate's choice, the setup's names) stay readable and take no change; the
+ * controls that only write are hidden by app.css (".writes"). */
+function lockFields() {
+  for (const el of document.querySelectorAll("main form :is(input, select, textarea, button), main .tigress-button")) {
+    el.disabled = true;
+  }
+}
+
 SK.fmtTimes();
 ({setup: initSetup, settings: initSettings, bids: initBids, prompts: initPrompts, tv: initTV,
   replay: initReplay, history: initHistory, tricks: initTricks}[document.body.dataset.page] || (() => {}))();
+if (SK.readOnly) lockFields();

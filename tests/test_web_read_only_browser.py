@@ -1,0 +1,107 @@
+"""Real-browser test of a read-only data folder's pages (see ``test_web_read_only_pages``):
+what a player sees is the notice, the game, its bids and its questions, and no control that
+would write: the bid buttons are disabled, and New game, Import, the hand-entry form,
+Correct, Confirm, Save and the questions' answers are gone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import require_browser
+from test_web_read_only_pages import _played_game, _unwritable
+
+from skullcam.store import GameStore
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_browser()
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture
+def read_only_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> tuple[str, GameStore, int]:
+    """The ``server`` fixture's app on a played game's folder that cannot be written."""
+    gid = _played_game(tmp_path / "data")
+    _unwritable(monkeypatch, tmp_path / "data")
+    base, store = request.getfixturevalue("server")
+    assert store.read_only is not None
+    return base, store, gid
+
+
+def _shown(driver: Any, css: str) -> list[bool]:
+    return [el.is_displayed() for el in driver.find_elements(By.CSS_SELECTOR, css)]
+
+
+def _bid_buttons(driver: Any) -> dict[str, Any]:
+    """The bid buttons as drawn now, read in one go (the rows are redrawn on every event)."""
+    return dict(
+        driver.execute_script(
+            "const all = [...document.querySelectorAll('.bid-button')];"
+            "return {enabled: all.filter((b) => !b.disabled).length,"
+            " lit: all.filter((b) => b.classList.contains('on'))"
+            ".map((b) => b.dataset.player + ':' + b.dataset.bid)};"
+        )
+    )
+
+
+def _open(driver: Any, url: str) -> None:
+    driver.get(url)
+    note = driver.find_element(By.ID, "read-only-note")
+    assert note.is_displayed() and note.text.startswith("Nothing can be recorded in ")
+
+
+def test_a_read_only_folders_pages_offer_no_change(
+    read_only_server: tuple[str, GameStore, int], browser: Any
+) -> None:
+    base, _store, gid = read_only_server
+    browser.set_window_size(412, 915)
+    game = f"{base}/game/{gid}"
+
+    _open(browser, f"{base}/")
+    assert _shown(browser, "#new-game") == [False]
+
+    _open(browser, f"{base}/history")
+    assert _shown(browser, "#import-button") == [False]
+    assert _shown(browser, f"#history-game-{gid}") == [True]
+
+    _open(browser, f"{game}/bids")
+    # No bid can be changed; the question reads, unanswerable.
+    # Every bid button drawn is disabled; round 1 is played out, and ◀ still goes back to its
+    # bids (1, 0, 0) lit, as disabled.
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".bid-button"))
+    assert _bid_buttons(browser)["enabled"] == 0
+    browser.find_element(By.ID, "prev-round").click()
+    WebDriverWait(browser, 10).until(lambda d: _bid_buttons(d)["lit"] == ["0:1", "1:0", "2:0"])
+    assert _bid_buttons(browser)["enabled"] == 0
+    assert not browser.find_elements(By.ID, "unlock-bids")
+    assert _shown(browser, "#enter-by-hand") in ([], [False])
+    assert browser.find_elements(By.CSS_SELECTOR, "#prompts .prompt-text")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
+
+    _open(browser, f"{game}/prompts")
+    assert browser.find_elements(By.CSS_SELECTOR, "#prompts .prompt-text")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
+
+    _open(browser, f"{game}/tricks")
+    assert _shown(browser, "#enter-trick") == [False]
+    assert _shown(browser, "a[href$='export.json']") == [True]
+
+    _open(browser, f"{game}/round/1/trick/0")
+    assert _shown(browser, ".correct-button") == [False, False, False]
+    assert _shown(browser, "#confirm-trick") == [False]
+    assert _shown(browser, "#plays") == [True]
+
+    _open(browser, f"{game}/settings")
+    assert _shown(browser, "#save-settings") == [False]
+    assert _shown(browser, "#finish-game") == [False]
+    fields = browser.find_elements(By.CSS_SELECTOR, "[data-setting]")
+    assert fields and not any(f.is_enabled() for f in fields)
+
+    _open(browser, f"{base}/setup")
+    assert _shown(browser, "#start-game") == [False]
