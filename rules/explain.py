@@ -218,16 +218,24 @@ def _english_genitive(name: str) -> str:
     return f"{name}'s"
 
 
+def _as_named(name: str) -> str:
+    return name
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus the ``cap`` and ``gen`` specs, and whole numbers (``{n}``,
-    ``{n:+d}``) written by ``number``: a page writes a minus as U+2212 where the command line
-    writes "-"."""
+    """``str.format`` plus the ``cap``, ``gen`` and ``owned`` specs (``owned``: a card's name
+    after a genitive, "{player:gen} {card:owned}"), and whole numbers (``{n}``, ``{n:+d}``)
+    written by ``number``: a page writes a minus as U+2212 where the command line writes "-"."""
 
     def __init__(
-        self, genitive: Callable[[str], str] = _english_genitive, number: Callable[[int], str] = str
+        self,
+        genitive: Callable[[str], str] = _english_genitive,
+        number: Callable[[int], str] = str,
+        owned: Callable[[str], str] = _as_named,
     ) -> None:
         self.genitive = genitive
         self.number = number
+        self.owned = owned
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "cap":
@@ -235,6 +243,8 @@ class _Formatter(string.Formatter):
             return text[:1].upper() + text[1:]
         if format_spec == "gen":
             return self.genitive(str(value))
+        if format_spec == "owned":
+            return self.owned(str(value))
         if isinstance(value, int) and not isinstance(value, bool) and format_spec in ("", "+d"):
             text = self.number(value)
             return f"+{text}" if format_spec == "+d" and value >= 0 else text
@@ -247,7 +257,9 @@ _FORMATTER = _Formatter()
 @dataclass(frozen=True)
 class Wording:
     """How one language words the phrases: its templates and how it names each kind of value
-    (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'"; ``who``:
+    (``genitive``: a name as the ``gen`` spec writes it, Danish "Anas" but "Lars'"; ``owned``:
+    a card's name after a genitive, as the ``owned`` spec writes it, Danish "Hvide Hval" for
+    "Den Hvide Hval"; ``who``:
     a card and its player, by default the card as ``card`` names it and the player after it,
     "the Skull King (Ana)"; ``number``: a whole number, "-1" by default, "−1" on a page)."""
 
@@ -259,6 +271,7 @@ class Wording:
     genitive: Callable[[str], str] = _english_genitive
     who: Callable[[Card, str], str] | None = None
     number: Callable[[int], str] = str
+    owned: Callable[[str], str] = _as_named
 
 
 ENGLISH_WORDING = Wording()
@@ -267,7 +280,7 @@ ENGLISH_WORDING = Wording()
 def fill(template: str, wording: Wording = ENGLISH_WORDING, **values: Any) -> str:
     """``template`` filled with ``values`` as they are, its ``cap`` and ``gen`` specs as
     ``wording`` writes them: a language's sentence that is no phrase (a camera's flag)."""
-    return _Formatter(wording.genitive, wording.number).format(template, **values)
+    return _Formatter(wording.genitive, wording.number, wording.owned).format(template, **values)
 
 
 def render(phrases: Iterable[Phrase], wording: Wording = ENGLISH_WORDING) -> str:

@@ -167,6 +167,13 @@ def suit_name(suit: str, lang: str) -> str:
     return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)
 
 
+def danish_owned(card_name: str) -> str:
+    """A card's name after a Danish genitive: without its article, as a noun after a genitive
+    goes ("Anas Hvide Hval", where "Anas Den Hvide Hval" read as two articles); the other
+    names are the same ("Anas Kraken", "Bens Skull King")."""
+    return card_name.removeprefix("Den ")
+
+
 def danish_genitive(name: str) -> str:
     """``name`` in the genitive as Danish writes it: an s added ("Anas bud"), or an apostrophe
     alone after a name ending in s, x or z ("Lars' bud", "Max' bud", "Fritz' bud")."""

@@ -23,7 +23,7 @@ from skullcam.rules import (
 from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders, render
 from skullcam.store import GameStore
 from skullcam.web import i18n
-from skullcam.web.explain_i18n import TEMPLATES, explain, why_text
+from skullcam.web.explain_i18n import TEMPLATES, explain, owned_card, why_text
 
 ERROR_KEYS = {
     "trick_size",
@@ -339,6 +339,26 @@ def test_a_danish_explanation_writes_a_players_genitive_as_danish_does(
     moved = Phrase("harry_bid_out_of_range", {"player": name, "bid": 2, "dealt": 1})
     assert explain([moved], "da") == f"Harry kan ikke ændre {genitive} bud til 2 (bud er 0 til 1)"
     assert explain([moved], "en") == f"Harry cannot move {name}'s bid to 2 (bids are 0..1)"
+
+
+@pytest.mark.parametrize(
+    ("card", "owned"),
+    [
+        ("white-whale", "Anas Hvide Hval"),  # was "Anas Den Hvide Hval"
+        ("kraken", "Anas Kraken"),
+        ("skull-king", "Anas Skull King"),
+        ("mermaid-alyra", "Anas havfrue Alyra"),
+    ],
+)
+def test_a_danish_players_card_is_named_after_the_genitive_without_an_article(
+    card: str, owned: str
+) -> None:
+    """A noun after a Danish genitive takes no article: "Anas Hvide Hval", as "Anas bud"; the
+    card alone keeps it ("Den Hvide Hval fratager alle specialkort deres kraft")."""
+    assert owned_card(parse_card(card), "Ana", "da") == owned
+    assert owned_card(parse_card("white-whale"), "Lars", "da") == "Lars' Hvide Hval"
+    assert owned_card(parse_card("white-whale"), "Ana", "en") == "Ana's White Whale"
+    assert explain([Phrase("whale", {})], "da").startswith("Den Hvide Hval fratager")
 
 
 @pytest.mark.parametrize(

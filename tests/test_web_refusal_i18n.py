@@ -544,3 +544,21 @@ def test_a_page_asked_for_under_another_name_says_why_in_the_readers_language(
         "error_text": "questo segnapunti è in ascolto solo su questa macchina: aprilo come"
         " http://localhost:8000/ per cambiare qualcosa",
     }
+
+
+def test_a_danish_refusal_names_a_players_white_whale_without_its_article() -> None:
+    """After a genitive Danish drops the card's article: "Anas Den Hvide Hval" said two."""
+    err = refusal(
+        "play_changed",
+        round=1,
+        trick=2,
+        play=3,
+        player="Ana",
+        card=CardId(parse_card("white-whale")),
+        was_player="Lars",
+        was_card=CardId(parse_card("white-whale")),
+    )
+    said = refusal_text(err, "da")
+    assert "kort 3 er nu Anas Hvide Hval, ikke Lars' Hvide Hval som" in said
+    assert "Den Hvide Hval" not in said
+    assert "card 3 is now Ana's White Whale, not Lars's White Whale" in refusal_text(err, "en")

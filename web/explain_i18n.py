@@ -588,6 +588,11 @@ def _quoted(label: str, lang: str) -> str:
 #: Spanish and Italian say "de Ana" and use none.
 GENITIVES: dict[str, Callable[[str], str]] = {"da": i18n.danish_genitive}
 
+#: How a language writes a card's name after a player's genitive (``owned_card``, and the
+#: ``{card:owned}`` of the refusals' "{player:gen} {card:owned}"): Danish drops its article,
+#: "Anas Hvide Hval", where "Anas Den Hvide Hval" said two. Others write the name as it is.
+OWNED_NAMES: dict[str, Callable[[str], str]] = {"da": i18n.danish_owned}
+
 
 #: Where a language names a player's card with the player's genitive before it (English
 #: "Ana's Tigress (pirate) wins", Danish "Anas Tigress (pirat) vinder"), the way the store's
@@ -672,7 +677,7 @@ def owned_card(card: Card, player: str, lang: str) -> str:
     (pirat)", "la Tigresa (Pirata) de Ana", "la Tigre (Pirata) di Ana"."""
     if lang in ARTICLES:
         return f"{_with_article(card, lang, owned=True)} {_OF[lang]} {player}"
-    name = i18n.card_in_text(str(card), lang)
+    name = OWNED_NAMES.get(lang, ENGLISH_WORDING.owned)(i18n.card_in_text(str(card), lang))
     return f"{GENITIVES.get(lang, ENGLISH_WORDING.genitive)(player)} {name}"
 
 
@@ -774,6 +779,7 @@ def wording(lang: str) -> Wording:
         genitive=genitive,
         who=who,
         number=i18n.number_text,
+        owned=OWNED_NAMES.get(lang, ENGLISH_WORDING.owned),
     )
 
 

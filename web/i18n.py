@@ -28,6 +28,7 @@ from skullcam.i18n_core import (  # noqa: F401  (re-exported: web's own names fo
     LANGUAGES,
     card_name,
     danish_genitive,
+    danish_owned,
     pick_language,
     suit_name,
 )

@@ -649,8 +649,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "hand_recorded_other": (
             "stik {trick} i runde {round} blev registreret i mellemtiden (af en anden side eller"
-            " kameraet) med {player:gen} {card}, hvor denne side har {mine}: tjek det stik på dets"
-            " side, og ret det dér, hvis denne side har ret; genindlæs så denne side"
+            " kameraet) med {player:gen} {card:owned}, hvor denne side har {mine}: tjek det stik"
+            " på dets side, og ret det dér, hvis denne side har ret; genindlæs så denne side"
         ),
         "hand_recorded_short": (
             "stik {trick} i runde {round} blev registreret i mellemtiden af kameraet uden"
@@ -750,8 +750,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "tigress_undeclared": "sig, hvordan Tigress blev spillet: som pirat eller som flugtkort",
         "play_changed": (
-            "runde {round}, stik {trick}: kort {play} er nu {player:gen} {card}, ikke"
-            " {was_player:gen} {was_card} som denne side viste: en anden side rettede stikket"
+            "runde {round}, stik {trick}: kort {play} er nu {player:gen} {card:owned}, ikke"
+            " {was_player:gen} {was_card:owned} som denne side viste: en anden side rettede stikket"
             " imens. Genindlæs siden og ret det igen"
         ),
         "no_tigress": "stik {trick} i runde {round} har ingen Tigress; ret kortet i stedet",
