@@ -28,11 +28,17 @@ from .corrections import (
 )
 from .events import emit
 from .prompts import PromptsMixin, already_closed, close_prompt, open_questions
+from .refusals import refusal
 from .rows import Game, Prompt, Trick
 
 
 def _checked_answer(kind: str, answer: Any, n: int) -> Any:
-    """The answer as stored, if it is one the prompt's ``kind`` accepts (``n`` players)."""
+    """The answer as stored, if it is one the prompt's ``kind`` accepts (``n`` players).
+
+    Rascal's, Harry's and a seat are refused in the reader's language (refusals): a replay
+    page left open while another phone gave the trick to another pirate sends the old
+    pirate's value. A Tigress's and a flagged trick's stay English: only a program sends
+    other words than the pages' buttons do."""
     if kind == "tigress":
         if answer not in ("pirate", "escape"):
             raise UserError("answer the Tigress with 'pirate' or 'escape'")
@@ -44,12 +50,12 @@ def _checked_answer(kind: str, answer: Any, n: int) -> Any:
     if kind == "rascal_bet":
         bet = whole_number(answer, "Rascal's bet")
         if bet not in (0, 10, 20):
-            raise UserError(f"Rascal's bet is 0, 10 or 20, not {echo(bet)}")
+            raise refusal("rascal_bet_value", bet=echo(bet))
         return bet
     if kind == "harry":
         change = whole_number(answer, "Harry's bid change")
         if change not in (-1, 0, 1):
-            raise UserError(f"Harry changes the bid by -1, 0 or +1, not {echo(change)}")
+            raise refusal("harry_change_value", change=echo(change))
         return change
     # flagged
     if answer not in ("confirm", "correct"):

@@ -117,7 +117,7 @@ def check_first_dealer(first_dealer: Any, n: int) -> None:
 
 def check_player(player: Any, n: int) -> None:
     if not whole_in(player, 0, n - 1):
-        raise UserError(f"player must be a number 0..{n - 1}, got {echo(player)}")
+        raise refusal("player_seat", last=n - 1, value=echo(player))
 
 
 def check_bid(bid: Any, cards: int, name: str, round_number: int) -> int:

@@ -195,6 +195,11 @@ ENGLISH: dict[str, str] = {
     "no_choice": (
         "round {round} trick {trick} is not won by Rosie, Rascal or Harry: there is no choice"
     ),
+    # A choice the pirate does not take: a replay page left open while a correction elsewhere
+    # gave the trick to another pirate sends the old pirate's value (Rascal's 10 for Harry).
+    "rascal_bet_value": "Rascal's bet is 0, 10 or 20, not {bet}",
+    "harry_change_value": "Harry changes the bid by -1, 0 or +1, not {change}",
+    "player_seat": "player must be a number 0..{last}, got {value}",
     "rosie_last_trick": (
         "Rosie won the last trick of round {round}: the next round is led by the dealer's"
         " neighbour, so there is no choice"

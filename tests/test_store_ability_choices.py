@@ -434,3 +434,40 @@ def test_a_correction_that_makes_rosie_win_reads_her_choice_from_the_next_lead(
     assert store.score(gid)["score"]["warnings"] == [
         "round 2: trick 2: Bo led, but by the rules Ana leads it; scored as played"
     ]
+
+
+#: A choice the trick's pirate does not take, said in each language (refusal_i18n): Rascal's
+#: 10 sent for Harry, then for Rosie.
+_OTHER_PIRATES_CHOICE = {
+    "en": ("Harry changes the bid by -1, 0 or +1, not 10", "player must be a number 0..2"),
+    "es": (
+        "Harry cambia la apuesta en −1, 0 o +1, no 10",
+        "el jugador debe ser un número de 0 a 2",
+    ),
+    "it": ("Harry cambia la puntata di −1, 0 o +1, non 10", "il giocatore deve essere un numero"),
+    "da": ("Harry ændrer buddet med −1, 0 eller +1, ikke 10", "spilleren skal være et tal fra 0"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_OTHER_PIRATES_CHOICE))
+def test_a_choice_from_a_page_another_phone_corrected_is_refused_in_its_language(
+    client: FlaskClient, store: GameStore, lang: str
+) -> None:
+    """A replay page showing Rascal's bets, left open while another phone corrected the card
+    to Harry (or Rosie), sends Rascal's 10: refused in English whatever the page's language."""
+    gid = harry_wins_round_2(store)
+    store.correct_play(gid, 2, 0, 2, card="pirate-rascal")
+    page = client.get(f"/game/{gid}/round/2/trick/0?lang={lang}").get_data(as_text=True)
+    assert '<option value="10"' in page  # Rascal's bets, as this page offers them
+    url = f"/api/game/{gid}/round/2/trick/0/ability?lang={lang}"
+    for card, said in zip(
+        ("pirate-harry", "pirate-rosie"), _OTHER_PIRATES_CHOICE[lang], strict=True
+    ):
+        store.correct_play(gid, 2, 0, 2, card=card)  # another phone, meanwhile
+        res = client.post(url, json={"choice": 10})
+        body = json_of(res)
+        assert res.status_code == 400
+        assert body.get("error_text", body["error"]).startswith(said), body
+    english = _OTHER_PIRATES_CHOICE["en"][1]
+    assert json_of(client.post(url, json={"choice": 10}))["error"].startswith(english)
+    assert store.abilities(gid, 2) == []

@@ -248,6 +248,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la baza {trick} de la ronda {round} no la gana Rosie, Rascal ni Harry: no hay"
             " nada que elegir"
         ),
+        "rascal_bet_value": "Rascal se juega 0, 10 o 20 puntos, no {bet}",
+        "harry_change_value": "Harry cambia la apuesta en −1, 0 o +1, no {change}",
+        "player_seat": "el jugador debe ser un número de 0 a {last}, no {value}",
         "rosie_last_trick": (
             "Rosie ganó la última baza de la ronda {round}: la siguiente ronda la empieza el"
             " vecino de quien reparte, así que no hay nada que elegir"
@@ -515,6 +518,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la presa {trick} del round {round} non è vinta da Rosie, dal Furfante o da Harry:"
             " non c'è niente da scegliere"
         ),
+        "rascal_bet_value": "il Furfante scommette 0, 10 o 20, non {bet}",
+        "harry_change_value": "Harry cambia la puntata di −1, 0 o +1, non {change}",
+        "player_seat": "il giocatore deve essere un numero da 0 a {last}, non {value}",
         "rosie_last_trick": (
             "Rosie ha vinto l'ultima presa del round {round}: la prima presa del round"
             " successivo la guida il vicino del mazziere, quindi non c'è niente da scegliere"
@@ -774,6 +780,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "stik {trick} i runde {round} vindes ikke af Rosie, Rascal eller Harry: der er"
             " intet at vælge"
         ),
+        "rascal_bet_value": "Rascal satser 0, 10 eller 20, ikke {bet}",
+        "harry_change_value": "Harry ændrer buddet med −1, 0 eller +1, ikke {change}",
+        "player_seat": "spilleren skal være et tal fra 0 til {last}, ikke {value}",
         "rosie_last_trick": (
             "Rosie vandt sidste stik i runde {round}: næste runde spilles ud af giverens"
             " nabo, så der er intet at vælge"
