@@ -95,6 +95,8 @@ def test_a_killed_games_read_only_folder_is_served_with_its_writes_refused(
         assert "nothing can be recorded in" in said and "can be viewed and exported" in said
         shown = _get(f"{site}/api/tv/state")
         assert shown["game"]["id"] == 1 and shown["bids"] == [1, 0, 1]
+        with urllib.request.urlopen(f"{site}/game/1/bids", timeout=10) as page:
+            assert 'id="read-only-note"' in page.read().decode()  # the page says so first
         exported = _get(f"{site}/game/1/export.json")
         assert exported["players"] == ["Ana", "Ben", "Cai"]
         status, refused = _post(f"{site}/api/game/1/bids", {"round": 1, "bids": [0, 0, 1]})
