@@ -1,6 +1,7 @@
 """Pipeline benchmark on generated games: accuracy, latency, speed, memory. Prints figures.
 
     python -m skullcam.device.bench GAME_DIR... [--oracle | --model PATH] [--realtime] [--store]
+                                    [--keep-every N] [--drop P [--drop-seed S]]
 
 For each game folder written by ``skullcam synth game`` it replays the frames through the
 pipeline and compares with ``game.json`` / ``truth.json``:
@@ -15,6 +16,11 @@ pipeline and compares with ``game.json`` / ``truth.json``:
 
 ``--oracle`` uses the generator's per-frame truth as the recognizer (tracking and trick logic
 alone); the default uses the active/shipped model (the product path).
+
+``--keep-every N`` and ``--drop P`` thin the frames as a busy machine does (the live loop reads
+only the latest frame, so a slow recognizer skips the ones between): every Nth frame, or each
+frame dropped with chance P by a seeded die. The frames kept keep their timestamps, so a thinned
+replay is as deterministic as a full one.
 """
 
 from __future__ import annotations
@@ -22,12 +28,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import resource
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +45,35 @@ from skullcam.device.replay import layout_for_source
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script
 from skullcam.device.sources import Frame, Paced, open_source
 from skullcam.rules import GameRecord, Settings, score_game
+
+
+@dataclass(frozen=True)
+class Thinning:
+    """Which frames a thinned replay keeps: every ``every``-th, each of those dropped with
+    chance ``drop`` (the die for frame ``i`` depends only on ``seed`` and ``i``, so a frame is
+    kept or not whatever else is replayed)."""
+
+    every: int = 1
+    drop: float = 0.0
+    seed: int = 0
+
+    def keeps(self, index: int) -> bool:
+        if index % max(1, self.every):
+            return False
+        return (
+            self.drop <= 0.0 or random.Random(self.seed * 1_000_003 + index).random() >= self.drop
+        )
+
+    def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
+        return (frame for frame in frames if self.keeps(frame.index))
+
+    def script(self, script: Sequence[Any]) -> list[Any]:
+        """A per-frame detection script (frame ``i`` at ``script[i]``) cut to the kept frames,
+        for a recognizer that plays it back one call per frame processed."""
+        return [dets for i, dets in enumerate(script) if self.keeps(i)]
+
+
+FULL = Thinning()
 
 
 class _Clock:
@@ -84,7 +121,11 @@ def played_before(record: dict[str, Any], first: int) -> list[tuple[int, int, li
     ]
 
 
-def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> dict[str, Any]:
+def bench_game(
+    folder: Path, recognizer: Any, realtime: bool, store: bool, thinning: Thinning = FULL
+) -> dict[str, Any]:
+    """One game replayed (only ``thinning``'s frames; a scripted ``recognizer`` must be cut
+    to them too, :meth:`Thinning.script`) and compared with its truth."""
     record = json.loads((folder / "game.json").read_text())
     truth = json.loads((folder / "truth.json").read_text())
     settings = Settings.from_dict(record.get("settings") or {})
@@ -113,7 +154,7 @@ def bench_game(folder: Path, recognizer: Any, realtime: bool, store: bool) -> di
         inner = StoreRecorder(gs, game_id, "bench", "bench")
     clock = _Clock(inner)
     source = open_source(folder)
-    frames = iter(source.frames())
+    frames = iter(thinning.frames(source.frames()))
     first = next(frames)
     height, width = first.image.shape[:2]
     layout = layout_for_source(folder, referee.n, (width, height))
@@ -226,26 +267,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--realtime", action="store_true", help="pace frames at the real rate")
     parser.add_argument("--store", action="store_true", help="record into a temporary store")
     parser.add_argument(
+        "--keep-every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="replay only every Nth frame (a machine too busy for the camera's rate)",
+    )
+    parser.add_argument(
+        "--drop",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="drop each frame with chance P (a seeded die, --drop-seed)",
+    )
+    parser.add_argument("--drop-seed", type=int, default=0, metavar="S")
+    parser.add_argument(
         "--cache",
         action="store_true",
         help="keep the model's detections in GAME/detections-VERSION.pkl and reuse them "
         "(tune tracking without re-running recognition; frames/s then measures tracking only)",
     )
     args = parser.parse_args(argv)
+    if args.keep_every < 1 or not 0.0 <= args.drop < 1.0:
+        parser.error("--keep-every is 1 or more and --drop from 0 up to (not including) 1")
+    thinning = Thinning(args.keep_every, args.drop, args.drop_seed)
     rows = []
     for folder in args.games:
         if args.oracle:
             script = oracle_script(
                 folder, miss_rate=args.noise, wrong_rate=args.noise, jitter_px=2 * args.noise * 10
             )
-            recognizer: Any = ScriptedRecognizer(script)
+            recognizer: Any = ScriptedRecognizer(thinning.script(script))
         else:
             from skullcam.vision.recognizer import Recognizer
 
             recognizer = Recognizer.load(args.model)
             if args.cache:
-                recognizer = cached(folder, recognizer)
-        row = bench_game(folder, recognizer, args.realtime, args.store)
+                recognizer = ScriptedRecognizer(thinning.script(cached(folder, recognizer).script))
+        row = bench_game(folder, recognizer, args.realtime, args.store, thinning)
         rows.append(row)
         wall = row["latency_wall_max"]
         print(

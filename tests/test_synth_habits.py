@@ -27,7 +27,7 @@ from skullcam.datasets.game import game_camera, simulate, write_game
 from skullcam.datasets.game_config import HABITS, PACES, GameConfig, Habits
 from skullcam.datasets.game_table import build_timeline
 from skullcam.datasets.game_timeline import Timeline, TrickTruth
-from skullcam.device.bench import bench_game
+from skullcam.device.bench import Thinning, bench_game
 from skullcam.device.bench import main as bench_main
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script
 from skullcam.errors import UserError
@@ -379,3 +379,15 @@ def test_oracle_scores_every_trick_of_a_game_with_the_habits_the_tracker_knows(
     assert row["within_1s"] == 5 and row["latency_recording_median"] >= 0
     assert bench_main([str(tmp_path), "--oracle"]) == 0
     assert "5/5 tricks exact" in capsys.readouterr().out
+
+
+def test_thinning_keeps_the_same_frames_whatever_is_replayed() -> None:
+    """A seeded drop decides each frame by its index alone: a replay of part of a game, or
+    its detection script, keeps the frames the whole game's replay keeps."""
+    thinned = Thinning(drop=0.6, seed=2)
+    kept = [i for i in range(1000) if thinned.keeps(i)]
+    assert 340 < len(kept) < 460
+    assert [i for i in range(500, 1000) if thinned.keeps(i)] == [i for i in kept if i >= 500]
+    assert thinned.script([[i] for i in range(1000)]) == [[i] for i in kept]
+    assert [i for i in range(10) if Thinning(every=3).keeps(i)] == [0, 3, 6, 9]
+    assert kept != [i for i in range(1000) if Thinning(drop=0.6, seed=3).keeps(i)]
