@@ -198,3 +198,67 @@ def test_a_cut_card_read_on_both_outlines_in_turn_comes_to_rest() -> None:
 def test_a_card_wholly_outside_the_frame_keeps_its_own_centre() -> None:
     det = card_detection("green-7", (800, 240))
     assert centre_in_frame(det, FRAME) == pytest.approx(det.center)
+
+
+def _every(step: float, frames: list[list[Detection]], t0: float = 0.0) -> Tracker:
+    """A tracker fed ``frames`` ``step`` seconds apart (a camera thinned by a busy machine)."""
+    tracker = Tracker()
+    for i, dets in enumerate(frames):
+        tracker.update(dets, t0 + i * step)
+    return tracker
+
+
+def test_a_card_seen_twice_at_rest_between_sparse_frames_is_played() -> None:
+    """One frame in 3 of a 10 frames/s camera: the last card, laid 0.7 s before the sweep, is
+    seen at rest on two frames 0.3 s apart. It lay still about 0.45 s and is played; counted
+    in frames (3 sightings, 0.35 s from the first) it never was, and the trick was short."""
+    card = card_detection("green-7", (320, 340))
+    tracker = _every(0.3, [[], [], [], [card], [card]])
+    (track,) = tracker.tracks.values()
+    assert tracker.sparse and track.stable and track.arrival == pytest.approx(0.9)
+
+
+def test_sparse_frames_keep_an_unconfirmed_card_through_one_missed_frame() -> None:
+    card = card_detection("green-7", (320, 340))
+    tracker = _every(0.4, [[], [], [card], [], [card], [card]])
+    (track,) = tracker.tracks.values()
+    assert track.hits == 3 and track.stable
+
+
+def test_at_full_rate_two_sightings_confirm_nothing_and_one_never_does() -> None:
+    """The frame counts hold at a camera's own rate (10 frames/s): two sightings are not a
+    card; and at any rate a card seen on one frame only is not one (a false positive)."""
+    card = card_detection("green-7", (320, 340))
+    full = _every(0.1, [[], [], [], [card], [card]])
+    (track,) = full.tracks.values()
+    assert not full.sparse and not full.confirmed(track) and not track.stable
+    sparse = _every(0.3, [[], [], [], [card], []])
+    (track,) = sparse.tracks.values()
+    assert sparse.sparse and not sparse.confirmed(track)
+    assert _every(0.3, [[], [], [], [card], [], [], []]).tracks == {}
+
+
+def test_one_stalled_frame_does_not_make_the_frames_sparse() -> None:
+    card = card_detection("green-7", (320, 340))
+    tracker = Tracker()
+    for i in range(8):
+        tracker.update([], i / FPS)
+    tracker.update([card], 2.0)  # a 1.3 s stall
+    tracker.update([card], 2.1)
+    assert not tracker.sparse
+    (track,) = tracker.tracks.values()
+    assert not tracker.confirmed(track)
+
+
+def test_with_sparse_frames_a_card_rests_from_the_middle_of_the_gap_before_it_was_seen() -> None:
+    """Frames 0.2 s apart but for a 0.4 s gap (a busy machine drops frames at random) just as
+    the last card lands: seen at rest 3 times in 0.2 s, it has lain still about 0.4 s (since
+    the middle of the gap), and is played; by the usual gap it had lain 0.3 s, and the sweep
+    took it first."""
+    card = card_detection("escape", (320, 340))
+    times = [0.0, 0.2, 0.4, 0.6, 0.8, 1.2, 1.3, 1.4]
+    tracker = Tracker()
+    for t in times:
+        tracker.update([card] if t >= 1.2 else [], t)
+    (track,) = tracker.tracks.values()
+    assert tracker.frame_interval == pytest.approx(0.2) and track.stable

@@ -18,6 +18,13 @@ detections into tracks:
   trick state machine counts it as played. ``arrival`` is when it came to rest, which gives play
   order, and is kept through later nudges. A card the frame's edge cuts is placed at the middle
   of its part in view, so the two outlines the recognizer may give it do not read as motion.
+* **sparse frames**: ``min_hits`` and ``tentative_lost_s`` were set for a camera's full rate
+  (10-15 frames/s). When a busy machine keeps one frame in 2 or fewer, the frames come further
+  apart than ``sparse_interval_s`` and the tracker counts in time instead: two sightings a frame
+  apart confirm a track, a tentative track outlives a missed frame, and a card is taken to have
+  come to rest in the middle of the frame gap before it was first seen at rest
+  (:meth:`Tracker.settled`). A last card laid shortly before the sweep was otherwise seen twice
+  at rest and never counted.
 
 numpy, and OpenCV only for the part of a cut card in view (``obb.centroid_inside``); time is
 whatever the frames say, so replays are deterministic.
@@ -72,6 +79,17 @@ class TrackerConfig:
     """Two detections overlapping more than this are one card seen twice: keep the surer one."""
     min_confidence: float = 0.25
     """Detections below this confidence are ignored."""
+    sparse_interval_s: float = 0.15
+    """Frames further apart than this (the median of the last gaps: a machine too busy for the
+    camera) are sparse: a track is then confirmed by ``sparse_min_hits`` sightings, and an
+    unconfirmed one lives ``sparse_tentative_frames`` frame gaps if that is longer than
+    ``tentative_lost_s``. At 10 frames/s or more nothing changes."""
+    sparse_min_hits: int = 2
+    """Sightings that confirm a track when frames are sparse: two, a frame gap or more apart,
+    span as long as ``min_hits`` at 10 frames/s; one sighting never confirms a track."""
+    sparse_tentative_frames: float = 2.0
+    """An unconfirmed track outlives this many frame gaps unseen when frames are sparse (a card
+    the detector missed once, or a hand passed over, is not dropped at the next frame)."""
     moved_recent_s: float = 1.0
     """A card seen this recently still lies where it was last seen, for measuring a camera's
     move (:meth:`Tracker._picture_move`): a knock shakes a frame or two out of focus."""
@@ -99,6 +117,9 @@ class Track:
     nudges: int = 0
     axis: np.ndarray = field(default_factory=lambda: np.zeros(2))
     """Sum of (cos 2a, sin 2a) of the long-axis angle: a half-turn-proof average direction."""
+    rest_gap: float = 0.0
+    """The gap between frames before the one where the card was first seen where it lies
+    (since ``still_since``): it came to rest somewhere in that gap (:meth:`Tracker.settled`)."""
     seen_with: set[int] = field(default_factory=set)
     """Tracks detected on the same frame as this one, their boxes overlapping: two cards, the
     one laid on the other, not one card read two ways (the recognizer gives a card one box)."""
@@ -217,6 +238,11 @@ class Tracker:
         self.config = config or TrackerConfig()
         self.tracks: dict[int, Track] = {}
         self._next_id = 1
+        self._gaps: list[float] = []
+        """The last gaps between frames' timestamps (:attr:`frame_interval`)."""
+        self._last_t: float | None = None
+        self._gap = 0.0
+        """The gap before the frame being tracked."""
         self.closing: frozenset[int] = frozenset()
         """The tracks of a completed trick waiting to be picked up (set by the trick state).
         Once every one of them has been unseen for ``nudge_recent_s`` the trick has been swept,
@@ -240,8 +266,50 @@ class Tracker:
         a new track: the winner leading with it on top of the card he swapped in, or a card
         only hidden meanwhile; the sweep tells which (:class:`TrickStateMachine`)."""
 
+    GAPS_KEPT = 9
+    """Frame gaps the median of :attr:`frame_interval` is taken over: one stalled frame does
+    not make the frames sparse."""
+
+    @property
+    def frame_interval(self) -> float:
+        """The median gap between the last frames (0 before the second frame)."""
+        return float(np.median(self._gaps)) if self._gaps else 0.0
+
+    @property
+    def sparse(self) -> bool:
+        """Whether frames come further apart than ``sparse_interval_s`` (a busy machine)."""
+        return self.frame_interval > self.config.sparse_interval_s
+
+    def _note_frame(self, t: float) -> None:
+        self._gap = 0.0
+        if self._last_t is not None and t > self._last_t:
+            self._gap = t - self._last_t
+            self._gaps = [*self._gaps[-(self.GAPS_KEPT - 1) :], self._gap]
+        self._last_t = t
+
+    def _min_hits(self) -> int:
+        cfg = self.config
+        return min(cfg.min_hits, cfg.sparse_min_hits) if self.sparse else cfg.min_hits
+
+    def _tentative_lost_s(self) -> float:
+        cfg = self.config
+        if not self.sparse:
+            return cfg.tentative_lost_s
+        return max(cfg.tentative_lost_s, cfg.sparse_tentative_frames * self.frame_interval)
+
+    def settled(self, track: Track, t: float) -> bool:
+        """Whether ``track`` has lain still ``settle_s`` at ``t``. With sparse frames it came
+        to rest, on average, half the frame gap before it was first seen at rest: at one frame
+        in 3 of a 10 frames/s camera, a card seen twice at rest 0.3 s apart lay still about
+        0.45 s; counted from its first sighting it needed a third, and a last card swept 0.7 s
+        after it landed had none."""
+        still = t - track.still_since
+        if self.sparse:
+            still += track.rest_gap / 2.0
+        return still >= self.config.settle_s - 1e-9
+
     def confirmed(self, track: Track) -> bool:
-        return track.stable_at is not None or track.hits >= self.config.min_hits
+        return track.stable_at is not None or track.hits >= self._min_hits()
 
     def visible(self, track: Track, t: float) -> bool:
         return track.last_seen >= t - 1e-9
@@ -257,6 +325,7 @@ class Tracker:
         With the frame's ``frame_size`` (width, height), a card the frame's edge cuts is placed
         at the middle of its part in view (:func:`centre_in_frame`), however it was boxed."""
         cfg = self.config
+        self._note_frame(t)
         dets = merge_duplicates(
             [d for d in detections if d.confidence >= cfg.min_confidence], cfg.merge_iou
         )
@@ -305,7 +374,7 @@ class Tracker:
             if self.confirmed(track):
                 if t - track.last_seen > cfg.lost_s:
                     gone.append(self.tracks.pop(tid))
-            elif t - track.last_seen > cfg.tentative_lost_s:
+            elif t - track.last_seen > self._tentative_lost_s():
                 del self.tracks[tid]
         return gone
 
@@ -365,6 +434,7 @@ class Tracker:
             votes={det.card: det.confidence},
             frames_by_face={det.card: 1},
             still_since=t,
+            rest_gap=self._gap,
             anchor=center.copy(),
             axis=np.array([math.cos(2 * det.angle), math.sin(2 * det.angle)]),
         )
@@ -377,6 +447,7 @@ class Tracker:
         if moved > cfg.still_fraction:
             # It moved: a card in flight, or a nudge of a card already played.
             track.still_since = t
+            track.rest_gap = self._gap
             track.anchor = center.copy()
             track.axis = np.zeros(2)
             if track.stable:
@@ -391,11 +462,7 @@ class Tracker:
         track.hits += 1
         track.votes[det.card] = track.votes.get(det.card, 0.0) + det.confidence
         track.frames_by_face[det.card] = track.frames_by_face.get(det.card, 0) + 1
-        if (
-            track.stable_at is None
-            and track.hits >= cfg.min_hits
-            and t - track.still_since >= cfg.settle_s - 1e-9
-        ):
+        if track.stable_at is None and track.hits >= self._min_hits() and self.settled(track, t):
             track.stable_at = t
             track.arrival = track.still_since
 
