@@ -346,7 +346,7 @@ class StoreRecorder:
         later = self.store.place_after_an_insert(self.game_id, *place, bool(self._moved_on))
         if later is None:
             return False
-        self.store.record_trick(self.game_id, *later, **record, asks=asks)
+        self.store.record_trick(self.game_id, *later, **record, asks=asks, moved_on=True)
         self._moved_on[place] = later
         logger.info(
             "round %d trick %d went in as round %d trick %d: a missed trick was entered by "

@@ -28,7 +28,7 @@ from skullcam.rules import (
 from skullcam.rules.cards import CARD_IDS, deck_holds
 from skullcam.rules.explain import CardId
 
-from . import checks, lead_doubt, repeat_doubt, trick_moves, verdicts
+from . import checks, lead_doubt, trick_moves, verdicts
 from .abilities import (
     ABILITY_PIRATE,
     ask_for_choice,
@@ -369,9 +369,7 @@ class HandEntryMixin(TricksMixin):
             now = self.trick(game.id, r, t)
             self._settle_choice(conn, game, now)
             follow_rosies_lead(conn, game, r, t)
-            doubts = lead_doubt.settle(conn, game, now, self.tricks(game.id, r))
-            # Read again: settling the lead may have written the trick's doubts.
-            doubts += repeat_doubt.settle(conn, self.trick(game.id, r, t), self.tricks(game.id, r))
+            doubts = self._settle_doubts(conn, game, now)
             if doubts:
                 dropped[now.id] = doubts
         return dropped

@@ -19,7 +19,7 @@ from skullcam.errors import UserError, echo
 from skullcam.files import sync_folder
 from skullcam.rules import Settings
 
-from . import checks, verdicts
+from . import checks, lead_doubt, repeat_doubt, verdicts
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished, played_out
@@ -153,6 +153,7 @@ class TricksMixin(BidsMixin):
         model_version: str | None = None,
         flags: Sequence[str] = (),
         asks: Sequence[Ask] = (),
+        moved_on: bool = False,
     ) -> int:
         """Record a completed trick in one transaction and clear the live trick.
 
@@ -169,6 +170,11 @@ class TricksMixin(BidsMixin):
         could not settle (``(kind, player, payload)``: a doubtful Tigress, a flagged trick),
         and the choice its winning pirate gives. Asked after it, a crash between the two
         lost them, and a restart does not ask again about a trick already recorded.
+
+        ``moved_on``: the camera filed the trick a place earlier (a missed trick was inserted
+        by hand before it while it waited for the database). Its doubts that place gave it,
+        who was expected to lead and a card already played in that round, are judged at this
+        place, as those of the tricks the insert moved are (:meth:`_settle_doubts`).
         """
         with self._write() as conn:
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
@@ -195,7 +201,20 @@ class TricksMixin(BidsMixin):
             for kind, player, payload in asks:
                 insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
             ask_and_follow(conn, game, self.trick(game_id, round_number, trick_index))
+            if moved_on:
+                self._settle_doubts(conn, game, self.trick(game_id, round_number, trick_index))
             return trick_id
+
+    def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:
+        """Drop the camera's doubts about ``trick`` that held at the place it was filed at and
+        not at its place now: its lead doubt where the rules' leader here led it, and a card's
+        "already played this round" where no earlier trick of its round holds the card. The
+        phones stop asking about a trick nothing is wrong with. Returns the doubts dropped."""
+        round_tricks = self.tricks(game.id, trick.round)
+        doubts = lead_doubt.settle(conn, game, trick, round_tricks)
+        # Read again: settling the lead may have written the trick's doubts.
+        now = self.trick(game.id, trick.round, trick.trick)
+        return doubts + repeat_doubt.settle(conn, now, round_tricks)
 
     def _record_in(
         self,

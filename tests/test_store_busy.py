@@ -353,6 +353,36 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     assert recorder.recorded == 4
 
 
+def test_a_trick_gone_in_a_place_on_keeps_no_doubt_its_first_place_raised(
+    tmp_path: Path,
+) -> None:
+    """The camera missed round 2's first trick and filed the table's round 2 trick 1 in its
+    place; round 3's first trick, waiting for a held database, was filed as round 2's second
+    with the doubts that place gave it: Ana led where the game expected Ben (green's
+    winner), and green-9 played twice in round 2 (a new deal in fact). The table inserted the
+    missed trick meanwhile and the waiting trick went in as round 3 trick 1, led by Ana as the
+    rules say, its green-9 the round's first: it kept both doubts, and the phones asked the
+    table to confirm a trick nothing is wrong with (a trick the insert moved loses them)."""
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 0, {})  # Ana leads round 3
+    store.set_bids(game_id, 1, [0, 1, 0])
+    store.set_bids(game_id, 2, [1, 1, 0])
+    ref = referee_from_store(store, game_id)
+    recorder = StoreRecorder(store, game_id, "m1", "test")
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    led = "a led, but the game expected b to lead"
+    with held(store.path):
+        new_deal = trick(["black-5", "green-9", "black-1"], flags=(led,))
+        recorder.on_trick(ref.add(new_deal), _frame(), [])
+    store.insert_trick(game_id, 2, 0, hand((2, "green-3"), (0, "green-2"), (1, "green-4")))
+    assert recorder.flush()
+    went_in = store.trick(game_id, 3, 0)
+    assert [p["card"] for p in went_in.plays] == ["black-5", "green-9", "black-1"]
+    assert went_in.flags == []
+    assert [p for p in store.prompts(game_id) if p.round == 3] == []
+
+
 def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_next_run(
     tmp_path: Path,
 ) -> None:
