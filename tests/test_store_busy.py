@@ -65,10 +65,12 @@ def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
     assert "check the disk" in not_full and "Restore a backup" not in not_full
 
 
-def two_round_game(tmp_path: Path) -> tuple[GameStore, int, Referee, StoreRecorder]:
+def two_round_game(
+    tmp_path: Path, first_dealer: int = 2
+) -> tuple[GameStore, int, Referee, StoreRecorder]:
     """A three-player game with two rounds bid, its referee and the camera's recorder."""
     store = GameStore(tmp_path)
-    game_id = store.create_game(["a", "b", "c"], 2, {})
+    game_id = store.create_game(["a", "b", "c"], first_dealer, {})
     store.set_bids(game_id, 1, [0, 1, 0])
     store.set_bids(game_id, 2, [1, 1, 0])
     return (
@@ -321,6 +323,20 @@ def test_the_live_views_busy_warning_does_not_silence_the_waiting_tricks_one(
     assert "1 trick(s) from round 1 trick 1 wait" in waiting[0]
 
 
+def _yellow_then_green(ref: Referee, recorder: StoreRecorder) -> None:
+    """Round 1's one trick and round 2's first, as the camera recorded them."""
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+
+
+def _black_then_swapped(ref: Referee, recorder: StoreRecorder) -> None:
+    """Round 2's second trick as the camera completed it, then c's black-1 swapped for
+    black-13 before the pickup."""
+    recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+    amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
+    recorder.on_amended(amended, _frame(), [], 2, "black-1")
+
+
 def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_inserted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -329,12 +345,9 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     waiting trick, numbered trick 2, was refused as already recorded and lost with an error
     in the log (the second went into its place, a trick early), and the swap with it."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
-    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    _yellow_then_green(ref, recorder)
     with held(store.path):
-        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
-        amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
-        recorder.on_amended(amended, _frame(), [], 2, "black-1")
+        _black_then_swapped(ref, recorder)
         recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
     store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
@@ -363,14 +376,8 @@ def test_a_trick_gone_in_a_place_on_keeps_no_doubt_its_first_place_raised(
     missed trick meanwhile and the waiting trick went in as round 3 trick 1, led by Ana as the
     rules say, its green-9 the round's first: it kept both doubts, and the phones asked the
     table to confirm a trick nothing is wrong with (a trick the insert moved loses them)."""
-    store = GameStore(tmp_path)
-    game_id = store.create_game(["a", "b", "c"], 0, {})  # Ana leads round 3
-    store.set_bids(game_id, 1, [0, 1, 0])
-    store.set_bids(game_id, 2, [1, 1, 0])
-    ref = referee_from_store(store, game_id)
-    recorder = StoreRecorder(store, game_id, "m1", "test")
-    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    store, game_id, ref, recorder = two_round_game(tmp_path, first_dealer=0)  # Ana leads round 3
+    _yellow_then_green(ref, recorder)
     led = "a led, but the game expected b to lead"
     with held(store.path):
         new_deal = trick(["black-5", "green-9", "black-1"], flags=(led,))
@@ -391,12 +398,9 @@ def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_n
     moved on into the kept trick's place. The next run took the kept trick for one it had
     recorded before the stop (a camera's trick lay at its place) and dropped it."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
-    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    _yellow_then_green(ref, recorder)
     with held(store.path):
-        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
-        amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
-        recorder.on_amended(amended, _frame(), [], 2, "black-1")
+        _black_then_swapped(ref, recorder)
     store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
     StoreRecorder(store, game_id, "m2").take_kept()
     placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
