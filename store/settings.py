@@ -85,8 +85,10 @@ class SettingsMixin(GamesMixin):
             if (new["rounds"], new["tie"]) != (old["rounds"], old["tie"]):
                 # (Tie-break rounds count as played rounds: other settings may still change.)
                 _check_rounds_played(conn, game_id, int(new["rounds"]))
-            if clean == game.settings:
-                return clean
+            # Compared with every default filled in: a key set to its default ("loot": false
+            # over none) changes no rule, and was audited and sent to every page as a change.
+            if new == old:
+                return game.settings
             with self.settling_rounds(conn, game_id):
                 conn.execute(
                     "UPDATE games SET settings = ? WHERE id = ?", (dump_json(clean), game_id)

@@ -486,6 +486,26 @@ def test_correction_changes_score(client: FlaskClient, store: GameStore) -> None
     assert audit[0]["kind"] == "card" and audit[0]["before"]["value"] == "green-9"
 
 
+def test_a_settings_change_that_changes_no_rule_is_neither_audited_nor_sent(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """Saving Loot off where it was off by default, or a score at its default, changed no
+    rule, yet was audited ("settings" in the game's audit and its tricks page's history) and
+    sent to every page as a change. Nothing is written; a real change still is."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 5})
+    newest = store.last_event_id()
+    for same in ({"loot": False}, {"zero_bid_points": 10, "rounds": 5}, {"pirate_abilities": None}):
+        res = client.post(f"/api/game/{gid}/settings", json={"settings": same})
+        assert res.status_code == 200 and json_of(res)["settings"] == {"rounds": 5}, same
+    assert json_of(client.get(f"/api/game/{gid}/audit"))["audit"] == []
+    assert store.events_since(newest) == [] and store.game(gid).settings == {"rounds": 5}
+    res = client.post(f"/api/game/{gid}/settings", json={"settings": {"loot": True}})
+    assert json_of(res)["settings"] == {"rounds": 5, "loot": True}
+    audit = json_of(client.get(f"/api/game/{gid}/audit"))["audit"]
+    assert [(a["kind"], a["after"]) for a in audit] == [("settings", {"rounds": 5, "loot": True})]
+    assert [e.kind for e in store.events_since(newest)] == ["settings"]
+
+
 def test_a_corrected_winner_leaves_the_next_trick_scored_as_played(
     client: FlaskClient, store: GameStore
 ) -> None:

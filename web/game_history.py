@@ -26,8 +26,9 @@ def worded_entries(
     game: Game, trail: Sequence[Correction], tricks: Sequence[Trick], lang: str
 ) -> dict[int, str]:
     """The line of each settings, finish and resume entry of ``trail`` (by entry id). A
-    settings entry that changed no rule's value (a default written out) gets none: the page
-    would list a change that changed nothing."""
+    settings entry that changed no rule's value (a default written out, as a game recorded
+    before the store stopped auditing such saves holds) gets none: the page would list a
+    change that changed nothing."""
     lines: dict[int, str] = {}
     for entry in trail:
         if entry.kind not in WORDED_KINDS:
