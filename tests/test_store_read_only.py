@@ -112,3 +112,47 @@ def test_a_killed_games_read_only_folder_is_served_with_its_writes_refused(
             proc.wait()
         _set_modes(data, 0o644, 0o755)
     assert {path.name: path.read_bytes() for path in data.iterdir()} == before
+
+
+@pytest.mark.parametrize("unwritten", ["database", "folder"])
+@pytest.mark.parametrize("source", ["demo", "camera"])
+def test_a_camera_or_demo_run_on_a_read_only_folder_is_refused_before_the_model_loads(
+    tmp_path: Path, unwritten: str, source: str
+) -> None:
+    """Where only skullcam.db could not be written, a run with the demo or a camera took the
+    lock (run.lock written in the folder), loaded the model and stopped at its first write,
+    or stood aside for a game it could never record; an unwritable folder was refused at its
+    lock file. Both are refused at once with the sentence the store refuses writes with:
+    the model (a missing one here) is not loaded, and nothing in the folder is touched."""
+    import cv2
+    import numpy as np
+
+    from skullcam.store import GameStore
+
+    data = tmp_path / "data"
+    store = GameStore(data)
+    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.close()
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "frame_000000.png"), np.zeros((48, 64, 3), np.uint8))
+    before = {path.name: path.read_bytes() for path in data.iterdir()}
+    prefix = _unable_to_write()
+    _set_modes(data, 0o444, 0o555 if unwritten == "folder" else 0o755)
+    cmd = [*prefix, sys.executable, "-P", "-m", "skullcam", "run", "--no-web", "--speed", "0"]
+    cmd += ["--data", str(data), "--model", str(tmp_path / "no-model"), "--max-seconds", "30"]
+    if source == "camera":
+        cmd += ["--camera", str(frames)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    finally:
+        _set_modes(data, 0o644, 0o755)
+    file = data if unwritten == "folder" else data / "skullcam.db"
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"skullcam run: error: nothing can be recorded in {data}: {file} cannot be written"
+        " (a read-only disk or folder). Its games can be viewed and exported; to record, make"
+        " it writable or copy the data folder to a writable disk and pass that --data;"
+        " '--camera none' serves its games to view\n"
+    )
+    assert {path.name: path.read_bytes() for path in data.iterdir()} == before

@@ -146,11 +146,20 @@ def _recorder_lock(data: Path, pages_only: bool) -> Any:
     """The data folder's lock for this run: one recorder per data folder (a second one
     wrote its trick images over the first's before the store refused its tricks as already
     recorded). None for ``--camera none`` on a folder that cannot be written (a USB stick
-    mounted read-only): it records nothing, and its pages read the games from a copy."""
-    from skullcam.store.database import unwritable
+    mounted read-only): it records nothing, and its pages read the games from a copy.
 
-    if pages_only and unwritable(data) is not None:
-        return None
+    A camera or the demo is refused there with the store's own sentence, before the model
+    loads: where only ``skullcam.db`` could not be written, the run took the lock, loaded the
+    model and stopped at its first write, or waited beside the game it could never record."""
+    from skullcam.store.database import unwritable
+    from skullcam.store.refusals import refusal
+
+    file = unwritable(data)
+    if file is not None:
+        if pages_only:
+            return None
+        said = refusal("read_only", folder=str(data), file=str(file))
+        raise UserError(f"{said}; '--camera none' serves its games to view")
     return hold_lock(
         data / "run.lock",
         f"another 'skullcam run' is already recording into {data}: stop it first, or give "
