@@ -50,6 +50,18 @@ def _bid_buttons(driver: Any) -> dict[str, Any]:
     )
 
 
+#: The doubtful trick's question where nothing can answer it: "confirm or correct it" asked
+#: for what no button there does.
+DOUBT = "Round 1, trick 1 looks doubtful."
+
+
+def _questions(driver: Any, container: str) -> list[str]:
+    """The open questions' texts in ``container``, once drawn (from the page's state)."""
+    css = f"{container} .prompt-text"
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, css))
+    return [el.text for el in driver.find_elements(By.CSS_SELECTOR, css)]
+
+
 def _open(driver: Any, url: str) -> None:
     driver.get(url)
     note = driver.find_element(By.ID, "read-only-note")
@@ -81,12 +93,15 @@ def test_a_read_only_folders_pages_offer_no_change(
     assert _bid_buttons(browser)["enabled"] == 0
     assert not browser.find_elements(By.ID, "unlock-bids")
     assert _shown(browser, "#enter-by-hand") in ([], [False])
-    assert browser.find_elements(By.CSS_SELECTOR, "#prompts .prompt-text")
+    assert _questions(browser, "#prompts") == [DOUBT]
     assert not browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
 
     _open(browser, f"{game}/prompts")
-    assert browser.find_elements(By.CSS_SELECTOR, "#prompts .prompt-text")
+    assert _questions(browser, "#prompts") == [DOUBT]
     assert not browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
+
+    _open(browser, f"{game}/tv")
+    assert _questions(browser, "#tv-prompts") == [DOUBT]
 
     _open(browser, f"{game}/tricks")
     assert _shown(browser, "#enter-trick") == [False]

@@ -111,3 +111,16 @@ def _played_game_in(store: GameStore) -> int:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [1, 0, 0])
     return gid
+
+
+@pytest.mark.parametrize("key", ["prompt_flagged", "prompt_flagged_correct"])
+def test_a_doubtful_tricks_question_has_its_read_only_wording(key: str) -> None:
+    """app.js words a doubtful trick's question with ``key + "_open"`` on a folder that cannot
+    be written, where no button confirms or corrects: the same doubt, with no call to act."""
+    from skullcam.web.i18n import LANGUAGES, STRINGS
+
+    open_ = STRINGS[f"{key}_open"]
+    for lang in LANGUAGES:
+        asked, said = STRINGS[key][lang], open_[lang]
+        assert said.endswith(".") and asked.startswith(said[:-1]) and said != asked, lang
+        assert set(re.findall(r"\{\w+\}", said)) == {"{round}", "{trick}"}, lang

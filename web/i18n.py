@@ -997,6 +997,22 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "da": "Stik {trick} i runde {round} kan ikke regnes ud, som det er registreret: ret det.",
     },
+    # The same two on a data folder that cannot be written, where no one can confirm or correct
+    # (no answer buttons; the notice at the page's top says why): the doubt, not a request.
+    "prompt_flagged_open": {
+        "en": "Round {round}, trick {trick} looks doubtful.",
+        "es": "La baza {trick} de la ronda {round} parece dudosa.",
+        "it": "La presa {trick} del round {round} sembra dubbia.",
+        "da": "Stik {trick} i runde {round} ser tvivlsomt ud.",
+    },
+    "prompt_flagged_correct_open": {
+        "en": "Round {round}, trick {trick} cannot be scored as recorded.",
+        "es": "La baza {trick} de la ronda {round} no se puede puntuar tal como se grabó.",
+        "it": (
+            "La presa {trick} del round {round} non si può contare così come è stata registrata."
+        ),
+        "da": "Stik {trick} i runde {round} kan ikke regnes ud, som det er registreret.",
+    },
     "dismiss": {"en": "Dismiss", "es": "Ignorar", "it": "Ignora", "da": "Afvis"},
     "settings": {"en": "Settings", "es": "Ajustes", "it": "Impostazioni", "da": "Indstillinger"},
     "settings_recompute": {

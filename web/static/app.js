@@ -246,8 +246,12 @@ const SK = (() => {
   function promptText(p, players) {
     const name = p.player !== null && p.player !== undefined ? players[p.player] : "";
     // One that cannot be resolved is corrected, not confirmed (promptChoices offers Correct only).
-    if (p.kind === "flagged") return t(p.confirmable === false ? "prompt_flagged_correct" : "prompt_flagged",
-      {round: p.round, trick: (p.trick || 0) + 1});
+    // A data folder that cannot be written answers nothing (the notice at the top says so):
+    // the doubt is said without "confirm or correct it", which no button there would do.
+    if (p.kind === "flagged") {
+      const key = p.confirmable === false ? "prompt_flagged_correct" : "prompt_flagged";
+      return t(folderReadOnly ? key + "_open" : key, {round: p.round, trick: (p.trick || 0) + 1});
+    }
     // Rosie's choice read from who led the next trick (the store follows it meanwhile): said,
     // and confirmed in one tap, not asked as if nothing were known while play went on.
     if (p.kind === "rosie" && isSeat(p.read_choice, players)) {
