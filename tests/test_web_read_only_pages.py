@@ -11,6 +11,7 @@ refuses every write, as on a read-only disk (``test_store_read_only`` runs it fo
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,36 @@ def _played_game_in(store: GameStore) -> int:
     gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
     store.set_bids(gid, 1, [1, 0, 0])
     return gid
+
+
+@pytest.mark.parametrize("lang", sorted(NOTICE))
+def test_a_read_only_folders_demo_game_offers_no_new_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A game the demo recorded, seen on a folder that cannot be written: its banner said
+    "Press New game to start yours" with a New game link (to a setup that cannot start one).
+    It now says what the game is, with no link and no call to press one; the TV likewise."""
+    from skullcam.device.demo_game import DEMO_MARK
+    from skullcam.web.i18n import STRINGS
+
+    data = tmp_path / "data"
+    store = GameStore(data)
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {}, mark)
+    store.close()
+    _unwritable(monkeypatch, data)
+    client = create_app(data, test_config={"TESTING": True}).test_client()
+    said = STRINGS["demo_banner_read_only"][lang]
+    for path in ["/", f"/game/{gid}/bids", f"/game/{gid}/tricks", f"/game/{gid}/settings"]:
+        page = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        note = re.search(r'<p id="demo-note"[^>]*>(.*?)</p>', page)
+        assert note is not None and html.unescape(note.group(1)) == said, (path, note)
+    tv = client.get(f"/tv?lang={lang}").get_data(as_text=True)
+    shown = re.search(r'id="tv-demo"[^>]*hidden>([^<]*)<', tv)
+    assert shown is not None and html.unescape(shown.group(1)) == said
 
 
 @pytest.mark.parametrize("key", ["prompt_flagged", "prompt_flagged_correct"])

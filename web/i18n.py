@@ -1315,6 +1315,22 @@ STRINGS: dict[str, dict[str, str]] = {
             " starte dit eget."
         ),
     },
+    # The demo's game seen on a data folder that cannot be written ('skullcam run --camera
+    # none'): nothing replays it now, and no New game can start there.
+    "demo_banner_read_only": {
+        "en": "Demo: a recorded game the demo replayed, with no camera; not the table's game.",
+        "es": (
+            "Demo: una partida grabada que la demo reprodujo, sin cámara; no es la partida de"
+            " la mesa."
+        ),
+        "it": (
+            "Demo: una partita registrata riprodotta dalla demo, senza fotocamera; non è la"
+            " partita del tavolo."
+        ),
+        "da": (
+            "Demo: et optaget spil, som demoen afspillede uden kamera; det er ikke bordets spil."
+        ),
+    },
     "camera_failed": {
         "en": (
             "The camera is not working: tricks are not being recorded. Check it; skullcam tries"
