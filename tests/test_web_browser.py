@@ -1348,6 +1348,48 @@ def test_the_tv_keeps_every_row_of_eight_under_a_head_full_of_notices(
     assert shown == [True, True, False, False, True]
 
 
+def test_the_tv_keeps_every_row_of_eight_under_every_notice_and_the_read_only_one(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    browser: Any,
+) -> None:
+    """The same game served from a data folder that cannot be written: the TV says so too
+    (base.html's notice over the board). Eight rows, the cards and the questions stay on a
+    720p and a 1080p screen in every language, with nothing to scroll, and the notice is
+    whole in its tooltip where the screen cuts it short."""
+    from test_web_read_only_pages import _unwritable
+
+    store = GameStore(tmp_path / "data")
+    gid = _eight_under_a_head_full_of_notices(store)
+    store.close()
+    _unwritable(monkeypatch, tmp_path / "data")
+    base, served = request.getfixturevalue("server")
+    said = {lang: served.read_only_reason() for lang in ("en", "es", "it", "da")}
+    assert all(said.values())
+    for lang in said:
+        for width, height in ((1280, 720), (1920, 1080)):
+            url = f"{base}/game/{gid}/tv?lang={lang}"
+            _open_tv_with_every_notice(browser, url, width, height)
+            seen = browser.execute_script(_TV_BOTTOMS)
+            note = browser.find_element(By.ID, "read-only-note")
+            where = (lang, width, seen, note.rect)
+            assert note.is_displayed(), where
+            assert note.get_attribute("title") == note.get_attribute("textContent"), where
+            assert note.rect["y"] + note.rect["height"] <= 0.2 * height, where  # 2 lines
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
+            assert seen["rows"] <= min(seen["scores"], height), where
+            assert max(seen["cards"], seen["chart"]) <= height, where
+            scroll = browser.execute_script("return document.documentElement.scrollHeight")
+            assert scroll <= height, where
+            asked = browser.execute_script(
+                "const all = document.querySelectorAll('#tv-prompts .prompt');"
+                "return all.length ? all[all.length - 1].getBoundingClientRect().bottom : 0;"
+            )
+            assert asked <= height, where
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 _TV_UNDER_THE_STOP = """
 const box = (el) => el.getBoundingClientRect();
 const stop = box(document.getElementById('tv-error')).top;

@@ -825,6 +825,9 @@ function chartSVG(state) {
 function initTV() {
   const {h, t, card, sign, getJSON, stream, renderPrompts, bidBalance} = SK;
   const fixedGame = document.body.dataset.game;
+  // A data folder that cannot be written: the TV cuts its notice to two lines (app.css).
+  const readOnlyNote = document.getElementById("read-only-note");
+  if (readOnlyNote) readOnlyNote.title = readOnlyNote.textContent;
   let state = null;
   let bannerTimer = null;
   let bannerTrick = null;
