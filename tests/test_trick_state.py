@@ -308,6 +308,45 @@ def test_a_trick_swept_away_with_a_card_never_seen_is_reported_short_and_flagged
     assert b.machine.members  # the new lead belongs to the next trick
 
 
+def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> None:
+    """A hand hovers over Ana's lead while Ben and Cai play, so her card is out of sight for
+    longer than a card counts as in view; then Ana, who wins, leads again at once on her own
+    card. The trick waited for her card to be seen, the tracker gave it up under the new lead
+    (taken back), the new lead completed the trick in its place, and every later trick of
+    the round was recorded a place early (synth game seed 11, --habit hover)."""
+    b = Bench(leader=0)
+    a, c, d = det("pirate-harry", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([c], 6)  # a hand over Ana's card from here on
+    b.frames([c, d], 9)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["pirate-harry", "green-9", "green-1"]
+    assert trick.players == (0, 1, 2) and trick.flags == ()
+    lead = det("purple-8", 0)  # laid on her pirate, which it hides
+    b.frames([c, d, lead], 10)
+    b.frames([lead], 30)  # the old trick is swept
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    assert len(b.completed()) == 1
+
+
+def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_trick() -> None:
+    """Cai's card was never seen and the trick was swept; Cai, who won, leads in his seat
+    before the swept cards' tracks are given up: the unseen old cards are not hidden cards
+    of a trick his lead completes (they were last seen before it came)."""
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 5)  # swept
+    lead = det("purple-2", 2)
+    b.frames([lead], 30)
+    (short,) = b.completed()
+    assert short.swept and [p.card for p in short.plays] == ["green-5", "green-9"]
+    assert [b.tracker.tracks[m].card for m in b.machine.members] == ["purple-2"]
+
+
 def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     b = Bench(leader=2)
     b.frames([det("green-5", 2)], 8)

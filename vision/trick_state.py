@@ -6,7 +6,8 @@ Phases, one trick at a time:
     Every track that becomes stable (see :mod:`skullcam.vision.tracker`) is a played card; its
     arrival (when it came to rest) gives the play order. A played card that disappears for good
     before the trick completes was *taken back*: it leaves the trick and the event says so.
-    The trick is complete when as many cards as players are played, each is in view and has not
+    The trick is complete when as many cards as players are played, each is in view (or, one in
+    front of each player, only covered since a card of them in view was laid) and has not
     moved for ``still_s``, and the scene is still (frame motion under ``motion_threshold``; after
     ``max_wait_s`` a restless scene no longer holds the trick back).
 ``CLEARING``
@@ -67,7 +68,9 @@ class TrickConfig:
     still_s: float = 0.2
     """Every card of the trick unmoved for this long before the trick completes."""
     visible_s: float = 1.0
-    """A card counts as in view when seen this recently (hands hide cards, detectors miss)."""
+    """A card counts as in view when seen this recently (hands hide cards, detectors miss); one
+    seen longer ago holds its trick back unless it is only covered
+    (:meth:`TrickStateMachine._hidden_in_place`)."""
     motion_threshold: float = 6.0
     """Mean absolute frame difference (0-255, on a small grey copy) that means 'moving'."""
     max_wait_s: float = 1.5
@@ -686,14 +689,35 @@ class TrickStateMachine:
         cfg = self.config
         if len(self.members) < self.n_players:
             return False
-        for tid in self.members:
-            tr = tracker.tracks[tid]
-            if t - tr.last_seen > cfg.visible_s or t - tr.still_since < cfg.still_s:
-                return False
+        tracks = [tracker.tracks[tid] for tid in self.members]
+        if any(t - tr.still_since < cfg.still_s for tr in tracks):
+            return False
+        hidden = [tr for tr in tracks if t - tr.last_seen > cfg.visible_s]
+        if hidden and not self._hidden_in_place(tracks, hidden):
+            return False
         if motion is None or motion <= cfg.motion_threshold:
             return True
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
+
+    def _hidden_in_place(self, tracks: Sequence[Track], hidden: Sequence[Track]) -> bool:
+        """Are the ``hidden`` cards of this trick (out of sight longer than ``visible_s``)
+        still lying where they were, only covered (a hand hovering over one)?
+
+        So when the trick's cards lie one in front of each player, and each hidden card was
+        last seen alongside a card of the trick that is in view now. A card taken back is
+        replaced in its own seat (its player named twice until its track is dropped); a trick
+        swept away leaves only cards laid after it vanished (the next trick's lead, laid in
+        the seat of a card the camera never saw). Was: every card had to be seen within
+        ``visible_s``; a leader's card half under a hovering hand held its trick back until
+        the next leader's early lead, laid on it, took its place, and every later trick of
+        the round was recorded a place early (a stress game, seed 11)."""
+        seats = sorted(self.layout.seat_of(tr.center) for tr in tracks)
+        if seats != list(range(self.n_players)):
+            return False
+        hidden_ids = {h.id for h in hidden}
+        in_view = [tr for tr in tracks if tr.id not in hidden_ids]
+        return all(any(tr.first_seen <= h.last_seen for tr in in_view) for h in hidden)
 
     def _seating(
         self, tracks: Sequence[Track], centres: Sequence[tuple[float, float]], leader: int | None
