@@ -424,6 +424,31 @@ def test_a_lead_laid_on_the_leaders_own_card_before_the_sweep_starts_the_next_tr
     assert second.players == (1, 2, 0) and not second.swept
 
 
+def test_a_lead_laid_after_the_sweep_and_then_covered_stays_the_lead() -> None:
+    """Ben's lead is laid on a table already swept, before the tracker has given up the old
+    trick's cards, and a hand hovers over it as they are given up. It used to count as a card
+    that went with the old trick (unseen then, last seen within 3 s of it): the next trick
+    lost its lead and was recorded short (synth game seed 213, --habit hover)."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("black-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    assert len(b.completed()) == 1
+    b.machine.set_leader(1)
+    b.frames([], 6)  # swept
+    lead = det("purple-8", 1)
+    b.frames([lead], 6)
+    b.frames([], 18)  # a hand over it while the old cards are given up
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    b.frames([lead], 5)
+    b.frames([lead, det("purple-2", 2)], 8)
+    b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 10)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-8", "purple-2", "purple-1"]
+    assert second.players == (1, 2, 0) and not second.swept
+
+
 def test_two_cards_taken_back_one_at_a_time_are_not_a_swept_trick() -> None:
     """Ana and then Ben each take a card back, seconds apart: two cards of the trick gone, but
     not swept together, so the trick goes on (it used to be reported short, and the rest of

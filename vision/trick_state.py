@@ -523,7 +523,10 @@ class TrickStateMachine:
 
         Went with it: unseen now, and last seen within ``sweep_window_s`` of the last sight of
         the trick's own cards or of everything cleared with them (a pile pushed aside may be
-        taken long after its cards were moved).
+        taken long after its cards were moved). Not a card first seen after all of those were
+        last seen: it was laid on a table already swept, and is only covered (a hand hovering
+        over the next lead while the tracker still held the swept cards; was: the next trick
+        lost its lead and was recorded short, synth game seed 213).
         """
         own = self._last[1] if self._last is not None else []
         times = [
@@ -535,7 +538,8 @@ class TrickStateMachine:
         events: list[Event] = []
         for tr in [*(tracker.tracks[m] for m in self.members), *self._taken]:
             near = any(abs(tr.last_seen - at) <= window for at in times)
-            if t - tr.last_seen > recent and near:
+            laid_after = tr.first_seen > max(times)
+            if t - tr.last_seen > recent and near and not laid_after:
                 events.extend(self._went_along(tracker, tr, t))
         return events
 
