@@ -109,6 +109,31 @@ def test_a_taken_back_card_leaves_the_trick_and_is_flagged() -> None:
     assert any("taken back" in f and "purple-4" in f for f in trick.flags)
 
 
+def test_a_card_of_the_face_taken_back_laid_in_the_next_trick_takes_its_own_place() -> None:
+    """Ben took an escape back in the first trick, and plays an escape on the same spot as the
+    last card of the next, while the first trick's swept cards are still being given up. It
+    was taken for the escape taken back, only missed: it went first in the next trick with
+    that card's old arrival, and the trick was recorded led by Ben (synth game seed 202)."""
+    b = Bench(leader=0)
+    a, esc, c, d = det("green-5", 0), det("escape", 1), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, esc], 10)
+    b.frames([a], 30)  # taken back
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 10)
+    (first,) = b.completed()
+    assert first.taken_back == ("escape",)
+    b.machine.set_leader(2)
+    b.frames([], 3)  # swept
+    lead, follow = det("purple-2", 2), det("purple-3", 0)
+    b.frames([lead], 6)
+    b.frames([lead, follow], 6)
+    b.frames([lead, follow, esc], 30)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-2", "purple-3", "escape"]
+    assert second.players == (2, 0, 1) and second.flags == ()
+
+
 def test_nudged_card_keeps_its_place_in_the_order() -> None:
     b = Bench(leader=0)
     a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)

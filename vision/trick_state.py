@@ -338,7 +338,8 @@ class TrickStateMachine:
                 self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
         self.previous &= set(tracker.tracks)
-        self._revive(tracker, events)
+        if self.phase is Phase.COLLECTING:
+            self._revive(tracker, events)
         if self.phase is Phase.CLEARING and not self.previous:
             events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
@@ -650,7 +651,11 @@ class TrickStateMachine:
     def _revive(self, tracker: Tracker, events: list[Event]) -> None:
         """A card of this trick thought taken back reappears where it lay, named the same: the
         detector had only missed it. It returns with its original arrival (its place in the
-        order) and the take-back is forgotten."""
+        order) and the take-back is forgotten. Only while its trick is collected: once it
+        completed without the card, a card of that face laid there is the next trick's, with
+        an arrival of its own (was: a player's escape taken back and his escape of the next
+        trick, laid on the same spot, went first in that trick with the old one's arrival;
+        synth game seed 202, --habit take-back)."""
         for old in list(self._taken):
             for tr in list(tracker.tracks.values()):
                 if (
