@@ -1467,6 +1467,71 @@ def test_the_tv_counts_the_questions_it_has_no_room_for_above_the_scores_stop(
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def _eight_cards_under_three_questions(store: GameStore) -> int:
+    """A game night of eight in round 4 of 4: rounds 1 to 3 played (a round's tricks green,
+    yellow and purple, 3 to 10 each, so no card is played twice), a question open on each of
+    the first three tricks, and round 4's eight cards on the table."""
+    names = ["Margrethe", "Alessandro", "Bo", "Kristoffer"]
+    names += ["Francesca", "Søren", "Giuseppina", "Niccolò"]
+    gid = store.create_game(names, 5, {"rounds": 4})
+    for r in (1, 2, 3):
+        store.set_bids(gid, r, [0] * 8)
+        for t, suit in enumerate(["green", "yellow", "purple"][:r]):
+            lead = store.state(gid)["leader"]
+            trick = [{"player": (lead + i) % 8, "card": f"{suit}-{i + 3}"} for i in range(8)]
+            store.record_trick(gid, r, t, trick)
+    for r, t in ((1, 0), (2, 0), (2, 1)):
+        store.create_prompt(gid, "flagged", r, t)
+    store.set_bids(gid, 4, [0] * 8)
+    lead = store.state(gid)["leader"]
+    live = [{"player": (lead + i) % 8, "card": f"black-{i + 3}"} for i in range(8)]
+    store.set_live(gid, 4, 0, live, leader=lead, winner=live[7]["player"])
+    return gid
+
+
+def _tv_questions(browser: Any) -> tuple[list[str], list[str]]:
+    """The questions the TV shows and its "+N more" line, once each shown one is checked to
+    end inside the side column."""
+    seen = browser.execute_script(_TV_UNDER_THE_STOP)
+    assert all(end <= seen["side"] + 0.5 for _, _, end in seen["shown"]), seen
+    questions = [text for kind, text, _ in seen["shown"] if kind == "prompt"]
+    return questions, [text for kind, text, _ in seen["shown"] if kind == "tv-more"]
+
+
+def test_the_tv_counts_the_questions_again_when_the_score_stops_or_goes_on(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """At 1080p in Spanish, with no camera, eight cards on the table and three questions
+    open, a correction that stopped the score (a card read twice) brought the red line up
+    across the board's foot, and the third question ran under it, uncounted, until the next
+    event: the questions were fitted to the room the last render had left, before the line
+    was shown. Taken back, the score went on and a question stayed counted with room for it.
+    Now the questions are fitted after the line, as a page loaded then fits them."""
+    base, store = server
+    gid = _eight_cards_under_three_questions(store)
+    store.set_camera_missing(True)
+    with _screen(browser, 1920, 1080):
+        browser.get(f"{base}/game/{gid}/tv?lang=es")
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-no-camera").is_displayed())
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 8
+        )
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt")) == 3
+        )
+        questions, more = _tv_questions(browser)
+        assert len(questions) == 3 and not more, (questions, more)
+        store.correct_play(gid, 3, 0, 0, card="purple-3")  # round 3's third trick has it too
+        wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
+        questions, more = _tv_questions(browser)
+        assert len(questions) == 2 and questions[0].startswith("La baza 1 de la ronda 1"), questions
+        assert more == ["+1 pregunta más en los móviles"], more
+        store.correct_play(gid, 3, 0, 0, card="green-3")  # as the camera read it
+        wait(browser).until(lambda d: not d.find_element(By.ID, "tv-error").is_displayed())
+        questions, more = _tv_questions(browser)
+        assert len(questions) == 3 and not more, (questions, more)
+
+
 def test_the_chart_under_a_head_full_of_notices_is_readable_or_left_out(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

@@ -906,6 +906,23 @@ function initTV() {
       if (fits()) return;
     }
   }
+  /* One short line for the room under the head, what the score warns about (the totals
+   * stand, with a caveat the tricks page details), and why the score stops, across the
+   * board's foot. Both take the side column's room, so they are set before it is fitted: set
+   * after, the column was fitted to the room the last render left, and when the score stopped
+   * under eight cards the third question ran under the red line, uncounted, until the next
+   * event (1080p, in Spanish); when it went on again, a question stayed counted with room
+   * for it. */
+  function showScoreNotices() {
+    const warnings = scoreWarnings(state);
+    const warned = document.getElementById("tv-warnings");
+    warned.hidden = !warnings.length;
+    warned.textContent = warnings.map((w) => "⚠ " + w).join(" · ");
+    warned.title = warned.textContent;
+    const err = document.getElementById("tv-error");
+    err.hidden = state.score.ok;
+    err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
+  }
   // A window resized (a browser window, not a TV): the room each place leaves changed.
   new ResizeObserver(() => { placeWhy(); fitPrompts(); }).observe(document.getElementById("tv-board"));
   function render() {
@@ -988,17 +1005,9 @@ function initTV() {
     SK.setText(document.getElementById("tv-why"), (last && last.why) || "");
     document.getElementById("tv-chart").replaceChildren(chartSVG(state));
     renderPrompts(document.getElementById("tv-prompts"), state, true);
+    showScoreNotices();
     placeWhy();
     fitPrompts();
-    // One short line for the room: the totals stand, with a caveat the tricks page details.
-    const warnings = scoreWarnings(state);
-    const warned = document.getElementById("tv-warnings");
-    warned.hidden = !warnings.length;
-    warned.textContent = warnings.map((w) => "⚠ " + w).join(" · ");
-    warned.title = warned.textContent;
-    const err = document.getElementById("tv-error");
-    err.hidden = state.score.ok;
-    err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
   // The banner's bonus on the condition the scorer pays it (the trick event's bonus_paid,
   // from rules.Settings.bonus_paid): a house rule, Rascal's scoring, a cannonball called.
