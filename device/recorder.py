@@ -195,9 +195,11 @@ class StoreRecorder:
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
         self._meanwhile = "the camera keeps watching"
         """What the "database in use" warning says goes on while tricks wait."""
-        self._moved_on: dict[tuple[int, int], tuple[int, int]] = {}
-        """Places of waiting tricks that a missed trick, inserted by hand meanwhile, moved on:
-        the place the referee gave each, and the one it went in at (:meth:`_record`)."""
+        self._went_on: dict[tuple[int, int], tuple[int, int]] = {}
+        """The place this recorder's referee gave each waiting trick that went in a place on
+        (:meth:`_record_moved_on`), and the place it went in at: a swap on it goes there. A
+        trick numbered by this referee only, so it lives as long as the recorder; another
+        run finds the trick from the audit trail (:meth:`_swapped_trick`)."""
         self._record_differs = False
         """A swap the camera saw went into the store otherwise than it amended the camera's
         referee, or not at all (:meth:`recorded_game`)."""
@@ -339,15 +341,16 @@ class StoreRecorder:
     ) -> bool:
         """Record a waiting trick refused at its place where a missed trick, inserted by hand
         while it waited, moved the camera's trick before it into that place: at the first
-        free place after it, the later waiting tricks (and the swaps on it) following
-        (:attr:`_moved_on`). Was: refused as already recorded, and lost with an error in the
+        free place after it, audited as moved from its place (``filed_at``), so the later
+        waiting tricks, and the swaps on it, follow it there, in this run or the next
+        (:meth:`take_kept`). Was: refused as already recorded, and lost with an error in the
         log. False where the refusal stands (a recording shown again)."""
         place = (outcome.round, outcome.trick)
-        later = self.store.place_after_an_insert(self.game_id, *place, bool(self._moved_on))
+        later = self.store.place_after_an_insert(self.game_id, *place)
         if later is None:
             return False
-        self.store.record_trick(self.game_id, *later, **record, asks=asks, moved_on=True)
-        self._moved_on[place] = later
+        self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
+        self._went_on[place] = later
         logger.info(
             "round %d trick %d went in as round %d trick %d: a missed trick was entered by "
             "hand before it while it waited for the database",
@@ -464,11 +467,13 @@ class StoreRecorder:
     def _swapped_trick(self, outcome: TrickOutcome, swap: Swap) -> Trick:
         """The recorded trick ``swap`` is about: the one at ``outcome``'s place where it holds
         the card the camera saw replaced, else one moved off that place meanwhile (the table
-        inserted a missed trick at or before it while the swap waited for the database) that
-        holds it (:meth:`GameStore.moved_off_holding`). Was: always the one at the place, and
+        inserted a missed trick at or before it while the swap waited for the database, or
+        before it while the trick waited too, and it went in a place on: at the place this
+        recorder put it, or per the audit trail where an earlier run did) that holds it
+        (:meth:`GameStore.moved_off_holding`). Was: always the one at the place, and
         the swap meant for the camera's trick moved on a place went to the table's entry
         there, "not amended", with a line in the log only."""
-        r, t = self._moved_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
+        r, t = self._went_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
         there = self.store.trick(self.game_id, r, t)
         player = outcome.plays[swap.index][0]
         if camera_card(there, player) == swap.before:

@@ -184,21 +184,24 @@ class CameraReadingMixin(TricksMixin):
         return None
 
     def place_after_an_insert(
-        self, game_id: int, round_number: int, trick_index: int, moved_on: bool = False
+        self, game_id: int, round_number: int, trick_index: int
     ) -> tuple[int, int] | None:
         """Where the camera's trick refused at trick ``trick_index`` of ``round_number`` goes
         when a missed trick, entered by hand while it waited for the database, moved the
-        camera's tricks before it on a place, the last of them into this one (or
-        ``moved_on``: an earlier waiting trick of the camera's went on a place already): the
-        first free place after it. None where the trick lying there came otherwise (a
-        recording shown again): the refusal stands."""
+        camera's tricks before it on a place, the last of them into this one (or an earlier
+        waiting trick of the camera's went in here a place on: ``record_trick``'s
+        ``filed_at``, audited as moved too): the first free place after it. None where the
+        trick lying there came otherwise (a recording shown again): the refusal stands. Was:
+        once one trick had gone on, every later refusal from that recorder went on too,
+        whatever lay at its place; and a run that took up a trick its earlier run kept,
+        filed after one that went on, found no move onto its place and dropped it."""
         conn = self._conn()
         row = trick_row(conn, game_id, round_number, trick_index)
         if row is None:
             return None
         there = trick_from_row(row)
         place = (round_number, trick_index)
-        if not moved_on and there.id not in trick_moves.moved_onto(conn, game_id, place):
+        if there.id not in trick_moves.moved_onto(conn, game_id, place):
             return None
         game, tricks = self.game(game_id), self.tricks(game_id)
         return trick_moves.free_place_after(game, tricks, place, self.rounds_due(game_id))

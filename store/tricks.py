@@ -20,6 +20,7 @@ from skullcam.files import sync_folder
 from skullcam.rules import Settings
 
 from . import checks, lead_doubt, repeat_doubt, verdicts
+from .audit import write_audit
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
 from .games import mark_finished, played_out
@@ -29,6 +30,7 @@ from .rosie_lead import ask_and_follow
 from .rows import (
     HAND_SOURCE,
     Game,
+    Place,
     Trick,
     dump_json,
     load_json,
@@ -42,6 +44,11 @@ DEMO_MARK = "DEMO"
 (``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
 DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
+WENT_ON = (
+    "went in a place on: it waited for the database while a missed trick was entered by hand"
+    " before it"
+)
+"""The note on the 'moved' entry of a camera's trick recorded a place on (``filed_at``)."""
 
 
 #: A trick's source (``detections["source"]``) in SQL, NULL where its detections are no JSON.
@@ -153,7 +160,7 @@ class TricksMixin(BidsMixin):
         model_version: str | None = None,
         flags: Sequence[str] = (),
         asks: Sequence[Ask] = (),
-        moved_on: bool = False,
+        filed_at: Place | None = None,
     ) -> int:
         """Record a completed trick in one transaction and clear the live trick.
 
@@ -171,10 +178,14 @@ class TricksMixin(BidsMixin):
         and the choice its winning pirate gives. Asked after it, a crash between the two
         lost them, and a restart does not ask again about a trick already recorded.
 
-        ``moved_on``: the camera filed the trick a place earlier (a missed trick was inserted
-        by hand before it while it waited for the database). Its doubts that place gave it,
-        who was expected to lead and a card already played in that round, are judged at this
-        place, as those of the tricks the insert moved are (:meth:`_settle_doubts`).
+        ``filed_at``: where the camera filed the trick, a place earlier (a missed trick was
+        inserted by hand before it while it waited for the database). Its doubts that place
+        gave it, who was expected to lead and a card already played in that round, are judged
+        at this place, as those of the tricks the insert moved are (:meth:`_settle_doubts`),
+        and its audit trail says it moved from there (:data:`WENT_ON`), as theirs do: a trick
+        the camera filed after it, refused at its place, goes on too, whichever run records
+        it, and a swap the camera saw on it finds it (``trick_moves.moved_onto``,
+        ``moved_off``).
         """
         with self._write() as conn:
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
@@ -201,9 +212,18 @@ class TricksMixin(BidsMixin):
             for kind, player, payload in asks:
                 insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
             ask_and_follow(conn, game, self.trick(game_id, round_number, trick_index))
-            if moved_on:
-                self._settle_doubts(conn, game, self.trick(game_id, round_number, trick_index))
+            if filed_at is not None:
+                self._went_on(conn, game, trick_id, filed_at, (round_number, trick_index))
             return trick_id
+
+    def _went_on(
+        self, conn: sqlite3.Connection, game: Game, trick_id: int, filed: Place, place: Place
+    ) -> None:
+        """A camera's trick filed at ``filed`` went in at ``place``: audited as moved (the
+        trick's page says why it is not where the camera filed it), its doubts settled."""
+        before, after = ({"round": r, "trick": t} for r, t in (filed, place))
+        write_audit(conn, game.id, trick_id, "moved", before, after, WENT_ON)
+        self._settle_doubts(conn, game, self.trick(game.id, *place))
 
     def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:
         """Drop the camera's doubts about ``trick`` that held at the place it was filed at and

@@ -20,6 +20,7 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.store import GameStore
 from skullcam.store.game_store import database_error, is_busy
+from skullcam.store.tricks import WENT_ON
 from skullcam.vision.trick_state import tigress_flag
 
 
@@ -349,10 +350,22 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     with held(store.path):
         _black_then_swapped(ref, recorder)
         recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
-    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    _missed_green_entered(store, game_id)
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
         assert recorder.flush()
     assert "not recorded" not in caplog.text and "not amended" not in caplog.text
+    _black_and_purple_went_on(store, game_id)
+    assert recorder.recorded == 4
+
+
+def _missed_green_entered(store: GameStore, game_id: int) -> None:
+    """The table inserts the trick the camera missed before its round 2 trick 1 (green-5)."""
+    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+
+
+def _black_and_purple_went_on(store: GameStore, game_id: int) -> None:
+    """Round 2's second trick (c's black-1 swapped for black-13) and round 3's first, filed
+    a place early as the missed trick was inserted, are in a place on."""
     placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
     assert placed == [
         (1, 0, "yellow-5", False),
@@ -363,7 +376,77 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     ]
     swapped = store.trick(game_id, 3, 0)
     assert [p["card"] for p in swapped.plays] == ["black-5", "black-9", "black-13"]
-    assert recorder.recorded == 4
+
+
+def _held_again_at(store: GameStore, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The other program takes the database again just as the store's ``name`` is called
+    the first time: that call meets it held (and waits for it as the caller says)."""
+    real = getattr(store, name)
+    calls = 0
+
+    def held_the_first_time(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            return real(*args, **kwargs)
+        with held(store.path):
+            return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, held_the_first_time)
+
+
+def test_tricks_kept_after_one_that_went_in_a_place_on_follow_it_in_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 2's second trick, its swap and round 3's first waited for a held database while
+    the table inserted the missed trick before round 2's first. Once free, the second went
+    in a place on, as round 3 trick 1, and the other program took the database again before
+    the swap; the run stopped with the swap and round 3's first kept. The next run found the
+    camera's round 3 trick 1 at the kept trick's place, recorded there and not moved there:
+    round 3's first was dropped as already recorded ('not recorded'), and the swap went to
+    nothing ('not amended'). Only the run that moved the trick on knew it had."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    _yellow_then_green(ref, recorder)
+    with held(store.path):
+        _black_then_swapped(ref, recorder)
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
+    _missed_green_entered(store, game_id)
+    _held_again_at(store, monkeypatch, "correct_play")
+    assert not recorder.flush()
+    assert [(o.round, o.trick) for o, _ in recorder.pending] == [(2, 1), (3, 0)]
+    # Stopped here: the next run records what the file says.
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        StoreRecorder(store, game_id, "m2").take_kept()
+    assert "not recorded" not in caplog.text and "not amended" not in caplog.text
+    _black_and_purple_went_on(store, game_id)
+    black = store.trick(game_id, 3, 0)
+    moved = [
+        (c.before, c.after, c.note) for c in store.audit(game_id, black.id) if c.kind == "moved"
+    ]
+    assert moved == [({"round": 2, "trick": 1}, {"round": 3, "trick": 0}, WENT_ON)]
+
+
+def test_a_refusal_after_a_trick_went_in_a_place_on_stands_where_nothing_moved(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Once one waiting trick had gone in a place on, the recorder sent every later trick
+    refused as already recorded a place on, whatever lay at its place: a copy of round 1's
+    trick given to it again (a recording shown again, as in
+    test_a_trick_the_store_refuses_leaves_the_recorded_tricks_pictures_as_they_were) went
+    in as round 3 trick 3, a trick recorded twice. Nothing moved onto round 1 trick 1: the
+    refusal stands."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    again = referee_from_store(store, game_id).add(trick(["yellow-5", "yellow-9", "yellow-2"]))
+    _yellow_then_green(ref, recorder)
+    with held(store.path):
+        _black_then_swapped(ref, recorder)
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
+    _missed_green_entered(store, game_id)
+    assert recorder.flush()
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        recorder.on_trick(again, _frame(), [])
+    assert "round 1 trick 1 not recorded: round 1 trick 1 is already recorded" in caplog.text
+    _black_and_purple_went_on(store, game_id)
 
 
 def test_a_trick_gone_in_a_place_on_keeps_no_doubt_its_first_place_raised(
@@ -401,7 +484,7 @@ def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_n
     _yellow_then_green(ref, recorder)
     with held(store.path):
         _black_then_swapped(ref, recorder)
-    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    _missed_green_entered(store, game_id)
     StoreRecorder(store, game_id, "m2").take_kept()
     placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
     assert placed == [

@@ -18,6 +18,7 @@ from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
+from skullcam.store.tricks import WENT_ON
 
 from . import explain_i18n, i18n
 
@@ -270,6 +271,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " presa {t} del round {r}",
             "da": "flyttet én plads frem: det manglende stik blev indtastet manuelt som stik {t}"
             " i runde {r}",
+        },
+    ),
+    (
+        re.compile(re.escape(WENT_ON)),
+        {
+            "es": "anotada un puesto más adelante: esperaba a la base de datos mientras se"
+            " anotaba a mano antes de ella una baza que faltaba",
+            "it": "registrata un posto più avanti: aspettava il database mentre una presa"
+            " mancante veniva inserita a mano prima di essa",
+            "da": "registreret én plads senere: det ventede på databasen, mens et manglende"
+            " stik før det blev indtastet manuelt",
         },
     ),
     (
