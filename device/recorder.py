@@ -312,44 +312,56 @@ class StoreRecorder:
         """Record a completed trick. Where the table entered it by hand a moment before (the
         camera learns of hand entries once a second), the entry stands and the camera's
         picture and reading go with it, a card read otherwise asked about
-        (:meth:`~skullcam.store.GameStore.keep_camera_reading`): they were dropped with a line
-        in the log, and nobody at the table learned that the camera saw other cards."""
-        r, t = outcome.round, outcome.trick
+        (:meth:`_kept_with_an_entry`): they were dropped with a line in the log, and nobody
+        at the table learned that the camera saw other cards. Where a missed trick inserted
+        meanwhile filled its place, it goes a place on (:meth:`_record_moved_on`)."""
+        place = (outcome.round, outcome.trick)
         asks = self._asks(outcome)
         try:
-            self.store.record_trick(self.game_id, r, t, **record, asks=asks)
+            self.store.record_trick(self.game_id, *place, **record, asks=asks)
         except AlreadyRecorded:
-            reading = {k: record[k] for k in _READING}
-            doubts = self.store.keep_camera_reading(
-                self.game_id, r, t, record["plays"], **reading, asks=asks
-            )
-            if doubts is None:
-                if self._record_moved_on(outcome, record, asks):
-                    return
+            kept = self._kept_with_an_entry(place, record, asks)
+            if not kept and not self._record_moved_on(place, record, asks):
                 raise
-            said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""
-            logger.info(
-                "round %d trick %d was entered by hand meanwhile: the camera's picture is kept "
-                "with it%s",
-                r,
-                t + 1,
-                said,
-            )
+
+    def _kept_with_an_entry(
+        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
+    ) -> bool:
+        """Keep the camera's picture and reading with the trick the table entered by hand
+        at ``place`` (:meth:`~skullcam.store.GameStore.keep_camera_reading`); False where
+        no entry is there."""
+        reading = {k: record[k] for k in _READING}
+        doubts = self.store.keep_camera_reading(
+            self.game_id, *place, record["plays"], **reading, asks=asks
+        )
+        if doubts is None:
+            return False
+        said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""
+        logger.info(
+            "round %d trick %d was entered by hand meanwhile: the camera's picture is kept "
+            "with it%s",
+            place[0],
+            place[1] + 1,
+            said,
+        )
+        return True
 
     def _record_moved_on(
-        self, outcome: TrickOutcome, record: dict[str, Any], asks: list[Ask]
+        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
     ) -> bool:
-        """Record a waiting trick refused at its place where a missed trick, inserted by hand
+        """Record a waiting trick refused at ``place`` where a missed trick, inserted by hand
         while it waited, moved the camera's trick before it into that place: at the first
-        free place after it, audited as moved from its place (``filed_at``), so the later
-        waiting tricks, and the swaps on it, follow it there, in this run or the next
-        (:meth:`take_kept`). Was: refused as already recorded, and lost with an error in the
-        log. False where the refusal stands (a recording shown again)."""
-        place = (outcome.round, outcome.trick)
+        place after it that no camera's trick holds, audited as moved from ``place``
+        (``filed_at``), so the later waiting tricks, and the swaps on it, follow it there, in
+        this run or the next (:meth:`take_kept`); or with the table's entry of it there,
+        typed while it waited and moved on by the insert too (it was recorded twice). Was:
+        refused as already recorded, and lost with an error in the log. False where the
+        refusal stands (a recording shown again)."""
         later = self.store.place_after_an_insert(self.game_id, *place)
         if later is None:
             return False
-        self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
+        if not self._kept_with_an_entry(later, record, asks):
+            self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
         self._went_on[place] = later
         logger.info(
             "round %d trick %d went in as round %d trick %d: a missed trick was entered by "

@@ -190,7 +190,8 @@ class CameraReadingMixin(TricksMixin):
         when a missed trick, entered by hand while it waited for the database, moved the
         camera's tricks before it on a place, the last of them into this one (or an earlier
         waiting trick of the camera's went in here a place on: ``record_trick``'s
-        ``filed_at``, audited as moved too): the first free place after it. None where the
+        ``filed_at``, audited as moved too): the first place after it that no camera's trick
+        holds, free or the table's entry of it (:func:`trick_moves.place_on_after`). None where the
         trick lying there came otherwise (a recording shown again): the refusal stands. Was:
         once one trick had gone on, every later refusal from that recorder went on too,
         whatever lay at its place; and a run that took up a trick its earlier run kept,
@@ -204,7 +205,7 @@ class CameraReadingMixin(TricksMixin):
         if there.id not in trick_moves.moved_onto(conn, game_id, place):
             return None
         game, tricks = self.game(game_id), self.tricks(game_id)
-        return trick_moves.free_place_after(game, tricks, place, self.rounds_due(game_id))
+        return trick_moves.place_on_after(game, tricks, place, self.rounds_due(game_id))
 
     @staticmethod
     def _swap_in_copy(

@@ -109,13 +109,16 @@ def _moved(conn: sqlite3.Connection, game_id: int, place: Place, side: str) -> l
     return ids
 
 
-def free_place_after(
-    game: Game, tricks: Sequence[Trick], place: Place, rounds: int
-) -> Place | None:
-    """The first place after ``place``, in play order up to the end of round ``rounds``,
-    that no trick holds; None where every one does."""
-    taken = {(t.round, t.trick) for t in tricks}
-    return next((p for p in places_from(game, place, rounds)[1:] if p not in taken), None)
+def place_on_after(game: Game, tricks: Sequence[Trick], place: Place, rounds: int) -> Place | None:
+    """The first place after ``place``, in play order up to the end of round ``rounds``, that
+    no camera's trick holds: free, or holding a trick entered by hand. None where none is.
+
+    Where an insert moved the camera's tricks on while one of its tricks waited, that trick
+    belongs after them; a trick entered by hand there was typed for it while it waited (the
+    table saw it played, not recorded), then moved on by the insert like the rest. Was: the
+    first free place, past the entry, and the same trick was recorded twice."""
+    camera = {(t.round, t.trick) for t in tricks if not t.by_hand}
+    return next((p for p in places_from(game, place, rounds)[1:] if p not in camera), None)
 
 
 def drop_abilities(

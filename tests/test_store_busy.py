@@ -495,3 +495,32 @@ def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_n
     ]
     assert [p["card"] for p in store.trick(game_id, 3, 0).plays][2] == "black-13"
     assert not (store.game_dir(game_id) / "unrecorded.json").exists()
+
+
+def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with_its_entry(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The run stopped with round 2's second trick waiting for a held database. Before the
+    next run (the pages served with '--camera none') the table typed that trick by hand,
+    not recorded, then inserted the trick the camera had missed before round 2's first,
+    which moved the entry on to round 3 trick 1 and the camera's round 2 trick 1 into the
+    kept trick's place. The next run sent the kept trick to the first free place, round 3
+    trick 2: the same trick recorded twice. It goes with the table's entry of it, as a trick
+    entered a moment before the camera's is recorded does."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    _yellow_then_green(ref, recorder)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+    store.enter_trick(game_id, 2, 1, hand((1, "black-9"), (2, "black-1"), (0, "black-5")))
+    _missed_green_entered(store, game_id)
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        StoreRecorder(store, game_id, "m2").take_kept()
+    assert "round 3 trick 1 was entered by hand meanwhile" in caplog.text
+    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
+    assert placed == [
+        (1, 0, "yellow-5", False),
+        (2, 0, "green-3", True),
+        (2, 1, "green-5", False),
+        (3, 0, "black-9", True),
+    ]
+    assert store.trick(game_id, 3, 0).completion_image  # the camera's picture, kept with it
