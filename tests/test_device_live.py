@@ -987,6 +987,40 @@ def test_a_recording_resumes_after_its_own_last_trick_when_one_was_entered_by_ha
     assert sources.count("hand") == 1
 
 
+def test_a_recording_played_again_after_a_missed_trick_was_inserted_records_nothing_twice(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A review asked whether a recording shown again at a place a missed trick's insert
+    filled hours before goes in a place on, recorded twice (``moved_onto`` counts 'moved'
+    entries however old). The recording records the game's first half blind to round 2's
+    first trick, filing the next ones a place early; the table inserts the missed trick,
+    moving them on; the recording, played again with the rest of its frames, goes on after
+    its own last trick: no trick of it reaches the store at a recorded place, so none is
+    refused there or sent a place on."""
+    import shutil
+
+    from skullcam.device.scripted import simulate_game
+
+    camera = tmp_path / "camera"
+    record, script, frames, store, gid = _half_a_game_in(camera, tmp_path)
+    settled = simulate_game(record, seed=SEED).settle_frames
+    blind = range(settled[0][-1] + 20, settled[1][-1] + 25)  # round 2's first trick
+    first = LiveLoop(
+        store, MissesATrick(script, blind, lambda: None), str(camera), None, data_dir=store.data_dir
+    )
+    first.speed, first.next_games = 0, False
+    first.run()
+    assert len(store.tricks(gid)) >= 2, "the first half holds no trick after the missed one"
+    inserted = store.insert_trick(gid, 2, 0, record["rounds"][1]["tricks"][0]["plays"])
+    assert inserted.source_info["moved"], "the insert moved none of the camera's tricks"
+    for frame in frames[len(frames) // 2 :]:
+        shutil.copy(frame, camera / frame.name)
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        _record_from(camera, store, script)
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert "went in as" not in caplog.text and "not recorded:" not in caplog.text
+
+
 def _played_again_over_hand_entries(
     tmp_path: Path, by_hand: list[tuple[int, int]], script_then: Callable[[list], list] = list
 ) -> tuple[GameStore, int, dict]:
