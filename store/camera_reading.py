@@ -191,8 +191,9 @@ class CameraReadingMixin(TricksMixin):
         camera's tricks before it on a place, the last of them into this one (or an earlier
         waiting trick of the camera's went in here a place on: ``record_trick``'s
         ``filed_at``, audited as moved too): the first place after it that no camera's trick
-        holds, free or the table's entry of it (:func:`trick_moves.place_on_after`). None where the
-        trick lying there came otherwise (a recording shown again): the refusal stands. Was:
+        holds, free or the table's entry of it (:func:`trick_moves.place_on_after`). None
+        where the trick lying there came otherwise (a recording shown again): the refusal
+        stands. Was:
         once one trick had gone on, every later refusal from that recorder went on too,
         whatever lay at its place; and a run that took up a trick its earlier run kept,
         filed after one that went on, found no move onto its place and dropped it."""

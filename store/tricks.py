@@ -213,10 +213,10 @@ class TricksMixin(BidsMixin):
                 insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
             ask_and_follow(conn, game, self.trick(game_id, round_number, trick_index))
             if filed_at is not None:
-                self._went_on(conn, game, trick_id, filed_at, (round_number, trick_index))
+                self._filed_earlier(conn, game, trick_id, filed_at, (round_number, trick_index))
             return trick_id
 
-    def _went_on(
+    def _filed_earlier(
         self, conn: sqlite3.Connection, game: Game, trick_id: int, filed: Place, place: Place
     ) -> None:
         """A camera's trick filed at ``filed`` went in at ``place``: audited as moved (the
