@@ -314,14 +314,16 @@ class StoreRecorder:
         picture and reading go with it, a card read otherwise asked about
         (:meth:`_kept_with_an_entry`): they were dropped with a line in the log, and nobody
         at the table learned that the camera saw other cards. Where a missed trick inserted
-        meanwhile filled its place, it goes a place on (:meth:`_record_moved_on`)."""
+        meanwhile moved a trick into its place, it goes a place on (:meth:`_record_moved_on`),
+        first: an entry moved there is the table's copy of the trick before it, and was
+        asked about the camera's cards as if they were its own, the trick lost."""
         place = (outcome.round, outcome.trick)
         asks = self._asks(outcome)
         try:
             self.store.record_trick(self.game_id, *place, **record, asks=asks)
         except AlreadyRecorded:
-            kept = self._kept_with_an_entry(place, record, asks)
-            if not kept and not self._record_moved_on(place, record, asks):
+            moved_on = self._record_moved_on(place, record, asks)
+            if not moved_on and not self._kept_with_an_entry(place, record, asks):
                 raise
 
     def _kept_with_an_entry(

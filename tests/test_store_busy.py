@@ -506,11 +506,14 @@ def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with
     which moved the entry on to round 3 trick 1 and the camera's round 2 trick 1 into the
     kept trick's place. The next run sent the kept trick to the first free place, round 3
     trick 2: the same trick recorded twice. It goes with the table's entry of it, as a trick
-    entered a moment before the camera's is recorded does."""
+    entered a moment before the camera's is recorded does. The kept trick after it, round 3's
+    first, met the entry moved into its place and was taken for its copy: its cards were
+    asked about as the camera's reading of the entry, and the trick was lost."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
     _yellow_then_green(ref, recorder)
     with held(store.path):
         recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
     store.enter_trick(game_id, 2, 1, hand((1, "black-9"), (2, "black-1"), (0, "black-5")))
     _missed_green_entered(store, game_id)
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
@@ -522,5 +525,8 @@ def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with
         (2, 0, "green-3", True),
         (2, 1, "green-5", False),
         (3, 0, "black-9", True),
+        (3, 1, "purple-5", False),
     ]
-    assert store.trick(game_id, 3, 0).completion_image  # the camera's picture, kept with it
+    entry = store.trick(game_id, 3, 0)
+    assert entry.completion_image  # the camera's picture, kept with it
+    assert entry.flags == []  # the camera read the cards the table typed
