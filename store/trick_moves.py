@@ -19,7 +19,7 @@ from . import checks
 from .abilities import save_abilities, stored_abilities
 from .audit import write_audit
 from .bids import put_round, round_row
-from .rows import Game, Place, Trick, load_json
+from .rows import Game, Place, Trick, dump_json, load_json, select_rows, trick_from_row
 
 Move = tuple[Place, Place]
 """A trick's place before and after a move."""
@@ -119,6 +119,38 @@ def place_on_after(game: Game, tricks: Sequence[Trick], place: Place, rounds: in
     first free place, past the entry, and the same trick was recorded twice."""
     camera = {(t.round, t.trick) for t in tricks if not t.by_hand}
     return next((p for p in places_from(game, place, rounds)[1:] if p not in camera), None)
+
+
+def join_the_insert(
+    conn: sqlite3.Connection,
+    game: Game,
+    trick_id: int,
+    move: Move,
+    moved_id: int,
+    flags: Sequence[str],
+) -> None:
+    """Trick ``trick_id``, a camera's trick filed at ``move``'s first place, went in at its
+    second because a missed trick's insert moved trick ``moved_id`` into the first: it joins
+    that insert's moves (the entry's ``detections["moved"]``, last place first), with the
+    doubts its place on dropped (``flags``), so taking the entry back moves it back too and
+    asks them again. Was: the tricks the insert moved went back, the one that went on stayed,
+    and its place was left free. No entry moved ``moved_id`` there (a take-back did):
+    nothing to join."""
+    filed, went_on = move
+    for row in select_rows(conn, "tricks", "id", game_id=game.id):
+        entry = trick_from_row(row)
+        moves = entry.source_info.get("moved", [])
+        if entry.by_hand and any(_put(m, moved_id, filed) for m in moves):
+            joined = {"id": trick_id, "from": list(filed), "to": list(went_on), "flags": [*flags]}
+            info = {**entry.source_info, "moved": [joined, *moves]}
+            sql = "UPDATE tricks SET detections = ? WHERE id = ?"
+            conn.execute(sql, (dump_json(info), entry.id))
+            return
+
+
+def _put(move: Mapping[str, Any], trick_id: int, place: Place) -> bool:
+    """Whether ``move`` (an entry's ``moved`` item) put trick ``trick_id`` at ``place``."""
+    return int(move["id"]) == trick_id and tuple(int(v) for v in move["to"]) == place
 
 
 def drop_abilities(

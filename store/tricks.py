@@ -19,7 +19,7 @@ from skullcam.errors import UserError, echo
 from skullcam.files import sync_folder
 from skullcam.rules import Settings
 
-from . import checks, lead_doubt, repeat_doubt, verdicts
+from . import checks, lead_doubt, repeat_doubt, trick_moves, verdicts
 from .audit import write_audit
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
@@ -220,10 +220,14 @@ class TricksMixin(BidsMixin):
         self, conn: sqlite3.Connection, game: Game, trick_id: int, filed: Place, place: Place
     ) -> None:
         """A camera's trick filed at ``filed`` went in at ``place``: audited as moved (the
-        trick's page says why it is not where the camera filed it), its doubts settled."""
+        trick's page says why it is not where the camera filed it), its doubts settled, and
+        listed with the moves of the insert that moved a trick into ``filed``
+        (:func:`trick_moves.join_the_insert`)."""
         before, after = ({"round": r, "trick": t} for r, t in (filed, place))
         write_audit(conn, game.id, trick_id, "moved", before, after, WENT_ON)
-        self._settle_doubts(conn, game, self.trick(game.id, *place))
+        dropped = self._settle_doubts(conn, game, self.trick(game.id, *place))
+        there = self.trick(game.id, *filed)
+        trick_moves.join_the_insert(conn, game, trick_id, (filed, place), there.id, dropped)
 
     def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:
         """Drop the camera's doubts about ``trick`` that held at the place it was filed at and

@@ -471,6 +471,27 @@ def test_a_trick_gone_in_a_place_on_keeps_no_doubt_its_first_place_raised(
     assert [p["card"] for p in went_in.plays] == ["black-5", "green-9", "black-1"]
     assert went_in.flags == []
     assert [p for p in store.prompts(game_id) if p.round == 3] == []
+    store.remove_hand_trick(game_id, 2, 0)  # the insert taken back: the way to it comes back
+    assert led in store.trick(game_id, 2, 1).flags
+
+
+def test_taking_the_missed_trick_back_moves_the_tricks_that_went_on_back_too(
+    tmp_path: Path,
+) -> None:
+    """The insert that sent round 2's second trick and round 3's first a place on, taken
+    back (a slip): the camera's round 2 trick 1 it moved went back, the two that went on
+    stayed in round 3, and round 2 trick 2 was left free, the table asked to enter it by
+    hand and round 3 holding round 2's trick."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    _yellow_then_green(ref, recorder)
+    with held(store.path):
+        _black_then_swapped(ref, recorder)
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
+    _missed_green_entered(store, game_id)
+    assert recorder.flush()
+    assert store.remove_hand_trick(game_id, 2, 0)["moved_back"] == 3
+    placed = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]
+    assert placed == [(1, 0, "yellow-5"), (2, 0, "green-5"), (2, 1, "black-5"), (3, 0, "purple-5")]
 
 
 def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_next_run(
