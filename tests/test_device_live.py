@@ -1731,9 +1731,10 @@ def test_a_frozen_camera_is_said_on_the_tv_then_opened_again(
             loop.run()
     assert store.camera_notice() == {"why": "frozen"}
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    # Since the frame it froze on, or a later one: a live camera's reader drops frames.
+    # Since the frame it froze on, or a later one: a live camera's reader drops frames, and
+    # on a loaded machine it is first said a second later ("for 4 s", in a full-suite run).
     assert any(
-        re.match(r"camera 0: the same picture for 3 s \(since frame 1\d\)", m) for m in warned
+        re.match(r"camera 0: the same picture for [34] s \(since frame 1\d\)", m) for m in warned
     )
     assert loop.tally.frames <= 11 + 2  # the repeats were not recognized
     LiveLoop(store, FrameKeyedRecognizer([]), "0", None, data_dir=tmp_path / "data").run()
