@@ -134,6 +134,19 @@ def test_overlapping_cards_seen_on_one_frame_are_marked_two_cards() -> None:
     assert by_face["green-2"].seen_with == {by_face["yellow-14"].id}
 
 
+def test_a_card_laid_on_a_still_card_does_not_take_over_its_track() -> None:
+    """The next lead laid straight onto the leader's own card of the last trick: both were
+    read on the frame the lead came down, so the lead's detection where the covered card lies
+    is the lead (its own track), not the covered card misread."""
+    tracker = Tracker()
+    under = card_detection("black-8", (205, 185))
+    run(tracker, [[under]] * 6)
+    flying = card_detection("purple-11", (178, 158))
+    landed = card_detection("purple-11", (205, 177))
+    run(tracker, [[under, flying]] + [[landed]] * 10, t0=0.6)
+    assert sorted(tr.card for tr in tracker.tracks.values()) == ["black-8", "purple-11"]
+
+
 def test_arrival_order_is_when_cards_came_to_rest() -> None:
     tracker = Tracker()
     a = card_detection("green-1", (320, 380))

@@ -348,6 +348,8 @@ class Tracker:
                 settled = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked
                 if not same and settled and not self._voted(track, det.card):
                     continue
+                if not same and self._face_of_neighbour(track, det.card):
+                    continue
                 near = dist <= cfg.match_distance
                 if near or (same and unseen <= cfg.nudge_recent_s and dist <= cfg.nudge_distance):
                     # Same face is preferred at equal distance; stable cards before new ones.
@@ -362,10 +364,11 @@ class Tracker:
             used_tracks.add(tid)
             used_dets.add(j)
             self._feed(self.tracks[tid], dets[j], centers[j], t)
-        self._note_seen_together([self.tracks[tid] for tid in used_tracks])
         for j, det in enumerate(dets):
             if j not in used_dets:
                 self._spawn(det, centers[j], t)
+        # Spawned tracks too: a card laid on another is new on the frame it first shows.
+        self._note_seen_together([tr for tr in self.tracks.values() if tr.last_seen >= t])
         gone: list[Track] = []
         for tid in list(self.tracks):
             track = self.tracks[tid]
@@ -414,6 +417,15 @@ class Tracker:
         return measure_move(
             [before[f].center for f in faces], [centers[after[f]] for f in faces], diagonal
         )
+
+    def _face_of_neighbour(self, track: Track, face: str) -> bool:
+        """Is ``face`` what a card seen on ``track`` (boxes overlapping, on one frame) reads?
+
+        Then a detection of ``face`` by ``track`` is that other card (laid on this one, as a
+        lead laid at once on the leader's own card of the last trick), not this card misread:
+        fed to ``track`` it would turn the trick's card into the next trick's lead."""
+        others = (self.tracks.get(i) for i in track.seen_with)
+        return any(other is not None and other.card == face for other in others)
 
     def _voted(self, track: Track, face: str) -> bool:
         """Has this track been read as ``face`` often enough that it may be that card?"""
