@@ -449,6 +449,28 @@ def test_a_lead_laid_on_the_leaders_own_card_before_the_sweep_starts_the_next_tr
     assert second.players == (1, 2, 0) and not second.swept
 
 
+def test_a_lead_in_flight_when_the_trick_completes_starts_the_next_trick() -> None:
+    """Ben won and brings his lead down while the finished trick is still being judged: the
+    card, moving, was counted with the old trick's cards, so it never joined the next trick
+    and the old trick never cleared (every later trick of the round went a place off)."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("black-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, d], 3)  # the last card has settled, the trick is not yet complete
+    b.machine.set_leader(1)
+    angle = LAYOUT.angles[1] % math.pi
+    for radius in range(300, 170, -8):  # the lead still coming down as the trick completes
+        b.frames([a, c, d, card_detection("purple-8", spot(1, radius), angle=angle)])
+    assert len(b.completed()) == 1
+    lead = card_detection("purple-8", spot(1, 170), angle=angle)
+    b.frames([a, c, d, lead], 10)
+    b.frames([lead], 30)  # the old trick is swept
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+
+
 def test_a_lead_laid_after_the_sweep_and_then_covered_stays_the_lead() -> None:
     """Ben's lead is laid on a table already swept, before the tracker has given up the old
     trick's cards, and a hand hovers over it as they are given up. It used to count as a card

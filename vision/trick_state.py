@@ -393,7 +393,9 @@ class TrickStateMachine:
             events.append(TrickCompleted(trick))
             self.drift.add_trick([p.center for p in trick.plays], trick.players)
             self.phase = Phase.CLEARING
-            self.previous = set(tracker.tracks)
+            # What lies still is the trick's (or left over); a card still in flight is the
+            # next trick's lead, laid before this one is picked up: it joins that trick.
+            self.previous = {i for i, tr in tracker.tracks.items() if tr.stable}
             self._clearing = dict(tracker.tracks)
             played = [tracker.tracks[p.track_id] for p in trick.plays]
             self._finished = _unique_faces(trick, played)
