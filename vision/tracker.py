@@ -240,6 +240,9 @@ class Tracker:
         self._next_id = 1
         self._gaps: list[float] = []
         """The last gaps between frames' timestamps (:attr:`frame_interval`)."""
+        self._interval = 0.0
+        """Their median, taken once a frame: :attr:`sparse` is asked per track, several
+        times a frame."""
         self._last_t: float | None = None
         self._gap = 0.0
         """The gap before the frame being tracked."""
@@ -273,7 +276,7 @@ class Tracker:
     @property
     def frame_interval(self) -> float:
         """The median gap between the last frames (0 before the second frame)."""
-        return float(np.median(self._gaps)) if self._gaps else 0.0
+        return self._interval
 
     @property
     def sparse(self) -> bool:
@@ -285,6 +288,7 @@ class Tracker:
         if self._last_t is not None and t > self._last_t:
             self._gap = t - self._last_t
             self._gaps = [*self._gaps[-(self.GAPS_KEPT - 1) :], self._gap]
+            self._interval = float(np.median(self._gaps))
         self._last_t = t
 
     def _min_hits(self) -> int:
