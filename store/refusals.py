@@ -4,8 +4,9 @@ A player who types two names alike, confirms a trick with a card missing or answ
 another phone already closed reads why on the page in the table's language. Each refusal here
 is a key and its values (``skullcam.errors.phrased``): ``str(err)`` is the English below, what
 the command line and other programs read, and ``web/refusal_i18n.py`` words the same key in
-Spanish, Italian and Danish. Refusals only a program can meet (a malformed JSON body, a play
-number out of range) stay plain English ``UserError``s; a new game's setup sent by hand is
+Spanish, Italian and Danish. Refusals only a program can meet (a play number out of range)
+stay plain English ``UserError``s (a malformed JSON body is the web's, worded in
+``web/refusal_i18n.py``'s ``REQUEST_ENGLISH``); a new game's setup sent by hand is
 refused in the reader's language (``players_not_list``, ... and, in ``web/refusal_i18n.py``,
 a setting the rules refuse), as the setup form's own refusals are.
 """

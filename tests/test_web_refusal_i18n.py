@@ -8,6 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from store_support import plays, spec_example
 from web_support import json_of
@@ -18,13 +19,15 @@ from skullcam.rules.explain import CardId
 from skullcam.store import GameStore
 from skullcam.store.refusals import ENGLISH, refusal
 from skullcam.web import create_app
-from skullcam.web.refusal_i18n import PIN_ENGLISH, TEMPLATES, refusal_text
+from skullcam.web.refusal_i18n import PIN_ENGLISH, REQUEST_ENGLISH, TEMPLATES, refusal_text
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
 # Refusals only a program meets (a PIN sent in a header) may stay English.
 PROGRAMS_ONLY = {"pin_header_wrong"}
 # Values a refusal carries beyond its English template's fields.
-EXTRA_FIELDS = {"player_has_card": {"names"}}
+#: A malformed body says where it broke (line, column) where the English gives the decoder's
+#: reason.
+EXTRA_FIELDS = {"player_has_card": {"names"}, "request_malformed": {"line", "column"}}
 
 
 def fields(template: str) -> set[str]:
@@ -33,7 +36,7 @@ def fields(template: str) -> set[str]:
 
 @pytest.mark.parametrize("lang", sorted(TEMPLATES))
 def test_every_refusal_a_table_meets_is_translated(lang: str) -> None:
-    english = {**ENGLISH, **PIN_ENGLISH}
+    english = {**ENGLISH, **PIN_ENGLISH, **REQUEST_ENGLISH}
     assert set(TEMPLATES[lang]) == set(english) - PROGRAMS_ONLY
     for key, template in TEMPLATES[lang].items():
         given = fields(english[key]) | EXTRA_FIELDS.get(key, set())
@@ -41,7 +44,95 @@ def test_every_refusal_a_table_meets_is_translated(lang: str) -> None:
 
 
 def test_refusal_without_a_phrase_stays_english() -> None:
-    assert refusal_text(UserError("malformed JSON: x"), "es") == "malformed JSON: x"
+    assert refusal_text(UserError("unknown card 'x'"), "es") == "unknown card 'x'"
+
+
+#: (how the request is sent, the English ``error``, its Spanish, Italian and Danish wording)
+MALFORMED = [
+    (
+        {"data": "{bad", "content_type": "application/json"},
+        "malformed JSON: Expecting property name enclosed in double quotes: line 1 column 2"
+        " (char 1)",
+        {
+            "es": "JSON mal formado (línea 1, columna 2)",
+            "it": "JSON non valido (riga 1, colonna 2)",
+            "da": "ugyldig JSON (linje 1, kolonne 2)",
+        },
+    ),
+    (
+        {"data": "[]", "content_type": "text/plain"},
+        "send JSON (Content-Type: application/json)",
+        {
+            "es": "envía JSON (Content-Type: application/json)",
+            "it": "invia JSON (Content-Type: application/json)",
+            "da": "send data som JSON (Content-Type: application/json)",
+        },
+    ),
+    (
+        {"json": [1]},
+        "the request body must be a JSON object",
+        {
+            "es": "el cuerpo de la petición debe ser un objeto JSON",
+            "it": "il corpo della richiesta deve essere un oggetto JSON",
+            "da": "forespørgslens indhold skal være et JSON-objekt",
+        },
+    ),
+    (
+        {"data": b'{"x": "\xff"}', "content_type": "application/json"},
+        "the request body is not UTF-8 text (byte 7): send JSON encoded as UTF-8",
+        {
+            "es": "el cuerpo de la petición no es texto UTF-8 (byte 7): envía JSON en UTF-8",
+            "it": "il corpo della richiesta non è testo UTF-8 (byte 7): invia JSON in UTF-8",
+            "da": "forespørgslens indhold er ikke UTF-8-tekst (byte 7): send JSON kodet som UTF-8",
+        },
+    ),
+    (
+        {"data": "[" * 40 + "]" * 40, "content_type": "application/json"},
+        "malformed JSON: nested too deeply",
+        {
+            "es": "JSON mal formado: anidado a demasiada profundidad",
+            "it": "JSON non valido: annidato troppo in profondità",
+            "da": "ugyldig JSON: indlejret for dybt",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it", "da"])
+@pytest.mark.parametrize(("sent", "english", "said"), MALFORMED)
+def test_a_malformed_body_is_refused_in_the_readers_language(
+    client: FlaskClient, lang: str, sent: dict[str, object], english: str, said: dict[str, str]
+) -> None:
+    """A page older than its server (a phone left open across an upgrade) can send a body the
+    API no longer takes: its reader saw why in English alone. ``error`` stays as it was."""
+    client.set_cookie("lang", lang)
+    res = client.post("/api/games", **sent)
+    body = json_of(res)
+    assert res.status_code == 400 and body["error"] == english
+    assert body.get("error_text") == said.get(lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", None),
+        ("es", "falta 'player'"),
+        ("it", "manca 'player'"),
+        ("da", "'player' mangler"),
+    ],
+)
+def test_a_request_missing_a_key_is_refused_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, said: str | None
+) -> None:
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    res = client.post(f"/api/game/{gid}/bids?lang={lang}", json={"round": 1, "bid": 1})
+    body = json_of(res)
+    assert res.status_code == 400 and body["error"] == "missing 'player'"
+    assert body.get("error_text") == said
+    res = client.post(f"/api/game/{gid}/settings?lang={lang}", json={"loot": True})
+    body = json_of(res)
+    assert body["error"] == 'send {"settings": {...}} with the settings to change'
+    assert ("error_text" in body) == (lang != "en") and "{{" not in body.get("error_text", "")
 
 
 def test_names_alike_are_refused_in_spanish(client: FlaskClient) -> None:
@@ -562,3 +653,36 @@ def test_a_danish_refusal_names_a_players_white_whale_without_its_article() -> N
     assert "kort 3 er nu Anas Hvide Hval, ikke Lars' Hvide Hval som" in said
     assert "Den Hvide Hval" not in said
     assert "card 3 is now Ana's White Whale, not Lars's White Whale" in refusal_text(err, "en")
+
+
+def test_werkzeugs_own_errors_are_said_in_the_readers_language(client: FlaskClient) -> None:
+    """A Range past a file's end is answered by Werkzeug itself (416): its English
+    description stays the API's ``error``, and the reader's language is beside it, on the
+    error page too (it was "The server cannot provide the requested range." on a Spanish
+    page)."""
+    past_the_end = {"Range": "bytes=99999999-"}
+    as_json = {**past_the_end, "Accept": "application/json"}
+    res = client.get("/static/app.css?lang=es", headers=as_json)
+    body = json_of(res)
+    assert res.status_code == 416
+    assert body["error"] == "The server cannot provide the requested range."
+    assert body["error_text"] == (
+        "el servidor no pudo atender esta petición (HTTP 416); recarga la página"
+    )
+    page = client.get("/static/app.css?lang=it", headers=past_the_end).get_data(as_text=True)
+    assert "il server non ha potuto rispondere a questa richiesta (HTTP 416)" in page
+    assert "error_text" not in json_of(client.get("/static/app.css?lang=en", headers=as_json))
+
+
+def test_a_page_refused_an_event_stream_is_told_why_in_its_language(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["SSE_MAX_STREAMS"] = 1
+    held = client.get("/events")
+    refused = client.get("/events?lang=da")
+    body = json_of(refused)
+    assert refused.status_code == 503 and "tries again" in body["error"]
+    assert body["error_text"] == (
+        "for mange sider følger spillet; denne side prøver igen om et par sekunder"
+    )
+    held.close()

@@ -15,7 +15,8 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request, session
 
 from skullcam import table_pin
-from skullcam.errors import UserError, whole_number
+from skullcam.errors import UserError, echo, phrased, whole_number
+from skullcam.rules.explain import Arg
 from skullcam.store import Trick
 from skullcam.store.checks import cards_dealt
 from skullcam.store.corrections import check_confirmable
@@ -24,6 +25,7 @@ from skullcam.store.refusals import refusal
 from . import explain_i18n, i18n
 from .app import check_pin, get_store, pin_refusal, try_pin
 from .flag_i18n import flag_text
+from .refusal_i18n import REQUEST_ENGLISH
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -49,34 +51,40 @@ def _nested_deeper(value: Any, limit: int) -> bool:
     return False
 
 
+def _refused(key: str, **args: Arg) -> UserError:
+    """A request the API cannot take, as ``REQUEST_ENGLISH[key]`` says it: the English
+    ``error`` as before, and the reader's language as ``error_text`` (``refusal_text``)."""
+    return phrased(UserError, REQUEST_ENGLISH, key, **args)
+
+
 def _body() -> dict[str, Any]:
     """The request's JSON object, or UserError saying what was wrong with it."""
     data = _json()
     if not isinstance(data, dict):
-        raise UserError("the request body must be a JSON object")
+        raise _refused("request_not_object")
     return data
 
 
 def _json() -> Any:
     """The request's JSON value, or UserError saying what was wrong with the body."""
     if not request.is_json:
-        raise UserError("send JSON (Content-Type: application/json)")
+        raise _refused("request_not_json")
     try:
         # Strictly UTF-8 (RFC 8259): werkzeug's as_text would turn "Jos\xe9" in Latin-1 into
         # "Jos\ufffd" and store the broken name without a word.
         data = json.loads(request.get_data().decode("utf-8") or "null")
     except UnicodeDecodeError as err:
-        raise UserError(
-            f"the request body is not UTF-8 text (byte {err.start}): send JSON encoded as UTF-8"
-        ) from err
+        raise _refused("request_not_utf8", byte=err.start) from err
     except json.JSONDecodeError as err:
-        raise UserError(f"malformed JSON: {err}") from err
+        raise _refused(
+            "request_malformed", why=str(err), line=err.lineno, column=err.colno
+        ) from err
     except ValueError as err:  # json reads ints through int(), which caps their digits
-        raise UserError("malformed JSON: a number has too many digits") from err
+        raise _refused("request_long_number") from err
     except RecursionError as err:  # '[' * 100000: the decoder recurses once per level
-        raise UserError("malformed JSON: nested too deeply") from err
+        raise _refused("request_too_deep") from err
     if _nested_deeper(data, JSON_MAX_DEPTH):
-        raise UserError("malformed JSON: nested too deeply")
+        raise _refused("request_too_deep")
     return data
 
 
@@ -85,7 +93,7 @@ def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | Non
     if key not in data or data[key] is None:
         if optional:
             return None
-        raise UserError(f"missing {key!r}")
+        raise _refused("request_key_missing", name=repr(key))
     return whole_number(data[key], repr(key), key=True)
 
 
@@ -247,7 +255,7 @@ def bids(game_id: int) -> Any:
     if "bids" in data:
         bids = data["bids"]
         if not isinstance(bids, list):
-            raise UserError("bids must be a list, one per player")
+            raise _refused("request_bids_not_list")
         # Read as the one-player form reads its bid: digits as text count ("1"), null is
         # "not bid yet"; the store checks each against the cards dealt.
         bids = [None if b is None else whole_number(b, f"bid {k}") for k, b in enumerate(bids)]
@@ -255,16 +263,14 @@ def bids(game_id: int) -> Any:
         if balls is not None and not (
             isinstance(balls, list) and all(isinstance(b, bool) for b in balls)
         ):
-            raise UserError(
-                "with all bids, cannonball must be a list of true/false, one per player"
-            )
+            raise _refused("request_cannonballs_not_list")
         store.set_bids(game_id, round_number, bids, balls)
     else:
         player = _int(data, "player")
         assert player is not None
         ball = data.get("cannonball")
         if ball is not None and not isinstance(ball, bool):
-            raise UserError("cannonball must be true or false")
+            raise _refused("request_cannonball_not_bool")
         if "bid" in data:
             store.set_bid(game_id, round_number, player, _int(data, "bid", optional=True), ball)
         elif ball is not None:  # the cannonball box alone: the bid stays as stored
@@ -272,7 +278,7 @@ def bids(game_id: int) -> Any:
         else:
             # Only an explicit null clears a bid: a body that leaves "bid" out (a typo such
             # as "bd") must not wipe the one made.
-            raise UserError("missing 'bid' (send null to clear a bid)")
+            raise _refused("request_bid_missing")
     return jsonify(
         {
             "ok": True,
@@ -307,10 +313,10 @@ def correct(game_id: int, round_number: int, trick: int) -> Any:
     assert play is not None
     card = data.get("card")
     if card is not None and not isinstance(card, str):
-        raise UserError(f"unknown card {card!r}; use an id like green-7")
+        raise _refused("request_card_not_text", card=echo(card))
     player = _int(data, "player", optional=True)
     if card is None and player is None:
-        raise UserError("say what to correct: a card, a player, or both")
+        raise _refused("request_nothing_to_correct")
     # Passed as sent: the store refuses a note that is not text (str() would store a repr).
     note = data.get("note") or ""
     updated = get_store().correct_play(
@@ -342,7 +348,7 @@ def add_play(game_id: int, round_number: int, trick: int) -> Any:
     data = _body()
     player = _int(data, "player")
     if "card" not in data:
-        raise UserError("missing 'card'")
+        raise _refused("request_key_missing", name=repr("card"))
     note = data.get("note") or ""
     updated = get_store().add_play(game_id, round_number, trick, player, data["card"], note)
     return _corrected(game_id, updated)
@@ -381,7 +387,7 @@ def _hand_plays() -> tuple[list[Any], str]:
     data = _body()
     plays = data.get("plays")
     if not isinstance(plays, list):
-        raise UserError("plays must be a list of {player, card}, the leader's first")
+        raise _refused("request_plays_not_list")
     return plays, data.get("note") or ""
 
 
@@ -406,7 +412,7 @@ def ability(game_id: int, round_number: int, trick: int) -> Any:
     """``{"choice": c}``: the winning pirate's choice, set or changed; ``note`` optional."""
     data = _body()
     if "choice" not in data:
-        raise UserError("missing 'choice'")
+        raise _refused("request_key_missing", name=repr("choice"))
     note = data.get("note") or ""
     updated = get_store().choose_ability(game_id, round_number, trick, data["choice"], note)
     return _corrected(game_id, updated)
@@ -425,7 +431,7 @@ def settings(game_id: int) -> Any:
     data = _body()
     changes = data.get("settings")
     if not isinstance(changes, dict):
-        raise UserError('send {"settings": {...}} with the settings to change')
+        raise _refused("request_settings_missing")
     clean = get_store().update_settings(game_id, changes)
     return jsonify({"ok": True, "settings": clean})
 
@@ -450,7 +456,7 @@ def resume(game_id: int) -> Any:
 def answer(prompt_id: int) -> Any:
     data = _body()
     if "answer" not in data:
-        raise UserError("missing 'answer'")
+        raise _refused("request_key_missing", name=repr("answer"))
     prompt = get_store().answer_prompt(prompt_id, data["answer"])
     return jsonify({"ok": True, "prompt": prompt.to_json()})
 

@@ -276,8 +276,13 @@ def _add_error_pages(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:
-        """Any other HTTP error (400 from Werkzeug, 416, ...) in the same shape as ours."""
-        return _error_response(err.description or err.name, err.code or 500)
+        """Any other HTTP error (400 from Werkzeug, 416, ...) in the same shape as ours: its
+        English description for programs, and a sentence in the reader's language beside it
+        (it was English on every page)."""
+        code, lang = err.code or 500, getattr(g, "lang", "en")
+        key = getattr(err, "text_key", "error_request")  # events.TooManyPages names its own
+        text = None if lang == "en" else i18n.translate(key, lang, code=code)
+        return _error_response(err.description or err.name, code, text=text)
 
 
 def _disk_full(path: Path, err: sqlite3.Error) -> Any:

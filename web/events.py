@@ -30,6 +30,14 @@ bp = Blueprint("events", __name__)
 BATCH = 200
 
 
+class TooManyPages(ServiceUnavailable):
+    """A stream refused while ``SSE_MAX_STREAMS`` are open (503): the page tries again. Its
+    ``text_key`` words it in the reader's language (``app._http_error``)."""
+
+    description = "too many pages are following the game; this page tries again in a few seconds"
+    text_key = "error_too_many_pages"
+
+
 def format_event(event_id: int, kind: str, payload: Any) -> str:
     """One SSE message; ``data`` is a single JSON line."""
     data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
@@ -102,9 +110,7 @@ def stream() -> Response:
     streams: StreamCount = current_app.extensions["skullcam_streams"]
     who = request.remote_addr or "?"
     if not streams.take(int(config["SSE_MAX_STREAMS"]), who, config["SSE_MAX_STREAMS_PER_ADDRESS"]):
-        raise ServiceUnavailable(
-            "too many pages are following the game; this page tries again in a few seconds"
-        )
+        raise TooManyPages()
     response = Response(
         generate(),
         mimetype="text/event-stream",

@@ -1489,6 +1489,27 @@ STRINGS: dict[str, dict[str, str]] = {
             " prøv igen om et øjeblik"
         ),
     },
+    # Any other HTTP error Werkzeug answers itself (a Range past a file's end, 416; a request
+    # it cannot read, 400): its English description stays the API's ``error``.
+    "error_request": {
+        "en": "the server could not answer this request (HTTP {code}); reload the page",
+        "es": "el servidor no pudo atender esta petición (HTTP {code}); recarga la página",
+        "it": "il server non ha potuto rispondere a questa richiesta (HTTP {code}); ricarica la"
+        " pagina",
+        "da": "serveren kunne ikke besvare denne forespørgsel (HTTP {code}); genindlæs siden",
+    },
+    # An event stream refused while too many pages follow the game (``SSE_MAX_STREAMS``).
+    "error_too_many_pages": {
+        "en": "too many pages are following the game; this page tries again in a few seconds",
+        "es": (
+            "demasiadas páginas siguen la partida; esta página lo vuelve a intentar en unos"
+            " segundos"
+        ),
+        "it": (
+            "troppe pagine stanno seguendo la partita; questa pagina riprova tra qualche secondo"
+        ),
+        "da": "for mange sider følger spillet; denne side prøver igen om et par sekunder",
+    },
     # Settings labels (rules.md keys). Danish are the score sheet's own names.
     "set_rounds": {
         "en": "Number of rounds",

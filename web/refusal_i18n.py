@@ -2,10 +2,11 @@
 
 The store refuses a change with a phrase (``store/refusals.py``: a key and its values), and
 the web its PIN checks and its refusal of a page asked for under another name the same way
-(``PIN_ENGLISH``). A page's request carries the reader's language, so the error answer says
-the refusal in it as ``error_text`` beside the English ``error`` that programs read. A
-refusal with no phrase, or a key a language lacks, is shown in English: a program's malformed
-request is not a table's mistake.
+(``PIN_ENGLISH``), and the API a request body it cannot take (``REQUEST_ENGLISH``: not JSON,
+not an object, a key missing; a page older than its server sends one). A page's request
+carries the reader's language, so the error answer says the refusal in it as ``error_text``
+beside the English ``error`` that programs read. A refusal with no phrase, or a key a
+language lacks, is shown in English.
 """
 
 from __future__ import annotations
@@ -39,6 +40,31 @@ PIN_ENGLISH: dict[str, str] = {
         "this scoreboard listens on this machine only: open it as http://localhost:{port}/ to"
         " change anything"
     ),
+}
+
+#: A request body the API cannot take (``web/api.py``): not JSON, not an object, a key missing
+#: or of the wrong kind. The pages never send one, but a page older than the server it talks
+#: to (a phone left open across an upgrade) can, and its reader saw these in English alone.
+REQUEST_ENGLISH: dict[str, str] = {
+    "request_not_json": "send JSON (Content-Type: application/json)",
+    "request_not_utf8": (
+        "the request body is not UTF-8 text (byte {byte}): send JSON encoded as UTF-8"
+    ),
+    "request_malformed": "malformed JSON: {why}",
+    "request_long_number": "malformed JSON: a number has too many digits",
+    "request_too_deep": "malformed JSON: nested too deeply",
+    "request_not_object": "the request body must be a JSON object",
+    "request_key_missing": "missing {name}",
+    "request_bid_missing": "missing 'bid' (send null to clear a bid)",
+    "request_bids_not_list": "bids must be a list, one per player",
+    "request_cannonballs_not_list": (
+        "with all bids, cannonball must be a list of true/false, one per player"
+    ),
+    "request_cannonball_not_bool": "cannonball must be true or false",
+    "request_card_not_text": "unknown card {card}; use an id like green-7",
+    "request_nothing_to_correct": "say what to correct: a card, a player, or both",
+    "request_plays_not_list": "plays must be a list of {{player, card}}, the leader's first",
+    "request_settings_missing": ('send {{"settings": {{...}}}} with the settings to change'),
 }
 
 TEMPLATES: dict[str, dict[str, str]] = {
@@ -841,6 +867,90 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
     },
 }
+
+
+#: :data:`REQUEST_ENGLISH` in each language. A malformed body says where the JSON broke
+#: (``line``, ``column``) instead of the decoder's English reason.
+_REQUEST_WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "request_not_json": "envía JSON (Content-Type: application/json)",
+        "request_not_utf8": (
+            "el cuerpo de la petición no es texto UTF-8 (byte {byte}): envía JSON en UTF-8"
+        ),
+        "request_malformed": "JSON mal formado (línea {line}, columna {column})",
+        "request_long_number": "JSON mal formado: un número tiene demasiadas cifras",
+        "request_too_deep": "JSON mal formado: anidado a demasiada profundidad",
+        "request_not_object": "el cuerpo de la petición debe ser un objeto JSON",
+        "request_key_missing": "falta {name}",
+        "request_bid_missing": "falta 'bid' (envía null para borrar una apuesta)",
+        "request_bids_not_list": "«bids» debe ser una lista, una apuesta por jugador",
+        "request_cannonballs_not_list": (
+            "con todas las apuestas, «cannonball» debe ser una lista de true/false, uno por jugador"
+        ),
+        "request_cannonball_not_bool": "«cannonball» debe ser true o false",
+        "request_card_not_text": "carta desconocida {card}; usa un id como green-7",
+        "request_nothing_to_correct": "di qué corregir: una carta, un jugador o ambos",
+        "request_plays_not_list": (
+            "«plays» debe ser una lista de {{player, card}}, empezando por quien sale"
+        ),
+        "request_settings_missing": (
+            'envía {{"settings": {{...}}}} con los ajustes que quieras cambiar'
+        ),
+    },
+    "it": {
+        "request_not_json": "invia JSON (Content-Type: application/json)",
+        "request_not_utf8": (
+            "il corpo della richiesta non è testo UTF-8 (byte {byte}): invia JSON in UTF-8"
+        ),
+        "request_malformed": "JSON non valido (riga {line}, colonna {column})",
+        "request_long_number": "JSON non valido: un numero ha troppe cifre",
+        "request_too_deep": "JSON non valido: annidato troppo in profondità",
+        "request_not_object": "il corpo della richiesta deve essere un oggetto JSON",
+        "request_key_missing": "manca {name}",
+        "request_bid_missing": "manca 'bid' (invia null per cancellare una puntata)",
+        "request_bids_not_list": "«bids» deve essere una lista, una puntata per giocatore",
+        "request_cannonballs_not_list": (
+            "con tutte le puntate, «cannonball» deve essere una lista di true/false, uno per"
+            " giocatore"
+        ),
+        "request_cannonball_not_bool": "«cannonball» deve essere true o false",
+        "request_card_not_text": "carta sconosciuta {card}; usa un id come green-7",
+        "request_nothing_to_correct": "di' cosa correggere: una carta, un giocatore o entrambi",
+        "request_plays_not_list": (
+            "«plays» deve essere una lista di {{player, card}}, a partire da chi apre la presa"
+        ),
+        "request_settings_missing": (
+            'invia {{"settings": {{...}}}} con le impostazioni da cambiare'
+        ),
+    },
+    "da": {
+        "request_not_json": "send data som JSON (Content-Type: application/json)",
+        "request_not_utf8": (
+            "forespørgslens indhold er ikke UTF-8-tekst (byte {byte}): send JSON kodet som UTF-8"
+        ),
+        "request_malformed": "ugyldig JSON (linje {line}, kolonne {column})",
+        "request_long_number": "ugyldig JSON: et tal har for mange cifre",
+        "request_too_deep": "ugyldig JSON: indlejret for dybt",
+        "request_not_object": "forespørgslens indhold skal være et JSON-objekt",
+        "request_key_missing": "{name} mangler",
+        "request_bid_missing": "'bid' mangler (send null for at slette et bud)",
+        "request_bids_not_list": "»bids« skal være en liste med ét bud pr. spiller",
+        "request_cannonballs_not_list": (
+            "med alle bud skal »cannonball« være en liste med true/false, én pr. spiller"
+        ),
+        "request_cannonball_not_bool": "»cannonball« skal være true eller false",
+        "request_card_not_text": "ukendt kort {card}; brug et id som green-7",
+        "request_nothing_to_correct": "sig, hvad der skal rettes: et kort, en spiller eller begge",
+        "request_plays_not_list": (
+            "»plays« skal være en liste med {{player, card}}, startende med den, der spiller ud"
+        ),
+        "request_settings_missing": (
+            'send {{"settings": {{...}}}} med de indstillinger, der skal ændres'
+        ),
+    },
+}
+for _lang, _words in _REQUEST_WORDS.items():
+    TEMPLATES[_lang].update(_words)
 
 
 #: An imported record the rules refuse: the reason is the rules engine's phrases.
