@@ -132,3 +132,28 @@ def test_danish_running_text_writes_card_types_in_lower_case_and_lists_keep_the_
     # A sentence that starts with the card capitalises it.
     said = flag_i18n.flag_text("escape read with low confidence (0.41)", "da")
     assert said == "Flugtkort læst med lav sikkerhed (0.41)"
+
+
+def test_a_danish_colour_is_written_in_lower_case_in_running_text() -> None:
+    """The Danish sheet writes a colour as the adjective it is ("den sorte 14'er", "den sorte
+    Jolly Roger-farve"); the texts said "Bens Grøn 9 vinder" and "farve (Grøn)". Jolly Roger
+    is a name, and the menus keep their labels."""
+    result = resolve_trick(
+        [parse_card(c) for c in ("green-2", "green-9", "yellow-14")], players=["Ana", "Ben", "Cai"]
+    )
+    assert explain(result.phrases, "da") == (
+        "Bens grøn 9 vinder: det højeste kort i den udspillede farve (grøn)."
+        " +10 for gul 14 (hvis buddet holder)."
+    )
+    assert i18n.card_in_text("purple-3", "da") == "lilla 3"
+    assert i18n.card_in_text("black-14", "da") == "Jolly Roger 14"
+    assert i18n.suit_in_text("black", "da") == "Jolly Roger"
+    assert i18n.card_name("green-9", "da") == "Grøn 9"  # the menus' label
+    said = flag_i18n.flag_text(
+        "the camera saw green-1 swapped for green-13 before the pickup", "da"
+    )
+    assert said == "kameraet så grøn 1 byttet ud med grøn 13, før stikket blev samlet op"
+    # A sentence that starts with the card capitalises it.
+    said = flag_i18n.flag_text("green-9 read with low confidence (0.41)", "da")
+    assert said == "Grøn 9 læst med lav sikkerhed (0.41)"
+    assert i18n.card_in_text("green-9", "es") == "Loro 9"  # the other languages' names stand

@@ -243,7 +243,7 @@ def test_a_danish_refusal_writes_a_players_genitive_as_danish_does(
         was_player="Ben",
         was_card=CardId(parse_card("escape")),
     )
-    assert f"kort 3 er nu {genitive} Grøn 9, ikke Bens flugtkort som" in refusal_text(err, "da")
+    assert f"kort 3 er nu {genitive} grøn 9, ikke Bens flugtkort som" in refusal_text(err, "da")
 
 
 @pytest.mark.parametrize(

@@ -773,7 +773,7 @@ def wording(lang: str) -> Wording:
     return Wording(
         templates=TEMPLATES[lang],
         card=(lambda card: _with_article(card, lang)) if lang in ARTICLES else said,
-        suit=lambda suit: i18n.suit_name(suit.value, lang),
+        suit=lambda suit: i18n.suit_in_text(suit.value, lang),
         card_id=name,
         setting=setting,
         genitive=genitive,
@@ -941,7 +941,7 @@ def revoke_texts(
                 trick=trick + 1,
                 player=players[seat] if 0 <= seat < len(players) else str(seat),
                 card=i18n.card_in_text(str(revoke["card"]), lang),
-                suit=i18n.suit_name(str(revoke["suit"]), lang),
+                suit=i18n.suit_in_text(str(revoke["suit"]), lang),
                 proof=i18n.card_in_text(str(revoke["proof_card"]), lang),
                 proof_trick=proof + 1,
             )
