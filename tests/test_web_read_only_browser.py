@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from browser_support import require_browser
+from store_support import plays
 from test_web_read_only_pages import _played_game, _unwritable
 
 from skullcam.store import GameStore
@@ -120,3 +121,62 @@ def test_a_read_only_folders_pages_offer_no_change(
 
     _open(browser, f"{base}/setup")
     assert _shown(browser, "#start-game") == [False]
+
+
+def _every_question_and_no_camera(data: Path) -> int:
+    """A game with one open question of each kind (a doubtful trick, the Tigress, Rascal's bet,
+    Harry's change, Rosie's choice asked, and Rosie's choice read from the next lead), played
+    by a run that found no camera (its notice said to enter the tricks by hand)."""
+    store = GameStore(data)
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"pirate_abilities": True})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "escape")))
+    for kind, player in (("flagged", None), ("tigress", 2), ("rascal_bet", 0), ("harry", 1)):
+        store.create_prompt(gid, kind, 1, 0, player)
+    store.create_prompt(gid, "rosie", 1, None, 0)
+    store.set_bids(gid, 2, [1, 1, 0])
+    store.record_trick(gid, 2, 0, plays((2, "pirate-rosie"), (0, "green-2"), (1, "green-3")))
+    store.record_trick(gid, 2, 1, plays((1, "green-4"), (2, "green-6"), (0, "green-7")))
+    store.set_camera_missing(True, "no_camera")
+    store.close()
+    return gid
+
+
+#: Each question as a folder that cannot be written says it: what is not recorded yet.
+OPEN_QUESTIONS = sorted(
+    [
+        DOUBT,
+        "Cai: Tigress as pirate or escape is not recorded yet.",
+        "Ana won with Rascal: the bet (0, 10 or 20) is not recorded yet.",
+        "Ben won with Harry: the bid's change (−1, 0 or +1) is not recorded yet.",
+        "Ana won with Rosie: who leads next is not recorded yet.",
+        "Cai won with Rosie, and Ben led the next trick.",
+    ]
+)
+
+
+def test_a_read_only_folders_questions_and_camera_say_what_is_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, browser: Any
+) -> None:
+    """Rosie's, the Tigress's, Rascal's and Harry's questions were asked with no button to
+    answer them, and the no-camera notice the run before left said to enter the tricks by
+    hand, which cannot be done there."""
+    gid = _every_question_and_no_camera(tmp_path / "data")
+    _unwritable(monkeypatch, tmp_path / "data")
+    base, _store = request.getfixturevalue("server")
+    browser.set_window_size(412, 915)
+    game = f"{base}/game/{gid}"
+
+    pages = (
+        ("bids", "#prompts", "#no-camera, #camera-how"),
+        ("prompts", "#prompts", None),
+        ("tv", "#tv-prompts", "#tv-no-camera"),
+    )
+    for page, container, camera in pages:
+        _open(browser, f"{game}/{page}")
+        # Drawn all at once, from the page's state: waiting for one is waiting for all.
+        assert sorted(_questions(browser, container)) == OPEN_QUESTIONS, page
+        assert not browser.find_elements(By.CSS_SELECTOR, ".prompt-answer")
+        if camera is not None:
+            notices = _shown(browser, camera)
+            assert notices and not any(notices), (page, notices)

@@ -155,3 +155,21 @@ def test_a_doubtful_tricks_question_has_its_read_only_wording(key: str) -> None:
         asked, said = STRINGS[key][lang], open_[lang]
         assert said.endswith(".") and asked.startswith(said[:-1]) and said != asked, lang
         assert set(re.findall(r"\{\w+\}", said)) == {"{round}", "{trick}"}, lang
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["prompt_tigress", "prompt_rosie", "prompt_rosie_read", "prompt_rascal_bet", "prompt_harry"],
+)
+def test_every_question_has_its_read_only_wording(key: str) -> None:
+    """app.js says every question with ``key + "_open"`` on a folder that cannot be written
+    (each kind the store asks has one): what is not recorded yet, in every language, with the
+    question's names, and nothing asked ("Ana won with Rosie: who leads next?" had no button)."""
+    from skullcam.store import PROMPT_KINDS
+    from skullcam.web.i18n import LANGUAGES, STRINGS
+
+    assert all(f"prompt_{kind}_open" in STRINGS for kind in PROMPT_KINDS)
+    for lang in LANGUAGES:
+        asked, said = STRINGS[key][lang], STRINGS[f"{key}_open"][lang]
+        assert said.endswith(".") and "?" not in said and said != asked, lang
+        assert set(re.findall(r"\{\w+\}", said)) == set(re.findall(r"\{\w+\}", asked)), lang

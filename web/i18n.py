@@ -1005,6 +1005,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "La presa {trick} del round {round} sembra dubbia.",
         "da": "Stik {trick} i runde {round} ser tvivlsomt ud.",
     },
+    # The pirates' and the Tigress's questions there: what is not recorded yet, not a question
+    # no button answers (Rosie's read choice: what was seen, without "Did Ana choose Bo?").
+    "prompt_tigress_open": {
+        "en": "{name}: Tigress as pirate or escape is not recorded yet.",
+        "es": "{name}: aún no consta si la Tigresa va como Pirata o como Huida.",
+        "it": "{name}: non è ancora registrato se la Tigre va come Pirata o come Fuga.",
+        "da": "{name}: det er ikke registreret endnu, om Tigress er pirat eller flugtkort.",
+    },
+    "prompt_rosie_open": {
+        "en": "{name} won with Rosie: who leads next is not recorded yet.",
+        "es": "{name} ganó con Rosie: aún no consta quién sale ahora.",
+        "it": "{name} ha vinto con Rosie: non è ancora registrato chi guida la prossima presa.",
+        "da": "{name} vandt med Rosie: hvem der spiller ud næste gang, er ikke registreret endnu.",
+    },
+    "prompt_rosie_read_open": {
+        "en": "{name} won with Rosie, and {leader} led the next trick.",
+        "es": "{name} ganó con Rosie y {leader} salió en la baza siguiente.",
+        "it": "{name} ha vinto con Rosie e {leader} ha guidato la presa successiva.",
+        "da": "{name} vandt med Rosie, og {leader} spillede ud i næste stik.",
+    },
+    "prompt_rascal_bet_open": {
+        "en": "{name} won with Rascal: the bet (0, 10 or 20) is not recorded yet.",
+        "es": "{name} ganó con Rascal: aún no consta cuántos puntos se juega (0, 10 o 20).",
+        "it": (
+            "{name} ha vinto con il Furfante: la scommessa (0, 10 o 20) non è ancora registrata."
+        ),
+        "da": "{name} vandt med Rascal: satsen (0, 10 eller 20) er ikke registreret endnu.",
+    },
+    "prompt_harry_open": {
+        "en": "{name} won with Harry: the bid's change (−1, 0 or +1) is not recorded yet.",
+        "es": "{name} ganó con Harry: aún no consta el cambio de la apuesta (−1, 0 o +1).",
+        "it": (
+            "{name} ha vinto con Harry: il cambio della puntata (−1, 0 o +1) non è ancora"
+            " registrato."
+        ),
+        "da": "{name} vandt med Harry: ændringen af buddet (−1, 0 eller +1) er ikke registreret"
+        " endnu.",
+    },
     "prompt_flagged_correct_open": {
         "en": "Round {round}, trick {trick} cannot be scored as recorded.",
         "es": "La baza {trick} de la ronda {round} no se puede puntuar tal como se grabó.",

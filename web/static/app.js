@@ -243,21 +243,27 @@ const SK = (() => {
   }
 
   /* Prompts: phones answer them; the TV shows them read-only. */
+  /* A question's text. A data folder that cannot be written answers nothing (the notice at
+   * the top says so, and no button is drawn): each question is said as what is not known
+   * ("key_open": "Round 1, trick 1 looks doubtful.", "Ana won with Rosie: who leads next is
+   * not recorded yet."), not asked of a table that cannot answer it. */
   function promptText(p, players) {
+    const [key, fields] = promptWords(p, players);
+    return t(folderReadOnly ? key + "_open" : key, fields);
+  }
+  function promptWords(p, players) {
     const name = p.player !== null && p.player !== undefined ? players[p.player] : "";
     // One that cannot be resolved is corrected, not confirmed (promptChoices offers Correct only).
-    // A data folder that cannot be written answers nothing (the notice at the top says so):
-    // the doubt is said without "confirm or correct it", which no button there would do.
     if (p.kind === "flagged") {
       const key = p.confirmable === false ? "prompt_flagged_correct" : "prompt_flagged";
-      return t(folderReadOnly ? key + "_open" : key, {round: p.round, trick: (p.trick || 0) + 1});
+      return [key, {round: p.round, trick: (p.trick || 0) + 1}];
     }
     // Rosie's choice read from who led the next trick (the store follows it meanwhile): said,
     // and confirmed in one tap, not asked as if nothing were known while play went on.
     if (p.kind === "rosie" && isSeat(p.read_choice, players)) {
-      return t("prompt_rosie_read", {name: name, leader: players[p.read_choice]});
+      return ["prompt_rosie_read", {name: name, leader: players[p.read_choice]}];
     }
-    return t("prompt_" + p.kind, {name: name});
+    return ["prompt_" + p.kind, {name: name}];
   }
   function isSeat(value, players) { return Number.isInteger(value) && value >= 0 && value < players.length; }
   function rosieChoices(p, players) {
@@ -546,8 +552,8 @@ function initBids() {
     showScoreStop(state, shownRound, (r) => loadRound(r).catch(showError));
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
-    document.getElementById("camera-how").hidden =
-      !(state.camera_missing && state.camera_missing_why === "no_camera") || !!state.finished;
+    document.getElementById("camera-how").hidden = SK.readOnly
+      || !(state.camera_missing && state.camera_missing_why === "no_camera") || !!state.finished;
     // A trick the camera missed (or every trick, with no camera) is entered on the tricks page:
     // linked at the top while no camera records, else under the bids, out of the way.
     const byHand = document.getElementById("enter-by-hand");
@@ -714,7 +720,10 @@ function showCameraMissing(el, state, tv = false) {
   const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved"};
   const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
   const none = tv ? "no_camera_tv" : "no_camera";  // the TV's has no command line to type
-  el.hidden = !(state.camera_missing || notice) || state.finished;
+  // A folder that cannot be written has no camera recording into it: what the state holds was
+  // left by the run before ("No camera ... Enter them by hand", which cannot be done there),
+  // and the read-only notice at the top says nothing is recorded.
+  el.hidden = SK.readOnly || !(state.camera_missing || notice) || !!state.finished;
   SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || none : notice || none));
   el.title = el.textContent;  // the TV cuts a long notice to two lines
 }
