@@ -686,3 +686,11 @@ def test_a_page_refused_an_event_stream_is_told_why_in_its_language(
         "for mange sider følger spillet; denne side prøver igen om et par sekunder"
     )
     held.close()
+
+
+def test_a_malformed_body_follows_the_browsers_language_where_none_was_chosen(
+    client: FlaskClient,
+) -> None:
+    """A phone that never chose a language reads the page in its browser's: so the refusal."""
+    res = client.post("/api/games", json=[1], headers={"Accept-Language": "da-DK,da;q=0.9"})
+    assert json_of(res)["error_text"] == "forespørgslens indhold skal være et JSON-objekt"
