@@ -102,7 +102,8 @@ class HandRemovalMixin(HandEntryMixin):
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]
             removed = {"round": round_number, "trick": trick_index, "plays": plays}
             outcome = {"moved_back": len(back), "camera_kept": kept}
-            before = {**removed, **_camera_plays(trick)}
+            # When it was entered: the game's history places its earlier entries with it.
+            before = {**removed, **_camera_plays(trick), "recorded_at": trick.recorded_at}
             write_audit(conn, game_id, None, "removed", before, outcome, note)
             # A correction to the pages: the TV drops the trick's banner, the lists reload.
             event = {"round": round_number, "trick": trick_index, "trick_id": trick.id}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from flask.testing import FlaskClient
-from store_support import plays
+from store_support import hand, plays
 
 from skullcam.store import GameStore
 
@@ -103,3 +103,28 @@ def test_an_old_entry_naming_a_rule_this_version_dropped_is_worded_without_it(
         "House rules changed before the first trick: “Loot cards” turned on;"
         " “On a tie” changed from shared win to coin"
     ]
+
+
+def test_when_counts_the_tricks_as_they_stood_then(client: FlaskClient, store: GameStore) -> None:
+    """Counted at their places now, the tricks gave an earlier change the wrong place: a
+    trick entered by hand and taken back since was left out ("before round 2" for a change
+    made after it), and a change made between a missed trick's insert and its take-back,
+    with the round complete, read "during round 2, after trick 1" (the insert gone, the
+    camera's trick moved back)."""
+    gid = round_one_played(store)
+    store.set_bids(gid, 2, [1, 1])
+    store.enter_trick(gid, 2, 0, hand((0, "green-9"), (1, "green-2")))
+    store.update_settings(gid, {"loot": True})
+    store.remove_hand_trick(gid, 2, 0)
+    assert history(client, gid)[0] == (
+        "House rule “Loot cards” turned on during round 2, after trick 1"
+    )
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 3})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "green-4"), (1, "green-1")))
+    store.insert_trick(gid, 2, 0, hand((0, "green-9"), (1, "green-2")))
+    store.update_settings(gid, {"loot": True})
+    store.remove_hand_trick(gid, 2, 0)
+    assert history(client, gid)[0] == "House rule “Loot cards” turned on before round 3"

@@ -3,8 +3,9 @@
 A referee settling a dispute the morning after reads that history: a house rule changed
 mid-game rescores every round, and a game finished by hand (or resumed) decides which rounds
 count, so each such audit entry says what changed and when in the game it was made ("House
-rule “Loot cards” turned on before round 4"). The import, a bid changed after play and a
-trick taken back are worded by the template itself (``tricks.html``).
+rule “Loot cards” turned on before round 4"), the tricks counted as they stood then. The
+import, a bid changed after play and a trick taken back are worded by the template itself
+(``tricks.html``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def worded_entries(
         if entry.kind not in WORDED_KINDS:
             continue
         settings = entry.before if entry.kind == "settings" else _settings_at(game, trail, entry)
-        when = _when(entry.at, tricks, len(game.players), settings, lang)
+        when = _when(_places_then(entry, trail, tricks), len(game.players), settings, lang)
         line = _line(entry, when, lang)
         if line is not None:
             lines[entry.id] = line
@@ -96,20 +97,55 @@ def _settings_at(game: Game, trail: Sequence[Correction], entry: Correction) -> 
     return game.settings
 
 
-def _when(at: float, tricks: Sequence[Trick], n: int, settings: Any, lang: str) -> str:
-    """Where the game stood at ``at``, from the tricks recorded by then: before its first
-    trick, during a round (after its last trick recorded), or between rounds ("before round
-    4"; "after round 10" past the game's last round, the number of rounds as it was then).
-    Tricks an entry by hand moved since are counted at their places now."""
-    done = [t for t in tricks if t.recorded_at <= at]
-    if not done:
+def _places_then(
+    entry: Correction, trail: Sequence[Correction], tricks: Sequence[Trick]
+) -> list[tuple[int, int]]:
+    """The places (round, trick) of the tricks recorded when ``entry`` was made, as they were
+    then: the tricks recorded by its time, each moved back where a later entry moved it (an
+    insert, or its take-back), and the tricks entered by hand taken back since, at the place
+    they were taken from. Counted at their places now, a trick taken back after a change
+    made it read a trick (or a round) early, and a trick an insert moved on a trick late.
+    The entries later than ``entry`` are those after it on the trail."""
+    places: dict[int, tuple[int, int]] = {
+        t.id: (t.round, t.trick) for t in tricks if t.recorded_at <= entry.at
+    }
+    gone: list[tuple[int, int]] = []
+    for later in reversed([c for c in trail if c.id > entry.id]):
+        was = _place(later.before)
+        if later.kind == "moved" and later.trick_id in places and was is not None:
+            places[later.trick_id] = was
+        elif later.kind == "removed" and was is not None and _recorded_by(later.before, entry.at):
+            gone.append(was)
+    return [*places.values(), *gone]
+
+
+def _place(value: Any) -> tuple[int, int] | None:
+    """``{"round", "trick"}`` of an entry's ``before``, or None where it holds none."""
+    if not isinstance(value, Mapping):
+        return None
+    r, t = value.get("round"), value.get("trick")
+    return (r, t) if isinstance(r, int) and isinstance(t, int) else None
+
+
+def _recorded_by(removed: Any, at: float) -> bool:
+    """Whether a trick taken back (a 'removed' entry's ``before``) was recorded by ``at``;
+    an entry written before the store kept that time says nothing, and is left out."""
+    recorded = removed.get("recorded_at") if isinstance(removed, Mapping) else None
+    return isinstance(recorded, (int, float)) and recorded <= at
+
+
+def _when(places: Sequence[tuple[int, int]], n: int, settings: Any, lang: str) -> str:
+    """Where the game stood with tricks at ``places``: before its first trick, during a round
+    (after its last trick recorded), or between rounds ("before round 4"; "after round 10"
+    past the game's last round, the number of rounds as it was then)."""
+    if not places:
         return translate("history_before_play", lang)
-    last = max(done, key=lambda t: (t.round, t.trick))
-    in_round = sum(1 for t in done if t.round == last.round)
+    last_round, last_trick = max(places)
+    in_round = sum(1 for r, _ in places if r == last_round)
     rounds = _filled(settings)["rounds"]
     rounds = rounds if isinstance(rounds, int) else DEFAULT_SETTINGS.rounds
-    if in_round < cards_in_round(last.round, n, rounds):
-        return translate("history_during_round", lang, round=last.round, trick=last.trick + 1)
-    if last.round < rounds:
-        return translate("history_before_round", lang, round=last.round + 1)
-    return translate("history_after_round", lang, round=last.round)
+    if in_round < cards_in_round(last_round, n, rounds):
+        return translate("history_during_round", lang, round=last_round, trick=last_trick + 1)
+    if last_round < rounds:
+        return translate("history_before_round", lang, round=last_round + 1)
+    return translate("history_after_round", lang, round=last_round)
