@@ -87,6 +87,23 @@ def announce_replaced(conn: sqlite3.Connection, before: sqlite3.Row | None) -> N
     after = table_game_row(conn)
     if before is not None and after is not None and before["id"] != after["id"]:
         emit(conn, int(before["id"]), "replaced", {"by": int(after["id"])})
+        # On its history too: a referee reading it later sees why it stopped being current.
+        write_audit(conn, int(before["id"]), None, "replaced", None, {"by": int(after["id"])}, "")
+
+
+#: Why a game finished or reopened by itself (an audit entry of kind 'status', its ``after``
+#: ``{"status", "why"}``): its last trick recorded, a trick entered by hand taken back, its
+#: rounds due changed (the ``rounds`` setting), or a tie-break round become due.
+STATUS_WHYS = ("last_trick", "removed", "rounds", "tie_break")
+
+
+def audit_status(conn: sqlite3.Connection, game_id: int, status: str, why: str) -> None:
+    """Audit a status change nobody asked for (a finish or resume by hand has its own
+    entry): the game's history said nothing of when it ended, or why it came back."""
+    if why not in STATUS_WHYS:
+        raise ValueError(f"why must be one of {', '.join(STATUS_WHYS)}, not {why!r}")
+    was = "active" if status == "finished" else "finished"
+    write_audit(conn, game_id, None, "status", {"status": was}, {"status": status, "why": why}, "")
 
 
 def played_out(conn: sqlite3.Connection, game: Game, rounds: int) -> bool:
@@ -120,27 +137,32 @@ def restatus(conn: sqlite3.Connection, game: Game, old_rounds: int, rounds: int)
     camera, from tonight's game (a bid fixed on last game's page made a tie-break due); once
     that game is over, the table resumes this one to play the tie-break (``resume_game``)."""
     if played_out(conn, game, rounds):
-        mark_finished(conn, game.id)
+        mark_finished(conn, game.id, "rounds")
     elif (
         game.status == "finished"
         and played_out(conn, game, old_rounds)
         and other_game_in_progress(conn, game.id) is None
     ):
-        reopen(conn, game, rounds)
+        set_rounds = checks.full_settings(game.settings)["rounds"]
+        reopen(conn, game, rounds, "tie_break" if rounds > set_rounds else "rounds")
 
 
-def reopen(conn: sqlite3.Connection, game: Game, rounds: int) -> None:
+def reopen(conn: sqlite3.Connection, game: Game, rounds: int, why: str | None = None) -> None:
     """Make a finished game the one being played again (``rounds`` as it has now); a game
-    that took the table meanwhile is told it was replaced."""
+    that took the table meanwhile is told it was replaced. Audited as a status change
+    ``why`` it reopened by itself (None: the caller audits it, as "Resume game" does)."""
     table = table_game_row(conn)
     conn.execute("UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game.id,))
     emit(conn, game.id, "reopened", {"rounds": rounds})
+    if why is not None:
+        audit_status(conn, game.id, "active", why)
     announce_replaced(conn, table)
 
 
-def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:
+def mark_finished(conn: sqlite3.Connection, game_id: int, why: str | None = None) -> bool:
     """Finish a game (once: a finished game keeps its first finishing time and event);
-    whether it was unfinished until now.
+    whether it was unfinished until now. Audited as a status change ``why`` it finished by
+    itself (None: the caller audits it, as "Finish game" and an import do).
 
     The live trick goes with it, so the TV does not show cards of a game that is over.
     """
@@ -152,6 +174,8 @@ def mark_finished(conn: sqlite3.Connection, game_id: int) -> bool:
     if cur.rowcount:
         conn.execute("DELETE FROM live WHERE game_id = ?", (game_id,))
         emit(conn, game_id, "game_finished", {})
+        if why is not None:
+            audit_status(conn, game_id, "finished", why)
     return bool(cur.rowcount)
 
 

@@ -97,14 +97,15 @@ class HandRemovalMixin(HandEntryMixin):
             kept = self._camera_reading_stands(conn, game, trick, answered)
             # Its place may be free now: a Rosie choice read from its lead goes.
             follow_rosies_lead(conn, game, round_number, trick_index)
-            if game.status == "finished" and was_out and not played_out(conn, game, rounds):
-                reopen(conn, game, rounds)
             plays = [{"player": p["player"], "card": p["card"]} for p in trick.plays]
             removed = {"round": round_number, "trick": trick_index, "plays": plays}
             outcome = {"moved_back": len(back), "camera_kept": kept}
             # When it was entered: the game's history places its earlier entries with it.
             before = {**removed, **_camera_plays(trick), "recorded_at": trick.recorded_at}
             write_audit(conn, game_id, None, "removed", before, outcome, note)
+            # After the removal's entry: the history says the game stood without the trick.
+            if game.status == "finished" and was_out and not played_out(conn, game, rounds):
+                reopen(conn, game, rounds, "removed")
             # A correction to the pages: the TV drops the trick's banner, the lists reload.
             event = {"round": round_number, "trick": trick_index, "trick_id": trick.id}
             emit(conn, game_id, "correction", {**event, "removed": True})

@@ -84,7 +84,7 @@ def finish_after_last_trick(
         return
     due = rounds_due()
     if due == rounds or played_out(conn, game, due):
-        mark_finished(conn, game.id)
+        mark_finished(conn, game.id, "last_trick")
 
 
 class TricksMixin(BidsMixin):

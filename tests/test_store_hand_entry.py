@@ -542,7 +542,8 @@ def test_the_replay_page_reads_a_moved_tricks_history_in_the_tables_language(
 def test_the_tricks_page_keeps_a_trick_taken_back_in_the_games_history(
     client: FlaskClient, store: GameStore
 ) -> None:
-    """Its cards are on no trick's page any more: the game's history lists them."""
+    """Its cards are on no trick's page any more: the game's history lists them (between
+    the game's end the insert made and its reopening)."""
     gid = misfiled_over_a_rounds_end(store)
     store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
     store.remove_hand_trick(gid, 2, 0, note="wrong place")
@@ -551,8 +552,10 @@ def test_the_tricks_page_keeps_a_trick_taken_back_in_the_games_history(
     assert listed is not None
     text = " ".join(re.sub("<[^>]+>", " ", listed.group(1)).split())
     assert text == (
+        "Game finished by its last trick after round 2 "
         "Round 2 · Trick 1, entered by hand, taken back: "
-        "Cai Treasure Chest 5, Ana Treasure Chest 9, Ben Treasure Chest 1 (wrong place)"
+        "Cai Treasure Chest 5, Ana Treasure Chest 9, Ben Treasure Chest 1 (wrong place) "
+        "Game reopened by a trick taken back during round 2, after trick 1"
     )
 
 

@@ -64,7 +64,8 @@ def test_a_game_finished_by_hand_and_resumed_is_in_its_history(
 ) -> None:
     """ "Finish game" tapped after round 1, then "Resume game": both on the history, in
     order, with where the game stood; a note sent with a change is shown. (Rounds cut to
-    those played finish the game: the rule's change says so, with the rounds as they were.)"""
+    those played finish the game: the rule's change says so, with the rounds as they were, and
+    the game's end after it, with the rounds as they are.)"""
     gid = round_one_played(store)
     store.finish_game(gid)
     store.resume_game(gid)
@@ -73,6 +74,7 @@ def test_a_game_finished_by_hand_and_resumed_is_in_its_history(
         "Game finished by hand before round 2",
         "Game reopened before round 2",
         "House rule “Number of rounds” changed from 4 to 1 before round 2 (we stop at one round)",
+        "Game finished, no round left to play, after round 1",
     ]
     assert history(client, gid, "da")[:2] == [
         "Spillet afsluttet manuelt før runde 2",
@@ -128,3 +130,84 @@ def test_when_counts_the_tricks_as_they_stood_then(client: FlaskClient, store: G
     store.update_settings(gid, {"loot": True})
     store.remove_hand_trick(gid, 2, 0)
     assert history(client, gid)[0] == "House rule “Loot cards” turned on before round 3"
+
+
+def two_rounds_played(store: GameStore, last: str = "camera") -> int:
+    """Ana and Ben, two rounds, every trick recorded (round 2's last by hand where ``last``
+    says so): the game finished by its last trick."""
+    gid = store.create_game(["Ana", "Ben"], 0, {"rounds": 2})
+    store.set_bids(gid, 1, [0, 1])
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1])
+    store.record_trick(gid, 2, 0, plays((0, "green-9"), (1, "green-2")))
+    if last == "hand":
+        store.enter_trick(gid, 2, 1, hand((0, "green-4"), (1, "green-1")))
+    else:
+        store.record_trick(gid, 2, 1, plays((0, "green-4"), (1, "green-1")))
+    assert store.game(gid).status == "finished"
+    return gid
+
+
+def test_a_game_finished_by_its_last_trick_and_replaced_says_so(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A referee reading the history saw no end to the game, nor why it stopped being the
+    table's: neither was audited (only the live pages' events said so)."""
+    gid = two_rounds_played(store)
+    newer = store.create_game(["Cai", "Dan"], 0, {})
+    assert history(client, gid) == [
+        "Game finished by its last trick after round 2",
+        f"Game {newer} took the table after round 2: this game is no longer being played",
+    ]
+    assert history(client, gid, "es") == [
+        "Partida terminada con su última baza tras la ronda 2",
+        f"La partida {newer} ocupó la mesa tras la ronda 2: esta ya no se está jugando",
+    ]
+    assert (
+        history(client, gid, "it")[0] == "Partita terminata con la sua ultima presa dopo il round 2"
+    )
+    assert history(client, gid, "da")[1] == (
+        f"Spil {newer} tog bordet efter runde 2: dette spil spilles ikke længere"
+    )
+
+
+def test_a_game_reopened_by_a_trick_taken_back_says_so(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The last trick entered by hand finished the game; taking it back reopened it: the
+    history says both, the reopening where the game stood once the trick was gone."""
+    gid = two_rounds_played(store, last="hand")
+    store.remove_hand_trick(gid, 2, 1)
+    assert store.game(gid).status == "active"
+    lines = history(client, gid)
+    assert lines[0] == "Game finished by its last trick after round 2"
+    assert lines[1].startswith("Round 2 · Trick 2, ")
+    assert lines[2:] == ["Game reopened by a trick taken back during round 2, after trick 1"]
+    assert history(client, gid, "it")[2] == (
+        "Partita riaperta dal ritiro di una presa durante il round 2, dopo la presa 1"
+    )
+
+
+def test_a_game_reopened_by_its_rules_says_why(client: FlaskClient, store: GameStore) -> None:
+    """Rounds raised after the last, then a tie made to be broken by one more round: each
+    reopening says why, after the rule's own line."""
+    gid = two_rounds_played(store)
+    store.update_settings(gid, {"rounds": 3})
+    store.update_settings(gid, {"rounds": 2})  # finishes it again
+    store.update_settings(gid, {"points_per_trick": 10})  # 0 all
+    assert store.score(gid)["score"]["totals"][0] == store.score(gid)["score"]["totals"][1]
+    store.update_settings(gid, {"tie": "extra_round"})
+    assert store.game(gid).status == "active"
+    assert history(client, gid) == [
+        "Game finished by its last trick after round 2",
+        "House rule “Number of rounds” changed from 2 to 3 after round 2",
+        "Game reopened, rounds left to play, before round 3",
+        "House rule “Number of rounds” changed from 3 to 2 before round 3",
+        "Game finished, no round left to play, after round 2",
+        "House rule “Points per trick on an exact bid” changed from 20 to 10 after round 2",
+        "House rule “On a tie” changed from shared win to one more round after round 2",
+        "Game reopened for one more round to break the tie after round 2",
+    ]
+    assert history(client, gid, "da")[-1] == (
+        "Spillet genåbnet til en runde mere for at afgøre uafgjort efter runde 2"
+    )

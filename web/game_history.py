@@ -1,11 +1,11 @@
 """The game-level entries of a game's history on its tricks page, worded for a player.
 
 A referee settling a dispute the morning after reads that history: a house rule changed
-mid-game rescores every round, and a game finished by hand (or resumed) decides which rounds
-count, so each such audit entry says what changed and when in the game it was made ("House
-rule “Loot cards” turned on before round 4"), the tricks counted as they stood then. The
-import, a bid changed after play and a trick taken back are worded by the template itself
-(``tricks.html``).
+mid-game rescores every round, and a game finished (by hand or by its last trick) or reopened
+decides which rounds count, as does another game taking the table, so each such audit entry
+says what changed and when in the game it was made ("House rule “Loot cards” turned on before
+round 4"), the tricks counted as they stood then. The import, a bid changed after play and a
+trick taken back are worded by the template itself (``tricks.html``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,19 @@ from skullcam.store.rows import Correction, Game, Trick
 
 from .i18n import STRINGS, translate
 
-#: The audit kinds worded here: a settings change, "Finish game", "Resume game".
-WORDED_KINDS = ("settings", "finish", "resume")
+#: The audit kinds worded here: a settings change, "Finish game", "Resume game", a game
+#: finished or reopened by itself, another game taking the table.
+WORDED_KINDS = ("settings", "finish", "resume", "status", "replaced")
+
+#: The line of a status change by itself (``after``'s status and why); one of a why this
+#: version does not know is worded as its rounds' (a finish or reopening all the same).
+_STATUS_LINES = {
+    ("finished", "last_trick"): "history_finished_last_trick",
+    ("finished", "rounds"): "history_finished_rounds",
+    ("active", "removed"): "history_reopened_removed",
+    ("active", "rounds"): "history_reopened_rounds",
+    ("active", "tie_break"): "history_reopened_tie_break",
+}
 
 
 def worded_entries(
@@ -48,12 +59,25 @@ def _line(entry: Correction, when: str, lang: str) -> str | None:
         return translate("history_finished", lang, when=when)
     if entry.kind == "resume":
         return translate("history_resumed", lang, when=when)
+    if entry.kind in ("status", "replaced"):
+        return _moved_on(entry, when, lang)
     changes = _rule_changes(entry.before, entry.after, lang)
     if not changes:
         return None
     if len(changes) == 1:
         return translate("history_rule", lang, change=changes[0], when=when)
     return translate("history_rules", lang, changes="; ".join(changes), when=when)
+
+
+def _moved_on(entry: Correction, when: str, lang: str) -> str:
+    """A status change by itself, or the table taken by another game (``after["by"]``)."""
+    after = entry.after if isinstance(entry.after, Mapping) else {}
+    if entry.kind == "replaced":
+        return translate("history_replaced", lang, game=after.get("by", "?"), when=when)
+    status = "active" if after.get("status") == "active" else "finished"
+    why = str(after.get("why"))
+    key = _STATUS_LINES.get((status, why), _STATUS_LINES[(status, "rounds")])
+    return translate(key, lang, when=when)
 
 
 def _rule_changes(before: Any, after: Any, lang: str) -> list[str]:
@@ -105,7 +129,8 @@ def _places_then(
     insert, or its take-back), and the tricks entered by hand taken back since, at the place
     they were taken from. Counted at their places now, a trick taken back after a change
     made it read a trick (or a round) early, and a trick an insert moved on a trick late.
-    The entries later than ``entry`` are those after it on the trail."""
+    The entries later than ``entry`` are those after it on the trail: an entry written in
+    the same moment as a removal (a game it reopened) comes after the removal's."""
     places: dict[int, tuple[int, int]] = {
         t.id: (t.round, t.trick) for t in tricks if t.recorded_at <= entry.at
     }

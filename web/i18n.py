@@ -832,6 +832,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Partita ripresa {when}",
         "da": "Spillet genoptaget {when}",
     },
+    # A status change nobody asked for (web/game_history.py; the store's STATUS_WHYS), and
+    # another game taking the table: when the game ended, or why it stopped being current.
+    "history_finished_last_trick": {
+        "en": "Game finished by its last trick {when}",
+        "es": "Partida terminada con su última baza {when}",
+        "it": "Partita terminata con la sua ultima presa {when}",
+        "da": "Spillet afsluttet af sit sidste stik {when}",
+    },
+    "history_finished_rounds": {
+        "en": "Game finished, no round left to play, {when}",
+        "es": "Partida terminada, sin rondas por jugar, {when}",
+        "it": "Partita terminata, nessun round da giocare, {when}",
+        "da": "Spillet afsluttet, ingen runder tilbage, {when}",
+    },
+    "history_reopened_removed": {
+        "en": "Game reopened by a trick taken back {when}",
+        "es": "Partida reabierta al retirar una baza {when}",
+        "it": "Partita riaperta dal ritiro di una presa {when}",
+        "da": "Spillet genåbnet, da et stik blev taget tilbage, {when}",
+    },
+    "history_reopened_rounds": {
+        "en": "Game reopened, rounds left to play, {when}",
+        "es": "Partida reabierta, con rondas por jugar, {when}",
+        "it": "Partita riaperta, con round da giocare, {when}",
+        "da": "Spillet genåbnet, runder tilbage, {when}",
+    },
+    "history_reopened_tie_break": {
+        "en": "Game reopened for one more round to break the tie {when}",
+        "es": "Partida reabierta para una ronda más de desempate {when}",
+        "it": "Partita riaperta per un round in più di spareggio {when}",
+        "da": "Spillet genåbnet til en runde mere for at afgøre uafgjort {when}",
+    },
+    "history_replaced": {
+        "en": "Game {game} took the table {when}: this game is no longer being played",
+        "es": "La partida {game} ocupó la mesa {when}: esta ya no se está jugando",
+        "it": "La partita {game} ha preso il tavolo {when}: questa non si sta più giocando",
+        "da": "Spil {game} tog bordet {when}: dette spil spilles ikke længere",
+    },
     "history_before_play": {
         "en": "before the first trick",
         "es": "antes de la primera baza",

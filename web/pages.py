@@ -298,7 +298,8 @@ def tricks(game_id: int) -> Any:
         hand_cards=hand_cards(dict(game.settings)),
         # The game's own history: its import (from which file), bids changed after play,
         # hand tricks taken back (their cards are on no trick's page any more), and the
-        # house rules changed, the game finished by hand or resumed, with when (worded).
+        # house rules changed, the game finished or reopened (by hand or by itself), another
+        # game taking the table, with when (worded).
         game_changes=[c for c in trail if c.kind in ("import", "bid", "removed") or c.id in worded],
         worded=worded,
         # Corrected, then put back as the camera saw them: still marked, as their history is.
