@@ -181,7 +181,7 @@ def test_the_score_sheet_shows_the_bid_harry_made(client: FlaskClient, store: Ga
     store.choose_ability(gid, 2, 0, 1)  # Ben's 0 becomes 1
     store.record_trick(gid, 2, 1, plays((1, "black-3"), (2, "green-2"), (0, "green-1")))
     rows = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).splitlines()
-    assert "2,1,Ben,1,2,0,-10,10" in rows  # bid 1 (as scored), won 2: missed by one
+    assert "2,1,Ben,1,2,0,-10,10,," in rows  # bid 1 (as scored), won 2: missed by one
 
 
 def test_the_round_list_shows_the_bid_harry_made(client: FlaskClient, store: GameStore) -> None:
@@ -219,7 +219,7 @@ def test_the_score_sheet_shows_the_bid_harry_made_while_a_later_round_does_not_s
     res = client.get(f"/game/{gid}/export.csv")
     assert res.status_code == 200
     rows = res.get_data(as_text=True).splitlines()
-    assert "2,1,Ben,1,2,0,-10,10" in rows and "3,1,Ben,1,,,," in rows
+    assert "2,1,Ben,1,2,0,-10,10,," in rows and "3,1,Ben,1,,,,,,1" in rows
 
 
 def test_abilities_turned_on_after_play_ask_for_the_choices_not_made(store: GameStore) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import sqlite3
@@ -10,7 +12,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
+from store_support import BO_LEADS_AFTER_ROSIE, hand, plays, rosie_wins_round_2
 from web_support import game_with_round_2_led_by_the_read_winner, json_of, overlay_labels
 
 from skullcam.store import GameStore, Trick
@@ -983,9 +985,38 @@ def test_export_json_and_csv(client: FlaskClient, store: GameStore) -> None:
     assert record["format"] == "skullcam-game/1" and record["players"] == ["Ana", "Ben", "Cai"]
     csv_text = client.get(f"/game/{gid}/export.csv").get_data(as_text=True)
     lines = csv_text.strip().splitlines()
-    assert lines[0] == "round,player,name,bid,tricks_won,bonus,points,total"
-    assert lines[1:] == ["1,0,Ana,0,0,0,10,10", "1,1,Ben,1,0,0,-10,-10", "1,2,Cai,0,1,0,-10,-10"]
+    assert lines[0] == (
+        "round,player,name,bid,tricks_won,bonus,points,total,tricks_by_hand,tricks_corrected"
+    )
+    assert lines[1:] == [
+        "1,0,Ana,0,0,0,10,10,,",
+        "1,1,Ben,1,0,0,-10,-10,,",
+        "1,2,Cai,0,1,0,-10,-10,,",
+    ]
     assert client.get("/game/42/export.json").status_code == 404
+
+
+def test_the_score_sheet_says_which_tricks_were_entered_by_hand_or_corrected(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The sheet scored a round the camera read alone as one the table typed in or fixed:
+    a referee filtering it could not find the tricks to look at (the tricks page's ✋ and ✎
+    were not in it). Two columns after the score's, each round's tricks numbered from 1."""
+    gid = game_with_trick(store)
+    store.set_bids(gid, 2, [1, 0, 1])
+    store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-3")))
+    store.enter_trick(gid, 2, 1, hand((0, "black-2"), (1, "black-5"), (2, "green-1")))
+    store.correct_play(gid, 2, 0, 2, card="green-2")  # Ben's card: the winner stays Ana
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/game/{gid}/export.csv").get_data(as_text=True)))
+    )
+    assert rows[0][-2:] == ["tricks_by_hand", "tricks_corrected"]
+    assert [r[-2:] for r in rows[1:]] == [["", ""]] * 3 + [["2", "1"]] * 3
+    store.correct_play(gid, 2, 1, 0, card="black-3")  # the hand trick corrected too
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/game/{gid}/export.csv").get_data(as_text=True)))
+    )
+    assert rows[4][-2:] == ["2", "1 2"]
 
 
 def test_the_score_sheet_gives_a_round_being_played_no_points(
@@ -996,7 +1027,7 @@ def test_the_score_sheet_gives_a_round_being_played_no_points(
     store.set_bids(gid, 2, [1, 0, 1])
     store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6"), (1, "green-3")))
     lines = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).strip().splitlines()
-    assert lines[4:] == ["2,0,Ana,1,1,,,", "2,1,Ben,0,0,,,", "2,2,Cai,1,0,,,"]
+    assert lines[4:] == ["2,0,Ana,1,1,,,,,", "2,1,Ben,0,0,,,,,", "2,2,Cai,1,0,,,,,"]
 
 
 def test_the_exports_keep_the_record_while_the_score_has_an_error(
@@ -1018,13 +1049,13 @@ def test_the_exports_keep_the_record_while_the_score_has_an_error(
     assert res.status_code == 200
     lines = res.get_data(as_text=True).strip().splitlines()
     assert lines[:7] == [
-        "round,player,name,bid,tricks_won,bonus,points,total",
-        "1,0,Ana,0,0,0,10,10",
-        "1,1,Ben,1,0,0,-10,-10",
-        "1,2,Cai,0,1,0,-10,-10",
-        "2,0,Ana,1,,,,",
-        "2,1,Ben,0,,,,",
-        "2,2,Cai,1,,,,",
+        "round,player,name,bid,tricks_won,bonus,points,total,tricks_by_hand,tricks_corrected",
+        "1,0,Ana,0,0,0,10,10,,",
+        "1,1,Ben,1,0,0,-10,-10,,",
+        "1,2,Cai,0,1,0,-10,-10,,",
+        "2,0,Ana,1,,,,,,1",
+        "2,1,Ben,0,,,,,,1",
+        "2,2,Cai,1,,,,,,1",
     ]
     assert len(lines) == 8
     assert lines[7].startswith('"The scores cannot be computed until this is corrected: ')
@@ -1042,7 +1073,7 @@ def test_the_score_sheet_keeps_the_bids_of_a_round_a_short_trick_stops(
     store.record_trick(gid, 2, 0, plays((2, "green-4"), (0, "green-6")), flags=["short"])
     assert not store.score(gid)["ok"]
     lines = client.get(f"/game/{gid}/export.csv").get_data(as_text=True).strip().splitlines()
-    assert lines[4:7] == ["2,0,Ana,1,,,,", "2,1,Ben,0,,,,", "2,2,Cai,1,,,,"]
+    assert lines[4:7] == ["2,0,Ana,1,,,,,,", "2,1,Ben,0,,,,,,", "2,2,Cai,1,,,,,,"]
     assert len(lines) == 8 and "only 2 of 3 cards" in lines[7]
 
 

@@ -391,7 +391,7 @@ def test_csv_export_neutralises_formulas(client: FlaskClient, store: GameStore) 
     # as a cell of its own.
     assert [r[2] for r in rows[1:]] == ["'" + n for n in names[:4]] + ["Eve;'=1+1;"]
     # Cai's green 9 won: a missed zero bid, whose -10 stays a number.
-    assert rows[3][2:] == ["'-Cai", "0", "1", "0", "-10", "-10"]
+    assert rows[3][2:] == ["'-Cai", "0", "1", "0", "-10", "-10", "", ""]
 
 
 # ------------------------------------------------------------ 6. round range, long echoes

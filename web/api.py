@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request, session
@@ -501,6 +501,24 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
+#: The score sheet's columns (docs/web.md), then the round's tricks entered by hand and
+#: corrected, after them: a reader of the first eight reads them as before.
+_CSV_SCORE_COLUMNS = ("round", "player", "name", "bid", "tricks_won", "bonus", "points", "total")
+_CSV_TRICK_COLUMNS = ("tricks_by_hand", "tricks_corrected")
+
+
+def _round_tricks_marked(tricks: Sequence[Trick], round_number: int) -> list[str]:
+    """The round's tricks entered by hand, and those corrected (a card or a seat other than
+    the camera's now, the tricks page's ✎), each as their numbers from 1 ("1 3"), as the
+    pages count them: a referee filtering the sheet sees which rounds the camera did not
+    score alone. The same on each player's row of the round."""
+    own = [t for t in tricks if t.round == round_number]
+    return [
+        " ".join(str(t.trick + 1) for t in own if t.by_hand),
+        " ".join(str(t.trick + 1) for t in own if t.corrected),
+    ]
+
+
 def export_json(game_id: int) -> Response:
     record = get_store().export_record(game_id)
     body = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
@@ -530,9 +548,10 @@ def export_csv(game_id: int) -> Response:
     else:
         score = result.get("so_far") or {"rounds": []}
         scored_bids = result.get("so_far_bids") or []
+    tricks = store.tricks(game_id)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "player", "name", "bid", "tricks_won", "bonus", "points", "total"])
+    writer.writerow([*_CSV_SCORE_COLUMNS, *_CSV_TRICK_COLUMNS])
     running = [0] * len(game.players)
     for r, rnd in enumerate(score["rounds"], start=1):
         # As scored: after Harry's change, so a row's bid, tricks and points agree.
@@ -544,10 +563,10 @@ def export_csv(game_id: int) -> Response:
             else:
                 running[p] += rnd["points"][p]
                 row += [rnd["bonus"][p], rnd["points"][p], running[p]]
-            writer.writerow([_csv_cell(v) for v in row])
+            writer.writerow([_csv_cell(v) for v in [*row, *_round_tricks_marked(tricks, r)]])
     # The record stops before a short trick's round (its format holds no missing card): that
     # round and any recorded after it give their bids as stored.
-    last = max([len(record["rounds"]), *(t.round for t in store.tricks(game_id))])
+    last = max([len(record["rounds"]), *(t.round for t in tricks)])
     for r in range(len(score["rounds"]) + 1, last + 1):
         entered = (
             record["rounds"][r - 1]["bids"]
@@ -556,6 +575,7 @@ def export_csv(game_id: int) -> Response:
         )
         for p, name in enumerate(game.players):
             cells = [r, p, name, "" if entered[p] is None else entered[p], "", "", "", ""]
+            cells += _round_tricks_marked(tricks, r)
             writer.writerow([_csv_cell(v) for v in cells])
     if not result["ok"]:
         why = explain_i18n.score_error_text(result, g.lang)
