@@ -167,7 +167,7 @@ def test_a_game_finished_by_its_last_trick_and_replaced_says_so(
         history(client, gid, "it")[0] == "Partita terminata con la sua ultima presa dopo il round 2"
     )
     assert history(client, gid, "da")[1] == (
-        f"Spil {newer} tog bordet efter runde 2: dette spil spilles ikke længere"
+        f"Spil {newer} overtog bordet efter runde 2: dette spil spilles ikke længere"
     )
 
 
@@ -206,8 +206,8 @@ def test_a_game_reopened_by_its_rules_says_why(client: FlaskClient, store: GameS
         "Game finished, no round left to play, after round 2",
         "House rule “Points per trick on an exact bid” changed from 20 to 10 after round 2",
         "House rule “On a tie” changed from shared win to one more round after round 2",
-        "Game reopened for one more round to break the tie after round 2",
+        "Game reopened for one more round for a tie after round 2",
     ]
     assert history(client, gid, "da")[-1] == (
-        "Spillet genåbnet til en runde mere for at afgøre uafgjort efter runde 2"
+        "Spillet genåbnet til en runde mere ved uafgjort efter runde 2"
     )

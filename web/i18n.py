@@ -859,16 +859,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Spillet genåbnet, runder tilbage, {when}",
     },
     "history_reopened_tie_break": {
-        "en": "Game reopened for one more round to break the tie {when}",
-        "es": "Partida reabierta para una ronda más de desempate {when}",
-        "it": "Partita riaperta per un round in più di spareggio {when}",
-        "da": "Spillet genåbnet til en runde mere for at afgøre uafgjort {when}",
+        "en": "Game reopened for one more round for a tie {when}",
+        "es": "Partida reabierta para una ronda más por empate {when}",
+        "it": "Partita riaperta per un round in più per parità {when}",
+        "da": "Spillet genåbnet til en runde mere ved uafgjort {when}",
     },
     "history_replaced": {
         "en": "Game {game} took the table {when}: this game is no longer being played",
         "es": "La partida {game} ocupó la mesa {when}: esta ya no se está jugando",
-        "it": "La partita {game} ha preso il tavolo {when}: questa non si sta più giocando",
-        "da": "Spil {game} tog bordet {when}: dette spil spilles ikke længere",
+        "it": (
+            "La partita {game} ha preso il posto al tavolo {when}: questa non si sta più giocando"
+        ),
+        "da": "Spil {game} overtog bordet {when}: dette spil spilles ikke længere",
     },
     "history_before_play": {
         "en": "before the first trick",
