@@ -10,7 +10,8 @@ fills in at the speed of a real table, with the real recognizer running on every
 Restarting resumes: the active game's recorded tricks rebuild the referee, a demo replay
 continues after the frame of its last recorded trick, and the last trick's cards, if still on
 the table, are not recorded twice. A trick the table enters by hand on the web page while the
-camera watches is taken up the same way, without a restart.
+camera watches (or a card it corrects, a trick it takes back) is taken up the same way,
+without a restart.
 """
 
 from __future__ import annotations
@@ -139,9 +140,9 @@ class LiveLoop:
         """After a game ends, go on to the next: a new demo game, or with a camera the next
         game set up on the web page (``skullcam run`` without ``--exit-when-done``)."""
         self.watch_every_s = 1.0
-        """How often the camera asks the store whether the game changed or a trick was
-        entered by hand (:class:`_GameWatch`); a test replaying frames faster than real time
-        asks every frame, so the answer comes on the frame the entry was made, not on
+        """How often the camera asks the store whether the game changed or the table changed
+        its tricks (:class:`_GameWatch`); a test replaying frames faster than real time
+        asks every frame, so the answer comes on the frame the change was made, not on
         whichever frame a second of a loaded machine's time ends."""
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -382,23 +383,30 @@ class LiveLoop:
         the camera must too).
 
         A trick the table enters by hand meanwhile leaves the camera's referee out of date
-        (its next trick would be refused as already recorded, or led by the wrong player): the
-        game is then taken up again from the store as a restart takes it up, on the same
-        frames, the hand-entered trick's cards (maybe still on the table) not a new trick."""
-        entered_by_hand = False
+        (its next trick would be refused as already recorded, or led by the wrong player), and
+        so does a card corrected, a trick taken back, Rosie's choice or a house rule
+        changed (the next trick was flagged as led by the wrong player, the table having put
+        the winner right already): the game is then taken up again from the store as a
+        restart takes it up, on the same frames, the last trick's cards (maybe still on the
+        table) not a new trick."""
+        changed_at_table = False
         while True:
-            # Before the referee reads the tricks: one entered by hand in between is then
+            # Before the referee reads the tricks: a change made in between is then
             # followed at the next ask instead of missed.
             watch = _GameWatch(
-                game_id, self._current, self.store.last_hand_trick_id, self.watch_every_s
+                game_id,
+                self._current,
+                self.store.table_changes_since,
+                self.store.last_event_id(),
+                self.watch_every_s,
             )
             referee = referee_from_store(self.store, game_id)
             if referee.finished:
                 return None
-            if entered_by_hand:
+            if changed_at_table:
                 logger.info(
-                    "a trick was entered by hand: following the table's record from round %d "
-                    "trick %d",
+                    "the game's tricks were changed on the web page: following the table's "
+                    "record from round %d trick %d",
                     referee.round,
                     referee.trick + 1,
                 )
@@ -422,9 +430,9 @@ class LiveLoop:
             # A trick that waited for a busy database is written before the end, or before
             # the referee is rebuilt from the store.
             recorder.close()
-            if not watch.entered_by_hand:
+            if not watch.changed_at_table:
                 return pipeline
-            entered_by_hand = True
+            changed_at_table = True
             guard = last_trick_cards(self.store, game_id)
 
     def _watch(
@@ -512,26 +520,30 @@ class _EndAware:
 
 class _GameWatch:
     """Asks at most once a second whether the game being recorded is still the one to record,
-    and whether a trick was entered by hand since the watch began (a database read every frame
-    would cost more than the answers are worth): a game finished or replaced on the web page
-    stops the camera's pipeline, and so does a trick entered by hand, for the pipeline to be
-    rebuilt from the store (:attr:`entered_by_hand` then says so)."""
+    and whether the table changed its tricks on the web page since the watch began (a
+    database read every frame would cost more than the answers are worth): a game finished
+    or replaced on the web page stops the camera's pipeline, and so does a change by the
+    table (:meth:`GameStore.table_changes_since`), for the pipeline to be rebuilt from the
+    store (:attr:`changed_at_table` then says so). Was: only a new trick entered by hand (the
+    newest one's id), and a card corrected on a replay page left the camera expecting the
+    winner it had misread to lead the next trick."""
 
     def __init__(
         self,
         game_id: int,
         is_current: Callable[[int], bool],
-        last_hand_trick: Callable[[int], int],
+        table_changes: Callable[[int, int], tuple[bool, int]],
+        since: int,
         every_s: float = 1.0,
     ) -> None:
         self.game_id = game_id
         self.is_current = is_current
-        self.last_hand_trick = last_hand_trick
+        self.table_changes = table_changes
+        self.since = since
+        """The newest event read (the store's event log): the next ask reads after it."""
         self.every_s = every_s
         self.asked = time.monotonic()
-        self.hand_trick = last_hand_trick(game_id)
-        """The newest trick entered by hand as the watch began (0: none yet)."""
-        self.entered_by_hand = False
+        self.changed_at_table = False
 
     def still(self) -> bool:
         now = time.monotonic()
@@ -540,8 +552,8 @@ class _GameWatch:
         self.asked = now
         if not self.is_current(self.game_id):
             return False
-        self.entered_by_hand = self.last_hand_trick(self.game_id) != self.hand_trick
-        return not self.entered_by_hand
+        self.changed_at_table, self.since = self.table_changes(self.game_id, self.since)
+        return not self.changed_at_table
 
 
 class _FailingFrames:

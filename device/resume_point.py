@@ -11,7 +11,7 @@ from typing import Any
 from skullcam.device.pipeline import EnteredTrick
 from skullcam.device.sources import frame_files, frames_folder, names_live_camera
 from skullcam.store import GameStore, Trick
-from skullcam.store.tricks import HAND_SOURCE
+from skullcam.store.rows import HAND_SOURCE
 
 
 def last_trick(store: GameStore, game_id: int) -> Trick | None:

@@ -242,7 +242,9 @@ class CorrectionsMixin(TricksMixin):
         with self._write() as conn, self.settling_rounds(conn, game_id):
             planned = plan()
             if planned is not None:
-                self._apply_correction(conn, planned, note, by_hand)
+                # ``flag`` is the camera's word for a swap it saw: its own change, which a
+                # camera following the game has already made (``table_changes_since``).
+                self._apply_correction(conn, planned, note, by_hand, camera=bool(flag))
                 if flag:
                     raise_flag(conn, self.trick(game_id, round_number, trick_index), flag)
             if then is not None:
@@ -384,11 +386,17 @@ class CorrectionsMixin(TricksMixin):
         raise refusal("leader_unknown", **where)
 
     def _apply_correction(
-        self, conn: sqlite3.Connection, plan: CorrectionPlan, note: str, by_hand: bool = True
+        self,
+        conn: sqlite3.Connection,
+        plan: CorrectionPlan,
+        note: str,
+        by_hand: bool = True,
+        camera: bool = False,
     ) -> None:
         """Write a planned correction. ``by_hand``: a player changed the trick on its page, so
         the phones' "confirm or correct?" about it is settled; a Tigress question answered
-        on a phone (not by hand) leaves the trick's other doubts open."""
+        on a phone (not by hand) leaves the trick's other doubts open. ``camera``: the camera
+        made it (a swap it saw), said in the event (``"camera": true``)."""
         conn.execute(
             "UPDATE tricks SET plays = ?, resolution = ? WHERE id = ?",
             (dump_json(plan.plays), dump_json(plan.resolution), plan.trick_id),
@@ -435,6 +443,8 @@ class CorrectionsMixin(TricksMixin):
         }
         if dropped:
             payload["abilities_dropped"] = dropped
+        if camera:
+            payload["camera"] = True
         emit(conn, plan.game_id, "correction", payload)
 
     def _reconcile_abilities(

@@ -82,6 +82,23 @@ def emit(
     return int(cur.lastrowid or 0)
 
 
+_TABLE_MADE = """CASE WHEN NOT json_valid(payload) THEN 0
+    WHEN kind = 'settings' THEN 1
+    WHEN kind = 'trick' THEN coalesce(json_extract(payload, '$.by_hand'), 0)
+    WHEN kind = 'correction' THEN
+        json_type(payload, '$.removed') IS NOT NULL
+        OR json_extract(payload, '$.choice.kind') = 'rosie'
+        OR (json_type(payload, '$.changes') IS NOT NULL AND json_type(payload, '$.camera') IS NULL)
+    WHEN kind = 'prompt_answered' THEN
+        json_extract(payload, '$.kind') = 'rosie' AND json_type(payload, '$.answer') != 'null'
+    ELSE 0 END"""
+"""An event (SQL, one row of ``events``) by which the table changed what a camera following
+the game reads of it (:meth:`EventsMixin.table_changes_since`): 1, else 0. Rosie's choice
+names who leads next; Rascal's and Harry's change no one's turn."""
+
+_TABLE_CHANGES = f"SELECT MAX(id), MAX({_TABLE_MADE}) FROM events WHERE game_id = ? AND id > ?"
+
+
 class EventsMixin(Database):
     """Reading the log and waiting for it to grow (the web's server-sent-event stream)."""
 
@@ -178,6 +195,18 @@ class EventsMixin(Database):
             .fetchone()
         )
         return row is not None
+
+    def table_changes_since(self, game_id: int, after_id: int) -> tuple[bool, int]:
+        """Whether the table changed the game's tricks after event ``after_id`` (a trick
+        entered or inserted by hand, a card or player corrected, a trick taken back, Rosie's
+        choice made or changed, a house rule changed), and the newest of the game's
+        events read (the next ask's ``after_id``). A camera following the game asks: its
+        referee then no longer says who leads the next trick, or where it goes. The camera's
+        own writes (its tricks, the swaps it saw, its reading kept with an entry, the
+        questions it asks) and a trick confirmed as recorded are not changes. One statement:
+        an event committed meanwhile is in both answers or in neither."""
+        row = self._conn().execute(_TABLE_CHANGES, (game_id, after_id)).fetchone()
+        return bool(row[1]), int(row[0] or after_id)
 
     def wait_for_event(self, after_id: int, timeout: float) -> bool:
         """Block until an event newer than ``after_id`` may exist, or ``timeout`` seconds.

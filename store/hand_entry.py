@@ -44,9 +44,9 @@ from .prompts import close_prompt, open_questions
 from .refusals import refusal
 from .rosie_lead import ask_and_follow, follow_rosies_lead
 from .round_so_far import first_free, is_rounds_last_trick
-from .rows import Game, Trick, dump_json
+from .rows import HAND_SOURCE, Game, Trick, dump_json
 from .trick_moves import Move
-from .tricks import HAND_SOURCE, TricksMixin, finish_after_last_trick
+from .tricks import TricksMixin, finish_after_last_trick
 
 
 def _legal(cards: Sequence[Card]) -> list[Card]:

@@ -206,8 +206,19 @@ class TricksMixin(BidsMixin):
             }
             for kind, player, _ in asks:
                 check_ask(kind, player, len(game.players))
+            # A trick whose source says it was entered by hand is one (``Trick.by_hand``), and
+            # its event says so: a camera following the game takes it up.
+            by_hand = isinstance(detections, dict) and detections.get("source") == HAND_SOURCE
             trick_id = self._record_in(
-                conn, game, round_number, trick_index, clean, dict(resolution), columns, flags
+                conn,
+                game,
+                round_number,
+                trick_index,
+                clean,
+                dict(resolution),
+                columns,
+                flags,
+                by_hand,
             )
             for kind, player, payload in asks:
                 insert_prompt(conn, game_id, kind, round_number, trick_index, player, payload)
@@ -313,13 +324,6 @@ class TricksMixin(BidsMixin):
         order = "round, trick"
         rows = select_rows(self._conn(), "tricks", order, game_id=game_id, round=round_number)
         return [trick_from_row(r) for r in rows]
-
-    def last_hand_trick_id(self, game_id: int) -> int:
-        """The id of the newest trick entered by hand in the game (0 before any): the camera
-        asks it once a second, and a change means its idea of the round is out of date."""
-        sql = f"SELECT MAX(id) FROM tricks WHERE game_id = ? AND {_SOURCE} = ?"
-        row = self._conn().execute(sql, (game_id, HAND_SOURCE)).fetchone()
-        return int(row[0] or 0)
 
     def set_live(
         self,

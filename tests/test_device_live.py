@@ -1196,7 +1196,7 @@ def _a_trick_entered_by_hand(
     from the empty table after the first trick until the frame ``back_at(its settle frames)``,
     and the table enters that trick by hand meanwhile: (store, game, truth, loop) after it."""
     from skullcam.device.scripted import simulate_game
-    from skullcam.store.tricks import HAND_SOURCE
+    from skullcam.store.rows import HAND_SOURCE
 
     record, script = make_demo(tmp_path / "demo")
     settled = simulate_game(record, seed=SEED).settle_frames  # the frames make_demo drew
@@ -1234,7 +1234,10 @@ def test_the_camera_follows_a_trick_the_table_entered_by_hand(
     assert store.game(gid).status == "finished"
     assert loop.tally.tricks == len(sources) - 1  # every other trick the camera's, none refused
     assert "not recorded:" not in caplog.text  # nothing refused as already recorded
-    said = "a trick was entered by hand: following the table's record from round 2 trick 2"
+    said = (
+        "the game's tricks were changed on the web page: following the table's record from "
+        "round 2 trick 2"
+    )
     assert caplog.text.count(said) == 1
 
 
@@ -2438,3 +2441,66 @@ def test_tricks_kept_for_a_game_resumed_while_the_camera_waited_go_in_before_its
     assert recorded_rounds(store, gid) == truth_rounds(record)
     assert store.trick(gid, 1, 0).model_version == "the run before"
     assert picture.read_bytes() == taken and not kept.exists()
+
+
+class TableActsOnce(FrameKeyedRecognizer):
+    """A camera whose every frame also lets the table act, once: ``act`` is called on each
+    frame until it says it acted (True)."""
+
+    def __init__(self, script: list, act: Callable[[], bool]) -> None:
+        super().__init__(script)
+        self.act, self.acted = act, False
+
+    def __call__(self, frame: np.ndarray) -> list:
+        if not self.acted:
+            self.acted = self.act()
+        return super().__call__(frame)
+
+
+def _misread(script: list, card: str, as_read: str) -> list:
+    """``script`` with every detection of ``card`` read as ``as_read``."""
+    import dataclasses
+
+    return [
+        [dataclasses.replace(d, card=as_read) if d.card == card else d for d in dets]
+        for dets in script
+    ]
+
+
+def test_the_camera_follows_a_card_the_table_corrected_on_the_replay_page(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera reads round 2's first trick's black 7 (the trump that wins it) as a purple
+    7, so P1's purple 10 wins it; the table corrects the card on the replay page before the
+    next trick is led, and P2, its real winner, leads it. The camera's referee kept its own
+    reading (it followed only tricks entered by hand): it expected P1 to lead, and flagged the
+    next trick "P2 led, but the game expected P1 to lead", a doubt the table had already put
+    right. It follows the correction now."""
+    from skullcam.web import create_app
+
+    record, script = make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    gid = _table_game(store, record)
+    calibrate_seats(store.data_dir)
+    client = create_app(store.data_dir, store=store).test_client()
+    assert record["rounds"][1]["tricks"][0]["plays"][2] == {"player": 2, "card": "black-7"}
+
+    def correct_on_the_replay_page() -> bool:
+        recorded = [(t.round, t.trick) for t in store.tricks(gid)]
+        if (2, 0) not in recorded:
+            return False
+        assert (2, 1) not in recorded  # before the next trick is recorded
+        url = f"/api/game/{gid}/round/2/trick/0/correct"
+        res = client.post(url, json={"play": 2, "card": "black-7"})
+        assert res.status_code == 200, res.get_data(as_text=True)
+        return True
+
+    camera = TableActsOnce(_misread(script, "black-7", "purple-7"), correct_on_the_replay_page)
+    loop = LiveLoop(store, camera, str(tmp_path / "demo" / "frames"), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games, loop.watch_every_s = 0, False, 0.0
+    with caplog.at_level(logging.INFO, logger="skullcam"):
+        loop.run()
+    assert loop.error is None and camera.acted
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert store.trick(gid, 2, 1).flags == []
+    assert store.game(gid).status == "finished"

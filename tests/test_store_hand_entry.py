@@ -65,20 +65,21 @@ def test_a_whole_game_entered_by_hand_scores_as_the_rules_say(hand_store: GameSt
     tricks = hand_store.tricks(gid)
     assert all(t.detections == {"source": "hand"} for t in tricks)
     assert all(t.completion_image is None for t in tricks)
-    assert hand_store.last_hand_trick_id(gid) == tricks[-1].id
+    assert hand_store.table_changes_since(gid, 0)[0]  # a camera following it would see
 
 
 def test_it_goes_after_the_cameras_tricks_and_is_audited(hand_store: GameStore) -> None:
     gid = three_players(hand_store)
     hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
-    assert hand_store.last_hand_trick_id(gid) == 0  # the camera's trick is not one
+    changed, seen = hand_store.table_changes_since(gid, 0)
+    assert not changed  # the camera's trick is not the table's change
     trick = hand_store.enter_trick(
         gid, 2, 0, hand((2, "black-3"), (0, "black-9"), (1, "escape")), note="camera off"
     )
     assert (trick.round, trick.trick) == (2, 0)
     assert [p["player"] for p in trick.plays] == [2, 0, 1]
     assert trick.original_plays == trick.plays  # what the table said is what was recorded
-    assert hand_store.last_hand_trick_id(gid) == trick.id
+    assert hand_store.table_changes_since(gid, seen) == (True, hand_store.last_event_id())
     (entry,) = hand_store.audit(gid, trick.id)
     assert entry.kind == "hand"
     assert entry.note == "camera off"
@@ -564,12 +565,11 @@ def test_a_trick_entered_by_hand_frees_its_place_when_removed(hand_store: GameSt
     hand_store.enter_trick(gid, 1, 0, hand((1, "green-5"), (2, "green-9"), (0, "escape")))
     hand_store.enter_trick(gid, 2, 0, hand((2, "green-3"), (0, "pirate-rascal"), (1, "green-2")))
     assert [p.kind for p in hand_store.prompts(gid)] == ["rascal_bet"]
+    before = hand_store.last_event_id()
     hand_store.remove_hand_trick(gid, 2, 0)
     assert hand_store.prompts(gid) == []  # its question went with it
     assert hand_store.next_trick(gid) == ready(2, 0, [2, 0, 1])
-    assert (
-        hand_store.last_hand_trick_id(gid) == hand_store.trick(gid, 1, 0).id
-    )  # the camera sees it
+    assert hand_store.table_changes_since(gid, before)[0]  # the camera sees it
 
 
 def pictured_entry(
@@ -1864,3 +1864,76 @@ def test_the_camera_keeps_no_reading_of_a_trick_it_recorded_itself(hand_store: G
     again = plays((1, "green-5"), (2, "green-10"), (0, "green-3"))
     assert hand_store.keep_camera_reading(gid, 1, 0, again) is None
     assert hand_store.trick(gid, 1, 0).flags == [] and not hand_store.prompts(gid)
+
+
+def _camera_game_with_rosie(store: GameStore) -> int:
+    """Ana, Ben and Cai with the pirates' abilities on: the camera's round 1 (Cai's 9 wins)
+    and round 2's first trick, won by Ana's Rosie, her choice of who leads next asked."""
+    gid = three_players(store, {"pirate_abilities": True, "rounds": 3})
+    store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    store.record_trick(gid, 2, 0, plays((2, "black-3"), (0, "pirate-rosie"), (1, "escape")))
+    assert [p.kind for p in store.prompts(gid)] == ["rosie"]
+    return gid
+
+
+TABLE_CHANGES: dict[str, Any] = {
+    "a camera's card corrected": lambda s, g: s.correct_play(g, 1, 0, 1, card="green-10"),
+    "a player corrected": lambda s, g: s.correct_play(g, 2, 0, 2, player=0),
+    "Rosie's question answered": lambda s, g: s.answer_prompt(s.prompts(g)[0].id, 1),
+    "Rosie's choice made on her page": lambda s, g: s.choose_ability(g, 2, 0, 2),
+    "a house rule changed": lambda s, g: s.update_settings(g, {"pirate_abilities": False}),
+    "a trick entered by hand": lambda s, g: (
+        s.choose_ability(g, 2, 0, 1),
+        s.enter_trick(g, 2, 1, hand((1, "green-3"), (2, "green-4"), (0, "green-2"))),
+    ),
+}
+
+CAMERAS_OWN: dict[str, Any] = {
+    "the camera's next trick": lambda s, g: s.record_trick(
+        g, 2, 1, plays((1, "green-3"), (2, "green-4"), (0, "green-2"))
+    ),
+    "a swap the camera saw": lambda s, g: s.correct_play(
+        g, 1, 0, 1, card="green-10", by_hand=False, flag="Cai's green-9 swapped for green-10"
+    ),
+    "a trick confirmed as recorded": lambda s, g: (
+        s.record_trick(g, 2, 1, plays((1, "green-3"), (2, "green-4"), (0, "green-2")), flags=["?"]),
+        s.confirm_trick(g, 2, 1),
+    ),
+    "Rosie's question dismissed": lambda s, g: s.dismiss_prompt(s.prompts(g)[0].id),
+}
+
+
+@pytest.mark.parametrize("action", [*TABLE_CHANGES, *CAMERAS_OWN])
+def test_a_camera_following_the_game_learns_of_every_change_the_table_makes(
+    hand_store: GameStore, action: str
+) -> None:
+    """A camera's referee follows the tricks it recorded and the store's changes by the
+    table: a card corrected on a replay page (the winner put right), a seat corrected,
+    Rosie's choice, a house rule. It learned only of a new trick entered by hand (the
+    newest one's id), and flagged its next trick as led by the wrong player, a doubt the
+    table had settled. Its own tricks and swaps, and a confirmed trick, change nothing it
+    does not know: not rebuilding for them keeps the trick being played on the table."""
+    gid = _camera_game_with_rosie(hand_store)
+    changed, seen = hand_store.table_changes_since(gid, 0)
+    assert not changed and seen == hand_store.last_event_id()
+    {**TABLE_CHANGES, **CAMERAS_OWN}[action](hand_store, gid)
+    now = hand_store.table_changes_since(gid, seen)
+    assert now == (action in TABLE_CHANGES, hand_store.last_event_id())
+    assert hand_store.table_changes_since(gid, now[1]) == (False, now[1])  # asked once
+
+
+def test_taking_back_a_hand_entry_under_a_newer_one_is_a_change_the_camera_learns_of(
+    hand_store: GameStore,
+) -> None:
+    """The missed trick inserted before the camera's round 2 trick moved it on; the table
+    entered the next trick by hand, then took the insert back: the camera's trick went back
+    to its place. The newest entry stayed the same, and the camera was not told."""
+    gid = three_players(hand_store)
+    hand_store.record_trick(gid, 1, 0, plays((1, "green-5"), (2, "green-9"), (0, "green-1")))
+    hand_store.record_trick(gid, 2, 0, plays((0, "black-3"), (1, "black-9"), (2, "escape")))
+    hand_store.insert_trick(gid, 2, 0, hand((2, "yellow-5"), (0, "yellow-9"), (1, "yellow-1")))
+    hand_store.enter_trick(gid, 3, 0, hand((0, "purple-5"), (1, "purple-9"), (2, "purple-1")))
+    seen = hand_store.last_event_id()
+    hand_store.remove_hand_trick(gid, 2, 0)
+    assert [(t.round, t.trick) for t in hand_store.tricks(gid)] == [(1, 0), (2, 0), (3, 0)]
+    assert hand_store.table_changes_since(gid, seen)[0]
