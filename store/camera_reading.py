@@ -190,10 +190,13 @@ class CameraReadingMixin(TricksMixin):
         when a missed trick, entered by hand while it waited for the database, moved the
         camera's tricks before it on a place, the last of them into this one (or an earlier
         waiting trick of the camera's went in here a place on: ``record_trick``'s
-        ``filed_at``, audited as moved too): the first place after it that no camera's trick
-        holds, free or the table's entry of it (:func:`trick_moves.place_on_after`). None
-        where the trick lying there came otherwise (a recording shown again): the refusal
-        stands. Was:
+        ``filed_at``, audited as moved too), or was inserted here, moving on the table's
+        entry of the waiting trick (typed while it waited): the first place after it that no
+        camera's trick holds, free or the table's entry of it
+        (:func:`trick_moves.place_on_after`). None where the trick lying there came otherwise
+        (a recording shown again): the refusal stands. Was: the missed trick inserted here
+        took the camera's picture and reading, asked about every card as misread, and the
+        entry of the waiting trick, a place on, had neither. Was too:
         once one trick had gone on, every later refusal from that recorder went on too,
         whatever lay at its place; and a run that took up a trick its earlier run kept,
         filed after one that went on, found no move onto its place and dropped it."""
@@ -203,7 +206,8 @@ class CameraReadingMixin(TricksMixin):
             return None
         there = trick_from_row(row)
         place = (round_number, trick_index)
-        if there.id not in trick_moves.moved_onto(conn, game_id, place):
+        moved_here = there.id in trick_moves.moved_onto(conn, game_id, place)
+        if not moved_here and not trick_moves.inserted_at(there, place):
             return None
         game, tricks = self.game(game_id), self.tricks(game_id)
         return trick_moves.place_on_after(game, tricks, place, self.rounds_due(game_id))

@@ -109,6 +109,13 @@ def _moved(conn: sqlite3.Connection, game_id: int, place: Place, side: str) -> l
     return ids
 
 
+def inserted_at(trick: Trick, place: Place) -> bool:
+    """Whether ``trick`` is a missed trick inserted by hand at ``place``: it moved on the
+    trick that lay there (its ``moved`` list holds a move from ``place``)."""
+    moves = trick.source_info.get("moved", []) if trick.by_hand else []
+    return any(tuple(int(v) for v in move["from"]) == place for move in moves)
+
+
 def place_on_after(game: Game, tricks: Sequence[Trick], place: Place, rounds: int) -> Place | None:
     """The first place after ``place``, in play order up to the end of round ``rounds``, that
     no camera's trick holds: free, or holding a trick entered by hand. None where none is.

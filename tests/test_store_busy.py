@@ -551,3 +551,56 @@ def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with
     entry = store.trick(game_id, 3, 0)
     assert entry.completion_image  # the camera's picture, kept with it
     assert entry.flags == []  # the camera read the cards the table typed
+
+
+def _typed(store: GameStore, game_id: int, cards: list[str]) -> None:
+    """The game's next trick typed by hand as the camera read it (``cards`` by player)."""
+    slot = store.next_trick(game_id)
+    assert slot is not None
+    plays = hand(*[(p, cards[p]) for p in slot["order"]])
+    store.enter_trick(game_id, slot["round"], slot["trick"], plays)
+
+
+def test_two_kept_tricks_typed_then_a_missed_one_inserted_before_both_keep_their_entries(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The run stopped with round 2's second trick and round 3's first waiting for a held
+    database. Before the next run the table typed both by hand, then inserted the trick the
+    camera had missed before the first of them, which moved both entries on a place. The
+    next run kept the first waiting trick's picture and reading with the missed trick
+    inserted at its place, every card of it asked about as misread ("the camera read a's
+    black-5 where the table entered green-4"), and the entry of that trick, a place on, had
+    no picture. The camera goes on after them once the kept tricks are in."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    _yellow_then_green(ref, recorder)
+    black, purple = ["black-5", "black-9", "black-1"], ["purple-5", "purple-9", "purple-1"]
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(black)), _frame(), [])
+        recorder.on_trick(ref.add(trick(purple)), _frame(), [])
+    _typed(store, game_id, black)
+    _typed(store, game_id, purple)
+    slot = store.missed_before(game_id, 2, 1)
+    assert slot is not None
+    missed = ["green-3", "green-2", "green-4"]
+    store.insert_trick(game_id, 2, 1, hand(*[(p, missed[p]) for p in slot["order"]]))
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        StoreRecorder(store, game_id, "m2").take_kept()  # the next run's start
+    assert "not recorded" not in caplog.text
+    camera = referee_from_store(store, game_id)
+    StoreRecorder(store, game_id, "m2", "test").on_trick(
+        camera.add(trick(["yellow-3", "yellow-7", "yellow-1"])), _frame(), []
+    )
+    placed = [
+        (t.round, t.trick, sorted(p["card"] for p in t.plays), t.by_hand, bool(t.completion_image))
+        for t in store.tricks(game_id)
+    ]
+    assert placed == [
+        (1, 0, ["yellow-2", "yellow-5", "yellow-9"], False, True),
+        (2, 0, ["green-1", "green-5", "green-9"], False, True),
+        (2, 1, ["green-2", "green-3", "green-4"], True, False),  # the missed trick
+        (3, 0, ["black-1", "black-5", "black-9"], True, True),  # the camera's picture
+        (3, 1, ["purple-1", "purple-5", "purple-9"], True, True),
+        (3, 2, ["yellow-1", "yellow-3", "yellow-7"], False, True),
+    ]
+    assert [t.flags for t in store.tricks(game_id)] == [[]] * 6
+    assert not (store.game_dir(game_id) / "unrecorded.json").exists()
