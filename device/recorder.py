@@ -403,9 +403,15 @@ class StoreRecorder:
         if not waiting:
             return
         for outcome, record in waiting:
-            if isinstance(record, Swap) or not self._in_already(record):
+            if isinstance(record, Swap):
+                if not self._swap_in_already(outcome, record):
+                    self._wait((outcome, record))
+            elif not self._in_already(record):
                 self._wait((outcome, record))
         self._on_disk, self._disk_current = True, False  # the file may list some recorded
+        if not self.pending:  # all went in before that run stopped: only the list is left
+            self._keep()
+            return
         logger.info(
             "recording %d trick(s) an earlier run left waiting for the database",
             sum(1 for _, record in self.pending if not isinstance(record, Swap)),
@@ -425,6 +431,20 @@ class StoreRecorder:
         goes a place on now, as in :meth:`_record_moved_on`)."""
         image = record.get("completion_image")
         return image is not None and self.store.image_in_use(image)
+
+    def _swap_in_already(self, outcome: TrickOutcome, swap: Swap) -> bool:
+        """Whether a kept swap went in before the run that kept it stopped: the camera's
+        trick at its place holds the card swapped in. Applied again, it found the card it
+        replaces gone and said "the recorded trick was changed meanwhile; not amended" at
+        every such restart, though nothing but the swap itself had changed it. A trick the
+        table entered by hand is left to :meth:`_swap` (the store tells a swap applied before
+        there itself)."""
+        try:
+            there = self.store.trick(self.game_id, outcome.round, outcome.trick)
+        except UserError:  # not recorded yet: its kept trick goes in first
+            return False
+        player, card = outcome.plays[swap.index]
+        return not there.by_hand and camera_card(there, player) == card
 
     def close(self) -> None:
         """Write what still waits before the run ends; say plainly what could not be."""

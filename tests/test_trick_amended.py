@@ -504,3 +504,29 @@ def test_the_cameras_referee_follows_an_entry_that_kept_its_card_over_a_swap(
     assert not [f for f in last.flags if "led, but" in f]
     plays = pipeline.referee.record()["rounds"][1]["tricks"][0]["plays"]
     assert [(p["player"], p["card"]) for p in plays] == typed
+
+
+def test_a_kept_swap_already_written_is_not_written_again_at_the_next_run(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A trick and its swap waited for a held database and were kept on disk; both went in,
+    and the run was killed before the kept list was written again. The next run applied the
+    swap a second time, found green-1 gone and logged "the recorded trick was changed
+    meanwhile; not amended" though nothing had changed but the swap itself."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+        recorder.on_amended(amended, frame, [], 2, "green-1")
+    kept = store.game_dir(game_id) / "unrecorded.json"
+    text = kept.read_text()
+    assert recorder.flush()
+    kept.write_text(text)  # as a kill between the writes and the kept list's would leave it
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        StoreRecorder(store, game_id, "m2").take_kept()
+    (recorded,) = store.tricks(game_id)
+    assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
+    assert len(store.audit(game_id, recorded.id)) == 1  # the one swap, once
+    assert not [r.getMessage() for r in caplog.records]  # nothing was left to record
+    assert not kept.exists()
