@@ -294,6 +294,42 @@ def test_a_sigterm_while_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: P
     assert GameStore(data).games() == []
 
 
+STOPPED_WHILE_STARTING_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from skullcam.cli import main
+    from skullcam.device import sources
+
+    def no_picamera():  # a SIGTERM while the run looks for a Pi camera, before the model
+        os.kill(os.getpid(), signal.SIGTERM)
+        return False
+
+    sources.picamera_available = no_picamera
+    sys.exit(main(["run", "--no-web", "--speed", "0", "--data", sys.argv[1]]))
+    """
+)
+
+
+def test_a_sigterm_before_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: Path) -> None:
+    """A SIGTERM in the run's first second (its imports, the Pi camera's probe, the demo's
+    load: several seconds on a Pi) killed the process with no line in the journal (exit -15):
+    the handler was set only just before the model's load. Now it says so and exits 130
+    before the model loads, leaving the data folder as it was."""
+    (tmp_path / "child.py").write_text(STOPPED_WHILE_STARTING_CHILD)
+    data = tmp_path / "data"
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "child.py"), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 130, done.stderr
+    said = [line for line in done.stderr.splitlines() if "stopped while" in line]
+    assert len(said) == 1 and "stopped while starting; nothing was recorded" in said[0]
+    assert "Traceback" not in done.stderr
+    assert not (data / "skullcam.db").exists()
+
+
 def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:

@@ -106,10 +106,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # Ctrl-C and a SIGTERM are heard from the start: set before the model loads, the handler
+    # still left the imports, the camera's probe and the demo's load (about a second here,
+    # several on a Pi) to a SIGTERM that killed the process without a word in the journal.
+    stopping = _StopOnSignal()
+    try:
+        return _start(args, stopping)
+    finally:
+        stopping.restore()
+
+
+def _start(args: argparse.Namespace, stopping: _StopOnSignal) -> int:
+    """Check what the run was given (camera, demo, data folder) and take the data folder's
+    lock, then record: a stop asked for meanwhile ends it here, before the model loads."""
     from skullcam.device.demo_game import DemoGame
     from skullcam.device.sources import names_live_camera, open_source, picamera_available
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     camera = args.camera
     demo = None
     if camera == NO_CAMERA:
@@ -133,13 +146,17 @@ def _run(args: argparse.Namespace) -> int:
         from skullcam.device.live import remove_interrupted_writes
 
         remove_interrupted_writes(data)
-    # Ctrl-C and systemctl stop are heard from before the model loads (seconds on a Pi): a
-    # SIGTERM then killed the process without a word in the journal.
-    stopping = _StopOnSignal()
-    try:
-        return _record(args, camera, demo, data, lock, stopping)
-    finally:
-        stopping.restore()
+    if stopping.signalled:
+        return _stopped_early(lock, "starting")
+    return _record(args, camera, demo, data, lock, stopping)
+
+
+def _stopped_early(lock: Any, while_: str) -> int:
+    """A stop that came before the store was opened: said in one line, nothing to lose."""
+    logger.warning("stopped while %s; nothing was recorded", while_)
+    if lock is not None:
+        lock.close()
+    return 130
 
 
 def _recorder_lock(data: Path, pages_only: bool) -> Any:
@@ -190,10 +207,7 @@ def _record(
 
         recognizer = Recognizer.load(args.model, data_dir=data)
     if stopping.signalled:  # the store is not opened yet: nothing to lose
-        logger.warning("stopped while loading the model; nothing was recorded")
-        if lock is not None:
-            lock.close()
-        return 130
+        return _stopped_early(lock, "loading the model")
     store = GameStore(data)
     idle = _why_idle(args, pages_only, demo, store, data)
     if camera is not None and args.no_web and game_to_record(store) is None:
