@@ -153,6 +153,9 @@ class LiveLoop:
         """The current source's picture: frozen or blurred (a new one for each source)."""
         self.record_frames: Path | None = None
         """With a live camera: also save every processed frame here, for a later replay."""
+        self.camera_failing: str | None = None
+        """How the camera failed, as ``skullcam run`` said it before trying it again; its
+        first frame since says, once, that it works again."""
 
     @property
     def model_version(self) -> str:
@@ -236,7 +239,12 @@ class LiveLoop:
     def _playing_again(self) -> None:
         """The first frame of a game from the camera or the demo: the TV's "no camera"
         notice (said by an earlier run, or by this one before the camera came back) no longer
-        holds. On a frame, not on opening: a camera that opens and then stalls is no camera."""
+        holds. On a frame, not on opening: a camera that opens and then stalls is no camera.
+        A camera that had failed says so in the log too: its failure was logged, and then
+        nothing said that recording had resumed."""
+        if self.camera_failing is not None:
+            logger.info("the camera works again (%s): recording resumes", self.camera_failing)
+            self.camera_failing = None
         self.store.set_camera_missing(False)
         self._tell_notice(self.picture.notice if self.picture is not None else None)
 

@@ -1695,6 +1695,10 @@ def test_a_live_camera_that_fails_is_tried_again_with_the_pages_up(
     assert sum(said_up in m for m in errors) == 1
     reminders = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert "still no camera after 2 tries: cannot open camera 0" in "\n".join(reminders)
+    # Its return is said once, at INFO: nothing said that recording had resumed.
+    back = [r for r in caplog.records if "works again" in r.getMessage()]
+    assert [r.levelname for r in back] == ["INFO"]
+    assert "(cannot open camera 0: is it plugged in?): recording resumes" in back[0].getMessage()
     # Said once when it went (not once a try), cleared by the first frame once it opened.
     said = [e.payload for e in store.events_since(0) if e.kind == "camera"]
     # The pages say the camera fails and is tried again (not to restart with another).

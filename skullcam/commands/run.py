@@ -501,6 +501,7 @@ def _run_trying_again(
                 logger.warning("still no camera after %d tries: %s", tries, err)
             else:  # an error every 10 s filled the Pi's journal while no camera was plugged
                 logger.debug("camera tried again: %s", err)
+            loop.camera_failing = said  # its first frame says it works again
             # One event when it goes (the store's), not one a try; the pages say it is tried.
             store.set_camera_missing(True, "camera_failed")
             if _wait_idle(stopping, _sooner(deadline, CAMERA_RETRY_S), done, deadline):
