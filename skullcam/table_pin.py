@@ -6,6 +6,10 @@ Why it is shaped so:
   further lock twice as long (to an hour) until a right PIN; and the whole table takes at
   most 50 wrong PINs an hour from all addresses together, since a guesser can take several
   addresses. A brute force would take days; phones already in keep working.
+- The per-address lock comes first: each address counts towards the table's 50 with at most
+  10 wrong PINs an hour (two of its own locks), so the table locks only for guessing from
+  five addresses or more. One guest's phone and laptop, guessing as fast as their own locks
+  let them (about 35 each in the first hour), spent all 50 and kept every new phone out.
 - A phone proves it knows the PIN once: its session cookie keeps a digest keyed by the
   server's secret, not the PIN (the cookie is signed, not encrypted: whoever sees it could
   read a PIN in it).
@@ -39,6 +43,8 @@ LOCK_MAX_SECONDS = 3600.0
 TABLE_FAILURES = 50
 TABLE_WINDOW_SECONDS = 3600.0
 """Wrong PINs the table takes from all addresses together in this window."""
+TABLE_SHARE = 2 * MAX_FAILURES
+"""Of one address's wrong PINs in the window, the most that count towards the table's."""
 
 
 class PinWait(Exception):
@@ -56,7 +62,8 @@ class PinGuard:
     """The wrong-PIN counts of one server."""
 
     failures: dict[str, tuple[int, float, int]] = field(default_factory=dict)
-    recent: deque[float] = field(default_factory=deque)
+    recent: deque[tuple[float, str]] = field(default_factory=deque)
+    """The wrong PINs counted towards the table's budget: when, and from which address."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def attempt(self, who: str, given: object, pin: str | None, now: float) -> bool:
@@ -64,7 +71,7 @@ class PinGuard:
         or the whole table is locked, whatever the PIN. Read, checked and written under one
         lock, so parallel guesses cannot slip past the limits."""
         with self.lock:
-            while self.recent and now - self.recent[0] >= TABLE_WINDOW_SECONDS:
+            while self.recent and now - self.recent[0][0] >= TABLE_WINDOW_SECONDS:
                 self.recent.popleft()
             count, since, locks = self.failures.get(who, (0, now, 0))
             if count >= MAX_FAILURES:
@@ -73,13 +80,14 @@ class PinGuard:
                     raise PinWait("pin_locked", seconds=math.ceil(left))
                 count = 0
             if len(self.recent) >= TABLE_FAILURES:
-                left = TABLE_WINDOW_SECONDS - (now - self.recent[0])
+                left = TABLE_WINDOW_SECONDS - (now - self.recent[0][0])
                 raise PinWait("pin_table_locked", minutes=max(1, math.ceil(left / 60)))
             if pin is not None and same_pin(given, pin):
                 self.failures.pop(who, None)
                 return True
             count += 1
-            self.recent.append(now)
+            if sum(1 for _, by in self.recent if by == who) < TABLE_SHARE:
+                self.recent.append((now, who))
             if count >= MAX_FAILURES:
                 locks += 1
                 logger.warning(
@@ -90,9 +98,11 @@ class PinGuard:
                 )
             if len(self.recent) == TABLE_FAILURES:
                 logger.warning(
-                    "%d wrong PINs within an hour: no phone can enter a PIN for a while "
-                    "(phones that already have it keep working)",
+                    "%d wrong PINs from %d addresses within an hour: no phone can enter a PIN "
+                    "for a while (phones that already have it, and this machine, keep working;"
+                    " restarting skullcam lets new phones in at once)",
                     len(self.recent),
+                    len({by for _, by in self.recent}),
                 )
             self.failures[who] = (count, now, locks)
         return False

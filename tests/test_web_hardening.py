@@ -934,6 +934,31 @@ def test_the_table_takes_fifty_wrong_pins_an_hour_from_all_addresses(tmp_path: P
     assert client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
 
 
+def test_one_guest_guessing_from_two_addresses_does_not_lock_the_table(tmp_path: Path) -> None:
+    """A guest's phone and laptop, each guessing as fast as its own lock lets it (about 35
+    wrong PINs each in the first hour), spent the table's 50 and kept every new phone out for
+    the hour. Each address now counts at most 10 towards the table's: its own lock is what
+    holds it back, and the table's budget is a backstop against many addresses."""
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    client = app.test_client()
+    guest = [{"REMOTE_ADDR": "192.168.1.66"}, {"REMOTE_ADDR": "192.168.1.67"}]
+    wrong = 0
+    while now[0] < 1000.0 + 3500:
+        waits = []
+        for address in guest:
+            said = json_of(client.post("/api/pin", json={"pin": "0000"}, environ_base=address))
+            wrong += said["error"] == "wrong PIN"
+            waits += [int(w) for w in re.findall(r"wait (\d+) s", said["error"])]
+        now[0] += max(waits, default=1)
+    assert wrong >= 60  # each address had its own lock's worth: the table's never stopped them
+    fresh = {"REMOTE_ADDR": "192.168.1.20"}
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
+    # This machine needs no PIN, the table's lock or not.
+    assert client.post("/api/games", json={"players": ["Ana", "Ben"]}).status_code == 201
+
+
 def test_the_session_cookie_does_not_carry_the_pin(tmp_path: Path) -> None:
     """The cookie is signed, not encrypted: anyone who saw it read the PIN."""
     import base64
