@@ -511,6 +511,20 @@ class Database:
                 self._shared.last_event_id = newest
             self._shared.changed.notify_all()
 
+    def close_thread_connection(self) -> None:
+        """Close this thread's connection, if it opened one: a thread that ends (the web's
+        event watcher, started again with the next page) would otherwise leave it open until
+        :meth:`close`, one more each time."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            return
+        self._local.conn = None
+        with self._connections_lock:
+            if conn in self._connections:
+                self._connections.remove(conn)
+        with contextlib.suppress(sqlite3.Error):
+            conn.close()
+
     def close(self) -> None:
         """Close every connection this store opened (call once, at shutdown)."""
         with self._connections_lock:

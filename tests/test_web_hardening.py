@@ -540,6 +540,70 @@ def test_one_address_cannot_take_every_event_stream(app: Flask, client: FlaskCli
     assert not app.extensions["skullcam_streams"].by_address
 
 
+def test_open_event_streams_share_one_reader_of_the_store(
+    app: Flask, client: FlaskClient, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each open page's stream polled the store itself, 12 SQL statements a second idle and
+    about 20 with live events: 40 pages ran nearly 800 a second beside the camera on a Pi.
+    One watcher now reads each new event once and every stream takes it from memory; the
+    watcher ends, its connection closed, when the last page closes."""
+    import threading
+
+    app.config["SSE_MAX_SECONDS"] = None  # open until closed here
+    pages = [client.get(f"/events?game={gid}", buffered=False) for _ in range(3)]
+    tv = client.get("/events", buffered=False)
+    streams = [page.iter_encoded() for page in [*pages, tv]]
+    for chunks in streams:
+        assert next(chunks).startswith(b"retry: 2000")
+    readers: list[str] = []
+    events_since = store.events_since
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        readers.append(threading.current_thread().name)
+        return events_since(*args, **kwargs)
+
+    monkeypatch.setattr(store, "events_since", reading)
+    store.set_bid(gid, 1, 0, 1)
+    for chunks in streams:
+        assert b"event: bids\n" in next(chunks)
+    assert readers and set(readers) == {"events"}  # the watcher's thread, not each stream's
+    feed = app.extensions["skullcam_feed"]
+    watcher, connections = feed.thread, len(store._connections)
+    assert watcher is not None
+    for response in [*pages, tv]:
+        response.close()
+    watcher.join(10)
+    assert not watcher.is_alive() and feed.thread is None
+    assert len(store._connections) == connections - 1  # the watcher's, closed with it
+
+
+def test_a_page_back_after_more_events_than_the_feed_keeps_reads_them_from_the_store(
+    app: Flask, client: FlaskClient, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The feed keeps the last ``FEED_KEEP`` events; a page that saw fewer gets the rest from
+    the store, in order, as before the feed."""
+    from skullcam.web import events as events_module
+
+    monkeypatch.setattr(events_module, "FEED_KEEP", 2)
+    app.config["SSE_MAX_SECONDS"] = None
+    tv = client.get("/events", buffered=False)
+    live = tv.iter_encoded()
+    next(live)
+    first = store.last_event_id()
+    for bid in range(4):
+        store.set_bid(gid, 1, 0, bid % 2)
+    assert b"event: bids" in next(live)
+    feed = app.extensions["skullcam_feed"]
+    while feed.last < first + 4:  # the feed has read them all (and kept the last 2)
+        feed.wait(feed.last, 1.0)
+    assert feed.floor > first
+    app.config["SSE_MAX_SECONDS"] = 0.3
+    back = client.get(f"/events?game={gid}", headers={"Last-Event-ID": str(first)})
+    ids = re.findall(r"^id: (\d+)$", back.get_data(as_text=True), re.MULTILINE)
+    assert [int(i) for i in ids] == [first + 1, first + 2, first + 3, first + 4]
+    tv.close()
+
+
 # ------------------------------------------------- a review's findings (session 27)
 def test_a_body_not_in_utf8_is_refused_not_stored_broken(
     client: FlaskClient, store: GameStore, gid: int

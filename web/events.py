@@ -5,29 +5,144 @@ that reconnects sends ``Last-Event-ID`` (browsers do this by themselves) and rec
 what it missed, then carries on. Pages never poll: each event either carries what changed (the
 live trick) or prompts one fetch of ``/api/game/<id>/state``.
 
-Each open stream holds one waitress worker thread and wakes when the store signals a write
-(at once for writes in this process, within ``SSE_WAIT_SECONDS`` for another process's). A
-comment line every ``SSE_KEEPALIVE_SECONDS`` keeps proxies from closing the connection and lets
-waitress notice a page that has gone away, which frees the thread.
+Each open stream holds one waitress worker thread (WSGI streams a response from a thread),
+but none of them reads the store while it waits: one watcher thread, :class:`EventFeed`, reads
+each new event once, when the store signals a write (at once for writes in this process,
+within ``SSE_WAIT_SECONDS`` for another process's), keeps the last :data:`FEED_KEEP` in memory
+and wakes every open stream, which takes its page's events from there. Each stream polled the
+store itself, 12 SQL statements a second idle and about 20 with live events: 40 open pages ran
+nearly 800 a second beside the camera (``benchmarks/bench_sse_streams.py``). Only a page
+reconnecting with an id older than the feed's memory reads the store, to catch up.
+
+A comment line every ``SSE_KEEPALIVE_SECONDS`` keeps proxies from closing the connection and
+lets waitress notice a page that has gone away, which frees the thread.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
+import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from skullcam.errors import NotFoundError
+from skullcam.errors import NotFoundError, UserError
+from skullcam.store import Event, GameStore
 
 from .app import ID_MAX, StreamCount, get_store, parse_id
+
+logger = logging.getLogger(__name__)
 
 bp = Blueprint("events", __name__)
 
 BATCH = 200
+FEED_KEEP = 1000
+"""Events the feed keeps in memory: a page that reconnects within them (a phone woken, the
+stream renewed every ``SSE_MAX_SECONDS``) is caught up without reading the store."""
+
+
+class EventFeed:
+    """The store's new events, read once by one thread and handed to every open stream.
+
+    The thread runs while a stream is open (:meth:`subscribe`, :meth:`unsubscribe`) and
+    closes its connection when the last one closes, so an app with no page open reads
+    nothing. ``floor``: the feed holds every event after it up to ``last``.
+    """
+
+    def __init__(self, store: GameStore, wait_s: float) -> None:
+        self.store = store
+        self.wait_s = wait_s
+        self.changed = threading.Condition()
+        self.recent: deque[Event] = deque()
+        self.floor = self.last = 0
+        self.streams = 0
+        self.thread: threading.Thread | None = None
+
+    def subscribe(self) -> None:
+        """One more open stream; the first starts the watcher, from the newest event."""
+        newest = self.store.last_event_id()
+        with self.changed:
+            self.streams += 1
+            if self.thread is None:
+                self.recent.clear()
+                self.floor = self.last = newest
+                self.thread = threading.Thread(target=self._watch, name="events", daemon=True)
+                self.thread.start()
+
+    def unsubscribe(self) -> None:
+        with self.changed:
+            self.streams -= 1
+            self.changed.notify_all()
+
+    def since(self, after: int, game_id: int | None) -> tuple[list[Event], int] | None:
+        """A page's events after ``after`` (its game's and game-less ones; every one without
+        ``game_id``) and the id it has now seen up to; None when the feed no longer holds
+        them all (the page reads the store)."""
+        with self.changed:
+            if after < self.floor:
+                return None
+            events = [
+                e
+                for e in self.recent
+                if e.id > after and (game_id is None or e.game_id in (game_id, None))
+            ]
+            return events, max(after, self.last)
+
+    def wait(self, after: int, timeout: float) -> None:
+        """Until the feed has an event after ``after``, or ``timeout`` seconds."""
+        with self.changed:
+            if self.last <= after:
+                self.changed.wait(timeout)
+
+    def _watch(self) -> None:
+        try:
+            while self._read_new():
+                try:
+                    self.store.wait_for_event(self.last, self.wait_s)
+                except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
+                    logger.debug("the event feed could not read the store: %s", err)
+                    time.sleep(self.wait_s)
+        finally:
+            self.store.close_thread_connection()
+
+    def _read_new(self) -> bool:
+        """Take the store's events after :attr:`last` into memory and wake the streams;
+        False once no stream is open (the thread ends)."""
+        try:
+            events = self.store.events_since(self.last, None, limit=BATCH)
+        except (sqlite3.Error, UserError) as err:  # tried again after the next wait
+            logger.debug("the event feed could not read the store: %s", err)
+            events = []
+        with self.changed:
+            if self.streams <= 0:
+                self.thread = None
+                return False
+            if events:
+                self.recent.extend(events)
+                self.last = events[-1].id
+                while len(self.recent) > FEED_KEEP:
+                    self.floor = self.recent.popleft().id
+                self.changed.notify_all()
+        return True
+
+
+_FEED_LOCK = threading.Lock()
+
+
+def feed_of(app: Flask) -> EventFeed:
+    """The app's :class:`EventFeed`, made on the first stream."""
+    with _FEED_LOCK:
+        feed: EventFeed | None = app.extensions.get("skullcam_feed")
+        if feed is None:
+            feed = EventFeed(get_store(app), float(app.config["SSE_WAIT_SECONDS"]))
+            app.extensions["skullcam_feed"] = feed
+        return feed
 
 
 class TooManyPages(ServiceUnavailable):
@@ -78,22 +193,32 @@ def stream() -> Response:
     max_seconds = config["SSE_MAX_SECONDS"]
     disconnected = request.environ.get("waitress.client_disconnected")
 
+    feed = feed_of(current_app._get_current_object())  # type: ignore[attr-defined]
+
+    def next_events(after: int) -> tuple[list[Event], int]:
+        """The page's events after ``after`` and the id it has seen up to: from the feed,
+        or from the store where the feed no longer holds them (a long-closed page)."""
+        kept = feed.since(after, game_id)
+        if kept is not None:
+            return kept
+        newest = store.last_event_id()
+        events = store.events_since(after, game_id, limit=BATCH)
+        if len(events) == BATCH:
+            return events, events[-1].id
+        return events, max(after, newest)  # other games' events are skipped, not waited on
+
     def generate() -> Iterator[str]:
         nonlocal last
         began = time.monotonic()
         quiet_since = began
         yield f"retry: 2000\n: connected at event {last}\n\n"
         while True:
-            newest = store.last_event_id()
-            events = store.events_since(last, game_id, limit=BATCH)
+            events, seen = next_events(last)
             for event in events:
-                last = event.id
                 payload = dict(event.payload)
                 payload["game_id"] = event.game_id
                 yield format_event(event.id, event.kind, payload)
-            if len(events) < BATCH:
-                # Other games' events are skipped, not waited on again.
-                last = max(last, newest)
+            last = seen
             now = time.monotonic()
             if events:
                 quiet_since = now
@@ -105,17 +230,26 @@ def stream() -> Response:
             if disconnected is not None and disconnected():
                 return
             if not events:
-                store.wait_for_event(last, wait)
+                feed.wait(last, wait)
 
     streams: StreamCount = current_app.extensions["skullcam_streams"]
     who = request.remote_addr or "?"
     if not streams.take(int(config["SSE_MAX_STREAMS"]), who, config["SSE_MAX_STREAMS_PER_ADDRESS"]):
         raise TooManyPages()
+    try:
+        feed.subscribe()
+    except BaseException:
+        streams.give_back(who)
+        raise
     response = Response(
         generate(),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-    # Given back when the server closes it, whatever the cause.
-    response.call_on_close(lambda: streams.give_back(who))
+
+    def closed() -> None:  # whatever the cause
+        streams.give_back(who)
+        feed.unsubscribe()
+
+    response.call_on_close(closed)
     return response
