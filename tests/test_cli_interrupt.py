@@ -23,7 +23,7 @@ class CtrlC:
     def find_spec(self, name, path=None, target=None):
         if name == {module!r}:
             sys.meta_path.remove(self)
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.{signal_name})
         return None
 
 sys.meta_path.insert(0, CtrlC())
@@ -52,7 +52,10 @@ def test_ctrl_c_while_the_command_line_starts_is_one_line_and_exit_130(
 ) -> None:
     entry_module, entry_function = console_entry_point()
     script = CONSOLE_SCRIPT.format(
-        module=module, entry_module=entry_module, entry_function=entry_function
+        module=module,
+        entry_module=entry_module,
+        entry_function=entry_function,
+        signal_name="SIGINT",
     )
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(script), "run", "--camera", "none"],
@@ -60,6 +63,29 @@ def test_ctrl_c_while_the_command_line_starts_is_one_line_and_exit_130(
         text=True,
         timeout=60,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        cwd=tmp_path,  # not the checkout: its skullcam/ folder would shadow the package
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "skullcam: interrupted\n"
+    assert proc.stdout == ""
+
+
+def test_a_sigterm_while_the_command_line_starts_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    """``kill`` (or a container's stop) while ``skullcam run`` imported its modules killed it
+    with no word (exit -15): nothing in the journal said it stopped. It now ends as Ctrl-C
+    does; once the run has started, its own handler says so (test_device_live)."""
+    entry_module, entry_function = console_entry_point()
+    script = CONSOLE_SCRIPT.format(
+        module="skullcam.commands.run",
+        entry_module=entry_module,
+        entry_function=entry_function,
+        signal_name="SIGTERM",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), "run", "--camera", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
         cwd=tmp_path,  # not the checkout: its skullcam/ folder would shadow the package
     )
     assert proc.returncode == 130, proc.stderr
