@@ -254,10 +254,20 @@ def write_game(
         "habits": config.habits.to_json(),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-    rounds = f"{config.rounds} rounds"
+    return game_summary(config, len(truths), len(tl.frames), out)
+
+
+def game_summary(config: GameConfig, tricks: int, frames: int, out: Path) -> str:
+    """The line ``skullcam synth game`` prints: what was written where, in the game's numbers
+    (a one-round game is "1 round, 1 trick", not "1 rounds, 1 tricks")."""
+    rounds = _counted(config.rounds, "round")
     if config.first_round > 1:
         rounds = f"rounds {config.first_round}-{config.rounds} of {config.rounds}"
     return (
-        f"wrote a {config.players}-player game ({rounds}, {len(truths)} tricks, "
-        f"{len(tl.frames)} frames at {config.fps:g} fps) to {out}"
+        f"wrote a {config.players}-player game ({rounds}, {_counted(tricks, 'trick')}, "
+        f"{_counted(frames, 'frame')} at {config.fps:g} fps) to {out}"
     )
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

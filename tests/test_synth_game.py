@@ -15,7 +15,7 @@ from image_support import imread
 from skullcam.cli import main
 from skullcam.datasets.deck import FACE_H, FACE_W, load_deck, write_deck
 from skullcam.datasets.faces import FACES
-from skullcam.datasets.game import write_game
+from skullcam.datasets.game import game_summary, write_game
 from skullcam.datasets.game_config import GameConfig
 from skullcam.datasets.game_timeline import _seat_pose
 from skullcam.errors import UserError
@@ -208,3 +208,11 @@ def test_bad_game_arguments(
 
 def test_faces_are_the_deck_size() -> None:
     assert (FACE_W, FACE_H) == (224, 348) and len(FACES) == 69
+
+
+def test_the_summary_counts_one_round_and_one_trick_in_the_singular() -> None:
+    """`skullcam synth game --rounds 1` said "1 rounds, 1 tricks"."""
+    one = game_summary(GameConfig(players=4, rounds=1), tricks=1, frames=100, out=Path("g"))
+    assert one == "wrote a 4-player game (1 round, 1 trick, 100 frames at 10 fps) to g"
+    three = game_summary(GameConfig(players=3, rounds=3, fps=5.0), 6, 1, Path("g"))
+    assert three == "wrote a 3-player game (3 rounds, 6 tricks, 1 frame at 5 fps) to g"
