@@ -83,7 +83,7 @@ install_cpu_stack() {
   echo "install.sh: $1: installing torch's CPU build without ultralytics" \
     "(detector-training tests will skip)" >&2
   # Pinned here, not in pyproject: a bare torch requirement pulls the 6 GB CUDA build.
-  pip_install -e ".[dev]" "torch==2.13.0" "onnx>=1.16"
+  pip_install -e ".[dev]" "torch==2.13.0" "onnx>=1.16" 2> >(quiet)
 }
 
 install_full_stack() {
