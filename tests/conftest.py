@@ -29,7 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"these tests are in {root}, but the installed skullcam is the checkout in {tested}: "
             f"give this checkout its own environment (cd {root} && ./scripts/test.sh; "
-            "SKULLCAM_TRAIN_STACK=cpu ./scripts/install.sh dev makes a 0.9 GB one)"
+            "SKULLCAM_TRAIN_STACK=cpu ./scripts/install.sh dev makes a 1.4 GB one)"
         )
 
 
