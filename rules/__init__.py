@@ -27,6 +27,7 @@ from .errors import (
     OutOfTurnError,
     RecordShapeError,
     RulesError,
+    SettingError,
 )
 from .names import BLANK_LETTERS, readable_names, visible_name
 from .record import (
@@ -85,6 +86,7 @@ __all__ = [
     "RoundRecord",
     "RoundScore",
     "RulesError",
+    "SettingError",
     "Settings",
     "Suit",
     "TrickRecord",
