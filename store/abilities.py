@@ -215,16 +215,16 @@ def restore_dropped_choice(
 ) -> bool:
     """Put back the choice a correction dropped when a later one makes the same pirate win
     the trick again (the first undone), or a move dropped when the trick moves back (an
-    insert taken back); whether it did. A choice made since stands. Asking again lost an answered
-    choice, and the score stood short until someone answered a second time (a review,
-    session 40). Only the choice of the player who wins the trick now (``winner``) comes
-    back, whether it was dropped because its pirate stopped winning or because another
-    player won the trick meanwhile (a card corrected and then back: a review, session 42):
-    the same pirate won by the same player is the same choice. One made by another player
-    (a seat corrected) was that player's to make, not this one's: asked again. So is one
-    read from the lead and never confirmed (marked "read" by :func:`audit_dropped_choice`):
-    restored as settled, it stood as the table's answer with no question left to confirm it
-    (a review, session 44); asked again, it is read from the lead once more
+    insert taken back); whether it did. A choice made since stands. Restoring, rather than
+    asking again, keeps an answered choice, because asking again left the score short until
+    someone answered a second time. Only the choice of the player who wins the trick now
+    (``winner``) comes back, whether it was dropped because its pirate stopped winning or
+    because another player won the trick meanwhile (a card corrected and then back): the
+    same pirate won by the same player is the same choice. One made by another player (a
+    seat corrected) was that player's to make, not this one's: asked again. So is one read
+    from the lead and never confirmed (marked "read" by :func:`audit_dropped_choice`),
+    because restored as settled it would stand as the table's answer with no question left
+    to confirm it; asked again, it is read from the lead once more
     (:func:`~.rosie_lead.follow_rosies_lead`, which runs after each restore)."""
     pirate = ABILITY_PIRATE[kind]
     row = conn.execute(

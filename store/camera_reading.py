@@ -194,12 +194,11 @@ class CameraReadingMixin(TricksMixin):
         entry of the waiting trick (typed while it waited): the first place after it that no
         camera's trick holds, free or the table's entry of it
         (:func:`trick_moves.place_on_after`). None where the trick lying there came otherwise
-        (a recording shown again): the refusal stands. Was: the missed trick inserted here
-        took the camera's picture and reading, asked about every card as misread, and the
-        entry of the waiting trick, a place on, had neither. Was too:
-        once one trick had gone on, every later refusal from that recorder went on too,
-        whatever lay at its place; and a run that took up a trick its earlier run kept,
-        filed after one that went on, found no move onto its place and dropped it."""
+        (a recording shown again): the refusal stands. Each refusal is judged by what lies at
+        its own place, because a trick that went on says nothing about the next one; a trick
+        a later run takes up from disk is placed the same way, after those its earlier run
+        placed. The camera's picture and reading thus stay with the trick they show, never
+        with the missed trick inserted in its place."""
         conn = self._conn()
         row = trick_row(conn, game_id, round_number, trick_index)
         if row is None:

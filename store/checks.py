@@ -29,7 +29,7 @@ from .refusals import refusal
 
 MAX_STACKED_MARKS = 3
 """Accents (combining marks) kept on one letter: a name may need two (Vietnamese), and a
-letter under 39 of them smeared over the TV's head and the next rows (a review's test)."""
+letter under dozens of them smears over the TV's head and the next rows."""
 
 
 def without_stacked_marks(name: str) -> str:

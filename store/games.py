@@ -253,8 +253,8 @@ class GamesMixin(Database):
     def active_game(self) -> Game | None:
         """The game in progress, which the camera records into: the table's game while it is
         unfinished. An older game left unfinished when a newer one was set up stays set aside:
-        when tonight's game ends nothing is in progress until the next is set up (the
-        abandoned one used to come back, and the camera recorded the next game into it)."""
+        when tonight's game ends nothing is in progress until the next is set up, because
+        otherwise the camera would record the next game into the abandoned one."""
         game = self.table_game()
         return game if game is not None and game.status == "active" else None
 

@@ -65,8 +65,8 @@ def _room_before(
     """The moves that make room for a missed trick before trick ``trick_index`` of the round
     (:func:`trick_moves.moves_to_free`), or why none can go there: that trick is not recorded,
     the place before it is free (a trick taken back left a gap), or every later place of the
-    game is. Was: with the gap, the trick and the ones after it moved on to make room, over
-    the round's end, and the missed trick went in after the gap, which stayed."""
+    game is: the table fills the gap first, because an insert past it would leave the gap
+    in place and push the round's tricks over its end."""
     recorded = {(t.round, t.trick) for t in tricks}
     if (round_number, trick_index) not in recorded or not isinstance(trick_index, int):
         shown = trick_index + 1 if isinstance(trick_index, int) else echo(trick_index)
@@ -91,8 +91,8 @@ _UNKNOWN_LEADER_REFUSAL = {
 
 def _refuse_unknown_leader(slot: Mapping[str, Any]) -> None:
     """A trick entered by hand needs its leader: refused while it is not known (``slot`` as
-    ``_slot`` gives it), naming the one thing to settle. Was: one message for both causes,
-    "no winner yet ... or Rosie's choice ... is not made", which left the table to guess."""
+    ``_slot`` gives it), naming the one thing to settle, because one message for every cause
+    leaves the table to guess which."""
     if slot["order"]:
         return
     where = {
@@ -107,8 +107,8 @@ def _waits_for(conn: sqlite3.Connection, game: Game, trick: Trick) -> str:
     """What the trick that leaves the next leader unknown waits for: ``"rosie"`` (her
     question of who leads is open on the phones), ``"rosie_unchosen"`` (it was dismissed:
     her choice is made on her trick's page) or ``"winner"`` (a card missing, or one read
-    twice). Was: ``"rosie"`` for a dismissed question too, and the tricks page sent the
-    table to a question it no longer showed."""
+    twice). A dismissed question is ``"rosie_unchosen"``, not ``"rosie"``, because the
+    phones no longer show it: the table is sent to the trick's page instead."""
     won = verdicts.resolve(trick.plays, game.settings, game.players).get("winning_card")
     if won != "pirate-rosie":
         return "winner"
@@ -466,9 +466,9 @@ class HandEntryMixin(TricksMixin):
         self, game: Game, round_number: int, trick_index: int, plays: Sequence[Any]
     ) -> None:
         """Two phones entering one trick, or a phone and the camera: the second is told
-        whether the trick stored has the cards it was about to enter. Was: "not the next
-        trick, reload", and a phone whose Jolly Roger 14 lost to another's misread 13 never
-        learned that the stored trick differs from its own."""
+        whether the trick stored has the cards it was about to enter, naming the cards that
+        differ, because a plain "reload" hides that another phone stored (say) a misread 13
+        where this one had the 14."""
         found = self._stored_and_mine(game, round_number, trick_index, plays)
         if found is None:
             return

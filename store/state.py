@@ -127,8 +127,8 @@ class StateMixin(ScoresMixin, PromptsMixin, AbilitiesMixin, EventsMixin):
 def last_trick(game: Game, recorded: list[Trick], current: int) -> dict[str, Any] | None:
     """The newest trick recorded up to the current round, with its round, plays and winner
     (None before any): the TV shows it while nothing is on the table. At a round's start it
-    is the last round's last trick, so the room can still see how that round ended (the TV
-    emptied as soon as the next round began: a review of screenshots)."""
+    is the last round's last trick, so the room can still see how that round ended rather
+    than an empty table."""
     trick = next((t for t in reversed(recorded) if t.round <= current), None)
     if trick is None:
         return None

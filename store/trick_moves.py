@@ -5,8 +5,8 @@ round: the next round's first trick lands on the round's last place, and so on u
 table notices (often from a doubt such as "Ana led, but the game expected Cai to lead").
 Entering the missed trick puts it back where it was played; the tricks from there up to the
 game's first free place each move on one place, with their pirates' choices and the questions
-about them. Was: only inside the round, so a trick pushed over the round's end had to be
-corrected card by card, and the next round's with it.
+about them. The moves cross round ends because the misfiling does: stopping at the round's
+end would leave the next round's tricks to be corrected card by card.
 """
 
 from __future__ import annotations
@@ -122,8 +122,9 @@ def place_on_after(game: Game, tricks: Sequence[Trick], place: Place, rounds: in
 
     Where an insert moved the camera's tricks on while one of its tricks waited, that trick
     belongs after them; a trick entered by hand there was typed for it while it waited (the
-    table saw it played, not recorded), then moved on by the insert like the rest. Was: the
-    first free place, past the entry, and the same trick was recorded twice."""
+    table saw it played, not recorded), then moved on by the insert like the rest. Such an
+    entry's place counts as the camera trick's own, because skipping past it to a free place
+    would record the same trick twice."""
     camera = {(t.round, t.trick) for t in tricks if not t.by_hand}
     return next((p for p in places_from(game, place, rounds)[1:] if p not in camera), None)
 
@@ -140,9 +141,8 @@ def join_the_insert(
     second because a missed trick's insert moved trick ``moved_id`` into the first: it joins
     that insert's moves (the entry's ``detections["moved"]``, last place first), with the
     doubts its place on dropped (``flags``), so taking the entry back moves it back too and
-    asks them again. Was: the tricks the insert moved went back, the one that went on stayed,
-    and its place was left free. No entry moved ``moved_id`` there (a take-back did):
-    nothing to join."""
+    asks them again, because otherwise a take-back would leave it a place on with its own
+    place free. No entry moved ``moved_id`` there (a take-back did): nothing to join."""
     filed, went_on = move
     for row in select_rows(conn, "tricks", "id", game_id=game.id):
         entry = trick_from_row(row)
