@@ -150,9 +150,9 @@ def confirmable(trick: Trick, n: int) -> bool:
 
 def _word_flagged(store: Any, game_id: int, prompt: dict[str, Any], n: int) -> None:
     """What a flagged trick's question is about, on the question itself: its flags in the
-    reader's language (``flag_texts``; "looks doubtful: confirm or correct" alone asked for
-    a blind Confirm, a review, session 40) and whether Confirm can settle them
-    (``confirmable``: the phones offered a Confirm the server then refused every time)."""
+    reader's language (``flag_texts``, because "looks doubtful: confirm or correct" alone
+    asks for a blind Confirm) and whether Confirm can settle them (``confirmable``, so the
+    phones offer Confirm only where the server will accept it)."""
     try:
         trick = store.trick(game_id, prompt["round"], prompt["trick"])
     except UserError:  # not recorded (yet): the question is asked without a reason

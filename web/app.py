@@ -155,10 +155,9 @@ def create_app(
 
 def _version_static_files(app: Flask) -> None:
     """Every link to a static file carries its content's digest (``app.css?v=3f2a...``).
-    Browsers keep the files an hour (``SEND_FILE_MAX_AGE_DEFAULT``): after skullcam was
-    upgraded, a TV left open reloaded the new page with the old script and stylesheet
-    (a game-night journey, session 52). The files change only with skullcam, so each is
-    read once a run."""
+    Browsers keep the files an hour (``SEND_FILE_MAX_AGE_DEFAULT``), so without the digest
+    a TV left open across an upgrade would reload the new page with the old script and
+    stylesheet. The files change only with skullcam, so each is read once a run."""
     static = Path(app.static_folder or "")
 
     @functools.cache

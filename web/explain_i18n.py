@@ -697,8 +697,8 @@ def _english_card(card: Card) -> str:
 def bonus_item_text(card_id: str, captured: bool, points: int | str, lang: str) -> str:
     """One item of a trick's bonus note with its card said as the trick's explanation says
     it: "+40 for capturing the Skull King", "+10 por el Mapa del Tesoro 14", "+40 por
-    capturar al Skull King". The note named the card bare ("+10 por Mapa del Tesoro 14") right
-    under an explanation that gave it its article (a game-night journey, session 52)."""
+    capturar al Skull King", because the note sits right under that explanation, and a card
+    named bare there ("+10 por Mapa del Tesoro 14") clashes with the article it gives it."""
     key = "bonus_for_capture" if captured else "bonus_for_card"
     card = wording(lang).card(parse_card(card_id))
     return _contract(i18n.translate(key, lang, points=points, card=card), lang)
@@ -953,9 +953,9 @@ def led_otherwise_texts(score: Mapping[str, Any], at: tuple[int, int], lang: str
     """The score's warnings that a trick was led by another player than the rules say and
     scored as played, in ``lang``, for the replay page of trick ``at`` = (round, trick
     index): of that trick, and of the trick before it, whose winner should have led it.
-    Only the tricks page, the TV and the bids page said it: a referee who corrected the
-    seat of a card (its winner changed) saw nothing on that trick's page, nor on the next
-    one's, of the lead it put out of turn (helper K's review)."""
+    The replay pages say it as the tricks page, the TV and the bids page do, because a
+    referee who corrects the seat of a card (its winner changed) is looking at that trick's
+    page, or the next one's, when the lead goes out of turn."""
     if not score.get("ok"):
         return []
     round_number, trick = at

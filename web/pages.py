@@ -42,8 +42,8 @@ BONUS_NOTE = {"exact": "bonus_if_made", "always": "bonus_kept", "rascal": "bonus
 
 def _bonus_note(items: Sequence[dict[str, Any]], game: Game, winner: int | None, paid: str) -> str:
     """A trick's capture bonus in the reader's language, with what it is for and who collects
-    it: "+20 for the Jolly Roger 14 if Ana makes their bid". "+20 bonus if bid made" did not say
-    what it was for (a review of screenshots). ``items``: ``verdicts.bonus_for``; ``paid``:
+    it: "+20 for the Jolly Roger 14 if Ana makes their bid", because "+20 bonus if bid made"
+    does not say what it is for. ``items``: ``verdicts.bonus_for``; ``paid``:
     ``GameStore.bonus_paid``. The TV's banner words the trick's event the same way
     (``app.js``)."""
     what = ", ".join(
@@ -120,8 +120,8 @@ def game_result(store: Any, game: Game) -> dict[str, Any]:
     first) and, once the game is over, ``winners``, or ``waits`` while a question whose answer
     changes the score is open (``RESULT_KINDS``: a doubtful Tigress, Rascal's bet, Harry's
     change: the winner it would name could still change, a tie even reopen the game). A
-    game the store cannot read (a damaged row) is ``stopped`` with the store's words: one
-    damaged game took Home, Setup and History down with it (a review, session 40)."""
+    game the store cannot read (a damaged row) is ``stopped`` with the store's words, so
+    one damaged game does not take Home, Setup and History down with it."""
     try:
         score = store.score(game.id)
     except UserError as err:
@@ -178,7 +178,7 @@ def setup() -> Any:
 def _game_set_aside_by_a_new_one(store: Any) -> dict[str, Any] | None:
     """The table's game in progress, which a new game sets aside (not the demo's, which a
     new game is meant to replace): said on the form, since the TV and the camera switch
-    to the new game at once (a review, session 50)."""
+    to the new game at once."""
     game = store.active_game()
     if game is None or store.is_demo_game(game.id):
         return None
@@ -199,8 +199,8 @@ def _last_table(store: Any) -> dict[str, Any] | None:
 
 def _last_table_game(store: Any) -> Game | None:
     """The last game the table played, not the demo's (:meth:`GameStore.last_table_game`).
-    The newest game by id offered an imported record's players for a rematch (a review,
-    session 40)."""
+    Not simply the newest game by id, because that may be an imported record, whose players
+    are not this table's."""
     last: Game | None = store.last_table_game()
     return last
 
@@ -571,7 +571,7 @@ def _overlay(trick: Any, winner: int | None) -> dict[str, Any] | None:
                 "confidence": _number(d.get("confidence")),
                 "corrected": play is not None and play["card"] != d.get("card"),
                 # What the picture shows under a corrected label: a swap the camera saw after
-                # the trick completed left the picture contradicting the label (a review).
+                # the trick completed leaves the picture contradicting the label.
                 "seen": str(d.get("card")),
             }
         )

@@ -1006,7 +1006,7 @@ def refusal_text(err: UserError, lang: str) -> str:
         return EXPORT_REFUSED[lang].format(game=err.game_id, why=why)
     if lang == "en" and phrase is not None and phrase.key in STORE_ENGLISH:
         # The English page names cards as its menus do ("Parrot 9"); ``error`` keeps the
-        # ids for programs. Was: "Cai's green-9, where this page has green-10".
+        # ids for programs, because "green-9" beside a menu's "Parrot 9" reads as two cards.
         templates = STORE_ENGLISH
     if phrase is None or phrase.key not in templates:
         return str(err)
