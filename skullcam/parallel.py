@@ -14,8 +14,8 @@ from typing import Any
 def usable_cores() -> int:
     """The cores this process may run on, which ``taskset``, a cgroup cpuset or a container
     can make fewer than the machine has. Threads sized from the machine's count share a core
-    there: the recognizer ran its two detector views side by side on one core pinned with
-    ``taskset -c 0`` (42.9 ms a frame, against 26.4 ms with one thread, session 38)."""
+    there: the recognizer's two detector views side by side on one core pinned with
+    ``taskset -c 0`` took 42.9 ms a frame, against 26.4 ms with one thread."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # no affinity on macOS or Windows

@@ -274,8 +274,8 @@ def _enroll_folder(args: argparse.Namespace) -> int:
     print(f"  weakest cards: {weakest}")
     retake = check.faces_to_retake()
     if check.learned_too_little():
-        # A model that learned too little reads many faces badly: 20 photos to retake sent a
-        # user off to photograph again what a longer run would learn (helper F, session 52).
+        # A model that learned too little reads many faces badly: the cure is a longer run,
+        # not a list of 20 photos to retake of faces the longer run would learn.
         print(
             f"  {len(retake)} faces are named right on under half of their cards: too many for "
             "bad photos; the model learned too little: run the same command again with more "
