@@ -214,9 +214,9 @@ def write_data_yaml(out: Path, marks: bool = False) -> Path:
     train images so a one-split folder still loads (the file says so in a comment).
 
     A comment names the OpenCV and numpy that drew the pixels (``rendered_with``): the same
-    seed renders other pixels under another OpenCV (session 23: the held-out split, seed 9999,
-    drawn under OpenCV 4.14 and 5.1 held 3,103 and 3,102 labelled cards, and the shipped model
-    read 97.1 and 97.0 % of its scenes), so a figure is tied to its dataset's render.
+    seed renders other pixels under another OpenCV (the held-out split, seed 9999, drawn
+    under OpenCV 4.14 and 5.1 held 3,103 and 3,102 labelled cards, and the shipped model read
+    97.1 and 97.0 % of its scenes), so a figure is tied to its dataset's render.
     """
     out = Path(out).resolve()
     present = [s for s in SPLITS if (out / "images" / s).is_dir()]
@@ -267,7 +267,7 @@ def rendered_with() -> str:
 
 def read_rendered_with(dataset: Path) -> str | None:
     """The ``rendered_with`` line a dataset's ``data.yaml`` holds; None for a dataset written
-    before session 23, or one without a ``data.yaml``."""
+    before ``data.yaml`` recorded it, or one without a ``data.yaml``."""
     path = Path(dataset) / "data.yaml"
     if not path.is_file():
         return None

@@ -159,8 +159,8 @@ class Pace:
 
 PACES: dict[str, Pace] = {
     "normal": Pace.of(GameConfig()),
-    # The timings of the reviewer's stress games: a table that plays without waiting, and one
-    # that snatches each trick away 0.2 s after its last card lands.
+    # Stress timings: a table that plays without waiting, and one that snatches each trick
+    # away 0.2 s after its last card lands.
     "brisk": Pace(slide_s=0.45, withdraw_s=0.3, pause_s=(0.2, 0.6), still_s=0.8, sweep_s=0.6),
     "quick": Pace(slide_s=0.35, withdraw_s=0.25, pause_s=(0.0, 0.3), still_s=0.2, sweep_s=0.4),
 }
