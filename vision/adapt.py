@@ -66,11 +66,12 @@ def validation_share(train_scenes: int) -> int:
 @dataclass(frozen=True)
 class AdaptPlan:
     """How much to generate and train. The defaults fit the 20-minute budget on 2 cores: by
-    their epochs on a CPU with bfloat16, by ``minutes`` on one without (session 22: 19.1 min).
+    their epochs on a CPU with bfloat16, by ``minutes`` on one without (19.1 min on a 2-core
+    float32 CPU).
 
-    3,600 scenes since session 18 (2,400 before), when training in bfloat16 made the
-    fine-tunes 1.8 x faster on this PC: the alt deck, 3,000 unseen scenes, 14.3 min, recall
-    98.36 % / precision 99.48 %, where 2,400 scenes read 97.87 / 99.31 % (docs/enroll.md)."""
+    3,600 scenes, because training in bfloat16 makes the fine-tunes 1.8 x faster and buys the
+    time for them: on the alt deck, 3,000 unseen scenes, 14.3 min, recall 98.36 % / precision
+    99.48 %, where 2,400 scenes read 97.87 / 99.31 % (docs/enroll.md)."""
 
     train_scenes: int = 3600
     val_scenes: int = validation_share(3600)
@@ -78,12 +79,12 @@ class AdaptPlan:
     lr: float = 3e-3
     detector_epochs: int = 0
     """0 keeps the active model's detector as it is (and so does a model without its .pt).
-    Off by default since session 12: the shipped detector, trained on 9,700 scenes on a GPU,
+    Off by default, because the shipped detector, trained on 9,700 scenes on a GPU,
     finds cards of a new deck's art as they are, and two CPU epochs on the enrolled deck's
     scenes made it worse on unseen scenes (alt deck, 1,000 scenes: recall 97.6 % with the
     fine-tune, 97.9 % without, 46 and 37 faces below 98 %); its 6 minutes go to the classifier.
     Those epochs ran at 0.002 whatever ``detector_lr`` said (ultralytics' "auto" optimiser);
-    at a rate that takes effect, 2 epochs at 2e-4 (session 19, docs/enroll.md) read 2,000
+    at a rate that takes effect, 2 epochs at 2e-4 (docs/enroll.md) read 2,000
     unseen scenes as the default does, for 6 minutes more."""
     detector_lr: float = 2e-3
     corner_epochs: int = 3
@@ -94,8 +95,8 @@ class AdaptPlan:
     and corner-reader fine-tunes, most of the time, each end after their epochs or their share
     of the time left (:func:`fine_tune_budget`), whichever comes first, with their schedules
     run to the end either way. 12 classifier epochs take about 7 minutes on a CPU with
-    bfloat16 instructions and 33 on one without (session 21), where the whole plan would have
-    taken 44 minutes. The photo checks before it take seconds."""
+    bfloat16 instructions and 33 on one without, where the whole plan would take 44 minutes
+    unbudgeted. The photo checks before it take seconds."""
     batch_size: int = 128
     crop_copies: int = 2
     workers: int = 2
@@ -116,7 +117,7 @@ def sized_plan(train_scenes: int, epochs: int, **rest: Any) -> AdaptPlan:
 THOROUGH_PLAN = sized_plan(4800, 12, minutes=None)
 """The longer plan (``skullcam enroll --thorough``): a third more scenes than the default, and
 every epoch whatever the time (on a CPU without bfloat16 that is most of an hour).
-Session 18, the alt deck, 3,000 unseen scenes (docs/enroll.md): 18.2 min, recall 98.43 % /
+On the alt deck, 3,000 unseen scenes (docs/enroll.md): 18.2 min, recall 98.43 % /
 precision 99.36 %, against the default's 14.3 min and 98.36 / 99.48 %: on that deck the gain
 from more scenes stops near the default, so this is for a deck the default leaves short."""
 
@@ -163,10 +164,10 @@ def estimate_seconds(
     x epochs at the pace it ran, the self-check half (its 500 test scenes stay; the corner
     weight is chosen on the validation scenes). A fine-tune the time budget cut short ran few
     corner-reader epochs too: the corner reader is then counted at its plan's epochs, each as
-    long as a classifier epoch (session 18, bfloat16: 75 s for 3 against 296 s for 12; session
-    22, float32: 200 s an epoch against 165). A record without the parts (an older version's)
-    counts all of the adaptation as fine-tune, which overestimates. Checked against session
-    18's measured runs (docs/enroll.md): from the default plan's (adapt 800 s, self-check 58 s)
+    long as a classifier epoch (bfloat16: 75 s for 3 against 296 s for 12; float32: 200 s an
+    epoch against 165). A record without the parts (an older version's) counts all of the
+    adaptation as fine-tune, which overestimates. Checked against measured runs on a 2-core
+    bfloat16 CPU (docs/enroll.md): from the default plan's (adapt 800 s, self-check 58 s)
     it says 18.9 min for --thorough's 4,800 scenes, which took 18.2."""
     adapt, check = _seconds(seconds.get("adapt")), _seconds(seconds.get("check"))
     if adapt is None or check is None:
@@ -397,7 +398,7 @@ def _cached(cache: Path, classes: tuple[str, ...], cut: Callable[[], CropSet]) -
 OLD_CROP_CACHE = re.compile(
     r"crops_(train|val|detector(-[0-9a-f]{12}(-hidden[0-9.]+)?)?)(\.tmp)?\.npz"
 )
-"""The names of the crop caches that versions before session 52 kept in the work folder,
+"""The names of the crop caches that older versions kept in the work folder,
 beside its scenes, and under every name they had (the detector's crops were named by its
 weights, then by the labelling rule too). Caches now live inside the scenes' folder."""
 
@@ -582,13 +583,13 @@ CHECK_SHARE = 0.5
 """The work outside the two fine-tunes after they start (the corner patches cut between them,
 exports, test scenes, corner weight, self-check) takes about this share of the time the
 stages before them took (scenes, crops): both grow with the scene counts and shrink with the
-machine's speed. Session 22, float32 CPU, the default plan: 280 s before, 144 s of such work
+machine's speed. On a 2-core float32 CPU, the default plan: 280 s before, 144 s of such work
 after (0.51; at 0.3 the enrollment took 20.2 minutes; docs/enroll.md)."""
 
 CLASSIFIER_SHARE = 0.75
 """The classifier's part of the time left for fine-tuning; the corner reader has the rest.
 Their whole epochs take about 3 to 1 (12 classifier epochs against 3 of the corner reader: 33
-and 10 minutes in float32, session 22)."""
+and 10 minutes on a 2-core CPU in float32)."""
 
 MIN_FINE_TUNE_SECONDS = 120.0
 """The least a budgeted classifier fine-tune gets, however late the stages before it end: a

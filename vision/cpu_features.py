@@ -15,8 +15,8 @@ BF16_ENV = "SKULLCAM_TRAIN_BF16"
 @cache
 def cpu_has_native_bf16() -> bool:
     """True on a CPU with bfloat16 instructions (AMX or AVX512-BF16), where oneDNN runs a
-    bfloat16 training step 1.8 x as fast as float32 (session 18: the classifier at batch 128,
-    4.4 -> 8.3 batches/s on 2 cores, channels-last on both sides 5.8 -> 10.3). Elsewhere (a
+    bfloat16 training step 1.8 x as fast as float32 (a 2-core Xeon with AMX, the classifier at
+    batch 128: 4.4 -> 8.3 batches/s, channels-last on both sides 5.8 -> 10.3). Elsewhere (a
     Raspberry Pi, an older PC) bfloat16 is emulated and slower, so float32 stays."""
     forced = os.environ.get(BF16_ENV)
     if forced in ("0", "1"):

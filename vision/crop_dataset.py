@@ -308,7 +308,7 @@ Taught as ``none`` below 0.3 visible (the line under which the detector, too, le
 card") and left out between that and the must-find line of 0.5, where a corner may show:
 validation scene accuracy 91.8 % -> 93.0 %, false alarms 68 -> 38 (cut at 0.35: 92.4 %, at
 0.4: 92.5 %). All hidden boxes as ``none``: 90.2 % (misses doubled); as their own face: 90.2 %
-(more phantoms). See docs/model-history.md, session 4."""
+(more phantoms). See docs/model-history.md, the "why phantom faces" rows."""
 
 
 def crops_from_detector(
@@ -378,7 +378,7 @@ def crops_from_candidates(
     Why: the recognizer's misses are mostly cards 50-65 % visible whose box lies half on the
     card above; the classifier had learned those crops from the one box NMS kept and says
     "not a card" on them. A candidate counts when it fits the card at IoU 0.5-0.9 and fits no
-    other card better. Session 23, 8 epochs from the shipped classifier on 9,700 scenes: 2,936
+    other card better. 8 epochs from the then-shipped classifier on 9,700 scenes: 2,936
     of 3,000 validation scenes right with these crops (3 a card), 2,929 without, 2,924 before
     the fine-tune (docs/model-history.md).
     """

@@ -85,7 +85,7 @@ ENROLLED_DETECTOR_CONF = 0.1
 """The detector's score threshold in an enrolled model (the shipped model's is 0.2). The
 detector learned the stand-in deck's cards; on other art it is less sure of some, and the
 classifier (with its ``none`` class) rejects the extra boxes a lower threshold lets through.
-Session 13, 1,000 unseen alt-deck scenes (``runs/alt_val13``): 0.2 / 0.15 / 0.1 / 0.05 read
+On 1,000 unseen alt-deck scenes (``runs/alt_val13``): 0.2 / 0.15 / 0.1 / 0.05 read
 94.1 / 94.4 / 94.5 / 94.6 % of scenes right with the default plan's model, 94.7 / 95.0 / 95.1 /
 95.2 % with ``--thorough``'s, and 94.3 % -> 94.9 % at 0.1 with the detector fine-tuned too;
 precision 0.9953-0.9959 at every threshold. On the stand-in deck 0.2, 0.1 and 0.05 read the
@@ -96,14 +96,14 @@ time, 0.1 about 0.5 ms a frame at the median and 5 ms at the 95th percentile, 0.
 ENROLLED_TURN_BELOW = ALWAYS_TURN
 """An enrolled model reads every crop both ways up, whatever its base model does
 (``turn_below``). Its classifier, fine-tuned for minutes, is less sure: at 0.95 it would read
-68 % of crops turned (the shipped one 53 %), so it saves less, and it cost a little. Session 15,
-the default plan's enrolled model on 1,000 unseen alt-deck scenes (``runs/alt_fresh15``):
+68 % of crops turned (the shipped one 53 %), so it saves less, and it costs a little: the
+default plan's enrolled model on 1,000 unseen alt-deck scenes (``runs/alt_fresh15``):
 turn_below 1.0 / 0.99 / 0.95 / 0.9 read 94.7 / 94.7 / 94.6 / 94.6 % of scenes right, precision
 99.41 / 99.41 / 99.38 / 99.35 %, recall 98.09 % at each."""
 
 ENROLLED_MIRROR_BELOW = ALWAYS_MIRROR
 """An enrolled model runs both detector views on every frame, whatever its base model does
-(``mirror_below``). Session 17, the default plan's enrolled model on 1,000 unseen alt-deck
+(``mirror_below``). The default plan's enrolled model on 1,000 unseen alt-deck
 scenes (``runs/alt_val17``) at one thread: mirror_below 1.0 / 0.8 read 947 / 945 scenes right,
 recall 98.37 / 98.25 %, precision 99.60 / 99.56 %, the mirror skipped on 41 % of frames. On the
 stand-in deck the same threshold cost nothing; on a deck the detector never saw, its first view

@@ -30,8 +30,8 @@ TEST_SEED_OFFSET = 7919  # test scenes never share a seed with the fine-tune's s
 
 TOO_MANY_TO_RETAKE = 10
 """More faces than this read under half right are a model that learned too little, not that
-many bad photos (helper F's review, session 52: a short plan's model at 58 % was told to
-retake 20 photos)."""
+many bad photos: a short plan's model read at 58 % would otherwise send the user to retake
+20 photos that a longer run fixes."""
 
 
 def times(n: int) -> str:

@@ -157,7 +157,7 @@ def judge_scene(image: Path, truth: list[LabelledCard], dets: list[Detection]) -
     and only then to any card, which is how a misread is found. Matching across faces at once
     let a right reading of a card lying squarely on a hidden one take the hidden card, whose
     outline it fits a little better, and counted it as a false alarm plus a missed card: 6 of
-    the shipped model's 1,300 validation scenes were failed that way (session 11).
+    1,300 validation scenes were failed that way with ``skullcam-20261130-232511``.
     """
     ious = np.array([[polygon_iou(d.corners, t.corners) for t in truth] for d in dets])
     ious = ious.reshape(len(dets), len(truth))
@@ -250,8 +250,8 @@ def frame_edge_recall(
 ) -> dict[str, float | int]:
     """Per-card recall of the must-find cards the frame's edge cuts, and of the others.
 
-    Session 26 found that cards cut by the edge (mostly a previous trick's cards at the side
-    of the table) are 8 % of must-find cards but half the missed ones; this keeps that split
+    Cards cut by the edge (mostly a previous trick's cards at the side of the table) were 8 %
+    of must-find cards but half the missed ones (docs/model-history.md); this keeps that split
     in every report, so a change aimed at them can be measured on them."""
     found = {"edge": [0, 0], "inside": [0, 0]}  # right, must-find
     for outcome, size in zip(outcomes, sizes, strict=True):

@@ -4,7 +4,7 @@ The detector boxes only the part of a card inside the frame (that is how it was 
 ``datasets/scenes.py::obb_line``), and the classifier, warping that box to a card-shaped crop,
 sees half a card stretched to a whole one: its corner marks land where no mark is. Of the 61
 cards the shipped model missed on 5,000 validation scenes, 54 were boxed and read by no reader
-and 41 were cut by the frame (session 33). Extending the box past the frame's edge to a whole card's
+and 41 were cut by the frame. Extending the box past the frame's edge to a whole card's
 proportions puts the visible half back where a card's crop has it, the part outside the frame
 filled by the warp's replicated border, as the classifier's training crops cut from whole-card
 outlines show it.

@@ -1,8 +1,8 @@
 """Choose a model's corner weight on its own validation scenes.
 
 How much the corner reader's second opinion should count depends on how good each reader is on
-the deck at hand. On the stand-in deck the classifier is strong and 0.25 was best (1,300
-validation scenes, session 11; the shipped model of session 32 reads best at 0.5); after
+the deck at hand. On the stand-in deck the classifier is strong and 0.25 was best for
+``skullcam-20261130-232511`` (1,300 validation scenes; the shipped model reads best at 0.5); after
 enrolling a deck with other art, the classifier is the weaker reader (96.7 % of true outlines)
 and 0.5-1.0 read more scenes right (500 unseen scenes of the alt deck: 88.8 % at 0.25, 89.8 % at
 0.5, 89.6 % at 1.0). So enrollment chooses the weight on the validation scenes it has rendered

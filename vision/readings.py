@@ -32,12 +32,13 @@ COVERED_SHARE = 0.3
 COVERED_MIN_CONFIDENCE = 0.1
 """A reading whose box lies at least ``COVERED_SHARE`` inside a surer reading's box needs this
 confidence (classifier times detector) to stand. Such a box is a card mostly under another,
-and an unsure reading of one is usually a phantom face (session 4, 1,300 validation scenes: 77
-of the 117 false alarms were readings of a card under half visible as another face, median
-confidence 0.16; 0.2 took scene accuracy from 89.7 % to 91.8 %, 49 false alarms fewer for 7
-missed cards more). Session 25, with the classifier that learned covered cards (session 23):
-at 0.2 the rule now only drops right readings of half-covered cards; 0.1 (or 0.05, or no rule)
-reads 3 + 1 more of 8,000 validation scenes right and breaks none, no false alarm added."""
+and an unsure reading of one is usually a phantom face (an early model on 1,300 validation
+scenes: 77 of the 117 false alarms were readings of a card under half visible as another face,
+median confidence 0.16; 0.2 took scene accuracy from 89.7 % to 91.8 %, 49 false alarms fewer
+for 7 missed cards more). With a classifier that learned covered cards
+(``crop_dataset.crops_from_candidates``), as the shipped one did, 0.2 only drops right readings
+of half-covered cards; 0.1 (or 0.05, or no rule) reads 3 + 1 more of 8,000 validation scenes
+right and breaks none, no false alarm added."""
 SECOND_OPINION_BELOW = 0.9
 """The classifier's top probability under which the corner reader is asked. Asking it about
 every box scored the same as asking below 0.8 or 0.9 (98.00 %), below 0.7 97.92 %: a sure
@@ -124,13 +125,13 @@ def read_cards(evidence: BoxEvidence, manifest: ModelManifest) -> list[Detection
 SECOND_LOOK_MIN_CONFIDENCE = 0.5
 """How sure a reading of a box the second look tried must be to name a card (the classifier
 with the corner reader's second opinion, as any box is read; the corner reader alone is not
-asked here). Session 12, 1,300 validation scenes: 0.25 / 0.3 / 0.4 / 0.5 / 0.6 / 0.7 / 0.9
+asked here). On 1,300 validation scenes: 0.25 / 0.3 / 0.4 / 0.5 / 0.6 / 0.7 / 0.9
 gave 97.85 / 98.00 / 98.15 / 98.23 / 98.15 / 98.08 / 98.00 % of scenes right against 98.00 %
 without a second look: below 0.4 it names phantoms on boxes straddling two cards."""
 
 
 EDGE_LOOK_MIN_CONFIDENCE = 0.7
-"""How sure a reading of a cut box completed to a whole card must be to name it. Session 33,
+"""How sure a reading of a cut box completed to a whole card must be to name it. On
 5,000 validation scenes: 0.5 and 0.7 fixed the same 10 scenes, 0.9 fixed 8; none broke one."""
 
 
@@ -199,7 +200,7 @@ def drop_overlapping_readings(
     two different faces overlapping moderately are two cards in a pile, the very case the
     loose detector threshold exists for. Measured on 1,300 validation scenes (NMS 0.5 and no
     merging -> merging): scene accuracy 90.9 % -> 92.7 %. The covered rule: see
-    ``COVERED_MIN_CONFIDENCE``. The deck's count (session 13, 3,300 validation scenes): 3 frames
+    ``COVERED_MIN_CONFIDENCE``. The deck's count (3,300 validation scenes): 3 frames
     held a face twice; 3,228 -> 3,229 scenes right, and the trick never holds a card twice.
     """
     kept: list[Detection] = []

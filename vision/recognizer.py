@@ -101,11 +101,12 @@ can be told from a different card underneath (:func:`drop_overlapping_readings`)
 MIN_CONFIDENCE = 0.25
 DETECTOR_MIRROR = True
 """Run the detector on the frame and on its mirror image, and keep the best boxes of both.
-On 1,300 validation scenes (session 6) it found 20 of the 88 must-find cards one view missed:
-scenes right 93.5 % -> 94.5 %, recall 0.978 -> 0.983, precision 0.993 -> 0.991, for one more
-detector pass (~15 ms a frame here). A slow Pi can set ``detector_mirror: false`` in the
-model's recognizer.json. Views turned upside down added little more (94.7 % with all four).
-Session 12, the shipped model: 98.00 % of validation scenes with it, 97.31 % without, for
+On 1,300 validation scenes (model ``skullcam-20261130-074500``) it found 20 of the 88
+must-find cards one view missed: scenes right 93.5 % -> 94.5 %, recall 0.978 -> 0.983,
+precision 0.993 -> 0.991, for one more detector pass (~15 ms a frame here). A slow Pi can set
+``detector_mirror: false`` in the model's recognizer.json. Views turned upside down added
+little more (94.7 % with all four).
+Model ``skullcam-20261201-012257``: 98.00 % of validation scenes with it, 97.31 % without, for
 0.58 x against 0.33 x the yolo11n reference's time at 1 thread (0.63 x against 0.47 x at 2)."""
 
 
@@ -113,20 +114,20 @@ CORNER_MIN_CONFIDENCE = 0.6
 """How sure the corner reader must be of a face to name a card the classifier would not (it
 said ``none`` or was below ``min_confidence``). The classifier sees the whole card at half
 resolution and gives up on a card half under another; the corner reader sees one corner mark at
-full resolution. Session 9, 1,300 validation scenes: 0.4 / 0.5 / 0.6 / 0.7 / 0.8 gave 95.1 /
-95.2 / 95.2 / 95.0 / 94.9 % of scenes right against 94.5 % without it (0.6: fewer false alarms
-than 0.5 for one more miss)."""
+full resolution. Model ``skullcam-20261130-191644``, 1,300 validation scenes: 0.4 / 0.5 /
+0.6 / 0.7 / 0.8 gave 95.1 / 95.2 / 95.2 / 95.0 / 94.9 % of scenes right against 94.5 % without
+it (0.6: fewer false alarms than 0.5 for one more miss)."""
 
 
 CORNER_WEIGHT = 0.25
 """How much the corner reader's opinion counts when the classifier is unsure of a box (below
 ``SECOND_OPINION_BELOW``): the face probabilities become ``p(classifier) * p(corner) ** w``,
 renormalised, with ``p(corner)`` the mean of the card's two corner marks. 0 turns it off,
-which is what a manifest without ``corner_weight`` gets (``UNWEIGHED_CORNER``): models made
-before session 11 were never measured with it. Training and enrollment choose a model's own
-weight on its validation scenes (``vision/reading_choice.py``); this was the shipped one until
-session 32, whose refined detector and classifier read best at 0.5 (``models/recognizer.json``).
-Session 11, the session-10 model on 1,300 validation scenes, the corner reader asked about
+which is what a manifest without ``corner_weight`` gets (``UNWEIGHED_CORNER``), because a model
+older than the weight was never measured with it. Training and enrollment choose a model's own
+weight on its validation scenes (``vision/reading_choice.py``); the shipped model's refined
+detector and classifier read best at 0.5 (``models/recognizer.json``). Model
+``skullcam-20261130-211833`` on 1,300 validation scenes, the corner reader asked about
 every box: w 0 / 0.15 / 0.25 / 0.35 / 0.5 gave 96.85 / 97.69 / 98.00 / 98.00 / 97.85 % of
 scenes right; at 0.25 false alarms 23 -> 10 and missed cards 34 -> 26. The two readers err
 differently: the classifier sees the whole card at half resolution, the corner reader one
@@ -135,9 +136,9 @@ UNWEIGHED_CORNER = 0.0
 TURN_BELOW = 0.95
 """The classifier's top probability on a crop as cut under which the crop is read turned 180
 degrees too, the two readings' logits averaged (the oriented box cannot say which short edge is
-the card's top). The shipped model on 2,000 validation scenes (session 15): every crop both ways
-(1.0) and only those below 0.99 / 0.95 / 0.9 / 0.5 all read 97.6 % of scenes right; on 1,300
-others (session 12) 0.97 / 0.95 / 0.93 read 98.00 % like 1.0, and 0.9 97.92 %. At 0.95 about half
+the card's top). Model ``skullcam-20261201-012257`` on 2,000 validation scenes: every crop both
+ways (1.0) and only those below 0.99 / 0.95 / 0.9 / 0.5 all read 97.6 % of scenes right; on
+1,300 others 0.97 / 0.95 / 0.93 read 98.00 % like 1.0, and 0.9 97.92 %. At 0.95 about half
 the crops are read twice, and a frame takes 7 % less time at 1 thread (43.6 against 46.6 ms,
 interleaved). A manifest without ``turn_below`` reads every crop both ways (``ALWAYS_TURN``), as
 it was measured."""
@@ -147,7 +148,7 @@ ALWAYS_TURN = 1.0
 MIRROR_BELOW = 0.8
 """Where the two detector views run one after the other (one thread), the mirror view runs only
 when the first view kept a box scoring below this: a frame whose boxes are all sure gains
-nothing from a second look at it. Session 16, the shipped model on 2,000 validation scenes
+nothing from a second look at it. Model ``skullcam-20261201-012257`` on 2,000 validation scenes
 (``runs/scenes_val3``), each frame read with and without the mirror: 97.60 % of scenes right
 with it always, 96.95 % never, and 97.60 % with it below 0.6 / 0.7 / 0.8 / 0.9, where it runs
 on 48 / 50 / 53 / 66 % of frames (at 0.8 two frames read differently, one better, one worse).
@@ -166,9 +167,10 @@ SECOND_LOOK = True
 """Where no reader can name a box the detector is sure of, read a few of the detector's other
 boxes around it again (``vision/second_look.py``). On for every model, old ones included: it
 reads with the model's own networks and rules, and only where a card would otherwise be lost.
-Session 12, the shipped model: 98.00 % -> 98.23 % of 1,300 validation scenes, 97.10 % ->
-97.55 % of 2,000 more, 97.3 % -> 97.5 % of the held-out test split; the two alt-deck models
-enrolled in session 11: 88.8 % -> 89.2 % and 89.8 % -> 90.0 % of 500 unseen scenes. It costs
+Model ``skullcam-20261201-012257``: 98.00 % -> 98.23 % of 1,300 validation scenes, 97.10 % ->
+97.55 % of 2,000 more, 97.3 % -> 97.5 % of the held-out test split; two alt-deck models
+enrolled from ``skullcam-20261130-232511``: 88.8 % -> 89.2 % and 89.8 % -> 90.0 % of 500
+unseen scenes. It costs
 about 1 ms a frame at the median (``skullcam bench``); ``second_look: false`` in
 recognizer.json turns it off on a Pi short of time."""
 
@@ -176,7 +178,7 @@ EDGE_LOOK = True
 """Where no reader can name a box on the frame's edge, read it again as the whole card it is
 part of (``vision/frame_edge.py``) and report that card's whole outline. On for every model,
 old ones included: it reads with the model's own networks, only boxes that would otherwise be
-lost (not measured on an enrolled deck). Session 33, the shipped model, the 8,000
+lost (not measured on an enrolled deck). The shipped model, the 8,000
 validation scenes: 7,855 -> 7,873 right (18 fixed, none broken), recall 0.9944 -> 0.9951,
 precision 0.9978 either way (on the test split one miss became a misread: a green-12 read as
 a green-10). Reported on the box cut by the edge instead, such readings (at p >= 0.9) broke 14
@@ -407,7 +409,7 @@ def _session(path: Path, threads: int) -> Any:
     # A frame runs several sessions in turn (the two detector views side by side, the
     # classifier, the corner reader) with Python in between. A thread pool left spinning after
     # its run, ONNX Runtime's default, holds a core the next step needs: at 2 threads on 2
-    # cores a whole frame took 35-38 ms spinning and 21-23 ms not (skullcam bench, session 10).
+    # cores a whole frame took 35-38 ms spinning and 21-23 ms not (skullcam bench).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -590,9 +592,8 @@ class Recognizer:
         self.detector = CardDetector.from_manifest(manifest, threads)
         self._classifier = classifier_session(manifest, threads)
         self._cls_input = self._classifier.get_inputs()[0].name
-        # One thread: its batch is a few patches (2.2 ms a frame at 1 thread, 2.3 ms at 2). In
-        # session 9 a pool of two also slowed the detector's next frame, by spinning after each
-        # run; sessions no longer spin (see _session), but a second thread still buys nothing.
+        # One thread: its batch is a few patches (2.2 ms a frame at 1 thread, 2.3 ms at 2), so
+        # a second thread buys nothing even with spinning off (see _session).
         self._corner = corner_session(manifest, 1) if manifest.corner_reader else None
         self._corner_input = self._corner.get_inputs()[0].name if self._corner else ""
         self._warned_grey = False
@@ -632,8 +633,9 @@ class Recognizer:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
         # A crop the classifier is unsure of is read turned 180 degrees too and the logits
         # averaged: the oriented box cannot say which short edge is the card's top, and a
-        # card must read the same either way (session 2, every crop both ways: misread cards
-        # 35 -> 16 on 300 validation scenes). A sure crop is not read again (turn_below).
+        # card must read the same either way (every crop both ways took an early model's
+        # misread cards 35 -> 16 on 300 validation scenes). A sure crop is not read again
+        # (turn_below).
         batch = crops_to_batch(crops)
         if self.manifest.turn_below >= 1:  # every crop both ways, in one batch
             both = np.concatenate([batch, turned(batch)])

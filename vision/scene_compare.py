@@ -1,7 +1,7 @@
 """Two models on the same scenes: which scenes one gets right that the other does not.
 
 Scene accuracies a few scenes apart on 3,000 validation scenes are within a seed's noise, so
-every model choice since session 12 was made on the scenes that changed: how many a candidate
+every model choice is made on the scenes that changed: how many a candidate
 fixed, how many it broke, and whether that split could be a coin's (McNemar's exact test).
 ``skullcam eval`` writes each scene's verdict (``scenes.jsonl`` in its report folder) and, given
 an earlier report with ``--against``, prints that comparison, so the choice needs no throw-away

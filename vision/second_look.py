@@ -6,7 +6,7 @@ and gives up, and the corner reader finds no mark where it looks. The detector u
 proposed other boxes around that spot, and one of them may fit the card. Reading a few of them
 again costs a few crops on the frames that have such a box, and nothing on the others.
 
-Measured on the shipped model (session 12, ``docs/model-history.md``): 1,300 validation scenes
+Measured on model ``skullcam-20261201-012257`` (``docs/model-history.md``): 1,300 validation scenes
 98.00 % -> 98.23 % right, 2,000 more 97.10 % -> 97.55 %, the held-out test split 97.3 % ->
 97.5 %; a frame costs about 1 ms more at the median, 3-6 ms more at the 95th percentile.
 """
@@ -20,8 +20,8 @@ from skullcam.vision.obb import polygon_iou
 LOST_MIN_SCORE = 0.5
 """A box no reader could name gets a second look only when the detector is at least this sure
 of it: a card is there, the box is what fails. Boxes the detector doubts are mostly phantoms
-on cards under a third visible, and looking around them found nothing (session 12: 0.5 kept
-every scene the second look gained on 3,300 validation scenes, for a sixth of the reads)."""
+on cards under a third visible, and looking around them found nothing (0.5 kept every scene
+the second look gained on 3,300 validation scenes, for a sixth of the reads)."""
 NAMED_MAX_IOU = 0.5
 """...and when no named reading overlaps it more than this: such a box is the same card boxed
 twice, and a reading found around it would merge into that card's (``ANY_CARD_IOU``)."""

@@ -3,10 +3,10 @@
 A seat is named by a card's direction from the table centre (:mod:`skullcam.vision.seats`).
 The calibrated centre is fixed in the picture, but the camera is not: a camera knocked by
 36 pixels turns the direction of a card 95-140 pixels from the centre by 17-20 degrees, and at
-8 players a seat is only +-22.5 degrees wide. A review (session 45) replayed a long 8-player
-game after such a bump: every trick right by arrival order, but 10 of 36 flagged "the cards'
-seats do not name every player once", and with a frozen camera on top the seats ordered the
-unseen cards wrongly and the scores went wrong.
+8 players a seat is only +-22.5 degrees wide. A long 8-player game replayed after such a
+bump had every trick right by arrival order, but 10 of 36 flagged "the cards' seats do not
+name every player once", and with a frozen camera on top the seats ordered the unseen cards
+wrongly and the scores went wrong.
 
 Every complete trick has one card in front of each player, so the mean of its cards is where
 the table centre lies now (the same estimate calibration makes from one card per seat). The

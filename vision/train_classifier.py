@@ -73,7 +73,7 @@ def fast_math(device: torch.device) -> contextlib.AbstractContextManager[object]
 
 def channels_last(model: nn.Module) -> nn.Module:
     """The network's weights in channels-last order, which oneDNN's convolutions run without
-    reordering: 1.3 x faster training steps on this CPU in float32 (session 18), the same
+    reordering: 1.3 x faster training steps on a 2-core Xeon in float32, the same
     arithmetic. Saved weights and the ONNX export do not depend on it.
 
     Called through ``Any``: torch 2.13's stubs (the CPU build ``install.sh`` falls back to) have

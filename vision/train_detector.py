@@ -43,8 +43,8 @@ def train_detector(
     as models were trained on a 2-core CPU before the GPU run; or a fine-tune) without a
     warm-up, with AdamW at ``extra["lr0"]`` (default 0.002). The optimiser is named because
     ultralytics' ``optimizer="auto"`` ignores ``lr0`` and picks its own (AdamW at 0.002 for
-    a single-class run under 10,000 steps, as every continuation until session 19 ran,
-    whatever rate it asked for).
+    a single-class run under 10,000 steps, as continuations are, whatever rate they ask
+    for).
     """
     import_ultralytics(verbose=True)
     from ultralytics import YOLO

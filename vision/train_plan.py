@@ -16,8 +16,8 @@ from skullcam.errors import UserError
 class TrainPlan:
     """One training run. The defaults (12 detector epochs from ``yolo11n-obb.yaml``, then 20
     classifier and 10 corner-reader epochs from scratch) took 37 min end to end on 3,000 scenes
-    on this project's 2-core CPU in session 19, one with bfloat16 instructions; a CPU without
-    them takes about 3 x as long (session 21). scripts/train_two_hours.sh gives each part a
+    on a 2-core CPU with bfloat16 instructions; a CPU without them takes about 3 x as long.
+    scripts/train_two_hours.sh gives each part a
     time budget instead, so that it fits two hours on either (models/README.md)."""
 
     dataset: Path
@@ -30,7 +30,7 @@ class TrainPlan:
     batch: int = 16
     crop_copies: int = 1
     # The detector's raw boxes on each covered card taught too (crops_from_candidates), up to
-    # this many a card; 0: none. Session 23 measured 3 on a fine-tune of the shipped classifier.
+    # this many a card; 0: none. 3 was measured on a fine-tune of the shipped classifier.
     candidate_crops: int = 0
     max_classifier_scenes: int = 4000
     resume: bool = False
@@ -45,13 +45,13 @@ class TrainPlan:
     # Epochs over which the detector's learning rate rises from 0 (ultralytics 8.4 leaves the
     # last epoch out of it). None: the default of the path, none for a continuation (as
     # enrollment's short fine-tune runs) and ultralytics' 3 epochs from scratch. A long
-    # continuation (session 32) warms up, since AdamW's first steps at full rate knock a
-    # trained detector back (mAP50-95 0.93 -> 0.88 after one epoch, session 18).
+    # continuation should warm up, since AdamW's first steps at full rate knock a trained
+    # detector back (mAP50-95 0.93 -> 0.88 after one epoch).
     detector_warmup: float | None = None
     skip_classifier: bool = False
     # Keep the --out model's corner reader (and, as with the other skips, its reading rules).
     skip_corner: bool = False
-    # The corner reader (session 9): 10 epochs, 5.2 minutes on these 2 cores in session 19.
+    # The corner reader: 10 epochs, 5.2 minutes on a 2-core CPU with bfloat16.
     corner_epochs: int = 10
     # Where and how wide to run: "cpu", or "cuda" / "cuda:N" for a GPU (the detector, the
     # classifier and the corner reader all train there); worker processes for the detector's

@@ -244,9 +244,9 @@ def _manifest_to_keep(plan: TrainPlan) -> ModelManifest:
     of the ``--out`` model, that model's own reading rules.
 
     Its thresholds and switches (``min_confidence``, the corner reader's fallback threshold,
-    the mirror view...) were chosen for it, often on thousands of validation scenes; a run
-    that only fine-tunes the classifier used to write the training defaults over them, and
-    whoever ran it had to put them back by hand before comparing (sessions 17 and 20). The
+    the mirror view...) were chosen for it, often on thousands of validation scenes, so a run
+    that only fine-tunes the classifier keeps them: writing the training defaults over them
+    would make whoever ran it put them back by hand before comparing. The
     detector's input size stays with a kept detector: it is the size it was exported at.
     """
     fresh = ModelManifest(
@@ -363,7 +363,7 @@ CORNER_BATCH = 256
 def _train_corner_step(
     plan: TrainPlan, staging: Path, train_scenes: list[Scene], val_scenes: list[Scene]
 ) -> dict[str, object]:
-    """The corner reader, from scratch: it is small and learns in minutes (session 9: 99.2 % of
+    """The corner reader, from scratch: it is small and learns in minutes (99.2 % of
     validation corner patches after 10 epochs, ~90 s an epoch on 2 cores)."""
     train_set = cut_in_parallel(
         corner_patches_from_scenes,

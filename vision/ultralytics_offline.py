@@ -53,7 +53,7 @@ def import_ultralytics(verbose: bool = False) -> Any:
     _install_font(Path(os.environ["YOLO_CONFIG_DIR"]))
     # torch first: ultralytics sets OMP_NUM_THREADS=1 at import, and an OpenMP runtime that
     # starts under it stays slow even when torch is later given more threads (a detector
-    # training step on 2 cores took 0.92 s instead of 0.53; session 19).
+    # training step on 2 cores took 0.92 s instead of 0.53).
     import torch  # noqa: F401
     import ultralytics
     from ultralytics.utils import SETTINGS
@@ -70,7 +70,7 @@ def threads_kept() -> Iterator[None]:
     and choosing the CPU for a run (training, and an ONNX export too) sets torch to one thread
     fewer than the machine has cores, on 2 cores to one. Enrollment exports its fine-tuned
     detector in its own process and then fine-tunes the classifier there, which ran at
-    5.3 batches a second instead of 8.1 (session 12).
+    5.3 batches a second instead of 8.1.
     """
     import cv2
     import torch
