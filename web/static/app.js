@@ -704,8 +704,8 @@ function finalStandings(state) {
   const sc = finalScore(state);
   if (!sc) return [];
   const order = state.game.players.map((_, p) => p).sort((a, b) => sc.totals[b] - sc.totals[a] || a - b);
-  // The link on a line of its own: after " · " a phone wrapped it to the next line and left
-  // the dot hanging at the end of the totals ("Søren −50 ·", a game-night journey).
+  // The link on a line of its own, because after " · " a phone wraps it to the next line and
+  // leaves the dot hanging at the end of the totals ("Søren −50 ·").
   return [h("br"), h("span", {id: "final-standings"}, t("total") + ": " + order.map(
     (p) => bidi(state.game.players[p]) + " " + num(sc.totals[p])).join(" · ")), h("br"),
     h("a", {href: "/game/" + state.game.id + "/tv"}, t("final_scores"))];
@@ -805,8 +805,8 @@ function chartSVG(state) {
   const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": SK.t("score_chart")});
   svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
   for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
-  // Before a round has scored there is nothing to plot: the axis read "10" over "0", with
-  // every player's mark on the "0" (a review, session 40). The round numbers and the zero
+  // Before a round has scored there is nothing to plot, and an axis of "10" over "0" with
+  // every player's mark on the "0" would say otherwise. The round numbers and the zero
   // line stay, so the board keeps its shape.
   if (!rounds.length) return h("div", {}, svg);
   for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, num(Math.round(v))));
@@ -961,7 +961,7 @@ function initTV() {
       ? t("leads") + ": " + players[state.leader]
       : rosie ? t("leads") + ": " + t("rosie_chooses", {name: players[rosie.player] || ""}) : "";
     const bidSum = state.bids.reduce((a, b) => a + (b || 0), 0);
-    // "Bids 6 / 4 tricks · 2 over": the bare "6 / 4" had no unit (a review, session 40).
+    // "Bids 6 / 4 tricks · 2 over", with its unit: a bare "6 / 4" says nothing.
     const allIn = state.bids.every((b) => b !== null);
     // Until all are in, how many are: "Bids 0 / 6 tricks" read as everyone bidding 0.
     const balance = " · " + (allIn ? bidBalance(bidSum, state.cards)
@@ -1094,8 +1094,8 @@ function initTV() {
   }
   // Most events reload the game; a card laid while a reload is on its way comes as a live
   // event, and the reload's answer may have been read before it: the cards laid since are put
-  // back on the answers to the reloads asked before the event, or they left the TV until the
-  // next card (a flaky CI run, session 49). A reload asked after it (a trick recorded since)
+  // back on the answers to the reloads asked before the event, or they would leave the TV
+  // until the next card. A reload asked after it (a trick recorded since)
   // already holds it, or what replaced it. An answer older than one already shown is dropped.
   let asked = 0, shown = 0;
   let liveMeanwhile = null;  // {data, asked}: the event, and how many reloads were asked before it
