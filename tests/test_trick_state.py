@@ -372,6 +372,23 @@ def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_
     assert [b.tracker.tracks[m].card for m in b.machine.members] == ["purple-2"]
 
 
+def test_a_lead_laid_just_after_the_sweep_does_not_complete_the_swept_trick() -> None:
+    """Cai's card was never seen and the trick was swept; Cai leads in his seat a moment
+    later, while the swept cards still count as in view. His lead was first seen after both
+    were last seen: laid on a cleared table, it does not complete their trick (it did when
+    it came to rest within ``visible_s`` of the sweep)."""
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 2)  # swept
+    lead = det("purple-2", 2)
+    b.frames([lead], 30)
+    (short,) = b.completed()
+    assert short.swept and [p.card for p in short.plays] == ["green-5", "green-9"]
+    assert [b.tracker.tracks[m].card for m in b.machine.members] == ["purple-2"]
+
+
 def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     b = Bench(leader=2)
     b.frames([det("green-5", 2)], 8)

@@ -703,6 +703,8 @@ class TrickStateMachine:
         tracks = [tracker.tracks[tid] for tid in self.members]
         if any(t - tr.still_since < cfg.still_s for tr in tracks):
             return False
+        if self._laid_on_a_cleared_table(tracks):
+            return False
         hidden = [tr for tr in tracks if t - tr.last_seen > cfg.visible_s]
         if hidden and not self._hidden_in_place(tracks, hidden):
             return False
@@ -710,6 +712,20 @@ class TrickStateMachine:
             return True
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
+
+    @staticmethod
+    def _laid_on_a_cleared_table(tracks: Sequence[Track]) -> bool:
+        """Was a card of these first seen after every other one was last seen?
+
+        Then it was laid on a table already swept of them (the next trick's lead, laid while
+        the cards it would complete were being picked up): they are going, and the sweep
+        tells what they were (:meth:`_swept`). Was: a lead that came to rest within
+        ``visible_s`` of the sweep, the swept cards still counting as in view, completed
+        their trick in the seat of its card the camera missed."""
+        return any(
+            tr.first_seen > max(other.last_seen for other in tracks if other is not tr)
+            for tr in tracks
+        )
 
     def _hidden_in_place(self, tracks: Sequence[Track], hidden: Sequence[Track]) -> bool:
         """Are the ``hidden`` cards of this trick (out of sight longer than ``visible_s``)
