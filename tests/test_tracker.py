@@ -33,6 +33,19 @@ def test_a_still_card_becomes_stable_after_settle_time() -> None:
     assert track.card == "green-7"
 
 
+def test_a_card_covered_after_lying_still_a_while_becomes_stable_unseen() -> None:
+    """Seen lying still for ``covered_rest_s`` and then hidden (a hand over it), a card is
+    stable once it has lain ``settle_s``, arrived when it came to rest; seen still for less
+    (a card held over the table a moment), it is not."""
+    tracker = Tracker(TrackerConfig(settle_s=0.35, min_hits=3, covered_rest_s=0.2))
+    run(tracker, [[card_detection("green-7", (320, 340))]] * 3 + [[]] * 2)
+    (track,) = tracker.tracks.values()
+    assert track.stable and track.arrival == 0.0 and track.stable_at == 0.4
+    held = Tracker(TrackerConfig(settle_s=0.35, min_hits=3, covered_rest_s=0.25))
+    run(held, [[card_detection("green-7", (320, 340))]] * 3 + [[]] * 5)
+    assert not next(iter(held.tracks.values())).stable
+
+
 def test_one_frame_wrong_class_is_outvoted() -> None:
     tracker = Tracker()
     good = card_detection("yellow-12", (300, 300))

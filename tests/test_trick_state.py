@@ -356,6 +356,22 @@ def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> Non
     assert len(b.completed()) == 1
 
 
+def test_a_card_covered_a_moment_after_it_came_to_rest_is_played() -> None:
+    """Ben's card is seen lying still for a fifth of a second before Ben's hand hovers over
+    it until the trick is picked up. It never lay in sight for the tracker's settle time, so
+    it never counted: the trick was swept a card short (synth game t204, a hand over the last
+    card but one)."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 3)  # at rest, then a hand over it
+    b.frames([a], 10)
+    b.frames([a, d], 10)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.players == (0, 1, 2) and trick.flags == () and not trick.swept
+
+
 def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_trick() -> None:
     """Cai's card was never seen and the trick was swept; Cai, who won, leads in his seat
     before the swept cards' tracks are given up: the unseen old cards are not hidden cards

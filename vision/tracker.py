@@ -18,6 +18,8 @@ detections into tracks:
   trick state machine counts it as played. ``arrival`` is when it came to rest, which gives play
   order, and is kept through later nudges. A card the frame's edge cuts is placed at the middle
   of its part in view, so the two outlines the recognizer may give it do not read as motion.
+  A card seen still a while and then hidden (a hand over it) becomes stable unseen once it
+  would have settled (``covered_rest_s``).
 * **sparse frames**: ``min_hits`` and ``tentative_lost_s`` were set for a camera's full rate
   (10-15 frames/s). When a busy machine keeps one frame in 2 or fewer, the frames come further
   apart than ``sparse_interval_s`` and the tracker counts in time instead: two sightings a frame
@@ -90,6 +92,13 @@ class TrackerConfig:
     sparse_tentative_frames: float = 2.0
     """An unconfirmed track outlives this many frame gaps unseen when frames are sparse (a card
     the detector missed once, or a hand passed over, is not dropped at the next frame)."""
+    covered_rest_s: float = 0.2
+    """A confirmed card seen lying still this long and then out of sight is stable once it
+    would have settled (``settle_s`` from when it came to rest), unseen: a hand hovering over
+    a card just laid hides it, and the card lies on under the hand. Seen still for less, it
+    may be a card held over the table and taken back to the hand. Was: a card covered a
+    moment before it had been seen still for ``settle_s`` never counted as played, and its
+    trick was swept a card short (synth game t204, a hand over the last card but one)."""
     moved_recent_s: float = 1.0
     """A card seen this recently still lies where it was last seen, for measuring a camera's
     move (:meth:`Tracker._picture_move`): a knock shakes a frame or two out of focus."""
@@ -378,6 +387,8 @@ class Tracker:
             track = self.tracks[tid]
             if track.last_seen >= t:
                 continue
+            if self._covered_at_rest(track, t):
+                self._stabilise(track, t)
             if self.confirmed(track):
                 if t - track.last_seen > cfg.lost_s:
                     gone.append(self.tracks.pop(tid))
@@ -479,8 +490,24 @@ class Tracker:
         track.votes[det.card] = track.votes.get(det.card, 0.0) + det.confidence
         track.frames_by_face[det.card] = track.frames_by_face.get(det.card, 0) + 1
         if track.stable_at is None and track.hits >= self._min_hits() and self.settled(track, t):
-            track.stable_at = t
-            track.arrival = track.still_since
+            self._stabilise(track, t)
+
+    @staticmethod
+    def _stabilise(track: Track, t: float) -> None:
+        """``track`` is stable from ``t`` on, arrived when it came to rest (the play order)."""
+        track.stable_at = t
+        track.arrival = track.still_since
+
+    def _covered_at_rest(self, track: Track, t: float) -> bool:
+        """Whether ``track``, unseen on this frame, is a card hidden where it lay still (see
+        ``covered_rest_s``) that has now lain there ``settle_s``."""
+        seen_still = track.last_seen - track.still_since
+        return (
+            track.stable_at is None
+            and track.hits >= self._min_hits()
+            and seen_still >= self.config.covered_rest_s - 1e-9
+            and self.settled(track, t)
+        )
 
     def revive(self, old: Track, new_id: int) -> None:
         """A card reported gone is back: the new track ``new_id`` was it all along.
