@@ -4,15 +4,8 @@ this module again, and must not run the command line a second time."""
 
 import signal
 import sys
-from types import FrameType
 
-
-def _stop_as_interrupt(signum: int, frame: FrameType | None) -> None:
-    """A SIGTERM (``kill``, a container's stop) ends the command as Ctrl-C does: one line,
-    exit 130, its ``finally`` blocks run. By default it killed the process without a word
-    (exit -15): in ``skullcam run``'s first half second (its imports) nothing reached the
-    journal. ``skullcam run`` hears it itself once it starts (``_StopOnSignal``)."""
-    raise KeyboardInterrupt
+from skullcam import stop_as_interrupt
 
 
 def main() -> int:
@@ -24,7 +17,7 @@ def main() -> int:
     running, and Ctrl-C there printed a KeyboardInterrupt traceback and exited -2. This module
     imports nothing heavy, so the window left is the interpreter's own start.
     """
-    signal.signal(signal.SIGTERM, _stop_as_interrupt)
+    signal.signal(signal.SIGTERM, stop_as_interrupt)
     try:
         from skullcam.cli import main as cli_main
 

@@ -1146,13 +1146,17 @@ def _start_job(folder: Path, target: str) -> subprocess.Popen[str]:
     """A process that runs ``target`` (in ``folder``) as a job, in a process group of its own
     (so a test can press Ctrl-C on it), and prints "interrupted" when Ctrl-C stops it. Ctrl-C
     is heard even where the tests run with it ignored (a shell's background job: the ignoring
-    is inherited, and the test waited 30 s for nothing)."""
+    is inherited, and the test waited 30 s for nothing). A SIGTERM is heard as the console
+    command hears it (``skullcam.__main__``)."""
+    path = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH")) if p)
     return subprocess.Popen(
         [
             sys.executable,
             "-c",
             "import signal\n"
             "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from skullcam import stop_as_interrupt\n"
+            "signal.signal(signal.SIGTERM, stop_as_interrupt)\n"
             "from skullcam.vision.adapt import call_in_fresh_interpreter as c\n"
             "try:\n"
             f"    c({target!r}, {{}}, 'a test job')\n"
@@ -1160,7 +1164,7 @@ def _start_job(folder: Path, target: str) -> subprocess.Popen[str]:
             "    print('interrupted')\n",
         ],
         cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder)},
+        env={**os.environ, "PYTHONPATH": path},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -1168,33 +1172,47 @@ def _start_job(folder: Path, target: str) -> subprocess.Popen[str]:
     )
 
 
-def test_ctrl_c_lets_the_job_end_its_helpers_before_the_starter_ends(tmp_path: Path) -> None:
+SLOW_JOB = """
+import pathlib, time
+
+def run() -> None:
+    pathlib.Path("started").touch()
+    try:
+        time.sleep(60)
+    except KeyboardInterrupt:
+        time.sleep(1.0)
+        pathlib.Path("cleaned").touch()
+        raise
+"""
+"""A job that takes a second to clean up after Ctrl-C, and leaves a file saying it did."""
+
+
+@pytest.mark.parametrize(
+    "stop",
+    [
+        lambda pid: os.killpg(pid, signal.SIGINT),  # Ctrl-C: the whole process group
+        lambda pid: os.kill(pid, signal.SIGTERM),  # kill PID: the starter alone
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_stop_lets_the_job_end_its_helpers_before_the_starter_ends(
+    tmp_path: Path, stop: Callable[[int], None]
+) -> None:
     """The starter killed the job a quarter of a second after Ctrl-C: on a busy machine before
     the job had ended its pool, whose workers slept on as orphans (CI, session 47: the
-    workers held the pipes open 60 s). Here the job takes a second to clean up."""
-    (tmp_path / "slowjob.py").write_text(
-        textwrap.dedent(
-            """
-            import pathlib, time
+    workers held the pipes open 60 s). Here the job takes a second to clean up.
 
-            def run() -> None:
-                pathlib.Path("started").touch()
-                try:
-                    time.sleep(60)
-                except KeyboardInterrupt:
-                    time.sleep(1.0)
-                    pathlib.Path("cleaned").touch()
-                    raise
-            """
-        )
-    )
+    A SIGTERM, heard as Ctrl-C since the console command turned it into one, reached the
+    starter alone: it waited 20 s for a job that had heard nothing, then killed it with
+    SIGKILL mid-work (its helpers orphaned, writing on into a folder the next run deletes)."""
+    (tmp_path / "slowjob.py").write_text(SLOW_JOB)
     starter = _start_job(tmp_path, "slowjob:run")
     try:
         deadline = time.monotonic() + 60
         while not (tmp_path / "started").exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-        os.killpg(starter.pid, signal.SIGINT)
-        out, _err = starter.communicate(timeout=30)
+        stop(starter.pid)
+        out, _err = starter.communicate(timeout=60)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(starter.pid, signal.SIGKILL)

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from skullcam import Terminated
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 from skullcam.vision.crop_dataset import (
@@ -289,10 +290,13 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     """
     module, function = target.split(":")
     # Ctrl-C reaches the job too (one terminal, one process group): it ends quietly with
-    # status 130, leaving the one "interrupted" line to this process.
+    # status 130, leaving the one "interrupted" line to this process. A SIGTERM, which this
+    # process passes on (it reached this one alone), ends it the same way.
     code = (
-        "import importlib, json, sys\n"
+        "import importlib, json, signal, sys\n"
         f"from skullcam.vision.adapt import exit_with_parent; exit_with_parent({os.getpid()})\n"
+        "from skullcam import stop_as_interrupt\n"
+        "signal.signal(signal.SIGTERM, stop_as_interrupt)\n"
         "try:\n"
         f"    getattr(importlib.import_module({module!r}), {function!r})"
         "(**json.loads(sys.argv[1]))\n"
@@ -302,7 +306,9 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     job = subprocess.Popen([sys.executable, "-c", code, json.dumps(kwargs)])
     try:
         returncode = job.wait()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        if isinstance(stop, Terminated):  # a kill of this process: the job heard nothing
+            job.terminate()
         _let_the_job_end(job)
         raise
     if returncode != 0:
