@@ -9,6 +9,7 @@ import io
 import re
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -602,6 +603,56 @@ def test_a_page_back_after_more_events_than_the_feed_keeps_reads_them_from_the_s
     ids = re.findall(r"^id: (\d+)$", back.get_data(as_text=True), re.MULTILINE)
     assert [int(i) for i in ids] == [first + 1, first + 2, first + 3, first + 4]
     tv.close()
+
+
+def test_the_feed_reads_a_failing_store_once_a_wait_not_as_fast_as_it_can(
+    app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read of the store that failed (here a damaged event) was tried again at once: this
+    process's newer write made the wait return at once, so the watcher read the store as fast
+    as it could, a core of a Pi beside the camera for as long as a page was open. Each stream
+    read by itself ended instead, and its page came back two seconds later."""
+    import threading
+
+    from skullcam.errors import UserError
+    from skullcam.web import events as events_module
+
+    feed = events_module.feed_of(app)
+    failures: list[int] = []
+    pauses: list[float] = []
+    events_since = store.events_since
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return events_since(*args, **kwargs)
+        except UserError:
+            failures.append(1)
+            if len(failures) == 3:
+                feed.unsubscribe()  # the last page closes: the watcher ends
+            raise
+
+    real_sleep = time.sleep
+
+    def sleeping(seconds: float) -> None:
+        if threading.current_thread().name == "events":
+            pauses.append(seconds)
+        else:
+            real_sleep(seconds)
+
+    monkeypatch.setattr(store, "events_since", reading)
+    monkeypatch.setattr(time, "sleep", sleeping)
+    feed.subscribe()
+    watcher = feed.thread
+    assert watcher is not None
+    with store._write() as conn:  # a damaged record, as a failing disk leaves one
+        conn.execute(
+            "INSERT INTO events (game_id, kind, payload, at) VALUES (?, 'bids', '{not json', 0)",
+            (gid,),
+        )
+    watcher.join(30)
+    assert not watcher.is_alive()
+    assert len(failures) == 3
+    assert len(pauses) >= 2 and min(pauses) == float(app.config["SSE_WAIT_SECONDS"])
 
 
 # ------------------------------------------------- a review's findings (session 27)

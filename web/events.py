@@ -116,8 +116,12 @@ class EventFeed:
         False once no stream is open (the thread ends)."""
         try:
             events = self.store.events_since(self.last, None, limit=BATCH)
-        except (sqlite3.Error, UserError) as err:  # tried again after the next wait
+        except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
             logger.debug("the event feed could not read the store: %s", err)
+            # Here, not in the wait: an event newer than :attr:`last` (the one that failed,
+            # or this process's next) ends that at once, and a failing store was read as
+            # fast as a core allowed while a page was open.
+            time.sleep(self.wait_s)
             events = []
         with self.changed:
             if self.streams <= 0:
