@@ -323,10 +323,11 @@ JOB_ENDS_WITHIN_S = 20.0
 
 
 def _let_the_job_end(job: subprocess.Popen[bytes]) -> None:
-    """Ctrl-C reached the job too: it is ending its helper processes, so wait for it (up to
-    :data:`JOB_ENDS_WITHIN_S`; a second Ctrl-C stops waiting). ``subprocess.run`` killed it
-    after a quarter of a second: on a busy machine before it had ended its pool, whose
-    workers then slept on as orphans (holding the terminal's pipes open)."""
+    """Ctrl-C reached the job too (or the SIGTERM passed on to it): it is ending its helper
+    processes, so wait for it (up to :data:`JOB_ENDS_WITHIN_S`; a second Ctrl-C stops
+    waiting). ``subprocess.run`` killed it after a quarter of a second: on a busy machine
+    before it had ended its pool, whose workers then slept on as orphans (holding the
+    terminal's pipes open)."""
     try:
         job.wait(timeout=JOB_ENDS_WITHIN_S)
     except (subprocess.TimeoutExpired, KeyboardInterrupt):
