@@ -168,6 +168,14 @@ class EventsMixin(Database):
         """The newest event id (0 when none): a page's starting point for the SSE stream."""
         return newest_event_id(self._conn())
 
+    def next_event_id(self, after_id: int) -> int | None:
+        """The id of the first event after ``after_id`` (None when none), read without its
+        payload: the way past an event too damaged to decode."""
+        row = (
+            self._conn().execute("SELECT MIN(id) FROM events WHERE id > ?", (after_id,)).fetchone()
+        )
+        return None if row is None or row[0] is None else int(row[0])
+
     def events_since(
         self, after_id: int, game_id: int | None = None, limit: int = 200
     ) -> list[Event]:

@@ -608,28 +608,23 @@ def test_a_page_back_after_more_events_than_the_feed_keeps_reads_them_from_the_s
 def test_the_feed_reads_a_failing_store_once_a_wait_not_as_fast_as_it_can(
     app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A read of the store that failed (here a damaged event) was tried again at once: this
+    """A read of the store that failed (here a disk error) was tried again at once: this
     process's newer write made the wait return at once, so the watcher read the store as fast
-    as it could, a core of a Pi beside the camera for as long as a page was open. Each stream
-    read by itself ended instead, and its page came back two seconds later."""
+    as it could, a core of a Pi beside the camera for as long as a page was open."""
+    import sqlite3
     import threading
 
-    from skullcam.errors import UserError
     from skullcam.web import events as events_module
 
     feed = events_module.feed_of(app)
     failures: list[int] = []
     pauses: list[float] = []
-    events_since = store.events_since
 
     def reading(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return events_since(*args, **kwargs)
-        except UserError:
-            failures.append(1)
-            if len(failures) == 3:
-                feed.unsubscribe()  # the last page closes: the watcher ends
-            raise
+        failures.append(1)
+        if len(failures) == 3:
+            feed.unsubscribe()  # the last page closes: the watcher ends
+        raise sqlite3.OperationalError("disk I/O error")
 
     real_sleep = time.sleep
 
@@ -644,15 +639,78 @@ def test_the_feed_reads_a_failing_store_once_a_wait_not_as_fast_as_it_can(
     feed.subscribe()
     watcher = feed.thread
     assert watcher is not None
-    with store._write() as conn:  # a damaged record, as a failing disk leaves one
-        conn.execute(
-            "INSERT INTO events (game_id, kind, payload, at) VALUES (?, 'bids', '{not json', 0)",
-            (gid,),
-        )
+    store.set_bids(gid, 1, [0, 1, 0])  # a newer event: the wait returns at once
     watcher.join(30)
     assert not watcher.is_alive()
     assert len(failures) == 3
     assert len(pauses) >= 2 and min(pauses) == float(app.config["SSE_WAIT_SECONDS"])
+
+
+def _damage_an_event(store: GameStore, gid: int) -> int:
+    """A record a failing disk leaves: an event whose payload is not JSON; its id."""
+    with store._write() as conn:
+        cur = conn.execute(
+            "INSERT INTO events (game_id, kind, payload, at) VALUES (?, 'bids', '{not json', 0)",
+            (gid,),
+        )
+        return int(cur.lastrowid or 0)
+
+
+def test_one_damaged_event_does_not_stop_the_events_after_it(
+    app: Flask, store: GameStore, gid: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The feed reads every game's events for every open page: stopped at an event it could
+    not decode, it tried that event again and again, and no page of any game heard of a change
+    until a restart. It skips the damaged event, says so, and goes on."""
+    from skullcam.web import events as events_module
+
+    feed = events_module.feed_of(app)
+    feed.subscribe()
+    try:
+        damaged = _damage_an_event(store, gid)
+        store.set_bids(gid, 1, [0, 1, 0])
+        after = store.last_event_id()
+        assert after > damaged
+        deadline = time.monotonic() + 10
+        while feed.last < after and time.monotonic() < deadline:
+            feed.wait(feed.last, 0.2)
+        held = feed.since(damaged - 1, gid)
+        assert held is not None
+        events, seen = held
+        assert seen == after
+        assert [e.id for e in events] == list(range(damaged + 1, after + 1))
+        assert f"skipping event {damaged}" in caplog.text
+    finally:
+        feed.unsubscribe()
+
+
+def test_a_feed_ended_by_an_unforeseen_fault_is_started_again_by_the_next_page(
+    app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault other than the store's ended the watcher but left it marked as running: no
+    page opened later started it again, and every page waited for events until a restart."""
+    from skullcam.web import events as events_module
+
+    feed = events_module.feed_of(app)
+    events_since = store.events_since
+    monkeypatch.setattr(store, "events_since", lambda *a, **k: 1 / 0)
+    feed.subscribe()
+    watcher = feed.thread
+    assert watcher is not None
+    watcher.join(10)
+    assert not watcher.is_alive() and feed.thread is None
+    monkeypatch.setattr(store, "events_since", events_since)
+    feed.subscribe()  # the next page
+    try:
+        store.set_bids(gid, 1, [0, 1, 0])
+        after = store.last_event_id()
+        deadline = time.monotonic() + 10
+        while feed.last < after and time.monotonic() < deadline:
+            feed.wait(feed.last, 0.2)
+        assert feed.last == after
+    finally:
+        feed.unsubscribe()
+        feed.unsubscribe()
 
 
 # ------------------------------------------------- a review's findings (session 27)

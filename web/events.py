@@ -108,15 +108,25 @@ class EventFeed:
                 except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
                     logger.debug("the event feed could not read the store: %s", err)
                     time.sleep(self.wait_s)
+        except Exception:
+            # Every open page gets its events from this thread: ended by a fault nobody
+            # foresaw, it must not leave them waiting until a restart. The next stream to
+            # open starts it again.
+            logger.exception("the event feed stopped; the next page to open restarts it")
+            with self.changed:
+                self.thread = None
         finally:
             self.store.close_thread_connection()
 
     def _read_new(self) -> bool:
         """Take the store's events after :attr:`last` into memory and wake the streams;
         False once no stream is open (the thread ends)."""
+        last = self.last
         try:
-            events = self.store.events_since(self.last, None, limit=BATCH)
-        except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
+            events = self.store.events_since(last, None, limit=BATCH)
+        except UserError:  # a damaged event: the ones after it still reach the pages
+            events, last = self._read_around_damage(last)
+        except sqlite3.Error as err:  # busy or failing: the pages wait
             logger.debug("the event feed could not read the store: %s", err)
             # Here, not in the wait: an event newer than :attr:`last` (the one that failed,
             # or this process's next) ends that at once, and a failing store was read as
@@ -129,11 +139,41 @@ class EventFeed:
                 return False
             if events:
                 self.recent.extend(events)
-                self.last = events[-1].id
                 while len(self.recent) > FEED_KEEP:
                     self.floor = self.recent.popleft().id
+            # Past the last event read, or a damaged one skipped after it.
+            last = max([last, *(e.id for e in events)])
+            if last > self.last:
+                self.last = last
                 self.changed.notify_all()
         return True
+
+    def _read_around_damage(self, last: int) -> tuple[list[Event], int]:
+        """The events after ``last`` read one by one, those that cannot be decoded (a
+        failing disk's damage) skipped with a warning, and the id read up to: the feed reads
+        every game's events, and stopping at one damaged event would stop every page of every
+        game. A page gets no message for a skipped event; its next one makes it fetch the
+        state."""
+        events: list[Event] = []
+        for _ in range(BATCH):
+            try:
+                one = self.store.events_since(last, None, limit=1)
+            except UserError as err:
+                damaged = self.store.next_event_id(last)
+                if damaged is None:
+                    break
+                logger.warning("skipping event %s, which cannot be read: %s", damaged, err)
+                last = damaged
+                continue
+            except sqlite3.Error as err:
+                logger.debug("the event feed could not read the store: %s", err)
+                time.sleep(self.wait_s)
+                break
+            if not one:
+                break
+            events += one
+            last = one[-1].id
+        return events, last
 
 
 _FEED_LOCK = threading.Lock()
