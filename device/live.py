@@ -35,7 +35,7 @@ from skullcam.device.demo_game import (
     start_demo_game,
 )
 from skullcam.device.game import Referee
-from skullcam.device.picture_watch import CameraNotice, PictureWatch
+from skullcam.device.picture_watch import CameraNotice, PictureWatch, SharpnessSaid
 from skullcam.device.pipeline import EnteredTrick, FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import GAME_FILES, StoreRecorder, referee_from_store
 from skullcam.device.resume_point import (
@@ -151,6 +151,8 @@ class LiveLoop:
         self._thread: threading.Thread | None = None
         self.picture: PictureWatch | None = None
         """The current source's picture: frozen or blurred (a new one for each source)."""
+        self.sharpness_said = SharpnessSaid()
+        """The cards' sharpness the log said, over every game this loop plays."""
         self.record_frames: Path | None = None
         """With a live camera: also save every processed frame here, for a later replay."""
         self.camera_failing: str | None = None
@@ -249,8 +251,11 @@ class LiveLoop:
         self._tell_notice(self.picture.notice if self.picture is not None else None)
 
     def _watch_picture(self, source_name: str, live: bool) -> None:
-        """A new source: its picture is watched afresh (frozen, blurred), told to the TV."""
-        self.picture = PictureWatch(source_name, live, on_notice=self._tell_notice)
+        """A new source: its picture is watched afresh (frozen, blurred), told to the TV; the
+        cards' sharpness figure the log said for an earlier game is not said again unchanged."""
+        self.picture = PictureWatch(
+            source_name, live, on_notice=self._tell_notice, said=self.sharpness_said
+        )
 
     def _tell_notice(self, notice: CameraNotice | None) -> None:
         """The TV's notice about the camera's picture; a database too busy to take it only

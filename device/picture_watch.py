@@ -84,6 +84,11 @@ FOCUS_MIN_SAMPLES = 12
 """Card measurements needed before the picture is judged: a card moving under a hand is
 smeared for a moment, and one trick's cards are not the camera's focus."""
 
+SHARPNESS_SAID_AGAIN = 0.05
+"""How far the cards' sharpness must move from the figure the log last said before the log
+says it again: a new game's measurements of the same camera (a looping demo's every minute)
+come within 0.01 of each other, a lens turned or a light moved moves it more."""
+
 
 @dataclass(frozen=True)
 class CameraNotice:
@@ -184,6 +189,27 @@ class DarkPicture:
         return False
 
 
+class SharpnessSaid:
+    """The cards' sharpness the log last said for each source, kept over a run's games.
+
+    Each game watches its picture afresh (:meth:`LiveLoop._watch_picture`), so a looping demo
+    said "the cards' sharpness is 0.37" at INFO every game, about once a minute, a line that
+    reads like a warning and told the operator nothing new. A figure within
+    :data:`SHARPNESS_SAID_AGAIN` of the one said goes to DEBUG; a blurred picture is said by its
+    own warning whatever the figure."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+
+    def level(self, name: str, median: float) -> int:
+        """The log level to say ``name``'s sharpness ``median`` at; INFO counts as said."""
+        last = self._last.get(name)
+        if last is not None and abs(median - last) < SHARPNESS_SAID_AGAIN:
+            return logging.DEBUG
+        self._last[name] = median
+        return logging.INFO
+
+
 class PictureWatch:
     """Frozen, dark and blurred pictures of one camera, said as they start and end: in the log,
     and to ``on_notice`` (the live loop's store, for the TV) with the notice now, or None."""
@@ -193,6 +219,7 @@ class PictureWatch:
         name: str,
         live: bool,
         on_notice: Callable[[CameraNotice | None], None] | None = None,
+        said: SharpnessSaid | None = None,
     ) -> None:
         self.name = name
         self.live = live
@@ -206,6 +233,8 @@ class PictureWatch:
         self._blurred = False
         self._moved = False
         self._said_sharpness = False
+        self.said = said or SharpnessSaid()
+        """The sharpness figures said before, by this run's earlier watches too."""
 
     @property
     def stale_since(self) -> float | None:
@@ -249,7 +278,8 @@ class PictureWatch:
             return
         if not self._said_sharpness:
             self._said_sharpness = True
-            logger.info(
+            logger.log(
+                self.said.level(self.name, median),
                 "%s: the cards' sharpness is %.2f (the TV says the picture is blurred below %.2f)",
                 self.name,
                 median,

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from repo_paths import SAMPLE_SCENES as SCENES
 
+from skullcam.device.live import LiveLoop
 from skullcam.device.picture_watch import (
     BLURRED_BELOW,
     DARK_BELOW,
@@ -171,6 +172,30 @@ def test_a_sharp_picture_is_never_told(caplog: pytest.LogCaptureFixture) -> None
     assert told.notices == []
     said = [r.getMessage() for r in caplog.records]
     assert sum("the cards' sharpness is" in m for m in said) == 1  # said once, for the log
+
+
+def test_the_same_sharpness_is_not_said_again_at_each_new_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A looping demo watches each game's picture afresh: the log said "the cards' sharpness is
+    0.37" at INFO every game, about once a minute. Said again only when the figure moved."""
+    image, dets = _scene()
+    loop = LiveLoop(GameStore(tmp_path), lambda frame: [], "0", None)
+    soft = cv2.GaussianBlur(image, (0, 0), 1.0)  # 0.23 against 0.46: softer, not blurred
+
+    def figures_said(picture: np.ndarray) -> list[str]:
+        caplog.clear()
+        loop._watch_picture("demo", live=False)
+        assert loop.picture is not None
+        with caplog.at_level("INFO", logger="skullcam.device.picture_watch"):
+            _feed(loop.picture, picture, dets, 0.0, 30)
+        return [r.levelname for r in caplog.records if "the cards' sharpness is" in r.getMessage()]
+
+    assert figures_said(image) == ["INFO"]
+    assert figures_said(image) == []  # the next game: the same figure, at DEBUG
+    assert figures_said(image) == []
+    assert figures_said(soft) == ["INFO"]  # the lens turned: worth the operator's eye
+    assert figures_said(soft) == []
 
 
 def test_a_pipeline_with_a_picture_watch_does_not_recognize_repeated_frames(
