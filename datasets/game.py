@@ -36,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from skullcam.counts import counted
 from skullcam.datasets import props
 from skullcam.datasets.deck import load_deck, read_manifest
 from skullcam.datasets.game_config import GameConfig, Pace
@@ -260,14 +261,10 @@ def write_game(
 def game_summary(config: GameConfig, tricks: int, frames: int, out: Path) -> str:
     """The line ``skullcam synth game`` prints: what was written where, in the game's numbers
     (a one-round game is "1 round, 1 trick", not "1 rounds, 1 tricks")."""
-    rounds = _counted(config.rounds, "round")
+    rounds = counted(config.rounds, "round")
     if config.first_round > 1:
         rounds = f"rounds {config.first_round}-{config.rounds} of {config.rounds}"
     return (
-        f"wrote a {config.players}-player game ({rounds}, {_counted(tricks, 'trick')}, "
-        f"{_counted(frames, 'frame')} at {config.fps:g} fps) to {out}"
+        f"wrote a {config.players}-player game ({rounds}, {counted(tricks, 'trick')}, "
+        f"{counted(frames, 'frame')} at {config.fps:g} fps) to {out}"
     )
-
-
-def _counted(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skullcam.counts import counted
 from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import Pipeline
 from skullcam.device.replay import layout_for_source
@@ -306,24 +307,38 @@ def main(argv: list[str] | None = None) -> int:
                 recognizer = ScriptedRecognizer(thinning.script(cached(folder, recognizer).script))
         row = bench_game(folder, recognizer, args.realtime, args.store, thinning)
         rows.append(row)
-        wall = row["latency_wall_max"]
-        print(
-            f"{row['game']}: {row['players']} players, {row['exact']}/{row['tricks']} tricks "
-            f"exact ({row['recognized']} recognized, {row['flagged']} flagged), scores "
-            f"{'equal' if row['scores_equal'] else 'DIFFER'}, {row['fps']:.1f} frames/s, "
-            f"latency median {row['latency_recording_median']:.2f} s, max "
-            f"{row['latency_recording_max']:.2f} s recording time, {row['within_1s']} tricks <= 1 s"
-            + ("" if wall is None else f", {wall:.2f} s wall")
-        )
+        print(game_line(row))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(total_line(rows, peak_mb))
+    return 0
+
+
+def game_line(row: dict[str, Any]) -> str:
+    """The line printed for one game benchmarked, in its numbers ("1 trick <= 1 s", where it
+    said "1 tricks")."""
+    wall = row["latency_wall_max"]
+    return (
+        f"{row['game']}: {row['players']} players, {row['exact']}/"
+        f"{counted(row['tricks'], 'trick')} exact ({row['recognized']} recognized, "
+        f"{row['flagged']} flagged), scores {'equal' if row['scores_equal'] else 'DIFFER'}, "
+        f"{row['fps']:.1f} frames/s, latency median {row['latency_recording_median']:.2f} s, "
+        f"max {row['latency_recording_max']:.2f} s recording time, "
+        f"{counted(row['within_1s'], 'trick')} <= 1 s"
+        + ("" if wall is None else f", {wall:.2f} s wall")
+    )
+
+
+def total_line(rows: list[dict[str, Any]], peak_mb: float) -> str:
+    """The last line: every game's tricks and scores together ("1/1 game with equal scores"
+    for a benchmark of one game)."""
     tricks = sum(r["tricks"] for r in rows)
     exact = sum(r["exact"] for r in rows)
     games_ok = sum(1 for r in rows if r["scores_equal"])
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(
-        f"total: {exact}/{tricks} tricks exact ({100 * exact / max(1, tricks):.1f} %), "
-        f"{games_ok}/{len(rows)} games with equal scores, peak memory {peak_mb:.0f} MB"
+    return (
+        f"total: {exact}/{counted(tricks, 'trick')} exact ({100 * exact / max(1, tricks):.1f} "
+        f"%), {games_ok}/{counted(len(rows), 'game')} with equal scores, peak memory "
+        f"{peak_mb:.0f} MB"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -553,7 +553,9 @@ def test_eval_scores_an_empty_grey_table(tmp_path: Path, capsys) -> None:
     }
     # a hand-made dataset has no data.yaml to say which OpenCV drew it
     assert metrics["dataset_rendered_with"] is None
-    assert "scenes rendered with libraries not recorded" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "scenes rendered with libraries not recorded" in said
+    assert " on 1 scene, 0 cards\n" in said  # it said "1 scenes"
 
 
 def test_eval_refuses_a_scene_with_no_colour(tmp_path: Path, capsys) -> None:

@@ -3,7 +3,7 @@ moment its latency counts from."""
 
 from __future__ import annotations
 
-from skullcam.device.bench import complete_on_table, exact_tricks
+from skullcam.device.bench import complete_on_table, exact_tricks, game_line, total_line
 
 
 def game(*rounds: list[str]) -> dict:
@@ -38,3 +38,31 @@ def test_latency_counts_from_the_trick_lying_complete() -> None:
     assert complete_on_table({"plays": plays, "retracts": [taken_back]}) == 30
     swapped = {"habit": "swap-last", "laid_frame": 22}  # the wrong card completed it
     assert complete_on_table({"plays": plays, "retracts": [taken_back, swapped]}) == 22
+
+
+def test_one_trick_and_one_game_are_counted_in_the_singular() -> None:
+    """`python -m skullcam.device.bench` said "1 tricks <= 1 s"."""
+    row = {
+        "game": "g",
+        "players": 2,
+        "exact": 1,
+        "tricks": 1,
+        "recognized": 1,
+        "flagged": 0,
+        "scores_equal": True,
+        "fps": 30.0,
+        "latency_recording_median": 0.5,
+        "latency_recording_max": 0.5,
+        "within_1s": 1,
+        "latency_wall_max": None,
+    }
+    assert game_line(row) == (
+        "g: 2 players, 1/1 trick exact (1 recognized, 0 flagged), scores equal, 30.0 frames/s, "
+        "latency median 0.50 s, max 0.50 s recording time, 1 trick <= 1 s"
+    )
+    assert total_line([row], 100.0) == (
+        "total: 1/1 trick exact (100.0 %), 1/1 game with equal scores, peak memory 100 MB"
+    )
+    two = {**row, "exact": 3, "tricks": 4, "within_1s": 2}
+    assert total_line([row, two], 100.0).startswith("total: 4/5 tricks exact (80.0 %), 2/2 games")
+    assert game_line(two).endswith(", 2 tricks <= 1 s")

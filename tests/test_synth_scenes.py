@@ -401,6 +401,21 @@ def test_cli_scenes_one_split(
     assert "wrote val 2 scenes" in capsys.readouterr().out
 
 
+def test_one_scene_and_its_cards_are_counted_in_the_singular(
+    deck_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`synth scenes --count 1` said "wrote val 1 scenes", and relabel "1 labelled cards"."""
+    out = tmp_path / "one"
+    argv = ["synth", "scenes", "--deck", str(deck_dir), "--count", "1", "--out", str(out)]
+    assert main([*argv, "--split", "val", "--workers", "1", "--no-progress"]) == 0
+    assert "wrote val 1 scene / " in capsys.readouterr().out
+    # Only the card seen best still counts as labelled: one card.
+    records: list[dict[str, Any]] = read_scenes(out, "val")  # JSON records
+    best = max(card["visible_fraction"] for card in records[0]["cards"])
+    assert main(["synth", "relabel", "--dataset", str(out), "--min-visible", str(best)]) == 0
+    assert capsys.readouterr().out.endswith(": val 1 labelled card\n")
+
+
 def test_cli_scenes_with_marks(deck_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "marks"
     argv = [

@@ -50,6 +50,8 @@ def test_fixed_and_broken_are_counted_scene_by_scene() -> None:
     assert (result.scenes, result.right_before, result.right_after) == (4, 2, 2)
     assert (result.fixed, result.broken) == (1, 1)
     assert "2 of 4 scenes right against 2: 1 fixed, 1 broken" in result.describe()
+    one = compare_scenes({"a": False}, {"a": True})
+    assert one.describe().startswith("1 of 1 scene right against 0: 1 fixed, 0 broken")
 
 
 def test_reports_of_different_scenes_are_refused() -> None:

@@ -16,6 +16,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from skullcam.counts import counted
 from skullcam.errors import UserError
 from skullcam.files import write_atomic
 
@@ -81,7 +82,8 @@ class SceneComparison:
 
     def describe(self) -> str:
         return (
-            f"{self.right_after} of {self.scenes} scenes right against {self.right_before}: "
+            f"{self.right_after} of {counted(self.scenes, 'scene')} right against "
+            f"{self.right_before}: "
             f"{self.fixed} fixed, {self.broken} broken (McNemar p = {self.p_value:.2g})"
         )
 

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from skullcam.cli import add_data_argument, non_negative_int
+from skullcam.counts import counted
 from skullcam.files import make_folder
 
 
@@ -103,7 +104,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    print(f"model {recognizer.version} on {summary['scenes']} scenes, {summary['cards']} cards")
+    scenes_seen, cards = summary["scenes"], summary["cards"]
+    assert isinstance(scenes_seen, int) and isinstance(cards, int)
+    print(
+        f"model {recognizer.version} on {counted(scenes_seen, 'scene')}, {counted(cards, 'card')}"
+    )
     rendered = summary["dataset_rendered_with"] or "rendered with libraries not recorded"
     print(f"  scenes {rendered}")
     for key in (
@@ -118,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     edge = summary["frame_edge"]
     assert isinstance(edge, dict)
     print(
-        f"  cut by the frame's edge     {edge['edge_cards']} of {summary['cards']} cards, "
+        f"  cut by the frame's edge     {edge['edge_cards']} of {counted(cards, 'card')}, "
         f"recall {edge['edge_recall']:.4f} "
         f"(the others {edge['inside_recall']:.4f})"
     )

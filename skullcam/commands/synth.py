@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 from skullcam.cli import non_negative_int, positive_int, scene_count
+from skullcam.counts import counted
 from skullcam.errors import UserError
 from skullcam.parallel import usable_cores
 
@@ -176,7 +177,7 @@ def _relabel(args: argparse.Namespace) -> int:
     from skullcam.datasets.dataset import relabel_scenes
 
     labelled = relabel_scenes(args.dataset, args.min_visible)
-    parts = ", ".join(f"{split} {n} labelled cards" for split, n in labelled.items())
+    parts = ", ".join(f"{split} {counted(n, 'labelled card')}" for split, n in labelled.items())
     print(f"relabelled {args.dataset} at min visible {args.min_visible}: {parts}")
     return 0
 
@@ -209,7 +210,8 @@ def _scenes(args: argparse.Namespace) -> int:
         marks=args.labels == "card+marks",
     )
     parts = ", ".join(
-        f"{split} {n} scenes / {labelled[split]} labelled cards" for split, n in counts.items()
+        f"{split} {counted(n, 'scene')} / {counted(labelled[split], 'labelled card')}"
+        for split, n in counts.items()
     )
     print(f"wrote {parts} to {args.out.resolve()} (data.yaml inside)")
     return 0

@@ -1,0 +1,14 @@
+"""A count and its noun, in English, for the command line's lines: "1 trick", "2 tricks".
+
+Lines built as f"{n} tricks" said "1 tricks" whenever the count was one: a one-round game, a
+benchmark of one game, one scene evaluated. The pages' words are counted per language by their
+own catalogs (``_one`` keys); this is for the English the command line prints.
+"""
+
+from __future__ import annotations
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` in the number it takes: "1 trick", "0 tricks", "3 tricks". A share
+    ("1/1 trick exact") counts in the number of its whole, as "one out of one trick" does."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
