@@ -58,6 +58,10 @@ GROUP BY game_id
 """
 
 
+DEMO_MARK = "DEMO"
+"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game
+(``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
+
 #: Games (but one) in the order they took the table, the last first.
 _BY_TABLE = (
     f"SELECT g.* FROM games g JOIN ({_TOOK_THE_TABLE}) took ON took.game_id = g.id"
@@ -78,17 +82,30 @@ def took_the_table(conn: sqlite3.Connection, game_id: int) -> bool:
     return conn.execute(sql, (game_id,)).fetchone() is not None
 
 
-def announce_replaced(conn: sqlite3.Connection, before: sqlite3.Row | None) -> None:
+def announce_replaced(
+    conn: sqlite3.Connection, before: sqlite3.Row | None, by_demo: bool = False
+) -> None:
     """Inside a write that may have given the table to another game (a game set up, a record
     imported as the game in progress, an older game reopened): tell the game that held it
     ``before`` the write, with a ``replaced`` event on that game naming the one at the table
     now. A phone left on the old game's pages follows that game's events only, and kept
-    taking bids for it as if it were still being played."""
+    taking bids for it as if it were still being played.
+
+    A game still being played has it on its history too (``by_demo``: the demo's game took
+    the table, named so there, as the demo's games are deleted later and "Game 7" would name
+    none). A game already over has not: its end is on its history, and every game set up
+    after it added "no longer being played" to it, which a referee reads as the game cut
+    short."""
     after = table_game_row(conn)
-    if before is not None and after is not None and before["id"] != after["id"]:
-        emit(conn, int(before["id"]), "replaced", {"by": int(after["id"])})
-        # On its history too: a referee reading it later sees why it stopped being current.
-        write_audit(conn, int(before["id"]), None, "replaced", None, {"by": int(after["id"])}, "")
+    if before is None or after is None or before["id"] == after["id"]:
+        return
+    emit(conn, int(before["id"]), "replaced", {"by": int(after["id"])})
+    if before["status"] == "finished":
+        return
+    by: dict[str, object] = {"by": int(after["id"])}
+    if by_demo:
+        by["demo"] = True
+    write_audit(conn, int(before["id"]), None, "replaced", None, by, "")
 
 
 #: Why a game finished or reopened by itself (an audit entry of kind 'status', its ``after``
@@ -203,10 +220,14 @@ class GamesMixin(Database):
         with self._write() as conn:
             table = table_game_row(conn)
             game_id = insert_game(conn, names, first_dealer, clean)
-            announce_replaced(conn, table)
             if before_commit is not None:
                 before_commit(game_id)
+            announce_replaced(conn, table, by_demo=self.demo_marked(game_id))
             return game_id
+
+    def demo_marked(self, game_id: int) -> bool:
+        """Whether the game's image folder holds :data:`DEMO_MARK` (see ``is_demo_game``)."""
+        return (self.data_dir / "games" / str(int(game_id)) / DEMO_MARK).is_file()
 
     def game(self, game_id: int) -> Game:
         """The game, or UserError naming the id when there is none."""

@@ -23,6 +23,7 @@ from . import checks, lead_doubt, repeat_doubt, trick_moves, verdicts
 from .audit import write_audit
 from .bids import BidsMixin, check_round, stored_cannonball
 from .events import emit
+from .games import DEMO_MARK as DEMO_MARK
 from .games import mark_finished, played_out
 from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
@@ -39,9 +40,6 @@ from .rows import (
     trick_row,
 )
 
-DEMO_MARK = "DEMO"
-"""A file in a game's image folder (``<data>/games/<id>/``) saying the demo made the game
-(``skullcam run`` with no camera: ``device/demo_game.py`` writes it)."""
 DEMO_SOURCE = "demo"
 """The source a trick the demo recorded names (``detections["source"]``)."""
 WENT_ON = (
@@ -114,7 +112,7 @@ class TricksMixin(BidsMixin):
         mark is looked at first and without it only the last trick's source is read
         (``recorded``: the game's tricks, when the caller has them): reading every trick made
         the history page's time grow with the tricks of the games set aside."""
-        if (self._game_folder(game_id) / DEMO_MARK).is_file():
+        if self.demo_marked(game_id):
             return True
         if recorded is not None:
             info = recorded[-1].detections if recorded else None

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from store_support import hand, plays
 
 from skullcam.store import GameStore
+from skullcam.store.tricks import DEMO_MARK
 
 
 def history(client: FlaskClient, gid: int, lang: str = "en") -> list[str]:
@@ -148,27 +149,66 @@ def two_rounds_played(store: GameStore, last: str = "camera") -> int:
     return gid
 
 
-def test_a_game_finished_by_its_last_trick_and_replaced_says_so(
+def test_a_game_finished_by_its_last_trick_says_so_and_no_replacement_after(
     client: FlaskClient, store: GameStore
 ) -> None:
-    """A referee reading the history saw no end to the game, nor why it stopped being the
-    table's: neither was audited (only the live pages' events said so)."""
+    """A referee reading the history saw no end to the game: it was not audited (only the
+    live pages' events said so). The next game set up then added "Game 3 took the table:
+    this game is no longer being played" to a game already over, which reads as cut short."""
     gid = two_rounds_played(store)
     newer = store.create_game(["Cai", "Dan"], 0, {})
+    assert store.events_since(0, gid)[-1].payload == {"by": newer}  # its live pages are told
+    assert history(client, gid) == ["Game finished by its last trick after round 2"]
+    assert history(client, gid, "es") == ["Partida terminada con su última baza tras la ronda 2"]
+    assert history(client, gid, "it") == [
+        "Partita terminata con la sua ultima presa dopo il round 2"
+    ]
+
+
+def test_a_game_being_played_says_which_game_took_the_table(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A game set aside mid-way by a new one says so, and which game took the table."""
+    gid = round_one_played(store)
+    newer = store.create_game(["Cai", "Dan"], 0, {})
     assert history(client, gid) == [
-        "Game finished by its last trick after round 2",
-        f"Game {newer} took the table after round 2: this game is no longer being played",
+        f"Game {newer} took the table before round 2: this game is no longer being played",
     ]
     assert history(client, gid, "es") == [
-        "Partida terminada con su última baza tras la ronda 2",
-        f"La partida {newer} ocupó la mesa tras la ronda 2: esta ya no se está jugando",
+        f"La partida {newer} ocupó la mesa antes de la ronda 2: esta ya no se está jugando",
     ]
-    assert (
-        history(client, gid, "it")[0] == "Partita terminata con la sua ultima presa dopo il round 2"
-    )
-    assert history(client, gid, "da")[1] == (
-        f"Spil {newer} overtog bordet efter runde 2: dette spil spilles ikke længere"
-    )
+    assert history(client, gid, "da") == [
+        f"Spil {newer} overtog bordet før runde 2: dette spil spilles ikke længere"
+    ]
+
+
+def test_the_demo_taking_the_table_is_named_the_demo_not_by_its_number(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """The demo's games are deleted as it loops: "Game 7 took the table" named a game that
+    was soon gone, and which the referee never set up."""
+    gid = round_one_played(store)
+
+    def mark(game_id: int) -> None:
+        (store.game_dir(game_id) / DEMO_MARK).write_text("recorded from the demo game\n")
+
+    demo = store.create_game(["Ana", "Ben"], 0, {}, mark)
+    assert store.is_demo_game(demo)
+    assert history(client, gid) == [
+        "The demo took the table before round 2: this game is no longer being played"
+    ]
+    assert history(client, gid, "es") == [
+        "La demo ocupó la mesa antes de la ronda 2: esta partida ya no se está jugando"
+    ]
+    assert history(client, gid, "it") == [
+        "La demo ha preso il posto al tavolo prima del round 2: questa partita non si sta più"
+        " giocando"
+    ]
+    assert history(client, gid, "da") == [
+        "Demoen overtog bordet før runde 2: dette spil spilles ikke længere"
+    ]
+    store.delete_game(demo)  # a looping demo prunes it: the line names no missing game
+    assert history(client, gid)[0].startswith("The demo took the table")
 
 
 def test_a_game_reopened_by_a_trick_taken_back_says_so(

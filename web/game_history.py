@@ -70,8 +70,11 @@ def _line(entry: Correction, when: str, lang: str) -> str | None:
 
 
 def _moved_on(entry: Correction, when: str, lang: str) -> str:
-    """A status change by itself, or the table taken by another game (``after["by"]``)."""
+    """A status change by itself, or the table taken by another game (``after["by"]``, or
+    the demo's where ``after["demo"]``)."""
     after = entry.after if isinstance(entry.after, Mapping) else {}
+    if entry.kind == "replaced" and after.get("demo"):  # its game is deleted later: unnamed
+        return translate("history_replaced_by_demo", lang, when=when)
     if entry.kind == "replaced":
         return translate("history_replaced", lang, game=after.get("by", "?"), when=when)
     status = "active" if after.get("status") == "active" else "finished"

@@ -872,6 +872,14 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "da": "Spil {game} overtog bordet {when}: dette spil spilles ikke længere",
     },
+    "history_replaced_by_demo": {
+        "en": "The demo took the table {when}: this game is no longer being played",
+        "es": "La demo ocupó la mesa {when}: esta partida ya no se está jugando",
+        "it": (
+            "La demo ha preso il posto al tavolo {when}: questa partita non si sta più giocando"
+        ),
+        "da": "Demoen overtog bordet {when}: dette spil spilles ikke længere",
+    },
     "history_before_play": {
         "en": "before the first trick",
         "es": "antes de la primera baza",
