@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skullcam.i18n_core import LANGUAGES
+from skullcam.i18n_core import LANGUAGES, card_in_text
 from skullcam.i18n_core import card_name as edition_card_name
 from skullcam.vision.enroll_messages import (
     ENGLISH,
@@ -1075,6 +1075,14 @@ def face_name(face: str, lang: str) -> str:
     )
 
 
+def face_in_text(face: str, lang: str) -> str:
+    """A face as the page's sentences name it: :func:`face_name`, but a Danish colour or card
+    type in lower case, as the table app's sentences write it (``card_in_text``: "læg kortet
+    grøn 1 med forsiden opad", "grøn 7 læst som grøn 1 én gang", where the page said "Grøn 7"
+    mid-sentence). The chips and menus keep the name as a label ("Grøn 7")."""
+    return card_in_text(face, lang) if lang in LANGUAGES and lang != "en" else face_name(face, lang)
+
+
 def wording(lang: str) -> Wording:
     """How the page words the page's strings and the vision code's messages in ``lang``."""
     lang = lang if lang in LANGUAGES else "en"
@@ -1082,7 +1090,7 @@ def wording(lang: str) -> Wording:
     templates |= ENGLISH if lang == "en" else ENGLISH | MESSAGES[lang]
     return Wording(
         templates=templates,
-        card=lambda face: face_name(face, lang),
+        card=lambda face: face_in_text(face, lang),
         decimal="." if lang == "en" else ",",
     )
 

@@ -41,6 +41,7 @@ from skullcam import i18n_core, table_pin
 from skullcam.addresses import page_urls
 from skullcam.device.enroll_i18n import (
     error_text,
+    face_in_text,
     face_name,
     js_strings,
     log_line,
@@ -347,7 +348,7 @@ class EnrollSession:
             "name": self.enrollment.name,
             "face": face,
             "face_name": face_name(face, lang) if face else None,
-            "prompt": t("prompt", lang, card=face_name(face, lang))
+            "prompt": t("prompt", lang, card=face_in_text(face, lang))
             if face
             else t("prompt_done", lang),
             "done": len(self.enrollment.faces),
@@ -385,8 +386,9 @@ class EnrollSession:
         if status.get("error_said"):
             shown["error"] = word(status["error_said"], lang)
         if "weakest_faces" in status:
-            shown["weakest"] = [face_name(f, lang) for f in status["weakest_faces"]]
-        shown["retake"] = [face_name(f, lang) for f in status.get("retake_faces", [])]
+            # Said in the advice's sentence (``_advice``), so named as running text names.
+            shown["weakest"] = [face_in_text(f, lang) for f in status["weakest_faces"]]
+        shown["retake"] = [face_in_text(f, lang) for f in status.get("retake_faces", [])]
         if status.get("state") == "done":
             shown["advice"] = self._advice(shown, lang)
         # The longer run the page's button offers: after a model that learned too little, and

@@ -167,6 +167,36 @@ def suit_name(suit: str, lang: str) -> str:
     return _SUITS.get(lang, _SUITS["en"]).get(suit, suit)
 
 
+#: The Danish card names that begin with a card type's common noun: the Danish rule sheet
+#: (shared/seeds 003) writes them in lower case in running text ("en havfrue slår Skull
+#: King", "flugtkort, der altid taber"), as the names of people and places it does not
+#: (Skull King, Kraken, Den Hvide Hval, Tigress).
+_DANISH_TYPE_NOUNS = ("Flugtkort", "Pirat", "Havfrue", "Byttekort")
+#: The Danish suits named by their colour: a colour is an adjective, which the sheet writes in
+#: lower case ("den sorte 14'er", "den sorte Jolly Roger-farve"); Jolly Roger is a name.
+_DANISH_COLOURS = ("Grøn", "Gul", "Lilla")
+
+
+def card_in_text(card_id: str, lang: str) -> str:
+    """``card_id``'s name as running text writes it: its name (``card_name``), but a Danish
+    card type or colour in lower case ("Bens pirat vinder", "for at fange havfrue Alyra",
+    "ikke Bens flugtkort", "Anas grøn 9"), where the pages wrote "Bens Pirat" and "Anas Grøn
+    9". Lists and menus keep the name as a label ("Flugtkort", "Grøn 9"); a sentence that
+    starts with the card says ``{card:cap}``. The table app's sentences and the enrollment
+    page's say cards so."""
+    name = card_name(card_id, lang)
+    if lang == "da" and name.split(" ", 1)[0] in (*_DANISH_TYPE_NOUNS, *_DANISH_COLOURS):
+        return name[:1].lower() + name[1:]
+    return name
+
+
+def suit_in_text(suit: str, lang: str) -> str:
+    """``suit``'s name as running text writes it (``suit_name``), a Danish colour in lower case
+    ("da den udspillede farve var grøn", where it read "var Grøn"), as :func:`card_in_text`."""
+    name = suit_name(suit, lang)
+    return name.lower() if lang == "da" and name in _DANISH_COLOURS else name
+
+
 def danish_owned(card_name: str) -> str:
     """A card's name after a Danish genitive: without its article, as a noun after a genitive
     goes ("Anas Hvide Hval", where "Anas Den Hvide Hval" read as two articles); the other
