@@ -2592,3 +2592,58 @@ def test_the_tvs_cards_on_the_table_stay_whole_beside_a_long_name(
         # The long name is what gave way, and only it.
         assert [name for name, name_cut, _, _ in rows if name_cut] == [long], (lang, rows)
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+_TV_ROWS_CUT = """
+const whole = (el) => {
+  const text = document.createRange();
+  text.selectNodeContents(el);
+  return el.scrollWidth <= el.clientWidth
+    && text.getBoundingClientRect().width <= el.getBoundingClientRect().width + 0.5;
+};
+return [...document.querySelectorAll('#tv-live-cards li:not(.caption)')].map((li) => {
+  const who = li.querySelector('.who'), what = li.querySelector('.what');
+  return [who.textContent, whole(who), who.title, what.textContent, whole(what)];
+});
+"""
+
+
+@pytest.mark.parametrize(
+    "size", [(640, 360), (740, 360), (800, 400)], ids=["640x360", "740x360", "800x400"]
+)
+def test_the_tv_held_sideways_shows_the_last_tricks_names_whole(
+    server: tuple[str, GameStore], browser: Any, size: tuple[int, int]
+) -> None:
+    """The TV on a phone held sideways (740 x 360): the last trick's winner, in bold, read
+    "Christoph…" beside "Treasure Chest 13" and its star. A row with no room for its name and
+    card on one line takes two, so every name and card is whole in all four languages; only
+    a name longer than the row is cut, with the whole name in its title."""
+    base, store = server
+    width, height = size
+    long = "Anne-Sophie Vandenberghe-Kristiansen"
+    names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
+    names += [long, "Guðmundur", "Wilhelmina", "Konstantin"]
+    gid = store.create_game(names, 0, {"rounds": 2})
+    store.set_bids(gid, 1, [0] * 8)
+    leader = store.state(gid)["leader"]
+    others = iter(f"yellow-{r}" for r in (10, 11, 12, 2, 3, 4, 5))
+    plays = [
+        {"player": p, "card": "yellow-13" if p == 1 else next(others)}  # Christopher wins
+        for p in ((leader + i) % 8 for i in range(8))
+    ]
+    store.record_trick(gid, 1, 0, plays)
+    for lang in ("en", "es", "it", "da"):
+        browser.set_window_size(width, height + 120)
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+        )
+        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        wait(browser).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
+        )
+        rows = browser.execute_script(_TV_ROWS_CUT)
+        assert not [r for r in rows if not r[4]], (lang, rows)  # every card whole
+        assert [r[0] for r in rows if not r[1]] in ([], [long]), (lang, rows)
+        assert all(title == name for name, _, title, _, _ in rows), (lang, rows)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

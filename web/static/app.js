@@ -999,7 +999,7 @@ function initTV() {
     liveList.classList.toggle("many", !!shown && shown.plays.length > 6);
     liveList.replaceChildren(...(shown ? shown.plays : []).map((pl) =>
       h("li", {class: shown.winner === pl.player ? "winning" : ""},
-        h("span", {class: "who"}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
+        h("span", {class: "who", title: players[pl.player]}, players[pl.player]), " ", h("span", {class: "what"}, card(pl.card)),
         shown.winner === pl.player ? (live ? winningNow() : sign("★", t("trick_winner"), {class: "tag"})) : null)));
     fitWinningNow(liveList.querySelector("li.winning"));
     // "Last trick · Trick 2": "Last trick 2" read as "the last two tricks". The last
