@@ -8,6 +8,7 @@ bids.png) when SKULLCAM_SCREENSHOTS=1, else to the test's temporary folder.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -2166,6 +2167,11 @@ def test_the_charts_end_marks_of_eight_close_totals_lie_apart(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart circle")) == 8
         )
         marks = browser.execute_script(_CHART_MARKS)
+        # Read on the same screen: the chart's text and marks are sized to it (fitChart).
+        ends = browser.execute_script(
+            "return [...document.querySelectorAll('#tv-chart path.line')]"
+            ".map((l) => +l.getAttribute('d').split(',').pop())"
+        )
     overlaps = [
         (i + 1, j + 1)
         for i, a in enumerate(marks)
@@ -2173,10 +2179,6 @@ def test_the_charts_end_marks_of_eight_close_totals_lie_apart(
         if a["x1"] < b["x2"] and b["x1"] < a["x2"] and a["y1"] < b["y2"] and b["y1"] < a["y2"]
     ]
     assert overlaps == []
-    ends = browser.execute_script(
-        "return [...document.querySelectorAll('#tv-chart path.line')]"
-        ".map((l) => +l.getAttribute('d').split(',').pop())"
-    )
     assert [round(m["cy"], 1) for m in marks] == ends
 
 
@@ -2647,3 +2649,65 @@ def test_the_tv_held_sideways_shows_the_last_tricks_names_whole(
         assert [r[0] for r in rows if not r[1]] in ([], [long]), (lang, rows)
         assert all(title == name for name, _, title, _, _ in rows), (lang, rows)
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+_CHART_TEXT = """
+const svg = document.querySelector('#tv-chart svg');
+const box = svg.getBoundingClientRect();
+const texts = [...svg.querySelectorAll('text')].map((el) => {
+  const b = el.getBoundingClientRect();
+  return {text: el.textContent, cls: el.getAttribute('class'), x1: b.left, x2: b.right,
+          y1: b.top, y2: b.bottom,
+          px: parseFloat(getComputedStyle(el).fontSize) * svg.getScreenCTM().a};
+});
+return {shown: svg.getClientRects().length > 0, height: box.height, texts,
+        // A text's box has the font's whole ascent and descent: digits keep well inside it.
+        out: texts.filter((t) => t.x1 < box.left - 0.5 || t.x2 > box.right + 0.5
+                                 || t.y1 < box.top - 0.3 * t.px || t.y2 > box.bottom + 0.3 * t.px),
+        heading: parseFloat(getComputedStyle(document.querySelector('.tv-chart h2')).fontSize)};
+"""
+
+
+def test_the_charts_axis_labels_read_from_the_sofa_on_a_small_chart(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game of eight at 1280 x 720 with the eight cards of the last trick and a question
+    open: the chart had the room left under them, and its round numbers and totals, sized
+    for an 800-unit-wide chart, were 11-12 px high, too small to read from across the room.
+    They are the chart's heading's size at 720p and 1080p (3.2% of the screen's height),
+    inside the chart, and the round numbers never touch (a ten-round game)."""
+    base, store = server
+    names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
+    names += ["Anne-Sophie", "Guðmundur", "Wilhelmina", "Konstantin"]
+    gid = store.create_game(names, 0, {"rounds": 10})
+    for rnd in (1, 2):
+        store.set_bids(gid, rnd, [0] * 8)
+        for trick, suit in enumerate(["green", "yellow"][:rnd]):
+            leader = store.state(gid)["leader"]
+            store.record_trick(
+                gid,
+                rnd,
+                trick,
+                [{"player": (leader + i) % 8, "card": f"{suit}-{i + 2 + rnd}"} for i in range(8)],
+            )
+    store.create_prompt(gid, "flagged", 2, 0)
+    for width, height in ((1280, 720), (1920, 1080)):
+        with _screen(browser, width, height):
+            browser.get(f"{base}/game/{gid}/tv")
+            wait(browser).until(
+                lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-chart circle")) == 8
+            )
+            wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-prompts .prompt"))
+            seen = browser.execute_script(_CHART_TEXT)
+        assert seen["shown"] and seen["out"] == [], (height, seen["out"])
+        axis = [t for t in seen["texts"] if t["cls"] == "axis"]
+        want = min(seen["heading"], 0.032 * height) - 0.1
+        small = [(t["text"], round(t["px"], 1)) for t in axis if t["px"] < want]
+        small += [(t["text"], round(t["px"], 1)) for t in seen["texts"] if t["px"] < 14]
+        assert axis and small == [], (height, seen["height"], small)
+        foot = max(t["y1"] for t in axis)
+        rounds = sorted((t for t in axis if t["y1"] > foot - 1), key=lambda t: t["x1"])
+        touching = [
+            (a["text"], b["text"]) for a, b in itertools.pairwise(rounds) if a["x2"] > b["x1"]
+        ]
+        assert touching == [], (height, touching)

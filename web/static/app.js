@@ -765,8 +765,8 @@ const PALETTE = ["#ffd166", "#06d6a0", "#4cc9f0", "#f72585", "#ff8c42", "#b8f2e6
    only a tie stepped aside, so 8 totals 10 points apart over a range of 150 overlapped in a
    staircase. Each mark keeps its line end's height and takes the first lane beside it that
    is clear of every mark placed before it, to the left past leftFrom (the last round). */
-function endMarks(marks, leftFrom) {
-  const GAP = 36;  // a mark's width and a little air
+function endMarks(marks, leftFrom, k = 1) {
+  const GAP = 36 * k;  // a mark's width and a little air
   const placed = [];
   for (const [p, my, lx] of marks) {
     const step = lx > leftFrom ? -GAP : GAP;
@@ -777,7 +777,9 @@ function endMarks(marks, leftFrom) {
   return placed;
 }
 
-function chartSVG(state) {
+/* The chart in its 800 x 360 viewBox; k enlarges its text, end marks and the margins they
+   need (fitChart in initTV): a chart drawn small took its labels down with it. */
+function chartSVG(state, k = 1) {
   const {h} = SK;
   const NS = "http://www.w3.org/2000/svg";
   const s = (tag, attrs, ...kids) => {
@@ -790,8 +792,8 @@ function chartSVG(state) {
   // The round being played scores 0 until it ends: drawn, it would flatten every line.
   const sc = scoreShown(state);
   const rounds = (sc ? sc.rounds : []).filter((r) => !r.in_progress);
-  // Margins for the axis labels (32 units: .chart .axis).
-  const W = 800, H = 360, L = 84, R = 20, T = 16, B = 44;
+  // Margins for the axis labels (32 units: .chart .axis, times k).
+  const W = 800, H = 360, L = 84 * k, R = 20, T = 16 * k, B = 44 * k;
   const series = players.map((_, p) => {
     let sum = 0;
     return [0].concat(rounds.map((r) => (sum += r.points[p])));
@@ -802,14 +804,21 @@ function chartSVG(state) {
   const n = Math.max(state.rounds, 1);
   const x = (i) => L + (W - L - R) * i / n;
   const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
-  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": SK.t("score_chart")});
+  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": SK.t("score_chart"),
+    style: `--k: ${k}`});
   svg.append(s("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero"}));
-  for (let i = 1; i <= n; i++) svg.append(s("text", {x: x(i), y: H - 8, "text-anchor": "middle", class: "axis"}, i));
+  // The round numbers, every other one (or fewer) where they would touch, the last one always.
+  const every = Math.ceil(1.4 * 32 * k / ((W - L - R) / n));
+  for (let i = 1; i <= n; i++) {
+    if ((n - i) % every === 0) svg.append(s("text", {x: x(i), y: H - 8 * k, "text-anchor": "middle", class: "axis"}, i));
+  }
   // Before a round has scored there is nothing to plot, and an axis of "10" over "0" with
   // every player's mark on the "0" would say otherwise. The round numbers and the zero
   // line stay, so the board keeps its shape.
   if (!rounds.length) return h("div", {}, svg);
-  for (const v of [lo, hi]) svg.append(s("text", {x: L - 10, y: y(v) + 10, "text-anchor": "end", class: "axis"}, num(Math.round(v))));
+  for (const v of [lo, hi]) {
+    svg.append(s("text", {x: L - 10 * k, y: y(v) + 10 * k, "text-anchor": "end", class: "axis"}, num(Math.round(v))));
+  }
   const marks = [];
   series.forEach((pts, p) => {
     const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
@@ -820,13 +829,13 @@ function chartSVG(state) {
   // colour-blind player cannot tell apart still say whose line it is.
   // A mark stepped aside is joined to its line's end by a stroke of its colour, under the
   // marks it passes.
-  const ends = endMarks(marks, W - R - 150);
+  const ends = endMarks(marks, W - R - 150, k);
   for (const [p, mx, my, lx] of ends) {
     if (mx !== lx) svg.append(s("line", {x1: lx, x2: mx, y1: my, y2: my, stroke: PALETTE[p % 8], class: "lead"}));
   }
   for (const [p, mx, my] of ends) {
-    svg.append(s("circle", {cx: mx, cy: my, r: 17, fill: PALETTE[p % 8]}));
-    svg.append(s("text", {x: mx, y: my + 8, "text-anchor": "middle", class: "mark"}, p + 1));
+    svg.append(s("circle", {cx: mx, cy: my, r: 17 * k, fill: PALETTE[p % 8]}));
+    svg.append(s("text", {x: mx, y: my + 8 * k, "text-anchor": "middle", class: "mark"}, p + 1));
   }
   return h("div", {}, svg);
 }
@@ -933,7 +942,22 @@ function initTV() {
     err.textContent = state.score.ok ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
   }
   // A window resized (a browser window, not a TV): the room each place leaves changed.
-  new ResizeObserver(() => { placeWhy(); fitPrompts(); }).observe(document.getElementById("tv-board"));
+  /* The chart's text at its heading's size (secondary text, 3.2vh on a TV): drawn in the room
+   * the cards, the questions and the line on why leave, its round numbers and totals were
+   * 11-18 px at 720p, too small to read from the sofa. Once the chart's size on the screen is
+   * known, it is drawn again with its text (and the margins it needs) enlarged to that. */
+  function fitChart() {
+    const box = document.getElementById("tv-chart");
+    const ctm = box.querySelector("svg")?.getScreenCTM();
+    if (!state || !state.game || !ctm || !ctm.a) return;
+    const want = parseFloat(getComputedStyle(document.querySelector(".tv-chart h2")).fontSize);
+    const k = Math.max(1, want / (32 * ctm.a));
+    if (Math.abs(k - Number(box.querySelector("svg").style.getPropertyValue("--k"))) > 0.01) {
+      box.replaceChildren(chartSVG(state, k));
+    }
+  }
+  new ResizeObserver(() => { placeWhy(); fitPrompts(); fitChart(); })
+    .observe(document.getElementById("tv-board"));
   function render() {
     const empty = !state || !state.game;
     document.getElementById("tv-empty").hidden = !empty;
@@ -1017,6 +1041,7 @@ function initTV() {
     showScoreNotices();
     placeWhy();
     fitPrompts();
+    fitChart();
   }
   // The banner's bonus on the condition the scorer pays it (the trick event's bonus_paid,
   // from rules.Settings.bonus_paid): a house rule, Rascal's scoring, a cannonball called.
