@@ -991,6 +991,57 @@ def test_a_phone_entering_a_rounds_bids_stays_there_when_the_round_ends(
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 4"))
 
 
+_IN_VIEW = """
+const el = document.getElementById(arguments[0]);
+if (!el || !el.getClientRects().length) return null;
+const box = el.getBoundingClientRect();
+return {top: box.top, bottom: box.bottom, text: el.innerText, height: innerHeight};
+"""
+
+
+def _tap_bid(browser: Any, player: int, bid: int) -> None:
+    """Tap ``player``'s ``bid`` on the bids page, finding the button afresh after a re-render."""
+    css = f'.bid-button[data-player="{player}"][data-bid="{bid}"]'
+    wait(browser).until(lambda d: _click(d, css))
+
+
+def test_a_phone_left_on_an_ended_rounds_bids_is_shown_the_way_to_the_next(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """A game night of eight on a 360 x 640 phone: bids tapped in late, scrolled down to the
+    sixth player's row, as the camera ended round 2. The page stays on round 2 (by design: a
+    tap meant for it would land in round 3), and nothing in view said the game had moved on;
+    the ▶ to it was at the top of the page, out of view. A line that stays in view says
+    "Round 3 has started", with a button that goes there; it goes once the page is there."""
+    base, store = server
+    names = ["Margrethe", "Alessandro", "Bo", "Kristoffer"]
+    names += ["Francesca", "Søren", "Giuseppina", "Niccolò"]
+    gid = store.create_game(names, 0, {})
+    store.set_bids(gid, 1, [0] * 8)
+    play_trick(store, gid, [f"green-{i + 2}" for i in range(8)])  # round 2 now, no bid in
+    with _screen(browser, 360, 640, mobile=True):
+        browser.get(f"{base}/game/{gid}/bids")
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 2"))
+        wait(browser).until(stream_open)
+        for player in range(5):
+            _tap_bid(browser, player, 0)
+        wait(browser).until(lambda d: store.bids(gid, 2)[:5] == [0] * 5)
+        browser.execute_script(
+            "document.querySelector('.bid-row[data-player=\"5\"]').scrollIntoView()"
+        )
+        assert browser.execute_script(_IN_VIEW, "round-moved-on") is None
+        for suit in ("yellow", "purple"):  # round 2's two tricks: round 3 begins
+            play_trick(store, gid, [f"{suit}-{i + 2}" for i in range(8)])
+        wait(browser).until(lambda d: d.execute_script(_IN_VIEW, "round-moved-on"))
+        seen = browser.execute_script(_IN_VIEW, "round-moved-on")
+        assert seen["top"] >= 0 and seen["bottom"] <= seen["height"], seen
+        assert " ".join(seen["text"].split()) == "Round 3 has started Go to round 3", seen
+        assert "Round 2" in browser.find_element(By.ID, "round-title").text
+        wait(browser).until(lambda d: _click(d, "#round-moved-on-go"))
+        wait(browser).until(ec.text_to_be_present_in_element((By.ID, "round-title"), "Round 3"))
+        assert browser.execute_script(_IN_VIEW, "round-moved-on") is None
+
+
 def test_a_card_swapped_before_the_pickup_takes_the_winners_banner_down(
     server: tuple[str, GameStore], browser: Any
 ) -> None:

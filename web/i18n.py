@@ -1313,6 +1313,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Il round {round} non ha puntate: i punti si fermano lì finché non le inserite.",
         "da": "Runde {round} har ingen bud: pointene står stille der, til de er indtastet.",
     },
+    "round_started": {
+        "en": "Round {round} has started",
+        "es": "Ha empezado la ronda {round}",
+        "it": "È iniziato il round {round}",
+        "da": "Runde {round} er begyndt",
+    },
     "go_to_round": {
         "en": "Go to round {round}",
         "es": "Ir a la ronda {round}",

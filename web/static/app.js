@@ -550,6 +550,7 @@ function initBids() {
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     showScoreStop(state, shownRound, (r) => loadRound(r).catch(showError));
+    showRoundMovedOn(state, shownRound, (r) => loadRound(r).catch(showError));
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
     document.getElementById("camera-how").hidden = SK.readOnly
@@ -617,6 +618,21 @@ function initBids() {
   document.getElementById("next-round").onclick = () => loadRound(shownRound + 1).catch(showError);
   render();
   stream(gameId, (kind) => { if (kind !== "live") refresh(); }, refresh);
+}
+
+/* A page left on an earlier round (its bids were being entered as the round ended, or ◀ went
+ * back to fix one) says that the game has gone on, with the way there, in a line that stays
+ * in view: the ▶ to it was at the top of the page, out of view of a phone scrolled down to the
+ * sixth player's bids, and nothing else said the round had ended. */
+function showRoundMovedOn(state, shownRound, goTo) {
+  const {t, setText} = SK;
+  const el = document.getElementById("round-moved-on");
+  el.hidden = shownRound >= state.round || !!state.finished;
+  if (el.hidden) return;
+  setText(document.getElementById("round-moved-on-text"), t("round_started", {round: state.round}));
+  const go = document.getElementById("round-moved-on-go");
+  setText(go, t("go_to_round", {round: state.round}));
+  go.onclick = () => goTo(state.round);
 }
 
 /* Why the score stops, when it is for bids never entered (the state's score.missing_bids),
