@@ -1941,6 +1941,39 @@ def test_an_eight_card_replay_keeps_every_label_on_its_picture(
         assert browser.execute_script(_LABELS_NEAR) <= 2
 
 
+def test_the_labels_of_cards_piled_up_lie_apart_on_a_small_phone(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """Seven or eight cards piled up, each 30 px right of and 14 px below the last, on a
+    360 px phone: eight two-line labels are taller than the picture, no spot beside a card nor
+    above or below one was free, and the last labels lay over the others (1,448 px² of them in
+    Italian, 356 in English, 30 in Danish). Each takes a free spot anywhere on the picture."""
+    base, store = server
+    names = ["Ana", "Ben", "Cai", "Hanne-Marie", "Maximiliano", "Søren", "Wilhelmina", "Konstantin"]
+    cards = ["pirate-harry", "green-13", "mermaid-sirena", "pirate-rascal", "yellow-12"]
+    cards += ["black-7", "purple-8", "escape"]
+    urls = []
+    for n in (7, 8):
+        gid = store.create_game(names[:n], 0, {})
+        store.set_bids(gid, 1, [1] + [0] * (n - 1))
+        pile = [(150 + 30 * i, 120 + 14 * i) for i in range(n)]
+        play_trick(store, gid, cards[:n], store.game_dir(gid), pile)
+        urls.append(f"{base}/game/{gid}/round/1/trick/0")
+    placed = (
+        "return [...document.querySelectorAll('svg.overlay text')]"
+        ".every((t) => t.transform.baseVal.length)"
+    )
+    for url in urls:
+        for lang in ("en", "it", "da"):
+            with _replay_on_a_phone(browser, f"{url}?lang={lang}", 360, 640):
+                wait(browser).until(lambda d: d.execute_script(placed))
+                labels = browser.execute_script(_LABELS_OVER)
+                off = browser.execute_script(_LABELS_OUT)
+            over_labels = [round(over) for _, _, _, over in labels]
+            assert off == 0 and max(over_labels) < 1, (url, lang, over_labels)
+            assert all(size == pytest.approx(14, abs=0.1) for size, *_ in labels), (lang, labels)
+
+
 def _tv_with_its_camera_notice_hidden(
     base: str, store: GameStore, browser: Any
 ) -> tuple[int, tuple[str, str]]:

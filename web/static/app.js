@@ -1203,10 +1203,38 @@ function fitReplayLabels(svg) {
   const hit = (spot) => placed.find((p) => area({x: p.x - gap, y: p.y - gap,
     width: p.width + 2 * gap, height: p.height + 2 * gap}, spot) > 1e-3);
   const inside = (x, y, w, h) => ({x: Math.max(0, Math.min(x, W - w)), y: Math.max(0, Math.min(y, H - h)), width: w, height: h});
+  /* A spot free of every label placed, anywhere on the picture: the cheapest, then the nearest
+   * to its card. Where neither a spot beside its card nor one slid up or down from there is
+   * free (seven or eight cards piled up on a 360 px phone: eight two-line labels are taller
+   * than the picture), the label lay over the others, 1,448 px² of them in Italian. */
+  const freeSpot = (card, w, h, cost) => {
+    const step = 6 * scale;
+    let best = null, bestCost = Infinity, bestApart = Infinity;
+    for (let y = 0; y + h <= H; y += step) {
+      for (let x = 0; x + w <= W; x += step) {
+        const spot = {x, y, width: w, height: h};
+        if (hit(spot)) continue;
+        const c = cost(spot), d = apart(card, spot);
+        if (c < bestCost || (c === bestCost && d < bestApart)) [best, bestCost, bestApart] = [spot, c, d];
+      }
+    }
+    return best;
+  };
   // The text's own box, where the server put it (getBBox leaves out its transform), and its card.
   const labels = [...svg.querySelectorAll("text")].map((text, i) => ({text, card: cards[i], box: text.getBBox()}));
   labels.sort((a, b) => a.card.y - b.card.y);
-  for (const {text, card, box} of labels) {
+  // Each label beside its card where there is room; where a label found none free anywhere
+  // near, it lay over the others: then each label takes the best free spot on the picture.
+  const place = (anywhere) => {
+    placed.length = 0;
+    let clear = true;
+    for (const {text, card, box} of labels) {
+      clear = placeLabel(text, card, box, anywhere) && clear;
+    }
+    return clear;
+  };
+  // Places one label (a transform) and says whether it is clear of the labels placed before.
+  function placeLabel(text, card, box, anywhere) {
     const {width: w, height: h} = box;
     const xs = [card.x, card.x + card.width - w, card.x + (card.width - w) / 2];
     if (text.getAttribute("text-anchor") === "end") xs.reverse();  // the edge the server chose first
@@ -1220,7 +1248,7 @@ function fitReplayLabels(svg) {
       : cards.reduce((sum, c) => sum + area(c, spot) * (c === card ? 0.5 : 1), 0)
         + (cards.some((c) => c !== card && apart(c, spot) < apart(card, spot)) ? w * h : 0);
     const cheapest = (among) => among.reduce((a, b) => (cost(b) < cost(a) ? b : a));
-    let best = cheapest(spots);
+    let best = (anywhere && freeSpot(card, w, h, cost)) || cheapest(spots);
     const slide = (from, down) => {
       const spot = {...from};
       for (let on; (on = hit(spot));) spot.y = down ? on.y + on.height + gap : on.y - gap - h;
@@ -1237,11 +1265,14 @@ function fitReplayLabels(svg) {
         .filter((spot) => spot.y >= 0 && spot.y + h <= H);
       const covered = (spot) => placed.reduce((sum, p) => sum + area(p, spot), 0);
       best = onPicture.length ? cheapest(onPicture)
-        : spots.reduce((a, b) => (covered(b) < covered(a) ? b : a));
+        : freeSpot(card, w, h, cost) || spots.reduce((a, b) => (covered(b) < covered(a) ? b : a));
     }
+    const clear = !hit(best);
     text.setAttribute("transform", `translate(${best.x - box.x} ${best.y - box.y})`);
     placed.push(best);
+    return clear;
   }
+  if (!place(false)) place(true);
 }
 
 function initReplay() {
