@@ -35,17 +35,20 @@ def det(card: str, seat: int, crosswise: bool = False, **kw):
 
 
 class Bench:
-    def __init__(self, leader: int = 0, seat_names: list[str] | None = None) -> None:
+    def __init__(
+        self, leader: int = 0, seat_names: list[str] | None = None, fps: float = FPS
+    ) -> None:
         self.tracker = Tracker()
         self.machine = TrickStateMachine(LAYOUT, leader=leader, seat_names=seat_names)
         self.t = 0.0
+        self.fps = fps
         self.events: list = []
 
     def frames(self, dets: list, count: int = 1, motion: float | None = None) -> None:
         for _ in range(count):
             gone = self.tracker.update(dets, self.t)
             self.events.extend(self.machine.update(self.tracker, gone, self.t, motion))
-            self.t += 1 / FPS
+            self.t += 1 / self.fps
 
     def completed(self) -> list:
         return [e.trick for e in self.events if isinstance(e, TrickCompleted)]
@@ -331,6 +334,40 @@ def test_a_trick_swept_away_with_a_card_never_seen_is_reported_short_and_flagged
     assert [p.card for p in short.plays] == ["green-5", "green-9"]
     assert any("swept away with 2 of 3" in f for f in short.flags)
     assert b.machine.members  # the new lead belongs to the next trick
+
+
+def test_with_sparse_frames_a_last_card_seen_once_at_rest_before_the_sweep_counts() -> None:
+    """A busy machine keeps 2.5 frames a second: Cai's card is seen landing and once at rest
+    (too briefly to count as played), then the hand sweeping the trick hides it. It was the
+    trick's missing card: the trick is whole, in turn, and still flagged as swept (it was
+    recorded a card short)."""
+    b = Bench(leader=0, fps=2.5)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("black-2", 2)
+    landing = card_detection("black-2", spot(2, radius=115.0), angle=LAYOUT.angles[2] % math.pi)
+    b.frames([a], 3)
+    b.frames([a, c], 3)
+    b.frames([a, c, landing])
+    b.frames([a, c, d])
+    b.frames([a, c])  # the sweeping hand covers Cai's card first
+    b.frames([], 10)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"]
+    assert trick.players == (0, 1, 2) and trick.swept
+    assert any("swept away with 3 of 3" in f for f in trick.flags)
+
+
+def test_with_sparse_frames_a_lone_detection_before_a_sweep_is_not_a_card() -> None:
+    """A false detection on one frame in the empty seat confirms nothing: the trick swept a
+    card short stays short."""
+    b = Bench(leader=0, fps=2.5)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 3)
+    b.frames([a, c], 3)
+    b.frames([a, c, det("black-2", 2)])
+    b.frames([a, c], 2)
+    b.frames([], 10)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9"] and trick.swept
 
 
 def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> None:
