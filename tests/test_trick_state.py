@@ -356,18 +356,34 @@ def test_with_sparse_frames_a_last_card_seen_once_at_rest_before_the_sweep_count
     assert any("swept away with 3 of 3" in f for f in trick.flags)
 
 
-def test_with_sparse_frames_a_lone_detection_before_a_sweep_is_not_a_card() -> None:
-    """A false detection on one frame in the empty seat confirms nothing: the trick swept a
-    card short stays short."""
-    b = Bench(leader=0, fps=2.5)
+def test_with_sparse_frames_a_last_card_seen_only_once_before_the_sweep_counts() -> None:
+    """At 2 frames a second Cai's card is seen once, at rest, while the whole trick lay there,
+    and then the trick is swept: that one sighting, in the empty seat, was its card."""
+    b = Bench(leader=0, fps=2.0)
     a, c = det("green-5", 0), det("green-9", 1)
     b.frames([a], 3)
     b.frames([a, c], 3)
     b.frames([a, c, det("black-2", 2)])
-    b.frames([a, c], 2)
+    b.frames([a, c], 2)  # the sweeping hand covers Cai's card first
     b.frames([], 10)  # swept
     (trick,) = b.completed()
-    assert [p.card for p in trick.plays] == ["green-5", "green-9"] and trick.swept
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"] and trick.swept
+
+
+def test_a_lone_detection_amid_the_sweep_is_not_the_missing_card() -> None:
+    """One detection in the empty seat on the sweep's last frame (a swept card dragged past,
+    misread) is not a card, sparse frames or not; nor is one sighting at the camera's full
+    rate: the trick swept a card short stays short."""
+    for fps, after in ((2.0, 0), (FPS, 2)):
+        b = Bench(leader=0, fps=fps)
+        a, c = det("green-5", 0), det("green-9", 1)
+        b.frames([a], int(fps * 1.5))
+        b.frames([a, c], int(fps * 1.5))
+        b.frames([a, c, det("black-2", 2)])
+        b.frames([a, c], after)
+        b.frames([], int(fps * 5))  # swept
+        (trick,) = b.completed()
+        assert [p.card for p in trick.plays] == ["green-5", "green-9"] and trick.swept
 
 
 def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> None:

@@ -274,6 +274,9 @@ class TrickStateMachine:
         """Cards of this trick gone without ever coming to rest long enough to count (seen
         at rest on one frame, then swept): the missing card of a swept trick
         (:meth:`_seen_before_sweep`)."""
+        self._glimpsed: dict[int, Track] = {}
+        """Tracks seen too few times to be confirmed while the frames were sparse, the
+        latest few: dropped by the tracker, one may still be a swept trick's missing card."""
         self._settled: dict[int, float] = {}
         self._finished: dict[str, Track] = {}
         """The trick being cleared, by unique face (a deck holds one of each)."""
@@ -346,6 +349,7 @@ class TrickStateMachine:
         self.previous &= set(tracker.tracks)
         if self.phase is Phase.COLLECTING:
             self._revive(tracker, events)
+            self._glimpse(tracker)
         if self.phase is Phase.CLEARING and not self.previous:
             events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
@@ -385,8 +389,9 @@ class TrickStateMachine:
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
             tracks = self._last_per_seat(self._taken)
             taken_back = [tr.card for tr in self._taken if tr not in tracks]
-            tracks = self._last_per_seat([*tracks, *self._seen_before_sweep(tracks)])
+            tracks = self._last_per_seat([*tracks, *self._seen_before_sweep(tracker, tracks)])
             self.taken_back, self._taken, self._unsettled = [], [], []
+            self._glimpsed = {}
             trick = self._observe(tracker, t, tracks, taken_back=taken_back)
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
                 ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
@@ -407,7 +412,7 @@ class TrickStateMachine:
             played = [tracker.tracks[p.track_id] for p in trick.plays]
             self._finished = _unique_faces(trick, played)
             self._last = (trick, played)
-            self.members, self._unsettled = [], []
+            self.members, self._unsettled, self._glimpsed = [], [], {}
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         clearing = self.phase is Phase.CLEARING
         if clearing:
@@ -628,7 +633,21 @@ class TrickStateMachine:
         later = all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
         return together if later else []
 
-    def _seen_before_sweep(self, swept: Sequence[Track]) -> list[Track]:
+    def _glimpse(self, tracker: Tracker) -> None:
+        """Note the unconfirmed tracks of a sparse frame (:attr:`_glimpsed`): the tracker
+        forgets them two frame gaps after their last sighting."""
+        if not tracker.sparse:
+            return
+        for tr in tracker.tracks.values():
+            if not tracker.confirmed(tr):
+                self._glimpsed[tr.id] = tr
+        for tid in list(self._glimpsed)[: -self.GLIMPSES_KEPT]:
+            del self._glimpsed[tid]
+
+    GLIMPSES_KEPT = 8
+    """Unconfirmed tracks :meth:`_glimpse` keeps, the latest: a trick's worth and more."""
+
+    def _seen_before_sweep(self, tracker: Tracker, swept: Sequence[Track]) -> list[Track]:
         """The card missing from a trick ``swept`` a card short, if the camera saw it: a card
         confirmed (seen on two frames or more) in the one seat without a card, never counted
         as played because it was seen at rest too briefly, and gone amid the sweep.
@@ -637,7 +656,14 @@ class TrickStateMachine:
         landing and once at rest, and the trick was recorded short (29 generated games at
         one frame in 4: 8 of the 43 tricks lost). A lone false detection confirms no track; a
         card taken back and replaced leaves its replacement, counted, in that seat. The
-        trick stays flagged as swept, for a person to check the card."""
+        trick stays flagged as swept, for a person to check the card.
+
+        At one frame in 5 the last card is often seen only once at rest. With sparse frames a
+        single sighting counts too (:attr:`_glimpsed`), of a face not in the trick, dropped by
+        the tracker, and seen while every swept card still lay in view (before the first of
+        them was last seen): not a card dragged by the sweeping hand and misread, nor the
+        next lead. A false detection there turns a short trick, wrong anyway, into a whole
+        one still flagged as swept."""
         if len(swept) != self.n_players - 1:
             return []
         seats = {self.layout.seat_of(tr.center) for tr in swept}
@@ -651,9 +677,18 @@ class TrickStateMachine:
             and self.layout.seat_of(tr.center) not in seats
             and faces[tr.card] < COPIES.get(tr.card, 1)
         ]
-        if not candidates:
+        glimpsed = [
+            tr
+            for tr in self._glimpsed.values()
+            if tr.id not in tracker.tracks
+            and first - self.config.sweep_window_s <= tr.last_seen < first
+            and self.layout.seat_of(tr.center) not in seats
+            and tr.card not in faces
+        ]
+        if not candidates and not glimpsed:
             return []
-        card = max(candidates, key=lambda tr: (tr.last_seen, tr.id))
+        # A confirmed track before a single sighting; the latest seen of either.
+        card = max(candidates or glimpsed, key=lambda tr: (tr.last_seen, tr.id))
         card.arrival = card.still_since  # where it came to rest: its place in the order
         return [card]
 
