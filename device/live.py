@@ -537,9 +537,9 @@ class _GameWatch:
     database read every frame would cost more than the answers are worth): a game finished
     or replaced on the web page stops the camera's pipeline, and so does a change by the
     table (:meth:`GameStore.table_changes_since`), for the pipeline to be rebuilt from the
-    store (:attr:`changed_at_table` then says so). Was: only a new trick entered by hand (the
-    newest one's id), and a card corrected on a replay page left the camera expecting the
-    winner it had misread to lead the next trick."""
+    store (:attr:`changed_at_table` then says so). Any change counts, not only a new trick
+    entered by hand: otherwise a card corrected on a replay page would leave the camera
+    expecting the winner it had misread to lead the next trick."""
 
     def __init__(
         self,

@@ -58,8 +58,8 @@ a covered lens."""
 
 BLURRED_BELOW = 0.12
 """The cards' median sharpness (:func:`~skullcam.vision.sharpness.sharpness`) under which the
-picture is called blurred. On the held-out test split (1,000 generated scenes, the shipped
-recognizer; session 45) scenes read fully right 99.0-99.4 % from 0.15 up, 89.7 % at 0.12-0.15
+picture is called blurred. On the held-out test split (1,000 generated scenes, read by the
+shipped recognizer) scenes read fully right 99.0-99.4 % from 0.15 up, 89.7 % at 0.12-0.15
 and 84.6 % at 0.10-0.12: single frames go wrong ten times as often below 0.15. Whole games
 hold up longer, as the tracker votes over many frames (the robustness games: blur sigma 2,
 about 0.09, still read every trick right; sigma 2.5, about 0.07, misread three of ten), so

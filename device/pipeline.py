@@ -167,9 +167,9 @@ class Pipeline:
         recorded it, and it goes on from before them (after its own last trick's frame: a trick
         entered by hand has none). A trick it completes holding the next one's cards by the
         same players, but for one read otherwise (:func:`laid_again`), is that trick seen again:
-        not recorded (the referee already counts it). Was: recorded as the game's next trick,
-        and every later one a place late. The first trick that is not ends them: the recording
-        is past them."""
+        not recorded (the referee already counts it; recorded, it would go in as the game's
+        next trick, and every later one a place late). The first trick that is not ends them:
+        the recording is past them."""
 
     @property
     def model_version(self) -> str:
@@ -219,10 +219,10 @@ class Pipeline:
     def _follow_the_record(self) -> None:
         """Take the game as the listener records it where a swap the camera saw, which
         amended the referee, went in otherwise (a trick the table entered by hand keeps the
-        card typed, the swap a doubt on it): the next trick's leader is the record's. Was:
-        the referee kept the swapped card, and where that changed who won, the next trick
-        was awaited from the swap's winner and recorded "Cai led, but the game expected Ben
-        to lead" though the record had Cai win."""
+        card typed, the swap a doubt on it): the next trick's leader is the record's.
+        Otherwise the referee would keep the swapped card, and where that changed who won,
+        the next trick would be awaited from the swap's winner and recorded "Cai led, but the
+        game expected Ben to lead" though the record had Cai win."""
         recorded = self.listener.recorded_game() if self.listener is not None else None
         if recorded is None:
             return
@@ -315,10 +315,10 @@ class Pipeline:
     def _shown_live(self) -> list[dict[str, Any]]:
         """The cards on the table as the TV shows them: as the game's next trick, so none
         while they are the next trick entered by hand being laid again (:attr:`seen_again`:
-        a recording catching up on what the table already played and entered). Was: shown as
-        the next trick with a winner so far, though that trick was not being played; cards
-        that turn out to be a new trick are shown from the first that says so (a new round's
-        lead, dealt one of that trick's cards again, waits for the next card)."""
+        a recording catching up on what the table already played and entered), because that
+        trick is not being played: shown, it would be the next trick with a winner so far.
+        Cards that turn out to be a new trick are shown from the first that says so (a new
+        round's lead, dealt one of that trick's cards again, waits for the next card)."""
         plays = self.live_plays()
         if self.seen_again and plays:
             entered = self.seen_again[0]
@@ -480,9 +480,9 @@ def laid_again(
     trick of a later round is dealt from a new hand and may hold one by chance: two are asked
     for then, but for cards laid so far (not ``whole``), which only keep them off the TV as
     the next trick until a card says otherwise, and record nothing. Escapes and loots prove
-    nothing: without such cards only the exact plays are that trick. Was: only the exact
-    plays, and a copy with one card misread went in as the game's next trick, every later
-    one a place late."""
+    nothing: without such cards only the exact plays are that trick. The one read otherwise
+    is forgiven so that a copy with one card misread does not go in as the game's next trick,
+    every later one a place late."""
     want, got = Counter(entered.plays), Counter(seen)
     extra, missing = got - want, want - got
     if extra.total() > 1 or (whole and missing.total() > 1):

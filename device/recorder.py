@@ -85,9 +85,10 @@ def _across_a_gap(ref: Referee, place: tuple[int, int]) -> bool:
     """Bring ``ref`` to the recorded trick at ``place`` (round, trick index), over the places
     before it that hold no trick: a hand entry taken back from the middle of a round leaves
     one, to be entered again. Each counts as a trick of no cards, as a short trick does: no
-    winner, the next trick's leader read from its first card. The referee used to stop at the
-    gap, and the camera filed the next trick the table played into it, a trick early. False
-    when ``place`` is not ahead of the referee (recorded twice, or past the game's end)."""
+    winner, the next trick's leader read from its first card. Otherwise the referee would
+    stop at the gap, and the camera would file the next trick the table played into it, a
+    trick early. False when ``place`` is not ahead of the referee (recorded twice, or past the
+    game's end)."""
     gap = (ref.round, ref.trick)
     if place < gap or place[1] >= ref.tricks_in(place[0]) or place[0] > ref.rounds_due():
         return False
@@ -356,9 +357,9 @@ class StoreRecorder:
         place after it that no camera's trick holds, audited as moved from ``place``
         (``filed_at``), so the later waiting tricks, and the swaps on it, follow it there, in
         this run or the next (:meth:`take_kept`); or with the table's entry of it there,
-        typed while it waited and moved on by the insert too (it was recorded twice). Was:
-        refused as already recorded, and lost with an error in the log. False where the
-        refusal stands (a recording shown again)."""
+        typed while it waited and moved on by the insert too (it was recorded twice).
+        Otherwise it would be refused as already recorded, and lost with an error in the log.
+        False where the refusal stands (a recording shown again)."""
         later = self.store.place_after_an_insert(self.game_id, *place)
         if later is None:
             return False
@@ -425,17 +426,18 @@ class StoreRecorder:
 
     def _in_already(self, record: dict[str, Any]) -> bool:
         """Whether a kept trick went in before the run that kept it stopped (or its reading
-        with the entry the table typed there): a recorded trick names its picture. Was: any
-        camera's trick at its place, and a kept trick whose place a missed trick inserted by
-        hand meanwhile had filled with the camera's trick before it was dropped unsaid (it
-        goes a place on now, as in :meth:`_record_moved_on`)."""
+        with the entry the table typed there): a recorded trick names its picture. It asks
+        for the picture, not for any camera's trick at its place, because a missed trick
+        inserted by hand meanwhile may have filled that place with the camera's trick before
+        it: the kept trick then goes a place on, as in :meth:`_record_moved_on`, rather than
+        being dropped unsaid."""
         image = record.get("completion_image")
         return image is not None and self.store.image_in_use(image)
 
     def _swap_in_already(self, outcome: TrickOutcome, swap: Swap) -> bool:
         """Whether a kept swap went in before the run that kept it stopped: the camera's
-        trick at its place holds the card swapped in. Applied again, it found the card it
-        replaces gone and said "the recorded trick was changed meanwhile; not amended" at
+        trick at its place holds the card swapped in. Applied again, it would find the card
+        it replaces gone and say "the recorded trick was changed meanwhile; not amended" at
         every such restart, though nothing but the swap itself had changed it. A trick the
         table entered by hand is left to :meth:`_swap` (the store tells a swap applied before
         there itself)."""
@@ -504,8 +506,8 @@ class StoreRecorder:
         inserted a missed trick at or before it while the swap waited for the database, or
         before it while the trick waited too, and it went in a place on: at the place this
         recorder put it, or per the audit trail where an earlier run did) that holds it
-        (:meth:`GameStore.moved_off_holding`). Was: always the one at the place, and
-        the swap meant for the camera's trick moved on a place went to the table's entry
+        (:meth:`GameStore.moved_off_holding`). Not always the one at the place: otherwise
+        the swap meant for the camera's trick moved on a place would go to the table's entry
         there, "not amended", with a line in the log only."""
         r, t = self._went_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
         there = self.store.trick(self.game_id, r, t)

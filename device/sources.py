@@ -129,9 +129,9 @@ class ImageFolderSource(FrameSource):
 
     def frames(self) -> Iterator[Frame]:
         """The frames in name order; a damaged frame is skipped and said, as a video's damaged
-        stretch is. A replay used to stop on the first one, losing the work done, and on the
-        next run stopped on the next. Only a long run of them (:data:`MAX_BAD_READS` in a
-        row), or a frame deleted while the folder is read, stops it."""
+        stretch is, because a replay that stopped on the first one would lose the work done,
+        and on the next run stop on the next. Only a long run of them (:data:`MAX_BAD_READS`
+        in a row), or a frame deleted while the folder is read, stops it."""
         assert self.fps is not None
         bad_in_a_row = 0
         for index in range(self.start, len(self.paths)):
