@@ -5,11 +5,15 @@ can say the same thing in Spanish, Italian or Danish (``web/i18n.py``) without a
 of the rules. The English table below is the one ``TrickResult.explanation`` and every
 ``--json`` output use, word for word as before the phrases existed.
 
-A template is ``str.format`` text with four additions: an argument that is a ``Card`` or a
+A template is ``str.format`` text with five additions: an argument that is a ``Card`` or a
 ``Suit`` is named by the caller's namer, the format spec ``cap`` capitalises the first
 letter (a card or player named at the start of a sentence), the spec ``gen`` writes a
-name in the genitive as the language does (Danish "Anas bud" but "Lars' bud"), and a whole
-number is written as the caller writes numbers (a page's minus sign).
+name in the genitive as the language does (Danish "Anas bud" but "Lars' bud"), a whole
+number is written as the caller writes numbers (a page's minus sign), and a spec with a
+``|`` words what a count rules: ``{dealt:card|cards}`` is "card" when ``dealt`` is 1 and
+"cards" otherwise. Each language picks the words a count rules and the count that rules
+them (Italian "1 presa registrata su 3", English "0 of 1 trick recorded"), so a round of one
+card reads "with 1 card dealt", never "with 1 cards dealt".
 """
 
 from __future__ import annotations
@@ -150,18 +154,20 @@ ENGLISH: dict[str, str] = {
         "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} card dealt"
     ),
     "too_many_tricks": (
-        "{count} tricks recorded but only {dealt} can be played with {dealt} cards dealt"
+        "{count} tricks recorded but only {dealt} can be played with {dealt}"
+        " {dealt:card|cards} dealt"
     ),
     "round_unfinished": (
-        "only {count} of {dealt} tricks recorded; only the last round of a record may be unfinished"
+        "only {count} of {dealt} {dealt:trick|tricks} recorded; only the last round of a record"
+        " may be unfinished"
     ),
-    "plays_per_trick": "{count} plays, expected one per player ({players})",
+    "plays_per_trick": "{count} {count:play|plays}, expected one per player ({players})",
     "out_of_turn": "{player} played out of turn; it was {due}'s turn",
     "out_of_turn_leader": " ({leader} leads this trick)",
     "ability_twice": "trick {trick} already has an ability",
     "ability_past_tricks": (
-        "an ability names trick {trick}, but the round has only {count} trick(s) recorded"
-        " (tricks are counted from 0)"
+        "an ability names trick {trick}, but the round has only {count} {count:trick|tricks}"
+        " recorded (tricks are counted from 0)"
     ),
     "ability_not_won": (
         "an ability of {pirate} is recorded, but that pirate did not win this trick"
@@ -182,7 +188,8 @@ ENGLISH: dict[str, str] = {
         " enter the missing bid for round {round} to score it"
     ),
     "trick_short": (
-        "only {cards} of {players} cards were recorded; add the missing card on the trick's page"
+        "only {cards} of {players} cards {cards:was|were} recorded; add the missing card on the"
+        " trick's page"
     ),
     "setting_off": (
         "{card} was played but the {setting} setting is off: resolved by its rule anyway;"
@@ -224,8 +231,9 @@ def _as_named(name: str) -> str:
 
 class _Formatter(string.Formatter):
     """``str.format`` plus the ``cap``, ``gen`` and ``owned`` specs (``owned``: a card's name
-    after a genitive, "{player:gen} {card:owned}"), and whole numbers (``{n}``, ``{n:+d}``)
-    written by ``number``: a page writes a minus as U+2212 where the command line writes "-"."""
+    after a genitive, "{player:gen} {card:owned}"), the counted words ``{n:one|other}``
+    (:func:`counted_word`), and whole numbers (``{n}``, ``{n:+d}``) written by ``number``: a
+    page writes a minus as U+2212 where the command line writes "-"."""
 
     def __init__(
         self,
@@ -245,10 +253,20 @@ class _Formatter(string.Formatter):
             return self.genitive(str(value))
         if format_spec == "owned":
             return self.owned(str(value))
+        if "|" in format_spec:
+            return counted_word(value, format_spec)
         if isinstance(value, int) and not isinstance(value, bool) and format_spec in ("", "+d"):
             text = self.number(value)
             return f"+{text}" if format_spec == "+d" and value >= 0 else text
         return str(super().format_field(value, format_spec))
+
+
+def counted_word(count: Any, forms: str) -> str:
+    """The words ``forms`` ("card|cards") says for ``count``: the first for a count of one,
+    the second for any other ("0 cards", "2 cards"). A count is whole: anything else (a
+    template's blank left for a script to fill) takes the second."""
+    one, _, other = forms.partition("|")
+    return one if count == 1 and not isinstance(count, bool) else other
 
 
 _FORMATTER = _Formatter()

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import Card, Kind, Suit, deck_holds, find_duplicate, parse_card
 from .errors import GameRecordError, IllegalPlayError, OutOfTurnError, RulesError
-from .explain import Arg, CardId, Phrase, SettingName, render
+from .explain import Arg, CardId, Phrase, SettingName, counted_word, render
 from .record import GameRecord, RoundRecord, TrickRecord
 from .settings import DEFAULT_SETTINGS, Settings
 from .table import cards_in_round, dealer_of_round, first_leader
@@ -433,7 +433,10 @@ class _RoundPlay:
                 zeros,
                 tuple(tricks),
                 False,
-                (f"Round {self.number} in progress: {len(tricks)} of {dealt} tricks played.",),
+                (
+                    f"Round {self.number} in progress: {len(tricks)} of {dealt}"
+                    f" {counted_word(dealt, 'trick|tricks')} played.",
+                ),
             )
         points, bonus, lines = self._points(bids, tricks_won, capture, alliances, bets)
         lines = (*notes, *lines)

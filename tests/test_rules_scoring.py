@@ -326,6 +326,15 @@ def test_round_in_progress_scores_zero_until_it_ends() -> None:
     assert score.totals == (20, 10)
 
 
+def test_a_one_card_round_in_progress_counts_its_trick_in_the_singular() -> None:
+    """Round 1 deals one card: its line said "0 of 1 tricks played"."""
+    one = score_game(GameRecord.from_dict(build(["Ana", "Ben"], [([1, 0], [])])))
+    assert one.rounds[0].explanations == ("Round 1 in progress: 0 of 1 trick played.",)
+    record = build(["Ana", "Ben"], [([1, 0], ["green-1 green-2"]), ([1, 1], [])])
+    two = score_game(GameRecord.from_dict(record))
+    assert two.rounds[1].explanations == ("Round 2 in progress: 0 of 2 tricks played.",)
+
+
 def test_tie_shared_or_extra_round() -> None:
     tied = build(
         ["Ana", "Ben"], [([1, 0], ["green-1 green-2"])], {"rounds": 1, "zero_bid_points": 20}
@@ -447,7 +456,7 @@ BAD_RECORDS = [
         [{"plays": []}, {"plays": []}],
         "round 1: 2 tricks recorded but only 1",
     ),
-    ("unfinished-middle-round", "rounds/0/tricks", [], "round 1: only 0 of 1 tricks recorded"),
+    ("unfinished-middle-round", "rounds/0/tricks", [], "round 1: only 0 of 1 trick recorded"),
     (
         "player-not-a-seat",
         "rounds/0/tricks/0/plays/0/player",

@@ -592,14 +592,14 @@ REFUSED_RECORDS = [
         "more tricks than cards",
         {},
         [{"bids": [0, 1, 0], "tricks": [_TRICK_1, _TRICK_1]}],
-        "round 1: 2 tricks recorded but only 1 can be played with 1 cards dealt",
+        "round 1: 2 tricks recorded but only 1 can be played with 1 card dealt",
         ["at_round", "too_many_tricks"],
     ),
     (
         "an unfinished round before another",
         {},
         [{"bids": [0, 1, 0]}, {"bids": [0, 1, 0]}],
-        "round 1: only 0 of 1 tricks recorded; only the last round of a record may be unfinished",
+        "round 1: only 0 of 1 trick recorded; only the last round of a record may be unfinished",
         ["at_round", "round_unfinished"],
     ),
     (
@@ -607,6 +607,13 @@ REFUSED_RECORDS = [
         {},
         [{"bids": [0, 1, 0], "tricks": [{"plays": _plays((1, "green-5"), (2, "green-9"))}]}],
         "round 1, trick 1: 2 plays, expected one per player (3)",
+        ["at_trick", "plays_per_trick"],
+    ),
+    (
+        "one play alone",
+        {},
+        [{"bids": [0, 1, 0], "tricks": [{"plays": _plays((1, "green-5"))}]}],
+        "round 1, trick 1: 1 play, expected one per player (3)",
         ["at_trick", "plays_per_trick"],
     ),
     (
@@ -648,7 +655,7 @@ REFUSED_RECORDS = [
                 "abilities": [{"trick": 1, "pirate": "pirate-harry", "choice": 0}],
             }
         ],
-        "round 1: an ability names trick 1, but the round has only 1 trick(s) recorded"
+        "round 1: an ability names trick 1, but the round has only 1 trick recorded"
         " (tricks are counted from 0)",
         ["at_round", "ability_past_tricks"],
     ),
@@ -733,6 +740,98 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
     assert render(err.phrases) == english
     for lang in TEMPLATES:
         _assert_said_in(lang, err.phrases, english)
+
+
+# A phrase that counts, and what each language says of it: a count of one in the singular
+# ("with 1 cards dealt", "1 prese su 3" were said), any other count in the plural.
+COUNTED = [
+    (
+        Phrase("too_many_tricks", {"count": 2, "dealt": 1}),
+        {
+            "en": "with 1 card dealt",
+            "es": "con 1 carta repartida solo se puede jugar 1",
+            "it": "con 1 carta distribuita se ne può giocare solo 1",
+            "da": "kun spilles 1, når der er givet 1 kort",
+        },
+    ),
+    (
+        Phrase("too_many_tricks", {"count": 3, "dealt": 2}),
+        {
+            "en": "with 2 cards dealt",
+            "es": "con 2 cartas repartidas solo se pueden jugar 2",
+            "it": "con 2 carte distribuite se ne possono giocare solo 2",
+            "da": "kun spilles 2, når der er givet 2 kort",
+        },
+    ),
+    (
+        Phrase("round_unfinished", {"count": 0, "dealt": 1}),
+        {
+            "en": "only 0 of 1 trick recorded;",
+            "es": "solo hay 0 de 1 baza grabada;",
+            "it": "solo 0 prese su 1 registrate;",
+            "da": "kun 0 af 1 stik registreret;",
+        },
+    ),
+    (
+        Phrase("round_unfinished", {"count": 1, "dealt": 3}),
+        {
+            "en": "only 1 of 3 tricks recorded;",
+            "es": "solo hay 1 de 3 bazas grabadas;",
+            "it": "solo 1 presa su 3 registrata;",
+            "da": "kun 1 af 3 stik registreret;",
+        },
+    ),
+    (
+        Phrase("plays_per_trick", {"count": 1, "players": 3}),
+        {"en": "1 play, expected", "es": "1 jugada; tiene", "it": "1 giocata, ne", "da": "1 kort"},
+    ),
+    (
+        Phrase("ability_past_tricks", {"trick": 1, "count": 1}),
+        {
+            "en": "only 1 trick recorded (",
+            "es": "solo tiene 1 baza grabada (",
+            "it": "ha solo 1 presa registrata (",
+            "da": "kun 1 stik registreret (",
+        },
+    ),
+    (
+        Phrase("ability_past_tricks", {"trick": 2, "count": 2}),
+        {
+            "en": "only 2 tricks recorded (",
+            "es": "solo tiene 2 bazas grabadas (",
+            "it": "ha solo 2 prese registrate (",
+            "da": "kun 2 stik registreret (",
+        },
+    ),
+    (
+        Phrase("trick_short", {"cards": 1, "players": 3}),
+        {
+            "en": "only 1 of 3 cards was recorded;",
+            "es": "solo se grabó 1 de 3 cartas;",
+            "it": "è stata registrata solo 1 carta su 3;",
+            "da": "kun 1 af 3 kort blev registreret;",
+        },
+    ),
+    (
+        Phrase("trick_short", {"cards": 2, "players": 3}),
+        {
+            "en": "only 2 of 3 cards were recorded;",
+            "es": "solo se grabaron 2 de 3 cartas;",
+            "it": "sono state registrate solo 2 carte su 3;",
+            "da": "kun 2 af 3 kort blev registreret;",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("phrase", "said"), COUNTED, ids=[p.key for p, _ in COUNTED])
+def test_a_count_of_one_is_said_in_the_singular_in_every_language(
+    phrase: Phrase, said: dict[str, str]
+) -> None:
+    assert set(said) == {"en", *TEMPLATES}
+    for lang, words in said.items():
+        assert words in explain([phrase], lang), lang
+    assert said["en"] in render([phrase])  # the command line's and the API's English
 
 
 def test_every_reason_a_score_stops_is_said_by_some_case() -> None:

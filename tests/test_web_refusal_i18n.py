@@ -170,6 +170,19 @@ def test_confirming_a_short_trick_is_refused_in_italian(
     )
 
 
+def test_confirming_a_trick_of_one_card_says_the_card_in_the_singular_in_italian(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """It said "ha 1 carte su 3"."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1")), flags=["short"])
+    res = client.post(f"/api/game/{gid}/round/1/trick/0/confirm?lang=it", json={})
+    assert json_of(res)["error_text"] == (
+        "la presa 1 del round 1 ha 1 carta su 3; aggiungi la carta mancante invece di confermare"
+    )
+
+
 def test_adding_a_card_for_a_player_who_has_one_names_who_is_missing_in_danish(
     client: FlaskClient, store: GameStore
 ) -> None:

@@ -148,20 +148,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " con {dealt} carta repartida"
         ),
         "too_many_tricks": (
-            "hay {count} bazas grabadas, pero con {dealt} cartas repartidas solo se pueden"
-            " jugar {dealt}"
+            "hay {count} bazas grabadas, pero con {dealt}"
+            " {dealt:carta repartida|cartas repartidas} solo se {dealt:puede|pueden} jugar {dealt}"
         ),
         "round_unfinished": (
-            "solo hay {count} de {dealt} bazas grabadas; solo la última ronda de una partida"
-            " puede quedar sin terminar"
+            "solo hay {count} de {dealt} {dealt:baza grabada|bazas grabadas}; solo la última"
+            " ronda de una partida puede quedar sin terminar"
         ),
-        "plays_per_trick": "{count} jugadas; tiene que haber una por jugador ({players})",
+        "plays_per_trick": (
+            "{count} {count:jugada|jugadas}; tiene que haber una por jugador ({players})"
+        ),
         "out_of_turn": "{player} jugó fuera de turno; le tocaba a {due}",
         "out_of_turn_leader": " ({leader} sale en esta baza)",
         "ability_twice": "la baza {trick} ya tiene una habilidad",
         "ability_past_tricks": (
-            "una habilidad nombra la baza {trick}, pero la ronda solo tiene {count} baza(s)"
-            " grabada(s) (las bazas se cuentan desde 0)"
+            "una habilidad nombra la baza {trick}, pero la ronda solo tiene {count}"
+            " {count:baza grabada|bazas grabadas} (las bazas se cuentan desde 0)"
         ),
         "ability_not_won": (
             "hay grabada una habilidad de {pirate}, pero ese Pirata no ganó esta baza"
@@ -184,8 +186,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {players}; anota la apuesta que falta de la ronda {round} para puntuarla"
         ),
         "trick_short": (
-            "solo se grabaron {cards} de {players} cartas; añade la carta que falta en la"
-            " página de la baza"
+            "solo se {cards:grabó|grabaron} {cards} de {players} cartas; añade la carta que"
+            " falta en la página de la baza"
         ),
         # What the score warns about (each after "ronda N: ", but the tie).
         "scored_as_played": (
@@ -330,20 +332,22 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " {dealt} carta distribuita"
         ),
         "too_many_tricks": (
-            "{count} prese registrate, ma con {dealt} carte distribuite se ne possono giocare"
-            " solo {dealt}"
+            "{count} prese registrate, ma con {dealt} {dealt:carta distribuita|carte distribuite}"
+            " se ne {dealt:può|possono} giocare solo {dealt}"
         ),
         "round_unfinished": (
-            "solo {count} prese su {dealt} registrate; solo l'ultimo round di una partita può"
-            " restare incompleto"
+            "solo {count} {count:presa|prese} su {dealt} {count:registrata|registrate}; solo"
+            " l'ultimo round di una partita può restare incompleto"
         ),
-        "plays_per_trick": "{count} giocate, ne serve una per giocatore ({players})",
+        "plays_per_trick": (
+            "{count} {count:giocata|giocate}, ne serve una per giocatore ({players})"
+        ),
         "out_of_turn": "{player} ha giocato fuori turno; toccava a {due}",
         "out_of_turn_leader": " ({leader} guida questa presa)",
         "ability_twice": "la presa {trick} ha già un'abilità",
         "ability_past_tricks": (
-            "un'abilità indica la presa {trick}, ma il round ha solo {count} presa/e"
-            " registrata/e (le prese si contano da 0)"
+            "un'abilità indica la presa {trick}, ma il round ha solo {count}"
+            " {count:presa registrata|prese registrate} (le prese si contano da 0)"
         ),
         "ability_not_won": (
             "è registrata un'abilità di {pirate}, ma quel Pirata non ha vinto questa presa"
@@ -366,8 +370,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " inserisci la puntata mancante del round {round} per calcolarne i punti"
         ),
         "trick_short": (
-            "sono state registrate solo {cards} carte su {players}; aggiungi la carta che"
-            " manca nella pagina della presa"
+            "{cards:è stata registrata|sono state registrate} solo {cards} {cards:carta|carte}"
+            " su {players}; aggiungi la carta che manca nella pagina della presa"
         ),
         # What the score warns about (each after "round N: ", but the tie).
         "scored_as_played": (

@@ -525,8 +525,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         ),
         "no_tigress": "la presa {trick} del round {round} non ha la Tigre; correggi la carta",
         "confirm_short_trick": (
-            "la presa {trick} del round {round} ha {cards} carte su {players}; aggiungi la"
-            " carta mancante invece di confermare"
+            "la presa {trick} del round {round} ha {cards} {cards:carta|carte} su {players};"
+            " aggiungi la carta mancante invece di confermare"
         ),
         "confirm_unresolved": (
             "la presa {trick} del round {round} non si può risolvere così com'è (la sua pagina"
