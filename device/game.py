@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from skullcam.counts import counted
 from skullcam.rules import (
     RulesError,
     Settings,
@@ -186,7 +187,7 @@ class Referee:
     ) -> TrickOutcome:
         """Append a trick given as (player, card) pairs in play order."""
         if self.finished:
-            raise RulesError(f"the game is over after {self.rounds_due()} rounds")
+            raise RulesError(f"the game is over after {counted(self.rounds_due(), 'round')}")
         flags = list(flags or [])
         r, t = self.round, self.trick
         if r > len(self.rounds):

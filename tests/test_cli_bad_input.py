@@ -846,6 +846,9 @@ def test_replay_says_when_its_bids_file_stops_short() -> None:
         "replay: --bids has bids for 1 of 3 rounds: the later rounds' bids count as 0 in the scores"
     )
     assert _bids_short([[1, 0]] * 3, 3) is None and _bids_short(None, 3) is None
+    assert _bids_short([], 1) == (  # a one-round game: "0 of 1 rounds" was said
+        "replay: --bids has bids for 0 of 1 round: the later rounds' bids count as 0 in the scores"
+    )
 
 
 def test_a_second_run_on_the_same_data_folder_is_refused(tmp_path: Path, capsys) -> None:

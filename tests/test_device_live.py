@@ -523,6 +523,16 @@ def test_a_game_set_up_while_the_demo_played_is_said_unrecorded_not_run_out(
     assert camera is not None and "ran out" in camera and "(0 of 55 tricks recorded)" in camera
 
 
+def test_a_one_round_game_run_out_counts_its_one_trick_in_the_singular(tmp_path: Path) -> None:
+    """A one-round game deals one card: "(0 of 1 tricks recorded)" was said."""
+    from skullcam.commands.run import _left_unrecorded
+
+    store = GameStore(tmp_path)
+    store.create_game(["Ana", "Ben"], 0, {"rounds": 1})
+    said = _left_unrecorded(store, "game.mp4")
+    assert said is not None and "(0 of 1 trick recorded)" in said
+
+
 def test_a_camera_records_one_game_after_another_without_a_restart(tmp_path: Path) -> None:
     # An evening at the table: when a game ends, the next one set up on the web page is
     # recorded by the same camera. A folder stands in for the camera: the first game's frames,

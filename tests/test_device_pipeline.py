@@ -25,7 +25,7 @@ from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
 from skullcam.device.scripted import ScriptedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
-from skullcam.rules import GameRecord, Settings, score_game
+from skullcam.rules import GameRecord, RulesError, Settings, score_game
 from skullcam.rules.simulate import random_game
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
@@ -179,6 +179,14 @@ def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_ros
     assert ref3.record()["rounds"][1]["abilities"] == [
         {"trick": 0, "pirate": "pirate-rosie", "choice": 0}
     ]
+
+
+def test_a_referee_past_a_one_round_game_says_it_is_over_after_one_round() -> None:
+    """It said "the game is over after 1 rounds"."""
+    ref = Referee(["a", "b"], settings=Settings(rounds=1))
+    ref.add_plays([(1, "green-3"), (0, "green-5")])
+    with pytest.raises(RulesError, match=r"^the game is over after 1 round$"):
+        ref.add_plays([(1, "green-4"), (0, "green-6")])
 
 
 def test_replay_command_json_and_text(tmp_path: Path, monkeypatch, capsys) -> None:

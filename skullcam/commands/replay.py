@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.cli import add_data_argument
+from skullcam.counts import counted
 from skullcam.errors import UserError
 from skullcam.files import read_json
 from skullcam.rules import same_name, visible_name
@@ -259,6 +260,6 @@ def _bids_short(bids: list[list[int]] | None, rounds: int) -> str | None:
     if bids is None or len(bids) >= rounds:
         return None
     return (
-        f"replay: --bids has bids for {len(bids)} of {rounds} rounds: "
+        f"replay: --bids has bids for {len(bids)} of {counted(rounds, 'round')}: "
         "the later rounds' bids count as 0 in the scores"
     )

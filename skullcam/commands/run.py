@@ -35,6 +35,7 @@ from skullcam.cli import (
     positive_float,
     table_pin,
 )
+from skullcam.counts import counted
 from skullcam.errors import UserError, cannot_listen
 from skullcam.files import hold_lock, make_folder
 
@@ -422,10 +423,11 @@ def _left_unrecorded(store: Any, camera: str | None) -> str | None:
         )
     n = len(game.players)
     due = sum(cards_dealt(r, n, game.settings) for r in range(1, store.rounds_due(game.id) + 1))
+    recorded = len(store.tricks(game.id))
     return (
         f"the camera's frames ran out with game {game.id} still in progress"
-        f" ({len(store.tricks(game.id))} of {due} tricks recorded): 'skullcam run --camera"
-        " SRC' records the rest into it, or finish it on its Settings page"
+        f" ({recorded} of {counted(due, 'trick')} recorded): 'skullcam run --camera SRC'"
+        " records the rest into it, or finish it on its Settings page"
     )
 
 
