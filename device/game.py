@@ -210,7 +210,7 @@ class Referee:
         if len(plays) != self.n:
             # A short trick (cards missed): no resolution is better than a wrong one; the next
             # leader is read from the next trick's first card.
-            flags.append(f"cannot resolve: {len(plays)} cards for {self.n} players")
+            flags.append(f"cannot resolve: {counted(len(plays), 'card')} for {self.n} players")
             plays = tuple(plays)
         try:
             if len(plays) != self.n:

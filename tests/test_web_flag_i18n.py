@@ -51,12 +51,73 @@ def test_every_flag_the_camera_writes_is_said_in_the_language(lang: str) -> None
     written = TRACKER_FLAGS + referee_flags()
     assert "pirate-harry ability: ask the table (recorded as no change)" in written
     assert "green-3 already played this round" in written
-    assert "cannot resolve: 1 cards for 3 players" in written
+    assert "cannot resolve: 1 card for 3 players" in written
     for flag in written:
         said = flag_text(flag, lang)
         assert said != flag and "{" not in said, (lang, flag)
         for card_id in ("green-7", "green-3", "skull-king", "pirate-harry", "escape", "black-2"):
             assert card_id not in said, (lang, said)  # cards by their names
+
+
+# A flag that counts cards, and its words where one card is counted: "1 cards" was written,
+# "1 carte viste" said. A flag the store kept as written before ("1 cards") reads right too.
+ONE_CARD_FLAGS = [
+    (
+        "cannot resolve: 1 card for 3 players",
+        {
+            "es": "no se puede resolver: 1 carta para 3 jugadores",
+            "it": "impossibile risolvere: 1 carta per 3 giocatori",
+            "da": "kan ikke afgøres: 1 kort til 3 spillere",
+        },
+    ),
+    (
+        "cannot resolve: 1 cards for 3 players",
+        {
+            "es": "no se puede resolver: 1 carta para 3 jugadores",
+            "it": "impossibile risolvere: 1 carta per 3 giocatori",
+            "da": "kan ikke afgøres: 1 kort til 3 spillere",
+        },
+    ),
+    (
+        "only 1 cards for 2 players",
+        {
+            "es": "solo 1 carta para 2 jugadores",
+            "it": "solo 1 carta per 2 giocatori",
+            "da": "kun 1 kort til 2 spillere",
+        },
+    ),
+    (
+        "the recording ended with 1 of 3 cards seen",
+        {
+            "es": "la grabación terminó con 1 de 3 cartas vistas",
+            "it": "la registrazione è finita con 1 carta vista su 3",
+            "da": "optagelsen sluttede med 1 af 3 kort set",
+        },
+    ),
+    (
+        "the trick was swept away with 1 of 2 cards seen: a card was missed",
+        {
+            "es": "la baza se retiró con 1 de 2 cartas vistas: faltó una carta",
+            "it": "la presa è stata raccolta con 1 carta vista su 2: ne è sfuggita una",
+            "da": "stikket blev fjernet med 1 af 2 kort set: et kort blev overset",
+        },
+    ),
+    (
+        "the trick was swept away with 1 of 2 cards seen (never all at once)",
+        {
+            "es": "la baza se retiró con 1 de 2 cartas vistas (nunca todas a la vez)",
+            "it": "la presa è stata raccolta con 1 carta vista su 2 (mai tutte insieme)",
+            "da": "stikket blev fjernet med 1 af 2 kort set (aldrig alle på én gang)",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("flag", "said"), ONE_CARD_FLAGS, ids=[f for f, _ in ONE_CARD_FLAGS])
+def test_a_flag_counting_one_card_says_it_in_the_singular(flag: str, said: dict[str, str]) -> None:
+    for lang, words in said.items():
+        assert flag_text(flag, lang) == words, lang
+    assert flag_text("only 2 cards for 3 players", "it") == "solo 2 carte per 3 giocatori"
 
 
 def test_an_unknown_flag_is_shown_as_written() -> None:

@@ -23,21 +23,24 @@ from skullcam.store.tricks import WENT_ON
 from . import explain_i18n, i18n
 
 #: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
-#: ``alt`` and ``cards`` (comma-separated) are card ids; the rest are shown as written.
+#: ``alt`` and ``cards`` (comma-separated) are card ids; ``k`` is a count the words after it
+#: agree with (``{k:carta|carte}``, ``rules.explain``'s counted words); the rest are shown as
+#: written. "1 cards" is matched too: the camera wrote it before it said "1 card", and the
+#: store keeps flags as written.
 FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
-        re.compile(r"only (?P<k>\d+) cards for (?P<n>\d+) players"),
+        re.compile(r"only (?P<k>\d+) cards? for (?P<n>\d+) players"),
         {
-            "es": "solo {k} cartas para {n} jugadores",
-            "it": "solo {k} carte per {n} giocatori",
+            "es": "solo {k} {k:carta|cartas} para {n} jugadores",
+            "it": "solo {k} {k:carta|carte} per {n} giocatori",
             "da": "kun {k} kort til {n} spillere",
         },
     ),
     (
-        re.compile(r"cannot resolve: (?P<k>\d+) cards for (?P<n>\d+) players"),
+        re.compile(r"cannot resolve: (?P<k>\d+) cards? for (?P<n>\d+) players"),
         {
-            "es": "no se puede resolver: {k} cartas para {n} jugadores",
-            "it": "impossibile risolvere: {k} carte per {n} giocatori",
+            "es": "no se puede resolver: {k} {k:carta|cartas} para {n} jugadores",
+            "it": "impossibile risolvere: {k} {k:carta|carte} per {n} giocatori",
             "da": "kan ikke afgøres: {k} kort til {n} spillere",
         },
     ),
@@ -47,7 +50,10 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         ),
         {
             "es": "la baza se retiró con {k} de {n} cartas vistas: faltó una carta",
-            "it": "la presa è stata raccolta con {k} carte viste su {n}: ne è sfuggita una",
+            "it": (
+                "la presa è stata raccolta con {k} {k:carta vista|carte viste} su {n}: ne è"
+                " sfuggita una"
+            ),
             "da": "stikket blev fjernet med {k} af {n} kort set: et kort blev overset",
         },
     ),
@@ -58,7 +64,10 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         ),
         {
             "es": "la baza se retiró con {k} de {n} cartas vistas (nunca todas a la vez)",
-            "it": "la presa è stata raccolta con {k} carte viste su {n} (mai tutte insieme)",
+            "it": (
+                "la presa è stata raccolta con {k} {k:carta vista|carte viste} su {n} (mai tutte"
+                " insieme)"
+            ),
             "da": "stikket blev fjernet med {k} af {n} kort set (aldrig alle på én gang)",
         },
     ),
@@ -66,7 +75,7 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
         re.compile(r"the recording ended with (?P<k>\d+) of (?P<n>\d+) cards seen"),
         {
             "es": "la grabación terminó con {k} de {n} cartas vistas",
-            "it": "la registrazione è finita con {k} carte viste su {n}",
+            "it": "la registrazione è finita con {k} {k:carta vista|carte viste} su {n}",
             "da": "optagelsen sluttede med {k} af {n} kort set",
         },
     ),
@@ -495,5 +504,6 @@ def flag_text(flag: str, lang: str) -> str:
             )
         if "why" in fields:
             fields["why"] = rules_sentence(fields["why"], lang) or fields["why"]
-        return fill(wordings[lang], explain_i18n.wording(lang), **fields)
+        counts = {"k": int(fields["k"])} if "k" in fields else {}
+        return fill(wordings[lang], explain_i18n.wording(lang), **{**fields, **counts})
     return rules_sentence(flag, lang) or flag
