@@ -575,6 +575,22 @@ def game_with_a_missed_card(store: GameStore) -> int:
     return gid
 
 
+def test_a_trick_of_one_card_says_one_card_recorded(client: FlaskClient, store: GameStore) -> None:
+    """Its page said "1 carte registrate su 3" in Italian."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-5")))
+    said = {
+        "en": "1 of 3 cards recorded",
+        "es": "1 de 3 cartas grabadas",
+        "it": "1 carta registrata su 3",
+        "da": "1 af 3 kort registreret",
+    }
+    for lang, words in said.items():
+        page = client.get(f"/game/{gid}/round/1/trick/0?lang={lang}").get_data(as_text=True)
+        assert f"⚠ {words}" in page, lang
+
+
 def test_the_missed_card_is_added_on_the_replay_page(client: FlaskClient, store: GameStore) -> None:
     gid = game_with_a_missed_card(store)
     page = client.get(f"/game/{gid}/round/1/trick/0").get_data(as_text=True)

@@ -930,6 +930,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "{k} carte registrate su {n}",
         "da": "{k} af {n} kort registreret",
     },
+    # A trick recorded with one card: Italian said "1 carte registrate su 3".
+    "one_card_recorded": {
+        "en": "1 of {n} cards recorded",
+        "es": "1 de {n} cartas grabadas",
+        "it": "1 carta registrata su {n}",
+        "da": "1 af {n} kort registreret",
+    },
     "image_missing": {
         "en": (
             "This trick's image, {file}, is missing, empty or damaged in the data folder: restore"
