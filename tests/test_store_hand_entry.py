@@ -1148,7 +1148,7 @@ def test_the_replay_page_offers_to_remove_a_trick_entered_by_hand(
     assert res.status_code == 201
     page = client.get(f"/game/{gid}/round/2/trick/0").get_data(as_text=True)
     assert 'id="remove-trick"' in page
-    assert "the tricks its entry moved on one place (1) go back" in page
+    assert "the trick its entry moved on one place goes back" in page  # not "tricks ... (1)"
     refused = client.post(
         f"/api/game/{gid}/round/2/trick/1/remove", json={}, headers={"Accept-Language": "es"}
     )

@@ -83,6 +83,27 @@ def test_a_moved_tricks_history_says_its_places_as_a_sentence(lang: str, expecte
             "Indtastet det forkerte sted? Fjern det, så rykker de stik, det skubbede én plads"
             " frem (2), tilbage igen.",
         ),
+        (
+            "remove_hint_moved_one",
+            {},
+            "es",
+            "¿Anotada en el sitio equivocado? Quítala y la baza que avanzó un puesto al"
+            " anotarla vuelve a donde estaba.",
+        ),
+        (
+            "remove_hint_moved_one",
+            {},
+            "it",
+            "Inserita nel posto sbagliato? Toglila e la presa che aveva spostato avanti di un"
+            " posto torna dov'era.",
+        ),
+        (
+            "remove_hint_moved_one",
+            {},
+            "da",
+            "Indtastet det forkerte sted? Fjern det, så rykker det stik, det skubbede én plads"
+            " frem, tilbage igen.",
+        ),
         ("audit_removed", {}, "es", "anotada a mano y luego quitada"),
         ("audit_removed", {}, "it", "inserita a mano e poi tolta"),
         ("audit_removed", {}, "da", "indtastet manuelt og fjernet igen"),

@@ -731,6 +731,25 @@ STRINGS: dict[str, dict[str, str]] = {
             " frem ({n}), tilbage igen."
         ),
     },
+    # One trick moved on: "the tricks its entry moved on one place (1) go back" was said.
+    "remove_hint_moved_one": {
+        "en": (
+            "Entered in the wrong place? Remove it, and the trick its entry moved on one place"
+            " goes back."
+        ),
+        "es": (
+            "¿Anotada en el sitio equivocado? Quítala y la baza que avanzó un puesto al"
+            " anotarla vuelve a donde estaba."
+        ),
+        "it": (
+            "Inserita nel posto sbagliato? Toglila e la presa che aveva spostato avanti di un"
+            " posto torna dov'era."
+        ),
+        "da": (
+            "Indtastet det forkerte sted? Fjern det, så rykker det stik, det skubbede én plads"
+            " frem, tilbage igen."
+        ),
+    },
     "remove_trick": {
         "en": "Remove this trick",
         "es": "Quitar esta baza",
