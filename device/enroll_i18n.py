@@ -420,13 +420,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Kort {n}: {label}",
     },
     "trick_found": {
-        "en": "{n} card(s) found. Tap a card to correct its name.",
+        "en": "{n} cards found. Tap a card to correct its name.",
         "es": "{n} cartas encontradas. Toca una carta para corregir su nombre.",
         "it": "{n} carte trovate. Tocca una carta per correggerne il nome.",
         "da": "{n} kort fundet. Tryk på et kort for at rette dets navn.",
     },
     "trick_found_one": {
-        "en": "{n} card(s) found. Tap a card to correct its name.",
+        "en": "{n} card found. Tap the card to correct its name.",
         "es": "{n} carta encontrada. Toca la carta para corregir su nombre.",
         "it": "{n} carta trovata. Tocca la carta per correggerne il nome.",
         "da": "{n} kort fundet. Tryk på kortet for at rette dets navn.",
@@ -450,13 +450,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": ". Tjekket med en anden model eller før det seneste billede: tjek igen.",
     },
     "trick_saved": {
-        "en": "{n} photo(s) saved.",
+        "en": "{n} photos saved.",
         "es": "{n} fotos guardadas.",
         "it": "{n} foto salvate.",
         "da": "{n} billeder gemt.",
     },
     "trick_saved_one": {
-        "en": "{n} photo(s) saved.",
+        "en": "{n} photo saved.",
         "es": "{n} foto guardada.",
         "it": "{n} foto salvata.",
         "da": "{n} billede gemt.",
@@ -557,13 +557,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "ukendt kort {face}",
     },
     "err_missing": {
-        "en": "{n} face(s) still missing",
+        "en": "{n} faces still missing",
         "es": "aún faltan {n} cartas",
         "it": "mancano ancora {n} carte",
         "da": "der mangler stadig {n} kort",
     },
     "err_missing_one": {
-        "en": "{n} face(s) still missing",
+        "en": "{n} face still missing",
         "es": "aún falta {n} carta",
         "it": "manca ancora {n} carta",
         "da": "der mangler stadig {n} kort",

@@ -81,6 +81,14 @@ def test_every_page_string_has_every_language_with_the_same_placeholders() -> No
             assert placeholders(texts[lang]) == english, (key, lang)
 
 
+def test_a_page_string_said_apart_for_one_counts_in_number_in_english() -> None:
+    """The English of the strings the page words apart for a count of one said "1 card(s)
+    found", "1 photo(s) saved", "1 face(s) still missing", where the other languages say it."""
+    for key in [k for k in STRINGS if k.endswith("_one")]:
+        for said in (STRINGS[key]["en"], STRINGS[key.removesuffix("_one")]["en"]):
+            assert "(s)" not in said, key
+
+
 # English names a card by its id too where a folder's files are named so ("green-7.jpg looks
 # like green-1 (Green 1), not green-7 (Green 7)"); the page's other languages name it only as
 # the prompts do.
