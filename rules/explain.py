@@ -140,18 +140,12 @@ ENGLISH: dict[str, str] = {
     ),
     "too_many_in_round": "{card}: one more than the deck holds this round (it has {count})",
     "extra_round_off": (
-        "the game has {rounds} rounds (setting {setting}); an extra round is played only on"
-        " a tie with the setting tie=extra_round"
-    ),
-    "extra_round_off_one_round": (
-        "the game has {rounds} round (setting {setting}); an extra round is played only on"
-        " a tie with the setting tie=extra_round"
+        "the game has {rounds} {rounds:round|rounds} (setting {setting}); an extra round is played"
+        " only on a tie with the setting tie=extra_round"
     ),
     "bid_out_of_range": (
-        "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} cards dealt"
-    ),
-    "bid_out_of_range_one_card": (
-        "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt} card dealt"
+        "{player}'s bid {bid} is out of range: bids are 0..{dealt} with {dealt}"
+        " {dealt:card|cards} dealt"
     ),
     "too_many_tricks": (
         "{count} tricks recorded but only {dealt} can be played with {dealt}"

@@ -228,7 +228,7 @@ def score_game(
                 raise _refuse(
                     Phrase("at_round", {"round": number}),
                     Phrase(
-                        "extra_round_off" if settings.rounds != 1 else "extra_round_off_one_round",
+                        "extra_round_off",
                         {"rounds": settings.rounds, "setting": SettingName("rounds")},
                     ),
                 )
@@ -314,9 +314,8 @@ class _RoundPlay:
         rnd, n, dealt = self.rnd, self.n, self.dealt
         for seat, bid in enumerate(rnd.bids):
             if not 0 <= bid <= dealt:
-                key = "bid_out_of_range" if dealt != 1 else "bid_out_of_range_one_card"
                 args: dict[str, Arg] = {"player": self.names[seat], "bid": bid, "dealt": dealt}
-                raise _refuse(self.at(), Phrase(key, args))
+                raise _refuse(self.at(), Phrase("bid_out_of_range", args))
         count = len(rnd.tricks)
         if count > dealt:
             raise _refuse(self.at(), Phrase("too_many_tricks", {"count": count, "dealt": dealt}))

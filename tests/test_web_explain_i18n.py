@@ -45,9 +45,7 @@ SCORE_KEYS = {
     "at_trick",
     "at_ability",
     "extra_round_off",
-    "extra_round_off_one_round",
     "bid_out_of_range",
-    "bid_out_of_range_one_card",
     "too_many_tricks",
     "round_unfinished",
     "plays_per_trick",
@@ -554,7 +552,7 @@ REFUSED_RECORDS = [
         [_ROUND_1, {"bids": [0, 0, 0]}],
         "round 2: the game has 1 round (setting 'rounds'); an extra round is played only on a"
         " tie with the setting tie=extra_round",
-        ["at_round", "extra_round_off_one_round"],
+        ["at_round", "extra_round_off"],
     ),
     (
         "a round past the setting of two rounds",
@@ -579,7 +577,7 @@ REFUSED_RECORDS = [
         {},
         [{"bids": [0, 2, 0]}],
         "round 1: Ben's bid 2 is out of range: bids are 0..1 with 1 card dealt",
-        ["at_round", "bid_out_of_range_one_card"],
+        ["at_round", "bid_out_of_range"],
     ),
     (
         "a bid over the cards dealt",
@@ -746,6 +744,42 @@ def test_why_the_rules_refuse_a_record_is_phrases_in_every_language(
 # ("with 1 cards dealt", "1 prese su 3" were said), any other count in the plural.
 COUNTED = [
     (
+        Phrase("extra_round_off", {"rounds": 1, "setting": SettingName("rounds")}),
+        {
+            "en": "the game has 1 round (setting",
+            "es": "la partida tiene 1 ronda (ajuste",
+            "it": "la partita ha 1 round (impostazione",
+            "da": "spillet har 1 runde (indstillingen",
+        },
+    ),
+    (
+        Phrase("extra_round_off", {"rounds": 2, "setting": SettingName("rounds")}),
+        {
+            "en": "the game has 2 rounds (setting",
+            "es": "la partida tiene 2 rondas (ajuste",
+            "it": "la partita ha 2 round (impostazione",
+            "da": "spillet har 2 runder (indstillingen",
+        },
+    ),
+    (
+        Phrase("bid_out_of_range", {"player": "Ben", "bid": 2, "dealt": 1}),
+        {
+            "en": "bids are 0..1 with 1 card dealt",
+            "es": "las apuestas van de 0 a 1 con 1 carta repartida",
+            "it": "le puntate vanno da 0 a 1 con 1 carta distribuita",
+            "da": "bud er 0 til 1, når der er givet 1 kort",
+        },
+    ),
+    (
+        Phrase("bid_out_of_range", {"player": "Ben", "bid": 3, "dealt": 2}),
+        {
+            "en": "bids are 0..2 with 2 cards dealt",
+            "es": "las apuestas van de 0 a 2 con 2 cartas repartidas",
+            "it": "le puntate vanno da 0 a 2 con 2 carte distribuite",
+            "da": "bud er 0 til 2, når der er givet 2 kort",
+        },
+    ),
+    (
         Phrase("too_many_tricks", {"count": 2, "dealt": 1}),
         {
             "en": "with 1 card dealt",
@@ -846,7 +880,6 @@ def test_the_extra_round_reason_names_the_tie_setting_as_its_page_does() -> None
     for lang, table in TEMPLATES.items():
         label = i18n.translate("set_tie", lang) + ": " + i18n.translate("opt_extra_round", lang)
         assert quoted(label, lang) in table["extra_round_off"], lang
-        assert quoted(label, lang) in table["extra_round_off_one_round"], lang
 
 
 def _game(store: GameStore, settings: dict[str, object] | None = None) -> int:

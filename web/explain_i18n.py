@@ -132,20 +132,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "setting_outside_range": "el ajuste «{key}» va de {low} a {high}; se recibió {value}",
         "setting_not_choice": "el ajuste «{key}» debe ser uno de estos: {choices}",
         "extra_round_off": (
-            "la partida tiene {rounds} rondas (ajuste {setting}); solo se juega una ronda más"
-            " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
-        ),
-        "extra_round_off_one_round": (
-            "la partida tiene {rounds} ronda (ajuste {setting}); solo se juega una ronda más"
-            " en caso de empate, con el ajuste «En caso de empate: una ronda más»"
+            "la partida tiene {rounds} {rounds:ronda|rondas} (ajuste {setting}); solo se juega una"
+            " ronda más en caso de empate, con el ajuste «En caso de empate: una ronda más»"
         ),
         "bid_out_of_range": (
             "la apuesta {bid} de {player} está fuera de rango: las apuestas van de 0 a {dealt}"
-            " con {dealt} cartas repartidas"
-        ),
-        "bid_out_of_range_one_card": (
-            "la apuesta {bid} de {player} está fuera de rango: las apuestas van de 0 a {dealt}"
-            " con {dealt} carta repartida"
+            " con {dealt} {dealt:carta repartida|cartas repartidas}"
         ),
         "too_many_tricks": (
             "hay {count} bazas grabadas, pero con {dealt}"
@@ -319,17 +311,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
             " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
         ),
-        "extra_round_off_one_round": (
-            "la partita ha {rounds} round (impostazione {setting}); si gioca un round in più"
-            " solo in caso di parità, con l'impostazione «In caso di parità: un round in più»"
-        ),
         "bid_out_of_range": (
             "la puntata {bid} di {player} non è valida: le puntate vanno da 0 a {dealt} con"
-            " {dealt} carte distribuite"
-        ),
-        "bid_out_of_range_one_card": (
-            "la puntata {bid} di {player} non è valida: le puntate vanno da 0 a {dealt} con"
-            " {dealt} carta distribuita"
+            " {dealt} {dealt:carta distribuita|carte distribuite}"
         ),
         "too_many_tricks": (
             "{count} prese registrate, ma con {dealt} {dealt:carta distribuita|carte distribuite}"
@@ -490,18 +474,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "setting_outside_range": "indstillingen »{key}« går fra {low} til {high}; ikke {value}",
         "setting_not_choice": "indstillingen »{key}« skal være en af disse: {choices}",
         "extra_round_off": (
-            "spillet har {rounds} runder (indstillingen {setting}); en ekstra runde spilles kun"
-            " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
-        ),
-        "extra_round_off_one_round": (
-            "spillet har {rounds} runde (indstillingen {setting}); en ekstra runde spilles kun"
-            " ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
+            "spillet har {rounds} {rounds:runde|runder} (indstillingen {setting}); en ekstra runde"
+            " spilles kun ved uafgjort med indstillingen »Ved uafgjort: en runde mere«"
         ),
         "bid_out_of_range": (
-            "buddet {bid} fra {player} er ikke tilladt: bud er 0 til {dealt}, når der er"
-            " givet {dealt} kort"
-        ),
-        "bid_out_of_range_one_card": (
             "buddet {bid} fra {player} er ikke tilladt: bud er 0 til {dealt}, når der er"
             " givet {dealt} kort"
         ),
