@@ -773,6 +773,10 @@ MESSAGES: dict[str, dict[str, str]] = {
             "el tiempo previsto acabó el aprendizaje de tus cartas tras {done:g} de sus {n}"
             " pasadas (--minutes 0 las hace todas, si hay tiempo)"
         ),
+        "log_classifier_cut_one": (
+            "el tiempo previsto acabó el aprendizaje de tus cartas tras {done:g} de su {n}"
+            " pasada (--minutes 0 la hace entera, si hay tiempo)"
+        ),
         "log_classifier_budget": (
             "aprendiendo tus cartas con {crops} recortes, {n} pasadas o {minutes:g} min,"
             " lo que acabe antes"
@@ -894,6 +898,10 @@ MESSAGES: dict[str, dict[str, str]] = {
             "il tempo previsto ha chiuso l'apprendimento delle tue carte dopo {done:g} delle"
             " sue {n} passate (--minutes 0 le fa tutte, se c'è tempo)"
         ),
+        "log_classifier_cut_one": (
+            "il tempo previsto ha chiuso l'apprendimento delle tue carte dopo {done:g} della"
+            " sua {n} passata (--minutes 0 la fa tutta, se c'è tempo)"
+        ),
         "log_classifier_budget": (
             "apprendimento delle tue carte su {crops} ritagli, {n} passate o {minutes:g} min,"
             " quello che finisce prima"
@@ -1007,6 +1015,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "log_classifier_cut": (
             "tidsrammen stoppede indlæringen af dine kort efter {done:g} af {n} gennemløb"
             " (--minutes 0 kører dem alle, når der er tid)"
+        ),
+        "log_classifier_cut_one": (
+            "tidsrammen stoppede indlæringen af dine kort efter {done:g} af {n} gennemløb"
+            " (--minutes 0 kører det helt, når der er tid)"
         ),
         "log_classifier_budget": (
             "lærer dine kort på {crops} udsnit, {n} gennemløb eller {minutes:g} min,"

@@ -510,6 +510,28 @@ def test_progress_lines_are_the_command_lines_english(said: SaidText, english: s
     assert log_line(said, "en") == english
 
 
+def test_a_fine_tune_cut_short_in_its_one_epoch_says_one_epoch() -> None:
+    """It said "after 0.6 of its 1 epochs" ("de sus 1 pasadas")."""
+    from skullcam.vision.adapt import cut_short_line
+
+    assert cut_short_line(0.64, 1) == (
+        "the time budget ended the face classifier's fine-tune after 0.6 of its 1 epoch"
+        " (--minutes 0 runs it whole, when there is time)"
+    )
+    assert log_line(cut_short_line(0.64, 1), "es") == (
+        "el tiempo previsto acabó el aprendizaje de tus cartas tras 0,6 de su 1 pasada"
+        " (--minutes 0 la hace entera, si hay tiempo)"
+    )
+    assert log_line(cut_short_line(0.64, 1), "it") == (
+        "il tempo previsto ha chiuso l'apprendimento delle tue carte dopo 0,6 della sua 1"
+        " passata (--minutes 0 la fa tutta, se c'è tempo)"
+    )
+    assert log_line(cut_short_line(1, 3), "da") == (
+        "tidsrammen stoppede indlæringen af dine kort efter 1 af 3 gennemløb"
+        " (--minutes 0 kører dem alle, når der er tid)"
+    )
+
+
 def test_progress_lines_in_each_language() -> None:
     choice = WeightChoice(0.25, 300, (WeightScore(0.0, 280, 30), WeightScore(0.25, 290, 12)))
     assert choice.sentence() == str(SaidText(choice.said()))

@@ -829,7 +829,7 @@ def adapt_recognizer(
     )
     after = time.perf_counter()
     if tuned.cut_short(plan):
-        say(spoken("log_classifier_cut", done=round(tuned.epochs, 1), n=plan.epochs))
+        say(cut_short_line(tuned.epochs, plan.epochs))
     out = work_dir / "classifier"
     out.mkdir(exist_ok=True)
     export_classifier(tuned.model, out / CLASSIFIER_FILE)
@@ -854,6 +854,12 @@ def adapt_recognizer(
             "after_fine_tune": time.perf_counter() - after,
         },
     )
+
+
+def cut_short_line(done: float, epochs: int) -> SaidText:
+    """The line that says the time budget stopped the classifier's fine-tune after ``done``
+    of its ``epochs``: "0.6 of its 1 epoch", "1 of its 3 epochs"."""
+    return spoken_count("log_classifier_cut", epochs, done=round(done, 1))
 
 
 def _fine_tune_line(key: str, epochs: int, seconds: float | None, **counts: int) -> SaidText:

@@ -161,6 +161,10 @@ ENGLISH: dict[str, str] = {
         "the time budget ended the face classifier's fine-tune after {done:g} of its {n}"
         " epochs (--minutes 0 runs them all, when there is time)"
     ),
+    "log_classifier_cut_one": (
+        "the time budget ended the face classifier's fine-tune after {done:g} of its {n}"
+        " epoch (--minutes 0 runs it whole, when there is time)"
+    ),
     "log_corner_reader": "fine-tuning the corner reader on {patches} patches, {n} epochs",
     "log_corner_reader_one": "fine-tuning the corner reader on {patches} patches, {n} epoch",
     "log_corner_reader_budget": (
