@@ -2,7 +2,9 @@
 
 Lines built as f"{n} tricks" said "1 tricks" whenever the count was one: a one-round game, a
 benchmark of one game, one scene evaluated. The pages' words are counted per language by their
-own catalogs (``_one`` keys); this is for the English the command line prints.
+own catalogs (``_one`` keys), the rules engine's phrases by their templates' counted words
+(``{dealt:card|cards}``, ``rules.explain``: rules/ imports nothing of ours); this is for the
+English the command line prints and the camera writes in a trick's flags.
 """
 
 from __future__ import annotations
