@@ -425,6 +425,28 @@ def test_a_card_covered_a_moment_after_it_came_to_rest_is_played() -> None:
     assert trick.players == (0, 1, 2) and trick.flags == () and not trick.swept
 
 
+def test_a_card_shown_over_the_table_and_taken_back_gives_way_to_the_card_laid() -> None:
+    """Cai holds his green-1 still over the table for a fifth of a second, takes it back and
+    lays his green-3 a moment later, his hand moving all the while. Seen at rest and then out
+    of sight, the green-1 counts as played, as a card covered where it lay does; the green-3
+    laid in his seat since says it was taken back. It used to complete the trick as soon as
+    the hand was still, and the green-3 went with the sweep: a wrong trick, unflagged."""
+    b = Bench(leader=0)
+    a, c, laid = det("green-5", 0), det("green-9", 1), det("green-3", 2)
+    shown = card_detection("green-1", spot(2, 150.0), angle=LAYOUT.angles[2] % math.pi)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, shown], 3, motion=20.0)
+    b.frames([a, c], 3, motion=20.0)
+    b.frames([a, c, laid], 3, motion=20.0)
+    b.frames([a, c, laid], 15)
+    b.frames([], 40)  # picked up
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-3"]
+    assert trick.players == (0, 1, 2) and not trick.swept
+    assert trick.taken_back == ("green-1",)
+
+
 def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_trick() -> None:
     """Cai's card was never seen and the trick was swept; Cai, who won, leads in his seat
     before the swept cards' tracks are given up: the unseen old cards are not hidden cards

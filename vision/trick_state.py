@@ -383,6 +383,8 @@ class TrickStateMachine:
                     CardPlayed(tr.id, tr.card, self.layout.seat_of(tr.center), len(self.members))
                 )
         self._join_twins(tracker, events)
+        if self.phase is Phase.COLLECTING:
+            self._displace_shown(tracker, events)
         swept = self._swept(tracker) if self.phase is Phase.COLLECTING else []
         if swept:
             # Everything was swept off before the trick completed: a card the camera never
@@ -776,6 +778,8 @@ class TrickStateMachine:
             return False
         if self._laid_on_a_cleared_table(tracks):
             return False
+        if any(self._laid_since(tracker, tr) for tr in tracks if _counted_unseen(tr)):
+            return False
         hidden = [tr for tr in tracks if t - tr.last_seen > cfg.visible_s]
         if hidden and not self._hidden_in_place(tracks, hidden):
             return False
@@ -783,6 +787,42 @@ class TrickStateMachine:
             return True
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
+
+    def _laid_since(self, tracker: Tracker, track: Track) -> list[Track]:
+        """The cards of this trick, or still coming to rest, in ``track``'s seat and first
+        seen after it was last seen.
+
+        For a card counted while out of sight (:func:`_counted_unseen`): it may be a card
+        held over the table a moment and taken back to the hand, not one covered where it
+        lay; another card laid in its seat says so (:meth:`_displace_shown`). A stable card
+        outside the trick (one of the last trick, seen again) says nothing of it."""
+        seat = self.layout.seat_of(track.center)
+        return [
+            tr
+            for tr in tracker.tracks.values()
+            if tr.id != track.id
+            and (tr.id in self.members or not tr.stable)
+            and tr.first_seen > track.last_seen
+            and self.layout.seat_of(tr.center) == seat
+        ]
+
+    def _displace_shown(self, tracker: Tracker, events: list[Event]) -> None:
+        """A card counted while out of sight (:func:`_counted_unseen`) and not seen since,
+        whose seat has a card of this trick laid after it was last seen, was held over the
+        table and taken back, not covered: it leaves the trick as taken back (flagged), and
+        the card laid is the player's. Kept, the card shown for a fifth of a second would
+        complete the trick once the hand was still, and the card laid would go with the
+        sweep, unrecorded."""
+        for tid in list(self.members):
+            track = tracker.tracks[tid]
+            if not _counted_unseen(track):
+                continue
+            laid = {tr.id for tr in self._laid_since(tracker, track)}
+            if laid & set(self.members):
+                self.members.remove(tid)
+                self.taken_back.append(track.card)
+                self._taken.append(track)
+                events.append(CardTakenBack(tid, track.card))
 
     @staticmethod
     def _laid_on_a_cleared_table(tracks: Sequence[Track]) -> bool:
@@ -1012,6 +1052,12 @@ class TrickStateMachine:
             seat_centre=layout.centre,
             seat_turn=math.degrees(turn_between(layout.angles[0], self.drift.calibrated.angles[0])),
         )
+
+
+def _counted_unseen(track: Track) -> bool:
+    """Was ``track`` counted as played while out of sight, and not seen since (a card seen
+    at rest a moment and then hidden: the tracker's ``covered_rest_s``)?"""
+    return track.stable_at is not None and track.last_seen < track.stable_at
 
 
 def _unique_faces(trick: TrickObservation, tracks: Sequence[Track]) -> dict[str, Track]:
