@@ -713,6 +713,83 @@ def test_a_feed_ended_by_an_unforeseen_fault_is_started_again_by_the_next_page(
         feed.unsubscribe()
 
 
+def test_a_store_the_feed_cannot_open_for_a_moment_is_waited_for(
+    app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watcher of the first page to open could not open the database for a moment (too
+    many files open, the disk busy): the store says so as a UserError, which the feed took
+    for a damaged event; looking for the way past it failed the same way and ended the
+    watcher, and the open pages heard of no change until another page opened. It waits and
+    reads the store again, as for any store that fails to read."""
+    import sqlite3
+    import threading
+
+    from skullcam.store.database import database_error
+    from skullcam.web import events as events_module
+
+    feed = events_module.feed_of(app)
+    failures: list[int] = []
+    real_open = store._open
+
+    def opening() -> sqlite3.Connection:
+        if threading.current_thread().name == "events" and len(failures) < 3:
+            failures.append(1)
+            raise database_error(store.path, sqlite3.OperationalError("unable to open database"))
+        return real_open()
+
+    monkeypatch.setattr(store, "_open", opening)
+    feed.subscribe()
+    try:
+        store.set_bids(gid, 1, [0, 1, 0])
+        after = store.last_event_id()
+        deadline = time.monotonic() + 30  # a bound on a busy machine, not a timing
+        while feed.last < after and time.monotonic() < deadline:
+            feed.wait(feed.last, 0.2)
+        assert len(failures) == 3
+        assert feed.last == after and feed.thread is not None and feed.thread.is_alive()
+    finally:
+        feed.unsubscribe()
+
+
+def test_an_event_after_a_moment_the_store_failed_is_not_skipped_as_damaged(
+    app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store failed to read twice (a UserError, as a database it cannot open says) and
+    then read again: the feed took the next event, whole, for a damaged one and skipped it,
+    and no page heard of the bids. It is skipped only where the store reads and the event
+    still cannot be decoded."""
+    import sqlite3
+    import threading
+
+    from skullcam.store.database import database_error
+    from skullcam.web import events as events_module
+
+    feed = events_module.feed_of(app)
+    feed.subscribe()
+    try:
+        before = store.last_event_id()
+        failures: list[int] = []
+        events_since = store.events_since
+
+        def reading(*args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread().name == "events" and len(failures) < 2:
+                failures.append(1)
+                raise database_error(store.path, sqlite3.OperationalError("disk I/O error"))
+            return events_since(*args, **kwargs)
+
+        monkeypatch.setattr(store, "events_since", reading)
+        store.set_bids(gid, 1, [0, 1, 0])
+        after = store.last_event_id()
+        deadline = time.monotonic() + 30  # a bound on a busy machine, not a timing
+        while feed.last < after and time.monotonic() < deadline:
+            feed.wait(feed.last, 0.2)
+        held = feed.since(before, gid)
+        assert len(failures) == 2 and held is not None
+        assert [e.kind for e in held[0]] == ["bids"]
+    finally:
+        feed.unsubscribe()
+
+
 # ------------------------------------------------- a review's findings (session 27)
 def test_a_body_not_in_utf8_is_refused_not_stored_broken(
     client: FlaskClient, store: GameStore, gid: int

@@ -159,21 +159,45 @@ class EventFeed:
             try:
                 one = self.store.events_since(last, None, limit=1)
             except UserError as err:
-                damaged = self.store.next_event_id(last)
+                damaged = self._undecodable_after(last)
                 if damaged is None:
                     break
                 logger.warning("skipping event %s, which cannot be read: %s", damaged, err)
                 last = damaged
                 continue
             except sqlite3.Error as err:
-                logger.debug("the event feed could not read the store: %s", err)
-                time.sleep(self.wait_s)
+                self._store_failed(err)
                 break
             if not one:
                 break
             events += one
             last = one[-1].id
         return events, last
+
+    def _undecodable_after(self, last: int) -> int | None:
+        """The id of the event after ``last`` where the store reads but cannot decode it;
+        None where there is no event after it, or where the store itself failed (a database
+        it could not open for a moment is a UserError too), then after a wait: taken for
+        damage, such a failure would end the watcher, or skip a whole event."""
+        try:
+            after = self.store.next_event_id(last)
+            if after is None:
+                return None
+        except (sqlite3.Error, UserError) as err:
+            self._store_failed(err)
+            return None
+        try:
+            self.store.events_since(last, None, limit=1)  # whole, now that the store reads
+        except UserError:
+            return after
+        except sqlite3.Error as err:
+            self._store_failed(err)
+        return None
+
+    def _store_failed(self, err: Exception) -> None:
+        """A read of the store failed (busy, or failing): the pages wait a while."""
+        logger.debug("the event feed could not read the store: %s", err)
+        time.sleep(self.wait_s)
 
 
 _FEED_LOCK = threading.Lock()
