@@ -96,9 +96,11 @@ class TrackerConfig:
     """A confirmed card seen lying still this long and then out of sight is stable once it
     would have settled (``settle_s`` from when it came to rest), unseen: a hand hovering over
     a card just laid hides it, and the card lies on under the hand. Seen still for less, it
-    may be a card held over the table and taken back to the hand. Was: a card covered a
-    moment before it had been seen still for ``settle_s`` never counted as played, and its
-    trick was swept a card short (synth game t204, a hand over the last card but one)."""
+    may be a card held over the table and taken back to the hand (one seen still this long
+    gives way to a card laid in its seat: ``TrickStateMachine._displace_shown``). Without it,
+    a card covered a moment before it had been seen still for ``settle_s`` would never count
+    as played, and its trick would be swept a card short (synth game t204, a hand over the
+    last card but one)."""
     moved_recent_s: float = 1.0
     """A card seen this recently still lies where it was last seen, for measuring a camera's
     move (:meth:`Tracker._picture_move`): a knock shakes a frame or two out of focus."""

@@ -830,8 +830,8 @@ class TrickStateMachine:
 
         Then it was laid on a table already swept of them (the next trick's lead, laid while
         the cards it would complete were being picked up): they are going, and the sweep
-        tells what they were (:meth:`_swept`). Was: a lead that came to rest within
-        ``visible_s`` of the sweep, the swept cards still counting as in view, completed
+        tells what they were (:meth:`_swept`). Without this, a lead that came to rest within
+        ``visible_s`` of the sweep, the swept cards still counting as in view, would complete
         their trick in the seat of its card the camera missed."""
         return any(
             tr.first_seen > max(other.last_seen for other in tracks if other is not tr)
