@@ -101,20 +101,25 @@ class EventFeed:
                 self.changed.wait(timeout)
 
     def _watch(self) -> None:
+        faulted = False
         try:
-            while self._read_new():
+            while True:
                 try:
+                    if not self._read_new():
+                        return
                     self.store.wait_for_event(self.last, self.wait_s)
+                    faulted = False
                 except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
                     logger.debug("the event feed could not read the store: %s", err)
                     time.sleep(self.wait_s)
-        except Exception:
-            # Every open page gets its events from this thread: ended by a fault nobody
-            # foresaw, it must not leave them waiting until a restart. The next stream to
-            # open starts it again.
-            logger.exception("the event feed stopped; the next page to open restarts it")
-            with self.changed:
-                self.thread = None
+                except Exception:
+                    # Every open page gets its events from this thread: a fault nobody
+                    # foresaw must not leave them waiting until a restart, nor fill the log
+                    # once a wait while it lasts.
+                    if not faulted:
+                        logger.exception("the event feed failed; it reads the store again")
+                    faulted = True
+                    time.sleep(self.wait_s)
         finally:
             self.store.close_thread_connection()
 
