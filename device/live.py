@@ -47,7 +47,7 @@ from skullcam.device.resume_point import (
     resume_frame,
     source_name_of,
 )
-from skullcam.device.run_tally import RunTally, warn_when_behind
+from skullcam.device.run_tally import KeepUpWatch, RunTally
 from skullcam.device.sources import (
     Frame,
     FrameSource,
@@ -148,6 +148,8 @@ class LiveLoop:
         self.error: BaseException | None = None
         self.tally = RunTally()
         """Tricks, frames and skipped frames over every game this loop played."""
+        self.keep_up: KeepUpWatch | None = None
+        """The current source's frames read a second, said when too few."""
         self._thread: threading.Thread | None = None
         self.picture: PictureWatch | None = None
         """The current source's picture: frozen or blurred (a new one for each source)."""
@@ -201,12 +203,15 @@ class LiveLoop:
 
     def _next_game(self, reader: LatestFrameReader | None, done: dict[int, int]) -> int | None:
         """The next game to record; a live camera's frames left unread meanwhile are not the
-        recognizer falling behind, so they are not counted as dropped."""
+        recognizer falling behind, so they are not counted as dropped, nor is the wait counted
+        as time the recognizer read too few frames in."""
         if reader is not None:
             reader.counting = False
         game_id = wait_for_game(self.store, self.stop, done)
         if reader is not None and game_id is not None:  # not on a stop: nothing is watched
             reader.counting = True
+        if self.keep_up is not None:
+            self.keep_up.restart()
         return game_id
 
     def _take_kept(self) -> None:
@@ -233,10 +238,12 @@ class LiveLoop:
             return None
 
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
-        """The source's frames, its skipped ones counted into the run's tally and said when
-        the recognizer falls behind."""
+        """The source's frames, its skipped ones and the rate they are read at counted into
+        the run's tally, and said when too few a second are read to follow the tricks."""
+        self.keep_up = KeepUpWatch(source)
         self.tally.follow_drops(source)
-        return warn_when_behind(source.frames(), source)
+        self.tally.follow_pace(self.keep_up)
+        return self.keep_up.frames(source.frames())
 
     def _playing_again(self) -> None:
         """The first frame of a game from the camera or the demo: the TV's "no camera"

@@ -1,9 +1,10 @@
-"""A run's tally over several games, and the word said when the recognizer falls behind."""
+"""A run's tally over several games, and the word said when too few frames a second are read."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -14,7 +15,7 @@ from demo_games import make_demo
 from skullcam.device import live as live_module
 from skullcam.device.demo_game import DemoGame
 from skullcam.device.live import LiveLoop
-from skullcam.device.run_tally import RunTally, warn_when_behind
+from skullcam.device.run_tally import KeepUpWatch, RunTally
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.device.sources import Frame
 from skullcam.store import GameStore
@@ -54,26 +55,125 @@ class _Clock:
         return self.now
 
 
-def _frames(n: int) -> list[Frame]:
-    return [Frame(np.zeros((2, 2, 3), np.uint8), i / 10, i) for i in range(n)]
+def _frames(n: int, fps: float = 10.0) -> Iterator[Frame]:
+    image = np.zeros((2, 2, 3), np.uint8)
+    return (Frame(image, i / fps, i) for i in range(n))
 
 
-@pytest.mark.parametrize(("dropped_each", "warned"), [(1, True), (0, False)])
-def test_a_minute_with_many_frames_skipped_is_said(
-    caplog: pytest.LogCaptureFixture, dropped_each: int, warned: bool
+def _read(
+    watch: KeepUpWatch, clock: _Clock, drops: SimpleNamespace, reads: int, fps: float, every: int
 ) -> None:
+    """A camera of ``fps`` frames a second of which one in ``every`` is read, the others
+    skipped: ``reads`` frames, the clock keeping the camera's time."""
+    start = watch.seconds + (1 if watch.read else 0)
+    frames = [
+        Frame(np.zeros((2, 2, 3), np.uint8), start + i * every / fps, i) for i in range(reads)
+    ]
+    for _ in watch.frames(frames):
+        clock.now += every / fps
+        drops.dropped += every - 1
+
+
+@pytest.mark.parametrize(
+    ("fps", "every", "said"),
+    [
+        (5.0, 2, "falling behind the camera: its frames are read at 2.5 a second ("),
+        (30.0, 6, None),  # 83 % skipped, 5 a second read: enough
+        (10.0, 3, None),  # 3.3 a second: enough
+        (2.0, 1, "frames come at only 2.0 a second, none skipped"),
+    ],
+)
+def test_too_few_frames_read_a_second_are_said_not_a_share_skipped(
+    caplog: pytest.LogCaptureFixture, fps: float, every: int, said: str | None
+) -> None:
+    """The warning came at more than 10 % of frames skipped: a 30 frames/s camera read at 5
+    a second (83 % skipped, every trick followed) was warned of, and the warning never said
+    the rate that matters, the frames read a second (below 3.3 tricks are lost)."""
     clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    watch = KeepUpWatch(drops, window_s=60.0, clock=clock)
+    with caplog.at_level(logging.INFO, logger="skullcam.device.run_tally"):
+        _read(watch, clock, drops, reads=int(150 * fps / every), fps=fps, every=every)
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    if said is None:
+        assert caplog.records == []
+        return
+    assert len(warned) == 2  # once a minute over 150 s, not once a frame
+    assert warned[0].startswith(said), warned[0]
+    assert "below 3.3 a second" in warned[0] and "docs/pi.md" in warned[0]
+    assert ("skipped in the last 60 s" in warned[0]) == (every > 1)
+    advice = '"detector_mirror": false' if every > 1 else "the camera's frame rate"
+    assert advice in warned[0]
+
+
+def test_a_rate_back_up_is_said_once(caplog: pytest.LogCaptureFixture) -> None:
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    watch = KeepUpWatch(drops, window_s=60.0, clock=clock)
+    with caplog.at_level(logging.INFO, logger="skullcam.device.run_tally"):
+        _read(watch, clock, drops, reads=170, fps=10.0, every=4)  # 2.5 a second, 68 s
+        _read(watch, clock, drops, reads=600, fps=10.0, every=2)  # 5 a second, 120 s
+    said = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert [level for level, _ in said] == [logging.WARNING, logging.INFO]
+    assert said[1][1].startswith("keeping up again: 4.6 frames a second")  # a window of both
+
+
+def test_a_wait_for_a_game_is_not_time_the_recognizer_read_too_few_in(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The camera's frames while the web page has no game are not read; after ten minutes
+    of that, the frames of the next game must not be timed from the last of the game
+    before."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    watch = KeepUpWatch(drops, window_s=60.0, clock=clock)
+    frames = watch.frames(_frames(10**6, fps=10.0))
+    for _ in range(300):  # 30 s of a game, every frame read
+        next(frames)
+        clock.now += 0.1
+    watch.restart()  # what LiveLoop._next_game does after waiting
+    clock.now += 600.0
     with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
-        for _ in warn_when_behind(_frames(100), drops, window_s=60.0, clock=clock):
-            clock.now += 1.0  # a frame a second, one more skipped behind each
-            drops.dropped += dropped_each
-    said = [r.getMessage() for r in caplog.records]
-    if warned:
-        assert len(said) == 1  # once a minute, not once a frame
-        assert said[0].startswith("falling behind the camera: 60 of the last 120 frames")
-        assert "docs/pi.md" in said[0]
+        for _ in range(400):
+            next(frames)
+            clock.now += 0.1
+    assert caplog.records == []
+    assert watch.read == 299 + 399 and watch.seconds == pytest.approx(69.8)
+
+
+def test_the_camera_waiting_for_a_game_restarts_the_count(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "data")
+    game_id = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    reader = SimpleNamespace(counting=True, dropped=0, frames=lambda: iter(()))
+    loop._counting_drops(reader)  # type: ignore[arg-type]
+    assert loop.keep_up is not None and not loop.keep_up._restart
+    assert loop._next_game(reader, {}) == game_id  # type: ignore[arg-type]
+    assert loop.keep_up._restart
+
+
+@pytest.mark.parametrize(
+    ("read", "dropped", "ends"),
+    [
+        (400, 1600, "; 1600 more frame(s) were skipped, 4.0 frames a second read"),
+        (200, 0, "; 2.0 frames a second read: below 3.3 tricks can be missed (check the camera"),
+        (240, 360, "skipped, 2.4 frames a second read: below 3.3 tricks can be missed (to read"),
+    ],
+)
+def test_the_runs_last_line_says_the_rate_frames_were_read_at(
+    read: int, dropped: int, ends: str
+) -> None:
+    """It said every skipped frame was "the recognizer falling behind", a fast camera's as
+    well, and never the rate that decides whether tricks were missed."""
+    tally = RunTally()
+    tally.follow_pipeline(_pipeline(6, read))  # type: ignore[arg-type]
+    tally.follow_drops(SimpleNamespace(dropped=dropped // 2))
+    tally.follow_pace(SimpleNamespace(read=read // 2, seconds=50.0))
+    tally.follow_drops(SimpleNamespace(dropped=dropped - dropped // 2))
+    tally.follow_pace(SimpleNamespace(read=read - read // 2, seconds=50.0))
+    line = tally.summary("D")
+    assert line.startswith("recorded 6 trick(s) from")
+    if "below" in ends:
+        assert ends in line and line.endswith("see docs/pi.md, 'If the Pi cannot keep up')")
     else:
-        assert said == []
+        assert line.endswith(ends)
 
 
 def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
