@@ -240,7 +240,7 @@ class LiveLoop:
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
         the run's tally, and said when too few a second are read to follow the tricks."""
-        self.keep_up = KeepUpWatch(source)
+        self.keep_up = KeepUpWatch(source, on_slow=self._slow_changed)
         self.tally.follow_drops(source)
         self.tally.follow_pace(self.keep_up)
         return self.keep_up.frames(source.frames())
@@ -264,9 +264,17 @@ class LiveLoop:
             source_name, live, on_notice=self._tell_notice, said=self.sharpness_said
         )
 
+    def _slow_changed(self, slow: bool) -> None:
+        """Too few frames a second read, or enough again: the TV's notice follows."""
+        self._tell_notice(self.picture.notice if self.picture is not None else None)
+
     def _tell_notice(self, notice: CameraNotice | None) -> None:
-        """The TV's notice about the camera's picture; a database too busy to take it only
-        costs the notice (said in the log already), never the recording."""
+        """The TV's notice about the camera's picture, else about too few of its frames read
+        a second (what is wrong with the picture is what the table can mend); a database too
+        busy to take it only costs the notice (said in the log already), never the
+        recording."""
+        if notice is None and self.keep_up is not None and self.keep_up.slow:
+            notice = CameraNotice("slow")
         try:
             with self.store.waiting_at_most(StoreRecorder.WAIT_S):
                 self.store.set_camera_notice(None if notice is None else notice.to_json())

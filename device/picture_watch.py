@@ -94,7 +94,8 @@ come within 0.01 of each other, a lens turned or a light moved moves it more."""
 class CameraNotice:
     """What is wrong with a working camera's picture, for the TV: ``why`` is ``frozen``,
     ``dark``, ``blurred`` or ``moved`` (the tricks lie away from the seat calibration: the
-    camera or the table moved); ``sharpness`` the cards' median sharpness when blurred."""
+    camera or the table moved), or, from the live loop, ``slow`` (too few frames read a
+    second); ``sharpness`` the cards' median sharpness when blurred."""
 
     why: str
     sharpness: float | None = None

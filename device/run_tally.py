@@ -165,22 +165,26 @@ class KeepUpWatch:
     """Counts the frames the recognizer gets through a second of the source's time (its
     frames' timestamps: a recording played 8 times as fast is read per second of the table)
     and warns, at most once a ``window_s`` of the clock, when that is below
-    :data:`KEEP_UP_FRAMES_PER_S`; once it is back above, says so once."""
+    :data:`KEEP_UP_FRAMES_PER_S`; once it is back above, says so once. ``on_slow`` hears
+    each change between the two (the live loop tells the TV)."""
 
     def __init__(
         self,
         drops: DropCounter,
         window_s: float = BEHIND_WINDOW_S,
         clock: Callable[[], float] = time.monotonic,
+        on_slow: Callable[[bool], None] | None = None,
     ) -> None:
         self.drops = drops
+        self.on_slow = on_slow
         self.window_s = window_s
         self.clock = clock
         self._window: _Window | None = None
         self._read_before = 0
         self._seconds_before = 0.0
         self._restart = False
-        self._warned = False
+        self.slow = False
+        """Whether the last window judged read too few frames a second."""
 
     @property
     def read(self) -> int:
@@ -224,11 +228,12 @@ class KeepUpWatch:
         if rate is None:
             return
         if rate >= KEEP_UP_FRAMES_PER_S:
-            if self._warned:
+            if self.slow:
                 logger.info("keeping up again: %.1f frames a second read", rate)
-            self._warned = False
+                self._set_slow(False)
             return
-        self._warned = True
+        if not self.slow:
+            self._set_slow(True)
         dropped = self.drops.dropped - window.dropped_before
         logger.warning(
             "%s; below %s a second, cards laid and taken quickly can be missed: %s; %s",
@@ -237,6 +242,11 @@ class KeepUpWatch:
             what_to_do(dropped),
             KEEP_UP_ADVICE,
         )
+
+    def _set_slow(self, slow: bool) -> None:
+        self.slow = slow
+        if self.on_slow is not None:
+            self.on_slow(slow)
 
     def _slow(self, rate: float, dropped: int) -> str:
         if not dropped:

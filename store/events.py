@@ -48,11 +48,12 @@ the camera ran out of frames with the game still in progress."""
 CAMERA_NOTICE = "camera_notice"
 """The ``meta`` key present while a working camera sees badly: a JSON object, ``why`` one of
 :data:`CAMERA_NOTICES`, with the cards' ``sharpness`` for a blurred picture."""
-CAMERA_NOTICES = ("frozen", "dark", "blurred", "moved")
+CAMERA_NOTICES = ("frozen", "dark", "blurred", "moved", "slow")
 """What is wrong with a working camera's picture (``device/picture_watch.py``): it has stopped
 changing, it is all but black (a covered lens, the light off), its cards are too soft to read
 reliably, or the tricks lie away from the seat calibration (the camera or the table moved:
-seats follow them, calibrate again later)."""
+seats follow them, calibrate again later); or too few of its frames are read a second to follow
+every trick (``device/run_tally.py``)."""
 
 
 def _why(value: object) -> str:

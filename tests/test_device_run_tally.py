@@ -15,6 +15,7 @@ from demo_games import make_demo
 from skullcam.device import live as live_module
 from skullcam.device.demo_game import DemoGame
 from skullcam.device.live import LiveLoop
+from skullcam.device.picture_watch import CameraNotice
 from skullcam.device.run_tally import KeepUpWatch, RunTally
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.device.sources import Frame
@@ -210,3 +211,40 @@ def test_a_stop_while_waiting_for_a_game_counts_no_frame_as_skipped(tmp_path: Pa
     reader = SimpleNamespace(counting=True)
     assert loop._next_game(reader, {}) is None  # type: ignore[arg-type]
     assert reader.counting is False
+
+
+def test_too_few_frames_read_a_second_are_said_on_the_tv_under_a_picture_notice(
+    tmp_path: Path,
+) -> None:
+    """The log said the recognizer fell behind, but the TV, where the table looks, said
+    nothing: the tricks it missed were a surprise at the end of the round."""
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    clock, reader = _Clock(), SimpleNamespace(counting=True, dropped=0)
+    every = [1]  # one camera frame (10 a second) in this many read, the others skipped
+
+    def camera() -> Iterator[Frame]:
+        for i in range(10**6):
+            yield Frame(np.zeros((2, 2, 3), np.uint8), clock.now, i)
+            clock.now += every[0] / 10
+            reader.dropped += every[0] - 1
+
+    reader.frames = camera
+    frames = loop._counting_drops(reader)  # type: ignore[arg-type]
+    assert loop.keep_up is not None
+    loop.keep_up.clock = clock
+
+    def read(seconds: float, one_in: int) -> None:
+        every[0] = one_in
+        for _ in range(int(seconds * 10 / one_in)):
+            next(frames)
+
+    read(70, one_in=4)  # 2.5 a second
+    assert store.camera_notice() == {"why": "slow"}
+    loop._tell_notice(CameraNotice("frozen"))  # the picture's notice comes first
+    assert store.camera_notice() == {"why": "frozen"}
+    loop._tell_notice(None)  # the picture moves again: still too slow
+    assert store.camera_notice() == {"why": "slow"}
+    read(130, one_in=2)  # 5 a second
+    assert store.camera_notice() is None

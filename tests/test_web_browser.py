@@ -2031,11 +2031,14 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     server: tuple[str, GameStore], browser: Any
 ) -> None:
     """A frozen, dark or blurred picture still delivers frames: nothing told the table, which
-    played on while the camera saw nothing new or nothing at all, or misread soft cards."""
+    played on while the camera saw nothing new or nothing at all, or misread soft cards (or,
+    its frames read too slowly, missed cards laid and taken quickly)."""
     base, store = server
     gid, notice = _tv_with_its_camera_notice_hidden(base, store, browser)
     store.set_camera_notice({"why": "moved"})  # the tricks left the seat calibration
     wait(browser).until(ec.text_to_be_present_in_element(notice, "seats were calibrated"))
+    store.set_camera_notice({"why": "slow"})  # too few frames read a second
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "can be missed"))
     store.set_camera_notice({"why": "dark"})  # a shutter left closed
     wait(browser).until(ec.text_to_be_present_in_element(notice, "almost black"))
     store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event

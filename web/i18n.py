@@ -1548,6 +1548,25 @@ STRINGS: dict[str, dict[str, str]] = {
             " følger de lagte kort. Kalibrér igen før næste spil (skullcam calibrate)."
         ),
     },
+    "camera_slow": {
+        "en": (
+            "Too few of the camera's pictures are read a second: cards laid and taken quickly"
+            " can be missed. Look over each trick as it is recorded."
+        ),
+        "es": (
+            "Se leen muy pocas imágenes de la cámara por segundo: las cartas que se jueguen y"
+            " se retiren deprisa pueden pasarse por alto. Repasa cada baza al registrarse."
+        ),
+        "it": (
+            "Vengono lette troppo poche immagini della fotocamera al secondo: le carte giocate"
+            " e raccolte in fretta possono sfuggire. Controlla ogni presa quando viene"
+            " registrata."
+        ),
+        "da": (
+            "Der læses for få af kameraets billeder i sekundet: kort, der lægges og tages"
+            " hurtigt, kan blive overset. Gennemgå hvert stik, når det bliver optaget."
+        ),
+    },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
         "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",

@@ -729,11 +729,12 @@ function finalStandings(state) {
 
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
  * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
- * is almost black, or is blurred) or has moved from the seat calibration, said in ``el`` until the game is
- * over. */
+ * is almost black, or is blurred), has moved from the seat calibration, or has too few of its
+ * frames read a second, said in ``el`` until the game is over. */
 function showCameraMissing(el, state, tv = false) {
   const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
-  const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved"};
+  const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved",
+    slow: "camera_slow"};
   const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
   const none = tv ? "no_camera_tv" : "no_camera";  // the TV's has no command line to type
   // A folder that cannot be written has no camera recording into it: what the state holds was
