@@ -288,3 +288,25 @@ def test_with_sparse_frames_a_card_rests_from_the_middle_of_the_gap_before_it_wa
         tracker.update([card] if t >= 1.2 else [], t)
     (track,) = tracker.tracks.values()
     assert tracker.frame_interval == pytest.approx(0.2) and track.stable
+
+
+def test_with_sparse_frames_a_lead_laid_on_a_played_card_is_a_card_of_its_own() -> None:
+    """2.5 frames/s: the next lead is first seen already down on a played card, which was
+    still seen on the frame before and is hidden from then on. The lead, a fifth of a
+    diagonal off where the card lies, is a new card: the played card keeps its face."""
+    played = card_detection("green-12", (300, 300))
+    lead = card_detection("purple-8", (312, 290), confidence=0.9)
+    tracker = _every(0.4, [[played]] * 3 + [[lead]] * 4)
+    by_face = {tr.card: tr for tr in tracker.tracks.values()}
+    assert sorted(by_face) == ["green-12", "purple-8"]
+    assert by_face["green-12"].arrival == 0.0 and by_face["purple-8"].stable
+
+
+def test_with_sparse_frames_a_played_card_misread_where_it_lies_stays_one_card() -> None:
+    """A played card read as green-10 and green-14 in turn where it lies is one card, not a
+    second card laid on it."""
+    ten = card_detection("green-10", (300, 300))
+    fourteen = card_detection("green-14", (301, 299), confidence=0.9)
+    tracker = _every(0.4, [[ten]] * 3 + [[fourteen], [fourteen], [ten], [fourteen]])
+    (track,) = tracker.tracks.values()
+    assert track.card == "green-10" and track.stable

@@ -8,7 +8,9 @@ detections into tracks:
   diagonals; a track of the *same* face may be farther (``nudge_distance``), which is how a
   nudged card, or one moved while a hand hid it, keeps its identity. One detection feeds at most
   one track and one track takes at most one detection per frame: a card cannot be two cards.
-  Duplicate boxes on one card (heavy overlap) are merged before matching.
+  Duplicate boxes on one card (heavy overlap) are merged before matching. A played card is not
+  continued by a face it was never read as off the spot where it rests: a card misread lies
+  where it lay, so that is a card laid on it (:meth:`Tracker._off_a_played_card`).
 * **voting**: a track's face is the face with the largest sum of confidences over its frames,
   so a one-frame wrong class is outvoted.
 * **occlusion**: an unseen track lives on for ``lost_s`` seconds (a hand over it); only after
@@ -165,6 +167,11 @@ class Track:
     @property
     def stable(self) -> bool:
         return self.stable_at is not None
+
+    def moved_to(self, point: np.ndarray) -> float:
+        """How far ``point`` lies from where this card came to rest (``anchor``), in its
+        diagonals: under ``still_fraction`` it is jitter of a card lying still."""
+        return float(np.hypot(*(point - self.anchor))) / self.diag
 
     def diagonals_to(self, point: np.ndarray) -> float:
         """How far ``point`` lies from this card's centre, in the card's own diagonals (the
@@ -360,7 +367,12 @@ class Tracker:
                 dist = track.diagonals_to(centers[j])
                 same = det.card == best_face
                 unseen = t - track.last_seen
-                settled = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked
+                settled = (
+                    unseen > cfg.reacquire_s
+                    or tid in self.closing
+                    or tid in self.locked
+                    or self._off_a_played_card(track, centers[j])
+                )
                 if not same and settled and not self._voted(track, det.card):
                     continue
                 if not same and self._face_of_neighbour(track, det.card):
@@ -444,6 +456,17 @@ class Tracker:
         others = (self.tracks.get(i) for i in track.seen_with)
         return any(other is not None and other.card == face for other in others)
 
+    def _off_a_played_card(self, track: Track, point: np.ndarray) -> bool:
+        """Does ``point`` lie off the spot where ``track``, a played (stable) card, rests?
+
+        A played card misread lies where it lay; a detection of another face away from it is
+        another card laid on it (the next lead, before the trick is picked up), which is
+        continued only by the faces the card has been read as (as after ``reacquire_s``).
+        With frames far apart (2.5 frames/s) the lead is first seen already down on the card,
+        the card still seen on the frame before, and the lead would otherwise take over its
+        track: the trick would complete with the lead in the card's place."""
+        return track.stable and track.moved_to(point) > self.config.still_fraction
+
     def _voted(self, track: Track, face: str) -> bool:
         """Has this track been read as ``face`` often enough that it may be that card?"""
         total = sum(track.votes.values())
@@ -472,7 +495,7 @@ class Tracker:
 
     def _feed(self, track: Track, det: Detection, center: np.ndarray, t: float) -> None:
         cfg = self.config
-        moved = float(np.hypot(*(center - track.anchor))) / track.diag
+        moved = track.moved_to(center)
         if moved > cfg.still_fraction:
             # It moved: a card in flight, or a nudge of a card already played.
             track.still_since = t
