@@ -490,6 +490,42 @@ def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     assert event.trick.swept and event.trick.players == (2, 0)
 
 
+def test_flush_counts_a_last_card_seen_once_at_rest_before_the_recording_ended() -> None:
+    """A busy machine keeps 2.5 frames a second: Cai's card is seen landing and once at rest,
+    the trick is swept, and the recording ends before the swept cards count as gone. Cai's
+    card was the trick's missing card (as in a sweep noticed in time): the trick is whole,
+    still flagged (synth game t202, one frame in 4)."""
+    b = Bench(leader=0, fps=2.5)
+    a, c = det("green-5", 0), det("green-9", 1)
+    landing = card_detection("black-2", spot(2, radius=115.0), angle=LAYOUT.angles[2] % math.pi)
+    b.frames([a], 3)
+    b.frames([a, c], 3)
+    b.frames([a, c, landing])
+    b.frames([a, c, det("black-2", 2)])
+    b.frames([a, c])  # the sweeping hand covers Cai's card first
+    b.frames([], 3)  # swept; the recording ends
+    assert b.completed() == []
+    (event,) = b.machine.flush(b.tracker, b.t)
+    assert isinstance(event, TrickCompleted)
+    trick = event.trick
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"]
+    assert trick.players == (0, 1, 2) and trick.swept
+    assert any("ended with 3 of 3" in f for f in trick.flags)
+
+
+def test_flush_does_not_count_a_lone_detection_in_the_empty_seat() -> None:
+    """One detection in the empty seat on the last frame (a hand, a card dragged past) is no
+    card at the camera's full rate: the trick at the end of the recording stays short."""
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, det("black-2", 2)])
+    (event,) = b.machine.flush(b.tracker, b.t)
+    assert isinstance(event, TrickCompleted)
+    assert [p.card for p in event.trick.plays] == ["green-5", "green-9"]
+
+
 def test_an_escape_played_on_the_spot_of_one_just_swept_starts_the_next_trick() -> None:
     """Ben played an escape, the trick was swept, and 2 s later he leads an escape on the same
     spot: that card used to continue the swept escape's track (same face, same place, within

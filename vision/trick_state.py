@@ -434,12 +434,16 @@ class TrickStateMachine:
 
     def flush(self, tracker: Tracker, t: float) -> list[Event]:
         """The recording ended: a trick of two or more cards still being collected is reported
-        as a short, flagged trick (what was seen is better kept than dropped)."""
+        as a short, flagged trick (what was seen is better kept than dropped). Its missing card
+        may have been seen too briefly to count, as in a trick swept a card short
+        (:meth:`_seen_before_sweep`): the trick is then whole, still flagged."""
         if self.phase is not Phase.COLLECTING:
             return []
         tracks = self._last_per_seat([tracker.tracks[m] for m in self.members] + self._taken)
         if len(tracks) < 2 or len(self.members) >= self.n_players:
             return []
+        missing = self._seen_before_sweep(tracker, tracks, ended=True)
+        tracks = self._last_per_seat([*tracks, *missing])
         trick = self._observe(tracker, t, tracks)
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
         self.members, self._taken, self.taken_back = [], [], []
@@ -649,7 +653,9 @@ class TrickStateMachine:
     GLIMPSES_KEPT = 8
     """Unconfirmed tracks :meth:`_glimpse` keeps, the latest: a trick's worth and more."""
 
-    def _seen_before_sweep(self, tracker: Tracker, swept: Sequence[Track]) -> list[Track]:
+    def _seen_before_sweep(
+        self, tracker: Tracker, swept: Sequence[Track], ended: bool = False
+    ) -> list[Track]:
         """The card missing from a trick ``swept`` a card short, if the camera saw it: a card
         confirmed (seen on two frames or more) in the one seat without a card, never counted
         as played because it was seen at rest too briefly, and gone amid the sweep.
@@ -665,16 +671,22 @@ class TrickStateMachine:
         the tracker, and seen while every swept card still lay in view (before the first of
         them was last seen): not a card dragged by the sweeping hand and misread, nor the
         next lead. A false detection there turns a short trick, wrong anyway, into a whole
-        one still flagged as swept."""
+        one still flagged as swept.
+
+        ``ended``: the recording ended (:meth:`flush`), maybe before a sweep was noticed (a
+        card counts as gone ``lost_s`` after it was last seen): what the tracker still holds
+        is gone too, and a confirmed card in it never counted as played is such a card."""
         if len(swept) != self.n_players - 1:
             return []
+        held = {} if ended else tracker.tracks
+        unsettled = [*self._unsettled, *self._never_counted(tracker)] if ended else self._unsettled
         seats = {self.layout.seat_of(tr.center) for tr in swept}
         faces = Counter(tr.card for tr in swept)
         first = min(tr.last_seen for tr in swept)
         last = max(tr.last_seen for tr in swept)
         candidates = [
             tr
-            for tr in self._unsettled
+            for tr in unsettled
             if first - self.config.sweep_window_s <= tr.last_seen <= last
             and self.layout.seat_of(tr.center) not in seats
             and faces[tr.card] < COPIES.get(tr.card, 1)
@@ -682,7 +694,7 @@ class TrickStateMachine:
         glimpsed = [
             tr
             for tr in self._glimpsed.values()
-            if tr.id not in tracker.tracks
+            if tr.id not in held
             and first - self.config.sweep_window_s <= tr.last_seen < first
             and self.layout.seat_of(tr.center) not in seats
             and tr.card not in faces
@@ -693,6 +705,15 @@ class TrickStateMachine:
         card = max(candidates or glimpsed, key=lambda tr: (tr.last_seen, tr.id))
         card.arrival = card.still_since  # where it came to rest: its place in the order
         return [card]
+
+    def _never_counted(self, tracker: Tracker) -> list[Track]:
+        """The confirmed cards the tracker holds that never came to rest long enough to count
+        as played: at the end of a recording they are gone like :attr:`_unsettled`."""
+        return [
+            tr
+            for tr in tracker.tracks.values()
+            if tracker.confirmed(tr) and not tr.stable and tr.id not in self.members
+        ]
 
     def _join_twins(self, tracker: Tracker, events: list[Event]) -> None:
         """Two cards of this trick on one spot, the first seen again after the second came,
