@@ -336,6 +336,30 @@ def test_a_trick_swept_away_with_a_card_never_seen_is_reported_short_and_flagged
     assert b.machine.members  # the new lead belongs to the next trick
 
 
+def test_a_played_card_nudged_and_misread_as_it_moves_stays_one_card() -> None:
+    """A sleeve nudges Ana's played card a third of its diagonal; the moving card is misread
+    (on one frame, or two at the camera's full rate), then read right where it now lies. It is
+    still her one card: Cai's card completes the trick, at 2.5 frames a second and at 10."""
+    diag = math.hypot(40.0, 62.0)
+
+    def ana(card: str, shift: float) -> object:
+        x, y = spot(0)
+        return card_detection(card, (x + shift * diag, y), angle=LAYOUT.angles[0] % math.pi)
+
+    for fps, misread in ((2.5, 1), (FPS, 1), (FPS, 2)):
+        b = Bench(leader=0, fps=fps)
+        c, d = det("green-9", 1), det("black-2", 2)
+        b.frames([ana("green-5", 0.0)], int(fps * 1.5))
+        b.frames([ana("green-5", 0.0), c], int(fps * 1.5))
+        for k in range(misread):
+            b.frames([ana("yellow-3", 0.35 * (k + 1) / misread), c])
+        b.frames([ana("green-5", 0.35), c], int(fps))
+        b.frames([ana("green-5", 0.35), c, d], int(fps * 3))
+        (trick,) = b.completed()
+        assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"], (fps, misread)
+        assert trick.players == (0, 1, 2) and not trick.flags
+
+
 def test_with_sparse_frames_a_last_card_seen_once_at_rest_before_the_sweep_counts() -> None:
     """A busy machine keeps 2.5 frames a second: Cai's card is seen landing and once at rest
     (too briefly to count as played), then the hand sweeping the trick hides it. It was the

@@ -10,7 +10,9 @@ detections into tracks:
   one track and one track takes at most one detection per frame: a card cannot be two cards.
   Duplicate boxes on one card (heavy overlap) are merged before matching. A played card is not
   continued by a face it was never read as off the spot where it rests: a card misread lies
-  where it lay, so that is a card laid on it (:meth:`Tracker._off_a_played_card`).
+  where it lay, so that is a card laid on it (:meth:`Tracker._off_a_played_card`), unless it
+  is read as the played card's face before it comes to rest, that card unseen meanwhile: then
+  it was that card, nudged and misread as it moved (:meth:`Tracker._nudged_and_misread`).
 * **voting**: a track's face is the face with the largest sum of confidences over its frames,
   so a one-frame wrong class is outvoted.
 * **occlusion**: an unseen track lives on for ``lost_s`` seconds (a hand over it); only after
@@ -136,6 +138,10 @@ class Track:
     seen_with: set[int] = field(default_factory=set)
     """Tracks detected on the same frame as this one, their boxes overlapping: two cards, the
     one laid on the other, not one card read two ways (the recognizer gives a card one box)."""
+    off_played: int | None = None
+    """The played card this track's first detection lay off the spot of, of another face
+    (:meth:`Tracker._off_a_played_card`): read next as that card's face, while that card was
+    not seen, it is that card nudged and misread (:meth:`Tracker._nudged_and_misread`)."""
 
     @property
     def card(self) -> str:
@@ -359,6 +365,7 @@ class Tracker:
         closing = [self.tracks[i] for i in self.closing if i in self.tracks]
         swept = bool(closing) and all(t - tr.last_seen > cfg.nudge_recent_s for tr in closing)
         pairs: list[tuple[float, int, int]] = []
+        off_played: dict[int, list[tuple[float, int]]] = {}
         for tid, track in self.tracks.items():
             if (swept and tid in self.closing) or tid in self.retired:
                 continue
@@ -367,13 +374,11 @@ class Tracker:
                 dist = track.diagonals_to(centers[j])
                 same = det.card == best_face
                 unseen = t - track.last_seen
-                settled = (
-                    unseen > cfg.reacquire_s
-                    or tid in self.closing
-                    or tid in self.locked
-                    or self._off_a_played_card(track, centers[j])
-                )
-                if not same and settled and not self._voted(track, det.card):
+                held = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked
+                off = self._off_a_played_card(track, centers[j])
+                if not same and (held or off) and not self._voted(track, det.card):
+                    if off and not held and dist <= cfg.match_distance:
+                        off_played.setdefault(j, []).append((dist, tid))  # maybe it, misread
                     continue
                 if not same and self._face_of_neighbour(track, det.card):
                     continue
@@ -385,15 +390,21 @@ class Tracker:
         pairs.sort()
         used_tracks: set[int] = set()
         used_dets: set[int] = set()
+        fed: list[tuple[int, int]] = []
         for _cost, tid, j in pairs:
             if tid in used_tracks or j in used_dets:
                 continue
             used_tracks.add(tid)
             used_dets.add(j)
+            fed.append((tid, j))
             self._feed(self.tracks[tid], dets[j], centers[j], t)
+        for tid, j in fed:
+            self._nudged_and_misread(self.tracks[tid], dets[j].card, t)
         for j, det in enumerate(dets):
             if j not in used_dets:
-                self._spawn(det, centers[j], t)
+                spawned = self._spawn(det, centers[j], t)
+                if j in off_played:
+                    spawned.off_played = min(off_played[j])[1]
         # Spawned tracks too: a card laid on another is new on the frame it first shows.
         self._note_seen_together([tr for tr in self.tracks.values() if tr.last_seen >= t])
         gone: list[Track] = []
@@ -467,12 +478,30 @@ class Tracker:
         track: the trick would complete with the lead in the card's place."""
         return track.stable and track.moved_to(point) > self.config.still_fraction
 
+    def _nudged_and_misread(self, track: Track, face: str, t: float) -> None:
+        """Merge ``track`` into the played card it was first seen off the spot of, when it is
+        read as that card's face (``face``, on this frame at ``t``) before it came to rest,
+        that card not seen since ``track`` began.
+
+        A sleeve nudges a played card and the moving card is misread: off the spot where it
+        rests and of another face, the detection starts a track of its own
+        (:meth:`_off_a_played_card`), and the card read right once it lay still, nearer that
+        track than where it lay, went on with it: two cards in one seat, the trick complete a
+        card early, the last card its next trick's. A card laid on the played card comes to
+        rest read as its own face."""
+        played = self.tracks.get(track.off_played) if track.off_played is not None else None
+        if played is None or face != played.card or played.last_seen >= track.first_seen:
+            return
+        track.off_played = None
+        if track.stable_at is None or track.stable_at >= t:
+            self.merge(played, track.id)
+
     def _voted(self, track: Track, face: str) -> bool:
         """Has this track been read as ``face`` often enough that it may be that card?"""
         total = sum(track.votes.values())
         return total > 0 and track.votes.get(face, 0.0) >= self.config.reacquire_share * total
 
-    def _spawn(self, det: Detection, center: np.ndarray, t: float) -> None:
+    def _spawn(self, det: Detection, center: np.ndarray, t: float) -> Track:
         track = Track(
             id=self._next_id,
             center=center.copy(),
@@ -492,6 +521,7 @@ class Tracker:
         )
         self._next_id += 1
         self.tracks[track.id] = track
+        return track
 
     def _feed(self, track: Track, det: Detection, center: np.ndarray, t: float) -> None:
         cfg = self.config
