@@ -410,6 +410,24 @@ def test_a_lone_detection_amid_the_sweep_is_not_the_missing_card() -> None:
         assert [p.card for p in trick.plays] == ["green-5", "green-9"] and trick.swept
 
 
+def test_a_swept_card_dragged_across_the_empty_seat_is_not_the_missing_card() -> None:
+    """Cai's card is never seen. The hand sweeping the trick drags Ana's card across Cai's
+    seat, misread as yellow-3 on three frames: a card that showed up only once the sweep had
+    begun is not Cai's. The trick stays short, flagged as a card missed."""
+    b = Bench(leader=0)
+    ana, ben = det("green-5", 0), det("green-9", 1)
+    b.frames([ana], 15)
+    b.frames([ana, ben], 15)
+    x, y = spot(2)
+    for dx in (0.0, 8.0, 16.0):  # Ana's card gone from her seat, dragged over Cai's
+        dragged = card_detection("yellow-3", (x + dx, y), angle=LAYOUT.angles[2] % math.pi)
+        b.frames([ben, dragged])
+    b.frames([], 40)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9"] and trick.swept
+    assert any("a card was missed" in f for f in trick.flags)
+
+
 def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> None:
     """A hand hovers over Ana's lead while Ben and Cai play, so her card is out of sight for
     longer than a card counts as in view; then Ana, who wins, leads again at once on her own
