@@ -98,9 +98,9 @@ class TrickConfig:
     blind_gap_s: float = 1.0
     """Frames this far apart (a camera that stalled, frames dropped by a busy machine) hid the
     cards played between them: two or more first seen just after the gap go clockwise on from
-    the card before them. Was: in the order the detector first confirmed each, and a trick
-    played as the rules say was flagged "play order and seats disagree" (a review, session
-    44: 2-3 s gaps, two tricks of ten flagged)."""
+    the card before them, because the order the detector first confirmed them in says
+    nothing of the order they were played in, and would flag a trick played as the rules say
+    "play order and seats disagree" (with 2-3 s gaps, two tricks of ten)."""
 
 
 @dataclass(frozen=True)
@@ -724,13 +724,14 @@ class TrickStateMachine:
     def _join_twins(self, tracker: Tracker, events: list[Event]) -> None:
         """Two cards of this trick on one spot, the first seen again after the second came,
         are one card read two ways (a blurred black 1 and black 5 in turn): the second joins
-        the first, which keeps its place in the order. Was: two plays in one seat, the trick
-        complete a card early, the last card lost (a review, session 44: soft focus). A card
+        the first, which keeps its place in the order; otherwise a soft-focus camera makes two
+        plays in one seat, the trick completes a card early and the last card is lost. A card
         swapped on the same spot is not one: the card taken back is not seen again. Nor are
-        two seen on one frame: the second was laid on the first (a crowded middle, session
-        49: yellow-7 laid on yellow-14 took it over, and the trick was swept a card short). A unique
-        card first seen just after a gap in the frames, where the same card lay before it, is
-        that card moved unseen (a frozen picture caught it in the hand laying it)."""
+        two seen on one frame: the second was laid on the first (in a crowded middle a
+        yellow-7 laid on a yellow-14 would take it over, and the trick be swept a card
+        short). A unique card first seen just after a gap in the frames, where the same card
+        lay before it, is that card moved unseen (a frozen picture caught it in the hand
+        laying it)."""
         for young_id in sorted(self.members, key=lambda i: -tracker.tracks[i].first_seen):
             young = tracker.tracks[young_id]
             for old_id in self.members:
@@ -873,10 +874,10 @@ class TrickStateMachine:
         last seen alongside a card of the trick that is in view now. A card taken back is
         replaced in its own seat (its player named twice until its track is dropped); a trick
         swept away leaves only cards laid after it vanished (the next trick's lead, laid in
-        the seat of a card the camera never saw). Was: every card had to be seen within
-        ``visible_s``; a leader's card half under a hovering hand held its trick back until
-        the next leader's early lead, laid on it, took its place, and every later trick of
-        the round was recorded a place early (a stress game, seed 11)."""
+        the seat of a card the camera never saw). Requiring every card to be seen within
+        ``visible_s`` would let a leader's card half under a hovering hand hold its trick back
+        until the next leader's early lead, laid on it, took its place, and every later trick
+        of the round would be recorded a place early (a generated stress game, seed 11)."""
         seats = sorted(self.layout.seat_of(tr.center) for tr in tracks)
         if seats != list(range(self.n_players)):
             return False
@@ -948,10 +949,10 @@ class TrickStateMachine:
         ``seats``) with the cards played while the camera saw nothing (before its first frame,
         or in a gap) in turn: clockwise on from the card before them, from ``leader`` when
         none came before. Their arrival is when the detector first confirmed each, not when
-        each was played. Was: a trick half played when the camera took up a trick entered by
-        hand was recorded in that confirmation order, led by whoever came first, or flagged
-        "play order and seats disagree". Two such cards named one seat go by their exact
-        direction, clockwise (was: arrival order, which says nothing of them)."""
+        each was played: in that order, a trick half played when the camera takes up a trick
+        entered by hand would be led by whoever came first, or flagged "play order and seats
+        disagree". Two such cards named one seat go by their exact direction, clockwise, since
+        their arrival order says nothing of them."""
         seen_in = [self._blind_window(tr) for tr in tracks]
         groups: dict[int, list[int]] = {}
         for i, k in enumerate(seen_in):
