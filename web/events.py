@@ -109,9 +109,8 @@ class EventFeed:
                         return
                     self.store.wait_for_event(self.last, self.wait_s)
                     faulted = False
-                except (sqlite3.Error, UserError) as err:  # busy or failing: the pages wait
-                    logger.debug("the event feed could not read the store: %s", err)
-                    time.sleep(self.wait_s)
+                except (sqlite3.Error, UserError) as err:
+                    self._store_failed(err)
                 except Exception:
                     # Every open page gets its events from this thread: a fault nobody
                     # foresaw must not leave them waiting until a restart, nor fill the log
@@ -131,12 +130,11 @@ class EventFeed:
             events = self.store.events_since(last, None, limit=BATCH)
         except UserError:  # a damaged event: the ones after it still reach the pages
             events, last = self._read_around_damage(last)
-        except sqlite3.Error as err:  # busy or failing: the pages wait
-            logger.debug("the event feed could not read the store: %s", err)
-            # Here, not in the wait: an event newer than :attr:`last` (the one that failed,
-            # or this process's next) ends that at once, and a failing store was read as
-            # fast as a core allowed while a page was open.
-            time.sleep(self.wait_s)
+        except sqlite3.Error as err:
+            # The pause here, not in the wait: an event newer than :attr:`last` (the one that
+            # failed, or this process's next) ends that at once, and a failing store was read
+            # as fast as a core allowed while a page was open.
+            self._store_failed(err)
             events = []
         with self.changed:
             if self.streams <= 0:
