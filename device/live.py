@@ -240,10 +240,14 @@ class LiveLoop:
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
         the run's tally, and said when too few a second are read to follow the tricks."""
-        self.keep_up = KeepUpWatch(source, on_slow=self._slow_changed)
+        self.keep_up = KeepUpWatch(source, on_slow=self._slow_changed, repeated=self._repeated)
         self.tally.follow_drops(source)
         self.tally.follow_pace(self.keep_up)
         return self.keep_up.frames(source.frames())
+
+    def _repeated(self, frame: Frame) -> bool:
+        """Whether the pipeline found ``frame`` repeating the picture before it."""
+        return self.picture is not None and self.picture.repeated_frame(frame)
 
     def _playing_again(self) -> None:
         """The first frame of a game from the camera or the demo: the TV's "no camera"

@@ -117,6 +117,8 @@ class RepeatedPictures:
         """The frame the picture froze on; None while it changes."""
         self.thawed_from: Frame | None = None
         """On the first frame after a frozen stretch, the frame it had frozen on; else None."""
+        self.last_repeat: Frame | None = None
+        """The last frame found repeating the one before it."""
 
     def repeats(self, frame: Frame) -> bool:
         image = frame.image
@@ -130,6 +132,7 @@ class RepeatedPictures:
         ):
             if self.since is None:
                 self.since = self._last_seen
+            self.last_repeat = frame
             return True
         # A copy: a source may hand out one buffer it fills again for each frame.
         self.thawed_from = self.since
@@ -243,6 +246,11 @@ class PictureWatch:
         between showed was stale, and a card first seen now was laid unseen."""
         thawed = self.repeated.thawed_from
         return None if thawed is None else thawed.timestamp
+
+    def repeated_frame(self, frame: Frame) -> bool:
+        """Whether :meth:`repeats` found ``frame`` repeating the picture before it (the live
+        loop's count of the frames read a second leaves such frames out)."""
+        return self.repeated.last_repeat is frame
 
     def repeats(self, frame: Frame) -> bool:
         """Whether ``frame`` repeats the picture before it, and so tells nothing new."""

@@ -156,8 +156,10 @@ class _Window:
     def seconds(self) -> float:
         return self.last_stamp - self.first_stamp
 
-    def add(self, frame: Frame) -> None:
-        self.read += 1
+    def add(self, frame: Frame, new: bool = True) -> None:
+        """``frame`` done with; ``new`` when it showed a new picture: a repeat of the one
+        before (a frozen camera) is time passing with nothing read."""
+        self.read += new
         self.last_stamp = frame.timestamp
 
 
@@ -166,7 +168,12 @@ class KeepUpWatch:
     frames' timestamps: a recording played 8 times as fast is read per second of the table)
     and warns, at most once a ``window_s`` of the clock, when that is below
     :data:`KEEP_UP_FRAMES_PER_S`; once it is back above, says so once. ``on_slow`` hears
-    each change between the two (the live loop tells the TV)."""
+    each change between the two (the live loop tells the TV).
+
+    A frame counts once its consumer asks for the next, and only when ``repeated`` (the
+    consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
+    picture again, cheap to skip, and counted those repeats made a camera that gave the
+    recognizer few pictures look fast."""
 
     def __init__(
         self,
@@ -174,11 +181,13 @@ class KeepUpWatch:
         window_s: float = BEHIND_WINDOW_S,
         clock: Callable[[], float] = time.monotonic,
         on_slow: Callable[[bool], None] | None = None,
+        repeated: Callable[[Frame], bool] | None = None,
     ) -> None:
         self.drops = drops
         self.on_slow = on_slow
         self.window_s = window_s
         self.clock = clock
+        self.repeated = repeated
         self._window: _Window | None = None
         self._read_before = 0
         self._seconds_before = 0.0
@@ -205,15 +214,20 @@ class KeepUpWatch:
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
         """``frames`` as they come, counted."""
         for frame in frames:
-            window = self._window
-            if window is None or self._restart:
+            if self._window is None or self._restart:
                 self._begin(frame)
-            else:
-                window.add(frame)
-                if self.clock() - window.began >= self.window_s:
-                    self._judge(window)
-                    self._begin(frame)
+                yield frame
+                continue
             yield frame
+            self._count(self._window, frame)
+
+    def _count(self, window: _Window, frame: Frame) -> None:
+        """``frame``, which its consumer is done with, into ``window``; judged once it has
+        run its length."""
+        window.add(frame, new=self.repeated is None or not self.repeated(frame))
+        if self.clock() - window.began >= self.window_s:
+            self._judge(window)
+            self._begin(frame)
 
     def _begin(self, frame: Frame) -> None:
         """A new window from ``frame``; the one before goes into the totals."""

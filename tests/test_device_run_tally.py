@@ -248,3 +248,28 @@ def test_too_few_frames_read_a_second_are_said_on_the_tv_under_a_picture_notice(
     assert store.camera_notice() == {"why": "slow"}
     read(130, one_in=2)  # 5 a second
     assert store.camera_notice() is None
+
+
+def test_repeated_pictures_of_a_frozen_camera_are_not_frames_read(tmp_path: Path) -> None:
+    """A camera handing out its last picture again (a USB webcam stalling) gave 10 frames a
+    second of which one in four was new: its repeats, cheap to skip, were counted as read and
+    the rate looked fine while the recognizer saw 2.5 pictures a second."""
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    loop._watch_picture("camera", live=True)
+    clock, reader = _Clock(), SimpleNamespace(counting=True, dropped=0)
+
+    def camera() -> Iterator[Frame]:
+        for i in range(700):  # 70 s, a new picture every 4th frame
+            yield Frame(np.full((2, 2, 3), i // 4 % 256, np.uint8), clock.now, i)
+            clock.now += 0.1
+
+    reader.frames = camera
+    frames = loop._counting_drops(reader)  # type: ignore[arg-type]
+    assert loop.keep_up is not None and loop.picture is not None
+    loop.keep_up.clock = clock
+    for frame in frames:
+        loop.picture.repeats(frame)  # what the pipeline asks of each frame
+    assert store.camera_notice() == {"why": "slow"}
+    assert loop.keep_up.read == 175 - 1  # the new pictures, the first one beginning the time
