@@ -26,6 +26,13 @@ logger = logging.getLogger(__name__)
 BEHIND_WINDOW_S = 60.0
 """How often the frames read are counted (and a rate too low is at most said)."""
 
+FIRST_WINDOW_S = 15.0
+"""The first window's length, from a source's first frame and again from a game's first frame
+after a wait for it: a minute was longer than a demo game (about 58 s), so a machine too slow
+for the demo was never told, and a new game showed the last one's verdict for a minute. 15 s is
+some 40 frames read even at the line, and a first frame that takes a second longer (a model
+warming up) leaves a machine that reads 4 frames a second above it."""
+
 KEEP_UP_FRAMES_PER_S = 3.3
 """Frames a second of the table's time the recognizer must get through for the tracker to
 follow every trick. Replaying 29 generated games of 10 frames/s (388 tricks, the generator's
@@ -141,11 +148,13 @@ class RunTally:
 @dataclass
 class _Window:
     """The frames read since a window began, and the source's time from its first to its last
-    (``read`` counts those after the first: the first begins the time they span)."""
+    (``read`` counts those after the first: the first begins the time they span). ``length_s``
+    is how long it runs on the clock before it is judged."""
 
     began: float
     first_stamp: float
     dropped_before: int
+    length_s: float
     last_stamp: float = 0.0
     read: int = 0
 
@@ -166,9 +175,10 @@ class _Window:
 class KeepUpWatch:
     """Counts the frames the recognizer gets through a second of the source's time (its
     frames' timestamps: a recording played 8 times as fast is read per second of the table)
-    and warns, at most once a ``window_s`` of the clock, when that is below
-    :data:`KEEP_UP_FRAMES_PER_S`; once it is back above, says so once. ``on_slow`` hears
-    each change between the two (the live loop tells the TV).
+    and warns when that is below :data:`KEEP_UP_FRAMES_PER_S`: first :data:`FIRST_WINDOW_S`
+    after the first frame (and after each :meth:`restart`), then at most once a ``window_s``
+    of the clock; once it is back above, says so once. ``on_slow`` hears each change of the
+    verdict (the live loop tells the TV).
 
     A frame counts once its consumer asks for the next, and only when ``repeated`` (the
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
@@ -182,10 +192,12 @@ class KeepUpWatch:
         clock: Callable[[], float] = time.monotonic,
         on_slow: Callable[[bool], None] | None = None,
         repeated: Callable[[Frame], bool] | None = None,
+        first_window_s: float = FIRST_WINDOW_S,
     ) -> None:
         self.drops = drops
         self.on_slow = on_slow
         self.window_s = window_s
+        self.first_window_s = first_window_s
         self.clock = clock
         self.repeated = repeated
         self._window: _Window | None = None
@@ -208,14 +220,15 @@ class KeepUpWatch:
 
     def restart(self) -> None:
         """A pause that is not the recognizer's (the camera waited for a game to be set up
-        on the web page): the frames after it are not timed from those before."""
+        on the web page): the frames after it are not timed from those before; the new
+        game's verdict is said after :attr:`first_window_s`."""
         self._restart = True
 
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
         """``frames`` as they come, counted."""
         for frame in frames:
             if self._window is None or self._restart:
-                self._begin(frame)
+                self._begin(frame, self.first_window_s)
                 yield frame
                 continue
             yield frame
@@ -225,16 +238,16 @@ class KeepUpWatch:
         """``frame``, which its consumer is done with, into ``window``; judged once it has
         run its length."""
         window.add(frame, new=self.repeated is None or not self.repeated(frame))
-        if self.clock() - window.began >= self.window_s:
+        if self.clock() - window.began >= window.length_s:
             self._judge(window)
-            self._begin(frame)
+            self._begin(frame, self.window_s)
 
-    def _begin(self, frame: Frame) -> None:
+    def _begin(self, frame: Frame, length_s: float) -> None:
         """A new window from ``frame``; the one before goes into the totals."""
         if self._window is not None:
             self._read_before += self._window.read
             self._seconds_before += self._window.seconds
-        self._window = _Window(self.clock(), frame.timestamp, self.drops.dropped)
+        self._window = _Window(self.clock(), frame.timestamp, self.drops.dropped, length_s)
         self._restart = False
 
     def _judge(self, window: _Window) -> None:
@@ -246,26 +259,28 @@ class KeepUpWatch:
                 logger.info("keeping up again: %.1f frames a second read", rate)
                 self._set_slow(False)
             return
-        if not self.slow:
-            self._set_slow(True)
         dropped = self.drops.dropped - window.dropped_before
+        self._set_slow(True)
         logger.warning(
             "%s; below %s a second, cards laid and taken quickly can be missed: %s; %s",
-            self._slow(rate, dropped),
+            self._slow(rate, dropped, window),
             KEEP_UP_FRAMES_PER_S,
             what_to_do(dropped),
             KEEP_UP_ADVICE,
         )
 
     def _set_slow(self, slow: bool) -> None:
+        """The verdict, told to ``on_slow`` when it changed."""
+        if slow == self.slow:
+            return
         self.slow = slow
         if self.on_slow is not None:
             self.on_slow(slow)
 
-    def _slow(self, rate: float, dropped: int) -> str:
+    def _slow(self, rate: float, dropped: int, window: _Window) -> str:
         if not dropped:
             return f"frames come at only {rate:.1f} a second, none skipped"
         return (
             f"falling behind the camera: its frames are read at {rate:.1f} a second"
-            f" ({dropped} skipped in the last {self.window_s:.0f} s)"
+            f" ({dropped} skipped in the last {window.length_s:.0f} s)"
         )
