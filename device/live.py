@@ -240,9 +240,12 @@ class LiveLoop:
     def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
         the run's tally, and said when too few a second are read to follow the tricks."""
+        was_slow = self.keep_up is not None and self.keep_up.slow
         self.keep_up = KeepUpWatch(source, on_slow=self._slow_changed, repeated=self._repeated)
         self.tally.follow_drops(source)
         self.tally.follow_pace(self.keep_up)
+        if was_slow:  # judged of the source before: the new one is judged afresh
+            self._slow_changed(False)
         return self.keep_up.frames(source.frames())
 
     def _repeated(self, frame: Frame) -> bool:

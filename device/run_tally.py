@@ -220,9 +220,11 @@ class KeepUpWatch:
 
     def restart(self) -> None:
         """A pause that is not the recognizer's (the camera waited for a game to be set up
-        on the web page): the frames after it are not timed from those before; the new
-        game's verdict is said after :attr:`first_window_s`."""
+        on the web page): the frames after it are not timed from those before, and the
+        verdict on those before is not the new game's (its TV showed the last game's "too
+        slow" for a minute); the new game's is said after :attr:`first_window_s`."""
         self._restart = True
+        self._set_slow(False)
 
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
         """``frames`` as they come, counted."""

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -286,6 +287,69 @@ def test_a_first_frame_that_takes_a_second_longer_is_no_false_alarm(
         for _ in frames:
             clock.now += 0.25
     assert caplog.records == [] and not watch.slow and watch.read > 0
+
+
+def _slow_camera_loop(tmp_path: Path) -> tuple[GameStore, LiveLoop, Any]:
+    """A loop whose camera (10 frames a second) is read at 2.5 a second for 70 s: its TV says
+    so. Returns the store, the loop and a function reading ``seconds`` more, one frame in
+    ``one_in``, from a camera made by :func:`_camera`."""
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    return store, loop, _camera(loop)
+
+
+def _camera(loop: LiveLoop) -> Any:
+    """A new camera source for ``loop``, on a fake clock; returns a reader of ``seconds`` of
+    its frames at one in ``one_in``."""
+    clock, reader = _Clock(), SimpleNamespace(counting=True, dropped=0)
+    every = [1]
+
+    def camera() -> Iterator[Frame]:
+        for i in range(10**6):
+            yield Frame(np.full((2, 2, 3), i % 256, np.uint8), clock.now, i)
+            clock.now += every[0] / 10
+            reader.dropped += every[0] - 1
+
+    reader.frames = camera
+    frames = loop._counting_drops(reader)  # type: ignore[arg-type]
+    assert loop.keep_up is not None
+    loop.keep_up.clock = clock
+
+    def read(seconds: float, one_in: int) -> None:
+        every[0] = one_in
+        for _ in range(int(seconds * 10 / one_in)):
+            next(frames)
+
+    return read
+
+
+def test_the_slow_notice_goes_at_a_game_change_and_comes_back_after_15_s(
+    tmp_path: Path,
+) -> None:
+    """A game that followed one read too slowly showed "too few pictures read" for a minute
+    more, whatever its own rate: the verdict was the game before's."""
+    store, loop, read = _slow_camera_loop(tmp_path)
+    read(70, one_in=4)
+    assert store.camera_notice() == {"why": "slow"}
+    reader = SimpleNamespace(counting=True)
+    assert loop._next_game(reader, {}) is not None  # type: ignore[arg-type]
+    assert store.camera_notice() is None  # the new game is judged afresh
+    read(10, one_in=4)
+    assert store.camera_notice() is None
+    read(10, one_in=4)  # 15 s of the new game: still too slow
+    assert store.camera_notice() == {"why": "slow"}
+
+
+def test_the_slow_notice_goes_when_the_source_changes(tmp_path: Path) -> None:
+    """The next demo game's source (or a camera opened again) showed the last one's verdict."""
+    store, loop, read = _slow_camera_loop(tmp_path)
+    read(70, one_in=4)
+    assert store.camera_notice() == {"why": "slow"}
+    read = _camera(loop)
+    assert store.camera_notice() is None
+    read(20, one_in=1)
+    assert store.camera_notice() is None
 
 
 def test_repeated_pictures_of_a_frozen_camera_are_not_frames_read(tmp_path: Path) -> None:
