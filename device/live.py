@@ -237,13 +237,18 @@ class LiveLoop:
         except UserError:
             return None
 
-    def _counting_drops(self, source: Paced | LatestFrameReader) -> Iterator[Frame]:
+    def _counting_drops(
+        self, source: Paced | LatestFrameReader, speed: float | None = None
+    ) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
-        the run's tally, and said when too few a second are read to follow the tricks."""
+        the run's tally, and said when too few a second are read to follow the tricks;
+        ``speed`` is a recording's pace, None for a live camera."""
         was_slow = self.keep_up is not None and self.keep_up.slow
-        self.keep_up = KeepUpWatch(source, on_slow=self._slow_changed, repeated=self._repeated)
+        self.keep_up = KeepUpWatch(
+            source, on_slow=self._slow_changed, speed=speed, repeated=self._repeated
+        )
         self.tally.follow_drops(source)
-        self.tally.follow_pace(self.keep_up)
+        self.tally.follow_pace(self.keep_up, speed)
         if was_slow:  # judged of the source before: the new one is judged afresh
             self._slow_changed(False)
         return self.keep_up.frames(source.frames())
@@ -281,7 +286,7 @@ class LiveLoop:
         busy to take it only costs the notice (said in the log already), never the
         recording."""
         if notice is None and self.keep_up is not None and self.keep_up.slow:
-            notice = CameraNotice("slow")
+            notice = CameraNotice("slow", speed=self.keep_up.too_fast)
         try:
             with self.store.waiting_at_most(StoreRecorder.WAIT_S):
                 self.store.set_camera_notice(None if notice is None else notice.to_json())
@@ -307,7 +312,7 @@ class LiveLoop:
         self._watch_picture(source.name, live=False)
         frames: Iterator[Frame] = source.frames()
         if self.speed > 0:
-            frames = self._counting_drops(Paced(frames, self.speed))
+            frames = self._counting_drops(Paced(frames, self.speed), self.speed)
         with source:
             # Following the active game, as a camera does: a game set up on the web page
             # stops the demo within a second, not after the rest of the demo's game (a minute
@@ -350,7 +355,7 @@ class LiveLoop:
         if reader is not None:
             frames = self._counting_drops(reader)
         elif self.speed > 0:  # a recording played as if it were a camera: at its real rate
-            frames = self._counting_drops(Paced(source.frames(), self.speed))
+            frames = self._counting_drops(Paced(source.frames(), self.speed), self.speed)
         else:
             frames = source.frames()
         feed = _EndAware(frames)

@@ -95,15 +95,20 @@ class CameraNotice:
     """What is wrong with a working camera's picture, for the TV: ``why`` is ``frozen``,
     ``dark``, ``blurred`` or ``moved`` (the tricks lie away from the seat calibration: the
     camera or the table moved), or, from the live loop, ``slow`` (too few frames read a
-    second); ``sharpness`` the cards' median sharpness when blurred."""
+    second); ``sharpness`` the cards' median sharpness when blurred; ``speed``, when slow, the
+    speed of a recording played faster than this machine reads it (the TV says to play it
+    slower, not to mend the camera)."""
 
     why: str
     sharpness: float | None = None
+    speed: float | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"why": self.why}
         if self.sharpness is not None:
             out["sharpness"] = round(self.sharpness, 3)
+        if self.speed is not None:
+            out["speed"] = self.speed
         return out
 
 

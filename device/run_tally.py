@@ -66,9 +66,26 @@ class FramesRead(Protocol):
     def seconds(self) -> float: ...
 
 
-def what_to_do(dropped: int) -> str:
-    """With frames skipped the recognizer is too slow; with none, the camera gives too few."""
-    return FASTER if dropped else "check the camera's frame rate: a dim room slows a webcam"
+def too_fast(dropped: int, speed: float | None) -> float | None:
+    """The speed a recording (or the demo) is played at when it, not the machine, is what to
+    change: frames were skipped and it plays faster than real time; else None."""
+    return speed if dropped and speed is not None and speed > 1 else None
+
+
+def what_to_do(dropped: int, speed: float | None = None) -> str:
+    """With frames skipped the recognizer is too slow for the frames' pace: a recording played
+    faster than real time (``speed``; None for a live camera) is played slower, else the
+    recognizer must read more; with none skipped the camera (or the recording) gives too few."""
+    if (fast := too_fast(dropped, speed)) is not None:
+        return (
+            f"it is played at --speed {fast:g}, faster than this machine reads it: play it at a "
+            "lower --speed (1 = real time), or --speed 0 to read every frame as fast as it can"
+        )
+    if dropped:
+        return FASTER
+    if speed is not None:
+        return "the recording itself holds too few frames a second"
+    return "check the camera's frame rate: a dim room slows a webcam"
 
 
 def rate_of(read: int, seconds: float) -> float | None:
@@ -85,6 +102,7 @@ class RunTally:
     _dropped: int = 0
     _read: int = 0
     _seconds: float = 0.0
+    _speed: float | None = None
     _pipeline: Pipeline | None = field(default=None, repr=False)
     _drops: DropCounter | None = field(default=None, repr=False)
     _pace: FramesRead | None = field(default=None, repr=False)
@@ -102,11 +120,14 @@ class RunTally:
             self._dropped += self._drops.dropped
         self._drops = drops
 
-    def follow_pace(self, pace: FramesRead) -> None:
+    def follow_pace(self, pace: FramesRead, speed: float | None = None) -> None:
+        """A new source's frames read; ``speed`` the pace a recording is played at (None for
+        a live camera), which the advice of :meth:`summary` follows."""
         if self._pace is not None:
             self._read += self._pace.read
             self._seconds += self._pace.seconds
         self._pace = pace
+        self._speed = speed
 
     @property
     def tricks(self) -> int:
@@ -140,7 +161,7 @@ class RunTally:
         if rate < KEEP_UP_FRAMES_PER_S:
             line += (
                 f": below {KEEP_UP_FRAMES_PER_S} tricks can be missed"
-                f" ({what_to_do(self.dropped)}; {KEEP_UP_ADVICE})"
+                f" ({what_to_do(self.dropped, self._speed)}; {KEEP_UP_ADVICE})"
             )
         return line
 
@@ -183,7 +204,8 @@ class KeepUpWatch:
     A frame counts once its consumer asks for the next, and only when ``repeated`` (the
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
     picture again, cheap to skip, and counted those repeats made a camera that gave the
-    recognizer few pictures look fast."""
+    recognizer few pictures look fast. ``speed`` is a recording's pace (None for a live
+    camera): played faster than real time, the advice is to play it slower."""
 
     def __init__(
         self,
@@ -191,6 +213,7 @@ class KeepUpWatch:
         window_s: float = BEHIND_WINDOW_S,
         clock: Callable[[], float] = time.monotonic,
         on_slow: Callable[[bool], None] | None = None,
+        speed: float | None = None,
         repeated: Callable[[Frame], bool] | None = None,
         first_window_s: float = FIRST_WINDOW_S,
     ) -> None:
@@ -199,6 +222,7 @@ class KeepUpWatch:
         self.window_s = window_s
         self.first_window_s = first_window_s
         self.clock = clock
+        self.speed = speed
         self.repeated = repeated
         self._window: _Window | None = None
         self._read_before = 0
@@ -206,6 +230,9 @@ class KeepUpWatch:
         self._restart = False
         self.slow = False
         """Whether the last window judged read too few frames a second."""
+        self.too_fast: float | None = None
+        """While :attr:`slow` for a recording played faster than this machine reads it, its
+        speed (:func:`too_fast`): the TV then says to play it slower."""
 
     @property
     def read(self) -> int:
@@ -224,7 +251,7 @@ class KeepUpWatch:
         verdict on those before is not the new game's (its TV showed the last game's "too
         slow" for a minute); the new game's is said after :attr:`first_window_s`."""
         self._restart = True
-        self._set_slow(False)
+        self._set_slow(False, None)
 
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
         """``frames`` as they come, counted."""
@@ -259,23 +286,23 @@ class KeepUpWatch:
         if rate >= KEEP_UP_FRAMES_PER_S:
             if self.slow:
                 logger.info("keeping up again: %.1f frames a second read", rate)
-                self._set_slow(False)
+                self._set_slow(False, None)
             return
         dropped = self.drops.dropped - window.dropped_before
-        self._set_slow(True)
+        self._set_slow(True, too_fast(dropped, self.speed))
         logger.warning(
             "%s; below %s a second, cards laid and taken quickly can be missed: %s; %s",
             self._slow(rate, dropped, window),
             KEEP_UP_FRAMES_PER_S,
-            what_to_do(dropped),
+            what_to_do(dropped, self.speed),
             KEEP_UP_ADVICE,
         )
 
-    def _set_slow(self, slow: bool) -> None:
-        """The verdict, told to ``on_slow`` when it changed."""
-        if slow == self.slow:
+    def _set_slow(self, slow: bool, fast: float | None) -> None:
+        """The verdict, told to ``on_slow`` when it (or what to do about it) changed."""
+        if (slow, fast) == (self.slow, self.too_fast):
             return
-        self.slow = slow
+        self.slow, self.too_fast = slow, fast
         if self.on_slow is not None:
             self.on_slow(slow)
 

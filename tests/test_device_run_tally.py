@@ -203,6 +203,7 @@ def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
     assert loop.join(10) and loop.error is None
     assert loop.tally.frames > 0 and loop.tally.dropped > 0
     assert f"; {loop.tally.dropped} more frame(s) were skipped" in loop.tally.summary("D")
+    assert loop.keep_up is not None and loop.keep_up.speed == 8.0  # its advice: a lower --speed
 
 
 def test_a_stop_while_waiting_for_a_game_counts_no_frame_as_skipped(tmp_path: Path) -> None:
@@ -261,7 +262,7 @@ def test_a_demo_game_shorter_than_a_minute_read_too_slowly_is_told(
     (a source of its own) lasts about 58 s: a machine too slow for the demo was never told."""
     clock, drops = _Clock(), SimpleNamespace(dropped=0)
     heard: list[bool] = []
-    watch = KeepUpWatch(drops, clock=clock, on_slow=heard.append)
+    watch = KeepUpWatch(drops, clock=clock, on_slow=heard.append, speed=1.0)
     with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
         _read(watch, clock, drops, reads=145, fps=10.0, every=4)  # 58 s at 2.5 a second
     assert heard == [True] and watch.slow
@@ -375,3 +376,44 @@ def test_repeated_pictures_of_a_frozen_camera_are_not_frames_read(tmp_path: Path
         loop.picture.repeats(frame)  # what the pipeline asks of each frame
     assert store.camera_notice() == {"why": "slow"}
     assert loop.keep_up.read == 175 - 1  # the new pictures, the first one beginning the time
+
+
+@pytest.mark.parametrize(
+    ("speed", "dropped", "advice", "notice"),
+    [
+        (8.0, 3, "it is played at --speed 8, faster than this machine reads it: play it at", 8.0),
+        (1.0, 3, '"detector_mirror": false', None),
+        (8.0, 0, "the recording itself holds too few frames a second", None),
+        (None, 3, '"detector_mirror": false', None),
+        (None, 0, "check the camera's frame rate", None),
+    ],
+)
+def test_a_recording_played_too_fast_is_told_to_play_slower(
+    caplog: pytest.LogCaptureFixture,
+    speed: float | None,
+    dropped: int,
+    advice: str,
+    notice: float | None,
+) -> None:
+    """A recording or the demo played at --speed 8 on a machine too slow for it was told to
+    turn the model down or buy a faster Pi, never to play it slower (its --speed)."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    watch = KeepUpWatch(drops, clock=clock, speed=speed)
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        # 2 frames read a second of the table's time; ``dropped`` skipped after each.
+        _read(watch, clock, drops, reads=40, fps=2.0 * (dropped + 1), every=dropped + 1)
+    assert watch.slow and watch.too_fast == notice
+    assert advice in caplog.records[0].getMessage()
+    tally = RunTally()
+    tally.follow_drops(drops)
+    tally.follow_pace(watch, speed)
+    assert advice in tally.summary("D")
+
+
+def test_the_tv_is_told_at_what_speed_a_recording_is_played_too_fast(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    loop.keep_up = KeepUpWatch(SimpleNamespace(dropped=0), speed=8.0)
+    loop.keep_up.slow, loop.keep_up.too_fast = True, 8.0
+    loop._tell_notice(None)
+    assert store.camera_notice() == {"why": "slow", "speed": 8.0}

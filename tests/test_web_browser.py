@@ -2039,6 +2039,10 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     wait(browser).until(ec.text_to_be_present_in_element(notice, "seats were calibrated"))
     store.set_camera_notice({"why": "slow"})  # too few frames read a second
     wait(browser).until(ec.text_to_be_present_in_element(notice, "can be missed"))
+    # A recording played faster than this machine reads it: it is played slower.
+    store.set_camera_notice({"why": "slow", "speed": 8})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "plays 8 times as fast"))
+    assert "--speed 1 is real time" in browser.find_element(*notice).text
     store.set_camera_notice({"why": "dark"})  # a shutter left closed
     wait(browser).until(ec.text_to_be_present_in_element(notice, "almost black"))
     store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event

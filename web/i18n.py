@@ -1567,6 +1567,30 @@ STRINGS: dict[str, dict[str, str]] = {
             " hurtigt, kan blive overset. Gennemgå hvert stik, når det bliver optaget."
         ),
     },
+    "camera_slow_replay": {
+        "en": (
+            "The recording plays {speed} times as fast as the table played it, faster than this"
+            " machine reads its pictures: cards laid and taken quickly can be missed. Play it at"
+            " a lower speed (skullcam run --speed 1 is real time)."
+        ),
+        "es": (
+            "La grabación se reproduce {speed} veces más rápido de lo que se jugó, más de lo que"
+            " esta máquina alcanza a leer sus imágenes: las cartas que se jueguen y se retiren"
+            " deprisa pueden pasarse por alto. Reprodúcela más despacio (skullcam run --speed 1"
+            " es tiempo real)."
+        ),
+        "it": (
+            "La registrazione scorre {speed} volte più veloce di come si è giocato, più di quanto"
+            " questa macchina riesca a leggerne le immagini: le carte giocate e raccolte in"
+            " fretta possono sfuggire. Riproducila più lentamente (skullcam run --speed 1 è il"
+            " tempo reale)."
+        ),
+        "da": (
+            "Optagelsen afspilles {speed} gange så hurtigt, som bordet spillede, hurtigere end"
+            " denne maskine kan læse billederne: kort, der lægges og tages hurtigt, kan blive"
+            " overset. Afspil den langsommere (skullcam run --speed 1 er realtid)."
+        ),
+    },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
         "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",

@@ -730,18 +730,24 @@ function finalStandings(state) {
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
  * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
  * is almost black, or is blurred), has moved from the seat calibration, or has too few of its
- * frames read a second, said in ``el`` until the game is over. */
+ * frames read a second (a recording played too fast for this machine: at what speed), said in
+ * ``el`` until the game is over. */
 function showCameraMissing(el, state, tv = false) {
   const why = {camera_failed: "camera_failed", frames_ended: "camera_frames_ran_out"};
   const notices = {frozen: "camera_frozen", dark: "camera_dark", blurred: "camera_blurred", moved: "camera_moved",
     slow: "camera_slow"};
-  const notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
+  let notice = state.camera_notice ? notices[state.camera_notice.why] : undefined;
+  // A recording (or the demo) played faster than this machine reads it: it is played slower,
+  // the camera has nothing to mend.
+  const speed = notice === "camera_slow" ? state.camera_notice.speed : undefined;
+  if (speed) notice = "camera_slow_replay";
   const none = tv ? "no_camera_tv" : "no_camera";  // the TV's has no command line to type
   // A folder that cannot be written has no camera recording into it: what the state holds was
   // left by the run before ("No camera ... Enter them by hand", which cannot be done there),
   // and the read-only notice at the top says nothing is recorded.
   el.hidden = SK.readOnly || !(state.camera_missing || notice) || !!state.finished;
-  SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || none : notice || none));
+  SK.setText(el, SK.t(state.camera_missing ? why[state.camera_missing_why] || none : notice || none,
+    speed ? {speed: num(speed)} : undefined));
   el.title = el.textContent;  // the TV cuts a long notice to two lines
 }
 
