@@ -28,10 +28,11 @@ BEHIND_WINDOW_S = 60.0
 
 FIRST_WINDOW_S = 15.0
 """The first window's length, from a source's first frame and again from a game's first frame
-after a wait for it: a minute was longer than a demo game (about 58 s), so a machine too slow
-for the demo was never told, and a new game showed the last one's verdict for a minute. 15 s is
-some 40 frames read even at the line, and a first frame that takes a second longer (a model
-warming up) leaves a machine that reads 4 frames a second above it."""
+after a wait for it: a minute is longer than a demo game (about 58 s, each a source of its
+own), which would leave a machine too slow for the demo untold, and a new game waiting a
+minute for its own verdict. 15 s is some 50 frames read even at the line, and a first frame
+that takes a second longer (a model warming up) leaves a machine that reads 4 frames a second
+above it."""
 
 KEEP_UP_FRAMES_PER_S = 3.3
 """Frames a second of the table's time the recognizer must get through for the tracker to
@@ -203,8 +204,8 @@ class KeepUpWatch:
 
     A frame counts once its consumer asks for the next, and only when ``repeated`` (the
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
-    picture again, cheap to skip, and counted those repeats made a camera that gave the
-    recognizer few pictures look fast. ``speed`` is a recording's pace (None for a live
+    picture again, cheap to skip, and counted, those repeats would make a camera that gives
+    the recognizer few pictures look fast. ``speed`` is a recording's pace (None for a live
     camera): played faster than real time, the advice is to play it slower."""
 
     def __init__(
@@ -248,8 +249,8 @@ class KeepUpWatch:
     def restart(self) -> None:
         """A pause that is not the recognizer's (the camera waited for a game to be set up
         on the web page): the frames after it are not timed from those before, and the
-        verdict on those before is not the new game's (its TV showed the last game's "too
-        slow" for a minute); the new game's is said after :attr:`first_window_s`."""
+        verdict on those before is not the new game's, so its TV drops it; the new game's is
+        said after :attr:`first_window_s`."""
         self._restart = True
         self._set_slow(False, None)
 
