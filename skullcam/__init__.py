@@ -30,3 +30,15 @@ def stop_as_interrupt(signum: int, frame: object) -> None:
     (exit -15): in ``skullcam run``'s first half second (its imports) nothing reached the
     journal. ``skullcam run`` hears it itself once it starts (``_StopOnSignal``)."""
     raise Terminated
+
+
+def stop_once_as_interrupt(signum: int, frame: object) -> None:
+    """:func:`stop_as_interrupt` for a job started by another skullcam process
+    (``vision.adapt.call_in_fresh_interpreter``), which hears a SIGTERM once and ignores any
+    after it. systemd stops a unit by signalling every process in it, and the starter passes
+    its own SIGTERM on as well: the second one, heard mid-cleanup, broke off the job's
+    ``except``/``finally`` blocks and left its helper processes running."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated

@@ -1192,8 +1192,11 @@ def run() -> None:
     [
         lambda pid: os.killpg(pid, signal.SIGINT),  # Ctrl-C: the whole process group
         lambda pid: os.kill(pid, signal.SIGTERM),  # kill PID: the starter alone
+        # systemd's stop of a unit (KillMode=control-group): every process at once, and the
+        # starter passes its own on, so the job hears a second one mid-cleanup
+        lambda pid: os.killpg(pid, signal.SIGTERM),
     ],
-    ids=["ctrl-c", "sigterm"],
+    ids=["ctrl-c", "sigterm", "sigterm-to-the-group"],
 )
 def test_a_stop_lets_the_job_end_its_helpers_before_the_starter_ends(
     tmp_path: Path, stop: Callable[[int], None]

@@ -291,12 +291,14 @@ def call_in_fresh_interpreter(target: str, kwargs: dict[str, object], what: str)
     module, function = target.split(":")
     # Ctrl-C reaches the job too (one terminal, one process group): it ends quietly with
     # status 130, leaving the one "interrupted" line to this process. A SIGTERM, which this
-    # process passes on (it reached this one alone), ends it the same way.
+    # process passes on (it reached this one alone), ends it the same way; where it reached
+    # both (systemd stops every process of a unit), the job hears the first and ignores the
+    # second, which would break off its cleanup.
     code = (
         "import importlib, json, signal, sys\n"
         f"from skullcam.vision.adapt import exit_with_parent; exit_with_parent({os.getpid()})\n"
-        "from skullcam import stop_as_interrupt\n"
-        "signal.signal(signal.SIGTERM, stop_as_interrupt)\n"
+        "from skullcam import stop_once_as_interrupt\n"
+        "signal.signal(signal.SIGTERM, stop_once_as_interrupt)\n"
         "try:\n"
         f"    getattr(importlib.import_module({module!r}), {function!r})"
         "(**json.loads(sys.argv[1]))\n"
