@@ -218,6 +218,14 @@ class EventsMixin(Database):
         row = self._conn().execute(_TABLE_CHANGES, (game_id, after_id)).fetchone()
         return bool(row[1]), int(row[0] or after_id)
 
+    def events_start_over(self, newest: int) -> None:
+        """The events table now ends at ``newest``, below an id seen before (the database was
+        restored or replaced under a running server): waits count from there, where a wait
+        for an id past ``newest`` returned at once, always, for the old database's newest."""
+        with self._shared.changed:
+            self._shared.last_event_id = newest
+            self._shared.changed.notify_all()
+
     def wait_for_event(self, after_id: int, timeout: float) -> bool:
         """Block until an event newer than ``after_id`` may exist, or ``timeout`` seconds.
 

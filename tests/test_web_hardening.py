@@ -605,6 +605,52 @@ def test_a_page_back_after_more_events_than_the_feed_keeps_reads_them_from_the_s
     tv.close()
 
 
+def test_the_feed_follows_a_database_restored_under_the_running_server(
+    app: Flask, client: FlaskClient, store: GameStore, gid: int, tmp_path: Path
+) -> None:
+    """A backup restored into the data folder's database while the server ran (``.restore``,
+    SQLite's backup onto the live file) starts the event ids over, below the feed's newest:
+    the feed waited for an id past the old database's newest, and no open page heard of a
+    change until a restart. The feed starts over with the store, the open stream ends (its
+    page reconnects and reads the state again) and the new database's events reach the pages."""
+    from skullcam.web import events as events_module
+
+    for bid in range(4):
+        store.set_bid(gid, 1, 0, bid % 2)
+    app.config["SSE_MAX_SECONDS"] = None
+    tv = client.get("/events", buffered=False)
+    live = tv.iter_encoded()
+    next(live)
+    feed = events_module.feed_of(app)
+    old_newest = store.last_event_id()
+    backup = GameStore(tmp_path / "backup")
+    backup_game = backup.create_game(["Dag", "Eve"], 0, {})
+    backup.close()
+    source = sqlite3.connect(tmp_path / "backup" / "skullcam.db")
+    target = sqlite3.connect(store.path)
+    source.backup(target)
+    source.close()
+    target.close()
+    restored = store.last_event_id()
+    assert restored < old_newest
+    deadline = time.monotonic() + 30  # a bound on a busy machine, not a timing
+    while feed.restarts == 0 and time.monotonic() < deadline:
+        feed.wait(feed.last, 0.2)
+    assert feed.restarts == 1 and feed.last == restored
+    store.set_bid(backup_game, 1, 0, 1)
+    newest = store.last_event_id()
+    while feed.last != newest and time.monotonic() < deadline:
+        feed.wait(feed.last, 0.2)
+    assert feed.last == newest
+    held = feed.since(restored, None)
+    assert held is not None and [e.kind for e in held[0]] == ["bids"]
+    assert b"".join(live).count(b"event: ") == 0  # the stream ended, with no old event
+    tv.close()
+    app.config["SSE_MAX_SECONDS"] = 0.3
+    back = client.get("/events", headers={"Last-Event-ID": str(old_newest)})
+    assert f": connected at event {newest}".encode() in back.get_data()
+
+
 def test_the_feed_reads_a_failing_store_once_a_wait_not_as_fast_as_it_can(
     app: Flask, store: GameStore, gid: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -52,7 +52,8 @@ class EventFeed:
 
     The thread runs while a stream is open (:meth:`subscribe`, :meth:`unsubscribe`) and
     closes its connection when the last one closes, so an app with no page open reads
-    nothing. ``floor``: the feed holds every event after it up to ``last``.
+    nothing. ``floor``: the feed holds every event after it up to ``last``. ``restarts``
+    counts the times the store's events started over below ``last`` (:meth:`_start_over`).
     """
 
     def __init__(self, store: GameStore, wait_s: float) -> None:
@@ -61,6 +62,7 @@ class EventFeed:
         self.changed = threading.Condition()
         self.recent: deque[Event] = deque()
         self.floor = self.last = 0
+        self.restarts = 0
         self.streams = 0
         self.thread: threading.Thread | None = None
 
@@ -94,20 +96,23 @@ class EventFeed:
             ]
             return events, max(after, self.last)
 
-    def wait(self, after: int, timeout: float) -> None:
-        """Until the feed has an event after ``after``, or ``timeout`` seconds."""
+    def wait(self, after: int, timeout: float, restarts: int | None = None) -> None:
+        """Until the feed has an event after ``after``, has started over since ``restarts``,
+        or ``timeout`` seconds."""
         with self.changed:
-            if self.last <= after:
+            if self.last <= after and restarts in (None, self.restarts):
                 self.changed.wait(timeout)
 
     def _watch(self) -> None:
         faulted = False
+        fresh = True
         try:
             while True:
                 try:
-                    if not self._read_new():
+                    if not self._read_new(fresh):
                         return
-                    self.store.wait_for_event(self.last, self.wait_s)
+                    fresh = True  # a wait that fails: the events are read after it
+                    fresh = self.store.wait_for_event(self.last, self.wait_s)
                     faulted = False
                 except (sqlite3.Error, UserError) as err:
                     self._store_failed(err)
@@ -122,20 +127,26 @@ class EventFeed:
         finally:
             self.store.close_thread_connection()
 
-    def _read_new(self) -> bool:
+    def _read_new(self, fresh: bool = True) -> bool:
         """Take the store's events after :attr:`last` into memory and wake the streams;
-        False once no stream is open (the thread ends)."""
+        False once no stream is open (the thread ends). Not ``fresh`` (a wait found no newer
+        event), it reads the newest id instead, as many statements, to notice events that
+        started over (:meth:`_start_over_if_behind`)."""
         last = self.last
-        try:
-            events = self.store.events_since(last, None, limit=BATCH)
-        except UserError:  # a damaged event: the ones after it still reach the pages
-            events, last = self._read_around_damage(last)
-        except sqlite3.Error as err:
-            # The pause here, not in the wait: an event newer than :attr:`last` (the one that
-            # failed, or this process's next) ends that at once, and a failing store was read
-            # as fast as a core allowed while a page was open.
-            self._store_failed(err)
-            events = []
+        events: list[Event] = []
+        if not fresh:
+            self._start_over_if_behind()
+            last = self.last
+        else:
+            try:
+                events = self.store.events_since(last, None, limit=BATCH)
+            except UserError:  # a damaged event: the ones after it still reach the pages
+                events, last = self._read_around_damage(last)
+            except sqlite3.Error as err:
+                # The pause here, not in the wait: an event newer than :attr:`last` (the one
+                # that failed, or this process's next) ends that at once, and a failing store
+                # was read as fast as a core allowed while a page was open.
+                self._store_failed(err)
         with self.changed:
             if self.streams <= 0:
                 self.thread = None
@@ -150,6 +161,36 @@ class EventFeed:
                 self.last = last
                 self.changed.notify_all()
         return True
+
+    def _start_over_if_behind(self) -> None:
+        """:meth:`_start_over` where the store's newest event is below :attr:`last`."""
+        try:
+            newest = self.store.last_event_id()
+        except (sqlite3.Error, UserError) as err:
+            self._store_failed(err)
+            return
+        if newest < self.last:
+            self._start_over(newest)
+
+    def _start_over(self, newest: int) -> None:
+        """The store's events end at ``newest``, below the feed's :attr:`last`: its database
+        was restored or replaced while pages were open. The feed kept waiting for an id past
+        the old database's newest, and no open page heard of a change until a restart. It
+        forgets what it holds and follows the store from ``newest``; every open stream ends
+        (:attr:`restarts`), and its page, reconnecting, starts from now and reads the state
+        again."""
+        logger.warning(
+            "the database's events start over at %d, below %d (it was replaced while skullcam "
+            "ran): the open pages follow it from now",
+            newest,
+            self.last,
+        )
+        self.store.events_start_over(newest)
+        with self.changed:
+            self.recent.clear()
+            self.floor = self.last = newest
+            self.restarts += 1
+            self.changed.notify_all()
 
     def _read_around_damage(self, last: int) -> tuple[list[Event], int]:
         """The events after ``last`` read one by one, those that cannot be decoded (a
@@ -280,6 +321,7 @@ def stream() -> Response:
 
     def generate() -> Iterator[str]:
         nonlocal last
+        restarts = feed.restarts
         began = time.monotonic()
         quiet_since = began
         yield f"retry: 2000\n: connected at event {last}\n\n"
@@ -300,8 +342,10 @@ def stream() -> Response:
                 return
             if disconnected is not None and disconnected():
                 return
+            if feed.restarts != restarts:
+                return  # another database: the page reconnects and reads its state again
             if not events:
-                feed.wait(last, wait)
+                feed.wait(last, wait, restarts)
 
     streams: StreamCount = current_app.extensions["skullcam_streams"]
     who = request.remote_addr or "?"
