@@ -6,6 +6,9 @@ Why it is shaped so:
   further lock twice as long (to an hour) until a right PIN; and the whole table takes at
   most 50 wrong PINs an hour from all addresses together, since a guesser can take several
   addresses. A brute force would take days; phones already in keep working.
+- The host lifts every lock at once (:meth:`PinGuard.unlock`, from this machine only): a
+  guest who mistyped the PIN fifty times, or a table locked by guessing, waited out the hour
+  or restarted skullcam, which stops the camera mid-game.
 - The per-address lock comes first: each address counts towards the table's 50 with at most
   10 wrong PINs an hour (two of its own locks), so the table locks only for guessing from
   five addresses or more. One guest's phone and laptop, guessing as fast as their own locks
@@ -65,6 +68,9 @@ class PinGuard:
     recent: deque[tuple[float, str]] = field(default_factory=deque)
     """The wrong PINs counted towards the table's budget: when, and from which address."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    lift: str = "restarting skullcam lets new phones in at once"
+    """What the log says lets new phones in while the whole table is locked: the table app's
+    home page on this machine lifts it (:meth:`unlock`), the enrollment page has no such page."""
 
     def attempt(self, who: str, given: object, pin: str | None, now: float) -> bool:
         """Whether ``given`` is ``pin``; raises :class:`PinWait` while ``who`` (an address)
@@ -100,12 +106,30 @@ class PinGuard:
                 logger.warning(
                     "%d wrong PINs from %d addresses within an hour: no phone can enter a PIN "
                     "for a while (phones that already have it, and this machine, keep working;"
-                    " restarting skullcam lets new phones in at once)",
+                    " %s)",
                     len(self.recent),
                     len({by for _, by in self.recent}),
+                    self.lift,
                 )
             self.failures[who] = (count, now, locks)
         return False
+
+    def table_lock_minutes(self, now: float) -> int | None:
+        """The minutes left on the whole table's lock (as a phone is told), None when no
+        lock holds."""
+        with self.lock:
+            live = [at for at, _ in self.recent if now - at < TABLE_WINDOW_SECONDS]
+            if len(live) < TABLE_FAILURES:
+                return None
+            return max(1, math.ceil((TABLE_WINDOW_SECONDS - (now - live[0])) / 60))
+
+    def unlock(self) -> None:
+        """Forget every wrong PIN, the table's and each address's: the host lets phones in
+        again at once, where the table's lock held every new phone out for up to an hour."""
+        with self.lock:
+            self.recent.clear()
+            self.failures.clear()
+        logger.warning("the host let phones enter the PIN again: every wrong PIN is forgotten")
 
 
 def lock_seconds(locks: int) -> float:

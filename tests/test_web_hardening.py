@@ -1240,6 +1240,45 @@ def test_the_table_takes_fifty_wrong_pins_an_hour_from_all_addresses(tmp_path: P
     assert client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
 
 
+def test_the_host_lets_phones_in_again_from_its_home_page(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Fifty wrong PINs locked the table for an hour, and only a restart of skullcam (the
+    camera's too, mid-game) let a new phone in; the PIN itself was only in the terminal. The
+    home page on this machine shows the PIN and the lock, and lifts it; no other machine
+    sees the PIN or may lift the lock, a phone that knows the PIN included."""
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    host, guesser, phone = app.test_client(), app.test_client(), app.test_client()
+    assert phone.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+    home = host.get("/").get_data(as_text=True)
+    assert "Table PIN for phones: 4821" in home and 'id="pin-unlock"' not in home
+    for n in range(50):
+        address = {"REMOTE_ADDR": f"10.0.0.{n // 4 + 1}"}
+        guesser.post("/api/pin", json={"pin": f"{n:04d}"}, environ_base=address)
+    fresh = {"REMOTE_ADDR": "10.0.1.1"}
+    assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 403
+    assert "'Let phones in again' on the home page on this machine" in caplog.text
+    home = host.get("/").get_data(as_text=True)
+    assert "no new phone can sign in for 60 min" in home and 'id="pin-unlock"' in home
+    phones_home = phone.get("/", environ_base=REMOTE).get_data(as_text=True)
+    assert "4821" not in phones_home and "pin-unlock" not in phones_home
+    refused = phone.post("/api/pin/unlock", json={}, environ_base=REMOTE)
+    assert refused.status_code == 400
+    assert json_of(refused)["error"] == (
+        "only the machine skullcam runs on can let phones enter the PIN again: open its home "
+        "page there"
+    )
+    unsigned = guesser.post("/api/pin/unlock", json={}, environ_base=fresh)
+    assert unsigned.status_code == 403 and json_of(unsigned)["pin"] is True
+    assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 403
+    unlocked = host.post("/api/pin/unlock", json={})
+    assert unlocked.status_code == 200 and json_of(unlocked) == {"ok": True}
+    assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
+    assert 'id="pin-unlock"' not in host.get("/").get_data(as_text=True)
+
+
 def test_one_guest_guessing_from_two_addresses_does_not_lock_the_table(tmp_path: Path) -> None:
     """A guest's phone and laptop, each guessing as fast as its own lock lets it (about 35
     wrong PINs each in the first hour), spent the table's 50 and kept every new phone out for

@@ -23,7 +23,7 @@ from skullcam.store.corrections import check_confirmable
 from skullcam.store.refusals import refusal
 
 from . import explain_i18n, i18n
-from .app import check_pin, get_store, pin_refusal, try_pin
+from .app import check_pin, get_store, pin_refusal, try_pin, unlock_pins
 from .flag_i18n import flag_text
 from .refusal_i18n import REQUEST_ENGLISH
 
@@ -109,6 +109,13 @@ def _guard_writes() -> None:
 def pin() -> Any:
     """A phone proves it knows the table PIN once; the signed session cookie remembers it."""
     return jsonify(table_pin.sign_in(_body().get("pin", ""), try_pin, pin_refusal))
+
+
+@bp.post("/pin/unlock")
+def pin_unlock() -> Any:
+    """The host lifts every wrong-PIN lock, the whole table's included (this machine only)."""
+    unlock_pins()
+    return jsonify({"ok": True})
 
 
 @bp.get("/games")

@@ -133,7 +133,9 @@ def create_app(
     if test_config:
         app.config.update(test_config)
     app.extensions["skullcam_store"] = store or GameStore(data_dir)
-    app.extensions["skullcam_pin_guard"] = table_pin.PinGuard()
+    app.extensions["skullcam_pin_guard"] = table_pin.PinGuard(
+        lift="'Let phones in again' on the home page on this machine lets new phones in at once"
+    )
     app.extensions["skullcam_clock"] = time.monotonic
     app.extensions["skullcam_streams"] = StreamCount()
     app.url_map.converters["id"] = IdConverter
@@ -430,9 +432,38 @@ def _only_here(key: str) -> UserError:
 def try_pin(given: str) -> bool:
     """Check a PIN typed on a phone or sent in a header (``table_pin.PinGuard``: too many
     wrong tries lock the address, or the whole table, for a while)."""
+
+    return table_pin.try_pin(pin_guard(), given, pin_refusal)
+
+
+def pin_guard() -> table_pin.PinGuard:
+    """The app's count of wrong PINs."""
     from flask import current_app
 
-    return table_pin.try_pin(current_app.extensions["skullcam_pin_guard"], given, pin_refusal)
+    guard: table_pin.PinGuard = current_app.extensions["skullcam_pin_guard"]
+    return guard
+
+
+def pin_for_host() -> dict[str, Any] | None:
+    """The table's PIN, and the minutes left on the whole table's lock (None: no lock), for
+    the home page on this machine: the PIN was only in the terminal (the journal, under
+    systemd), and the lock could be lifted only by a restart. None unless PINs are on and
+    the request comes from this machine, which never needs the PIN."""
+    from flask import current_app
+
+    if not current_app.config["PIN_REQUIRED"] or table_pin.request_access() != table_pin.OPEN:
+        return None
+    now = current_app.extensions["skullcam_clock"]()
+    return {"pin": current_app.config["PIN"], "locked_minutes": pin_guard().table_lock_minutes(now)}
+
+
+def unlock_pins() -> None:
+    """The host lets phones enter the PIN again (:meth:`table_pin.PinGuard.unlock`). Refused
+    to any other machine, a phone that knows the PIN included: the locks hold guessers back,
+    and lifting them is the host's call."""
+    if table_pin.request_access() != table_pin.OPEN:
+        raise phrased(UserError, PIN_ENGLISH, "pin_unlock_here")
+    pin_guard().unlock()
 
 
 class PinError(UserError):

@@ -266,6 +266,36 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Ultima partita",
         "da": "Seneste spil",
     },
+    "host_pin": {
+        "en": "Table PIN for phones: {pin}",
+        "es": "PIN de la mesa para los móviles: {pin}",
+        "it": "PIN del tavolo per i telefoni: {pin}",
+        "da": "Bordets PIN til telefonerne: {pin}",
+    },
+    "host_pin_hint": {
+        "en": "Shown on this machine only, which never needs it.",
+        "es": "Solo se muestra en esta máquina, que nunca lo necesita.",
+        "it": "Mostrato solo su questa macchina, che non ne ha mai bisogno.",
+        "da": "Vises kun på denne maskine, som aldrig har brug for den.",
+    },
+    "host_pin_locked": {
+        "en": "Too many wrong PINs: no new phone can sign in for {minutes} min.",
+        "es": "Demasiados PIN incorrectos: ningún móvil nuevo puede entrar durante {minutes} min.",
+        "it": "Troppi PIN errati: nessun nuovo telefono può entrare per {minutes} min.",
+        "da": "For mange forkerte PIN-koder: ingen ny telefon kan logge ind i {minutes} min.",
+    },
+    "host_pin_unlock": {
+        "en": "Let phones in again",
+        "es": "Dejar entrar a los móviles de nuevo",
+        "it": "Fai entrare di nuovo i telefoni",
+        "da": "Lad telefonerne komme ind igen",
+    },
+    "host_pin_unlocked": {
+        "en": "Phones can enter the PIN again.",
+        "es": "Los móviles pueden volver a escribir el PIN.",
+        "it": "I telefoni possono inserire di nuovo il PIN.",
+        "da": "Telefonerne kan indtaste PIN-koden igen.",
+    },
     "one_open_question": {
         "en": "1 open question",
         "es": "1 pregunta pendiente",

@@ -29,7 +29,7 @@ from skullcam.store.verdicts import bonus_for, winner_player
 
 from . import explain_i18n, game_history, i18n
 from .api import confirmable, export_csv, export_json, worded_state
-from .app import get_store
+from .app import get_store, pin_for_host
 from .flag_i18n import flag_text
 from .refusal_i18n import refusal_text
 
@@ -159,6 +159,7 @@ def home() -> Any:
         last=last,
         last_result=game_result(store, last) if last is not None else None,
         last_open=len(store.prompts(last.id)) if last is not None else 0,
+        host_pin=pin_for_host(),
     )
 
 

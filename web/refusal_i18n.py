@@ -34,6 +34,10 @@ PIN_ENGLISH: dict[str, str] = {
         "too many wrong PINs at this table in the last hour; wait {minutes} min, or use a phone "
         "that already has the PIN"
     ),
+    "pin_unlock_here": (
+        "only the machine skullcam runs on can let phones enter the PIN again: open its home "
+        "page there"
+    ),
     # A scoreboard listening on this machine only, asked for under another name.
     "foreign_host": "this scoreboard listens on this machine only: open it as http://localhost:{port}/",
     "foreign_host_write": (
@@ -334,6 +338,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "demasiados PIN incorrectos en esta mesa en la última hora; espera {minutes} min o usa "
             "un móvil que ya tenga el PIN"
         ),
+        "pin_unlock_here": (
+            "solo la máquina en la que funciona skullcam puede dejar que los móviles vuelvan a "
+            "escribir el PIN: abre allí su página de inicio"
+        ),
     },
     "it": {
         "foreign_host": (
@@ -605,6 +613,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "troppi PIN errati a questo tavolo nell'ultima ora; aspetta {minutes} min o usa un "
             "telefono che ha già il PIN"
         ),
+        "pin_unlock_here": (
+            "solo la macchina su cui gira skullcam può lasciare che i telefoni inseriscano di "
+            "nuovo il PIN: aprine lì la pagina iniziale"
+        ),
     },
     "da": {
         "foreign_host": (
@@ -864,6 +876,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_table_locked": (
             "for mange forkerte PIN-koder ved dette bord den seneste time; vent {minutes} min, "
             "eller brug en telefon, der allerede har PIN-koden"
+        ),
+        "pin_unlock_here": (
+            "kun maskinen, som skullcam kører på, kan lade telefonerne indtaste PIN-koden igen: "
+            "åbn dens startside dér"
         ),
     },
 }

@@ -444,6 +444,22 @@ function initSettings() {
   };
 }
 
+/* ------------------------------------------------------------------ home */
+/* On this machine, with the table locked by wrong PINs: the host lets phones in again. */
+function initHome() {
+  const {api, showError, t} = SK;
+  const unlock = document.getElementById("pin-unlock");
+  if (!unlock) return;
+  unlock.onclick = async () => {
+    showError(null);
+    try {
+      await api("/api/pin/unlock", {});
+      document.getElementById("host-pin-locked").textContent = t("host_pin_unlocked");
+      unlock.remove();
+    } catch (e) { showError(e); }
+  };
+}
+
 /* ------------------------------------------------------------------ bids (phone) */
 function initBids() {
   const {h, t, setText, api, getJSON, stream, renderPrompts, showError, pageData, bidBalance} = SK;
@@ -1488,6 +1504,6 @@ function lockFields() {
 }
 
 SK.fmtTimes();
-({setup: initSetup, settings: initSettings, bids: initBids, prompts: initPrompts, tv: initTV,
+({home: initHome, setup: initSetup, settings: initSettings, bids: initBids, prompts: initPrompts, tv: initTV,
   replay: initReplay, history: initHistory, tricks: initTricks}[document.body.dataset.page] || (() => {}))();
 if (SK.readOnly) lockFields();
