@@ -17,6 +17,12 @@ import pytest
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")
+MOUSE = (
+    "--blink-settings=primaryPointerType=4,availablePointerTypes=4,"
+    "primaryHoverType=2,availableHoverTypes=2"
+)
+"""A desktop's mouse (``pointer: fine``, ``hover: hover``): headless chromium has no pointer at
+all (``hover: none``, as a phone), and emulation does not give it one."""
 
 
 def require_browser() -> None:
@@ -29,8 +35,9 @@ def require_browser() -> None:
         )
 
 
-def start_chromium(scratch: Path, lang: str = "en-US") -> Any:
-    """A headless chromium driven by chromedriver (the test is skipped if it cannot start).
+def start_chromium(scratch: Path, lang: str = "en-US", *flags: str) -> Any:
+    """A headless chromium driven by chromedriver (the test is skipped if it cannot start),
+    ``flags`` added to the usual ones (:data:`MOUSE`).
 
     Chromium leaves a folder for its profile lock in ``$TMPDIR`` each time chromedriver stops
     it (3,000 of them in ``/tmp`` after a few dozen runs of the suite), so it gets ``scratch``,
@@ -42,7 +49,7 @@ def start_chromium(scratch: Path, lang: str = "en-US") -> Any:
 
     options = Options()
     options.binary_location = CHROMIUM
-    for arg in FLAGS:
+    for arg in (*FLAGS, *flags):
         options.add_argument(arg)
     options.add_argument(f"--lang={lang}")
     try:

@@ -2742,6 +2742,53 @@ def test_the_tv_held_sideways_shows_the_last_tricks_names_whole(
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+_FITS_THE_SCREEN = """
+const board = document.querySelector('.tv-board').getBoundingClientRect();
+const chart = document.querySelector('#tv-chart svg').getBoundingClientRect();
+return {scrolls: document.documentElement.scrollHeight > innerHeight,
+        board: board.bottom, chart: chart.bottom, height: innerHeight,
+        font: parseFloat(getComputedStyle(document.body).fontSize)};
+"""
+
+
+def test_the_tv_in_a_short_desktop_window_keeps_the_tvs_layout(
+    server: tuple[str, GameStore], tmp_path: Path
+) -> None:
+    """A desktop window 1280 x 480 (or a small screen with a mouse) took the layout of a phone
+    held sideways: the board scrolled, a scroll bar beside it, and the chart was cut off at
+    the screen's foot. A short screen takes the phone's layout only without a mouse (or
+    700 px wide or less, where the TV's columns cut the Total column off); with one, it
+    keeps the TV's, which fits it whole."""
+    from browser_support import MOUSE, start_chromium
+
+    base, store = server
+    names = ["Maximiliano", "Christopher", "Jean-Baptiste", "Bartholomew"]
+    names += ["Ana", "Guðmundur", "Wilhelmina", "Konstantin"]
+    gid = store.create_game(names, 0, {"rounds": 3})
+    store.set_bids(gid, 1, [0] * 8)
+    leader = store.state(gid)["leader"]
+    others = iter(f"yellow-{r}" for r in (10, 11, 12, 2, 3, 4, 5))
+    plays = [
+        {"player": p, "card": "yellow-13" if p == 1 else next(others)}
+        for p in ((leader + i) % 8 for i in range(8))
+    ]
+    store.record_trick(gid, 1, 0, plays)
+    store.set_bids(gid, 2, [1, 0, 0, 1, 0, 0, 1, 0])
+    desktop = start_chromium(tmp_path, "en-US", MOUSE)
+    try:
+        for width, height in [(1280, 480), (800, 480)]:
+            with _screen(desktop, width, height):
+                desktop.get(f"{base}/game/{gid}/tv")
+                wait(desktop).until(
+                    lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
+                )
+                fits = desktop.execute_script(_FITS_THE_SCREEN)
+                assert not fits["scrolls"], (width, height, fits)
+                assert fits["chart"] <= height and fits["board"] <= height, (width, height, fits)
+    finally:
+        desktop.quit()
+
+
 _CHART_TEXT = """
 const svg = document.querySelector('#tv-chart svg');
 const box = svg.getBoundingClientRect();
