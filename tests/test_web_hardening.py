@@ -1277,6 +1277,8 @@ def test_the_host_lets_phones_in_again_from_its_home_page(
     assert unlocked.status_code == 200 and json_of(unlocked) == {"ok": True}
     assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
     assert 'id="pin-unlock"' not in host.get("/").get_data(as_text=True)
+    unset = create_app(tmp_path / "unset", require_pin=True).test_client().get("/")
+    assert 'id="host-pin"' not in unset.get_data(as_text=True)  # no PIN to show: not "None"
 
 
 def test_one_guest_guessing_from_two_addresses_does_not_lock_the_table(tmp_path: Path) -> None:

@@ -448,10 +448,14 @@ def pin_for_host() -> dict[str, Any] | None:
     """The table's PIN, and the minutes left on the whole table's lock (None: no lock), for
     the home page on this machine: the PIN was only in the terminal (the journal, under
     systemd), and the lock could be lifted only by a restart. None unless PINs are on and
-    the request comes from this machine, which never needs the PIN."""
+    the request comes from this machine, which never needs the PIN, and one is set (with
+    none, no phone can sign in at all: ``pin_not_set``)."""
     from flask import current_app
 
-    if not current_app.config["PIN_REQUIRED"] or table_pin.request_access() != table_pin.OPEN:
+    config = current_app.config
+    if not config["PIN_REQUIRED"] or config["PIN"] is None:
+        return None
+    if table_pin.request_access() != table_pin.OPEN:
         return None
     now = current_app.extensions["skullcam_clock"]()
     return {"pin": current_app.config["PIN"], "locked_minutes": pin_guard().table_lock_minutes(now)}
