@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 from bench_ncnn import ort_runner, stats, time_interleaved
 
+from skullcam.counts import counted
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "datasets" / "samples" / "scenes"
 HEAD = "/model.23/"
@@ -117,11 +119,10 @@ def main() -> None:
         print(f"max score difference on a sample frame: {np.abs(ref[0, 4] - got[0, 4]).max():.3f}")
         for threads in args.threads:
             runners = {"float": ort_runner(fp32, threads), "int8": ort_runner(int8, threads)}
-            times = time_interleaved(
-                runners, dict.fromkeys(runners, sample), args.repeats, f"{threads} thread(s)"
-            )
+            said = counted(threads, "thread")
+            times = time_interleaved(runners, dict.fromkeys(runners, sample), args.repeats, said)
             for label, ms in times.items():
-                print(f"  {threads} thread(s) detector {label:5s} {stats(ms)}")
+                print(f"  {said} detector {label:5s} {stats(ms)}")
         for label, model in (("float", args.model), ("int8", int8_model)):
             print(
                 f"recognizer with the {label} detector: "

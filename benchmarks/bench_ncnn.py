@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from skullcam.counts import counted
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "datasets" / "samples" / "scenes"
 DETECTOR_HW = (256, 320)
@@ -271,8 +273,9 @@ def main() -> None:
                     f"classifier {cls_ort.shape} logits {max_abs_diff(cls_ort, cls_ncnn):.2e}, "
                     f"same argmax {bool((cls_ort.argmax(1) == cls_ncnn.argmax(1)).all())}"
                 )
-            times = time_interleaved(runners, inputs, args.repeats, f"{threads} thread(s)")
-            print(f"{threads} thread(s), {args.repeats} interleaved calls each:")
+            label = counted(threads, "thread")
+            times = time_interleaved(runners, inputs, args.repeats, label)
+            print(f"{label}, {args.repeats} interleaved calls each:")
             for name, values in times.items():
                 print(f"  {name:<9} {stats(values)}")
             for runtime in ("ort", "ncnn"):

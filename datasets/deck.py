@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from skullcam.counts import counted
 from skullcam.datasets.deck_drawing import (
     AA,
     BLACK,
@@ -404,5 +405,7 @@ def load_deck(deck_dir: Path, size: tuple[int, int] = (FACE_W, FACE_H)) -> dict[
         faces[face] = img
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
-        raise UserError(f"deck {deck_dir} lacks {len(missing)} face(s): {shown}; regenerate it")
+        raise UserError(
+            f"deck {deck_dir} lacks {counted(len(missing), 'face')}: {shown}; regenerate it"
+        )
     return faces

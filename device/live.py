@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from skullcam.counts import counted
 from skullcam.device import unrecorded
 from skullcam.device.demo_game import (
     DEMO_SOURCE,
@@ -618,7 +619,7 @@ class _FailingFrames:
 
     def recovered(self) -> None:
         if self.since is not None:
-            logger.info("recognition works again after %d skipped frame(s)", self.skipped)
+            logger.info("recognition works again after %s", counted(self.skipped, "skipped frame"))
         self.since, self.skipped = None, 0
 
 
@@ -668,8 +669,8 @@ def remove_interrupted_writes(data_dir: Path) -> list[Path]:
     removed = [path for folder, names in folders for path in remove_leftover_temps(folder, names)]
     if removed:
         logger.info(
-            "removed %d unfinished file(s) a stopped run left: %s",
-            len(removed),
+            "removed %s a stopped run left: %s",
+            counted(len(removed), "unfinished file"),
             ", ".join(str(path) for path in removed),
         )
     return removed

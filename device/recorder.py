@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
 from skullcam.device.game import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.pipeline import annotate
@@ -414,8 +415,8 @@ class StoreRecorder:
             self._keep()
             return
         logger.info(
-            "recording %d trick(s) an earlier run left waiting for the database",
-            sum(1 for _, record in self.pending if not isinstance(record, Swap)),
+            "recording %s an earlier run left waiting for the database",
+            counted(sum(1 for _, record in self.pending if not isinstance(record, Swap)), "trick"),
         )
         if stop is None:
             self.close()
@@ -455,20 +456,23 @@ class StoreRecorder:
             if time.monotonic() > deadline:
                 first, _ = self.pending[0]
                 folder = self.store.game_dir(self.game_id)
+                n = len(self.pending)
                 held = (
                     f"the game database {self.store.path} stayed in use by another program for "
-                    f"{self.CLOSE_WAIT_S:.0f} s: {len(self.pending)} trick(s) from round "
-                    f"{first.round} trick {first.trick + 1} on "
+                    f"{self.CLOSE_WAIT_S:.0f} s: {counted(n, 'trick')} from round "
+                    f"{first.round} trick {first.trick + 1} on {agreeing(n, 'is', 'are')} not "
+                    "recorded"
                 )
+                they, their = agreeing(n, "it is", "they are"), agreeing(n, "its", "their")
                 if self._on_disk and self._disk_current:
                     raise UserError(
-                        f"{held}are not recorded yet; they are kept in {folder / unrecorded.FILE}"
-                        ": close the other program and run skullcam run again, which records"
-                        " them before anything else"
+                        f"{held} yet; {they} kept in {folder / unrecorded.FILE}: close the other"
+                        " program and run skullcam run again, which records"
+                        f" {agreeing(n, 'it', 'them')} before anything else"
                     )
                 raise UserError(
-                    f"{held}are not recorded, and could not be kept on disk either (the warning"
-                    f" above says why): they are lost; their images are in {folder}"
+                    f"{held}, and could not be kept on disk either (the warning above says why):"
+                    f" {they} lost; {their} images are in {folder}"
                 )
 
     def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
@@ -584,12 +588,13 @@ class StoreRecorder:
         if self._time_to_warn("tricks"):
             first, _ = self.pending[0]
             logger.warning(
-                "the game database is in use by another program (%s): %d trick(s) from round %d"
-                " trick %d wait to be recorded; %s",
+                "the game database is in use by another program (%s): %s from round %d"
+                " trick %d %s to be recorded; %s",
                 err,
-                len(self.pending),
+                counted(len(self.pending), "trick"),
                 first.round,
                 first.trick + 1,
+                agreeing(len(self.pending), "waits", "wait"),
                 self._meanwhile,
             )
 

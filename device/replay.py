@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skullcam.counts import counted
 from skullcam.device.game import Referee
 from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.pipeline import Listener, Pipeline
@@ -79,7 +80,7 @@ def load_bids(
             if not 0 <= bid <= dealt:
                 raise UserError(
                     f"bids file {path}: round {number}: {name}'s bid {bid} is out of range: "
-                    f"bids are 0..{dealt} with {dealt} card(s) dealt"
+                    f"bids are 0..{dealt} with {counted(dealt, 'card')} dealt"
                 )
     return [list(r) for r in data]
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from skullcam.counts import agreeing, counted
 from skullcam.device.pipeline import Pipeline
 from skullcam.device.sources import Frame
 
@@ -152,10 +153,12 @@ class RunTally:
 
     def summary(self, data: object) -> str:
         """The run's last line."""
-        line = f"recorded {self.tricks} trick(s) from {self.frames} frame(s) into {data}"
+        tricks, frames = counted(self.tricks, "trick"), counted(self.frames, "frame")
+        line = f"recorded {tricks} from {frames} into {data}"
         rate = self.frames_per_s
         if self.dropped:
-            line += f"; {self.dropped} more frame(s) were skipped"
+            skipped = agreeing(self.dropped, "was", "were")
+            line += f"; {counted(self.dropped, 'more frame')} {skipped} skipped"
         if rate is None:
             return line
         line += f"{',' if self.dropped else ';'} {rate:.1f} frames a second read"

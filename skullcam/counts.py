@@ -14,3 +14,9 @@ def counted(n: int, noun: str) -> str:
     """``n`` and ``noun`` in the number it takes: "1 trick", "0 tricks", "3 tricks". A share
     ("1/1 trick exact") counts in the number of its whole, as "one out of one trick" does."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def agreeing(n: int, one: str, other: str) -> str:
+    """Of a word's two forms, the one a count of ``n`` takes ("was" or "were", "waits" or
+    "wait"): a counted noun the sentence goes on about needs its verb to agree with it."""
+    return one if n == 1 else other

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skullcam.counts import counted
 from skullcam.errors import UserError
 
 from .refusals import refusal
@@ -287,7 +288,7 @@ def refuse_emptied(path: Path) -> None:
     if folders:
         raise UserError(
             f"the game database {path} is empty (0 bytes) although {games} "
-            f"holds the images of {len(folders)} game(s): it was emptied (a crash, a full "
+            f"holds the images of {counted(len(folders), 'game')}: it was emptied (a crash, a full "
             f'disk or a copy gone wrong). Restore a backup of it (docs/pi.md, "Backups"), '
             "or move the empty file aside to start a fresh database: new games are numbered "
             "after those folders and their images are kept"

@@ -576,7 +576,7 @@ def test_detect_reads_the_good_images_and_names_each_bad_one(tmp_path: Path, cap
     argv = ["detect", str(good), str(text), str(gone), str(good), "--data", str(tmp_path)]
     assert main(argv) == 2
     out, err = capsys.readouterr()
-    assert out.count(f"{good}: 6 card(s)") == 2 and "yellow-14" in out
+    assert out.count(f"{good}: 6 cards") == 2 and "yellow-14" in out
     assert err.splitlines() == [
         f"skullcam detect: error: image {gone} does not exist",  # said before the model loads
         f"skullcam detect: error: {text} is not a readable image (corrupt, empty or unknown "

@@ -264,9 +264,7 @@ def test_replay_skips_a_frozen_stretch_and_says_so(
     assert main([*argv, "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == record | {"settings": {}}
-    assert "40 frame(s) repeated the picture before them (a frozen camera): read as" in (
-        captured.err
-    )
+    assert "40 frames repeated the picture before them (a frozen camera): read as" in (captured.err)
     said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any(f"the same picture for 3 s (since frame {stuck})" in m for m in said)
     assert len(seen) == len(sg.script)

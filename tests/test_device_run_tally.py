@@ -39,14 +39,28 @@ def test_the_tally_counts_every_game_not_the_last_two() -> None:
     tally.follow_drops(second)
     second.dropped = 4
     assert tally.dropped == 7
-    assert tally.summary("DATA").startswith("recorded 35 trick(s) from 600 frame(s) into DATA; 7")
+    assert tally.summary("DATA").startswith("recorded 35 tricks from 600 frames into DATA; 7")
 
 
 def test_a_run_without_skipped_frames_says_nothing_of_them() -> None:
     tally = RunTally()
     tally.follow_pipeline(_pipeline(6, 537))  # type: ignore[arg-type]
     tally.follow_drops(SimpleNamespace(dropped=0))
-    assert tally.summary("D") == "recorded 6 trick(s) from 537 frame(s) into D"
+    assert tally.summary("D") == "recorded 6 tricks from 537 frames into D"
+
+
+def test_one_trick_frame_and_skipped_frame_are_said_in_the_singular() -> None:
+    """The run's last line said "recorded 1 trick(s) from 1 frame(s) ...; 1 more frame(s) were
+    skipped": every count hedged its plural, and the verb disagreed with a count of one."""
+    tally = RunTally()
+    tally.follow_pipeline(_pipeline(1, 1))  # type: ignore[arg-type]
+    tally.follow_drops(SimpleNamespace(dropped=1))
+    assert tally.summary("D").startswith("recorded 1 trick from 1 frame into D; 1 more frame was")
+    tally.follow_pipeline(_pipeline(5, 1606))  # type: ignore[arg-type]
+    tally.follow_drops(SimpleNamespace(dropped=3))
+    assert tally.summary("D").startswith(
+        "recorded 6 tricks from 1607 frames into D; 4 more frames were skipped"
+    )
 
 
 class _Clock:
@@ -157,7 +171,7 @@ def test_the_camera_waiting_for_a_game_restarts_the_count(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("read", "dropped", "ends"),
     [
-        (400, 1600, "; 1600 more frame(s) were skipped, 4.0 frames a second read"),
+        (400, 1600, "; 1600 more frames were skipped, 4.0 frames a second read"),
         (200, 0, "; 2.0 frames a second read: below 3.3 tricks can be missed (check the camera"),
         (240, 360, "skipped, 2.4 frames a second read: below 3.3 tricks can be missed (to read"),
     ],
@@ -174,7 +188,7 @@ def test_the_runs_last_line_says_the_rate_frames_were_read_at(
     tally.follow_drops(SimpleNamespace(dropped=dropped - dropped // 2))
     tally.follow_pace(SimpleNamespace(read=read - read // 2, seconds=50.0))
     line = tally.summary("D")
-    assert line.startswith("recorded 6 trick(s) from")
+    assert line.startswith("recorded 6 tricks from")
     if "below" in ends:
         assert ends in line and line.endswith("see docs/pi.md, 'If the Pi cannot keep up')")
     else:
@@ -202,7 +216,9 @@ def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
     loop.stop.set()
     assert loop.join(10) and loop.error is None
     assert loop.tally.frames > 0 and loop.tally.dropped > 0
-    assert f"; {loop.tally.dropped} more frame(s) were skipped" in loop.tally.summary("D")
+    dropped = loop.tally.dropped
+    said = "1 more frame was" if dropped == 1 else f"{dropped} more frames were"
+    assert f"; {said} skipped" in loop.tally.summary("D")
     assert loop.keep_up is not None and loop.keep_up.speed == 8.0  # its advice: a lower --speed
 
 

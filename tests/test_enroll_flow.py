@@ -237,7 +237,7 @@ def test_missing_faces_and_unknown_names_are_listed(tmp_path: Path, alt_photos: 
         == "green-9.webp: not a JPEG or PNG photo; save it as green-9.jpg or green-9.png"
     )
     assert len(problems) == 5
-    assert problems[-1].startswith("missing 67 face(s): green-3.jpg, green-4.jpg")
+    assert problems[-1].startswith("missing 67 faces: green-3.jpg, green-4.jpg")
     assert "white-whale.jpg" in problems[-1]
     assert sorted(enrollment.faces) == ["green-1", "green-2"]
 
@@ -257,7 +257,7 @@ def test_one_picture_under_two_card_names_is_named_and_used_for_neither(
     assert sorted(enrollment.faces) == ["green-2"]
     said: list[str] = []  # run again: the copies are not counted as enrolled
     collect_from_folder(enrollment, folder, say=said.append, progress=False)
-    assert said == ["1 face(s) already enrolled from these photos: kept"]
+    assert said == ["1 face already enrolled from these photos: kept"]
     # Fixed in the folder, then copied again from a face kept from an earlier run.
     shutil.copyfile(alt_photos / "green-7.jpg", folder / "green-7.jpg")
     assert collect_from_folder(enrollment, folder, progress=False)[-1].startswith("missing 66")
@@ -279,7 +279,7 @@ def test_two_photos_of_one_face_are_both_named_and_neither_used(
     enrollment = Enrollment.open(tmp_path / "data", "deck")
     problems = collect_from_folder(enrollment, folder, progress=False)
     assert "green-2: 2 photos (Green-2.PNG, green-2.jpg); keep one" in problems
-    assert problems[-1].startswith("missing 67 face(s): green-3.jpg")  # green-2 is not missing
+    assert problems[-1].startswith("missing 67 faces: green-3.jpg")  # green-2 is not missing
     assert sorted(enrollment.faces) == ["green-1"]
 
 
@@ -369,7 +369,7 @@ def test_an_interrupted_collection_resumes_where_it_stopped(
     said: list[str] = []
     collect_from_folder(resumed, folder, counting, say=said.append, progress=False)
     assert len(looked_at) == 3  # the two kept faces were not looked at again
-    assert said == ["2 face(s) already enrolled from these photos: kept"]
+    assert said == ["2 faces already enrolled from these photos: kept"]
     assert sorted(Enrollment.open(data, "deck").faces) == faces
 
 
@@ -818,11 +818,11 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     code = main(["enroll", "--from", str(folder), "--trust-names", "--data", str(data)])
     assert code == 2
     err = capsys.readouterr().err
-    assert "missing 68 face(s)" in err
+    assert "missing 68 faces" in err
     # The last line stands alone: a program that keeps it learns what was wrong.
     last = err.strip().splitlines()[-1]
-    assert last.startswith("skullcam enroll: error: missing 68 face(s): green-1.jpg, ")
-    assert "…; fix it and run the same command again (1 good face(s) are kept)" in last
+    assert last.startswith("skullcam enroll: error: missing 68 faces: green-1.jpg, ")
+    assert "…; fix it and run the same command again (1 good face is kept)" in last
     assert list(Enrollment.open(data, "my-deck").faces) == ["skull-king"]
 
     # Another folder under the same deck name: the face kept from the first is said, since
@@ -831,11 +831,11 @@ def test_cli_from_folder_lists_problems_and_keeps_good_faces(
     assert main(["enroll", "--from", str(other), "--trust-names", "--data", str(data)]) == 2
     err = capsys.readouterr().err
     assert (
-        f"1 face(s) of deck 'my-deck' are kept from {folder.resolve()}, not this folder: "
+        f"1 face of deck 'my-deck' is kept from {folder.resolve()}, not this folder: "
         "skull-king (for a new deck, give another --name)"
     ) in err
     last = err.strip().splitlines()[-1]
-    assert "missing 66 face(s)" in last and "3 good face(s) are kept" in last
+    assert "missing 66 faces" in last and "3 good faces are kept" in last
 
     # One short problem is said once, in the error line.
     whole = tmp_path / "whole"

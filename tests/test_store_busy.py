@@ -111,7 +111,7 @@ def test_close_says_which_tricks_a_still_held_database_kept_out(tmp_path: Path) 
     with held(store.path):
         recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
         kept = store.game_dir(game_id) / "unrecorded.json"
-        said = r"1 trick\(s\) from round 1 trick 1 on are not recorded yet; they are kept in "
+        said = "1 trick from round 1 trick 1 on is not recorded yet; it is kept in "
         with pytest.raises(UserError, match=said + re.escape(str(kept))):
             recorder.close()
     recorder.close()  # free again: written now
@@ -256,7 +256,7 @@ def test_tricks_that_could_not_be_kept_are_said_lost(
     recorder.CLOSE_WAIT_S = 0.3
     with held(store.path):
         recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
-        with pytest.raises(UserError, match=r"could not be kept on disk either.*they are lost"):
+        with pytest.raises(UserError, match=r"kept on disk either.*: it is lost; its images"):
             recorder.close()
 
 
@@ -318,10 +318,10 @@ def test_the_live_views_busy_warning_does_not_silence_the_waiting_tricks_one(
         recorder.on_live([], None, _frame())
     said = [r.getMessage() for r in caplog.records]
     live = [m for m in said if m.startswith("live trick not published")]
-    waiting = [m for m in said if "wait to be recorded" in m]
+    waiting = [m for m in said if "to be recorded" in m]
     assert len(live) == 1 and "in use" in live[0]
     assert len(waiting) == 1  # said once, not on every trick while the lock lasts
-    assert "1 trick(s) from round 1 trick 1 wait" in waiting[0]
+    assert "1 trick from round 1 trick 1 waits" in waiting[0]
 
 
 def _yellow_then_green(ref: Referee, recorder: StoreRecorder) -> None:

@@ -90,7 +90,7 @@ def test_an_emptied_database_beside_recorded_games_is_refused_untouched(tmp_path
         GameStore(data)
     message = str(info.value)
     assert f"{data / 'skullcam.db'} is empty (0 bytes)" in message
-    assert f"{data / 'games'} holds the images of 1 game(s)" in message
+    assert f"{data / 'games'} holds the images of 1 game" in message
     assert "Backups" in message and "move the empty file aside" in message
     assert (data / "skullcam.db").stat().st_size == 0
     assert {p.name: p.read_bytes() for p in (data / "games" / "1").iterdir()} == before

@@ -34,6 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from skullcam.counts import agreeing, counted
 from skullcam.errors import UserError
 from skullcam.files import copy_atomic, sync_folder, write_atomic
 from skullcam.rules import FACES
@@ -325,7 +326,7 @@ class Enrollment:
         missing = self.missing()
         if missing:
             raise UserError(
-                f"{len(missing)} face(s) not enrolled yet: {', '.join(missing[:8])}"
+                f"{counted(len(missing), 'face')} not enrolled yet: {', '.join(missing[:8])}"
                 f"{' ...' if len(missing) > 8 else ''}; add them first"
             )
         deck = self.deck_dir
@@ -388,7 +389,7 @@ def _photo_files(folder: Path) -> tuple[dict[str, Path], list[str], set[str]]:
                 )
             elif path.suffix.lower() in (".heic", ".heif") and path.is_file():
                 # An iPhone's photos as they come off it (IMG_1234.HEIC): were they left
-                # out unsaid, the user would read only "missing 69 face(s)".
+                # out unsaid, the user would read only "missing 69 faces".
                 problems.append(
                     f"{path.name}: an iPhone HEIC photo, which is not read; save it as JPEG "
                     "named for its card (e.g. green-7.jpg)"
@@ -438,7 +439,7 @@ def collect_from_folder(
     problems += copies.values()
     kept = [f for f in files if enrollment.faces.get(f, {}).get("digest") == digests[f]]
     if kept:
-        say(f"{len(kept)} face(s) already enrolled from these photos: kept")
+        say(f"{counted(len(kept), 'face')} already enrolled from these photos: kept")
     todo = [
         (face, path, digests[face])
         for face, path in files.items()
@@ -469,7 +470,7 @@ def collect_from_folder(
     missing = [f for f in enrollment.missing() if f not in named]
     if missing:
         problems.append(
-            f"missing {len(missing)} face(s): "
+            f"missing {counted(len(missing), 'face')}: "
             + ", ".join(f"{f}.jpg" for f in missing)
             + " (escape and loot once each)"
         )
@@ -522,8 +523,9 @@ def _say_faces_from_elsewhere(
     for where, faces in elsewhere.items():
         shown = ", ".join(faces[:6]) + (f" and {len(faces) - 6} more" if len(faces) > 6 else "")
         say(
-            f"{len(faces)} face(s) of deck '{enrollment.name}' are kept from {where}, not this "
-            f"folder: {shown} (for a new deck, give another --name)"
+            f"{counted(len(faces), 'face')} of deck '{enrollment.name}' "
+            f"{agreeing(len(faces), 'is', 'are')} kept from {where}, not this folder: {shown}"
+            " (for a new deck, give another --name)"
         )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skullcam.cli import add_data_argument
+from skullcam.counts import counted
 from skullcam.errors import UserError
 
 if TYPE_CHECKING:  # the command line imports its commands' heavy parts only when they run
@@ -151,8 +152,8 @@ def _run(args: argparse.Namespace) -> int:
         cards = Recognizer.load(args.model, data_dir=args.data)(image)
         if args.players is not None and len(cards) != args.players:
             raise UserError(
-                f"found {len(cards)} card(s) for --players {args.players}: lay exactly one card "
-                "in front of each player, clear the rest of the table, and try again"
+                f"found {counted(len(cards), 'card')} for --players {args.players}: lay exactly"
+                " one card in front of each player, clear the rest of the table, and try again"
             )
         height, width = image.shape[:2]
         if centre is not None:

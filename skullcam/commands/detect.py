@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skullcam.cli import add_data_argument, print_error
+from skullcam.counts import counted
 from skullcam.errors import UserError
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def _cards_in(recognizer: Recognizer, path: Path) -> list[dict[str, Any]]:
 def _print_cards(result: dict[str, Any]) -> None:
     """One image's cards as text, printed as soon as it is read."""
     cards = result["cards"]
-    print(f"{result['path']}: {len(cards)} card(s)", flush=True)
+    print(f"{result['path']}: {counted(len(cards), 'card')}", flush=True)
     for c in cards:
         x1, y1, x2, y2 = c["box"]
         box = f"({x1:.0f},{y1:.0f},{x2:.0f},{y2:.0f})"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skullcam.cli import add_data_argument, port_number, table_pin
+from skullcam.counts import agreeing, counted
 from skullcam.errors import UserError
 
 if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see _plan)
@@ -253,15 +254,21 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         if first != problems[0] or len(problems) > 1:
             for line in problems:
                 _say(f"  {line}")
-        more = f" (and {len(problems) - 1} more problem(s) above)" if len(problems) > 1 else ""
+        more = (
+            f" (and {counted(len(problems) - 1, 'more problem')} above)"
+            if len(problems) > 1
+            else ""
+        )
         trust = (
             "; --trust-names skips the looks-like check"
             if any("looks like" in line for line in problems)
             else ""
         )
+        good = len(enrollment.faces)
         raise UserError(
             f"{first}{more}; fix {'them' if len(problems) > 1 else 'it'} and run the same "
-            f"command again ({len(enrollment.faces)} good face(s) are kept{trust})"
+            f"command again ({counted(good, 'good face')} {agreeing(good, 'is', 'are')} kept"
+            f"{trust})"
         )
     outcome = adapt_and_install(enrollment, plan, test_scenes=args.test_scenes, say=_say)
     check = outcome.check

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.cli import add_data_argument
-from skullcam.counts import counted
+from skullcam.counts import agreeing, counted
 from skullcam.errors import UserError
 from skullcam.files import read_json
 from skullcam.rules import same_name, visible_name
@@ -196,10 +196,11 @@ def _run(args: argparse.Namespace) -> int:
         pipeline = replay_source(source, args.source, recognizer, referee, seats=seats)
     record = referee.record()
     flagged = sum(1 for o in pipeline.outcomes if o.flags)
-    if pipeline.stats.repeats:
+    if repeats := pipeline.stats.repeats:
+        them = agreeing(repeats, "it", "them")
         print(
-            f"{pipeline.stats.repeats} frame(s) repeated the picture before them (a frozen "
-            "camera): read as that picture, not recognized again",
+            f"{counted(repeats, 'frame')} repeated the picture before {them} (a frozen camera):"
+            " read as that picture, not recognized again",
             file=sys.stderr,
         )
     if args.json:
@@ -218,8 +219,7 @@ def _run(args: argparse.Namespace) -> int:
                 f" {strict} (check --players and --first-dealer)",
                 file=sys.stderr,
             )
-        if flagged:
-            print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
+        _say_flagged(flagged)
         return 0
     for line in trick_log_lines(pipeline.outcomes, names):
         print(line)
@@ -238,9 +238,14 @@ def _run(args: argparse.Namespace) -> int:
         print(f"round {number}: {points}")
     totals = "  ".join(f"{n} {p}" for n, p in zip(names, score["totals"], strict=True))
     print(f"totals: {totals}")
-    if flagged:
-        print(f"{flagged} trick(s) flagged for a person to check", file=sys.stderr)
+    _say_flagged(flagged)
     return 0
+
+
+def _say_flagged(flagged: int) -> None:
+    """Count the tricks a person should check, last on stderr, after either output."""
+    if flagged:
+        print(f"{counted(flagged, 'trick')} flagged for a person to check", file=sys.stderr)
 
 
 def _strict_refusal(record: dict[str, Any]) -> str | None:
