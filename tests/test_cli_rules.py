@@ -31,7 +31,7 @@ def test_trick_plain_verdict() -> None:
     assert out.returncode == 0, out.stderr
     assert (
         out.stdout.splitlines()[0]
-        == "Play 2 wins with mermaid-alyra (+40 bonus if the bid is exact)."
+        == "Play 3 wins with mermaid-alyra (+40 bonus if the bid is exact)."
     )
     assert "No bonus for capturing the pirate." in out.stdout
 
@@ -56,7 +56,20 @@ def test_trick_verdict_names_the_bonus_as_the_table_scores_it(
     path.write_text(json.dumps(settings))
     out = skullcam("trick", "skull-king", "mermaid-alyra", "--settings", str(path))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0] == "Play 1 wins with mermaid-alyra " + verdict
+    assert out.stdout.splitlines()[0] == "Play 2 wins with mermaid-alyra " + verdict
+
+
+def test_trick_text_counts_plays_from_one_and_json_from_zero() -> None:
+    """The text said "Play 0 wins with skull-king" for the first card laid: a player counts
+    the first card as play 1. The JSON keeps its documented indices, explanation too."""
+    text = skullcam("trick", "skull-king", "pirate-rosie", "loot")
+    assert text.returncode == 0, text.stderr
+    first, explanation = text.stdout.splitlines()[:2]
+    assert first.startswith("Play 1 wins with skull-king")
+    assert "(play 1) wins" in explanation and "Loot alliance: play 3 and play 1" in explanation
+    data = json.loads(skullcam("trick", "skull-king", "pirate-rosie", "loot", "--json").stdout)
+    assert (data["winner"], data["loot_alliances"]) == (0, [[2, 0]])
+    assert "(play 0) wins" in data["explanation"]
 
 
 def test_trick_json_is_the_documented_object() -> None:
@@ -85,16 +98,16 @@ def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
     assert "'loot' setting is off" in data["warnings"][0]
     plain = skullcam("trick", "kraken", "green-3")
     assert plain.returncode == 0
-    assert plain.stdout.startswith("Nobody wins this trick; play 1 leads next.")
+    assert plain.stdout.startswith("Nobody wins this trick; play 2 leads next.")
     assert "warning:" in plain.stderr
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["trick", "green-15"], "play 0: unknown card 'green-15'"),
-        (["trick", "green-7", "green-15"], "play 1: unknown card 'green-15'"),
-        (["trick", "green-7", "GREEN-7"], "play 1 (green-7): green-7 is already in this trick"),
+        (["trick", "green-15"], "play 1: unknown card 'green-15'"),
+        (["trick", "green-7", "green-15"], "play 2: unknown card 'green-15'"),
+        (["trick", "green-7", "GREEN-7"], "play 2 (green-7): green-7 is already in this trick"),
         (["trick", "green-7"], "a trick has one card per player, 2 to 8, got 1"),
         (["trick", "tigress", "green-2"], "write tigress:pirate or tigress:escape"),
         (

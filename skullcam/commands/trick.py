@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Resolve one trick. Cards are ids like green-7, black-14, escape, pirate-rosie,"
             " tigress:pirate, tigress:escape, skull-king, mermaid-alyra, loot, kraken,"
-            " white-whale (case-insensitive), in play order: the first card led. Plays are"
-            " numbered from 0."
+            " white-whale (case-insensitive), in play order: the first card led. The verdict,"
+            " its explanation and errors count plays from 1 (play 1 led), as the table does;"
+            " --json numbers them from 0, as its indices."
         ),
         epilog=(
             f"card ids: {card_ids_in_words()} (the five escapes share one id, as do the two"
@@ -67,26 +68,29 @@ def load_settings(path: Path | None) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.rules import RulesError, parse_card, resolve_trick
+    from skullcam.rules import RulesError, parse_card, resolve_trick, unresolved_reason
 
     settings = load_settings(args.settings)
     cards = []
-    for index, text in enumerate(args.cards):
+    for index, text in enumerate(args.cards, start=1):
         try:
             cards.append(parse_card(text))
         except RulesError as err:
             raise UserError(f"play {index}: {err}") from None
+    # The JSON's explanation names plays by its own indices (from 0); a person reads "play 1"
+    # as the first card, so the text counts from 1.
+    labels = None if args.json else [f"play {i}" for i in range(1, len(cards) + 1)]
     try:
-        result = resolve_trick(cards, settings)
+        result = resolve_trick(cards, settings, labels)
     except RulesError as err:
-        raise UserError(str(err)) from None
+        raise UserError(unresolved_reason(err, cards)) from None
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
     if result.winner is None:
-        print(f"Nobody wins this trick; play {result.next_leader} leads next.")
+        print(f"Nobody wins this trick; play {result.next_leader + 1} leads next.")
     else:
-        line = f"Play {result.winner} wins with {result.winning_card}"
+        line = f"Play {result.winner + 1} wins with {result.winning_card}"
         if result.bonus:
             line += f" (+{result.bonus} bonus{_BONUS_PAID[settings.bonus_paid()]})"
         print(line + ".")
