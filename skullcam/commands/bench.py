@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cache",
         type=Path,
         default=Path.home() / ".cache" / "skullcam",
-        help="where the yolo11n@640 reference ONNX is exported once (~/.cache/skullcam)",
+        help="where the yolo11n@640 reference ONNX is exported once (default ~/.cache/skullcam)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     add_data_argument(parser)

@@ -34,19 +34,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "calibrate",
         help="seat calibration: where each player sits around the table",
-        description="Set the seat zones used to tell which player played each card.",
+        description=(
+            "Set the seat zones used to tell which player played each card. --players N alone"
+            " spaces the seats evenly around the centre; with --image or --camera, each player"
+            " lays one card in front of them and the cards found set the seats (player 0: the"
+            " card nearest --first-seat). Saved in the data folder, where run and replay read"
+            " it."
+        ),
     )
-    parser.add_argument("--players", type=int, default=None, metavar="N", help="players (2-8)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players (2-8); with --image or --camera, the cards to expect (default: as many"
+        " as are found)",
+    )
     parser.add_argument(
         "--first-seat",
         default="bottom",
         metavar="SIDE",
         help="where player 0 sits: bottom, left, top, right or degrees (default bottom)",
     )
-    parser.add_argument("--center", default=None, metavar="X,Y", help="table centre in pixels")
+    parser.add_argument(
+        "--center",
+        default=None,
+        metavar="X,Y",
+        help="table centre in the frame's pixels (default: the middle of the frame)",
+    )
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--image", type=Path, default=None, help="a frame with one card per seat")
-    source.add_argument("--camera", default=None, metavar="SRC", help="grab that frame from SRC")
+    source.add_argument(
+        "--image",
+        type=Path,
+        default=None,
+        help="a photo of the table with one card laid in front of each player",
+    )
+    source.add_argument(
+        "--camera",
+        default=None,
+        metavar="SRC",
+        help="take that picture from SRC instead, as 'skullcam run --camera' takes it (an index,"
+        " stream URL, 'picamera' or a video)",
+    )
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument("--show", action="store_true", help="print the layout in use and exit")
     parser.add_argument("--reset", action="store_true", help="forget the calibration")

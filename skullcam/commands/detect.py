@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             " those); the exit status is then 2."
         ),
     )
-    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    parser.add_argument(
+        "images", nargs="+", type=Path, metavar="IMAGE", help="photos to read (JPEG or PNG)"
+    )
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument("--json", action="store_true", help="print the documented JSON object")
     add_data_argument(parser)

@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "web page guides you through the faces with the camera.",
     )
     parser.add_argument("--from", dest="source", type=Path, help="folder of face photos")
-    parser.add_argument("--name", default="my-deck", help="name of the enrolled deck")
+    parser.add_argument(
+        "--name", default="my-deck", help="name of the enrolled deck (default my-deck)"
+    )
     parser.add_argument("--list", action="store_true", help="list the models you can activate")
     parser.add_argument(
         "--activate", metavar="NAME", help="make NAME (from --list, or 'shipped') the active model"
@@ -46,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--host",
         default="0.0.0.0",
-        help="web enrollment address (0.0.0.0: every interface, so a phone can hold the card)",
+        help="web enrollment address (default 0.0.0.0: every interface, so a phone can hold"
+        " the card)",
     )
     parser.add_argument("--port", type=port_number, default=8001, help="web enrollment port (8001)")
     parser.add_argument(
@@ -91,8 +94,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="corner reader fine-tuning epochs (default 3; 0: the enrolled model "
         "reads without one)",
     )
-    parser.add_argument("--test-scenes", type=int, default=500, help="self-check scenes")
-    parser.add_argument("--workers", type=int, default=2, help="scene rendering processes")
+    parser.add_argument(
+        "--test-scenes", type=int, default=500, help="self-check scenes (default 500)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="scene rendering processes (default 2)"
+    )
     add_data_argument(parser)
     parser.set_defaults(func=_run)
 

@@ -37,14 +37,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--limit",
         type=non_negative_int,
         default=0,
-        help="evaluate only the first N scenes (0: all)",
+        help="evaluate only the first N scenes (default 0: all)",
     )
     parser.add_argument(
         "--threads",
         type=non_negative_int,
         default=0,
-        help="threads the recognizer runs on (0: up to 4, as the live loop does); with 1 the "
-        "detector's two views run one after the other, and the mirror view only where the "
+        help="threads the recognizer runs on (default 0: up to 4, as the live loop does); with 1"
+        " the detector's two views run one after the other, and the mirror view only where the "
         "first leaves a box in doubt (mirror_below in the model's recognizer.json)",
     )
     parser.add_argument(

@@ -47,7 +47,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "unless --settings is given); without it every bid counts as 0",
     )
     parser.add_argument(
-        "--settings", type=Path, default=None, metavar="FILE", help="house rules JSON"
+        "--settings",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="JSON object of house rules (default: the settings of the game record given as --bids"
+        " or of the game folder's game.json, else the standard rules)",
     )
     parser.add_argument("--json", action="store_true", help="print the recognized game record")
     parser.add_argument(

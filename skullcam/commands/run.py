@@ -82,11 +82,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--speed",
         type=playback_speed,
         default=1.0,
-        help="playback speed of the demo or a recording: 1 = real time (0.05 to 1000), "
-        "0 = as fast as possible",
+        help="playback speed of the demo or a recording: 1 = real time (the default; 0.05 to"
+        " 1000), 0 = as fast as possible",
     )
     parser.add_argument(
-        "--max-seconds", type=positive_float, default=None, help="stop after this many seconds"
+        "--max-seconds",
+        type=positive_float,
+        default=None,
+        help="stop after this many seconds (default: run until stopped)",
     )
     parser.add_argument(
         "--exit-when-done",

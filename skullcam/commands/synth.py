@@ -104,7 +104,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "visible, without rendering the scenes again.",
     )
     relabel.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
-    relabel.add_argument("--min-visible", type=_fraction, required=True)
+    relabel.add_argument(
+        "--min-visible",
+        type=_fraction,
+        required=True,
+        help="label a card only if at least this fraction is visible (synth scenes uses 0.5)",
+    )
     relabel.set_defaults(func=_relabel)
 
     game = ssub.add_parser(

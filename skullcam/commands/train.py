@@ -28,7 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="model folder to write (never implied: the installed models/ folder is every data "
         "folder's shipped model, so replacing it is said by name, --out models)",
     )
-    parser.add_argument("--work", type=Path, default=Path("runs/train"), help="scratch folder")
+    parser.add_argument(
+        "--work", type=Path, default=Path("runs/train"), help="scratch folder (default runs/train)"
+    )
     for part in ("detector", "classifier"):
         parser.add_argument(
             f"--{part}-epochs",
@@ -37,17 +39,29 @@ def register(sub: argparse._SubParsersAction) -> None:
             help=f"{part} epochs (default %(default)s)",
         )
     parser.add_argument(
-        "--imgsz", type=positive_int, default=TrainPlan.imgsz, help="detector training size"
+        "--imgsz",
+        type=positive_int,
+        default=TrainPlan.imgsz,
+        help=f"detector training size in pixels (default {TrainPlan.imgsz})",
     )
-    parser.add_argument("--batch", type=positive_int, default=TrainPlan.batch)
     parser.add_argument(
-        "--max-classifier-scenes", type=positive_int, default=TrainPlan.max_classifier_scenes
+        "--batch",
+        type=positive_int,
+        default=TrainPlan.batch,
+        help=f"detector batch size (default {TrainPlan.batch})",
+    )
+    parser.add_argument(
+        "--max-classifier-scenes",
+        type=positive_int,
+        default=TrainPlan.max_classifier_scenes,
+        help="train scenes the classifier's crops are cut from (the first N; val: N/8, at"
+        f" least 50; default {TrainPlan.max_classifier_scenes})",
     )
     parser.add_argument(
         "--crop-copies",
         type=positive_int,
         default=TrainPlan.crop_copies,
-        help="jittered crops per labelled card",
+        help=f"jittered crops per labelled card (default {TrainPlan.crop_copies})",
     )
     parser.add_argument(
         "--candidate-crops",
@@ -98,7 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--classifier-lr",
         type=positive_float,
         default=TrainPlan.classifier_lr,
-        help="peak classifier learning rate",
+        help=f"peak classifier learning rate (default {TrainPlan.classifier_lr:g})",
     )
     parser.add_argument(
         "--detector-lr",
