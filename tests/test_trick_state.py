@@ -493,16 +493,7 @@ def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_
     """Cai's card was never seen and the trick was swept; Cai, who won, leads in his seat
     before the swept cards' tracks are given up: the unseen old cards are not hidden cards
     of a trick his lead completes (they were last seen before it came)."""
-    b = Bench(leader=0)
-    a, c = det("green-5", 0), det("green-9", 1)
-    b.frames([a], 8)
-    b.frames([a, c], 10)
-    b.frames([], 5)  # swept
-    lead = det("purple-2", 2)
-    b.frames([lead], 30)
-    (short,) = b.completed()
-    assert short.swept and [p.card for p in short.plays] == ["green-5", "green-9"]
-    assert [b.tracker.tracks[m].card for m in b.machine.members] == ["purple-2"]
+    _lead_in_the_unseen_seat_after_a_sweep(swept_frames=5)
 
 
 def test_a_lead_laid_just_after_the_sweep_does_not_complete_the_swept_trick() -> None:
@@ -510,11 +501,18 @@ def test_a_lead_laid_just_after_the_sweep_does_not_complete_the_swept_trick() ->
     later, while the swept cards still count as in view. His lead was first seen after both
     were last seen: laid on a cleared table, it does not complete their trick (it did when
     it came to rest within ``visible_s`` of the sweep)."""
+    _lead_in_the_unseen_seat_after_a_sweep(swept_frames=2)
+
+
+def _lead_in_the_unseen_seat_after_a_sweep(swept_frames: int) -> None:
+    """Ana's and Ben's cards swept after ``swept_frames`` empty frames, Cai's never seen; Cai
+    then leads purple-2 in his seat. The swept trick is reported short, and the lead alone
+    starts the next."""
     b = Bench(leader=0)
     a, c = det("green-5", 0), det("green-9", 1)
     b.frames([a], 8)
     b.frames([a, c], 10)
-    b.frames([], 2)  # swept
+    b.frames([], swept_frames)  # swept
     lead = det("purple-2", 2)
     b.frames([lead], 30)
     (short,) = b.completed()
