@@ -346,11 +346,7 @@ def test_tricks_waiting_for_a_held_database_go_on_a_place_after_a_missed_trick_i
     waiting trick, numbered trick 2, was refused as already recorded and lost with an error
     in the log (the second went into its place, a trick early), and the swap with it."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
-    _yellow_then_green(ref, recorder)
-    with held(store.path):
-        _black_then_swapped(ref, recorder)
-        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
-    _missed_green_entered(store, game_id)
+    _two_waited_while_the_missed_trick_was_inserted(store, game_id, ref, recorder)
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
         assert recorder.flush()
     assert "not recorded" not in caplog.text and "not amended" not in caplog.text
@@ -363,14 +359,37 @@ def _missed_green_entered(store: GameStore, game_id: int) -> None:
     store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
 
 
+# Round 1's trick, the missed trick the table inserted and the camera's green trick moved a
+# place on by it: (round, trick, first card, entered by hand), as ``_placed`` gives them.
+_UP_TO_THE_MISSED_TRICK = [
+    (1, 0, "yellow-5", False),
+    (2, 0, "green-3", True),
+    (2, 1, "green-5", False),
+]
+
+
+def _placed(store: GameStore, game_id: int) -> list[tuple[int, int, str, bool]]:
+    """Each recorded trick's place, first card and whether the table entered it by hand."""
+    return [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
+
+
+def _two_waited_while_the_missed_trick_was_inserted(
+    store: GameStore, game_id: int, ref: Referee, recorder: StoreRecorder
+) -> None:
+    """Round 1's trick and round 2's first recorded; round 2's second (with its swap) and
+    round 3's first wait for a held database while the table inserts the missed trick."""
+    _yellow_then_green(ref, recorder)
+    with held(store.path):
+        _black_then_swapped(ref, recorder)
+        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
+    _missed_green_entered(store, game_id)
+
+
 def _black_and_purple_went_on(store: GameStore, game_id: int) -> None:
     """Round 2's second trick (c's black-1 swapped for black-13) and round 3's first, filed
     a place early as the missed trick was inserted, are in a place on."""
-    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
-    assert placed == [
-        (1, 0, "yellow-5", False),
-        (2, 0, "green-3", True),
-        (2, 1, "green-5", False),
+    assert _placed(store, game_id) == [
+        *_UP_TO_THE_MISSED_TRICK,
         (3, 0, "black-5", False),
         (3, 1, "purple-5", False),
     ]
@@ -406,11 +425,7 @@ def test_tricks_kept_after_one_that_went_in_a_place_on_follow_it_in_the_next_run
     round 3's first was dropped as already recorded ('not recorded'), and the swap went to
     nothing ('not amended'). Only the run that moved the trick on knew it had."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
-    _yellow_then_green(ref, recorder)
-    with held(store.path):
-        _black_then_swapped(ref, recorder)
-        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
-    _missed_green_entered(store, game_id)
+    _two_waited_while_the_missed_trick_was_inserted(store, game_id, ref, recorder)
     _held_again_at(store, monkeypatch, "correct_play")
     assert not recorder.flush()
     assert [(o.round, o.trick) for o, _ in recorder.pending] == [(2, 1), (3, 0)]
@@ -437,11 +452,7 @@ def test_a_refusal_after_a_trick_went_in_a_place_on_stands_where_nothing_moved(
     refusal stands."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
     again = referee_from_store(store, game_id).add(trick(["yellow-5", "yellow-9", "yellow-2"]))
-    _yellow_then_green(ref, recorder)
-    with held(store.path):
-        _black_then_swapped(ref, recorder)
-        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
-    _missed_green_entered(store, game_id)
+    _two_waited_while_the_missed_trick_was_inserted(store, game_id, ref, recorder)
     assert recorder.flush()
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
         recorder.on_trick(again, _frame(), [])
@@ -483,11 +494,7 @@ def test_taking_the_missed_trick_back_moves_the_tricks_that_went_on_back_too(
     stayed in round 3, and round 2 trick 2 was left free, the table asked to enter it by
     hand and round 3 holding round 2's trick."""
     store, game_id, ref, recorder = two_round_game(tmp_path)
-    _yellow_then_green(ref, recorder)
-    with held(store.path):
-        _black_then_swapped(ref, recorder)
-        recorder.on_trick(ref.add(trick(["purple-5", "purple-9", "purple-1"])), _frame(), [])
-    _missed_green_entered(store, game_id)
+    _two_waited_while_the_missed_trick_was_inserted(store, game_id, ref, recorder)
     assert recorder.flush()
     assert store.remove_hand_trick(game_id, 2, 0)["moved_back"] == 3
     placed = [(t.round, t.trick, t.plays[0]["card"]) for t in store.tricks(game_id)]
@@ -507,13 +514,7 @@ def test_a_kept_trick_goes_on_a_place_after_a_missed_trick_inserted_before_the_n
         _black_then_swapped(ref, recorder)
     _missed_green_entered(store, game_id)
     StoreRecorder(store, game_id, "m2").take_kept()
-    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
-    assert placed == [
-        (1, 0, "yellow-5", False),
-        (2, 0, "green-3", True),
-        (2, 1, "green-5", False),
-        (3, 0, "black-5", False),
-    ]
+    assert _placed(store, game_id) == [*_UP_TO_THE_MISSED_TRICK, (3, 0, "black-5", False)]
     assert [p["card"] for p in store.trick(game_id, 3, 0).plays][2] == "black-13"
     assert not (store.game_dir(game_id) / "unrecorded.json").exists()
 
@@ -540,11 +541,8 @@ def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
         StoreRecorder(store, game_id, "m2").take_kept()
     assert "round 3 trick 1 was entered by hand meanwhile" in caplog.text
-    placed = [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
-    assert placed == [
-        (1, 0, "yellow-5", False),
-        (2, 0, "green-3", True),
-        (2, 1, "green-5", False),
+    assert _placed(store, game_id) == [
+        *_UP_TO_THE_MISSED_TRICK,
         (3, 0, "black-9", True),
         (3, 1, "purple-5", False),
     ]
