@@ -50,42 +50,33 @@ def console_entry_point() -> tuple[str, str]:
 def test_ctrl_c_while_the_command_line_starts_is_one_line_and_exit_130(
     module: str, tmp_path: Path
 ) -> None:
-    entry_module, entry_function = console_entry_point()
-    script = CONSOLE_SCRIPT.format(
-        module=module,
-        entry_module=entry_module,
-        entry_function=entry_function,
-        signal_name="SIGINT",
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script), "run", "--camera", "none"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-        cwd=tmp_path,  # not the checkout: its skullcam/ folder would shadow the package
-    )
-    assert proc.returncode == 130, proc.stderr
-    assert proc.stderr == "skullcam: interrupted\n"
-    assert proc.stdout == ""
+    _signalled_while_importing(module, signal.SIGINT, tmp_path)
 
 
 def test_a_sigterm_while_the_command_line_starts_is_one_line_and_exit_130(tmp_path: Path) -> None:
     """``kill`` (or a container's stop) while ``skullcam run`` imported its modules killed it
     with no word (exit -15): nothing in the journal said it stopped. It now ends as Ctrl-C
     does; once the run has started, its own handler says so (test_device_live)."""
+    _signalled_while_importing("skullcam.commands.run", signal.SIGTERM, tmp_path)
+
+
+def _signalled_while_importing(module: str, signum: signal.Signals, tmp_path: Path) -> None:
+    """``skullcam run`` started as its console command, sent ``signum`` as ``module`` is
+    imported, says one line and exits 130. The child starts with the signal's default
+    action: a shell's background job ignores SIGINT, which would hide a Ctrl-C."""
     entry_module, entry_function = console_entry_point()
     script = CONSOLE_SCRIPT.format(
-        module="skullcam.commands.run",
+        module=module,
         entry_module=entry_module,
         entry_function=entry_function,
-        signal_name="SIGTERM",
+        signal_name=signum.name,
     )
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(script), "run", "--camera", "none"],
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
         cwd=tmp_path,  # not the checkout: its skullcam/ folder would shadow the package
     )
     assert proc.returncode == 130, proc.stderr
