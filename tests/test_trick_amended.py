@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from recorded_tricks import held, trick
 
-from skullcam.device.game import Referee
+from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import Pipeline
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.scripted import ScriptedRecognizer, card_detection
@@ -44,14 +44,31 @@ def game(tmp_path: Path) -> tuple[GameStore, int, StoreRecorder, Referee, Frame]
     return store, game_id, recorder, ref, Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
 
 
+def _cai_swaps_green_1_for_13(ref: Referee, recorder: StoreRecorder, frame: Frame) -> TrickOutcome:
+    """The camera sees Cai swap his green-1 for green-13 on the last trick (Ana's green-5,
+    Ben's green-9) before the pickup: the referee's amended trick, given to the recorder."""
+    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
+    recorder.on_amended(amended, frame, [], 2, "green-1")
+    return amended
+
+
+def _trick_and_swap_waited(tmp_path: Path) -> tuple[GameStore, int, StoreRecorder]:
+    """Round 1's trick (Cai's green-1) and Cai's swap to green-13, both seen while another
+    program held the database: they wait in the recorder and are kept on disk."""
+    store, game_id, recorder, ref, frame = game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
+        _cai_swaps_green_1_for_13(ref, recorder, frame)
+    return store, game_id, recorder
+
+
 def test_the_store_takes_the_swapped_card_with_the_swap_in_its_history(tmp_path: Path) -> None:
     store, game_id, recorder, ref, frame = game(tmp_path)
     doubt = ("green-1 read with low confidence (0.40)",)
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"], doubt)), frame, [])
     (question,) = store.prompts(game_id)
     assert question.kind == "flagged"
-    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], 2, "green-1")
+    _cai_swaps_green_1_for_13(ref, recorder, frame)
     (recorded,) = store.tricks(game_id)
     assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
     assert recorded.resolution["winner"] == 2
@@ -80,9 +97,7 @@ def test_a_swap_on_a_trick_read_cleanly_asks_the_table(tmp_path: Path) -> None:
     store, game_id, recorder, ref, frame = game(tmp_path)
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
     assert store.prompts(game_id) == []
-    recorder.on_amended(
-        ref.amend_last(trick(["green-5", "green-9", "green-13"])), frame, [], 2, "green-1"
-    )
+    _cai_swaps_green_1_for_13(ref, recorder, frame)
     (recorded,) = store.tricks(game_id)
     assert recorded.flags == ["Cai's green-1 was swapped for green-13 after the trick completed"]
     (question,) = store.prompts(game_id)
@@ -92,12 +107,8 @@ def test_a_swap_on_a_trick_read_cleanly_asks_the_table(tmp_path: Path) -> None:
 
 
 def test_a_swap_waits_behind_its_trick_for_a_held_database(tmp_path: Path) -> None:
-    store, game_id, recorder, ref, frame = game(tmp_path)
-    with held(store.path):
-        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
-        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], 2, "green-1")
-        assert len(recorder.pending) == 2
+    store, game_id, recorder = _trick_and_swap_waited(tmp_path)
+    assert len(recorder.pending) == 2  # the swap waits behind its trick
     assert recorder.flush()
     (recorded,) = store.tricks(game_id)
     assert [p["card"] for p in recorded.plays] == ["green-5", "green-9", "green-13"]
@@ -137,8 +148,7 @@ def test_a_swap_does_not_undo_a_correction_made_meanwhile(tmp_path: Path) -> Non
     store, game_id, recorder, ref, frame = game(tmp_path)
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
     store.correct_play(game_id, 1, 0, 0, card="green-6", note="Ana's was the 6")
-    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], 2, "green-1")
+    amended = _cai_swaps_green_1_for_13(ref, recorder, frame)
     (recorded,) = store.tricks(game_id)
     assert [p["card"] for p in recorded.plays] == ["green-6", "green-9", "green-13"]
     store.correct_play(game_id, 1, 0, 2, card="green-12", note="no, the 12")
@@ -358,8 +368,7 @@ def test_a_swap_on_a_trick_the_table_entered_by_hand_first_is_asked_not_applied(
     _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
     assert store.prompts(game_id) == []  # the camera agreed at completion
-    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], 2, "green-1")
+    amended = _cai_swaps_green_1_for_13(ref, recorder, frame)
     recorder.on_amended(amended, frame, [], 2, "green-1")  # seen again: nothing more
     _the_table_keeps_its_cards_and_is_asked_once(store, game_id)
 
@@ -370,11 +379,7 @@ def test_a_kept_swap_on_a_trick_entered_by_hand_since_is_asked_not_applied(
     """The trick and its swap waited for a held database and the run stopped; the table
     entered the trick by hand before the next start. The kept swap, replayed after the
     kept trick (whose copy goes with the entry), corrected the entry's card."""
-    store, game_id, recorder, ref, frame = game(tmp_path)
-    with held(store.path):
-        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
-        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], 2, "green-1")
+    store, game_id, _ = _trick_and_swap_waited(tmp_path)
     assert (store.game_dir(game_id) / "unrecorded.json").is_file()
     _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
     StoreRecorder(store, game_id, "m1", "test").take_kept()
@@ -388,11 +393,7 @@ def test_a_kept_swap_replayed_after_it_went_in_is_said_taken_not_lost(
     unrecorded.json was cleared; the next start replays them. The log said "Cai's green-1
     swapped for green-13, but that trick was entered by hand; not amended", as if the swap
     had been lost: it was taken the first time."""
-    store, game_id, recorder, ref, frame = game(tmp_path)
-    with held(store.path):
-        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
-        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], 2, "green-1")
+    store, game_id, _ = _trick_and_swap_waited(tmp_path)
     kept = store.game_dir(game_id) / "unrecorded.json"
     left = kept.read_bytes()
     _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
@@ -412,8 +413,7 @@ def test_a_swap_to_the_card_the_table_entered_asks_nothing_more(tmp_path: Path) 
     store, game_id, recorder, ref, frame = game(tmp_path)
     _entered_first(store, game_id, ["green-5", "green-9", "green-13"])
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
-    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], 2, "green-1")
+    _cai_swaps_green_1_for_13(ref, recorder, frame)
     entered = store.trick(game_id, 1, 0)
     assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-13"]
     assert entered.flags == ["the camera read Cai's green-1 where the table entered green-13"]
@@ -429,8 +429,7 @@ def test_a_swap_on_an_entry_the_camera_took_up_is_asked_not_applied(tmp_path: Pa
     store, game_id, recorder, ref, frame = game(tmp_path)
     _entered_first(store, game_id, ["green-5", "green-9", "green-1"])
     ref = referee_from_store(store, game_id)
-    amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-    recorder.on_amended(amended, frame, [], 2, "green-1")
+    amended = _cai_swaps_green_1_for_13(ref, recorder, frame)
     recorder.on_amended(amended, frame, [], 2, "green-1")  # seen again: nothing more
     entered = store.trick(game_id, 1, 0)
     assert [p["card"] for p in entered.plays] == ["green-5", "green-9", "green-1"]
@@ -453,8 +452,7 @@ def test_a_swap_waiting_for_a_held_database_follows_its_trick_moved_by_an_insert
     recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), frame, [])
     recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
     with held(store.path):
-        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], 2, "green-1")
+        _cai_swaps_green_1_for_13(ref, recorder, frame)
     hand = [(leader + k) % 3 for k in range(3)]
     missed = [{"player": p, "card": f"black-{p + 1}"} for p in hand]
     store.insert_trick(game_id, *before, missed)
@@ -513,11 +511,7 @@ def test_a_kept_swap_already_written_is_not_written_again_at_the_next_run(
     and the run was killed before the kept list was written again. The next run applied the
     swap a second time, found green-1 gone and logged "the recorded trick was changed
     meanwhile; not amended" though nothing had changed but the swap itself."""
-    store, game_id, recorder, ref, frame = game(tmp_path)
-    with held(store.path):
-        recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), frame, [])
-        amended = ref.amend_last(trick(["green-5", "green-9", "green-13"]))
-        recorder.on_amended(amended, frame, [], 2, "green-1")
+    store, game_id, recorder = _trick_and_swap_waited(tmp_path)
     kept = store.game_dir(game_id) / "unrecorded.json"
     text = kept.read_text()
     assert recorder.flush()
