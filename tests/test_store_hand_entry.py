@@ -1408,17 +1408,24 @@ def test_a_missed_trick_after_rosies_is_led_by_her_choice_read_from_the_lead(
     assert hand_store.trick(gid, 2, 1).plays[0]["player"] == 2
 
 
+def _entry_refused(
+    client: FlaskClient, gid: int, place: tuple[int, int], plays: list[dict[str, Any]]
+) -> Any:
+    """The tricks page's entry of ``plays`` at ``place`` (round from 1, trick from 0, as the
+    API's path numbers them), refused with a 400: the answer's JSON."""
+    round_number, trick = place
+    url = f"/api/game/{gid}/round/{round_number}/trick/{trick}/enter"
+    res = client.post(url, json={"plays": plays})
+    assert res.status_code == 400
+    return json_of(res)
+
+
 def test_the_refusal_to_enter_after_rosie_is_said_in_the_tables_language(
     client: FlaskClient, store: GameStore
 ) -> None:
     gid = rosie_won_round_two_trick_one(store)
     client.set_cookie("lang", "es")
-    res = client.post(
-        f"/api/game/{gid}/round/2/trick/1/enter",
-        json={"plays": hand((0, "black-1"), (1, "black-2"), (2, "black-3"))},
-    )
-    assert res.status_code == 400
-    body = json_of(res)
+    body = _entry_refused(client, gid, (2, 1), hand((0, "black-1"), (1, "black-2"), (2, "black-3")))
     assert body["error"].startswith("Rosie won round 2 trick 1")
     assert "responde antes a la pregunta de Rosie" in body["error_text"]
 
@@ -1464,12 +1471,7 @@ def test_a_page_left_open_while_the_leader_changed_is_told_to_reload(
     assert shown is not None and shown["order"] == [0, 1, 2]
     store.correct_play(gid, 2, 0, 2, card="green-12")  # Ben's 12 now beats Ana's 9
     client.set_cookie("lang", "da")
-    res = client.post(
-        f"/api/game/{gid}/round/2/trick/1/enter",
-        json={"plays": hand((0, "black-1"), (1, "black-2"), (2, "black-3"))},
-    )
-    assert res.status_code == 400
-    body = json_of(res)
+    body = _entry_refused(client, gid, (2, 1), hand((0, "black-1"), (1, "black-2"), (2, "black-3")))
     assert body["error"].startswith("round 2 trick 2 is led by Ben now")
     assert "genindlæs siden" in body["error_text"]
 
@@ -1508,12 +1510,7 @@ def test_a_rounds_first_trick_led_by_another_is_said_led_by_the_dealers_neighbou
     leads every round's first trick (rules.md)."""
     gid = three_players(store)
     client.set_cookie("lang", lang)
-    res = client.post(
-        f"/api/game/{gid}/round/1/trick/0/enter",
-        json={"plays": hand((0, "green-5"), (1, "green-9"), (2, "escape"))},
-    )
-    assert res.status_code == 400
-    body = json_of(res)
+    body = _entry_refused(client, gid, (1, 0), hand((0, "green-5"), (1, "green-9"), (2, "escape")))
     assert body.get("error_text", body["error"]) == said
     assert store.tricks(gid) == []
 
@@ -1561,9 +1558,7 @@ def test_the_right_leader_with_the_others_out_of_order_is_told_the_play_order(
         gid, 2, 0, hand((2, "green-3"), (3, "green-9"), (0, "green-2"), (1, "green-1"))
     )
     shuffled = hand((3, "black-1"), (1, "black-2"), (0, "black-3"), (2, "black-4"))
-    res = client.post(f"/api/game/{gid}/round/2/trick/1/enter", json={"plays": shuffled})
-    assert res.status_code == 400
-    body = json_of(res)
+    body = _entry_refused(client, gid, (2, 1), shuffled)
     assert body.get("error_text", body["error"]) == said
     assert len(store.tricks(gid)) == 2
 
