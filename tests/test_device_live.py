@@ -279,7 +279,16 @@ def test_a_sigterm_while_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: P
     """``systemctl stop`` while the recognizer loads: the default SIGTERM killed the process
     (exit -15) with no line in the journal. Now it says so, exits 130 as any stop does, and
     leaves the data folder as it was (no game set up)."""
-    (tmp_path / "child.py").write_text(STOPPED_WHILE_LOADING_CHILD)
+    stderr, data = _stopped_child(tmp_path, STOPPED_WHILE_LOADING_CHILD)
+    said = [line for line in stderr.splitlines() if "loading the model" in line]
+    assert len(said) == 1 and "stopped while loading the model; nothing was recorded" in said[0]
+    assert GameStore(data).games() == []
+
+
+def _stopped_child(tmp_path: Path, script: str) -> tuple[str, Path]:
+    """``script`` run as a process of its own on the data folder it is given: it exits 130
+    as any stop does, with no traceback. What it said on stderr, and its data folder."""
+    (tmp_path / "child.py").write_text(script)
     data = tmp_path / "data"
     done = subprocess.run(
         [sys.executable, str(tmp_path / "child.py"), str(data)],
@@ -288,10 +297,8 @@ def test_a_sigterm_while_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: P
         timeout=120,
     )
     assert done.returncode == 130, done.stderr
-    said = [line for line in done.stderr.splitlines() if "loading the model" in line]
-    assert len(said) == 1 and "stopped while loading the model; nothing was recorded" in said[0]
     assert "Traceback" not in done.stderr
-    assert GameStore(data).games() == []
+    return done.stderr, data
 
 
 STOPPED_WHILE_STARTING_CHILD = textwrap.dedent(
@@ -315,18 +322,9 @@ def test_a_sigterm_before_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: 
     load: several seconds on a Pi) killed the process with no line in the journal (exit -15):
     the handler was set only just before the model's load. Now it says so and exits 130
     before the model loads, leaving the data folder as it was."""
-    (tmp_path / "child.py").write_text(STOPPED_WHILE_STARTING_CHILD)
-    data = tmp_path / "data"
-    done = subprocess.run(
-        [sys.executable, str(tmp_path / "child.py"), str(data)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 130, done.stderr
-    said = [line for line in done.stderr.splitlines() if "stopped while" in line]
+    stderr, data = _stopped_child(tmp_path, STOPPED_WHILE_STARTING_CHILD)
+    said = [line for line in stderr.splitlines() if "stopped while" in line]
     assert len(said) == 1 and "stopped while starting; nothing was recorded" in said[0]
-    assert "Traceback" not in done.stderr
     assert not (data / "skullcam.db").exists()
 
 
