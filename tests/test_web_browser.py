@@ -90,6 +90,19 @@ def _screen(browser: Any, width: int, height: int, mobile: bool = False) -> Iter
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def _open_on_a_screen(
+    browser: Any, url: str, width: int, height: int, mobile: bool = False
+) -> None:
+    """``url`` on a width x height screen (a phone's with ``mobile``), in a window 120 px
+    taller for the browser's own bars. The screen stays set until the caller clears it."""
+    browser.set_window_size(width, height + 120)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
+    browser.get(url)
+
+
 def play_trick(
     store: GameStore,
     gid: int,
@@ -213,12 +226,7 @@ def test_setup_bids_live_tv_replay_correction(
     # --- the TV, in a second window at 1080p
     phone = browser.current_window_handle
     browser.switch_to.new_window("window")
-    browser.set_window_size(1920, 1200)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
-    )
-    browser.get(base + "/tv")
+    _open_on_a_screen(browser, base + "/tv", 1920, 1080)
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Round 1"))
     tv = browser.current_window_handle
 
@@ -351,12 +359,7 @@ def test_tv_eight_players_spanish_prompt_answered_on_phone(
     cards = [f"green-{r}" for r in range(1, 8)]
     play_trick(store, gid, [*cards, "tigress:pirate"])
     store.create_prompt(gid, "tigress", 1, 0, player=0)
-    browser.set_window_size(1920, 1200)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
-    )
-    browser.get(base + "/tv?lang=es")
+    _open_on_a_screen(browser, base + "/tv?lang=es", 1920, 1080)
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-round"), "Ronda 2"))
     assert len(browser.find_elements(By.CSS_SELECTOR, "#tv-table tbody tr")) == 8
     # The TV shows the question read-only (no buttons) ...
@@ -1299,12 +1302,7 @@ def test_the_tv_fits_eight_long_names_with_every_card_on_the_table(
     plays = [{"player": p, "card": c} for p, c in zip(order, cards, strict=True)]
     store.set_live(gid, 1, 0, plays, leader=order[0], winner=order[6])
     store.create_prompt(gid, "flagged", 1, 0)
-    browser.set_window_size(1920, 1200)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
-    )
-    browser.get(base + "/tv")
+    _open_on_a_screen(browser, base + "/tv", 1920, 1080)
     wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 8)
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tv-chart svg"))
     assert browser.execute_script("return document.documentElement.scrollHeight") <= 1080
@@ -1350,12 +1348,7 @@ def _open_tv_with_every_notice(
     """The TV of ``_eight_under_a_head_full_of_notices`` on a width x height screen, once
     every notice is up; without ``camera``'s (a data folder that cannot be written does not
     show what the run before left of it)."""
-    browser.set_window_size(width, height + 120)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-    )
-    browser.get(url)
+    _open_on_a_screen(browser, url, width, height)
     if camera:
         wait(browser).until(lambda d: d.find_element(By.ID, "tv-no-camera").is_displayed())
     wait(browser).until(lambda d: d.find_element(By.ID, "tv-missing-bids").is_displayed())
@@ -1495,12 +1488,7 @@ def test_the_tv_counts_the_questions_it_has_no_room_for_above_the_scores_stop(
     store.set_live(gid, 3, 0, live, leader=lead, winner=live[7]["player"])
     assert not store.score(gid)["ok"]
     for width, height in ((1280, 720), (1920, 1080)):
-        browser.set_window_size(width, height + 120)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-        )
-        browser.get(f"{base}/game/{gid}/tv")
+        _open_on_a_screen(browser, f"{base}/game/{gid}/tv", width, height)
         wait(browser).until(lambda d: d.find_element(By.ID, "tv-error").is_displayed())
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 8
@@ -2632,12 +2620,7 @@ def test_the_tv_on_a_phone_keeps_the_total_column_in_view(
     gid = _eight_under_a_head_full_of_notices(store)
     _last_trick_of_eight(store, gid, [f"yellow-{i + 2}" for i in range(8)])
     for lang in ("en", "es", "it", "da"):
-        browser.set_window_size(width, height + 120)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
-        )
-        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        _open_on_a_screen(browser, f"{base}/game/{gid}/tv?lang={lang}", width, height, mobile=True)
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
         )
@@ -2672,12 +2655,7 @@ def test_the_tvs_cards_on_the_table_stay_whole_beside_a_long_name(
     cards = {3: "black-3", 0: "black-8", 1: "yellow-13", 2: "purple-13"}
     store.record_trick(gid, 1, 0, [{"player": p, "card": c} for p, c in cards.items()])
     for lang in ("en", "es", "it", "da"):
-        browser.set_window_size(1280, 840)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
-        )
-        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        _open_on_a_screen(browser, f"{base}/game/{gid}/tv?lang={lang}", 1280, 720)
         wait(browser).until(ec.text_to_be_present_in_element((By.ID, "tv-live-cards"), "13"))
         rows = browser.execute_script(_TV_CARDS_CUT)
         assert len(rows) == 4, rows
@@ -2726,12 +2704,7 @@ def test_the_tv_held_sideways_shows_the_last_tricks_names_whole(
     ]
     store.record_trick(gid, 1, 0, plays)
     for lang in ("en", "es", "it", "da"):
-        browser.set_window_size(width, height + 120)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
-        )
-        browser.get(f"{base}/game/{gid}/tv?lang={lang}")
+        _open_on_a_screen(browser, f"{base}/game/{gid}/tv?lang={lang}", width, height, mobile=True)
         wait(browser).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tv-live-cards li")) == 9
         )
