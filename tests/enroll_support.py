@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from skullcam.datasets.deck import load_deck
+from skullcam.vision.enroll import Enrollment
 from skullcam.vision.enroll_check import CheckResult
 
 
@@ -18,3 +22,12 @@ def learned_too_little(weak_faces: int = 12) -> CheckResult:
         classifier_accuracy=0.58,
         classifier_per_card=weak,
     )
+
+
+def enrolled(data: Path, name: str, deck: Path) -> Enrollment:
+    """Deck ``name``'s enrollment in the data folder ``data`` with every face of the deck
+    folder ``deck`` accepted, as a folder of its photos would leave it: ready to adapt."""
+    enrollment = Enrollment.open(data, name)
+    for face, image in load_deck(deck).items():
+        enrollment.accept(face, image)
+    return enrollment

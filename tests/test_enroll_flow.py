@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from enroll_support import learned_too_little
+from enroll_support import enrolled, learned_too_little
 from image_support import imread
 
 from skullcam.cli import main
@@ -48,6 +48,23 @@ from skullcam.vision.training import CLASSES
 
 PHOTO = (480, 360)
 TINY_PLAN = AdaptPlan(train_scenes=16, val_scenes=4, epochs=2, workers=1, progress=False)
+# One epoch on a handful of scenes: the shortest adaptation that installs a model.
+SHORT_PLAN = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
+
+
+def _short_adaptation(
+    enrollment: Enrollment, base_model: Path, min_accuracy: float
+) -> EnrollOutcome:
+    """``enrollment`` adapted from ``base_model`` with ``SHORT_PLAN``, checked on two test
+    scenes against ``min_accuracy`` and installed, saying nothing."""
+    return adapt_and_install(
+        enrollment,
+        SHORT_PLAN,
+        test_scenes=2,
+        say=lambda _: None,
+        base_model=base_model,
+        min_accuracy=min_accuracy,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -131,18 +148,8 @@ def test_a_weak_adapted_model_is_installed_but_not_activated(
     tmp_path: Path, decks: dict[str, Path], base_model: Path
 ) -> None:
     data = tmp_path / "data"
-    enrollment = Enrollment.open(data, "weak")
-    for face, image in load_deck(decks["alt"]).items():
-        enrollment.accept(face, image)
-    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
-    outcome = adapt_and_install(
-        enrollment,
-        plan,
-        test_scenes=2,
-        say=lambda _: None,
-        base_model=base_model,
-        min_accuracy=1.01,
-    )
+    enrollment = enrolled(data, "weak", decks["alt"])
+    outcome = _short_adaptation(enrollment, base_model, min_accuracy=1.01)
     assert not outcome.activated
     assert (outcome.model_dir / MANIFEST).is_file()
     assert not (data / "active_model").exists()  # still the shipped model
@@ -167,9 +174,7 @@ def test_the_corner_reader_is_adapted_to_the_deck_or_left_out(
     one fine-tuned on the new deck, or (with 0 epochs) none, never the base model's as it is."""
     base = write_tiny_model(tmp_path / "base", decks["classic"], 0, corner=True)
     data = tmp_path / "data"
-    enrollment = Enrollment.open(data, "corners")
-    for face, image in load_deck(decks["alt"]).items():
-        enrollment.accept(face, image)
+    enrollment = enrolled(data, "corners", decks["alt"])
     plan = AdaptPlan(
         train_scenes=4,
         val_scenes=2,
@@ -208,8 +213,7 @@ def test_old_corner_weights_a_base_does_not_read_with_are_not_adapted(
     base = write_tiny_model(tmp_path / "base", decks["classic"], 0, corner=True)
     manifest = ModelManifest.read(base)
     replace(manifest, corner_reader=None).write()
-    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
-    result = adapt_recognizer(decks["alt"], base, tmp_path / "work", plan, say=lambda _: None)
+    result = adapt_recognizer(decks["alt"], base, tmp_path / "work", SHORT_PLAN, say=lambda _: None)
     assert result.corner is None and result.corner_checkpoint is None
 
 
@@ -695,10 +699,7 @@ def test_a_half_written_model_never_becomes_active(
     tmp_path: Path, decks: dict[str, Path], base_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = tmp_path / "data"
-    enrollment = Enrollment.open(data, "deck")
-    for face, image in load_deck(decks["alt"]).items():
-        enrollment.accept(face, image)
-    plan = AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False)
+    enrollment = enrolled(data, "deck", decks["alt"])
     real_install = enroll_mod._install_model
 
     def crash_before_manifest(*args: object, **kwargs: object) -> Path:
@@ -710,14 +711,7 @@ def test_a_half_written_model_never_becomes_active(
 
     monkeypatch.setattr(enroll_mod, "_install_model", crash_before_manifest)
     with pytest.raises(OSError, match="disk full"):
-        adapt_and_install(
-            enrollment,
-            plan,
-            test_scenes=2,
-            say=lambda _: None,
-            base_model=base_model,
-            min_accuracy=0.0,
-        )
+        _short_adaptation(enrollment, base_model, min_accuracy=0.0)
     assert not (data / "active_model").exists()
     staged = [p for p in (data / "models").iterdir()]
     assert len(staged) == 1 and staged[0].name.startswith(".staging-")
@@ -728,9 +722,7 @@ def test_a_half_written_model_never_becomes_active(
     other = data / "models" / ".staging-half-20261201-000000"
     other.mkdir()
     monkeypatch.undo()
-    outcome = adapt_and_install(
-        enrollment, plan, test_scenes=2, say=lambda _: None, base_model=base_model, min_accuracy=0.0
-    )
+    outcome = _short_adaptation(enrollment, base_model, min_accuracy=0.0)
     left = sorted(p.name for p in (data / "models").iterdir())
     assert left == [other.name, outcome.model_dir.name]
 

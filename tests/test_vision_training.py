@@ -468,15 +468,14 @@ def test_what_a_run_starts_from_is_checked_before_the_detector_trains(
 def test_enrollment_fine_tunes_the_detector_and_installs_it(
     tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skullcam.datasets.deck import load_deck, write_deck
+    from enroll_support import enrolled
+
+    from skullcam.datasets.deck import write_deck
     from skullcam.vision import adapt
     from skullcam.vision.adapt import AdaptPlan, adapt_detector
-    from skullcam.vision.enroll import Enrollment, adapt_and_install
+    from skullcam.vision.enroll import adapt_and_install
 
-    deck = write_deck(tmp_path / "alt", style="alt")
-    enrollment = Enrollment.open(tmp_path / "data", "alt")
-    for face, image in load_deck(deck).items():
-        enrollment.accept(face, image)
+    enrollment = enrolled(tmp_path / "data", "alt", write_deck(tmp_path / "alt", style="alt"))
     plan = AdaptPlan(
         train_scenes=8, val_scenes=2, epochs=1, detector_epochs=1, workers=1, progress=False
     )
