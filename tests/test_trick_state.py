@@ -1024,13 +1024,7 @@ def test_cards_already_down_when_the_camera_starts_go_clockwise_from_the_leader(
     assert [p.card for p in trick.plays] == ["purple-5", "yellow-13", "purple-1"]
     assert trick.flags == ()
     # Played in front of the camera, the same order of arrival is a doubt worth a flag.
-    watched = Bench(leader=1)
-    watched.frames([], 12)
-    watched.frames([cai], 12)
-    watched.frames([cai, ben], 12)
-    watched.frames([cai, ben, ana], 10)
-    (seen,) = watched.completed()
-    assert any("play order and seats disagree" in f for f in seen.flags)
+    _seen_arriving_is_flagged(1, [([], 12), ([cai], 12), ([cai, ben], 12), ([cai, ben, ana], 10)])
 
 
 def test_cards_played_while_the_frames_stopped_go_clockwise_on() -> None:
@@ -1047,11 +1041,16 @@ def test_cards_played_while_the_frames_stopped_go_clockwise_on() -> None:
     (trick,) = b.completed()
     assert trick.players == (0, 1, 2) and trick.flags == ()
     # Seen arriving so, with no gap, the same order is a doubt worth a flag.
-    watched = Bench(leader=0)
-    watched.frames([], 5)
-    watched.frames([ana], 12)
-    watched.frames([ana, cai], 12)
-    watched.frames([ana, cai, ben], 12)
+    _seen_arriving_is_flagged(0, [([], 5), ([ana], 12), ([ana, cai], 12), ([ana, cai, ben], 12)])
+
+
+def _seen_arriving_is_flagged(leader: int, frames: list[tuple[list, int]]) -> None:
+    """Cards arriving out of turn in front of the camera (``frames``: what each run of frames
+    shows, and how many): the trick they complete is flagged, its play order and seats
+    disagreeing."""
+    watched = Bench(leader=leader)
+    for dets, count in frames:
+        watched.frames(dets, count)
     (seen,) = watched.completed()
     assert any("play order and seats disagree" in f for f in seen.flags)
 
