@@ -1,6 +1,6 @@
 """What a generated game is asked to be: its size, its pace and the table habits it shows.
 
-Kept apart from the rendering (``game.py``) and the choreography (``game_table.py``,
+Kept apart from the rendering (``game_video.py``) and the choreography (``game_table.py``,
 ``game_timeline.py``) because ``skullcam synth game``'s options, tests and meta.json read it
 without any of them.
 """

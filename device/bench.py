@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.counts import counted
-from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import Pipeline
+from skullcam.device.referee import Referee, TrickOutcome
 from skullcam.device.replay import layout_for_source
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script
 from skullcam.device.sources import Frame, Paced, open_source

@@ -35,10 +35,10 @@ from skullcam.device.demo_game import (
     prune_demo_games,
     start_demo_game,
 )
-from skullcam.device.game import Referee
 from skullcam.device.picture_watch import CameraNotice, PictureWatch, SharpnessSaid
 from skullcam.device.pipeline import EnteredTrick, FrameError, Pipeline, model_version_of
 from skullcam.device.recorder import GAME_FILES, StoreRecorder, referee_from_store
+from skullcam.device.referee import Referee
 from skullcam.device.resume_point import (
     entered_since_seen,
     last_seen_trick,

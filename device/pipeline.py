@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from skullcam.captions import haloed_paragraph, haloed_text
-from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.picture_watch import PictureWatch
+from skullcam.device.referee import Referee, TrickOutcome
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import RulesError, copies_in_deck, parse_card

@@ -32,8 +32,8 @@ import numpy as np
 
 from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
-from skullcam.device.game import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.pipeline import annotate
+from skullcam.device.referee import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.sources import Frame
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError

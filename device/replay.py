@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from skullcam.counts import counted
-from skullcam.device.game import Referee
 from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.pipeline import Listener, Pipeline
+from skullcam.device.referee import Referee
 from skullcam.device.sources import FrameSource, game_folder_meta, open_source
 from skullcam.errors import UserError
 from skullcam.files import read_json

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skullcam.device.game import TrickOutcome
+from skullcam.device.referee import TrickOutcome
 from skullcam.errors import UserError
 from skullcam.files import read_json, write_atomic
 

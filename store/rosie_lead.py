@@ -1,7 +1,7 @@
 """Rosie's choice of who leads, read from who led the trick after hers.
 
 At the table the player who won with Rosie names the next leader, and that player leads: the
-next trick's first card *is* her choice, as the camera's referee reads it (``device/game.py``).
+next trick's first card *is* her choice, as the camera's referee reads it (``device/referee.py``).
 The store asked the phones and left the choice unmade until they answered, so meanwhile the
 score judged the next trick by the rules' leader without her (the trick's winner) and the TV
 warned "trick 2: Bo led, but by the rules Ana leads it", which no rule says.

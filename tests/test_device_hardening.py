@@ -22,8 +22,8 @@ from image_support import imread
 
 from skullcam.device import live as live_module
 from skullcam.device.demo_game import DemoGame
-from skullcam.device.game import Referee
 from skullcam.device.live import LiveLoop, save_frames
+from skullcam.device.referee import Referee
 from skullcam.device.replay import replay_source
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader, open_source

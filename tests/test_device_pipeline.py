@@ -19,9 +19,9 @@ from demo_games import calibrate_seats
 
 from skullcam.captions import wrapped
 from skullcam.cli import main
-from skullcam.device.game import Referee
 from skullcam.device.picture_watch import CameraNotice, PictureWatch
 from skullcam.device.pipeline import Pipeline, annotate, trick_log_lines
+from skullcam.device.referee import Referee
 from skullcam.device.scripted import ScriptedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError

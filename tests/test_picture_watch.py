@@ -201,8 +201,8 @@ def test_the_same_sharpness_is_not_said_again_at_each_new_game(
 def test_a_pipeline_with_a_picture_watch_does_not_recognize_repeated_frames(
     tmp_path: Path,
 ) -> None:
-    from skullcam.device.game import Referee
     from skullcam.device.pipeline import Pipeline
+    from skullcam.device.referee import Referee
     from skullcam.vision.seats import SeatLayout
 
     calls: list[float] = []
@@ -232,8 +232,8 @@ def test_a_card_that_landed_just_before_the_picture_froze_still_counts() -> None
     shows what its picture showed, so the card settles and the trick is whole."""
     import math
 
-    from skullcam.device.game import Referee
     from skullcam.device.pipeline import Pipeline
+    from skullcam.device.referee import Referee
     from skullcam.device.scripted import FrameKeyedRecognizer, card_detection, key_image
     from skullcam.vision.seats import SeatLayout
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from skullcam.cli import main
-from skullcam.device.game import Referee
+from skullcam.device.referee import Referee
 from skullcam.device.replay import replay_source
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script
 from skullcam.device.sources import open_source

@@ -14,8 +14,8 @@ from recorded_tricks import held, trick
 from store_support import hand
 
 from skullcam.cli import main
-from skullcam.device.game import Referee
 from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.referee import Referee
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.store import GameStore

@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from recorded_tricks import trick
 from store_support import plays
 
-from skullcam.device.game import Referee
 from skullcam.device.recorder import referee_from_store
+from skullcam.device.referee import Referee
 from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.store import GameStore

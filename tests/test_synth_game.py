@@ -15,9 +15,9 @@ from image_support import imread
 from skullcam.cli import main
 from skullcam.datasets.deck import FACE_H, FACE_W, load_deck, write_deck
 from skullcam.datasets.faces import FACES
-from skullcam.datasets.game import game_summary, write_game
 from skullcam.datasets.game_config import GameConfig
 from skullcam.datasets.game_timeline import _seat_pose
+from skullcam.datasets.game_video import game_summary, write_game
 from skullcam.errors import UserError
 from skullcam.rules import GameRecord, score_game
 

@@ -23,10 +23,10 @@ import pytest
 from skullcam.cli import main
 from skullcam.commands import synth
 from skullcam.datasets.deck import write_deck
-from skullcam.datasets.game import game_camera, simulate, write_game
 from skullcam.datasets.game_config import HABITS, PACES, GameConfig, Habits
 from skullcam.datasets.game_table import build_timeline
 from skullcam.datasets.game_timeline import Timeline, TrickTruth
+from skullcam.datasets.game_video import game_camera, simulate, write_game
 from skullcam.device.bench import Thinning, bench_game
 from skullcam.device.bench import main as bench_main
 from skullcam.device.scripted import ScriptedRecognizer, oracle_script

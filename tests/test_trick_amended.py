@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from recorded_tricks import held, trick
 
-from skullcam.device.game import Referee, TrickOutcome
 from skullcam.device.pipeline import Pipeline
 from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.referee import Referee, TrickOutcome
 from skullcam.device.scripted import ScriptedRecognizer, card_detection
 from skullcam.device.sources import Frame
 from skullcam.rules import Settings

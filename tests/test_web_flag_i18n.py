@@ -6,7 +6,7 @@ import pytest
 from flask.testing import FlaskClient
 from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2
 
-from skullcam.device.game import Referee
+from skullcam.device.referee import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.store.camera_reading import camera_read_flag
@@ -37,7 +37,7 @@ TRACKER_FLAGS = [
 
 
 def referee_flags() -> list[str]:
-    """Flags the referee really writes (device/game.py), not copies of its wording."""
+    """Flags the referee really writes (device/referee.py), not copies of its wording."""
     ref = Referee(["Ana", "Ben", "Cai"], 0, Settings(pirate_abilities=True, rounds=3))
     flags = list(ref.add_plays([(1, "pirate-harry"), (2, "green-3"), (0, "green-4")]).flags)
     ref.add_plays([(2, "green-3"), (0, "green-9"), (1, "green-2")])  # round 2, Ana wins

@@ -161,8 +161,8 @@ def _brings_settings(bids: Path | None) -> bool:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from skullcam.device.game import Referee
     from skullcam.device.pipeline import trick_log_lines
+    from skullcam.device.referee import Referee
     from skullcam.device.replay import (
         load_bids,
         load_settings,

@@ -223,8 +223,8 @@ def _scenes(args: argparse.Namespace) -> int:
 
 
 def _game(args: argparse.Namespace) -> int:
-    from skullcam.datasets.game import write_game
     from skullcam.datasets.game_config import GameConfig, Habits
+    from skullcam.datasets.game_video import write_game
 
     if args.no_frames and not args.video:
         raise UserError("--no-frames needs --video, or nothing would be written")
