@@ -60,13 +60,14 @@ TRUTH_FORMAT = "skullcam-synth-truth/1"
 
 
 def simulate(config: GameConfig, seed: int) -> GameRecord:
-    """The legal game record of this seed (rules.simulate.random_game)."""
+    """The legal game record of this seed (rules.simulate.random_game); ``config.expansion``
+    turns on the setting of every expansion card (``rules.cards.EXPANSION_SETTINGS``)."""
     from skullcam.rules import Settings
+    from skullcam.rules.cards import EXPANSION_SETTINGS
     from skullcam.rules.simulate import random_game
 
-    settings = Settings(
-        loot=config.expansion, kraken_and_white_whale=config.expansion, rounds=config.rounds
-    )
+    expansions = dict.fromkeys(EXPANSION_SETTINGS.values(), config.expansion)
+    settings = Settings.from_dict({**expansions, "rounds": config.rounds})
     rng = random.Random(seed)
     first_dealer = rng.randrange(config.players)
     return random_game(

@@ -54,7 +54,15 @@ _PIRATE_TITLES = {
 _MERMAID_TITLES = {"alyra": "Alyra", "sirena": "Sirena"}
 # Roles that never set a suit and never stop the search for one (rules.md, "Following suit").
 _SUITLESS_ROLES = frozenset({Kind.ESCAPE, Kind.LOOT})
-_EXPANSION_KINDS = frozenset({Kind.LOOT, Kind.KRAKEN, Kind.WHITE_WHALE})
+#: The expansion cards and the ``Settings`` key that puts each in a table's deck: the one table
+#: the deck a game deals (``simulate.deck_for``), a trick's "setting is off" warning and the
+#: pages' card menus (``store/checks.py``) all read, so a new expansion card is added here once.
+EXPANSION_SETTINGS: dict[Kind, str] = {
+    Kind.LOOT: "loot",
+    Kind.KRAKEN: "kraken_and_white_whale",
+    Kind.WHITE_WHALE: "kraken_and_white_whale",
+}
+_EXPANSION_KINDS = frozenset(EXPANSION_SETTINGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +145,11 @@ class Card:
         return self.kind in _EXPANSION_KINDS
 
     @property
+    def expansion_setting(self) -> str | None:
+        """The ``Settings`` key that puts this expansion card in the deck; None for the others."""
+        return EXPANSION_SETTINGS.get(self.kind)
+
+    @property
     def title(self) -> str:
         """How the card is named in a sentence a player reads at the table."""
         if self.kind is Kind.NUMBER:
@@ -188,7 +201,7 @@ def _build_ids() -> dict[str, Card]:
         ids[f"mermaid-{name}"] = Card(Kind.MERMAID, name=name)
     for kind in (Kind.ESCAPE, Kind.PIRATE, Kind.MERMAID, Kind.TIGRESS, Kind.SKULL_KING):
         ids[kind.value] = Card(kind)
-    for kind in _EXPANSION_KINDS:
+    for kind in EXPANSION_SETTINGS:  # a dict's order: a set of kinds is ordered by the hash seed
         ids[kind.value] = Card(kind)
     ids["tigress:pirate"] = Card(Kind.TIGRESS, declared=Kind.PIRATE)
     ids["tigress:escape"] = Card(Kind.TIGRESS, declared=Kind.ESCAPE)

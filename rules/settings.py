@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import Card
 from .errors import RulesError, SettingError, SettingRangeError
 from .explain import Arg, Phrase
 
@@ -92,6 +93,12 @@ class Settings:
         if self.scoring == "rascal":
             return "exact" if cannonball else "rascal"
         return "always" if self.keep_bonus_on_miss else "exact"
+
+    def deals(self, card: Card) -> bool:
+        """Whether this table's deck holds ``card``: an expansion card only with its setting on
+        (``Card.expansion_setting``), every other card always."""
+        setting = card.expansion_setting
+        return setting is None or bool(getattr(self, setting))
 
     def changes(self) -> dict[str, Any]:
         """Only the settings that differ from the defaults (what a record needs to store)."""

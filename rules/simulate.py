@@ -24,13 +24,7 @@ _TIGRESS_AS = {
 
 def deck_for(settings: Settings) -> list[Card]:
     """The cards a table with these settings shuffles (expansion cards by their settings)."""
-    deck = full_deck(expansion=True)
-    return [
-        card
-        for card in deck
-        if (card.kind is not Kind.LOOT or settings.loot)
-        and (card.kind not in (Kind.KRAKEN, Kind.WHITE_WHALE) or settings.kraken_and_white_whale)
-    ]
+    return [card for card in full_deck(expansion=True) if settings.deals(card)]
 
 
 def deal(

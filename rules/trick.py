@@ -235,8 +235,8 @@ class _Resolver:
             if not card.is_expansion or card.kind in seen:
                 continue
             seen.add(card.kind)
-            key = "loot" if card.kind is Kind.LOOT else "kraken_and_white_whale"
-            if not getattr(self.settings, key):
+            key = card.expansion_setting
+            if key is not None and not getattr(self.settings, key):
                 args: dict[str, Arg] = {"card": CardId(card), "setting": SettingName(key)}
                 out.append(Phrase("setting_off", args))
         return tuple(out)

@@ -191,11 +191,6 @@ _UNNAMED = ("tigress", "pirate", "mermaid")
 pirate or mermaid would lose Rosie's, Rascal's and Harry's abilities."""
 
 
-def _expansion_setting(kind: Kind) -> str:
-    """The setting that puts an expansion card of ``kind`` in the deck."""
-    return "loot" if kind is Kind.LOOT else "kraken_and_white_whale"
-
-
 def hand_cards(settings: Mapping[str, Any]) -> list[str]:
     """The card ids a table names on a page (entering a trick by hand, correcting or adding a
     card), in the deck's order: every named card, the Tigress declared, and the expansion
@@ -203,7 +198,8 @@ def hand_cards(settings: Mapping[str, Any]) -> list[str]:
     full = full_settings(settings)
 
     def in_deck(card: Card) -> bool:
-        return not card.is_expansion or bool(full[_expansion_setting(card.kind)])
+        setting = card.expansion_setting
+        return setting is None or bool(full[setting])
 
     return [cid for cid in CARD_IDS if cid not in _UNNAMED and in_deck(parse_card(cid))]
 
@@ -223,8 +219,8 @@ def refuse_off_the_menu(
             continue
         card = parse_card(cid)
         player = players[int(play["player"])]
-        if card.is_expansion:
-            setting = SettingName(_expansion_setting(card.kind))
+        if card.expansion_setting is not None:
+            setting = SettingName(card.expansion_setting)
             raise refusal("hand_card_off", card=CardId(card), player=player, setting=setting)
         key = "hand_pirate_unnamed" if card.kind is Kind.PIRATE else "hand_mermaid_unnamed"
         raise refusal(key, card=CardId(card), player=player)

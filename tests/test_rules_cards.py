@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -14,12 +18,16 @@ from skullcam.rules import (
     InvalidCardError,
     Kind,
     RulesError,
+    Settings,
     Suit,
     copies_in_deck,
     find_duplicate,
     full_deck,
     parse_card,
+    resolve_trick,
 )
+from skullcam.rules.cards import EXPANSION_SETTINGS, card_ids_in_words
+from skullcam.rules.simulate import deck_for
 
 
 def test_faces_are_69_distinct_ids_in_the_documented_order() -> None:
@@ -183,3 +191,68 @@ def test_titles_read_like_a_sentence() -> None:
     assert parse_card("black-14").title == "the black 14"
     assert parse_card("tigress:escape").title == "the Tigress as an escape"
     assert parse_card("mermaid").title == "a mermaid"
+
+
+def _card_ids_in_a_process(hash_seed: int) -> tuple[str, ...]:
+    code = "from skullcam.rules import CARD_IDS; print(' '.join(CARD_IDS))"
+    out = subprocess.run(
+        [sys.executable, "-P", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": str(hash_seed)},
+    )
+    return tuple(out.stdout.split())
+
+
+def test_card_ids_come_in_the_same_order_in_every_process() -> None:
+    """The expansion ids were built from a set of kinds, whose order follows the hash seed:
+    Loot, Kraken and White Whale came in another order in the pages' card menus (which list
+    ``CARD_IDS``) from one start of the server to the next. They come in the deck's order."""
+    orders = {_card_ids_in_a_process(seed) for seed in range(4)}
+    assert orders == {CARD_IDS}
+    assert [cid for cid in CARD_IDS if parse_card(cid).is_expansion] == [
+        "loot",
+        "kraken",
+        "white-whale",
+    ]
+
+
+@pytest.mark.parametrize("kind", list(EXPANSION_SETTINGS))
+def test_an_expansion_card_is_dealt_and_warned_about_by_its_own_setting(
+    kind: Kind,
+) -> None:
+    """One table (``EXPANSION_SETTINGS``) says which setting puts an expansion card in the
+    deck: the deck a game deals and the trick's warning follow it (the pages' menus too:
+    ``tests/test_store_hand_entry.py``)."""
+    card = Card(kind)
+    key = EXPANSION_SETTINGS[kind]
+    assert card.expansion_setting == key
+    assert isinstance(getattr(Settings(), key), bool)  # a Settings field, off by default
+    on = Settings.from_dict({key: True})
+    assert card in deck_for(on) and card not in deck_for(Settings())
+    trick = [card, parse_card("green-3")]
+    [warning] = resolve_trick(trick).warnings
+    assert f"the '{key}' setting is off" in warning
+    assert not resolve_trick(trick, on).warnings
+
+
+def test_the_base_game_cards_need_no_setting() -> None:
+    base = [card for card in DECK if card.expansion_setting is None]
+    assert len(base) == 70 and not any(card.is_expansion for card in base)
+    assert deck_for(Settings()) == base
+
+
+def test_the_card_ids_in_words_name_every_card() -> None:
+    """The list ``skullcam trick --help`` and an unknown card's message give is built from
+    ``FACES``: a card added there is named there too."""
+    words = card_ids_in_words()
+    listed = re.split(r", | or ", words)
+    unnamed = {"pirate", "mermaid", "tigress"}
+    for cid in CARD_IDS:
+        card = parse_card(cid)
+        if card.is_number:
+            suit = cid.rsplit("-", 1)[0]
+            assert f"{suit}-1 .. {suit}-14" in words, cid
+        elif cid not in unnamed:
+            assert cid in listed, cid

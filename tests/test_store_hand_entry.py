@@ -16,6 +16,8 @@ from store_support import hand, plays
 from web_support import json_of, overlay_labels
 
 from skullcam.errors import UserError
+from skullcam.rules import Kind
+from skullcam.rules.cards import EXPANSION_SETTINGS
 from skullcam.store import GameStore, trick_moves
 from skullcam.store.abilities import CARRIED_OVER
 
@@ -1661,6 +1663,19 @@ def test_the_menus_offer_named_cards_and_only_the_expansions_in_play() -> None:
     assert len(every) == 14 * 4 + 5 + 2 + 2 + 2 + 3
     plain = hand_cards({})  # the expansions are off unless set
     assert set(every) - set(plain) == {"loot", "kraken", "white-whale"}
+
+
+@pytest.mark.parametrize("kind", list(EXPANSION_SETTINGS))
+def test_an_expansion_card_is_offered_and_refused_by_its_own_setting(kind: Kind) -> None:
+    """The menus and the refusal of a card they do not offer read the setting from the rules'
+    one table of expansion cards (``EXPANSION_SETTINGS``), as the deck dealt does."""
+    from skullcam.store.checks import hand_cards, refuse_off_the_menu
+
+    card, key = kind.value, EXPANSION_SETTINGS[kind]
+    assert card in hand_cards({key: True}) and card not in hand_cards({})
+    refuse_off_the_menu({key: True}, ["Ana", "Ben"], [{"player": 0, "card": card}])
+    with pytest.raises(UserError, match=f"the '{key}' setting is off"):
+        refuse_off_the_menu({}, ["Ana", "Ben"], [{"player": 0, "card": card}])
 
 
 def test_a_gap_filled_in_the_last_round_ends_the_game(hand_store: GameStore) -> None:

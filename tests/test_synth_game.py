@@ -216,3 +216,16 @@ def test_the_summary_counts_one_round_and_one_trick_in_the_singular() -> None:
     assert one == "wrote a 4-player game (1 round, 1 trick, 100 frames at 10 fps) to g"
     three = game_summary(GameConfig(players=3, rounds=3, fps=5.0), 6, 1, Path("g"))
     assert three == "wrote a 3-player game (3 rounds, 6 tricks, 1 frame at 5 fps) to g"
+
+
+@pytest.mark.parametrize("expansion", [False, True])
+def test_an_expansion_game_turns_on_every_expansion_cards_setting(expansion: bool) -> None:
+    """``--expansion`` deals every card of the rules' table of expansion cards, read from that
+    table, so a card added there comes into generated games without a change here."""
+    from skullcam.datasets.game_video import simulate
+    from skullcam.rules.cards import EXPANSION_SETTINGS
+
+    record = simulate(GameConfig(players=3, rounds=2, expansion=expansion), seed=1)
+    for key in EXPANSION_SETTINGS.values():
+        assert getattr(record.settings, key) is expansion, key
+    assert record.settings.rounds == 2
