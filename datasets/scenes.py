@@ -40,14 +40,14 @@ from skullcam.datasets.deck import (
 )
 from skullcam.datasets.faces import FACES
 from skullcam.frames import WORKING_SIZE
+from skullcam.rules import copies_in_deck
 
 CARD_W_MM, CARD_H_MM = float(SIZE_MM[0]), float(SIZE_MM[1])
 LAYOUTS = ("seats", "pile", "empty")
 
-# The physical deck (74 cards): the five escapes share a face, and so do the two Loot cards.
-PHYSICAL_DECK: tuple[str, ...] = tuple(
-    face for face in FACES for _ in range({"escape": 5, "loot": 2}.get(face, 1))
-)
+# The physical deck, a face as many times as the deck holds it (`copies_in_deck`: five escapes,
+# two Loot cards, one of every other face).
+PHYSICAL_DECK: tuple[str, ...] = tuple(face for face in FACES for _ in range(copies_in_deck(face)))
 
 
 @dataclass(frozen=True)

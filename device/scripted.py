@@ -21,18 +21,12 @@ from typing import Any
 import numpy as np
 
 from skullcam.frames import WORKING_SIZE
+from skullcam.rules import FACES
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 
 CARD_SIZE = (40.0, 62.0)
 """Width and length of a card in pixels at 640 x 480 (about what the generator draws)."""
-
-ALL_FACES = (
-    [f"{s}-{n}" for s in ("green", "yellow", "purple", "black") for n in range(1, 15)]
-    + ["escape", "pirate-rosie", "pirate-bendt", "pirate-rascal", "pirate-juanita"]
-    + ["pirate-harry", "tigress", "skull-king", "mermaid-alyra", "mermaid-sirena"]
-    + ["loot", "kraken", "white-whale"]
-)
 
 
 def card_detection(
@@ -176,7 +170,7 @@ def simulate_game(
                 continue
             shown = face
             if rng.random() < wrong_rate:
-                shown = rng.choice(ALL_FACES)
+                shown = rng.choice(FACES)
             jitter = (pos[0] + rng.gauss(0, 0.8), pos[1] + rng.gauss(0, 0.8))
             dets.append(card_detection(shown, jitter, angle + rng.gauss(0, 0.02), conf))
         script.append(dets)
@@ -247,7 +241,7 @@ def oracle_script(
                 face = str(c["face"])
                 confidence = 0.97
                 if rng.random() < wrong_rate:
-                    face, confidence = rng.choice(ALL_FACES), rng.uniform(0.4, 0.9)
+                    face, confidence = rng.choice(FACES), rng.uniform(0.4, 0.9)
                 corners = np.asarray(c["corners"], dtype=np.float32)
                 if jitter_px:
                     noise = [rng.gauss(0, jitter_px) for _ in range(8)]

@@ -218,10 +218,10 @@ def card_ids_in_words() -> str:
     """Every card id, the numbered ones as ranges: what ``skullcam trick --help`` and an
     unknown card's message list, so a player who guessed "blue-3" learns the four suits."""
     numbered = [f"{s.value}-1 .. {s.value}-{MAX_RANK}" for s in SUITS]
-    pirates = [f"pirate-{n}" for n in PIRATE_NAMES]
-    mermaids = [f"mermaid-{n}" for n in MERMAID_NAMES]
-    specials = ["tigress:pirate", "tigress:escape", "skull-king", *mermaids, "loot", "kraken"]
-    return ", ".join([*numbered, "escape", *pirates, *specials]) + " or white-whale"
+    specials: list[str] = []
+    for face in FACES[len(SUITS) * MAX_RANK :]:  # the faces after the numbered ones
+        specials += ["tigress:pirate", "tigress:escape"] if face == "tigress" else [face]
+    return ", ".join([*numbered, *specials[:-1]]) + f" or {specials[-1]}"
 
 
 def parse_card(text: str) -> Card:
