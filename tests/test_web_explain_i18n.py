@@ -14,6 +14,7 @@ from web_support import game_with_round_2_led_by_the_read_winner
 from skullcam.rules import (
     CARD_IDS,
     IllegalPlayError,
+    Kind,
     RulesError,
     Settings,
     TrickResult,
@@ -23,7 +24,7 @@ from skullcam.rules import (
 from skullcam.rules.explain import ENGLISH, CardId, Phrase, SettingName, placeholders, render
 from skullcam.store import GameStore
 from skullcam.web import i18n
-from skullcam.web.explain_i18n import TEMPLATES, explain, owned_card, why_text
+from skullcam.web.explain_i18n import ARTICLES, TEMPLATES, explain, owned_card, why_text
 
 ERROR_KEYS = {
     "trick_size",
@@ -229,6 +230,13 @@ def test_the_kraken_line_under_the_banners_head_says_nobody_wins_once(
     whale = trick("white-whale", "mermaid-alyra")
     assert whale.winner is None
     assert why_text(whale, lang, nobody_said=True) == why_text(whale, lang)
+
+
+@pytest.mark.parametrize("lang", sorted(ARTICLES))
+def test_every_kind_of_card_has_its_article_in_spanish_and_italian(lang: str) -> None:
+    """A kind with no article is named bare ("Gana Kraken de Ana"), which no test of a
+    sentence would catch for a card added later: each kind has its own."""
+    assert set(Kind) <= set(ARTICLES[lang]), lang
 
 
 def test_spanish_and_italian_name_a_bonus_card_with_its_article() -> None:
