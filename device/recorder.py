@@ -198,8 +198,9 @@ class StoreRecorder:
         self._meanwhile = "the camera keeps watching"
         """What the "database in use" warning says goes on while tricks wait."""
         self._went_on: dict[tuple[int, int], tuple[int, int]] = {}
-        """The place this recorder's referee gave each waiting trick that went in a place on
-        (:meth:`_record_moved_on`), and the place it went in at: a swap on it goes there. A
+        """The place this recorder's referee gave each trick that went in a place on
+        (:meth:`_record_moved_on`) or back (:meth:`_record_moved_back`), and the place it went
+        in at: a swap on it goes there. A
         trick numbered by this referee only, so it lives as long as the recorder; another
         run finds the trick from the audit trail (:meth:`_swapped_trick`)."""
         self._record_differs = False
@@ -318,9 +319,13 @@ class StoreRecorder:
         at the table learned that the camera saw other cards. Where a missed trick inserted
         meanwhile moved a trick into its place, it goes a place on (:meth:`_record_moved_on`),
         first: an entry moved there is the table's copy of the trick before it, and was
-        asked about the camera's cards as if they were its own, the trick lost."""
+        asked about the camera's cards as if they were its own, the trick lost. Where the
+        table took such an insert back a moment before, it goes a place back
+        (:meth:`_record_moved_back`)."""
         place = (outcome.round, outcome.trick)
         asks = self._asks(outcome)
+        if self._record_moved_back(place, record, asks):
+            return
         try:
             self.store.record_trick(self.game_id, *place, **record, asks=asks)
         except AlreadyRecorded:
@@ -374,6 +379,32 @@ class StoreRecorder:
             place[1] + 1,
             later[0],
             later[1] + 1,
+        )
+        return True
+
+    def _record_moved_back(
+        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
+    ) -> bool:
+        """Record a trick filed at ``place`` a place back, where the table took back a
+        missed trick it had inserted, which the camera had followed (it learns of the
+        table's changes once a second), before learning of the take-back: the insert's place
+        is no trick's, and the take-back left the place before this one free
+        (:meth:`GameStore.place_an_insert_left`). Audited as moved from ``place``
+        (``filed_at``), and a swap on it follows it there. Otherwise it went in a place
+        late, the place where it was played left for the table to enter again. False where
+        the place stands."""
+        earlier = self.store.place_an_insert_left(self.game_id, *place)
+        if earlier is None:
+            return False
+        self.store.record_trick(self.game_id, *earlier, **record, asks=asks, filed_at=place)
+        self._went_on[place] = earlier
+        logger.info(
+            "round %d trick %d went in as round %d trick %d: the missed trick inserted by "
+            "hand before it was taken back",
+            place[0],
+            place[1] + 1,
+            earlier[0],
+            earlier[1] + 1,
         )
         return True
 

@@ -211,6 +211,33 @@ class CameraReadingMixin(TricksMixin):
         game, tricks = self.game(game_id), self.tricks(game_id)
         return trick_moves.place_on_after(game, tricks, place, self.rounds_due(game_id))
 
+    def place_an_insert_left(
+        self, game_id: int, round_number: int, trick_index: int
+    ) -> tuple[int, int] | None:
+        """Where the camera's trick filed at trick ``trick_index`` of ``round_number`` goes
+        when the table took back a missed trick it had inserted, and the camera, which learns
+        of the table's changes once a second, filed the trick after the insert still: the
+        place before, left free by the take-back (the last trick moved off it moved back).
+        None otherwise: the camera's place stands. A place before the camera's that holds no
+        trick is otherwise a trick taken back from the middle of a round, which the table
+        enters again and the camera goes on after (``referee_from_store``); the end of a run
+        of tricks an insert moved, moved back, is no trick's place but the camera's next."""
+        game = self.game(game_id)
+        before = trick_moves.place_before(game, (round_number, trick_index))
+        conn = self._conn()
+        if before is None or trick_row(conn, game_id, *before) is not None:
+            return None
+        return before if trick_moves.moved_back_off(conn, game_id, before) else None
+
+    def place_after(
+        self, game_id: int, round_number: int, trick_index: int
+    ) -> tuple[int, int] | None:
+        """The place after trick ``trick_index`` of ``round_number`` in play order (over a
+        round's end), within the rounds due; None after the game's last."""
+        game = self.game(game_id)
+        after = trick_moves.places_from(game, (round_number, trick_index), self.rounds_due(game_id))
+        return after[1] if len(after) > 1 else None
+
     @staticmethod
     def _swap_in_copy(
         conn: sqlite3.Connection,

@@ -37,6 +37,33 @@ def places_from(game: Game, start: Place, rounds: int) -> list[Place]:
     return places
 
 
+def place_before(game: Game, place: Place) -> Place | None:
+    """The place before ``place`` in play order (a round's first follows the last of the
+    round before); None for the game's first."""
+    round_number, trick_index = place
+    if trick_index > 0:
+        return round_number, trick_index - 1
+    if round_number <= 1:
+        return None
+    dealt = checks.cards_dealt(round_number - 1, len(game.players), game.settings)
+    return round_number - 1, dealt - 1
+
+
+def moved_back_off(conn: sqlite3.Connection, game_id: int, place: Place) -> bool:
+    """Whether the last trick moved off ``place`` moved back a place: an insert taken back
+    left ``place`` free (:func:`_moved`'s audit entries, the newest first)."""
+    sql = (
+        "SELECT before, after FROM corrections "
+        "WHERE game_id = ? AND kind = 'moved' AND trick_id IS NOT NULL ORDER BY id DESC"
+    )
+    was = {"round": place[0], "trick": place[1]}
+    for before, after in conn.execute(sql, (game_id,)):
+        if load_json(before) == was:
+            went = load_json(after)
+            return isinstance(went, dict) and (went.get("round"), went.get("trick")) < place
+    return False
+
+
 def moves_to_free(
     game: Game, tricks: Sequence[Trick], start: Place, rounds: int
 ) -> list[Move] | None:

@@ -47,6 +47,11 @@ WENT_ON = (
     " before it"
 )
 """The note on the 'moved' entry of a camera's trick recorded a place on (``filed_at``)."""
+WENT_BACK = (
+    "went in a place back: the missed trick inserted by hand before it was taken back as the"
+    " camera recorded it"
+)
+"""The note on the 'moved' entry of a camera's trick recorded a place back (``filed_at``)."""
 
 
 #: A trick's source (``detections["source"]``) in SQL, NULL where its detections are no JSON.
@@ -177,7 +182,8 @@ class TricksMixin(BidsMixin):
         lost them, and a restart does not ask again about a trick already recorded.
 
         ``filed_at``: where the camera filed the trick, a place earlier (a missed trick was
-        inserted by hand before it while it waited for the database). Its doubts that place
+        inserted by hand before it while it waited for the database), or a place later (a
+        missed trick inserted before it was taken back a moment before). Its doubts that place
         gave it, who was expected to lead and a card already played in that round, are judged
         at this place, as those of the tricks the insert moved are (:meth:`_settle_doubts`),
         and its audit trail says it moved from there (:data:`WENT_ON`), as theirs do: a trick
@@ -229,12 +235,16 @@ class TricksMixin(BidsMixin):
         self, conn: sqlite3.Connection, game: Game, trick_id: int, filed: Place, place: Place
     ) -> None:
         """A camera's trick filed at ``filed`` went in at ``place``: audited as moved (the
-        trick's page says why it is not where the camera filed it), its doubts settled, and
-        listed with the moves of the insert that moved a trick into ``filed``
-        (:func:`trick_moves.join_the_insert`)."""
+        trick's page says why it is not where the camera filed it), its doubts settled, and,
+        gone on, listed with the moves of the insert that moved a trick into ``filed``
+        (:func:`trick_moves.join_the_insert`). Gone back, no insert is left to join: it was
+        taken back."""
+        back = place < filed
         before, after = ({"round": r, "trick": t} for r, t in (filed, place))
-        write_audit(conn, game.id, trick_id, "moved", before, after, WENT_ON)
+        write_audit(conn, game.id, trick_id, "moved", before, after, WENT_BACK if back else WENT_ON)
         dropped = self._settle_doubts(conn, game, self.trick(game.id, *place))
+        if back:
+            return
         there = self.trick(game.id, *filed)
         trick_moves.join_the_insert(conn, game, trick_id, (filed, place), there.id, dropped)
 

@@ -10,7 +10,7 @@ from skullcam.device.referee import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.store.camera_reading import camera_read_flag
-from skullcam.store.tricks import WENT_ON
+from skullcam.store.tricks import WENT_BACK, WENT_ON
 from skullcam.vision.trick_state import swap_flag, tigress_flag
 from skullcam.web import i18n
 from skullcam.web.flag_i18n import flag_text
@@ -226,6 +226,7 @@ SYSTEM_NOTES = [
     "prompt 3",
     camera_read_flag("Ben", "purple-10", "purple-9"),
     WENT_ON,
+    WENT_BACK,
 ]
 
 

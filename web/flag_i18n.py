@@ -18,7 +18,7 @@ from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
-from skullcam.store.tricks import WENT_ON
+from skullcam.store.tricks import WENT_BACK, WENT_ON
 
 from . import explain_i18n, i18n
 
@@ -291,6 +291,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " mancante veniva inserita a mano prima di essa",
             "da": "registreret én plads senere: det ventede på databasen, mens et manglende"
             " stik før det blev indtastet manuelt",
+        },
+    ),
+    (
+        re.compile(re.escape(WENT_BACK)),
+        {
+            "es": "anotada un puesto más atrás: la baza que faltaba, anotada a mano antes de"
+            " ella, se quitó mientras la cámara la anotaba",
+            "it": "registrata un posto più indietro: la presa mancante inserita a mano prima di"
+            " essa è stata tolta mentre la fotocamera la registrava",
+            "da": "registreret én plads tidligere: det manglende stik, der var indtastet"
+            " manuelt før det, blev fjernet, mens kameraet registrerede det",
         },
     ),
     (

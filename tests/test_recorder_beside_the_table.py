@@ -1,0 +1,74 @@
+"""The camera's recorder beside the table's own hand entries, inserts and take-backs made
+within the one second the camera takes to learn of them."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+from recorded_tricks import trick
+from store_support import hand
+
+from skullcam.device.game import Referee
+from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.sources import Frame
+from skullcam.store import GameStore
+from skullcam.store.tricks import WENT_BACK
+
+
+def _frame() -> Frame:
+    return Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+
+
+def _game(tmp_path: Path) -> tuple[GameStore, int, Referee, StoreRecorder]:
+    """Three players, three rounds bid, its referee and the camera's recorder."""
+    store = GameStore(tmp_path)
+    game_id = store.create_game(["a", "b", "c"], 2, {})
+    for r, bids in enumerate(([0, 1, 0], [1, 1, 0], [1, 0, 1]), start=1):
+        store.set_bids(game_id, r, bids)
+    return store, game_id, referee_from_store(store, game_id), StoreRecorder(store, game_id, "m1")
+
+
+def _placed(store: GameStore, game_id: int) -> list[tuple[int, int, str, bool]]:
+    return [(t.round, t.trick, t.plays[0]["card"], t.by_hand) for t in store.tricks(game_id)]
+
+
+def test_a_trick_filed_after_an_insert_taken_back_within_the_watch_goes_in_its_place(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The table inserted a trick before the camera's round 2 trick 1, and the camera, which
+    learns of it within a second, went on after it (its referee rebuilt: next round 3 trick
+    1). The table took the insert back (it had been a slip) and, before the camera learned of
+    that too, the camera completed round 2's second trick: filed as round 3 trick 1, with
+    round 2 trick 2, where it was played, left free for the table to enter again."""
+    store, game_id, ref, recorder = _game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    ref, recorder = referee_from_store(store, game_id), StoreRecorder(store, game_id, "m1")
+    assert (ref.round, ref.trick) == (3, 0)
+    store.remove_hand_trick(game_id, 2, 0)  # within the second: the camera still at round 3
+    black = ref.add(trick(["black-5", "black-9", "black-1"]))
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        recorder.on_trick(black, _frame(), [])
+    assert _placed(store, game_id) == [
+        (1, 0, "yellow-5", False),
+        (2, 0, "green-5", False),
+        (2, 1, "black-5", False),
+    ]
+    assert "round 3 trick 1 went in as round 2 trick 2" in caplog.text
+    went_back = store.trick(game_id, 2, 1)
+    moved = [(c.before, c.after, c.note) for c in store.audit(game_id, went_back.id)]
+    assert moved == [({"round": 3, "trick": 0}, {"round": 2, "trick": 1}, WENT_BACK)]
+    recorder.on_amended(
+        ref.amend_last(trick(["black-5", "black-9", "black-13"])), _frame(), [], 2, "black-1"
+    )
+    assert [p["card"] for p in store.trick(game_id, 2, 1).plays] == [
+        "black-5",
+        "black-9",
+        "black-13",
+    ]
+    following = referee_from_store(store, game_id)  # the watch's rebuild a moment later
+    assert (following.round, following.trick) == (3, 0)
