@@ -41,7 +41,7 @@ from skullcam.files import replace_atomically, sync_folder
 from skullcam.rules import Settings
 from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
-from skullcam.store.camera_reading import camera_card
+from skullcam.store.camera_reading import camera_card, shares_a_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
@@ -329,8 +329,11 @@ class StoreRecorder:
         try:
             self.store.record_trick(self.game_id, *place, **record, asks=asks)
         except AlreadyRecorded:
-            moved_on = self._record_moved_on(place, record, asks)
-            if not moved_on and not self._kept_with_an_entry(place, record, asks):
+            if self._record_moved_on(place, record, asks):
+                return
+            if self._record_after_another(place, record, asks):
+                return
+            if not self._kept_with_an_entry(place, record, asks):
                 raise
 
     def _kept_with_an_entry(
@@ -375,6 +378,42 @@ class StoreRecorder:
         logger.info(
             "round %d trick %d went in as round %d trick %d: a missed trick was entered by "
             "hand before it while it waited for the database",
+            place[0],
+            place[1] + 1,
+            later[0],
+            later[1] + 1,
+        )
+        return True
+
+    def _record_after_another(
+        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
+    ) -> bool:
+        """Record a trick refused at ``place``, where the table entered by hand a moment
+        before a trick that holds none of its cards (:func:`shares_a_card`), in the place
+        after it: it is another trick, the camera a trick behind the table (it missed the
+        one entered, and learns of entries once a second). Audited as moved from ``place``
+        (``filed_at``); a swap on it follows it. Where the table entered that trick too, its
+        reading goes with that entry (:meth:`_kept_with_an_entry`). Kept as the first
+        entry's reading instead, its every card was asked about as misread, and the trick
+        was lost. False where the entry shares a card, or the place after holds a camera's
+        trick or none is left: the reading stays with the entry, as before."""
+        there = self.store.trick(self.game_id, *place)
+        if not there.by_hand or shares_a_card(there.plays, record["plays"]):
+            return False
+        later = self.store.place_after(self.game_id, *place)
+        if later is None:
+            return False
+        try:
+            self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
+        except AlreadyRecorded:
+            entry = self.store.trick(self.game_id, *later)
+            if not entry.by_hand or not shares_a_card(entry.plays, record["plays"]):
+                return False
+            self._kept_with_an_entry(later, record, asks)
+        self._went_on[place] = later
+        logger.info(
+            "round %d trick %d went in as round %d trick %d: the trick the table entered by "
+            "hand at its place holds none of its cards",
             place[0],
             place[1] + 1,
             later[0],

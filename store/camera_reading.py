@@ -54,6 +54,14 @@ def disagreements(
     ]
 
 
+def shares_a_card(entered: Sequence[Mapping[str, Any]], seen: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the camera's reading ``seen`` holds a card of the trick ``entered`` by hand,
+    whoever played it. A round plays each card once (escapes and the like apart), so a
+    reading with none of the entry's cards is of another trick (the camera a trick behind the
+    table), not the entry misread in every card."""
+    return bool({str(p["card"]) for p in entered} & {str(p["card"]) for p in seen})
+
+
 #: What :meth:`CameraReadingMixin.keep_camera_reading` adds to a hand entry's detections
 #: besides the camera's own (its ``source`` apart, and the entry's ``source`` and ``moved``).
 _READING_KEYS = ("camera_source", "camera_plays", "camera_flags", "camera_asks", "source", "moved")

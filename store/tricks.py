@@ -52,6 +52,12 @@ WENT_BACK = (
     " camera recorded it"
 )
 """The note on the 'moved' entry of a camera's trick recorded a place back (``filed_at``)."""
+AFTER_AN_ENTRY = (
+    "went in a place on: the table had entered the trick at its place by hand, which holds none"
+    " of its cards"
+)
+"""The note on the 'moved' entry of a camera's trick recorded a place on, after a trick the
+table entered by hand at its place a moment before, another trick (``filed_at``)."""
 
 
 #: A trick's source (``detections["source"]``) in SQL, NULL where its detections are no JSON.
@@ -182,8 +188,9 @@ class TricksMixin(BidsMixin):
         lost them, and a restart does not ask again about a trick already recorded.
 
         ``filed_at``: where the camera filed the trick, a place earlier (a missed trick was
-        inserted by hand before it while it waited for the database), or a place later (a
-        missed trick inserted before it was taken back a moment before). Its doubts that place
+        inserted by hand before it while it waited for the database, or the table entered
+        another trick there by hand a moment before), or a place later (a missed trick
+        inserted before it was taken back a moment before). Its doubts that place
         gave it, who was expected to lead and a card already played in that round, are judged
         at this place, as those of the tricks the insert moved are (:meth:`_settle_doubts`),
         and its audit trail says it moved from there (:data:`WENT_ON`), as theirs do: a trick
@@ -237,15 +244,18 @@ class TricksMixin(BidsMixin):
         """A camera's trick filed at ``filed`` went in at ``place``: audited as moved (the
         trick's page says why it is not where the camera filed it), its doubts settled, and,
         gone on, listed with the moves of the insert that moved a trick into ``filed``
-        (:func:`trick_moves.join_the_insert`). Gone back, no insert is left to join: it was
-        taken back."""
-        back = place < filed
+        (:func:`trick_moves.join_the_insert`; after a trick entered at ``filed``, another
+        trick, none did). Gone back, no insert is left to join: it was taken back."""
         before, after = ({"round": r, "trick": t} for r, t in (filed, place))
-        write_audit(conn, game.id, trick_id, "moved", before, after, WENT_BACK if back else WENT_ON)
-        dropped = self._settle_doubts(conn, game, self.trick(game.id, *place))
-        if back:
+        if place < filed:
+            write_audit(conn, game.id, trick_id, "moved", before, after, WENT_BACK)
+            self._settle_doubts(conn, game, self.trick(game.id, *place))
             return
         there = self.trick(game.id, *filed)
+        moved_in = there.id in trick_moves.moved_onto(conn, game.id, filed)
+        note = WENT_ON if moved_in or trick_moves.inserted_at(there, filed) else AFTER_AN_ENTRY
+        write_audit(conn, game.id, trick_id, "moved", before, after, note)
+        dropped = self._settle_doubts(conn, game, self.trick(game.id, *place))
         trick_moves.join_the_insert(conn, game, trick_id, (filed, place), there.id, dropped)
 
     def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:

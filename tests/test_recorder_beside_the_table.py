@@ -15,7 +15,7 @@ from skullcam.device.game import Referee
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.sources import Frame
 from skullcam.store import GameStore
-from skullcam.store.tricks import WENT_BACK
+from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK
 
 
 def _frame() -> Frame:
@@ -72,3 +72,54 @@ def test_a_trick_filed_after_an_insert_taken_back_within_the_watch_goes_in_its_p
     ]
     following = referee_from_store(store, game_id)  # the watch's rebuild a moment later
     assert (following.round, following.trick) == (3, 0)
+
+
+def _typed(store: GameStore, game_id: int, cards: list[str]) -> None:
+    """The game's next trick typed by hand (``cards`` by player)."""
+    slot = store.next_trick(game_id)
+    assert slot is not None
+    plays = hand(*[(p, cards[p]) for p in slot["order"]])
+    store.enter_trick(game_id, slot["round"], slot["trick"], plays)
+
+
+def test_a_cameras_trick_with_no_card_of_the_entry_at_its_place_goes_in_after_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera missed round 2's first trick; the table entered it by hand, and before the
+    camera learned of the entry it completed round 2's second trick, filed as the first. It
+    was kept as the entry's camera reading, every card asked about as misread ("the camera
+    read a's black-5 where the table entered green-13"), its picture shown as the entry's,
+    and the trick itself was lost. A reading that shares no card with the entry is another
+    trick: it goes in the place after it."""
+    store, game_id, ref, recorder = _game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    _typed(store, game_id, ["green-13", "green-9", "green-1"])  # a wins it, and leads next
+    with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
+        recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+    assert _placed(store, game_id) == [
+        (1, 0, "yellow-5", False),
+        (2, 0, "green-9", True),
+        (2, 1, "black-5", False),
+    ]
+    entry = store.trick(game_id, 2, 0)
+    assert entry.flags == [] and entry.completion_image is None
+    assert store.trick(game_id, 2, 1).completion_image
+    assert "round 2 trick 1 went in as round 2 trick 2" in caplog.text
+    went_on = store.trick(game_id, 2, 1)
+    moved = [(c.before, c.after, c.note) for c in store.audit(game_id, went_on.id)]
+    assert moved == [({"round": 2, "trick": 0}, {"round": 2, "trick": 1}, AFTER_AN_ENTRY)]
+    assert [p for p in store.prompts(game_id) if p.round == 2] == []
+    following = referee_from_store(store, game_id)  # the watch's rebuild a moment later
+    assert (following.round, following.trick) == (3, 0)
+
+
+def test_a_cameras_reading_sharing_a_card_with_the_entry_stays_with_it(tmp_path: Path) -> None:
+    """The same trick read with one card otherwise is still the entry's camera reading."""
+    store, game_id, ref, recorder = _game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    _typed(store, game_id, ["green-13", "green-9", "green-1"])
+    recorder.on_trick(ref.add(trick(["green-13", "green-8", "green-1"])), _frame(), [])
+    assert _placed(store, game_id) == [(1, 0, "yellow-5", False), (2, 0, "green-9", True)]
+    entry = store.trick(game_id, 2, 0)
+    assert entry.flags == ["the camera read b's green-8 where the table entered green-9"]
+    assert entry.completion_image

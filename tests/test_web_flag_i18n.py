@@ -10,7 +10,7 @@ from skullcam.device.referee import Referee
 from skullcam.rules import Settings
 from skullcam.store import GameStore
 from skullcam.store.camera_reading import camera_read_flag
-from skullcam.store.tricks import WENT_BACK, WENT_ON
+from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK, WENT_ON
 from skullcam.vision.trick_state import swap_flag, tigress_flag
 from skullcam.web import i18n
 from skullcam.web.flag_i18n import flag_text
@@ -227,6 +227,7 @@ SYSTEM_NOTES = [
     camera_read_flag("Ben", "purple-10", "purple-9"),
     WENT_ON,
     WENT_BACK,
+    AFTER_AN_ENTRY,
 ]
 
 

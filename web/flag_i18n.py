@@ -18,7 +18,7 @@ from skullcam.i18n_core import card_name
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
-from skullcam.store.tricks import WENT_BACK, WENT_ON
+from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK, WENT_ON
 
 from . import explain_i18n, i18n
 
@@ -291,6 +291,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " mancante veniva inserita a mano prima di essa",
             "da": "registreret én plads senere: det ventede på databasen, mens et manglende"
             " stik før det blev indtastet manuelt",
+        },
+    ),
+    (
+        re.compile(re.escape(AFTER_AN_ENTRY)),
+        {
+            "es": "anotada un puesto más adelante: en su sitio se había anotado a mano una"
+            " baza que no tiene ninguna de sus cartas",
+            "it": "registrata un posto più avanti: al suo posto era stata inserita a mano una"
+            " presa che non ha nessuna delle sue carte",
+            "da": "registreret én plads senere: på dets plads var der indtastet et stik"
+            " manuelt, som ikke har nogen af dets kort",
         },
     ),
     (
