@@ -432,6 +432,7 @@ class LiveLoop:
         table) not a new trick."""
         changed_at_table = False
         while True:
+            recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
             # Before the referee reads the tricks: a change made in between is then
             # followed at the next ask instead of missed.
             watch = _GameWatch(
@@ -440,6 +441,7 @@ class LiveLoop:
                 self.store.table_changes_since,
                 self.store.last_event_id(),
                 self.watch_every_s,
+                written=recorder.flush,
             )
             referee = referee_from_store(self.store, game_id)
             if referee.finished:
@@ -451,7 +453,6 @@ class LiveLoop:
                     referee.round,
                     referee.trick + 1,
                 )
-            recorder = StoreRecorder(self.store, game_id, self.model_version, source_name)
             # A recording shows again the tricks entered by hand after its own last one; a
             # live camera never sees an old trick again.
             again = [] if source.live else entered_since_seen(self.store, game_id)
@@ -468,8 +469,8 @@ class LiveLoop:
                     if str(err) != str(stopped):
                         logger.error("%s", err)
                 raise
-            # A trick that waited for a busy database is written before the end, or before
-            # the referee is rebuilt from the store.
+            # A trick that waited for a busy database is written before the end (the watch
+            # waits for it before a rebuild from the store: :class:`_GameWatch`).
             recorder.close()
             if not watch.changed_at_table:
                 return pipeline
@@ -567,7 +568,15 @@ class _GameWatch:
     table (:meth:`GameStore.table_changes_since`), for the pipeline to be rebuilt from the
     store (:attr:`changed_at_table` then says so). Any change counts, not only a new trick
     entered by hand: otherwise a card corrected on a replay page would leave the camera
-    expecting the winner it had misread to lead the next trick."""
+    expecting the winner it had misread to lead the next trick.
+
+    The rebuild waits for the camera's tricks that wait for a database another program holds
+    (``written``, asked at each ask until it says they are in): the camera goes on watching
+    the table meanwhile, with the state it has, as it does while the database is held
+    (:class:`StoreRecorder`), and the tricks it completes wait in order behind them (each
+    goes where the table's change left its place: ``StoreRecorder._record``). Waiting for the
+    database to rebuild ended the run once ``StoreRecorder.CLOSE_WAIT_S`` passed, and the
+    cards played meanwhile went unseen."""
 
     def __init__(
         self,
@@ -576,6 +585,7 @@ class _GameWatch:
         table_changes: Callable[[int, int], tuple[bool, int]],
         since: int,
         every_s: float = 1.0,
+        written: Callable[[], bool] = lambda: True,
     ) -> None:
         self.game_id = game_id
         self.is_current = is_current
@@ -583,8 +593,11 @@ class _GameWatch:
         self.since = since
         """The newest event read (the store's event log): the next ask reads after it."""
         self.every_s = every_s
+        self.written = written
         self.asked = time.monotonic()
         self.changed_at_table = False
+        """The table changed the game since the watch began (kept once said)."""
+        self._said_waiting = False
 
     def still(self) -> bool:
         now = time.monotonic()
@@ -593,8 +606,21 @@ class _GameWatch:
         self.asked = now
         if not self.is_current(self.game_id):
             return False
-        self.changed_at_table, self.since = self.table_changes(self.game_id, self.since)
-        return not self.changed_at_table
+        changed, self.since = self.table_changes(self.game_id, self.since)
+        self.changed_at_table = self.changed_at_table or changed
+        return not self.changed_at_table or self._tricks_wait()
+
+    def _tricks_wait(self) -> bool:
+        """Whether the camera's tricks still wait for the database (said once)."""
+        if self.written():
+            return False
+        if not self._said_waiting:
+            self._said_waiting = True
+            logger.info(
+                "the game was changed on the web page: the camera follows the change once the "
+                "tricks waiting for the database are in"
+            )
+        return True
 
 
 class _FailingFrames:

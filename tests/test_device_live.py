@@ -2225,6 +2225,58 @@ def _entered_as_the_camera_completes_it(
     return record, store, gid, refused
 
 
+def test_a_change_at_the_table_while_tricks_wait_for_a_held_database_does_not_end_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table changed a house rule just before another program took the database, and
+    round 2's first trick, completed then, waited for it. Following the change, the camera
+    wrote what waited before rebuilding its state from the store: it waited ``CLOSE_WAIT_S``
+    for the database, then ended the run ("... stayed in use by another program"). It now
+    goes on watching the table with the state it has, the tricks waiting in order, and
+    rebuilds once they are written: every trick is in its place."""
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)  # each frame's try, while held
+    record, script = make_demo(tmp_path / "demo")
+    camera = tmp_path / "demo" / "frames"
+    dry = GameStore(tmp_path / "dry")  # where the camera completes each trick
+    calibrate_seats(dry.data_dir)
+    dry_game = _table_game(dry, record)
+    _record_from(camera, dry, script)
+    done = [t.source_info["frame_index"] for t in dry.tricks(dry_game)]
+    store = GameStore(tmp_path / "data")
+    calibrate_seats(store.data_dir)
+    gid = _table_game(store, record)
+    other: list[sqlite3.Connection] = []
+
+    class HoldsTheDatabase(FrameKeyedRecognizer):
+        """The change and the hold on the frame that completes round 2's first trick; the
+        hold lasts until the frame after round 2's second completes."""
+
+        def __call__(self, frame: np.ndarray) -> list:
+            index = int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8
+            if index == done[1]:
+                store.update_settings(gid, {"loot": not record["settings"].get("loot", False)})
+                other.append(sqlite3.connect(store.path, isolation_level=None))
+                other[0].execute("BEGIN EXCLUSIVE")
+            elif index == done[2] + 1 and other:
+                other.pop().execute("COMMIT")
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, HoldsTheDatabase(script), str(camera), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games, loop.watch_every_s = 0, False, 0.0
+    try:
+        loop.run()
+    finally:
+        for conn in other:
+            conn.execute("COMMIT")
+    assert recorded_rounds(store, gid) == truth_rounds(record)
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+
+
 @pytest.mark.parametrize("first", ["hand", "camera"])
 def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
