@@ -580,26 +580,37 @@ class StoreRecorder:
         inserted a missed trick at or before it while the swap waited for the database, or
         before it while the trick waited too, and it went in a place on: at the place this
         recorder put it, or per the audit trail where an earlier run did) that holds it
-        (:meth:`GameStore.moved_off_holding`). Not always the one at the place: otherwise
-        the swap meant for the camera's trick moved on a place would go to the table's entry
-        there, "not amended", with a line in the log only."""
+        (:meth:`GameStore.moved_off_holding`), as does one that went in a place on or back
+        as it was recorded (:meth:`_record_after_another`, :meth:`_record_moved_back`),
+        maybe leaving that place free. Not always the one at the place: otherwise the swap
+        meant for the camera's trick moved on a place would go to the table's entry there,
+        "not amended", with a line in the log only."""
         r, t = self._went_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
-        there = self.store.trick(self.game_id, r, t)
+        there = self._trick_at(r, t)
         player = outcome.plays[swap.index][0]
-        if camera_card(there, player) == swap.before:
+        if there is not None and camera_card(there, player) == swap.before:
             return there
         moved = self.store.moved_off_holding(self.game_id, r, t, player, swap.before)
         if moved is None:
+            if there is None:
+                raise UserError(f"round {r} trick {t + 1} holds no recorded trick")
             return there
         logger.info(
-            "round %d trick %d, swapped before the pickup, is now round %d trick %d: a missed "
-            "trick was entered by hand before it",
+            "round %d trick %d, swapped before the pickup, is now round %d trick %d: it moved "
+            "since, as its history says",
             r,
             t + 1,
             moved.round,
             moved.trick + 1,
         )
         return moved
+
+    def _trick_at(self, round_number: int, trick_index: int) -> Trick | None:
+        """The recorded trick at a place; None where it holds none."""
+        try:
+            return self.store.trick(self.game_id, round_number, trick_index)
+        except UserError:
+            return None
 
     def _swap_beside_an_entry(self, outcome: TrickOutcome, swap: Swap) -> None:
         """A swap in a trick the table entered by hand (a moment before the camera completed

@@ -123,3 +123,26 @@ def test_a_cameras_reading_sharing_a_card_with_the_entry_stays_with_it(tmp_path:
     entry = store.trick(game_id, 2, 0)
     assert entry.flags == ["the camera read b's green-8 where the table entered green-9"]
     assert entry.completion_image
+
+
+def test_a_swap_kept_for_the_next_run_finds_a_trick_gone_a_place_back(tmp_path: Path) -> None:
+    """As in the test above, the camera's trick went in a place back; the swap it then saw
+    on it waited for a held database, and the run stopped. The next run looked for the trick
+    at the place the camera had filed it, found nothing there, and dropped the swap ("not
+    amended")."""
+    from recorded_tricks import held
+
+    store, game_id, ref, recorder = _game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    recorder.on_trick(ref.add(trick(["green-5", "green-9", "green-1"])), _frame(), [])
+    store.insert_trick(game_id, 2, 0, hand((1, "green-3"), (2, "green-2"), (0, "green-4")))
+    ref, recorder = referee_from_store(store, game_id), StoreRecorder(store, game_id, "m1")
+    store.remove_hand_trick(game_id, 2, 0)
+    recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
+    amended = ref.amend_last(trick(["black-5", "black-9", "black-13"]))
+    with held(store.path):
+        recorder.on_amended(amended, _frame(), [], 2, "black-1")
+    StoreRecorder(store, game_id, "m1").take_kept()  # the next run's start
+    swapped = store.trick(game_id, 2, 1)
+    assert [p["card"] for p in swapped.plays] == ["black-5", "black-9", "black-13"]
+    assert not (store.game_dir(game_id) / "unrecorded.json").exists()
