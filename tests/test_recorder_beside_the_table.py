@@ -11,8 +11,8 @@ import pytest
 from recorded_tricks import trick
 from store_support import hand
 
-from skullcam.device.game import Referee
 from skullcam.device.recorder import StoreRecorder, referee_from_store
+from skullcam.device.referee import Referee
 from skullcam.device.sources import Frame
 from skullcam.store import GameStore
 from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK
