@@ -2049,6 +2049,9 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     phone_notice = (By.ID, "no-camera")
     wait(browser).until(ec.text_to_be_present_in_element(phone_notice, "è sfocata"))
     assert browser.find_element(*phone_notice).is_displayed()
+    # A fractional speed with the language's decimal mark: "2.5" read as a thousands mark.
+    store.set_camera_notice({"why": "slow", "speed": 2.5})
+    wait(browser).until(ec.text_to_be_present_in_element(phone_notice, "scorre 2,5 volte"))
 
 
 def test_the_tv_says_when_it_shows_the_demos_game(

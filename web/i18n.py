@@ -212,6 +212,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "won": {"en": "Won", "es": "Ganadas", "it": "Vinte", "da": "Vundet"},
     "total": {"en": "Total", "es": "Total", "it": "Totale", "da": "Total"},
+    # The pages' decimal mark (app.js num): a speed of 2.5 is "2,5" in es, it and da.
+    "decimal_mark": {"en": ".", "es": ",", "it": ",", "da": ","},
     "points": {"en": "Points", "es": "Puntos", "it": "Punti", "da": "Point"},
     "bonus": {"en": "Bonus", "es": "Bonus", "it": "Bonus", "da": "Bonus"},
     "ranking": {"en": "Ranking", "es": "Clasificación", "it": "Classifica", "da": "Stilling"},

@@ -14,9 +14,12 @@ function bidi(text) {
 
 /* A number as the pages show it: a negative one with the minus sign (U+2212), as a printed
  * score sheet has it. The TV showed "-40" where the tricks page showed "−40"; the server's
- * pages use the same rule (the "number" filter, web/i18n.py's number_text). */
+ * pages use the same rule (the "number" filter, web/i18n.py's number_text). A fraction has
+ * the language's decimal mark: es, it and da write a comma ("2,5"), where a point reads as
+ * a thousands separator. */
 function num(n) {
-  return n < 0 ? "\u2212" + -n : String(n);
+  const text = n < 0 ? "\u2212" + -n : String(n);
+  return text.replace(".", SK.t("decimal_mark"));
 }
 
 const SK = (() => {
