@@ -1033,6 +1033,13 @@ def test_the_score_sheet_says_which_tricks_were_entered_by_hand_or_corrected(
         csv.reader(io.StringIO(client.get(f"/game/{gid}/export.csv").get_data(as_text=True)))
     )
     assert rows[4][-2:] == ["2", "1 2"]
+    # Ben's card put back as the camera read it: trick 1 scores as recorded, not corrected
+    # (the tricks page's faded ✎; its replay page still lists both changes).
+    store.correct_play(gid, 2, 0, 2, card="green-3")
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/game/{gid}/export.csv").get_data(as_text=True)))
+    )
+    assert rows[4][-2:] == ["2", "2"]
 
 
 def test_the_score_sheet_gives_a_round_being_played_no_points(

@@ -516,9 +516,10 @@ _CSV_TRICK_COLUMNS = ("tricks_by_hand", "tricks_corrected")
 
 def _round_tricks_marked(tricks: Sequence[Trick], round_number: int) -> list[str]:
     """The round's tricks entered by hand, and those corrected (a card or a seat other than
-    the camera's now, the tricks page's ✎), each as their numbers from 1 ("1 3"), as the
+    as recorded now, the tricks page's ✎), each as their numbers from 1 ("1 3"), as the
     pages count them: a referee filtering the sheet sees which rounds the camera did not
-    score alone. The same on each player's row of the round."""
+    score alone. A correction put back (the faded ✎) is not listed: that trick scores as
+    recorded. The same on each player's row of the round."""
     own = [t for t in tricks if t.round == round_number]
     return [
         " ".join(str(t.trick + 1) for t in own if t.by_hand),
