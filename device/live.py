@@ -239,14 +239,22 @@ class LiveLoop:
             return None
 
     def _counting_drops(
-        self, source: Paced | LatestFrameReader, speed: float | None = None
+        self,
+        source: Paced | LatestFrameReader,
+        speed: float | None = None,
+        behind: str = "the camera",
     ) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
         the run's tally, and said when too few a second are read to follow the tricks;
-        ``speed`` is a recording's pace, None for a live camera."""
+        ``speed`` is a recording's pace, None for a live camera; ``behind`` names the source
+        in the log's "falling behind the camera"."""
         was_slow = self.keep_up is not None and self.keep_up.slow
         self.keep_up = KeepUpWatch(
-            source, on_slow=self._slow_changed, speed=speed, repeated=self._repeated
+            source,
+            on_slow=self._slow_changed,
+            speed=speed,
+            repeated=self._repeated,
+            behind=behind,
         )
         self.tally.follow_drops(source)
         self.tally.follow_pace(self.keep_up, speed)
@@ -313,7 +321,7 @@ class LiveLoop:
         self._watch_picture(source.name, live=False)
         frames: Iterator[Frame] = source.frames()
         if self.speed > 0:
-            frames = self._counting_drops(Paced(frames, self.speed), self.speed)
+            frames = self._counting_drops(Paced(frames, self.speed), self.speed, "the demo game")
         with source:
             # Following the active game, as a camera does: a game set up on the web page
             # stops the demo within a second, not after the rest of the demo's game (a minute
@@ -356,7 +364,8 @@ class LiveLoop:
         if reader is not None:
             frames = self._counting_drops(reader)
         elif self.speed > 0:  # a recording played as if it were a camera: at its real rate
-            frames = self._counting_drops(Paced(source.frames(), self.speed), self.speed)
+            paced = Paced(source.frames(), self.speed)
+            frames = self._counting_drops(paced, self.speed, "the recording")
         else:
             frames = source.frames()
         feed = _EndAware(frames)

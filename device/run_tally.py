@@ -209,7 +209,9 @@ class KeepUpWatch:
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
     picture again, cheap to skip, and counted, those repeats would make a camera that gives
     the recognizer few pictures look fast. ``speed`` is a recording's pace (None for a live
-    camera): played faster than real time, the advice is to play it slower."""
+    camera): played faster than real time, the advice is to play it slower. ``behind`` names
+    the source as the warning says it falls behind ("the camera", "the demo game", "the
+    recording"): a file played too slowly has no camera to fall behind."""
 
     def __init__(
         self,
@@ -220,8 +222,10 @@ class KeepUpWatch:
         speed: float | None = None,
         repeated: Callable[[Frame], bool] | None = None,
         first_window_s: float = FIRST_WINDOW_S,
+        behind: str = "the camera",
     ) -> None:
         self.drops = drops
+        self.behind = behind
         self.on_slow = on_slow
         self.window_s = window_s
         self.first_window_s = first_window_s
@@ -314,6 +318,6 @@ class KeepUpWatch:
         if not dropped:
             return f"frames come at only {rate:.1f} a second, none skipped"
         return (
-            f"falling behind the camera: its frames are read at {rate:.1f} a second"
+            f"falling behind {self.behind}: its frames are read at {rate:.1f} a second"
             f" ({dropped} skipped in the last {window.length_s:.0f} s)"
         )

@@ -77,10 +77,11 @@ def _frames(n: int, fps: float = 10.0) -> Iterator[Frame]:
 
 
 def _read(
-    watch: KeepUpWatch, clock: _Clock, drops: SimpleNamespace, reads: int, fps: float, every: int
+    watch: KeepUpWatch, clock: _Clock, drops: Any, reads: int, fps: float, every: int
 ) -> None:
     """A camera of ``fps`` frames a second of which one in ``every`` is read, the others
-    skipped: ``reads`` frames, the clock keeping the camera's time."""
+    skipped (counted in ``drops.dropped``): ``reads`` frames, the clock keeping the camera's
+    time."""
     start = watch.seconds + (1 if watch.read else 0)
     frames = [
         Frame(np.zeros((2, 2, 3), np.uint8), start + i * every / fps, i) for i in range(reads)
@@ -220,6 +221,26 @@ def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
     said = "1 more frame was" if dropped == 1 else f"{dropped} more frames were"
     assert f"; {said} skipped" in loop.tally.summary("D")
     assert loop.keep_up is not None and loop.keep_up.speed == 8.0  # its advice: a lower --speed
+    assert loop.keep_up.behind == "the demo game"  # "falling behind the demo game"
+
+
+def test_a_recording_read_too_slowly_is_not_said_to_fall_behind_a_camera(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A recording (or the demo) read too slowly was "falling behind the camera": a table
+    playing a file has no camera, and looked for a fault in one."""
+    make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), str(tmp_path / "demo"), None, speed=8.0)
+    loop.stop.set()  # no game to record: the recording is opened and counted, nothing read
+    loop._run_camera(str(tmp_path / "demo"))
+    assert loop.keep_up is not None
+    clock = _Clock()
+    loop.keep_up.clock = clock
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        _read(loop.keep_up, clock, loop.keep_up.drops, reads=60, fps=10.0, every=4)
+    said = caplog.records[0].getMessage()
+    assert said.startswith("falling behind the recording: its frames are read at 2.5 a second")
 
 
 def test_a_stop_while_waiting_for_a_game_counts_no_frame_as_skipped(tmp_path: Path) -> None:
