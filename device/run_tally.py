@@ -28,12 +28,14 @@ BEHIND_WINDOW_S = 60.0
 """How often the frames read are counted (and a rate too low is at most said)."""
 
 FIRST_WINDOW_S = 15.0
-"""The first window's length, from a source's first frame and again from a game's first frame
-after a wait for it: a minute is longer than a demo game (about 58 s, each a source of its
-own), which would leave a machine too slow for the demo untold, and a new game waiting a
-minute for its own verdict. 15 s is some 50 frames read even at the line, and a first frame
-that takes a second longer (a model warming up) leaves a machine that reads 4 frames a second
-above it."""
+"""The first window's length, from a source's second frame and again from a game's second
+frame after a wait for it, on the clock or in the source's time, whichever comes first: a
+minute is longer than a demo game (about 58 s, each a source of its own), which would leave a
+machine too slow for the demo untold, and a new game waiting a minute for its own verdict; a
+recording played at ``--speed 4`` or more plays a demo game in under 15 s of the clock. 15 s
+is some 50 frames read even at the line. The first frame begins nothing: the time it takes
+(a model's first run) is not the pace frames are read at, and at ``--speed 8`` a second of
+it would be 8 of the 15."""
 
 KEEP_UP_FRAMES_PER_S = 3.3
 """Frames a second of the table's time the recognizer must get through for the tracker to
@@ -180,6 +182,9 @@ class _Window:
     first_stamp: float
     dropped_before: int
     length_s: float
+    first: bool = False
+    """A source's or a game's first: judged as soon as it spans ``length_s`` of the source's
+    time, if that comes before the clock's (a recording played faster than real time)."""
     last_stamp: float = 0.0
     read: int = 0
 
@@ -189,6 +194,10 @@ class _Window:
     @property
     def seconds(self) -> float:
         return self.last_stamp - self.first_stamp
+
+    def ran(self, now: float) -> bool:
+        """Whether it has run its length, and is judged."""
+        return now - self.began >= self.length_s or (self.first and self.seconds >= self.length_s)
 
     def add(self, frame: Frame, new: bool = True) -> None:
         """``frame`` done with; ``new`` when it showed a new picture: a repeat of the one
@@ -201,9 +210,10 @@ class KeepUpWatch:
     """Counts the frames the recognizer gets through a second of the source's time (its
     frames' timestamps: a recording played 8 times as fast is read per second of the table)
     and warns when that is below :data:`KEEP_UP_FRAMES_PER_S`: first :data:`FIRST_WINDOW_S`
-    after the first frame (and after each :meth:`restart`), then at most once a ``window_s``
-    of the clock; once it is back above, says so once. ``on_slow`` hears each change of the
-    verdict (the live loop tells the TV).
+    (of the clock or of the source's time, whichever comes first) after the second frame (and
+    after each :meth:`restart`), then at most once a ``window_s`` of the clock; once it is
+    back above, says so once. ``on_slow`` hears each change of the verdict (the live loop
+    tells the TV).
 
     A frame counts once its consumer asks for the next, and only when ``repeated`` (the
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
@@ -244,8 +254,8 @@ class KeepUpWatch:
 
     @property
     def read(self) -> int:
-        """Frames read so far, over every window (the first after each start or restart not
-        counted: it begins the time they span)."""
+        """Frames read so far, over every window (the first two after each start or restart
+        not counted: the second begins the time they span)."""
         return self._read_before + (self._window.read if self._window else 0)
 
     @property
@@ -262,29 +272,36 @@ class KeepUpWatch:
         self._set_slow(False, None)
 
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
-        """``frames`` as they come, counted."""
+        """``frames`` as they come, counted. After a start or a restart the first two frames
+        each begin the window afresh: the first one's time is not the recognizer's pace."""
+        beginnings = 0
         for frame in frames:
             if self._window is None or self._restart:
-                self._begin(frame, self.first_window_s)
+                beginnings = 2
+            window = self._window
+            if window is None or beginnings:
+                beginnings -= 1
+                self._begin(frame, self.first_window_s, first=True)
                 yield frame
                 continue
             yield frame
-            self._count(self._window, frame)
+            self._count(window, frame)
 
     def _count(self, window: _Window, frame: Frame) -> None:
         """``frame``, which its consumer is done with, into ``window``; judged once it has
         run its length."""
         window.add(frame, new=self.repeated is None or not self.repeated(frame))
-        if self.clock() - window.began >= window.length_s:
+        if window.ran(self.clock()):
             self._judge(window)
             self._begin(frame, self.window_s)
 
-    def _begin(self, frame: Frame, length_s: float) -> None:
+    def _begin(self, frame: Frame, length_s: float, first: bool = False) -> None:
         """A new window from ``frame``; the one before goes into the totals."""
         if self._window is not None:
             self._read_before += self._window.read
             self._seconds_before += self._window.seconds
-        self._window = _Window(self.clock(), frame.timestamp, self.drops.dropped, length_s)
+        dropped = self.drops.dropped
+        self._window = _Window(self.clock(), frame.timestamp, dropped, length_s, first)
         self._restart = False
 
     def _judge(self, window: _Window) -> None:

@@ -155,7 +155,8 @@ def test_a_wait_for_a_game_is_not_time_the_recognizer_read_too_few_in(
             next(frames)
             clock.now += 0.1
     assert caplog.records == []
-    assert watch.read == 299 + 399 and watch.seconds == pytest.approx(69.8)
+    # 30 s, then 40 s: the first two frames of the run begin the time, the first not timed.
+    assert watch.read == 298 + 399 and watch.seconds == pytest.approx(69.7)
 
 
 def test_the_camera_waiting_for_a_game_restarts_the_count(tmp_path: Path) -> None:
@@ -325,6 +326,48 @@ def test_a_first_frame_that_takes_a_second_longer_is_no_false_alarm(
         for _ in frames:
             clock.now += 0.25
     assert caplog.records == [] and not watch.slow and watch.read > 0
+
+
+def _play(watch: KeepUpWatch, clock: _Clock, stamps: list[float], speed: float) -> None:
+    """A recording's frames at ``stamps`` (its own time) through ``watch``, the clock running
+    at ``stamps``' pace over ``speed``, as :class:`Paced` plays them; the frames between two
+    read ones were skipped."""
+    frames = watch.frames(Frame(np.zeros((2, 2, 3), np.uint8), t, i) for i, t in enumerate(stamps))
+    for i, _frame in enumerate(frames):
+        if i + 1 < len(stamps):
+            clock.now += (stamps[i + 1] - stamps[i]) / speed
+            watch.drops.dropped += 3  # type: ignore[misc]
+
+
+def test_a_demo_game_played_at_speed_8_is_judged_while_it_plays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """At --speed 4 or more a demo game (about 58 s of the table's time) plays in under 15 s
+    of the clock, and the first verdict came 15 s of the clock in: a machine too slow for it
+    was never told while the games played, only by the run's last line."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    heard: list[bool] = []
+    watch = KeepUpWatch(drops, clock=clock, on_slow=heard.append, speed=8.0)
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        _play(watch, clock, [k / 2.5 for k in range(145)], speed=8.0)  # 58 s at 2.5 a second
+    assert heard == [True] and watch.too_fast == 8.0
+    said = caplog.records[0].getMessage()
+    assert said.startswith("falling behind the camera: its frames are read at 2.5 a second")
+    assert clock.now < 7.5  # the whole game's time on the clock
+
+
+def test_a_first_frame_that_takes_a_second_longer_at_speed_8_is_no_false_alarm(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Judged 15 s of the recording's time in, a second on the clock for the first frame (a
+    model's first run) is 8 s of a recording played at --speed 8: a machine reading 4 frames
+    a second of it would be told it reads 1.9."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    heard: list[bool] = []
+    watch = KeepUpWatch(drops, clock=clock, on_slow=heard.append, speed=8.0)
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        _play(watch, clock, [0.0] + [8.0 + k / 4 for k in range(200)], speed=8.0)
+    assert caplog.records == [] and heard == [] and not watch.slow
 
 
 def _slow_camera_loop(tmp_path: Path) -> tuple[GameStore, LiveLoop, Any]:
