@@ -267,7 +267,10 @@ class KeepUpWatch:
         """A pause that is not the recognizer's (the camera waited for a game to be set up
         on the web page): the frames after it are not timed from those before, and the
         verdict on those before is not the new game's, so its TV drops it; the new game's is
-        said after :attr:`first_window_s`."""
+        said after :attr:`first_window_s`. The frame handed out before the wait is not
+        counted: its count comes as the new game asks for its first frame, and after a wait
+        longer than the window had left on the clock the window would be judged then, the
+        game before's verdict told at the new game's start and its first window lost."""
         self._restart = True
         self._set_slow(False, None)
 
@@ -285,7 +288,8 @@ class KeepUpWatch:
                 yield frame
                 continue
             yield frame
-            self._count(window, frame)
+            if not self._restart:  # the frame before a wait is the game before's: not judged
+                self._count(window, frame)
 
     def _count(self, window: _Window, frame: Frame) -> None:
         """``frame``, which its consumer is done with, into ``window``; judged once it has

@@ -155,8 +155,9 @@ def test_a_wait_for_a_game_is_not_time_the_recognizer_read_too_few_in(
             next(frames)
             clock.now += 0.1
     assert caplog.records == []
-    # 30 s, then 40 s: the first two frames of the run begin the time, the first not timed.
-    assert watch.read == 298 + 399 and watch.seconds == pytest.approx(69.7)
+    # 30 s, then 40 s: the first two frames of each begin the time (the first not timed),
+    # and the last read before the wait is not judged.
+    assert watch.read == 297 + 397 and watch.seconds == pytest.approx(29.7 + 39.7)
 
 
 def test_the_camera_waiting_for_a_game_restarts_the_count(tmp_path: Path) -> None:
@@ -420,6 +421,22 @@ def test_the_slow_notice_goes_at_a_game_change_and_comes_back_after_15_s(
     assert store.camera_notice() is None
     read(10, one_in=4)  # 15 s of the new game: still too slow
     assert store.camera_notice() == {"why": "slow"}
+
+
+@pytest.mark.parametrize(("before", "after", "notice"), [(4, 1, None), (1, 4, {"why": "slow"})])
+def test_a_long_wait_for_the_next_game_leaves_it_its_own_first_verdict(
+    tmp_path: Path, before: int, after: int, notice: dict | None
+) -> None:
+    """After a wait for the next game longer than the last window had left to run, the new
+    game's first frame had that window judged: the game before's "too few read" came back on
+    the new game's TV at once, and the new game's own verdict came a minute in, not 15 s."""
+    store, loop, read = _slow_camera_loop(tmp_path)
+    read(70, one_in=before)  # 10 frames a second, one in ``before`` read
+    assert loop.keep_up is not None
+    loop.keep_up.clock.now += 600.0  # type: ignore[attr-defined]  # nothing set up for 10 min
+    assert loop._next_game(SimpleNamespace(counting=True), {}) is not None  # type: ignore[arg-type]
+    read(20, one_in=after)
+    assert store.camera_notice() == notice
 
 
 def test_the_slow_notice_goes_when_the_source_changes(tmp_path: Path) -> None:
