@@ -1281,6 +1281,32 @@ def test_the_host_lets_phones_in_again_from_its_home_page(
     assert 'id="host-pin"' not in unset.get_data(as_text=True)  # no PIN to show: not "None"
 
 
+def test_a_page_on_another_site_cannot_let_phones_in_again(tmp_path: Path) -> None:
+    """``POST /api/pin/unlock`` took any body: a page on another site, open in the host's
+    browser on this machine, could post a plain HTML form to http://localhost:8000/api/pin/unlock
+    (from loopback, naming this machine: no preflight) and lift the locks that hold a guesser
+    back. Like every other write it takes JSON only, which such a form cannot send."""
+    app = create_app(tmp_path, pin="4821", require_pin=True)
+    now = [1000.0]
+    app.extensions["skullcam_clock"] = lambda: now[0]
+    host, guesser = app.test_client(), app.test_client()
+    for n in range(50):
+        guesser.post(
+            "/api/pin",
+            json={"pin": f"{n:04d}"},
+            environ_base={"REMOTE_ADDR": f"10.0.0.{n // 4 + 1}"},
+        )
+    fresh = {"REMOTE_ADDR": "10.0.1.1"}
+    form = host.post(
+        "/api/pin/unlock", data="x=1", content_type="application/x-www-form-urlencoded"
+    )
+    assert form.status_code == 400
+    assert json_of(form)["error"] == "send JSON (Content-Type: application/json)"
+    assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 403
+    assert host.post("/api/pin/unlock", json={}).status_code == 200
+    assert guesser.post("/api/pin", json={"pin": "4821"}, environ_base=fresh).status_code == 200
+
+
 def test_one_guest_guessing_from_two_addresses_does_not_lock_the_table(tmp_path: Path) -> None:
     """A guest's phone and laptop, each guessing as fast as its own lock lets it (about 35
     wrong PINs each in the first hour), spent the table's 50 and kept every new phone out for

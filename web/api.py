@@ -113,7 +113,10 @@ def pin() -> Any:
 
 @bp.post("/pin/unlock")
 def pin_unlock() -> Any:
-    """The host lifts every wrong-PIN lock, the whole table's included (this machine only)."""
+    """The host lifts every wrong-PIN lock, the whole table's included (this machine only).
+    Its body is read, as every write's, so that it is JSON: a page on another site open in the
+    host's browser could otherwise lift the locks with a plain form posted to localhost."""
+    _body()
     unlock_pins()
     return jsonify({"ok": True})
 
