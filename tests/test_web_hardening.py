@@ -1231,9 +1231,13 @@ def test_the_table_takes_fifty_wrong_pins_an_hour_from_all_addresses(tmp_path: P
     refused = client.post("/api/pin", json={"pin": "4821"}, environ_base=fresh)
     assert refused.status_code == 403
     assert json_of(refused)["error"] == (
-        "too many wrong PINs at this table in the last hour; wait 60 min, or use a phone that "
-        "already has the PIN"
+        "too many wrong PINs at this table in the last hour; wait 60 min, use a phone that "
+        "already has the PIN, or ask the host to press 'Let phones in again' on the home page "
+        "of the machine skullcam runs on"
     )
+    for lang in ("es", "it", "da"):  # the host's button, named as its home page names it
+        told = client.post(f"/api/pin?lang={lang}", json={"pin": "4821"}, environ_base=fresh)
+        assert f"'{i18n.STRINGS['host_pin_unlock'][lang]}'" in json_of(told)["error_text"]
     made = phone.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
     assert made.status_code == 201
     now[0] += 3600

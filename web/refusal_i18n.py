@@ -31,8 +31,9 @@ PIN_ENGLISH: dict[str, str] = {
     "pin_typed_wrong": "wrong PIN",
     "pin_locked": "too many wrong PINs; wait {seconds} s and try again",
     "pin_table_locked": (
-        "too many wrong PINs at this table in the last hour; wait {minutes} min, or use a phone "
-        "that already has the PIN"
+        "too many wrong PINs at this table in the last hour; wait {minutes} min, use a phone "
+        "that already has the PIN, or ask the host to press 'Let phones in again' on the home "
+        "page of the machine skullcam runs on"
     ),
     "pin_unlock_here": (
         "only the machine skullcam runs on can let phones enter the PIN again: open its home "
@@ -335,8 +336,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_typed_wrong": "PIN incorrecto",
         "pin_locked": "demasiados PIN incorrectos; espera {seconds} s y vuelve a intentarlo",
         "pin_table_locked": (
-            "demasiados PIN incorrectos en esta mesa en la última hora; espera {minutes} min o usa "
-            "un móvil que ya tenga el PIN"
+            "demasiados PIN incorrectos en esta mesa en la última hora; espera {minutes} min, usa "
+            "un móvil que ya tenga el PIN o pide al anfitrión que pulse 'Dejar entrar a los "
+            "móviles de nuevo' en la página de inicio de la máquina en la que funciona skullcam"
         ),
         "pin_unlock_here": (
             "solo la máquina en la que funciona skullcam puede dejar que los móviles vuelvan a "
@@ -610,8 +612,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_typed_wrong": "PIN errato",
         "pin_locked": "troppi PIN errati; aspetta {seconds} s e riprova",
         "pin_table_locked": (
-            "troppi PIN errati a questo tavolo nell'ultima ora; aspetta {minutes} min o usa un "
-            "telefono che ha già il PIN"
+            "troppi PIN errati a questo tavolo nell'ultima ora; aspetta {minutes} min, usa un "
+            "telefono che ha già il PIN o chiedi a chi ospita di premere 'Fai entrare di nuovo i "
+            "telefoni' nella pagina iniziale della macchina su cui gira skullcam"
         ),
         "pin_unlock_here": (
             "solo la macchina su cui gira skullcam può lasciare che i telefoni inseriscano di "
@@ -875,7 +878,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "pin_locked": "for mange forkerte PIN-koder; vent {seconds} s og prøv igen",
         "pin_table_locked": (
             "for mange forkerte PIN-koder ved dette bord den seneste time; vent {minutes} min, "
-            "eller brug en telefon, der allerede har PIN-koden"
+            "brug en telefon, der allerede har PIN-koden, eller bed værten trykke på 'Lad "
+            "telefonerne komme ind igen' på startsiden på maskinen, som skullcam kører på"
         ),
         "pin_unlock_here": (
             "kun maskinen, som skullcam kører på, kan lade telefonerne indtaste PIN-koden igen: "
