@@ -195,8 +195,9 @@ class StoreRecorder:
         self._disk_current = True
         """... and nothing was added to or taken from :attr:`pending` since it was written."""
         self._warned_at = {"live": -math.inf, "tricks": -math.inf}
-        self._meanwhile = "the camera keeps watching"
-        """What the "database in use" warning says goes on while tricks wait."""
+        self._taking_kept = False
+        """Recording the tricks an earlier run kept (:meth:`take_kept`): the table is watched
+        once they are in, not meanwhile (:meth:`_meanwhile`)."""
         self._went_on: dict[tuple[int, int], tuple[int, int]] = {}
         """The place this recorder's referee gave each trick that went in a place on
         (:meth:`_record_moved_on`) or back (:meth:`_record_moved_back`), and the place it went
@@ -491,7 +492,7 @@ class StoreRecorder:
         if stop is None:
             self.close()
             return
-        self._meanwhile = "they go in first: the table is watched once they are in"
+        self._taking_kept = True
         while not self.flush(wait_s=1.0) and not stop.wait(1.0):
             pass
 
@@ -676,8 +677,19 @@ class StoreRecorder:
                 first.round,
                 first.trick + 1,
                 agreeing(len(self.pending), "waits", "wait"),
-                self._meanwhile,
+                self._meanwhile(),
             )
+
+    def _meanwhile(self) -> str:
+        """What the "database in use" warning says goes on while the tricks wait, agreeing
+        with their count: a single kept trick was "they"."""
+        if not self._taking_kept:
+            return "the camera keeps watching"
+        n = len(self.pending)
+        return (
+            f"{agreeing(n, 'it goes', 'they go')} in first: the table is watched once "
+            f"{agreeing(n, 'it is', 'they are')} in"
+        )
 
     def _failed(self, outcome: TrickOutcome, err: OSError | sqlite3.Error) -> UserError:
         if isinstance(err, sqlite3.Error) and says_damaged(err):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +118,25 @@ def test_close_says_which_tricks_a_still_held_database_kept_out(tmp_path: Path) 
     recorder.close()  # free again: written now
     assert len(store.tricks(game_id)) == 1
     assert not kept.exists()
+
+
+def test_one_kept_trick_waiting_again_is_said_in_the_singular(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The next run, finding the database held again as it records the one trick an earlier
+    run kept, said "1 trick from round 1 trick 1 waits to be recorded; they go in first: the
+    table is watched once they are in"."""
+    store, game_id, ref, recorder = two_round_game(tmp_path)
+    with held(store.path):
+        recorder.on_trick(ref.add(trick(["green-3", "green-9", "green-5"])), _frame(), [])
+        stop = threading.Event()
+        stop.set()  # stopped while it waits: one try, said once
+        caplog.clear()  # the first run's own "waits to be recorded; the camera keeps watching"
+        with caplog.at_level(logging.WARNING, logger="skullcam.device.recorder"):
+            StoreRecorder(store, game_id, "m2").take_kept(stop)
+    said = [r.getMessage() for r in caplog.records if "waits to be recorded" in r.getMessage()]
+    assert len(said) == 1
+    assert said[0].endswith("; it goes in first: the table is watched once it is in"), said[0]
 
 
 def test_tricks_left_waiting_by_a_stopped_run_are_recorded_by_the_next(tmp_path: Path) -> None:
