@@ -160,6 +160,42 @@ def test_a_wait_for_a_game_is_not_time_the_recognizer_read_too_few_in(
     assert watch.read == 297 + 397 and watch.seconds == pytest.approx(29.7 + 39.7)
 
 
+def test_a_live_cameras_wait_for_the_next_game_is_not_timed_nor_judged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The frame a game ended on is counted when the next game asks for its first, after the
+    wait: the window it closed was judged then (the last game's verdict back on the new game's
+    TV) and a new one begun from it, so a live camera's next frame, stamped after the wait, put
+    the whole wait in the time the recognizer read too few frames in."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    heard: list[bool] = []
+    watch = KeepUpWatch(drops, clock=clock, on_slow=heard.append)
+
+    def camera() -> Iterator[Frame]:  # a live camera's frames, stamped when taken
+        for i in range(10**6):
+            yield Frame(np.zeros((2, 2, 3), np.uint8), clock.now, i)
+
+    frames = watch.frames(camera())
+
+    def read(n: int, every: int) -> None:  # a camera of 10 frames a second
+        for _ in range(n):
+            next(frames)
+            clock.now += every / 10
+            drops.dropped += every - 1
+
+    read(75, every=4)  # 30 s at 2.5 a second: told 15 s in
+    assert heard == [True]
+    watch.restart()  # what LiveLoop._next_game does after waiting
+    assert heard == [True, False]
+    clock.now += 600.0  # ten minutes until the next game is set up
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        read(700, every=1)  # 70 s, every frame read
+    assert heard == [True, False] and caplog.records == []
+    # 30 s and 70 s, less the first two frames of each game (they begin its time): not the wait
+    assert watch.seconds == pytest.approx(100, abs=2)
+
+
 def test_the_camera_waiting_for_a_game_restarts_the_count(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "data")
     game_id = store.create_game(["Ana", "Ben", "Cai"], 0, {})
