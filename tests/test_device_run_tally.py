@@ -550,3 +550,31 @@ def test_the_tv_is_told_at_what_speed_a_recording_is_played_too_fast(tmp_path: P
     loop.keep_up.slow, loop.keep_up.too_fast = True, 8.0
     loop._tell_notice(None)
     assert store.camera_notice() == {"why": "slow", "speed": 8.0}
+
+
+def test_the_first_frame_of_a_game_is_not_timed(caplog: pytest.LogCaptureFixture) -> None:
+    """The first window, 15 s, was timed from the first frame, whose reading waits for the
+    model's first run and the game's setup (its seats, the TV told): a machine that reads 3.5
+    frames a second and took 2 s over its first frame read 3.0 a second of those 15 s and was
+    told it was too slow, at the start of the run and again at each new game."""
+    clock, drops = _Clock(), SimpleNamespace(dropped=0)
+    watch = KeepUpWatch(drops, clock=clock)
+
+    def game(start: float) -> Iterator[Frame]:
+        """A camera of 10 frames a second, read at 3.5 once its first frame took 2 s."""
+        stamps = [start] + [start + 2.0 + k / 3.5 for k in range(60)]
+        return (Frame(np.zeros((2, 2, 3), np.uint8), t, i) for i, t in enumerate(stamps))
+
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.run_tally"):
+        for start in (0.0, 100.0):  # the run's first game, and the next after a wait
+            clock.now = start
+            frames = watch.frames(game(start))
+            next(frames)
+            clock.now += 2.0
+            drops.dropped += 19  # the camera's frames meanwhile, lost
+            for _ in frames:
+                clock.now += 1 / 3.5
+                drops.dropped += 2
+            watch.restart()
+    assert caplog.records == [] and not watch.slow
+    assert round(watch.read / watch.seconds, 1) == 3.5
