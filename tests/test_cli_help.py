@@ -62,3 +62,11 @@ def test_every_option_with_a_default_says_it() -> None:
         and not _says_default(action)
     ]
     assert unsaid == []
+
+
+def test_run_help_says_how_to_name_a_recording_called_none() -> None:
+    """`--camera none` serves the pages alone, so a recording named "none" is played only as
+    ./none; `skullcam run --help` said neither, and such a file was never played."""
+    run = dict(_commands(build_parser()))["skullcam run"]
+    camera = next(a for a in run._actions if "--camera" in a.option_strings)
+    assert "./none" in (camera.help or "")

@@ -58,8 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="SRC",
         help="camera index (0), stream URL, 'picamera', a video/folder to play as if live, or "
-        "'none': serve the pages only, record nothing, load no model (default: the Pi camera "
-        "if present, else the bundled game)",
+        "'none': serve the pages only, record nothing, load no model (a video or folder named "
+        "none is given as ./none; default: the Pi camera if present, else the bundled game)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
     parser.add_argument(
