@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skullcam.i18n_core import LANGUAGES, card_in_text
+from skullcam.i18n_core import LANGUAGES, card_in_text, decimal_mark
 from skullcam.i18n_core import card_name as edition_card_name
 from skullcam.vision.enroll_messages import (
     ENGLISH,
@@ -1103,7 +1103,7 @@ def wording(lang: str) -> Wording:
     return Wording(
         templates=templates,
         card=lambda face: face_in_text(face, lang),
-        decimal="." if lang == "en" else ",",
+        decimal=decimal_mark(lang),
     )
 
 

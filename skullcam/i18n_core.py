@@ -150,6 +150,26 @@ def remember_language(request: Any, response: Any) -> None:
         response.set_cookie(LANG_COOKIE, chosen, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax")
 
 
+#: Each language's decimal mark: "2.5" in English is "2,5" in Spanish, Italian and Danish,
+#: where "2.5" reads as a thousands mark. The table app's pages get it as the catalog string
+#: ``decimal_mark`` (app.js ``num``); the server's own texts write numbers with
+#: :func:`number_in`.
+DECIMAL_MARKS = {"en": ".", "es": ",", "it": ",", "da": ","}
+
+
+def decimal_mark(lang: str) -> str:
+    """``lang``'s decimal mark (:data:`DECIMAL_MARKS`); a language it does not know, English's."""
+    return DECIMAL_MARKS.get(lang, ".")
+
+
+def number_in(value: float | str, lang: str, spec: str = "") -> str:
+    """A number as ``lang`` writes it: ``value`` formatted with ``spec`` (a number already
+    written as text, a stored flag's "0.41", as it is), its decimal point as ``lang``'s mark
+    ("1,5" in Italian). The page scripts' ``num`` does the same."""
+    text = value if isinstance(value, str) else format(value, spec)
+    return text.replace(".", decimal_mark(lang))
+
+
 def card_name(card_id: str, lang: str) -> str:
     """``green-7`` -> "Parrot 7" / "Loro 7" / "Pappagallo 7" / "Grøn 7"; unknown ids unchanged."""
     lang = lang if lang in LANGUAGES else "en"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import io
 import json
+import re
+import string
 import subprocess
 import sys
 import threading
@@ -991,3 +993,44 @@ def _session_on_an_empty_table(tmp_path: Path) -> EnrollSession:
         CameraFeed(ImageFolderSource(camera)),
         AdaptPlan(progress=False),
     )
+
+
+def test_the_enrollment_page_and_the_table_pages_share_one_decimal_mark() -> None:
+    """The enrollment page wrote its decimal mark out ("," beside every language but
+    English) apart from the table pages' ``decimal_mark``: both now come from
+    ``i18n_core.DECIMAL_MARKS``, so a language added to one is written the same in both."""
+    from skullcam.device.enroll_i18n import wording
+
+    for lang in i18n_core.LANGUAGES:
+        mark = web_i18n.translate("decimal_mark", lang)
+        assert wording(lang).decimal == mark == i18n_core.decimal_mark(lang), lang
+    assert i18n_core.number_in(1.5, "it", "g") == "1,5"
+    assert i18n_core.number_in(1.5, "en", "g") == "1.5"
+    assert i18n_core.number_in("0.41", "da") == "0,41"  # a number kept as written
+    assert i18n_core.decimal_mark("fr") == "."  # a language the app does not have
+
+
+def _fractional_fields(template: str) -> dict[str, float]:
+    """The template's numbers written with a format spec: those a fraction can show in."""
+    return {
+        name: 1.25
+        for _, name, spec, _ in string.Formatter().parse(template)
+        if name and spec and spec[-1] in "gf%"
+    }
+
+
+@pytest.mark.parametrize("lang", ["es", "it", "da"])
+def test_every_fraction_the_enrollment_page_says_has_the_languages_decimal_mark(lang: str) -> None:
+    """Every page string and message with a fractional number ("circa {hours:g} ore", "peso
+    degli angoli {weight:g}", "nitidezza {sharpness:.2f}") writes it with a comma."""
+    said = 0
+    for key in (*STRINGS, *MESSAGES[lang]):
+        template = STRINGS[key][lang] if key in STRINGS else MESSAGES[lang][key]
+        numbers = _fractional_fields(template)
+        if not numbers:
+            continue
+        others = {name: "x" for name in placeholders(template) if name not in numbers}
+        text = t(key, lang, **others, **numbers)
+        assert re.search(r"\d\.\d", text) is None, (key, text)
+        said += "1,25" in text or "125,0" in text
+    assert said >= 5  # the hours, minutes, weights and sharpness above

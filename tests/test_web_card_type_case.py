@@ -131,7 +131,7 @@ def test_danish_running_text_writes_card_types_in_lower_case_and_lists_keep_the_
     assert i18n.card_name("escape", "da") == "Flugtkort"  # the menus' label
     # A sentence that starts with the card capitalises it.
     said = flag_i18n.flag_text("escape read with low confidence (0.41)", "da")
-    assert said == "Flugtkort læst med lav sikkerhed (0.41)"
+    assert said == "Flugtkort læst med lav sikkerhed (0,41)"
 
 
 def test_a_danish_colour_is_written_in_lower_case_in_running_text() -> None:
@@ -155,5 +155,5 @@ def test_a_danish_colour_is_written_in_lower_case_in_running_text() -> None:
     assert said == "kameraet så grøn 1 byttet ud med grøn 13, før stikket blev samlet op"
     # A sentence that starts with the card capitalises it.
     said = flag_i18n.flag_text("green-9 read with low confidence (0.41)", "da")
-    assert said == "Grøn 9 læst med lav sikkerhed (0.41)"
+    assert said == "Grøn 9 læst med lav sikkerhed (0,41)"
     assert i18n.card_in_text("green-9", "es") == "Loro 9"  # the other languages' names stand

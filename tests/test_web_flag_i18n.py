@@ -143,7 +143,7 @@ def test_the_replay_page_says_the_flags_in_the_readers_language(
 ) -> None:
     gid = trick_read_with_low_confidence(store)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
-    assert "Loro 5: lectura poco fiable (0.41)" in page
+    assert "Loro 5: lectura poco fiable (0,41)" in page
 
 
 def rules_flags() -> list[str]:
@@ -197,7 +197,7 @@ def test_the_confirmed_flags_in_a_tricks_history_are_said_in_the_language(
     gid = trick_read_with_low_confidence(store)
     store.confirm_trick(gid, 1, 0)
     page = client.get(f"/game/{gid}/round/1/trick/0?lang=es").get_data(as_text=True)
-    assert "confirmada como se grabó: Loro 5: lectura poco fiable (0.41)" in page
+    assert "confirmada como se grabó: Loro 5: lectura poco fiable (0,41)" in page
     assert "read with low confidence" not in page
 
 
@@ -318,3 +318,12 @@ def test_rosies_choice_read_from_the_lead_says_so_in_the_readers_language(
     store.record_trick(gid, 2, 1, BO_LEADS_AFTER_ROSIE)
     page = client.get(f"/game/{gid}/round/2/trick/0?lang={lang}").get_data(as_text=True)
     assert said in page and "read from the lead" not in page
+
+
+@pytest.mark.parametrize("lang", ["es", "it", "da"])
+def test_a_readings_confidence_has_the_languages_decimal_mark(lang: str) -> None:
+    """The replay page said "lettura poco sicura (0.41)" in Italian: a point where the table
+    pages write the language's decimal comma (``i18n_core.number_in``)."""
+    said = flag_text("green-7 read with low confidence (0.41)", lang)
+    assert said.endswith("(0,41)"), said
+    assert flag_text("green-7 read with low confidence (0.41)", "en").endswith("(0.41)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import string
 
-from skullcam.i18n_core import card_name
+from skullcam.i18n_core import card_name, number_in
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
@@ -24,9 +24,10 @@ from . import explain_i18n, i18n
 
 #: (the English sentence as a pattern, its wording per language). Named groups: ``card``,
 #: ``alt`` and ``cards`` (comma-separated) are card ids; ``k`` is a count the words after it
-#: agree with (``{k:carta|carte}``, ``rules.explain``'s counted words); the rest are shown as
-#: written. "1 cards" is matched too: the camera wrote it before it said "1 card", and the
-#: store keeps flags as written.
+#: agree with (``{k:carta|carte}``, ``rules.explain``'s counted words); a number with a
+#: decimal point (``p``, a reading's confidence) has the language's decimal mark ("0,41");
+#: the rest are shown as written. "1 cards" is matched too: the camera wrote it before it
+#: said "1 card", and the store keeps flags as written.
 FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(r"only (?P<k>\d+) cards? for (?P<n>\d+) players"),
@@ -526,6 +527,8 @@ def flag_text(flag: str, lang: str) -> str:
             )
         if "why" in fields:
             fields["why"] = rules_sentence(fields["why"], lang) or fields["why"]
+        if "p" in fields:
+            fields["p"] = number_in(fields["p"], lang)
         counts = {"k": int(fields["k"])} if "k" in fields else {}
         return fill(wordings[lang], explain_i18n.wording(lang), **{**fields, **counts})
     return rules_sentence(flag, lang) or flag

@@ -24,6 +24,7 @@ from __future__ import annotations
 from skullcam.i18n_core import (  # noqa: F401  (re-exported: web's own names for them)
     _SPECIALS,
     _SUITS,
+    DECIMAL_MARKS,
     LANGUAGE_NAMES,
     LANGUAGES,
     card_in_text,
@@ -212,8 +213,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "won": {"en": "Won", "es": "Ganadas", "it": "Vinte", "da": "Vundet"},
     "total": {"en": "Total", "es": "Total", "it": "Totale", "da": "Total"},
-    # The pages' decimal mark (app.js num): a speed of 2.5 is "2,5" in es, it and da.
-    "decimal_mark": {"en": ".", "es": ",", "it": ",", "da": ","},
+    # The pages' decimal mark (app.js num): a speed of 2.5 is "2,5" in es, it and da. The
+    # server's texts write numbers with the same marks (``i18n_core.number_in``).
+    "decimal_mark": dict(DECIMAL_MARKS),
     "points": {"en": "Points", "es": "Puntos", "it": "Punti", "da": "Point"},
     "bonus": {"en": "Bonus", "es": "Bonus", "it": "Bonus", "da": "Bonus"},
     "ranking": {"en": "Ranking", "es": "Clasificación", "it": "Classifica", "da": "Stilling"},
