@@ -22,7 +22,7 @@ from skullcam.device.picture_watch import PictureWatch
 from skullcam.device.referee import Referee, TrickOutcome
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
-from skullcam.rules import RulesError, copies_in_deck, parse_card
+from skullcam.rules import one_of_a_kind
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 from skullcam.vision.tracker import Tracker, TrackerConfig
@@ -489,16 +489,8 @@ def laid_again(
         return False
     if whole and not extra and not missing:
         return True
-    proof = sum(n for (_, card), n in (got & want).items() if _one_of_a_kind(card))
+    proof = sum(n for (_, card), n in (got & want).items() if one_of_a_kind(card))
     return proof >= (1 if same_round or not whole else 2)
-
-
-def _one_of_a_kind(card: str) -> bool:
-    """Whether the deck holds one card like ``card``: a round plays it at most once."""
-    try:
-        return copies_in_deck(parse_card(card).face) == 1
-    except RulesError:
-        return False
 
 
 def _read_otherwise(

@@ -390,16 +390,19 @@ class StoreRecorder:
         self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
     ) -> bool:
         """Record a trick refused at ``place``, where the table entered by hand a moment
-        before a trick that holds none of its cards (:func:`shares_a_card`), in the place
-        after it: it is another trick, the camera a trick behind the table (it missed the
-        one entered, and learns of entries once a second). Audited as moved from ``place``
+        before a trick that holds none of its one-of-a-kind cards and was not led as it was
+        (:meth:`GameStore.is_another_trick`), in the place after it: it is another trick,
+        the camera a trick behind the table (it missed the one entered, and learns of
+        entries once a second). Audited as moved from ``place``
         (``filed_at``); a swap on it follows it. Where the table entered that trick too, its
         reading goes with that entry (:meth:`_kept_with_an_entry`). Kept as the first
         entry's reading instead, its every card was asked about as misread, and the trick
-        was lost. False where the entry shares a card, or the place after holds a camera's
-        trick or none is left: the reading stays with the entry, as before."""
+        was lost. False where the reading may be the entry's, or the place after holds a
+        camera's trick or none is left: the reading stays with the entry, as before."""
         there = self.store.trick(self.game_id, *place)
-        if not there.by_hand or shares_a_card(there.plays, record["plays"]):
+        if not there.by_hand or not self.store.is_another_trick(
+            self.game_id, there, record["plays"]
+        ):
             return False
         later = self.store.place_after(self.game_id, *place)
         if later is None:

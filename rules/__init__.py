@@ -19,6 +19,7 @@ from .cards import (
     copies_in_deck,
     find_duplicate,
     full_deck,
+    one_of_a_kind,
     parse_card,
 )
 from .errors import (
@@ -106,6 +107,7 @@ __all__ = [
     "full_deck",
     "legal_plays",
     "name_clash",
+    "one_of_a_kind",
     "parse_card",
     "readable_names",
     "resolve_trick",

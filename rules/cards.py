@@ -299,6 +299,17 @@ def deck_holds(card: Card) -> int:
     return copies_in_deck(_copies_key(card)) or _GROUP_LIMITS.get(card.kind, 1)
 
 
+def one_of_a_kind(card_id: str) -> bool:
+    """Whether the deck holds one card like ``card_id``, so that a round plays it at most
+    once: not an escape or a loot (several copies), nor an unnamed pirate or mermaid (any of
+    several); False for an id that is no card. Two tricks of a round sharing such a card are
+    one trick; sharing an escape proves nothing."""
+    try:
+        return copies_in_deck(parse_card(card_id).face) == 1
+    except InvalidCardError:
+        return False
+
+
 def find_duplicate(cards: Iterable[Card]) -> tuple[int, Card] | None:
     """The first play (index, card) that the deck cannot hold after the plays before it.
 

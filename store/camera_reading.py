@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skullcam.rules import one_of_a_kind
+
 from . import checks, trick_moves
 from .corrections import raise_flag
 from .events import emit
+from .lead_doubt import rules_leader
 from .prompts import Ask
 from .rows import Trick, dump_json, select_rows, trick_from_row, trick_row
 from .tricks import TricksMixin
@@ -56,10 +59,22 @@ def disagreements(
 
 def shares_a_card(entered: Sequence[Mapping[str, Any]], seen: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the camera's reading ``seen`` holds a card of the trick ``entered`` by hand,
-    whoever played it. A round plays each card once (escapes and the like apart), so a
-    reading with none of the entry's cards is of another trick (the camera a trick behind the
-    table), not the entry misread in every card."""
-    return bool({str(p["card"]) for p in entered} & {str(p["card"]) for p in seen})
+    whoever played it, that proves them one trick: a one-of-a-kind card
+    (:func:`~skullcam.rules.one_of_a_kind`), which a round plays once. An escape or a loot
+    proves nothing (a round plays several): the trick after the entry often holds one too,
+    and was taken for the entry read otherwise, kept with it and lost. Where the entry holds
+    no one-of-a-kind card, any card it shares counts: nothing tells the two apart, and the
+    reading stays with the entry, asked about."""
+    cards = _faces(entered) & _faces(seen)
+    if any(one_of_a_kind(card) for card in _faces(entered)):
+        return any(one_of_a_kind(card) for card in cards)
+    return bool(cards)
+
+
+def _faces(plays: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The cards of ``plays`` whatever was declared of them (``tigress:escape`` is the
+    Tigress the camera reads as ``tigress``)."""
+    return {str(p["card"]).split(":")[0] for p in plays}
 
 
 #: What :meth:`CameraReadingMixin.keep_camera_reading` adds to a hand entry's detections
@@ -236,6 +251,31 @@ class CameraReadingMixin(TricksMixin):
         if before is None or trick_row(conn, game_id, *before) is not None:
             return None
         return before if trick_moves.moved_back_off(conn, game_id, before) else None
+
+    def is_another_trick(
+        self, game_id: int, entered: Trick, seen: Sequence[Mapping[str, Any]]
+    ) -> bool:
+        """Whether the camera's reading ``seen``, refused at the place of the trick
+        ``entered`` by hand a moment before, is the trick after it (the camera missed the
+        entry's trick and learns of entries once a second), not the entry read otherwise: it
+        shares none of the entry's cards (:func:`shares_a_card`), and was not led by the
+        entry's leader where the rules have the trick after led by another player (the
+        entry's winner; a new round's first leader). A reading of the entry's own trick
+        misread in every card was led as the entry was: taken for the trick after, it went
+        in there for good (a camera's trick is not taken back), and the camera recorded
+        every later trick a place late. Where who leads after is not known (Rosie's choice
+        not made), such a reading stays with the entry, asked about, its picture shown."""
+        if shares_a_card(entered.plays, seen):
+            return False
+        led = int(seen[0]["player"]) if seen else None
+        if led != int(entered.plays[0]["player"]):
+            return True
+        after = self.place_after(game_id, entered.round, entered.trick)
+        if after is None:
+            return False
+        game = self.game(game_id)
+        round_tricks = [t for t in self.tricks(game_id) if t.round == after[0]]
+        return rules_leader(self._conn(), game, after[0], round_tricks, after[1]) == led
 
     def place_after(
         self, game_id: int, round_number: int, trick_index: int

@@ -15,6 +15,7 @@ from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.referee import Referee
 from skullcam.device.sources import Frame
 from skullcam.store import GameStore
+from skullcam.store.camera_reading import shares_a_card
 from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK
 
 
@@ -146,3 +147,43 @@ def test_a_swap_kept_for_the_next_run_finds_a_trick_gone_a_place_back(tmp_path: 
     swapped = store.trick(game_id, 2, 1)
     assert [p["card"] for p in swapped.plays] == ["black-5", "black-9", "black-13"]
     assert not (store.game_dir(game_id) / "unrecorded.json").exists()
+
+
+def test_a_cameras_next_trick_sharing_only_an_escape_with_the_entry_goes_in_after_it(
+    tmp_path: Path,
+) -> None:
+    """The trick after the entry holds an escape, as the entry does: a round plays several,
+    so the escape proves nothing, and the camera's trick goes in after the entry instead of
+    being kept as its reading (every card asked about as misread, the trick lost)."""
+    store, game_id, ref, recorder = _game(tmp_path)
+    recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
+    _typed(store, game_id, ["green-13", "escape", "green-1"])  # a wins it, and leads next
+    recorder.on_trick(ref.add(trick(["black-5", "escape", "black-1"])), _frame(), [])
+    assert _placed(store, game_id)[1:] == [(2, 0, "escape", True), (2, 1, "black-5", False)]
+    assert store.trick(game_id, 2, 0).flags == []
+
+
+def test_the_entrys_trick_misread_in_every_card_and_led_as_it_was_stays_with_it(
+    tmp_path: Path,
+) -> None:
+    """The camera missed round 1's trick, and the table entered it (Ana led, Ben won); the
+    camera then completed the same trick with every card misread. Led by Ana, it is not
+    the trick after (round 2's, which Ben leads): it stays with the entry, each card asked,
+    instead of going in as round 2's first trick, which no one can take back, and every
+    later trick a place late."""
+    store, game_id, ref, recorder = _game(tmp_path)
+    _typed(store, game_id, ["green-5", "green-9", "green-2"])
+    assert referee_from_store(store, game_id).leader() == 1  # Ben leads round 2
+    recorder.on_trick(ref.add(trick(["green-6", "green-8", "green-3"])), _frame(), [])
+    assert _placed(store, game_id) == [(1, 0, "green-5", True)]
+    entry = store.trick(game_id, 1, 0)
+    assert len(entry.flags) == 3 and entry.completion_image
+
+
+def test_only_a_one_of_a_kind_card_proves_a_reading_the_entrys() -> None:
+    """An escape is in several tricks of a round; a Tigress declared at the table is the
+    Tigress the camera reads."""
+    entry = hand((0, "tigress:escape"), (1, "escape"), (2, "green-2"))
+    assert not shares_a_card(entry, hand((0, "green-7"), (1, "escape"), (2, "black-1")))
+    assert shares_a_card(entry, hand((0, "tigress"), (1, "green-8"), (2, "black-1")))
+    assert shares_a_card(hand((0, "escape"), (1, "loot")), hand((0, "escape"), (1, "loot")))
