@@ -375,16 +375,8 @@ class StoreRecorder:
             return False
         if not self._kept_with_an_entry(later, record, asks):
             self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
-        self._went_on[place] = later
-        logger.info(
-            "round %d trick %d went in as round %d trick %d: a missed trick was entered by "
-            "hand before it while it waited for the database",
-            place[0],
-            place[1] + 1,
-            later[0],
-            later[1] + 1,
-        )
-        return True
+        why = "a missed trick was entered by hand before it while it waited for the database"
+        return self._went_in(place, later, why)
 
     def _record_after_another(
         self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
@@ -414,16 +406,8 @@ class StoreRecorder:
             if not entry.by_hand or not shares_a_card(entry.plays, record["plays"]):
                 return False
             self._kept_with_an_entry(later, record, asks)
-        self._went_on[place] = later
-        logger.info(
-            "round %d trick %d went in as round %d trick %d: the trick the table entered by "
-            "hand at its place holds none of its cards",
-            place[0],
-            place[1] + 1,
-            later[0],
-            later[1] + 1,
-        )
-        return True
+        why = "the table entered another trick by hand at its place"
+        return self._went_in(place, later, why)
 
     def _record_moved_back(
         self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
@@ -440,14 +424,20 @@ class StoreRecorder:
         if earlier is None:
             return False
         self.store.record_trick(self.game_id, *earlier, **record, asks=asks, filed_at=place)
-        self._went_on[place] = earlier
+        why = "the missed trick inserted by hand before it was taken back"
+        return self._went_in(place, earlier, why)
+
+    def _went_in(self, place: tuple[int, int], at: tuple[int, int], why: str) -> bool:
+        """Note that the trick this recorder's referee filed at ``place`` went in at ``at``
+        (a swap on it goes there: :attr:`_went_on`), and log ``why``. True: it is recorded."""
+        self._went_on[place] = at
         logger.info(
-            "round %d trick %d went in as round %d trick %d: the missed trick inserted by "
-            "hand before it was taken back",
+            "round %d trick %d went in as round %d trick %d: %s",
             place[0],
             place[1] + 1,
-            earlier[0],
-            earlier[1] + 1,
+            at[0],
+            at[1] + 1,
+            why,
         )
         return True
 
