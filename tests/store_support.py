@@ -20,6 +20,15 @@ def hand(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
     return [{"player": p, "card": c} for p, c in pairs]
 
 
+def type_next_trick(store: GameStore, game_id: int, cards: list[str]) -> None:
+    """The game's next trick entered by hand as the table typed it (``cards`` by player, in
+    the order the rules have them play)."""
+    slot = store.next_trick(game_id)
+    assert slot is not None
+    entered = hand(*[(p, cards[p]) for p in slot["order"]])
+    store.enter_trick(game_id, slot["round"], slot["trick"], entered)
+
+
 def spec_example(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game record of ``spec/interfaces.md``'s example: Ana, Ben and Cai, Ana deals, one
     round bid 1 / 0 / 1, and its one trick Ben's green-5, Cai's Tigress as a pirate, Ana's

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from recorded_tricks import trick
-from store_support import hand
+from store_support import hand, type_next_trick
 
 from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.referee import Referee
@@ -75,14 +75,6 @@ def test_a_trick_filed_after_an_insert_taken_back_within_the_watch_goes_in_its_p
     assert (following.round, following.trick) == (3, 0)
 
 
-def _typed(store: GameStore, game_id: int, cards: list[str]) -> None:
-    """The game's next trick typed by hand (``cards`` by player)."""
-    slot = store.next_trick(game_id)
-    assert slot is not None
-    plays = hand(*[(p, cards[p]) for p in slot["order"]])
-    store.enter_trick(game_id, slot["round"], slot["trick"], plays)
-
-
 def test_a_cameras_trick_with_no_card_of_the_entry_at_its_place_goes_in_after_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -94,7 +86,7 @@ def test_a_cameras_trick_with_no_card_of_the_entry_at_its_place_goes_in_after_it
     trick: it goes in the place after it."""
     store, game_id, ref, recorder = _game(tmp_path)
     recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    _typed(store, game_id, ["green-13", "green-9", "green-1"])  # a wins it, and leads next
+    type_next_trick(store, game_id, ["green-13", "green-9", "green-1"])  # a wins it, and leads next
     with caplog.at_level(logging.INFO, logger="skullcam.device.recorder"):
         recorder.on_trick(ref.add(trick(["black-5", "black-9", "black-1"])), _frame(), [])
     assert _placed(store, game_id) == [
@@ -118,7 +110,7 @@ def test_a_cameras_reading_sharing_a_card_with_the_entry_stays_with_it(tmp_path:
     """The same trick read with one card otherwise is still the entry's camera reading."""
     store, game_id, ref, recorder = _game(tmp_path)
     recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    _typed(store, game_id, ["green-13", "green-9", "green-1"])
+    type_next_trick(store, game_id, ["green-13", "green-9", "green-1"])
     recorder.on_trick(ref.add(trick(["green-13", "green-8", "green-1"])), _frame(), [])
     assert _placed(store, game_id) == [(1, 0, "yellow-5", False), (2, 0, "green-9", True)]
     entry = store.trick(game_id, 2, 0)
@@ -157,7 +149,7 @@ def test_a_cameras_next_trick_sharing_only_an_escape_with_the_entry_goes_in_afte
     being kept as its reading (every card asked about as misread, the trick lost)."""
     store, game_id, ref, recorder = _game(tmp_path)
     recorder.on_trick(ref.add(trick(["yellow-5", "yellow-9", "yellow-2"])), _frame(), [])
-    _typed(store, game_id, ["green-13", "escape", "green-1"])  # a wins it, and leads next
+    type_next_trick(store, game_id, ["green-13", "escape", "green-1"])  # a wins it, and leads next
     recorder.on_trick(ref.add(trick(["black-5", "escape", "black-1"])), _frame(), [])
     assert _placed(store, game_id)[1:] == [(2, 0, "escape", True), (2, 1, "black-5", False)]
     assert store.trick(game_id, 2, 0).flags == []
@@ -172,7 +164,7 @@ def test_the_entrys_trick_misread_in_every_card_and_led_as_it_was_stays_with_it(
     instead of going in as round 2's first trick, which no one can take back, and every
     later trick a place late."""
     store, game_id, ref, recorder = _game(tmp_path)
-    _typed(store, game_id, ["green-5", "green-9", "green-2"])
+    type_next_trick(store, game_id, ["green-5", "green-9", "green-2"])
     assert referee_from_store(store, game_id).leader() == 1  # Ben leads round 2
     recorder.on_trick(ref.add(trick(["green-6", "green-8", "green-3"])), _frame(), [])
     assert _placed(store, game_id) == [(1, 0, "green-5", True)]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 from recorded_tricks import held, trick
-from store_support import hand
+from store_support import hand, type_next_trick
 
 from skullcam.cli import main
 from skullcam.device.recorder import StoreRecorder, referee_from_store
@@ -571,14 +571,6 @@ def test_a_kept_trick_the_table_typed_before_inserting_a_missed_one_is_kept_with
     assert entry.flags == []  # the camera read the cards the table typed
 
 
-def _typed(store: GameStore, game_id: int, cards: list[str]) -> None:
-    """The game's next trick typed by hand as the camera read it (``cards`` by player)."""
-    slot = store.next_trick(game_id)
-    assert slot is not None
-    plays = hand(*[(p, cards[p]) for p in slot["order"]])
-    store.enter_trick(game_id, slot["round"], slot["trick"], plays)
-
-
 def test_two_kept_tricks_typed_then_a_missed_one_inserted_before_both_keep_their_entries(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -595,8 +587,8 @@ def test_two_kept_tricks_typed_then_a_missed_one_inserted_before_both_keep_their
     with held(store.path):
         recorder.on_trick(ref.add(trick(black)), _frame(), [])
         recorder.on_trick(ref.add(trick(purple)), _frame(), [])
-    _typed(store, game_id, black)
-    _typed(store, game_id, purple)
+    type_next_trick(store, game_id, black)
+    type_next_trick(store, game_id, purple)
     slot = store.missed_before(game_id, 2, 1)
     assert slot is not None
     missed = ["green-3", "green-2", "green-4"]
