@@ -2277,6 +2277,56 @@ def test_a_change_at_the_table_while_tricks_wait_for_a_held_database_does_not_en
     assert not (store.game_dir(gid) / "unrecorded.json").exists()
 
 
+def test_a_run_stopped_while_tricks_wait_behind_a_change_at_the_table_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table changed a house rule and another program took the database as round 2's
+    first trick completed; the camera went on watching, and the run was stopped (Ctrl-C)
+    after round 2's second, both waiting: they are kept on disk, and the next start records
+    them in their places."""
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)
+    record, script = make_demo(tmp_path / "demo")
+    camera = tmp_path / "demo" / "frames"
+    dry = GameStore(tmp_path / "dry")
+    calibrate_seats(dry.data_dir)
+    dry_game = _table_game(dry, record)
+    _record_from(camera, dry, script)
+    done = [t.source_info["frame_index"] for t in dry.tricks(dry_game)]
+    store = GameStore(tmp_path / "data")
+    calibrate_seats(store.data_dir)
+    gid = _table_game(store, record)
+    other = sqlite3.connect(store.path, isolation_level=None)
+    loop: LiveLoop
+
+    class HoldsTheDatabase(FrameKeyedRecognizer):
+        def __call__(self, frame: np.ndarray) -> list:
+            index = int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8
+            if index == done[1]:
+                store.update_settings(gid, {"loot": not record["settings"].get("loot", False)})
+                other.execute("BEGIN EXCLUSIVE")
+            elif index == done[2] + 1:
+                loop.stop.set()
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, HoldsTheDatabase(script), str(camera), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games, loop.watch_every_s = 0, False, 0.0
+    try:
+        with pytest.raises(UserError, match="kept in"):
+            loop.run()
+        assert [(t.round, t.trick) for t in store.tricks(gid)] == [(1, 0)]
+    finally:
+        other.execute("COMMIT")
+    StoreRecorder(store, gid, "m").take_kept()
+    cards = [[p["card"] for p in t.plays] for t in store.tricks(gid)]
+    assert cards == [[p["card"] for p in t.plays] for t in dry.tricks(dry_game)[:3]]
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+
+
 @pytest.mark.parametrize("first", ["hand", "camera"])
 def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
