@@ -13,7 +13,6 @@ from typing import Any
 from skullcam.errors import UserError, echo
 from skullcam.rules import (
     BLANK_LETTERS,
-    Card,
     RulesError,
     Settings,
     cards_in_round,
@@ -195,13 +194,8 @@ def hand_cards(settings: Mapping[str, Any]) -> list[str]:
     """The card ids a table names on a page (entering a trick by hand, correcting or adding a
     card), in the deck's order: every named card, the Tigress declared, and the expansion
     cards only where their setting is on."""
-    full = full_settings(settings)
-
-    def in_deck(card: Card) -> bool:
-        setting = card.expansion_setting
-        return setting is None or bool(full[setting])
-
-    return [cid for cid in CARD_IDS if cid not in _UNNAMED and in_deck(parse_card(cid))]
+    deals = settings_obj(settings).deals
+    return [cid for cid in CARD_IDS if cid not in _UNNAMED and deals(parse_card(cid))]
 
 
 def refuse_off_the_menu(
