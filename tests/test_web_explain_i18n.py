@@ -232,7 +232,7 @@ def test_the_kraken_line_under_the_banners_head_says_nobody_wins_once(
     assert why_text(whale, lang, nobody_said=True) == why_text(whale, lang)
 
 
-@pytest.mark.parametrize("lang", sorted(ARTICLES))
+@pytest.mark.parametrize("lang", ["es", "it"])
 def test_every_kind_of_card_has_its_article_in_spanish_and_italian(lang: str) -> None:
     """A kind with no article is named bare ("Gana Kraken de Ana"), which no test of a
     sentence would catch for a card added later: each kind has its own."""
