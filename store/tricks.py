@@ -52,10 +52,7 @@ WENT_BACK = (
     " camera recorded it"
 )
 """The note on the 'moved' entry of a camera's trick recorded a place back (``filed_at``)."""
-AFTER_AN_ENTRY = (
-    "went in a place on: the table had entered the trick at its place by hand, which holds none"
-    " of its cards"
-)
+AFTER_AN_ENTRY = "went in a place on: the table had entered another trick at its place by hand"
 """The note on the 'moved' entry of a camera's trick recorded a place on, after a trick the
 table entered by hand at its place a moment before, another trick (``filed_at``)."""
 

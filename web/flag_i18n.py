@@ -297,12 +297,11 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (
         re.compile(re.escape(AFTER_AN_ENTRY)),
         {
-            "es": "anotada un puesto más adelante: en su sitio se había anotado a mano una"
-            " baza que no tiene ninguna de sus cartas",
-            "it": "registrata un posto più avanti: al suo posto era stata inserita a mano una"
-            " presa che non ha nessuna delle sue carte",
-            "da": "registreret én plads senere: på dets plads var der indtastet et stik"
-            " manuelt, som ikke har nogen af dets kort",
+            "es": "anotada un puesto más adelante: en su sitio se había anotado a mano otra baza",
+            "it": "registrata un posto più avanti: al suo posto era stata inserita a mano"
+            " un'altra presa",
+            "da": "registreret én plads senere: på dets plads var der indtastet et andet stik"
+            " manuelt",
         },
     ),
     (
