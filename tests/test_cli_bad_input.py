@@ -94,7 +94,12 @@ def test_going_back_to_the_shipped_model_says_why_the_pointer_cannot_go(
     ("change", "needle"),
     [
         ({"detector_input": [100, 100]}, "card-detector.onnx has input 1x3x256x320"),
-        ({"classes": "first ten"}, "card-classifier.onnx has output nx70, the manifest needs Nx10"),
+        (
+            {"classes": "first ten"},
+            "card-classifier.onnx has output nx70, the manifest needs Nx10 (detector_input "
+            "[256, 320], 10 classes); card-classifier.onnx was trained for 70 classes and the "
+            "manifest lists 10: train it again (skullcam train without --skip-classifier)",
+        ),
         (
             {"detector": "card-classifier.onnx", "classifier": "card-detector.onnx"},
             "card-classifier.onnx has input nx3x96x64",

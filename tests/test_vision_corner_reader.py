@@ -23,7 +23,7 @@ from skullcam.vision.crop_dataset import (
 )
 from skullcam.vision.crops import PATCH_H, PATCH_W, corner_patches
 from skullcam.vision.readings import NOT_A_CARD, SECOND_OPINION_BELOW
-from skullcam.vision.recognizer import MANIFEST, Recognizer, shipped_model_dir
+from skullcam.vision.recognizer import MANIFEST, Recognizer, corner_session, shipped_model_dir
 
 
 def test_the_two_patches_are_the_crop_corners_the_second_turned_upright() -> None:
@@ -174,6 +174,21 @@ def test_a_bad_corner_reader_entry_is_a_clear_error(
 ) -> None:
     with pytest.raises(UserError, match=message):
         Recognizer.load(shipped_model_with(tmp_path, corner_reader=entry), threads=1)
+
+
+def test_a_corner_reader_trained_for_other_classes_is_refused_naming_the_cure(
+    tmp_path: Path,
+) -> None:
+    """A corner reader kept by ``skullcam train --skip-corner`` after a card was added has
+    fewer outputs than the manifest's classes: refused at load, saying to train it again."""
+    shipped = Recognizer.load(shipped_model_with(tmp_path), threads=1).manifest
+    fewer = replace(shipped, classes=(*shipped.classes[:9], NOT_A_CARD))
+    with pytest.raises(
+        UserError,
+        match=r"corner-reader\.onnx was trained for 70 classes and the manifest lists 10: "
+        r"train it again \(skullcam train without --skip-corner\)",
+    ):
+        corner_session(fewer, 1)
 
 
 @pytest.mark.parametrize("weight", [-0.5, "heavy", None, float("nan")])

@@ -150,6 +150,48 @@ def test_keeping_a_classifier_the_out_folder_lacks_is_a_clear_error(
         train_recognizer(plan)
 
 
+@pytest.mark.parametrize(
+    ("flag", "part", "checkpoint"),
+    [
+        ("classifier", "classifier", "card-classifier.pt"),
+        ("corner", "corner reader", "corner-reader.pt"),
+    ],
+)
+def test_keeping_a_network_trained_before_a_card_was_added_is_refused_before_training(
+    tiny_model: Path,
+    tiny_dataset: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    flag: str,
+    part: str,
+    checkpoint: str,
+) -> None:
+    """This version knows a card the --out model's networks were not trained for: a kept
+    classifier or corner reader would sit under a manifest listing a class it has no output
+    for."""
+    from skullcam.vision import training
+
+    monkeypatch.setattr(training, "CLASSES", (*training.CLASSES[:-1], "ghost-ship", "none"))
+    out = _copy_of(tiny_model, tmp_path)
+    before = (out / "recognizer.json").read_bytes()
+    plan = TrainPlan(
+        dataset=tiny_dataset,
+        out=out,
+        work_dir=tmp_path / "runs",
+        skip_detector=True,
+        **{f"skip_{flag}": True},  # type: ignore[arg-type]
+    )
+    with pytest.raises(
+        UserError,
+        match=rf"--skip-{flag} keeps the {part} of .*, but its {checkpoint} lists 70 classes, "
+        rf"and this version of skullcam has 71 .* the {part} must be trained again for them; "
+        rf"drop --skip-{flag}",
+    ):
+        training.train_recognizer(plan)
+    assert not (tmp_path / "runs").exists()  # refused before any step ran
+    assert (out / "recognizer.json").read_bytes() == before
+
+
 def test_a_classifier_run_keeps_the_corner_reader_and_the_models_reading_rules(
     tiny_model: Path, tiny_dataset: Path, tmp_path: Path
 ) -> None:

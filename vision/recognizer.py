@@ -427,8 +427,7 @@ def classifier_session(manifest: ModelManifest, threads: int) -> Any:
     session = _session(manifest.folder / manifest.classifier, threads)
     tensor, output = session.get_inputs()[0], session.get_outputs()[0]
     _check_shape(manifest, manifest.classifier, "input", tensor.shape, (None, 3, CROP_H, CROP_W))
-    n_classes = len(manifest.classes)
-    _check_shape(manifest, manifest.classifier, "output", output.shape, (None, n_classes))
+    _check_outputs(manifest, manifest.classifier, output.shape, "--skip-classifier")
     return session
 
 
@@ -440,8 +439,33 @@ def corner_session(manifest: ModelManifest, threads: int) -> Any:
     session = _session(manifest.folder / name, threads)
     tensor, output = session.get_inputs()[0], session.get_outputs()[0]
     _check_shape(manifest, name, "input", tensor.shape, (None, 3, PATCH_H, PATCH_W))
-    _check_shape(manifest, name, "output", output.shape, (None, len(manifest.classes)))
+    _check_outputs(manifest, name, output.shape, "--skip-corner")
     return session
+
+
+def onnx_outputs(path: Path) -> int | None:
+    """How many classes an ONNX classifier or corner reader was exported for (its output's last
+    dimension; None where the file leaves it open): what a kept network is checked by."""
+    size = _session(path, 1).get_outputs()[0].shape[-1]
+    return size if isinstance(size, int) else None
+
+
+_RETRAIN = "retrain, re-enroll or reinstall the model"
+
+
+def _check_outputs(manifest: ModelManifest, file: str, shape: list[Any], flag: str) -> None:
+    """A network has one output per class it was trained for. One kept by ``skullcam train``'s
+    ``flag`` after a card was added has too few outputs for the manifest's classes, and would
+    name cards wrong without a word: refused at load, naming the file and what to do."""
+    outputs = shape[-1] if shape else None
+    advice = _RETRAIN
+    if isinstance(outputs, int) and outputs != len(manifest.classes):
+        advice = (
+            f"{file} was trained for {outputs} classes and the manifest lists "
+            f"{len(manifest.classes)}: train it again (skullcam train without {flag}), "
+            f"re-enroll or reinstall the model"
+        )
+    _check_shape(manifest, file, "output", shape, (None, len(manifest.classes)), advice)
 
 
 def _check_shape(
@@ -450,6 +474,7 @@ def _check_shape(
     which: str,
     shape: list[Any],
     expected: tuple[int | None, ...],
+    advice: str = _RETRAIN,
 ) -> None:
     """A UserError when an ONNX file's fixed tensor shape disagrees with what the manifest
     makes the recognizer feed it or read from it (None, or a named dimension: any size).
@@ -464,7 +489,7 @@ def _check_shape(
         raise UserError(
             f"model {manifest.folder} doesn't match its {MANIFEST}: {file} has {which} "
             f"{have}, the manifest needs {want} (detector_input {list(manifest.detector_input)}, "
-            f"{len(manifest.classes)} classes); retrain, re-enroll or reinstall the model"
+            f"{len(manifest.classes)} classes); {advice}"
         )
 
 

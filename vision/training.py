@@ -36,7 +36,7 @@ from skullcam.vision.crop_dataset import (
 )
 from skullcam.vision.reading_choice import choose_corner_weight
 from skullcam.vision.readings import NOT_A_CARD
-from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer
+from skullcam.vision.recognizer import MANIFEST, ModelManifest, Recognizer, onnx_outputs
 from skullcam.vision.train_plan import TrainPlan, torch_device, ultralytics_device
 
 if TYPE_CHECKING:  # torch is a training-stack package: imported only where a step needs it
@@ -94,8 +94,10 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     _check_inputs(plan)
     if plan.skip_classifier:
         _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
+        _check_kept_classes(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
     if plan.skip_corner:
         _check_out_has(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), "corner", "corner reader")
+        _check_kept_classes(plan, (CORNER_FILE, CORNER_CHECKPOINT_FILE), "corner", "corner reader")
     if plan.skip_detector:
         _check_out_has(plan, (DETECTOR_FILE,), "detector", "detector")
     if plan.skip_detector and plan.skip_classifier and plan.skip_corner:
@@ -232,6 +234,39 @@ def _check_out_has(plan: TrainPlan, names: tuple[str, ...], flag: str, part: str
             f"--skip-{flag} keeps the {part} of {plan.out}, but it has no {', '.join(missing)}; "
             f"drop --skip-{flag} or give --out a trained model folder"
         )
+
+
+def _check_kept_classes(plan: TrainPlan, names: tuple[str, str], flag: str, part: str) -> None:
+    """Before any training: a part this run keeps names this version's classes. The manifest
+    it writes lists ``CLASSES``; a network trained before a card was added has one output per
+    class it knew, and would read every card by the wrong list (the load refuses it, but only
+    after the hours this run spent on the other parts)."""
+    from skullcam.vision.classifier_net import CardClassifier
+    from skullcam.vision.corner_net import CornerReaderNet
+    from skullcam.vision.train_classifier import load_checkpoint
+
+    onnx, checkpoint = names
+    make = CornerReaderNet if flag == "corner" else CardClassifier
+    _, trained = load_checkpoint(plan.out / checkpoint, make)
+    outputs = onnx_outputs(plan.out / onnx)
+    if trained == CLASSES and outputs in (None, len(CLASSES)):
+        return
+    if trained != CLASSES:
+        known = f"its {checkpoint} lists {len(trained)} classes"
+        if len(trained) == len(CLASSES):
+            known += " in another order or by other names"
+    else:
+        known = f"its {onnx} has {outputs} outputs"
+    again = (
+        f" (--init-classifier {plan.out / checkpoint} starts from it with one output per class)"
+        if flag == "classifier"
+        else ""
+    )
+    raise UserError(
+        f"--skip-{flag} keeps the {part} of {plan.out}, but {known}, and this version of "
+        f"skullcam has {len(CLASSES)} (its faces and {NOT_A_CARD!r}): the {part} "
+        f"must be trained again for them; drop --skip-{flag}{again}"
+    )
 
 
 def _copy_kept(plan: TrainPlan, names: tuple[str, ...], staging: Path) -> None:
