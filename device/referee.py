@@ -26,6 +26,7 @@ from skullcam.rules import (
     Settings,
     TrickResult,
     cards_in_round,
+    copies_in_deck,
     dealer_of_round,
     first_leader,
     parse_card,
@@ -202,7 +203,8 @@ class Referee:
         seen = {card for outcome in self.rounds[r - 1] for _, card in outcome.plays}
         for _, card in plays:
             base = card.split(":")[0]
-            if base not in ("escape", "loot") and (card in seen or base in seen):
+            # A face the deck holds several of (escape, loot) may come back in a round.
+            if copies_in_deck(base) <= 1 and (card in seen or base in seen):
                 flags.append(already_played(card))
         result: TrickResult | None = None
         winner: int | None = None

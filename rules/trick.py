@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, Kind, Suit, find_duplicate, parse_card, suit_role
+from .cards import Card, Kind, Suit, copies_in_deck, find_duplicate, parse_card, suit_role
 from .errors import IllegalPlayError
 from .explain import Arg, CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
@@ -160,13 +160,21 @@ def unresolved_reason(err: Exception, cards: Sequence[object]) -> str:
     return str(err)
 
 
+_COPIES_RAN_OUT = {Kind.ESCAPE: "too_many_escapes", Kind.LOOT: "too_many_loot"}
+"""The own words of faces the deck holds several of; another such face is told by its count."""
+
+
 def _too_many(card: Card, played_before: bool) -> Phrase:
-    """Why ``card`` cannot be in the trick: its face was already played (``played_before``), or
-    its kind's copies ran out (a sixth pirate where one was played unnamed)."""
-    if card.kind is Kind.ESCAPE:
-        return Phrase("too_many_escapes")
-    if card.kind is Kind.LOOT:
-        return Phrase("too_many_loot")
+    """Why ``card`` cannot be in the trick: its face's copies in the deck ran out (a sixth
+    escape), its face was already played (``played_before``), or its kind's copies ran out (a
+    sixth pirate where one was played unnamed). Which faces have several copies is the deck's
+    to say (``copies_in_deck``), so a card added with two copies is not said to have one."""
+    copies = copies_in_deck(card.face)
+    if copies > 1:
+        key = _COPIES_RAN_OUT.get(card.kind)
+        if key is not None:
+            return Phrase(key)
+        return Phrase("too_many_in_round", {"card": CardId(card), "count": copies})
     if card.kind is Kind.PIRATE and (card.name is None or not played_before):
         return Phrase("too_many_pirates")
     if card.kind is Kind.MERMAID and (card.name is None or not played_before):

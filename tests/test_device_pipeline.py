@@ -25,7 +25,7 @@ from skullcam.device.referee import Referee
 from skullcam.device.scripted import ScriptedRecognizer, simulate_game, write_keyed_frames
 from skullcam.device.sources import Frame
 from skullcam.errors import UserError
-from skullcam.rules import GameRecord, RulesError, Settings, score_game
+from skullcam.rules import GameRecord, RulesError, Settings, cards, score_game
 from skullcam.rules.simulate import random_game
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
@@ -179,6 +179,19 @@ def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_ros
     assert ref3.record()["rounds"][1]["abilities"] == [
         {"trick": 0, "pirate": "pirate-rosie", "choice": 0}
     ]
+
+
+def test_a_face_the_deck_holds_several_of_may_come_back_in_a_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Which cards a round may play twice is the deck's to say: with two copies of a card (a
+    card added with two, here the Skull King), the second one is no card seen twice."""
+    monkeypatch.setitem(cards._COPIES, "skull-king", 2)
+    ref = Referee(["a", "b", "c"], first_dealer=2)
+    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
+    ref.add_plays([(1, "skull-king"), (2, "green-2"), (0, "escape")])
+    again = ref.add_plays([(1, "skull-king"), (2, "green-4"), (0, "escape")])
+    assert not [f for f in again.flags if "already played" in f], again.flags
 
 
 def test_a_referee_past_a_one_round_game_says_it_is_over_after_one_round() -> None:

@@ -18,6 +18,7 @@ from skullcam.rules import (
     parse_card,
     resolve_trick,
 )
+from skullcam.rules import cards as deck
 
 EXPANSION = Settings(loot=True, kraken_and_white_whale=True)
 
@@ -549,6 +550,18 @@ def test_impossible_tricks_are_refused(trick: str, message: str) -> None:
     with pytest.raises(IllegalPlayError) as info:
         resolve(trick)
     assert message in str(info.value)
+
+
+def test_a_face_the_deck_holds_several_of_is_counted_by_its_copies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card added with two copies (here the Skull King): a third in a trick is one more than
+    the deck holds, not "already in this trick (the deck has one)"."""
+    monkeypatch.setitem(deck._COPIES, "skull-king", 2)
+    with pytest.raises(IllegalPlayError) as info:
+        resolve("skull-king skull-king skull-king")
+    said = "play 2 (skull-king): skull-king: one more than the deck holds this round (it has 2)"
+    assert said in str(info.value)
 
 
 # (id, hand, trick so far, legal)

@@ -251,6 +251,18 @@ def test_the_replay_page_says_the_cameras_swap_note_in_the_readers_language(
     assert "la cámara vio cambiar Loro 1 por Loro 13 antes de recoger la baza" in page
 
 
+def test_a_card_over_its_copies_in_a_trick_is_said_in_the_language() -> None:
+    """The reason given for a card with several copies and no words of its own (a card added
+    to the deck with two)."""
+    flag = (
+        "cannot resolve: play 3 (skull-king): skull-king: one more than the deck holds this"
+        " round (it has 2)"
+    )
+    assert "Skull King: una más de las que tiene la baraja en esta ronda (tiene 2)" in flag_text(
+        flag, "es"
+    )
+
+
 def test_english_rules_sentences_in_flags_name_cards_as_the_page_does() -> None:
     """Was: "cannot resolve: play 2 (Parrot 5): green-5 is already in this trick", and the
     Kraken's setting warning as "kraken was played but ...": only the flag's own card groups

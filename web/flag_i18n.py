@@ -444,6 +444,7 @@ _RULES_KEYS = (
     "too_many_pirates",
     "too_many_mermaids",
     "already_in_trick",
+    "too_many_in_round",
     "tigress_undeclared",
 )
 
