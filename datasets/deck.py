@@ -263,7 +263,9 @@ def render_face(face: str, style: str | Style = "classic") -> np.ndarray:
     scene rendering cuts them off with :func:`rounded_mask`."""
     st = get_style(style) if isinstance(style, str) else style
     if face not in FACES:
-        raise UserError(f"unknown face {face!r}: expected one of the 69 card ids of rules.md")
+        raise UserError(
+            f"unknown face {face!r}: expected one of the {len(FACES)} card ids of rules.md"
+        )
     w, h = FACE_W, FACE_H
     img = np.full((h, w, 3), st.border, np.uint8)
     b = 10  # border width (2.5 mm)

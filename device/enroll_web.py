@@ -808,6 +808,14 @@ def _json_object() -> dict[str, Any]:
     return body
 
 
+def serving_line(name: str, urls: str, faces_in: int) -> str:
+    """What the terminal says once the page is up: where to open it and how far it got."""
+    return (
+        f"enrollment of '{name}': open {urls} "
+        f"({faces_in}/{len(FACES)} faces in; Ctrl-C to stop, progress is kept)"
+    )
+
+
 def serve(args: argparse.Namespace, plan: object) -> int:
     """``skullcam enroll`` without ``--from``: open the camera and serve the page until Ctrl-C."""
     from waitress.server import create_server  # where its stubs have it (also re-exported)
@@ -850,9 +858,7 @@ def serve(args: argparse.Namespace, plan: object) -> int:
         # BaseWSGIServer sets it once bound).
         port = server.effective_port  # type: ignore[union-attr]
         print(
-            f"enrollment of '{args.name}': open {page_urls(args.host, port)} "
-            f"({len(enrollment.faces)}/69 faces in; Ctrl-C to stop, progress is kept)",
-            flush=True,
+            serving_line(args.name, page_urls(args.host, port), len(enrollment.faces)), flush=True
         )
         if pin is not None:
             print(f"PIN for phones: {pin} (the table's PIN, as for the scoreboard)", flush=True)

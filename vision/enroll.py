@@ -300,7 +300,7 @@ class Enrollment:
     def accept(self, face_id: str, face: np.ndarray, **info: object) -> None:
         """Keep one rectified face (image first, then the state that names it)."""
         if face_id not in FACES:
-            raise UserError(f"unknown card {face_id!r}: expected one of the 69 face ids")
+            raise UserError(f"unknown card {face_id!r}: expected one of the {len(FACES)} face ids")
         self.faces_dir.mkdir(parents=True, exist_ok=True)
         tmp = self.faces_dir / f"{face_id}.tmp.png"
         if not cv2.imwrite(str(tmp), face):

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from skullcam.frames import WORKING_SIZE
+from skullcam.rules import FACES
 from skullcam.vision.adapt import AdaptPlan, generate_scenes, sized_plan
 from skullcam.vision.enroll_check import CheckResult, self_check
 
@@ -53,7 +54,6 @@ def photo_check_rates(seeds: tuple[int, ...] = (100, 200)) -> None:
     import numpy as np
 
     from skullcam.datasets.deck import render_face
-    from skullcam.rules import FACES
     from skullcam.vision.enroll_photo import inspect_photo
     from skullcam.vision.enroll_synth import render_photo
 
@@ -163,7 +163,10 @@ def main() -> None:
     enrollment = Enrollment.open(data, "alt-bench")
     problems = collect_from_folder(enrollment, photos, classify=onnx_face_classifier(base))
     t_collect = time.perf_counter() - t0
-    print(f"photos: {69 - len(problems)} of 69 accepted in {t_collect:.0f} s; problems: {problems}")
+    print(
+        f"photos: {len(FACES) - len(problems)} of {len(FACES)} accepted in {t_collect:.0f} s; "
+        f"problems: {problems}"
+    )
     looks_like = [p for p in problems if "looks like" in p]
     if problems:
         # The benchmark's names are right: a looks-like flag is a false alarm; enroll anyway.

@@ -84,7 +84,8 @@ def check_label(value: object, where: str, allow_none: bool = True) -> str:
     text = value.strip().lower() if isinstance(value, str) else ""
     if text in FACES or (allow_none and text == NOT_A_CARD):
         return text
-    allowed = "one of the 69 face ids" + (" or 'none' (not a card)" if allow_none else "")
+    none = " or 'none' (not a card)" if allow_none else ""
+    allowed = f"one of the {len(FACES)} face ids{none}"
     raise UserError(f"{where}: {value!r} is not a card: expected {allowed}")
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from skullcam.cli import add_data_argument, port_number, table_pin
 from skullcam.counts import agreeing, counted
 from skullcam.errors import UserError
+from skullcam.rules import FACES
 
 if TYPE_CHECKING:  # at run time adapt is imported only when a plan is made (see _plan)
     from skullcam.vision.adapt import AdaptPlan
@@ -27,8 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "enroll",
         help="learn your own deck from photos (or the camera) and make it the active model",
-        description="Learn a physical deck: one photo or scan per face (69; escape and loot "
-        "once each), named <card-id>.jpg or .png, any orientation and background. The card "
+        description=f"Learn a physical deck: one photo or scan per face ({len(FACES)}; escape and "
+        "loot once each), named <card-id>.jpg or .png, any orientation and background. The card "
         "is found and rectified in each photo, the face classifier is adapted to the deck on "
         "this machine's CPU, checked on generated test scenes, and the new model becomes the "
         "active one for detect, replay and run. Interrupted runs resume. Without --from, a "

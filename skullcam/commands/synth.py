@@ -12,6 +12,7 @@ from skullcam.cli import non_negative_int, positive_int, scene_count
 from skullcam.counts import counted
 from skullcam.errors import UserError
 from skullcam.parallel import usable_cores
+from skullcam.rules import FACES
 
 # What `synth game` offers, spelled out here so `skullcam --help` needs no numpy or OpenCV;
 # the tests hold them equal to datasets/game_config.py's HABITS and PACES.
@@ -41,7 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ssub = parser.add_subparsers(dest="synth_command", metavar="{deck,scenes,relabel,game,sheet}")
 
-    deck = ssub.add_parser("deck", help="write a stand-in deck (69 <card-id>.png + manifest.json)")
+    deck = ssub.add_parser(
+        "deck", help=f"write a stand-in deck ({len(FACES)} <card-id>.png + manifest.json)"
+    )
     deck.add_argument("--out", type=Path, required=True, help="deck folder to write")
     deck.add_argument("--style", default="classic", help="art style: classic (default) or alt")
     deck.add_argument("--name", default=None, help="deck name for the manifest")
@@ -174,7 +177,7 @@ def _deck(args: argparse.Namespace) -> int:
 
     get_style(args.style)
     out = write_deck(args.out, style=args.style, name=args.name)
-    print(f"wrote the {args.style} deck's 69 faces to {out}")
+    print(f"wrote the {args.style} deck's {len(FACES)} faces to {out}")
     return 0
 
 
