@@ -211,14 +211,14 @@ class StoreRecorder:
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
             return
-        ref_state = self.store.state(self.game_id)
+        round_number, next_trick = self.store.round_in_play(self.game_id)
         winner = live_winner(plays, dict(self.store.game(self.game_id).settings))
         try:
             with self.store.waiting_at_most(self.WAIT_S):
                 self.store.set_live(
                     self.game_id,
-                    ref_state["round"],
-                    ref_state["next_trick"],
+                    round_number,
+                    next_trick,
                     plays,
                     winner=winner,
                     leader=leader,

@@ -768,6 +768,7 @@ def test_a_gap_in_an_earlier_round_leaves_the_pages_on_the_round_being_played(
     referee = referee_from_store(hand_store, gid)
     assert (referee.round, referee.trick, referee.leader()) == (3, 1, 1)
     assert _where(state) == ((3, 1), (2, 0))
+    assert hand_store.round_in_play(gid) == (3, 1)  # where the camera publishes its live trick
     assert (state["cards"], state["dealer"], state["leader"]) == (3, 2, 1)  # Ben won trick 1
     assert state["bids"] == [1, 1, 0] and state["tricks_won"] == [0, 1, 0]
     assert [t["trick"] for t in state["tricks"]] == [0]

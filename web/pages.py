@@ -23,7 +23,6 @@ from skullcam.store.game_store import (
     resolution_json,
     result_waits,
 )
-from skullcam.store.round_so_far import place_in_play
 from skullcam.store.rows import Game, Trick
 from skullcam.store.verdicts import bonus_for, winner_player
 
@@ -329,7 +328,7 @@ def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
     ``"warning"`` on a trick led by a player the game did not expect (the camera often filed
     it a place early), ``"hint"`` on the round being played, else None (nor where no place
     after it is free). A hint on every earlier trick would invite moving a whole game. The
-    round being played is the camera's and the TV's (``place_in_play``), not the hand-entry
+    round being played is the camera's and the TV's (``round_in_play``), not the hand-entry
     form's: with a trick taken back from an earlier round, the hint sat on that round,
     offering to move its tricks into the gap the table knows, and not on the round where the
     camera records and may just have missed one."""
@@ -341,7 +340,7 @@ def _missed_before_offer(store: Any, game: Game, trick: Trick) -> str | None:
         game.id, trick.round, trick.trick
     ):
         return "warning"
-    played, _ = place_in_play(game, store.tricks(game.id), store.rounds_due(game.id))
+    played, _ = store.round_in_play(game.id)
     return "hint" if played == trick.round else None
 
 
