@@ -90,6 +90,28 @@ def test_decode_reads_the_ultralytics_obb_layout() -> None:
     np.testing.assert_allclose(boxes[0], [100, 50, 40, 20, 0.1 + math.pi / 2], atol=1e-5)
 
 
+def test_the_input_tensor_is_the_frame_in_rgb_planes_over_255_to_the_bit() -> None:
+    """What the detector was exported and measured with: RGB planes, float32, x / 255, every
+    byte value and an odd size (the letterbox pads to any), one image in the batch."""
+    rng = np.random.default_rng(7)
+    image = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    image[0, :, :] = np.arange(53)[:, None] * [1, 2, 4]  # 0 and 255 among them
+    image[1, :, 0] = 255
+    tensor = obb.to_input_tensor(image)
+    want = np.ascontiguousarray(image[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32) / 255.0
+    assert tensor.shape == (1, 3, 37, 53) and tensor.dtype == np.float32
+    assert tensor.flags["C_CONTIGUOUS"]
+    assert tensor[0].tobytes() == want.tobytes()
+
+
+def test_the_mirror_view_is_the_letterboxed_frame_left_to_right() -> None:
+    from skullcam.vision.recognizer import _mirror_image
+
+    image = np.random.default_rng(3).integers(0, 256, (6, 9, 3), dtype=np.uint8)
+    mirrored = _mirror_image(image)
+    assert mirrored.flags["C_CONTIGUOUS"] and np.array_equal(mirrored, image[:, ::-1])
+
+
 def test_mirror_x_puts_a_box_found_in_the_mirror_image_back() -> None:
     box = np.array([[10.0, 20.0, 30.0, 8.0, 0.3]], np.float32)
     back = obb.mirror_x(box, width=100)
