@@ -49,6 +49,11 @@ from skullcam.vision.seats import (
 from skullcam.vision.table_drift import TableDrift, fitted_turn
 from skullcam.vision.tracker import Track, Tracker
 
+RECENT_KEPT = 8
+"""How many of the latest unconfirmed glimpses, unsettled cards and blind stretches the trick
+state keeps: a trick's worth and more (a table seats at most 8 players), so a swept trick's
+missing card, or the frame gap its cards were laid after, is still there to be asked about."""
+
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
 """Faces with more than one physical card (escape 5, loot 2; every other face is unique),
 counted from the rules' deck so the two can never disagree."""
@@ -332,7 +337,7 @@ class TrickStateMachine:
             self.drift.follow(tracker.picture_moved)
         seen_before = self._last_frame if stale_since is None else stale_since
         if seen_before is None or t - seen_before >= self.config.blind_gap_s:
-            self._blind_ends = [*self._blind_ends[-7:], t]
+            self._blind_ends = [*self._blind_ends[1 - RECENT_KEPT :], t]
         self._last_frame = t
         events: list[Event] = []
         gone_ids = {tr.id for tr in gone}
@@ -345,7 +350,7 @@ class TrickStateMachine:
                 self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
             elif not tr.stable and self.phase is Phase.COLLECTING:
-                self._unsettled = [*self._unsettled[-7:], tr]
+                self._unsettled = [*self._unsettled[1 - RECENT_KEPT :], tr]
         self.previous &= set(tracker.tracks)
         if self.phase is Phase.COLLECTING:
             self._revive(tracker, events)
@@ -647,11 +652,8 @@ class TrickStateMachine:
         for tr in tracker.tracks.values():
             if not tracker.confirmed(tr):
                 self._glimpsed[tr.id] = tr
-        for tid in list(self._glimpsed)[: -self.GLIMPSES_KEPT]:
+        for tid in list(self._glimpsed)[:-RECENT_KEPT]:
             del self._glimpsed[tid]
-
-    GLIMPSES_KEPT = 8
-    """Unconfirmed tracks :meth:`_glimpse` keeps, the latest: a trick's worth and more."""
 
     def _seen_before_sweep(
         self, tracker: Tracker, swept: Sequence[Track], ended: bool = False
