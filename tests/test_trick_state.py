@@ -467,12 +467,48 @@ def test_a_card_covered_a_moment_after_it_came_to_rest_is_played() -> None:
     assert trick.players == (0, 1, 2) and trick.flags == () and not trick.swept
 
 
+def test_a_false_detection_seen_still_in_an_empty_seat_is_no_take_back() -> None:
+    """A reflection in Ben's empty seat is read as a yellow-3, still, on three frames, and
+    then never again. Counted as a card covered where it lay, it left the trick as taken back
+    (gone for good, or giving way to Ben's card laid there) and the trick was flagged for the
+    table to check a card nobody played."""
+    for unseen in (30, 6):  # gone for good before Ben plays; Ben plays while it is held
+        b = Bench(leader=0)
+        a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+        b.frames([a], 8)
+        b.frames([a, det("yellow-3", 1)], 3)
+        b.frames([a], unseen)
+        b.frames([a, c], 8)
+        b.frames([a, c, d], 10)
+        (trick,) = b.completed()
+        assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"], unseen
+        assert trick.taken_back == () and trick.flags == (), unseen
+
+
+def test_a_false_detection_in_the_seat_to_play_next_does_not_complete_the_trick() -> None:
+    """The same reflection in Cai's seat, the last to play: counted as his card covered, it
+    completed the trick in place of the card Cai then laid, which became the next trick's
+    lead. Nothing was played after it: the trick waits for Cai's card."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, c, det("yellow-3", 2)], 3)
+    b.frames([a, c], 10)
+    assert b.completed() == []
+    b.frames([a, c, d], 10)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.players == (0, 1, 2) and trick.flags == ()
+
+
 def test_a_card_shown_over_the_table_and_taken_back_gives_way_to_the_card_laid() -> None:
     """Cai holds his green-1 still over the table for a fifth of a second, takes it back and
     lays his green-3 a moment later, his hand moving all the while. Seen at rest and then out
     of sight, the green-1 counts as played, as a card covered where it lay does; the green-3
-    laid in his seat since says it was taken back. It used to complete the trick as soon as
-    the hand was still, and the green-3 went with the sweep: a wrong trick, unflagged."""
+    laid in his seat since says it was not. It used to complete the trick as soon as the hand
+    was still, and the green-3 went with the sweep: a wrong trick, unflagged. Seen lying for
+    no longer than a false detection, the green-1 leaves without a take-back flag."""
     b = Bench(leader=0)
     a, c, laid = det("green-5", 0), det("green-9", 1), det("green-3", 2)
     shown = card_detection("green-1", spot(2, 150.0), angle=LAYOUT.angles[2] % math.pi)
@@ -486,7 +522,7 @@ def test_a_card_shown_over_the_table_and_taken_back_gives_way_to_the_card_laid()
     (trick,) = b.completed()
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-3"]
     assert trick.players == (0, 1, 2) and not trick.swept
-    assert trick.taken_back == ("green-1",)
+    assert trick.taken_back == () and trick.flags == ()
 
 
 def test_a_lead_laid_in_the_seat_of_a_card_never_seen_does_not_complete_a_swept_trick() -> None:

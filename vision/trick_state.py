@@ -273,8 +273,9 @@ class TrickStateMachine:
         self.leader = leader
         self.members: list[int] = []
         self.previous: set[int] = set()
-        self.taken_back: list[str] = []
         self._taken: list[Track] = []
+        """Cards of this trick gone or given way since they counted as played
+        (:attr:`taken_back`)."""
         self._unsettled: list[Track] = []
         """Cards of this trick gone without ever coming to rest long enough to count (seen
         at rest on one frame, then swept): the missing card of a swept trick
@@ -308,6 +309,16 @@ class TrickStateMachine:
         """The seats as read now: the calibration, its centre and directions following the
         tricks laid and the camera's measured moves."""
         return self.drift.layout
+
+    @property
+    def taken_back(self) -> list[str]:
+        """The faces of the cards taken back from this trick, for its flag: not a card counted
+        only while out of sight (:func:`_counted_unseen`). Seen lying still a fifth of a second
+        and never again, it may be a false detection (a reflection in an empty seat) as well
+        as a card shown over the table or laid and covered: gone, or giving way to the card
+        laid in its seat, it leaves the trick, and the table is not asked about a card nobody
+        may have played."""
+        return [tr.card for tr in self._taken if _seen_played(tr)]
 
     def _seat(self, seat: int) -> str:
         if self.seat_names is not None and 0 <= seat < len(self.seat_names):
@@ -346,7 +357,6 @@ class TrickStateMachine:
                 self.previous.discard(tr.id)
             elif tr.id in self.members:
                 self.members.remove(tr.id)
-                self.taken_back.append(tr.card)
                 self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
             elif not tr.stable and self.phase is Phase.COLLECTING:
@@ -360,7 +370,6 @@ class TrickStateMachine:
             self.phase = Phase.COLLECTING
             self._last = None
             self._clearing, self._maybe_swapped = {}, {}
-            self.taken_back = []
             self._taken = []
             events.append(TableCleared())
             for k, tid in enumerate(self.members):  # played early, before the table was clear
@@ -395,9 +404,9 @@ class TrickStateMachine:
             # Everything was swept off before the trick completed: a card the camera never
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
             tracks = self._last_per_seat(self._taken)
-            taken_back = [tr.card for tr in self._taken if tr not in tracks]
+            taken_back = [tr.card for tr in self._taken if tr not in tracks and _seen_played(tr)]
             tracks = self._last_per_seat([*tracks, *self._seen_before_sweep(tracker, tracks)])
-            self.taken_back, self._taken, self._unsettled = [], [], []
+            self._taken, self._unsettled = [], []
             self._glimpsed = {}
             trick = self._observe(tracker, t, tracks, taken_back=taken_back)
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
@@ -451,7 +460,7 @@ class TrickStateMachine:
         tracks = self._last_per_seat([*tracks, *missing])
         trick = self._observe(tracker, t, tracks)
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
-        self.members, self._taken, self.taken_back = [], [], []
+        self.members, self._taken = [], []
         return [TrickCompleted(dataclasses.replace(trick, flags=(flag, *trick.flags), swept=True))]
 
     def _played_this_round(self, track: Track) -> bool:
@@ -580,7 +589,6 @@ class TrickStateMachine:
             self.members.remove(track.id)
         elif track in self._taken:  # not taken back from the next trick: never in it
             self._taken.remove(track)
-            self.taken_back.remove(track.card)
         swapped = self._maybe_swapped.pop(track.id, None)
         if swapped is None or self._last is None or not self._swap_seen(swapped[1], track):
             return []
@@ -773,7 +781,6 @@ class TrickStateMachine:
                 if tr.card == old.card and dist <= tracker.config.match_distance:
                     tracker.revive(old, tr.id)
                     self._taken.remove(old)
-                    self.taken_back.remove(old.card)
                     self.members.append(old.id)
                     self.members.sort(key=lambda i: (tracker.tracks[i].arrival or 0.0, i))
                     seat = self.layout.seat_of(old.center)
@@ -810,6 +817,8 @@ class TrickStateMachine:
             return False
         if any(self._laid_since(tracker, tr) for tr in tracks if _counted_unseen(tr)):
             return False
+        if any(not self._played_past(tracks, tr) for tr in tracks if _counted_unseen(tr)):
+            return False
         hidden = [tr for tr in tracks if t - tr.last_seen > cfg.visible_s]
         if hidden and not self._hidden_in_place(tracks, hidden):
             return False
@@ -817,6 +826,27 @@ class TrickStateMachine:
             return True
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
+
+    def _played_past(self, tracks: Sequence[Track], track: Track) -> bool:
+        """Did a card of a player after ``track``'s in turn come to rest after ``track`` was
+        last seen?
+
+        For a card counted while out of sight (:func:`_counted_unseen`): the game went on past
+        it, so it lay there under a hand (a hand over the last card but one, synth game t204).
+        Seen a fifth of a second and nothing played after it, it may be a false detection in
+        the seat to play next (a reflection): counted, it completed the trick in place of the
+        card that player then laid, which became the next trick's lead. Nor does a card of a
+        player before it in turn say so: that player plays before it whatever lies there."""
+        seat = self.layout.seat_of
+        arrived = sorted(tracks, key=lambda tr: (tr.arrival or 0.0, tr.id))
+        leader = self.leader if self.leader is not None else seat(arrived[0].center)
+        turn = (seat(track.center) - leader) % self.n_players
+        return any(
+            (other.arrival or 0.0) > track.last_seen
+            and (seat(other.center) - leader) % self.n_players > turn
+            for other in tracks
+            if other is not track
+        )
 
     def _laid_since(self, tracker: Tracker, track: Track) -> list[Track]:
         """The cards of this trick, or still coming to rest, in ``track``'s seat and first
@@ -839,8 +869,9 @@ class TrickStateMachine:
     def _displace_shown(self, tracker: Tracker, events: list[Event]) -> None:
         """A card counted while out of sight (:func:`_counted_unseen`) and not seen since,
         whose seat has a card of this trick laid after it was last seen, was held over the
-        table and taken back, not covered: it leaves the trick as taken back (flagged), and
-        the card laid is the player's. Kept, the card shown for a fifth of a second would
+        table and taken back (or was a false detection), not covered: it leaves the trick,
+        unflagged (:attr:`taken_back`), and the card laid is the player's. Kept, the card
+        shown for a fifth of a second would
         complete the trick once the hand was still, and the card laid would go with the
         sweep, unrecorded."""
         for tid in list(self.members):
@@ -850,7 +881,6 @@ class TrickStateMachine:
             laid = {tr.id for tr in self._laid_since(tracker, track)}
             if laid & set(self.members):
                 self.members.remove(tid)
-                self.taken_back.append(track.card)
                 self._taken.append(track)
                 events.append(CardTakenBack(tid, track.card))
 
@@ -1088,6 +1118,11 @@ def _counted_unseen(track: Track) -> bool:
     """Was ``track`` counted as played while out of sight, and not seen since (a card seen
     at rest a moment and then hidden: the tracker's ``covered_rest_s``)?"""
     return track.stable_at is not None and track.last_seen < track.stable_at
+
+
+def _seen_played(track: Track) -> bool:
+    """Was ``track`` seen after it counted as played (not only counted while out of sight)?"""
+    return not _counted_unseen(track)
 
 
 def _unique_faces(trick: TrickObservation, tracks: Sequence[Track]) -> dict[str, Track]:
