@@ -556,6 +556,52 @@ def _lead_in_the_unseen_seat_after_a_sweep(swept_frames: int) -> None:
     assert [b.tracker.tracks[m].card for m in b.machine.members] == ["purple-2"]
 
 
+def test_a_last_card_laid_while_a_hand_hides_the_others_is_not_the_next_tricks() -> None:
+    """A hand hides Ana's and Ben's cards from just before Cai's lands until the trick is
+    picked up. Cai's card, first seen after the others were last seen, may be the next lead
+    laid on a swept table, so the trick does not complete with it; when the hidden cards are
+    given up it still lay there and stayed for the next trick, and went with the pickup as a
+    card taken back from it: the next trick was flagged for a take-back nobody made. Gone in
+    the seat the swept trick lacked a card for, soon after its cards were last seen, it went
+    with that trick (recorded short, flagged: a swept trick is not amended)."""
+    b = Bench(leader=0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 2)  # a hand over Ana's and Ben's cards from here on
+    b.frames([d], 8)
+    b.frames([], 40)  # picked up
+    (first,) = b.completed()
+    assert [p.card for p in first.plays] == ["green-5", "green-9"] and first.swept
+    b.machine.set_leader(0)
+    e, f, g = det("purple-2", 0), det("purple-3", 1), det("purple-4", 2)
+    b.frames([e], 8)
+    b.frames([e, f], 8)
+    b.frames([e, f, g], 10)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-2", "purple-3", "purple-4"]
+    assert second.taken_back == () and second.flags == ()
+
+
+def test_the_next_lead_in_the_seat_a_swept_trick_lacked_goes_with_its_own_trick() -> None:
+    """Cai's card of the first trick was never seen and the trick was swept; Cai leads the
+    next in his seat at once and Ana follows; that trick too is swept, Cai's card first. The
+    lead is that trick's, not the swept trick's last card (h11 at one frame in 4)."""
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 2)  # swept
+    lead, follow = det("purple-2", 2), det("purple-3", 0)
+    b.frames([lead], 30)
+    b.frames([lead, follow], 10)
+    b.frames([follow], 5)  # the next trick swept, Cai's card first
+    b.frames([], 40)
+    first, second = b.completed()
+    assert [p.card for p in first.plays] == ["green-5", "green-9"] and first.swept
+    assert [p.card for p in second.plays] == ["purple-2", "purple-3"] and second.swept
+
+
 def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     b = Bench(leader=2)
     b.frames([det("green-5", 2)], 8)

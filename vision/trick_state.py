@@ -276,6 +276,9 @@ class TrickStateMachine:
         self._taken: list[Track] = []
         """Cards of this trick gone or given way since they counted as played
         (:attr:`taken_back`)."""
+        self._swept_off: tuple[float, set[int]] | None = None
+        """The last trick swept a card short while being collected: when its cards were last
+        seen, and their seats (:meth:`_went_with_the_sweep`)."""
         self._unsettled: list[Track] = []
         """Cards of this trick gone without ever coming to rest long enough to count (seen
         at rest on one frame, then swept): the missing card of a swept trick
@@ -357,7 +360,8 @@ class TrickStateMachine:
                 self.previous.discard(tr.id)
             elif tr.id in self.members:
                 self.members.remove(tr.id)
-                self._taken.append(tr)
+                if not self._went_with_the_sweep(tr):
+                    self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
             elif not tr.stable and self.phase is Phase.COLLECTING:
                 self._unsettled = [*self._unsettled[1 - RECENT_KEPT :], tr]
@@ -408,6 +412,8 @@ class TrickStateMachine:
             tracks = self._last_per_seat([*tracks, *self._seen_before_sweep(tracker, tracks)])
             self._taken, self._unsettled = [], []
             self._glimpsed = {}
+            seats = {self.layout.seat_of(tr.center) for tr in tracks}
+            self._swept_off = (max(tr.last_seen for tr in swept), seats)
             trick = self._observe(tracker, t, tracks, taken_back=taken_back)
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
                 ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
@@ -429,6 +435,7 @@ class TrickStateMachine:
             self._finished = _unique_faces(trick, played)
             self._last = (trick, played)
             self.members, self._unsettled, self._glimpsed = [], [], {}
+            self._swept_off = None
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         clearing = self.phase is Phase.CLEARING
         if clearing:
@@ -623,6 +630,26 @@ class TrickStateMachine:
                 self._clearing[track.id] = track
                 events.extend(self._went_along(tracker, track, t))
         return events
+
+    def _went_with_the_sweep(self, track: Track) -> bool:
+        """Did ``track``, a card of the trick after one swept short and now gone, go with
+        that trick rather than being taken back from this one?
+
+        So when it was first seen within ``sweep_window_s`` after the swept cards were last
+        seen, in the seat of the card their trick lacks: the last card of that trick, laid
+        while a hand hid the others until the pickup. First seen after they were last seen, it
+        could not complete their trick (:meth:`_laid_on_a_cleared_table`: it may be the next
+        lead, laid on a swept table), and it stayed for the next trick; gone with the pickup,
+        it was flagged there as taken back, a take-back nobody made. Nor was a card of the
+        next trick played since (the next lead, laid in that seat, went with the next trick's
+        own sweep in h11 at one frame in 4): it goes alone. A lead that stays is not gone."""
+        if self._swept_off is None or self.members or self._taken:
+            return False
+        last_seen, seats = self._swept_off
+        return (
+            0.0 < track.first_seen - last_seen <= self.config.sweep_window_s
+            and self.layout.seat_of(track.center) not in seats
+        )
 
     def _last_per_seat(self, tracks: Sequence[Track]) -> list[Track]:
         """The last card laid in each seat, in arrival order: a card taken back and replaced
