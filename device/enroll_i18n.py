@@ -616,6 +616,66 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "il file supera i {limit} MB: invia una foto più piccola",
         "da": "filen er større end {limit} MB: send et mindre billede",
     },
+    # Errors no route words itself (``enroll_web.add_error_answers``).
+    "err_not_found": {
+        "en": "not found: check the address",
+        "es": "no encontrado: revisa la dirección",
+        "it": "non trovato: controlla l'indirizzo",
+        "da": "ikke fundet: tjek adressen",
+    },
+    "err_method": {
+        "en": "method not allowed for this address",
+        "es": "este método no está permitido en esta dirección",
+        "it": "metodo non consentito per questo indirizzo",
+        "da": "metoden er ikke tilladt på denne adresse",
+    },
+    "err_request": {
+        "en": "the page could not answer this request (HTTP {code}); reload the page",
+        "es": "la página no pudo atender esta petición (HTTP {code}); recarga la página",
+        "it": "la pagina non ha potuto rispondere a questa richiesta (HTTP {code}); ricarica la"
+        " pagina",
+        "da": "siden kunne ikke besvare denne forespørgsel (HTTP {code}); genindlæs siden",
+    },
+    "err_files": {
+        "en": (
+            "a file on this machine could not be read or written ({error}): check that the"
+            " data folder's disk has room and can be written to, then try again; the photos"
+            " accepted so far are kept"
+        ),
+        "es": (
+            "no se pudo leer o escribir un archivo en esta máquina ({error}): comprueba que el"
+            " disco de la carpeta de datos tiene espacio y permite escribir, y vuelve a"
+            " intentarlo; las fotos aceptadas hasta ahora se conservan"
+        ),
+        "it": (
+            "non è stato possibile leggere o scrivere un file su questa macchina ({error}):"
+            " controlla che il disco della cartella dei dati abbia spazio e sia scrivibile, poi"
+            " riprova; le foto accettate finora restano salvate"
+        ),
+        "da": (
+            "en fil på denne maskine kunne ikke læses eller skrives ({error}): tjek, at"
+            " datamappens disk har plads og kan skrives til, og prøv igen; de billeder, der er"
+            " godkendt indtil nu, er gemt"
+        ),
+    },
+    "err_server": {
+        "en": (
+            "the page failed on this request (the terminal shows the details); try again; the"
+            " photos accepted so far are kept"
+        ),
+        "es": (
+            "la página falló con esta petición (la terminal muestra los detalles); vuelve a"
+            " intentarlo; las fotos aceptadas hasta ahora se conservan"
+        ),
+        "it": (
+            "la pagina ha fallito questa richiesta (il terminale mostra i dettagli); riprova; le"
+            " foto accettate finora restano salvate"
+        ),
+        "da": (
+            "siden fejlede på denne forespørgsel (terminalen viser detaljerne); prøv igen; de"
+            " billeder, der er godkendt indtil nu, er gemt"
+        ),
+    },
     # The PIN, beyond localhost (``skullcam.table_pin``, as on the table app).
     "pin_prompt": {
         "en": "The table's PIN (shown where skullcam enroll was started):",

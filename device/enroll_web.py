@@ -705,6 +705,8 @@ def create_enroll_app(
     def user_error(err: UserError) -> Any:
         return jsonify({"error": error_text(err, lang())}), 400
 
+    add_error_answers(app, lang)
+
     @app.get("/")
     def index() -> Any:
         # The hint names the model in a span the script fills in: the text is escaped, the
@@ -793,6 +795,32 @@ def create_enroll_app(
     add_trick_routes(app, session, _jpeg, lang)
 
     return app
+
+
+def add_error_answers(app: Any, lang: Callable[[], str]) -> None:
+    """Every error no route words itself as JSON with a sentence in the reader's language
+    (``lang()``): the page's script shows ``error``, and Flask's own HTML pages showed there as
+    "500 INTERNAL SERVER ERROR" or "405 METHOD NOT ALLOWED", in English, saying nothing of
+    what to do. A file that cannot be read or written (a full or read-only disk) says so and
+    names the system's error; anything else says the terminal has the details, which Flask
+    logs with the traceback before it asks for the 500's answer."""
+    from flask import jsonify
+    from werkzeug.exceptions import HTTPException
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Any:
+        code = err.code or 500
+        key = {404: "err_not_found", 405: "err_method"}.get(code, "err_request")
+        return jsonify({"error": t(key, lang(), code=code)}), code
+
+    @app.errorhandler(OSError)
+    def file_error(err: OSError) -> Any:
+        logger.error("a file could not be read or written: %s", err, exc_info=err)
+        return jsonify({"error": t("err_files", lang(), error=str(err))}), 500
+
+    @app.errorhandler(500)
+    def server_error(err: Exception) -> Any:
+        return jsonify({"error": t("err_server", lang())}), 500
 
 
 def _json_object() -> dict[str, Any]:

@@ -729,3 +729,42 @@ def test_pins_on_with_none_set_refuses_with_its_own_words(tmp_path: Path) -> Non
     refused = client.get("/api/state", environ_base=REMOTE)
     assert refused.status_code == 403
     assert refused.get_json()["error"].startswith("this page has no PIN set")
+
+
+def test_errors_no_route_words_are_json_in_the_pages_language(tmp_path: Path) -> None:
+    """Flask's own HTML error pages reached the page's script, which showed "500 INTERNAL
+    SERVER ERROR" in English: a full or read-only disk while accepting a face, a wrong method,
+    an unexpected failure. Each is JSON in the reader's language, and a face whose photo could
+    not be written is still waiting to be accepted once the disk is fixed."""
+    rng = np.random.default_rng(5)
+    session = _session(tmp_path, [render_photo([render_face("green-1", "alt")], rng, PHOTO)[0]])
+    client = page_client(create_enroll_app(session))
+    spanish = {"Accept-Language": "es"}
+    wrong_method = client.get("/api/capture", headers=spanish)
+    assert wrong_method.status_code == 405
+    assert wrong_method.get_json()["error"] == "este método no está permitido en esta dirección"
+    nowhere = client.get("/api/nowhere", headers=spanish)
+    assert nowhere.status_code == 404
+    assert nowhere.get_json()["error"] == "no encontrado: revisa la dirección"
+
+    assert client.post("/api/capture", json={}).get_json()["pending"]["ok"]
+    faces = session.enrollment.faces_dir
+    faces.parent.mkdir(parents=True, exist_ok=True)
+    faces.write_text("a file where the folder of faces belongs")  # mkdir fails: an OSError
+    refused = client.post("/api/accept", json={}, headers=spanish)
+    assert refused.status_code == 500 and refused.is_json
+    error = refused.get_json()["error"]
+    assert error.startswith("no se pudo leer o escribir un archivo en esta máquina ([Errno")
+    assert error.endswith("las fotos aceptadas hasta ahora se conservan")
+    faces.unlink()
+    assert client.post("/api/accept", json={}).get_json()["enrolled"] == ["green-1"]
+
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    session.capture = broken  # type: ignore[method-assign]
+    failed = client.post("/api/capture", json={}, headers={"Accept-Language": "it"})
+    assert failed.status_code == 500 and failed.get_json()["error"] == (
+        "la pagina ha fallito questa richiesta (il terminale mostra i dettagli); riprova; le"
+        " foto accettate finora restano salvate"
+    )
