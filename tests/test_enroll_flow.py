@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -1247,3 +1248,27 @@ def test_ctrl_c_in_a_job_with_workers_prints_no_tracebacks(tmp_path: Path) -> No
             os.killpg(starter.pid, signal.SIGKILL)
     assert out.strip() == "interrupted"
     assert "Traceback" not in err, err
+
+
+def test_an_accepted_face_is_on_disk_before_the_state_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state was flushed to disk and the face's picture was not (written by OpenCV and
+    renamed): a power cut just after Accept could leave a state naming an empty picture, an
+    enrollment that says 69 of 69 and fails to adapt. Both are flushed, the picture first."""
+    from skullcam import files
+
+    flushed: list[str] = []
+    flush = files._flush_to_disk
+
+    def watched(fh: Any) -> None:
+        flush(fh)
+        flushed.append(Path(fh.name).name)
+
+    monkeypatch.setattr(files, "_flush_to_disk", watched)
+    enrollment = Enrollment.open(tmp_path / "data", "deck")
+    face = render_face("green-1", "alt")
+    enrollment.accept("green-1", face)
+    assert flushed == [".green-1.png.tmp", ".state.json.tmp"]
+    kept = enrollment.face_image("green-1")
+    assert kept is not None and np.array_equal(kept, face)

@@ -298,14 +298,15 @@ class Enrollment:
         return missing[0] if missing else None
 
     def accept(self, face_id: str, face: np.ndarray, **info: object) -> None:
-        """Keep one rectified face (image first, then the state that names it)."""
+        """Keep one rectified face: its image on disk first (flushed, as the state is, so a
+        power cut cannot leave a state that names an empty picture), then the state."""
         if face_id not in FACES:
             raise UserError(f"unknown card {face_id!r}: expected one of the {len(FACES)} face ids")
+        ok, png = cv2.imencode(".png", face)
+        if not ok:
+            raise UserError(f"cannot encode the photo of {face_id} as PNG")
         self.faces_dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.faces_dir / f"{face_id}.tmp.png"
-        if not cv2.imwrite(str(tmp), face):
-            raise UserError(f"cannot write {tmp}: is the data folder writable?")
-        os.replace(tmp, self.faces_dir / f"{face_id}.png")
+        write_atomic(self.faces_dir / f"{face_id}.png", bytes(png))
         self.faces[face_id] = {"at": _now(), **info}
         if self.stage != "collect":
             self.stage = "collect"  # a retaken face invalidates the deck and what follows
