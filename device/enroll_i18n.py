@@ -616,6 +616,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "il file supera i {limit} MB: invia una foto più piccola",
         "da": "filen er større end {limit} MB: send et mindre billede",
     },
+    # A request the page's script never sends (a script's, or a garbled one).
+    "err_not_object": {
+        "en": "the request is not a JSON object: send {example}",
+        "es": "la petición no es un objeto JSON: envía {example}",
+        "it": "la richiesta non è un oggetto JSON: invia {example}",
+        "da": "forespørgslen er ikke et JSON-objekt: send {example}",
+    },
+    "err_not_boolean": {
+        "en": "{field} must be true or false, not {value}",
+        "es": "{field} debe ser true o false, no {value}",
+        "it": "{field} deve essere true o false, non {value}",
+        "da": "{field} skal være true eller false, ikke {value}",
+    },
+    "err_no_photo_field": {
+        "en": "no photo in the request: send the image as the form field 'photo'",
+        "es": "no hay ninguna foto en la petición: envía la imagen en el campo 'photo'",
+        "it": "nessuna foto nella richiesta: invia l'immagine nel campo 'photo'",
+        "da": "intet billede i forespørgslen: send billedet i feltet 'photo'",
+    },
+    "err_labels": {
+        "en": (
+            "labels: expected a list of {n} face ids or 'none', one per found card in order,"
+            " got {value}"
+        ),
+        "es": (
+            "labels: se esperaba una lista de {n} ids de carta o 'none', una por cada carta"
+            " encontrada y en orden, no {value}"
+        ),
+        "it": (
+            "labels: serve una lista di {n} id di carta o 'none', uno per ogni carta trovata e"
+            " in ordine, non {value}"
+        ),
+        "da": (
+            "labels: der skal være en liste med {n} kort-id'er eller 'none', ét for hvert"
+            " fundet kort i rækkefølge, ikke {value}"
+        ),
+    },
+    "err_missed": {
+        "en": "missed: expected a list of face ids, got {value}",
+        "es": "missed: se esperaba una lista de ids de carta, no {value}",
+        "it": "missed: serve una lista di id di carta, non {value}",
+        "da": "missed: der skal være en liste med kort-id'er, ikke {value}",
+    },
     # Errors no route words itself (``enroll_web.add_error_answers``).
     "err_not_found": {
         "en": "not found: check the address",

@@ -63,6 +63,12 @@ class PendingTrick:
         }
 
 
+def quoted(value: object) -> str:
+    """A value a request sent, as a refusal quotes it: its repr, cut short (a request may
+    send a megabyte of it)."""
+    return repr(value)[:200]
+
+
 def _model_version(folder: Path) -> str:
     """The model's version for the page (its folder name when the manifest is unreadable)."""
     try:
@@ -146,18 +152,13 @@ class TrickChecker:
         if pending is None:
             raise page_error("err_no_trick_photo")
         if not isinstance(body, dict):
-            raise UserError(
-                'the request is not a JSON object: send {"labels": [...], "missed": [...]}'
-            )
+            raise page_error("err_not_object", example='{"labels": [...], "missed": [...]}')
         labels, missed = body.get("labels"), body.get("missed", [])
         found = pending.detections
         if not isinstance(labels, list) or len(labels) != len(found):
-            raise UserError(
-                f"labels: expected a list of {len(found)} face ids or 'none', one per found "
-                f"card in order, got {labels!r}"[:300]
-            )
+            raise page_error("err_labels", n=len(found), value=quoted(labels))
         if not isinstance(missed, list):
-            raise UserError(f"missed: expected a list of face ids, got {missed!r}"[:300])
+            raise page_error("err_missed", value=quoted(missed))
         boxes = tuple(
             BoxLabel(
                 box=det.box,
@@ -269,7 +270,7 @@ def add_trick_routes(
         upload = request.files.get("photo")
         data = upload.read() if upload is not None else request.get_data()
         if upload is None and not data:
-            raise UserError("no photo in the request: send the image as the form field 'photo'")
+            raise page_error("err_no_photo_field")
         tricks.upload(data)
         return jsonify(host.state(lang()))
 

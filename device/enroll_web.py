@@ -50,7 +50,7 @@ from skullcam.device.enroll_i18n import (
     t,
 )
 from skullcam.device.enroll_i18n import say as word
-from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, sent_json
+from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, quoted, sent_json
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.files import write_atomic
@@ -771,7 +771,7 @@ def create_enroll_app(
     def accept() -> Any:
         force = _json_object().get("force", False)
         if not isinstance(force, bool):  # "no" would read as true and accept a flagged photo
-            raise UserError(f"force must be true or false, not {force!r}")
+            raise page_error("err_not_boolean", field="force", value=quoted(force))
         with session.lock:
             session.accept(force=force)
             return answer()
@@ -787,7 +787,7 @@ def create_enroll_app(
     def adapt() -> Any:
         longer = _json_object().get("longer", False)
         if not isinstance(longer, bool):
-            raise UserError(f"longer must be true or false, not {longer!r}")
+            raise page_error("err_not_boolean", field="longer", value=quoted(longer))
         with session.lock:
             session.start_adapt(longer=longer)
             return answer()
@@ -832,7 +832,7 @@ def _json_object() -> dict[str, Any]:
         return {}
     body = sent_json()
     if not isinstance(body, dict):
-        raise UserError('send a JSON object, e.g. {} or {"face": "green-7"}')
+        raise page_error("err_not_object", example='{} or {"face": "green-7"}')
     return body
 
 

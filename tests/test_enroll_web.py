@@ -25,7 +25,7 @@ from repo_paths import SAMPLE_SCENES
 from web_support import page_client
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
-from skullcam.device.enroll_tricks_page import TrickChecker
+from skullcam.device.enroll_tricks_page import PendingTrick, TrickChecker
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import Frame, FrameSource, ImageFolderSource
 from skullcam.errors import UserError
@@ -767,4 +767,36 @@ def test_errors_no_route_words_are_json_in_the_pages_language(tmp_path: Path) ->
     assert failed.status_code == 500 and failed.get_json()["error"] == (
         "la pagina ha fallito questa richiesta (il terminale mostra i dettagli); riprova; le"
         " foto accettate finora restano salvate"
+    )
+
+
+def test_a_malformed_request_is_refused_in_the_pages_language(tmp_path: Path) -> None:
+    """A body that is not a JSON object, a flag that is not true or false, labels that are
+    not one per found card, an upload with no photo: refused in English whatever the page's
+    language, where every other refusal is worded in it."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(6), PHOTO)[0]])
+    session.tricks.pending = PendingTrick(np.zeros((480, 640, 3), np.uint8), [], "camera", "m")
+    client = page_client(create_enroll_app(session))
+
+    def error(url: str, **kw: Any) -> str:
+        answer = client.post(url, headers={"Accept-Language": "da"}, **kw)
+        assert answer.status_code == 400, url
+        return str(answer.get_json()["error"])
+
+    assert error("/api/accept", json=[1]) == (
+        'forespørgslen er ikke et JSON-objekt: send {} or {"face": "green-7"}'
+    )
+    assert (
+        error("/api/accept", json={"force": "no"}) == "force skal være true eller false, ikke 'no'"
+    )
+    assert error("/api/adapt", json={"longer": 1}) == "longer skal være true eller false, ikke 1"
+    assert error("/api/trick/save", json={"labels": ["green-7"]}).startswith(
+        "labels: der skal være en liste med 0 kort-id'er"
+    )
+    assert error("/api/trick/save", json={"labels": [], "missed": "x" * 1000}) == (
+        f"missed: der skal være en liste med kort-id'er, ikke '{'x' * 199}"
+    )
+    assert (
+        error("/api/trick/upload")
+        == "intet billede i forespørgslen: send billedet i feltet 'photo'"
     )
