@@ -26,9 +26,9 @@ from skullcam.rules import (
     Settings,
     TrickResult,
     cards_in_round,
-    copies_in_deck,
     dealer_of_round,
     first_leader,
+    one_of_a_kind,
     parse_card,
     resolve_trick,
     score_as_played,
@@ -200,11 +200,11 @@ class Referee:
                 {"trick": choice_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
             )
             self._pending_rosie = None
-        seen = {card for outcome in self.rounds[r - 1] for _, card in outcome.plays}
+        # By face: the Tigress played as a pirate and then as an escape is one card twice. A
+        # card the deck holds several of (an escape, an unnamed pirate) may come back.
+        seen = {card.split(":")[0] for outcome in self.rounds[r - 1] for _, card in outcome.plays}
         for _, card in plays:
-            base = card.split(":")[0]
-            # A face the deck holds several of (escape, loot) may come back in a round.
-            if copies_in_deck(base) <= 1 and (card in seen or base in seen):
+            if one_of_a_kind(card) and card.split(":")[0] in seen:
                 flags.append(already_played(card))
         result: TrickResult | None = None
         winner: int | None = None

@@ -194,6 +194,26 @@ def test_a_face_the_deck_holds_several_of_may_come_back_in_a_round(
     assert not [f for f in again.flags if "already played" in f], again.flags
 
 
+def test_the_tigress_played_as_the_other_kind_is_a_card_seen_twice_in_a_round() -> None:
+    """The referee compared a card with those before it by its id: the one Tigress, played as
+    a pirate and later in the round as an escape, was two different cards."""
+    ref = Referee(["a", "b", "c"], first_dealer=2)
+    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
+    ref.add_plays([(1, "tigress:pirate"), (2, "green-2"), (0, "escape")])
+    again = ref.add_plays([(1, "tigress:escape"), (2, "green-4"), (0, "green-6")])
+    assert "tigress:escape already played this round" in again.flags
+
+
+def test_an_unnamed_pirate_twice_in_a_round_is_no_card_seen_twice() -> None:
+    """An unnamed pirate is any of five: a round may hold two, as scoring and the camera's
+    match of a hand entry (``one_of_a_kind``) count them."""
+    ref = Referee(["a", "b", "c"], first_dealer=2)
+    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
+    ref.add_plays([(1, "pirate"), (2, "green-2"), (0, "escape")])
+    again = ref.add_plays([(1, "pirate"), (2, "green-4"), (0, "green-6")])
+    assert not [f for f in again.flags if "already played" in f], again.flags
+
+
 def test_a_referee_past_a_one_round_game_says_it_is_over_after_one_round() -> None:
     """It said "the game is over after 1 rounds"."""
     ref = Referee(["a", "b"], settings=Settings(rounds=1))
