@@ -298,28 +298,7 @@ def test_too_few_frames_read_a_second_are_said_on_the_tv_under_a_picture_notice(
 ) -> None:
     """The log said the recognizer fell behind, but the TV, where the table looks, said
     nothing: the tricks it missed were a surprise at the end of the round."""
-    store = GameStore(tmp_path / "data")
-    store.create_game(["Ana", "Ben", "Cai"], 0, {})
-    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
-    clock, reader = _Clock(), SimpleNamespace(counting=True, dropped=0)
-    every = [1]  # one camera frame (10 a second) in this many read, the others skipped
-
-    def camera() -> Iterator[Frame]:
-        for i in range(10**6):
-            yield Frame(np.zeros((2, 2, 3), np.uint8), clock.now, i)
-            clock.now += every[0] / 10
-            reader.dropped += every[0] - 1
-
-    reader.frames = camera
-    frames = loop._counting_drops(reader)  # type: ignore[arg-type]
-    assert loop.keep_up is not None
-    loop.keep_up.clock = clock
-
-    def read(seconds: float, one_in: int) -> None:
-        every[0] = one_in
-        for _ in range(int(seconds * 10 / one_in)):
-            next(frames)
-
+    store, loop, read = _slow_camera_loop(tmp_path)
     read(70, one_in=4)  # 2.5 a second
     assert store.camera_notice() == {"why": "slow"}
     loop._tell_notice(CameraNotice("frozen"))  # the picture's notice comes first
@@ -408,9 +387,9 @@ def test_a_first_frame_that_takes_a_second_longer_at_speed_8_is_no_false_alarm(
 
 
 def _slow_camera_loop(tmp_path: Path) -> tuple[GameStore, LiveLoop, Any]:
-    """A loop whose camera (10 frames a second) is read at 2.5 a second for 70 s: its TV says
-    so. Returns the store, the loop and a function reading ``seconds`` more, one frame in
-    ``one_in``, from a camera made by :func:`_camera`."""
+    """A loop with a game set up and a camera (10 frames a second, :func:`_camera`). Returns
+    the store, the loop and a function reading ``seconds`` of the camera's frames, one in
+    ``one_in`` read and the others skipped."""
     store = GameStore(tmp_path / "data")
     store.create_game(["Ana", "Ben", "Cai"], 0, {})
     loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
