@@ -28,6 +28,7 @@ from skullcam.device.live import LiveLoop
 from skullcam.device.scripted import FrameKeyedRecognizer
 from skullcam.errors import UserError
 from skullcam.store import GameStore
+from skullcam.store.rows import Trick
 from skullcam.vision.trick_state import tigress_flag
 
 
@@ -2184,6 +2185,22 @@ def test_kept_tricks_wait_for_a_database_still_held_at_start_instead_of_ending_t
     assert kept.is_file() and len(store.tricks(gid)) == 1  # kept for the next run
 
 
+def _beside_a_dry_run(tmp_path: Path) -> tuple[dict, list, Path, list[Trick], GameStore, int]:
+    """The demo's game recorded from its frames into a store of its own, nothing done at the
+    table (the dry run: which frame completes each trick), and the same game set up for the
+    table in a fresh store. Returns (record, script, the frames folder, the dry run's tricks,
+    the table's store, its game id)."""
+    record, script = make_demo(tmp_path / "demo")
+    camera = tmp_path / "demo" / "frames"
+    dry = GameStore(tmp_path / "dry")
+    calibrate_seats(dry.data_dir)
+    dry_game = _table_game(dry, record)
+    _record_from(camera, dry, script)
+    store = GameStore(tmp_path / "data")
+    calibrate_seats(store.data_dir)
+    return record, script, camera, dry.tricks(dry_game), store, _table_game(store, record)
+
+
 def _entered_as_the_camera_completes_it(
     tmp_path: Path, first: str, change: dict[int, str] | None = None
 ) -> tuple[dict, GameStore, int, list[str]]:
@@ -2192,16 +2209,8 @@ def _entered_as_the_camera_completes_it(
     about hand entries once a second), or on the frame after (``"camera"``); ``change``: the
     cards the table enters otherwise, by player. Returns (record, store, game id, the
     refusals the hand entry met)."""
-    record, script = make_demo(tmp_path / "demo")
-    camera = tmp_path / "demo" / "frames"
-    dry = GameStore(tmp_path / "dry")  # where the camera completes it, with no hand entry
-    calibrate_seats(dry.data_dir)
-    dry_game = _table_game(dry, record)
-    _record_from(camera, dry, script)
-    done = dry.tricks(dry_game)[1].source_info["frame_index"] + (first == "camera")
-    store = GameStore(tmp_path / "data")
-    calibrate_seats(store.data_dir)
-    gid = _table_game(store, record)
+    record, script, camera, dry_tricks, store, gid = _beside_a_dry_run(tmp_path)
+    done = dry_tricks[1].source_info["frame_index"] + (first == "camera")
     entered = [
         {**p, "card": (change or {}).get(p["player"], p["card"])}
         for p in record["rounds"][1]["tricks"][0]["plays"]
@@ -2240,16 +2249,8 @@ def test_a_change_at_the_table_while_tricks_wait_for_a_held_database_does_not_en
 
     monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
     monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)  # each frame's try, while held
-    record, script = make_demo(tmp_path / "demo")
-    camera = tmp_path / "demo" / "frames"
-    dry = GameStore(tmp_path / "dry")  # where the camera completes each trick
-    calibrate_seats(dry.data_dir)
-    dry_game = _table_game(dry, record)
-    _record_from(camera, dry, script)
-    done = [t.source_info["frame_index"] for t in dry.tricks(dry_game)]
-    store = GameStore(tmp_path / "data")
-    calibrate_seats(store.data_dir)
-    gid = _table_game(store, record)
+    record, script, camera, dry_tricks, store, gid = _beside_a_dry_run(tmp_path)
+    done = [t.source_info["frame_index"] for t in dry_tricks]
     other: list[sqlite3.Connection] = []
 
     class HoldsTheDatabase(FrameKeyedRecognizer):
@@ -2290,16 +2291,8 @@ def test_a_run_stopped_while_tricks_wait_behind_a_change_at_the_table_keeps_them
 
     monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
     monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)
-    record, script = make_demo(tmp_path / "demo")
-    camera = tmp_path / "demo" / "frames"
-    dry = GameStore(tmp_path / "dry")
-    calibrate_seats(dry.data_dir)
-    dry_game = _table_game(dry, record)
-    _record_from(camera, dry, script)
-    done = [t.source_info["frame_index"] for t in dry.tricks(dry_game)]
-    store = GameStore(tmp_path / "data")
-    calibrate_seats(store.data_dir)
-    gid = _table_game(store, record)
+    record, script, camera, dry_tricks, store, gid = _beside_a_dry_run(tmp_path)
+    done = [t.source_info["frame_index"] for t in dry_tricks]
     other = sqlite3.connect(store.path, isolation_level=None)
     loop: LiveLoop
 
@@ -2323,7 +2316,7 @@ def test_a_run_stopped_while_tricks_wait_behind_a_change_at_the_table_keeps_them
         other.execute("COMMIT")
     StoreRecorder(store, gid, "m").take_kept()
     cards = [[p["card"] for p in t.plays] for t in store.tricks(gid)]
-    assert cards == [[p["card"] for p in t.plays] for t in dry.tricks(dry_game)[:3]]
+    assert cards == [[p["card"] for p in t.plays] for t in dry_tricks[:3]]
     assert not (store.game_dir(gid) / "unrecorded.json").exists()
 
 
