@@ -717,6 +717,7 @@ def create_enroll_app(
         return render_template(
             "enroll.html",
             name=session.enrollment.name,
+            faces=len(FACES),
             lang=lang(),
             languages=i18n_core.LANGUAGE_NAMES,
             t=lambda key, **fields: t(key, lang(), **fields),

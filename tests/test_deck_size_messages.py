@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+import cv2
 import numpy as np
 import pytest
+from web_support import page_client
 
 import skullcam.commands.enroll as enroll_command
 import skullcam.commands.synth as synth_command
@@ -17,8 +19,10 @@ import skullcam.device.enroll_web as enroll_web
 import skullcam.vision.enroll as enroll
 import skullcam.vision.enroll_tricks as enroll_tricks
 from skullcam.cli import main
+from skullcam.device.sources import ImageFolderSource
 from skullcam.errors import UserError
 from skullcam.rules import FACES
+from skullcam.vision.adapt import AdaptPlan
 
 ONE_MORE = (*FACES, "ghost-ship")
 MODULES: tuple[ModuleType, ...] = (
@@ -79,3 +83,19 @@ def test_synth_deck_says_how_many_faces_it_wrote(
     monkeypatch.setattr(deck, "write_deck", lambda out, style, name: out)
     assert main(["synth", "deck", "--out", str(tmp_path)]) == 0
     assert f"wrote the classic deck's 70 faces to {tmp_path}" in capsys.readouterr().out
+
+
+def test_the_enrollment_pages_progress_bar_holds_the_decks_faces(tmp_path: Path) -> None:
+    """The bar's length was written as 69 into the page, until the first state the page asks
+    for: a card added left it one short."""
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    cv2.imwrite(str(camera / "0000.png"), np.zeros((48, 64, 3), np.uint8))
+    session = enroll_web.EnrollSession(
+        enroll.Enrollment.open(tmp_path / "data", "deck"),
+        enroll_web.CameraFeed(ImageFolderSource(camera)),
+        AdaptPlan(train_scenes=4, val_scenes=2, epochs=1, workers=1, progress=False),
+        test_scenes=2,
+    )
+    page = page_client(enroll_web.create_enroll_app(session)).get("/").get_data(as_text=True)
+    assert '<progress id="progress" max="70" value="0"' in page
