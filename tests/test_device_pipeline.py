@@ -181,37 +181,37 @@ def test_referee_flags_a_card_seen_twice_in_a_round_and_unknown_leader_after_ros
     ]
 
 
+def _flags_of_a_card_played_again(first: str, again: str) -> tuple[str, ...]:
+    """The flags of a round's third trick, player 1 playing ``again`` in it after ``first`` in
+    the trick before."""
+    ref = Referee(["a", "b", "c"], first_dealer=2)
+    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
+    ref.add_plays([(1, first), (2, "green-2"), (0, "escape")])
+    return tuple(ref.add_plays([(1, again), (2, "green-4"), (0, "escape")]).flags)
+
+
 def test_a_face_the_deck_holds_several_of_may_come_back_in_a_round(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Which cards a round may play twice is the deck's to say: with two copies of a card (a
     card added with two, here the Skull King), the second one is no card seen twice."""
     monkeypatch.setitem(cards._COPIES, "skull-king", 2)
-    ref = Referee(["a", "b", "c"], first_dealer=2)
-    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
-    ref.add_plays([(1, "skull-king"), (2, "green-2"), (0, "escape")])
-    again = ref.add_plays([(1, "skull-king"), (2, "green-4"), (0, "escape")])
-    assert not [f for f in again.flags if "already played" in f], again.flags
+    flags = _flags_of_a_card_played_again("skull-king", "skull-king")
+    assert not [f for f in flags if "already played" in f], flags
 
 
 def test_the_tigress_played_as_the_other_kind_is_a_card_seen_twice_in_a_round() -> None:
     """The referee compared a card with those before it by its id: the one Tigress, played as
     a pirate and later in the round as an escape, was two different cards."""
-    ref = Referee(["a", "b", "c"], first_dealer=2)
-    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
-    ref.add_plays([(1, "tigress:pirate"), (2, "green-2"), (0, "escape")])
-    again = ref.add_plays([(1, "tigress:escape"), (2, "green-4"), (0, "green-6")])
-    assert "tigress:escape already played this round" in again.flags
+    flags = _flags_of_a_card_played_again("tigress:pirate", "tigress:escape")
+    assert "tigress:escape already played this round" in flags
 
 
 def test_an_unnamed_pirate_twice_in_a_round_is_no_card_seen_twice() -> None:
     """An unnamed pirate is any of five: a round may hold two, as scoring and the camera's
     match of a hand entry (``one_of_a_kind``) count them."""
-    ref = Referee(["a", "b", "c"], first_dealer=2)
-    ref.add_plays([(0, "green-3"), (1, "green-5"), (2, "green-1")])
-    ref.add_plays([(1, "pirate"), (2, "green-2"), (0, "escape")])
-    again = ref.add_plays([(1, "pirate"), (2, "green-4"), (0, "green-6")])
-    assert not [f for f in again.flags if "already played" in f], again.flags
+    flags = _flags_of_a_card_played_again("pirate", "pirate")
+    assert not [f for f in flags if "already played" in f], flags
 
 
 def test_a_referee_past_a_one_round_game_says_it_is_over_after_one_round() -> None:
