@@ -1170,6 +1170,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Ændrer du en indstilling, bliver alle spillede runder regnet om.",
     },
     "saved": {"en": "Saved", "es": "Guardado", "it": "Salvato", "da": "Gemt"},
+    "bid_saved": {
+        "en": "Bid saved: {name}, {bid}",
+        "es": "Apuesta guardada: {name}, {bid}",
+        "it": "Puntata salvata: {name}, {bid}",
+        "da": "Bud gemt: {name}, {bid}",
+    },
     "history": {"en": "History", "es": "Historial", "it": "Storico", "da": "Historik"},
     "setup_sets_aside": {
         "en": (

@@ -541,6 +541,7 @@ function initBids() {
         }}, t("change_a_bid"))] : []));
     }
     const rowsEl = document.getElementById("bid-rows");
+    const focused = focusedRowControl(rowsEl);
     rowsEl.replaceChildren(...state.game.players.map((name, p) => {
       const buttons = [];
       for (let b = 0; b <= cards; b++) {
@@ -556,7 +557,7 @@ function initBids() {
       if (p === state.dealer && shownRound === state.round) extras.push(h("span", {class: "tag"}, t("dealer")));
       if (p === state.leader && shownRound === state.round) extras.push(h("span", {class: "tag lead"}, t("leads")));
       if (rascal) {
-        extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p], disabled: locked,
+        extras.push(h("label", {class: "tag cannon"}, h("input", {type: "checkbox", checked: !!balls[p], disabled: locked, dataset: {player: p},
           // The call alone: resending the bid this page last saw would undo another phone's.
           onchange: (ev) => setBid(p, undefined, ev.target.checked)}), " " + t("cannonball")));
       }
@@ -566,6 +567,8 @@ function initBids() {
         h("div", {class: "bid-name"}, h("span", {id: nameId}, name), " ", extras),
         h("div", {class: "bid-buttons"}, buttons));
     }));
+    const again = focused && rowsEl.querySelector(focused);
+    if (again) again.focus({preventScroll: true});
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
     showScoreStop(state, shownRound, (r) => loadRound(r).catch(showError));
@@ -611,6 +614,11 @@ function initBids() {
       if (shownRound === state.round) { state.bids = res.bids; state.cannonball = res.cannonball; }
       else { roundBids = res.bids; roundBalls = res.cannonball; }
       render();
+      // Said to a screen reader (#bid-saved is a polite live region): the lit button alone
+      // tells only those who see it that the tap reached the server.
+      const name = state.game.players[player];
+      setText(document.getElementById("bid-saved"),
+        bid !== undefined ? t("bid_saved", {name, bid}) : t("saved") + ": " + name);
     } catch (e) {
       // Refused (e.g. clearing a bid once the round has tricks): the rows go back to what the
       // page last had from the server (a ticked cannonball box unticks) and the reason stays.
@@ -637,6 +645,16 @@ function initBids() {
   document.getElementById("next-round").onclick = () => loadRound(shownRound + 1).catch(showError);
   render();
   stream(gameId, (kind) => { if (kind !== "live") refresh(); }, refresh);
+}
+
+/* The control of the bid rows that has the keyboard's focus, as a selector that finds it in
+ * the rows drawn again: every event of the game redraws them, and the focus went back to the
+ * page's top, so a player tabbing to their bid started over after each key press. */
+function focusedRowControl(rowsEl) {
+  const el = document.activeElement;
+  if (!el || !rowsEl.contains(el) || el.dataset.player === undefined) return null;
+  const bid = el.dataset.bid === undefined ? "" : '[data-bid="' + el.dataset.bid + '"]';
+  return el.tagName.toLowerCase() + '[data-player="' + el.dataset.player + '"]' + bid;
 }
 
 /* A page left on an earlier round (its bids were being entered as the round ended, or ◀ went

@@ -1,0 +1,65 @@
+"""The bids page by keyboard and screen reader, in headless chromium (see ``browser_support``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import require_browser
+
+from skullcam.store import GameStore
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_browser()
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+FOCUSED = "const e = document.activeElement; return [e.className, e.dataset.player, e.dataset.bid];"
+"""The focused element, as (class, player, bid): read in one script call, since the bid rows
+are redrawn on every event of the game."""
+
+
+def _tab_to(browser: Any, player: str, bid: str) -> None:
+    """Tab from the top of the page to ``player``'s button for ``bid``: the keyboard alone
+    reaches it."""
+    for _ in range(80):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        if browser.execute_script(FOCUSED)[1:] == [player, bid]:
+            return
+    raise AssertionError(f"Tab never reached player {player}'s bid {bid}")
+
+
+def test_a_bid_set_by_keyboard_keeps_the_focus_and_is_announced(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.set_window_size(412, 915)
+    browser.get(f"{base}/game/{gid}/bids?lang=es")
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".bid-button"))
+    _tab_to(browser, "1", "1")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    WebDriverWait(browser, 20).until(lambda d: store.bids(gid, 1)[1] == 1)
+    # The redrawn row gives the focus back to the button pressed, lit: the player goes on from
+    # there, not from the top of the page.
+    WebDriverWait(browser, 20).until(
+        lambda d: d.execute_script(FOCUSED) == ["bid-button on", "1", "1"]
+    )
+    # Said, in the page's language, by a polite live region.
+    saved = browser.find_element(By.ID, "bid-saved")
+    assert saved.get_attribute("role") == "status"
+    WebDriverWait(browser, 20).until(lambda d: saved.text or saved.get_attribute("textContent"))
+    assert saved.get_attribute("textContent") == "Apuesta guardada: Ben, 1"
+    # Another phone's bid redraws the rows too: the focus stays where it was.
+    store.set_bids(gid, 1, [0, 1, None])
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '.bid-button.on[data-player="0"]')
+    )
+    assert browser.execute_script(FOCUSED) == ["bid-button on", "1", "1"]
+    # Round 1 deals one card (bids 0 and 1): the next Tab goes on to Cai's first button.
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(FOCUSED) == ["bid-button", "2", "0"]
