@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import require_browser
+from browser_support import require_browser, stream_open
+from store_support import plays
 
 from skullcam.store import GameStore
 
@@ -63,3 +64,36 @@ def test_a_bid_set_by_keyboard_keeps_the_focus_and_is_announced(
     # Round 1 deals one card (bids 0 and 1): the next Tab goes on to Cai's first button.
     ActionChains(browser).send_keys(Keys.TAB).perform()
     assert browser.execute_script(FOCUSED) == ["bid-button", "2", "0"]
+
+
+_WATCH = """
+window.SK_WRITES = {"score-error": 0, "round-title": 0};
+for (const id of Object.keys(SK_WRITES)) {
+  new MutationObserver((seen) => { SK_WRITES[id] += seen.length; }).observe(
+    document.getElementById(id), {childList: true, subtree: true, characterData: true});
+}
+"""
+"""Counts the writes into the score's error and the round's title (written on every redraw)."""
+
+
+def test_a_score_stopped_while_the_phone_looks_is_said_once(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 1, 0])
+    store.record_trick(gid, 2, 0, plays((2, "green-5"), (0, "green-9"), (1, "green-2")))
+    browser.get(f"{base}/game/{gid}/bids?lang=it")
+    WebDriverWait(browser, 20).until(stream_open)
+    error = browser.find_element(By.ID, "score-error")
+    assert error.get_attribute("role") == "status"
+    # The camera reads a card already played: the score stops, and the phone says why.
+    store.record_trick(gid, 2, 1, plays((0, "green-9"), (1, "yellow-7"), (2, "yellow-1")))
+    WebDriverWait(browser, 20).until(lambda d: "Pappagallo 9" in error.get_attribute("textContent"))
+    # A later event of the game redraws the page: the same reason is not written (said) again.
+    browser.execute_script(_WATCH)
+    store.update_settings(gid, {"fourteen_bonus": 15})
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return SK_WRITES['round-title']"))
+    assert browser.execute_script("return SK_WRITES['score-error']") == 0

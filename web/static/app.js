@@ -596,7 +596,7 @@ function initBids() {
       ? t("total") + ": " + state.game.players.map((n, i) => bidi(n) + "\u00a0" + num(sc.totals[i])).join(" · ") : "";
     // Bids never entered are said at the top (showScoreStop), not again down here.
     const se = document.getElementById("score-error");
-    se.textContent = state.score.ok || stop ? "" : t("score_error") + " " + (state.score.error_text || state.score.error);
+    setText(se, state.score.ok || stop ? "" : t("score_error") + " " + (state.score.error_text || state.score.error));
     // What the score warns about (a trick scored as led, a tie-break round that does not
     // count): the totals above stand with that caveat, as the tricks page says.
     document.getElementById("score-warnings").replaceChildren(
