@@ -1,4 +1,4 @@
-"""The bids page by keyboard and screen reader, in headless chromium (see ``browser_support``)."""
+"""The pages by keyboard and screen reader, in headless chromium (see ``browser_support``)."""
 
 from __future__ import annotations
 
@@ -97,3 +97,47 @@ def test_a_score_stopped_while_the_phone_looks_is_said_once(
     store.update_settings(gid, {"fourteen_bonus": 15})
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return SK_WRITES['round-title']"))
     assert browser.execute_script("return SK_WRITES['score-error']") == 0
+
+
+CONTROLS = {"button", "textbox", "spinbutton", "checkbox", "combobox", "searchbox", "link"}
+"""The accessibility tree's roles of what a player presses, types in or picks from."""
+
+
+def _unnamed_controls(driver: Any) -> list[str]:
+    """The controls in Chrome's accessibility tree (what a screen reader reaches: nothing
+    hidden) that have no name."""
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    return [
+        n["role"]["value"] + " " + str(n.get("backendDOMNodeId"))
+        for n in tree
+        if n.get("role", {}).get("value") in CONTROLS
+        and not n.get("ignored")
+        and not n.get("name", {}).get("value", "").strip()
+    ]
+
+
+def _loaded(driver: Any) -> bool:
+    """A wait condition: the page and its script have run (app.js draws at load)."""
+    return bool(driver.execute_script("return document.readyState === 'complete'"))
+
+
+def test_every_page_says_its_language_and_names_every_control(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    pages = ["/", "/setup", "/history", f"/game/{gid}/bids", f"/game/{gid}/tricks"]
+    pages += [f"/game/{gid}/settings", f"/game/{gid}/round/1/trick/0", "/tv"]
+    browser.set_window_size(412, 915)
+    for lang in ("en", "es", "it", "da"):
+        for page in pages:
+            browser.get(f"{base}{page}?lang={lang}")
+            WebDriverWait(browser, 20).until(_loaded)
+            # The setup's house rules are folded: opened, so their fields are checked too.
+            browser.execute_script(
+                "document.querySelectorAll('details').forEach(d => d.open = true)"
+            )
+            assert browser.execute_script("return document.documentElement.lang") == lang, page
+            assert _unnamed_controls(browser) == [], (lang, page)
