@@ -141,3 +141,23 @@ def test_every_page_says_its_language_and_names_every_control(
             )
             assert browser.execute_script("return document.documentElement.lang") == lang, page
             assert _unnamed_controls(browser) == [], (lang, page)
+
+
+def test_a_round_button_that_runs_out_hands_the_focus_to_the_other(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, 0, 0])
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    browser.get(f"{base}/game/{gid}/bids?lang=da")
+    WebDriverWait(browser, 20).until(_loaded)
+    browser.execute_script("document.getElementById('prev-round').focus()")
+    # Round 2 back to round 1: ◀ is done, and the focus goes on to ▶, not to the page's top.
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    title = browser.find_element(By.ID, "round-title")
+    WebDriverWait(browser, 20).until(lambda d: title.text.startswith("Runde 1 "))
+    assert browser.execute_script("return document.activeElement.id") == "next-round"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    WebDriverWait(browser, 20).until(lambda d: title.text.startswith("Runde 2 "))
+    assert browser.execute_script("return document.activeElement.id") == "prev-round"

@@ -495,8 +495,16 @@ function initBids() {
     const bids = shownRound === state.round ? state.bids : roundBids;
     document.getElementById("round-title").textContent =
       t("round") + " " + shownRound + " " + t("of") + " " + state.rounds + " · " + cards + " " + t(cards === 1 ? "card_dealt" : "cards_dealt");
-    document.getElementById("prev-round").disabled = shownRound <= 1;
-    document.getElementById("next-round").disabled = shownRound >= state.round;
+    const prev = document.getElementById("prev-round");
+    const next = document.getElementById("next-round");
+    const had = document.activeElement;
+    prev.disabled = shownRound <= 1;
+    next.disabled = shownRound >= state.round;
+    // A round button that has just run out (◀ on round 1, ▶ on the round being played) hands
+    // the focus to the other: a disabled button drops it to the page's top, and a screen
+    // reader lost its place.
+    const other = had === prev ? next : had === next ? prev : null;
+    if (other && had.disabled && !other.disabled) other.focus();
     const total = bids.reduce((a, b) => a + (b || 0), 0);
     const missing = bids.filter((b) => b === null).length;
     const cls = total > cards ? "over" : total < cards ? "under" : "even";
