@@ -15,6 +15,7 @@ A restarted recorder rebuilds it from the store's tricks and the table's choices
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,8 +36,10 @@ from skullcam.rules import (
     unresolved_reason,
 )
 from skullcam.rules.record import FORMAT as GAME_FORMAT
-from skullcam.rules.table import already_played
+from skullcam.rules.table import LED_UNEXPECTEDLY, already_played
 from skullcam.vision.trick_state import TrickObservation
+
+logger = logging.getLogger(__name__)
 
 ABILITY_ASK = "ability: ask the table (recorded as no change)"
 """The flag on a trick Rascal or Harry won: the camera cannot see the choice. Where a store
@@ -82,6 +85,14 @@ class TrickOutcome:
             "explanation": None if self.result is None else self.result.explanation,
             "flags": list(self.flags),
         }
+
+
+def _plays_of(observation: TrickObservation) -> tuple[tuple[int, str], ...]:
+    """(player, card id) of each play of ``observation``, in play order."""
+    return tuple(
+        (player, play.card)
+        for player, play in zip(observation.players, observation.plays, strict=True)
+    )
 
 
 #: The bids of each round and the pirates' choices of each round, as the table entered them.
@@ -173,12 +184,61 @@ class Referee:
         return self.rounds[r - 1][-1].next_leader
 
     def add(self, observation: TrickObservation) -> TrickOutcome:
-        """Resolve an observed trick and append it to the game."""
-        plays = tuple(
-            (player, play.card)
-            for player, play in zip(observation.players, observation.plays, strict=True)
+        """Resolve an observed trick and append it to the game: to the next round when it
+        opens that round (:meth:`opens_next_round`), the tricks of this round not seen left
+        as tricks of no cards."""
+        plays = _plays_of(observation)
+        flags = list(observation.flags)
+        if self.opens_next_round(plays):
+            flags = [flag for flag in flags if not LED_UNEXPECTEDLY.fullmatch(flag)]
+            self._close_round()
+        return self.add_plays(plays, flags, observation)
+
+    def opens_next_round(self, plays: Sequence[tuple[int, str]]) -> bool:
+        """Whether ``plays``, seen mid-round, are the next round's first trick: led by the
+        player who leads that round, either out of turn (not by the last trick's winner) or
+        with a card already played this round (the deck was dealt again), in a round where
+        the camera already doubted a trick (a card swapped after the trick completed, cards
+        taken back, a trick swept short). A trick the camera lost (swept between two of the
+        frames it read, or taken for a swap of the trick before it) otherwise files every
+        later trick of the game a place early; caught here, it costs its own round's places
+        alone. A round without a doubt keeps a lead out of turn: a table can play one."""
+        r = self.round
+        if self.trick == 0 or not plays or r >= self.rounds_due():
+            return False
+        lead = plays[0][0]
+        if lead != first_leader(dealer_of_round(self.first_dealer, r + 1, self.n), self.n):
+            return False
+        doubted = any(
+            not is_ability_ask(flag) for outcome in self.rounds[r - 1] for flag in outcome.flags
         )
-        return self.add_plays(plays, list(observation.flags), observation)
+        expected = self.leader()
+        out_of_turn = expected is not None and lead != expected
+        return doubted and (out_of_turn or bool(self._repeated(plays)))
+
+    def _repeated(self, plays: Sequence[tuple[int, str]]) -> list[str]:
+        """The cards of ``plays`` already played this round, by face: the Tigress played as a
+        pirate and then as an escape is one card twice; a card the deck holds several of (an
+        escape, an unnamed pirate) may come back."""
+        r = self.round
+        done = self.rounds[r - 1] if r <= len(self.rounds) else []
+        seen = {card.split(":")[0] for outcome in done for _, card in outcome.plays}
+        return [card for _, card in plays if one_of_a_kind(card) and card.split(":")[0] in seen]
+
+    def _close_round(self) -> None:
+        """End the round being played with its unseen tricks as tricks of no cards (no
+        winner; the store keeps their places empty for the table to enter). A Rosie's choice
+        still awaited is lost with them: the next card is the next round's lead."""
+        r, t = self.round, self.trick
+        logger.info(
+            "round %d: %s of %s seen before the next round's lead; the rest are left to enter",
+            r,
+            t,
+            counted(self.tricks_in(r), "trick"),
+        )
+        self._pending_rosie = None
+        while self.round == r and not self.finished:
+            self.add_plays(())
 
     def add_plays(
         self,
@@ -200,12 +260,7 @@ class Referee:
                 {"trick": choice_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
             )
             self._pending_rosie = None
-        # By face: the Tigress played as a pirate and then as an escape is one card twice. A
-        # card the deck holds several of (an escape, an unnamed pirate) may come back.
-        seen = {card.split(":")[0] for outcome in self.rounds[r - 1] for _, card in outcome.plays}
-        for _, card in plays:
-            if one_of_a_kind(card) and card.split(":")[0] in seen:
-                flags.append(already_played(card))
+        flags.extend(already_played(card) for card in self._repeated(plays))
         result: TrickResult | None = None
         winner: int | None = None
         next_leader: int | None = None
@@ -269,7 +324,7 @@ class Referee:
         if not self.rounds[-1]:
             self.rounds.pop()
             self.abilities.pop()
-        return self.add(observation)
+        return self.add_plays(_plays_of(observation), list(observation.flags), observation)
 
     def bids_for(self, round_number: int) -> list[int]:
         if self.bids is not None and round_number <= len(self.bids):

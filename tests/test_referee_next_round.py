@@ -1,0 +1,93 @@
+"""The referee files a trick that opens the next round there, after a trick the camera lost."""
+
+from __future__ import annotations
+
+from skullcam.device.referee import Referee
+from skullcam.rules import Settings
+from skullcam.rules.table import led_unexpectedly
+from skullcam.vision.trick_state import PlayedCard, TrickObservation
+
+LED_BY_CAI = led_unexpectedly("c", "b")
+SWAPPED = "Ana's green-4 was swapped for green-2 after the trick completed"
+"""A doubt on round 2's first trick: two tricks taken for one, the second's cards a swap."""
+
+
+def seen(plays: list[tuple[int, str]], flags: tuple[str, ...] = ()) -> TrickObservation:
+    """A whole trick as the camera hands it over: ``plays`` are (player, card) in play order."""
+    cards = tuple(
+        PlayedCard(k, card, card, 0.9, p, 0.1 * k, 1.0, (100.0 * p, 100.0), (0, 0, 9, 9), 0.0)
+        for k, (p, card) in enumerate(plays)
+    )
+    players = tuple(p for p, _ in plays)
+    return TrickObservation(cards, players, players[0], players, flags, (), 1.0, 1.2)
+
+
+def in_round_two(doubt: tuple[str, ...] = (SWAPPED,)) -> Referee:
+    """Three players, dealer Cai: round 1 is led by Ana, round 2 by Ben, round 3 by Cai. Round
+    1 is played, and round 2's first trick (with ``doubt``), which Ben wins: he leads its
+    second trick."""
+    ref = Referee(["a", "b", "c"], first_dealer=2, settings=Settings(rounds=3))
+    ref.add(seen([(0, "green-3"), (1, "green-5"), (2, "green-1")]))
+    ref.add(seen([(1, "green-9"), (2, "green-2"), (0, "green-4")], doubt))
+    assert (ref.round, ref.trick, ref.leader()) == (2, 1, 1)
+    return ref
+
+
+def test_a_trick_led_by_the_next_rounds_leader_out_of_turn_opens_that_round() -> None:
+    """Round 2's second trick lost (taken for a swap on its first): Cai's lead is round 3's.
+    Filed as round 2's last trick, it shifted every later trick of the game a place."""
+    ref = in_round_two()
+    outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
+    assert (outcome.round, outcome.trick) == (3, 0)
+    assert outcome.winner == 2 and outcome.flags == ()  # Cai leads round 3, as the rules say
+    lost = ref.rounds[1][1]
+    assert lost.plays == () and lost.winner is None
+    assert [len(r["tricks"]) for r in ref.record()["rounds"]] == [1, 2, 1]
+    assert (ref.round, ref.trick, ref.leader()) == (3, 1, 2)
+
+
+def test_a_card_dealt_again_with_the_next_rounds_leader_leading_opens_that_round() -> None:
+    """Dealer Ben: Ben leads round 3, and having won round 2's first trick he leads its
+    second too. His lead repeats a card of round 2, so the deck was dealt again: round 3."""
+    ref = Referee(["a", "b", "c"], first_dealer=1, settings=Settings(rounds=3))
+    ref.add(seen([(2, "green-3"), (0, "green-5"), (1, "green-1")]))
+    ref.add(seen([(0, "green-9"), (1, "green-12"), (2, "green-4")], (SWAPPED,)))
+    assert (ref.round, ref.trick, ref.leader()) == (2, 1, 1)
+    outcome = ref.add(seen([(1, "green-9"), (2, "purple-2"), (0, "purple-1")]))
+    assert (outcome.round, outcome.trick) == (3, 0)
+    assert outcome.flags == ()
+
+
+def test_a_trick_led_in_turn_or_by_another_player_stays_in_its_round() -> None:
+    """Only the next round's leader opens it: Ben leading as expected, or Ana out of turn
+    (a misread seat, say), is round 2's second trick, flagged as before."""
+    in_turn = in_round_two().add(seen([(1, "purple-7"), (2, "purple-2"), (0, "purple-1")]))
+    assert (in_turn.round, in_turn.trick) == (2, 1)
+    flag = led_unexpectedly("a", "b")
+    other = in_round_two().add(seen([(0, "purple-7"), (1, "purple-2"), (2, "purple-1")], (flag,)))
+    assert (other.round, other.trick, other.flags) == (2, 1, (flag,))
+
+
+def test_a_lead_out_of_turn_in_a_round_without_a_doubt_stays_in_its_round() -> None:
+    """Cai leads round 2's second trick out of turn where the camera doubted nothing: the
+    table played it so (round 3 would need a trick the camera lost)."""
+    ref = in_round_two(doubt=("pirate-harry ability: ask the table (recorded as no change)",))
+    outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
+    assert (outcome.round, outcome.trick, outcome.flags) == (2, 1, (LED_BY_CAI,))
+
+
+def test_a_card_swapped_on_the_last_trick_does_not_open_the_next_round() -> None:
+    """An amendment is the same trick with a card swapped: it keeps its place, whoever led."""
+    ref = in_round_two()
+    amended = ref.amend_last(seen([(2, "green-9"), (0, "green-2"), (1, "green-4")], (LED_BY_CAI,)))
+    assert (amended.round, amended.trick) == (2, 0)
+    assert amended.flags == (LED_BY_CAI,)
+
+
+def test_the_last_rounds_tricks_never_open_another() -> None:
+    """After the last round there is none to open: Cai out of turn stays in round 2 of 2."""
+    ref = Referee(["a", "b", "c"], first_dealer=2, settings=Settings(rounds=2))
+    ref.add(seen([(0, "green-3"), (1, "green-5"), (2, "green-1")]))
+    ref.add(seen([(1, "green-9"), (2, "green-2"), (0, "green-4")], (SWAPPED,)))
+    outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
+    assert (outcome.round, outcome.trick) == (2, 1)
