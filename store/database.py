@@ -362,6 +362,8 @@ class Database:
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        self._version_conn: sqlite3.Connection | None = None
+        self._version_lock = threading.Lock()
         self.read_only = unwritable(self.data_dir)
         """The file that cannot be written (the folder, the database or its log), or None:
         then the games are read from a copy of the database and every write is refused."""
@@ -512,6 +514,20 @@ class Database:
                 self._shared.last_event_id = newest
             self._shared.changed.notify_all()
 
+    def data_version(self) -> int:
+        """A number that changes whenever any connection commits to the database, in this
+        process or another, whether or not the write told an event (SQLite's ``PRAGMA
+        data_version``). Read on a connection of its own that never writes: a connection's own
+        commits do not change its number. The web keeps a game's state while it stays the same
+        (``web.api.StateCache``)."""
+        with self._version_lock:
+            conn = self._version_conn
+            if conn is None:
+                conn = self._version_conn = self._open()
+                with self._connections_lock:
+                    self._connections.append(conn)
+            return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
     def close_thread_connection(self) -> None:
         """Close this thread's connection, if it opened one: a thread that ends (the web's
         event watcher, started again with the next page) would otherwise leave it open until
@@ -533,6 +549,8 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             self._connections.clear()
+        with self._version_lock:
+            self._version_conn = None
         self._local = threading.local()
         if self._copy is not None:
             self._copy.cleanup()

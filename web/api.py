@@ -9,10 +9,12 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, request, session
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
 
 from skullcam import table_pin
 from skullcam.errors import UserError, echo, phrased, whole_number
@@ -233,9 +235,80 @@ def missing_bids_stop(game_id: int, score: Mapping[str, Any]) -> dict[str, Any] 
     return None
 
 
+class StateCache:
+    """Each game's state as last sent, in each language, with the database's version it was
+    worked out at (:meth:`version`).
+
+    Every change the table makes (a bid, a trick, a correction) is an event after which every
+    open page (the TV, each phone's bids page) fetches the same state, all in the process whose
+    interpreter the camera's live loop needs: without this, ten pages work the same state out
+    ten times (``benchmarks/bench_state_fetches.py``). The first fetch works it out and the
+    others, asking at the same version, are sent the same text; one that comes while it is
+    being worked out waits for it (:attr:`STRIPES`) rather than working it out too. Any commit
+    to the database, by this process or another, with or without an event, changes the
+    version, so a page is never sent a state older than its request. The state depends on the
+    caller only through the language: neither the PIN nor read-only mode changes it.
+    """
+
+    KEEP = 32
+    """(game, language) pairs kept: a table follows one game at a time, in a few languages."""
+    STRIPES = 8
+    """Locks a state is worked out under, one per (game, language) pair with the same hash:
+    as many as pairs asked for at once, never one per id a request names."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sent: OrderedDict[tuple[int, str], tuple[tuple[int, int], bytes]] = OrderedDict()
+        self._working = [threading.Lock() for _ in range(self.STRIPES)]
+
+    @staticmethod
+    def version() -> tuple[int, int]:
+        """The database's version: SQLite's data version (any commit changes it) and the
+        newest event id (which changes where the file itself was replaced under the server).
+        Read before the state, so a state kept under it is never older than it."""
+        store = get_store()
+        return store.data_version(), store.last_event_id()
+
+    def body(
+        self, key: tuple[int, str], version: tuple[int, int], work: Callable[[], bytes]
+    ) -> bytes:
+        """The text kept for ``key`` at ``version``, else ``work()``'s, kept for the next."""
+        with self._working[hash(key) % self.STRIPES]:
+            with self._lock:
+                kept = self._sent.get(key)
+            if kept is not None and kept[0] == version:
+                return kept[1]
+            text = work()
+            with self._lock:
+                self._sent[key] = (version, text)
+                self._sent.move_to_end(key)
+                while len(self._sent) > self.KEEP:
+                    self._sent.popitem(last=False)
+            return text
+
+
+def state_cache(app: Flask) -> StateCache:
+    """The app's :class:`StateCache`, made on the first state fetch."""
+    cache: StateCache = app.extensions.setdefault("skullcam_state_cache", StateCache())
+    return cache
+
+
+def state_response(game_id: int) -> Response:
+    """:func:`worded_state` as JSON, in the reader's language, from the app's
+    :class:`StateCache` where nothing has changed since it was worked out."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    version = StateCache.version()
+
+    def work() -> bytes:
+        return jsonify(worded_state(game_id)).get_data()
+
+    text = state_cache(app).body((game_id, g.lang), version, work)
+    return app.response_class(text, mimetype="application/json")
+
+
 @bp.get("/game/<id:game_id>/state")
 def state(game_id: int) -> Any:
-    return jsonify(worded_state(game_id))
+    return state_response(game_id)
 
 
 @bp.get("/tv/state")
@@ -250,7 +323,7 @@ def tv_state() -> Any:
         if not latest:
             return jsonify({"game": None, "last_event_id": store.last_event_id()})
         shown = latest[0]
-    return jsonify(worded_state(shown.id))
+    return state_response(shown.id)
 
 
 @bp.post("/game/<id:game_id>/bids")
