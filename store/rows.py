@@ -7,6 +7,7 @@ Pages and the recorder get these objects, never ``sqlite3.Row``: a column rename
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -179,7 +180,24 @@ def game_from_row(row: sqlite3.Row) -> Game:
     stored before skullcam dropped the characters that draw nothing are read without them, and
     two a table cannot tell apart are numbered, the stored text left as it was."""
     game = _from_row(Game, row, ("players", "settings"))
-    return replace(game, players=readable_names(game.players))
+    return replace(game, players=_readable_names(game.players))
+
+
+def _readable_names(stored: Sequence[str]) -> list[str]:
+    """``readable_names(stored)``, worked out once per list of names (:func:`_readable`): a
+    page's state reads the game six times, and the camera three times at every card laid,
+    where the names' Unicode work is two thirds of reading the game (0.16 of 0.24 ms). A
+    damaged row's names that cannot be kept (not text) are worked out each time."""
+    try:
+        return list(_readable(tuple(stored)))
+    except TypeError:  # unhashable: not a list of names
+        return readable_names(stored)
+
+
+@functools.lru_cache(maxsize=64)
+def _readable(stored: tuple[str, ...]) -> tuple[str, ...]:
+    """The games' names as read, by their stored text: a table plays one game at a time."""
+    return tuple(readable_names(stored))
 
 
 def trick_from_row(row: sqlite3.Row) -> Trick:

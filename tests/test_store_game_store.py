@@ -928,6 +928,30 @@ def test_names_stored_with_characters_that_draw_nothing_read_as_the_table_reads_
     assert json.loads(row[0]) == stored
 
 
+def test_a_games_names_are_read_once_however_often_the_game_is_read(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's state reads the game six times and the camera three times a card: the names'
+    Unicode work is done once per list of names, and each read still gets its own list."""
+    from skullcam.store import rows
+
+    asked: list[list[str]] = []
+    readable = rows.readable_names
+
+    def counted(names: list[str]) -> list[str]:
+        asked.append(list(names))
+        return readable(names)
+
+    monkeypatch.setattr(rows, "readable_names", counted)
+    names = ["Ana", "Ben", "Read Once"]  # read in no other test
+    gid = store.create_game(names, 0, {})
+    first = store.game(gid).players
+    first.append("Dee")  # a caller's own list: the next read does not see it
+    assert [store.game(gid).players for _ in range(3)] == [names] * 3
+    store.state(gid)
+    assert asked in ([], [names])  # none where this process read these names before
+
+
 def test_a_name_keeps_its_accents_but_not_a_pile_of_them(store: GameStore) -> None:
     """A letter under 39 combining marks smeared over the TV's head and the rows below (a
     review's screenshot); a name typed with a separate accent clashed with nothing though it
