@@ -289,7 +289,9 @@ class StateCache:
 
 def state_cache(app: Flask) -> StateCache:
     """The app's :class:`StateCache`, made on the first state fetch."""
-    cache: StateCache = app.extensions.setdefault("skullcam_state_cache", StateCache())
+    cache: StateCache | None = app.extensions.get("skullcam_state_cache")
+    if cache is None:  # two first fetches at once: one's cache is kept, both are right
+        cache = app.extensions.setdefault("skullcam_state_cache", StateCache())
     return cache
 
 
