@@ -242,19 +242,19 @@ class LiveLoop:
         self,
         source: Paced | LatestFrameReader,
         speed: float | None = None,
-        behind: str = "the camera",
+        kind: str = "camera",
     ) -> Iterator[Frame]:
         """The source's frames, its skipped ones and the rate they are read at counted into
         the run's tally, and said when too few a second are read to follow the tricks;
-        ``speed`` is a recording's pace, None for a live camera; ``behind`` names the source
-        in the log's "falling behind the camera"."""
+        ``speed`` is a recording's pace, None for a live camera; ``kind`` names it
+        (``run_tally.SOURCES``) in the log's "falling behind the camera" and the TV's notice."""
         was_slow = self.keep_up is not None and self.keep_up.slow
         self.keep_up = KeepUpWatch(
             source,
             on_slow=self._slow_changed,
             speed=speed,
             repeated=self._repeated,
-            behind=behind,
+            source=kind,
         )
         self.tally.follow_drops(source)
         self.tally.follow_pace(self.keep_up, speed)
@@ -295,7 +295,7 @@ class LiveLoop:
         busy to take it only costs the notice (said in the log already), never the
         recording."""
         if notice is None and self.keep_up is not None and self.keep_up.slow:
-            notice = CameraNotice("slow", speed=self.keep_up.too_fast)
+            notice = CameraNotice("slow", speed=self.keep_up.too_fast, source=self.keep_up.source)
         try:
             with self.store.waiting_at_most(StoreRecorder.WAIT_S):
                 self.store.set_camera_notice(None if notice is None else notice.to_json())
@@ -321,7 +321,7 @@ class LiveLoop:
         self._watch_picture(source.name, live=False)
         frames: Iterator[Frame] = source.frames()
         if self.speed > 0:
-            frames = self._counting_drops(Paced(frames, self.speed), self.speed, "the demo game")
+            frames = self._counting_drops(Paced(frames, self.speed), self.speed, "demo")
         with source:
             # Following the active game, as a camera does: a game set up on the web page
             # stops the demo within a second, not after the rest of the demo's game (a minute
@@ -365,7 +365,7 @@ class LiveLoop:
             frames = self._counting_drops(reader)
         elif self.speed > 0:  # a recording played as if it were a camera: at its real rate
             paced = Paced(source.frames(), self.speed)
-            frames = self._counting_drops(paced, self.speed, "the recording")
+            frames = self._counting_drops(paced, self.speed, "recording")
         else:
             frames = source.frames()
         feed = _EndAware(frames)

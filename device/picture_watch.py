@@ -97,11 +97,13 @@ class CameraNotice:
     camera or the table moved), or, from the live loop, ``slow`` (too few frames read a
     second); ``sharpness`` the cards' median sharpness when blurred; ``speed``, when slow, the
     speed of a recording played faster than this machine reads it (the TV says to play it
-    slower, not to mend the camera)."""
+    slower, not to mend the camera), and ``source`` what is read too slowly (``camera``,
+    ``demo`` or ``recording``: the TV blames no camera for a file)."""
 
     why: str
     sharpness: float | None = None
     speed: float | None = None
+    source: str | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"why": self.why}
@@ -109,6 +111,8 @@ class CameraNotice:
             out["sharpness"] = round(self.sharpness, 3)
         if self.speed is not None:
             out["speed"] = self.speed
+        if self.source is not None:
+            out["source"] = self.source
         return out
 
 

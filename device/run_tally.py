@@ -206,6 +206,11 @@ class _Window:
         self.last_stamp = frame.timestamp
 
 
+SOURCES = {"camera": "the camera", "demo": "the demo game", "recording": "the recording"}
+"""What :class:`KeepUpWatch` reads frames from, by the name the TV's ``slow`` notice gives it
+(its ``source``), and as the log says it falls behind it."""
+
+
 class KeepUpWatch:
     """Counts the frames the recognizer gets through a second of the source's time (its
     frames' timestamps: a recording played 8 times as fast is read per second of the table)
@@ -219,9 +224,9 @@ class KeepUpWatch:
     consumer's verdict on it) says it showed a new picture: a frozen camera hands out its last
     picture again, cheap to skip, and counted, those repeats would make a camera that gives
     the recognizer few pictures look fast. ``speed`` is a recording's pace (None for a live
-    camera): played faster than real time, the advice is to play it slower. ``behind`` names
-    the source as the warning says it falls behind ("the camera", "the demo game", "the
-    recording"): a file played too slowly has no camera to fall behind."""
+    camera): played faster than real time, the advice is to play it slower. ``source`` is what
+    the frames come from (:data:`SOURCES`), which the warning names as what it falls behind
+    and the TV's notice names too: a file played too slowly has no camera to fall behind."""
 
     def __init__(
         self,
@@ -232,10 +237,10 @@ class KeepUpWatch:
         speed: float | None = None,
         repeated: Callable[[Frame], bool] | None = None,
         first_window_s: float = FIRST_WINDOW_S,
-        behind: str = "the camera",
+        source: str = "camera",
     ) -> None:
         self.drops = drops
-        self.behind = behind
+        self.source = source
         self.on_slow = on_slow
         self.window_s = window_s
         self.first_window_s = first_window_s
@@ -251,6 +256,11 @@ class KeepUpWatch:
         self.too_fast: float | None = None
         """While :attr:`slow` for a recording played faster than this machine reads it, its
         speed (:func:`too_fast`): the TV then says to play it slower."""
+
+    @property
+    def behind(self) -> str:
+        """The source as the warning says it falls behind: "the camera", "the demo game"."""
+        return SOURCES[self.source]
 
     @property
     def read(self) -> int:

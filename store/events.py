@@ -48,7 +48,8 @@ the camera ran out of frames with the game still in progress."""
 CAMERA_NOTICE = "camera_notice"
 """The ``meta`` key present while a working camera sees badly: a JSON object, ``why`` one of
 :data:`CAMERA_NOTICES`, with the cards' ``sharpness`` for a blurred picture, and for ``slow``
-the ``speed`` of a recording played faster than this machine reads it."""
+the ``source`` read too slowly (``camera``, ``demo``, ``recording``) and the ``speed`` of a
+recording played faster than this machine reads it."""
 CAMERA_NOTICES = ("frozen", "dark", "blurred", "moved", "slow")
 """What is wrong with a working camera's picture (``device/picture_watch.py``): it has stopped
 changing, it is all but black (a covered lens, the light off), its cards are too soft to read

@@ -260,13 +260,15 @@ def test_a_slow_recognizer_on_the_demo_skips_frames_and_the_run_says_how_many(
     assert f"; {said} skipped" in loop.tally.summary("D")
     assert loop.keep_up is not None and loop.keep_up.speed == 8.0  # its advice: a lower --speed
     assert loop.keep_up.behind == "the demo game"  # "falling behind the demo game"
+    assert loop.keep_up.source == "demo"  # the TV's notice names the demo, not a camera
 
 
 def test_a_recording_read_too_slowly_is_not_said_to_fall_behind_a_camera(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A recording (or the demo) read too slowly was "falling behind the camera": a table
-    playing a file has no camera, and looked for a fault in one."""
+    """A recording (or the demo) read too slowly was "falling behind the camera", and the TV
+    said "too few of the camera's pictures": a table playing a file has no camera, and looked
+    for a fault in one."""
     make_demo(tmp_path / "demo")
     store = GameStore(tmp_path / "data")
     loop = LiveLoop(store, FrameKeyedRecognizer([]), str(tmp_path / "demo"), None, speed=8.0)
@@ -279,6 +281,7 @@ def test_a_recording_read_too_slowly_is_not_said_to_fall_behind_a_camera(
         _read(loop.keep_up, clock, loop.keep_up.drops, reads=60, fps=10.0, every=4)
     said = caplog.records[0].getMessage()
     assert said.startswith("falling behind the recording: its frames are read at 2.5 a second")
+    assert store.camera_notice() == {"why": "slow", "speed": 8.0, "source": "recording"}
 
 
 def test_a_stop_while_waiting_for_a_game_counts_no_frame_as_skipped(tmp_path: Path) -> None:
@@ -300,11 +303,11 @@ def test_too_few_frames_read_a_second_are_said_on_the_tv_under_a_picture_notice(
     nothing: the tricks it missed were a surprise at the end of the round."""
     store, loop, read = _slow_camera_loop(tmp_path)
     read(70, one_in=4)  # 2.5 a second
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
     loop._tell_notice(CameraNotice("frozen"))  # the picture's notice comes first
     assert store.camera_notice() == {"why": "frozen"}
     loop._tell_notice(None)  # the picture moves again: still too slow
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
     read(130, one_in=2)  # 5 a second
     assert store.camera_notice() is None
 
@@ -428,17 +431,19 @@ def test_the_slow_notice_goes_at_a_game_change_and_comes_back_after_15_s(
     more, whatever its own rate: the verdict was the game before's."""
     store, loop, read = _slow_camera_loop(tmp_path)
     read(70, one_in=4)
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
     reader = SimpleNamespace(counting=True)
     assert loop._next_game(reader, {}) is not None  # type: ignore[arg-type]
     assert store.camera_notice() is None  # the new game is judged afresh
     read(10, one_in=4)
     assert store.camera_notice() is None
     read(10, one_in=4)  # 15 s of the new game: still too slow
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
 
 
-@pytest.mark.parametrize(("before", "after", "notice"), [(4, 1, None), (1, 4, {"why": "slow"})])
+@pytest.mark.parametrize(
+    ("before", "after", "notice"), [(4, 1, None), (1, 4, {"why": "slow", "source": "camera"})]
+)
 def test_a_long_wait_for_the_next_game_leaves_it_its_own_first_verdict(
     tmp_path: Path, before: int, after: int, notice: dict | None
 ) -> None:
@@ -458,7 +463,7 @@ def test_the_slow_notice_goes_when_the_source_changes(tmp_path: Path) -> None:
     """The next demo game's source (or a camera opened again) showed the last one's verdict."""
     store, loop, read = _slow_camera_loop(tmp_path)
     read(70, one_in=4)
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
     read = _camera(loop)
     assert store.camera_notice() is None
     read(20, one_in=1)
@@ -486,7 +491,7 @@ def test_repeated_pictures_of_a_frozen_camera_are_not_frames_read(tmp_path: Path
     loop.keep_up.clock = clock
     for frame in frames:
         loop.picture.repeats(frame)  # what the pipeline asks of each frame
-    assert store.camera_notice() == {"why": "slow"}
+    assert store.camera_notice() == {"why": "slow", "source": "camera"}
     assert loop.keep_up.read == 175 - 1  # the new pictures, the first one beginning the time
 
 
@@ -525,10 +530,10 @@ def test_a_recording_played_too_fast_is_told_to_play_slower(
 def test_the_tv_is_told_at_what_speed_a_recording_is_played_too_fast(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "data")
     loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
-    loop.keep_up = KeepUpWatch(SimpleNamespace(dropped=0), speed=8.0)
+    loop.keep_up = KeepUpWatch(SimpleNamespace(dropped=0), speed=8.0, source="recording")
     loop.keep_up.slow, loop.keep_up.too_fast = True, 8.0
     loop._tell_notice(None)
-    assert store.camera_notice() == {"why": "slow", "speed": 8.0}
+    assert store.camera_notice() == {"why": "slow", "speed": 8.0, "source": "recording"}
 
 
 def test_the_first_frame_of_a_game_is_not_timed(caplog: pytest.LogCaptureFixture) -> None:

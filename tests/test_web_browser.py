@@ -2025,12 +2025,20 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     gid, notice = _tv_with_its_camera_notice_hidden(base, store, browser)
     store.set_camera_notice({"why": "moved"})  # the tricks left the seat calibration
     wait(browser).until(ec.text_to_be_present_in_element(notice, "seats were calibrated"))
-    store.set_camera_notice({"why": "slow"})  # too few frames read a second
-    wait(browser).until(ec.text_to_be_present_in_element(notice, "can be missed"))
+    store.set_camera_notice({"why": "slow", "source": "camera"})  # too few frames read a second
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "the camera's pictures"))
+    # Read from a file, the notice names it, not a camera the table would look at.
+    store.set_camera_notice({"why": "slow", "source": "recording"})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "the recording's pictures"))
+    store.set_camera_notice({"why": "slow", "source": "demo"})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "the demo's pictures"))
+    assert "camera" not in browser.find_element(*notice).text
     # A recording played faster than this machine reads it: it is played slower.
-    store.set_camera_notice({"why": "slow", "speed": 8})
-    wait(browser).until(ec.text_to_be_present_in_element(notice, "plays 8 times as fast"))
+    store.set_camera_notice({"why": "slow", "speed": 8, "source": "recording"})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "recording plays 8 times as"))
     assert "--speed 1 is real time" in browser.find_element(*notice).text
+    store.set_camera_notice({"why": "slow", "speed": 8, "source": "demo"})
+    wait(browser).until(ec.text_to_be_present_in_element(notice, "The demo plays 8 times as"))
     store.set_camera_notice({"why": "dark"})  # a shutter left closed
     wait(browser).until(ec.text_to_be_present_in_element(notice, "almost black"))
     store.set_camera_notice({"why": "blurred", "sharpness": 0.08})  # the live loop's event
@@ -2050,7 +2058,7 @@ def test_the_tv_and_the_phones_say_when_the_camera_sees_badly(
     wait(browser).until(ec.text_to_be_present_in_element(phone_notice, "è sfocata"))
     assert browser.find_element(*phone_notice).is_displayed()
     # A fractional speed with the language's decimal mark: "2.5" read as a thousands mark.
-    store.set_camera_notice({"why": "slow", "speed": 2.5})
+    store.set_camera_notice({"why": "slow", "speed": 2.5, "source": "recording"})
     wait(browser).until(ec.text_to_be_present_in_element(phone_notice, "scorre 2,5 volte"))
 
 

@@ -1631,6 +1631,68 @@ STRINGS: dict[str, dict[str, str]] = {
             " overset. Afspil den langsommere (skullcam run --speed 1 er realtid)."
         ),
     },
+    # The camera_slow notice when the frames come from a file: no camera to mend.
+    "camera_slow_recording": {
+        "en": (
+            "Too few of the recording's pictures are read a second: cards laid and taken"
+            " quickly can be missed. Look over each trick as it is recorded."
+        ),
+        "es": (
+            "Se leen muy pocas imágenes de la grabación por segundo: las cartas que se jueguen"
+            " y se retiren deprisa pueden pasarse por alto. Repasa cada baza al registrarse."
+        ),
+        "it": (
+            "Vengono lette troppo poche immagini della registrazione al secondo: le carte"
+            " giocate e raccolte in fretta possono sfuggire. Controlla ogni presa quando viene"
+            " registrata."
+        ),
+        "da": (
+            "Der læses for få af optagelsens billeder i sekundet: kort, der lægges og tages"
+            " hurtigt, kan blive overset. Gennemgå hvert stik, når det bliver optaget."
+        ),
+    },
+    "camera_slow_demo": {
+        "en": (
+            "Too few of the demo's pictures are read a second: cards laid and taken quickly"
+            " can be missed."
+        ),
+        "es": (
+            "Se leen muy pocas imágenes de la demo por segundo: las cartas que se jueguen y se"
+            " retiren deprisa pueden pasarse por alto."
+        ),
+        "it": (
+            "Vengono lette troppo poche immagini della demo al secondo: le carte giocate e"
+            " raccolte in fretta possono sfuggire."
+        ),
+        "da": (
+            "Der læses for få af demoens billeder i sekundet: kort, der lægges og tages"
+            " hurtigt, kan blive overset."
+        ),
+    },
+    "camera_slow_demo_replay": {
+        "en": (
+            "The demo plays {speed} times as fast as the table played it, faster than this"
+            " machine reads its pictures: cards laid and taken quickly can be missed. Play it at"
+            " a lower speed (skullcam run --speed 1 is real time)."
+        ),
+        "es": (
+            "La demo se reproduce {speed} veces más rápido de lo que se jugó, más de lo que"
+            " esta máquina alcanza a leer sus imágenes: las cartas que se jueguen y se retiren"
+            " deprisa pueden pasarse por alto. Reprodúcela más despacio (skullcam run --speed 1"
+            " es tiempo real)."
+        ),
+        "it": (
+            "La demo scorre {speed} volte più veloce di come si è giocato, più di quanto questa"
+            " macchina riesca a leggerne le immagini: le carte giocate e raccolte in fretta"
+            " possono sfuggire. Riproducila più lentamente (skullcam run --speed 1 è il tempo"
+            " reale)."
+        ),
+        "da": (
+            "Demoen afspilles {speed} gange så hurtigt, som bordet spillede, hurtigere end"
+            " denne maskine kan læse billederne: kort, der lægges og tages hurtigt, kan blive"
+            " overset. Afspil den langsommere (skullcam run --speed 1 er realtid)."
+        ),
+    },
     "camera_frames_ran_out": {
         "en": "The camera's frames ran out: nothing records tricks now.",
         "es": "Se acabaron los fotogramas de la cámara: ya no se graban las bazas.",

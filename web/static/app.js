@@ -772,6 +772,14 @@ function finalStandings(state) {
     h("a", {href: "/game/" + state.game.id + "/tv"}, t("final_scores"))];
 }
 
+/* The notice for too few frames read a second, naming what they come from (``source``: the
+ * camera, the demo or a recording; a notice without one is the camera's): a table playing a
+ * file has no camera to look at. ``speed``: a file played faster than this machine reads it. */
+function slowNotice(source, speed) {
+  if (speed) return source === "demo" ? "camera_slow_demo_replay" : "camera_slow_replay";
+  return {demo: "camera_slow_demo", recording: "camera_slow_recording"}[source] || "camera_slow";
+}
+
 /* Why nothing records the table's game (skullcam run found no camera, its camera fails, or
  * a recording's frames ran out), or why the camera recording it sees badly (its picture froze,
  * is almost black, or is blurred), has moved from the seat calibration, or has too few of its
@@ -785,7 +793,7 @@ function showCameraMissing(el, state, tv = false) {
   // A recording (or the demo) played faster than this machine reads it: it is played slower,
   // the camera has nothing to mend.
   const speed = notice === "camera_slow" ? state.camera_notice.speed : undefined;
-  if (speed) notice = "camera_slow_replay";
+  if (notice === "camera_slow") notice = slowNotice(state.camera_notice.source, speed);
   const none = tv ? "no_camera_tv" : "no_camera";  // the TV's has no command line to type
   // A folder that cannot be written has no camera recording into it: what the state holds was
   // left by the run before ("No camera ... Enter them by hand", which cannot be done there),
