@@ -23,6 +23,7 @@ from skullcam.datasets.game_config import (
 )
 from skullcam.datasets.game_timeline import Actor, Timeline, TrickTruth
 from skullcam.datasets.scenes import Camera
+from skullcam.rules import face_of
 
 
 class HabitDice:
@@ -139,7 +140,7 @@ class _TablePlay:
     ) -> dict[str, Any]:
         """Play card ``k`` of the trick; returns its truth."""
         crosswise = card == "tigress:escape"
-        rested, settled = self.tl.play(actors, card.split(":")[0], player, crosswise, key)
+        rested, settled = self.tl.play(actors, face_of(card), player, crosswise, key)
         actors[-1].placement.order = k
         return {
             "player": player,
@@ -160,12 +161,12 @@ class _TablePlay:
         def later(k: int) -> list[str]:
             """The cards player ``k`` could mistake for his: his later ones this round, of
             another face (a second escape for an escape would change nothing on the table)."""
-            face = str(plays[k].card).split(":")[0]
+            face = face_of(str(plays[k].card))
             return [
                 str(p.card)
                 for trick in rnd.tricks[t + 1 :]
                 for p in trick.plays
-                if p.player == plays[k].player and str(p.card).split(":")[0] != face
+                if p.player == plays[k].player and face_of(str(p.card)) != face
             ]
 
         wrong: dict[int, tuple[str, str]] = {}

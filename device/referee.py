@@ -28,6 +28,7 @@ from skullcam.rules import (
     TrickResult,
     cards_in_round,
     dealer_of_round,
+    face_of,
     first_leader,
     one_of_a_kind,
     parse_card,
@@ -222,8 +223,8 @@ class Referee:
         escape, an unnamed pirate) may come back."""
         r = self.round
         done = self.rounds[r - 1] if r <= len(self.rounds) else []
-        seen = {card.split(":")[0] for outcome in done for _, card in outcome.plays}
-        return [card for _, card in plays if one_of_a_kind(card) and card.split(":")[0] in seen]
+        seen = {face_of(card) for outcome in done for _, card in outcome.plays}
+        return [card for _, card in plays if one_of_a_kind(card) and face_of(card) in seen]
 
     def _close_round(self) -> None:
         """End the round being played with its unseen tricks as tricks of no cards (no

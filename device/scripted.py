@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from skullcam.frames import WORKING_SIZE
-from skullcam.rules import FACES
+from skullcam.rules import FACES, face_of
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
 
@@ -122,7 +122,7 @@ def simulate_game(
             for play in trick["plays"]:
                 seat = int(play["player"])
                 card = str(play["card"])
-                face = card.split(":")[0]
+                face = face_of(card)
                 spot = _seat_point(layout, seat, radius + rng.uniform(-8, 8))
                 spot = (spot[0] + rng.uniform(-6, 6), spot[1] + rng.uniform(-6, 6))
                 radial = layout.angles[seat]

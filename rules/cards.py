@@ -299,6 +299,15 @@ def deck_holds(card: Card) -> int:
     return copies_in_deck(_copies_key(card)) or _GROUP_LIMITS.get(card.kind, 1)
 
 
+def face_of(card_id: str) -> str:
+    """The face of the card ``card_id`` names, whatever was declared of it: ``tigress`` for
+    ``tigress:pirate`` and ``tigress:escape``, any other id as it is. The Tigress is one card
+    however she is played, and the camera reads her face, never her declaration. The id is
+    not checked (a doubt's or a reading's text is compared as it stands); for a valid id
+    this is ``parse_card(card_id).face``."""
+    return card_id.partition(":")[0]
+
+
 def one_of_a_kind(card_id: str) -> bool:
     """Whether the deck holds one card like ``card_id``, so that a round plays it at most
     once: not an escape or a loot (several copies), nor an unnamed pirate or mermaid (any of

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skullcam.rules import one_of_a_kind
+from skullcam.rules import face_of, one_of_a_kind
 
 from . import checks, trick_moves
 from .corrections import raise_flag
@@ -74,7 +74,7 @@ def shares_a_card(entered: Sequence[Mapping[str, Any]], seen: Sequence[Mapping[s
 def _faces(plays: Sequence[Mapping[str, Any]]) -> set[str]:
     """The cards of ``plays`` whatever was declared of them (``tigress:escape`` is the
     Tigress the camera reads as ``tigress``)."""
-    return {str(p["card"]).split(":")[0] for p in plays}
+    return {face_of(str(p["card"])) for p in plays}
 
 
 #: What :meth:`CameraReadingMixin.keep_camera_reading` adds to a hand entry's detections

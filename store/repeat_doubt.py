@@ -13,15 +13,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from skullcam.rules import face_of
 from skullcam.rules.table import ALREADY_PLAYED
 
 from .lead_doubt import drop_doubts
 from .rows import Trick
-
-
-def _base(card: str) -> str:
-    """A card without its declaration: the Tigress is one card, played as pirate or escape."""
-    return card.split(":")[0]
 
 
 def settle(conn: sqlite3.Connection, trick: Trick, round_tricks: Sequence[Trick]) -> list[str]:
@@ -29,7 +25,7 @@ def settle(conn: sqlite3.Connection, trick: Trick, round_tricks: Sequence[Trick]
     now (``round_tricks``: its round's tricks as recorded now). Returns the doubts dropped (a
     removal of the entry that moved it puts them back)."""
     earlier = {
-        _base(str(play["card"]))
+        face_of(str(play["card"]))
         for other in round_tricks
         if other.trick < trick.trick
         for play in other.plays
@@ -37,6 +33,6 @@ def settle(conn: sqlite3.Connection, trick: Trick, round_tricks: Sequence[Trick]
     stale = [
         flag
         for flag in trick.flags
-        if (match := ALREADY_PLAYED.fullmatch(flag)) and _base(match["card"]) not in earlier
+        if (match := ALREADY_PLAYED.fullmatch(flag)) and face_of(match["card"]) not in earlier
     ]
     return drop_doubts(conn, trick, stale) if stale else []

@@ -21,6 +21,7 @@ from skullcam.rules import (
     Settings,
     Suit,
     copies_in_deck,
+    face_of,
     find_duplicate,
     full_deck,
     parse_card,
@@ -256,3 +257,13 @@ def test_the_card_ids_in_words_name_every_card() -> None:
             assert f"{suit}-1 .. {suit}-14" in words, cid
         elif cid not in unnamed:
             assert cid in listed, cid
+
+
+def test_a_cards_face_is_its_id_without_the_declaration() -> None:
+    """The referee, the store's doubts and readings and the scripted tables each cut the
+    declaration off a card's id themselves: one function, the parsed card's face for every id
+    and the text as it stands for one that is no card (a doubt's text is compared as is)."""
+    assert face_of("tigress:pirate") == face_of("tigress:escape") == "tigress"
+    for cid in CARD_IDS:
+        assert face_of(cid) == parse_card(cid).face, cid
+    assert face_of("green-15") == "green-15"
