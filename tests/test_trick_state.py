@@ -602,6 +602,30 @@ def test_the_next_lead_in_the_seat_a_swept_trick_lacked_goes_with_its_own_trick(
     assert [p.card for p in second.plays] == ["purple-2", "purple-3"] and second.swept
 
 
+def test_a_lead_laid_after_a_sweep_lying_a_while_and_taken_back_is_flagged() -> None:
+    """Cai's card of the first trick was never seen and the trick was swept. Cai leads at
+    once in his seat; the card lies face up four seconds, he takes it back, thinks three
+    and leads another. A take-back the table is asked about, not the swept trick's last
+    card: that one goes with the pickup, within moments of the cards it was laid with."""
+    b = Bench(leader=0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 8)
+    b.frames([a, c], 10)
+    b.frames([], 2)  # swept
+    b.machine.set_leader(2)
+    b.frames([det("purple-2", 2)], 40)
+    b.frames([], 30)  # taken back; Cai thinks
+    e, f, g = det("purple-9", 2), det("purple-3", 0), det("purple-4", 1)
+    b.frames([e], 8)
+    b.frames([e, f], 8)
+    b.frames([e, f, g], 10)
+    first, second = b.completed()
+    assert [p.card for p in first.plays] == ["green-5", "green-9"] and first.swept
+    assert [p.card for p in second.plays] == ["purple-9", "purple-3", "purple-4"]
+    assert second.taken_back == ("purple-2",)
+    assert second.flags == ("taken back before the trick completed: purple-2",)
+
+
 def test_flush_reports_an_unfinished_trick_at_the_end_of_a_recording() -> None:
     b = Bench(leader=2)
     b.frames([det("green-5", 2)], 8)

@@ -635,19 +635,23 @@ class TrickStateMachine:
         """Did ``track``, a card of the trick after one swept short and now gone, go with
         that trick rather than being taken back from this one?
 
-        So when it was first seen within ``sweep_window_s`` after the swept cards were last
-        seen, in the seat of the card their trick lacks: the last card of that trick, laid
-        while a hand hid the others until the pickup. First seen after they were last seen, it
+        So when it was first seen after the swept cards were last seen and last seen within
+        ``sweep_window_s`` of them (cards that vanish so close together were swept together),
+        in the seat of the card their trick lacks: the last card of that trick, laid while a
+        hand hid the others until the pickup. First seen after they were last seen, it
         could not complete their trick (:meth:`_laid_on_a_cleared_table`: it may be the next
         lead, laid on a swept table), and it stayed for the next trick; gone with the pickup,
         it was flagged there as taken back, a take-back nobody made. Nor was a card of the
         next trick played since (the next lead, laid in that seat, went with the next trick's
-        own sweep in h11 at one frame in 4): it goes alone. A lead that stays is not gone."""
+        own sweep in h11 at one frame in 4): it goes alone. A lead that stays is not gone; one
+        that lay on the swept table longer and was taken back is a take-back (flagged), though
+        its player thinks a while before laying another."""
         if self._swept_off is None or self.members or self._taken:
             return False
         last_seen, seats = self._swept_off
         return (
-            0.0 < track.first_seen - last_seen <= self.config.sweep_window_s
+            track.first_seen > last_seen
+            and track.last_seen - last_seen <= self.config.sweep_window_s
             and self.layout.seat_of(track.center) not in seats
         )
 
