@@ -616,12 +616,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "il file supera i {limit} MB: invia una foto più piccola",
         "da": "filen er større end {limit} MB: send et mindre billede",
     },
+    "err_request_large": {
+        "en": "the request is larger than {limit} MB, more than the page ever sends",
+        "es": "la petición supera los {limit} MB, más de lo que la página envía nunca",
+        "it": "la richiesta supera i {limit} MB, più di quanto la pagina invii mai",
+        "da": "forespørgslen er større end {limit} MB, mere end siden nogensinde sender",
+    },
     # A request the page's script never sends (a script's, or a garbled one).
     "err_not_object": {
         "en": "the request is not a JSON object: send {example}",
         "es": "la petición no es un objeto JSON: envía {example}",
         "it": "la richiesta non è un oggetto JSON: invia {example}",
         "da": "forespørgslen er ikke et JSON-objekt: send {example}",
+    },
+    "err_not_face_id": {
+        "en": 'face must be a face id such as "green-7", or left out, not {value}',
+        "es": 'face debe ser un id de carta como "green-7", u omitirse, no {value}',
+        "it": 'face deve essere l\'id di una carta come "green-7", oppure mancare, non {value}',
+        "da": 'face skal være et kort-id som "green-7" eller udelades, ikke {value}',
     },
     "err_not_boolean": {
         "en": "{field} must be true or false, not {value}",

@@ -250,8 +250,10 @@ def add_trick_routes(
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(err: Exception) -> Any:
+        # "Send a smaller photo" only where a photo is sent; any other request is no upload.
+        key = "err_upload_large" if request.endpoint == "trick_upload" else "err_request_large"
         limit = MAX_UPLOAD_BYTES // (1024 * 1024)
-        return jsonify({"error": t("err_upload_large", lang(), limit=limit)}), 413
+        return jsonify({"error": t(key, lang(), limit=limit)}), 413
 
     @app.get("/api/trick/faces")
     def trick_faces() -> Any:

@@ -747,10 +747,14 @@ def create_enroll_app(
 
     @app.get("/preview.jpg")
     def preview() -> Any:
-        if session.pending is None or session.pending[1].face is None:
+        # Read once, under the lock: an Accept or Retake between two reads emptied it.
+        with session.lock:
+            pending = session.pending
+        face = pending[1].face if pending is not None else None
+        if face is None:
             return jsonify({"error": t("err_no_preview", lang())}), 404
         return Response(
-            _jpeg(session.pending[1].face),
+            _jpeg(face),
             mimetype="image/jpeg",
             headers={"Cache-Control": "no-store"},
         )
@@ -780,8 +784,11 @@ def create_enroll_app(
     @app.post("/api/retake")
     def retake() -> Any:
         face = _json_object().get("face")
+        # Only a face id chooses a face: 0 or false read as "the next missing one", unseen.
+        if face is not None and not isinstance(face, str):
+            raise page_error("err_not_face_id", value=quoted(face))
         with session.lock:
-            session.retake(str(face).lower() if face else None)
+            session.retake(face.lower() if face is not None else None)
             return answer()
 
     @app.post("/api/adapt")

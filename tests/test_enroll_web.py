@@ -800,3 +800,63 @@ def test_a_malformed_request_is_refused_in_the_pages_language(tmp_path: Path) ->
         error("/api/trick/upload")
         == "intet billede i forespørgslen: send billedet i feltet 'photo'"
     )
+
+
+class _EmptiedOnRead:
+    """A pending check whose face, once read, is accepted or retaken at once: what a click
+    between the preview's two reads of the pending capture did."""
+
+    def __init__(self, session: EnrollSession) -> None:
+        self.session = session
+
+    @property
+    def face(self) -> np.ndarray:
+        self.session.pending = None
+        return np.zeros((348, 224, 3), np.uint8)
+
+
+def test_the_preview_survives_an_accept_while_it_is_read(tmp_path: Path) -> None:
+    """The preview read the pending capture twice: an Accept or Retake between the two reads
+    answered a 500. It reads it once and shows the picture it read."""
+    session = _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)])
+    client = page_client(create_enroll_app(session))
+    session.pending = ("green-1", _EmptiedOnRead(session))  # type: ignore[assignment]
+    answer = client.get("/preview.jpg")
+    assert answer.status_code == 200
+    assert imdecode(answer.data).shape == (348, 224, 3)
+    assert client.get("/preview.jpg").status_code == 404
+
+
+def test_a_retake_of_a_face_that_is_no_face_id_is_refused(tmp_path: Path) -> None:
+    """``{"face": 0}`` or ``false`` meant "the next missing face", unseen: a retake names a
+    face id or none at all."""
+    session = _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)])
+    client = page_client(create_enroll_app(session))
+    session.target = "green-3"
+    refused: tuple[object, ...] = (0, False, [], {"id": "green-7"})
+    for face in refused:
+        answer = client.post("/api/retake", json={"face": face}, headers={"Accept-Language": "es"})
+        assert answer.status_code == 400, face
+        assert answer.get_json()["error"] == (
+            f'face debe ser un id de carta como "green-7", u omitirse, no {face!r}'
+        )
+    assert session.target == "green-3"  # nothing changed
+    assert client.post("/api/retake", json={"face": None}).get_json()["face"] == FACES[0]
+    assert client.post("/api/retake", json={"face": "Green-7"}).get_json()["face"] == "green-7"
+
+
+def test_a_huge_request_that_is_no_upload_is_not_told_to_send_a_smaller_photo(
+    tmp_path: Path,
+) -> None:
+    session = _fake_session(tmp_path)
+    app = create_enroll_app(session)
+    client = page_client(app)
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    big = client.post("/api/trick/save", json={"labels": ["x" * 2000]})
+    assert big.status_code == 413
+    assert big.get_json()["error"] == (
+        "the request is larger than 25 MB, more than the page ever sends"
+    )
+    upload = _upload(client, _scene(1)[0])
+    assert upload.status_code == 413
+    assert upload.get_json()["error"] == "the upload is larger than 25 MB: send a smaller photo"
