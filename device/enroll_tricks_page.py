@@ -93,6 +93,7 @@ class TrickChecker:
         self.check: dict[str, Any] | None = None  # the last check's result and its model
         self._check_said: tuple[Message, ...] = ()  # its sentence, to word in a page's language
         self.lock = threading.Lock()  # one recognizer, called by one thread at a time
+        self._saving = threading.Lock()  # one save at a time: see save()
 
     def _recognizer(self) -> tuple[Recognize, Path]:
         """The active model's recognizer, loaded again when another model became active."""
@@ -174,13 +175,20 @@ class TrickChecker:
         return TrickLabels(boxes, names)
 
     def save(self, body: object) -> dict[str, Any]:
-        """Keep the pending photo with the user's labels, then check all saved photos again."""
-        pending = self.pending  # the photo the labels were made for, even if another comes
-        labels = self.labels_from_request(pending, body)
-        assert pending is not None
-        save_trick(self.folder, pending.image, labels, source=pending.source, model=pending.model)
-        if self.pending is pending:
-            self.pending = None
+        """Keep the pending photo with the user's labels, then check all saved photos again.
+
+        One save at a time: two at once (a double tap, two phones) took the same number, one
+        photo written over the other, or kept one photo twice; the second one now finds the
+        photo saved and is refused."""
+        with self._saving:
+            pending = self.pending  # the photo the labels were made for, even if another comes
+            labels = self.labels_from_request(pending, body)
+            assert pending is not None
+            save_trick(
+                self.folder, pending.image, labels, source=pending.source, model=pending.model
+            )
+            if self.pending is pending:
+                self.pending = None
         return self.recheck()
 
     @property

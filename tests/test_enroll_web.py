@@ -860,3 +860,49 @@ def test_a_huge_request_that_is_no_upload_is_not_told_to_send_a_smaller_photo(
     upload = _upload(client, _scene(1)[0])
     assert upload.status_code == 413
     assert upload.get_json()["error"] == "the upload is larger than 25 MB: send a smaller photo"
+
+
+def test_two_saves_of_one_trick_photo_at_once_keep_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two saves at once (a double tap, two phones) each took the pending photo and the next
+    free number: one photo kept twice, or one written over the other. Saves take turns, and
+    the second finds the photo saved; the page's button is disabled while a save runs."""
+    import skullcam.device.enroll_tricks_page as page
+
+    session = _fake_session(tmp_path)
+    app = create_enroll_app(session)
+    client = page_client(app)
+    _upload(client, _scene(1)[0])
+    entered: list[threading.Event] = [threading.Event(), threading.Event()]
+    release = threading.Event()
+    real_save = page.save_trick
+
+    def slow_save(*args: Any, **kw: Any) -> Path:
+        entered[sum(e.is_set() for e in entered)].set()
+        release.wait()
+        return real_save(*args, **kw)
+
+    monkeypatch.setattr(page, "save_trick", slow_save)
+    body = {"labels": ["green-7", "pirate-rosie"]}
+    answers: list[Any] = []
+
+    def save() -> None:
+        answers.append(page_client(app).post("/api/trick/save", json=body))
+
+    first = threading.Thread(target=save)
+    first.start()
+    entered[0].wait()
+    second = threading.Thread(target=save)
+    second.start()
+    # The second save must not start writing while the first one is: it waits its turn.
+    assert not entered[1].wait(1.0)
+    release.set()
+    first.join()
+    second.join()
+    assert sorted(a.status_code for a in answers) == [200, 400]
+    folder = tmp_path / "data" / "enroll" / "table-deck" / "tricks"
+    assert sorted(p.name for p in folder.iterdir()) == ["001.jpg", "001.json"]
+    script = client.get("/").get_data(as_text=True)
+    assert '$("trick-save").disabled = true;' in script
+    assert 'finally { $("trick-save").disabled = false; }' in script
