@@ -358,6 +358,8 @@ class EnrollSession:
             # The chips to tap for a retake show names; the retake call takes the face id.
             "face_names": {f: face_name(f, lang) for f in FACES},
             "pending": pending,
+            # A damaged state.json rebuilt from the face pictures: said until the page restarts.
+            "notice": word(rebuilt, lang) if (rebuilt := self.enrollment.rebuilt) else None,
             "adapt": self._adapt_state(lang),
             "tricks": self.tricks.state(lang),
         }
@@ -863,6 +865,8 @@ def serve(args: argparse.Namespace, plan: object) -> int:
     assert isinstance(plan, AdaptPlan)
     enrollment = Enrollment.open(args.data, args.name)
     enrollment.hold()
+    if enrollment.rebuilt is not None:
+        print(enrollment.rebuilt, flush=True)
     base = active_model_dir(args.data)
     classify = None if args.trust_names else onnx_face_classifier(base)
     try:

@@ -870,12 +870,74 @@ def test_running_again_skips_only_a_model_that_passed_with_the_same_plan(tmp_pat
     assert not passed_with_plan(model, TINY_PLAN)
 
 
-def test_a_damaged_state_file_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_damaged_state_file_is_rebuilt_from_the_face_pictures(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged state.json told the user to delete the enrollment's folder, and with it
+    every accepted photo, though the pictures were intact. The state is rebuilt from them (a
+    face is in when its picture is there and readable), the damaged file is kept aside, and
+    the log and the user hear what happened."""
+    face = np.full((348, 224, 3), 200, np.uint8)
+    first = Enrollment.open(tmp_path, "deck")
+    for face_id in ("green-1", "green-2", "skull-king"):
+        first.accept(face_id, face, source=f"{face_id}.jpg")
+    first.stage = "done"
+    first.save()
+    (first.faces_dir / "green-2.png").write_bytes(b"cut short")  # not readable: not in
+    state = first.work_dir / "state.json"
+    state.write_text("{not json")
+
+    with caplog.at_level("WARNING"):
+        again = Enrollment.open(tmp_path, "deck")
+    assert sorted(again.faces) == ["green-1", "skull-king"]
+    assert again.stage == "collect" and again.model is None
+    assert sorted(p.name for p in again.faces_dir.iterdir()) == [
+        "green-1.png",
+        "green-2.png",
+        "skull-king.png",
+    ]
+    (kept,) = again.work_dir.glob("state.json.damaged-*")
+    assert kept.read_text() == "{not json"
+    said = f"{state} was damaged and is kept as {kept.name}: the enrollment goes on from the"
+    assert str(again.rebuilt) == (f"{said} pictures of its accepted faces (2 of {len(FACES)})")
+    assert str(again.rebuilt) in caplog.text
+    # The rebuilt state is on disk: the next start reads it, with nothing to say.
+    third = Enrollment.open(tmp_path, "deck")
+    assert sorted(third.faces) == ["green-1", "skull-king"] and third.rebuilt is None
+    state.write_text("[]")  # JSON, but no state: damaged too, and kept under another name
+    Enrollment.open(tmp_path, "deck")
+    assert len(list(again.work_dir.glob("state.json.damaged-*"))) == 2
+
+
+def test_the_command_says_a_damaged_state_was_rebuilt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = Enrollment.open(tmp_path, "deck")
+    first.accept("green-1", np.full((348, 224, 3), 200, np.uint8))
+    (first.work_dir / "state.json").write_text("{not json")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    # No model is installed in this data folder: the run stops after opening the enrollment.
+    assert main(["enroll", "--from", str(photos), "--name", "deck", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "state.json was damaged and is kept as state.json.damaged-" in err
+    assert "the pictures of its accepted faces (1 of 69)" in err
+
+
+def test_a_damaged_state_file_that_cannot_be_kept_aside_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     work = tmp_path / "enroll" / "deck"
     work.mkdir(parents=True)
     (work / "state.json").write_text("{not json")
-    with pytest.raises(UserError, match="damaged"):
+
+    def full_disk(source: Path, path: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(enroll_mod, "copy_atomic", full_disk)
+    with pytest.raises(UserError, match=r"cannot be kept aside .* faces in .* are intact"):
         Enrollment.open(tmp_path, "deck")
+    assert (work / "state.json").read_text() == "{not json"
 
 
 def test_the_self_check_sentence_reads_plainly() -> None:

@@ -906,3 +906,20 @@ def test_two_saves_of_one_trick_photo_at_once_keep_it_once(
     script = client.get("/").get_data(as_text=True)
     assert '$("trick-save").disabled = true;' in script
     assert 'finally { $("trick-save").disabled = false; }' in script
+
+
+def test_the_page_says_a_damaged_state_was_rebuilt_in_its_language(tmp_path: Path) -> None:
+    """A damaged state.json is rebuilt from the face pictures: the page says so (and where the
+    damaged file is kept), in the reader's language; an intact one says nothing."""
+    first = Enrollment.open(tmp_path / "data", "table-deck")
+    first.accept("green-1", np.full((348, 224, 3), 200, np.uint8))
+    assert _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)]).state()["notice"] is None
+    (first.work_dir / "state.json").write_text("{not json")
+    session = _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)])
+    client = page_client(create_enroll_app(session))
+    state = client.get("/api/state", headers={"Accept-Language": "it"}).get_json()
+    assert state["enrolled"] == ["green-1"]
+    assert state["notice"].startswith(f"{first.work_dir / 'state.json'} era danneggiato ed è")
+    assert state["notice"].endswith("dalle foto delle sue carte accettate (1 di 69)")
+    page = client.get("/").get_data(as_text=True)
+    assert '<div id="notice" class="bad" role="status" hidden></div>' in page

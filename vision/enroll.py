@@ -23,6 +23,7 @@ import datetime as dt
 import difflib
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -73,7 +74,10 @@ from skullcam.vision.training import (
     DETECTOR_FILE,
 )
 
+logger = logging.getLogger(__name__)
+
 STATE_FORMAT = "skullcam-enroll/1"
+TIME_FORMAT = "%Y%m%d-%H%M%S"  # UTC; also in file names
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # "Looks like another card": the current classifier is this sure of another face and gives the
@@ -123,8 +127,22 @@ def check_name(name: str) -> str:
     return name
 
 
+def _file_time(path: Path) -> str:
+    """When ``path`` was last written, as :func:`_now` writes a time."""
+    return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).strftime(TIME_FORMAT)
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or ``path`` with ``-2``, ``-3``... added when that name is taken."""
+    number, free = 1, path
+    while free.exists():
+        number += 1
+        free = path.with_name(f"{path.name}-{number}")
+    return free
+
+
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    return dt.datetime.now(dt.UTC).strftime(TIME_FORMAT)
 
 
 def _file_digest(path: Path) -> str:
@@ -210,6 +228,8 @@ class Enrollment:
     faces: dict[str, dict[str, object]] = field(default_factory=dict)
     stage: str = "collect"
     model: str | None = None
+    rebuilt: Message | None = field(default=None, compare=False)
+    """What to tell the user when :meth:`open` found the state damaged and rebuilt it."""
     _held: Any = field(default=None, repr=False, compare=False)
 
     def hold(self) -> None:
@@ -258,19 +278,9 @@ class Enrollment:
         path = enrollment.work_dir / "state.json"
         if path.is_file():
             try:
-                raw = json.loads(path.read_text())
-                if raw.get("format") != STATE_FORMAT:
-                    raise ValueError("unknown format")
-                enrollment.faces = {
-                    str(k): dict(v) for k, v in raw.get("faces", {}).items() if k in FACES
-                }
-                enrollment.stage = str(raw.get("stage", "collect"))
-                enrollment.model = raw.get("model")
+                enrollment._read_state(path)
             except (ValueError, AttributeError, TypeError) as err:
-                raise UserError(
-                    f"{path} is damaged ({err}); delete {enrollment.work_dir} to start this "
-                    "enrollment over"
-                ) from err
+                enrollment._rebuild_state(path, err)
         # A face whose image went missing is not enrolled, whatever the state says.
         enrollment.faces = {
             f: v
@@ -278,6 +288,42 @@ class Enrollment:
             if (enrollment.faces_dir / f"{f}.png").is_file()
         }
         return enrollment
+
+    def _read_state(self, path: Path) -> None:
+        """The faces, stage and model ``state.json`` records (ValueError, TypeError or
+        AttributeError when it is damaged)."""
+        raw = json.loads(path.read_text())
+        if raw.get("format") != STATE_FORMAT:
+            raise ValueError("unknown format")
+        self.faces = {str(k): dict(v) for k, v in raw.get("faces", {}).items() if k in FACES}
+        self.stage = str(raw.get("stage", "collect"))
+        self.model = raw.get("model")
+
+    def _rebuild_state(self, path: Path, err: Exception) -> None:
+        """A damaged ``state.json`` rebuilt from the face pictures, which are intact: a face is
+        accepted when its picture is on disk and readable. The damaged file is kept beside
+        it (copied first, then replaced: a crash in between leaves it as it was), and the
+        enrollment starts its later steps over. The pictures are the record: deleting the
+        folder to start over would throw every accepted photo away."""
+        kept = _free_name(path.with_name(f"{path.name}.damaged-{_now()}"))
+        try:
+            copy_atomic(path, kept)
+        except OSError as copy_err:
+            raise UserError(
+                f"{path} is damaged ({err}) and cannot be kept aside ({copy_err}): the "
+                f"accepted faces in {self.faces_dir} are intact; free the disk and start again"
+            ) from copy_err
+        self.faces = {
+            face: {"at": _file_time(picture), "rebuilt": True}
+            for face in FACES
+            if cv2.imread(str(picture := self.faces_dir / f"{face}.png")) is not None
+        }
+        self.stage, self.model = "collect", None
+        self.save()
+        self.rebuilt = message(
+            "state_rebuilt", state=str(path), kept=kept.name, n=len(self.faces), total=len(FACES)
+        )
+        logger.warning("%s was damaged (%s): %s", path, err, self.rebuilt)
 
     def save(self) -> None:
         self.work_dir.mkdir(parents=True, exist_ok=True)

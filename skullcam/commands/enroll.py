@@ -223,6 +223,8 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         )
     enrollment = Enrollment.open(args.data, args.name)
     enrollment.hold()
+    if enrollment.rebuilt is not None:
+        _say(str(enrollment.rebuilt))
     base = active_model_dir(args.data)
     if not (base / "recognizer.json").is_file():
         raise UserError(
