@@ -161,3 +161,33 @@ def test_a_round_button_that_runs_out_hands_the_focus_to_the_other(
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     WebDriverWait(browser, 20).until(lambda d: title.text.startswith("Runde 2 "))
     assert browser.execute_script("return document.activeElement.id") == "prev-round"
+
+
+def _press(browser: Any, element_id: str) -> None:
+    """Focus ``element_id`` and press Enter on it, as a keyboard user does."""
+    browser.execute_script(f"document.getElementById('{element_id}').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+
+
+def test_go_to_round_hands_the_focus_to_the_first_bid_still_to_enter(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """ "Go to round N" hides itself once the page is there, and the focus fell to the page's
+    top: it goes to the first bid button of the first player without a bid in that round."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    store.set_bids(gid, 1, [1, None, 0])  # round 1 played without Ben's bid: the score stops
+    store.record_trick(gid, 1, 0, plays((1, "green-1"), (2, "green-2"), (0, "green-3")))
+    store.set_bids(gid, 2, [1, 0, None])
+    browser.get(f"{base}/game/{gid}/bids?lang=it")
+    title = browser.find_element(By.ID, "round-title")
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "score-stop-go").is_displayed()
+    )
+    _press(browser, "score-stop-go")
+    WebDriverWait(browser, 20).until(lambda d: title.text.startswith("Round 1 "))
+    assert browser.execute_script(FOCUSED) == ["bid-button", "1", "0"]
+    # Round 1 is behind the game: its line's button goes back to round 2, to Cai's bid.
+    _press(browser, "round-moved-on-go")
+    WebDriverWait(browser, 20).until(lambda d: title.text.startswith("Round 2 "))
+    assert browser.execute_script(FOCUSED) == ["bid-button", "2", "0"]

@@ -490,6 +490,25 @@ function initBids() {
     roundCards = res.cards;
     render();
   }
+  /* "Go to round N" (showScoreStop, showRoundMovedOn) hides itself once the page is there:
+   * the focus it had goes on to the first bid still to enter in that round (why the player
+   * went there), not to the page's top, where a keyboard user started over. */
+  async function goToRound(r) {
+    const pressed = document.activeElement;
+    await loadRound(r);
+    if (pressed && pressed.closest("[hidden]")) firstBidControl().focus();
+  }
+  /* The shown round's first bid button of the first player without a bid (any player's
+   * first, where every bid is in), or ◀/▶ where the bids are locked. */
+  function firstBidControl() {
+    const bids = shownRound === state.round ? state.bids : roundBids;
+    const rows = document.getElementById("bid-rows");
+    const player = Math.max(bids.indexOf(null), 0);
+    return rows.querySelector('.bid-button[data-player="' + player + '"]:enabled')
+      || rows.querySelector(".bid-button:enabled")
+      || [document.getElementById("prev-round"), document.getElementById("next-round")].find((b) => !b.disabled)
+      || document.body;
+  }
   function render() {
     const cards = cardsFor(shownRound);
     const bids = shownRound === state.round ? state.bids : roundBids;
@@ -579,8 +598,8 @@ function initBids() {
     if (again) again.focus({preventScroll: true});
     const warn = document.getElementById("bids-missing");
     if (shownRound === state.round) showMissingBids(warn, state); else warn.hidden = true;
-    showScoreStop(state, shownRound, (r) => loadRound(r).catch(showError));
-    showRoundMovedOn(state, shownRound, (r) => loadRound(r).catch(showError));
+    showScoreStop(state, shownRound, (r) => goToRound(r).catch(showError));
+    showRoundMovedOn(state, shownRound, (r) => goToRound(r).catch(showError));
     // A table with no TV learns here that the camera records nothing (skullcam run found none).
     showCameraMissing(document.getElementById("no-camera"), state);
     document.getElementById("camera-how").hidden = SK.readOnly
