@@ -53,7 +53,7 @@ from skullcam.device.enroll_i18n import say as word
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, quoted, sent_json
 from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
 from skullcam.errors import UserError, cannot_listen, missing_training_package
-from skullcam.files import write_atomic
+from skullcam.files import CannotWrite, write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import (
     AdaptPlan,
@@ -705,6 +705,10 @@ def create_enroll_app(
 
     @app.errorhandler(UserError)
     def user_error(err: UserError) -> Any:
+        # A write that failed (a full or read-only disk) is the disk's answer, not the
+        # command line's English advice to pass another --data folder.
+        if isinstance(err, CannotWrite) and isinstance(err.__cause__, OSError):
+            return file_error_answer(err.__cause__, lang())
         return jsonify({"error": error_text(err, lang())}), 400
 
     add_error_answers(app, lang)
@@ -825,12 +829,21 @@ def add_error_answers(app: Any, lang: Callable[[], str]) -> None:
 
     @app.errorhandler(OSError)
     def file_error(err: OSError) -> Any:
-        logger.error("a file could not be read or written: %s", err, exc_info=err)
-        return jsonify({"error": t("err_files", lang(), error=str(err))}), 500
+        return file_error_answer(err, lang())
 
     @app.errorhandler(500)
     def server_error(err: Exception) -> Any:
         return jsonify({"error": t("err_server", lang())}), 500
+
+
+def file_error_answer(err: OSError, lang: str) -> Any:
+    """The answer for a file this machine could not read or write (a full or read-only disk):
+    the system's error in a sentence in ``lang`` that says to check the disk, and the error
+    with its traceback in the log, for whoever runs the page."""
+    from flask import jsonify
+
+    logger.error("a file could not be read or written: %s", err, exc_info=err)
+    return jsonify({"error": t("err_files", lang, error=str(err))}), 500
 
 
 def _json_object() -> dict[str, Any]:

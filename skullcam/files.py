@@ -73,10 +73,16 @@ def sync_folder(path: Path) -> None:
         os.close(fd)
 
 
-def _cannot_write(path: Path, tmp: Path, err: OSError) -> UserError:
+class CannotWrite(UserError):
+    """A file that could not be written (a read-only card, a full disk), raised from the
+    system's ``OSError``: a web page words that error in its reader's language, where the
+    message's advice (another --data folder) is for the command line."""
+
+
+def _cannot_write(path: Path, tmp: Path, err: OSError) -> CannotWrite:
     """A read-only card or a full disk: say which file, and keep its old contents."""
     tmp.unlink(missing_ok=True)
-    return UserError(
+    return CannotWrite(
         f"cannot write {path} ({err.strerror or err}): make {path.parent} writable or free "
         "some disk space, or pass another --data / --out folder"
     )

@@ -923,3 +923,31 @@ def test_the_page_says_a_damaged_state_was_rebuilt_in_its_language(tmp_path: Pat
     assert state["notice"].endswith("dalle foto delle sue carte accettate (1 di 69)")
     page = client.get("/").get_data(as_text=True)
     assert '<div id="notice" class="bad" role="status" hidden></div>' in page
+
+def test_a_full_disk_while_accepting_a_face_is_said_in_the_pages_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full (or read-only) disk fails the face's write itself, not the folder's creation:
+    the write's refusal reached the page in English, as a 400 telling a phone to "pass another
+    --data / --out folder". It is the disk's answer in the reader's language, as any other
+    file the page cannot write, and the face waits to be accepted again."""
+    import errno
+
+    from skullcam import files
+
+    rng = np.random.default_rng(7)
+    session = _session(tmp_path, [render_photo([render_face("green-1", "alt")], rng, PHOTO)[0]])
+    client = page_client(create_enroll_app(session))
+    assert client.post("/api/capture", json={}).get_json()["pending"]["ok"]
+
+    def full(fh: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files, "_flush_to_disk", full)
+    refused = client.post("/api/accept", json={}, headers={"Accept-Language": "da"})
+    assert refused.status_code == 500 and refused.is_json
+    error = refused.get_json()["error"]
+    assert error.startswith("en fil på denne maskine kunne ikke læses eller skrives (")
+    assert "No space left on device" in error and "--data" not in error
+    monkeypatch.undo()
+    assert client.post("/api/accept", json={}).get_json()["enrolled"] == ["green-1"]
