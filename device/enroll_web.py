@@ -855,7 +855,8 @@ def _json_object() -> dict[str, Any]:
         return {}
     body = sent_json()
     if not isinstance(body, dict):
-        raise page_error("err_not_object", example='{} or {"face": "green-7"}')
+        examples = Message("either_example", {"a": "{}", "b": '{"face": "green-7"}'})
+        raise page_error("err_not_object", example=examples)
     return body
 
 

@@ -784,7 +784,7 @@ def test_a_malformed_request_is_refused_in_the_pages_language(tmp_path: Path) ->
         return str(answer.get_json()["error"])
 
     assert error("/api/accept", json=[1]) == (
-        'forespørgslen er ikke et JSON-objekt: send {} or {"face": "green-7"}'
+        'forespørgslen er ikke et JSON-objekt: send {} eller {"face": "green-7"}'
     )
     assert (
         error("/api/accept", json={"force": "no"}) == "force skal være true eller false, ikke 'no'"
