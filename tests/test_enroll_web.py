@@ -924,6 +924,7 @@ def test_the_page_says_a_damaged_state_was_rebuilt_in_its_language(tmp_path: Pat
     page = client.get("/").get_data(as_text=True)
     assert '<div id="notice" class="bad" role="status" hidden></div>' in page
 
+
 def test_a_full_disk_while_accepting_a_face_is_said_in_the_pages_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
