@@ -634,7 +634,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "es": 'face debe ser un id de carta como "green-7", u omitirse, no {value}',
         "it": 'face deve essere l\'id di una carta come "green-7", oppure mancare, non {value}',
         "da": 'face skal være et kort-id som "green-7" eller udelades, ikke {value}',
-    },  # Two examples of a request, as err_not_object quotes them.
+    },
+    # Two examples of a request, as err_not_object quotes them.
     "either_example": {
         "en": "{a} or {b}",
         "es": "{a} o {b}",
