@@ -868,9 +868,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_not_found": "; {n} cartas no encontradas ({names})",
         "tricks_not_found_one": "; {n} carta no encontrada ({names})",
         "state_rebuilt": (
-            "{state} estaba dañado y se conserva como {kept}: el registro sigue con las fotos"
-            " de sus cartas aceptadas ({n} de {total})"
+            "{why}: el registro sigue con las fotos de sus cartas aceptadas ({n} de {total})"
         ),
+        "state_damaged": "{state} estaba dañado y se conserva como {kept}",
+        "state_missing": "{state} faltaba",
         "upload_empty": "el archivo subido está vacío: elige una foto (JPEG o PNG)",
         "upload_unreadable": (
             "el archivo subido no es una imagen legible (no es JPEG ni PNG, o está incompleto):"
@@ -997,9 +998,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_not_found": "; {n} carte non trovate ({names})",
         "tricks_not_found_one": "; {n} carta non trovata ({names})",
         "state_rebuilt": (
-            "{state} era danneggiato ed è conservato come {kept}: la registrazione continua"
-            " dalle foto delle sue carte accettate ({n} di {total})"
+            "{why}: la registrazione continua dalle foto delle sue carte accettate ({n} di {total})"
         ),
+        "state_damaged": "{state} era danneggiato ed è conservato come {kept}",
+        "state_missing": "{state} mancava",
         "upload_empty": "il file caricato è vuoto: scegli una foto (JPEG o PNG)",
         "upload_unreadable": (
             "il file caricato non è un'immagine leggibile (non è JPEG o PNG, oppure è troncato):"
@@ -1121,9 +1123,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tricks_not_found": "; {n} kort ikke fundet ({names})",
         "tricks_not_found_one": "; {n} kort ikke fundet ({names})",
         "state_rebuilt": (
-            "{state} var beskadiget og er gemt som {kept}: registreringen fortsætter med"
-            " billederne af de godkendte kort ({n} af {total})"
+            "{why}: registreringen fortsætter med billederne af de godkendte kort ({n} af {total})"
         ),
+        "state_damaged": "{state} var beskadiget og er gemt som {kept}",
+        "state_missing": "{state} manglede",
         "upload_empty": "den uploadede fil er tom: vælg et billede (JPEG eller PNG)",
         "upload_unreadable": (
             "den uploadede fil er ikke et læsbart billede (ikke JPEG eller PNG, eller afkortet):"

@@ -909,18 +909,93 @@ def test_a_damaged_state_file_is_rebuilt_from_the_face_pictures(
     assert len(list(again.work_dir.glob("state.json.damaged-*"))) == 2
 
 
-def test_the_command_says_a_damaged_state_was_rebuilt(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_missing_state_file_is_rebuilt_from_the_face_pictures(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A state.json gone while face pictures are there (a crash between the first face's
+    picture and the first save, or the file deleted) started an empty enrollment: the
+    accepted photos were ignored, and new ones written over them. The state is rebuilt from
+    the pictures, as for a damaged file, and the log and the user hear it."""
+    face = np.full((348, 224, 3), 200, np.uint8)
+    first = Enrollment.open(tmp_path, "deck")
+    for face_id in ("green-1", "skull-king"):
+        first.accept(face_id, face, source=f"{face_id}.jpg")
+    state = first.work_dir / "state.json"
+    state.unlink()
+
+    with caplog.at_level("WARNING"):
+        again = Enrollment.open(tmp_path, "deck")
+    assert sorted(again.faces) == ["green-1", "skull-king"]
+    assert again.next_face() == FACES[1]  # green-1 is in: the next missing face follows it
+    assert str(again.rebuilt) == (
+        f"{state} was missing: the enrollment goes on from the pictures of its accepted faces"
+        f" (2 of {len(FACES)})"
+    )
+    assert str(again.rebuilt) in caplog.text
+    assert not list(again.work_dir.glob("state.json.damaged-*"))  # nothing to keep aside
+    third = Enrollment.open(tmp_path, "deck")  # the rebuilt state is on disk
+    assert sorted(third.faces) == ["green-1", "skull-king"] and third.rebuilt is None
+
+
+def test_a_rebuilt_face_is_looked_at_again_by_the_next_folder_run(
+    tmp_path: Path, alt_photos: Path
+) -> None:
+    """A rebuilt state has no record of the photos its faces came from: the next run with the
+    folder checks those photos again (and accepts them again when they are good)."""
+    folder = _subset(alt_photos, tmp_path / "photos", ["green-1", "green-2"])
+    data = tmp_path / "data"
+    collect_from_folder(Enrollment.open(data, "deck"), folder, progress=False)
+    (data / "enroll" / "deck" / "state.json").unlink()
+    rebuilt = Enrollment.open(data, "deck")
+    assert sorted(rebuilt.faces) == ["green-1", "green-2"] and rebuilt.rebuilt is not None
+    looked_at: list[int] = []
+
+    def counting(face: np.ndarray) -> dict[str, float]:
+        looked_at.append(1)
+        return dict.fromkeys(FACES, 1 / 69)
+
+    said: list[str] = []
+    collect_from_folder(rebuilt, folder, counting, say=said.append, progress=False)
+    assert len(looked_at) == 2 and said == []
+    assert all(rebuilt.faces[f].get("digest") for f in ("green-1", "green-2"))
+
+
+def test_a_new_enrollment_without_face_pictures_is_not_rebuilt(tmp_path: Path) -> None:
+    """No state and no face picture (a new enrollment, or one whose folder holds only its
+    lock and an empty faces folder) is a fresh start: nothing to rebuild, nothing to say."""
+    (tmp_path / "enroll" / "deck" / "faces").mkdir(parents=True)
+    (tmp_path / "enroll" / "deck" / "faces" / "not-a-card.png").write_bytes(b"x")
+    fresh = Enrollment.open(tmp_path, "deck")
+    assert fresh.faces == {} and fresh.rebuilt is None
+    assert not (fresh.work_dir / "state.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (
+            lambda state: state.write_text("{not json"),
+            "state.json was damaged and is kept as state.json.damaged-",
+        ),
+        (lambda state: state.unlink(), "state.json was missing: the enrollment goes on"),
+    ],
+    ids=["damaged", "missing"],
+)
+def test_the_command_says_a_damaged_or_missing_state_was_rebuilt(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    spoil: Callable[[Path], object],
+    said: str,
 ) -> None:
     first = Enrollment.open(tmp_path, "deck")
     first.accept("green-1", np.full((348, 224, 3), 200, np.uint8))
-    (first.work_dir / "state.json").write_text("{not json")
+    spoil(first.work_dir / "state.json")
     photos = tmp_path / "photos"
     photos.mkdir()
     # No model is installed in this data folder: the run stops after opening the enrollment.
     assert main(["enroll", "--from", str(photos), "--name", "deck", "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "state.json was damaged and is kept as state.json.damaged-" in err
+    assert said in err
     assert "the pictures of its accepted faces (1 of 69)" in err
 
 

@@ -13,7 +13,7 @@ import logging
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -908,18 +908,29 @@ def test_two_saves_of_one_trick_photo_at_once_keep_it_once(
     assert 'finally { $("trick-save").disabled = false; }' in script
 
 
-def test_the_page_says_a_damaged_state_was_rebuilt_in_its_language(tmp_path: Path) -> None:
-    """A damaged state.json is rebuilt from the face pictures: the page says so (and where the
-    damaged file is kept), in the reader's language; an intact one says nothing."""
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (lambda state: state.write_text("{not json"), " era danneggiato ed è conservato come "),
+        (lambda state: state.unlink(), " mancava: la registrazione continua "),
+    ],
+    ids=["damaged", "missing"],
+)
+def test_the_page_says_a_damaged_or_missing_state_was_rebuilt_in_its_language(
+    tmp_path: Path, spoil: Callable[[Path], object], said: str
+) -> None:
+    """A damaged or missing state.json is rebuilt from the face pictures: the page says so
+    (and where a damaged file is kept), in the reader's language; an intact one says
+    nothing."""
     first = Enrollment.open(tmp_path / "data", "table-deck")
     first.accept("green-1", np.full((348, 224, 3), 200, np.uint8))
     assert _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)]).state()["notice"] is None
-    (first.work_dir / "state.json").write_text("{not json")
+    spoil(first.work_dir / "state.json")
     session = _session(tmp_path, [np.zeros((480, 640, 3), np.uint8)])
     client = page_client(create_enroll_app(session))
     state = client.get("/api/state", headers={"Accept-Language": "it"}).get_json()
     assert state["enrolled"] == ["green-1"]
-    assert state["notice"].startswith(f"{first.work_dir / 'state.json'} era danneggiato ed è")
+    assert state["notice"].startswith(f"{first.work_dir / 'state.json'}{said}")
     assert state["notice"].endswith("dalle foto delle sue carte accettate (1 di 69)")
     page = client.get("/").get_data(as_text=True)
     assert '<div id="notice" class="bad" role="status" hidden></div>' in page

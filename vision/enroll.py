@@ -229,7 +229,8 @@ class Enrollment:
     stage: str = "collect"
     model: str | None = None
     rebuilt: Message | None = field(default=None, compare=False)
-    """What to tell the user when :meth:`open` found the state damaged and rebuilt it."""
+    """What to tell the user when :meth:`open` found the state damaged or missing and rebuilt
+    it from the face pictures."""
     _held: Any = field(default=None, repr=False, compare=False)
 
     def hold(self) -> None:
@@ -280,7 +281,15 @@ class Enrollment:
             try:
                 enrollment._read_state(path)
             except (ValueError, AttributeError, TypeError) as err:
-                enrollment._rebuild_state(path, err)
+                kept = enrollment._keep_damaged(path, err)
+                enrollment._rebuild_state(
+                    message("state_damaged", state=str(path), kept=kept.name), f"damaged ({err})"
+                )
+        elif any((enrollment.faces_dir / f"{face}.png").is_file() for face in FACES):
+            # Gone while pictures are there: a crash between the first face's picture and
+            # the first save, or the file deleted. Starting empty would ignore those faces
+            # and let new photos overwrite them.
+            enrollment._rebuild_state(message("state_missing", state=str(path)), "missing")
         # A face whose image went missing is not enrolled, whatever the state says.
         enrollment.faces = {
             f: v
@@ -299,12 +308,9 @@ class Enrollment:
         self.stage = str(raw.get("stage", "collect"))
         self.model = raw.get("model")
 
-    def _rebuild_state(self, path: Path, err: Exception) -> None:
-        """A damaged ``state.json`` rebuilt from the face pictures, which are intact: a face is
-        accepted when its picture is on disk and readable. The damaged file is kept beside
-        it (copied first, then replaced: a crash in between leaves it as it was), and the
-        enrollment starts its later steps over. The pictures are the record: deleting the
-        folder to start over would throw every accepted photo away."""
+    def _keep_damaged(self, path: Path, err: Exception) -> Path:
+        """Where the damaged ``state.json`` is kept beside itself (copied, so a crash before
+        the rebuilt state replaces it leaves it as it was): the user may want to see it."""
         kept = _free_name(path.with_name(f"{path.name}.damaged-{_now()}"))
         try:
             copy_atomic(path, kept)
@@ -313,6 +319,15 @@ class Enrollment:
                 f"{path} is damaged ({err}) and cannot be kept aside ({copy_err}): the "
                 f"accepted faces in {self.faces_dir} are intact; free the disk and start again"
             ) from copy_err
+        return kept
+
+    def _rebuild_state(self, why: Message, cause: str) -> None:
+        """The state rebuilt from the face pictures, when ``state.json`` is damaged or
+        missing: a face is accepted when its picture is on disk and readable, and the
+        enrollment starts its later steps over. The pictures are the record: deleting the
+        folder to start over, or starting an empty enrollment beside them, would throw every
+        accepted photo away. ``why`` tells the user what was wrong, ``cause`` the log."""
+        state = self.work_dir / "state.json"
         self.faces = {
             face: {"at": _file_time(picture), "rebuilt": True}
             for face in FACES
@@ -320,10 +335,8 @@ class Enrollment:
         }
         self.stage, self.model = "collect", None
         self.save()
-        self.rebuilt = message(
-            "state_rebuilt", state=str(path), kept=kept.name, n=len(self.faces), total=len(FACES)
-        )
-        logger.warning("%s was damaged (%s): %s", path, err, self.rebuilt)
+        self.rebuilt = message("state_rebuilt", why=why, n=len(self.faces), total=len(FACES))
+        logger.warning("%s was %s: %s", state, cause, self.rebuilt)
 
     def save(self) -> None:
         self.work_dir.mkdir(parents=True, exist_ok=True)

@@ -126,11 +126,13 @@ ENGLISH: dict[str, str] = {
     "tricks_other_misreads_one": "; {n} other misread",
     "tricks_not_found": "; {n} cards not found ({names})",
     "tricks_not_found_one": "; {n} card not found ({names})",
-    # A damaged state.json, rebuilt from the face pictures (``enroll.Enrollment.open``).
+    # A damaged or missing state.json, rebuilt from the face pictures
+    # (``enroll.Enrollment.open``); ``why`` is ``state_damaged`` or ``state_missing``.
     "state_rebuilt": (
-        "{state} was damaged and is kept as {kept}: the enrollment goes on from the pictures"
-        " of its accepted faces ({n} of {total})"
+        "{why}: the enrollment goes on from the pictures of its accepted faces ({n} of {total})"
     ),
+    "state_damaged": "{state} was damaged and is kept as {kept}",
+    "state_missing": "{state} was missing",
     # An uploaded photo of a trick that cannot be read (``enroll_tricks.decode_photo``).
     "upload_empty": "the uploaded file is empty: choose a photo (JPEG or PNG)",
     "upload_unreadable": (
