@@ -16,7 +16,6 @@ guard recognizes the last recorded trick if its cards are still on the table.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import re
@@ -25,19 +24,15 @@ import threading
 import time
 from collections import deque
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
-from skullcam.device.pipeline import annotate
 from skullcam.device.referee import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.sources import Frame
+from skullcam.device.trick_images import TrickImages
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
-from skullcam.files import replace_atomically, sync_folder
 from skullcam.rules import Settings
 from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
@@ -55,24 +50,12 @@ logger = logging.getLogger(__name__)
 GAME_FILES = re.compile(
     rf"r\d{{2,}}t\d{{2,}}(-\d+)?(-boxes)?\.jpg|{re.escape(DEMO_MARK)}|{re.escape(unrecorded.FILE)}"
 )
-"""The names a run writes into a game's folder (:meth:`StoreRecorder._image_names`, the
-demo's mark, :data:`unrecorded.FILE`): a temp file of one of these that a kill mid-write left
-there is the run's to remove (``remove_leftover_temps``), any other file is kept."""
+"""The names a run writes into a game's folder (:meth:`TrickImages.names`, the demo's mark,
+:data:`unrecorded.FILE`): a temp file of one of these that a kill mid-write left there is the
+run's to remove (``remove_leftover_temps``), any other file is kept."""
 
 #: What of a camera's trick :meth:`GameStore.keep_camera_reading` keeps beside a hand entry.
 _READING = ("completion_image", "annotated_image", "detections", "model_version", "flags")
-
-
-def write_image_atomic(path: Path, image: np.ndarray, quality: int = 90) -> None:
-    """Encode to JPEG, write under a temporary name, fsync, rename over ``path``; an
-    ``OSError`` (a full disk) is raised with no temp file left, for the recorder to word."""
-    import cv2
-
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise UserError(f"cannot encode image for {path}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    replace_atomically(path, data.tobytes())
 
 
 def table_choices(store: GameStore, game_id: int) -> TableChoices:
@@ -184,9 +167,8 @@ class StoreRecorder:
     ) -> None:
         self.store = store
         self.game_id = game_id
-        self.model_version = model_version
-        self.source_name = source_name
         self.players = list(store.game(game_id).players)
+        self.images = TrickImages(store, game_id, model_version, source_name)
         self.recorded = 0
         self.pending: deque[Waiting] = deque()
         """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
@@ -238,11 +220,11 @@ class StoreRecorder:
         leave a hole in the store that every later trick steps around. The store's one
         transaction means nothing is half-written, and a restart resumes from what is there.
         A database held by another program is not a failure: the trick waits its turn. The
-        pictures' names are read from the store (:meth:`_image_names`): a damaged database
+        pictures' names are read from the store (:meth:`TrickImages.names`): a damaged database
         stops the loop there as it would at the trick's write.
         """
         try:
-            record = self._write_images(outcome, frame, detections)
+            record = self.images.write(outcome, frame, detections)
         except (OSError, sqlite3.Error) as err:
             raise self._failed(outcome, err) from err
         self._wait((outcome, record))
@@ -261,6 +243,16 @@ class StoreRecorder:
         the trick's history, with what was replaced."""
         self._wait((outcome, Swap(index, before)))
         self.flush()
+
+    @property
+    def model_version(self) -> str:
+        """The recognizer's version, recorded with each trick; ``skullcam run`` sets it anew
+        when a newly enrolled model takes over mid-game, for the tricks after."""
+        return self.images.model_version
+
+    @model_version.setter
+    def model_version(self, version: str) -> None:
+        self.images.model_version = version
 
     def _wait(self, item: Waiting) -> None:
         self.pending.append(item)
@@ -695,63 +687,6 @@ class StoreRecorder:
             f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
             "permissions, then run again; the tricks recorded before it are kept"
         )
-
-    def _image_names(self, folder: Path, round_number: int, trick_index: int) -> tuple[Path, Path]:
-        """The trick's picture and its annotated copy, ``r02t01.jpg`` and ``r02t01-boxes.jpg``,
-        or with ``-2``, ``-3``... after the stem where a recorded trick names those. The images
-        are written before the store accepts the trick, so a trick it refuses (a recording
-        shown again, a place the table filled by hand) wrote over the pictures of the trick
-        there, or of a trick a hand entry moved off this place, while the store kept that
-        trick's reading of them. Images no trick names (a crash before the trick's
-        transaction) are written over, as before."""
-        stem = f"r{round_number:02d}t{trick_index:02d}"
-        for n in itertools.count(1):
-            name = stem if n == 1 else f"{stem}-{n}"
-            pair = folder / f"{name}.jpg", folder / f"{name}-boxes.jpg"
-            if not any(self.store.image_in_use(p) for p in pair):
-                return pair
-        raise AssertionError("unreachable")  # count() never ends
-
-    def _write_images(
-        self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]
-    ) -> dict[str, Any]:
-        """The trick's two images, on disk now; what ``record_trick`` needs besides them."""
-        folder = self.store.game_dir(self.game_id)
-        completion, boxes = self._image_names(folder, outcome.round, outcome.trick)
-        write_image_atomic(completion, frame.image)
-        write_image_atomic(boxes, annotate(frame.image, outcome, self.players))
-        # The renames are the folder's entries, not the files': synced with the folder before
-        # the trick's transaction names them, or a power cut could keep the trick without them.
-        sync_folder(folder)
-        height, width = frame.image.shape[:2]
-        obs = outcome.observation
-        cards = []
-        if obs is not None:
-            for play, player in zip(obs.plays, obs.players, strict=True):
-                cards.append({**play.to_json(), "player": player})
-        payload = {
-            "image_size": [width, height],
-            "cards": cards,
-            "all_detections": [d.to_json() for d in detections],
-            "frame_index": frame.index,
-            # A folder of frames is resumed by name: its front may be cleaned up between runs.
-            **({"frame_file": Path(frame.origin).name} if frame.origin else {}),
-            "timestamp": round(frame.timestamp, 3),
-            "source": self.source_name,
-            "arrival_seats": list(obs.arrival_seats) if obs is not None else [],
-            **(obs.seats_json() if obs is not None else {}),
-        }
-        return {
-            "plays": outcome.plays_json(),
-            "completion_image": completion,
-            "annotated_image": boxes,
-            "detections": payload,
-            "resolution": outcome.result.to_json() if outcome.result is not None else None,
-            "model_version": self.model_version,
-            # The pirate's question asks for the choice (``_prompts``); as a flag it would mark
-            # the trick doubtful for good, and ask "confirm or correct" beside the question.
-            "flags": [f for f in outcome.flags if not is_ability_ask(f)],
-        }
 
     @staticmethod
     def _asks(outcome: TrickOutcome) -> list[Ask]:

@@ -196,7 +196,7 @@ def test_a_run_removes_the_temp_files_a_kill_mid_write_left_and_only_those(
     the data folder; a user's own ``.tmp`` files, and temp names of files we never write
     there, are kept."""
     from skullcam.cli import main
-    from skullcam.device.recorder import write_image_atomic
+    from skullcam.device.trick_images import write_image_atomic
 
     data = tmp_path / "data"
     store = GameStore(data)
