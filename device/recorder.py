@@ -23,11 +23,11 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from dataclasses import replace
 from typing import Any
 
 from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
+from skullcam.device.camera_swaps import CameraSwaps
 from skullcam.device.referee import Referee, TableChoices, TrickOutcome, is_ability_ask
 from skullcam.device.sources import Frame
 from skullcam.device.trick_images import TrickImages
@@ -36,14 +36,12 @@ from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
-from skullcam.store.camera_reading import camera_card, shares_a_card
+from skullcam.store.camera_reading import shares_a_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.prompts import Ask
-from skullcam.store.rows import Trick
 from skullcam.store.tricks import DEMO_MARK, AlreadyRecorded
 from skullcam.vision.detection import Detection
-from skullcam.vision.trick_state import swap_flag
 
 logger = logging.getLogger(__name__)
 
@@ -185,10 +183,8 @@ class StoreRecorder:
         (:meth:`_record_moved_on`) or back (:meth:`_record_moved_back`), and the place it went
         in at: a swap on it goes there. A
         trick numbered by this referee only, so it lives as long as the recorder; another
-        run finds the trick from the audit trail (:meth:`_swapped_trick`)."""
-        self._record_differs = False
-        """A swap the camera saw went into the store otherwise than it amended the camera's
-        referee, or not at all (:meth:`recorded_game`)."""
+        run finds the trick from the audit trail (:meth:`CameraSwaps._swapped_trick`)."""
+        self.swaps = CameraSwaps(store, game_id, self._went_on)
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -265,11 +261,11 @@ class StoreRecorder:
             try:
                 with self.store.waiting_at_most(self.WAIT_S if wait_s is None else wait_s):
                     if isinstance(record, Swap):
-                        self._swap(outcome, record)
+                        self.swaps.apply(outcome, record)
                     else:
                         self._record(outcome, record)
             except UserError as err:
-                self._record_differs |= isinstance(record, Swap)
+                self.swaps.record_differs |= isinstance(record, Swap)
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
                 logger.error(
                     "round %d trick %d %s: %s", outcome.round, outcome.trick + 1, what, err
@@ -294,14 +290,14 @@ class StoreRecorder:
         card typed; a card corrected meanwhile keeps the correction) and nothing else waits
         to be written; None otherwise, or while the database cannot be read (asked again on
         the next frame). Given once: the pipeline takes it as its referee."""
-        if not self._record_differs or self.pending:
+        if not self.swaps.record_differs or self.pending:
             return None
         try:
             recorded = referee_from_store(self.store, self.game_id)
         except sqlite3.Error as err:
             logger.debug("the game as recorded was not read: %s", err)
             return None
-        self._record_differs = False
+        self.swaps.record_differs = False
         return recorded
 
     def _record(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
@@ -462,7 +458,7 @@ class StoreRecorder:
             return
         for outcome, record in waiting:
             if isinstance(record, Swap):
-                if not self._swap_in_already(outcome, record):
+                if not self.swaps.in_already(outcome, record):
                     self._wait((outcome, record))
             elif not self._in_already(record):
                 self._wait((outcome, record))
@@ -491,20 +487,6 @@ class StoreRecorder:
         image = record.get("completion_image")
         return image is not None and self.store.image_in_use(image)
 
-    def _swap_in_already(self, outcome: TrickOutcome, swap: Swap) -> bool:
-        """Whether a kept swap went in before the run that kept it stopped: the camera's
-        trick at its place holds the card swapped in. Applied again, it would find the card
-        it replaces gone and say "the recorded trick was changed meanwhile; not amended" at
-        every such restart, though nothing but the swap itself had changed it. A trick the
-        table entered by hand is left to :meth:`_swap` (the store tells a swap applied before
-        there itself)."""
-        try:
-            there = self.store.trick(self.game_id, outcome.round, outcome.trick)
-        except UserError:  # not recorded yet: its kept trick goes in first
-            return False
-        player, card = outcome.plays[swap.index]
-        return not there.by_hand and camera_card(there, player) == card
-
     def close(self) -> None:
         """Write what still waits before the run ends; say plainly what could not be."""
         deadline = time.monotonic() + self.CLOSE_WAIT_S
@@ -530,116 +512,6 @@ class StoreRecorder:
                     f"{held}, and could not be kept on disk either (the warning above says why):"
                     f" {they} lost; {their} images are in {folder}"
                 )
-
-    def _swap(self, outcome: TrickOutcome, swap: Swap) -> None:
-        """Give the recorded trick the swapped card (audited, like a correction by hand, but
-        leaving the phones' "confirm or correct?" about the trick open), flag it and ask the
-        table: a card changed after the trick completed may be a slip put right or a
-        dispute. Only while that play still holds the card the camera saw replaced: a person
-        may have corrected it first. A trick the table entered by hand keeps its cards, and
-        is asked about the swap instead (:meth:`_swap_beside_an_entry`). A trick moved on
-        since by a missed trick inserted before it takes the swap at its new place."""
-        recorded = self._swapped_trick(outcome, swap)
-        outcome = replace(outcome, round=recorded.round, trick=recorded.trick)
-        player, card = outcome.plays[swap.index]
-        if recorded.by_hand:
-            self._swap_beside_an_entry(outcome, swap)
-            return
-        plays = recorded.plays
-        if swap.index >= len(plays) or plays[swap.index]["card"] != swap.before:
-            self._swap_not_applied(outcome, swap, "the recorded trick was changed meanwhile")
-            return
-        self.store.correct_play(
-            self.game_id,
-            outcome.round,
-            outcome.trick,
-            swap.index,
-            card=card,
-            note=f"the camera saw {swap.before} swapped for {card} before the pickup",
-            by_hand=False,
-            flag=swap_flag(self.players[player], swap.before, card),
-        )
-
-    def _swapped_trick(self, outcome: TrickOutcome, swap: Swap) -> Trick:
-        """The recorded trick ``swap`` is about: the one at ``outcome``'s place where it holds
-        the card the camera saw replaced, else one moved off that place meanwhile (the table
-        inserted a missed trick at or before it while the swap waited for the database, or
-        before it while the trick waited too, and it went in a place on: at the place this
-        recorder put it, or per the audit trail where an earlier run did) that holds it
-        (:meth:`GameStore.moved_off_holding`), as does one that went in a place on or back
-        as it was recorded (:meth:`_record_after_another`, :meth:`_record_moved_back`),
-        maybe leaving that place free. Not always the one at the place: otherwise the swap
-        meant for the camera's trick moved on a place would go to the table's entry there,
-        "not amended", with a line in the log only."""
-        r, t = self._went_on.get((outcome.round, outcome.trick), (outcome.round, outcome.trick))
-        there = self._trick_at(r, t)
-        player = outcome.plays[swap.index][0]
-        if there is not None and camera_card(there, player) == swap.before:
-            return there
-        moved = self.store.moved_off_holding(self.game_id, r, t, player, swap.before)
-        if moved is None:
-            if there is None:
-                raise UserError(f"round {r} trick {t + 1} holds no recorded trick")
-            return there
-        logger.info(
-            "round %d trick %d, swapped before the pickup, is now round %d trick %d: it moved "
-            "since, as its history says",
-            r,
-            t + 1,
-            moved.round,
-            moved.trick + 1,
-        )
-        return moved
-
-    def _trick_at(self, round_number: int, trick_index: int) -> Trick | None:
-        """The recorded trick at a place; None where it holds none."""
-        try:
-            return self.store.trick(self.game_id, round_number, trick_index)
-        except UserError:
-            return None
-
-    def _swap_beside_an_entry(self, outcome: TrickOutcome, swap: Swap) -> None:
-        """A swap in a trick the table entered by hand (a moment before the camera completed
-        it, while the camera's copy waited for the database, or one the camera took up with
-        its cards still on the table): the swap corrected the entry's card, the table's
-        word, with no question; the entry keeps it and is asked about the swap, and the
-        camera's copy kept with it takes the swap (:meth:`GameStore.swap_on_entry`)."""
-        player, card = outcome.plays[swap.index]
-        doubt = swap_flag(self.players[player], swap.before, card)
-        r, t = outcome.round, outcome.trick
-        asked = self.store.swap_on_entry(self.game_id, r, t, player, swap.before, card, doubt)
-        entry = self.store.trick(self.game_id, r, t)
-        self._record_differs |= not any(
-            p["player"] == player and p["card"] == card for p in entry.plays
-        )
-        if asked is None and camera_card(entry, player) == card:
-            # Seen again, or replayed by take_kept after it went in: "not amended, that trick
-            # was entered by hand" read as if the swap had been lost.
-            logger.info("round %d trick %d, entered by hand: %s; taken already", r, t + 1, doubt)
-            return
-        if asked is None:
-            self._swap_not_applied(outcome, swap, "that trick was entered by hand")
-            return
-        logger.info(
-            "round %d trick %d, entered by hand: %s; the table's cards stand%s",
-            r,
-            t + 1,
-            doubt,
-            ", and it is asked" if asked else "",
-        )
-
-    def _swap_not_applied(self, outcome: TrickOutcome, swap: Swap, why: str) -> None:
-        self._record_differs = True
-        player, card = outcome.plays[swap.index]
-        logger.warning(
-            "round %d trick %d: %s's %s swapped for %s, but %s; not amended",
-            outcome.round,
-            outcome.trick + 1,
-            self.players[player],
-            swap.before,
-            card,
-            why,
-        )
 
     def _time_to_warn(self, about: str) -> bool:
         """True at most once every :attr:`WARN_EVERY_S` for each thing waiting (``about``: the
