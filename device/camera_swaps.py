@@ -80,8 +80,8 @@ class CameraSwaps:
         before it while the trick waited too, and it went in a place on: at the place this
         recorder put it, or per the audit trail where an earlier run did) that holds it
         (:meth:`GameStore.moved_off_holding`), as does one that went in a place on or back
-        as it was recorded (:meth:`StoreRecorder._record_after_another`,
-        :meth:`StoreRecorder._record_moved_back`), maybe leaving that place free. Not always
+        as it was recorded (:meth:`TrickFiler._record_after_another`,
+        :meth:`TrickFiler._record_moved_back`), maybe leaving that place free. Not always
         the one at the place: otherwise the swap meant for the camera's trick moved on a
         place would go to the table's entry there, "not amended", with a line in the log
         only."""

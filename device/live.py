@@ -583,7 +583,7 @@ class _GameWatch:
     (``written``, asked at each ask until it says they are in): the camera goes on watching
     the table meanwhile, with the state it has, as it does while the database is held
     (:class:`StoreRecorder`), and the tricks it completes wait in order behind them (each
-    goes where the table's change left its place: ``StoreRecorder._record``). Waiting for the
+    goes where the table's change left its place: ``TrickFiler.record``). Waiting for the
     database to rebuild ended the run once ``StoreRecorder.CLOSE_WAIT_S`` passed, and the
     cards played meanwhile went unseen."""
 

@@ -28,19 +28,17 @@ from typing import Any
 from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
 from skullcam.device.camera_swaps import CameraSwaps
-from skullcam.device.referee import Referee, TableChoices, TrickOutcome, is_ability_ask
+from skullcam.device.referee import Referee, TableChoices, TrickOutcome
 from skullcam.device.sources import Frame
+from skullcam.device.trick_filing import TrickFiler
 from skullcam.device.trick_images import TrickImages
 from skullcam.device.unrecorded import Swap, Waiting
 from skullcam.errors import UserError
 from skullcam.rules import Settings
-from skullcam.rules.table import is_tigress_doubt
 from skullcam.store import GameStore
-from skullcam.store.camera_reading import shares_a_card
 from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
-from skullcam.store.prompts import Ask
-from skullcam.store.tricks import DEMO_MARK, AlreadyRecorded
+from skullcam.store.tricks import DEMO_MARK
 from skullcam.vision.detection import Detection
 
 logger = logging.getLogger(__name__)
@@ -51,9 +49,6 @@ GAME_FILES = re.compile(
 """The names a run writes into a game's folder (:meth:`TrickImages.names`, the demo's mark,
 :data:`unrecorded.FILE`): a temp file of one of these that a kill mid-write left there is the
 run's to remove (``remove_leftover_temps``), any other file is kept."""
-
-#: What of a camera's trick :meth:`GameStore.keep_camera_reading` keeps beside a hand entry.
-_READING = ("completion_image", "annotated_image", "detections", "model_version", "flags")
 
 
 def table_choices(store: GameStore, game_id: int) -> TableChoices:
@@ -178,13 +173,8 @@ class StoreRecorder:
         self._taking_kept = False
         """Recording the tricks an earlier run kept (:meth:`take_kept`): the table is watched
         once they are in, not meanwhile (:meth:`_meanwhile`)."""
-        self._went_on: dict[tuple[int, int], tuple[int, int]] = {}
-        """The place this recorder's referee gave each trick that went in a place on
-        (:meth:`_record_moved_on`) or back (:meth:`_record_moved_back`), and the place it went
-        in at: a swap on it goes there. A
-        trick numbered by this referee only, so it lives as long as the recorder; another
-        run finds the trick from the audit trail (:meth:`CameraSwaps._swapped_trick`)."""
-        self.swaps = CameraSwaps(store, game_id, self._went_on)
+        self.filer = TrickFiler(store, game_id)
+        self.swaps = CameraSwaps(store, game_id, self.filer.went_on)
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -263,7 +253,7 @@ class StoreRecorder:
                     if isinstance(record, Swap):
                         self.swaps.apply(outcome, record)
                     else:
-                        self._record(outcome, record)
+                        self.filer.record(outcome, record)
             except UserError as err:
                 self.swaps.record_differs |= isinstance(record, Swap)
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
@@ -300,135 +290,6 @@ class StoreRecorder:
         self.swaps.record_differs = False
         return recorded
 
-    def _record(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
-        """Record a completed trick. Where the table entered it by hand a moment before (the
-        camera learns of hand entries once a second), the entry stands and the camera's
-        picture and reading go with it, a card read otherwise asked about
-        (:meth:`_kept_with_an_entry`): they were dropped with a line in the log, and nobody
-        at the table learned that the camera saw other cards. Where a missed trick inserted
-        meanwhile moved a trick into its place, it goes a place on (:meth:`_record_moved_on`),
-        first: an entry moved there is the table's copy of the trick before it, and was
-        asked about the camera's cards as if they were its own, the trick lost. Where the
-        table took such an insert back a moment before, it goes a place back
-        (:meth:`_record_moved_back`)."""
-        place = (outcome.round, outcome.trick)
-        asks = self._asks(outcome)
-        if self._record_moved_back(place, record, asks):
-            return
-        try:
-            self.store.record_trick(self.game_id, *place, **record, asks=asks)
-        except AlreadyRecorded:
-            if self._record_moved_on(place, record, asks):
-                return
-            if self._record_after_another(place, record, asks):
-                return
-            if not self._kept_with_an_entry(place, record, asks):
-                raise
-
-    def _kept_with_an_entry(
-        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
-    ) -> bool:
-        """Keep the camera's picture and reading with the trick the table entered by hand
-        at ``place`` (:meth:`~skullcam.store.GameStore.keep_camera_reading`); False where
-        no entry is there."""
-        reading = {k: record[k] for k in _READING}
-        doubts = self.store.keep_camera_reading(
-            self.game_id, *place, record["plays"], **reading, asks=asks
-        )
-        if doubts is None:
-            return False
-        said = f"; the table is asked: {'; '.join(doubts)}" if doubts else ""
-        logger.info(
-            "round %d trick %d was entered by hand meanwhile: the camera's picture is kept "
-            "with it%s",
-            place[0],
-            place[1] + 1,
-            said,
-        )
-        return True
-
-    def _record_moved_on(
-        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
-    ) -> bool:
-        """Record a waiting trick refused at ``place`` where a missed trick, inserted by hand
-        while it waited, moved the camera's trick before it into that place: at the first
-        place after it that no camera's trick holds, audited as moved from ``place``
-        (``filed_at``), so the later waiting tricks, and the swaps on it, follow it there, in
-        this run or the next (:meth:`take_kept`); or with the table's entry of it there,
-        typed while it waited and moved on by the insert too (it was recorded twice).
-        Otherwise it would be refused as already recorded, and lost with an error in the log.
-        False where the refusal stands (a recording shown again)."""
-        later = self.store.place_after_an_insert(self.game_id, *place)
-        if later is None:
-            return False
-        if not self._kept_with_an_entry(later, record, asks):
-            self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
-        why = "a missed trick was entered by hand before it while it waited for the database"
-        return self._went_in(place, later, why)
-
-    def _record_after_another(
-        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
-    ) -> bool:
-        """Record a trick refused at ``place``, where the table entered by hand a moment
-        before a trick that holds none of its one-of-a-kind cards and was not led as it was
-        (:meth:`GameStore.is_another_trick`), in the place after it: it is another trick,
-        the camera a trick behind the table (it missed the one entered, and learns of
-        entries once a second). Audited as moved from ``place``
-        (``filed_at``); a swap on it follows it. Where the table entered that trick too, its
-        reading goes with that entry (:meth:`_kept_with_an_entry`). Kept as the first
-        entry's reading instead, its every card was asked about as misread, and the trick
-        was lost. False where the reading may be the entry's, or the place after holds a
-        camera's trick or none is left: the reading stays with the entry, as before."""
-        there = self.store.trick(self.game_id, *place)
-        if not there.by_hand or not self.store.is_another_trick(
-            self.game_id, there, record["plays"]
-        ):
-            return False
-        later = self.store.place_after(self.game_id, *place)
-        if later is None:
-            return False
-        try:
-            self.store.record_trick(self.game_id, *later, **record, asks=asks, filed_at=place)
-        except AlreadyRecorded:
-            entry = self.store.trick(self.game_id, *later)
-            if not entry.by_hand or not shares_a_card(entry.plays, record["plays"]):
-                return False
-            self._kept_with_an_entry(later, record, asks)
-        why = "the table entered another trick by hand at its place"
-        return self._went_in(place, later, why)
-
-    def _record_moved_back(
-        self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]
-    ) -> bool:
-        """Record a trick filed at ``place`` a place back, where the table took back a
-        missed trick it had inserted, which the camera had followed (it learns of the
-        table's changes once a second), before learning of the take-back: the insert's place
-        is no trick's, and the take-back left the place before this one free
-        (:meth:`GameStore.place_an_insert_left`). Audited as moved from ``place``
-        (``filed_at``), and a swap on it follows it there. Otherwise it went in a place
-        late, the place where it was played left for the table to enter again. False where
-        the place stands."""
-        earlier = self.store.place_an_insert_left(self.game_id, *place)
-        if earlier is None:
-            return False
-        self.store.record_trick(self.game_id, *earlier, **record, asks=asks, filed_at=place)
-        why = "the missed trick inserted by hand before it was taken back"
-        return self._went_in(place, earlier, why)
-
-    def _went_in(self, place: tuple[int, int], at: tuple[int, int], why: str) -> bool:
-        """Note that the trick this recorder's referee filed at ``place`` went in at ``at``
-        (a swap on it goes there: :attr:`_went_on`), and log ``why``. True: it is recorded."""
-        self._went_on[place] = at
-        logger.info(
-            "round %d trick %d went in as round %d trick %d: %s",
-            place[0],
-            place[1] + 1,
-            at[0],
-            at[1] + 1,
-            why,
-        )
-        return True
-
     def _keep(self) -> None:
         """What waits, on disk too once the database is held: a stop or a crash before it
         is free loses no trick (``take_kept`` records them at the next start)."""
@@ -446,8 +307,8 @@ class StoreRecorder:
     def take_kept(self, stop: threading.Event | None = None) -> None:
         """Record first what an earlier run left waiting for a busy database (a trick the
         camera recorded before that run stopped is not recorded twice; one the table entered
-        by hand since keeps the camera's picture and reading, as in :meth:`_record`: skipped,
-        they were lost without a word).
+        by hand since keeps the camera's picture and reading, as in :meth:`TrickFiler.record`:
+        skipped, they were lost without a word).
 
         With ``stop`` (a run's start) the database is waited for until the run is stopped,
         as tricks from the camera are: giving up after :attr:`CLOSE_WAIT_S` ended the run,
@@ -482,8 +343,8 @@ class StoreRecorder:
         with the entry the table typed there): a recorded trick names its picture. It asks
         for the picture, not for any camera's trick at its place, because a missed trick
         inserted by hand meanwhile may have filled that place with the camera's trick before
-        it: the kept trick then goes a place on, as in :meth:`_record_moved_on`, rather than
-        being dropped unsaid."""
+        it: the kept trick then goes a place on, as in :meth:`TrickFiler._record_moved_on`,
+        rather than being dropped unsaid."""
         image = record.get("completion_image")
         return image is not None and self.store.image_in_use(image)
 
@@ -559,19 +420,3 @@ class StoreRecorder:
             f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
             "permissions, then run again; the tricks recorded before it are kept"
         )
-
-    @staticmethod
-    def _asks(outcome: TrickOutcome) -> list[Ask]:
-        """What the table is asked about the trick as it is recorded (in the same
-        transaction): a doubtful Tigress, the other flags. The store asks the winning
-        pirate's choice itself."""
-        asks: list[Ask] = []
-        for flag in outcome.flags:
-            if is_tigress_doubt(flag):
-                player = next((p for p, c in outcome.plays if c.startswith("tigress")), None)
-                # The question stands for the doubt: answered, it takes it off the trick.
-                asks.append(("tigress", player, {"flag": flag}))
-        others = [f for f in outcome.flags if not is_tigress_doubt(f) and not is_ability_ask(f)]
-        if others:
-            asks.append(("flagged", None, {"flags": others}))
-        return asks
