@@ -17,15 +17,12 @@ guard recognizes the last recorded trick if its cards are still on the table.
 from __future__ import annotations
 
 import logging
-import math
 import re
 import sqlite3
 import threading
-import time
 from collections import deque
 from typing import Any
 
-from skullcam.counts import agreeing, counted
 from skullcam.device import unrecorded
 from skullcam.device.camera_swaps import CameraSwaps
 from skullcam.device.referee import Referee, TableChoices, TrickOutcome
@@ -33,10 +30,10 @@ from skullcam.device.sources import Frame
 from skullcam.device.trick_filing import TrickFiler
 from skullcam.device.trick_images import TrickImages
 from skullcam.device.unrecorded import Swap, Waiting
+from skullcam.device.waiting_tricks import WaitingTricks, not_recorded
 from skullcam.errors import UserError
 from skullcam.rules import Settings
 from skullcam.store import GameStore
-from skullcam.store.database import database_error, says_damaged
 from skullcam.store.game_store import is_busy
 from skullcam.store.tricks import DEMO_MARK
 from skullcam.vision.detection import Detection
@@ -152,29 +149,36 @@ class StoreRecorder:
     #: How long :meth:`close` keeps trying before it gives up on the waiting tricks (within the
     #: systemd unit's ``TimeoutStopSec``, so a stopped service says what it could not write).
     CLOSE_WAIT_S = 20.0
-    #: How often the "still waiting" warning repeats.
-    WARN_EVERY_S = 10.0
 
     def __init__(
         self, store: GameStore, game_id: int, model_version: str, source_name: str = ""
     ) -> None:
         self.store = store
         self.game_id = game_id
-        self.players = list(store.game(game_id).players)
         self.images = TrickImages(store, game_id, model_version, source_name)
-        self.recorded = 0
-        self.pending: deque[Waiting] = deque()
-        """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
-        self._on_disk = False
-        """``unrecorded.json`` holds what waits (written while the database is held) ..."""
-        self._disk_current = True
-        """... and nothing was added to or taken from :attr:`pending` since it was written."""
-        self._warned_at = {"live": -math.inf, "tricks": -math.inf}
-        self._taking_kept = False
-        """Recording the tricks an earlier run kept (:meth:`take_kept`): the table is watched
-        once they are in, not meanwhile (:meth:`_meanwhile`)."""
         self.filer = TrickFiler(store, game_id)
         self.swaps = CameraSwaps(store, game_id, self.filer.went_on)
+        self.waiting = WaitingTricks(store, game_id, self.filer, self.swaps)
+
+    @property
+    def pending(self) -> deque[Waiting]:
+        """Tricks to record (their ``record_trick`` arguments) and swaps to apply, in order."""
+        return self.waiting.pending
+
+    @property
+    def recorded(self) -> int:
+        """How many of the camera's tricks this recorder wrote into the store."""
+        return self.waiting.recorded
+
+    @property
+    def model_version(self) -> str:
+        """The recognizer's version, recorded with each trick; ``skullcam run`` sets it anew
+        when a newly enrolled model takes over mid-game, for the tricks after."""
+        return self.images.model_version
+
+    @model_version.setter
+    def model_version(self, version: str) -> None:
+        self.images.model_version = version
 
     def on_live(self, plays: list[dict[str, Any]], leader: int | None, frame: Frame) -> None:
         if not self.flush():  # the trick numbering would be stale: redraw once they are in
@@ -196,7 +200,7 @@ class StoreRecorder:
         except sqlite3.Error as err:  # busy or full: the live view is redrawn on the next card
             if not is_busy(err):
                 logger.warning("live trick not published: %s", err)
-            elif self._time_to_warn("live"):
+            elif self.waiting.time_to_warn("live"):
                 logger.warning("live trick not published: the game database is in use (%s)", err)
 
     def on_trick(self, outcome: TrickOutcome, frame: Frame, detections: list[Detection]) -> None:
@@ -212,8 +216,8 @@ class StoreRecorder:
         try:
             record = self.images.write(outcome, frame, detections)
         except (OSError, sqlite3.Error) as err:
-            raise self._failed(outcome, err) from err
-        self._wait((outcome, record))
+            raise not_recorded(self.store, outcome, err) from err
+        self.waiting.add((outcome, record))
         self.flush()
 
     def on_amended(
@@ -227,52 +231,23 @@ class StoreRecorder:
         """Correct the recorded trick as the table now has it (after the trick itself, if that
         still waits for the database). Its images stay those of its completion: the swap is in
         the trick's history, with what was replaced."""
-        self._wait((outcome, Swap(index, before)))
+        self.waiting.add((outcome, Swap(index, before)))
         self.flush()
 
-    @property
-    def model_version(self) -> str:
-        """The recognizer's version, recorded with each trick; ``skullcam run`` sets it anew
-        when a newly enrolled model takes over mid-game, for the tricks after."""
-        return self.images.model_version
-
-    @model_version.setter
-    def model_version(self, version: str) -> None:
-        self.images.model_version = version
-
-    def _wait(self, item: Waiting) -> None:
-        self.pending.append(item)
-        self._disk_current = False
-
     def flush(self, wait_s: float | None = None) -> bool:
-        """Write the waiting tricks and swaps in order; False while the database is held."""
-        while self.pending:
-            outcome, record = self.pending[0]
-            try:
-                with self.store.waiting_at_most(self.WAIT_S if wait_s is None else wait_s):
-                    if isinstance(record, Swap):
-                        self.swaps.apply(outcome, record)
-                    else:
-                        self.filer.record(outcome, record)
-            except UserError as err:
-                self.swaps.record_differs |= isinstance(record, Swap)
-                what = "not amended" if isinstance(record, Swap) else "not recorded"
-                logger.error(
-                    "round %d trick %d %s: %s", outcome.round, outcome.trick + 1, what, err
-                )
-            except sqlite3.Error as err:
-                if not is_busy(err):
-                    raise self._failed(outcome, err) from err
-                self._say_waiting(err)
-                self._keep()
-                return False
-            else:
-                if not isinstance(record, Swap):
-                    self.recorded += 1
-            self.pending.popleft()
-            self._disk_current = False
-        self._keep()
-        return True
+        """Write the waiting tricks and swaps in order (:meth:`WaitingTricks.flush`), each
+        attempt waiting :attr:`WAIT_S` unless told; False while the database is held."""
+        return self.waiting.flush(self.WAIT_S if wait_s is None else wait_s)
+
+    def take_kept(self, stop: threading.Event | None = None) -> None:
+        """Record first what an earlier run left waiting for a busy database
+        (:meth:`WaitingTricks.take_kept`); without ``stop``, giving up as :meth:`close` does."""
+        self.waiting.take_kept(stop, self.CLOSE_WAIT_S)
+
+    def close(self) -> None:
+        """Write what still waits before the run ends, for at most :attr:`CLOSE_WAIT_S`; say
+        plainly what could not be (:meth:`WaitingTricks.close`)."""
+        self.waiting.close(self.CLOSE_WAIT_S)
 
     def recorded_game(self) -> Referee | None:
         """The game as the store records it, once a swap the camera saw went in otherwise
@@ -289,134 +264,3 @@ class StoreRecorder:
             return None
         self.swaps.record_differs = False
         return recorded
-
-    def _keep(self) -> None:
-        """What waits, on disk too once the database is held: a stop or a crash before it
-        is free loses no trick (``take_kept`` records them at the next start)."""
-        if not self.pending and not self._on_disk:
-            return
-        if self._on_disk and self._disk_current:
-            return
-        try:
-            unrecorded.keep(self.store.game_dir(self.game_id), list(self.pending))
-        except (OSError, UserError) as err:  # they still wait in memory
-            logger.warning("the tricks waiting for the database could not be kept: %s", err)
-            return
-        self._on_disk, self._disk_current = bool(self.pending), True
-
-    def take_kept(self, stop: threading.Event | None = None) -> None:
-        """Record first what an earlier run left waiting for a busy database (a trick the
-        camera recorded before that run stopped is not recorded twice; one the table entered
-        by hand since keeps the camera's picture and reading, as in :meth:`TrickFiler.record`:
-        skipped, they were lost without a word).
-
-        With ``stop`` (a run's start) the database is waited for until the run is stopped,
-        as tricks from the camera are: giving up after :attr:`CLOSE_WAIT_S` ended the run,
-        and under systemd the restarts took the pages down each time while the lock lasted.
-        The list stays on disk meanwhile, so a stop loses nothing."""
-        waiting = unrecorded.kept(self.store.game_dir(self.game_id))
-        if not waiting:
-            return
-        for outcome, record in waiting:
-            if isinstance(record, Swap):
-                if not self.swaps.in_already(outcome, record):
-                    self._wait((outcome, record))
-            elif not self._in_already(record):
-                self._wait((outcome, record))
-        self._on_disk, self._disk_current = True, False  # the file may list some recorded
-        if not self.pending:  # all went in before that run stopped: only the list is left
-            self._keep()
-            return
-        logger.info(
-            "recording %s an earlier run left waiting for the database",
-            counted(sum(1 for _, record in self.pending if not isinstance(record, Swap)), "trick"),
-        )
-        if stop is None:
-            self.close()
-            return
-        self._taking_kept = True
-        while not self.flush(wait_s=1.0) and not stop.wait(1.0):
-            pass
-
-    def _in_already(self, record: dict[str, Any]) -> bool:
-        """Whether a kept trick went in before the run that kept it stopped (or its reading
-        with the entry the table typed there): a recorded trick names its picture. It asks
-        for the picture, not for any camera's trick at its place, because a missed trick
-        inserted by hand meanwhile may have filled that place with the camera's trick before
-        it: the kept trick then goes a place on, as in :meth:`TrickFiler._record_moved_on`,
-        rather than being dropped unsaid."""
-        image = record.get("completion_image")
-        return image is not None and self.store.image_in_use(image)
-
-    def close(self) -> None:
-        """Write what still waits before the run ends; say plainly what could not be."""
-        deadline = time.monotonic() + self.CLOSE_WAIT_S
-        while not self.flush(wait_s=1.0):
-            if time.monotonic() > deadline:
-                first, _ = self.pending[0]
-                folder = self.store.game_dir(self.game_id)
-                n = len(self.pending)
-                held = (
-                    f"the game database {self.store.path} stayed in use by another program for "
-                    f"{self.CLOSE_WAIT_S:.0f} s: {counted(n, 'trick')} from round "
-                    f"{first.round} trick {first.trick + 1} on {agreeing(n, 'is', 'are')} not "
-                    "recorded"
-                )
-                they, their = agreeing(n, "it is", "they are"), agreeing(n, "its", "their")
-                if self._on_disk and self._disk_current:
-                    raise UserError(
-                        f"{held} yet; {they} kept in {folder / unrecorded.FILE}: close the other"
-                        " program and run skullcam run again, which records"
-                        f" {agreeing(n, 'it', 'them')} before anything else"
-                    )
-                raise UserError(
-                    f"{held}, and could not be kept on disk either (the warning above says why):"
-                    f" {they} lost; {their} images are in {folder}"
-                )
-
-    def _time_to_warn(self, about: str) -> bool:
-        """True at most once every :attr:`WARN_EVERY_S` for each thing waiting (``about``: the
-        live view, the tricks): a long lock is said, not shouted, and the live view's warning
-        does not silence the one that says tricks wait."""
-        now = time.monotonic()
-        if now - self._warned_at[about] < self.WARN_EVERY_S:
-            return False
-        self._warned_at[about] = now
-        return True
-
-    def _say_waiting(self, err: sqlite3.Error) -> None:
-        if self._time_to_warn("tricks"):
-            first, _ = self.pending[0]
-            logger.warning(
-                "the game database is in use by another program (%s): %s from round %d"
-                " trick %d %s to be recorded; %s",
-                err,
-                counted(len(self.pending), "trick"),
-                first.round,
-                first.trick + 1,
-                agreeing(len(self.pending), "waits", "wait"),
-                self._meanwhile(),
-            )
-
-    def _meanwhile(self) -> str:
-        """What the "database in use" warning says goes on while the tricks wait, agreeing
-        with their count: a single kept trick was "they"."""
-        if not self._taking_kept:
-            return "the camera keeps watching"
-        n = len(self.pending)
-        return (
-            f"{agreeing(n, 'it goes', 'they go')} in first: the table is watched once "
-            f"{agreeing(n, 'it is', 'they are')} in"
-        )
-
-    def _failed(self, outcome: TrickOutcome, err: OSError | sqlite3.Error) -> UserError:
-        if isinstance(err, sqlite3.Error) and says_damaged(err):
-            damaged = database_error(self.store.path, err)
-            return UserError(
-                f"round {outcome.round} trick {outcome.trick + 1} could not be recorded: {damaged}"
-            )
-        return UserError(
-            f"round {outcome.round} trick {outcome.trick + 1} could not be recorded in "
-            f"{self.store.data_dir} ({err}): free some disk space or fix the folder's "
-            "permissions, then run again; the tricks recorded before it are kept"
-        )
