@@ -44,7 +44,7 @@ logger = logging.getLogger(__name__)
 
 ABILITY_ASK = "ability: ask the table (recorded as no change)"
 """The flag on a trick Rascal or Harry won: the camera cannot see the choice. Where a store
-asks the table for it (``device/recorder.py``), the question stands in for the flag."""
+asks the table for it (``device/trick_images.py``), the question stands in for the flag."""
 
 
 def is_ability_ask(flag: str) -> bool:
