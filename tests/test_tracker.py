@@ -310,3 +310,26 @@ def test_with_sparse_frames_a_played_card_misread_where_it_lies_stays_one_card()
     tracker = _every(0.4, [[ten]] * 3 + [[fourteen], [fourteen], [ten], [fourteen]])
     (track,) = tracker.tracks.values()
     assert track.card == "green-10" and track.stable
+
+
+def test_a_card_of_the_completed_trick_is_held_to_the_faces_read_before_its_last_own_read() -> None:
+    """2 frames a second, the trick complete (its cards ``closing``): green-10 read as green-14
+    between two reads as itself is one card misread, still; purple-8 first read after green-12
+    was last read is a card laid on it (the next lead), a track of its own."""
+    ten, fourteen = card_detection("green-10", (300, 300)), card_detection("green-14", (300, 300))
+    misread = Tracker()
+    for i, dets in enumerate([[ten]] * 2 + [[fourteen], [ten]]):
+        misread.update(dets, i * 0.5)
+    misread.closing = frozenset(misread.tracks)
+    misread.update([fourteen], 2.0)
+    (card,) = misread.tracks.values()
+    assert card.card == "green-10" and card.last_seen == 2.0
+    played = card_detection("green-12", (300, 300))
+    lead = card_detection("purple-8", (300, 300))
+    laid_on = Tracker()
+    for i, dets in enumerate([[played]] * 3 + [[lead]]):
+        laid_on.update(dets, i * 0.5)
+    laid_on.closing = frozenset(laid_on.tracks)
+    laid_on.update([lead], 2.0)
+    by_face = {tr.card: tr for tr in laid_on.tracks.values()}
+    assert sorted(by_face) == ["green-12", "purple-8"] and by_face["green-12"].last_seen == 1.5

@@ -360,6 +360,31 @@ def test_a_played_card_nudged_and_misread_as_it_moves_stays_one_card() -> None:
         assert trick.players == (0, 1, 2) and not trick.flags
 
 
+def test_with_sparse_frames_a_lead_laid_exactly_on_the_winners_card_leads_the_next_trick() -> None:
+    """2 frames a second: Cai's card completes the trick on the frame where Ben, its winner,
+    is first seen leading purple-9 exactly where his green-9 lies (read twice so far). The
+    trick is Ana's, Ben's and Cai's cards; purple-9 is not green-9 misread but the next
+    trick's lead."""
+    b = Bench(leader=0, fps=2.0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    lead = det("purple-9", 1)
+    b.frames([a], 3)
+    b.frames([a, c])
+    b.frames([a, c, d])
+    b.frames([a, lead, d])  # Cai's card comes to rest; Ben leads on his own card
+    (first,) = b.completed()
+    assert [p.card for p in first.plays] == ["green-5", "green-9", "green-1"]
+    b.machine.set_leader(1)
+    b.frames([a, lead, d])
+    b.frames([lead], 8)  # the trick swept, the lead left
+    e, f = det("purple-2", 2), det("purple-1", 0)
+    b.frames([lead, e], 3)
+    b.frames([lead, e, f], 3)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-9", "purple-2", "purple-1"]
+    assert second.players == (1, 2, 0)
+
+
 def test_with_sparse_frames_a_last_card_seen_once_at_rest_before_the_sweep_counts() -> None:
     """A busy machine keeps 2.5 frames a second: Cai's card is seen landing and once at rest
     (too briefly to count as played), then the hand sweeping the trick hides it. It was the

@@ -13,6 +13,9 @@ detections into tracks:
   where it lay, so that is a card laid on it (:meth:`Tracker._off_a_played_card`), unless it
   is read as the played card's face before it comes to rest, that card unseen meanwhile: then
   it was that card, nudged and misread as it moved (:meth:`Tracker._nudged_and_misread`).
+  A card of a completed trick is continued by another face only if it was read so before it
+  was last read as its own face: a face read only since is a card laid on it, the next lead
+  (:meth:`Tracker._may_be`).
 * **voting**: a track's face is the face with the largest sum of confidences over its frames,
   so a one-frame wrong class is outvoted.
 * **occlusion**: an unseen track lives on for ``lost_s`` seconds (a hand over it); only after
@@ -126,6 +129,9 @@ class Track:
     hits: int = 1
     votes: dict[str, float] = field(default_factory=dict)
     frames_by_face: dict[str, int] = field(default_factory=dict)
+    read_at: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """When each face was first and last read on this card: a face first read after the
+    card's own face was last read is a card laid on it (:meth:`Tracker._may_be`)."""
     still_since: float = 0.0
     anchor: np.ndarray = field(default_factory=lambda: np.zeros(2))
     stable_at: float | None = None
@@ -378,7 +384,7 @@ class Tracker:
                 unseen = t - track.last_seen
                 held = unseen > cfg.reacquire_s or tid in self.closing or tid in self.locked
                 off = self._off_a_played_card(track, centers[j])
-                if not same and (held or off) and not self._voted(track, det.card):
+                if not same and (held or off) and not self._may_be(track, det.card):
                     if off and not held and dist <= cfg.match_distance:
                         off_played.setdefault(j, []).append((dist, tid))  # maybe it, misread
                     continue
@@ -498,6 +504,24 @@ class Tracker:
         if track.stable_at is None or track.stable_at >= t:
             self.merge(played, track.id)
 
+    def _may_be(self, track: Track, face: str) -> bool:
+        """May ``track``, held to the faces it was read as, be the card now read as ``face``?
+        It has been read as ``face`` often enough (:meth:`_voted`) and, a card of the
+        completed trick (:attr:`closing`), read so before it was last read as its own face.
+
+        A face read only since then is a card laid on it: with frames far apart (2 a second)
+        the winner's lead, laid exactly on his own card, is first seen there a frame before
+        the trick is judged complete, or on that frame, where another face counts as the card
+        misread (:meth:`_off_a_played_card`). Held to that face, the card went on as the
+        lead, and the next trick lost its first card. A card misread flickers between its
+        faces, its own read again after the other."""
+        if not self._voted(track, face):
+            return False
+        if track.id not in self.closing:
+            return True
+        own, other = track.read_at.get(track.card), track.read_at.get(face)
+        return own is None or other is None or other[0] < own[1]
+
     def _voted(self, track: Track, face: str) -> bool:
         """Has this track been read as ``face`` often enough that it may be that card?"""
         total = sum(track.votes.values())
@@ -516,6 +540,7 @@ class Tracker:
             hits=1,
             votes={det.card: det.confidence},
             frames_by_face={det.card: 1},
+            read_at={det.card: (t, t)},
             still_since=t,
             rest_gap=self._gap,
             anchor=center.copy(),
@@ -546,6 +571,7 @@ class Tracker:
         track.hits += 1
         track.votes[det.card] = track.votes.get(det.card, 0.0) + det.confidence
         track.frames_by_face[det.card] = track.frames_by_face.get(det.card, 0) + 1
+        track.read_at[det.card] = (track.read_at.get(det.card, (t, t))[0], t)
         if track.stable_at is None and track.hits >= self._min_hits() and self.settled(track, t):
             self._stabilise(track, t)
 
@@ -584,6 +610,9 @@ class Tracker:
             keep.frames_by_face[face] = (
                 keep.frames_by_face.get(face, 0) + other.frames_by_face[face]
             )
+        for face, (first, last) in other.read_at.items():
+            before = keep.read_at.get(face, (first, last))
+            keep.read_at[face] = (min(before[0], first), max(before[1], last))
         if other.last_seen >= keep.last_seen:
             keep.center, keep.box, keep.corners = other.center, other.box, other.corners
             keep.angle, keep.last_seen = other.angle, other.last_seen
