@@ -333,3 +333,18 @@ def test_a_card_of_the_completed_trick_is_held_to_the_faces_read_before_its_last
     laid_on.update([lead], 2.0)
     by_face = {tr.card: tr for tr in laid_on.tracks.values()}
     assert sorted(by_face) == ["green-12", "purple-8"] and by_face["green-12"].last_seen == 1.5
+
+
+def test_at_a_cameras_rate_a_card_of_the_completed_trick_misread_late_stays_one_card() -> None:
+    """10 frames a second: a lead is seen arriving, a track of its own, so a card of the
+    complete trick read as another face only from its last frames on (a hand's shadow) is that
+    card misread, not a new card laid on it (which would be a phantom lead)."""
+    played = card_detection("green-12", (300, 300))
+    misread = card_detection("purple-8", (300, 300))
+    tracker = Tracker()
+    for i, dets in enumerate([[played]] * 8 + [[misread]] * 3):
+        tracker.update(dets, i * 0.1)
+    tracker.closing = frozenset(tracker.tracks)
+    tracker.update([misread], 1.1)
+    (card,) = tracker.tracks.values()
+    assert card.card == "green-12" and card.last_seen == 1.1

@@ -13,9 +13,9 @@ detections into tracks:
   where it lay, so that is a card laid on it (:meth:`Tracker._off_a_played_card`), unless it
   is read as the played card's face before it comes to rest, that card unseen meanwhile: then
   it was that card, nudged and misread as it moved (:meth:`Tracker._nudged_and_misread`).
-  A card of a completed trick is continued by another face only if it was read so before it
-  was last read as its own face: a face read only since is a card laid on it, the next lead
-  (:meth:`Tracker._may_be`).
+  With sparse frames, a card of a completed trick is continued by another face only if it was
+  read so before it was last read as its own face: a face read only since is a card laid on
+  it, the next lead (:meth:`Tracker._may_be`).
 * **voting**: a track's face is the face with the largest sum of confidences over its frames,
   so a one-frame wrong class is outvoted.
 * **occlusion**: an unseen track lives on for ``lost_s`` seconds (a hand over it); only after
@@ -507,7 +507,8 @@ class Tracker:
     def _may_be(self, track: Track, face: str) -> bool:
         """May ``track``, held to the faces it was read as, be the card now read as ``face``?
         It has been read as ``face`` often enough (:meth:`_voted`) and, a card of the
-        completed trick (:attr:`closing`), read so before it was last read as its own face.
+        completed trick (:attr:`closing`) while frames are :attr:`sparse`, read so before it
+        was last read as its own face.
 
         A face read only since then is a card laid on it: with frames far apart (2 a second)
         the winner's lead, laid exactly on his own card, is first seen there a frame before
@@ -517,8 +518,8 @@ class Tracker:
         faces, its own read again after the other."""
         if not self._voted(track, face):
             return False
-        if track.id not in self.closing:
-            return True
+        if track.id not in self.closing or not self.sparse:
+            return True  # at a camera's rate a lead is seen arriving, a track of its own
         own, other = track.read_at.get(track.card), track.read_at.get(face)
         return own is None or other is None or other[0] < own[1]
 
