@@ -83,7 +83,8 @@ def _across_a_gap(ref: Referee, place: tuple[int, int]) -> bool:
 
 def referee_from_store(store: GameStore, game_id: int) -> Referee:
     """The game's state as recorded: players, settings and every recorded trick in order,
-    with a place no trick holds (a hand entry taken back) counted as a trick of no cards."""
+    with its flags, and a place no trick holds (a hand entry taken back, a trick the camera
+    lost before the next round's lead) counted as a trick of no cards."""
     game = store.game(game_id)
     ref = Referee(
         players=list(game.players),
@@ -101,7 +102,9 @@ def referee_from_store(store: GameStore, game_id: int) -> Referee:
                 trick.trick,
             )
             break
-        ref.add_plays([(int(p["player"]), str(p["card"])) for p in trick.plays])
+        # With its flags: a doubt on a trick of the round is what lets the next round's lead
+        # open that round (``Referee.opens_next_round``) after a restart as before it.
+        ref.add_plays([(int(p["player"]), str(p["card"])) for p in trick.plays], trick.flags)
         # A choice recorded while abilities were on stays in the store (turning them back on
         # restores it) but, like the score, the turn order ignores it while they are off.
         rosie = [

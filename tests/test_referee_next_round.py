@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from store_support import plays
+
+from skullcam.device.recorder import referee_from_store
 from skullcam.device.referee import Referee
 from skullcam.rules import Settings
 from skullcam.rules.table import led_unexpectedly
+from skullcam.store import GameStore
 from skullcam.vision.trick_state import PlayedCard, TrickObservation
 
 LED_BY_CAI = led_unexpectedly("c", "b")
@@ -91,3 +95,18 @@ def test_the_last_rounds_tricks_never_open_another() -> None:
     ref.add(seen([(1, "green-9"), (2, "green-2"), (0, "green-4")], (SWAPPED,)))
     outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
     assert (outcome.round, outcome.trick) == (2, 1)
+
+
+def test_a_referee_taken_up_from_the_store_keeps_the_rounds_doubt(store: GameStore) -> None:
+    """The camera restarted after round 2's doubted first trick (or the table changed the
+    game, which takes the camera's referee up from the store again): Cai's lead is round 3's,
+    as it was before. Taken up without the tricks' flags, the referee knew of no doubt and
+    filed it as round 2's last trick, every later trick of the game a place early."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    first = plays((1, "green-9"), (2, "green-2"), (0, "green-4"))
+    store.record_trick(gid, 2, 0, first, flags=[SWAPPED])
+    ref = referee_from_store(store, gid)
+    assert (ref.round, ref.trick, ref.leader()) == (2, 1, 1)
+    outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
+    assert (outcome.round, outcome.trick) == (3, 0)
