@@ -203,19 +203,25 @@ class Referee:
         taken back, a trick swept short). A trick the camera lost (swept between two of the
         frames it read, or taken for a swap of the trick before it) otherwise files every
         later trick of the game a place early; caught here, it costs its own round's places
-        alone. A round without a doubt keeps a lead out of turn: a table can play one."""
+        alone. A round without a doubt keeps a lead out of turn: a table can play one. So
+        does a round with more of its tricks left to play than tricks it doubted: each doubt
+        stands for one trick lost at most, and a table leading out of turn by chance early in
+        a round would lose the rest of it, every later trick of the game filed rounds early."""
         r = self.round
         if self.trick == 0 or not plays or r >= self.rounds_due():
             return False
         lead = plays[0][0]
         if lead != first_leader(dealer_of_round(self.first_dealer, r + 1, self.n), self.n):
             return False
-        doubted = any(
-            not is_ability_ask(flag) for outcome in self.rounds[r - 1] for flag in outcome.flags
+        doubts = sum(
+            any(not is_ability_ask(flag) for flag in outcome.flags)
+            for outcome in self.rounds[r - 1]
         )
+        if self.tricks_in(r) - self.trick > doubts:
+            return False
         expected = self.leader()
         out_of_turn = expected is not None and lead != expected
-        return doubted and (out_of_turn or bool(self._repeated(plays)))
+        return out_of_turn or bool(self._repeated(plays))
 
     def _repeated(self, plays: Sequence[tuple[int, str]]) -> list[str]:
         """The cards of ``plays`` already played this round, by face: the Tigress played as a

@@ -80,6 +80,22 @@ def test_a_lead_out_of_turn_in_a_round_without_a_doubt_stays_in_its_round() -> N
     assert (outcome.round, outcome.trick, outcome.flags) == (2, 1, (LED_BY_CAI,))
 
 
+def test_a_lead_out_of_turn_with_more_tricks_left_than_doubts_stays_in_its_round() -> None:
+    """Round 3 of 4 deals three tricks. After its first, doubted, Ana (who leads round 4)
+    leads its second out of turn: two of its tricks are still to play, more than the one
+    doubt could have lost. The table led out of turn by chance; filed as round 4's first
+    trick, it lost round 3's last two places, and every later trick went a round early."""
+    ref = Referee(["a", "b", "c"], first_dealer=2, settings=Settings(rounds=4))
+    ref.add(seen([(0, "green-3"), (1, "green-5"), (2, "green-1")]))
+    ref.add(seen([(1, "green-9"), (2, "green-2"), (0, "green-4")]))
+    ref.add(seen([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")]))
+    ref.add(seen([(2, "purple-3"), (0, "purple-2"), (1, "purple-9")], (SWAPPED,)))
+    assert (ref.round, ref.trick, ref.leader()) == (3, 1, 1)
+    flag = led_unexpectedly("a", "b")
+    outcome = ref.add(seen([(0, "yellow-7"), (1, "yellow-3"), (2, "yellow-1")], (flag,)))
+    assert (outcome.round, outcome.trick, outcome.flags) == (3, 1, (flag,))
+
+
 def test_a_card_swapped_on_the_last_trick_does_not_open_the_next_round() -> None:
     """An amendment is the same trick with a card swapped: it keeps its place, whoever led."""
     ref = in_round_two()
