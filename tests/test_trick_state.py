@@ -112,6 +112,47 @@ def test_a_taken_back_card_leaves_the_trick_and_is_flagged() -> None:
     assert any("taken back" in f and "purple-4" in f for f in trick.flags)
 
 
+def test_a_card_taken_back_and_replaced_at_once_gives_way_to_the_new_one() -> None:
+    """Ben's purple 4 lies in view most of a second; he takes it back and lays his green 2 in
+    his seat a fifth of a second later. The purple 4, seen under a second ago, still counted
+    as in view when the green 2 settled: the trick completed with both of Ben's cards,
+    flagged "seats do not name every player once", and Cai's kraken went to the next trick.
+    A card of a seat whose newer card settled after it was last seen was taken back."""
+    b = Bench(leader=0)
+    a, wrong, d = det("green-5", 0), det("purple-4", 1), det("kraken", 2)
+    right = card_detection("green-2", spot(1, 150.0), angle=LAYOUT.angles[1] % math.pi)
+    b.frames([a], 8)
+    b.frames([a, wrong], 8)
+    b.frames([a], 2)  # taken back, and another laid at once
+    b.frames([a, right], 8)
+    assert b.completed() == []  # Cai has not played yet
+    b.frames([a, right, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-2", "kraken"]
+    assert trick.players == (0, 1, 2)
+    assert trick.taken_back == ("purple-4",)
+    assert [f for f in trick.flags if "taken back" not in f] == []
+
+
+def test_a_card_hidden_while_another_settles_in_its_seat_plays_when_seen_again() -> None:
+    """Cai's card lands where the layout reads Ben's seat while his arm hides Ben's card: it
+    gives way, as a card taken back does; seen again, it lay there all along and is played,
+    with no take-back flag."""
+    b = Bench(leader=0)
+    x, y = spot(1)
+    a, c = det("green-5", 0), det("green-9", 1)
+    d = card_detection("green-1", (x + 50, y - 30))
+    b.frames([a], 8)
+    b.frames([a, c], 8)
+    b.frames([a, d], 8)  # an arm over Ben's card
+    assert [e.face for e in b.events if isinstance(e, CardTakenBack)] == ["green-9"]
+    b.frames([a, c, d], 8)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert trick.taken_back == ()
+    assert not any("taken back" in f for f in trick.flags)
+
+
 def test_a_card_of_the_face_taken_back_laid_in_the_next_trick_takes_its_own_place() -> None:
     """Ben took an escape back in the first trick, and plays an escape on the same spot as the
     last card of the next, while the first trick's swept cards are still being given up. It

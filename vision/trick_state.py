@@ -5,7 +5,9 @@ Phases, one trick at a time:
 ``COLLECTING``
     Every track that becomes stable (see :mod:`skullcam.vision.tracker`) is a played card; its
     arrival (when it came to rest) gives the play order. A played card that disappears for good
-    before the trick completes was *taken back*: it leaves the trick and the event says so.
+    before the trick completes was *taken back*: it leaves the trick and the event says so; so
+    was one whose seat holds a newer card that came to rest while it still counted as in
+    view (within ``visible_s`` of its last sighting).
     The trick is complete when as many cards as players are played, each is in view (or, one in
     front of each player, only covered since a card of them in view was laid) and has not
     moved for ``still_s``, and the scene is still (frame motion under ``motion_threshold``; after
@@ -384,6 +386,8 @@ class TrickStateMachine:
                 continue
             if self.phase is Phase.COLLECTING and self._played_this_round(tr):
                 continue  # a card of the trick just cleared, still (or again) in view
+            if self._still_given_way(tracker, tr):
+                continue  # taken back, its track not yet dropped
             moved = self._moved_from(tracker, tr)
             if moved is not None:
                 self.previous.add(tr.id)
@@ -898,22 +902,56 @@ class TrickStateMachine:
         ]
 
     def _displace_shown(self, tracker: Tracker, events: list[Event]) -> None:
-        """A card counted while out of sight (:func:`_counted_unseen`) and not seen since,
-        whose seat has a card of this trick laid after it was last seen, was held over the
-        table and taken back (or was a false detection), not covered: it leaves the trick,
-        unflagged (:attr:`taken_back`), and the card laid is the player's. Kept, the card
-        shown for a fifth of a second would
-        complete the trick once the hand was still, and the card laid would go with the
-        sweep, unrecorded."""
+        """A card of this trick that gave way to a newer card in its seat
+        (:meth:`_gave_way`) was taken back: it leaves the trick, and the newer card is the
+        player's. Kept, it would complete the trick with two cards of one player and the last
+        player's card would open the next trick; or, shown for a fifth of a second
+        (:func:`_counted_unseen`), complete it once the hand was still, and the card laid go
+        with the sweep, unrecorded. Only a card seen lying after it counted is flagged
+        (:attr:`taken_back`)."""
         for tid in list(self.members):
             track = tracker.tracks[tid]
-            if not _counted_unseen(track):
-                continue
-            laid = {tr.id for tr in self._laid_since(tracker, track)}
-            if laid & set(self.members):
+            if self._gave_way(tracker, track):
                 self.members.remove(tid)
                 self._taken.append(track)
                 events.append(CardTakenBack(tid, track.card))
+
+    def _still_given_way(self, tracker: Tracker, track: Track) -> bool:
+        """Is ``track`` a card that gave way in its seat (:meth:`_displace_shown`) and has not
+        been seen since? The tracker holds it until it is lost, and counted again it would
+        give way again on every frame. Seen again, it lay there after all (a hand hid it while
+        a neighbour laid a card read in its seat): its take-back is forgotten and it plays."""
+        taken = next((tr for tr in self._taken if tr.id == track.id), None)
+        if taken is None:
+            return False
+        if self._gave_way(tracker, track):
+            return True
+        self._taken.remove(taken)
+        return False
+
+    def _gave_way(self, tracker: Tracker, track: Track) -> bool:
+        """Was ``track`` replaced in its seat? So when a newer card of this trick in its seat
+        came to rest after it was last seen, while it still counted as in view (within
+        ``visible_s``: a player who changed his mind lays his other card at once). A card
+        unseen longer already holds the trick back, and a newer card in its seat may be the
+        next lead laid after a sweep, which the cards' going tells (:meth:`_swept`; counted
+        as take-backs, the cards of a trick swept while the next lead is laid in their seats
+        miss the sweep: 3 tricks of generated game t212 from its true detections). Or, for a
+        card counted while out of sight, when any card was laid in its seat after it was last
+        seen (it was held over the table and taken back to the hand, or a false detection)."""
+        seat = self.layout.seat_of(track.center)
+        arrived = track.arrival or 0.0
+        if any(
+            tid != track.id
+            and (tracker.tracks[tid].arrival or 0.0) > arrived
+            and 0.0 < self._settled.get(tid, 0.0) - track.last_seen <= self.config.visible_s
+            and self.layout.seat_of(tracker.tracks[tid].center) == seat
+            for tid in self.members
+        ):
+            return True
+        if not _counted_unseen(track):
+            return False
+        return bool({tr.id for tr in self._laid_since(tracker, track)} & set(self.members))
 
     @staticmethod
     def _laid_on_a_cleared_table(tracks: Sequence[Track]) -> bool:
@@ -935,7 +973,8 @@ class TrickStateMachine:
 
         So when the trick's cards lie one in front of each player, and each hidden card was
         last seen alongside a card of the trick that is in view now. A card taken back is
-        replaced in its own seat (its player named twice until its track is dropped); a trick
+        replaced in its own seat (its player named twice until the new card comes to rest:
+        :meth:`_gave_way`); a trick
         swept away leaves only cards laid after it vanished (the next trick's lead, laid in
         the seat of a card the camera never saw). Requiring every card to be seen within
         ``visible_s`` would let a leader's card half under a hovering hand hold its trick back
