@@ -426,6 +426,23 @@ def test_with_sparse_frames_a_lead_laid_exactly_on_the_winners_card_leads_the_ne
     assert second.players == (1, 2, 0)
 
 
+def test_with_sparse_frames_a_card_misread_from_its_tricks_completion_to_the_sweep_stays() -> None:
+    """2 frames a second: Ben's green-9 is read as purple-9 (a hand's shadow as the trick is
+    picked up) from the frame Cai's card completes the trick until the sweep. The misread,
+    first read a frame after green-9's last read, is no card laid there: it follows green-9 on
+    the next frame, too soon for a swap, and goes with the trick. The trick keeps green-9."""
+    b = Bench(leader=0, fps=2.0)
+    a, c, d = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames([a], 3)
+    b.frames([a, c])
+    b.frames([a, c, d])
+    b.frames([a, det("purple-9", 1), d], 3)  # Cai's card comes to rest; green-9 misread
+    b.frames([], 10)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "green-1"]
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
+
+
 def test_with_sparse_frames_a_last_card_seen_once_at_rest_before_the_sweep_counts() -> None:
     """A busy machine keeps 2.5 frames a second: Cai's card is seen landing and once at rest
     (too briefly to count as played), then the hand sweeping the trick hides it. It was the

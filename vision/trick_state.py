@@ -87,8 +87,9 @@ class TrickConfig:
     low_confidence: float = 0.5
     """A card named with less confidence than this is flagged for a person."""
     swap_gap_s: float = 0.5
-    """A card of the completed trick gone this long before a new card showed up in its seat
-    was swapped (a misread of a card still there follows it at once)."""
+    """A card of the completed trick gone this long, and more than one frame gap, before a
+    new card showed up in its seat was swapped (a misread of a card still there follows it at
+    once: on the next frame, however far apart frames come)."""
     moved_within_s: float = 1.0
     """A unique card of the trick being cleared that shows up elsewhere within this long of
     vanishing was moved (a pile pushed aside); later, it may be the next round's deal."""
@@ -504,8 +505,9 @@ class TrickStateMachine:
     def _swapped_play(self, tracker: Tracker, track: Track, t: float) -> int | None:
         """The play of the trick being cleared that ``track``'s card may have replaced.
 
-        A player swapping his card takes it back (gone at least ``swap_gap_s`` before the new
-        card showed up: a misread of a card still there follows its last reading at once) and
+        A player swapping his card takes it back (gone at least ``swap_gap_s``, and more than
+        a frame gap, before the new card showed up: a misread of a card still there follows
+        its last reading on the next frame, half a second later at 2 frames a second) and
         lays another in its seat, while the rest of the trick still lies as it was and before
         the next trick has a card (a player who follows the lead while the old trick is picked
         up lays the next trick's card). The next leader's lead, laid at once on his own card,
@@ -522,7 +524,9 @@ class TrickStateMachine:
         if index is None:
             return None
         old = tracks[index]
-        if old.card == track.card or track.first_seen - old.last_seen < self.config.swap_gap_s:
+        gap = track.first_seen - old.last_seen
+        next_frame = gap < 1.5 * tracker.frame_interval  # a frame gap, give or take jitter
+        if old.card == track.card or gap < self.config.swap_gap_s or next_frame:
             return None
         return index
 
