@@ -300,9 +300,15 @@ def test_next_trick_cards_laid_before_the_table_is_clear_join_the_next_trick() -
     b.frames([a, d, lead], 8)  # winner leads while two old cards are still there
     b.frames([lead], 30)
     assert any(isinstance(e, TableCleared) for e in b.events)
+    _ben_leads_the_second_trick(b, lead, 8)
+
+
+def _ben_leads_the_second_trick(b: Bench, lead: object, frames: int) -> None:
+    """Cai and Ana follow Ben's purple-9 lead, ``frames`` frames each: the second trick is
+    his purple-9, Cai's purple-2 and Ana's purple-1, in that order."""
     e, f = det("purple-2", 2), det("purple-1", 0)
-    b.frames([lead, e], 8)
-    b.frames([lead, e, f], 8)
+    b.frames([lead, e], frames)
+    b.frames([lead, e, f], frames)
     second = b.completed()[1]
     assert [p.card for p in second.plays] == ["purple-9", "purple-2", "purple-1"]
     assert second.players == (1, 2, 0)
@@ -418,12 +424,7 @@ def test_with_sparse_frames_a_lead_laid_exactly_on_the_winners_card_leads_the_ne
     b.machine.set_leader(1)
     b.frames([a, lead, d])
     b.frames([lead], 8)  # the trick swept, the lead left
-    e, f = det("purple-2", 2), det("purple-1", 0)
-    b.frames([lead, e], 3)
-    b.frames([lead, e, f], 3)
-    second = b.completed()[1]
-    assert [p.card for p in second.plays] == ["purple-9", "purple-2", "purple-1"]
-    assert second.players == (1, 2, 0)
+    _ben_leads_the_second_trick(b, lead, 3)
 
 
 def test_with_sparse_frames_a_card_misread_from_its_tricks_completion_to_the_sweep_stays() -> None:
