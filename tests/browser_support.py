@@ -41,8 +41,16 @@ def start_chromium(scratch: Path, lang: str = "en-US", *flags: str) -> Any:
 
     Chromium leaves a folder for its profile lock in ``$TMPDIR`` each time chromedriver stops
     it (3,000 of them in ``/tmp`` after a few dozen runs of the suite), so it gets ``scratch``,
-    a pytest temporary folder, as its ``TMPDIR``: pytest clears those away.
+    a pytest temporary folder, as its ``TMPDIR``: pytest clears those away. A short one
+    (``tmp_path_factory.mktemp("chromium")``): chromium puts its profile's socket in a folder
+    of ``$TMPDIR`` and exits at once when that path is over 107 bytes, the limit of a Unix
+    socket's address (a test's own ``tmp_path`` is too long for some test names).
     """
+    if len(str(scratch)) > 60:
+        raise ValueError(
+            f"chromium's TMPDIR {scratch} is too long for its profile's socket: "
+            'give it tmp_path_factory.mktemp("chromium")'
+        )
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service

@@ -2745,7 +2745,7 @@ return {scrolls: document.documentElement.scrollHeight > innerHeight,
 
 
 def test_the_tv_in_a_short_desktop_window_keeps_the_tvs_layout(
-    server: tuple[str, GameStore], tmp_path: Path
+    server: tuple[str, GameStore], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """A desktop window 1280 x 480 (or a small screen with a mouse) took the layout of a phone
     held sideways: the board scrolled, a scroll bar beside it, and the chart was cut off at
@@ -2767,7 +2767,7 @@ def test_the_tv_in_a_short_desktop_window_keeps_the_tvs_layout(
     ]
     store.record_trick(gid, 1, 0, plays)
     store.set_bids(gid, 2, [1, 0, 0, 1, 0, 0, 1, 0])
-    desktop = start_chromium(tmp_path, "en-US", MOUSE)
+    desktop = start_chromium(tmp_path_factory.mktemp("chromium"), "en-US", MOUSE)
     try:
         for width, height in [(1280, 480), (800, 480)]:
             with _screen(desktop, width, height):
