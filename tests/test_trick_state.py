@@ -478,16 +478,34 @@ def test_with_sparse_frames_a_last_card_seen_only_once_before_the_sweep_counts()
     assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"] and trick.swept
 
 
+def test_with_sparse_frames_a_last_card_seen_once_on_its_tricks_last_frame_counts() -> None:
+    """At 2 frames a second Cai's card is seen once, at rest, on the last frame the whole
+    trick lay in view; the next frame shows the hand sweeping it, every card hidden. That
+    sighting was its card (generated game q5 at one frame in 5: swept half a second after
+    the last card came to rest). Asked to be seen before that frame, the trick was recorded
+    a card short."""
+    b = Bench(leader=0, fps=2.0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 3)
+    b.frames([a, c], 3)
+    b.frames([a, c, det("black-2", 2)])
+    b.frames([], 10)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"] and trick.swept
+    assert trick.players == (0, 1, 2)
+
+
 def test_a_lone_detection_amid_the_sweep_is_not_the_missing_card() -> None:
-    """One detection in the empty seat on the sweep's last frame (a swept card dragged past,
-    misread) is not a card, sparse frames or not; nor is one sighting at the camera's full
-    rate: the trick swept a card short stays short."""
-    for fps, after in ((2.0, 0), (FPS, 2)):
+    """One detection in the empty seat once the sweep has begun (Ben's card already gone:
+    a swept card dragged past, misread) is not a card with sparse frames; nor is one
+    sighting at the camera's full rate, even with the whole trick in view: the trick swept
+    a card short stays short."""
+    for fps, seen_with, after in ((2.0, [0], 0), (FPS, [0, 1], 2)):
         b = Bench(leader=0, fps=fps)
         a, c = det("green-5", 0), det("green-9", 1)
         b.frames([a], int(fps * 1.5))
         b.frames([a, c], int(fps * 1.5))
-        b.frames([a, c, det("black-2", 2)])
+        b.frames([[a, c][k] for k in seen_with] + [det("black-2", 2)])
         b.frames([a, c], after)
         b.frames([], int(fps * 5))  # swept
         (trick,) = b.completed()
