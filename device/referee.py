@@ -96,6 +96,12 @@ def _plays_of(observation: TrickObservation) -> tuple[tuple[int, str], ...]:
     )
 
 
+def _doubted(outcome: TrickOutcome) -> bool:
+    """Whether the camera doubted ``outcome`` (a swap, a take-back, a short trick...): a doubt
+    may stand for a trick it lost. A pirate's question to the table is no doubt of the cards."""
+    return any(not is_ability_ask(flag) for flag in outcome.flags)
+
+
 #: The bids of each round and the pirates' choices of each round, as the table entered them.
 TableChoices = tuple[list[list[Any]], list[list[dict[str, Any]]]]
 
@@ -187,12 +193,15 @@ class Referee:
     def add(self, observation: TrickObservation) -> TrickOutcome:
         """Resolve an observed trick and append it to the game: to the next round when it
         opens that round (:meth:`opens_next_round`), the tricks of this round not seen left
-        as tricks of no cards."""
+        as tricks of no cards; to a round's second place when its first trick was filed in
+        the round before (:meth:`follows_a_lost_first_trick`), the first left empty."""
         plays = _plays_of(observation)
         flags = list(observation.flags)
         if self.opens_next_round(plays):
             flags = [flag for flag in flags if not LED_UNEXPECTEDLY.fullmatch(flag)]
             self._close_round()
+        elif self.follows_a_lost_first_trick(plays):
+            self._leave_first_place()
         return self.add_plays(plays, flags, observation)
 
     def opens_next_round(self, plays: Sequence[tuple[int, str]]) -> bool:
@@ -213,15 +222,47 @@ class Referee:
         lead = plays[0][0]
         if lead != first_leader(dealer_of_round(self.first_dealer, r + 1, self.n), self.n):
             return False
-        doubts = sum(
-            any(not is_ability_ask(flag) for flag in outcome.flags)
-            for outcome in self.rounds[r - 1]
-        )
+        doubts = sum(_doubted(outcome) for outcome in self.rounds[r - 1])
         if self.tricks_in(r) - self.trick > doubts:
             return False
         expected = self.leader()
         out_of_turn = expected is not None and lead != expected
         return out_of_turn or bool(self._repeated(plays))
+
+    def follows_a_lost_first_trick(self, plays: Sequence[tuple[int, str]]) -> bool:
+        """Whether ``plays``, seen as a round's first trick, are its second: its first was
+        filed as the last round's last trick, a trick of that round lost.
+
+        So when the player who leads this round led that last trick, its winner leads these
+        out of turn, and the camera doubted a trick of the last round. Each trick is led by
+        the winner of the one before, so that trick and these follow each other as this
+        round's first and second. Filed as the first, every trick of the round went a place
+        early (29 generated games, the generator's truth as recognizer, one frame in 5 and
+        in 6: three rounds, ten tricks); filed a place later, the first place is left empty
+        to enter by hand (the trick filed in the last round stays there for the table to
+        move) and the rest of the round is in its places. A table leading a round's first
+        trick out of turn by mistake keeps it there unless all three hold."""
+        r = self.round
+        if self.trick != 0 or not plays or r == 1 or self.tricks_in(r) < 2:
+            return False
+        before = self.rounds[r - 2]
+        last = before[-1] if before else None
+        leader = self.leader()
+        if last is None or not last.plays or plays[0][0] == leader:
+            return False
+        if last.plays[0][0] != leader or last.next_leader != plays[0][0]:
+            return False
+        return any(_doubted(outcome) for outcome in before)
+
+    def _leave_first_place(self) -> None:
+        """Leave the round's first place empty (a trick of no cards, no winner; the store
+        keeps the place for the table to enter) for :meth:`follows_a_lost_first_trick`."""
+        logger.info(
+            "round %d: its first trick was filed as round %d's last; the place is left to enter",
+            self.round,
+            self.round - 1,
+        )
+        self.add_plays(())
 
     def _repeated(self, plays: Sequence[tuple[int, str]]) -> list[str]:
         """The cards of ``plays`` already played this round, by face: the Tigress played as a

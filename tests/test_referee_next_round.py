@@ -126,3 +126,68 @@ def test_a_referee_taken_up_from_the_store_keeps_the_rounds_doubt(store: GameSto
     assert (ref.round, ref.trick, ref.leader()) == (2, 1, 1)
     outcome = ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (LED_BY_CAI,)))
     assert (outcome.round, outcome.trick) == (3, 0)
+
+
+TAKEN_BACK = "taken back before the trick completed: green-1, green-6"
+"""A doubt on round 2's last trick as filed: the cards of a trick swept before it completed."""
+
+
+def round_three_first_filed_in_round_two(doubt: tuple[str, ...] = (TAKEN_BACK,)) -> Referee:
+    """Three players, dealer Cai (round 3 is Cai's to lead). Round 2's first trick is won by
+    Cai; its second, Cai's lead, is lost (swept between two frames). Round 3's first trick,
+    which Cai leads and Ben wins, is filed in its place, with ``doubt``: Cai led it in turn,
+    and no card of it was played in round 2, so it does not open round 3."""
+    ref = Referee(["a", "b", "c"], first_dealer=2, settings=Settings(rounds=3))
+    ref.add(seen([(0, "green-3"), (1, "green-5"), (2, "green-1")]))
+    ref.add(seen([(1, "green-9"), (2, "green-12"), (0, "green-4")]))
+    ref.add(seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-9")], doubt))
+    assert (ref.round, ref.trick, ref.leader()) == (3, 0, 2)
+    return ref
+
+
+def test_a_rounds_first_trick_led_by_the_last_tricks_winner_follows_a_lost_first() -> None:
+    """Ben, who won round 2's last trick as filed, leads out of turn where round 3's first
+    trick goes: that filed trick was round 3's first, so this is its second. Filed as the
+    first, every trick of round 3 went a place early; now the first place is left to enter
+    and the rest of the round is in its places."""
+    ref = round_three_first_filed_in_round_two()
+    flag = led_unexpectedly("b", "c")
+    outcome = ref.add(seen([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (flag,)))
+    assert (outcome.round, outcome.trick) == (3, 1)
+    assert outcome.flags == (flag,)  # its place is a guess until the first is entered
+    first = ref.rounds[2][0]
+    assert first.plays == () and first.winner is None
+    assert [len(r["tricks"]) for r in ref.record()["rounds"]] == [1, 2, 2]
+    assert (ref.round, ref.trick, ref.leader()) == (3, 2, 1)
+
+
+def test_a_rounds_first_trick_out_of_turn_after_a_round_without_a_doubt_keeps_its_place() -> None:
+    """The same plays, but the camera doubted nothing in round 2: the table led round 3 out
+    of turn, and its first trick is this one."""
+    ref = round_three_first_filed_in_round_two(doubt=())
+    flag = led_unexpectedly("b", "c")
+    outcome = ref.add(seen([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (flag,)))
+    assert (outcome.round, outcome.trick, outcome.flags) == (3, 0, (flag,))
+
+
+def test_a_rounds_first_trick_led_by_another_than_the_last_winner_keeps_its_place() -> None:
+    """Ana leads round 3 out of turn after the doubted round 2, but Ben won its last trick:
+    that trick and this one do not follow each other, so nothing says a trick was lost."""
+    ref = round_three_first_filed_in_round_two()
+    flag = led_unexpectedly("a", "c")
+    outcome = ref.add(seen([(0, "yellow-9"), (1, "yellow-2"), (2, "yellow-4")], (flag,)))
+    assert (outcome.round, outcome.trick, outcome.flags) == (3, 0, (flag,))
+
+
+def test_a_rounds_empty_first_place_is_kept_by_a_referee_taken_up_from_the_store(
+    store: GameStore,
+) -> None:
+    """The store holds round 3's second trick, its first place empty: a restarted camera's
+    referee goes on after it, at round 3's third trick, led by its winner."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
+    store.record_trick(gid, 2, 1, plays((2, "purple-7"), (0, "purple-2"), (1, "purple-9")))
+    store.record_trick(gid, 3, 1, plays((1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")))
+    ref = referee_from_store(store, gid)
+    assert (ref.round, ref.trick, ref.leader()) == (3, 2, 1)
