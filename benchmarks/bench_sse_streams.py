@@ -27,6 +27,7 @@ from typing import Any
 from skullcam.store import GameStore
 from skullcam.web import create_app
 from skullcam.web.app import make_server
+from skullcam.web.server_thread import stop_server
 
 STATEMENTS = [0]
 
@@ -124,8 +125,7 @@ def measure(streams: int, seconds: float, rate: float) -> dict[str, Any]:
         }
         for sock in socks:
             sock.close()
-        server.close()
-        server.task_dispatcher.shutdown(timeout=5)  # its workers, before the folder goes
+        stop_server(server)  # its workers, before the folder goes
         store.close()
         return result
 

@@ -33,6 +33,7 @@ from typing import Any
 from skullcam.store import GameStore
 from skullcam.web import create_app
 from skullcam.web.app import make_server
+from skullcam.web.server_thread import stop_server
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "examples" / "game.json"
 
@@ -137,8 +138,7 @@ def measure(pages: int, seconds: float, rate: float) -> dict[str, Any]:
         for page in readers:
             page.stop = True
         fetched = sum(page.fetches for page in readers)
-        server.close()
-        server.task_dispatcher.shutdown(timeout=5)
+        stop_server(server)
         store.close()
     return {
         "pages": pages,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -98,25 +97,12 @@ def app_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
 @contextmanager
 def _served_app(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     from skullcam.web import create_app, make_server
+    from skullcam.web.server_thread import PagesThread
 
     app = create_app(tmp_path / "data")
-    srv = make_server(app, "127.0.0.1", 0, threads=16)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
+    pages = PagesThread(make_server(app, "127.0.0.1", 0, threads=16))
+    pages.start()
     try:
-        yield f"http://127.0.0.1:{srv.effective_port}", app
+        yield f"http://127.0.0.1:{pages.server.effective_port}", app
     finally:
-        srv.close()
-        thread.join(timeout=5)
-        _stop_workers(srv)
-
-
-def _stop_workers(srv: Any) -> None:
-    """End the served app's connections and worker threads, which waitress's ``close()`` leaves:
-    it stops listening only, and a page's event stream goes on polling the store four times a
-    second for its 300 s. After the browser tests about 1,000 such threads were left, and a
-    later test's server answered no request within 10 s (the full suite, session 51)."""
-    for channel in list(srv._map.values()):
-        if channel is not srv:
-            channel.close()  # the stream sees its page gone and ends
-    srv.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        pages.close(wait_s=5)

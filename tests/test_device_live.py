@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -329,6 +330,11 @@ def test_a_sigterm_before_the_model_loads_is_said_and_exits_as_a_stop(tmp_path: 
     assert not (data / "skullcam.db").exists()
 
 
+def _web_workers() -> set[threading.Thread]:
+    """waitress's worker threads alive in this process (it names them ``waitress-N``)."""
+    return {t for t in threading.enumerate() if t.name.startswith("waitress-")}
+
+
 def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
@@ -342,9 +348,11 @@ def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     )
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
     argv += ["--port", "0", "--speed", "0", "--exit-when-done"]
+    workers = _web_workers()
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "recorded 3 tricks" in out
+    assert not _web_workers() - workers  # the server's 96 were left waiting for work
     store = GameStore(tmp_path / "data")
     (game,) = store.games()
     assert recorded_rounds(store, game.id) == truth_rounds(record)
@@ -1545,9 +1553,9 @@ def test_a_demo_run_after_camera_none_shows_the_demo_from_its_first_page(
     camera: the demo) then put last night's game on the TV from its first page until the
     demo's first frame cleared it. The demo plays from the start: the TV shows it as soon as
     the pages are served."""
-    from skullcam.commands import run as run_module
     from skullcam.device.demo_game import start_demo_game
     from skullcam.vision import recognizer as recognizer_module
+    from skullcam.web.server_thread import PagesThread
 
     _, script = make_demo(tmp_path / "demo", n=3, rounds=1)
     monkeypatch.setattr(
@@ -1562,13 +1570,13 @@ def test_a_demo_run_after_camera_none_shows_the_demo_from_its_first_page(
     demo_game, _, _ = start_demo_game(store, DemoGame.load(tmp_path / "demo"))  # stopped
     store.set_camera_missing(True)  # what '--camera none' says as it starts
     first_page: list[Any] = []
-    serve = run_module.PagesThread.start
+    serve = PagesThread.start
 
     def serve_and_look(pages: Any) -> None:
         first_page.append(store.tv_game())
         serve(pages)
 
-    monkeypatch.setattr(run_module.PagesThread, "start", serve_and_look)
+    monkeypatch.setattr(PagesThread, "start", serve_and_look)
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(data), "--port", "0"]
     assert main([*argv, "--speed", "0", "--exit-when-done"]) == 0
     assert [game.id for game in first_page] == [demo_game]
@@ -1590,11 +1598,15 @@ def test_the_pages_thread_stopped_mid_loop_prints_no_traceback(
     the loop can then fail on the sockets just shut, and "Exception in thread web:
     Traceback" came out before "interrupted" now and then. A failure after the close was
     asked for is the stop; one before it is still an error."""
-    from skullcam.commands.run import PagesThread
+    from skullcam.web.server_thread import PagesThread
 
     class ServerFailingOnClose:
+        """Stands for waitress's server: its loop, its connections and its workers."""
+
         def __init__(self) -> None:
             self.closed = threading.Event()
+            self._map: dict[int, Any] = {}
+            self.task_dispatcher = SimpleNamespace(shutdown=lambda **_: True)
 
         def run(self) -> None:
             self.closed.wait(5)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,6 +42,8 @@ def _serve(
     """The enrollment page on a free port, its camera a folder of ``shots``."""
     from waitress.server import create_server
 
+    from skullcam.web.server_thread import PagesThread
+
     camera = tmp_path / "camera"
     camera.mkdir()
     for i, shot in enumerate(shots):
@@ -53,16 +54,12 @@ def _serve(
         AdaptPlan(progress=False),
     )
     app = create_enroll_app(session, **app_options)
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    pages = PagesThread(create_server(app, host="127.0.0.1", port=0, threads=4))
+    pages.start()
     try:
-        # types-waitress leaves out effective_port, which waitress sets on each server it makes.
-        port = server.effective_port  # type: ignore[union-attr]
-        yield f"http://127.0.0.1:{port}/", session
+        yield f"http://127.0.0.1:{pages.server.effective_port}/", session
     finally:
-        server.close()
-        thread.join(timeout=5)
+        pages.close(wait_s=5)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from skullcam.table_pin import is_loopback
 from skullcam.web import create_app
 from skullcam.web.app import make_server
 from skullcam.web.i18n import LANGUAGES, STRINGS, card_name, pick_language
+from skullcam.web.server_thread import PagesThread, stop_server
 
 REMOTE = {"REMOTE_ADDR": "192.168.1.50"}
 
@@ -1213,14 +1214,14 @@ def test_pin_not_needed_on_localhost_only_server(client: FlaskClient) -> None:
 
 def test_make_server_turns_pin_on_beyond_localhost(tmp_path: Path, capsys: Any) -> None:
     local = create_app(tmp_path / "a")
-    make_server(local, "127.0.0.1", 0).close()
+    stop_server(make_server(local, "127.0.0.1", 0))
     assert local.config["PIN_REQUIRED"] is False
     public = create_app(tmp_path / "b")
-    make_server(public, "0.0.0.0", 0).close()
+    stop_server(make_server(public, "0.0.0.0", 0))
     assert public.config["PIN_REQUIRED"] is True
     assert len(public.config["PIN"]) == 4 and public.config["PIN"] in capsys.readouterr().out
     given = create_app(tmp_path / "c", pin="9999")
-    make_server(given, "0.0.0.0", 0).close()
+    stop_server(make_server(given, "0.0.0.0", 0))
     assert given.config["PIN"] == "9999"
 
 
@@ -1230,33 +1231,32 @@ def test_an_idle_connection_is_closed_so_a_guest_cannot_hold_them_all(
     """Idle connections were kept an hour: 200 of them from one laptop on the Wi-Fi left the
     TV and every phone unanswered for that long (a review's reproduction)."""
     import socket
-    import threading
 
     from skullcam.web import app as app_module
 
     monkeypatch.setattr(app_module, "IDLE_CONNECTION_S", 2)
-    server = make_server(create_app(tmp_path), "127.0.0.1", 0)
-    threading.Thread(target=server.run, daemon=True).start()
+    pages = PagesThread(make_server(create_app(tmp_path), "127.0.0.1", 0))
+    pages.start()
     try:
         # Left idle 2 s, it is closed within a few (an hour before: recv timed out here).
-        idle = socket.create_connection(("127.0.0.1", server.effective_port), timeout=20)
+        idle = socket.create_connection(("127.0.0.1", pages.server.effective_port), timeout=20)
         assert idle.recv(1) == b""  # closed by the server, having sent nothing
     finally:
-        server.close()
+        pages.close()
 
 
 def test_a_generated_pin_is_kept_across_restarts(tmp_path: Path, capsys: Any) -> None:
     """A new PIN at every start meant every phone needed it again after a power cut, read
     from the journal of a TV-only Pi."""
     first = create_app(tmp_path)
-    make_server(first, "0.0.0.0", 0).close()
+    stop_server(make_server(first, "0.0.0.0", 0))
     again = create_app(tmp_path)
-    make_server(again, "0.0.0.0", 0).close()
+    stop_server(make_server(again, "0.0.0.0", 0))
     assert again.config["PIN"] == first.config["PIN"]
     assert capsys.readouterr().out.count(f"table PIN for phones: {first.config['PIN']}") == 2
     (tmp_path / "web_pin").write_text("not a pin")
     mended = create_app(tmp_path)
-    make_server(mended, "0.0.0.0", 0).close()
+    stop_server(make_server(mended, "0.0.0.0", 0))
     assert len(mended.config["PIN"]) == 4 and mended.config["PIN"].isdigit()
 
 

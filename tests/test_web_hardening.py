@@ -500,25 +500,26 @@ def test_requests_that_name_this_machine_any_way_are_answered(tmp_path: Path) ->
     (a health check: waitress names itself waitress.invalid then), "localhost." and 0.0.0.0,
     none of them a browser's DNS rebinding (a review's reproductions)."""
     import socket
-    import threading
 
     from skullcam.web.app import make_server
+    from skullcam.web.server_thread import PagesThread
 
     client = create_app(tmp_path).test_client()
     for host in ("localhost.:8000", "0.0.0.0:8000", "[::1]:8000", "LOCALHOST"):
         assert client.get("/api/games", headers={"Host": host}).status_code == 200, host
     assert client.get("/api/games", headers={"Host": "localhost.evil.example"}).status_code == 400
-    server = make_server(create_app(tmp_path / "b"), "127.0.0.1", 0)
-    threading.Thread(target=server.run, daemon=True).start()
+    pages = PagesThread(make_server(create_app(tmp_path / "b"), "127.0.0.1", 0))
+    pages.start()
     try:
-        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+        port = pages.server.effective_port
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(b"GET /api/games HTTP/1.0\r\n\r\n")
             answer = b""
             while chunk := sock.recv(4096):
                 answer += chunk
         assert answer.startswith(b"HTTP/1.0 200"), answer[:200]
     finally:
-        server.close()
+        pages.close()
 
 
 def test_one_address_cannot_take_every_event_stream(app: Flask, client: FlaskClient) -> None:
@@ -1406,14 +1407,15 @@ def test_a_closed_page_is_not_said_on_the_terminal(
     something had gone wrong. That message goes; waitress's others stay."""
     import logging
     import socket
-    import threading
     import time
 
     from skullcam.web.app import make_server
+    from skullcam.web.server_thread import PagesThread
 
     app = create_app(tmp_path, test_config={"SSE_KEEPALIVE_SECONDS": 0.05})
-    server = make_server(app, "127.0.0.1", 0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
+    pages = PagesThread(make_server(app, "127.0.0.1", 0, threads=4))
+    pages.start()
+    server = pages.server
     streams = app.extensions["skullcam_streams"]
     request = f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{server.effective_port}\r\n\r\n"
     try:
@@ -1432,6 +1434,6 @@ def test_a_closed_page_is_not_said_on_the_terminal(
             waitress.info("Client disconnected while serving /api/game/1/state")
             waitress.warning("Task queue depth is 4")
     finally:
-        server.close()
+        pages.close()
     said = [r.getMessage() for r in caplog.records if r.name == "waitress"]
     assert said == ["Client disconnected while serving /api/game/1/state", "Task queue depth is 4"]

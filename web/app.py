@@ -50,6 +50,7 @@ from skullcam.store.game_store import is_busy
 from . import i18n
 from .flag_i18n import flag_text
 from .refusal_i18n import PIN_ENGLISH, refusal_text
+from .server_thread import stop_server
 
 logger = logging.getLogger(__name__)
 
@@ -540,7 +541,7 @@ def serve(
     try:
         server.run()
     finally:
-        server.close()
+        stop_server(server)
 
 
 def _prepare_pin(app: Flask, host: str) -> None:

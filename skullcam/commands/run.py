@@ -229,6 +229,7 @@ def _record(
     if not args.no_web:
         from skullcam.web import create_app
         from skullcam.web.app import make_server
+        from skullcam.web.server_thread import PagesThread
 
         app = create_app(data, store=store, pin=args.pin)
         try:
@@ -284,35 +285,6 @@ def _record(
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
     return 0
-
-
-class PagesThread:
-    """The web server, run in a thread of its own and closed from the main one.
-
-    Its loop, closed from the main thread, can fail on the sockets ``close()`` has just shut:
-    every so often Ctrl-C printed "Exception in thread web: Traceback ..." before "skullcam
-    run: interrupted" (seen with ``--camera none``, which stops at once). A failure after the
-    close was asked for is that stop, not an error; one before it is still raised."""
-
-    def __init__(self, server: Any) -> None:
-        self.server = server
-        self.closing = threading.Event()
-        self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except Exception:
-            if not self.closing.is_set():
-                raise
-
-    def close(self, wait_s: float = 2.0) -> None:
-        self.closing.set()
-        self.server.close()
-        self.thread.join(wait_s)
 
 
 def _why_idle(
