@@ -877,8 +877,7 @@ def serve(args: argparse.Namespace, plan: object) -> int:
     from skullcam.vision.recognizer import active_model_dir
 
     assert isinstance(plan, AdaptPlan)
-    enrollment = Enrollment.open(args.data, args.name)
-    enrollment.hold()
+    enrollment = Enrollment.open(args.data, args.name, hold=True)
     if enrollment.rebuilt is not None:
         print(enrollment.rebuilt, flush=True)
     base = active_model_dir(args.data)

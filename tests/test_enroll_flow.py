@@ -999,6 +999,37 @@ def test_the_command_says_a_damaged_or_missing_state_was_rebuilt(
     assert "the pictures of its accepted faces (1 of 69)" in err
 
 
+@pytest.mark.parametrize("from_folder", [True, False], ids=["from-folder", "page"])
+@pytest.mark.parametrize(
+    "spoil",
+    [lambda state: state.write_text("{not json"), lambda state: state.unlink()],
+    ids=["damaged", "missing"],
+)
+def test_a_second_enroll_on_a_held_enrollment_leaves_its_damaged_state_alone(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    from_folder: bool,
+    spoil: Callable[[Path], object],
+) -> None:
+    """A second ``skullcam enroll`` started on an enrollment another holds rebuilt its
+    damaged or missing state.json from the face pictures, wrote it and kept the damaged file
+    aside once more, and only then found the enrollment held: two programs wrote one
+    folder. It now stops at the hold, the folder as it was."""
+    held = Enrollment.open(tmp_path, "deck", hold=True)
+    held.accept("green-1", np.full((348, 224, 3), 200, np.uint8))
+    state = held.work_dir / "state.json"
+    spoil(state)
+    before = sorted(p.name for p in held.work_dir.iterdir())
+    kept = state.read_text() if state.exists() else None
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    source = ["--from", str(photos)] if from_folder else []  # the page's server without
+    assert main(["enroll", *source, "--name", "deck", "--data", str(tmp_path)]) == 2
+    assert "is open in another 'skullcam enroll'" in capsys.readouterr().err
+    assert sorted(p.name for p in held.work_dir.iterdir()) == before
+    assert (state.read_text() if state.exists() else None) == kept
+
+
 def test_a_damaged_state_file_that_cannot_be_kept_aside_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

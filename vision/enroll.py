@@ -273,9 +273,16 @@ class Enrollment:
         return self.data_dir / "decks" / self.name
 
     @classmethod
-    def open(cls, data_dir: Path, name: str) -> Enrollment:
-        """The enrollment named ``name`` in ``data_dir``, resumed if one was started."""
+    def open(cls, data_dir: Path, name: str, *, hold: bool = False) -> Enrollment:
+        """The enrollment named ``name`` in ``data_dir``, resumed if one was started.
+
+        ``hold``: held for this process (:meth:`hold`) before its state is read, so that only
+        the holder rebuilds a damaged or missing ``state.json``: a second program started on
+        the enrollment rebuilt and wrote it (and kept the damaged file aside once more) before
+        it found the enrollment held."""
         enrollment = cls(Path(data_dir), check_name(name))
+        if hold:
+            enrollment.hold()
         path = enrollment.work_dir / "state.json"
         if path.is_file():
             try:

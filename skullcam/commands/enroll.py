@@ -221,8 +221,7 @@ def _enroll_folder(args: argparse.Namespace) -> int:
         raise UserError(
             f"{args.source} is not a folder: give the folder holding one photo per face"
         )
-    enrollment = Enrollment.open(args.data, args.name)
-    enrollment.hold()
+    enrollment = Enrollment.open(args.data, args.name, hold=True)
     if enrollment.rebuilt is not None:
         _say(str(enrollment.rebuilt))
     base = active_model_dir(args.data)
