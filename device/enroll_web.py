@@ -838,12 +838,15 @@ def add_error_answers(app: Any, lang: Callable[[], str]) -> None:
 
 def file_error_answer(err: OSError, lang: str) -> Any:
     """The answer for a file this machine could not read or write (a full or read-only disk):
-    the system's error in a sentence in ``lang`` that says to check the disk, and the error
-    with its traceback in the log, for whoever runs the page."""
+    the system's reason in a sentence in ``lang`` that says to check the disk, and the error
+    with its path and traceback in the log, for whoever runs the page. The phone is not told
+    the path: it says nothing a player can act on, and shows the host's folders to whoever
+    holds the phone."""
     from flask import jsonify
 
     logger.error("a file could not be read or written: %s", err, exc_info=err)
-    return jsonify({"error": t("err_files", lang, error=str(err))}), 500
+    reason = err.strerror or type(err).__name__
+    return jsonify({"error": t("err_files", lang, error=reason)}), 500
 
 
 def _json_object() -> dict[str, Any]:

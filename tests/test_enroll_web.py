@@ -754,7 +754,7 @@ def test_errors_no_route_words_are_json_in_the_pages_language(tmp_path: Path) ->
     refused = client.post("/api/accept", json={}, headers=spanish)
     assert refused.status_code == 500 and refused.is_json
     error = refused.get_json()["error"]
-    assert error.startswith("no se pudo leer o escribir un archivo en esta máquina ([Errno")
+    assert error.startswith("no se pudo leer o escribir un archivo en esta máquina (File exists): ")
     assert error.endswith("las fotos aceptadas hasta ahora se conservan")
     faces.unlink()
     assert client.post("/api/accept", json={}).get_json()["enrolled"] == ["green-1"]
@@ -963,3 +963,32 @@ def test_a_full_disk_while_accepting_a_face_is_said_in_the_pages_language(
     assert "No space left on device" in error and "--data" not in error
     monkeypatch.undo()
     assert client.post("/api/accept", json={}).get_json()["enrolled"] == ["green-1"]
+
+
+def test_a_file_the_page_cannot_write_is_said_without_the_hosts_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder the page could not write quoted the system's whole error to the phone, the
+    file's path on this machine with it: the phone is told what went wrong and what to do,
+    the log (for whoever runs the page) where."""
+    import errno
+
+    from skullcam import files
+
+    rng = np.random.default_rng(7)
+    session = _session(tmp_path, [render_photo([render_face("green-1", "alt")], rng, PHOTO)[0]])
+    client = page_client(create_enroll_app(session))
+    assert client.post("/api/capture", json={}).get_json()["pending"]["ok"]
+    where = str(tmp_path / "data" / "enroll" / "table-deck" / "faces" / "green-1.png")
+
+    def refused(fh: Any) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", where)
+
+    monkeypatch.setattr(files, "_flush_to_disk", refused)
+    with caplog.at_level(logging.ERROR, logger="skullcam.device.enroll_web"):
+        answer = client.post("/api/accept", json={})
+    assert answer.status_code == 500
+    error = answer.get_json()["error"]
+    assert "(Permission denied): check that the data folder's disk has room" in error
+    assert str(tmp_path) not in error
+    assert where in caplog.text
