@@ -71,11 +71,14 @@ recognizer that fails on everything is broken, and the table must be told, not l
 
 
 def wait_for_game(
-    store: GameStore, stop: threading.Event, done: Mapping[int, int] | None = None
+    store: GameStore,
+    stop: threading.Event,
+    done: Mapping[int, int] | None = None,
+    meanwhile: Callable[[], object] = lambda: None,
 ) -> int | None:
     """A live camera records into the active game; wait until the web page starts one (other
     than the games in ``done``, which the camera has already seen to their end, unless the
-    table resumed one since)."""
+    table resumed one since). ``meanwhile`` is called once a second while it waits."""
     announced = False
     while not stop.is_set():
         if (found := game_to_record(store, done)) is not None:
@@ -86,6 +89,7 @@ def wait_for_game(
                 logger.info("game %d is the demo's, left unfinished: not recorded into", game.id)
             logger.info("waiting for a game to be set up on the web page")
             announced = True
+        meanwhile()
         stop.wait(1.0)
     return None
 
@@ -161,6 +165,8 @@ class LiveLoop:
         self.camera_failing: str | None = None
         """How the camera failed, as ``skullcam run`` said it before trying it again; its
         first frame since says, once, that it works again."""
+        self.left = _LeftGames()
+        """The camera's tricks of games left on the web page, waiting for the database."""
 
     @property
     def model_version(self) -> str:
@@ -187,7 +193,17 @@ class LiveLoop:
             self.error = err
 
     def run(self) -> None:
-        """The loop itself (runs in the caller's thread when called directly)."""
+        """The loop itself (runs in the caller's thread when called directly). Tricks of a
+        game left on the web page that still wait for the database as it ends are written
+        then, or said to be kept, as the last game's are (:meth:`_LeftGames.close`)."""
+        try:
+            self._run()
+        except BaseException:
+            self.left.close(quietly=True)
+            raise
+        self.left.close()
+
+    def _run(self) -> None:
         self._take_kept()
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
@@ -208,7 +224,7 @@ class LiveLoop:
         as time the recognizer read too few frames in."""
         if reader is not None:
             reader.counting = False
-        game_id = wait_for_game(self.store, self.stop, done)
+        game_id = wait_for_game(self.store, self.stop, done, meanwhile=self.left.write)
         if reader is not None and game_id is not None:  # not on a stop: nothing is watched
             reader.counting = True
         if self.keep_up is not None:
@@ -275,8 +291,22 @@ class LiveLoop:
         if self.camera_failing is not None:
             logger.info("the camera works again (%s): recording resumes", self.camera_failing)
             self.camera_failing = None
-        self.store.set_camera_missing(False)
+        self._camera_back()
         self._tell_notice(self.picture.notice if self.picture is not None else None)
+
+    def _camera_back(self) -> None:
+        """The TV's "no camera" notice taken down, if it is up. Asked first (a read, which a
+        database another program holds does not stall), and written waiting at most
+        ``StoreRecorder.WAIT_S``: a game set up while the database was held (its tricks
+        waiting) waited the store's 10 s here on its first frame, then ended the run. Not
+        taken down then, the notice stays up until the next game; the log says so."""
+        if self.store.camera_missing_why() is None:
+            return
+        try:
+            with self.store.waiting_at_most(StoreRecorder.WAIT_S):
+                self.store.set_camera_missing(False)
+        except sqlite3.Error as err:
+            logger.warning("the TV was not told that the camera records again: %s", err)
 
     def _watch_picture(self, source_name: str, live: bool) -> None:
         """A new source: its picture is watched afresh (frozen, blurred), told to the TV; the
@@ -377,6 +407,7 @@ class LiveLoop:
                 # finished then, and resumed since): in first, as at a start. The camera's
                 # referee read the game without them, and its copy of their place wrote over
                 # their pictures, named as theirs (only a recorded trick's names are avoided).
+                self.left.take_up(game_id, self.stop)
                 StoreRecorder(self.store, game_id, self.model_version).take_kept(self.stop)
                 if self.stop.is_set():
                     return
@@ -393,7 +424,7 @@ class LiveLoop:
                 if self.stop.is_set() or feed.ended:
                     return
                 done[game_id] = started
-                on_table = last_trick_cards(self.store, game_id)
+                on_table = self.left.last_cards(game_id) or last_trick_cards(self.store, game_id)
                 self._say_seen_out(game_id)
                 if not self.next_games:
                     return
@@ -451,6 +482,7 @@ class LiveLoop:
                 self.store.last_event_id(),
                 self.watch_every_s,
                 written=recorder.flush,
+                meanwhile=self.left.write,
             )
             referee = referee_from_store(self.store, game_id)
             if referee.finished:
@@ -478,6 +510,11 @@ class LiveLoop:
                     if str(err) != str(stopped):
                         logger.error("%s", err)
                 raise
+            if watch.left and not self.stop.is_set():
+                # Finished or replaced on the web page: the camera goes on with the next game
+                # at once, what waits for the database written later (:class:`_LeftGames`).
+                self.left.leave(recorder)
+                return pipeline
             # A trick that waited for a busy database is written before the end (the watch
             # waits for it before a rebuild from the store: :class:`_GameWatch`).
             recorder.close()
@@ -595,6 +632,7 @@ class _GameWatch:
         since: int,
         every_s: float = 1.0,
         written: Callable[[], bool] = lambda: True,
+        meanwhile: Callable[[], object] = lambda: None,
     ) -> None:
         self.game_id = game_id
         self.is_current = is_current
@@ -603,9 +641,13 @@ class _GameWatch:
         """The newest event read (the store's event log): the next ask reads after it."""
         self.every_s = every_s
         self.written = written
+        self.meanwhile = meanwhile
+        """Called at each ask: the tricks of a game left before wait their turn this way."""
         self.asked = time.monotonic()
         self.changed_at_table = False
         """The table changed the game since the watch began (kept once said)."""
+        self.left = False
+        """The game was finished or replaced on the web page."""
         self._said_waiting = False
 
     def still(self) -> bool:
@@ -613,7 +655,9 @@ class _GameWatch:
         if now - self.asked < self.every_s:
             return True
         self.asked = now
+        self.meanwhile()
         if not self.is_current(self.game_id):
+            self.left = True
             return False
         changed, self.since = self.table_changes(self.game_id, self.since)
         self.changed_at_table = self.changed_at_table or changed
@@ -630,6 +674,82 @@ class _GameWatch:
                 "tricks waiting for the database are in"
             )
         return True
+
+
+class _LeftGames:
+    """The camera's tricks (and swaps) of games finished or replaced on the web page while
+    they waited for a database another program holds. The camera goes on with the table's
+    next game at once; they wait on disk (``unrecorded.json``) and are written into their own
+    game as soon as the database is free, tried at each of the camera's asks about its game
+    (:class:`_GameWatch`) and each second it waits for one. Writing them before the camera
+    went on left the table unwatched for ``StoreRecorder.CLOSE_WAIT_S``, then ended the run."""
+
+    def __init__(self) -> None:
+        self.recorders: list[StoreRecorder] = []
+
+    def leave(self, recorder: StoreRecorder) -> None:
+        """The camera leaves ``recorder``'s game: what waits is written now if the database
+        is free, else later."""
+        if recorder.flush():
+            return
+        first, _ = recorder.pending[0]
+        logger.info(
+            "game %d was left on the web page while its tricks from round %d trick %d on "
+            "waited for the database: they are kept, and written once it is free; the camera "
+            "goes on with the table's next game",
+            recorder.game_id,
+            first.round,
+            first.trick + 1,
+        )
+        self.recorders.append(recorder)
+
+    def write(self) -> None:
+        """One try (``StoreRecorder.WAIT_S``) at each game's waiting tricks."""
+        for recorder in list(self.recorders):
+            if recorder.flush():
+                self.recorders.remove(recorder)
+                logger.info(
+                    "game %d: the tricks that waited for the database are in", recorder.game_id
+                )
+
+    def last_cards(self, game_id: int) -> list[list[str]]:
+        """The cards of ``game_id``'s last waiting trick, as completed and as amended since,
+        which may still lie on the table: the next game's first frames are not a new trick
+        (the store's last trick of the game is an older one). Empty when none waits."""
+        for recorder in self.recorders:
+            if recorder.game_id == game_id and recorder.pending:
+                last, _ = recorder.pending[-1]
+                there = [
+                    o for o, _ in recorder.pending if (o.round, o.trick) == (last.round, last.trick)
+                ]
+                return [[card for _, card in o.plays] for o in there]
+        return []
+
+    def take_up(self, game_id: int, stop: threading.Event) -> None:
+        """The camera takes ``game_id`` up again (resumed on the Settings page): its waiting
+        tricks go in first, the database waited for until ``stop``, as a start does with the
+        tricks an earlier run kept (read from disk as well, they would go in twice)."""
+        for recorder in [r for r in self.recorders if r.game_id == game_id]:
+            while not recorder.flush(wait_s=1.0) and not stop.wait(1.0):
+                pass
+        self.write()
+
+    def close(self, quietly: bool = False) -> None:
+        """The run ends: what still waits is written, within one ``StoreRecorder.CLOSE_WAIT_S``
+        for them all, and what could not be is the run's error (``StoreRecorder.close``), or
+        ``quietly`` logged, the run ending with another."""
+        deadline = time.monotonic() + StoreRecorder.CLOSE_WAIT_S
+        errors: list[UserError] = []
+        for recorder in self.recorders:
+            try:
+                recorder.close(max(0.0, deadline - time.monotonic()))
+            except UserError as failed:
+                errors.append(failed)
+        self.recorders = []
+        for err in errors[0 if quietly else 1 :]:
+            logger.error("%s", err)
+        if errors and not quietly:
+            raise errors[0]
 
 
 class _FailingFrames:

@@ -2332,6 +2332,118 @@ def test_a_run_stopped_while_tricks_wait_behind_a_change_at_the_table_keeps_them
     assert not (store.game_dir(gid) / "unrecorded.json").exists()
 
 
+def _game_left_while_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, left: str, freed: bool
+) -> tuple[GameStore, int, int, list[Trick]]:
+    """The demo's game recorded from its frames with ``next_games``: another program holds
+    the database from the frame that completes round 2's first trick; two frames on the table
+    leaves the game, the database free for the table's writes only: ``left`` is "replaced"
+    (the next game set up), "finished" (finished, and the next set up) or "resumed"
+    (finished, and resumed on the Settings page, the hold ended, as the camera waits for the
+    next game). On the frame after round 2's second trick (the new game's first) the hold
+    ends (``freed``), or the run is stopped (Ctrl-C) while it lasts. Returns (store, the
+    first game, the game the camera went on with, the dry run's tricks)."""
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)  # each frame's try, while held
+    record, script, camera, dry_tricks, store, gid = _beside_a_dry_run(tmp_path)
+    done = [t.source_info["frame_index"] for t in dry_tricks]
+    other = sqlite3.connect(store.path, isolation_level=None)
+    new: list[int] = []
+
+    class LeavesTheGame(FrameKeyedRecognizer):
+        def __call__(self, frame: np.ndarray) -> list:
+            index = int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8
+            if index == done[1]:
+                other.execute("BEGIN EXCLUSIVE")
+            elif index == done[1] + 2 and not new:
+                other.execute("COMMIT")
+                if left != "replaced":
+                    store.finish_game(gid)
+                new.append(gid if left == "resumed" else _table_game(store, record))
+                other.execute("BEGIN EXCLUSIVE")
+            elif index == done[2] + 1 and other.in_transaction:
+                if freed:
+                    other.execute("COMMIT")
+                else:
+                    loop.stop.set()
+            return super().__call__(frame)
+
+    waiting = live_module.wait_for_game
+
+    def the_table(*args: Any, **kwargs: Any) -> int | None:
+        seen_out = kwargs.get("done", args[2] if len(args) > 2 else None) or {}
+        if left == "resumed" and other.in_transaction:
+            other.execute("COMMIT")
+            store.resume_game(gid)
+        elif new and new[0] in seen_out:
+            loop.stop.set()  # the next game seen out before the frames end: none follows
+        return waiting(*args, **kwargs)
+
+    monkeypatch.setattr(live_module, "wait_for_game", the_table)
+    loop = LiveLoop(store, LeavesTheGame(script), str(camera), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games, loop.watch_every_s = 0, True, 0.0
+    try:
+        loop.run()  # until the frames end
+    finally:
+        if other.in_transaction:
+            other.execute("COMMIT")
+        other.close()
+    return store, gid, new[0], dry_tricks
+
+
+@pytest.mark.parametrize("left", ["replaced", "finished"])
+def test_a_game_left_on_the_web_page_while_a_trick_waits_for_the_database_is_followed_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, left: str
+) -> None:
+    """Another program held the database as round 2's first trick completed, and the table
+    set up its next game on the web page (the game before finished, or left unfinished)
+    while the trick waited. The camera waited ``CLOSE_WAIT_S`` for the database, the table
+    unwatched, then ended the run ("... stayed in use by another program"). It now follows
+    the new game at once, the trick waiting on disk, and writes it into its game as soon as
+    the database is free."""
+    store, gid, new, dry_tricks = _game_left_while_held(tmp_path, monkeypatch, left, True)
+    cards = [[p["card"] for p in t.plays] for t in store.tricks(gid)]
+    assert cards == [[p["card"] for p in t.plays] for t in dry_tricks[:2]]
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+    # The camera went on with the table's new game: round 2's first trick, still on the
+    # table as it began, is not its first; the trick after is.
+    (first, *_) = store.tricks(new)
+    assert [p["card"] for p in first.plays] == [p["card"] for p in dry_tricks[2].plays]
+
+
+def test_a_left_games_trick_still_waiting_as_the_run_stops_is_kept_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The run is stopped with the database still held: the new game's waiting trick is the
+    run's error, as before, and the left game's, kept on disk too, is said in the log."""
+    run_error = r"round 1 trick 1 on is not recorded yet; .*games/2/unrecorded"
+    logged = caplog.at_level(logging.ERROR, logger="skullcam.device.live")
+    with logged, pytest.raises(UserError, match=run_error):
+        _game_left_while_held(tmp_path, monkeypatch, "replaced", freed=False)
+    assert "1 trick from round 2 trick 1 on is not recorded yet; it is kept in" in caplog.text
+    store = GameStore(tmp_path / "data")
+    assert [len(store.tricks(g)) for g in (1, 2)] == [1, 0]
+    assert all((store.game_dir(g) / "unrecorded.json").is_file() for g in (1, 2))
+
+
+def test_a_game_resumed_while_its_trick_waited_takes_the_trick_in_first_and_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Finished on the web page while round 2's first trick waited for a held database, the
+    game is resumed as the camera waits for the next one: the camera takes it up again with
+    the waiting trick in first, once. Every trick is in its place, nothing refused."""
+    with caplog.at_level(logging.WARNING, logger="skullcam.device"):
+        store, gid, _, dry_tricks = _game_left_while_held(tmp_path, monkeypatch, "resumed", True)
+    cards = [[p["card"] for p in t.plays] for t in store.tricks(gid)]
+    assert cards == [[p["card"] for p in t.plays] for t in dry_tricks]
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+    assert "not recorded" not in caplog.text
+
+
 @pytest.mark.parametrize("first", ["hand", "camera"])
 def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
