@@ -484,6 +484,8 @@ def test_a_models_onnx_given_for_its_checkpoint_is_refused_before_training(
     ("flag", "value", "message"),
     [
         ("out", "tmp:a-file", r"--out .*a-file is a file; give a folder"),
+        ("out", "tmp:a-file/model", r"cannot create model folder \(--out\) .*a-file/model"),
+        ("work_dir", "tmp:a-file/runs", r"cannot create scratch folder \(--work\)"),
         ("init_detector", "tmp:nope.pt", r"--init-detector .*nope\.pt: give an ultralytics"),
         ("init_detector", "model:card-detector.onnx", r"an ultralytics checkpoint \(\.pt\)"),
         ("skip_detector", True, r"--skip-detector keeps the detector of .*card-detector\.onnx"),

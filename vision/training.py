@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from skullcam.errors import UserError
+from skullcam.files import make_folder
 from skullcam.rules import FACES
 from skullcam.vision.cpu_features import cpu_training_note
 from skullcam.vision.crop_dataset import (
@@ -107,8 +108,7 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
         )
     # Read now: moving the new weights in removes the --out model's manifest.
     base = _manifest_to_keep(plan)
-    staging = plan.work_dir / "staging"
-    staging.mkdir(parents=True, exist_ok=True)
+    staging = _make_folders(plan)
     (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
     if plan.skip_detector:
         shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
@@ -224,6 +224,14 @@ def _check_inputs(plan: TrainPlan) -> None:
             f"--init-detector {plan.init_detector}: give an ultralytics checkpoint (.pt), such "
             "as a model folder's card-detector.pt or a run's weights/last.pt"
         )
+
+
+def _make_folders(plan: TrainPlan) -> Path:
+    """Create the model folder and the scratch folder's staging area once every check has
+    passed, before any training: an --out that cannot be written was found only when the
+    trained weights moved in, hours later, and a --work that cannot be was a traceback."""
+    make_folder(plan.out, "model folder (--out)")
+    return make_folder(plan.work_dir / "staging", "scratch folder (--work)")
 
 
 def _check_out_has(plan: TrainPlan, names: tuple[str, ...], flag: str, part: str) -> None:
