@@ -47,6 +47,7 @@ def test_the_training_log_says_which_arithmetic_and_why_float32_is_slower(
     monkeypatch.setattr(cpu_features, "cpu_has_native_bf16", lambda: False)
     note = cpu_features.cpu_training_note()
     assert "no bfloat16 instructions" in note and "3 x the times in models/README.md" in note
+    assert "session" not in note  # the user's terminal, not the project's history
     monkeypatch.setattr(cpu_features, "cpu_has_native_bf16", lambda: True)
     assert cpu_features.cpu_training_note().endswith("in bfloat16 (AVX512-BF16 or AMX)")
 

@@ -492,7 +492,13 @@ def test_a_models_onnx_given_for_its_checkpoint_is_refused_before_training(
     ],
 )
 def test_what_a_run_starts_from_is_checked_before_the_detector_trains(
-    tiny_model: Path, tiny_dataset: Path, tmp_path: Path, flag: str, value: Any, message: str
+    tiny_model: Path,
+    tiny_dataset: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flag: str,
+    value: Any,
+    message: str,
 ) -> None:
     """``tmp:NAME`` is a path in the test's folder, ``model:NAME`` one of the tiny model's."""
     from skullcam.vision.training import train_recognizer
@@ -507,6 +513,7 @@ def test_what_a_run_starts_from_is_checked_before_the_detector_trains(
     with pytest.raises(UserError, match=message):
         train_recognizer(replace(plan, **{flag: value}))
     assert not (tmp_path / "runs").exists()
+    assert capsys.readouterr().out == ""  # the refusal alone: no training note before it
 
 
 def test_enrollment_fine_tunes_the_detector_and_installs_it(

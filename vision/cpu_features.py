@@ -41,5 +41,5 @@ def cpu_training_note() -> str:
     return (
         "training on the CPU in float32: this CPU has no bfloat16 instructions (AVX512-BF16, "
         "AMX), so training takes about 3 x the times in models/README.md (a detector batch of "
-        "16: 1.8 s here in session 21, 0.51-0.55 s with bfloat16 in session 19)"
+        "16: 1.8 s on a 2-core CPU without them, 0.51-0.55 s on one with bfloat16)"
     )

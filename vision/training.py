@@ -90,8 +90,6 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
 
     from skullcam.vision.train_detector import export_detector, train_detector
 
-    if plan.device == "cpu":
-        print(cpu_training_note())
     _check_inputs(plan)
     if plan.skip_classifier:
         _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
@@ -109,6 +107,8 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
     # Read now: moving the new weights in removes the --out model's manifest.
     base = _manifest_to_keep(plan)
     staging = _make_folders(plan)
+    if plan.device == "cpu":  # once the run is sure to start: a refusal is its one line alone
+        print(cpu_training_note())
     (staging / DETECTOR_CHECKPOINT_FILE).unlink(missing_ok=True)  # left by an interrupted run
     if plan.skip_detector:
         shutil.copyfile(plan.out / DETECTOR_FILE, staging / DETECTOR_FILE)
