@@ -13,6 +13,7 @@ import numpy as np
 from skullcam.captions import haloed_text
 from skullcam.datasets.dataset import read_scenes
 from skullcam.errors import UserError
+from skullcam.files import make_folder
 
 DARK = (20, 20, 20)
 """A card's name on the sheet: dark on a white halo."""
@@ -81,7 +82,7 @@ def write_contact_sheet(
         sheet[
             4 + r * (th + 4) : 4 + r * (th + 4) + th, 4 + c * (tw + 4) : 4 + c * (tw + 4) + tw
         ] = tile
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out.parent, "folder for --out")  # one line naming it where it cannot be made
     if not cv2.imwrite(str(out), sheet):
         raise UserError(f"cannot write {out}: use a .png path in a writable folder")
     return out

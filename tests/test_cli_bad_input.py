@@ -501,6 +501,13 @@ def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) ->
     fails(argv, capsys, "s.txt", ".png")
 
 
+def test_contact_sheet_in_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "sheet" / "s.png"
+    argv = ["synth", "sheet", "--dataset", str(SAMPLE_SCENES), "--split", "test", "--out", str(out)]
+    fails(argv, capsys, f"cannot create folder for --out {out.parent}")
+
+
 def test_detect_refuses_an_image_too_thin_to_hold_cards(tmp_path: Path, capsys) -> None:
     thin = tmp_path / "thin.png"
     cv2.imwrite(str(thin), np.full((2, 3000, 3), (40, 80, 120), np.uint8))
