@@ -177,10 +177,29 @@ def _chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser = subs[0].choices[chosen]
 
 
+def _gather_list(
+    command: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]
+) -> list[str]:
+    """The words left over once an option has cut a command's list of positionals in two
+    (``skullcam trick green-7 --json green-8``), put back at the list's end, where the
+    command line has them: argparse takes such a list in one run, and called a card or an
+    image after an option an unrecognized argument. Returns what is still left over: the
+    unknown options, or every word for a command with no such list."""
+    lists = [a for a in command._actions if not a.option_strings and a.nargs in ("+", "*")]
+    if len(lists) != 1:
+        return extra
+    words = [word for word in extra if not word.startswith("-")]
+    action = lists[0]
+    convert: Callable[[str], Any] = action.type if callable(action.type) else str
+    setattr(args, action.dest, [*(getattr(args, action.dest) or []), *map(convert, words)])
+    return [word for word in extra if word.startswith("-")]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     command = _chosen_parser(parser, args)
+    extra = _gather_list(command, args, extra)
     if extra:  # said by the command's own parser, as its other usage errors are
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     args.command = command.prog.removeprefix("skullcam ")

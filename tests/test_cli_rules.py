@@ -87,6 +87,21 @@ def test_trick_json_is_the_documented_object() -> None:
     assert "Skull King" in data["explanation"]
 
 
+def test_trick_cards_after_an_option_are_still_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    """``skullcam trick green-7 --json green-8 yellow-3`` was refused as "unrecognized
+    arguments: green-8 yellow-3": argparse takes a list of positionals in one run. The cards
+    keep their order; an unknown option is still refused, and named alone."""
+    from skullcam.cli import main
+
+    assert main(["trick", "green-7", "--json", "green-8", "yellow-3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["winner"], data["winning_card"], data["lead_suit"]) == (1, "green-8", "green")
+    with pytest.raises(SystemExit) as exc:
+        main(["trick", "green-7", "--json", "green-8", "--bogus"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --bogus (see" in capsys.readouterr().err
+
+
 def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
     settings = tmp_path / "house.json"
     settings.write_text(json.dumps({"mermaid_captures_skull_king": 50}))
