@@ -496,6 +496,22 @@ def test_eval_and_bench_name_a_scene_image_missing_or_corrupt(tmp_path: Path, ca
         assert f"{gone} is not a readable image" in err.strip().splitlines()[-1], err
 
 
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--from", "photos", "--list"], "--list: not allowed with argument --from"),
+        (["--activate", "shipped", "--from", "photos"], "--from: not allowed with argument"),
+        (["--list", "--activate", "shipped"], "--activate: not allowed with argument --list"),
+    ],
+)
+def test_enroll_takes_one_task_a_run(
+    argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Listing, activating and enrolling are one each a run: given two, one was done and the
+    other dropped without a word."""
+    refused_by_parser(["enroll", *argv, "--data", str(tmp_path)], capsys, needle)
+
+
 def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) -> None:
     argv = ["synth", "sheet", "--dataset", str(tmp_path), "--out", str(tmp_path / "s.txt")]
     fails(argv, capsys, "s.txt", ".png")

@@ -35,12 +35,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "active one for detect, replay and run. Interrupted runs resume. Without --from, a "
         "web page guides you through the faces with the camera.",
     )
-    parser.add_argument("--from", dest="source", type=Path, help="folder of face photos")
+    # One task a run: given two, all but one would be dropped unsaid ('--activate x --from
+    # DIR' would activate x and enroll nothing).
+    task = parser.add_mutually_exclusive_group()
+    task.add_argument("--from", dest="source", type=Path, help="folder of face photos")
     parser.add_argument(
         "--name", default="my-deck", help="name of the enrolled deck (default my-deck)"
     )
-    parser.add_argument("--list", action="store_true", help="list the models you can activate")
-    parser.add_argument(
+    task.add_argument("--list", action="store_true", help="list the models you can activate")
+    task.add_argument(
         "--activate", metavar="NAME", help="make NAME (from --list, or 'shipped') the active model"
     )
     parser.add_argument(
