@@ -512,6 +512,26 @@ def test_enroll_takes_one_task_a_run(
     refused_by_parser(["enroll", *argv, "--data", str(tmp_path)], capsys, needle)
 
 
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--reset", "--players", "5"], "--reset does only that: give it alone, without --players"),
+        (["--show", "--players", "3"], "--show does only that: give it alone, without --players"),
+        (["--show", "--reset"], "--show does only that: give it alone, without --reset"),
+    ],
+)
+def test_calibrate_show_and_reset_do_only_that(
+    argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Given with a new calibration's --players, --show showed the old layout and --reset
+    forgot it, saving no seats and saying nothing of them."""
+    main(["calibrate", "--players", "4", "--data", str(tmp_path)])
+    saved = (tmp_path / "seats.json").read_text()
+    capsys.readouterr()
+    fails(["calibrate", *argv, "--data", str(tmp_path)], capsys, needle)
+    assert (tmp_path / "seats.json").read_text() == saved  # nothing done
+
+
 def test_contact_sheet_names_the_extensions_that_work(tmp_path: Path, capsys) -> None:
     argv = ["synth", "sheet", "--dataset", str(tmp_path), "--out", str(tmp_path / "s.txt")]
     fails(argv, capsys, "s.txt", ".png")

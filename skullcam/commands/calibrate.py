@@ -142,10 +142,32 @@ def _describe(layout: SeatLayout) -> str:
     return f"{layout.n_players} seats around ({cx:.0f}, {cy:.0f}), clockwise: {seats}"
 
 
+def _check_one_task(args: argparse.Namespace) -> None:
+    """--show and --reset each do only that, so one given with the other, or with what a new
+    calibration is made from, is refused: '--reset --players 5' would forget the calibration
+    and drop the 5 seats unsaid, '--show --players 3' show the old layout and save nothing."""
+    only = [flag for flag, given in (("--show", args.show), ("--reset", args.reset)) if given]
+    new = [
+        flag
+        for flag, value in (
+            ("--players", args.players),
+            ("--image", args.image),
+            ("--camera", args.camera),
+            ("--center", args.center),
+        )
+        if value is not None
+    ]
+    if only and len(only + new) > 1:
+        raise UserError(
+            f"{only[0]} does only that: give it alone, without {', '.join((only + new)[1:])}"
+        )
+
+
 def _run(args: argparse.Namespace) -> int:
     from skullcam.vision.seats import CALIBRATION_FILE, SeatLayout, parse_direction
 
     path = Path(args.data) / CALIBRATION_FILE
+    _check_one_task(args)
     if args.reset:
         path.unlink(missing_ok=True)
         print(f"seat calibration removed; the default layout applies ({path})")
