@@ -58,7 +58,7 @@ from skullcam.device.sources import (
     open_source,
 )
 from skullcam.errors import UserError
-from skullcam.files import make_folder, remove_leftover_temps, temp_beside
+from skullcam.files import discard, make_folder, remove_leftover_temps, temp_beside
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout, layout_for
 
@@ -800,7 +800,7 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
             tmp.write_bytes(data.tobytes())
             os.replace(tmp, path)  # a kill mid-write leaves no cut-off frame for replay
         except OSError as err:  # the game's recording matters more than its frames
-            tmp.unlink(missing_ok=True)
+            discard(tmp)
             logger.warning("frame %s not saved: %s", path, err)
         if first is None:
             first = frame.timestamp

@@ -9,6 +9,7 @@ which turn every way that can fail into one line naming the file and what to do.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -43,7 +44,7 @@ def replace_atomically(path: Path, data: bytes) -> None:
             _flush_to_disk(fh)
         os.replace(tmp, path)
     except OSError:
-        tmp.unlink(missing_ok=True)  # a full disk should not also keep half a file
+        discard(tmp)  # a full disk should not also keep half a file
         raise
 
 
@@ -81,11 +82,19 @@ class CannotWrite(UserError):
 
 def _cannot_write(path: Path, tmp: Path, err: OSError) -> CannotWrite:
     """A read-only card or a full disk: say which file, and keep its old contents."""
-    tmp.unlink(missing_ok=True)
+    discard(tmp)
     return CannotWrite(
         f"cannot write {path} ({err.strerror or err}): make {path.parent} writable or free "
         "some disk space, or pass another --data / --out folder"
     )
+
+
+def discard(path: Path) -> None:
+    """Remove a failed write's temp file where it is there. A read-only file system refuses
+    even the removal of a file that is not there (EROFS, not ENOENT): nothing is left to do
+    then, and the write's own error, not this one, is the one to say."""
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
 
 
 def temp_beside(path: Path) -> Path:

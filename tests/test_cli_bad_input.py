@@ -728,6 +728,25 @@ def test_a_read_only_data_folder_is_one_line_naming_the_file(tmp_path: Path, cap
         tmp_path.chmod(0o755)
 
 
+def test_a_read_only_file_system_is_one_line_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a read-only file system (an SD card the kernel remounted so) even removing a file
+    that is not there is refused, with EROFS: the write's clean-up of its temp file raised
+    that in turn, and calibrate ended in a traceback instead of naming the file."""
+    import errno
+
+    from skullcam import files
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(files, "open", read_only, raising=False)
+    monkeypatch.setattr(Path, "unlink", read_only)
+    argv = ["calibrate", "--players", "4", "--data", str(tmp_path)]
+    fails(argv, capsys, f"cannot write {tmp_path / 'seats.json'} (Read-only file system)")
+
+
 def test_a_host_that_is_no_address_is_one_line(tmp_path: Path, capsys) -> None:
     argv = ["run", "--host", "999.1.1.1", "--data", str(tmp_path), "--speed", "0"]
     assert main(argv) == 2

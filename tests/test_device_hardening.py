@@ -445,6 +445,25 @@ def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> 
     assert abs(int(imread(tmp_path / "frame_000004.jpg")[0, 0, 0]) - 200) <= 3
 
 
+def test_frames_on_a_disk_turned_read_only_mid_game_are_skipped_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An SD card the kernel remounts read-only refuses even the removal of a temp file
+    that is not there (EROFS): that clean-up raised out of save_frames and ended the game's
+    run, where a frame not saved is only said in the log."""
+    import errno
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(Path, "write_bytes", read_only)
+    monkeypatch.setattr(Path, "unlink", read_only)
+    shown = [Frame(np.zeros((48, 64, 3), np.uint8), k / 10, k) for k in range(3)]
+    with caplog.at_level(logging.WARNING):
+        assert [f.index for f in save_frames(iter(shown), tmp_path)] == [0, 1, 2]
+    assert caplog.text.count("not saved: [Errno 30] Read-only file system") == 3
+
+
 @pytest.mark.parametrize("failing", ["record_trick", "image_in_use"])
 def test_a_database_damaged_mid_game_says_restore_not_free_disk_space(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
