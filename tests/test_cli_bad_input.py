@@ -747,6 +747,20 @@ def test_a_read_only_file_system_is_one_line_naming_the_file(
     fails(argv, capsys, f"cannot write {tmp_path / 'seats.json'} (Read-only file system)")
 
 
+def test_calibrate_reset_on_a_read_only_file_system_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only file system refuses to remove seats.json whether it is there or not."""
+    import errno
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    argv = ["calibrate", "--reset", "--data", str(tmp_path)]
+    fails(argv, capsys, f"cannot remove {tmp_path / 'seats.json'} (Read-only file system)")
+
+
 def test_a_host_that_is_no_address_is_one_line(tmp_path: Path, capsys) -> None:
     argv = ["run", "--host", "999.1.1.1", "--data", str(tmp_path), "--speed", "0"]
     assert main(argv) == 2

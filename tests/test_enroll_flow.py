@@ -1253,6 +1253,31 @@ def test_one_enrollment_is_open_in_one_program_at_a_time(tmp_path: Path) -> None
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.parametrize("refused", ["mkdir", "open"])
+def test_an_enrollment_on_a_read_only_data_folder_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused: str
+) -> None:
+    """'skullcam enroll' on a read-only data folder ended in an OSError traceback where it
+    made the enrollment's folder (or, that folder there already, opened its lock file)."""
+    import errno
+
+    from skullcam import files
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    enrollment = Enrollment.open(tmp_path / "data", "my-deck")
+    if refused == "mkdir":
+        monkeypatch.setattr(Path, "mkdir", read_only)
+        said = "cannot create enrollment folder"
+    else:
+        enrollment.work_dir.mkdir(parents=True)
+        monkeypatch.setattr(files, "open", read_only, raising=False)
+        said = "cannot open the lock file"
+    with pytest.raises(UserError, match=f"{said} .*my-deck.*Read-only file system"):
+        enrollment.hold()
+
+
 def test_many_faces_read_badly_are_said_to_need_more_training_not_new_photos(
     enroll_judged: Callable[..., int], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -37,7 +37,7 @@ import numpy as np
 
 from skullcam.counts import agreeing, counted
 from skullcam.errors import UserError
-from skullcam.files import copy_atomic, sync_folder, write_atomic
+from skullcam.files import copy_atomic, hold_lock, make_folder, sync_folder, write_atomic
 from skullcam.rules import FACES
 from skullcam.vision.adapt import (
     AdaptPlan,
@@ -238,19 +238,14 @@ class Enrollment:
         programs on one enrollment (a second page server, an ``--from`` run beside it) each
         save their own list of faces over the other's: a face accepted in one would be lost.
         The hold ends with the process, however it ends."""
-        import fcntl
-
-        self.work_dir.mkdir(parents=True, exist_ok=True)
-        handle = (self.work_dir / "lock").open("a")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise UserError(
-                f"the enrollment {self.name!r} in {self.data_dir} is open in another "
-                "'skullcam enroll': close that one first, or give this one another --name"
-            ) from None
-        self._held = handle
+        # A folder or lock file that cannot be made (a read-only data folder) is one line
+        # naming it, from make_folder and hold_lock.
+        make_folder(self.work_dir, "enrollment folder")
+        self._held = hold_lock(
+            self.work_dir / "lock",
+            f"the enrollment {self.name!r} in {self.data_dir} is open in another "
+            "'skullcam enroll': close that one first, or give this one another --name",
+        )
         # Held, no other program writes here: the leftovers of an older version can go.
         remove_old_crop_caches(self.adapt_dir)
 

@@ -169,7 +169,13 @@ def _run(args: argparse.Namespace) -> int:
     path = Path(args.data) / CALIBRATION_FILE
     _check_one_task(args)
     if args.reset:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as err:  # a read-only data folder refuses it, there or not
+            raise UserError(
+                f"cannot remove {path} ({err.strerror or err}): make {path.parent} writable,"
+                " or pass another --data"
+            ) from None
         print(f"seat calibration removed; the default layout applies ({path})")
         return 0
     # --json alone asks to see the saved layout, as its help says: nothing new is calibrated.
