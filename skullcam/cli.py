@@ -129,11 +129,23 @@ def check_data_dir(path: Path) -> None:
         )
 
 
+def data_folder(text: str) -> Path:
+    """An argparse type for ``--data``: an empty name (``--data "$DATA"`` with DATA unset)
+    is refused, where as a path it names the current folder, and the game store, its
+    secrets and seat calibration would be made wherever the command was started."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "no folder given (an empty name): give a folder, or leave --data out for the"
+            " default ($SKULLCAM_DATA or ~/.local/share/skullcam)"
+        )
+    return Path(text)
+
+
 def add_data_argument(parser: argparse.ArgumentParser) -> None:
     """Every stateful command takes ``--data DIR``; two data folders never share anything."""
     parser.add_argument(
         "--data",
-        type=Path,
+        type=data_folder,
         default=None,
         help="data folder (default: $SKULLCAM_DATA or ~/.local/share/skullcam)",
     )

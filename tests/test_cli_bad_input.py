@@ -774,6 +774,26 @@ def test_an_empty_camera_name_is_refused_not_read_as_this_folder(tmp_path: Path,
     fails(argv, capsys, "no camera given (an empty name)")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["calibrate", "--players", "3"],
+        ["run", "--camera", "none", "--port", "0", "--max-seconds", "1"],
+    ],
+)
+def test_an_empty_data_folder_name_is_refused_not_read_as_this_folder(
+    command: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--data "$DATA"`` with DATA unset: read as a path, "" was the current folder, and the
+    game store (or the seats) was made wherever the command was started."""
+    monkeypatch.chdir(tmp_path)
+    refused_by_parser([*command, "--data", ""], capsys, "argument --data: no folder given")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, capsys) -> None:
     argv = ["run", "--no-web", "--camera", str(tmp_path / "gone.mp4"), "--data", str(tmp_path)]
     fails(argv, capsys, "no camera or recording named", "gone.mp4")
