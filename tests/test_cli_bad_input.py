@@ -794,6 +794,30 @@ def test_an_empty_data_folder_name_is_refused_not_read_as_this_folder(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["synth", "deck"],
+        ["synth", "game", "--deck", "deck", "--players", "2"],
+        ["synth", "scenes", "--deck", "deck", "--count", "1"],
+        ["synth", "sheet", "--dataset", str(SAMPLE_SCENES), "--split", "test"],
+        ["eval", "--dataset", str(SAMPLE_SCENES), "--limit", "1"],
+        ["train", "--dataset", "scenes"],
+    ],
+)
+def test_an_empty_output_name_is_refused_not_read_as_this_folder(
+    command: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--out "$DIR"`` with DIR unset: "" was the current folder, where 'synth deck' wrote
+    its 69 faces and 'eval' its report."""
+    monkeypatch.chdir(tmp_path)
+    refused_by_parser([*command, "--out", ""], capsys, "argument --out: no path given")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_missing_recording_is_named_before_the_missing_game(tmp_path: Path, capsys) -> None:
     argv = ["run", "--no-web", "--camera", str(tmp_path / "gone.mp4"), "--data", str(tmp_path)]
     fails(argv, capsys, "no camera or recording named", "gone.mp4")

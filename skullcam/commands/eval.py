@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from skullcam.cli import add_data_argument, non_negative_int
+from skullcam.cli import add_data_argument, non_negative_int, output_path
 from skullcam.counts import counted
 from skullcam.files import make_folder
 
@@ -31,7 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="test", help="split to evaluate (default: test)")
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: active)")
     parser.add_argument(
-        "--out", type=Path, default=Path("runs/eval"), help="report folder (default: runs/eval)"
+        "--out",
+        type=output_path,
+        default=Path("runs/eval"),
+        help="report folder (default: runs/eval)",
     )
     parser.add_argument(
         "--limit",

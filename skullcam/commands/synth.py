@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from skullcam.cli import non_negative_int, positive_int, scene_count
+from skullcam.cli import non_negative_int, output_path, positive_int, scene_count
 from skullcam.counts import counted
 from skullcam.errors import UserError
 from skullcam.parallel import usable_cores
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     deck = ssub.add_parser(
         "deck", help=f"write a stand-in deck ({len(FACES)} <card-id>.png + manifest.json)"
     )
-    deck.add_argument("--out", type=Path, required=True, help="deck folder to write")
+    deck.add_argument("--out", type=output_path, required=True, help="deck folder to write")
     deck.add_argument("--style", default="classic", help="art style: classic (default) or alt")
     deck.add_argument("--name", default=None, help="deck name for the manifest")
     deck.set_defaults(func=_deck)
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--deck", type=Path, required=True, help="deck folder (skullcam synth deck)"
     )
     scenes.add_argument("--count", type=scene_count, required=True, help="number of scenes")
-    scenes.add_argument("--out", type=Path, required=True, help="dataset folder to write")
+    scenes.add_argument("--out", type=output_path, required=True, help="dataset folder to write")
     scenes.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     scenes.add_argument("--val-fraction", type=_fraction, default=0.1, help="share for val (0.1)")
     scenes.add_argument("--test-fraction", type=_fraction, default=0.1, help="share for test (0.1)")
@@ -124,7 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     game.add_argument("--deck", type=Path, required=True, help="deck folder (skullcam synth deck)")
     game.add_argument("--players", type=int, required=True, help="number of players (2..8)")
-    game.add_argument("--out", type=Path, required=True, help="output folder")
+    game.add_argument("--out", type=output_path, required=True, help="output folder")
     game.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     game.add_argument("--rounds", type=int, default=10, help="rounds to play (1..10, default 10)")
     game.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
@@ -164,7 +164,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     sheet = ssub.add_parser("sheet", help="contact sheet: scenes with their labels drawn, one PNG")
     sheet.add_argument("--dataset", type=Path, required=True, help="dataset folder (synth scenes)")
-    sheet.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    sheet.add_argument("--out", type=output_path, required=True, help="PNG file to write")
     sheet.add_argument("--split", default="train", help="split to show (train)")
     sheet.add_argument("--count", type=positive_int, default=12, help="scenes to show (12)")
     sheet.add_argument("--columns", type=positive_int, default=4, help="columns (4)")

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from skullcam.cli import non_negative_float, non_negative_int, positive_float, positive_int
+from skullcam.cli import (
+    non_negative_float,
+    non_negative_int,
+    output_path,
+    positive_float,
+    positive_int,
+)
 from skullcam.vision.train_plan import TrainPlan
 
 
@@ -23,13 +29,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--dataset", type=Path, required=True, help="scene dataset folder")
     parser.add_argument(
         "--out",
-        type=Path,
+        type=output_path,
         required=True,
         help="model folder to write (never implied: the installed models/ folder is every data "
         "folder's shipped model, so replacing it is said by name, --out models)",
     )
     parser.add_argument(
-        "--work", type=Path, default=Path("runs/train"), help="scratch folder (default runs/train)"
+        "--work",
+        type=output_path,
+        default=Path("runs/train"),
+        help="scratch folder (default runs/train)",
     )
     for part in ("detector", "classifier"):
         parser.add_argument(
