@@ -90,6 +90,10 @@ def train_recognizer(plan: TrainPlan) -> ModelManifest:
 
     from skullcam.vision.train_detector import export_detector, train_detector
 
+    if not plan.skip_detector:
+        # Named now, before the folders are made: the detector's step imports it only once
+        # the run is under way, and a runtime install has none (test_cli_missing_stack).
+        import ultralytics  # noqa: F401
     _check_inputs(plan)
     if plan.skip_classifier:
         _check_out_has(plan, (CLASSIFIER_FILE, CHECKPOINT_FILE), "classifier", "classifier")
