@@ -132,8 +132,8 @@ def check_data_dir(path: Path) -> None:
 def output_path(text: str) -> Path:
     """An argparse type for where a command writes (``--out``, ``--work``): an empty name
     (``--out "$DIR"`` with DIR unset) is refused, where as a path it names the current
-    folder, and a deck's 69 faces or a game's frames were written wherever the command was
-    started. ``.`` still says that folder on purpose."""
+    folder, and a deck's 69 faces or a game's frames would be written wherever the command
+    was started. ``.`` still says that folder on purpose."""
     if not text.strip():
         raise argparse.ArgumentTypeError(
             "no path given (an empty name): give one ('.' for the current folder)"
