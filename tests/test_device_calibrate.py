@@ -98,6 +98,9 @@ def test_calibrate_json_keeps_stdout_json(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--players", "4", "--json", *data]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["players"] == 4 and "saved to" in err
+    assert main(["calibrate", "--reset", "--json", *data]) == 0  # stdout was its sentence
+    out, err = capsys.readouterr()
+    assert json.loads(out) is None and "seat calibration removed" in err
 
 
 def test_calibrate_from_an_image_of_one_card_per_seat(tmp_path: Path, monkeypatch) -> None:

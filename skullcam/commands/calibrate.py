@@ -176,7 +176,10 @@ def _run(args: argparse.Namespace) -> int:
                 f"cannot remove {path} ({err.strerror or err}): make {path.parent} writable,"
                 " or pass another --data"
             ) from None
-        print(f"seat calibration removed; the default layout applies ({path})")
+        said = f"seat calibration removed; the default layout applies ({path})"
+        if args.json:  # stdout stays JSON, as --json promises: null, none saved now
+            print("null")
+        print(said, file=sys.stderr if args.json else sys.stdout)
         return 0
     # --json alone asks to see the saved layout, as its help says: nothing new is calibrated.
     nothing_new = args.players is None and args.image is None and args.camera is None
