@@ -255,15 +255,18 @@ class StoreRecorder:
     def recorded_game(self) -> Referee | None:
         """The game as the store records it, once a swap the camera saw went in otherwise
         than it amended the camera's referee (a trick the table entered by hand keeps the
-        card typed; a card corrected meanwhile keeps the correction) and nothing else waits
+        card typed; a card corrected meanwhile keeps the correction), or a trick the referee
+        moved to a round's first place stayed where it was (:attr:`TrickFiler.refile_refused`),
+        and nothing else waits
         to be written; None otherwise, or while the database cannot be read (asked again on
         the next frame). Given once: the pipeline takes it as its referee."""
-        if not self.swaps.record_differs or self.pending:
+        differs = self.swaps.record_differs or self.filer.refile_refused
+        if not differs or self.pending:
             return None
         try:
             recorded = referee_from_store(self.store, self.game_id)
         except sqlite3.Error as err:
             logger.debug("the game as recorded was not read: %s", err)
             return None
-        self.swaps.record_differs = False
+        self.swaps.record_differs = self.filer.refile_refused = False
         return recorded

@@ -37,7 +37,7 @@ from skullcam.rules import (
     unresolved_reason,
 )
 from skullcam.rules.record import FORMAT as GAME_FORMAT
-from skullcam.rules.table import LED_UNEXPECTEDLY, already_played
+from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY, already_played
 from skullcam.vision.trick_state import TrickObservation
 
 logger = logging.getLogger(__name__)
@@ -66,6 +66,10 @@ class TrickOutcome:
     next_leader: int | None
     flags: tuple[str, ...]
     observation: TrickObservation | None = None
+    refiled_before: tuple[int, int] | None = None
+    """Where the referee had filed the trick before this one, which this one showed to be
+    its round's first (:meth:`Referee.follows_a_lost_first_trick`): the store moves it from
+    there to its place as this one is recorded. None for every other trick."""
 
     def plays_json(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -100,6 +104,12 @@ def _doubted(outcome: TrickOutcome) -> bool:
     """Whether the camera doubted ``outcome`` (a swap, a take-back, a short trick...): a doubt
     may stand for a trick it lost. A pirate's question to the table is no doubt of the cards."""
     return any(not is_ability_ask(flag) for flag in outcome.flags)
+
+
+def _judged_by_place(flag: str) -> bool:
+    """Whether ``flag`` is a doubt the trick's place gave it (led by another than the game
+    expected there, a card already played in its round): judged again at a new place."""
+    return bool(LED_UNEXPECTEDLY.fullmatch(flag) or ALREADY_PLAYED.fullmatch(flag))
 
 
 #: The bids of each round and the pirates' choices of each round, as the table entered them.
@@ -194,14 +204,19 @@ class Referee:
         """Resolve an observed trick and append it to the game: to the next round when it
         opens that round (:meth:`opens_next_round`), the tricks of this round not seen left
         as tricks of no cards; to a round's second place when its first trick was filed in
-        the round before (:meth:`follows_a_lost_first_trick`), the first left empty."""
+        the round before (:meth:`follows_a_lost_first_trick`), that trick moved to the
+        round's first place and its own left empty (:meth:`_refile_first_trick`)."""
         plays = _plays_of(observation)
         flags = list(observation.flags)
         if self.opens_next_round(plays):
             flags = [flag for flag in flags if not LED_UNEXPECTEDLY.fullmatch(flag)]
             self._close_round()
         elif self.follows_a_lost_first_trick(plays):
-            self._leave_first_place()
+            flags = [flag for flag in flags if not LED_UNEXPECTEDLY.fullmatch(flag)]
+            moved_from = self._refile_first_trick()
+            outcome = self.add_plays(plays, flags, observation)
+            self.rounds[-1][-1] = replace(outcome, refiled_before=moved_from)
+            return self.rounds[-1][-1]
         return self.add_plays(plays, flags, observation)
 
     def opens_next_round(self, plays: Sequence[tuple[int, str]]) -> bool:
@@ -238,10 +253,10 @@ class Referee:
         the winner of the one before, so that trick and these follow each other as this
         round's first and second. Filed as the first, every trick of the round went a place
         early (29 generated games, the generator's truth as recognizer, one frame in 5 and
-        in 6: three rounds, ten tricks); filed a place later, the first place is left empty
-        to enter by hand (the trick filed in the last round stays there for the table to
-        move) and the rest of the round is in its places. A table leading a round's first
-        trick out of turn by mistake keeps it there unless all three hold."""
+        in 6: three rounds, ten tricks). That filed trick moves to this round's first place
+        (:meth:`_refile_first_trick`), so the round is in its places, and the last round's
+        last place, the trick really lost, is left to enter by hand. A table leading a
+        round's first trick out of turn by mistake keeps it there unless all three hold."""
         r = self.round
         if self.trick != 0 or not plays or r == 1 or self.tricks_in(r) < 2:
             return False
@@ -254,15 +269,27 @@ class Referee:
             return False
         return any(_doubted(outcome) for outcome in before)
 
-    def _leave_first_place(self) -> None:
-        """Leave the round's first place empty (a trick of no cards, no winner; the store
-        keeps the place for the table to enter) for :meth:`follows_a_lost_first_trick`."""
+    def _refile_first_trick(self) -> tuple[int, int]:
+        """Move the last round's last trick, this round's first trick
+        (:meth:`follows_a_lost_first_trick`), to this round's first place, resolved again
+        there, the doubts its old place gave it (led out of turn, a card already played in
+        that round) judged anew; leave its old place empty (a trick of no cards, no winner:
+        the trick really lost, for the table to enter). The store moves it alike as the next
+        trick is recorded (``GameStore.record_trick``'s ``refile_before``), so the camera and
+        a referee taken up from the store agree. Returns its old place."""
+        before = self.round - 2  # the last round's index; this round has no trick yet
+        last = self.rounds[before].pop()
+        self.abilities[before] = [a for a in self.abilities[before] if a["trick"] != last.trick]
         logger.info(
-            "round %d: its first trick was filed as round %d's last; the place is left to enter",
-            self.round,
-            self.round - 1,
+            "round %d trick %d was round %d's first trick: moved there, its place left to enter",
+            last.round,
+            last.trick + 1,
+            last.round + 1,
         )
         self.add_plays(())
+        flags = [flag for flag in last.flags if not _judged_by_place(flag)]
+        self.add_plays(last.plays, flags, last.observation)
+        return last.round, last.trick
 
     def _repeated(self, plays: Sequence[tuple[int, str]]) -> list[str]:
         """The cards of ``plays`` already played this round, by face: the Tigress played as a

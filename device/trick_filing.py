@@ -9,6 +9,7 @@ has its own method below, each saying what went wrong for the table without it.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from skullcam.device.referee import TrickOutcome, is_ability_ask
@@ -38,6 +39,10 @@ class TrickFiler:
         in at: a swap on it goes there. A
         trick numbered by this referee only, so it lives as long as the recorder; another
         run finds the trick from the audit trail (:meth:`CameraSwaps._swapped_trick`)."""
+        self.refile_refused = False
+        """A trick the referee moved to a round's first place stayed where it was in the
+        store (the table changed those places meanwhile: ``GameStore._refile``): the camera
+        takes the game up from the store (``StoreRecorder.recorded_game``)."""
 
     def record(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
         """Record a completed trick. Where the table entered it by hand a moment before (the
@@ -50,6 +55,11 @@ class TrickFiler:
         asked about the camera's cards as if they were its own, the trick lost. Where the
         table took such an insert back a moment before, it goes a place back
         (:meth:`_record_moved_back`)."""
+        self._file(outcome, record)
+        self.refile_refused |= self._refile_refused(outcome)
+
+    def _file(self, outcome: TrickOutcome, record: dict[str, Any]) -> None:
+        """:meth:`record`, each case in turn."""
         place = (outcome.round, outcome.trick)
         asks = self._asks(outcome)
         if self._record_moved_back(place, record, asks):
@@ -63,6 +73,18 @@ class TrickFiler:
                 return
             if not self._kept_with_an_entry(place, record, asks):
                 raise
+
+    def _refile_refused(self, outcome: TrickOutcome) -> bool:
+        """Whether the trick the referee moved before ``outcome`` (:attr:`TrickOutcome.
+        refiled_before`) is still at its old place in the store, just recorded; True where
+        the store cannot be read, since taking the game up from the store is right either way."""
+        if outcome.refiled_before is None:
+            return False
+        r, t = outcome.refiled_before
+        try:
+            return any(trick.trick == t for trick in self.store.tricks(self.game_id, r))
+        except sqlite3.Error:
+            return True
 
     def _kept_with_an_entry(
         self, place: tuple[int, int], record: dict[str, Any], asks: list[Ask]

@@ -102,4 +102,6 @@ class TrickImages:
             # The pirate's question asks for the choice (``_prompts``); as a flag it would mark
             # the trick doubtful for good, and ask "confirm or correct" beside the question.
             "flags": [f for f in outcome.flags if not is_ability_ask(f)],
+            # The trick before it, moved to its round's first place as it is recorded.
+            **({"refile_before": list(where)} if (where := outcome.refiled_before) else {}),
         }

@@ -75,6 +75,8 @@ class WaitingTricks:
                         self.filer.record(outcome, record)
             except UserError as err:
                 self.swaps.record_differs |= isinstance(record, Swap)
+                # Refused, the trick's move to its round's first place did not go in either.
+                self.filer.refile_refused |= outcome.refiled_before is not None
                 what = "not amended" if isinstance(record, Swap) else "not recorded"
                 logger.error(
                     "round %d trick %d %s: %s", outcome.round, outcome.trick + 1, what, err

@@ -8,6 +8,7 @@ a power cut may drop (see ``database.py``).
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +29,7 @@ from .games import mark_finished, played_out
 from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
 from .rosie_lead import ask_and_follow
+from .round_so_far import is_rounds_last_trick
 from .rows import (
     HAND_SOURCE,
     Game,
@@ -55,9 +57,17 @@ WENT_BACK = (
 AFTER_AN_ENTRY = "went in a place on: the table had entered another trick at its place by hand"
 """The note on the 'moved' entry of a camera's trick recorded a place on, after a trick the
 table entered by hand at its place a moment before, another trick (``filed_at``)."""
+REFILED = (
+    "moved to the next round's first place: the trick after it, led by its winner, was that"
+    " round's second; its place here is the trick the camera lost"
+)
+"""The note on the 'moved' entry of a camera's trick it filed as a round's last and moved to
+the next round's first place (``record_trick``'s ``refile_before``)."""
 
 
 #: A trick's source (``detections["source"]``) in SQL, NULL where its detections are no JSON.
+logger = logging.getLogger(__name__)
+
 _SOURCE = "CASE WHEN json_valid(detections) THEN json_extract(detections, '$.source') END"
 
 #: The source the game's last recorded trick names, if any.
@@ -167,6 +177,7 @@ class TricksMixin(BidsMixin):
         flags: Sequence[str] = (),
         asks: Sequence[Ask] = (),
         filed_at: Place | None = None,
+        refile_before: Sequence[int] | None = None,
     ) -> int:
         """Record a completed trick in one transaction and clear the live trick.
 
@@ -194,6 +205,10 @@ class TricksMixin(BidsMixin):
         the camera filed after it, refused at its place, goes on too, whichever run records
         it, and a swap the camera saw on it finds it (``trick_moves.moved_onto``,
         ``moved_off``).
+
+        ``refile_before``: the place of the camera's trick that this one, a round's second,
+        showed to be the round's first (``Referee.follows_a_lost_first_trick``): it moves to
+        the place before this one, in the same transaction (:meth:`_refile`).
         """
         with self._write() as conn:
             # Read inside the write: a settings change committed a moment ago (fewer rounds)
@@ -214,6 +229,9 @@ class TricksMixin(BidsMixin):
             }
             for kind, player, _ in asks:
                 check_ask(kind, player, len(game.players))
+            if refile_before is not None:
+                moved_from = (int(refile_before[0]), int(refile_before[1]))
+                self._refile(conn, game, moved_from, (round_number, trick_index - 1))
             # A trick whose source says it was entered by hand is one (``Trick.by_hand``), and
             # its event says so: a camera following the game takes it up.
             by_hand = isinstance(detections, dict) and detections.get("source") == HAND_SOURCE
@@ -254,6 +272,44 @@ class TricksMixin(BidsMixin):
         write_audit(conn, game.id, trick_id, "moved", before, after, note)
         dropped = self._settle_doubts(conn, game, self.trick(game.id, *place))
         trick_moves.join_the_insert(conn, game, trick_id, (filed, place), there.id, dropped)
+
+    def _refile(self, conn: sqlite3.Connection, game: Game, place: Place, to: Place) -> bool:
+        """Move the camera's trick at ``place``, a round's last, to ``to``, the next round's
+        first place, as its referee moved it: audited as moved (:data:`REFILED`; the trick's
+        page says why), its questions and pirate's choice with it, its doubts and choices
+        judged at its new place. ``place`` is left free, the trick the camera lost, to enter
+        by hand. Left as it is, with a line in the log, where the table changed either place
+        meanwhile (entered or inserted a trick by hand; the trick at ``place`` is then a hand
+        entry, or one moved there, or ``to`` is taken): a move then would undo the table's.
+        Returns whether it moved."""
+        found = {(t.round, t.trick): t for t in self.tricks(game.id)}
+        there = found.get(place)
+        next_first = place[0] + 1 == to[0] and to[1] == 0
+        if (
+            there is None
+            or there.by_hand
+            or to in found
+            or not next_first
+            or not is_rounds_last_trick(game, *place)
+            or trick_moves.moved_onto(conn, game.id, place)
+        ):
+            logger.warning(
+                "round %d trick %d stays where it is, not moved to round %d trick %d: the "
+                "table changed these places meanwhile",
+                place[0],
+                place[1] + 1,
+                to[0],
+                to[1] + 1,
+            )
+            return False
+        trick_moves.move_tricks(conn, game, [(place, to)])
+        trick_moves.audit_moves(conn, game, [(place, to)], {place: there.id}, REFILED)
+        moved = self.trick(game.id, *to)
+        self._settle_doubts(conn, game, moved)
+        ask_and_follow(conn, game, self.trick(game.id, *to))
+        event = {"round": to[0], "trick": to[1], "trick_id": there.id, "moved_from": list(place)}
+        emit(conn, game.id, "correction", event)
+        return True
 
     def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:
         """Drop the camera's doubts about ``trick`` that held at the place it was filed at and

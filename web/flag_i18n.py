@@ -18,7 +18,7 @@ from skullcam.i18n_core import card_name, number_in
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
-from skullcam.store.tricks import AFTER_AN_ENTRY, WENT_BACK, WENT_ON
+from skullcam.store.tricks import AFTER_AN_ENTRY, REFILED, WENT_BACK, WENT_ON
 
 from . import explain_i18n, i18n
 
@@ -302,6 +302,19 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " un'altra presa",
             "da": "registreret én plads senere: på dets plads var der indtastet et andet stik"
             " manuelt",
+        },
+    ),
+    (
+        re.compile(re.escape(REFILED)),
+        {
+            "es": "movida al primer puesto de la ronda siguiente: la baza siguiente, que abrió"
+            " quien la ganó, era la segunda de esa ronda; su puesto aquí es la baza que la"
+            " cámara perdió",
+            "it": "spostata al primo posto del round seguente: la presa dopo, aperta da chi"
+            " l'ha vinta, era la seconda di quel round; il suo posto qui è la presa che la"
+            " fotocamera ha perso",
+            "da": "flyttet til første plads i næste runde: stikket efter det, spillet ud af den,"
+            " der vandt det, var rundens andet; dets plads her er stikket, kameraet mistede",
         },
     ),
     (
