@@ -90,6 +90,7 @@ _TABLE_MADE = """CASE WHEN NOT json_valid(payload) THEN 0
     WHEN kind = 'trick' THEN coalesce(json_extract(payload, '$.by_hand'), 0)
     WHEN kind = 'correction' THEN
         json_type(payload, '$.removed') IS NOT NULL
+        OR json_type(payload, '$.moved_back') IS NOT NULL
         OR json_extract(payload, '$.choice.kind') = 'rosie'
         OR (json_type(payload, '$.changes') IS NOT NULL AND json_type(payload, '$.camera') IS NULL)
     WHEN kind = 'prompt_answered' THEN
@@ -209,9 +210,9 @@ class EventsMixin(Database):
 
     def table_changes_since(self, game_id: int, after_id: int) -> tuple[bool, int]:
         """Whether the table changed the game's tricks after event ``after_id`` (a trick
-        entered or inserted by hand, a card or player corrected, a trick taken back, Rosie's
-        choice made or changed, a house rule changed), and the newest of the game's
-        events read (the next ask's ``after_id``). A camera following the game asks: its
+        entered or inserted by hand, a card or player corrected, a trick taken back or moved
+        back, Rosie's choice made or changed, a house rule changed), and the newest of the
+        game's events read (the next ask's ``after_id``). A camera following the game asks: its
         referee then no longer says who leads the next trick, or where it goes. The camera's
         own writes (its tricks, the swaps it saw, its reading kept with an entry, the
         questions it asks) and a trick confirmed as recorded are not changes. One statement:

@@ -60,10 +60,10 @@ from .database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from .database import database_error as database_error
 from .database import is_busy as is_busy
 from .events import EVENT_KINDS as EVENT_KINDS
-from .hand_removal import HandRemovalMixin
 from .prompts import PROMPT_KINDS as PROMPT_KINDS
 from .prompts import result_waits as result_waits
 from .records import GAME_FORMAT as GAME_FORMAT
+from .refiled import RefiledMixin
 from .rows import Correction as Correction
 from .rows import Event as Event
 from .rows import Game as Game
@@ -75,7 +75,7 @@ from .verdicts import resolution_json as resolution_json
 
 
 class GameStore(
-    StateMixin, AnswersMixin, HandRemovalMixin, CameraReadingMixin, SettingsMixin, AuditMixin
+    StateMixin, AnswersMixin, RefiledMixin, CameraReadingMixin, SettingsMixin, AuditMixin
 ):
     """All persistent state of a data folder: ``<data>/skullcam.db`` and ``<data>/games/<id>/``.
 

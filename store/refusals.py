@@ -126,6 +126,10 @@ ENGLISH: dict[str, str] = {
         "round {round} trick {trick} was recorded by the camera, with its picture: correct its"
         " cards on its page instead; only a trick entered by hand can be removed"
     ),
+    "move_back_none": (
+        "round {round} trick {trick} cannot move back: the camera did not move it here from"
+        " the round before, or that place holds a trick again (entered or moved since)"
+    ),
     "remove_moved_since": (
         "round {round} trick {trick} cannot be removed: a trick its entry moved has moved again"
         " since (another trick entered or removed). Correct the tricks on their pages instead"

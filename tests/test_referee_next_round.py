@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from store_support import hand, plays
+from store_support import plays
 
 from skullcam.device.recorder import referee_from_store
 from skullcam.device.referee import Referee
-from skullcam.device.trick_filing import TrickFiler
 from skullcam.rules import Settings
 from skullcam.rules.table import led_unexpectedly
 from skullcam.store import GameStore
-from skullcam.store.tricks import REFILED
 from skullcam.vision.trick_state import PlayedCard, TrickObservation
 
 LED_BY_CAI = led_unexpectedly("c", "b")
@@ -197,63 +195,3 @@ def test_a_rounds_empty_first_place_is_kept_by_a_referee_taken_up_from_the_store
     store.record_trick(gid, 3, 1, plays((1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")))
     ref = referee_from_store(store, gid)
     assert (ref.round, ref.trick, ref.leader()) == (3, 2, 1)
-
-
-def _round_three_filed_in_round_two_stored(store: GameStore) -> tuple[int, Referee]:
-    """:func:`round_three_first_filed_in_round_two` as the camera recorded it: round 3's first
-    trick in round 2's last place, with its doubt; and the camera's referee, taken up."""
-    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3})
-    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
-    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
-    filed = plays((2, "purple-7"), (0, "purple-2"), (1, "purple-9"))
-    store.record_trick(gid, 2, 1, filed, flags=[TAKEN_BACK])
-    return gid, referee_from_store(store, gid)
-
-
-def _file_the_second(store: GameStore, gid: int, ref: Referee) -> TrickFiler:
-    """Round 3's second trick, Ben's lead, seen and filed as ``skullcam run`` files it."""
-    second = seen(
-        [(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (led_unexpectedly("b", "c"),)
-    )
-    outcome = ref.add(second)
-    filer = TrickFiler(store, gid)
-    record = {"plays": outcome.plays_json(), "flags": list(outcome.flags)}
-    filer.record(outcome, {**record, "refile_before": list(outcome.refiled_before or ())})
-    return filer
-
-
-def test_the_camera_moves_a_rounds_first_trick_filed_in_the_round_before(store: GameStore) -> None:
-    """Round 3's second trick shows the trick filed as round 2's last to be round 3's first:
-    the store moves it there as the second is recorded, audited as moved (its page says
-    why), and round 2's last place, the trick lost, is left to enter by hand. The camera's
-    referee and one taken up from the store agree. Without the move the table had to find
-    the misfiled trick and move it by hand."""
-    gid, ref = _round_three_filed_in_round_two_stored(store)
-    moved_id = store.trick(gid, 2, 1).id
-    filer = _file_the_second(store, gid, ref)
-    assert [t.trick for t in store.tricks(gid, 2)] == [0]
-    first = store.trick(gid, 3, 0)
-    assert (first.id, first.flags) == (moved_id, [TAKEN_BACK])
-    assert store.trick(gid, 3, 1).flags == []
-    entry = [c for c in store.audit(gid, moved_id) if c.kind == "moved"]
-    assert [(e.before, e.after, e.note) for e in entry] == [
-        ({"round": 2, "trick": 1}, {"round": 3, "trick": 0}, REFILED)
-    ]
-    assert not filer.refile_refused
-    assert referee_from_store(store, gid).record() == ref.record()
-    assert store.next_trick(gid) is not None and store.next_trick(gid)["round"] == 2  # type: ignore[index]
-
-
-def test_a_trick_the_table_moved_meanwhile_is_not_moved_again(store: GameStore) -> None:
-    """The table inserted round 2's lost trick by hand before the camera recorded round 3's
-    second (the misfiled trick moved on to round 3's first place): the camera's move is not
-    made again, nothing the table entered moves, and the camera takes the game up from the
-    store (``refile_refused``)."""
-    gid, ref = _round_three_filed_in_round_two_stored(store)
-    lost = hand((2, "green-1"), (0, "green-6"), (1, "green-2"))
-    store.insert_trick(gid, 2, 1, lost)
-    filer = _file_the_second(store, gid, ref)
-    assert store.trick(gid, 2, 1).by_hand
-    assert [p["card"] for p in store.trick(gid, 3, 0).plays] == ["purple-7", "purple-2", "purple-9"]
-    assert [p["card"] for p in store.trick(gid, 3, 1).plays] == ["yellow-9", "yellow-2", "yellow-4"]
-    assert filer.refile_refused

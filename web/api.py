@@ -467,6 +467,14 @@ def remove_trick(game_id: int, round_number: int, trick: int) -> Any:
     return jsonify({"ok": True, "removed": removed})
 
 
+@bp.post("/game/<id:game_id>/round/<id:round_number>/trick/<id:trick>/move-back")
+def move_back_trick(game_id: int, round_number: int, trick: int) -> Any:
+    """``{}``: move a trick the camera moved to a round's first place back to the round
+    before, where it filed it. ``{"ok", "moved_to": {"round", "trick"}}``."""
+    moved_to = get_store().move_back_refiled(game_id, round_number, trick)
+    return jsonify({"ok": True, "moved_to": moved_to})
+
+
 def _hand_plays() -> tuple[list[Any], str]:
     """A trick entered by hand, as the page sends it: its plays and the optional note."""
     data = _body()

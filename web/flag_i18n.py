@@ -18,6 +18,7 @@ from skullcam.i18n_core import card_name, number_in
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
+from skullcam.store.refiled import MOVED_BACK
 from skullcam.store.tricks import AFTER_AN_ENTRY, REFILED, WENT_BACK, WENT_ON
 
 from . import explain_i18n, i18n
@@ -315,6 +316,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " fotocamera ha perso",
             "da": "flyttet til første plads i næste runde: stikket efter det, spillet ud af den,"
             " der vandt det, var rundens andet; dets plads her er stikket, kameraet mistede",
+        },
+    ),
+    (
+        re.compile(re.escape(MOVED_BACK)),
+        {
+            "es": "devuelta por la mesa: la cámara la había movido al primer puesto de la ronda"
+            " siguiente",
+            "it": "rimessa indietro dal tavolo: la fotocamera l'aveva spostata al primo posto"
+            " del round seguente",
+            "da": "flyttet tilbage af bordet: kameraet havde flyttet det til første plads i"
+            " næste runde",
         },
     ),
     (

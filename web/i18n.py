@@ -784,6 +784,25 @@ STRINGS: dict[str, dict[str, str]] = {
             " frem, tilbage igen."
         ),
     },
+    "move_back_hint": {
+        "en": "The camera moved this trick here from round {round} trick {trick}: the trick"
+        " after it, led by its winner, looked like this round's second. Not so? Move it back.",
+        "es": "La cámara movió esta baza aquí desde la baza {trick} de la ronda {round}: la"
+        " baza siguiente, que abrió quien la ganó, parecía la segunda de esta ronda. ¿No es"
+        " así? Devuélvela.",
+        "it": "La fotocamera ha spostato qui questa presa dalla presa {trick} del round"
+        " {round}: la presa dopo, aperta da chi l'ha vinta, sembrava la seconda di questo"
+        " round. Non è così? Rimettila indietro.",
+        "da": "Kameraet flyttede dette stik hertil fra stik {trick} i runde {round}: stikket"
+        " efter det, spillet ud af den, der vandt det, lignede rundens andet. Passer det"
+        " ikke? Flyt det tilbage.",
+    },
+    "move_back": {
+        "en": "Move it back",
+        "es": "Devolverla",
+        "it": "Rimettila indietro",
+        "da": "Flyt det tilbage",
+    },
     "remove_trick": {
         "en": "Remove this trick",
         "es": "Quitar esta baza",

@@ -423,6 +423,10 @@ def replay(game_id: int, round_number: int, trick_index: int) -> Any:
         missed_before=_missed_before_offer(store, game, trick),
         # A trick entered by hand can be taken back (in the wrong place, or not missed).
         removable=_takes_hand_tricks(store, game) and trick.by_hand,
+        # A trick the camera moved to a round's first place can go back where it filed it.
+        refiled_from=store.refiled_from(game_id, trick)
+        if _takes_hand_tricks(store, game)
+        else None,
     )
 
 

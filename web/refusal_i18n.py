@@ -168,6 +168,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             "la baza {trick} de la ronda {round} la grabó la cámara y tiene imagen: corrige sus"
             " cartas en su página; solo se pueden quitar las bazas anotadas a mano"
         ),
+        "move_back_none": (
+            "la baza {trick} de la ronda {round} no puede volver atrás: la cámara no la movió"
+            " aquí desde la ronda anterior, o ese sitio vuelve a tener una baza (anotada o"
+            " movida después)"
+        ),
         "remove_moved_since": (
             "no se puede quitar la baza {trick} de la ronda {round}: una de las bazas que se"
             " movieron al anotarla se ha vuelto a mover (se anotó o se quitó otra baza)."
@@ -441,6 +446,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
             " immagine: correggine invece le carte nella sua pagina; si possono togliere solo le"
             " prese inserite a mano"
         ),
+        "move_back_none": (
+            "la presa {trick} del round {round} non può tornare indietro: la fotocamera non"
+            " l'ha spostata qui dal round precedente, o quel posto ha di nuovo una presa"
+            " (inserita o spostata dopo)"
+        ),
         "remove_moved_since": (
             "non si può togliere la presa {trick} del round {round}: da quando è stata"
             " inserita, una delle prese che aveva spostato si è spostata di nuovo (è stata"
@@ -711,6 +721,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "remove_camera_trick": (
             "stik {trick} i runde {round} blev registreret af kameraet og har et billede: ret i"
             " stedet kortene på stikkets side; kun stik, der er indtastet manuelt, kan fjernes"
+        ),
+        "move_back_none": (
+            "stik {trick} i runde {round} kan ikke flyttes tilbage: kameraet flyttede det ikke"
+            " hertil fra runden før, eller den plads har et stik igen (indtastet eller flyttet"
+            " siden)"
         ),
         "remove_moved_since": (
             "stik {trick} i runde {round} kan ikke fjernes: et af de stik, der blev rykket, da"

@@ -1464,6 +1464,12 @@ function initReplay() {
     leaving = true;
     try { await api(base + "/remove", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { leaving = false; showError(e); }
   };
+  // A trick the camera moved to a round's first place goes back where it filed it.
+  const moveBackBtn = document.getElementById("move-back");
+  if (moveBackBtn) moveBackBtn.onclick = async () => {
+    leaving = true;
+    try { await api(base + "/move-back", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { leaving = false; showError(e); }
+  };
   const confirmBtn = document.getElementById("confirm-trick");
   if (confirmBtn) confirmBtn.onclick = async () => {
     try { await api(base + "/confirm", {}); location.reload(); } catch (e) { showError(e); }

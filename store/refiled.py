@@ -1,0 +1,73 @@
+"""Moving back a trick the camera moved to a round's first place, when the table says no.
+
+The camera moves a trick it filed as a round's last to the next round's first place when the
+trick after it shows that it was that round's first (``GameStore.record_trick``'s
+``refile_before``; ``Referee.follows_a_lost_first_trick``), and leaves its old place for the
+table to enter the trick it lost. A table that played a round's first trick out of turn after
+a doubted round can be taken for that; the trick's page then offers to move it back, as a
+trick entered by hand can be taken back: the camera's move is undone, audited, and the camera
+follows it (the event counts as a change by the table).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from . import trick_moves
+from .events import emit
+from .hand_removal import HandRemovalMixin
+from .refusals import refusal
+from .rosie_lead import follow_rosies_lead
+from .rows import Game, Place, Trick, correction_from_row, select_rows
+from .tricks import REFILED
+
+MOVED_BACK = "moved back by the table: the camera had moved it to the next round's first place"
+"""The note on the 'moved' entry of a trick :meth:`RefiledMixin.move_back_refiled` moves."""
+
+
+class RefiledMixin(HandRemovalMixin):
+    """The camera's moves of a trick to a round's first place, and undoing one."""
+
+    def refiled_from(self, game_id: int, trick: Trick) -> Place | None:
+        """The place the camera moved ``trick`` from (:data:`~skullcam.store.tricks.REFILED`)
+        where it can go back there: that move is the trick's last, and the place is free.
+        None otherwise (the page offers no move back)."""
+        rows = select_rows(self._conn(), "corrections", "id", game_id=game_id, trick_id=trick.id)
+        moves = [c for c in map(correction_from_row, rows) if c.kind == "moved"]
+        if not moves or moves[-1].note != REFILED:
+            return None
+        before, after = moves[-1].before, moves[-1].after
+        if (after["round"], after["trick"]) != (trick.round, trick.trick):
+            return None
+        place = (int(before["round"]), int(before["trick"]))
+        taken = any(t.trick == place[1] for t in self.tricks(game_id, place[0]))
+        return None if taken else place
+
+    def move_back_refiled(
+        self, game_id: int, round_number: int, trick_index: int
+    ) -> dict[str, int]:
+        """Move the trick at ``round_number``'s ``trick_index`` back where the camera filed
+        it (:meth:`refiled_from`), its place here left free to enter. Returns ``{"round",
+        "trick"}``, where it went. Refused where the camera did not move it, where that
+        place holds a trick again, in the demo's game and in one another game replaced."""
+        with self._write() as conn:
+            game = self.game(game_id)
+            self._refuse_hand_tricks_off_the_table(game)
+            trick = self.trick(game_id, round_number, trick_index)
+            place = self.refiled_from(game_id, trick)
+            if place is None:
+                raise refusal("move_back_none", round=round_number, trick=trick_index + 1)
+            here = (round_number, trick_index)
+            trick_moves.move_tricks(conn, game, [(here, place)])
+            trick_moves.audit_moves(conn, game, [(here, place)], {here: trick.id}, MOVED_BACK)
+            self._settle_moved(conn, game, [place])
+            follow_rosies_lead(conn, game, round_number, trick_index)
+            _tell(conn, game, trick, here, place)
+        return {"round": place[0], "trick": place[1]}
+
+
+def _tell(conn: sqlite3.Connection, game: Game, trick: Trick, here: Place, place: Place) -> None:
+    """The pages reload, and a camera following the game takes it up from the store again
+    (``moved_back``: a change by the table)."""
+    event = {"round": here[0], "trick": here[1], "trick_id": trick.id, "moved_back": list(place)}
+    emit(conn, game.id, "correction", event)

@@ -1,0 +1,120 @@
+"""The camera moves a round's first trick it filed as the round before's last to its place
+(``Referee._refile_first_trick``, ``GameStore.record_trick``'s ``refile_before``), and the
+table can move it back from its page (``GameStore.move_back_refiled``)."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+from store_support import hand, plays
+from test_referee_next_round import TAKEN_BACK, seen
+from web_support import json_of
+
+from skullcam.device.recorder import referee_from_store
+from skullcam.device.referee import Referee
+from skullcam.device.trick_filing import TrickFiler
+from skullcam.rules.table import led_unexpectedly
+from skullcam.store import GameStore
+from skullcam.store.refiled import MOVED_BACK
+from skullcam.store.tricks import REFILED
+
+
+def _round_three_filed_in_round_two_stored(store: GameStore) -> tuple[int, Referee]:
+    """:func:`round_three_first_filed_in_round_two` as the camera recorded it: round 3's first
+    trick in round 2's last place, with its doubt; and the camera's referee, taken up."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
+    filed = plays((2, "purple-7"), (0, "purple-2"), (1, "purple-9"))
+    store.record_trick(gid, 2, 1, filed, flags=[TAKEN_BACK])
+    return gid, referee_from_store(store, gid)
+
+
+def _file_the_second(store: GameStore, gid: int, ref: Referee) -> TrickFiler:
+    """Round 3's second trick, Ben's lead, seen and filed as ``skullcam run`` files it."""
+    second = seen(
+        [(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (led_unexpectedly("b", "c"),)
+    )
+    outcome = ref.add(second)
+    filer = TrickFiler(store, gid)
+    record = {"plays": outcome.plays_json(), "flags": list(outcome.flags)}
+    filer.record(outcome, {**record, "refile_before": list(outcome.refiled_before or ())})
+    return filer
+
+
+def test_the_camera_moves_a_rounds_first_trick_filed_in_the_round_before(store: GameStore) -> None:
+    """Round 3's second trick shows the trick filed as round 2's last to be round 3's first:
+    the store moves it there as the second is recorded, audited as moved (its page says
+    why), and round 2's last place, the trick lost, is left to enter by hand. The camera's
+    referee and one taken up from the store agree. Without the move the table had to find
+    the misfiled trick and move it by hand."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    filer = _file_the_second(store, gid, ref)
+    assert [t.trick for t in store.tricks(gid, 2)] == [0]
+    first = store.trick(gid, 3, 0)
+    assert (first.id, first.flags) == (moved_id, [TAKEN_BACK])
+    assert store.trick(gid, 3, 1).flags == []
+    entry = [c for c in store.audit(gid, moved_id) if c.kind == "moved"]
+    assert [(e.before, e.after, e.note) for e in entry] == [
+        ({"round": 2, "trick": 1}, {"round": 3, "trick": 0}, REFILED)
+    ]
+    assert not filer.refile_refused
+    assert referee_from_store(store, gid).record() == ref.record()
+    assert store.next_trick(gid) is not None and store.next_trick(gid)["round"] == 2  # type: ignore[index]
+
+
+def test_a_trick_the_table_moved_meanwhile_is_not_moved_again(store: GameStore) -> None:
+    """The table inserted round 2's lost trick by hand before the camera recorded round 3's
+    second (the misfiled trick moved on to round 3's first place): the camera's move is not
+    made again, nothing the table entered moves, and the camera takes the game up from the
+    store (``refile_refused``)."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    lost = hand((2, "green-1"), (0, "green-6"), (1, "green-2"))
+    store.insert_trick(gid, 2, 1, lost)
+    filer = _file_the_second(store, gid, ref)
+    assert store.trick(gid, 2, 1).by_hand
+    assert [p["card"] for p in store.trick(gid, 3, 0).plays] == ["purple-7", "purple-2", "purple-9"]
+    assert [p["card"] for p in store.trick(gid, 3, 1).plays] == ["yellow-9", "yellow-2", "yellow-4"]
+    assert filer.refile_refused
+
+
+def test_the_table_moves_the_cameras_move_back_from_the_tricks_page(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """A table that led round 3 out of turn after a doubted round 2 is taken for a lost
+    trick: the moved trick's page says the camera moved it and offers to move it back (in
+    the table's language); moved back, it is round 2's last again, audited, round 3's first
+    place is free, and a camera following the game takes it up again (a table's change)."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    _file_the_second(store, gid, ref)
+    page = client.get(f"/game/{gid}/round/3/trick/0").get_data(as_text=True)
+    assert 'id="move-back"' in page and "from round 2 trick 2" in page
+    es = client.get(f"/game/{gid}/round/3/trick/0", headers={"Accept-Language": "es"})
+    assert "Devuélvela" in es.get_data(as_text=True)
+    assert 'id="move-back"' not in client.get(f"/game/{gid}/round/3/trick/1").get_data(as_text=True)
+    since = store.last_event_id()
+    res = client.post(f"/api/game/{gid}/round/3/trick/0/move-back", json={})
+    assert res.status_code == 200 and json_of(res)["moved_to"] == {"round": 2, "trick": 1}
+    assert store.trick(gid, 2, 1).id == moved_id
+    assert [t.trick for t in store.tricks(gid, 3)] == [1]
+    last = [c for c in store.audit(gid, moved_id) if c.kind == "moved"][-1]
+    assert (last.before, last.after, last.note) == (
+        {"round": 3, "trick": 0},
+        {"round": 2, "trick": 1},
+        MOVED_BACK,
+    )
+    assert store.table_changes_since(gid, since)[0]
+    again = client.post(
+        f"/api/game/{gid}/round/2/trick/1/move-back", json={}, headers={"Accept-Language": "es"}
+    )
+    assert again.status_code == 400 and "no puede volver" in json_of(again)["error_text"]
+
+
+def test_a_cameras_move_whose_old_place_was_entered_is_not_offered_back(store: GameStore) -> None:
+    """The table entered round 2's lost trick in the place the camera's move left: the moved
+    trick cannot go back there (it would take the entry's place), and is not offered to."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    _file_the_second(store, gid, ref)
+    store.enter_trick(gid, 2, 1, hand((2, "green-1"), (0, "green-6"), (1, "green-2")))
+    assert store.refiled_from(gid, store.trick(gid, 3, 0)) is None
