@@ -4,13 +4,18 @@ table can move it back from its page (``GameStore.move_back_refiled``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 from flask.testing import FlaskClient
+from recorded_tricks import held
 from store_support import hand, plays
 from test_referee_next_round import TAKEN_BACK, seen
 from web_support import json_of
 
-from skullcam.device.recorder import referee_from_store
+from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.referee import Referee
+from skullcam.device.sources import Frame
 from skullcam.device.trick_filing import TrickFiler
 from skullcam.rules.table import led_unexpectedly
 from skullcam.store import GameStore
@@ -118,3 +123,25 @@ def test_a_cameras_move_whose_old_place_was_entered_is_not_offered_back(store: G
     _file_the_second(store, gid, ref)
     store.enter_trick(gid, 2, 1, hand((2, "green-1"), (0, "green-6"), (1, "green-2")))
     assert store.refiled_from(gid, store.trick(gid, 3, 0)) is None
+
+
+def test_a_move_waiting_for_a_held_database_is_kept_and_made_by_the_next_run(
+    tmp_path: Path,
+) -> None:
+    """The second trick, the move with it, waits while another program holds the database,
+    and the run stops: the list kept on disk holds the move, and the next run makes it as it
+    records the trick. Nothing moved meanwhile, and nothing is lost."""
+    store = GameStore(tmp_path)
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    second = ref.add(seen([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")]))
+    recorder = StoreRecorder(store, gid, "m1", "test")
+    frame = Frame(np.zeros((48, 64, 3), np.uint8), 1.2, 12)
+    with held(store.path):
+        recorder.on_trick(second, frame, [])
+        assert len(recorder.pending) == 1
+    assert store.trick(gid, 2, 1).id == moved_id  # not moved while the trick waits
+    StoreRecorder(store, gid, "m1", "test").take_kept()  # the next run
+    assert store.trick(gid, 3, 0).id == moved_id
+    assert [t.trick for t in store.tricks(gid, 2)] == [0]
+    assert referee_from_store(store, gid).record() == ref.record()
