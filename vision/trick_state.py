@@ -22,212 +22,48 @@ position gives its seat (:class:`~skullcam.vision.seats.SeatLayout`). When arriv
 seats disagree the trick is *flagged*; the plays follow the seats when they name every player
 exactly once (positions are what a person checks on the annotated image), else arrival order.
 Nothing is silently guessed: every such choice leaves a flag on the trick.
+
+What the machine reports (phases, tuning, tricks, events) is in
+:mod:`~skullcam.vision.trick_events`; a trick's seats and play order are read by
+:class:`~skullcam.vision.trick_seating.TrickSeating`, and the stretches the camera saw nothing
+are kept by :class:`~skullcam.vision.blind_stretches.BlindStretches`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import partial
-from typing import Any
 
 import numpy as np
 
 from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
 from skullcam.rules.table import tigress_flag as tigress_flag
-from skullcam.vision.seats import (
-    TAU,
-    SeatLayout,
-    angle_of,
-    centroid,
-    crosswise_degrees,
-    turn_between,
-)
-from skullcam.vision.table_drift import TableDrift, fitted_turn
+from skullcam.vision.blind_stretches import BlindStretches
+from skullcam.vision.motion_meter import MotionMeter as MotionMeter
+from skullcam.vision.seats import SeatLayout, crosswise_degrees, turn_between
+from skullcam.vision.table_drift import TableDrift
 from skullcam.vision.tracker import Track, Tracker
-
-RECENT_KEPT = 8
-"""How many of the latest unconfirmed glimpses, unsettled cards and blind stretches the trick
-state keeps: a trick's worth and more (a table seats at most 8 players), so a swept trick's
-missing card, or the frame gap its cards were laid after, is still there to be asked about."""
+from skullcam.vision.trick_events import RECENT_KEPT as RECENT_KEPT
+from skullcam.vision.trick_events import CardPlayed as CardPlayed
+from skullcam.vision.trick_events import CardTakenBack as CardTakenBack
+from skullcam.vision.trick_events import Event as Event
+from skullcam.vision.trick_events import Phase as Phase
+from skullcam.vision.trick_events import PlayedCard as PlayedCard
+from skullcam.vision.trick_events import TableCleared as TableCleared
+from skullcam.vision.trick_events import TrickAmended as TrickAmended
+from skullcam.vision.trick_events import TrickCompleted as TrickCompleted
+from skullcam.vision.trick_events import TrickConfig as TrickConfig
+from skullcam.vision.trick_events import TrickObservation as TrickObservation
+from skullcam.vision.trick_events import rounded_point as rounded_point
+from skullcam.vision.trick_events import swap_flag as swap_flag
+from skullcam.vision.trick_seating import TrickSeating
 
 COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
 """Faces with more than one physical card (escape 5, loot 2; every other face is unique),
 counted from the rules' deck so the two can never disagree."""
-
-
-class Phase(enum.Enum):
-    COLLECTING = "collecting"
-    """Cards of the current trick are being played."""
-    CLEARING = "clearing"
-    """The trick is complete; waiting for its cards to leave the table."""
-
-
-@dataclass(frozen=True)
-class TrickConfig:
-    """Tuning of trick completion; times in seconds."""
-
-    still_s: float = 0.2
-    """Every card of the trick unmoved for this long before the trick completes."""
-    visible_s: float = 1.0
-    """A card counts as in view when seen this recently (hands hide cards, detectors miss); one
-    seen longer ago holds its trick back unless it is only covered
-    (:meth:`TrickStateMachine._hidden_in_place`)."""
-    motion_threshold: float = 6.0
-    """Mean absolute frame difference (0-255, on a small grey copy) that means 'moving'."""
-    max_wait_s: float = 1.5
-    """After the last card settled, complete even if the scene still moves."""
-    tigress_doubt_degrees: float = 10.0
-    """A Tigress within this many degrees of the 45-degree line is flagged for a person."""
-    low_confidence: float = 0.5
-    """A card named with less confidence than this is flagged for a person."""
-    swap_gap_s: float = 0.5
-    """A card of the completed trick gone this long, and more than one frame gap, before a
-    new card showed up in its seat was swapped (a misread of a card still there follows it at
-    once: on the next frame, however far apart frames come)."""
-    moved_within_s: float = 1.0
-    """A unique card of the trick being cleared that shows up elsewhere within this long of
-    vanishing was moved (a pile pushed aside); later, it may be the next round's deal."""
-    sweep_window_s: float = 3.0
-    """Cards of an unfinished trick that vanish within this long of each other were swept
-    together (a card missed); farther apart, each was taken back on its own (take-backs at a
-    table come 5 s and more apart; a card hidden under a hand for a while before the sweep
-    must still count)."""
-    already_down_s: float = 0.3
-    """Cards first seen within this long of the first frame lay on the table before the
-    camera watched (a restart, or a trick entered by hand taken up mid-trick): their arrival
-    says nothing of the order they were played in (a detector's first miss decides it). So
-    for cards first seen this soon after a gap in the frames (:attr:`blind_gap_s`)."""
-    blind_gap_s: float = 1.0
-    """Frames this far apart (a camera that stalled, frames dropped by a busy machine) hid the
-    cards played between them: two or more first seen just after the gap go clockwise on from
-    the card before them, because the order the detector first confirmed them in says
-    nothing of the order they were played in, and would flag a trick played as the rules say
-    "play order and seats disagree" (with 2-3 s gaps, two tricks of ten)."""
-
-
-@dataclass(frozen=True)
-class PlayedCard:
-    """One card of a trick, as seen."""
-
-    track_id: int
-    card: str
-    """Card id for the rules: the face, or ``tigress:pirate`` / ``tigress:escape``."""
-    face: str
-    confidence: float
-    seat: int
-    arrival: float
-    settled_at: float
-    center: tuple[float, float]
-    box: tuple[float, float, float, float]
-    angle: float
-    alternatives: tuple[tuple[str, float], ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "card": self.card,
-            "face": self.face,
-            "confidence": round(self.confidence, 4),
-            "seat": self.seat,
-            "arrival": round(self.arrival, 3),
-            "box": [round(v, 1) for v in self.box],
-            "angle": round(self.angle, 4),
-        }
-
-
-@dataclass(frozen=True)
-class TrickObservation:
-    """A completed trick as the camera saw it: plays in play order, with their players."""
-
-    plays: tuple[PlayedCard, ...]
-    players: tuple[int, ...]
-    leader: int
-    arrival_seats: tuple[int, ...]
-    """Seats in arrival order (what the play order says, for the flag and the audit)."""
-    flags: tuple[str, ...]
-    taken_back: tuple[str, ...]
-    last_settled_at: float
-    completed_at: float
-    swept: bool = False
-    """Swept off the table before completing (fewer cards than players were seen)."""
-    seat_centre: tuple[float, float] | None = None
-    """The table centre the seats were read from (the live one, or this trick's own: see
-    :meth:`TrickStateMachine._seating`), for a person checking a seat on the image."""
-    seat_turn: float = 0.0
-    """How far (degrees, clockwise) the seat directions were turned from the calibrated ones
-    (a turned camera: see :mod:`skullcam.vision.table_drift`)."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "swept": self.swept,
-            "plays": [
-                {"player": p, **c.to_json()} for p, c in zip(self.players, self.plays, strict=True)
-            ],
-            "leader": self.leader,
-            "arrival_seats": list(self.arrival_seats),
-            "flags": list(self.flags),
-            "taken_back": list(self.taken_back),
-            "last_settled_at": round(self.last_settled_at, 3),
-            "completed_at": round(self.completed_at, 3),
-            **self.seats_json(),
-        }
-
-    def seats_json(self) -> dict[str, object]:
-        """What the seats were read from, for JSON: ``seat_centre``, and ``seat_turn`` where
-        the seats were turned."""
-        out: dict[str, object] = {}
-        if self.seat_centre:
-            out["seat_centre"] = rounded_point(self.seat_centre)
-        if round(self.seat_turn, 1):
-            out["seat_turn"] = round(self.seat_turn, 1)
-        return out
-
-
-def rounded_point(point: Sequence[float]) -> list[float]:
-    """A point for JSON: tenths of a pixel say all a person checking a seat needs."""
-    return [round(float(v), 1) for v in point]
-
-
-@dataclass(frozen=True)
-class CardPlayed:
-    track_id: int
-    face: str
-    seat: int
-    index: int
-
-
-@dataclass(frozen=True)
-class CardTakenBack:
-    track_id: int
-    face: str
-
-
-@dataclass(frozen=True)
-class TrickCompleted:
-    trick: TrickObservation
-
-
-@dataclass(frozen=True)
-class TableCleared:
-    pass
-
-
-@dataclass(frozen=True)
-class TrickAmended:
-    """A player swapped a card of the trick just completed, before it was picked up: the
-    trick as it now lies (``index``: the play replaced, ``before``: its old card)."""
-
-    trick: TrickObservation
-    index: int
-    before: str
-
-
-Event = CardPlayed | CardTakenBack | TrickCompleted | TableCleared | TrickAmended
 
 
 def assign_faces(tracks: Sequence[Track]) -> tuple[list[str], list[str]]:
@@ -301,11 +137,10 @@ class TrickStateMachine:
         """Cards laid in a seat after its card of the trick being cleared was taken away (track
         id -> the card, the play it would replace, where it was laid): a swap if it goes with
         the trick (swept, or pushed aside with it), the next trick's if it stays."""
-        self._last_frame: float | None = None
-        self._blind_ends: list[float] = []
-        """The first frame, and each frame after a gap (:attr:`TrickConfig.blind_gap_s`), the
-        latest few: cards first seen just after one were played unseen
-        (:attr:`TrickConfig.already_down_s`)."""
+        self.blind = BlindStretches(self.config)
+        """Where the camera last saw nothing (its first frame, gaps in the frames)."""
+        self.seating = TrickSeating(self.drift, self.n_players, self.blind)
+        """Reads each trick's seats and play order (:meth:`_observe`)."""
         self.round_continues = True
         """False after a round's last trick (the pipeline says so): every hand is empty, so no
         card can be swapped, and the next deal may bring the trick's faces back."""
@@ -352,10 +187,7 @@ class TrickStateMachine:
         camera); the table was unseen since, as over a gap in the frames."""
         if tracker.picture_moved is not None:  # the camera moved: measured on the cards
             self.drift.follow(tracker.picture_moved)
-        seen_before = self._last_frame if stale_since is None else stale_since
-        if seen_before is None or t - seen_before >= self.config.blind_gap_s:
-            self._blind_ends = [*self._blind_ends[1 - RECENT_KEPT :], t]
-        self._last_frame = t
+        self.blind.note_frame(t, stale_since)
         events: list[Event] = []
         gone_ids = {tr.id for tr in gone}
         for tr in gone:
@@ -836,16 +668,7 @@ class TrickStateMachine:
             young.card == old.card
             and old.card not in COPIES
             and old.last_seen < young.first_seen
-            and self._blind_window(young) is not None
-        )
-
-    def _blind_window(self, track: Track) -> int | None:
-        """Which of the latest stretches of unseen table ``track`` was first seen just after
-        (the camera's first frame, or a gap in the frames), if any: a card laid then."""
-        after = self.config.already_down_s
-        return next(
-            (k for k, end in enumerate(self._blind_ends) if end <= track.first_seen <= end + after),
-            None,
+            and self.blind.window(young) is not None
         )
 
     def _complete(self, tracker: Tracker, t: float, motion: float | None) -> bool:
@@ -994,100 +817,6 @@ class TrickStateMachine:
         in_view = [tr for tr in tracks if tr.id not in hidden_ids]
         return all(any(tr.first_seen <= h.last_seen for tr in in_view) for h in hidden)
 
-    def _seating(
-        self, tracks: Sequence[Track], centres: Sequence[tuple[float, float]], leader: int | None
-    ) -> tuple[SeatLayout, list[int]]:
-        """The layout to read this trick's seats with, and its cards' play order (indices).
-
-        The live layout, unless the trick is complete and its own centre (the mean of its
-        cards: one in front of each player) and own turn (:func:`fitted_turn`) read it better
-        (every player once, then in turn) and seat its cards more squarely (the card farthest
-        from its seat's direction nearer to it). A camera knocked or turned mid-trick, before
-        the live layout has followed it, turned cards near a seat's edge into the next seat;
-        the trick's own centre and turn move with the picture. Two cards laid in one seat pull
-        the mean towards them but sit no squarer around it, so they are still flagged, not
-        explained away. Nor is a trick read in turn but led from another seat than the
-        expected leader's: a turn of half a seat reads every card one seat round as well as
-        in place, and the live layout's reading (flagged) is the safer one."""
-        live_seats, live_order, live_skew = self._seated(self.layout, tracks, centres, leader)
-        if len(tracks) != self.n_players:
-            return self.layout, live_order
-        live_fit = self._fit(live_seats, leader)
-        moved = dataclasses.replace(self.layout, centre=centroid(centres))
-        turn = fitted_turn(moved, centres)
-        for own_layout in ([] if turn is None else [moved.turned(turn)]) + [moved]:
-            seats, order, skew = self._seated(own_layout, tracks, centres, leader)
-            fit = self._fit(seats, leader)
-            led_elsewhere = fit == (True, True) and leader is not None and seats[0] != leader
-            if fit > live_fit and skew < live_skew and not led_elsewhere:
-                return own_layout, order
-        return self.layout, live_order
-
-    def _seated(
-        self,
-        layout: SeatLayout,
-        tracks: Sequence[Track],
-        centres: Sequence[tuple[float, float]],
-        leader: int | None,
-    ) -> tuple[list[int], list[int], float]:
-        """Seats from ``layout``: the cards' seats in play order, the play order (indices), and
-        how far the least square card lies from its seat's direction (radians)."""
-        seats = [layout.seat_of(c) for c in centres]
-        order = self._unseen_in_turn(seats, tracks, leader, layout, centres)
-        skew = max(layout.seat_offset(c) for c in centres)
-        return [seats[i] for i in order], order, skew
-
-    def _fit(self, arrival_seats: Sequence[int], leader: int | None) -> tuple[bool, bool]:
-        """How well seats in arrival order read as a trick: every player once, then in turn
-        (clockwise from the leader, or from the first card)."""
-        n, seats = self.n_players, list(arrival_seats)
-        every = len(set(seats)) == len(seats) == n
-        starts = {seats[0]} if leader is None else {seats[0], leader}
-        in_turn = any(seats == [(s + k) % n for k in range(len(seats))] for s in starts)
-        return every, in_turn
-
-    def _unseen_in_turn(
-        self,
-        seats: Sequence[int],
-        tracks: Sequence[Track],
-        leader: int | None,
-        layout: SeatLayout,
-        centres: Sequence[tuple[float, float]],
-    ) -> list[int]:
-        """The play order of ``tracks`` (indices; they come in arrival order, sitting in
-        ``seats``) with the cards played while the camera saw nothing (before its first frame,
-        or in a gap) in turn: clockwise on from the card before them, from ``leader`` when
-        none came before. Their arrival is when the detector first confirmed each, not when
-        each was played: in that order, a trick half played when the camera takes up a trick
-        entered by hand would be led by whoever came first, or flagged "play order and seats
-        disagree". Two such cards named one seat go by their exact direction, clockwise, since
-        their arrival order says nothing of them."""
-        seen_in = [self._blind_window(tr) for tr in tracks]
-        groups: dict[int, list[int]] = {}
-        for i, k in enumerate(seen_in):
-            if k is not None:
-                groups.setdefault(k, []).append(i)
-        arrival = list(range(len(tracks)))
-        if all(len(group) < 2 for group in groups.values()):
-            return arrival
-        n = self.n_players
-
-        def clockwise_from(start: int, i: int) -> tuple[int, float]:
-            off = (angle_of(centres[i], layout.centre) - layout.angles[seats[i]] + math.pi) % TAU
-            return (seats[i] - start) % n, off
-
-        ordered: list[int] = []
-        for i, k in zip(arrival, seen_in, strict=True):
-            if k is None or len(groups[k]) < 2:
-                ordered.append(i)
-            elif i == groups[k][0]:  # the group goes where its first card arrived
-                start = (seats[ordered[-1]] + 1) % n if ordered else leader
-                group = groups[k]
-                if start is not None:
-                    group = sorted(group, key=partial(clockwise_from, start))
-                ordered += group
-        return ordered
-
     def _observe(
         self,
         tracker: Tracker,
@@ -1112,7 +841,7 @@ class TrickStateMachine:
         flags.extend(face_flags)
         centres = [(float(tr.center[0]), float(tr.center[1])) for tr in tracks]
         leader = leader if leader is not None else self.leader
-        layout, order = self._seating(tracks, centres, leader)
+        layout, order = self.seating.seating(tracks, centres, leader)
         plays: list[PlayedCard] = []
         for tr, face, center in zip(tracks, faces, centres, strict=True):
             card = face
@@ -1212,32 +941,3 @@ def _unique_faces(trick: TrickObservation, tracks: Sequence[Track]) -> dict[str,
         for p in trick.plays
         if p.face not in COPIES and p.track_id in by_id
     }
-
-
-@dataclass
-class MotionMeter:
-    """Mean absolute difference between consecutive small grey frames: is anything moving?
-
-    Cheap (an 80 x 60 copy) and independent of the recognizer, so a hand hovering over the table
-    holds a trick back even when it hides no card.
-    """
-
-    size: tuple[int, int] = (80, 60)
-    _last: Any = field(default=None, repr=False)
-
-    def __call__(self, image: Any) -> float:
-        import cv2
-
-        small = cv2.resize(np.asarray(image), self.size, interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        grey = grey.astype(np.int16)
-        last, self._last = self._last, grey
-        if last is None or getattr(last, "shape", None) != grey.shape:
-            return 0.0
-        return float(np.mean(np.abs(grey - last)))
-
-
-def swap_flag(who: str, before: str, after: str) -> str:
-    """The flag on a trick whose card was swapped after it completed: the trick is recorded as
-    it lies at the pickup, and the table is asked whether that is how it was played."""
-    return f"{who}'s {before} was swapped for {after} after the trick completed"
