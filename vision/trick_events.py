@@ -7,13 +7,20 @@ Plain data, no tracking: the referee, the store and the tests read these without
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from skullcam.rules import DECK
 
 RECENT_KEPT = 8
 """How many of the latest unconfirmed glimpses, unsettled cards and blind stretches the trick
 state keeps: a trick's worth and more (a table seats at most 8 players), so a swept trick's
 missing card, or the frame gap its cards were laid after, is still there to be asked about."""
+
+COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
+"""Faces with more than one physical card (escape 5, loot 2; every other face is unique),
+counted from the rules' deck so the two can never disagree."""
 
 
 class Phase(enum.Enum):

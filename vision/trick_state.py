@@ -26,26 +26,27 @@ Nothing is silently guessed: every such choice leaves a flag on the trick.
 What the machine reports (phases, tuning, tricks, events) is in
 :mod:`~skullcam.vision.trick_events`; a trick's seats and play order are read by
 :class:`~skullcam.vision.trick_seating.TrickSeating`, and the stretches the camera saw nothing
-are kept by :class:`~skullcam.vision.blind_stretches.BlindStretches`.
+are kept by :class:`~skullcam.vision.blind_stretches.BlindStretches`; what tells a trick swept
+before it completed, by :class:`~skullcam.vision.sweep_memory.SweepMemory`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from skullcam.rules import DECK
 from skullcam.rules.table import led_unexpectedly
 from skullcam.rules.table import tigress_flag as tigress_flag
 from skullcam.vision.blind_stretches import BlindStretches
 from skullcam.vision.motion_meter import MotionMeter as MotionMeter
 from skullcam.vision.seats import SeatLayout, crosswise_degrees, turn_between
+from skullcam.vision.sweep_memory import SweepMemory
 from skullcam.vision.table_drift import TableDrift
 from skullcam.vision.tracker import Track, Tracker
+from skullcam.vision.trick_events import COPIES as COPIES
 from skullcam.vision.trick_events import RECENT_KEPT as RECENT_KEPT
 from skullcam.vision.trick_events import CardPlayed as CardPlayed
 from skullcam.vision.trick_events import CardTakenBack as CardTakenBack
@@ -60,10 +61,6 @@ from skullcam.vision.trick_events import TrickObservation as TrickObservation
 from skullcam.vision.trick_events import rounded_point as rounded_point
 from skullcam.vision.trick_events import swap_flag as swap_flag
 from skullcam.vision.trick_seating import TrickSeating
-
-COPIES = {face: n for face, n in Counter(card.face for card in DECK).items() if n > 1}
-"""Faces with more than one physical card (escape 5, loot 2; every other face is unique),
-counted from the rules' deck so the two can never disagree."""
 
 
 def assign_faces(tracks: Sequence[Track]) -> tuple[list[str], list[str]]:
@@ -115,16 +112,8 @@ class TrickStateMachine:
         self._taken: list[Track] = []
         """Cards of this trick gone or given way since they counted as played
         (:attr:`taken_back`)."""
-        self._swept_off: tuple[float, set[int]] | None = None
-        """The last trick swept a card short while being collected: when its cards were last
-        seen, and their seats (:meth:`_went_with_the_sweep`)."""
-        self._unsettled: list[Track] = []
-        """Cards of this trick gone without ever coming to rest long enough to count (seen
-        at rest on one frame, then swept): the missing card of a swept trick
-        (:meth:`_seen_before_sweep`)."""
-        self._glimpsed: dict[int, Track] = {}
-        """Tracks seen too few times to be confirmed while the frames were sparse, the
-        latest few: dropped by the tracker, one may still be a swept trick's missing card."""
+        self.sweeps = SweepMemory(self.drift, self.n_players, self.config)
+        """The cards kept to tell a trick swept off before it completed (:meth:`update`)."""
         self._settled: dict[int, float] = {}
         self._finished: dict[str, Track] = {}
         """The trick being cleared, by unique face (a deck holds one of each)."""
@@ -195,15 +184,15 @@ class TrickStateMachine:
                 self.previous.discard(tr.id)
             elif tr.id in self.members:
                 self.members.remove(tr.id)
-                if not self._went_with_the_sweep(tr):
+                if not self.sweeps.went_with_the_sweep(tr, self.members, self._taken):
                     self._taken.append(tr)
                 events.append(CardTakenBack(tr.id, tr.card))
             elif not tr.stable and self.phase is Phase.COLLECTING:
-                self._unsettled = [*self._unsettled[1 - RECENT_KEPT :], tr]
+                self.sweeps.note_unsettled(tr)
         self.previous &= set(tracker.tracks)
         if self.phase is Phase.COLLECTING:
             self._revive(tracker, events)
-            self._glimpse(tracker)
+            self.sweeps.glimpse(tracker)
         if self.phase is Phase.CLEARING and not self.previous:
             events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
@@ -246,11 +235,11 @@ class TrickStateMachine:
             # saw (or lost). Reported as a short, flagged trick so the game stays in step.
             tracks = self._last_per_seat(self._taken)
             taken_back = [tr.card for tr in self._taken if tr not in tracks and _seen_played(tr)]
-            tracks = self._last_per_seat([*tracks, *self._seen_before_sweep(tracker, tracks)])
-            self._taken, self._unsettled = [], []
-            self._glimpsed = {}
+            missing = self.sweeps.seen_before_sweep(tracker, tracks, self.members)
+            tracks = self._last_per_seat([*tracks, *missing])
+            self._taken = []
             seats = {self.layout.seat_of(tr.center) for tr in tracks}
-            self._swept_off = (max(tr.last_seen for tr in swept), seats)
+            self.sweeps.swept_off(max(tr.last_seen for tr in swept), seats)
             trick = self._observe(tracker, t, tracks, taken_back=taken_back)
             flag = f"the trick was swept away with {len(tracks)} of {self.n_players} cards seen" + (
                 ": a card was missed" if len(tracks) < self.n_players else " (never all at once)"
@@ -271,8 +260,8 @@ class TrickStateMachine:
             played = [tracker.tracks[p.track_id] for p in trick.plays]
             self._finished = _unique_faces(trick, played)
             self._last = (trick, played)
-            self.members, self._unsettled, self._glimpsed = [], [], {}
-            self._swept_off = None
+            self.members = []
+            self.sweeps.forget()
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         clearing = self.phase is Phase.CLEARING
         if clearing:
@@ -294,13 +283,13 @@ class TrickStateMachine:
         """The recording ended: a trick of two or more cards still being collected is reported
         as a short, flagged trick (what was seen is better kept than dropped). Its missing card
         may have been seen too briefly to count, as in a trick swept a card short
-        (:meth:`_seen_before_sweep`): the trick is then whole, still flagged."""
+        (:meth:`SweepMemory.seen_before_sweep`): the trick is then whole, still flagged."""
         if self.phase is not Phase.COLLECTING:
             return []
         tracks = self._last_per_seat([tracker.tracks[m] for m in self.members] + self._taken)
         if len(tracks) < 2 or len(self.members) >= self.n_players:
             return []
-        missing = self._seen_before_sweep(tracker, tracks, ended=True)
+        missing = self.sweeps.seen_before_sweep(tracker, tracks, self.members, ended=True)
         tracks = self._last_per_seat([*tracks, *missing])
         trick = self._observe(tracker, t, tracks)
         flag = f"the recording ended with {len(tracks)} of {self.n_players} cards seen"
@@ -471,30 +460,6 @@ class TrickStateMachine:
                 events.extend(self._went_along(tracker, track, t))
         return events
 
-    def _went_with_the_sweep(self, track: Track) -> bool:
-        """Did ``track``, a card of the trick after one swept short and now gone, go with
-        that trick rather than being taken back from this one?
-
-        So when it was first seen after the swept cards were last seen and last seen within
-        ``sweep_window_s`` of them (cards that vanish so close together were swept together),
-        in the seat of the card their trick lacks: the last card of that trick, laid while a
-        hand hid the others until the pickup. First seen after they were last seen, it
-        could not complete their trick (:meth:`_laid_on_a_cleared_table`: it may be the next
-        lead, laid on a swept table), and it stayed for the next trick; gone with the pickup,
-        it was flagged there as taken back, a take-back nobody made. Nor was a card of the
-        next trick played since (the next lead, laid in that seat, went with the next trick's
-        own sweep in h11 at one frame in 4): it goes alone. A lead that stays is not gone; one
-        that lay on the swept table longer and was taken back is a take-back (flagged), though
-        its player thinks a while before laying another."""
-        if self._swept_off is None or self.members or self._taken:
-            return False
-        last_seen, seats = self._swept_off
-        return (
-            track.first_seen > last_seen
-            and track.last_seen - last_seen <= self.config.sweep_window_s
-            and self.layout.seat_of(track.center) not in seats
-        )
-
     def _last_per_seat(self, tracks: Sequence[Track]) -> list[Track]:
         """The last card laid in each seat, in arrival order: a card taken back and replaced
         before the trick was swept is not one of it."""
@@ -522,88 +487,6 @@ class TrickStateMachine:
         vanished = min(tr.last_seen for tr in together)
         later = all((tracker.tracks[m].arrival or 0.0) > vanished for m in self.members)
         return together if later else []
-
-    def _glimpse(self, tracker: Tracker) -> None:
-        """Note the unconfirmed tracks of a sparse frame (:attr:`_glimpsed`): the tracker
-        forgets them two frame gaps after their last sighting."""
-        if not tracker.sparse:
-            return
-        for tr in tracker.tracks.values():
-            if not tracker.confirmed(tr):
-                self._glimpsed[tr.id] = tr
-        for tid in list(self._glimpsed)[:-RECENT_KEPT]:
-            del self._glimpsed[tid]
-
-    def _seen_before_sweep(
-        self, tracker: Tracker, swept: Sequence[Track], ended: bool = False
-    ) -> list[Track]:
-        """The card missing from a trick ``swept`` a card short, if the camera saw it: a card
-        confirmed (seen on two frames or more) in the one seat without a card, never counted
-        as played because it was seen at rest too briefly, first seen while every swept card
-        still lay in view, and gone amid the sweep. At the camera's full rate a track that
-        shows up only once the sweep has begun is a swept card dragged over that seat by the
-        sweeping hand, misread; with sparse frames the last card is often first seen on the
-        frame the sweep began (19 generated games at one frame in 4: 2 tricks lost to that
-        guard), so there it is not asked.
-
-        A busy machine keeps few frames: a last card laid just before the sweep is seen
-        landing and once at rest, and the trick was recorded short (29 generated games at
-        one frame in 4: 8 of the 43 tricks lost). A lone false detection confirms no track; a
-        card taken back and replaced leaves its replacement, counted, in that seat. The
-        trick stays flagged as swept, for a person to check the card.
-
-        At one frame in 5 the last card is often seen only once at rest. With sparse frames a
-        single sighting counts too (:attr:`_glimpsed`), of a face not in the trick, dropped by
-        the tracker, and seen while every swept card still lay in view (up to the frame the
-        first of them was last seen): not a card dragged by the sweeping hand and misread (a
-        swept card dragged has left its place), nor the next lead. That frame is often the
-        one sighting: the next kept frame, half a second later, shows the hand sweeping (29
-        generated games, the generator's truth as recognizer: counted, 30 of the 64 tricks
-        lost at one frame in 5 are right, 64 of the 110 at one in 6). A false detection there
-        turns a short trick, wrong anyway, into a whole one still flagged as swept.
-
-        ``ended``: the recording ended (:meth:`flush`), maybe before a sweep was noticed (a
-        card counts as gone ``lost_s`` after it was last seen): what the tracker still holds
-        is gone too, and a confirmed card in it never counted as played is such a card."""
-        if len(swept) != self.n_players - 1:
-            return []
-        held = {} if ended else tracker.tracks
-        unsettled = [*self._unsettled, *self._never_counted(tracker)] if ended else self._unsettled
-        seats = {self.layout.seat_of(tr.center) for tr in swept}
-        faces = Counter(tr.card for tr in swept)
-        first = min(tr.last_seen for tr in swept)
-        last = max(tr.last_seen for tr in swept)
-        candidates = [
-            tr
-            for tr in unsettled
-            if first - self.config.sweep_window_s <= tr.last_seen <= last
-            and (tracker.sparse or tr.first_seen < first)  # not a swept card dragged, misread
-            and self.layout.seat_of(tr.center) not in seats
-            and faces[tr.card] < COPIES.get(tr.card, 1)
-        ]
-        glimpsed = [
-            tr
-            for tr in self._glimpsed.values()
-            if tr.id not in held
-            and first - self.config.sweep_window_s <= tr.last_seen <= first
-            and self.layout.seat_of(tr.center) not in seats
-            and tr.card not in faces
-        ]
-        if not candidates and not glimpsed:
-            return []
-        # A confirmed track before a single sighting; the latest seen of either.
-        card = max(candidates or glimpsed, key=lambda tr: (tr.last_seen, tr.id))
-        card.arrival = card.still_since  # where it came to rest: its place in the order
-        return [card]
-
-    def _never_counted(self, tracker: Tracker) -> list[Track]:
-        """The confirmed cards the tracker holds that never came to rest long enough to count
-        as played: at the end of a recording they are gone like :attr:`_unsettled`."""
-        return [
-            tr
-            for tr in tracker.tracks.values()
-            if tracker.confirmed(tr) and not tr.stable and tr.id not in self.members
-        ]
 
     def _join_twins(self, tracker: Tracker, events: list[Event]) -> None:
         """Two cards of this trick on one spot, the first seen again after the second came,
