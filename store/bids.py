@@ -70,7 +70,7 @@ def check_round(game: Game, round_number: int, rounds_due: Callable[[], int]) ->
         rounds = rounds_due()
         if round_number <= rounds:
             return
-    raise UserError(f"round must be 1..{rounds}, got {echo(round_number)}")
+    raise refusal("round_range", rounds=rounds, value=echo(round_number))
 
 
 def _check_cannonball_counts(game: Game) -> None:
@@ -228,7 +228,7 @@ class BidsMixin(GamesMixin):
             if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence):
                 raise UserError(f"bids must be a list, one per player ({n})")
             if len(bids) != n:
-                raise UserError(f"round {round_number} needs {n} bids, got {len(bids)}")
+                raise refusal("bids_count", round=round_number, players=n, count=len(bids))
             clean = [_checked_bid(game, round_number, i, bid) for i, bid in enumerate(bids)]
             balls = None if cannonball is None else _checked_cannonball(game, cannonball)
             row = round_row(conn, game_id, round_number)

@@ -156,7 +156,7 @@ def check_plays(
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
         raise UserError("plays must be a list of {player, card, confidence}")
     if not partial and len(plays) != n:
-        raise UserError(f"a trick needs one card per player ({n}), got {len(plays)}")
+        raise refusal("plays_count", players=n, count=len(plays))
     if len(plays) > n:
         raise UserError(f"at most {n} cards in a trick, got {len(plays)}")
     clean: list[dict[str, Any]] = []

@@ -35,6 +35,11 @@ ENGLISH: dict[str, str] = {
     # A whole number a request sends (a first dealer, a bid, a trick's number): the same words
     # as the command line's.
     **NUMBER_ENGLISH,
+    # A round the game does not have, and a whole round's bids or a trick's cards of the wrong
+    # count (a page older than its server, or a program).
+    "round_range": "round must be 1..{rounds}, got {value}",
+    "bids_count": "round {round} needs {players} bids, got {count}",
+    "plays_count": "a trick needs one card per player ({players}), got {count}",
     # Bids.
     "bid_not_whole": "round {round}: {player}'s bid must be a whole number 0..{dealt}, got {bid}",
     "bid_out_of_range": (

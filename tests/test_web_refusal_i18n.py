@@ -707,3 +707,59 @@ def test_a_malformed_body_follows_the_browsers_language_where_none_was_chosen(
     """A phone that never chose a language reads the page in its browser's: so the refusal."""
     res = client.post("/api/games", json=[1], headers={"Accept-Language": "da-DK,da;q=0.9"})
     assert json_of(res)["error_text"] == "forespørgslens indhold skal være et JSON-objekt"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", (None, None, None)),
+        (
+            "es",
+            (
+                "la ronda debe ser de 1 a 8; se recibió 9",
+                "la ronda 1 necesita 3 apuestas, una por jugador; se recibieron 2",
+                "una baza necesita una carta por jugador (3); se recibieron 2",
+            ),
+        ),
+        (
+            "it",
+            (
+                "il round deve essere da 1 a 8; ricevuto 9",
+                "il round 1 richiede 3 puntate, una per giocatore; ricevute 2",
+                "una presa richiede una carta per giocatore (3); ricevute 2",
+            ),
+        ),
+        (
+            "da",
+            (
+                "runden skal være fra 1 til 8; ikke 9",
+                "runde 1 skal have 3 bud, ét pr. spiller; ikke 2",
+                "et stik skal have ét kort pr. spiller (3); ikke 2",
+            ),
+        ),
+    ],
+)
+def test_a_round_or_count_a_game_does_not_have_is_refused_in_the_readers_language(
+    client: FlaskClient, store: GameStore, lang: str, said: tuple[str | None, ...]
+) -> None:
+    """A bids page left open on round 9 while another phone set the game to 8 rounds, and a
+    whole round's bids or a trick's cards of the wrong count, were refused in English alone."""
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {"rounds": 8})
+    api = f"/api/game/{gid}"
+    answers = [
+        client.post(f"{api}/bids?lang={lang}", json={"round": 9, "player": 0, "bid": 1}),
+        client.post(f"{api}/bids?lang={lang}", json={"round": 1, "bids": [0, 1]}),
+        client.post(
+            f"{api}/round/1/trick/0/enter?lang={lang}",
+            json={"plays": [{"player": 1, "card": "green-1"}, {"player": 2, "card": "green-2"}]},
+        ),
+    ]
+    english = [
+        "round must be 1..8, got 9",
+        "round 1 needs 3 bids, got 2",
+        "a trick needs one card per player (3), got 2",
+    ]
+    for res, error, text in zip(answers, english, said, strict=True):
+        body = json_of(res)
+        assert res.status_code == 400 and body["error"] == error
+        assert body.get("error_text") == text

@@ -98,6 +98,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "settings_not_object": "«settings» debe ser un objeto JSON",
         "not_whole_number": "{what} debe ser un número entero; se recibió {value}",
         "number_far_out": "{what} está muy fuera de rango; se recibió {value}",
+        "round_range": "la ronda debe ser de 1 a {rounds}; se recibió {value}",
+        "bids_count": (
+            "la ronda {round} necesita {players} apuestas, una por jugador; se recibieron {count}"
+        ),
+        "plays_count": "una baza necesita una carta por jugador ({players}); se recibieron {count}",
         "bid_not_whole": (
             "ronda {round}: la apuesta de {player} debe ser un número entero de 0 a {dealt};"
             " se recibió {bid}"
@@ -375,6 +380,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "settings_not_object": "«settings» deve essere un oggetto JSON",
         "not_whole_number": "{what} deve essere un numero intero; ricevuto {value}",
         "number_far_out": "{what} è molto fuori intervallo; ricevuto {value}",
+        "round_range": "il round deve essere da 1 a {rounds}; ricevuto {value}",
+        "bids_count": (
+            "il round {round} richiede {players} puntate, una per giocatore; ricevute {count}"
+        ),
+        "plays_count": "una presa richiede una carta per giocatore ({players}); ricevute {count}",
         "bid_not_whole": (
             "round {round}: la puntata di {player} deve essere un numero intero da 0 a"
             " {dealt}; ricevuto {bid}"
@@ -655,6 +665,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "settings_not_object": "»settings« skal være et JSON-objekt",
         "not_whole_number": "{what} skal være et helt tal; ikke {value}",
         "number_far_out": "{what} er langt uden for det tilladte; ikke {value}",
+        "round_range": "runden skal være fra 1 til {rounds}; ikke {value}",
+        "bids_count": "runde {round} skal have {players} bud, ét pr. spiller; ikke {count}",
+        "plays_count": "et stik skal have ét kort pr. spiller ({players}); ikke {count}",
         "bid_not_whole": (
             "runde {round}: {player:gen} bud skal være et helt tal fra 0 til {dealt}; ikke {bid}"
         ),
