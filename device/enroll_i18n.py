@@ -757,6 +757,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "questa pagina non ha un PIN; riavvia skullcam enroll con --pin",
         "da": "denne side har ingen PIN; genstart skullcam enroll med --pin",
     },
+    # A /api/pin body with no "pin", or one that is no text: the page's script never sends it.
+    "err_pin_not_text": {
+        "en": "send 'pin', the table's PIN, as text",
+        "es": "envía «pin», el PIN de la mesa, como texto",
+        "it": "invia «pin», il PIN del tavolo, come testo",
+        "da": "send »pin«, bordets PIN, som tekst",
+    },
     "pin_typed_wrong": {
         "en": "wrong PIN",
         "es": "PIN incorrecto",

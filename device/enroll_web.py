@@ -31,6 +31,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -689,7 +690,8 @@ def create_enroll_app(
 
     @app.post("/api/pin")
     def enter_pin() -> Any:
-        return jsonify(table_pin.sign_in(_json_object().get("pin", ""), try_pin, PinNeeded))
+        malformed = partial(page_error, "err_pin_not_text")
+        return jsonify(table_pin.sign_in(_json_object().get("pin"), try_pin, PinNeeded, malformed))
 
     @app.after_request
     def remember_language(response: Any) -> Any:

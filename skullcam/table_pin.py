@@ -259,14 +259,20 @@ def write_refusal(attempt: Callable[[str], bool]) -> str | None:
     )
 
 
-def sign_in(given: object, attempt: Callable[[str], bool], refuse: Refuse) -> dict[str, bool]:
+def sign_in(
+    given: object, attempt: Callable[[str], bool], refuse: Refuse, malformed: Refuse
+) -> dict[str, bool]:
     """Either server's ``/api/pin``: a phone proves it knows the PIN once, and the signed
-    session cookie keeps its mark (not the PIN)."""
+    session cookie keeps its mark (not the PIN). ``given`` is the body's ``"pin"`` (None when
+    missing): one that is no text is refused with ``malformed()``, as a garbled request, not
+    counted as a wrong PIN (five of those locked the address out)."""
     from flask import current_app, session
 
+    if not isinstance(given, str):
+        raise malformed()
     if not current_app.config["PIN_REQUIRED"]:
         return {"ok": True, "required": False}
-    typed = str(given).strip()
+    typed = given.strip()
     if not attempt(typed):
         raise refuse("pin_typed_wrong")
     session["pin_mark"] = pin_mark(current_app.config["SECRET_KEY"], typed)

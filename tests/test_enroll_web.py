@@ -654,6 +654,20 @@ def test_beyond_the_pi_every_request_but_the_page_needs_the_tables_pin(tmp_path:
     assert foreign.status_code == 403
 
 
+def test_a_malformed_pin_request_is_refused_without_spending_a_try(tmp_path: Path) -> None:
+    """A body with no "pin", or a PIN that is no text, counted as a wrong PIN: five of them
+    locked the address out, as the table app's did."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    client = page_client(create_enroll_app(session, pin="4821", require_pin=True))
+    for body in ({}, {"pin": None}, {"pin": 4821}, {"pin": ["4821"]}, {"pn": "4821"}, {}):
+        res = client.post(
+            "/api/pin", json=body, environ_base=REMOTE, headers={"Accept-Language": "it"}
+        )
+        assert res.status_code == 400
+        assert res.get_json()["error"] == "invia «pin», il PIN del tavolo, come testo"
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+
+
 def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
     """A cross-site HTML form, no-cors fetch or beacon can post without the browser asking
     first: it must not start an adaptation, capture or upload a photo here, even from a

@@ -1206,6 +1206,31 @@ def test_pin_session_and_lockout(tmp_path: Path) -> None:
     assert locked.status_code == 403 and "too many wrong PINs" in json_of(locked)["error"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", None),
+        ("es", "envía «pin», el PIN de la mesa, como texto"),
+        ("it", "invia «pin», il PIN del tavolo, come testo"),
+        ("da", "send »pin«, bordets PIN, som tekst"),
+    ],
+)
+def test_a_malformed_pin_request_is_refused_without_spending_a_try(
+    tmp_path: Path, lang: str, said: str | None
+) -> None:
+    """A body with no "pin", or a PIN that is no text, counted as a wrong PIN: five of them
+    locked the address out (and 4821 sent as a number was taken as the PIN)."""
+    client = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    for body in ({}, {"pin": None}, {"pin": 4821}, {"pin": ["4821"]}, {"pn": "4821"}, {}):
+        res = client.post(f"/api/pin?lang={lang}", json=body, environ_base=REMOTE)
+        assert (
+            res.status_code == 400
+            and json_of(res)["error"] == "send 'pin', the table's PIN, as text"
+        )
+        assert json_of(res).get("error_text") == said
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+
+
 def test_pin_not_needed_on_localhost_only_server(client: FlaskClient) -> None:
     res = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
     assert res.status_code == 201

@@ -12,6 +12,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
@@ -110,7 +111,8 @@ def _guard_writes() -> None:
 @bp.post("/pin")
 def pin() -> Any:
     """A phone proves it knows the table PIN once; the signed session cookie remembers it."""
-    return jsonify(table_pin.sign_in(_body().get("pin", ""), try_pin, pin_refusal))
+    malformed = partial(_refused, "request_pin_not_text")
+    return jsonify(table_pin.sign_in(_body().get("pin"), try_pin, pin_refusal, malformed))
 
 
 @bp.post("/pin/unlock")

@@ -67,6 +67,7 @@ REQUEST_ENGLISH: dict[str, str] = {
     ),
     "request_cannonball_not_bool": "cannonball must be true or false",
     "request_card_not_text": "unknown card {card}; use an id like green-7",
+    "request_pin_not_text": "send 'pin', the table's PIN, as text",
     "request_nothing_to_correct": "say what to correct: a card, a player, or both",
     "request_plays_not_list": "plays must be a list of {{player, card}}, the leader's first",
     "request_settings_missing": ('send {{"settings": {{...}}}} with the settings to change'),
@@ -937,6 +938,7 @@ _REQUEST_WORDS: dict[str, dict[str, str]] = {
         ),
         "request_cannonball_not_bool": "«cannonball» debe ser true o false",
         "request_card_not_text": "carta desconocida {card}; usa un id como green-7",
+        "request_pin_not_text": "envía «pin», el PIN de la mesa, como texto",
         "request_nothing_to_correct": "di qué corregir: una carta, un jugador o ambos",
         "request_plays_not_list": (
             "«plays» debe ser una lista de {{player, card}}, empezando por quien sale"
@@ -963,6 +965,7 @@ _REQUEST_WORDS: dict[str, dict[str, str]] = {
         ),
         "request_cannonball_not_bool": "«cannonball» deve essere true o false",
         "request_card_not_text": "carta sconosciuta {card}; usa un id come green-7",
+        "request_pin_not_text": "invia «pin», il PIN del tavolo, come testo",
         "request_nothing_to_correct": "di' cosa correggere: una carta, un giocatore o entrambi",
         "request_plays_not_list": (
             "«plays» deve essere una lista di {{player, card}}, a partire da chi apre la presa"
@@ -988,6 +991,7 @@ _REQUEST_WORDS: dict[str, dict[str, str]] = {
         ),
         "request_cannonball_not_bool": "»cannonball« skal være true eller false",
         "request_card_not_text": "ukendt kort {card}; brug et id som green-7",
+        "request_pin_not_text": "send »pin«, bordets PIN, som tekst",
         "request_nothing_to_correct": "sig, hvad der skal rettes: et kort, en spiller eller begge",
         "request_plays_not_list": (
             "»plays« skal være en liste med {{player, card}}, startende med den, der spiller ud"
