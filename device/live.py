@@ -50,6 +50,7 @@ from skullcam.device.resume_point import (
 )
 from skullcam.device.run_tally import KeepUpWatch, RunTally
 from skullcam.device.sources import (
+    MAX_FPS,
     Frame,
     FrameSource,
     LatestFrameReader,
@@ -58,7 +59,13 @@ from skullcam.device.sources import (
     open_source,
 )
 from skullcam.errors import UserError
-from skullcam.files import discard, make_folder, remove_leftover_temps, temp_beside
+from skullcam.files import (
+    discard,
+    make_folder,
+    remove_leftover_temps,
+    replace_atomically,
+    temp_beside,
+)
 from skullcam.store import GameStore
 from skullcam.vision.seats import SeatLayout, layout_for
 
@@ -778,11 +785,19 @@ class _FailingFrames:
         self.since, self.skipped = None, 0
 
 
+RATE_NOTED_EVERY = 50
+"""Frames between notes of a recording's frame rate: a run killed mid-game (a power cut) keeps
+the rate of the frames up to the last note; a run that ends notes the rate of all of them."""
+
+
 def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
     """Pass frames through, writing each as ``frame_NNNNNN.jpg`` (a folder ``replay`` reads).
 
     Numbering continues after frames already in the folder, so a restarted game appends. The
-    real frame rate is noted in ``meta.json`` for ``skullcam replay`` (``--fps`` overrides).
+    real frame rate is noted in ``meta.json`` for ``skullcam replay`` (``--fps`` overrides),
+    which plays frame ``k`` at ``k / fps`` seconds: the rate over every frame saved, so that a
+    short recording has one and a slow start (the model warming up) does not stretch the whole
+    replay.
     """
     import cv2
 
@@ -792,26 +807,48 @@ def save_frames(frames: Iterator[Frame], folder: Path) -> Iterator[Frame]:
     numbers = [int(p.stem[6:]) for p in folder.glob("frame_*.jpg") if p.stem[6:].isdigit()]
     start = max(numbers, default=-1) + 1
     first: float | None = None
-    for k, frame in enumerate(frames):
-        path = folder / f"frame_{start + k:06d}.jpg"
-        tmp = temp_beside(path)  # not a frame name: replay skips it
-        data = cv2.imencode(".jpg", frame.image)[1]
-        try:
-            tmp.write_bytes(data.tobytes())
-            os.replace(tmp, path)  # a kill mid-write leaves no cut-off frame for replay
-        except OSError as err:  # the game's recording matters more than its frames
-            discard(tmp)
-            logger.warning("frame %s not saved: %s", path, err)
-        if first is None:
-            first = frame.timestamp
-        elif k == 50:
-            rate = 50 / max(1e-6, frame.timestamp - first)
-            (folder / "meta.json").write_text(json.dumps({"fps": round(rate, 2)}) + "\n")
-        yield frame
+    last = 0.0
+    k = 0
+    try:
+        for k, frame in enumerate(frames):
+            path = folder / f"frame_{start + k:06d}.jpg"
+            tmp = temp_beside(path)  # not a frame name: replay skips it
+            data = cv2.imencode(".jpg", frame.image)[1]
+            try:
+                tmp.write_bytes(data.tobytes())
+                os.replace(tmp, path)  # a kill mid-write leaves no cut-off frame for replay
+            except OSError as err:  # the game's recording matters more than its frames
+                discard(tmp)
+                logger.warning("frame %s not saved: %s", path, err)
+            first = frame.timestamp if first is None else first
+            last = frame.timestamp
+            if k > 0 and k % RATE_NOTED_EVERY == 0:
+                _note_rate(folder, k, last - first)
+            yield frame
+    finally:  # the game's end (or the run's): the rate of every frame saved
+        if first is not None:
+            _note_rate(folder, k, last - first)
 
 
-FRAME_FILES = re.compile(r"frame_\d{6,}\.jpg")
-"""The frames :func:`save_frames` writes: a temp file of one of these is the run's to remove."""
+def _note_rate(folder: Path, intervals: int, seconds: float) -> None:
+    """Write ``intervals`` frame periods over ``seconds`` as the recording's ``meta.json``
+    rate; nothing while there is no span to measure. At most :data:`MAX_FPS`, the most a replay
+    believes (two frames a moment apart would say more, and replay would refuse the folder). A
+    rate that cannot be written is said in the log: the game's recording matters more than its
+    replay's speed."""
+    if intervals < 1 or seconds <= 0:
+        return
+    meta = folder / "meta.json"
+    text = json.dumps({"fps": round(min(intervals / seconds, MAX_FPS), 2)}) + "\n"
+    try:
+        replace_atomically(meta, text.encode())
+    except OSError as err:
+        logger.warning("%s: frame rate not noted (%s); replay it with --fps", meta, err)
+
+
+FRAME_FILES = re.compile(r"frame_\d{6,}\.jpg|meta\.json")
+"""The files :func:`save_frames` writes (frames, and the rate in ``meta.json``): a temp file of
+one of these is the run's to remove."""
 
 
 def remove_interrupted_writes(data_dir: Path) -> list[Path]:

@@ -439,7 +439,7 @@ def test_saving_frames_after_one_was_removed_overwrites_none(tmp_path: Path) -> 
     list(save_frames(frames([0, 40, 80, 120]), tmp_path))
     (tmp_path / "frame_000001.jpg").unlink()
     list(save_frames(frames([200]), tmp_path))
-    names = sorted(p.name for p in tmp_path.iterdir())
+    names = sorted(p.name for p in tmp_path.glob("frame_*"))
     assert names == [f"frame_00000{k}.jpg" for k in (0, 2, 3, 4)]
     assert abs(int(imread(tmp_path / "frame_000003.jpg")[0, 0, 0]) - 120) <= 3
     assert abs(int(imread(tmp_path / "frame_000004.jpg")[0, 0, 0]) - 200) <= 3
@@ -462,6 +462,42 @@ def test_frames_on_a_disk_turned_read_only_mid_game_are_skipped_not_fatal(
     with caplog.at_level(logging.WARNING):
         assert [f.index for f in save_frames(iter(shown), tmp_path)] == [0, 1, 2]
     assert caplog.text.count("not saved: [Errno 30] Read-only file system") == 3
+
+
+def _stamped(times: list[float]) -> Iterator[Frame]:
+    return iter(Frame(np.zeros((8, 8, 3), np.uint8), at, k) for k, at in enumerate(times))
+
+
+def test_a_short_recording_replays_at_the_rate_it_was_recorded(tmp_path: Path) -> None:
+    """A recording of under 51 frames got no meta.json: ``skullcam replay`` played a 30 fps
+    camera's frames at the 10 fps a folder defaults to, three times slower than they were."""
+    list(save_frames(_stamped([k / 30 for k in range(20)]), tmp_path))
+    assert open_source(tmp_path).fps == pytest.approx(30.0, abs=0.01)
+    list(save_frames(_stamped([0.0, 0.001]), tmp_path / "burst"))
+    assert open_source(tmp_path / "burst").fps == 240.0  # the most a replay believes
+
+
+def test_a_recording_slow_to_start_replays_at_its_whole_rate(tmp_path: Path) -> None:
+    """The rate came from the first 50 frames alone: a recognizer slow at the start (its model
+    warming up) left a rate that made the replay of the whole game last far longer than it."""
+    times = [k * 0.5 for k in range(51)] + [25 + k * 0.05 for k in range(1, 451)]
+    frames = save_frames(_stamped(times), tmp_path)
+    for _ in range(300):
+        next(frames)  # a run killed mid-game keeps the rate noted every 50 frames
+    assert open_source(tmp_path).fps == pytest.approx(250 / times[250], abs=0.01)
+    list(frames)
+    assert open_source(tmp_path).fps == pytest.approx(500 / times[-1], abs=0.01)
+
+
+def test_a_recording_whose_rate_cannot_be_noted_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """meta.json that cannot be written (a full card; here a folder in its place) raised out
+    of save_frames at the 51st frame and ended the game's run."""
+    (tmp_path / "meta.json").mkdir()
+    with caplog.at_level(logging.WARNING):
+        assert len(list(save_frames(_stamped([k / 10 for k in range(60)]), tmp_path))) == 60
+    assert "frame rate not noted" in caplog.text
 
 
 @pytest.mark.parametrize("failing", ["record_trick", "image_in_use"])
