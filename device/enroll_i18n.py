@@ -575,16 +575,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "{name} fejlede og kan ikke åbnes igen herfra: genstart siden",
     },
     "err_reopen_failed": {
-        "en": "the camera failed and could not be opened again ({error}); retry when it is back",
+        "en": (
+            "the camera failed and could not be opened again: check that it is plugged in and"
+            " retry when it is back (the terminal running skullcam enroll says why)"
+        ),
         "es": (
-            "la cámara falló y no se pudo volver a abrir ({error}); vuelve a intentarlo cuando"
-            " esté de nuevo disponible"
+            "la cámara falló y no se pudo volver a abrir: comprueba que está conectada y vuelve"
+            " a intentarlo cuando esté disponible (la terminal donde funciona skullcam enroll"
+            " dice por qué)"
         ),
         "it": (
-            "la fotocamera si è interrotta e non si è potuta riaprire ({error}); riprova quando"
-            " è di nuovo disponibile"
+            "la fotocamera si è interrotta e non si è potuta riaprire: controlla che sia"
+            " collegata e riprova quando è di nuovo disponibile (il terminale dove gira"
+            " skullcam enroll dice perché)"
         ),
-        "da": "kameraet fejlede og kunne ikke åbnes igen ({error}); prøv igen, når det er tilbage",
+        "da": (
+            "kameraet fejlede og kunne ikke åbnes igen: tjek, at det er tilsluttet, og prøv"
+            " igen, når det er tilbage (terminalen, hvor skullcam enroll kører, siger hvorfor)"
+        ),
     },
     "err_no_preview": {
         "en": "no preview: capture a card first",

@@ -134,14 +134,17 @@ class CameraFeed:
         self._next_index = frame.index + 1
 
     def _reopen(self) -> None:
-        """Open the failed source again, or a UserError saying why it could not be."""
+        """Open the failed source again, or a UserError saying it could not be. Why is the
+        log's (the terminal's): the source's error names the host's camera or file, which the
+        phone has no use for."""
         self._close_source()
         if self._reopen_source is None:
             raise page_error("err_cannot_reopen", name=self.source.name)
         try:
             source = self._reopen_source(self._next_index)
         except UserError as err:
-            raise page_error("err_reopen_failed", error=str(err)) from None
+            logger.warning("the camera could not be opened again: %s", err)
+            raise page_error("err_reopen_failed") from None
         self._start(source)
 
     @property

@@ -898,9 +898,9 @@ def test_a_damaged_state_file_is_rebuilt_from_the_face_pictures(
     ]
     (kept,) = again.work_dir.glob("state.json.damaged-*")
     assert kept.read_text() == "{not json"
-    said = f"{state} was damaged and is kept as {kept.name}: the enrollment goes on from the"
+    said = f"state.json was damaged and is kept as {kept.name}: the enrollment goes on from the"
     assert str(again.rebuilt) == (f"{said} pictures of its accepted faces (2 of {len(FACES)})")
-    assert str(again.rebuilt) in caplog.text
+    assert f"{state} was damaged" in caplog.text and str(again.rebuilt) in caplog.text
     # The rebuilt state is on disk: the next start reads it, with nothing to say.
     third = Enrollment.open(tmp_path, "deck")
     assert sorted(third.faces) == ["green-1", "skull-king"] and third.rebuilt is None
@@ -928,10 +928,10 @@ def test_a_missing_state_file_is_rebuilt_from_the_face_pictures(
     assert sorted(again.faces) == ["green-1", "skull-king"]
     assert again.next_face() == FACES[1]  # green-1 is in: the next missing face follows it
     assert str(again.rebuilt) == (
-        f"{state} was missing: the enrollment goes on from the pictures of its accepted faces"
+        "state.json was missing: the enrollment goes on from the pictures of its accepted faces"
         f" (2 of {len(FACES)})"
     )
-    assert str(again.rebuilt) in caplog.text
+    assert f"{state} was missing" in caplog.text and str(again.rebuilt) in caplog.text
     assert not list(again.work_dir.glob("state.json.damaged-*"))  # nothing to keep aside
     third = Enrollment.open(tmp_path, "deck")  # the rebuilt state is on disk
     assert sorted(third.faces) == ["green-1", "skull-king"] and third.rebuilt is None

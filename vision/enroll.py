@@ -279,19 +279,21 @@ class Enrollment:
         if hold:
             enrollment.hold()
         path = enrollment.work_dir / "state.json"
+        # The messages name the file, not its path: the enrollment page shows them to a phone,
+        # and the host's folders are the log's (``_rebuild_state`` logs the path).
         if path.is_file():
             try:
                 enrollment._read_state(path)
             except (ValueError, AttributeError, TypeError) as err:
                 kept = enrollment._keep_damaged(path, err)
                 enrollment._rebuild_state(
-                    message("state_damaged", state=str(path), kept=kept.name), f"damaged ({err})"
+                    message("state_damaged", state=path.name, kept=kept.name), f"damaged ({err})"
                 )
         elif any((enrollment.faces_dir / f"{face}.png").is_file() for face in FACES):
             # Gone while pictures are there: a crash between the first face's picture and
             # the first save, or the file deleted. Starting empty would ignore those faces
             # and let new photos overwrite them.
-            enrollment._rebuild_state(message("state_missing", state=str(path)), "missing")
+            enrollment._rebuild_state(message("state_missing", state=path.name), "missing")
         # A face whose image went missing is not enrolled, whatever the state says.
         enrollment.faces = {
             f: v
