@@ -835,11 +835,12 @@ def _note_rate(folder: Path, intervals: int, seconds: float) -> None:
     rate; nothing while there is no span to measure. At most :data:`MAX_FPS`, the most a replay
     believes (two frames a moment apart would say more, and replay would refuse the folder). A
     rate that cannot be written is said in the log: the game's recording matters more than its
-    replay's speed."""
+    replay's speed. Kept to four significant digits, not to hundredths: a rate under 0.005
+    (frames minutes apart) would be written as 0, which replay refuses."""
     if intervals < 1 or seconds <= 0:
         return
     meta = folder / "meta.json"
-    text = json.dumps({"fps": round(min(intervals / seconds, MAX_FPS), 2)}) + "\n"
+    text = json.dumps({"fps": float(f"{min(intervals / seconds, MAX_FPS):.4g}")}) + "\n"
     try:
         replace_atomically(meta, text.encode())
     except OSError as err:

@@ -489,6 +489,13 @@ def test_a_recording_slow_to_start_replays_at_its_whole_rate(tmp_path: Path) -> 
     assert open_source(tmp_path).fps == pytest.approx(500 / times[-1], abs=0.01)
 
 
+def test_a_recording_of_frames_minutes_apart_replays(tmp_path: Path) -> None:
+    """A rate under 0.005 fps (two frames 250 s apart) was rounded to hundredths, written as
+    0.0, and ``skullcam replay`` then refused the folder: fps must be more than 0."""
+    list(save_frames(_stamped([0.0, 250.0]), tmp_path))
+    assert open_source(tmp_path).fps == pytest.approx(1 / 250)
+
+
 def test_a_recording_whose_rate_cannot_be_noted_goes_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
