@@ -207,16 +207,19 @@ def _gather_list(
     """The words left over once an option has cut a command's list of positionals in two
     (``skullcam trick green-7 --json green-8``), put back at the list's end, where the
     command line has them: argparse takes such a list in one run, and called a card or an
-    image after an option an unrecognized argument. Returns what is still left over: the
-    unknown options, or every word for a command with no such list."""
+    image after an option an unrecognized argument. Every word after a ``--`` is one of the
+    list's, as ``--`` says (``skullcam detect a.jpg --json -- -scan.jpg``). Returns what is
+    still left over: the unknown options, or every word for a command with no such list."""
     lists = [a for a in command._actions if not a.option_strings and a.nargs in ("+", "*")]
     if len(lists) != 1:
         return extra
-    words = [word for word in extra if not word.startswith("-")]
+    cut = extra.index("--") if "--" in extra else len(extra)
+    before, after = extra[:cut], extra[cut + 1 :]
+    words = [word for word in before if not word.startswith("-")] + after
     action = lists[0]
     convert: Callable[[str], Any] = action.type if callable(action.type) else str
     setattr(args, action.dest, [*(getattr(args, action.dest) or []), *map(convert, words)])
-    return [word for word in extra if word.startswith("-")]
+    return [word for word in before if word.startswith("-")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

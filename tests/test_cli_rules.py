@@ -102,6 +102,26 @@ def test_trick_cards_after_an_option_are_still_cards(capsys: pytest.CaptureFixtu
     assert "unrecognized arguments: --bogus (see" in capsys.readouterr().err
 
 
+def test_images_after_a_double_dash_are_images(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skullcam detect a.jpg --json -- -scan.jpg`` was refused as "unrecognized arguments:
+    -- -scan.jpg": a word after ``--`` is an image, whatever it starts with, as it is when
+    ``--`` comes before the first image."""
+    from skullcam.cli import main
+
+    monkeypatch.chdir(tmp_path)  # neither image is there: each is said, and no model loads
+    assert main(["detect", "a.jpg", "--json", "--", "-scan.jpg", "--json"]) == 2
+    said = capsys.readouterr()
+    assert json.loads(said.out) == {"images": [], "model": None}
+    assert "unrecognized" not in said.err
+    assert [line.split(" does not")[0] for line in said.err.splitlines()] == [
+        "skullcam detect: error: image a.jpg",
+        "skullcam detect: error: image -scan.jpg",
+        "skullcam detect: error: image --json",
+    ]
+
+
 def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
     settings = tmp_path / "house.json"
     settings.write_text(json.dumps({"mermaid_captures_skull_king": 50}))
