@@ -145,3 +145,22 @@ def test_a_move_waiting_for_a_held_database_is_kept_and_made_by_the_next_run(
     assert store.trick(gid, 3, 0).id == moved_id
     assert [t.trick for t in store.tricks(gid, 2)] == [0]
     assert referee_from_store(store, gid).record() == ref.record()
+
+
+def test_a_page_on_another_site_cannot_move_a_trick_back(
+    client: FlaskClient, store: GameStore
+) -> None:
+    """``POST .../move-back`` took any body: a page on another site, open in a browser at the
+    table, could post a plain HTML form (no preflight) and move the camera's trick back, the
+    round's first place left empty. Like every other write it takes JSON only."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    _file_the_second(store, gid, ref)
+    form = client.post(
+        f"/api/game/{gid}/round/3/trick/0/move-back",
+        data="x=1",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert form.status_code == 400
+    assert json_of(form)["error"] == "send JSON (Content-Type: application/json)"
+    assert store.trick(gid, 3, 0).id == moved_id

@@ -473,6 +473,7 @@ def remove_trick(game_id: int, round_number: int, trick: int) -> Any:
 def move_back_trick(game_id: int, round_number: int, trick: int) -> Any:
     """``{}``: move a trick the camera moved to a round's first place back to the round
     before, where it filed it. ``{"ok", "moved_to": {"round", "trick"}}``."""
+    _body()  # JSON only, as every write: a plain form posted from another site is refused
     moved_to = get_store().move_back_refiled(game_id, round_number, trick)
     return jsonify({"ok": True, "moved_to": moved_to})
 
