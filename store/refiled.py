@@ -12,6 +12,7 @@ follows it (the event counts as a change by the table).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 
 from . import trick_moves
 from .events import emit
@@ -23,6 +24,12 @@ from .tricks import REFILED
 
 MOVED_BACK = "moved back by the table: the camera had moved it to the next round's first place"
 """The note on the 'moved' entry of a trick :meth:`RefiledMixin.move_back_refiled` moves."""
+FOLLOWED_BACK = (
+    "moved back a place by the table: the camera had filed it a place late, taking the round"
+    " before's last trick for this round's first"
+)
+"""The note on the 'moved' entry of a trick of the round that follows the moved one back a
+place (:meth:`RefiledMixin.move_back_refiled`)."""
 
 
 class RefiledMixin(HandRemovalMixin):
@@ -47,9 +54,12 @@ class RefiledMixin(HandRemovalMixin):
         self, game_id: int, round_number: int, trick_index: int
     ) -> dict[str, int]:
         """Move the trick at ``round_number``'s ``trick_index`` back where the camera filed
-        it (:meth:`refiled_from`), its place here left free to enter. Returns ``{"round",
-        "trick"}``, where it went. Refused where the camera did not move it, where that
-        place holds a trick again, in the demo's game and in one another game replaced."""
+        it (:meth:`refiled_from`), and the tricks after it in its round each a place back
+        with it: the camera filed them a place late, taking it for the round's first, and
+        left a place late the round's first place had no trick to enter and its last trick
+        found no place. Returns ``{"round", "trick"}``, where it went. Refused where the
+        camera did not move it, where that place holds a trick again, in the demo's game and
+        in one another game replaced."""
         with self._write() as conn:
             game = self.game(game_id)
             self._refuse_hand_tricks_off_the_table(game)
@@ -58,12 +68,27 @@ class RefiledMixin(HandRemovalMixin):
             if place is None:
                 raise refusal("move_back_none", round=round_number, trick=trick_index + 1)
             here = (round_number, trick_index)
-            trick_moves.move_tricks(conn, game, [(here, place)])
+            ids = {(t.round, t.trick): t.id for t in self.tricks(game_id, round_number)}
+            after = _a_place_back(ids, here)
+            trick_moves.move_tricks(conn, game, [(here, place), *after])
             trick_moves.audit_moves(conn, game, [(here, place)], {here: trick.id}, MOVED_BACK)
-            self._settle_moved(conn, game, [place])
+            trick_moves.audit_moves(conn, game, after, ids, FOLLOWED_BACK)
+            self._settle_moved(conn, game, [place, *(new for _, new in after)])
             follow_rosies_lead(conn, game, round_number, trick_index)
             _tell(conn, game, trick, here, place)
         return {"round": place[0], "trick": place[1]}
+
+
+def _a_place_back(taken: Iterable[Place], here: Place) -> list[trick_moves.Move]:
+    """The moves that take the tricks after ``here`` in its round, up to the first free
+    place, each a place back, the first first (each lands on the place the one before left)."""
+    places = set(taken)
+    moves: list[trick_moves.Move] = []
+    r, t = here
+    while (r, t + 1) in places:
+        moves.append(((r, t + 1), (r, t)))
+        t += 1
+    return moves
 
 
 def _tell(conn: sqlite3.Connection, game: Game, trick: Trick, here: Place, place: Place) -> None:

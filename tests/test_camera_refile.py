@@ -88,8 +88,9 @@ def test_the_table_moves_the_cameras_move_back_from_the_tricks_page(
 ) -> None:
     """A table that led round 3 out of turn after a doubted round 2 is taken for a lost
     trick: the moved trick's page says the camera moved it and offers to move it back (in
-    the table's language); moved back, it is round 2's last again, audited, round 3's first
-    place is free, and a camera following the game takes it up again (a table's change)."""
+    the table's language); moved back, it is round 2's last again, audited, the trick after
+    it is round 3's first again, and a camera following the game takes it up again (a
+    table's change)."""
     gid, ref = _round_three_filed_in_round_two_stored(store)
     moved_id = store.trick(gid, 2, 1).id
     _file_the_second(store, gid, ref)
@@ -102,7 +103,7 @@ def test_the_table_moves_the_cameras_move_back_from_the_tricks_page(
     res = client.post(f"/api/game/{gid}/round/3/trick/0/move-back", json={})
     assert res.status_code == 200 and json_of(res)["moved_to"] == {"round": 2, "trick": 1}
     assert store.trick(gid, 2, 1).id == moved_id
-    assert [t.trick for t in store.tricks(gid, 3)] == [1]
+    assert [t.trick for t in store.tricks(gid, 3)] == [0]
     last = [c for c in store.audit(gid, moved_id) if c.kind == "moved"][-1]
     assert (last.before, last.after, last.note) == (
         {"round": 3, "trick": 0},
@@ -164,3 +165,27 @@ def test_a_page_on_another_site_cannot_move_a_trick_back(
     assert form.status_code == 400
     assert json_of(form)["error"] == "send JSON (Content-Type: application/json)"
     assert store.trick(gid, 3, 0).id == moved_id
+
+
+def test_moved_back_the_round_after_is_in_its_places_again(store: GameStore) -> None:
+    """The table says no: round 2's last trick was where the camera filed it, and round 3 was
+    led out of turn. Moved back, the trick after it, filed as round 3's second, is its first
+    again (with the trick the camera recorded after it), so the rest of round 3 has its
+    places: left a place late, round 3's first place stayed empty with no trick to enter
+    there, and round 3's last trick found no place (the game over), lost."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    _file_the_second(store, gid, ref)
+    second_id = store.trick(gid, 3, 1).id
+    third = ref.add(seen([(1, "black-3"), (2, "black-1"), (0, "black-2")]))
+    store.record_trick(gid, 3, third.trick, third.plays_json())
+    third_id = store.trick(gid, 3, 2).id
+    assert store.move_back_refiled(gid, 3, 0) == {"round": 2, "trick": 1}
+    assert store.trick(gid, 2, 1).id == moved_id
+    assert [(t.trick, t.id) for t in store.tricks(gid, 3)] == [(0, second_id), (1, third_id)]
+    back = [c for c in store.audit(gid, second_id) if c.kind == "moved"][-1]
+    assert (back.before, back.after) == ({"round": 3, "trick": 1}, {"round": 3, "trick": 0})
+    camera = referee_from_store(store, gid)
+    assert (camera.round, camera.trick) == (3, 2)
+    last = camera.add(seen([(1, "purple-1"), (2, "purple-3"), (0, "purple-4")]))
+    assert (last.round, last.trick) == (3, 2)

@@ -18,7 +18,7 @@ from skullcam.i18n_core import card_name, number_in
 from skullcam.rules import RulesError, parse_card
 from skullcam.rules.explain import ENGLISH, Arg, CardId, Phrase, SettingName, fill
 from skullcam.rules.table import ALREADY_PLAYED, LED_UNEXPECTEDLY
-from skullcam.store.refiled import MOVED_BACK
+from skullcam.store.refiled import FOLLOWED_BACK, MOVED_BACK
 from skullcam.store.tricks import AFTER_AN_ENTRY, REFILED, WENT_BACK, WENT_ON
 
 from . import explain_i18n, i18n
@@ -316,6 +316,17 @@ FLAGS: list[tuple[re.Pattern[str], dict[str, str]]] = [
             " fotocamera ha perso",
             "da": "flyttet til første plads i næste runde: stikket efter det, spillet ud af den,"
             " der vandt det, var rundens andet; dets plads her er stikket, kameraet mistede",
+        },
+    ),
+    (
+        re.compile(re.escape(FOLLOWED_BACK)),
+        {
+            "es": "devuelta un puesto por la mesa: la cámara la había anotado un puesto tarde,"
+            " tomando la última baza de la ronda anterior por la primera de esta",
+            "it": "rimessa indietro di un posto dal tavolo: la fotocamera l'aveva registrata un"
+            " posto dopo, prendendo l'ultima presa del round precedente per la prima di questo",
+            "da": "flyttet en plads tilbage af bordet: kameraet havde registreret det en plads"
+            " for sent og taget det sidste stik i runden før for denne rundes første",
         },
     ),
     (
