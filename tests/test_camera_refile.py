@@ -46,6 +46,15 @@ def _file_the_second(store: GameStore, gid: int, ref: Referee) -> TrickFiler:
     return filer
 
 
+def filed_and_moved_by_the_camera(store: GameStore) -> tuple[int, int, int]:
+    """Round 3's first trick filed as round 2's last, then moved to round 3's first place as
+    the camera recorded round 3's second: the game, the moved trick's id and the second's."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    moved_id = store.trick(gid, 2, 1).id
+    _file_the_second(store, gid, ref)
+    return gid, moved_id, store.trick(gid, 3, 1).id
+
+
 def test_the_camera_moves_a_rounds_first_trick_filed_in_the_round_before(store: GameStore) -> None:
     """Round 3's second trick shows the trick filed as round 2's last to be round 3's first:
     the store moves it there as the second is recorded, audited as moved (its page says

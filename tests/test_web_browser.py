@@ -22,6 +22,7 @@ import pytest
 from browser_support import require_browser, stream_open
 from repo_paths import DOCS
 from store_support import BO_LEADS_AFTER_ROSIE, plays, rosie_wins_round_2, spec_example
+from test_camera_refile import filed_and_moved_by_the_camera
 from web_support import game_with_round_2_led_by_the_read_winner
 
 from skullcam.store import GameStore
@@ -494,6 +495,23 @@ def test_the_missed_card_is_added_from_the_replay_page(
     assert "card added: Ana Parrot 12" in browser.find_element(By.ID, "audit").text
     assert not browser.find_elements(By.ID, "add-play")
     assert store.score(gid)["score"]["totals"] == [20, 10, 10]  # Ana made her 1, the rest 0
+
+
+def test_the_cameras_move_of_a_trick_is_moved_back_from_its_page(
+    server: tuple[str, GameStore], browser: Any
+) -> None:
+    """The camera moved round 2's last trick to round 3's first place; the table, which led
+    round 3 out of turn, taps "Move it back" on that trick's page: the page sends the JSON the
+    route takes, goes to the game's tricks, and round 2 and round 3 are in their places."""
+    base, store = server
+    gid, moved_id, second_id = filed_and_moved_by_the_camera(store)
+    browser.get(f"{base}/game/{gid}/round/3/trick/0")
+    hint = wait(browser).until(ec.visibility_of_element_located((By.ID, "move-back-hint")))
+    assert "from round 2 trick 2" in hint.text
+    browser.find_element(By.ID, "move-back").click()
+    wait(browser).until(ec.url_to_be(f"{base}/game/{gid}/tricks"))
+    assert store.trick(gid, 2, 1).id == moved_id
+    assert store.trick(gid, 3, 0).id == second_id
 
 
 def test_a_card_no_one_can_enter_is_offered_only_to_the_play_that_holds_it(
