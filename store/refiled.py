@@ -12,9 +12,14 @@ follows it (the event counts as a change by the table).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from . import trick_moves
+from skullcam.rules import face_of
+from skullcam.rules.table import LED_UNEXPECTEDLY, already_played, led_unexpectedly
+
+from . import lead_doubt, trick_moves
+from .corrections import raise_flag
 from .events import emit
 from .hand_removal import HandRemovalMixin
 from .refusals import refusal
@@ -73,7 +78,12 @@ class RefiledMixin(HandRemovalMixin):
             trick_moves.move_tricks(conn, game, [(here, place), *after])
             trick_moves.audit_moves(conn, game, [(here, place)], {here: trick.id}, MOVED_BACK)
             trick_moves.audit_moves(conn, game, after, ids, FOLLOWED_BACK)
-            self._settle_moved(conn, game, [place, *(new for _, new in after)])
+            places = [place, *(new for _, new in after)]
+            self._settle_moved(conn, game, places)
+            for moved in places:
+                _doubt_again(
+                    conn, game, self.trick(game_id, *moved), self.tricks(game_id, moved[0])
+                )
             follow_rosies_lead(conn, game, round_number, trick_index)
             _tell(conn, game, trick, here, place)
         return {"round": place[0], "trick": place[1]}
@@ -89,6 +99,30 @@ def _a_place_back(taken: Iterable[Place], here: Place) -> list[trick_moves.Move]
         moves.append(((r, t + 1), (r, t)))
         t += 1
     return moves
+
+
+def _doubt_again(
+    conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
+) -> None:
+    """The doubts ``trick``'s place gives it, moved back there, raised again and asked about:
+    a card an earlier trick of its round holds, a lead by another player than the rules'
+    leader (``round_tricks``: its round's tricks as recorded now). The camera's move had
+    settled them at the place it moved the trick to; left settled, the score stopped on the
+    repeated card with nothing on the page asking why."""
+    earlier = {
+        face_of(str(p["card"])) for t in round_tricks if t.trick < trick.trick for p in t.plays
+    }
+    cards = [str(p["card"]) for p in trick.plays]
+    doubts = [already_played(card) for card in cards if face_of(card) in earlier]
+    leader = lead_doubt.rules_leader(conn, game, trick.round, round_tricks, trick.trick)
+    led = int(trick.plays[0]["player"]) if trick.plays else leader
+    doubted = any(LED_UNEXPECTEDLY.fullmatch(flag) for flag in trick.flags)
+    if leader is not None and led is not None and led != leader and not doubted:
+        doubts.append(led_unexpectedly(game.players[led], game.players[leader]))
+    for doubt in doubts:
+        if doubt not in trick.flags:
+            raise_flag(conn, trick, doubt)
+            trick = replace(trick, flags=[*trick.flags, doubt])
 
 
 def _tell(conn: sqlite3.Connection, game: Game, trick: Trick, here: Place, place: Place) -> None:

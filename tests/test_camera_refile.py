@@ -17,7 +17,7 @@ from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.referee import Referee
 from skullcam.device.sources import Frame
 from skullcam.device.trick_filing import TrickFiler
-from skullcam.rules.table import led_unexpectedly
+from skullcam.rules.table import already_played, led_unexpectedly
 from skullcam.store import GameStore
 from skullcam.store.refiled import MOVED_BACK
 from skullcam.store.tricks import REFILED
@@ -198,3 +198,27 @@ def test_moved_back_the_round_after_is_in_its_places_again(store: GameStore) -> 
     assert (camera.round, camera.trick) == (3, 2)
     last = camera.add(seen([(1, "purple-1"), (2, "purple-3"), (0, "purple-4")]))
     assert (last.round, last.trick) == (3, 2)
+
+
+def test_moved_back_a_trick_is_doubted_as_at_its_place_again(store: GameStore) -> None:
+    """The camera doubted round 2's last trick (Sky's green-12, read again after round 2's
+    first trick held it) and moved it to round 3's first place, where the doubt held no more.
+    Moved back, the doubt holds again and the phones ask about it (the score stops on the
+    repeated card), and the trick after it, round 3's first again, was led by Ben where the
+    game expected Cai: said again as the camera said it. Left without them, the score
+    stopped on round 2 with nothing on the page asking why."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
+    repeated = already_played("green-12")
+    filed = plays((2, "purple-7"), (0, "green-12"), (1, "purple-9"))
+    store.record_trick(gid, 2, 1, filed, flags=[repeated])
+    _file_the_second(store, gid, referee_from_store(store, gid))
+    assert store.trick(gid, 3, 0).flags == []  # the doubt held at its old place only
+    store.move_back_refiled(gid, 3, 0)
+    back = store.trick(gid, 2, 1)
+    assert back.flags == [repeated]
+    first = store.trick(gid, 3, 0)
+    assert first.flags == [led_unexpectedly("b", "c")]
+    asked = [(p.round, p.trick) for p in store.prompts(gid) if p.kind == "flagged"]
+    assert (2, 1) in asked and (3, 0) in asked
