@@ -304,12 +304,17 @@ class TricksMixin(BidsMixin):
             return False
         trick_moves.move_tricks(conn, game, [(place, to)])
         trick_moves.audit_moves(conn, game, [(place, to)], {place: there.id}, REFILED)
-        moved = self.trick(game.id, *to)
-        self._settle_doubts(conn, game, moved)
-        ask_and_follow(conn, game, self.trick(game.id, *to))
+        self._settle_moved(conn, game, [to])
         event = {"round": to[0], "trick": to[1], "trick_id": there.id, "moved_from": list(place)}
         emit(conn, game.id, "correction", event)
         return True
+
+    def _settle_moved(
+        self, conn: sqlite3.Connection, game: Game, places: Sequence[tuple[int, int]]
+    ) -> dict[int, list[str]]:
+        """What new places change for the tricks moved there: their doubts and choices, as
+        every move settles them (``HandEntryMixin._settle_moved``, which the game store has)."""
+        raise NotImplementedError
 
     def _settle_doubts(self, conn: sqlite3.Connection, game: Game, trick: Trick) -> list[str]:
         """Drop the camera's doubts about ``trick`` that held at the place it was filed at and

@@ -222,3 +222,25 @@ def test_moved_back_a_trick_is_doubted_as_at_its_place_again(store: GameStore) -
     assert first.flags == [led_unexpectedly("b", "c")]
     asked = [(p.round, p.trick) for p in store.prompts(gid) if p.kind == "flagged"]
     assert (2, 1) in asked and (3, 0) in asked
+
+
+def test_a_harrys_change_that_does_not_fit_its_new_round_is_asked_again(store: GameStore) -> None:
+    """Ben won round 2's last trick, as filed, with Harry and took his bid of 1 down to 0;
+    the camera moved the trick to round 3's first place, where Ben bid 0: his change, -1,
+    went with it and stopped the whole score there ("Harry cannot move b's bid to -1") once
+    round 2's lost trick was entered. As a trick moved by an insert, the change that no
+    longer fits is dropped (kept in the trick's history) and the table is asked again."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3, "pirate_abilities": True})
+    for number, bids in enumerate(([0, 0, 0], [0, 1, 0], [1, 0, 1]), start=1):
+        store.set_bids(gid, number, bids)
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
+    harry = plays((2, "purple-7"), (0, "purple-2"), (1, "pirate-harry"))
+    store.record_trick(gid, 2, 1, harry, flags=[TAKEN_BACK])
+    store.choose_ability(gid, 2, 1, -1)
+    _file_the_second(store, gid, referee_from_store(store, gid))
+    store.enter_trick(gid, 2, 1, hand((2, "black-1"), (0, "black-2"), (1, "black-3")))
+    assert store.abilities(gid, 3) == []
+    asked = [(p.kind, p.round, p.trick) for p in store.prompts(gid)]
+    assert ("harry", 3, 0) in asked
+    assert store.score(gid)["ok"]
