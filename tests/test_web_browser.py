@@ -501,14 +501,19 @@ def test_the_cameras_move_of_a_trick_is_moved_back_from_its_page(
     server: tuple[str, GameStore], browser: Any
 ) -> None:
     """The camera moved round 2's last trick to round 3's first place; the table, which led
-    round 3 out of turn, taps "Move it back" on that trick's page: the page sends the JSON the
-    route takes, goes to the game's tricks, and round 2 and round 3 are in their places."""
+    round 3 out of turn, taps "Move it back" on that trick's page, twice (one tap moved the
+    round's tricks, with no way to move them again): the page sends the JSON the route
+    takes, goes to the game's tricks, and round 2 and round 3 are in their places."""
     base, store = server
     gid, moved_id, second_id = filed_and_moved_by_the_camera(store)
     browser.get(f"{base}/game/{gid}/round/3/trick/0")
     hint = wait(browser).until(ec.visibility_of_element_located((By.ID, "move-back-hint")))
     assert "from round 2 trick 2" in hint.text
-    browser.find_element(By.ID, "move-back").click()
+    button = browser.find_element(By.ID, "move-back")
+    button.click()  # the first tap only asks again, as a removal's does: it moves tricks
+    assert button.text == "Tap again to move it back"
+    assert store.trick(gid, 3, 0).id == moved_id
+    button.click()
     wait(browser).until(ec.url_to_be(f"{base}/game/{gid}/tricks"))
     assert store.trick(gid, 2, 1).id == moved_id
     assert store.trick(gid, 3, 0).id == second_id

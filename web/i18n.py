@@ -803,6 +803,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "Rimettila indietro",
         "da": "Flyt det tilbage",
     },
+    "move_back_confirm": {
+        "en": "Tap again to move it back",
+        "es": "Pulsa otra vez para devolverla",
+        "it": "Tocca di nuovo per rimetterla indietro",
+        "da": "Tryk igen for at flytte det tilbage",
+    },
     "remove_trick": {
         "en": "Remove this trick",
         "es": "Quitar esta baza",

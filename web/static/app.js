@@ -1450,23 +1450,28 @@ function initReplay() {
     if (value === "") return;
     try { await api(base + "/ability", {choice: Number(value)}); location.reload(); } catch (e) { showError(e); }
   };
+  // A write that moves tricks asks a second tap: the first only says so on the button.
+  function tappedTwice(btn, confirmKey) {
+    if (btn.dataset.armed) return true;
+    btn.dataset.armed = "1";
+    btn.textContent = t(confirmKey);
+    return false;
+  }
   // Taking back a trick entered by hand asks a second tap: it moves tricks back.
   const removeBtn = document.getElementById("remove-trick");
   // The removal's own "correction" event must not reload this page (the trick moved back
   // into its place) before the answer sends it to the list: whichever came first won.
   let leaving = false;
   if (removeBtn) removeBtn.onclick = async () => {
-    if (!removeBtn.dataset.armed) {
-      removeBtn.dataset.armed = "1";
-      removeBtn.textContent = t("remove_trick_confirm");
-      return;
-    }
+    if (!tappedTwice(removeBtn, "remove_trick_confirm")) return;
     leaving = true;
     try { await api(base + "/remove", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { leaving = false; showError(e); }
   };
-  // A trick the camera moved to a round's first place goes back where it filed it.
+  // A trick the camera moved to a round's first place goes back where it filed it, the
+  // round's later tricks a place back with it: a second tap, as for a removal.
   const moveBackBtn = document.getElementById("move-back");
   if (moveBackBtn) moveBackBtn.onclick = async () => {
+    if (!tappedTwice(moveBackBtn, "move_back_confirm")) return;
     leaving = true;
     try { await api(base + "/move-back", {}); location.replace("/game/" + gameId + "/tricks"); } catch (e) { leaving = false; showError(e); }
   };
