@@ -28,7 +28,7 @@ from .games import DEMO_MARK as DEMO_MARK
 from .games import mark_finished, played_out
 from .prompts import Ask, check_ask, insert_prompt
 from .refusals import not_found
-from .rosie_lead import ask_and_follow
+from .rosie_lead import ask_and_follow, follow_rosies_lead
 from .round_so_far import is_rounds_last_trick
 from .rows import (
     HAND_SOURCE,
@@ -277,8 +277,8 @@ class TricksMixin(BidsMixin):
         """Move the camera's trick at ``place``, a round's last, to ``to``, the next round's
         first place, as its referee moved it: audited as moved (:data:`REFILED`; the trick's
         page says why), its questions and pirate's choice with it, its doubts and choices
-        judged at its new place. ``place`` is left free, the trick the camera lost, to enter
-        by hand. Left as it is, with a line in the log, where the table changed either place
+        judged at its new place (:meth:`_settle_moved`). ``place`` is left free, the trick the
+        camera lost, to enter by hand; a Rosie choice read from its lead goes. Left as it is, with a line in the log, where the table changed either place
         meanwhile (entered or inserted a trick by hand; the trick at ``place`` is then a hand
         entry, or one moved there, or ``to`` is taken): a move then would undo the table's.
         Returns whether it moved."""
@@ -305,6 +305,8 @@ class TricksMixin(BidsMixin):
         trick_moves.move_tricks(conn, game, [(place, to)])
         trick_moves.audit_moves(conn, game, [(place, to)], {place: there.id}, REFILED)
         self._settle_moved(conn, game, [to])
+        # Its old place free: a Rosie choice read from its lead named the lost trick's leader.
+        follow_rosies_lead(conn, game, *place)
         event = {"round": to[0], "trick": to[1], "trick_id": there.id, "moved_from": list(place)}
         emit(conn, game.id, "correction", event)
         return True

@@ -244,3 +244,23 @@ def test_a_harrys_change_that_does_not_fit_its_new_round_is_asked_again(store: G
     asked = [(p.kind, p.round, p.trick) for p in store.prompts(gid)]
     assert ("harry", 3, 0) in asked
     assert store.score(gid)["ok"]
+
+
+def test_rosies_choice_read_from_the_moved_trick_goes_with_it(store: GameStore) -> None:
+    """Cai won round 2's first trick with Rosie; her choice was read from who led the trick
+    after (Cai), the trick the camera then moved to round 3's first place. Read from a trick
+    no longer after hers, the choice named the leader of the lost trick, which nobody knows:
+    the form to enter it started from Cai. It goes, her question still open, as when any
+    trick after hers moves off: the form waits for her choice."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3, "pirate_abilities": True})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "pirate-rosie"), (0, "green-4")))
+    filed = plays((2, "purple-7"), (0, "purple-2"), (1, "purple-9"))
+    store.record_trick(gid, 2, 1, filed, flags=[TAKEN_BACK])
+    assert store.abilities(gid, 2) == [{"trick": 0, "pirate": "pirate-rosie", "choice": 2}]
+    _file_the_second(store, gid, referee_from_store(store, gid))
+    assert [t.trick for t in store.tricks(gid, 2)] == [0]
+    assert store.abilities(gid, 2) == []
+    assert [(p.kind, p.round, p.trick) for p in store.prompts(gid)] == [("rosie", 2, 0)]
+    lost = store.next_trick(gid)
+    assert lost is not None and (lost["order"], lost["waits_for"]) == ([], "rosie")
