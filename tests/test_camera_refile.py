@@ -264,3 +264,21 @@ def test_rosies_choice_read_from_the_moved_trick_goes_with_it(store: GameStore) 
     assert [(p.kind, p.round, p.trick) for p in store.prompts(gid)] == [("rosie", 2, 0)]
     lost = store.next_trick(gid)
     assert lost is not None and (lost["order"], lost["waits_for"]) == ([], "rosie")
+
+
+def test_a_trick_filed_before_the_camera_learns_of_the_move_back_goes_a_place_back(
+    store: GameStore,
+) -> None:
+    """The camera learns of the table's changes once a second: its next trick, filed after
+    round 3's second as it had it, goes in a place back, where the move back left the round's
+    next place, not a place late with a gap before it."""
+    gid, ref = _round_three_filed_in_round_two_stored(store)
+    _file_the_second(store, gid, ref)
+    store.move_back_refiled(gid, 3, 0)
+    third = ref.add(seen([(1, "black-3"), (2, "black-1"), (0, "black-2")]))
+    assert (third.round, third.trick) == (3, 2)
+    TrickFiler(store, gid).record(third, {"plays": third.plays_json(), "flags": []})
+    assert [(t.trick, t.plays[0]["card"]) for t in store.tricks(gid, 3)] == [
+        (0, "yellow-9"),
+        (1, "black-3"),
+    ]
