@@ -278,10 +278,11 @@ class TricksMixin(BidsMixin):
         first place, as its referee moved it: audited as moved (:data:`REFILED`; the trick's
         page says why), its questions and pirate's choice with it, its doubts and choices
         judged at its new place (:meth:`_settle_moved`). ``place`` is left free, the trick the
-        camera lost, to enter by hand; a Rosie choice read from its lead goes. Left as it is, with a line in the log, where the table changed either place
-        meanwhile (entered or inserted a trick by hand; the trick at ``place`` is then a hand
-        entry, or one moved there, or ``to`` is taken): a move then would undo the table's.
-        Returns whether it moved."""
+        camera lost, to enter by hand; a Rosie choice read from its lead goes. Left as it is,
+        with a line in the log, where the table changed either place meanwhile (entered or
+        inserted a trick by hand; the trick at ``place`` is then a hand entry, or one moved
+        there, or ``to`` is taken): a move then would undo the table's. Returns whether it
+        moved."""
         found = {(t.round, t.trick): t for t in self.tricks(game.id)}
         there = found.get(place)
         next_first = place[0] + 1 == to[0] and to[1] == 0
