@@ -912,7 +912,10 @@ def serve(args: argparse.Namespace, plan: object) -> int:
             session, pin=pin, require_pin=beyond, secret=table_pin.secret_key(args.data)
         )
         try:
-            server = create_server(app, host=args.host, port=args.port, threads=4)
+            # poll(), as the scoreboard's server: select() fails on a socket numbered 1024+.
+            server = create_server(
+                app, host=args.host, port=args.port, threads=4, asyncore_use_poll=True
+            )
         except (OSError, ValueError) as err:
             raise cannot_listen(args.host, args.port, err) from None
         # One host: a TcpWSGIServer, whose effective_port types-waitress leaves out (waitress'

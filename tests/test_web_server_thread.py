@@ -6,6 +6,8 @@ import socket
 import threading
 from pathlib import Path
 
+import pytest
+
 from skullcam.web import create_app, make_server
 from skullcam.web.server_thread import PagesThread
 
@@ -33,3 +35,36 @@ def test_a_closed_server_ends_its_workers_and_its_open_pages_streams(tmp_path: P
         assert not _workers() - before
         assert app.extensions["skullcam_streams"].open == 0
         assert not pages.thread.is_alive()
+
+
+def test_the_server_answers_in_a_process_with_a_thousand_files_open(tmp_path: Path) -> None:
+    """waitress's loop watched its sockets with select(), which cannot take a file number of
+    1024 or more: in a process holding that many (the full test suite, late), the loop
+    thread died on its first socket ("filedescriptor out of range in select()") and no page
+    was answered again; the browser tests' pages timed out in every full run."""
+    import os
+    import resource
+    import urllib.request
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this machine allows {hard} open files: too few to open 1,100")
+    if soft != resource.RLIM_INFINITY and soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
+    held: list[int] = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        pages = PagesThread(make_server(create_app(tmp_path), "127.0.0.1", 0, threads=2))
+        pages.start()
+        try:
+            url = f"http://127.0.0.1:{pages.server.effective_port}/api/games"
+            with urllib.request.urlopen(url, timeout=20) as answer:
+                assert answer.status == 200
+            assert pages.thread.is_alive()
+        finally:
+            pages.close()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

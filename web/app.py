@@ -501,6 +501,10 @@ def make_server(
         connection_limit=max(200, (threads or DEFAULT_THREADS) * 2),
         ident="skullcam",
         channel_request_lookahead=1,
+        # poll(), not select(): select() cannot watch a socket numbered 1024 or more, and
+        # waitress's loop thread died on the first one ("filedescriptor out of range in
+        # select()"), every page then unanswered while the process went on.
+        asyncore_use_poll=True,
     )
     _prepare_pin(app, host)  # once the address is known to be good: no PIN for a failed start
     quiet_closed_streams()

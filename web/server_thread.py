@@ -14,9 +14,10 @@ from typing import Any
 
 
 def stop_server(server: Any, wait_s: float = 5.0) -> None:
-    """Stop a waitress ``server`` whose loop (``run()``) has returned or is not running: close
-    the connections the loop left open (each page's stream sees its page gone and ends), then
-    end the workers, waiting up to ``wait_s`` for a request still being answered."""
+    """Stop a waitress ``server``: stop listening, close the connections left open (each
+    page's stream sees its page gone and ends; the loop, if it runs, ends with nothing left
+    to watch), then end the workers, waiting up to ``wait_s`` for a request still being
+    answered."""
     server.close()
     for channel in list(server._map.values()):
         if channel is not server:
@@ -48,8 +49,8 @@ class PagesThread:
                 raise
 
     def close(self, wait_s: float = 2.0) -> None:
-        """Stop listening, let the loop end, then :func:`stop_server`."""
+        """:func:`stop_server`, then wait for the loop, which ends once it has no socket left
+        to watch (an open page's connection kept it going)."""
         self.closing.set()
-        self.server.close()
-        self.thread.join(wait_s)
         stop_server(self.server, wait_s)
+        self.thread.join(wait_s)
