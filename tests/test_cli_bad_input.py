@@ -518,6 +518,11 @@ def test_enroll_takes_one_task_a_run(
         (["--reset", "--players", "5"], "--reset does only that: give it alone, without --players"),
         (["--show", "--players", "3"], "--show does only that: give it alone, without --players"),
         (["--show", "--reset"], "--show does only that: give it alone, without --reset"),
+        (
+            ["--reset", "--first-seat", "left"],
+            "--reset does only that: give it alone, without --first-seat",
+        ),
+        (["--show", "--model", "m"], "--show does only that: give it alone, without --model"),
     ],
 )
 def test_calibrate_show_and_reset_do_only_that(

@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--first-seat",
-        default="bottom",
+        default=None,
         metavar="SIDE",
         help="where player 0 sits: bottom, left, top, right or degrees (default bottom)",
     )
@@ -145,7 +145,8 @@ def _describe(layout: SeatLayout) -> str:
 def _check_one_task(args: argparse.Namespace) -> None:
     """--show and --reset each do only that, so one given with the other, or with what a new
     calibration is made from, is refused: '--reset --players 5' would forget the calibration
-    and drop the 5 seats unsaid, '--show --players 3' show the old layout and save nothing."""
+    and drop the 5 seats unsaid, '--show --players 3' show the old layout and save nothing
+    (as would '--reset --first-seat left' or '--show --model DIR')."""
     only = [flag for flag, given in (("--show", args.show), ("--reset", args.reset)) if given]
     new = [
         flag
@@ -154,6 +155,8 @@ def _check_one_task(args: argparse.Namespace) -> None:
             ("--image", args.image),
             ("--camera", args.camera),
             ("--center", args.center),
+            ("--first-seat", args.first_seat),
+            ("--model", args.model),
         )
         if value is not None
     ]
@@ -193,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
         layout = SeatLayout.load(path)
         print(json.dumps(layout.to_json()) if args.json else _describe(layout))
         return 0
-    first = parse_direction(args.first_seat)
+    first = parse_direction(args.first_seat or "bottom")
     centre = _centre(args.center)
     if args.image is None and args.camera is None:
         if args.players is None:
