@@ -174,6 +174,10 @@ class LiveLoop:
         first frame since says, once, that it works again."""
         self.left = _LeftGames()
         """The camera's tricks of games left on the web page, waiting for the database."""
+        self._closing_since: float | None = None
+        """When the run's end began waiting for the database (:meth:`_close`): the current
+        game's tricks and those of the games left share one ``StoreRecorder.CLOSE_WAIT_S``
+        from then, where each waited its own and a Ctrl-C took up to twice that to exit."""
 
     @property
     def model_version(self) -> str:
@@ -203,12 +207,13 @@ class LiveLoop:
         """The loop itself (runs in the caller's thread when called directly). Tricks of a
         game left on the web page that still wait for the database as it ends are written
         then, or said to be kept, as the last game's are (:meth:`_LeftGames.close`)."""
+        self._closing_since = None  # a camera tried again runs the loop anew
         try:
             self._run()
         except BaseException:
-            self.left.close(quietly=True)
+            self.left.close(quietly=True, since=self._closing_since)
             raise
-        self.left.close()
+        self.left.close(since=self._closing_since)
 
     def _run(self) -> None:
         self._take_kept()
@@ -510,7 +515,7 @@ class LiveLoop:
                 # The camera failed (or the run was stopped) with tricks waiting for a busy
                 # database: they are written first, as at a normal end; their frames are gone.
                 try:
-                    recorder.close()
+                    self._close(recorder)
                 except UserError as err:
                     # A trick the full disk refused fails again here, with the same message
                     # the command says as its error: logged too, the journal had it twice.
@@ -524,11 +529,23 @@ class LiveLoop:
                 return pipeline
             # A trick that waited for a busy database is written before the end (the watch
             # waits for it before a rebuild from the store: :class:`_GameWatch`).
-            recorder.close()
+            self._close(recorder)
             if not watch.changed_at_table:
                 return pipeline
             changed_at_table = True
             guard = last_trick_cards(self.store, game_id)
+
+    def _close(self, recorder: StoreRecorder) -> None:
+        """Write the game's waiting tricks before the camera leaves it
+        (:meth:`StoreRecorder.close`). Once the run is stopping, or this wait fails and ends
+        it, the wait begun here is the whole end's: the games left on the web page get what
+        is left of it (:meth:`_LeftGames.close`), so a stop lasts one
+        ``StoreRecorder.CLOSE_WAIT_S`` at most, not one for each."""
+        if self._closing_since is None:
+            self._closing_since = time.monotonic()
+        recorder.close(since=self._closing_since)
+        if not self.stop.is_set():  # the run goes on: its end waits afresh
+            self._closing_since = None
 
     def _watch(
         self,
@@ -741,15 +758,16 @@ class _LeftGames:
                 pass
         self.write()
 
-    def close(self, quietly: bool = False) -> None:
+    def close(self, quietly: bool = False, since: float | None = None) -> None:
         """The run ends: what still waits is written, within one ``StoreRecorder.CLOSE_WAIT_S``
-        for them all, and what could not be is the run's error (``StoreRecorder.close``), or
-        ``quietly`` logged, the run ending with another."""
-        deadline = time.monotonic() + StoreRecorder.CLOSE_WAIT_S
+        for them all from ``since`` (when the run's end began waiting, for the last game's
+        tricks; now when it did not), and what could not be is the run's error
+        (``StoreRecorder.close``), or ``quietly`` logged, the run ending with another."""
+        since = time.monotonic() if since is None else since
         errors: list[UserError] = []
         for recorder in self.recorders:
             try:
-                recorder.close(max(0.0, deadline - time.monotonic()))
+                recorder.close(since=since)
             except UserError as failed:
                 errors.append(failed)
         self.recorders = []

@@ -247,10 +247,11 @@ class StoreRecorder:
         (:meth:`WaitingTricks.take_kept`); without ``stop``, giving up as :meth:`close` does."""
         self.waiting.take_kept(stop, self.CLOSE_WAIT_S)
 
-    def close(self, wait_s: float | None = None) -> None:
+    def close(self, wait_s: float | None = None, since: float | None = None) -> None:
         """Write what still waits before the run ends, for at most ``wait_s`` (default
-        :attr:`CLOSE_WAIT_S`); say plainly what could not be (:meth:`WaitingTricks.close`)."""
-        self.waiting.close(self.CLOSE_WAIT_S if wait_s is None else wait_s)
+        :attr:`CLOSE_WAIT_S`) from ``since`` (now when not told); say plainly what could not
+        be (:meth:`WaitingTricks.close`)."""
+        self.waiting.close(self.CLOSE_WAIT_S if wait_s is None else wait_s, since)
 
     def recorded_game(self) -> Referee | None:
         """The game as the store records it, once a swap the camera saw went in otherwise

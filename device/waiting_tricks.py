@@ -153,10 +153,13 @@ class WaitingTricks:
         image = record.get("completion_image")
         return image is not None and self.store.image_in_use(image)
 
-    def close(self, close_wait_s: float) -> None:
-        """Write what still waits before the run ends; say plainly what could not be."""
-        deadline = time.monotonic() + close_wait_s
-        while not self.flush(wait_s=1.0):
+    def close(self, close_wait_s: float, since: float | None = None) -> None:
+        """Write what still waits before the run ends, until ``close_wait_s`` after ``since``
+        (a ``time.monotonic()``; this call's when not told: a run's end shares one wait among
+        all its games); say plainly what could not be. Each try waits a second at most, and
+        no longer than the deadline: with none left it is one try, not a second more."""
+        deadline = (time.monotonic() if since is None else since) + close_wait_s
+        while not self.flush(wait_s=min(1.0, max(0.0, deadline - time.monotonic()))):
             if time.monotonic() > deadline:
                 first, _ = self.pending[0]
                 folder = self.store.game_dir(self.game_id)

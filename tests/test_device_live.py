@@ -2430,6 +2430,31 @@ def test_a_left_games_trick_still_waiting_as_the_run_stops_is_kept_and_said(
     assert all((store.game_dir(g) / "unrecorded.json").is_file() for g in (1, 2))
 
 
+def test_a_stop_with_tricks_of_two_games_waiting_waits_one_close_wait_for_them_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped while the database is held, with the new game's trick and a left game's trick
+    waiting: the new game's waited ``CLOSE_WAIT_S``, then the left game's as long again, so
+    a Ctrl-C took up to 40 s to exit. Both now end at one deadline; each is kept on disk."""
+    from skullcam.device.waiting_tricks import WaitingTricks
+
+    deadlines: list[float] = []
+    close = WaitingTricks.close
+
+    def timed(self: WaitingTricks, close_wait_s: float, *since: float | None) -> None:
+        if self.pending:  # a game left at its end, with nothing waiting, is no wait
+            start = since[0] if since and since[0] is not None else time.monotonic()
+            deadlines.append(start + close_wait_s)
+        close(self, close_wait_s, *since)
+
+    monkeypatch.setattr(WaitingTricks, "close", timed)
+    with pytest.raises(UserError, match="not recorded yet"):
+        _game_left_while_held(tmp_path, monkeypatch, "replaced", freed=False)
+    assert len(deadlines) == 2 and deadlines[0] == deadlines[1]
+    store = GameStore(tmp_path / "data")
+    assert all((store.game_dir(g) / "unrecorded.json").is_file() for g in (1, 2))
+
+
 def test_a_game_resumed_while_its_trick_waited_takes_the_trick_in_first_and_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
