@@ -191,8 +191,10 @@ def make_folder(path: Path, what: str) -> Path:
 
 def hold_lock(path: Path, holder: str) -> BinaryIO | None:
     """An exclusive lock on ``path`` for as long as the returned file stays open (the process
-    lives); UserError naming ``holder`` when another process holds it. None where the system
-    has no such locks (not Linux or macOS): there nothing is checked."""
+    lives); UserError naming ``holder`` when another process holds it, and saying what failed
+    when the lock cannot be taken at all (a file system without locks, some network shares:
+    blaming another program there sent the user looking for one that is not running). None
+    where the system has no such locks (not Linux or macOS): there nothing is checked."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
@@ -207,7 +209,13 @@ def hold_lock(path: Path, holder: str) -> BinaryIO | None:
         ) from err
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as err:
+    except BlockingIOError as err:  # EWOULDBLOCK: held by another process
         fh.close()
         raise UserError(holder) from err
+    except OSError as err:
+        fh.close()
+        raise UserError(
+            f"cannot lock {path} ({err.strerror or err}): its file system takes no file locks;"
+            " give a --data folder on a local disk"
+        ) from err
     return fh

@@ -996,6 +996,24 @@ def test_a_second_run_on_the_same_data_folder_is_refused(tmp_path: Path, capsys)
         held.close()
 
 
+def test_a_data_folder_without_file_locks_is_said_not_blamed_on_another_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """A file system that takes no locks (ENOLCK; EOPNOTSUPP on some network shares) was
+    reported as another 'skullcam run' recording into the folder: there was none to stop."""
+    import errno
+    import fcntl
+    import os
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    argv = ["run", "--no-web", "--speed", "0", "--data", str(tmp_path)]
+    said = fails(argv, capsys, f"run.lock ({os.strerror(errno.ENOLCK)}): its file system takes")
+    assert "another" not in said
+
+
 def test_a_folder_where_the_run_lock_goes_is_named_with_what_to_do(tmp_path: Path, capsys) -> None:
     (tmp_path / "run.lock").mkdir()
     argv = ["run", "--no-web", "--speed", "0", "--data", str(tmp_path)]
