@@ -265,7 +265,9 @@ def sign_in(
     """Either server's ``/api/pin``: a phone proves it knows the PIN once, and the signed
     session cookie keeps its mark (not the PIN). ``given`` is the body's ``"pin"`` (None when
     missing): one that is no text is refused with ``malformed()``, as a garbled request, not
-    counted as a wrong PIN (five of those locked the address out)."""
+    counted as a wrong PIN (five of those locked the address out). A blank one (nothing, or
+    spaces, which the PIN box lets through) is no guess either: it is asked for again with
+    ``refuse("pin_missing")``, no try spent."""
     from flask import current_app, session
 
     if not isinstance(given, str):
@@ -273,6 +275,8 @@ def sign_in(
     if not current_app.config["PIN_REQUIRED"]:
         return {"ok": True, "required": False}
     typed = given.strip()
+    if not typed:
+        raise refuse("pin_missing")
     if not attempt(typed):
         raise refuse("pin_typed_wrong")
     session["pin_mark"] = pin_mark(current_app.config["SECRET_KEY"], typed)

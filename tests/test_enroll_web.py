@@ -677,6 +677,21 @@ def test_a_malformed_pin_request_is_refused_without_spending_a_try(tmp_path: Pat
     assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
 
 
+def test_a_blank_pin_is_asked_for_again_without_spending_a_try(tmp_path: Path) -> None:
+    """An empty PIN, or spaces (the page's prompt sends them), counted as a wrong PIN: five
+    locked the phone out before it had typed one."""
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(3), PHOTO)[0]])
+    client = page_client(create_enroll_app(session, pin="4821", require_pin=True))
+    for pin in ("", "   ", "", "", "", ""):
+        res = client.post(
+            "/api/pin", json={"pin": pin}, environ_base=REMOTE, headers={"Accept-Language": "it"}
+        )
+        assert res.status_code == 403
+        said = "PIN errato o mancante: inserisci il PIN mostrato all'avvio di skullcam enroll"
+        assert res.get_json()["error"] == said
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+
+
 def test_a_form_posted_from_another_site_is_refused(tmp_path: Path) -> None:
     """A cross-site HTML form, no-cors fetch or beacon can post without the browser asking
     first: it must not start an adaptation, capture or upload a photo here, even from a

@@ -1231,6 +1231,26 @@ def test_a_malformed_pin_request_is_refused_without_spending_a_try(
     assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", None),
+        ("da", "forkert eller manglende PIN: indtast den PIN, skullcam viste ved start"),
+    ],
+)
+def test_a_blank_pin_is_asked_for_again_without_spending_a_try(
+    tmp_path: Path, lang: str, said: str | None
+) -> None:
+    """An empty PIN, or spaces (the PIN box takes them), counted as a wrong PIN: five
+    locked the phone out before it had typed one."""
+    client = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    for pin in ("", "   ", "", "", "", ""):
+        res = client.post(f"/api/pin?lang={lang}", json={"pin": pin}, environ_base=REMOTE)
+        assert res.status_code == 403 and json_of(res)["error"].startswith("wrong or missing")
+        assert json_of(res).get("error_text") == said
+    assert client.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
+
+
 def test_pin_not_needed_on_localhost_only_server(client: FlaskClient) -> None:
     res = client.post("/api/games", json={"players": ["Ana", "Ben"]}, environ_base=REMOTE)
     assert res.status_code == 201
