@@ -476,19 +476,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "err_recording_ended": {
         "en": (
-            "the recording {name} has no frames left: start skullcam enroll again with a camera"
+            "the recording has no frames left: start skullcam enroll again with a camera"
             " (--camera), or enroll from a folder of photos"
         ),
         "es": (
-            "a la grabación {name} no le quedan fotogramas: vuelve a iniciar skullcam enroll con"
+            "a la grabación no le quedan fotogramas: vuelve a iniciar skullcam enroll con"
             " una cámara (--camera) o registra la baraja desde una carpeta de fotos"
         ),
         "it": (
-            "la registrazione {name} non ha più fotogrammi: riavvia skullcam enroll con una"
+            "la registrazione non ha più fotogrammi: riavvia skullcam enroll con una"
             " fotocamera (--camera) o registra il mazzo da una cartella di foto"
         ),
         "da": (
-            "optagelsen {name} har ikke flere billeder: start skullcam enroll igen med et kamera"
+            "optagelsen har ikke flere billeder: start skullcam enroll igen med et kamera"
             " (--camera), eller registrér kortene fra en mappe med billeder"
         ),
     },
@@ -569,10 +569,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "der mangler stadig {n} kort",
     },
     "err_cannot_reopen": {
-        "en": "{name} failed and cannot be opened again here: restart the page",
-        "es": "{name} falló y no se puede volver a abrir desde aquí: reinicia la página",
-        "it": "{name} si è interrotto e non si può riaprire da qui: riavvia la pagina",
-        "da": "{name} fejlede og kan ikke åbnes igen herfra: genstart siden",
+        "en": "the camera failed and cannot be opened again here: restart the page",
+        "es": "la cámara falló y no se puede volver a abrir desde aquí: reinicia la página",
+        "it": "la fotocamera si è interrotta e non si può riaprire da qui: riavvia la pagina",
+        "da": "kameraet fejlede og kan ikke åbnes igen herfra: genstart siden",
     },
     "err_reopen_failed": {
         "en": (

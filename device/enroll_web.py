@@ -134,12 +134,13 @@ class CameraFeed:
         self._next_index = frame.index + 1
 
     def _reopen(self) -> None:
-        """Open the failed source again, or a UserError saying it could not be. Why is the
-        log's (the terminal's): the source's error names the host's camera or file, which the
-        phone has no use for."""
+        """Open the failed source again, or a UserError saying it could not be. Why, and
+        which source, is the log's (the terminal's): the source's name and error name the
+        host's camera, file or stream address, which the phone has no use for."""
         self._close_source()
         if self._reopen_source is None:
-            raise page_error("err_cannot_reopen", name=self.source.name)
+            logger.warning("%s failed and this page cannot open it again", self.source.name)
+            raise page_error("err_cannot_reopen")
         try:
             source = self._reopen_source(self._next_index)
         except UserError as err:
@@ -476,8 +477,8 @@ class EnrollSession:
         if face is None:
             raise page_error("err_all_enrolled")
         frame = self.feed.capture()
-        if frame is None and self.feed.recording_ended:
-            raise page_error("err_recording_ended", name=self.feed.source.name)
+        if frame is None and self.feed.recording_ended:  # which one is the host's to know
+            raise page_error("err_recording_ended")
         if frame is None:
             raise page_error("err_no_picture")
         check = check_face(

@@ -315,12 +315,34 @@ def test_a_camera_that_stopped_is_opened_again_on_the_next_capture(
         feed.close()
 
 
-def test_a_camera_that_stopped_with_no_way_to_reopen_says_so() -> None:
-    feed = CameraFeed(_Camera(100, 0))
+def test_a_recording_that_ran_out_is_said_without_its_host_path(tmp_path: Path) -> None:
+    """The phone was told the recording's path on the host."""
+    shot = render_photo([], np.random.default_rng(4), PHOTO)[0]
+    session = _session(tmp_path, [shot])
+    client = page_client(create_enroll_app(session))
+    client.post("/api/capture")  # the only frame
+    client.post("/api/retake")
+    ran_out = client.post("/api/capture", headers={"Accept-Language": "da"})
+    assert ran_out.status_code == 400
+    assert ran_out.get_json()["error"].startswith("optagelsen har ikke flere billeder: start")
+
+
+def test_a_source_that_stopped_with_no_way_to_reopen_says_so_without_its_host_path(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The page was told the source's name, a folder's or a video's path on the host; the
+    log keeps it, the page says what to do."""
+    camera = _Camera(100, 0)
+    camera.name = str(tmp_path / "frames")
+    feed = CameraFeed(camera)
     with pytest.raises(UserError, match="stopped delivering frames"):
         feed.current()
-    with pytest.raises(UserError, match="camera 0 failed and cannot be opened again here"):
+    with caplog.at_level(logging.WARNING), pytest.raises(UserError) as refused:
         feed.current()
+    assert str(refused.value) == (
+        "the camera failed and cannot be opened again here: restart the page"
+    )
+    assert f"{tmp_path / 'frames'} failed and this page cannot open it again" in caplog.text
     feed.close()
 
 
