@@ -150,13 +150,13 @@ def check_trick(cards: Sequence[Card]) -> None:
             raise IllegalPlayError(f"play {index}: {reason}", index, reason, phrase)
 
 
-def unresolved_reason(err: Exception, cards: Sequence[object]) -> str:
-    """Why a table's trick of ``cards`` has no result, its play counted from 1 as a table
-    (and every page) counts plays: ``IllegalPlayError``'s own message counts from 0, as
-    ``skullcam trick --json`` numbers plays, so "play 2" named the third card on a trick page
-    that counted "play 3" for it."""
+def unresolved_reason(err: Exception, cards: Sequence[object], first: int = 1) -> str:
+    """Why a table's trick of ``cards`` has no result, its play counted from ``first``: 1 as
+    a table (and every page) counts plays, 0 as ``skullcam trick --json`` numbers them.
+    ``IllegalPlayError``'s own message counts from 0, so "play 2" named the third card on a
+    trick page that counted "play 3" for it."""
     if isinstance(err, IllegalPlayError) and err.play is not None and err.phrase is not None:
-        return f"play {err.play + 1} ({cards[err.play]}): {render([err.phrase])}"
+        return f"play {err.play + first} ({cards[err.play]}): {render([err.phrase])}"
     return str(err)
 
 

@@ -143,6 +143,9 @@ def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
         (["trick", "green-15"], "play 1: unknown card 'green-15'"),
         (["trick", "green-7", "green-15"], "play 2: unknown card 'green-15'"),
         (["trick", "green-7", "GREEN-7"], "play 2 (green-7): green-7 is already in this trick"),
+        # --json numbers plays from 0, its errors too: they named its play 1 "play 2".
+        (["trick", "green-7", "green-15", "--json"], "play 1: unknown card 'green-15'"),
+        (["trick", "green-7", "GREEN-7", "--json"], "play 1 (green-7): green-7 is already in"),
         (["trick", "green-7"], "a trick has one card per player, 2 to 8, got 1"),
         (["trick", "tigress", "green-2"], "write tigress:pirate or tigress:escape"),
         (
@@ -150,7 +153,16 @@ def test_trick_settings_file_and_warnings(tmp_path: Path) -> None:
             "cannot read settings",
         ),
     ],
-    ids=["unknown-card", "unknown-second-card", "duplicate", "one-card", "tigress", "no-settings"],
+    ids=[
+        "unknown-card",
+        "unknown-second-card",
+        "duplicate",
+        "json-unknown-second-card",
+        "json-duplicate",
+        "one-card",
+        "tigress",
+        "no-settings",
+    ],
 )
 def test_trick_bad_input_is_one_line_without_traceback(args: list[str], message: str) -> None:
     out = skullcam(*args)

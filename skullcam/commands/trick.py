@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             " tigress:pirate, tigress:escape, skull-king, mermaid-alyra, loot, kraken,"
             " white-whale (case-insensitive), in play order: the first card led. The verdict,"
             " its explanation and errors count plays from 1 (play 1 led), as the table does;"
-            " --json numbers them from 0, as its indices."
+            " with --json they count from 0, as its indices."
         ),
         epilog=(
             f"card ids: {card_ids_in_words()} (the five escapes share one id, as do the two"
@@ -71,19 +71,21 @@ def _run(args: argparse.Namespace) -> int:
     from skullcam.rules import RulesError, parse_card, resolve_trick, unresolved_reason
 
     settings = load_settings(args.settings)
+    # The JSON numbers plays from 0 (interfaces.md), and so do its explanation and the errors
+    # beside it, where "play 2" named the JSON's play 1; a person reads "play 1" as the first
+    # card, so the text counts from 1.
+    first = 0 if args.json else 1
     cards = []
-    for index, text in enumerate(args.cards, start=1):
+    for index, text in enumerate(args.cards, start=first):
         try:
             cards.append(parse_card(text))
         except RulesError as err:
             raise UserError(f"play {index}: {err}") from None
-    # The JSON's explanation names plays by its own indices (from 0); a person reads "play 1"
-    # as the first card, so the text counts from 1.
     labels = None if args.json else [f"play {i}" for i in range(1, len(cards) + 1)]
     try:
         result = resolve_trick(cards, settings, labels)
     except RulesError as err:
-        raise UserError(unresolved_reason(err, cards)) from None
+        raise UserError(unresolved_reason(err, cards, first)) from None
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
