@@ -568,6 +568,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "it": "manca ancora {n} carta",
         "da": "der mangler stadig {n} kort",
     },
+    "err_source_stopped": {
+        "en": (
+            "the camera stopped giving pictures: the next capture opens it again (the terminal"
+            " running skullcam enroll says why)"
+        ),
+        "es": (
+            "la cámara dejó de dar imágenes: la próxima captura la vuelve a abrir (la terminal"
+            " donde funciona skullcam enroll dice por qué)"
+        ),
+        "it": (
+            "la fotocamera ha smesso di dare immagini: il prossimo scatto la riapre (il"
+            " terminale dove gira skullcam enroll dice perché)"
+        ),
+        "da": (
+            "kameraet holdt op med at give billeder: næste billede åbner det igen (terminalen,"
+            " der kører skullcam enroll, siger hvorfor)"
+        ),
+    },
     "err_cannot_reopen": {
         "en": "the camera failed and cannot be opened again here: restart the page",
         "es": "la cámara falló y no se puede volver a abrir desde aquí: reinicia la página",

@@ -87,7 +87,8 @@ class CameraFeed:
     """The frame the page shows and captures: newest of a live source, current of a recording.
 
     A source that fails (a camera unplugged, a stream that ended, a corrupt frame in a folder)
-    leaves its frame generator finished for good; the error is said once, and the next frame
+    leaves its frame generator finished for good; the error is said once (in full in the log,
+    without the source's name on the page), and the next frame
     asked for opens the source again with ``reopen`` (a recording from the frame that failed),
     so a reconnected camera or a replaced frame works without restarting the page.
     """
@@ -126,10 +127,15 @@ class CameraFeed:
             self._broken = self.source.live  # a camera does not end: it was lost
             self._current = None
             return
-        except Exception:
+        except Exception as err:
             self._broken = True  # its generator is finished: only opening it again reads on
             self._current = None
-            raise
+            if not isinstance(err, UserError):
+                raise
+            # The source's words name the host's camera, file or stream address (a URL may
+            # hold its password): they are the log's; the phone is told what to do.
+            logger.warning("%s", err)
+            raise page_error("err_source_stopped") from err
         self._current = frame.image
         self._next_index = frame.index + 1
 

@@ -299,7 +299,7 @@ def test_a_camera_that_stopped_is_opened_again_on_the_next_capture(
     try:
         shot = feed.capture()
         assert shot is not None and int(shot[0, 0, 0]) == 100
-        with pytest.raises(UserError, match="stopped delivering frames"):
+        with pytest.raises(UserError, match="the camera stopped giving pictures"):
             feed.capture()
         with caplog.at_level(logging.WARNING), pytest.raises(UserError) as refused:
             feed.capture()  # still unplugged
@@ -313,6 +313,31 @@ def test_a_camera_that_stopped_is_opened_again_on_the_next_capture(
         assert len(opened) == 2
     finally:
         feed.close()
+
+
+def test_a_camera_that_stopped_is_said_on_the_page_without_its_address(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The source's own error went to the phone as said: a stream's address, password and
+    all, or a folder's path on the host. The page says what happened in its language; the
+    log keeps the source's words."""
+
+    class Stream(_Camera):
+        name = "rtsp://table:s3cret@192.168.1.5/live"
+
+        def frames(self) -> Iterator[Frame]:
+            yield from ()
+            raise UserError(f"{self.name} stopped delivering frames: check its cable or stream")
+
+    session = _session(tmp_path, [render_photo([], np.random.default_rng(6), PHOTO)[0]])
+    session.feed = CameraFeed(Stream(100, 0), reopen=lambda start: Stream(100, 0))
+    client = page_client(create_enroll_app(session))
+    with caplog.at_level(logging.WARNING):
+        stopped = client.post("/api/capture", headers={"Accept-Language": "es"})
+    assert stopped.status_code == 400
+    assert stopped.get_json()["error"].startswith("la cámara dejó de dar imágenes: la próxima")
+    assert "rtsp://table:s3cret@192.168.1.5/live stopped delivering frames" in caplog.text
+    session.feed.close()
 
 
 def test_a_recording_that_ran_out_is_said_without_its_host_path(tmp_path: Path) -> None:
@@ -335,7 +360,7 @@ def test_a_source_that_stopped_with_no_way_to_reopen_says_so_without_its_host_pa
     camera = _Camera(100, 0)
     camera.name = str(tmp_path / "frames")
     feed = CameraFeed(camera)
-    with pytest.raises(UserError, match="stopped delivering frames"):
+    with pytest.raises(UserError, match="the camera stopped giving pictures"):
         feed.current()
     with caplog.at_level(logging.WARNING), pytest.raises(UserError) as refused:
         feed.current()
