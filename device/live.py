@@ -211,9 +211,21 @@ class LiveLoop:
         try:
             self._run()
         except BaseException:
-            self.left.close(quietly=True, since=self._closing_since)
+            self.left.close(quietly=True, since=self._ending())
             raise
-        self.left.close(since=self._closing_since)
+        self.left.close(since=self._ending())
+
+    def _ending(self) -> float:
+        """When the run's end began waiting for the database: the last game's wait, or now;
+        :func:`finish` reads it to wait for the end's writes instead of leaving mid-wait."""
+        if self._closing_since is None:
+            self._closing_since = time.monotonic()
+        return self._closing_since
+
+    @property
+    def closing_since(self) -> float | None:
+        """When the run's end began waiting for the database (None while it has not)."""
+        return self._closing_since
 
     def _run(self) -> None:
         self._take_kept()
@@ -894,7 +906,28 @@ def run_for(loop: LiveLoop, max_seconds: float | None) -> None:
     while not loop.join(0.2):
         if deadline is not None and time.monotonic() >= deadline:
             loop.stop.set()
-            loop.join(5.0)
+            finish(loop)
             break
     if loop.error is not None:
         raise loop.error
+
+
+FRAME_GRACE_S = 5.0
+"""How long a stopped loop gets to finish its frame before the run exits without it."""
+
+
+def finish(loop: LiveLoop, grace_s: float = FRAME_GRACE_S) -> bool:
+    """Wait for a stopped loop: its frame within ``grace_s``; and when it is writing tricks
+    that waited for a held database, to the end of that wait (``StoreRecorder.CLOSE_WAIT_S``
+    from its start). Leaving after ``grace_s`` cut the wait short as the process exited: the
+    tricks stayed on disk, but the line saying they were not recorded was never printed.
+    True when the loop has ended."""
+    if loop.join(grace_s):
+        return True
+    since = loop.closing_since
+    if since is None:  # stuck elsewhere (a camera's read): the run exits without it
+        return False
+    left = since + StoreRecorder.CLOSE_WAIT_S + 1.0 - time.monotonic()
+    if left > 0:
+        logger.info("waiting up to %.0f s for the database to take the last tricks", left)
+    return loop.join(max(0.0, left))

@@ -2796,3 +2796,41 @@ def test_the_camera_follows_a_card_the_table_corrected_on_the_replay_page(
     assert recorded_rounds(store, gid) == truth_rounds(record)
     assert store.trick(gid, 2, 1).flags == []
     assert store.game(gid).status == "finished"
+
+
+@pytest.mark.parametrize("at_its_end", [True, False])
+def test_a_stopped_run_waits_for_the_tricks_its_end_writes_not_for_a_stuck_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at_its_end: bool
+) -> None:
+    """Stopped (Ctrl-C, ``--max-seconds``) as its end writes tricks that waited for a held
+    database, the run gave the loop 5 s and exited: the wait was cut short and its "not
+    recorded" line never printed. The run now waits for that write (within its
+    ``CLOSE_WAIT_S``); a loop stuck elsewhere, in a camera's read, still gets the 5 s only."""
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 30.0)
+    store = GameStore(tmp_path / "data")
+    loop = LiveLoop(store, lambda frame: [], "camera", None, data_dir=store.data_dir)
+    writing, released = threading.Event(), threading.Event()
+
+    def the_end_writes(*_args: object, **_kwargs: object) -> None:
+        writing.set()
+        released.wait(0.5)  # the database held a while longer than the frame's grace
+
+    def stuck_in_a_read() -> None:
+        writing.set()
+        released.wait(30.0)
+
+    if at_its_end:
+        monkeypatch.setattr(loop, "_run", lambda: None)
+        monkeypatch.setattr(loop.left, "close", the_end_writes)
+    else:
+        monkeypatch.setattr(loop, "_run", stuck_in_a_read)
+    loop.start()
+    assert writing.wait(10.0)
+    loop.stop.set()
+    try:
+        assert live_module.finish(loop, grace_s=0.05) is at_its_end
+    finally:
+        released.set()
+        loop.join(10.0)

@@ -199,7 +199,7 @@ def _record(
     """The run from its model's load on: record (or wait) and serve until done or stopped.
     With neither ``camera`` nor ``demo`` (``--camera none``) no model loads and no live loop
     is made: nothing would use them, and the model takes seconds to load on a Pi."""
-    from skullcam.device.live import game_to_record
+    from skullcam.device.live import finish, game_to_record
     from skullcam.device.run_tally import RunTally
     from skullcam.device.sources import names_live_camera
     from skullcam.store import GameStore
@@ -275,7 +275,7 @@ def _record(
         stopping.restore()
         if loop is not None:
             loop.stop.set()
-            loop.join(5.0)  # let the loop finish its frame
+            finish(loop)  # its frame, and the tricks it writes as it ends
         if pages is not None:
             pages.close()
     print((RunTally() if loop is None else loop.tally).summary(data))
