@@ -1258,7 +1258,7 @@ def test_the_host_lets_phones_in_again_from_its_home_page(
     host, guesser, phone = app.test_client(), app.test_client(), app.test_client()
     assert phone.post("/api/pin", json={"pin": "4821"}, environ_base=REMOTE).status_code == 200
     home = host.get("/").get_data(as_text=True)
-    assert "Table PIN for phones: 4821" in home and 'id="pin-unlock"' not in home
+    assert _pin_on_request(home) == "4821" and 'id="pin-unlock"' not in home
     for n in range(50):
         address = {"REMOTE_ADDR": f"10.0.0.{n // 4 + 1}"}
         guesser.post("/api/pin", json={"pin": f"{n:04d}"}, environ_base=address)
@@ -1284,6 +1284,29 @@ def test_the_host_lets_phones_in_again_from_its_home_page(
     assert 'id="pin-unlock"' not in host.get("/").get_data(as_text=True)
     unset = create_app(tmp_path / "unset", require_pin=True).test_client().get("/")
     assert 'id="host-pin"' not in unset.get_data(as_text=True)  # no PIN to show: not "None"
+
+
+def _pin_on_request(page: str) -> str | None:
+    """The PIN a home page holds folded away (in the closed ``#host-pin-show``), or None: it
+    fails the test if the page holds the PIN anywhere a glance at the screen would see it."""
+    folded = re.search(r'<details id="host-pin-show">(.*?)</details>', page, re.S)
+    if folded is None:
+        return None
+    value = re.search(r'<p id="host-pin-value">(\d+)</p>', folded.group(1))
+    assert value is not None, folded.group(1)
+    assert value.group(1) not in page.replace(folded.group(0), ""), "the PIN is shown unasked"
+    return value.group(1)
+
+
+def test_the_host_pin_is_shown_only_when_asked(tmp_path: Path) -> None:
+    """The home page on this machine showed the table PIN in its heading: the TV is often this
+    machine's own screen, so whoever had the home page on it showed the PIN to the whole room.
+    It is folded under "Show the PIN" now, in every language, and opened only by a tap."""
+    host = create_app(tmp_path, pin="4821", require_pin=True).test_client()
+    for lang in ("en", "es", "it", "da"):
+        home = host.get(f"/?lang={lang}").get_data(as_text=True)
+        assert _pin_on_request(home) == "4821"
+        assert f"<summary>{i18n.STRINGS['host_pin_show'][lang]}</summary>" in home
 
 
 def test_a_page_on_another_site_cannot_let_phones_in_again(tmp_path: Path) -> None:

@@ -271,16 +271,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "da": "Seneste spil",
     },
     "host_pin": {
-        "en": "Table PIN for phones: {pin}",
-        "es": "PIN de la mesa para los móviles: {pin}",
-        "it": "PIN del tavolo per i telefoni: {pin}",
-        "da": "Bordets PIN til telefonerne: {pin}",
+        "en": "Table PIN for phones",
+        "es": "PIN de la mesa para los móviles",
+        "it": "PIN del tavolo per i telefoni",
+        "da": "Bordets PIN til telefonerne",
+    },
+    "host_pin_show": {
+        "en": "Show the PIN",
+        "es": "Mostrar el PIN",
+        "it": "Mostra il PIN",
+        "da": "Vis PIN-koden",
     },
     "host_pin_hint": {
-        "en": "Shown on this machine only, which never needs it.",
-        "es": "Solo se muestra en esta máquina, que nunca lo necesita.",
-        "it": "Mostrato solo su questa macchina, che non ne ha mai bisogno.",
-        "da": "Vises kun på denne maskine, som aldrig har brug for den.",
+        "en": "Shown on this machine only, and only when asked: a TV showing this page would"
+        " show it to the whole room.",
+        "es": "Solo se muestra en esta máquina, y solo si se pide: una tele que muestre esta"
+        " página se lo enseñaría a toda la sala.",
+        "it": "Mostrato solo su questa macchina, e solo su richiesta: una TV che mostra questa"
+        " pagina lo mostrerebbe a tutta la stanza.",
+        "da": "Vises kun på denne maskine, og kun når du beder om det: et tv, der viser denne"
+        " side, ville vise den til hele rummet.",
     },
     "host_pin_locked": {
         "en": "Too many wrong PINs: no new phone can sign in for {minutes} min.",
