@@ -14,6 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_browser()
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -64,6 +65,47 @@ def test_a_bid_set_by_keyboard_keeps_the_focus_and_is_announced(
     # Round 1 deals one card (bids 0 and 1): the next Tab goes on to Cai's first button.
     ActionChains(browser).send_keys(Keys.TAB).perform()
     assert browser.execute_script(FOCUSED) == ["bid-button", "2", "0"]
+
+
+def _click(browser: Any, css: str) -> None:
+    """Click ``css``, found afresh if a redraw of the rows replaced it in between."""
+
+    def clicked(d: Any) -> bool:
+        d.find_element(By.CSS_SELECTOR, css).click()
+        return True
+
+    WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException]).until(clicked)
+
+
+def test_a_bid_saved_again_is_announced_again(server: tuple[str, GameStore], browser: Any) -> None:
+    """Ana's bid set to 1, changed to 0 by another phone, and set back to 1 here: the live
+    region's text was the same "Bid saved: Ana, 1" as before, written over itself, so a
+    screen reader said nothing the second time."""
+    base, store = server
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.get(f"{base}/game/{gid}/bids")
+    WebDriverWait(browser, 20).until(stream_open)
+    one = '.bid-button[data-player="0"][data-bid="1"]'
+    _click(browser, one)
+    saved = browser.find_element(By.ID, "bid-saved")
+    WebDriverWait(browser, 20).until(lambda d: saved.get_attribute("textContent"))
+    first = saved.get_attribute("textContent")
+    assert first == "Bid saved: Ana, 1"
+    store.set_bid(gid, 1, 0, 0)  # another phone
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '.bid-button.on[data-player="0"][data-bid="0"]')
+    )
+    _click(browser, one)
+    WebDriverWait(browser, 20).until(lambda d: saved.get_attribute("textContent") != first)
+    again = saved.get_attribute("textContent")
+    assert again.strip() == first and store.bids(gid, 1)[0] == 1
+    # A third save of it is said too: the text goes back to the first one.
+    store.set_bid(gid, 1, 0, 0)
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '.bid-button.on[data-player="0"][data-bid="0"]')
+    )
+    _click(browser, one)
+    WebDriverWait(browser, 20).until(lambda d: saved.get_attribute("textContent") == first)
 
 
 _WATCH = """

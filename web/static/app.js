@@ -64,6 +64,13 @@ const SK = (() => {
   function setText(el, text) {
     if (el.textContent !== text) el.textContent = text;
   }
+  /* A message a live region says again when it is the last one again: the same text written
+   * over itself is no change, so nothing was read ("Bid saved: Ana, 1" a second time, after
+   * another phone changed her bid and this one set it back; "Saved" twice in a row). Every
+   * other time a no-break space follows it, unseen, so the text differs. */
+  function say(el, text) {
+    el.textContent = el.textContent === text ? text + "\u00a0" : text;
+  }
   /* A sign (★, ↑) with its meaning: shown as the sign, said as the words, and the words as a
    * tooltip where there is a pointer. */
   function sign(mark, meaning, attrs) {
@@ -74,7 +81,7 @@ const SK = (() => {
   function toast(text, bad) {
     const el = document.getElementById("toast");
     if (!el) return;
-    el.textContent = text;
+    say(el, text);
     el.className = "toast" + (bad ? " bad" : "");
     el.hidden = false;
     clearTimeout(toast.timer);
@@ -321,7 +328,7 @@ const SK = (() => {
     }));
   }
 
-  return {t, card, cardOrder, h, setText, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData, readOnly: folderReadOnly};
+  return {t, card, cardOrder, h, setText, say, sign, api, getJSON, stream, toast, showError, fmtTimes, renderPrompts, bidBalance, pageData, readOnly: folderReadOnly};
 })();
 
 /* ------------------------------------------------------------------ setup */
@@ -465,7 +472,7 @@ function initHome() {
 
 /* ------------------------------------------------------------------ bids (phone) */
 function initBids() {
-  const {h, t, setText, api, getJSON, stream, renderPrompts, showError, pageData, bidBalance} = SK;
+  const {h, t, setText, say, api, getJSON, stream, renderPrompts, showError, pageData, bidBalance} = SK;
   const gameId = document.body.dataset.game;
   let state = pageData.state;
   let shownRound = state.round;
@@ -644,7 +651,7 @@ function initBids() {
       // Said to a screen reader (#bid-saved is a polite live region): the lit button alone
       // tells only those who see it that the tap reached the server.
       const name = state.game.players[player];
-      setText(document.getElementById("bid-saved"),
+      say(document.getElementById("bid-saved"),
         bid !== undefined ? t("bid_saved", {name, bid}) : t("saved") + ": " + name);
     } catch (e) {
       // Refused (e.g. clearing a bid once the round has tricks): the rows go back to what the
