@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_support import require_browser, stream_open
 from store_support import plays
 
 from skullcam.store import GameStore
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -106,6 +110,52 @@ def test_a_bid_saved_again_is_announced_again(server: tuple[str, GameStore], bro
     )
     _click(browser, one)
     WebDriverWait(browser, 20).until(lambda d: saved.get_attribute("textContent") == first)
+
+
+def _lit(player: int, bid: int) -> Callable[[Any], bool]:
+    """A wait condition: ``player``'s button for ``bid`` is drawn lit."""
+    css = f'.bid-button.on[data-player="{player}"][data-bid="{bid}"]'
+    return lambda browser: bool(browser.find_elements(By.CSS_SELECTOR, css))
+
+
+def _pin_dialog_open(browser: Any) -> bool:
+    return browser.find_element(By.ID, "pin-dialog").get_attribute("open") is not None
+
+
+def test_the_focus_comes_back_to_the_bid_after_the_pin_dialog(
+    app_server: tuple[str, Flask], browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone's first bid asks for the PIN; another phone's bid, while the dialog was open,
+    redrew the rows and took the pressed button away, so the focus went back to nowhere (the
+    page's top) when the dialog closed. It goes to the same button, drawn again."""
+    import skullcam.table_pin
+    from skullcam.web import get_store
+
+    # The browser runs on this machine: let its requests count as a phone's on the Wi-Fi.
+    monkeypatch.setattr(skullcam.table_pin, "from_this_machine", lambda *_: False)
+    base, app = app_server
+    app.config.update(PIN="4821", PIN_REQUIRED=True)
+    store = get_store(app)
+    gid = store.create_game(["Ana", "Ben", "Cai"], 0, {})
+    browser.get(f"{base}/game/{gid}/bids")
+    WebDriverWait(browser, 20).until(stream_open)
+    browser.get(f"{base}/game/{gid}/bids")
+    WebDriverWait(browser, 20).until(stream_open)
+    _tab_to(browser, "1", "1")
+    # Escape closed the dialog without settling the tap: the same tap again did nothing.
+    for n, answer in enumerate((Keys.ESCAPE, "cancel", Keys.ESCAPE, "4821" + Keys.ENTER)):
+        ActionChains(browser).send_keys(Keys.ENTER).perform()  # Ben's 1, from the keyboard
+        WebDriverWait(browser, 20).until(lambda d: _pin_dialog_open(d))
+        store.set_bid(gid, 1, 0, n % 2)  # another phone: the rows are drawn again
+        WebDriverWait(browser, 20).until(_lit(player=0, bid=n % 2))
+        if answer == "cancel":
+            browser.find_element(By.ID, "pin-cancel").click()
+        else:
+            browser.find_element(By.ID, "pin-input").send_keys(answer)
+        WebDriverWait(browser, 20).until(lambda d: not _pin_dialog_open(d))
+        WebDriverWait(browser, 20).until(lambda d: d.execute_script(FOCUSED)[1:] == ["1", "1"])
+    WebDriverWait(browser, 20).until(lambda d: store.bids(gid, 1)[1] == 1)
+    assert store.bids(gid, 1) == [1, 1, None]
 
 
 _WATCH = """

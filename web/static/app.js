@@ -89,16 +89,28 @@ const SK = (() => {
     toast.timer = setTimeout(() => { el.hidden = true; }, bad ? 6000 : 2500);
   }
 
+  /* Asks for the table's PIN; resolves true once the server took it, false when the dialog
+   * closes without it (Cancel, or Escape). The focus goes back to the control that asked: the
+   * browser gives it back only to that very element, and an event of the game that redrew the
+   * page while the dialog was open had replaced it (the bid rows), so the focus went nowhere. */
   function askPin() {
     const dlg = document.getElementById("pin-dialog");
     const form = document.getElementById("pin-form");
     const input = document.getElementById("pin-input");
     const err = document.getElementById("pin-error");
+    const asker = document.activeElement;
+    const again = asker && asker !== document.body ? selectorOf(asker) : null;
     return new Promise((resolve) => {
+      let taken = false;
       err.textContent = "";
       input.value = "";
-      const cancel = () => { dlg.close(); resolve(false); };
-      document.getElementById("pin-cancel").onclick = cancel;
+      document.getElementById("pin-cancel").onclick = () => dlg.close();
+      dlg.onclose = () => {
+        const back = asker && asker.isConnected ? asker : again && document.querySelector(again);
+        if (back) back.focus({preventScroll: true});
+        else document.getElementById("main").focus();
+        resolve(taken);
+      };
       form.onsubmit = async (ev) => {
         ev.preventDefault();
         // Emptied first, so that a second wrong PIN is announced again (#pin-error is an alert).
@@ -108,7 +120,7 @@ const SK = (() => {
           body: JSON.stringify({pin: input.value}), credentials: "same-origin",
         });
         const body = await res.json().catch(() => ({}));
-        if (res.ok) { dlg.close(); resolve(true); } else { err.textContent = body.error_text || body.error || res.statusText; }
+        if (res.ok) { taken = true; dlg.close(); } else { err.textContent = body.error_text || body.error || res.statusText; }
       };
       dlg.showModal();
       input.focus();
@@ -687,8 +699,17 @@ function initBids() {
 function focusedRowControl(rowsEl) {
   const el = document.activeElement;
   if (!el || !rowsEl.contains(el) || el.dataset.player === undefined) return null;
-  const bid = el.dataset.bid === undefined ? "" : '[data-bid="' + el.dataset.bid + '"]';
-  return el.tagName.toLowerCase() + '[data-player="' + el.dataset.player + '"]' + bid;
+  return selectorOf(el);
+}
+
+/* A selector that finds `el` again once a redraw has replaced it: its id, or its tag and its
+ * data- attributes (a bid button is its player's and its bid's); null for an element with
+ * neither, which nothing tells apart from its neighbours. */
+function selectorOf(el) {
+  if (el.id) return "#" + CSS.escape(el.id);
+  const data = Array.from(el.attributes).filter((a) => a.name.startsWith("data-"));
+  if (!data.length) return null;
+  return el.tagName.toLowerCase() + data.map((a) => "[" + a.name + '="' + CSS.escape(a.value) + '"]').join("");
 }
 
 /* A page left on an earlier round (its bids were being entered as the round ended, or ◀ went
