@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sse_reader import open_stream
+
 from skullcam.store import GameStore
 from skullcam.web import create_app
 from skullcam.web.app import make_server
@@ -56,12 +58,9 @@ def cpu_s() -> float:
     return times.user + times.system
 
 
-def open_stream(port: int, game_id: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port))
-    sock.sendall(
-        f"GET /events?game={game_id} HTTP/1.1\r\nHost: localhost:{port}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
+def open_idle_stream(port: int, game_id: int) -> socket.socket:
+    """A stream the server took (200), left unread but for :func:`drain`: no client thread."""
+    sock = open_stream(port, game_id)
     sock.settimeout(10)
     status = sock.recv(4096).split(b"\r\n")[0]
     if b" 200 " not in status:
@@ -111,7 +110,7 @@ def measure(streams: int, seconds: float, rate: float) -> dict[str, Any]:
         threads_before, rss_before = threading.active_count(), rss_mb()
         server = make_server(app, "127.0.0.1", 0)
         threading.Thread(target=server.run, daemon=True).start()
-        socks = [open_stream(server.effective_port, game_id) for _ in range(streams)]
+        socks = [open_idle_stream(server.effective_port, game_id) for _ in range(streams)]
         time.sleep(2.0)
         result: dict[str, Any] = {
             "streams": streams,

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sse_reader import StreamPage
+
 from skullcam.store import GameStore
 from skullcam.web import create_app
 from skullcam.web.app import make_server
@@ -65,39 +67,17 @@ def cpu_s() -> float:
     return times.user + times.system
 
 
-class Page(threading.Thread):
-    """One open page: its event stream, and a state fetch after each event it reads."""
+class Page(StreamPage):
+    """One open page: a state fetch after each event it reads, as ``app.js`` does (a card
+    laid, ``live``, fetches nothing)."""
 
     def __init__(self, port: int, game_id: int) -> None:
-        super().__init__(daemon=True)
-        self.port, self.game_id = port, game_id
+        super().__init__(port, game_id)
         self.fetches = 0
-        self.connected = threading.Event()
-        self.stop = False
 
-    def run(self) -> None:
-        sock = socket.create_connection(("127.0.0.1", self.port))
-        sock.sendall(
-            f"GET /events?game={self.game_id} HTTP/1.1\r\nHost: localhost\r\n"
-            "Accept: text/event-stream\r\n\r\n".encode()
-        )
-        sock.settimeout(0.5)
-        buf = b""
-        while not self.stop:
-            try:
-                chunk = sock.recv(65536)
-            except TimeoutError:
-                continue
-            if not chunk:
-                break
-            buf += chunk
-            if b"connected at event" in buf:
-                self.connected.set()
-            while b"\n\n" in buf:
-                block, buf = buf.split(b"\n\n", 1)
-                if b"\nevent: " in block and b"event: live" not in block:
-                    self.fetch_state()
-        sock.close()
+    def on_event(self, block: bytes, received: float) -> None:
+        if b"event: live" not in block:
+            self.fetch_state()
 
     def fetch_state(self) -> None:
         """``GET /api/game/<id>/state``, read to its end (HTTP/1.0: the server closes)."""

@@ -17,7 +17,6 @@ seconds; growth is reported after a warm-up.
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
 import tempfile
 import threading
@@ -25,6 +24,8 @@ import time
 import tracemalloc
 from array import array
 from pathlib import Path
+
+from sse_reader import StreamPage
 
 from skullcam.web import create_app, get_store, make_server
 
@@ -36,47 +37,22 @@ def rss_mb() -> float:
     return float("nan")
 
 
-class Page(threading.Thread):
-    """One open page: an EventSource-like reader that timestamps each event id."""
+class Page(StreamPage):
+    """One open page: timestamps each event id it receives."""
 
     def __init__(self, port: int, game_id: int, sent: dict[int, float]) -> None:
-        super().__init__(daemon=True)
-        self.port = port
-        self.game_id = game_id
+        super().__init__(port, game_id)
         self.sent = sent
         # Latencies in ms, compact (4 bytes each) so that the harness itself does not
         # show up as memory growth over a 10-minute run.
         self.latencies = array("f")
-        self.connected = threading.Event()
-        self.stop = False
 
-    def run(self) -> None:
-        sock = socket.create_connection(("127.0.0.1", self.port))
-        sock.sendall(
-            f"GET /events?game={self.game_id} HTTP/1.1\r\nHost: localhost:{self.port}\r\n"
-            "Accept: text/event-stream\r\n\r\n".encode()
-        )
-        buf = b""
-        sock.settimeout(1.0)
-        while not self.stop:
-            try:
-                chunk = sock.recv(65536)
-            except TimeoutError:
-                continue
-            if not chunk:
-                break
-            now = time.perf_counter()
-            buf += chunk
-            if b"connected at event" in buf:
-                self.connected.set()
-            while b"\n\n" in buf:
-                block, buf = buf.split(b"\n\n", 1)
-                for line in block.split(b"\n"):
-                    if line.startswith(b"id: "):
-                        t0 = self.sent.get(int(line[4:]))
-                        if t0 is not None:
-                            self.latencies.append((now - t0) * 1000)
-        sock.close()
+    def on_event(self, block: bytes, received: float) -> None:
+        for line in block.split(b"\n"):
+            if line.startswith(b"id: "):
+                t0 = self.sent.get(int(line[4:]))
+                if t0 is not None:
+                    self.latencies.append((received - t0) * 1000)
 
 
 def main() -> None:
