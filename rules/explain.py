@@ -110,10 +110,10 @@ ENGLISH: dict[str, str] = {
     ),
     # Why no table could have played a trick (``IllegalPlayError.phrase``).
     "trick_size": "a trick has one card per player, {low} to {high}, got {count}",
-    "too_many_escapes": "one escape too many in this trick (the deck has 5)",
-    "too_many_loot": "one loot too many in this trick (the deck has 2)",
-    "too_many_pirates": "one pirate too many in this trick (the deck has 5)",
-    "too_many_mermaids": "one mermaid too many in this trick (the deck has 2)",
+    "too_many_escapes": "one escape too many in this trick (the deck has {count})",
+    "too_many_loot": "one loot too many in this trick (the deck has {count})",
+    "too_many_pirates": "one pirate too many in this trick (the deck has {count})",
+    "too_many_mermaids": "one mermaid too many in this trick (the deck has {count})",
     "already_in_trick": "{face} is already in this trick (the deck has one)",
     "tigress_undeclared": "the Tigress must be declared: write tigress:pirate or tigress:escape",
     # Why a game's score stopped (``GameRecordError.phrases``).

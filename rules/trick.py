@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, Kind, Suit, copies_in_deck, find_duplicate, parse_card, suit_role
+from .cards import (
+    Card,
+    Kind,
+    Suit,
+    copies_in_deck,
+    deck_holds,
+    find_duplicate,
+    parse_card,
+    suit_role,
+)
 from .errors import IllegalPlayError
 from .explain import Arg, CardId, Phrase, SettingName, Who, render
 from .settings import DEFAULT_SETTINGS, Settings
@@ -167,18 +176,19 @@ _COPIES_RAN_OUT = {Kind.ESCAPE: "too_many_escapes", Kind.LOOT: "too_many_loot"}
 def _too_many(card: Card, played_before: bool) -> Phrase:
     """Why ``card`` cannot be in the trick: its face's copies in the deck ran out (a sixth
     escape), its face was already played (``played_before``), or its kind's copies ran out (a
-    sixth pirate where one was played unnamed). Which faces have several copies is the deck's
-    to say (``copies_in_deck``), so a card added with two copies is not said to have one."""
+    sixth pirate where one was played unnamed). How many copies a face or a kind has is the
+    deck's to say (``copies_in_deck``, ``deck_holds``), and the phrase says that count: a card
+    added with two copies is not said to have one, nor the escapes said to be 5 in a deck of
+    another count."""
     copies = copies_in_deck(card.face)
     if copies > 1:
         key = _COPIES_RAN_OUT.get(card.kind)
         if key is not None:
-            return Phrase(key)
+            return Phrase(key, {"count": copies})
         return Phrase("too_many_in_round", {"card": CardId(card), "count": copies})
-    if card.kind is Kind.PIRATE and (card.name is None or not played_before):
-        return Phrase("too_many_pirates")
-    if card.kind is Kind.MERMAID and (card.name is None or not played_before):
-        return Phrase("too_many_mermaids")
+    group = {Kind.PIRATE: "too_many_pirates", Kind.MERMAID: "too_many_mermaids"}.get(card.kind)
+    if group is not None and (card.name is None or not played_before):
+        return Phrase(group, {"count": deck_holds(Card(card.kind))})
     return Phrase("already_in_trick", {"face": CardId(parse_card(card.face))})
 
 

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from store_support import plays
 from web_support import game_with_round_2_led_by_the_read_winner
 
+import skullcam.rules.cards as deck
 from skullcam.rules import (
     CARD_IDS,
     IllegalPlayError,
@@ -413,6 +414,33 @@ def test_why_no_deck_could_produce_a_trick_is_a_phrase(cards: list[str], key: st
     assert render([err.phrase]) in str(err)  # the English message is the same words
     for lang in TEMPLATES:
         assert explain([err.phrase], lang) != render([err.phrase])
+
+
+@pytest.mark.parametrize(
+    ("face", "kind", "said"),
+    [
+        ("escape", None, "one escape too many in this trick (the deck has 4)"),
+        ("loot", None, "one loot too many in this trick (the deck has 4)"),
+        ("pirate", Kind.PIRATE, "one pirate too many in this trick (the deck has 4)"),
+        ("mermaid", Kind.MERMAID, "one mermaid too many in this trick (the deck has 4)"),
+    ],
+)
+def test_a_card_too_many_is_told_the_decks_own_count(
+    face: str, kind: Kind | None, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check counts the copies from the deck (``copies_in_deck``, ``deck_holds``), but the
+    sentence said "the deck has 5" (or 2) whatever the deck held: a deck of four of each says 4,
+    in every language."""
+    if kind is None:
+        monkeypatch.setitem(deck._COPIES, face, 4)
+    else:
+        monkeypatch.setitem(deck._GROUP_LIMITS, kind, 4)
+    with pytest.raises(IllegalPlayError) as caught:
+        resolve_trick([parse_card(face)] * 5)
+    err = caught.value
+    assert err.phrase is not None and render([err.phrase]) == said
+    for lang, four in (("es", "tiene 4)"), ("it", "ne ha 4)"), ("da", "har 4)")):
+        assert explain([err.phrase], lang).endswith(four)
 
 
 def test_replay_page_says_a_misread_duplicate_in_the_chosen_language(
