@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from skullcam.rules import face_of
 from skullcam.rules.table import LED_UNEXPECTEDLY, already_played, led_unexpectedly
@@ -59,12 +60,13 @@ class RefiledMixin(HandRemovalMixin):
         self, game_id: int, round_number: int, trick_index: int
     ) -> dict[str, int]:
         """Move the trick at ``round_number``'s ``trick_index`` back where the camera filed
-        it (:meth:`refiled_from`), and the tricks after it in its round each a place back
-        with it: the camera filed them a place late, taking it for the round's first, and
-        left a place late the round's first place had no trick to enter and its last trick
-        found no place. Returns ``{"round", "trick"}``, where it went. Refused where the
-        camera did not move it, where that place holds a trick again, in the demo's game and
-        in one another game replaced."""
+        it (:meth:`refiled_from`), and the tricks after it, up to the game's first free
+        place, each a place back with it, over a round's end too: the camera filed them a
+        place late, taking it for the round's first. Left a place late, the round's first
+        place had no trick to enter, and its last trick held the next round's first place
+        (or found none, the game over). Returns ``{"round", "trick"}``, where it went.
+        Refused where the camera did not move it, where that place holds a trick again, in
+        the demo's game and in one another game replaced."""
         with self._write() as conn:
             game = self.game(game_id)
             self._refuse_hand_tricks_off_the_table(game)
@@ -73,8 +75,8 @@ class RefiledMixin(HandRemovalMixin):
             if place is None:
                 raise refusal("move_back_none", round=round_number, trick=trick_index + 1)
             here = (round_number, trick_index)
-            ids = {(t.round, t.trick): t.id for t in self.tricks(game_id, round_number)}
-            after = _a_place_back(ids, here)
+            ids = {(t.round, t.trick): t.id for t in self.tricks(game_id)}
+            after = _a_place_back(game, ids, here, self.rounds_due(game_id))
             trick_moves.move_tricks(conn, game, [(here, place), *after])
             trick_moves.audit_moves(conn, game, [(here, place)], {here: trick.id}, MOVED_BACK)
             trick_moves.audit_moves(conn, game, after, ids, FOLLOWED_BACK)
@@ -89,15 +91,21 @@ class RefiledMixin(HandRemovalMixin):
         return {"round": place[0], "trick": place[1]}
 
 
-def _a_place_back(taken: Iterable[Place], here: Place) -> list[trick_moves.Move]:
-    """The moves that take the tricks after ``here`` in its round, up to the first free
-    place, each a place back, the first first (each lands on the place the one before left)."""
+def _a_place_back(
+    game: Game, taken: Iterable[Place], here: Place, rounds: int
+) -> list[trick_moves.Move]:
+    """The moves that take the tricks after ``here``, up to the game's first free place (up
+    to the end of round ``rounds``), each a place back, the first first (each lands on the
+    place the one before left). Over a round's end too: the camera, a place late, filed the
+    round's last trick as the next round's first, and so on, as the moves of an insert
+    (:func:`trick_moves.moves_to_free`) cross round ends because the misfiling does."""
     places = set(taken)
+    after = trick_moves.places_from(game, here, rounds)
     moves: list[trick_moves.Move] = []
-    r, t = here
-    while (r, t + 1) in places:
-        moves.append(((r, t + 1), (r, t)))
-        t += 1
+    for new, old in pairwise(after):
+        if old not in places:
+            break
+        moves.append((old, new))
     return moves
 
 

@@ -282,3 +282,44 @@ def test_a_trick_filed_before_the_camera_learns_of_the_move_back_goes_a_place_ba
         (0, "yellow-9"),
         (1, "black-3"),
     ]
+
+
+def test_moved_back_after_the_next_round_began_its_tricks_go_back_a_place_too(
+    store: GameStore,
+) -> None:
+    """The table moves the trick back only once round 4 has begun: the camera, a place late
+    all along, filed round 3's last trick as round 4's first and round 4's first as its
+    second. Moved back, they go back a place too, over the round's end, as the camera's
+    tricks moved on by an insert do: stopped at round 3's end, round 3's last place was left
+    empty (the table entered that trick again by hand, counted twice) and round 4's first
+    place kept round 3's last trick."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 4})
+    store.record_trick(gid, 1, 0, plays((0, "green-3"), (1, "green-5"), (2, "green-1")))
+    store.record_trick(gid, 2, 0, plays((1, "green-9"), (2, "green-12"), (0, "green-4")))
+    filed = plays((2, "purple-7"), (0, "purple-2"), (1, "purple-9"))
+    store.record_trick(gid, 2, 1, filed, flags=[TAKEN_BACK])
+    moved_id = store.trick(gid, 2, 1).id
+    ref = referee_from_store(store, gid)
+    _file_the_second(store, gid, ref)
+    rest = (
+        [(1, "black-3"), (2, "black-1"), (0, "black-2")],  # round 3's third as filed
+        [(1, "purple-1"), (2, "purple-3"), (0, "purple-4")],  # round 3's last, as round 4's
+        [(0, "green-2"), (1, "green-6"), (2, "green-7")],  # round 4's first, as its second
+    )
+    for cards in rest:
+        outcome = ref.add(seen(cards))
+        TrickFiler(store, gid).record(outcome, {"plays": outcome.plays_json(), "flags": []})
+    assert [(t.round, t.trick) for t in store.tricks(gid)][-2:] == [(4, 0), (4, 1)]
+    ids = [t.id for t in store.tricks(gid) if t.round >= 3]
+    assert store.move_back_refiled(gid, 3, 0) == {"round": 2, "trick": 1}
+    assert store.trick(gid, 2, 1).id == moved_id
+    assert [(t.round, t.trick, t.id) for t in store.tricks(gid) if t.round >= 3] == [
+        (3, 0, ids[1]),
+        (3, 1, ids[2]),
+        (3, 2, ids[3]),
+        (4, 0, ids[4]),
+    ]
+    back = [c for c in store.audit(gid, ids[3]) if c.kind == "moved"][-1]
+    assert (back.before, back.after) == ({"round": 4, "trick": 0}, {"round": 3, "trick": 2})
+    camera = referee_from_store(store, gid)
+    assert (camera.round, camera.trick) == (4, 1)
