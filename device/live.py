@@ -257,13 +257,19 @@ class LiveLoop:
 
     def _take_kept(self) -> None:
         """Tricks an earlier run left waiting for a busy database go in first, before a
-        recording's resume point, the demo's or the camera's referee read the game."""
+        recording's resume point, the demo's or the camera's referee read the game. Those of
+        a game not in progress wait for it to be resumed, named in the log; a list whose
+        tricks all went in (the run stopped before removing it) goes."""
         for kept in sorted((self.store.data_dir / "games").glob(f"*/{unrecorded.FILE}")):
             name = kept.parent.name
             game = self._game_or_none(int(name)) if name.isascii() and name.isdigit() else None
-            if game is not None and game.status == "active":
-                StoreRecorder(self.store, game.id, self.model_version).take_kept(self.stop)
-                continue
+            if game is not None:
+                recorder = StoreRecorder(self.store, game.id, self.model_version)
+                if game.status == "active":
+                    recorder.take_kept(self.stop)
+                    continue
+                if recorder.drop_kept_if_in():
+                    continue
             logger.warning(
                 "%s holds tricks a run stopped while the game database was held could not "
                 "record, but %s: to record them, resume the game on the Settings page and "

@@ -247,6 +247,11 @@ class StoreRecorder:
         (:meth:`WaitingTricks.take_kept`); without ``stop``, giving up as :meth:`close` does."""
         self.waiting.take_kept(stop, self.CLOSE_WAIT_S)
 
+    def drop_kept_if_in(self) -> bool:
+        """Remove what an earlier run kept where all of it is recorded already; whether it
+        did (:meth:`WaitingTricks.drop_kept_if_in`)."""
+        return self.waiting.drop_kept_if_in()
+
     def close(self, wait_s: float | None = None, since: float | None = None) -> None:
         """Write what still waits before the run ends, for at most ``wait_s`` (default
         :attr:`CLOSE_WAIT_S`) from ``since`` (now when not told); say plainly what could not

@@ -122,12 +122,8 @@ class WaitingTricks:
         waiting = unrecorded.kept(self.store.game_dir(self.game_id))
         if not waiting:
             return
-        for outcome, record in waiting:
-            if isinstance(record, Swap):
-                if not self.swaps.in_already(outcome, record):
-                    self.add((outcome, record))
-            elif not self._in_already(record):
-                self.add((outcome, record))
+        for item in self._not_in_yet(waiting):
+            self.add(item)
         self._on_disk, self._disk_current = True, False  # the file may list some recorded
         if not self.pending:  # all went in before that run stopped: only the list is left
             self._keep()
@@ -142,6 +138,36 @@ class WaitingTricks:
         self._taking_kept = True
         while not self.flush(wait_s=1.0) and not stop.wait(1.0):
             pass
+
+    def drop_kept_if_in(self) -> bool:
+        """Remove the list an earlier run kept where all it names is in the store already
+        (that run stopped between the transaction of its last trick and the list's removal);
+        whether it did. A game that trick finished cannot be resumed, and the list of a game
+        not being played was otherwise named as unrecorded at every start. A list that cannot
+        be read or removed stays, for the start's warning to name."""
+        folder = self.store.game_dir(self.game_id)
+        try:
+            waiting = unrecorded.kept(folder)
+            if not waiting or self._not_in_yet(waiting):
+                return False
+            unrecorded.keep(folder, [])
+        except (OSError, UserError):
+            return False
+        logger.info("%s: the tricks it kept are recorded; it is removed", folder / unrecorded.FILE)
+        return True
+
+    def _not_in_yet(self, waiting: list[Waiting]) -> list[Waiting]:
+        """The kept tricks and swaps that did not go in before the run that kept them stopped
+        (:meth:`_in_already`, :meth:`CameraSwaps.in_already`), in order."""
+        return [
+            (outcome, record)
+            for outcome, record in waiting
+            if not (
+                self.swaps.in_already(outcome, record)
+                if isinstance(record, Swap)
+                else self._in_already(record)
+            )
+        ]
 
     def _in_already(self, record: dict[str, Any]) -> bool:
         """Whether a kept trick went in before the run that kept it stopped (or its reading

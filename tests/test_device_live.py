@@ -2155,6 +2155,39 @@ def test_kept_tricks_of_a_game_no_longer_the_newest_are_recorded_and_a_finished_
     assert store.tricks(newest) == []
 
 
+def test_a_kept_list_whose_tricks_all_went_in_is_dropped_not_named_at_each_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A power cut between the transaction of the game's last trick, which had waited for a
+    held database, and the removal of the list that kept it, left ``unrecorded.json`` naming
+    a trick recorded already, in a game its last trick finished. Every start then said the
+    file held tricks it could not record, and to resume the game, which a played-out game
+    cannot be: the list stayed, and the warning came back at each boot. The list is dropped
+    once all it names is in, and nothing is recorded twice."""
+    from recorded_tricks import held, trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 1})
+    recorder = StoreRecorder(store, gid, "m1")
+    last = referee_from_store(store, gid).add(trick(["green-3", "green-9", "green-5"]))
+    kept = store.game_dir(gid) / "unrecorded.json"
+    with held(store.path):
+        recorder.on_trick(last, Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), [])
+    listed = kept.read_bytes()
+    assert recorder.flush() and store.game(gid).status == "finished"
+    kept.write_bytes(listed)  # as the power cut left it
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    loop.stop.set()  # what a run does before it watches anything
+    with caplog.at_level(logging.INFO, logger="skullcam.device.live"):
+        loop.run()
+    assert "could not" not in caplog.text
+    assert not kept.exists()
+    assert len(store.tricks(gid)) == 1
+
+
 def test_kept_tricks_wait_for_a_database_still_held_at_start_instead_of_ending_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
