@@ -259,10 +259,15 @@ class LiveLoop:
         """Tricks an earlier run left waiting for a busy database go in first, before a
         recording's resume point, the demo's or the camera's referee read the game. Those of
         a game not in progress wait for it to be resumed, named in the log; a list whose
-        tricks all went in (the run stopped before removing it) goes."""
+        tricks all went in (the run stopped before removing it) goes; those of a game the
+        loop left before it was tried again are written by :attr:`left`, as in the run
+        before (waited for here, they would leave the table unwatched while the database is
+        held)."""
         for kept in sorted((self.store.data_dir / "games").glob(f"*/{unrecorded.FILE}")):
             name = kept.parent.name
             game = self._game_or_none(int(name)) if name.isascii() and name.isdigit() else None
+            if game is not None and self.left.holds(game.id):
+                continue  # the loop tried again: the games left before write them, in order
             if game is not None:
                 recorder = StoreRecorder(self.store, game.id, self.model_version)
                 if game.status == "active":
@@ -754,6 +759,11 @@ class _LeftGames:
                     "game %d: the tricks that waited for the database are in", recorder.game_id
                 )
 
+    def holds(self, game_id: int) -> bool:
+        """Whether tricks of ``game_id`` wait here (kept since a run of the loop that ended
+        with them: :meth:`close`)."""
+        return any(recorder.game_id == game_id for recorder in self.recorders)
+
     def last_cards(self, game_id: int) -> list[list[str]]:
         """The cards of ``game_id``'s last waiting trick, as completed and as amended since,
         which may still lie on the table: the next game's first frames are not a new trick
@@ -788,7 +798,10 @@ class _LeftGames:
                 recorder.close(since=since)
             except UserError as failed:
                 errors.append(failed)
-        self.recorders = []
+        # What is not written stays: a loop tried again (``skullcam run`` does, when the
+        # camera failed) writes it into its game as this run would have. Left to the next
+        # start, a finished game's would wait on disk for a resume the table may not get.
+        self.recorders = [recorder for recorder in self.recorders if recorder.pending]
         for err in errors[0 if quietly else 1 :]:
             logger.error("%s", err)
         if errors and not quietly:

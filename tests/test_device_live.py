@@ -2463,6 +2463,39 @@ def test_a_left_games_trick_still_waiting_as_the_run_stops_is_kept_and_said(
     assert all((store.game_dir(g) / "unrecorded.json").is_file() for g in (1, 2))
 
 
+def test_a_left_games_trick_still_waiting_when_the_loop_is_tried_again_is_written_by_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The camera failed (``skullcam run`` tries the loop again) while a trick of a game
+    finished on the web page waited for a held database. The loop's end dropped it from
+    memory, and the loop's next start found it on disk in a finished game: it named the
+    file, "resume the game ... and run again" (refused while the table plays its next game),
+    and the trick was never written; in a game replaced instead, the start waited for the
+    database with the table unwatched. The games left before keep what they could not
+    write, and the next start leaves those games to them."""
+    from recorded_tricks import held, trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["a", "b", "c"], 2, {})
+    store.finish_game(gid)  # on the web page, as its trick completes
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    recorder = StoreRecorder(store, gid, "m1")
+    first = referee_from_store(store, gid).add(trick(["green-3", "green-9", "green-5"]))
+    with held(store.path):
+        recorder.on_trick(first, Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), [])
+        loop.left.leave(recorder)
+        loop.left.close(quietly=True, wait_s=0.0)  # the loop ends with the camera's error
+    loop.stop.set()  # tried again: the start, then the end
+    with caplog.at_level(logging.WARNING, logger="skullcam.device.live"):
+        loop.run()
+    assert "that game is finished" not in caplog.text
+    assert [t.plays[0]["card"] for t in store.tricks(gid)] == ["green-3"]
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+
+
 def test_a_stop_with_tricks_of_two_games_waiting_waits_one_close_wait_for_them_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
