@@ -142,9 +142,9 @@ class WaitingTricks:
     def drop_kept_if_in(self) -> bool:
         """Remove the list an earlier run kept where all it names is in the store already
         (that run stopped between the transaction of its last trick and the list's removal);
-        whether it did. A game that trick finished cannot be resumed, and the list of a game
-        not being played was otherwise named as unrecorded at every start. A list that cannot
-        be read or removed stays, for the start's warning to name."""
+        whether it did. A game that trick finished cannot be resumed, and left there, the
+        list of a game not being played is named as unrecorded at every start. A list that
+        cannot be read or removed stays, for the start's warning to name."""
         folder = self.store.game_dir(self.game_id)
         try:
             waiting = unrecorded.kept(folder)
