@@ -2487,7 +2487,8 @@ def test_a_left_games_trick_still_waiting_when_the_loop_is_tried_again_is_writte
     with held(store.path):
         recorder.on_trick(first, Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), [])
         loop.left.leave(recorder)
-        loop.left.close(quietly=True, wait_s=0.0)  # the loop ends with the camera's error
+        # The loop ends with the camera's error, its one wait for the database spent.
+        loop.left.close(quietly=True, since=time.monotonic() - StoreRecorder.CLOSE_WAIT_S)
     loop.stop.set()  # tried again: the start, then the end
     with caplog.at_level(logging.WARNING, logger="skullcam.device.live"):
         loop.run()
