@@ -112,6 +112,15 @@ def _judged_by_place(flag: str) -> bool:
     return bool(LED_UNEXPECTEDLY.fullmatch(flag) or ALREADY_PLAYED.fullmatch(flag))
 
 
+def _given_by_or_read_from(choice: dict[str, Any], trick: int) -> bool:
+    """Whether the pirate's ``choice`` goes with trick ``trick`` (0-based) of its round when
+    that trick moves off: the choice its own winning pirate gave, or Rosie's on the trick
+    before it, read from its lead. The place it leaves is the trick lost, whose leader
+    nobody knows, so her choice is the table's to give (the store drops it alike)."""
+    rosie_before = choice["pirate"] == "pirate-rosie" and choice["trick"] == trick - 1
+    return bool(choice["trick"] == trick or rosie_before)
+
+
 #: The bids of each round and the pirates' choices of each round, as the table entered them.
 TableChoices = tuple[list[list[Any]], list[list[dict[str, Any]]]]
 
@@ -274,12 +283,16 @@ class Referee:
         (:meth:`follows_a_lost_first_trick`), to this round's first place, resolved again
         there, the doubts its old place gave it (led out of turn, a card already played in
         that round) judged anew; leave its old place empty (a trick of no cards, no winner:
-        the trick really lost, for the table to enter). The store moves it alike as the next
-        trick is recorded (``GameStore.record_trick``'s ``refile_before``), so the camera and
-        a referee taken up from the store agree. Returns its old place."""
+        the trick really lost, for the table to enter), and a Rosie's choice on the trick
+        before it, read from its lead, goes (:func:`_given_by_or_read_from`). The store moves
+        it alike as the next trick is recorded (``GameStore.record_trick``'s
+        ``refile_before``), so the camera and a referee taken up from the store agree. Returns
+        its old place."""
         before = self.round - 2  # the last round's index; this round has no trick yet
         last = self.rounds[before].pop()
-        self.abilities[before] = [a for a in self.abilities[before] if a["trick"] != last.trick]
+        self.abilities[before] = [
+            a for a in self.abilities[before] if not _given_by_or_read_from(a, last.trick)
+        ]
         logger.info(
             "round %d trick %d was round %d's first trick: moved there, its place left to enter",
             last.round,
@@ -334,6 +347,11 @@ class Referee:
             self.abilities[rt - 1].append(
                 {"trick": choice_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
             )
+            self._pending_rosie = None
+        elif not plays:
+            # Rosie's choice was the lead of this trick, which nobody saw: read from the trick
+            # after it, it would name that trick's leader, whom this one's winner chose. The
+            # store leaves it for the table alike (``store/rosie_lead.py``).
             self._pending_rosie = None
         flags.extend(already_played(card) for card in self._repeated(plays))
         result: TrickResult | None = None

@@ -17,6 +17,7 @@ from skullcam.device.recorder import StoreRecorder, referee_from_store
 from skullcam.device.referee import Referee
 from skullcam.device.sources import Frame
 from skullcam.device.trick_filing import TrickFiler
+from skullcam.rules import Settings
 from skullcam.rules.table import already_played, led_unexpectedly
 from skullcam.store import GameStore
 from skullcam.store.refiled import MOVED_BACK
@@ -323,3 +324,28 @@ def test_moved_back_after_the_next_round_began_its_tricks_go_back_a_place_too(
     assert (back.before, back.after) == ({"round": 4, "trick": 0}, {"round": 3, "trick": 2})
     camera = referee_from_store(store, gid)
     assert (camera.round, camera.trick) == (4, 1)
+
+def test_a_camera_that_moved_a_trick_after_rosies_agrees_with_the_store(store: GameStore) -> None:
+    """The camera saw Cai win round 2's first trick with Rosie and read her choice from who
+    led the trick after it (Cai), the trick it then moved to round 3's first place. The store
+    drops that choice (it named the lost trick's leader, which nobody knows); the camera's
+    referee kept it, so its record and score said Rosie chose Cai where the store, and a
+    referee taken up from it, ask the table."""
+    gid = store.create_game(["a", "b", "c"], 2, {"rounds": 3, "pirate_abilities": True})
+    ref = Referee(["a", "b", "c"], 2, Settings(rounds=3, pirate_abilities=True))
+    filer = TrickFiler(store, gid)
+    for trick, doubt in [
+        ([(0, "green-3"), (1, "green-5"), (2, "green-1")], ()),
+        ([(1, "green-9"), (2, "pirate-rosie"), (0, "green-4")], ()),
+        ([(2, "purple-7"), (0, "purple-2"), (1, "purple-9")], (TAKEN_BACK,)),
+        ([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (led_unexpectedly("b", "c"),)),
+    ]:
+        outcome = ref.add(seen(trick, doubt))
+        record: dict[str, object] = {"plays": outcome.plays_json(), "flags": list(outcome.flags)}
+        if outcome.refiled_before is not None:
+            record["refile_before"] = list(outcome.refiled_before)
+        filer.record(outcome, record)
+    assert store.trick(gid, 3, 0).plays[0]["card"] == "purple-7"
+    assert store.abilities(gid, 2) == []
+    assert ref.record() == referee_from_store(store, gid).record()
+    assert ref.record()["rounds"][1].get("abilities", []) == store.abilities(gid, 2) == []
