@@ -280,6 +280,7 @@ class Pipeline:
             self.machine.set_leader(self.referee.leader())
             self.machine.round_continues = self.referee.trick > 0  # not after a round's last
             self._amendable = True
+            self._follow_the_move(outcome)
             self.outcomes.append(outcome)
             self.stats.tricks += 1
             self._say_if_the_table_moved()
@@ -290,6 +291,19 @@ class Pipeline:
         if isinstance(event, CardPlayed | CardTakenBack | TableCleared) and self.listener:
             self.listener.on_live(self._shown_live(), self.machine.leader, frame)
         return None
+
+    def _follow_the_move(self, outcome: TrickOutcome) -> None:
+        """Where recording ``outcome`` moved the trick before it to its round's first place
+        (``TrickOutcome.refiled_before``), :attr:`outcomes` hold that trick at its new place,
+        where it was recorded among them: left at its old place, it was paired there with the
+        trick the camera lost (the bench's per-trick latency)."""
+        if outcome.refiled_before is None:
+            return
+        moved = self.referee.rounds[outcome.round - 1][0]
+        for k in range(len(self.outcomes) - 1, -1, -1):
+            if (self.outcomes[k].round, self.outcomes[k].trick) == outcome.refiled_before:
+                self.outcomes[k] = moved
+                return
 
     def _is_seen_again(self, trick: TrickObservation) -> bool:
         """Whether ``trick`` is the next of :attr:`seen_again`, taken off it then (the round

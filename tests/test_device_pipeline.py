@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 from demo_games import calibrate_seats
+from test_referee_next_round import TAKEN_BACK, seen
 
 from skullcam.captions import wrapped
 from skullcam.cli import main
@@ -27,8 +28,10 @@ from skullcam.device.sources import Frame
 from skullcam.errors import UserError
 from skullcam.rules import GameRecord, RulesError, Settings, cards, score_game
 from skullcam.rules.simulate import random_game
+from skullcam.rules.table import led_unexpectedly
 from skullcam.vision.detection import Detection
 from skullcam.vision.seats import SeatLayout
+from skullcam.vision.trick_events import TrickCompleted
 
 BLANK = np.zeros((480, 640, 3), np.uint8)
 """A frame of the size the scripted detections are placed in (the tracker clips to it)."""
@@ -507,3 +510,29 @@ def test_a_trick_is_taken_for_one_entered_by_hand_only_on_one_of_a_kind_cards() 
     assert laid_again([(2, "black-5"), (0, "green-11")], entered, whole=False)
     assert not laid_again([(2, "green-1")], entered, whole=False)
     assert not laid_again([(0, "escape")], escapes, whole=False)
+
+
+def test_the_pipelines_tricks_follow_a_trick_the_referee_moved() -> None:
+    """Round 3's second trick shows the trick filed as round 2's last to be round 3's first
+    (``Referee.follows_a_lost_first_trick``): the referee moves it, and the pipeline's tricks
+    (which the bench pairs with the truth for each trick's latency) hold it at its new place,
+    at the moment it was recorded. They kept it at round 2's last place, paired with the
+    truth's trick lost there."""
+    ref = Referee(["a", "b", "c"], first_dealer=2, settings=Settings(rounds=3))
+    pipe = Pipeline(lambda image: [], ref, SeatLayout.default(3), motion=False)
+    tricks = [
+        seen([(0, "green-3"), (1, "green-5"), (2, "green-1")]),
+        seen([(1, "green-9"), (2, "green-12"), (0, "green-4")]),
+        seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-9")], (TAKEN_BACK,)),
+        seen([(1, "yellow-9"), (2, "yellow-2"), (0, "yellow-4")], (led_unexpectedly("b", "c"),)),
+    ]
+    for i, trick in enumerate(tricks):
+        pipe.machine.update = lambda *args, trick=trick: [TrickCompleted(trick)]  # type: ignore[method-assign]
+        pipe.process(Frame(BLANK, float(i), i))
+    assert [(o.round, o.trick, o.plays[0][1]) for o in pipe.outcomes] == [
+        (1, 0, "green-3"),
+        (2, 0, "green-9"),
+        (3, 0, "purple-7"),
+        (3, 1, "yellow-9"),
+    ]
+    assert pipe.outcomes[2] == ref.rounds[2][0]
