@@ -100,10 +100,15 @@ def _plays_of(observation: TrickObservation) -> tuple[tuple[int, str], ...]:
     )
 
 
-def _doubted(outcome: TrickOutcome) -> bool:
-    """Whether the camera doubted ``outcome`` (a swap, a take-back, a short trick...): a doubt
+def _is_doubt(flag: str) -> bool:
+    """Whether ``flag`` is the camera's doubt (a swap, a take-back, a short trick...): a doubt
     may stand for a trick it lost. A pirate's question to the table is no doubt of the cards."""
-    return any(not is_ability_ask(flag) for flag in outcome.flags)
+    return not is_ability_ask(flag)
+
+
+def _doubted(outcome: TrickOutcome) -> bool:
+    """Whether the camera doubted ``outcome`` (:func:`_is_doubt`)."""
+    return any(_is_doubt(flag) for flag in outcome.flags)
 
 
 def _judged_by_place(flag: str) -> bool:
@@ -217,7 +222,7 @@ class Referee:
         round's first place and its own left empty (:meth:`_refile_first_trick`)."""
         plays = _plays_of(observation)
         flags = list(observation.flags)
-        if self.opens_next_round(plays):
+        if self.opens_next_round(plays, flags):
             flags = [flag for flag in flags if not LED_UNEXPECTEDLY.fullmatch(flag)]
             self._close_round()
         elif self.follows_a_lost_first_trick(plays):
@@ -228,7 +233,7 @@ class Referee:
             return self.rounds[-1][-1]
         return self.add_plays(plays, flags, observation)
 
-    def opens_next_round(self, plays: Sequence[tuple[int, str]]) -> bool:
+    def opens_next_round(self, plays: Sequence[tuple[int, str]], flags: Sequence[str] = ()) -> bool:
         """Whether ``plays``, seen mid-round, are the next round's first trick: led by the
         player who leads that round, either out of turn (not by the last trick's winner) or
         with a card already played this round (the deck was dealt again), in a round where
@@ -239,7 +244,10 @@ class Referee:
         alone. A round without a doubt keeps a lead out of turn: a table can play one. So
         does a round with more of its tricks left to play than tricks it doubted: each doubt
         stands for one trick lost at most, and a table leading out of turn by chance early in
-        a round would lose the rest of it, every later trick of the game filed rounds early."""
+        a round would lose the rest of it, every later trick of the game filed rounds early.
+        A doubt of the camera's about this trick itself (its ``flags``, other than the lead
+        out of turn judged here) counts too: a trick seen badly (swept before its cards lay
+        all at once) is where the camera lost frames, as it does where it loses a trick."""
         r = self.round
         if self.trick == 0 or not plays or r >= self.rounds_due():
             return False
@@ -247,6 +255,7 @@ class Referee:
         if lead != first_leader(dealer_of_round(self.first_dealer, r + 1, self.n), self.n):
             return False
         doubts = sum(_doubted(outcome) for outcome in self.rounds[r - 1])
+        doubts += any(_is_doubt(flag) and not LED_UNEXPECTEDLY.fullmatch(flag) for flag in flags)
         if self.tricks_in(r) - self.trick > doubts:
             return False
         expected = self.leader()

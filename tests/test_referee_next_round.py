@@ -50,6 +50,20 @@ def test_a_trick_led_by_the_next_rounds_leader_out_of_turn_opens_that_round() ->
     assert (ref.round, ref.trick, ref.leader()) == (3, 1, 2)
 
 
+def test_a_trick_doubted_itself_led_by_the_next_rounds_leader_out_of_turn_opens_it() -> None:
+    """Round 2's first trick undoubted, its second lost: Cai leads round 3's first trick out
+    of turn, and the camera doubted that trick itself (swept before its cards lay all at
+    once, frames lost around it). It opens round 3. Filed as round 2's last, it waited for
+    round 3's second trick to move it (one frame in 6, 29 generated games: h11)."""
+    swept = "the trick was swept away with 3 of 3 cards seen (never all at once)"
+    ref = in_round_two(doubt=())
+    outcome = ref.add(
+        seen([(2, "purple-7"), (0, "purple-2"), (1, "purple-1")], (swept, LED_BY_CAI))
+    )
+    assert (outcome.round, outcome.trick, outcome.flags) == (3, 0, (swept,))
+    assert ref.rounds[1][1].plays == ()
+
+
 def test_a_card_dealt_again_with_the_next_rounds_leader_leading_opens_that_round() -> None:
     """Dealer Ben: Ben leads round 3, and having won round 2's first trick he leads its
     second too. His lead repeats a card of round 2, so the deck was dealt again: round 3."""
