@@ -325,6 +325,7 @@ def test_moved_back_after_the_next_round_began_its_tricks_go_back_a_place_too(
     camera = referee_from_store(store, gid)
     assert (camera.round, camera.trick) == (4, 1)
 
+
 def test_a_camera_that_moved_a_trick_after_rosies_agrees_with_the_store(store: GameStore) -> None:
     """The camera saw Cai win round 2's first trick with Rosie and read her choice from who
     led the trick after it (Cai), the trick it then moved to round 3's first place. The store
