@@ -202,6 +202,11 @@ class LiveLoop:
             log = logger.debug if isinstance(err, UserError | sqlite3.Error) else logger.error
             log("live loop stopped: %s", err)
             self.error = err
+        finally:
+            # ``skullcam run`` tries a failed camera again in a new thread each time: the
+            # thread's connection is closed as it ends, or each try would keep two more files
+            # open (the database and its log) for as long as the run lasts.
+            self.store.close_thread_connection()
 
     def run(self) -> None:
         """The loop itself (runs in the caller's thread when called directly). Tricks of a

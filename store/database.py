@@ -542,6 +542,14 @@ class Database:
         with contextlib.suppress(sqlite3.Error):
             conn.close()
 
+    def open_connections(self) -> int:
+        """How many connections this store holds open: one per thread that used it and has
+        not closed its own, and the one :meth:`data_version` reads. A count that grows with
+        the threads started over a run is a leak of two file descriptors each (the database
+        and its ``-wal`` log), until the process reaches its limit of open files."""
+        with self._connections_lock:
+            return len(self._connections)
+
     def close(self) -> None:
         """Close every connection this store opened (call once, at shutdown)."""
         with self._connections_lock:

@@ -392,6 +392,22 @@ def test_loop_needs_a_source(tmp_path: Path) -> None:
         LiveLoop(GameStore(tmp_path), lambda f: [], None, None)
 
 
+def test_a_loop_started_again_and_again_leaves_no_connection_open(tmp_path: Path) -> None:
+    """``skullcam run`` starts the loop in a new thread each time it tries a failed camera
+    again (every 10 s): each thread's connection stayed open, two more open files a try
+    until the run reached its limit of open files."""
+    make_demo(tmp_path / "demo")
+    store = GameStore(tmp_path / "data")
+    store.create_game(["Xan", "Yui", "Zed"], 0, {})  # the demo reads it and steps aside
+    loop = LiveLoop(store, lambda f: [], None, DemoGame.load(tmp_path / "demo"))
+    before = store.open_connections()
+    for _ in range(5):
+        loop.start()
+        assert loop.join(30.0)
+        assert loop.error is None
+    assert store.open_connections() == before
+
+
 def test_run_with_a_camera_records_into_the_game_set_up_on_the_web_and_saves_frames(
     tmp_path: Path, monkeypatch
 ) -> None:
