@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
 import os
 import random
@@ -335,6 +337,18 @@ def _web_workers() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if t.name.startswith("waitress-")}
 
 
+def _open_files_under(folder: Path) -> list[str]:
+    """The files under ``folder`` this process holds open (the game database, its log)."""
+    fds = Path("/proc/self/fd")
+    if not fds.is_dir():
+        pytest.skip("no /proc/self/fd to count this process's open files in")
+    targets = []
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):  # the listing's own descriptor, closed by now
+            targets.append(os.readlink(fd))
+    return [t for t in targets if t.startswith(f"{folder.resolve()}{os.sep}")]
+
+
 def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
@@ -349,7 +363,12 @@ def test_skullcam_run_replays_a_demo_and_serves_then_exits(
     argv = ["run", "--demo", str(tmp_path / "demo"), "--data", str(tmp_path / "data")]
     argv += ["--port", "0", "--speed", "0", "--exit-when-done"]
     workers = _web_workers()
-    assert main(argv) == 0
+    gc.disable()  # what the run leaves open, not what a collection happens to close
+    try:
+        assert main(argv) == 0
+        assert not _open_files_under(tmp_path / "data")  # its connections, the workers' too
+    finally:
+        gc.enable()
     out = capsys.readouterr().out
     assert "recorded 3 tricks" in out
     assert not _web_workers() - workers  # the server's 96 were left waiting for work

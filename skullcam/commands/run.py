@@ -199,20 +199,42 @@ def _record(
     """The run from its model's load on: record (or wait) and serve until done or stopped.
     With neither ``camera`` nor ``demo`` (``--camera none``) no model loads and no live loop
     is made: nothing would use them, and the model takes seconds to load on a Pi."""
-    from skullcam.device.live import finish, game_to_record
-    from skullcam.device.run_tally import RunTally
-    from skullcam.device.sources import names_live_camera
     from skullcam.store import GameStore
 
-    pages_only = camera is None and demo is None
     recognizer = None
-    if not pages_only:
+    if camera is not None or demo is not None:
         from skullcam.vision.recognizer import Recognizer
 
         recognizer = Recognizer.load(args.model, data_dir=data)
     if stopping.signalled:  # the store is not opened yet: nothing to lose
         return _stopped_early(lock, "loading the model")
     store = GameStore(data)
+    try:
+        return _serve(args, camera, demo, data, lock, stopping, store, recognizer)
+    finally:
+        # Closed here, not left to the garbage collector: the app holds the store in a
+        # reference cycle, so its connections (one per web worker that answered a page) would
+        # outlast the run, run after run in a process that runs again (the tests).
+        store.close()
+
+
+def _serve(
+    args: argparse.Namespace,
+    camera: str | None,
+    demo: Any,
+    data: Path,
+    lock: Any,
+    stopping: _StopOnSignal,
+    store: Any,
+    recognizer: Any,
+) -> int:
+    """:func:`_record` with its store opened and its model loaded (``recognizer``, None
+    with ``--camera none``)."""
+    from skullcam.device.live import finish, game_to_record
+    from skullcam.device.run_tally import RunTally
+    from skullcam.device.sources import names_live_camera
+
+    pages_only = camera is None and demo is None
     idle = _why_idle(args, pages_only, demo, store, data)
     if camera is not None and args.no_web and game_to_record(store) is None:
         raise UserError(
