@@ -1871,9 +1871,15 @@ def test_a_run_serving_pages_ends_when_trying_the_camera_again_would_not_help(
 
     monkeypatch.setattr(live_module, "open_source", open_source)
     argv = ["run", "--camera", "0", "--data", str(tmp_path / "data"), "--port", "0"]
-    runner, codes = _run_in_background([*argv, "--exit-when-done", "--max-seconds", "20"])
-    runner.join(10)
-    assert not runner.is_alive()
+    gc.disable()  # the run's lock is released by the run, not by a collection
+    try:
+        runner, codes = _run_in_background([*argv, "--exit-when-done", "--max-seconds", "20"])
+        runner.join(10)
+        assert not runner.is_alive()
+        lock = str((tmp_path / "data" / "run.lock").resolve())
+        assert lock not in _open_files_under(tmp_path / "data")
+    finally:
+        gc.enable()
     if failure == "not the camera":
         assert codes == [2] and tries == ["0"] and not store.camera_missing()
     else:

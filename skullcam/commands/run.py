@@ -146,20 +146,25 @@ def _start(args: argparse.Namespace, stopping: _StopOnSignal) -> int:
         open_source(demo.folder).close()  # before its game is set up in the store
     data = make_folder(Path(args.data), "data folder")
     lock = _recorder_lock(data, pages_only=camera is None and demo is None)
-    if lock is not None:  # under the lock: no other run's write in flight loses its file
-        from skullcam.device.live import remove_interrupted_writes
+    try:
+        if lock is not None:  # under the lock: no other run's write in flight loses its file
+            from skullcam.device.live import remove_interrupted_writes
 
-        remove_interrupted_writes(data)
-    if stopping.signalled:
-        return _stopped_early(lock, "starting")
-    return _record(args, camera, demo, data, lock, stopping)
+            remove_interrupted_writes(data)
+        if stopping.signalled:
+            return _stopped_early("starting")
+        return _record(args, camera, demo, data, stopping)
+    finally:
+        # Released however the run ends, its store closed first: an error the live loop holds
+        # keeps the run's frames alive, the lock's file with them, until a garbage collection,
+        # and a process that runs again (the tests) found its folder locked by itself.
+        if lock is not None:
+            lock.close()
 
 
-def _stopped_early(lock: Any, while_: str) -> int:
+def _stopped_early(while_: str) -> int:
     """A stop that came before the store was opened: said in one line, nothing to lose."""
     logger.warning("stopped while %s; nothing was recorded", while_)
-    if lock is not None:
-        lock.close()
     return 130
 
 
@@ -193,7 +198,6 @@ def _record(
     camera: str | None,
     demo: Any,
     data: Path,
-    lock: Any,
     stopping: _StopOnSignal,
 ) -> int:
     """The run from its model's load on: record (or wait) and serve until done or stopped.
@@ -207,10 +211,10 @@ def _record(
 
         recognizer = Recognizer.load(args.model, data_dir=data)
     if stopping.signalled:  # the store is not opened yet: nothing to lose
-        return _stopped_early(lock, "loading the model")
+        return _stopped_early("loading the model")
     store = GameStore(data)
     try:
-        return _serve(args, camera, demo, data, lock, stopping, store, recognizer)
+        return _serve(args, camera, demo, data, stopping, store, recognizer)
     finally:
         # Closed here, not left to the garbage collector: the app holds the store in a
         # reference cycle, so its connections (one per web worker that answered a page) would
@@ -223,7 +227,6 @@ def _serve(
     camera: str | None,
     demo: Any,
     data: Path,
-    lock: Any,
     stopping: _StopOnSignal,
     store: Any,
     recognizer: Any,
@@ -301,8 +304,6 @@ def _serve(
         if pages is not None:
             pages.close()
     print((RunTally() if loop is None else loop.tally).summary(data))
-    if lock is not None:
-        lock.close()
     if stopping.signalled:
         print("skullcam run: interrupted", file=sys.stderr)
         return 130
