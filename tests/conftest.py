@@ -56,6 +56,27 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     driver.quit()
 
 
+@pytest.fixture(autouse=True)
+def _stores_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Close every store a test opened as the test ends. An app or a live loop holds its
+    store in a reference cycle, so its connections (two open files each) stayed open until
+    a garbage collection happened to reach them: late in the suite the process held over
+    1,024 open files."""
+    from skullcam.store.database import Database
+
+    opened: list[Database] = []
+    init = Database.__init__
+
+    def noted(self: Database, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(Database, "__init__", noted)
+    yield
+    for database in opened:
+        database.close()
+
+
 # ------------------------------------------------------- the table app (web tests)
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
