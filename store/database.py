@@ -3,8 +3,11 @@
 Everything about *how* the store writes lives here and nowhere else, so a recorded game stays
 whole however the rest of the store grows:
 
-- every thread opens its own connection (sqlite3 connections must not be shared across
-  threads), in WAL mode so the web's readers are not blocked while the recorder writes;
+- every thread uses a connection of its own (a sqlite3 connection must not be used by two
+  threads at once), in WAL mode so the web's readers are not blocked while the recorder
+  writes; a thread done with it hands it back (:meth:`Database.release_thread_connection`,
+  after each web request) or closes it (:meth:`Database.close_thread_connection`, a thread
+  that ends), so the open connections follow the threads at work, not every thread started;
 - every write is one ``BEGIN IMMEDIATE`` ... ``COMMIT`` (:meth:`Database._write`), rolled back
   on any error, so a crash loses at most the trick in progress, never half a correction;
 - writes in this process are serialised by one lock per database file, so they never fight
@@ -346,7 +349,8 @@ class Database:
     """A data folder's ``skullcam.db``: the connections and transactions every part of
     :class:`~skullcam.store.game_store.GameStore` shares.
 
-    Safe to share one instance between threads: each thread lazily opens its own connection.
+    Safe to share one instance between threads: each thread uses a connection of its own,
+    opened on its first use or handed back by a thread done with it.
     """
 
     def __init__(self, data_dir: Path) -> None:
@@ -361,6 +365,9 @@ class Database:
         self._local = threading.local()
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []
+        """Connections a thread handed back (:meth:`release_thread_connection`), for the next
+        thread that needs one: the web's worker threads share as many as they use at once."""
         self._connections_lock = threading.Lock()
         self._version_conn: sqlite3.Connection | None = None
         self._version_lock = threading.Lock()
@@ -449,13 +456,17 @@ class Database:
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def _conn(self) -> sqlite3.Connection:
-        """This thread's connection, opened on its first use."""
+        """This thread's connection: on its first use, one another thread handed back, else
+        a new one."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._open()
-            self._local.conn = conn
             with self._connections_lock:
-                self._connections.append(conn)
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                conn = self._open()
+                with self._connections_lock:
+                    self._connections.append(conn)
+            self._local.conn = conn
         return conn
 
     def _open(self) -> sqlite3.Connection:
@@ -528,6 +539,20 @@ class Database:
                     self._connections.append(conn)
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
+    def release_thread_connection(self) -> None:
+        """Hand this thread's connection, if it has one, to the next thread that needs one
+        (the web's, after each request), so the connections open are as many as the threads
+        at work at once: kept by each of waitress's 96 worker threads, they came to about 200
+        open files, and as many page caches, in a run serving pages for an evening. One in a
+        transaction is kept: this thread is still writing with it."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None or conn.in_transaction:
+            return
+        self._local.conn = None
+        with self._connections_lock:
+            if conn in self._connections:  # else closed meanwhile (:meth:`close`)
+                self._idle.append(conn)
+
     def close_thread_connection(self) -> None:
         """Close this thread's connection, if it opened one: a thread that ends (the web's
         event watcher, started again with the next page) would otherwise leave it open until
@@ -557,6 +582,7 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             self._connections.clear()
+            self._idle.clear()
         with self._version_lock:
             self._version_conn = None
         self._local = threading.local()

@@ -79,5 +79,5 @@ class GameStore(
 ):
     """All persistent state of a data folder: ``<data>/skullcam.db`` and ``<data>/games/<id>/``.
 
-    Safe to share one instance between threads: each thread lazily opens its own connection.
+    Safe to share one instance between threads: each thread uses a connection of its own.
     """

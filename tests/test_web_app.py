@@ -1290,6 +1290,40 @@ def test_an_idle_connection_is_closed_so_a_guest_cannot_hold_them_all(
         pages.close()
 
 
+def test_pages_served_one_after_another_share_one_store_connection(tmp_path: Path) -> None:
+    """Each of waitress's 96 worker threads opened a store connection of its own and kept
+    it: a run serving pages for an evening held about 200 open files (the database and its
+    log for each) where requests come a few at a time."""
+    import urllib.request
+
+    from skullcam.web.events import feed_of
+
+    app = create_app(tmp_path, test_config={"SSE_MAX_SECONDS": 0.3})
+    store = app.extensions["skullcam_store"]
+    game_with_trick(store)
+    pages = PagesThread(make_server(app, "127.0.0.1", 0))
+    pages.start()
+    url = f"http://127.0.0.1:{pages.server.effective_port}"
+
+    def serve_pages() -> int:
+        """Open connections once each page is served (the stream's feed closes its own)."""
+        for path in ("/tv", "/api/tv/state", "/api/game/1/state", "/game/1/tricks", "/events"):
+            with urllib.request.urlopen(url + path, timeout=30) as page:
+                assert page.status == 200
+                page.read()
+        feed = feed_of(app).thread
+        if feed is not None:
+            feed.join(30)
+        return store.open_connections()
+
+    try:
+        first = serve_pages()  # the main thread's, the state cache's and the workers'
+        # waitress hands each request to the worker that has waited longest: 15 more of them
+        assert [serve_pages() for _ in range(3)] == [first] * 3
+    finally:
+        pages.close()
+
+
 def test_a_generated_pin_is_kept_across_restarts(tmp_path: Path, capsys: Any) -> None:
     """A new PIN at every start meant every phone needed it again after a power cut, read
     from the journal of a TV-only Pi."""

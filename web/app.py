@@ -151,9 +151,21 @@ def create_app(
 
     _add_language(app)
     _add_error_pages(app)
+    _share_connections(app)
     _refuse_foreign_names(app)
     _version_static_files(app)
     return app
+
+
+def _share_connections(app: Flask) -> None:
+    """Each request hands its thread's store connection back as it ends, for whichever
+    worker answers the next: the connections open are as many as the requests answered at
+    once, not one for every worker thread that ever answered one (:data:`DEFAULT_THREADS`,
+    two open files each)."""
+
+    @app.teardown_request
+    def _release(_error: BaseException | None) -> None:
+        get_store(app).release_thread_connection()
 
 
 def _version_static_files(app: Flask) -> None:

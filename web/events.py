@@ -365,6 +365,7 @@ def stream() -> Response:
     def closed() -> None:  # whatever the cause
         streams.give_back(who)
         feed.unsubscribe()
+        store.release_thread_connection()  # a page caught up from the store took one again
 
     response.call_on_close(closed)
     return response
