@@ -18,11 +18,18 @@ def stop_server(server: Any, wait_s: float = 5.0) -> None:
     page's stream sees its page gone and ends; the loop, if it runs, ends with nothing left
     to watch), then end the workers, waiting up to ``wait_s`` for a request still being
     answered."""
-    server.close()
+    from waitress import wasyncore
+
+    # The listener first, not waitress's close(), which closes the loop's wake-up pipe too: a
+    # worker ending its request as the server stops wakes the loop through that pipe, and a
+    # closed one was a traceback ("Exception when servicing ... Bad file descriptor") on the
+    # terminal at a Ctrl-C. The pipe goes last, once no worker is left to use it.
+    wasyncore.dispatcher.close(server)
     for channel in list(server._map.values()):
-        if channel is not server:
+        if channel is not server.trigger:
             channel.close()
     server.task_dispatcher.shutdown(cancel_pending=True, timeout=wait_s)
+    server.trigger.close()
 
 
 class PagesThread:
