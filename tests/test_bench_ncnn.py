@@ -7,13 +7,12 @@ ultralytics and is checked by the benchmark itself. Skipped without the optional
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
-from repo_paths import REPO, SHIPPED_MODEL
+from repo_paths import SHIPPED_MODEL, load_benchmark
 
 pytest.importorskip("torch")
 pytest.importorskip("ncnn")
@@ -21,12 +20,7 @@ pytest.importorskip("pnnx")
 
 
 def _bench() -> ModuleType:
-    """benchmarks/ is a folder of scripts, not a package: load the script by path."""
-    spec = importlib.util.spec_from_file_location("bench_ncnn", REPO / "benchmarks/bench_ncnn.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_ncnn")
 
 
 @pytest.mark.slow  # ~10 s: torch trace + pnnx conversion

@@ -3,22 +3,16 @@ sees the server's greeting and each event, as the three benchmarks that share it
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from types import ModuleType
 
-from repo_paths import REPO
+from repo_paths import load_benchmark
 
 from skullcam.store import GameStore
 
 
 def _reader() -> ModuleType:
-    """benchmarks/ is a folder of scripts, not a package: load the module by path."""
-    spec = importlib.util.spec_from_file_location("sse_reader", REPO / "benchmarks/sse_reader.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("sse_reader")
 
 
 def test_a_stream_page_is_handed_each_event_not_the_greeting(
