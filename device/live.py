@@ -119,6 +119,9 @@ def _seen_to_end(store: GameStore, done: Mapping[int, int] | None, game_id: int)
     return not store.reopened_since(game_id, done[game_id])
 
 
+NEXT_GAME = "the camera goes on with the table's next game"
+"""What the camera does while tricks of a game it left wait for the database (the log says)."""
+
 DEMO_PAUSE_S = 10.0
 """How long a demo game's final scores stay up before the next demo game starts."""
 
@@ -236,10 +239,12 @@ class LiveLoop:
         self._take_kept()
         while not self.stop.is_set():
             if self.demo is not None and self.camera is None:
-                if self._table_game_waits():
+                if not self.left.written(self.stop) or self._table_game_waits():
                     return
                 finished = self._run_demo(self.demo)
                 if self._table_game_waits() or not (finished and self.next_games):
+                    return
+                if not self.left.written(self.stop):
                     return
                 prune_demo_games(self.store)
                 self.stop.wait(DEMO_PAUSE_S)  # the final scores stay up a while, then a new game
@@ -478,7 +483,9 @@ class LiveLoop:
         """Log that the camera is done with the game: over, or, where a trick taken back left
         a place free in an earlier round, waiting for that trick to be entered by hand (it
         said "over" of a game the pages still showed in play)."""
-        table = self._current(game_id)  # not finished, nor replaced by a newer game
+        # Not finished, nor replaced by a newer game; one whose last tricks wait for the
+        # database is over once they are in, its place is not left free.
+        table = not self.left.holds(game_id) and self._current(game_id)
         free = self.store.next_trick(game_id) if table else None
         if free is None:
             logger.info("game %d is over", game_id)
@@ -555,6 +562,11 @@ class LiveLoop:
                 # at once, what waits for the database written later (:class:`_LeftGames`).
                 self.left.leave(recorder)
                 return pipeline
+            if self._ends_waiting(pipeline, recorder):
+                # Its last trick seen: the same, rather than waiting for the database and
+                # ending the run with the table's next game unwatched.
+                self.left.leave(recorder, "has ended", self._after_the_end())
+                return pipeline
             # A trick that waited for a busy database is written before the end (the watch
             # waits for it before a rebuild from the store: :class:`_GameWatch`).
             self._close(recorder)
@@ -562,6 +574,22 @@ class LiveLoop:
                 return pipeline
             changed_at_table = True
             guard = last_trick_cards(self.store, game_id)
+
+    def _ends_waiting(self, pipeline: Pipeline | None, recorder: StoreRecorder) -> bool:
+        """The camera saw the game's last trick, and tricks of it still wait for the
+        database. Only then: with them in, a change the table made meanwhile (a trick taken
+        back) is followed as before, the game taken up again from the store."""
+        finished = pipeline is not None and pipeline.referee.finished
+        return finished and not self.stop.is_set() and not recorder.flush()
+
+    def _after_the_end(self) -> str:
+        """What follows a game's end while its last tricks wait for the database (the log
+        says): the table's next game, the demo's once they are in, or the run's end."""
+        if not self.next_games:
+            return "the run writes them before it ends"
+        if self.camera is None:
+            return "the next demo game starts once they are in"
+        return NEXT_GAME
 
     def _close(self, recorder: StoreRecorder) -> None:
         """Write the game's waiting tricks before the camera leaves it
@@ -729,31 +757,49 @@ class _GameWatch:
 
 
 class _LeftGames:
-    """The camera's tricks (and swaps) of games finished or replaced on the web page while
-    they waited for a database another program holds. The camera goes on with the table's
-    next game at once; they wait on disk (``unrecorded.json``) and are written into their own
-    game as soon as the database is free, tried at each of the camera's asks about its game
-    (:class:`_GameWatch`) and each second it waits for one. Writing them before the camera
-    went on left the table unwatched for ``StoreRecorder.CLOSE_WAIT_S``, then ended the run."""
+    """The camera's tricks (and swaps) of games it left while they waited for a database
+    another program holds: finished or replaced on the web page, or ended with their last
+    trick. The camera goes on with the table's next game at once; they wait on disk
+    (``unrecorded.json``) and are written into their own game as soon as the database is
+    free, tried at each of the camera's asks about its game (:class:`_GameWatch`) and each
+    second it waits for one. Writing them before the camera went on left the table unwatched
+    for ``StoreRecorder.CLOSE_WAIT_S``, then ended the run."""
 
     def __init__(self) -> None:
         self.recorders: list[StoreRecorder] = []
 
-    def leave(self, recorder: StoreRecorder) -> None:
+    def leave(
+        self,
+        recorder: StoreRecorder,
+        why: str = "was left on the web page",
+        then: str = NEXT_GAME,
+    ) -> None:
         """The camera leaves ``recorder``'s game: what waits is written now if the database
-        is free, else later."""
+        is free, else later. ``why`` and ``then`` say in the log why the camera leaves it and
+        what it does meanwhile."""
         if recorder.flush():
             return
         first, _ = recorder.pending[0]
         logger.info(
-            "game %d was left on the web page while its tricks from round %d trick %d on "
-            "waited for the database: they are kept, and written once it is free; the camera "
-            "goes on with the table's next game",
+            "game %d %s while its tricks from round %d trick %d on wait for the database: they "
+            "are kept, and written into it once it is free; %s",
             recorder.game_id,
+            why,
             first.round,
             first.trick + 1,
+            then,
         )
         self.recorders.append(recorder)
+
+    def written(self, stop: threading.Event) -> bool:
+        """Wait until every game's waiting tricks are in, trying once a second; False when
+        ``stop`` came first. The demo waits so before it prunes or starts a game: those
+        writes would fail on the held database and end the run."""
+        while self.recorders:
+            self.write()
+            if self.recorders and stop.wait(1.0):
+                return False
+        return True
 
     def write(self) -> None:
         """One try (``StoreRecorder.WAIT_S``) at each game's waiting tricks."""

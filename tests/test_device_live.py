@@ -2580,6 +2580,118 @@ def test_a_game_resumed_while_its_trick_waited_takes_the_trick_in_first_and_once
     assert "not recorded" not in caplog.text
 
 
+def test_a_games_last_trick_waiting_for_the_database_does_not_end_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another program held the database as the game's last trick completed: the camera
+    waited ``CLOSE_WAIT_S`` for it, then ended the run ("... stayed in use by another
+    program"), and the table's next game went unwatched until a restart. The game's end now
+    leaves the trick waiting as a game left on the web page does: the camera waits for the
+    next game at once, the database still held, and writes the trick into its game once the
+    database is free; the log says the game is over, not that a place is left free."""
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)
+    _record, script, camera, dry_tricks, store, gid = _beside_a_dry_run(tmp_path)
+    last = dry_tricks[-1].source_info["frame_index"]
+    other = sqlite3.connect(store.path, isolation_level=None)
+    held_at_the_next_game: list[bool] = []
+
+    class HoldsTheLastTrick(FrameKeyedRecognizer):
+        def __call__(self, frame: np.ndarray) -> list:
+            if int(frame[0, 0, 0]) | int(frame[0, 0, 1]) << 8 == last:
+                other.execute("BEGIN EXCLUSIVE")
+            return super().__call__(frame)
+
+    waiting = live_module.wait_for_game
+    loop: LiveLoop
+
+    def the_table(store: GameStore, stop: threading.Event, done: Any, meanwhile: Any) -> Any:
+        held_at_the_next_game.append(other.in_transaction)
+        if other.in_transaction:
+            other.execute("COMMIT")
+
+        def then() -> None:  # the trick written meanwhile: the test ends there
+            meanwhile()
+            if not loop.left.recorders:
+                loop.stop.set()
+
+        return waiting(store, stop, done, meanwhile=then)
+
+    monkeypatch.setattr(live_module, "wait_for_game", the_table)
+    loop = LiveLoop(store, HoldsTheLastTrick(script), str(camera), None, data_dir=store.data_dir)
+    loop.speed, loop.next_games, loop.watch_every_s = 0, True, 0.0
+    try:
+        with caplog.at_level(logging.INFO, logger="skullcam.device.live"):
+            loop.run()
+    finally:
+        if other.in_transaction:
+            other.execute("COMMIT")
+        other.close()
+    assert held_at_the_next_game == [False, True]  # on to the next game, the trick waiting
+    cards = [[p["card"] for p in t.plays] for t in store.tricks(gid)]
+    assert cards == [[p["card"] for p in t.plays] for t in dry_tricks]
+    assert store.game(gid).status == "finished"
+    assert not (store.game_dir(gid) / "unrecorded.json").exists()
+    assert f"game {gid} has ended while its tricks from round" in caplog.text
+    assert f"game {gid} is over" in caplog.text and "entered by hand" not in caplog.text
+
+
+def test_a_demo_games_last_trick_waiting_for_the_database_is_written_before_the_next_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The looping demo's last trick waited for a held database: the run waited
+    ``CLOSE_WAIT_S`` and ended. Now the trick waits as a camera game's does, and the demo
+    prunes its games and starts the next only once it is in (those writes would fail on the
+    held database)."""
+    import sqlite3
+
+    from skullcam.device.recorder import StoreRecorder
+
+    monkeypatch.setattr(StoreRecorder, "CLOSE_WAIT_S", 0.3)
+    monkeypatch.setattr(StoreRecorder, "WAIT_S", 0.02)
+    monkeypatch.setattr(live_module, "DEMO_PAUSE_S", 0.05)
+    record, script = make_demo(tmp_path / "demo")
+    all_but_one = sum(len(r["tricks"]) for r in record["rounds"]) - 1
+    store = GameStore(tmp_path / "data")
+    # Held from the loop's thread (the recognizer's), freed from the test's.
+    other = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+
+    class HoldsTheLastTrick(FrameKeyedRecognizer):
+        def __call__(self, frame: np.ndarray) -> list:
+            game = store.active_game()
+            last_to_come = game is not None and len(store.tricks(game.id)) == all_but_one
+            if last_to_come and not other.in_transaction and len(store.games()) == 1:
+                other.execute("BEGIN EXCLUSIVE")
+            return super().__call__(frame)
+
+    loop = LiveLoop(store, HoldsTheLastTrick(script), None, DemoGame.load(tmp_path / "demo"))
+    loop.speed, loop.next_games = 0, True
+    loop.start()
+    try:
+        while not loop.left.recorders and not loop.join(0.05):
+            pass
+        assert not loop.join(0.6), loop.error  # twice CLOSE_WAIT_S on, still running
+        assert [g.id for g in store.games()] == [1]  # the next demo game waits for the trick
+        other.execute("COMMIT")
+        for _ in range(200):
+            if len(store.games()) >= 2:
+                break
+            time.sleep(0.05)
+    finally:
+        loop.stop.set()
+        if other.in_transaction:
+            other.execute("COMMIT")
+        other.close()
+    assert loop.join(10) and loop.error is None
+    assert len(store.games()) >= 2
+    assert len(store.tricks(1)) == all_but_one + 1 and store.game(1).status == "finished"
+    assert not (store.game_dir(1) / "unrecorded.json").exists()
+
+
 @pytest.mark.parametrize("first", ["hand", "camera"])
 def test_a_trick_entered_by_hand_as_the_camera_records_it_is_in_the_game_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, first: str
