@@ -268,7 +268,10 @@ class LiveLoop:
     def _take_kept(self) -> None:
         """Tricks an earlier run left waiting for a busy database go in first, before a
         recording's resume point, the demo's or the camera's referee read the game. Those of
-        a game not in progress wait for it to be resumed, named in the log; a list whose
+        a finished game go into it as the run had them go while it ran (:attr:`left`: they
+        were played in that game), once the database is free, the camera watching the
+        table's next game meanwhile: left waiting for a resume, which the Settings page
+        refuses while the table plays its next game, they were never written. A list whose
         tricks all went in (the run stopped before removing it) goes; those of a game the
         loop left before it was tried again are written by :attr:`left`, as in the run
         before (waited for here, they would leave the table unwatched while the database is
@@ -276,22 +279,30 @@ class LiveLoop:
         for kept in sorted((self.store.data_dir / "games").glob(f"*/{unrecorded.FILE}")):
             name = kept.parent.name
             game = self._game_or_none(int(name)) if name.isascii() and name.isdigit() else None
-            if game is not None and self.left.holds(game.id):
-                continue  # the loop tried again: the games left before write them, in order
-            if game is not None:
-                recorder = StoreRecorder(self.store, game.id, self.model_version)
-                if game.status == "active":
-                    recorder.take_kept(self.stop)
-                    continue
-                if recorder.drop_kept_if_in():
-                    continue
-            logger.warning(
-                "%s holds tricks a run stopped while the game database was held could not "
-                "record, but %s: to record them, resume the game on the Settings page and "
-                "run again; to drop them, delete the file",
-                kept,
-                "that game is finished" if game is not None else "the database has no such game",
-            )
+            if game is None:
+                logger.warning(
+                    "%s holds tricks a run stopped while the game database was held could not "
+                    "record, but the database has no such game: to drop them, delete the file",
+                    kept,
+                )
+            elif not self.left.holds(game.id):  # held: tried again, the games left write them
+                self._take_kept_of(game.id, game.status == "active")
+
+    def _take_kept_of(self, game_id: int, active: bool) -> None:
+        """An earlier run's kept tricks of ``game_id``: an active game's go in now, waited
+        for until :attr:`stop`; a finished game's go to :attr:`left`. A list that cannot be
+        read is named in the log and stays."""
+        recorder = StoreRecorder(self.store, game_id, self.model_version)
+        if active:
+            recorder.take_kept(self.stop)
+        elif not recorder.drop_kept_if_in():
+            try:
+                waits = recorder.load_kept()
+            except (OSError, UserError) as err:
+                logger.warning("%s", err)  # names the file, and what to do with it
+                return
+            if waits:
+                self.left.leave(recorder, "is finished", self._meanwhile(at_start=True))
 
     def _game_or_none(self, game_id: int) -> Any:
         try:
@@ -448,10 +459,11 @@ class LiveLoop:
         on_table: list[list[str]] = []  # the last trick of the game before, if any
         try:
             while (game_id := self._next_game(reader, done)) is not None:
-                # Tricks an earlier run kept for it, left at this run's start (the game was
-                # finished then, and resumed since): in first, as at a start. The camera's
-                # referee read the game without them, and its copy of their place wrote over
-                # their pictures, named as theirs (only a recorded trick's names are avoided).
+                # Tricks still waiting for the database from when the camera left it, or from
+                # an earlier run (the game was finished at this run's start, and resumed
+                # since): in first, as at a start. The camera's referee read the game without
+                # them, and its copy of their place wrote over their pictures, named as
+                # theirs (only a recorded trick's names are avoided).
                 self.left.take_up(game_id, self.stop)
                 StoreRecorder(self.store, game_id, self.model_version).take_kept(self.stop)
                 if self.stop.is_set():
@@ -565,7 +577,7 @@ class LiveLoop:
             if self._ends_waiting(pipeline, recorder):
                 # Its last trick seen: the same, rather than waiting for the database and
                 # ending the run with the table's next game unwatched.
-                self.left.leave(recorder, "has ended", self._after_the_end())
+                self.left.leave(recorder, "has ended", self._meanwhile())
                 return pipeline
             # A trick that waited for a busy database is written before the end (the watch
             # waits for it before a rebuild from the store: :class:`_GameWatch`).
@@ -582,14 +594,14 @@ class LiveLoop:
         finished = pipeline is not None and pipeline.referee.finished
         return finished and not self.stop.is_set() and not recorder.flush()
 
-    def _after_the_end(self) -> str:
-        """What follows a game's end while its last tricks wait for the database (the log
-        says): the table's next game, the demo's once they are in, or the run's end."""
-        if not self.next_games:
-            return "the run writes them before it ends"
-        if self.camera is None:
+    def _meanwhile(self, at_start: bool = False) -> str:
+        """What the loop does while the tricks of a game it left (or found ``at_start``)
+        wait for the database (the log says): the table's next game, the demo's once they
+        are in, or, after the one game it was to watch, the run's end."""
+        goes_on = at_start or self.next_games
+        if self.camera is None and goes_on:
             return "the next demo game starts once they are in"
-        return NEXT_GAME
+        return NEXT_GAME if goes_on else "the run writes them before it ends"
 
     def _close(self, recorder: StoreRecorder) -> None:
         """Write the game's waiting tricks before the camera leaves it
@@ -758,12 +770,12 @@ class _GameWatch:
 
 class _LeftGames:
     """The camera's tricks (and swaps) of games it left while they waited for a database
-    another program holds: finished or replaced on the web page, or ended with their last
-    trick. The camera goes on with the table's next game at once; they wait on disk
-    (``unrecorded.json``) and are written into their own game as soon as the database is
-    free, tried at each of the camera's asks about its game (:class:`_GameWatch`) and each
-    second it waits for one. Writing them before the camera went on left the table unwatched
-    for ``StoreRecorder.CLOSE_WAIT_S``, then ended the run."""
+    another program holds: finished or replaced on the web page, ended with their last
+    trick, or finished with tricks an earlier run kept. The camera goes on with the table's
+    next game at once; they wait on disk (``unrecorded.json``) and are written into their own
+    game as soon as the database is free, tried at each of the camera's asks about its game
+    (:class:`_GameWatch`) and each second it waits for one. Writing them before the camera
+    went on left the table unwatched for ``StoreRecorder.CLOSE_WAIT_S``, then ended the run."""
 
     def __init__(self) -> None:
         self.recorders: list[StoreRecorder] = []

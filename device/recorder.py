@@ -247,6 +247,11 @@ class StoreRecorder:
         (:meth:`WaitingTricks.take_kept`); without ``stop``, giving up as :meth:`close` does."""
         self.waiting.take_kept(stop, self.CLOSE_WAIT_S)
 
+    def load_kept(self) -> bool:
+        """Put what an earlier run kept into :attr:`pending` without writing it
+        (:meth:`WaitingTricks.load_kept`); whether any of it waits."""
+        return self.waiting.load_kept()
+
     def drop_kept_if_in(self) -> bool:
         """Remove what an earlier run kept where all of it is recorded already; whether it
         did (:meth:`WaitingTricks.drop_kept_if_in`)."""

@@ -119,14 +119,7 @@ class WaitingTricks:
         as tricks from the camera are: giving up after ``close_wait_s`` ended the run,
         and under systemd the restarts took the pages down each time while the lock lasted.
         The list stays on disk meanwhile, so a stop loses nothing."""
-        waiting = unrecorded.kept(self.store.game_dir(self.game_id))
-        if not waiting:
-            return
-        for item in self._not_in_yet(waiting):
-            self.add(item)
-        self._on_disk, self._disk_current = True, False  # the file may list some recorded
-        if not self.pending:  # all went in before that run stopped: only the list is left
-            self._keep()
+        if not self.load_kept():
             return
         logger.info(
             "recording %s an earlier run left waiting for the database",
@@ -138,6 +131,21 @@ class WaitingTricks:
         self._taking_kept = True
         while not self.flush(wait_s=1.0) and not stop.wait(1.0):
             pass
+
+    def load_kept(self) -> bool:
+        """Put what an earlier run kept on disk, and did not get in before it stopped, into
+        the line (not written yet: :meth:`flush` does); whether any of it waits. A list all
+        of whose tricks went in is removed."""
+        waiting = unrecorded.kept(self.store.game_dir(self.game_id))
+        if not waiting:
+            return False
+        for item in self._not_in_yet(waiting):
+            self.add(item)
+        self._on_disk, self._disk_current = True, False  # the file may list some recorded
+        if not self.pending:  # all went in before that run stopped: only the list is left
+            self._keep()
+            return False
+        return True
 
     def drop_kept_if_in(self) -> bool:
         """Remove the list an earlier run kept where all it names is in the store already

@@ -2163,11 +2163,14 @@ def test_a_demo_game_resumed_after_a_restart_says_so(
     assert f"resuming the demo's game {gid} at frame 41" in caplog.text
 
 
-def test_kept_tricks_of_a_game_no_longer_the_newest_are_recorded_and_a_finished_ones_named(
+def test_kept_tricks_of_a_game_no_longer_the_newest_or_finished_are_recorded_into_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Only the newest active game's kept tricks were looked for: a table that set up another
-    game before the restart left the first game's tricks unrecorded, without a word."""
+    game before the restart left the first game's tricks unrecorded, without a word. A
+    finished game's were kept for a resume the Settings page refuses while the table plays
+    its next game: they go into it, as a running camera writes them into a game finished on
+    the web page (they were played there)."""
     from recorded_tricks import held, trick
 
     from skullcam.device.recorder import StoreRecorder, referee_from_store
@@ -2191,9 +2194,55 @@ def test_kept_tricks_of_a_game_no_longer_the_newest_are_recorded_and_a_finished_
     with caplog.at_level(logging.WARNING, logger="skullcam.device.live"):
         loop.run()
     assert len(store.tricks(kept[0])) == 1  # an older game, still in progress: recorded
-    assert store.tricks(kept[1]) == [] and "that game is finished" in caplog.text
-    assert (store.game_dir(kept[1]) / "unrecorded.json").exists()  # kept for a resume
+    assert len(store.tricks(kept[1])) == 1 and "that game is finished" not in caplog.text
+    assert not (store.game_dir(kept[1]) / "unrecorded.json").exists()
+    assert store.game(kept[1]).status == "finished"
     assert store.tricks(newest) == []
+
+
+def test_a_finished_games_kept_tricks_go_in_once_after_a_crash_without_holding_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two tricks waited for a held database, the game was finished on the web page, and the
+    run was killed between the first one's transaction and the list's rewrite. The next
+    start, the database held again, kept the list and named it ("that game is finished"):
+    the second trick was never written. It now goes into its game, the first not twice, and
+    the start does not wait for the database: the camera watches the table meanwhile."""
+    from recorded_tricks import held, trick
+
+    from skullcam.device.recorder import StoreRecorder, referee_from_store
+    from skullcam.device.sources import Frame
+
+    store = GameStore(tmp_path / "data")
+    gid = store.create_game(["a", "b", "c"], 2, {})
+    store.set_bids(gid, 1, [0, 1, 0])
+    recorder = StoreRecorder(store, gid, "m1")
+    ref = referee_from_store(store, gid)
+    played = [["green-3", "green-9", "green-5"], ["yellow-2", "yellow-4", "yellow-1"]]
+    with held(store.path):
+        for cards in played:
+            recorder.on_trick(ref.add(trick(cards)), Frame(np.zeros((8, 8, 3), np.uint8), 1, 1), [])
+    store.finish_game(gid)
+    record = recorder.filer.record
+
+    def killed_after_the_first(*args: Any) -> None:
+        if store.tricks(gid):
+            raise SystemExit("killed")
+        record(*args)
+
+    monkeypatch.setattr(recorder.filer, "record", killed_after_the_first)
+    with pytest.raises(SystemExit):
+        recorder.flush()
+    kept = store.game_dir(gid) / "unrecorded.json"
+    assert kept.is_file() and len(store.tricks(gid)) == 1  # as the kill left them
+    loop = LiveLoop(store, FrameKeyedRecognizer([]), "camera", None)
+    with held(store.path), caplog.at_level(logging.INFO, logger="skullcam.device.live"):
+        loop._take_kept()  # returns at once: the camera goes on to watch the table
+        assert loop.left.holds(gid)
+    loop.left.write()  # as the camera does each second
+    assert [[p["card"] for p in t.plays] for t in store.tricks(gid)] == played
+    assert not kept.exists() and not loop.left.holds(gid)
+    assert f"game {gid} is finished while its tricks from round 2 trick 1 on wait" in caplog.text
 
 
 def test_a_kept_list_whose_tricks_all_went_in_is_dropped_not_named_at_each_start(
