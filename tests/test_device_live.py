@@ -1636,18 +1636,22 @@ def test_the_pages_thread_stopped_mid_loop_prints_no_traceback(
     from skullcam.web.server_thread import PagesThread
 
     class ServerFailingOnClose:
-        """Stands for waitress's server: its loop, its connections and its workers."""
+        """Stands for waitress's server: its loop, its listener, its connections, its
+        workers and the pipe that wakes its loop."""
+
+        socket = None
 
         def __init__(self) -> None:
             self.closed = threading.Event()
             self._map: dict[int, Any] = {}
             self.task_dispatcher = SimpleNamespace(shutdown=lambda **_: True)
+            self.trigger = SimpleNamespace(close=lambda: None)
 
         def run(self) -> None:
             self.closed.wait(5)
             raise OSError(9, "Bad file descriptor")  # select() on a socket close() shut
 
-        def close(self) -> None:
+        def del_channel(self) -> None:  # the listener leaves the loop as it is closed
             self.closed.set()
 
     failures: list[BaseException | None] = []
