@@ -465,7 +465,12 @@ class Referee:
 
     def take_rosie_choice(self, leader: int) -> None:
         """The table's recorded Rosie choice for the trick just added (a game resumed from
-        the store): ``leader`` leads next, and the choice is no longer waited for."""
+        the store): ``leader`` leads next, and the choice is no longer waited for. It goes in
+        the record as the camera's referee records a choice it read from the lead, so a
+        referee taken up from the store records and scores the game as the store does."""
         last = self.rounds[-1][-1]
         self.rounds[-1][-1] = replace(last, next_leader=leader)
         self._pending_rosie = None
+        choice = {"trick": last.trick, "pirate": "pirate-rosie", "choice": leader}
+        self.abilities[-1] = [a for a in self.abilities[-1] if a["trick"] != last.trick]
+        self.abilities[-1].append(choice)
