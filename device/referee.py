@@ -351,17 +351,7 @@ class Referee:
         if r > len(self.rounds):
             self.rounds.append([])
             self.abilities.append([])
-        if self._pending_rosie is not None and plays:
-            rt, choice_trick = self._pending_rosie
-            self.abilities[rt - 1].append(
-                {"trick": choice_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
-            )
-            self._pending_rosie = None
-        elif not plays:
-            # Rosie's choice was the lead of this trick, which nobody saw: read from the trick
-            # after it, it would name that trick's leader, whom this one's winner chose. The
-            # store leaves it for the table alike (``store/rosie_lead.py``).
-            self._pending_rosie = None
+        self._read_rosie_choice(plays)
         flags.extend(already_played(card) for card in self._repeated(plays))
         result: TrickResult | None = None
         winner: int | None = None
@@ -410,6 +400,23 @@ class Referee:
         )
         self.rounds[r - 1].append(outcome)
         return outcome
+
+    def _read_rosie_choice(self, plays: Sequence[tuple[int, str]]) -> None:
+        """Record Rosie's awaited choice, if any, as the leader of ``plays``, the trick
+        after hers, when they are a whole trick; a choice no trick read is left to the table.
+
+        Only a whole trick's first card is surely its lead: a short one may have lost it
+        (cards missed, each seen card at its seat in the order seen), and its first card seen
+        would name the player after the leader. Nor is it read from a later trick: with
+        ``plays`` short or empty (a trick nobody saw), the next trick is led by that trick's
+        winner, not by Rosie's choice. The store reads her choice alike, from a whole trick
+        right after hers (``store/rosie_lead.py``), and asks the table otherwise."""
+        awaited, self._pending_rosie = self._pending_rosie, None
+        if awaited is None or len(plays) != self.n:
+            return
+        round_number, rosie_trick = awaited
+        choice = {"trick": rosie_trick, "pirate": "pirate-rosie", "choice": plays[0][0]}
+        self.abilities[round_number - 1].append(choice)
 
     def amend_last(self, observation: TrickObservation) -> TrickOutcome:
         """Replace the last trick with ``observation`` (a card swapped before the pickup).

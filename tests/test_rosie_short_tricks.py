@@ -61,6 +61,22 @@ def _scored_alike(store: GameStore, gid: int) -> None:
     assert scored["ok"] and taken_up.score() == scored["score"]
 
 
+def test_a_short_trick_after_rosies_leaves_her_choice_to_the_table(store: GameStore) -> None:
+    """The camera missed Cai's lead of the trick after Rosie's: its first card seen is Dag's.
+    The referee took Dag for Rosie's choice, where the store asks the table; the table
+    answers Cai and enters her card, and the game scores."""
+    short = AFTER_ROSIES[1:]
+    gid, camera = _camera_records(store, [ROSIES, short, DAGS_LEAD])
+    _agree(store, gid, camera)
+    assert camera.abilities[2] == []
+    assert ("rosie", 3, 0) in [(p.kind, p.round, p.trick) for p in store.prompts(gid)]
+    assert not store.score(gid)["ok"]  # the short trick stops it until completed
+    rosie = next(p for p in store.prompts(gid) if p.kind == "rosie")
+    store.answer_prompt(rosie.id, 2)
+    store.add_play(gid, 3, 1, *CAIS_LEAD)
+    _scored_alike(store, gid)
+
+
 def test_a_short_rosie_trick_reads_no_choice_until_completed(store: GameStore) -> None:
     """The camera missed Cai's card of Rosie's trick: who won it is unknown (it might have
     been the Skull King), so no choice is read. Completed by the table, her choice is read
