@@ -1217,6 +1217,58 @@ def test_a_swap_while_the_arm_hides_a_neighbours_card_stands() -> None:
     assert [p.card for p in amended.trick.plays] == ["green-5", "green-9", "green-2"]
 
 
+def _sparse_first_trick() -> tuple:
+    """2 frames a second: Ana's green-5, Ben's green-9 and Cai's green-1 complete a trick,
+    which Ben won."""
+    b = Bench(leader=0, fps=2.0)
+    cards = det("green-5", 0), det("green-9", 1), det("green-1", 2)
+    b.frames(list(cards[:1]), 3)
+    b.frames(list(cards[:2]), 3)
+    b.frames(list(cards), 4)
+    assert len(b.completed()) == 1
+    b.machine.set_leader(1)
+    return b, cards
+
+
+def test_with_sparse_frames_a_card_swapped_in_and_seen_once_before_the_sweep_amends() -> None:
+    """2 frames a second: Cai takes his green-1 back and lays green-2 in its place half a
+    second before the pickup; green-2 is seen once, at rest, on the last frame the whole
+    trick lies in view (in flight the frame before, under the sweeping hand the frame
+    after). Seen once, green-2 never counted, and the trick kept green-1 (generated game t206
+    at one frame in 5). So too where Ben swaps his green-9 and then leads purple-8 on that
+    spot while the swept cards are still held: the lead counts, green-2 goes with the trick."""
+    for seat, lead in ((2, None), (1, det("purple-8", 1))):
+        b, cards = _sparse_first_trick()
+        rest = [card for k, card in enumerate(cards) if k != seat]
+        b.frames(rest, 4)  # the card is gone...
+        b.frames([*rest, det("green-2", seat)])  # ...and green-2 seen once in its place
+        b.frames([], 2)  # the sweeping hand
+        b.frames([lead] if lead is not None else [], 12)
+        (amended,) = [e for e in b.events if isinstance(e, TrickAmended)]
+        before = cards[seat].card
+        assert (amended.index, amended.before) == (seat, before), seat
+        plays = ["green-5", "green-9", "green-1"]
+        plays[seat] = "green-2"
+        assert [p.card for p in amended.trick.plays] == plays
+        assert amended.trick.flags == (
+            f"seat {seat}'s {before} was swapped for green-2 after the trick completed",
+        )
+        if lead is not None:
+            played = [e for e in b.events if isinstance(e, CardPlayed)]
+            assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+
+
+def test_with_sparse_frames_a_card_misread_once_while_hidden_is_not_a_swap() -> None:
+    """2 frames a second: a hand hides Cai's green-1 for two seconds, it reads green-7 on one
+    frame, and it is seen again before the sweep: the card never left."""
+    b, (a, c, d) = _sparse_first_trick()
+    b.frames([a, c], 4)
+    b.frames([a, c, det("green-7", 2)])
+    b.frames([a, c, d], 2)
+    b.frames([], 12)
+    assert not [e for e in b.events if isinstance(e, TrickAmended)]
+
+
 def test_cards_already_down_when_the_camera_starts_go_clockwise_from_the_leader() -> None:
     """The camera takes up a trick half played (a restart, or a trick entered by hand just
     now): Cai's card and Ben's lay there before its first frame, Ben's confirmed later (a

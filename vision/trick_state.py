@@ -126,6 +126,10 @@ class TrickStateMachine:
         """Cards laid in a seat after its card of the trick being cleared was taken away (track
         id -> the card, the play it would replace, where it was laid): a swap if it goes with
         the trick (swept, or pushed aside with it), the next trick's if it stays."""
+        self._glimpsed_swaps: dict[int, tuple[Track, int]] = {}
+        """Cards seen once, with sparse frames, where a card of the trick being cleared was
+        taken away (track id -> the card, the play it would replace): a swap too, if it went
+        with the trick (:meth:`_note_glimpsed_swaps`)."""
         self.blind = BlindStretches(self.config)
         """Where the camera last saw nothing (its first frame, gaps in the frames)."""
         self.seating = TrickSeating(self.drift, self.n_players, self.blind)
@@ -197,7 +201,7 @@ class TrickStateMachine:
             events.extend(self._went_with_the_trick(tracker, t))
             self.phase = Phase.COLLECTING
             self._last = None
-            self._clearing, self._maybe_swapped = {}, {}
+            self._clearing, self._maybe_swapped, self._glimpsed_swaps = {}, {}, {}
             self._taken = []
             events.append(TableCleared())
             for k, tid in enumerate(self.members):  # played early, before the table was clear
@@ -266,6 +270,7 @@ class TrickStateMachine:
         clearing = self.phase is Phase.CLEARING
         if clearing:
             events.extend(self._pushed_along(tracker, t))
+            self._note_glimpsed_swaps(tracker, t)
         tracker.closing = frozenset(self.previous) if clearing else frozenset()
         # A card maybe swapped into the trick keeps its face like the trick's own cards: the
         # winner's lead laid on it must not take it over before the sweep tells which it was.
@@ -351,6 +356,43 @@ class TrickStateMachine:
             return None
         return index
 
+    def _note_glimpsed_swaps(self, tracker: Tracker, t: float) -> None:
+        """Note the cards first seen on this sparse frame that may have replaced a play of the
+        trick being cleared (:meth:`_swapped_play`), laid where that card lay, of a face the
+        trick's other cards do not show.
+
+        At one frame in 5 a card swapped in half a second before the pickup is seen once at
+        rest: the frame before, it was in flight (less than half of it in view), the frame
+        after, under the sweeping hand. Seen once, its track is never confirmed, never counts,
+        and the trick kept the card taken back (generated game t206: an escape and a purple-11
+        each swapped for a pirate). The sweep tells whether it went with the trick
+        (:meth:`_went_with_the_trick`)."""
+        if not tracker.sparse or self._last is None:
+            return
+        trick, tracks = self._last
+        for tr in tracker.tracks.values():
+            if tr.hits != 1 or tr.first_seen < t or tr.id in self._maybe_swapped:
+                continue
+            index = self._swapped_play(tracker, tr, t)
+            if index is None:
+                continue
+            others = [p.card for k, p in enumerate(trick.plays) if k != index]
+            laid_there = tracks[index].diagonals_to(tr.center) <= tracker.config.match_distance
+            if laid_there and (tr.card in COPIES or tr.card not in others):
+                self._glimpsed_swaps[tr.id] = (tr, index)
+
+    def _glimpses_gone_with_the_trick(self) -> list[Track]:
+        """The glimpsed swaps (:attr:`_glimpsed_swaps`) never seen again (a card seen twice is
+        tracked as any other), as cards maybe swapped in: asked after the cards that counted,
+        so a swap seen longer amends the trick first, and a glimpse before it is no swap
+        (:meth:`_swap_seen`)."""
+        glimpses = []
+        for tr, index in self._glimpsed_swaps.values():
+            if tr.hits == 1:
+                self._maybe_swapped[tr.id] = (tr, index, tr.center.copy())
+                glimpses.append(tr)
+        return glimpses
+
     def _amend(self, tracker: Tracker, track: Track, index: int, t: float) -> TrickAmended:
         """The trick just completed, with ``track``'s card in place of play ``index``."""
         assert self._last is not None
@@ -381,10 +423,15 @@ class TrickStateMachine:
         tracks, since = self._last[1], track.first_seen
         if tracks[index].last_seen >= since:
             return False
+        # A card seen once (:meth:`_note_glimpsed_swaps`) was seen with the cards on its frame.
+        seen_with = track.hits == 1
 
         def lay_there(k: int) -> bool:  # play k's card, or one swapped in for it meanwhile
             stand_ins = [c for c, i, _ in self._maybe_swapped.values() if i == k]
-            return any(tr.last_seen > since for tr in (tracks[k], *stand_ins))
+            return any(
+                tr.last_seen > since or (seen_with and tr.last_seen == since)
+                for tr in (tracks[k], *stand_ins)
+            )
 
         return all(lay_there(k) for k in range(len(tracks)) if k != index)
 
@@ -407,7 +454,8 @@ class TrickStateMachine:
         recent = tracker.config.nudge_recent_s
         window = self.config.sweep_window_s
         events: list[Event] = []
-        for tr in [*(tracker.tracks[m] for m in self.members), *self._taken]:
+        glimpses = self._glimpses_gone_with_the_trick()
+        for tr in [*(tracker.tracks[m] for m in self.members), *self._taken, *glimpses]:
             near = any(abs(tr.last_seen - at) <= window for at in times)
             laid_after = tr.first_seen > max(times)
             if t - tr.last_seen > recent and near and not laid_after:
