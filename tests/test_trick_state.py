@@ -495,6 +495,26 @@ def test_with_sparse_frames_a_last_card_seen_once_on_its_tricks_last_frame_count
     assert trick.players == (0, 1, 2)
 
 
+def test_with_sparse_frames_a_last_card_seen_once_while_a_hand_hovers_over_the_lead_counts() -> (
+    None
+):
+    """At 2 frames a second a hand hovers over Ana's lead for two seconds while Cai lays the
+    last card, seen once at rest with Ben's card, and then the trick is swept. Ana's card
+    was hidden, not swept, when Cai's showed up: the sweep began after that sighting, which
+    was the trick's last card (generated game t206 at one frame in 5; counted from Ana's
+    card, the sighting came after the sweep began and the trick was recorded short)."""
+    b = Bench(leader=0, fps=2.0)
+    a, c = det("green-5", 0), det("green-9", 1)
+    b.frames([a], 3)
+    b.frames([a, c], 1)
+    b.frames([c], 3)  # the hand hovers over Ana's card
+    b.frames([c, det("black-2", 2)])
+    b.frames([], 10)  # swept
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["green-5", "green-9", "black-2"] and trick.swept
+    assert trick.players == (0, 1, 2)
+
+
 def test_a_lone_detection_amid_the_sweep_is_not_the_missing_card() -> None:
     """One detection in the empty seat once the sweep has begun (Ben's card already gone:
     a swept card dragged past, misread) is not a card with sparse frames; nor is one

@@ -122,12 +122,13 @@ class SweepMemory:
         At one frame in 5 the last card is often seen only once at rest. With sparse frames a
         single sighting counts too (:attr:`_glimpsed`), of a face not in the trick, dropped by
         the tracker, and seen while every swept card still lay in view (up to the frame the
-        first of them was last seen): not a card dragged by the sweeping hand and misread (a
-        swept card dragged has left its place), nor the next lead. That frame is often the
-        one sighting: the next kept frame, half a second later, shows the hand sweeping (29
-        generated games, the generator's truth as recognizer: counted, 30 of the 64 tricks
-        lost at one frame in 5 are right, 64 of the 110 at one in 6). A false detection there
-        turns a short trick, wrong anyway, into a whole one still flagged as swept.
+        sweep began, :meth:`_sweep_began`): not a card dragged by the sweeping hand and
+        misread (a swept card dragged has left its place), nor the next lead. That frame is
+        often the one sighting: the next kept frame, half a second later, shows the hand
+        sweeping (29 generated games, the generator's truth as recognizer: counted, 30 of the
+        64 tricks lost at one frame in 5 are right, 64 of the 110 at one in 6). A false
+        detection there turns a short trick, wrong anyway, into a whole one still flagged as
+        swept.
 
         ``ended``: the recording ended (the machine's ``flush``), maybe before a sweep was
         noticed (a card counts as gone ``lost_s`` after it was last seen): what the tracker
@@ -143,6 +144,7 @@ class SweepMemory:
         faces = Counter(tr.card for tr in swept)
         first = min(tr.last_seen for tr in swept)
         last = max(tr.last_seen for tr in swept)
+        began = self._sweep_began(tracker, swept)
         candidates = [
             tr
             for tr in unsettled
@@ -155,7 +157,7 @@ class SweepMemory:
             tr
             for tr in self._glimpsed.values()
             if tr.id not in held
-            and first - self.config.sweep_window_s <= tr.last_seen <= first
+            and first - self.config.sweep_window_s <= tr.last_seen <= began
             and self.layout.seat_of(tr.center) not in seats
             and tr.card not in faces
         ]
@@ -165,6 +167,17 @@ class SweepMemory:
         card = max(candidates or glimpsed, key=lambda tr: (tr.last_seen, tr.id))
         card.arrival = card.still_since  # where it came to rest: its place in the order
         return [card]
+
+    def _sweep_began(self, tracker: Tracker, swept: Sequence[Track]) -> float:
+        """When the sweep of ``swept`` began: the first of them last seen, leaving out a card
+        unseen since more than ``nudge_recent_s`` before the last of them went (a hand hovering
+        over it while the last card was laid, not the sweeping hand). Counted from that card,
+        the last card seen once at rest while the hand still hovered counted as seen after the
+        sweep began, and the trick was recorded a card short (generated game t206 at one frame
+        in 5 and 6)."""
+        last = max(tr.last_seen for tr in swept)
+        recent = tracker.config.nudge_recent_s
+        return min(tr.last_seen for tr in swept if last - tr.last_seen <= recent)
 
     def _never_counted(self, tracker: Tracker, members: Sequence[int]) -> list[Track]:
         """The confirmed cards the tracker holds that never came to rest long enough to count
