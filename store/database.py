@@ -366,6 +366,9 @@ class Database:
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
         self._idle: list[sqlite3.Connection] = []
+        self._owners: dict[sqlite3.Connection, threading.Thread] = {}
+        """The thread each connection in use is with (none for an idle one): :meth:`close`
+        leaves a running thread's to that thread."""
         """Connections a thread handed back (:meth:`release_thread_connection`), for the next
         thread that needs one: the web's worker threads share as many as they use at once."""
         self._connections_lock = threading.Lock()
@@ -466,6 +469,8 @@ class Database:
                 conn = self._open()
                 with self._connections_lock:
                     self._connections.append(conn)
+            with self._connections_lock:
+                self._owners[conn] = threading.current_thread()
             self._local.conn = conn
         return conn
 
@@ -550,6 +555,7 @@ class Database:
             return
         self._local.conn = None
         with self._connections_lock:
+            self._owners.pop(conn, None)
             if conn in self._connections:  # else closed meanwhile (:meth:`close`)
                 self._idle.append(conn)
 
@@ -562,6 +568,7 @@ class Database:
             return
         self._local.conn = None
         with self._connections_lock:
+            self._owners.pop(conn, None)
             if conn in self._connections:
                 self._connections.remove(conn)
         with contextlib.suppress(sqlite3.Error):
@@ -576,14 +583,24 @@ class Database:
             return len(self._connections)
 
     def close(self) -> None:
-        """Close every connection this store opened (call once, at shutdown)."""
-        with self._connections_lock:
+        """Close every connection this store opened (call once, at shutdown), but one a
+        thread still running has: closed from here while that thread read with it (the web's
+        event watcher, ending on its own as its last page closes), the process crashed in
+        SQLite (a segmentation fault). That thread closes its own as it ends
+        (:meth:`close_thread_connection`), or SQLite does once nothing holds it."""
+        me = threading.current_thread()
+        # The version lock first, as :meth:`data_version` takes them: its connection is
+        # closed with no thread reading from it.
+        with self._version_lock, self._connections_lock:
             for conn in self._connections:
+                owner = self._owners.get(conn)
+                if owner is not None and owner is not me and owner.is_alive():
+                    continue
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             self._connections.clear()
             self._idle.clear()
-        with self._version_lock:
+            self._owners.clear()
             self._version_conn = None
         self._local = threading.local()
         if self._copy is not None:
