@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from skullcam.web import create_app, make_server
+from skullcam.web.events import end_event_feed
 from skullcam.web.server_thread import PagesThread
 
 
@@ -41,6 +42,7 @@ def test_a_closed_server_ends_its_workers_and_its_open_pages_streams(
         assert not _workers() - before
         assert app.extensions["skullcam_streams"].open == 0
         assert not pages.thread.is_alive()
+        assert end_event_feed(app, 0.0)  # the store can be closed: no watcher reads it
     assert "Exception when servicing" not in caplog.text
 
 

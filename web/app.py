@@ -520,6 +520,8 @@ def make_server(
     )
     _prepare_pin(app, host)  # once the address is known to be good: no PIN for a failed start
     quiet_closed_streams()
+    # waitress keeps the app wrapped; PagesThread's stop waits for the app's own threads.
+    setattr(server, "flask_app", app)  # noqa: B010 (waitress's stubs have no such attribute)
     return server
 
 

@@ -65,6 +65,8 @@ class EventFeed:
         self.restarts = 0
         self.streams = 0
         self.thread: threading.Thread | None = None
+        self._watchers: list[threading.Thread] = []
+        """Every watcher thread started, until :meth:`join` sees it ended."""
 
     def subscribe(self) -> None:
         """One more open stream; the first starts the watcher, from the newest event."""
@@ -75,6 +77,7 @@ class EventFeed:
                 self.recent.clear()
                 self.floor = self.last = newest
                 self.thread = threading.Thread(target=self._watch, name="events", daemon=True)
+                self._watchers = [t for t in self._watchers if t.is_alive()] + [self.thread]
                 self.thread.start()
 
     def unsubscribe(self) -> None:
@@ -242,6 +245,24 @@ class EventFeed:
         """A read of the store failed (busy, or failing): the pages wait a while."""
         logger.debug("the event feed could not read the store: %s", err)
         time.sleep(self.wait_s)
+
+    def join(self, timeout: float) -> bool:
+        """Wait for the watcher to end once no stream is open (it notices within one wait,
+        ``SSE_WAIT_SECONDS``), its connection closed by itself: the store can then be closed
+        with no thread of the web reading from it. True when none runs."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            watchers = list(self._watchers)
+        for watcher in watchers:
+            watcher.join(max(0.0, deadline - time.monotonic()))
+        return not any(watcher.is_alive() for watcher in watchers)
+
+
+def end_event_feed(app: Flask, timeout: float) -> bool:
+    """:meth:`EventFeed.join` for ``app``'s feed (True at once when no page ever opened
+    one)."""
+    feed: EventFeed | None = getattr(app, "extensions", {}).get("skullcam_feed")
+    return feed is None or feed.join(timeout)
 
 
 _FEED_LOCK = threading.Lock()

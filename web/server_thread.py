@@ -57,7 +57,13 @@ class PagesThread:
 
     def close(self, wait_s: float = 2.0) -> None:
         """:func:`stop_server`, then wait for the loop, which ends once it has no socket left
-        to watch (an open page's connection kept it going)."""
+        to watch (an open page's connection kept it going), and for the app's event watcher,
+        which ends with its last page: the store is then closed with no thread reading it."""
+        from .events import end_event_feed
+
         self.closing.set()
         stop_server(self.server, wait_s)
         self.thread.join(wait_s)
+        app = getattr(self.server, "flask_app", None)  # :func:`~.app.make_server`'s
+        if app is not None:
+            end_event_feed(app, wait_s)
