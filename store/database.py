@@ -366,11 +366,11 @@ class Database:
         self._shared = _shared_for(self.path)
         self._connections: list[sqlite3.Connection] = []
         self._idle: list[sqlite3.Connection] = []
+        """Connections a thread handed back (:meth:`release_thread_connection`), for the next
+        thread that needs one: the web's worker threads share as many as they use at once."""
         self._owners: dict[sqlite3.Connection, threading.Thread] = {}
         """The thread each connection in use is with (none for an idle one): :meth:`close`
         leaves a running thread's to that thread."""
-        """Connections a thread handed back (:meth:`release_thread_connection`), for the next
-        thread that needs one: the web's worker threads share as many as they use at once."""
         self._connections_lock = threading.Lock()
         self._version_conn: sqlite3.Connection | None = None
         self._version_lock = threading.Lock()
@@ -465,14 +465,21 @@ class Database:
         if conn is None:
             with self._connections_lock:
                 conn = self._idle.pop() if self._idle else None
+                if conn is not None:
+                    self._take(conn)
             if conn is None:
                 conn = self._open()
                 with self._connections_lock:
                     self._connections.append(conn)
-            with self._connections_lock:
-                self._owners[conn] = threading.current_thread()
+                    self._take(conn)
             self._local.conn = conn
         return conn
+
+    def _take(self, conn: sqlite3.Connection) -> None:
+        """Note ``conn`` as this thread's, under :attr:`_connections_lock` with the step that
+        hands it over: a :meth:`close` in between took it for an idle one and closed it under
+        the thread about to use it ('Cannot operate on a closed database')."""
+        self._owners[conn] = threading.current_thread()
 
     def _open(self) -> sqlite3.Connection:
         """A new connection set up for the store: WAL, foreign keys, explicit transactions.
