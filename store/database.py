@@ -367,7 +367,8 @@ class Database:
         self._connections: list[sqlite3.Connection] = []
         self._idle: list[sqlite3.Connection] = []
         """Connections a thread handed back (:meth:`release_thread_connection`), for the next
-        thread that needs one: the web's worker threads share as many as they use at once."""
+        thread that needs one: the web's worker threads share as many as they have used at once
+        (none is closed before :meth:`close`)."""
         self._owners: dict[sqlite3.Connection, threading.Thread] = {}
         """The thread each connection in use is with (none for an idle one): :meth:`close`
         leaves a running thread's to that thread."""
@@ -553,10 +554,10 @@ class Database:
 
     def release_thread_connection(self) -> None:
         """Hand this thread's connection, if it has one, to the next thread that needs one
-        (the web's, after each request), so the connections open are as many as the threads
-        at work at once: kept by each of waitress's 96 worker threads, they came to about 200
-        open files, and as many page caches, in a run serving pages for an evening. One in a
-        transaction is kept: this thread is still writing with it."""
+        (the web's, after each request), so the connections open are as many as the most
+        threads at work at once: kept by each of waitress's 96 worker threads, they came to
+        about 200 open files, and as many page caches, in a run serving pages for an evening.
+        One in a transaction is kept: this thread is still writing with it."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None or conn.in_transaction:
             return

@@ -159,9 +159,9 @@ def create_app(
 
 def _share_connections(app: Flask) -> None:
     """Each request hands its thread's store connection back as it ends, for whichever
-    worker answers the next: the connections open are as many as the requests answered at
-    once, not one for every worker thread that ever answered one (:data:`DEFAULT_THREADS`,
-    two open files each)."""
+    worker answers the next: the connections open are as many as the most requests answered
+    at once (a burst's stay open, idle, for the next), not one for every worker thread that
+    ever answered one (:data:`DEFAULT_THREADS`, two open files each)."""
 
     @app.teardown_request
     def _release(_error: BaseException | None) -> None:
