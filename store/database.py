@@ -594,8 +594,9 @@ class Database:
         """Close every connection this store opened (call once, at shutdown), but one a
         thread still running has: closed from here while that thread read with it (the web's
         event watcher, ending on its own as its last page closes), the process crashed in
-        SQLite (a segmentation fault). That thread closes its own as it ends
-        (:meth:`close_thread_connection`), or SQLite does once nothing holds it."""
+        SQLite (a segmentation fault). The store forgets it here, so it is closed once that
+        thread's read in hand lets go of it (the thread's next read opens another, which
+        :meth:`close_thread_connection` closes as the thread ends)."""
         me = threading.current_thread()
         # The version lock first, as :meth:`data_version` takes them: its connection is
         # closed with no thread reading from it.
