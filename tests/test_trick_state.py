@@ -573,6 +573,50 @@ def test_a_leaders_card_under_a_hovering_hand_still_completes_its_trick() -> Non
     assert len(b.completed()) == 1
 
 
+def test_with_sparse_frames_a_leaders_card_lost_under_a_hand_keeps_its_place() -> None:
+    """2 frames a second: a hand hovers over Ana's lead for 3 s while Ben and Cai play, so
+    the tracker gives her card up; then Ana, who wins, leads purple-8 on it. The lead came
+    after every later player's card, out of turn: it is the next trick's, and the trick is
+    her pirate, Ben's and Cai's cards. It used to take the pirate's place, and the next trick
+    lacked its lead (generated game h11, --keep-every 5)."""
+    b = Bench(leader=0, fps=2.0)
+    a, c, d = det("pirate-harry", 0), det("green-9", 1), det("green-1", 2)
+    lead = det("purple-8", 0)  # laid on her pirate, which it hides
+    b.frames([a], 2)
+    b.frames([c], 4)  # a hand over Ana's card from here on
+    b.frames([c, d], 2)  # her card is given up
+    b.frames([c, d, lead], 4)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["pirate-harry", "green-9", "green-1"]
+    assert trick.players == (0, 1, 2) and trick.taken_back == ()
+    b.machine.set_leader(0)
+    b.frames([lead], 8)  # the old trick is swept
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    b.frames([lead, det("purple-2", 1)], 4)
+    b.frames([lead, det("purple-2", 1), det("purple-1", 2)], 4)
+    second = b.completed()[1]
+    assert [p.card for p in second.plays] == ["purple-8", "purple-2", "purple-1"]
+    assert second.players == (0, 1, 2)
+
+
+def test_a_card_taken_back_under_a_hand_and_replaced_in_turn_gives_way() -> None:
+    """2 frames a second: Ana's card is lost and she lays another in its seat before Cai
+    plays. That is a card taken back and replaced before the trick went on: the new card is
+    hers, not the next trick's lead."""
+    b = Bench(leader=0, fps=2.0)
+    a, c, d = det("pirate-harry", 0), det("green-9", 1), det("green-1", 2)
+    other = det("purple-8", 0)
+    b.frames([a], 2)
+    b.frames([c], 6)  # Ana's card is given up
+    b.frames([c, other], 4)
+    b.frames([c, other, d], 4)
+    (trick,) = b.completed()
+    assert [p.card for p in trick.plays] == ["purple-8", "green-9", "green-1"]
+    assert "pirate-harry" in trick.taken_back
+
+
 def test_a_card_covered_a_moment_after_it_came_to_rest_is_played() -> None:
     """Ben's card is seen lying still for a fifth of a second before Ben's hand hovers over
     it until the trick is picked up. It never lay in sight for the tracker's settle time, so

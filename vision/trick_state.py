@@ -7,7 +7,9 @@ Phases, one trick at a time:
     arrival (when it came to rest) gives the play order. A played card that disappears for good
     before the trick completes was *taken back*: it leaves the trick and the event says so; so
     was one whose seat holds a newer card that came to rest while it still counted as in
-    view (within ``visible_s`` of its last sighting).
+    view (within ``visible_s`` of its last sighting). Not a card the game went on past whose
+    seat's newer card came to rest after every later player's: that one is the winner's
+    early lead, laid on his card hidden under a hand, and joins the next trick.
     The trick is complete when as many cards as players are played, each is in view (or, one in
     front of each player, only covered since a card of them in view was laid) and has not
     moved for ``still_s``, and the scene is still (frame motion under ``motion_threshold``; after
@@ -253,18 +255,20 @@ class TrickStateMachine:
             # Its cards now, not the last round's last trick (nor one taken back before it).
             self._finished = _unique_faces(trick, swept)
         if self.phase is Phase.COLLECTING and self._complete(tracker, t, motion):
-            trick = self._observe(tracker, t)
+            tracks, early = self._completed_tracks(tracker)
+            trick = self._observe(tracker, t, tracks)
             events.append(TrickCompleted(trick))
             self.drift.add_trick([p.center for p in trick.plays], trick.players)
             self.phase = Phase.CLEARING
             # What lies still is the trick's (or left over); a card still in flight is the
             # next trick's lead, laid before this one is picked up: it joins that trick.
-            self.previous = {i for i, tr in tracker.tracks.items() if tr.stable}
-            self._clearing = dict(tracker.tracks)
-            played = [tracker.tracks[p.track_id] for p in trick.plays]
+            self.previous = {i for i, tr in tracker.tracks.items() if tr.stable} - set(early)
+            self._clearing = {i: tr for i, tr in tracker.tracks.items() if i not in early}
+            by_id = {tr.id: tr for tr in tracks}
+            played = [by_id[p.track_id] for p in trick.plays]
             self._finished = _unique_faces(trick, played)
             self._last = (trick, played)
-            self.members = []
+            self.members = early
             self.sweeps.forget()
             self._settled = {k: v for k, v in self._settled.items() if k in tracker.tracks}
         clearing = self.phase is Phase.CLEARING
@@ -622,6 +626,57 @@ class TrickStateMachine:
             return True
         last = max(self._settled.get(tid, t) for tid in self.members)
         return t - last >= cfg.max_wait_s
+
+    def _completed_tracks(self, tracker: Tracker) -> tuple[list[Track], list[int]]:
+        """The cards of the trick completing now, in arrival order, and the ids of those of
+        the next trick among the members: its lead, laid early on a card of this trick the
+        tracker gave up (:meth:`_lead_on_a_lost_card`), which this trick gets back."""
+        tracks = [tracker.tracks[m] for m in self.members]
+        found = self._lead_on_a_lost_card(tracker, tracks)
+        if found is None:
+            return tracks, []
+        lost, lead = found
+        self._taken.remove(lost)
+        tracks = [lost if tr is lead else tr for tr in tracks]
+        return sorted(tracks, key=lambda tr: (tr.arrival or 0.0, tr.id)), [lead.id]
+
+    def _lead_on_a_lost_card(
+        self, tracker: Tracker, tracks: Sequence[Track]
+    ) -> tuple[Track, Track] | None:
+        """The card of this trick the tracker gave up under a hand, and the next trick's lead
+        laid on it, when the last card to arrive is that lead: (lost card, lead), else None.
+
+        So when the last card came to rest in the seat of a lost card (its track dropped, not
+        one that gave way: no other card of the trick lies in that seat) that kept its place
+        in turn (every player after it in turn laid his card after it came) and that the game
+        went on past (one of them laid his after it was last seen, :meth:`_played_past`). A
+        player who takes his card back lays the other at once, before the next player
+        (:meth:`_gave_way`); one laid after every later player's card is out of turn: the
+        winner's early lead on his own card, hidden until then. At 2 frames a second a hand
+        hovering 3 s over the leader's card hid it longer than the tracker's ``lost_s``, and
+        the lead laid on it took its place in the trick (generated game h11, seed 11)."""
+        if self.leader is None or not self._taken:
+            return None
+        seat, n = self.layout.seat_of, self.n_players
+        lead = max(tracks, key=lambda tr: (tr.arrival or 0.0, tr.id))
+        where = seat(lead.center)
+        if any(seat(tr.center) == where for tr in tracks if tr is not lead):
+            return None
+        turn = (where - self.leader) % n
+        later = [tr for tr in tracks if (seat(tr.center) - self.leader) % n > turn]
+        if not later:
+            return None
+        for lost in self._taken:
+            if (
+                lost.id not in tracker.tracks
+                and _seen_played(lost)
+                and seat(lost.center) == where
+                and lost.last_seen < lead.first_seen
+                and all((tr.arrival or 0.0) > (lost.arrival or 0.0) for tr in later)
+                and any((tr.arrival or 0.0) > lost.last_seen for tr in later)
+            ):
+                return lost, lead
+        return None
 
     def _played_past(self, tracks: Sequence[Track], track: Track) -> bool:
         """Did a card of a player after ``track``'s in turn come to rest after ``track`` was
