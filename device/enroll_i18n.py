@@ -612,6 +612,98 @@ STRINGS: dict[str, dict[str, str]] = {
             " igen, når det er tilbage (terminalen, hvor skullcam enroll kører, siger hvorfor)"
         ),
     },
+    "err_source_stopped_folder": {
+        "en": (
+            "the folder of pictures stopped giving pictures: the next capture opens it again"
+            " (the terminal running skullcam enroll says why)"
+        ),
+        "es": (
+            "la carpeta de imágenes dejó de dar imágenes: la próxima captura la vuelve a abrir"
+            " (la terminal donde funciona skullcam enroll dice por qué)"
+        ),
+        "it": (
+            "la cartella di immagini ha smesso di dare immagini: il prossimo scatto la riapre"
+            " (il terminale dove gira skullcam enroll dice perché)"
+        ),
+        "da": (
+            "billedmappen holdt op med at give billeder: næste billede åbner den igen"
+            " (terminalen, der kører skullcam enroll, siger hvorfor)"
+        ),
+    },
+    "err_source_stopped_video": {
+        "en": (
+            "the video stopped giving pictures: the next capture opens it again (the terminal"
+            " running skullcam enroll says why)"
+        ),
+        "es": (
+            "el vídeo dejó de dar imágenes: la próxima captura lo vuelve a abrir (la terminal"
+            " donde funciona skullcam enroll dice por qué)"
+        ),
+        "it": (
+            "il video ha smesso di dare immagini: il prossimo scatto lo riapre (il terminale"
+            " dove gira skullcam enroll dice perché)"
+        ),
+        "da": (
+            "videoen holdt op med at give billeder: næste billede åbner den igen (terminalen,"
+            " der kører skullcam enroll, siger hvorfor)"
+        ),
+    },
+    "err_cannot_reopen_folder": {
+        "en": "the folder of pictures failed and cannot be opened again here: restart the page",
+        "es": (
+            "la carpeta de imágenes falló y no se puede volver a abrir desde aquí: reinicia la"
+            " página"
+        ),
+        "it": (
+            "la cartella di immagini si è interrotta e non si può riaprire da qui: riavvia la"
+            " pagina"
+        ),
+        "da": "billedmappen fejlede og kan ikke åbnes igen herfra: genstart siden",
+    },
+    "err_cannot_reopen_video": {
+        "en": "the video failed and cannot be opened again here: restart the page",
+        "es": "el vídeo falló y no se puede volver a abrir desde aquí: reinicia la página",
+        "it": "il video si è interrotto e non si può riaprire da qui: riavvia la pagina",
+        "da": "videoen fejlede og kan ikke åbnes igen herfra: genstart siden",
+    },
+    "err_reopen_failed_folder": {
+        "en": (
+            "the folder of pictures failed and could not be opened again: check that it is"
+            " still there and retry (the terminal running skullcam enroll says why)"
+        ),
+        "es": (
+            "la carpeta de imágenes falló y no se pudo volver a abrir: comprueba que sigue ahí"
+            " y vuelve a intentarlo (la terminal donde funciona skullcam enroll dice por qué)"
+        ),
+        "it": (
+            "la cartella di immagini si è interrotta e non si è potuta riaprire: controlla che"
+            " ci sia ancora e riprova (il terminale dove gira skullcam enroll dice perché)"
+        ),
+        "da": (
+            "billedmappen fejlede og kunne ikke åbnes igen: tjek, at den stadig findes, og prøv"
+            " igen (terminalen, hvor skullcam enroll kører, siger hvorfor)"
+        ),
+    },
+    "err_reopen_failed_video": {
+        "en": (
+            "the video failed and could not be opened again: check that the file is still there"
+            " and complete, and retry (the terminal running skullcam enroll says why)"
+        ),
+        "es": (
+            "el vídeo falló y no se pudo volver a abrir: comprueba que el archivo sigue ahí y"
+            " está completo, y vuelve a intentarlo (la terminal donde funciona skullcam enroll"
+            " dice por qué)"
+        ),
+        "it": (
+            "il video si è interrotto e non si è potuto riaprire: controlla che il file ci sia"
+            " ancora e sia completo, e riprova (il terminale dove gira skullcam enroll dice"
+            " perché)"
+        ),
+        "da": (
+            "videoen fejlede og kunne ikke åbnes igen: tjek, at filen stadig findes og er hel,"
+            " og prøv igen (terminalen, hvor skullcam enroll kører, siger hvorfor)"
+        ),
+    },
     "err_no_preview": {
         "en": "no preview: capture a card first",
         "es": "no hay vista previa: captura primero una carta",

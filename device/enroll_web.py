@@ -52,7 +52,12 @@ from skullcam.device.enroll_i18n import (
 )
 from skullcam.device.enroll_i18n import say as word
 from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, quoted, sent_json
-from skullcam.device.sources import Frame, FrameSource, LatestFrameReader
+from skullcam.device.sources import (
+    Frame,
+    FrameSource,
+    ImageFolderSource,
+    LatestFrameReader,
+)
 from skullcam.errors import UserError, cannot_listen, missing_training_package
 from skullcam.files import CannotWrite, write_atomic
 from skullcam.rules import FACES
@@ -83,14 +88,24 @@ it again, as it did before (the failed run, and its button); a retaken face empt
 folder, and with it the record of a run on the photos before."""
 
 
+def source_kind(source: FrameSource) -> str:
+    """What the page calls the source: "camera" for a live one (a webcam, a stream, the Pi's
+    camera), "folder" for a folder of frames, "video" for any other recording, so a failing
+    folder is not called a camera the user never plugged in."""
+    if source.live:
+        return "camera"
+    return "folder" if isinstance(source, ImageFolderSource) else "video"
+
+
 class CameraFeed:
     """The frame the page shows and captures: newest of a live source, current of a recording.
 
-    A source that fails (a camera unplugged, a stream that ended, a corrupt frame in a folder)
-    leaves its frame generator finished for good; the error is said once (in full in the log,
-    without the source's name on the page), and the next frame
-    asked for opens the source again with ``reopen`` (a recording from the frame that failed),
-    so a reconnected camera or a replaced frame works without restarting the page.
+    A source that fails (a camera unplugged, a stream that ended, a folder changed while it
+    is read) leaves its frame generator finished for good; the error is said once (in full in
+    the log, without the source's name on the page), and the next frame asked for opens the
+    source again with ``reopen`` (a recording from the frame that failed), so a reconnected
+    camera or a restored folder works without restarting the page. The page names the source
+    as the user knows it: the camera, the folder or the video (:func:`source_kind`).
     """
 
     def __init__(
@@ -135,7 +150,7 @@ class CameraFeed:
             # The source's words name the host's camera, file or stream address (a URL may
             # hold its password): they are the log's; the phone is told what to do.
             logger.warning("%s", err)
-            raise page_error("err_source_stopped") from err
+            raise page_error(self._said("err_source_stopped")) from err
         self._current = frame.image
         self._next_index = frame.index + 1
 
@@ -146,13 +161,19 @@ class CameraFeed:
         self._close_source()
         if self._reopen_source is None:
             logger.warning("%s failed and this page cannot open it again", self.source.name)
-            raise page_error("err_cannot_reopen")
+            raise page_error(self._said("err_cannot_reopen"))
         try:
             source = self._reopen_source(self._next_index)
         except UserError as err:
-            logger.warning("the camera could not be opened again: %s", err)
-            raise page_error("err_reopen_failed") from None
+            logger.warning("%s could not be opened again: %s", self.source.name, err)
+            raise page_error(self._said("err_reopen_failed")) from None
         self._start(source)
+
+    def _said(self, key: str) -> str:
+        """The page string ``key`` for this feed's kind of source: ``key`` for a camera,
+        ``key_folder`` or ``key_video`` for a recording."""
+        kind = source_kind(self.source)
+        return key if kind == "camera" else f"{key}_{kind}"
 
     @property
     def recording_ended(self) -> bool:

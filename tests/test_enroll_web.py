@@ -25,6 +25,7 @@ from repo_paths import SAMPLE_SCENES
 from web_support import page_client
 
 from skullcam.datasets.deck import load_deck, render_face, write_deck
+from skullcam.device.enroll_i18n import error_text
 from skullcam.device.enroll_tricks_page import PendingTrick, TrickChecker
 from skullcam.device.enroll_web import CameraFeed, EnrollSession, create_enroll_app
 from skullcam.device.sources import Frame, FrameSource, ImageFolderSource
@@ -368,6 +369,51 @@ def test_a_source_that_stopped_with_no_way_to_reopen_says_so_without_its_host_pa
         "the camera failed and cannot be opened again here: restart the page"
     )
     assert f"{tmp_path / 'frames'} failed and this page cannot open it again" in caplog.text
+    feed.close()
+
+
+def test_a_folder_or_video_that_stopped_is_named_as_such_not_as_a_camera(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The page said "the camera stopped giving pictures" of a folder of frames or a video,
+    sending the user to a camera cable they do not have. It names the kind of source; a
+    camera is still the camera (the tests above)."""
+    rng = np.random.default_rng(8)
+    shot = render_photo([], rng, PHOTO)[0]
+    session = _session(tmp_path, [shot, shot, shot])
+    camera = tmp_path / "camera"
+    opened: list[int] = []
+
+    def reopen(start: int) -> FrameSource:
+        opened.append(start)
+        if len(opened) == 1:
+            raise UserError(f"{camera} is not a folder of frames")
+        return ImageFolderSource(camera, start=start)
+
+    session.feed = CameraFeed(ImageFolderSource(camera), reopen=reopen)
+    client = page_client(create_enroll_app(session))
+    (camera / "frame_000000.jpg").unlink()  # the folder changes while it is read
+    stopped = client.post("/api/capture", headers={"Accept-Language": "es"})
+    assert stopped.get_json()["error"].startswith("la carpeta de imágenes dejó de dar imágenes")
+    with caplog.at_level(logging.WARNING):
+        failed = client.post("/api/capture", headers={"Accept-Language": "da"})
+    assert failed.get_json()["error"].startswith("billedmappen fejlede og kunne ikke åbnes igen")
+    assert f"{camera} is not a folder of frames" in caplog.text
+    assert client.post("/api/capture").status_code == 200  # frame_000001, in the fresh listing
+    assert opened == [0, 0]
+
+    class Video(_Camera):
+        live = False
+        name = str(tmp_path / "table.mp4")
+
+    feed = CameraFeed(Video(100, 0))
+    with pytest.raises(UserError, match=r"^the video stopped giving pictures"):
+        feed.current()
+    with pytest.raises(UserError) as refused:
+        feed.current()
+    assert error_text(refused.value, "it") == (
+        "il video si è interrotto e non si può riaprire da qui: riavvia la pagina"
+    )
     feed.close()
 
 
