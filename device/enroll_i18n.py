@@ -648,6 +648,26 @@ STRINGS: dict[str, dict[str, str]] = {
             " der kører skullcam enroll, siger hvorfor)"
         ),
     },
+    # A folder's frame the source refused (too large to open): skipped, the next capture
+    # reads the one after it.
+    "err_frame_skipped": {
+        "en": (
+            "a picture in the folder could not be read and was skipped: capture again for the"
+            " next one (the terminal running skullcam enroll says which)"
+        ),
+        "es": (
+            "una imagen de la carpeta no se pudo leer y se saltó: vuelve a capturar para la"
+            " siguiente (la terminal donde funciona skullcam enroll dice cuál)"
+        ),
+        "it": (
+            "un'immagine della cartella non si può leggere ed è saltata: scatta di nuovo per"
+            " la successiva (il terminale dove gira skullcam enroll dice quale)"
+        ),
+        "da": (
+            "et billede i mappen kunne ikke læses og blev sprunget over: tag et nyt billede"
+            " for det næste (terminalen, der kører skullcam enroll, siger hvilket)"
+        ),
+    },
     "err_cannot_reopen_folder": {
         "en": "the folder of pictures failed and cannot be opened again here: restart the page",
         "es": (

@@ -55,6 +55,7 @@ from skullcam.device.enroll_tricks_page import TrickChecker, add_trick_routes, q
 from skullcam.device.sources import (
     Frame,
     FrameSource,
+    FrameUnreadable,
     ImageFolderSource,
     LatestFrameReader,
 )
@@ -104,8 +105,11 @@ class CameraFeed:
     is read) leaves its frame generator finished for good; the error is said once (in full in
     the log, without the source's name on the page), and the next frame asked for opens the
     source again with ``reopen`` (a recording from the frame that failed), so a reconnected
-    camera or a restored folder works without restarting the page. The page names the source
-    as the user knows it: the camera, the folder or the video (:func:`source_kind`).
+    camera or a restored folder works without restarting the page. A recording's frame that
+    is itself at fault (:class:`FrameUnreadable`: too large to open) is skipped instead: the
+    source is opened again after it, since opening it at that frame only failed again, on
+    every capture. The page names the source as the user knows it: the camera, the folder or
+    the video (:func:`source_kind`).
     """
 
     def __init__(
@@ -149,6 +153,10 @@ class CameraFeed:
                 raise
             # The source's words name the host's camera, file or stream address (a URL may
             # hold its password): they are the log's; the phone is told what to do.
+            if isinstance(err, FrameUnreadable) and not self.source.live:
+                logger.warning("%s; skipped", err)
+                self._next_index = err.index + 1  # opened again after it, not at it
+                raise page_error("err_frame_skipped") from err
             logger.warning("%s", err)
             raise page_error(self._said("err_source_stopped")) from err
         self._current = frame.image

@@ -79,6 +79,16 @@ class CameraError(UserError):
     recording's, the recognizer's or the disk's errors still end the run."""
 
 
+class FrameUnreadable(UserError):
+    """A recording's frame stopped its source where the frame itself is at fault (too large
+    to open, the last of too long a run of damaged ones): ``index`` is the frame, so a reader
+    that opens the source again can start after it instead of meeting it again."""
+
+    def __init__(self, text: str, index: int) -> None:
+        super().__init__(text)
+        self.index = index
+
+
 class FrameSource:
     """The interface every source implements: iterate :meth:`frames`, then :meth:`close`.
 
@@ -136,11 +146,16 @@ class ImageFolderSource(FrameSource):
         bad_in_a_row = 0
         for index in range(self.start, len(self.paths)):
             path = self.paths[index]
-            image = _read_frame(path)
+            try:
+                image = _read_frame(path)
+            except UserError as err:  # too large to open
+                raise FrameUnreadable(str(err), index) from None
             if image is None:
                 bad_in_a_row += 1
-                if not path.exists() or bad_in_a_row > MAX_BAD_READS:
+                if not path.exists():  # the folder changed: a fresh listing lacks the frame
                     raise UserError(_unreadable(path))
+                if bad_in_a_row > MAX_BAD_READS:
+                    raise FrameUnreadable(_unreadable(path), index)
                 logger.warning("%s; skipped (the play in it is missing)", _unreadable(path))
                 continue
             bad_in_a_row = 0

@@ -267,6 +267,43 @@ def test_a_corrupt_recorded_frame_is_skipped_and_said_and_the_capture_reads_on(
     assert session.feed.capture() is None  # the folder ends
 
 
+def _too_large_frame(path: Path) -> None:
+    """A frame whose header declares 20000 x 20000 pixels: refused by name before decoding."""
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + (20_000).to_bytes(4, "big") * 2)
+
+
+def test_a_folder_frame_that_cannot_be_opened_is_skipped_not_met_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder's frame the source refuses (too large to open) stopped the source, and the
+    source was opened again at that same frame: every capture after it failed on it, the
+    phone told each time that the camera stopped. It is skipped: the log names it once, the
+    phone hears a picture of the folder was skipped (no host path), the next capture reads
+    the frame after it."""
+    rng = np.random.default_rng(7)
+    shot = render_photo([render_face("green-1", "alt")], rng, PHOTO)[0]
+    session = _session(tmp_path, [shot, shot, shot])
+    camera = tmp_path / "camera"
+    bad = camera / "frame_000001.jpg"
+    _too_large_frame(bad)
+    session.feed = CameraFeed(
+        ImageFolderSource(camera), reopen=lambda start: ImageFolderSource(camera, start=start)
+    )
+    client = page_client(create_enroll_app(session))
+    assert client.post("/api/capture").status_code == 200  # frame_000000
+    client.post("/api/retake")
+    with caplog.at_level(logging.WARNING):
+        skipped = client.post("/api/capture", headers={"Accept-Language": "it"})
+        assert skipped.status_code == 400
+        said = skipped.get_json()["error"]
+        assert said.startswith("un'immagine della cartella non si può leggere ed è saltata")
+        assert str(tmp_path) not in said
+        state = client.post("/api/capture").get_json()  # frame_000002
+    assert state["pending"]["problem"] is None, state
+    assert caplog.text.count(str(bad)) == 1
+    assert session.feed.capture() is None  # the folder ends
+
+
 class _Camera(FrameSource):
     """A live camera that delivers ``frames`` frames of grey ``level`` and then fails."""
 
