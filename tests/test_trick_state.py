@@ -303,6 +303,16 @@ def test_next_trick_cards_laid_before_the_table_is_clear_join_the_next_trick() -
     _ben_leads_the_second_trick(b, lead, 8)
 
 
+def _swept_leaving_the_early_lead(b: Bench, lead: object, frames: int) -> None:
+    """The old trick is swept, ``lead`` alone left on the table for ``frames`` frames: the
+    table is cleared, and the purple-8 laid before the sweep is the next trick's first card
+    (played at index 1)."""
+    b.frames([lead], frames)
+    assert any(isinstance(e, TableCleared) for e in b.events)
+    played = [e for e in b.events if isinstance(e, CardPlayed)]
+    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+
+
 def _ben_leads_the_second_trick(b: Bench, lead: object, frames: int) -> None:
     """Cai and Ana follow Ben's purple-9 lead, ``frames`` frames each: the second trick is
     his purple-9, Cai's purple-2 and Ana's purple-1, in that order."""
@@ -590,10 +600,7 @@ def test_with_sparse_frames_a_leaders_card_lost_under_a_hand_keeps_its_place() -
     assert [p.card for p in trick.plays] == ["pirate-harry", "green-9", "green-1"]
     assert trick.players == (0, 1, 2) and trick.taken_back == ()
     b.machine.set_leader(0)
-    b.frames([lead], 8)  # the old trick is swept
-    assert any(isinstance(e, TableCleared) for e in b.events)
-    played = [e for e in b.events if isinstance(e, CardPlayed)]
-    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    _swept_leaving_the_early_lead(b, lead, 8)  # the old trick is swept
     b.frames([lead, det("purple-2", 1)], 4)
     b.frames([lead, det("purple-2", 1), det("purple-1", 2)], 4)
     second = b.completed()[1]
@@ -894,10 +901,7 @@ def test_a_lead_laid_on_the_leaders_own_card_before_the_sweep_starts_the_next_tr
     lead = det("purple-8", 1)  # on the very spot of his black-9, which it hides
     b.frames([a, d], 2)  # his hand comes in over the card
     b.frames([a, d, lead], 10)
-    b.frames([lead], 30)  # the old trick is swept
-    assert any(isinstance(e, TableCleared) for e in b.events)
-    played = [e for e in b.events if isinstance(e, CardPlayed)]
-    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    _swept_leaving_the_early_lead(b, lead, 30)  # the old trick is swept
     b.frames([lead, det("purple-2", 2)], 8)
     b.frames([lead, det("purple-2", 2), det("purple-1", 0)], 10)
     second = b.completed()[1]
@@ -921,10 +925,7 @@ def test_a_lead_in_flight_when_the_trick_completes_starts_the_next_trick() -> No
     assert len(b.completed()) == 1
     lead = card_detection("purple-8", spot(1, 170), angle=angle)
     b.frames([a, c, d, lead], 10)
-    b.frames([lead], 30)  # the old trick is swept
-    assert any(isinstance(e, TableCleared) for e in b.events)
-    played = [e for e in b.events if isinstance(e, CardPlayed)]
-    assert (played[-1].face, played[-1].index) == ("purple-8", 1)
+    _swept_leaving_the_early_lead(b, lead, 30)  # the old trick is swept
 
 
 def test_a_lead_laid_after_the_sweep_and_then_covered_stays_the_lead() -> None:
