@@ -577,7 +577,7 @@ class LiveLoop:
             if self._ends_waiting(pipeline, recorder):
                 # Its last trick seen: the same, rather than waiting for the database and
                 # ending the run with the table's next game unwatched.
-                self.left.leave(recorder, "has ended", self._meanwhile())
+                self.left.keep(recorder, "has ended", self._meanwhile())  # it just failed
                 return pipeline
             # A trick that waited for a busy database is written before the end (the watch
             # waits for it before a rebuild from the store: :class:`_GameWatch`).
@@ -787,10 +787,14 @@ class _LeftGames:
         then: str = NEXT_GAME,
     ) -> None:
         """The camera leaves ``recorder``'s game: what waits is written now if the database
-        is free, else later. ``why`` and ``then`` say in the log why the camera leaves it and
-        what it does meanwhile."""
-        if recorder.flush():
-            return
+        is free, else later (:meth:`keep`)."""
+        if not recorder.flush():
+            self.keep(recorder, why, then)
+
+    def keep(self, recorder: StoreRecorder, why: str, then: str) -> None:
+        """Keep what waits in ``recorder``, which just failed to go in, to write it later.
+        ``why`` and ``then`` say in the log why the camera leaves its game and what it does
+        meanwhile."""
         first, _ = recorder.pending[0]
         logger.info(
             "game %d %s while its tricks from round %d trick %d on wait for the database: they "
