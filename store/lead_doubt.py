@@ -63,10 +63,21 @@ def led_otherwise(
 ) -> bool:
     """Whether ``trick`` was led by another player than the rules' leader at its place
     (``round_tricks``: its round's tricks as recorded now); False while that is unknown."""
+    return doubt_here(conn, game, trick, round_tricks) is not None
+
+
+def doubt_here(
+    conn: sqlite3.Connection, game: Game, trick: Trick, round_tricks: Sequence[Trick]
+) -> str | None:
+    """The lead doubt ``trick``'s place gives it, naming who led and who the rules expected
+    (``round_tricks``: its round's tricks as recorded now); None where the rules' leader led
+    it or is not known, or the trick has no card."""
     if not trick.plays:
-        return False
+        return None
     leader, led = _leaders(conn, game, trick, round_tricks)
-    return leader is not None and leader != led
+    if leader is None or leader == led:
+        return None
+    return led_unexpectedly(game.players[led], game.players[leader])
 
 
 def settle(

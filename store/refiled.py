@@ -17,9 +17,9 @@ from dataclasses import replace
 from itertools import pairwise
 
 from skullcam.rules import face_of
-from skullcam.rules.table import LED_UNEXPECTEDLY, already_played, led_unexpectedly
+from skullcam.rules.table import LED_UNEXPECTEDLY, already_played
 
-from . import lead_doubt, trick_moves
+from . import lead_doubt, repeat_doubt, trick_moves
 from .corrections import raise_flag
 from .events import emit
 from .hand_removal import HandRemovalMixin
@@ -117,16 +117,13 @@ def _doubt_again(
     leader (``round_tricks``: its round's tricks as recorded now). The camera's move had
     settled them at the place it moved the trick to; left settled, the score stopped on the
     repeated card with nothing on the page asking why."""
-    earlier = {
-        face_of(str(p["card"])) for t in round_tricks if t.trick < trick.trick for p in t.plays
-    }
+    earlier = repeat_doubt.played_before(trick, round_tricks)
     cards = [str(p["card"]) for p in trick.plays]
     doubts = [already_played(card) for card in cards if face_of(card) in earlier]
-    leader = lead_doubt.rules_leader(conn, game, trick.round, round_tricks, trick.trick)
-    led = int(trick.plays[0]["player"]) if trick.plays else leader
+    lead = lead_doubt.doubt_here(conn, game, trick, round_tricks)
     doubted = any(LED_UNEXPECTEDLY.fullmatch(flag) for flag in trick.flags)
-    if leader is not None and led is not None and led != leader and not doubted:
-        doubts.append(led_unexpectedly(game.players[led], game.players[leader]))
+    if lead is not None and not doubted:
+        doubts.append(lead)
     for doubt in doubts:
         if doubt not in trick.flags:
             raise_flag(conn, trick, doubt)

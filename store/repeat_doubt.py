@@ -24,15 +24,21 @@ def settle(conn: sqlite3.Connection, trick: Trick, round_tricks: Sequence[Trick]
     """Drop ``trick``'s "already played" doubts whose card no earlier trick of its round holds
     now (``round_tricks``: its round's tricks as recorded now). Returns the doubts dropped (a
     removal of the entry that moved it puts them back)."""
-    earlier = {
-        face_of(str(play["card"]))
-        for other in round_tricks
-        if other.trick < trick.trick
-        for play in other.plays
-    }
+    earlier = played_before(trick, round_tricks)
     stale = [
         flag
         for flag in trick.flags
         if (match := ALREADY_PLAYED.fullmatch(flag)) and face_of(match["card"]) not in earlier
     ]
     return drop_doubts(conn, trick, stale) if stale else []
+
+
+def played_before(trick: Trick, round_tricks: Sequence[Trick]) -> set[str]:
+    """The faces the tricks before ``trick`` in its round hold (``round_tricks``: the round's
+    tricks as recorded now): a card of ``trick`` among them was already played."""
+    return {
+        face_of(str(play["card"]))
+        for other in round_tricks
+        if other.trick < trick.trick
+        for play in other.plays
+    }
