@@ -144,7 +144,7 @@ class SweepMemory:
         faces = Counter(tr.card for tr in swept)
         first = min(tr.last_seen for tr in swept)
         last = max(tr.last_seen for tr in swept)
-        began = self._sweep_began(tracker, swept)
+        began = self._sweep_began(tracker, swept, last)
         candidates = [
             tr
             for tr in unsettled
@@ -168,14 +168,13 @@ class SweepMemory:
         card.arrival = card.still_since  # where it came to rest: its place in the order
         return [card]
 
-    def _sweep_began(self, tracker: Tracker, swept: Sequence[Track]) -> float:
+    def _sweep_began(self, tracker: Tracker, swept: Sequence[Track], last: float) -> float:
         """When the sweep of ``swept`` began: the first of them last seen, leaving out a card
-        unseen since more than ``nudge_recent_s`` before the last of them went (a hand hovering
-        over it while the last card was laid, not the sweeping hand). Counted from that card,
-        the last card seen once at rest while the hand still hovered counted as seen after the
-        sweep began, and the trick was recorded a card short (generated game t206 at one frame
-        in 5 and 6)."""
-        last = max(tr.last_seen for tr in swept)
+        unseen since more than ``nudge_recent_s`` before the last of them went (at ``last``;
+        a hand hovering over it while the last card was laid, not the sweeping hand). Counted
+        from that card, the last card seen once at rest while the hand still hovered counted
+        as seen after the sweep began, and the trick was recorded a card short (generated game
+        t206 at one frame in 5 and 6)."""
         recent = tracker.config.nudge_recent_s
         return min(tr.last_seen for tr in swept if last - tr.last_seen <= recent)
 
