@@ -673,7 +673,7 @@ class TrickStateMachine:
                 and seat(lost.center) == where
                 and lost.last_seen < lead.first_seen
                 and all((tr.arrival or 0.0) > (lost.arrival or 0.0) for tr in later)
-                and any((tr.arrival or 0.0) > lost.last_seen for tr in later)
+                and self._played_past(tracks, lost)
             ):
                 return lost, lead
         return None
